@@ -1,0 +1,1 @@
+//! rocprof-hsa-sys (placeholder until its issue lands).

@@ -1,0 +1,1 @@
+//! rocprof-intercept (placeholder until its issue lands).

@@ -1,0 +1,1 @@
+//! rocprof-model (placeholder until its issue lands).

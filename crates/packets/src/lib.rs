@@ -1,0 +1,1 @@
+//! rocprof-packets (placeholder until its issue lands).

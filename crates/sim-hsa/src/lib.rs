@@ -1,0 +1,1 @@
+//! rocprof-sim-hsa (placeholder until its issue lands).

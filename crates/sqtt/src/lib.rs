@@ -1,0 +1,1 @@
+//! rocprof-sqtt (placeholder until its issue lands).

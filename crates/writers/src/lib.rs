@@ -1,0 +1,1 @@
+//! rocprof-writers (placeholder until its issue lands).

@@ -1,0 +1,132 @@
+//! Project automation: `cargo xtask <task>`. Builds and stages the shared libraries, runs the
+//! test suite, the benchmarks and the demo job. Only std and anyhow, so it builds in seconds.
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use anyhow::{bail, Context, Result};
+
+mod stage;
+
+/// One line of help per task, printed by `cargo xtask help`.
+const TASKS: &[(&str, &str)] = &[
+    ("setup", "install the Debian packages the C fixtures and rocminfo tests need (root only)"),
+    ("build", "build the workspace in release mode and stage it under target/stage/"),
+    ("demo", "build, then profile the vector-add fixture on hsa-sim (gfx942) into ./rocprof-demo"),
+    ("test", "setup + build + run the whole test suite against the staged artifacts"),
+    ("bench", "run the benchmarks (tracing overhead, rocpd write rate, SQTT decode rate)"),
+    ("ci", "what .ci/run does: test"),
+];
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("xtask: error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<()> {
+    let args: Vec<String> = env::args().skip(1).collect();
+    let task = args.first().map(String::as_str).unwrap_or("help");
+    let rest = &args[args.len().min(1)..];
+    match task {
+        "setup" => stage::setup(),
+        "build" => stage::build().map(|_| ()),
+        "demo" => demo(rest),
+        "test" | "ci" => test(rest),
+        "bench" => bench(rest),
+        "help" | "--help" | "-h" => {
+            println!("usage: cargo xtask <task>\n");
+            for (name, help) in TASKS {
+                println!("  {name:<8} {help}");
+            }
+            Ok(())
+        }
+        other => bail!("unknown task `{other}`; `cargo xtask help` lists the tasks"),
+    }
+}
+
+/// The repository root (the parent of this crate's manifest directory).
+pub(crate) fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives one level below the root").to_path_buf()
+}
+
+pub(crate) fn cargo() -> Command {
+    let mut cmd = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.current_dir(root());
+    cmd
+}
+
+pub(crate) fn status(mut cmd: Command) -> Result<()> {
+    let shown = format!("{cmd:?}");
+    let st = cmd.status().with_context(|| format!("starting {shown}"))?;
+    if !st.success() {
+        bail!("{shown} failed with {st}");
+    }
+    Ok(())
+}
+
+fn demo(rest: &[String]) -> Result<()> {
+    stage::setup()?;
+    let stage = stage::build()?;
+    let out = root().join("rocprof-demo");
+    let dispatches = rest.first().cloned().unwrap_or_else(|| "200".into());
+    let mut cmd = Command::new(stage.join("rocprof-rs"));
+    cmd.args(["--simulate", "gfx942", "--kernel-trace", "--stats", "-S", "-f", "rocpd", "csv", "-d"])
+        .arg(&out)
+        .arg("--")
+        .arg(stage.join("fixtures").join("vector_add"))
+        .arg(&dispatches);
+    status(cmd)?;
+    println!("\nrocprof-rs demo: outputs written under {}", out.display());
+    Ok(())
+}
+
+fn test(rest: &[String]) -> Result<()> {
+    stage::setup()?;
+    let stage = stage::build()?;
+    let mut cmd = cargo();
+    cmd.args(["test", "--release", "--workspace"]).args(rest).env("ROCPROF_RS_STAGE", &stage);
+    status(cmd)
+}
+
+/// Benchmarks, each a release binary of its own crate; one that does not exist yet is skipped.
+const BENCHES: &[(&str, &str, &str)] = &[
+    // (package, kind, target name); the source path is checked before running.
+    ("rocprof-e2e", "bin", "rocprof-bench"),
+    ("rocprof-sqtt", "example", "sqtt-bench"),
+];
+
+fn bench(rest: &[String]) -> Result<()> {
+    let stage = stage::build()?;
+    for (package, kind, name) in BENCHES {
+        let dir = match *package {
+            "rocprof-e2e" => root().join("tests"),
+            p => root().join("crates").join(p.trim_start_matches("rocprof-")),
+        };
+        let src = match *kind {
+            "bin" => dir.join("src").join("bin").join(format!("{name}.rs")),
+            _ => dir.join("examples").join(format!("{name}.rs")),
+        };
+        if !src.exists() {
+            println!("bench {name}: skipped ({} does not exist yet)", src.display());
+            continue;
+        }
+        let mut cmd = cargo();
+        cmd.args(["run", "--release", "--package", package, &format!("--{kind}"), name, "--"])
+            .args(rest)
+            .env("ROCPROF_RS_STAGE", &stage);
+        status(cmd)?;
+    }
+    Ok(())
+}
+
+/// Builds the C fixture programs into `stage/fixtures` (see `fixtures/README.md`).
+/// Placeholder: the hsa-sim work (issue 2) fills it in.
+fn stage_fixtures(_stage: &Path) -> Result<()> {
+    Ok(())
+}
