@@ -1,0 +1,1 @@
+//! Owned records shared by writers and the CLI (filled in by issue 3).
