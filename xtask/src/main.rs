@@ -7,6 +7,7 @@ use std::process::{Command, ExitCode};
 
 use anyhow::{bail, Context, Result};
 
+mod counters;
 mod stage;
 
 /// One line of help per task, printed by `cargo xtask help`.
@@ -17,6 +18,7 @@ const TASKS: &[(&str, &str)] = &[
     ("test", "setup + build + run the whole test suite against the staged artifacts"),
     ("bench", "run the benchmarks (tracing overhead, rocpd write rate, SQTT decode rate)"),
     ("ci", "what .ci/run does: test"),
+    ("codegen-counters", "regenerate schemas/counters/counters.txt from ../shared/reference (--check: only verify)"),
 ];
 
 fn main() -> ExitCode {
@@ -39,6 +41,7 @@ fn run() -> Result<()> {
         "demo" => demo(rest),
         "test" | "ci" => test(rest),
         "bench" => bench(rest),
+        "codegen-counters" => counters::codegen(rest),
         "help" | "--help" | "-h" => {
             println!("usage: cargo xtask <task>\n");
             for (name, help) in TASKS {
