@@ -8,6 +8,7 @@ use std::process::{Command, ExitCode};
 use anyhow::{bail, Context, Result};
 
 mod counters;
+mod fixtures;
 mod stage;
 
 /// One line of help per task, printed by `cargo xtask help`.
@@ -18,6 +19,7 @@ const TASKS: &[(&str, &str)] = &[
     ("test", "setup + build + run the whole test suite against the staged artifacts"),
     ("bench", "run the benchmarks (tracing overhead, rocpd write rate, SQTT decode rate)"),
     ("ci", "what .ci/run does: test"),
+    ("fixtures", "rebuild the committed AMDGPU code objects from fixtures/kernels/*.cl (--check: compare only)"),
     ("codegen-counters", "regenerate schemas/counters/counters.txt from ../shared/reference (--check: only verify)"),
 ];
 
@@ -41,6 +43,7 @@ fn run() -> Result<()> {
         "demo" => demo(rest),
         "test" | "ci" => test(rest),
         "bench" => bench(rest),
+        "fixtures" => fixtures::rebuild_kernels(rest),
         "codegen-counters" => counters::codegen(rest),
         "help" | "--help" | "-h" => {
             println!("usage: cargo xtask <task>\n");
@@ -129,7 +132,6 @@ fn bench(rest: &[String]) -> Result<()> {
 }
 
 /// Builds the C fixture programs into `stage/fixtures` (see `fixtures/README.md`).
-/// Placeholder: the hsa-sim work (issue 2) fills it in.
-fn stage_fixtures(_stage: &Path) -> Result<()> {
-    Ok(())
+fn stage_fixtures(stage: &Path) -> Result<()> {
+    fixtures::stage_fixtures(stage)
 }
