@@ -1,1 +1,19 @@
-//! rocprof-counters (placeholder until its issue lands).
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod db;
+mod dims;
+mod error;
+mod eval;
+mod expr;
+mod list;
+mod plan;
+
+pub use db::{Agent, Block, Counter, CounterKind, Database, Family, Target, AGENT_PROPERTIES};
+pub use dims::{block_dimensions, element_count, format_dims, DimExtent, Dimension};
+pub use error::{Error, ParseError, ParseErrorKind, Result};
+pub use eval::{evaluate, evaluate_expr, Samples, Values};
+pub use expr::{AccumulateMode, BinOp, Expr, ReduceOp};
+pub use list::{counter_dimensions, describe, list_counters, list_counters_with, parse_pmc_list, CounterInfo, InfoKind};
+pub use plan::{plan, plan_with, BlockUsage, HwEvent, Pass, Placement, Plan};
