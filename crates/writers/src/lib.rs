@@ -1,1 +1,220 @@
-//! rocprof-writers (placeholder until its issue lands).
+//! rocprof-writers: turns a [`Trace`] into the files rocprofv3 users read.
+//!
+//! One module per format, all behind one streaming trait, [`Writer`]: `begin` once, `write`
+//! once per [`Record`] (parents before children, as [`Trace::records`] yields them), `finish`
+//! once. Writers only format; derived values (durations, formatted names, LDS rounding) come
+//! from `rocprof-model`. Table and column names come from `schemas/` (see [`schema`]).
+//!
+//! | module | files |
+//! |---|---|
+//! | [`rocpd`] | `<prefix>_results.db`, AMD rocpd SQLite schema version 3 |
+//! | [`csv`] | `<prefix>_kernel_trace.csv`, `<prefix>_agent_info.csv` |
+//! | [`stats`] | `<prefix>_kernel_stats.csv`, `<prefix>_domain_stats.csv` (`--stats`), and the `-S` summary table |
+//! | [`synthetic`] | synthetic traces for throughput measurements |
+//!
+//! ```no_run
+//! use rocprof_writers::{write_trace, OutputLocation, Progress, Writer};
+//! # fn demo(trace: &rocprof_model::Trace) -> rocprof_writers::Result<()> {
+//! let out = OutputLocation::new("out", "host/1234");
+//! let mut writers: Vec<Box<dyn Writer>> = vec![
+//!     Box::new(rocprof_writers::rocpd::RocpdWriter::new(out.clone())),
+//!     Box::new(rocprof_writers::csv::CsvWriter::new(out.clone())),
+//! ];
+//! let files = write_trace(trace, &mut writers, Progress::Hidden)?;
+//! # Ok(()) }
+//! ```
+#![forbid(unsafe_code)]
+#![recursion_limit = "256"]
+#![warn(missing_docs)]
+
+pub mod csv;
+mod host;
+pub use host::hostname;
+mod numfmt;
+pub mod rocpd;
+pub mod schema;
+pub mod stats;
+pub mod synthetic;
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+use rocprof_model::{ClockDomain, Record, SessionMeta, StringTable, Trace};
+
+/// Errors of this crate.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A file or directory could not be created or written.
+    #[error("cannot write {}", path.display())]
+    Io {
+        /// The path involved.
+        path: PathBuf,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// SQLite rejected a statement while writing a database.
+    #[error("sqlite error while {what} in {}", path.display())]
+    Sqlite {
+        /// The database file.
+        path: PathBuf,
+        /// What the writer was doing.
+        what: &'static str,
+        /// SQLite's error.
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// A schema file in `schemas/` is inconsistent (missing statement, wrong column count).
+    #[error("schema error: {0}")]
+    Schema(String),
+}
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Where output files go: `<dir>/<prefix>_<name>`, as rocprofv3 composes them. The prefix may
+/// contain `/` (the default is `<hostname>/<pid>`); missing directories are created.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputLocation {
+    dir: PathBuf,
+    prefix: String,
+}
+
+impl OutputLocation {
+    /// A location; `prefix` is used verbatim (placeholders must already be expanded).
+    pub fn new(dir: impl Into<PathBuf>, prefix: impl Into<String>) -> Self {
+        Self { dir: dir.into(), prefix: prefix.into() }
+    }
+
+    /// The output directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The file-name prefix.
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// Path of the output file `name` (e.g. `kernel_trace.csv`): `<dir>/<prefix>_<name>`, or
+    /// `<dir>/<name>` when the prefix is empty.
+    pub fn file(&self, name: &str) -> PathBuf {
+        if self.prefix.is_empty() {
+            self.dir.join(name)
+        } else {
+            self.dir.join(format!("{}_{}", self.prefix, name))
+        }
+    }
+
+    /// Creates (truncating) the output file `name`, creating missing parent directories.
+    pub fn create(&self, name: &str) -> Result<(PathBuf, BufWriter<File>)> {
+        let path = self.file(name);
+        create_parent(&path)?;
+        let file = File::create(&path).map_err(|source| Error::Io { path: path.clone(), source })?;
+        Ok((path, BufWriter::with_capacity(1 << 16, file)))
+    }
+}
+
+/// Creates the parent directory of `path` if needed.
+pub(crate) fn create_parent(path: &Path) -> Result<()> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|source| Error::Io { path: parent.to_path_buf(), source })?;
+    }
+    Ok(())
+}
+
+/// What every writer may consult while writing: process facts and the string table that the
+/// records' [`rocprof_model::StringId`]s point into.
+#[derive(Debug, Clone, Copy)]
+pub struct Session<'a> {
+    /// Process facts.
+    pub meta: &'a SessionMeta,
+    /// Strings referenced by the records.
+    pub strings: &'a StringTable,
+    /// Clock of all timestamps.
+    pub clock: ClockDomain,
+}
+
+impl<'a> Session<'a> {
+    /// The session view of a whole trace.
+    pub fn of(trace: &'a Trace) -> Self {
+        Self { meta: &trace.meta, strings: &trace.strings, clock: trace.clock }
+    }
+}
+
+/// A streaming output format. Configuration happens in each writer's constructor and is
+/// frozen afterwards.
+pub trait Writer {
+    /// Short name for progress and error messages (`rocpd`, `csv`, ...).
+    fn name(&self) -> &'static str;
+    /// Called once before any record.
+    fn begin(&mut self, session: &Session<'_>) -> Result<()>;
+    /// Called once per record, parents (agents, queues, code objects, symbols) first.
+    fn write(&mut self, session: &Session<'_>, record: Record<'_>) -> Result<()>;
+    /// Called once at the end; returns the files written (none when there was no data).
+    fn finish(&mut self, session: &Session<'_>) -> Result<Vec<PathBuf>>;
+}
+
+/// Whether [`write_trace`] shows a progress bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// A bar on stderr when it is a terminal and the trace is large enough to take a while.
+    Auto,
+    /// Never.
+    Hidden,
+}
+
+/// Traces smaller than this are written without a progress bar: they finish in well under a
+/// second and a flashing bar is noise.
+const PROGRESS_MIN_RECORDS: u64 = 200_000;
+
+/// Streams every record of `trace` through every writer and returns the files they wrote.
+pub fn write_trace(trace: &Trace, writers: &mut [Box<dyn Writer>], progress: Progress) -> Result<Vec<PathBuf>> {
+    let session = Session::of(trace);
+    let total = (trace.agents.len()
+        + trace.queues.len()
+        + trace.code_objects.len()
+        + trace.kernel_symbols.len()
+        + trace.dispatches.len()) as u64;
+    let bar = if progress == Progress::Auto && total >= PROGRESS_MIN_RECORDS {
+        let bar = indicatif::ProgressBar::new(total * writers.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{msg:>8} [{bar:40}] {pos}/{len} records ({per_sec})")
+                .expect("static progress template is valid")
+                .progress_chars("=> "),
+        );
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let mut files = Vec::new();
+    for w in writers.iter_mut() {
+        bar.set_message(w.name());
+        w.begin(&session)?;
+        for (i, record) in trace.records().enumerate() {
+            w.write(&session, record)?;
+            if i % 4096 == 4095 {
+                bar.inc(4096);
+            }
+        }
+        bar.inc(total % 4096);
+        files.extend(w.finish(&session)?);
+    }
+    bar.finish_and_clear();
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_file_names_follow_rocprofv3() {
+        let out = OutputLocation::new("out", "host/42");
+        assert_eq!(out.file("results.db"), Path::new("out/host/42_results.db"));
+        let out = OutputLocation::new("out", "");
+        assert_eq!(out.file("kernel_trace.csv"), Path::new("out/kernel_trace.csv"));
+    }
+}

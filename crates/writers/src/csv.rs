@@ -1,0 +1,274 @@
+//! rocprofv3's CSV files: `kernel_trace.csv` and `agent_info.csv`.
+//!
+//! Encoding as rocprofv3 writes it: header names double-quoted, string fields double-quoted
+//! without escaping, numbers bare, `\n` line ends, rows in delivery order. A file is created only
+//! when its domain has a record; `agent_info.csv` only when some CSV data file was written.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+
+use rocprof_model::{Agent, AgentId, AgentType, KernelDispatch, KernelId, Record, StringId};
+
+use crate::schema::{columns, csv_header, AGENT_INFO_COLUMNS, KERNEL_TRACE_COLUMNS};
+use crate::{Error, OutputLocation, Result, Session, Writer};
+
+/// How agents are named in CSV rows (`-A/--agent-index`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AgentIndex {
+    /// `Agent <node_id>`.
+    Absolute,
+    /// `Agent <logical_node_id>` (rocprofv3's default).
+    #[default]
+    Relative,
+    /// `GPU <n>` / `CPU <n>` with the per-type index.
+    TypeRelative,
+}
+
+impl AgentIndex {
+    /// The label of `agent` in this scheme.
+    pub fn label(self, agent: &Agent) -> String {
+        match self {
+            Self::Absolute => format!("Agent {}", agent.node_id),
+            Self::Relative => format!("Agent {}", agent.logical_node_id),
+            Self::TypeRelative => format!("{} {}", agent.agent_type.as_str(), agent.logical_node_type_id),
+        }
+    }
+}
+
+/// Writes `kernel_trace.csv` and `agent_info.csv`.
+#[derive(Debug)]
+pub struct CsvWriter {
+    out: OutputLocation,
+    agent_index: AgentIndex,
+    agents: Vec<Agent>,
+    agent_labels: HashMap<AgentId, String>,
+    kernel_names: HashMap<KernelId, StringId>,
+    kernel_trace: Option<(PathBuf, BufWriter<File>)>,
+    line: String,
+}
+
+impl CsvWriter {
+    /// A writer with rocprofv3's default agent naming.
+    pub fn new(out: OutputLocation) -> Self {
+        Self::with_agent_index(out, AgentIndex::default())
+    }
+
+    /// A writer with the given agent naming.
+    pub fn with_agent_index(out: OutputLocation, agent_index: AgentIndex) -> Self {
+        Self {
+            out,
+            agent_index,
+            agents: Vec::new(),
+            agent_labels: HashMap::new(),
+            kernel_names: HashMap::new(),
+            kernel_trace: None,
+            line: String::with_capacity(512),
+        }
+    }
+
+    fn kernel_row(&mut self, session: &Session<'_>, d: &KernelDispatch) -> Result<()> {
+        use std::fmt::Write as _;
+        if self.kernel_trace.is_none() {
+            let (path, mut f) = self.out.create("kernel_trace.csv")?;
+            f.write_all(csv_header(KERNEL_TRACE_COLUMNS).as_bytes())
+                .map_err(|source| Error::Io { path: path.clone(), source })?;
+            self.kernel_trace = Some((path, f));
+        }
+        let agent = self.agent_labels.get(&d.agent).map(String::as_str).unwrap_or("");
+        let name = self.kernel_names.get(&d.kernel).map(|&id| session.strings.resolve(id)).unwrap_or("");
+        self.line.clear();
+        let _ = writeln!(
+            self.line,
+            "\"KERNEL_DISPATCH\",\"{agent}\",{},{},{},{},{},\"{name}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            d.queue,
+            d.stream,
+            d.thread,
+            d.dispatch_id,
+            d.kernel,
+            d.correlation_id,
+            d.start.ns,
+            d.end.ns,
+            d.lds_block_size(),
+            d.private_segment_size,
+            d.arch_vgpr_count,
+            d.accum_vgpr_count,
+            d.sgpr_count,
+            d.workgroup.x,
+            d.workgroup.y,
+            d.workgroup.z,
+            d.grid.x,
+            d.grid.y,
+            d.grid.z,
+        );
+        let (path, f) = self.kernel_trace.as_mut().expect("opened above");
+        f.write_all(self.line.as_bytes()).map_err(|source| Error::Io { path: path.clone(), source })
+    }
+}
+
+/// One `agent_info.csv` row, without the line end.
+pub fn agent_info_row(session: &Session<'_>, a: &Agent) -> String {
+    let s = |id: StringId| session.strings.resolve(id);
+    let type_str = match a.agent_type {
+        AgentType::Cpu | AgentType::Gpu | AgentType::Unknown => a.agent_type.as_str(),
+    };
+    let numbers: [u64; 46] = [
+        a.cpu_cores_count.into(),
+        a.simd_count.into(),
+        a.cpu_core_id_base.into(),
+        a.simd_id_base.into(),
+        a.max_waves_per_simd.into(),
+        a.lds_size_in_kb.into(),
+        a.gds_size_in_kb.into(),
+        a.num_gws.into(),
+        a.wave_front_size.into(),
+        a.num_xcc.into(),
+        a.cu_count.into(),
+        a.array_count.into(),
+        a.num_shader_banks.into(),
+        a.simd_arrays_per_engine.into(),
+        a.cu_per_simd_array.into(),
+        a.simd_per_cu.into(),
+        a.max_slots_scratch_cu.into(),
+        a.gfx_target_version.into(),
+        a.vendor_id.into(),
+        a.device_id.into(),
+        a.location_id.into(),
+        a.domain.into(),
+        a.drm_render_minor.into(),
+        a.num_sdma_engines.into(),
+        a.num_sdma_xgmi_engines.into(),
+        a.num_sdma_queues_per_engine.into(),
+        a.num_cp_queues.into(),
+        a.max_engine_clk_ccompute.into(),
+        a.max_engine_clk_fcompute.into(),
+        a.sdma_fw_version.into(),
+        a.fw_version.into(),
+        a.capability.into(),
+        a.cu_per_engine.into(),
+        a.max_waves_per_cu.into(),
+        a.family_id.into(),
+        a.workgroup_max_size.into(),
+        a.grid_max_size,
+        a.local_mem_size,
+        a.hive_id,
+        a.gpu_id,
+        a.workgroup_max_dim.x.into(),
+        a.workgroup_max_dim.y.into(),
+        a.workgroup_max_dim.z.into(),
+        a.grid_max_dim.x.into(),
+        a.grid_max_dim.y.into(),
+        a.grid_max_dim.z.into(),
+    ];
+    let mut row = format!("{},{},\"{}\"", a.node_id, a.logical_node_id, type_str);
+    for n in numbers {
+        row.push(',');
+        row.push_str(&n.to_string());
+    }
+    for text in [s(a.name), s(a.vendor_name), s(a.product_name), s(a.model_name)] {
+        row.push_str(",\"");
+        row.push_str(text);
+        row.push('"');
+    }
+    row
+}
+
+impl Writer for CsvWriter {
+    fn name(&self) -> &'static str {
+        "csv"
+    }
+
+    fn begin(&mut self, _session: &Session<'_>) -> Result<()> {
+        debug_assert_eq!(columns(AGENT_INFO_COLUMNS).len(), 53);
+        Ok(())
+    }
+
+    fn write(&mut self, session: &Session<'_>, record: Record<'_>) -> Result<()> {
+        match record {
+            Record::Agent(a) => {
+                self.agent_labels.insert(a.id, self.agent_index.label(a));
+                self.agents.push(a.clone());
+            }
+            Record::KernelSymbol(k) => {
+                self.kernel_names.insert(k.id, k.formatted_name);
+            }
+            Record::KernelDispatch(d) => self.kernel_row(session, d)?,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, session: &Session<'_>) -> Result<Vec<PathBuf>> {
+        let mut files = Vec::new();
+        if let Some((path, mut f)) = self.kernel_trace.take() {
+            f.flush().map_err(|source| Error::Io { path: path.clone(), source })?;
+            files.push(path);
+        }
+        if files.is_empty() {
+            return Ok(files);
+        }
+        let (path, mut f) = self.out.create("agent_info.csv")?;
+        let mut text = csv_header(AGENT_INFO_COLUMNS);
+        let mut agents: Vec<&Agent> = self.agents.iter().collect();
+        agents.sort_by_key(|a| a.node_id);
+        for a in agents {
+            text.push_str(&agent_info_row(session, a));
+            text.push('\n');
+        }
+        f.write_all(text.as_bytes())
+            .and_then(|()| f.flush())
+            .map_err(|source| Error::Io { path: path.clone(), source })?;
+        files.push(path);
+        Ok(files)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rocprof_model::{Dim3, Trace};
+
+    #[test]
+    fn agent_info_row_has_53_columns_in_reference_order() {
+        let mut t = Trace::new();
+        let a = Agent {
+            id: AgentId(1),
+            node_id: 1,
+            logical_node_id: 1,
+            agent_type: AgentType::Gpu,
+            simd_count: 240,
+            simd_id_base: 2147487744,
+            max_waves_per_simd: 8,
+            lds_size_in_kb: 64,
+            wave_front_size: 64,
+            num_xcc: 1,
+            cu_count: 60,
+            gfx_target_version: 90008,
+            workgroup_max_dim: Dim3::new(1024, 1024, 1024),
+            grid_max_dim: Dim3::new(u32::MAX, u32::MAX, u32::MAX),
+            name: t.strings.intern("gfx908"),
+            vendor_name: t.strings.intern("AMD"),
+            product_name: t.strings.intern("AMD Instinct MI100"),
+            model_name: t.strings.intern("arcturus"),
+            ..Default::default()
+        };
+        t.agents.push(a);
+        let row = agent_info_row(&Session::of(&t), &t.agents[0]);
+        let fields: Vec<&str> = row.split(',').collect();
+        assert_eq!(fields.len(), 53);
+        assert_eq!(&fields[..5], ["1", "1", "\"GPU\"", "0", "240"]);
+        assert_eq!(fields[6], "2147487744");
+        assert_eq!(fields[20], "90008");
+        assert_eq!(&fields[46..49], ["4294967295", "4294967295", "4294967295"]);
+        assert_eq!(&fields[49..], ["\"gfx908\"", "\"AMD\"", "\"AMD Instinct MI100\"", "\"arcturus\""]);
+    }
+
+    #[test]
+    fn agent_labels_follow_agent_index() {
+        let a = Agent { node_id: 4, logical_node_id: 2, logical_node_type_id: 1, agent_type: AgentType::Gpu, ..Default::default() };
+        assert_eq!(AgentIndex::Absolute.label(&a), "Agent 4");
+        assert_eq!(AgentIndex::Relative.label(&a), "Agent 2");
+        assert_eq!(AgentIndex::TypeRelative.label(&a), "GPU 1");
+    }
+}

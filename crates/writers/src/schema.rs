@@ -1,0 +1,109 @@
+//! The output schemas, pulled in from `schemas/` at compile time, and small helpers over them:
+//! template rendering for the rocpd SQL, the list of rocpd tables, the generated alias views,
+//! the named INSERT statements, and CSV headers.
+//!
+//! Nothing else in the writers spells a table or CSV column name: the SQL lives in the files,
+//! and the writers bind values positionally in the order those files give.
+
+/// Physical rocpd tables and metadata rows (`{{uuid}}`/`{{guid}}` placeholders).
+pub const ROCPD_TABLES_SQL: &str = include_str!("../../../schemas/rocpd/tables.sql");
+/// User-facing rocpd data views.
+pub const ROCPD_DATA_VIEWS_SQL: &str = include_str!("../../../schemas/rocpd/data_views.sql");
+/// rocpd summary views.
+pub const ROCPD_SUMMARY_VIEWS_SQL: &str = include_str!("../../../schemas/rocpd/summary_views.sql");
+/// The writer's INSERT statements, one per `-- name:` block.
+pub const ROCPD_INSERTS_SQL: &str = include_str!("../../../schemas/rocpd/inserts.sql");
+
+/// Header of `kernel_trace.csv`, one column per line.
+pub const KERNEL_TRACE_COLUMNS: &str = include_str!("../../../schemas/csv/kernel_trace.columns");
+/// Header of `agent_info.csv`, one column per line.
+pub const AGENT_INFO_COLUMNS: &str = include_str!("../../../schemas/csv/agent_info.columns");
+/// Header of every `*_stats.csv` and `domain_stats.csv`, one column per line.
+pub const STATS_COLUMNS: &str = include_str!("../../../schemas/csv/stats.columns");
+
+/// The rocpd schema version written to `rocpd_metadata` (matches AMD's).
+pub const ROCPD_SCHEMA_VERSION: &str = "3";
+
+/// Our own version of the rocpd DDL and writer, stored as `PRAGMA user_version`. Bump it when
+/// anything in `schemas/rocpd/` changes.
+pub const ROCPD_USER_VERSION: u32 = 1;
+
+/// The column names of a `.columns` file.
+pub fn columns(list: &'static str) -> Vec<&'static str> {
+    list.lines().map(str::trim).filter(|l| !l.is_empty()).collect()
+}
+
+/// A CSV header line as rocprofv3 writes it: every name double-quoted, comma-separated, `\n`.
+pub fn csv_header(list: &'static str) -> String {
+    let mut s = columns(list).iter().map(|c| format!("\"{c}\"")).collect::<Vec<_>>().join(",");
+    s.push('\n');
+    s
+}
+
+/// Replaces the rocpd template placeholders. `uuid_suffix` is `_<uuid with underscores>` (or
+/// empty for un-suffixed tables), `guid` the UUID with dashes.
+pub fn render(template: &str, uuid_suffix: &str, guid: &str) -> String {
+    template.replace("{{uuid}}", uuid_suffix).replace("{{guid}}", guid)
+}
+
+/// Base names of the physical rocpd tables, in DDL order.
+pub fn rocpd_tables() -> Vec<&'static str> {
+    const HEAD: &str = "CREATE TABLE IF NOT EXISTS \"";
+    ROCPD_TABLES_SQL
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix(HEAD))
+        .filter_map(|rest| rest.split_once("{{uuid}}").map(|(name, _)| name))
+        .collect()
+}
+
+/// `CREATE VIEW <table> AS SELECT * FROM <table><suffix>` for every physical table: the
+/// plain names every rocpd reader queries.
+pub fn rocpd_alias_views_sql(uuid_suffix: &str) -> String {
+    rocpd_tables()
+        .iter()
+        .map(|t| format!("CREATE VIEW IF NOT EXISTS \"{t}\" AS SELECT * FROM \"{t}{uuid_suffix}\";\n"))
+        .collect()
+}
+
+/// The INSERT statement named `name` in `inserts.sql`, still with placeholders.
+pub fn rocpd_insert(name: &str) -> Option<&'static str> {
+    let marker = format!("-- name: {name}\n");
+    let start = ROCPD_INSERTS_SQL.find(&marker)? + marker.len();
+    let rest = &ROCPD_INSERTS_SQL[start..];
+    let end = rest.find(';')? + 1;
+    Some(rest[..end].trim())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn twenty_tables_in_ddl_order() {
+        let t = rocpd_tables();
+        assert_eq!(t.len(), 20, "{t:?}");
+        assert_eq!(t[0], "rocpd_metadata");
+        assert_eq!(t[1], "rocpd_string");
+        assert!(t.contains(&"rocpd_kernel_dispatch"));
+        assert_eq!(*t.last().unwrap(), "rocpd_memory_allocate");
+    }
+
+    #[test]
+    fn csv_headers_have_rocprofv3_column_counts() {
+        assert_eq!(columns(KERNEL_TRACE_COLUMNS).len(), 22);
+        assert_eq!(columns(AGENT_INFO_COLUMNS).len(), 53);
+        assert_eq!(
+            csv_header(STATS_COLUMNS),
+            "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\",\"MinNs\",\"MaxNs\",\"StdDev\"\n"
+        );
+    }
+
+    #[test]
+    fn inserts_are_found_by_name_and_render() {
+        let sql = rocpd_insert("event").unwrap();
+        assert!(sql.starts_with("INSERT INTO \"rocpd_event{{uuid}}\""), "{sql}");
+        assert!(sql.ends_with(';'));
+        assert!(render(sql, "_ab", "a-b").contains("\"rocpd_event_ab\""));
+        assert_eq!(rocpd_insert("no_such_table"), None);
+    }
+}

@@ -1,0 +1,187 @@
+//! Synthetic traces of any size, for measuring writer throughput (`cargo xtask bench` uses
+//! [`rocpd_throughput`] through the `rocprof-bench` binary) and for tests that need many rows.
+//!
+//! The data is plausible but made up: one CPU and one gfx942 GPU agent, a few queues, threads
+//! and kernels, dispatches back to back per queue with varying durations.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rocprof_model::{
+    Agent, AgentId, AgentType, ClockDomain, CodeObject, CodeObjectId, CodeObjectStorage, CorrelationId, Dim3,
+    DispatchId, KernelDispatch, KernelId, KernelSymbol, ProcessId, Queue, QueueId, ThreadId, Timestamp, Trace,
+};
+
+use crate::rocpd::RocpdWriter;
+use crate::{write_trace, OutputLocation, Progress, Result, Writer};
+
+/// Kernels in a synthetic trace.
+pub const KERNELS: [&str; 4] = ["vector_add", "saxpy", "reduce_sum", "transpose"];
+const QUEUES: u64 = 4;
+const THREADS: u32 = 2;
+
+/// A trace with `dispatches` kernel dispatches. Deterministic for a given size.
+pub fn trace(dispatches: u64) -> Trace {
+    let mut t = Trace::new();
+    t.clock = ClockDomain::Boottime;
+    let pid = 4242u32;
+    t.meta.pid = ProcessId(pid);
+    t.meta.ppid = ProcessId(1);
+    t.meta.command = vec!["synthetic".into(), dispatches.to_string()];
+    let base = 1_000_000_000u64;
+    t.meta.start = Timestamp::boottime(base);
+
+    let cpu = Agent {
+        id: AgentId(0),
+        node_id: 0,
+        agent_type: AgentType::Cpu,
+        cpu_cores_count: 16,
+        num_xcc: 1,
+        cu_count: 16,
+        max_engine_clk_ccompute: 4200,
+        name: t.strings.intern("Synthetic CPU"),
+        vendor_name: t.strings.intern("CPU"),
+        product_name: t.strings.intern("Synthetic CPU"),
+        ..Default::default()
+    };
+    let gpu = Agent {
+        id: AgentId(1),
+        handle: 0x1000,
+        node_id: 1,
+        logical_node_id: 1,
+        agent_type: AgentType::Gpu,
+        simd_count: 1216,
+        max_waves_per_simd: 8,
+        lds_size_in_kb: 64,
+        wave_front_size: 64,
+        num_xcc: 8,
+        cu_count: 304,
+        gfx_target_version: 90402,
+        vendor_id: 4098,
+        device_id: 29861,
+        workgroup_max_size: 1024,
+        workgroup_max_dim: Dim3::new(1024, 1024, 1024),
+        grid_max_dim: Dim3::new(u32::MAX, u32::MAX, u32::MAX),
+        name: t.strings.intern("gfx942"),
+        vendor_name: t.strings.intern("AMD"),
+        product_name: t.strings.intern("AMD Instinct MI300X"),
+        model_name: t.strings.intern("aqua_vanjaram"),
+        ..Default::default()
+    };
+    t.agents = vec![cpu, gpu];
+    for q in 1..=QUEUES {
+        t.queues.push(Queue {
+            id: QueueId(q),
+            agent: AgentId(1),
+            handle: 0x10 + q,
+            size: 4096,
+            thread: ThreadId(pid + (q as u32 % THREADS)),
+            created: Timestamp::boottime(base),
+        });
+    }
+    let uri = t.strings.intern("file:///synthetic/kernels.co#offset=0&size=8192");
+    t.code_objects.push(CodeObject {
+        id: CodeObjectId(1),
+        agent: AgentId(1),
+        uri,
+        load_base: 0x7f00_0000_0000,
+        load_size: 8192,
+        storage: CodeObjectStorage::File,
+        loaded: Timestamp::boottime(base),
+        ..Default::default()
+    });
+    for (i, name) in KERNELS.iter().enumerate() {
+        let raw = format!("{name}.kd");
+        t.push_kernel_symbol(
+            KernelSymbol {
+                id: KernelId(i as u64 + 1),
+                code_object: CodeObjectId(1),
+                kernel_object: 0x7f00_0000_0000 + 0x100 * i as u64,
+                kernarg_segment_size: 24,
+                kernarg_segment_alignment: 8,
+                group_segment_size: 512 * i as u32,
+                sgpr_count: 16,
+                arch_vgpr_count: 8 + 4 * i as u32,
+                ..Default::default()
+            },
+            &raw,
+            &raw,
+        );
+    }
+    let mut queue_time = [base + 1_000; QUEUES as usize];
+    t.dispatches.reserve(dispatches as usize);
+    for n in 0..dispatches {
+        let q = (n % QUEUES) as usize;
+        let k = (n % KERNELS.len() as u64) as usize;
+        let duration = 2_000 + (n * 7_919) % 3_000 + 1_000 * k as u64;
+        let start = queue_time[q] + 500;
+        queue_time[q] = start + duration;
+        t.dispatches.push(KernelDispatch {
+            dispatch_id: DispatchId(n + 1),
+            correlation_id: CorrelationId(n + 1),
+            agent: AgentId(1),
+            queue: QueueId(q as u64 + 1),
+            thread: ThreadId(pid + (q as u32 % THREADS)),
+            kernel: KernelId(k as u64 + 1),
+            grid: Dim3::new(1 << 20, 1, 1),
+            workgroup: Dim3::new(256, 1, 1),
+            group_segment_size: 512 * k as u32,
+            kernarg_size: 24,
+            sgpr_count: 16,
+            arch_vgpr_count: 8 + 4 * k as u32,
+            start: Timestamp::boottime(start),
+            end: Timestamp::boottime(start + duration),
+            ..Default::default()
+        });
+    }
+    t.meta.end = Timestamp::boottime(queue_time.iter().copied().max().unwrap_or(base) + 1_000);
+    t
+}
+
+/// Result of [`rocpd_throughput`].
+#[derive(Debug, Clone)]
+pub struct Throughput {
+    /// Kernel dispatch rows written.
+    pub rows: u64,
+    /// Wall time of the write (schema, all rows, commit), seconds.
+    pub seconds: f64,
+    /// The database written.
+    pub path: PathBuf,
+}
+
+impl Throughput {
+    /// Dispatch rows per second.
+    pub fn rows_per_sec(&self) -> f64 {
+        self.rows as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// Writes a synthetic trace of `dispatches` dispatches as rocpd into `dir` and times it
+/// (building the trace is not timed).
+pub fn rocpd_throughput(dispatches: u64, dir: &Path) -> Result<Throughput> {
+    let trace = trace(dispatches);
+    let mut writers: Vec<Box<dyn Writer>> = vec![Box::new(RocpdWriter::new(OutputLocation::new(dir, "synthetic")))];
+    let t0 = Instant::now();
+    let files = write_trace(&trace, &mut writers, Progress::Hidden)?;
+    let seconds = t0.elapsed().as_secs_f64();
+    Ok(Throughput { rows: dispatches, seconds, path: files.into_iter().next().unwrap_or_default() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn synthetic_dispatches_do_not_overlap_per_queue() {
+        let t = trace(1000);
+        assert_eq!(t.dispatches.len(), 1000);
+        for q in 1..=QUEUES {
+            let mut last_end = 0;
+            for d in t.dispatches.iter().filter(|d| d.queue == QueueId(q)) {
+                assert!(d.start.ns > last_end && d.end.ns > d.start.ns);
+                last_end = d.end.ns;
+            }
+        }
+        assert_eq!(t.strings.resolve(t.kernel_symbols[0].formatted_name), "vector_add");
+    }
+}
