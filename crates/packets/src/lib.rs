@@ -1,1 +1,23 @@
-//! rocprof-packets (placeholder until its issue lands).
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod alloc;
+pub mod aql;
+pub mod att;
+pub mod block;
+pub mod error;
+pub mod marker;
+pub mod pm4;
+pub mod pmc;
+pub mod regs;
+pub mod target;
+
+mod tables;
+
+pub use alloc::{Allocation, Allocator, BufferRole, BumpAllocator};
+pub use aql::{Pm4Packet, AQL_PACKET_SIZE};
+pub use block::{block_by_enum, block_by_name, blocks, BlockInfo, Dimensions};
+pub use error::{Error, Result};
+pub use pmc::{PlannedEvent, PmcEvent, PmcPackets, PmcPlan, PmcStreams, SampleSlot};
+pub use target::{Agent, Family, Target};

@@ -1,0 +1,572 @@
+//! Performance-counter (PMC) sessions: event ordering and counter-slot
+//! assignment, output-buffer sizing, and the start / stop / read PM4 streams,
+//! reproducing aqlprofile's `aqlprofile_pmc_create_packets` byte for byte.
+//!
+//! Flow: [`PmcPlan::new`] validates the request and assigns hardware counters;
+//! [`PmcPlan::build`] allocates the output buffer, builds the three streams,
+//! allocates the command buffer and wraps each stream in an AQL packet.
+//! [`PmcPlan::build_streams`] / [`PmcStreams::finish`] are the same two steps
+//! for callers that manage memory themselves.
+
+use std::collections::BTreeMap;
+
+use crate::aql::{align256, Pm4Packet};
+use crate::alloc::{Allocator, BufferRole};
+use crate::block::{attr, block_by_enum, BlockInfo};
+use crate::error::{Error, Result};
+use crate::pm4::{pred_exec_word, Pm4Stream};
+use crate::regs::*;
+use crate::target::{Agent, Family};
+
+/// Accumulation flag LO_RES (`aqlprofile_pmc_event_flags_t.sq_flags.accum`).
+pub const ACCUM_LO_RES: u32 = 1;
+/// Accumulation flag HI_RES.
+pub const ACCUM_HI_RES: u32 = 2;
+
+/// SPI event ids at or above this take no hardware counter ("special" ids).
+pub const SPI_SPECIAL_EVENT: u32 = 0x100_0000;
+
+/// Extra output bytes aqlprofile reserves on every family ("room for the gfx10
+/// GRBM counter"; quirk 3 of the reference).
+const OUTPUT_SPARE_BYTES: u64 = 8;
+
+/// One requested counter event, as passed to aqlprofile's v2 API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PmcEvent {
+    /// Block enum (`aqlprofile_block_name_t`).
+    pub block_enum: u32,
+    /// Block instance.
+    pub block_index: u32,
+    /// Hardware event id.
+    pub event_id: u32,
+    /// Raw event flags (SQ accumulation: 1 LO_RES, 2 HI_RES).
+    pub flags: u32,
+}
+
+/// An event after aqlprofile's ordering: request order, or sorted with
+/// internal unflagged copies inserted when any event carries flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlannedEvent {
+    /// The event.
+    pub event: PmcEvent,
+    /// Inserted by the planner; occupies a counter and output slots but is
+    /// not reported.
+    pub internal: bool,
+    /// Block table entry.
+    pub block: &'static BlockInfo,
+}
+
+/// One hardware counter the streams program and read.
+#[derive(Debug, Clone, Copy)]
+struct HwCounter {
+    block: &'static BlockInfo,
+    block_index: u32,
+    slot: u32,
+    /// Event id written to the select (accumulation id for flagged SQ events).
+    select_event: u32,
+    spi_skip: bool,
+}
+
+/// Where one reported 64-bit sample lives in the output buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SampleSlot {
+    /// Index into [`PmcPlan::events`].
+    pub event_index: usize,
+    /// Block enum.
+    pub block_enum: u32,
+    /// Block instance.
+    pub block_index: u32,
+    /// Event id as requested.
+    pub event_id: u32,
+    /// Reported sample id (`xcc * instances * samples + block_index * samples + k`).
+    pub sample_id: u64,
+    /// XCC the sample was read on.
+    pub xcc: u32,
+    /// Byte offset of the sample in the output buffer.
+    pub offset: u64,
+}
+
+/// A validated PMC request for one agent.
+#[derive(Debug, Clone)]
+pub struct PmcPlan {
+    agent: Agent,
+    events: Vec<PlannedEvent>,
+    counters: Vec<HwCounter>,
+    counters_attr: u32,
+}
+
+/// Sort key of aqlprofile's `EventRequest`: (block, index) then
+/// (event id, flags, visible-after-internal).
+fn order_key(e: &PmcEvent, internal: bool) -> (u64, u64) {
+    let blk = u64::from(e.block_index) | u64::from(e.block_enum) << 32;
+    let idx = u64::from(!internal) | u64::from(e.flags) << 1 | u64::from(e.event_id) << 33;
+    (blk, idx)
+}
+
+impl PmcPlan {
+    /// Validates `events` for `agent` and assigns hardware counters.
+    ///
+    /// Errors: unknown block, instance out of range, more events on one block
+    /// instance than it has counters, accumulation flags where aqlprofile
+    /// rejects them, MI300 AID-attached blocks (not implemented).
+    pub fn new(agent: &Agent, events: &[PmcEvent]) -> Result<PmcPlan> {
+        let target = agent.target;
+        if events.is_empty() {
+            return Err(Error::NoEvents);
+        }
+        let mut list = Vec::with_capacity(events.len() + 4);
+        for e in events {
+            let block = block_by_enum(target, e.block_enum)?;
+            if e.block_index >= block.instances {
+                return Err(Error::InstanceOutOfRange {
+                    block: block.name,
+                    index: e.block_index,
+                    instances: block.instances,
+                    target: target.name(),
+                });
+            }
+            if block.has(attr::AID | attr::UMC | attr::SDMA) {
+                return Err(Error::UnsupportedBlock {
+                    block: block.name,
+                    target: target.name(),
+                    reason: "SMN-addressed AID/SDMA/UMC counters are not implemented",
+                });
+            }
+            list.push(PlannedEvent { event: *e, internal: false, block });
+        }
+
+        // With any flagged event aqlprofile sorts the list and inserts an
+        // internal unflagged twin for every flagged event that lacks one.
+        if list.iter().any(|p| p.event.flags != 0) {
+            list.sort_by_key(|p| order_key(&p.event, p.internal));
+            let mut extra = Vec::new();
+            for i in 0..list.len() {
+                let cur = list[i];
+                if cur.event.flags == 0 {
+                    continue;
+                }
+                if i > 0 {
+                    let prev = list[i - 1];
+                    let same = prev.event.block_enum == cur.event.block_enum
+                        && prev.event.block_index == cur.event.block_index
+                        && prev.event.event_id == cur.event.event_id;
+                    if same && (prev.event.flags == 0 || prev.internal) {
+                        continue;
+                    }
+                }
+                let mut twin = cur;
+                twin.internal = true;
+                twin.event.flags = 0;
+                extra.push(twin);
+            }
+            if !extra.is_empty() {
+                list.extend(extra);
+                list.sort_by_key(|p| order_key(&p.event, p.internal));
+            }
+        }
+
+        let mut slots: BTreeMap<(u32, u32), u32> = BTreeMap::new();
+        let mut counters = Vec::with_capacity(list.len() + 1);
+        let mut counters_attr = 0;
+        for p in &list {
+            let c = assign(agent, p.block, &p.event, &mut slots)?;
+            counters_attr |= c.block.attr;
+            counters.push(c);
+        }
+        // gfx10 always reads a GRBM counter first; when none was requested
+        // aqlprofile appends GRBM event 0 to the hardware list (not reported).
+        if agent.family() == Family::Gfx10 && counters_attr & attr::GRBM == 0 {
+            let grbm = crate::block::block_by_name(target, "GRBM")?;
+            let e = PmcEvent { block_enum: grbm.block_enum, block_index: 0, event_id: 0, flags: 0 };
+            let c = assign(agent, grbm, &e, &mut slots)?;
+            counters_attr |= c.block.attr;
+            counters.push(c);
+        }
+        Ok(PmcPlan { agent: *agent, events: list, counters, counters_attr })
+    }
+
+    /// The agent.
+    pub fn agent(&self) -> &Agent {
+        &self.agent
+    }
+
+    /// Events in output-buffer order (internal twins included).
+    pub fn events(&self) -> &[PlannedEvent] {
+        &self.events
+    }
+
+    /// Output buffer size in bytes: 8 spare bytes plus every event's samples.
+    pub fn output_buffer_size(&self) -> u64 {
+        OUTPUT_SPARE_BYTES + self.events.iter().map(|p| p.block.bytes_per_event(&self.agent)).sum::<u64>()
+    }
+
+    /// Reported samples in the order aqlprofile's `iterate_data` yields them.
+    pub fn samples(&self) -> Vec<SampleSlot> {
+        let a = &self.agent;
+        let mut out = Vec::new();
+        let mut offset = 0u64;
+        for xcc in 0..a.xcc_num {
+            for (i, p) in self.events.iter().enumerate() {
+                let per = u64::from(p.block.samples_per_xcc(a));
+                let per_xcc = u64::from(p.block.reported_instances(a)) * per;
+                for k in 0..per {
+                    if !p.internal {
+                        out.push(SampleSlot {
+                            event_index: i,
+                            block_enum: p.event.block_enum,
+                            block_index: p.event.block_index,
+                            event_id: p.event.event_id,
+                            sample_id: per_xcc * u64::from(xcc) + u64::from(p.event.block_index) * per + k,
+                            xcc,
+                            offset,
+                        });
+                    }
+                    offset += 8;
+                }
+            }
+        }
+        out
+    }
+
+    fn stream(&self) -> Pm4Stream {
+        Pm4Stream::new(self.agent.family(), !self.agent.multi_xcc())
+    }
+
+    fn set_perfmon_cntl(&self, s: &mut Pm4Stream, value: u32) {
+        if self.counters_attr & attr::CPMON != 0 {
+            s.set_uconfig(CP_PERFMON_CNTL, value);
+        }
+    }
+
+    /// The start stream.
+    pub fn start_stream(&self) -> Vec<u32> {
+        let fam = self.agent.family();
+        let mut s = self.stream();
+        s.wait_idle();
+        s.set_uconfig(GRBM_GFX_INDEX, GRBM_BROADCAST);
+        if fam == Family::Gfx9 {
+            s.set_uconfig(RLC_PERFMON_CLK_CNTL_GFX9, 1);
+        }
+        self.set_perfmon_cntl(&mut s, 0);
+        if self.counters_attr & attr::TC != 0 {
+            let v = match fam {
+                Family::Gfx9 => 0xFFFF_007F,
+                Family::Gfx10 => 0x7F,
+                Family::Gfx11 | Family::Gfx12 => 0x55,
+            };
+            s.set_uconfig(SQ_PERFCOUNTER_CTRL, v);
+        }
+        if matches!(fam, Family::Gfx11 | Family::Gfx12) && self.counters_attr & (attr::TC | attr::SQ) != 0 {
+            s.set_uconfig(SQ_PERFCOUNTER_CTRL2, 0x1_FFFF);
+        }
+        let gus = matches!(fam, Family::Gfx10 | Family::Gfx11) && self.counters_attr & attr::GUS != 0;
+        if gus {
+            s.write_config(GUS_PERFCOUNTER_RSLT_CNTL, MC_CLEAR_ALL);
+            s.write_config(GUS_PERFCOUNTER_RSLT_CNTL, MC_ENABLE_ANY);
+        }
+        for c in &self.counters {
+            if c.spi_skip {
+                continue;
+            }
+            let b = c.block;
+            let regs = b.regs_for(c.block_index, c.slot).unwrap_or(ZERO_REGS);
+            let idx = if b.instances > 1 && !b.has(attr::WGP) { grbm_inst(fam, c.block_index) } else { GRBM_BROADCAST };
+            s.set_uconfig(GRBM_GFX_INDEX, idx);
+            if b.has(attr::MC) {
+                s.write_pconfig(u64::from(regs.control), MC_CLEAR_ALL);
+            }
+            if b.has(attr::CLEAN) {
+                for r in b.regs.iter().take(b.counters as usize) {
+                    s.write_config(r.lo, 0);
+                    s.write_config(r.hi, 0);
+                }
+            }
+            if !b.has(attr::RPB | attr::ATC) {
+                s.write_config(regs.select, b.select_value(c.select_event));
+            }
+            if b.has(attr::MC) {
+                s.write_pconfig(u64::from(regs.control), c.slot);
+                s.write_pconfig(u64::from(regs.control), MC_ENABLE_ANY);
+            }
+            if b.has(attr::SQ) {
+                if fam == Family::Gfx9 {
+                    s.set_uconfig(SQ_PERFCOUNTER_MASK, 0xFFFF_FFFF);
+                }
+                let ctrl = match fam {
+                    // PS, VS, GS, HS, CS enables; gfx9 headers lack VMID_MASK so
+                    // aqlprofile ORs 0xFFFF0000 in.
+                    Family::Gfx9 => 0xFFFF_0057,
+                    Family::Gfx10 => 0x57,
+                    Family::Gfx11 | Family::Gfx12 => 0x55,
+                };
+                s.set_uconfig(regs.control, ctrl);
+            }
+            if gus && b.has(attr::GUS) {
+                // GUS CFG: PERF_SEL | ENABLE, same value the table's select gives.
+                s.write_config(regs.select, b.select_value(c.select_event));
+            }
+        }
+        s.set_uconfig(GRBM_GFX_INDEX, GRBM_BROADCAST);
+        s.set_sh(COMPUTE_PERFCOUNT_ENABLE, 1);
+        self.set_perfmon_cntl(&mut s, 0);
+        self.set_perfmon_cntl(&mut s, 1);
+        s.wait_idle();
+        s.into_dwords()
+    }
+
+    /// The stop stream.
+    pub fn stop_stream(&self) -> Vec<u32> {
+        let fam = self.agent.family();
+        let mut s = self.stream();
+        s.set_uconfig(GRBM_GFX_INDEX, GRBM_BROADCAST);
+        self.set_perfmon_cntl(&mut s, if fam == Family::Gfx12 { 0x402 } else { 2 });
+        if fam == Family::Gfx9 {
+            s.set_uconfig(RLC_PERFMON_CLK_CNTL_GFX9, 0);
+        }
+        s.wait_idle();
+        s.into_dwords()
+    }
+
+    /// The read stream for an output buffer at `output_addr`, and the number
+    /// of bytes it writes.
+    pub fn read_stream(&self, output_addr: u64) -> Result<(Vec<u32>, u64)> {
+        check_align("output buffer", output_addr, 8)?;
+        let a = &self.agent;
+        let fam = a.family();
+        let mut s = self.stream();
+        let mut dw: u64 = 0; // aqlprofile's read_counter, in dwords
+        self.set_perfmon_cntl(&mut s, 0x401);
+        let se_per_xcc = a.se_per_xcc();
+        let wgp_per_sa = a.wgp_per_sa();
+        for xcc in 0..a.xcc_num {
+            let pred_at = s.len();
+            if a.multi_xcc() {
+                s.pred_exec(xcc, 0);
+            }
+            let body_start = s.len();
+            s.set_uconfig(GRBM_GFX_INDEX, GRBM_BROADCAST);
+            if fam == Family::Gfx10 {
+                // Quirk 2: gfx10 copies the GRBM counter to offset 0 before the
+                // wait-idle; the first counter's first sample overwrites it.
+                if let Some(c) = self.counters.iter().find(|c| c.block.has(attr::GRBM)) {
+                    let r = c.block.regs_for(c.block_index, c.slot).unwrap_or(ZERO_REGS);
+                    s.copy_counter(r.lo, r.hi, output_addr, 3);
+                }
+            }
+            s.wait_idle();
+            if matches!(fam, Family::Gfx10 | Family::Gfx11) && self.counters_attr & attr::GUS != 0 {
+                s.write_config(GUS_PERFCOUNTER_RSLT_CNTL, 0);
+            }
+            for c in &self.counters {
+                let b = c.block;
+                if c.spi_skip {
+                    dw += 2 * u64::from(se_per_xcc);
+                    continue;
+                }
+                let r = b.regs_for(c.block_index, c.slot).unwrap_or(ZERO_REGS);
+                s.set_uconfig(GRBM_GFX_INDEX, GRBM_BROADCAST);
+                if b.has(attr::MC) {
+                    let idx = if b.instances > 1 { grbm_inst(fam, c.block_index) } else { GRBM_BROADCAST };
+                    s.set_uconfig(GRBM_GFX_INDEX, idx);
+                    s.write_pconfig(u64::from(r.control), c.slot);
+                    s.copy_counter(r.lo, r.hi, dst(output_addr, dw)?, 3);
+                    dw += 2;
+                    continue;
+                }
+                let se_end = if b.has(attr::SE) { se_per_xcc } else { 1 };
+                let sa_end = if b.has(attr::SA) { 2 } else { 1 };
+                let multi = b.instances > 1;
+                for se in 0..se_end {
+                    for sa in 0..sa_end {
+                        let idx = if multi && b.has(attr::SA) {
+                            grbm_inst_se_sa(fam, c.block_index, se, sa)
+                        } else if multi && b.has(attr::SE) {
+                            grbm_inst_se(fam, c.block_index, se)
+                        } else if multi {
+                            grbm_inst(fam, c.block_index)
+                        } else if b.has(attr::SE) {
+                            grbm_se(fam, se)
+                        } else {
+                            GRBM_BROADCAST
+                        };
+                        if fam == Family::Gfx11 && b.has(attr::SQ) {
+                            // Quirk 6: gfx11 SQ counters are 32-bit; only LO is read.
+                            for w in 0..wgp_per_sa {
+                                s.set_uconfig(GRBM_GFX_INDEX, grbm_se_sa_wgp(fam, se, sa, w));
+                                s.copy_counter(r.lo, r.hi, dst(output_addr, dw)?, 1);
+                                dw += 2;
+                            }
+                        } else if fam == Family::Gfx12 && b.has(attr::WGP) {
+                            for w in 0..wgp_per_sa {
+                                let idx = if multi {
+                                    grbm_inst_se_sa_wgp(fam, c.block_index, se, sa, w)
+                                } else {
+                                    grbm_se_sa_wgp(fam, se, sa, w)
+                                };
+                                s.set_uconfig(GRBM_GFX_INDEX, idx);
+                                let mask = if r.hi != 0 { 3 } else { 1 };
+                                s.copy_counter(r.lo, r.hi, dst(output_addr, dw)?, mask);
+                                dw += 2;
+                            }
+                        } else {
+                            s.set_uconfig(GRBM_GFX_INDEX, idx);
+                            s.copy_counter(r.lo, r.hi, dst(output_addr, dw)?, 3);
+                            dw += 2;
+                        }
+                    }
+                }
+            }
+            s.set_uconfig(GRBM_GFX_INDEX, GRBM_BROADCAST);
+            if a.multi_xcc() {
+                let count = (s.len() - body_start) as u32;
+                s.patch(pred_at + 1, pred_exec_word(xcc, count));
+            }
+        }
+        let bytes = dw * 4;
+        s.acquire_mem(output_addr, bytes);
+        Ok((s.into_dwords(), bytes))
+    }
+
+    /// Builds the three streams for an output buffer at `output_addr`.
+    pub fn build_streams(&self, output_addr: u64) -> Result<PmcStreams> {
+        let (read, written) = self.read_stream(output_addr)?;
+        let size = self.output_buffer_size();
+        if written > size {
+            return Err(Error::BufferTooSmall { what: "output buffer", needed: written, actual: size });
+        }
+        Ok(PmcStreams {
+            family: self.agent.family(),
+            output_addr,
+            output_size: size,
+            read,
+            start: self.start_stream(),
+            stop: self.stop_stream(),
+        })
+    }
+
+    /// Allocates the output and command buffers through `alloc` (in that
+    /// order, as aqlprofile does) and builds the three AQL packets.
+    pub fn build(&self, alloc: &mut dyn Allocator) -> Result<PmcPackets> {
+        let out = alloc.allocate(self.output_buffer_size(), BufferRole::PmcOutput)?;
+        let streams = self.build_streams(out)?;
+        let cmd = alloc.allocate(streams.command_buffer_size() as u64, BufferRole::Command)?;
+        streams.finish(cmd)
+    }
+}
+
+/// MC/GUS RSLT_CNTL CLEAR_ALL.
+const MC_CLEAR_ALL: u32 = 0x0200_0000;
+/// MC/GUS RSLT_CNTL ENABLE_ANY.
+const MC_ENABLE_ANY: u32 = 0x0100_0000;
+
+const ZERO_REGS: crate::block::CounterRegs = crate::block::CounterRegs { select: 0, control: 0, lo: 0, hi: 0 };
+
+fn dst(base: u64, dw: u64) -> Result<u64> {
+    base.checked_add(dw * 4).ok_or(Error::AddressOverflow { what: "output buffer" })
+}
+
+pub(crate) fn check_align(what: &'static str, addr: u64, align: u64) -> Result<()> {
+    if addr % align != 0 {
+        return Err(Error::Misaligned { what, addr, align });
+    }
+    Ok(())
+}
+
+fn assign(
+    agent: &Agent,
+    block: &'static BlockInfo,
+    e: &PmcEvent,
+    slots: &mut BTreeMap<(u32, u32), u32>,
+) -> Result<HwCounter> {
+    let target = agent.target;
+    let slot = slots.entry((block.internal_id, e.block_index)).or_insert(0);
+    if block.has(attr::SPI) && e.event_id >= SPI_SPECIAL_EVENT {
+        return Ok(HwCounter { block, block_index: e.block_index, slot: *slot, select_event: e.event_id, spi_skip: true });
+    }
+    if *slot >= block.counters {
+        return Err(Error::TooManyCounters {
+            block: block.name,
+            index: e.block_index,
+            counters: block.counters,
+            target: target.name(),
+        });
+    }
+    let mut select_event = e.event_id;
+    if e.flags != 0 {
+        // Only the SQ block (enum 6) accepts accumulation flags.
+        let ids = if block.block_enum == 6 { target.sq_accumulation_ids() } else { None };
+        let Some((lo, hi)) = ids else {
+            return Err(Error::AccumulationUnsupported { block: block.name, flags: e.flags, target: target.name() });
+        };
+        match e.flags & 0x3 {
+            ACCUM_LO_RES => select_event = lo,
+            ACCUM_HI_RES => select_event = hi,
+            _ => {}
+        }
+    }
+    let c = HwCounter { block, block_index: e.block_index, slot: *slot, select_event, spi_skip: false };
+    *slot += 1;
+    Ok(c)
+}
+
+/// The three PMC streams before they are placed in a command buffer.
+#[derive(Debug, Clone)]
+pub struct PmcStreams {
+    family: Family,
+    /// Output buffer address the read stream writes to.
+    pub output_addr: u64,
+    /// Output buffer size in bytes.
+    pub output_size: u64,
+    /// Read stream.
+    pub read: Vec<u32>,
+    /// Start stream.
+    pub start: Vec<u32>,
+    /// Stop stream.
+    pub stop: Vec<u32>,
+}
+
+impl PmcStreams {
+    /// Command buffer bytes: each stream rounded up to 256 bytes.
+    pub fn command_buffer_size(&self) -> usize {
+        align256(self.read.len() * 4) + align256(self.start.len() * 4) + align256(self.stop.len() * 4)
+    }
+
+    /// Places the streams in a command buffer at `command_addr` (read first,
+    /// then start, then stop, each on a 256-byte boundary) and builds the AQL packets.
+    pub fn finish(self, command_addr: u64) -> Result<PmcPackets> {
+        check_align("command buffer", command_addr, 256)?;
+        let size = self.command_buffer_size();
+        let read_at = command_addr;
+        let start_at = read_at + align256(self.read.len() * 4) as u64;
+        let stop_at = start_at + align256(self.start.len() * 4) as u64;
+        command_addr.checked_add(size as u64).ok_or(Error::AddressOverflow { what: "command buffer" })?;
+        Ok(PmcPackets {
+            output_addr: self.output_addr,
+            output_size: self.output_size,
+            command_addr,
+            command_size: size as u64,
+            read: Pm4Packet::new(self.family, read_at, self.read)?,
+            start: Pm4Packet::new(self.family, start_at, self.start)?,
+            stop: Pm4Packet::new(self.family, stop_at, self.stop)?,
+        })
+    }
+}
+
+/// Everything a PMC session needs on the device.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PmcPackets {
+    /// Output buffer address.
+    pub output_addr: u64,
+    /// Output buffer size in bytes.
+    pub output_size: u64,
+    /// Command buffer address.
+    pub command_addr: u64,
+    /// Command buffer size in bytes.
+    pub command_size: u64,
+    /// Start packet (submit before the dispatch).
+    pub start: Pm4Packet,
+    /// Stop packet (after the dispatch).
+    pub stop: Pm4Packet,
+    /// Read packet (after stop; fills the output buffer).
+    pub read: Pm4Packet,
+}

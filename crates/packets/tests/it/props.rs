@@ -1,0 +1,1 @@
+//! Property-style robustness tests (filled in below).

@@ -1,0 +1,1 @@
+//! Block-table cross-check (filled in below).
