@@ -9,7 +9,7 @@
 use crate::aql::{align256, Pm4Packet};
 use crate::alloc::{Allocator, BufferRole};
 use crate::error::{Error, Result};
-use crate::pm4::{pred_exec_word, Pm4Stream};
+use crate::pm4::Pm4Stream;
 use crate::pmc::check_align;
 use crate::regs::*;
 use crate::target::{Agent, Family};
@@ -257,16 +257,7 @@ impl AttPlan {
 
     /// Emits `body` under PRED_EXEC for `xcc` on multi-XCC parts.
     fn with_xcc(&self, s: &mut Pm4Stream, xcc: u32, body: impl FnOnce(&mut Pm4Stream)) {
-        if !self.agent.multi_xcc() {
-            body(s);
-            return;
-        }
-        let at = s.len();
-        s.pred_exec(xcc, 0);
-        let start = s.len();
-        body(s);
-        let count = (s.len() - start) as u32;
-        s.patch(at + 1, pred_exec_word(xcc, count));
+        s.predicated(self.agent.multi_xcc(), xcc, body);
     }
 
     /// gfx9 real-time timestamp: GPU clock into the control record and, through

@@ -174,15 +174,16 @@ impl Pm4Stream {
     }
 
     /// Copies a counter's LO (mask bit 0) and HI (mask bit 1) dwords to `dst`
-    /// and `dst + 4`. Returns the number of dwords written.
-    pub fn copy_counter(&mut self, lo: u32, hi: u32, dst: u64, mask: u32) -> u32 {
+    /// and `dst + 4`. Register addresses may carry SMN high bits (MI300 AID
+    /// blocks). Returns the number of dwords written.
+    pub fn copy_counter(&mut self, lo: u64, hi: u64, dst: u64, mask: u32) -> u32 {
         let mut n = 0;
         if mask & 1 != 0 {
-            self.copy_reg_to_mem(u64::from(lo), dst, false);
+            self.copy_reg_to_mem(lo, dst, false);
             n += 1;
         }
         if mask & 2 != 0 {
-            self.copy_reg_to_mem(u64::from(hi), dst.wrapping_add(4 * u64::from(n)), false);
+            self.copy_reg_to_mem(hi, dst.wrapping_add(4 * u64::from(n)), false);
             n += 1;
         }
         n
@@ -197,6 +198,22 @@ impl Pm4Stream {
     /// PRED_EXEC restricting the next `exec_count` dwords to XCC `xcc`.
     pub fn pred_exec(&mut self, xcc: u32, exec_count: u32) {
         self.push(&[header(OP_PRED_EXEC, 2), pred_exec_word(xcc, exec_count)]);
+    }
+
+    /// Runs `body`; when `enabled` (multi-XCC parts) the packets it emits are
+    /// preceded by a PRED_EXEC restricting them to XCC `xcc`, whose count is
+    /// patched in afterwards, as aqlprofile's `PrecExecBuilder` does.
+    pub fn predicated<R>(&mut self, enabled: bool, xcc: u32, body: impl FnOnce(&mut Pm4Stream) -> R) -> R {
+        if !enabled {
+            return body(self);
+        }
+        let at = self.len();
+        self.pred_exec(xcc, 0);
+        let start = self.len();
+        let r = body(self);
+        let count = (self.len() - start) as u32;
+        self.patch(at + 1, pred_exec_word(xcc, count));
+        r
     }
 
     /// Overwrites dword `at` (used to patch a PRED_EXEC count in place).

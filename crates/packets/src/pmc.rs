@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use crate::aql::{align256, Pm4Packet};
 use crate::alloc::{Allocator, BufferRole};
-use crate::block::{attr, block_by_enum, BlockInfo};
+use crate::block::{attr, block_by_enum, BlockInfo, CounterRegs};
 use crate::error::{Error, Result};
 use crate::pm4::{pred_exec_word, Pm4Stream};
 use crate::regs::*;
@@ -108,7 +108,7 @@ impl PmcPlan {
     ///
     /// Errors: unknown block, instance out of range, more events on one block
     /// instance than it has counters, accumulation flags where aqlprofile
-    /// rejects them, MI300 AID-attached blocks (not implemented).
+    /// rejects them, SDMA/UMC blocks (not implemented).
     pub fn new(agent: &Agent, events: &[PmcEvent]) -> Result<PmcPlan> {
         let target = agent.target;
         if events.is_empty() {
@@ -125,11 +125,13 @@ impl PmcPlan {
                     target: target.name(),
                 });
             }
-            if block.has(attr::AID | attr::UMC | attr::SDMA) {
+            let aid_without_mc_path = block.has(attr::AID) && !block.has(attr::RPB | attr::ATC);
+            let aid_split = block.has(attr::AID) && agent.multi_xcc() && block.instances < AID_COUNT;
+            if block.has(attr::UMC | attr::SDMA) || aid_without_mc_path || aid_split {
                 return Err(Error::UnsupportedBlock {
                     block: block.name,
                     target: target.name(),
-                    reason: "SMN-addressed AID/SDMA/UMC counters are not implemented",
+                    reason: "SDMA/UMC counters are not implemented",
                 });
             }
             list.push(PlannedEvent { event: *e, internal: false, block });
@@ -228,6 +230,32 @@ impl PmcPlan {
         out
     }
 
+    /// Register row of a counter: explicitly indexed blocks have one row set
+    /// per instance; MI300 AID blocks fold instances back onto one AID's rows.
+    fn row(&self, c: &HwCounter) -> CounterRegs {
+        let b = c.block;
+        let mut index = c.block_index;
+        if b.has(attr::AID) && self.agent.multi_xcc() {
+            index %= (b.instances / AID_COUNT).max(1);
+        }
+        b.regs_for(index, c.slot).unwrap_or(ZERO_REGS)
+    }
+
+    /// AID a counter instance lives on (always 0 on single-XCC parts).
+    fn target_aid(&self, c: &HwCounter) -> u32 {
+        let aids = if self.agent.multi_xcc() { AID_COUNT } else { 1 };
+        c.block_index / (c.block.instances / aids).max(1)
+    }
+
+    /// Address of `reg` on AID `aid` as seen through SMN by the master XCC.
+    fn smn(&self, reg: u32, aid: u32) -> u64 {
+        let mut a = u64::from(reg);
+        if self.agent.multi_xcc() {
+            a |= 1 << SMN_USR_BIT | u64::from(aid) << SMN_AID_BIT;
+        }
+        a
+    }
+
     fn stream(&self) -> Pm4Stream {
         Pm4Stream::new(self.agent.family(), !self.agent.multi_xcc())
     }
@@ -264,12 +292,15 @@ impl PmcPlan {
             s.write_config(GUS_PERFCOUNTER_RSLT_CNTL, MC_CLEAR_ALL);
             s.write_config(GUS_PERFCOUNTER_RSLT_CNTL, MC_ENABLE_ANY);
         }
+        let multi = self.agent.multi_xcc();
+        let mut rpbs: BTreeMap<u32, u64> = BTreeMap::new();
+        let mut atcs: BTreeMap<u32, u64> = BTreeMap::new();
         for c in &self.counters {
             if c.spi_skip {
                 continue;
             }
             let b = c.block;
-            let regs = b.regs_for(c.block_index, c.slot).unwrap_or(ZERO_REGS);
+            let regs = self.row(c);
             let idx = if b.instances > 1 && !b.has(attr::WGP) { grbm_inst(fam, c.block_index) } else { GRBM_BROADCAST };
             s.set_uconfig(GRBM_GFX_INDEX, idx);
             if b.has(attr::MC) {
@@ -283,6 +314,17 @@ impl PmcPlan {
             }
             if !b.has(attr::RPB | attr::ATC) {
                 s.write_config(regs.select, b.select_value(c.select_event));
+            }
+            if b.has(attr::AID) {
+                let aid = self.target_aid(c);
+                let (select, control) = (self.smn(regs.select, aid), self.smn(regs.control, aid));
+                s.predicated(multi, 0, |s| {
+                    if b.has(attr::RPB | attr::ATC) {
+                        let map = if b.has(attr::RPB) { &mut rpbs } else { &mut atcs };
+                        map.entry(c.block_index).or_insert(control);
+                        s.write_pconfig(select, b.select_value(c.select_event));
+                    }
+                });
             }
             if b.has(attr::MC) {
                 s.write_pconfig(u64::from(regs.control), c.slot);
@@ -306,6 +348,17 @@ impl PmcPlan {
                 s.write_config(regs.select, b.select_value(c.select_event));
             }
         }
+        // RPB, then ATC instances: clear and enable each once.
+        for map in [&rpbs, &atcs] {
+            if !map.is_empty() {
+                s.predicated(multi, 0, |s| {
+                    for &control in map.values() {
+                        s.write_pconfig(control, MC_CLEAR_ALL);
+                        s.write_pconfig(control, MC_ENABLE_ANY);
+                    }
+                });
+            }
+        }
         s.set_uconfig(GRBM_GFX_INDEX, GRBM_BROADCAST);
         s.set_sh(COMPUTE_PERFCOUNT_ENABLE, 1);
         self.set_perfmon_cntl(&mut s, 0);
@@ -319,6 +372,19 @@ impl PmcPlan {
         let fam = self.agent.family();
         let mut s = self.stream();
         s.set_uconfig(GRBM_GFX_INDEX, GRBM_BROADCAST);
+        if self.counters_attr & attr::AID != 0 {
+            // aqlprofile emits the AID stop loop twice; reproduced on purpose.
+            for _ in 0..2 {
+                for c in self.counters.iter().filter(|c| c.block.has(attr::AID)) {
+                    let control = self.smn(self.row(c).control, self.target_aid(c));
+                    s.predicated(self.agent.multi_xcc(), 0, |s| {
+                        if c.block.has(attr::RPB | attr::ATC) {
+                            s.write_pconfig(control, 0);
+                        }
+                    });
+                }
+            }
+        }
         self.set_perfmon_cntl(&mut s, if fam == Family::Gfx12 { 0x402 } else { 2 });
         if fam == Family::Gfx9 {
             s.set_uconfig(RLC_PERFMON_CLK_CNTL_GFX9, 0);
@@ -336,6 +402,21 @@ impl PmcPlan {
         let mut s = self.stream();
         let mut dw: u64 = 0; // aqlprofile's read_counter, in dwords
         self.set_perfmon_cntl(&mut s, 0x401);
+        if self.counters_attr & attr::AID != 0 {
+            // AID-attached (RPB/ATC) counters are read once, through SMN, first.
+            for c in self.counters.iter().filter(|c| c.block.has(attr::AID)) {
+                let r = self.row(c);
+                let aid = self.target_aid(c);
+                let out = dst(output_addr, dw)?;
+                s.predicated(a.multi_xcc(), 0, |s| {
+                    if self.counters_attr & (attr::RPB | attr::ATC) != 0 {
+                        s.write_pconfig(self.smn(r.control, aid), c.slot);
+                    }
+                    s.copy_counter(self.smn(r.lo, aid), self.smn(r.hi, aid), out, 3);
+                });
+                dw += 2;
+            }
+        }
         let se_per_xcc = a.se_per_xcc();
         let wgp_per_sa = a.wgp_per_sa();
         for xcc in 0..a.xcc_num {
@@ -349,8 +430,8 @@ impl PmcPlan {
                 // Quirk 2: gfx10 copies the GRBM counter to offset 0 before the
                 // wait-idle; the first counter's first sample overwrites it.
                 if let Some(c) = self.counters.iter().find(|c| c.block.has(attr::GRBM)) {
-                    let r = c.block.regs_for(c.block_index, c.slot).unwrap_or(ZERO_REGS);
-                    s.copy_counter(r.lo, r.hi, output_addr, 3);
+                    let r = self.row(c);
+                    s.copy_counter(u64::from(r.lo), u64::from(r.hi), output_addr, 3);
                 }
             }
             s.wait_idle();
@@ -359,17 +440,21 @@ impl PmcPlan {
             }
             for c in &self.counters {
                 let b = c.block;
+                if b.has(attr::AID) {
+                    continue;
+                }
                 if c.spi_skip {
                     dw += 2 * u64::from(se_per_xcc);
                     continue;
                 }
-                let r = b.regs_for(c.block_index, c.slot).unwrap_or(ZERO_REGS);
+                let r = self.row(c);
+                let (lo, hi) = (u64::from(r.lo), u64::from(r.hi));
                 s.set_uconfig(GRBM_GFX_INDEX, GRBM_BROADCAST);
                 if b.has(attr::MC) {
                     let idx = if b.instances > 1 { grbm_inst(fam, c.block_index) } else { GRBM_BROADCAST };
                     s.set_uconfig(GRBM_GFX_INDEX, idx);
                     s.write_pconfig(u64::from(r.control), c.slot);
-                    s.copy_counter(r.lo, r.hi, dst(output_addr, dw)?, 3);
+                    s.copy_counter(lo, hi, dst(output_addr, dw)?, 3);
                     dw += 2;
                     continue;
                 }
@@ -393,7 +478,7 @@ impl PmcPlan {
                             // Quirk 6: gfx11 SQ counters are 32-bit; only LO is read.
                             for w in 0..wgp_per_sa {
                                 s.set_uconfig(GRBM_GFX_INDEX, grbm_se_sa_wgp(fam, se, sa, w));
-                                s.copy_counter(r.lo, r.hi, dst(output_addr, dw)?, 1);
+                                s.copy_counter(lo, hi, dst(output_addr, dw)?, 1);
                                 dw += 2;
                             }
                         } else if fam == Family::Gfx12 && b.has(attr::WGP) {
@@ -405,12 +490,12 @@ impl PmcPlan {
                                 };
                                 s.set_uconfig(GRBM_GFX_INDEX, idx);
                                 let mask = if r.hi != 0 { 3 } else { 1 };
-                                s.copy_counter(r.lo, r.hi, dst(output_addr, dw)?, mask);
+                                s.copy_counter(lo, hi, dst(output_addr, dw)?, mask);
                                 dw += 2;
                             }
                         } else {
                             s.set_uconfig(GRBM_GFX_INDEX, idx);
-                            s.copy_counter(r.lo, r.hi, dst(output_addr, dw)?, 3);
+                            s.copy_counter(lo, hi, dst(output_addr, dw)?, 3);
                             dw += 2;
                         }
                     }
@@ -459,7 +544,13 @@ const MC_CLEAR_ALL: u32 = 0x0200_0000;
 /// MC/GUS RSLT_CNTL ENABLE_ANY.
 const MC_ENABLE_ANY: u32 = 0x0100_0000;
 
-const ZERO_REGS: crate::block::CounterRegs = crate::block::CounterRegs { select: 0, control: 0, lo: 0, hi: 0 };
+const ZERO_REGS: CounterRegs = CounterRegs { select: 0, control: 0, lo: 0, hi: 0 };
+
+/// AIDs on a multi-XCC (MI300-class) part.
+const AID_COUNT: u32 = 4;
+/// SMN address bits aqlprofile sets for AID registers (`UMC_USR_BIT`, `UMC_AID_BIT`).
+const SMN_USR_BIT: u32 = 32;
+const SMN_AID_BIT: u32 = 30;
 
 fn dst(base: u64, dw: u64) -> Result<u64> {
     base.checked_add(dw * 4).ok_or(Error::AddressOverflow { what: "output buffer" })
