@@ -8,6 +8,7 @@ pub mod att;
 pub mod block;
 pub mod error;
 pub mod marker;
+pub mod parse;
 pub mod pm4;
 pub mod pmc;
 pub mod regs;
