@@ -1,1 +1,107 @@
-//! rocprof-sqtt (placeholder until its issue lands).
+//! Native decoder for AMD SQ thread traces (SQTT, also called ATT).
+//!
+//! Turns the raw per-shader-engine byte streams a thread trace captures into the records AMD's
+//! `rocprof-trace-decoder` reports: wave occupancy, traced waves with their instruction sequence
+//! (PC, time, stall, duration, category) and state timeline, reference-clock markers and
+//! neighbouring-SIMD memory ops. Zero-copy over `&[u8]`, no I/O, no unsafe code.
+//!
+//! ```no_run
+//! use rocprof_sqtt::{CodeObject, Decoder, Family};
+//! # fn main() -> Result<(), rocprof_sqtt::DecodeError> {
+//! let elf: &[u8] = &[]; // the code object that ran
+//! let stream: &[u8] = &[]; // one seN.att file
+//! let code = CodeObject::from_elf(Family::Gfx11, elf, 0x2000_0100_8000)?;
+//! let mut decoder = Decoder::new(&code);
+//! let se = decoder.decode(stream)?;
+//! for wave in &se.waves {
+//!     println!("wave {} on cu {}: {} instructions", wave.wave_id, wave.cu, wave.instructions.len());
+//! }
+//! # Ok(()) }
+//! ```
+//!
+//! Supported: gfx9 (CDNA, incl. gfx950), gfx11 (RDNA3, trace layout 3), gfx12 (RDNA4, layout 4).
+//! Not decoded: gfx10, perf-counter and shader-data payloads, code-object marker packets
+//! (`s_ttracedata` user data), `NEW_PC` tokens.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod aggregate;
+mod cursor;
+mod decode;
+pub mod elf;
+mod error;
+mod family;
+pub mod format;
+pub mod isa;
+pub mod record;
+pub mod tokens;
+
+pub use cursor::NibbleCursor;
+pub use error::{DecodeError, DecodeErrorKind, Result};
+pub use family::Family;
+pub use isa::Program;
+pub use record::{Category, Info, Instruction, Occupancy, OtherSimd, Realtime, SeDecode, Wave, WaveState};
+
+/// A loaded kernel code object: its decoded `.text` at the address it ran from.
+#[derive(Clone, Debug)]
+pub struct CodeObject {
+    program: Program,
+    load_base: u64,
+}
+
+impl CodeObject {
+    /// Reads `.text` from an ELF code object loaded at `load_base` (absolute PC = `load_base` + ELF vaddr).
+    pub fn from_elf(family: Family, elf: &[u8], load_base: u64) -> Result<Self> {
+        let text = elf::text_section(elf)?;
+        Ok(Self::from_text(family, load_base.wrapping_add(text.vaddr), text.bytes, load_base))
+    }
+
+    /// Uses raw code bytes that start at absolute address `text_addr`.
+    pub fn from_text(family: Family, text_addr: u64, text: &[u8], load_base: u64) -> Self {
+        Self { program: Program::new(family, text_addr, text), load_base }
+    }
+
+    /// The decoded program.
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// Load base: subtract it from an absolute PC to get the ELF virtual address.
+    pub fn load_base(&self) -> u64 {
+        self.load_base
+    }
+
+    /// Family the code was decoded for.
+    pub fn family(&self) -> Family {
+        self.program.family()
+    }
+}
+
+/// Decodes shader-engine streams against one code object; reuse it across streams to keep its
+/// scratch buffers.
+#[derive(Debug)]
+pub struct Decoder<'code> {
+    code: &'code CodeObject,
+    rdna: decode::rdna::RdnaState,
+    gfx9: decode::gfx9::Gfx9State,
+}
+
+impl<'code> Decoder<'code> {
+    /// A decoder for streams of kernels in `code`.
+    pub fn new(code: &'code CodeObject) -> Self {
+        Self { code, rdna: Default::default(), gfx9: Default::default() }
+    }
+
+    /// Decodes one shader engine's stream. The format (gfx9 or RDNA layout 3/4) comes from the
+    /// code object's family; an RDNA stream's own layout header picks layout 3 or 4.
+    ///
+    /// Errors only when the stream is unusable as a whole (missing or unknown header); damaged
+    /// tokens inside a stream are skipped and counted in [`SeDecode::unknown_tokens`].
+    pub fn decode(&mut self, stream: &[u8]) -> Result<SeDecode> {
+        match self.code.family() {
+            Family::Gfx9 => decode::gfx9::decode(stream, &self.code.program, &mut self.gfx9),
+            Family::Gfx11 | Family::Gfx12 => decode::rdna::decode(stream, &self.code.program, &mut self.rdna),
+        }
+    }
+}

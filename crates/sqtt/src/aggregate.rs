@@ -1,0 +1,1 @@
+//! Aggregation for ATT outputs (placeholder filled in below).

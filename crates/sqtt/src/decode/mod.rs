@@ -1,0 +1,86 @@
+//! Decoder state machines, one per family, plus the PC walk ("stitching") they share.
+
+pub(crate) mod gfx9;
+pub(crate) mod rdna;
+pub(crate) mod stitch;
+
+use crate::record::{Category, Instruction, Wave, WaveState};
+
+/// A wave under construction: instructions without PCs until it is stitched.
+#[derive(Clone, Debug)]
+pub(crate) struct WaveBuild {
+    pub(crate) cu: u8,
+    pub(crate) simd: u8,
+    pub(crate) wave_id: u8,
+    pub(crate) contexts: u8,
+    pub(crate) begin_time: i64,
+    pub(crate) end_time: i64,
+    pub(crate) insts: Vec<Instruction>,
+    pub(crate) timeline: Vec<(WaveState, i64)>,
+    /// `(instruction index, absolute pc)`; pc 0 marks a point where the PC is unknown.
+    pub(crate) pc_infos: Vec<(usize, u64)>,
+    pub(crate) last_state_cycle: i64,
+    pub(crate) cur_state: WaveState,
+    pub(crate) complete: bool,
+    /// False while the wave is in a trap or saved context (`TRAP_STANDBY`).
+    pub(crate) restored: bool,
+    pub(crate) extend_barrier: bool,
+    pub(crate) exclude_barrier_wait: bool,
+}
+
+impl WaveBuild {
+    pub(crate) fn new(cu: u8, simd: u8, wave_id: u8, time: i64, start_pc: u64, exclude_barrier_wait: bool) -> Self {
+        let mut pc_infos = Vec::new();
+        if start_pc != 0 {
+            pc_infos.push((0, start_pc));
+        }
+        Self {
+            cu,
+            simd,
+            wave_id,
+            contexts: 0,
+            begin_time: time,
+            end_time: 0,
+            insts: Vec::new(),
+            timeline: Vec::new(),
+            pc_infos,
+            last_state_cycle: time,
+            cur_state: WaveState::Idle,
+            complete: false,
+            restored: true,
+            extend_barrier: false,
+            exclude_barrier_wait,
+        }
+    }
+
+    /// Closes the current state run at `time` and switches to `state`.
+    #[inline]
+    pub(crate) fn update_state(&mut self, state: WaveState, time: i64) {
+        if time > self.last_state_cycle {
+            match self.timeline.last_mut() {
+                Some(last) if last.0 == self.cur_state => last.1 += time - self.last_state_cycle,
+                _ => self.timeline.push((self.cur_state, time - self.last_state_cycle)),
+            }
+            self.last_state_cycle = time;
+        }
+        self.cur_state = state;
+    }
+
+    #[inline]
+    pub(crate) fn push(&mut self, time: i64, category: Category, duration: i64, stall: i64) {
+        self.insts.push(Instruction { pc: 0, time, stall, duration, category });
+    }
+
+    pub(crate) fn into_wave(self) -> Wave {
+        Wave {
+            cu: self.cu,
+            simd: self.simd,
+            wave_id: self.wave_id,
+            contexts: self.contexts,
+            begin_time: self.begin_time,
+            end_time: self.end_time,
+            instructions: self.insts,
+            timeline: self.timeline,
+        }
+    }
+}

@@ -1,0 +1,475 @@
+//! RDNA (gfx11, gfx12) decoder: wave occupancy, traced-wave instruction records and timelines.
+//!
+//! Rules (from AMD's `gfx10wave.cpp`, `rdna_sqtt.cpp`, `gfx11wave.cpp`, `gfx12wave.cpp`):
+//! an instruction's `time + stall` is its token time; a record starts early (`stall > 0`) only if
+//! a `WAVERDY` put the wave in STALL since its last state change; `IMMED` records start at the
+//! previous record's end; the wave timeline switches IDLE → WAIT/EXEC/STALL at those points; the
+//! `s_endpgm` record fills the gap between the last record's end and the `WAVE_END` token.
+
+use super::stitch::{self, LineState};
+use super::WaveBuild;
+use crate::error::{DecodeErrorKind, Result};
+use crate::format::rdna::{self, RdnaKind};
+use crate::isa::Program;
+use crate::record::{Category, Info, Occupancy, OtherSimd, Realtime, SeDecode, WaveState};
+use crate::tokens::RdnaTokens;
+
+/// Slots per SIMD in AMD's wave table.
+const SLOTS: usize = 32;
+/// Wave-start `count` values that mark context save/restore.
+const CTX_BEGIN: u8 = 66;
+const CTX_END: u8 = 90;
+
+/// What an `INST` op means for the traced wave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    /// A record of this category lasting `cycles`.
+    Issue(Category, i64),
+    /// A memory op of the neighbouring SIMD.
+    Other(Category, u16),
+    /// Unknown or untracked op.
+    None,
+}
+
+/// Op table for trace layout 3 (`EINST` in gfx11wave.cpp).
+fn op_gfx11(op: u16, dprate: i64) -> Op {
+    use Category::*;
+    let o = op as i64;
+    match op {
+        0 | 5 | 7 | 112..=114 | 117 => Op::Issue(Salu, 1),
+        1 | 2 => Op::Issue(Smem, 1),
+        3 => Op::Issue(Jump, 1),
+        4 => Op::Issue(Next, 1),
+        6 | 8 => Op::Issue(Context, 1),
+        9 => Op::Issue(Message, 1),
+        10 | 15 => Op::Issue(Valu, dprate),
+        11 | 14 => Op::Issue(Valu, 4),
+        12 | 16..=18 | 115 => Op::Issue(Valu, 1),
+        13 | 116 => Op::Issue(Valu, 2),
+        19 => Op::Issue(Immed, 1),
+        28..=32 => Op::Issue(Flat, o - 26),
+        33 | 34 => Op::Issue(Vmem, o - 32),
+        35..=40 => Op::Issue(Vmem, o - 34),
+        41 => Op::Issue(Lds, 1),
+        42..=46 => Op::Issue(Lds, o - 41),
+        47 | 48 => Op::Issue(Vmem, o - 46),
+        49..=54 => Op::Issue(Vmem, o - 48),
+        55..=66 => Op::Issue(Vmem, o - 54),
+        68..=71 => Op::Issue(Vmem, o - 67),
+        72..=78 => Op::Issue(Vmem, o - 70),
+        80..=84 => Op::Other(Lds, op - 79),
+        85..=89 => Op::Other(Flat, op - 83),
+        90..=101 => Op::Other(Vmem, op - 89),
+        103 => Op::Issue(Bvh, 8),
+        104 => Op::Issue(Bvh, 9),
+        105 => Op::Issue(Bvh, 11),
+        106 => Op::Issue(Bvh, 12),
+        110 | 111 => Op::Issue(Lds, 1),
+        118 => Op::Issue(Lds, 6),
+        119 => Op::Other(Lds, 6),
+        _ => Op::None,
+    }
+}
+
+/// Op table for trace layout 4 (`EINST` in gfx12wave.cpp).
+fn op_gfx12(op: u16, dprate: i64, derate: i64) -> Op {
+    use Category::*;
+    let o = op as i64;
+    match op {
+        0 | 5 | 7 | 114 | 117 | 135..=137 => Op::Issue(Salu, 1),
+        1 | 2 | 150 | 151 => Op::Issue(Smem, 1),
+        3 => Op::Issue(Jump, 1),
+        4 => Op::Issue(Next, 1),
+        6 | 8 => Op::Issue(Context, 1),
+        9 | 122 | 138 => Op::Issue(Message, 1),
+        10 | 12 | 18 | 115 | 153 => Op::Issue(Valu, 1),
+        11 | 14 => Op::Issue(Valu, 4),
+        13 | 116 => Op::Issue(Valu, 2),
+        15 => Op::Issue(Valu, 16),
+        19 => Op::Issue(Immed, 1),
+        28..=32 => Op::Issue(Flat, o - 26),
+        33 | 34 => Op::Issue(Vmem, o - 32),
+        35..=40 => Op::Issue(Vmem, o - 34),
+        41 => Op::Issue(Lds, 1),
+        42..=46 => Op::Issue(Lds, o - 41),
+        47 | 48 => Op::Issue(Vmem, o - 46),
+        49..=54 => Op::Issue(Vmem, o - 48),
+        55..=66 => Op::Issue(Vmem, o - 54),
+        68..=71 => Op::Issue(Vmem, o - 67),
+        72..=78 => Op::Issue(Vmem, o - 70),
+        80..=84 => Op::Other(Lds, op - 79),
+        85..=89 => Op::Other(Flat, op - 83),
+        103 => Op::Issue(Bvh, 8),
+        104 => Op::Issue(Bvh, 9),
+        105 => Op::Issue(Bvh, 11),
+        106 => Op::Issue(Bvh, 12),
+        110 | 111 => Op::Issue(Lds, 1),
+        118 => Op::Issue(Bvh, 6),
+        119 => Op::Other(Lds, 6),
+        120 => Op::Other(Lds, 10),
+        121 => Op::Issue(Bvh, 10),
+        140 => Op::Issue(Valu, 8),
+        141 => Op::Issue(Valu, 16),
+        142 => Op::Issue(Valu, 32),
+        143 => Op::Issue(Valu, 64),
+        146 => Op::Issue(Valu, dprate),
+        147 => Op::Issue(Valu, dprate * derate),
+        152 => Op::Issue(Salu, 3),
+        155 => Op::Issue(Salu, 2),
+        156 => Op::Issue(Salu, 5),
+        188..=221 => Op::Other(Vmem, op + 1 - 188),
+        222.. => Op::Issue(Vmem, o + 1 - 222),
+        _ => Op::None,
+    }
+}
+
+const OP_JUMP: u16 = 5;
+const OP_TRAP: u16 = 6;
+const OP_RFE: u16 = 117;
+
+impl WaveBuild {
+    /// gfx11 barrier approximation: an `IMMED`-category barrier op lasts until the wave's next token.
+    #[inline]
+    fn update_barrier(&mut self, token_time: i64) {
+        if !self.extend_barrier {
+            return;
+        }
+        self.extend_barrier = false;
+        let Some(back) = self.insts.last().copied() else { return };
+        if back.category == Category::Immed {
+            self.update_state(WaveState::Wait, back.time + back.duration);
+            self.update_state(WaveState::Exec, token_time + 1);
+            let b = self.insts.last_mut().expect("checked non-empty above");
+            b.duration = (token_time - b.time).max(0);
+            b.category = Category::Message;
+        }
+    }
+
+    fn wave_ready(&mut self, time: i64) {
+        self.update_barrier(time - 1);
+        self.update_state(WaveState::Stall, time);
+    }
+
+    fn valu(&mut self, token_time: i64) {
+        self.update_barrier(token_time);
+        if !self.restored {
+            return;
+        }
+        let (mut time, mut duration, mut stall) = (token_time, 1, 0);
+        if self.cur_state == WaveState::Stall && self.last_state_cycle < time {
+            stall = time - self.last_state_cycle;
+            duration += stall;
+            time = self.last_state_cycle;
+        }
+        self.push(time, Category::Valu, duration, stall);
+        self.update_state(WaveState::Exec, token_time);
+    }
+
+    fn immediate(&mut self, token_time: i64) {
+        self.update_barrier(token_time);
+        if !self.restored {
+            return;
+        }
+        let mut time = token_time;
+        if let Some(b) = self.insts.last() {
+            time = time.min(b.time + b.duration);
+        }
+        let stall = token_time - time;
+        self.push(time, Category::Immed, stall + 1, stall);
+        self.update_state(WaveState::Wait, time);
+        self.update_state(WaveState::Exec, token_time + 1);
+    }
+
+    fn inst(&mut self, token_time: i64, op: u16, cat: Category, cycles: i64, layout: u8) {
+        self.update_barrier(token_time);
+        if op == OP_RFE {
+            self.pc_infos.push((self.insts.len(), 0));
+            self.restored = true;
+            if let Some(b) = self.insts.last_mut() {
+                if b.category == Category::Context {
+                    b.duration = b.duration.max(token_time + 1 - b.time);
+                }
+            }
+            return;
+        } else if op == OP_TRAP {
+            self.push(token_time, Category::Context, 1, 0);
+            self.restored = false;
+        }
+        if !self.restored {
+            return;
+        }
+        self.end_time = token_time;
+        if cat == Category::Immed {
+            self.immediate(token_time);
+            self.extend_barrier = layout <= 3;
+            return;
+        }
+        if cat == Category::None {
+            return;
+        }
+        let (mut time, mut duration, mut stall) = (token_time, cycles, 0);
+        if self.cur_state == WaveState::Stall && self.last_state_cycle < time {
+            stall = time - self.last_state_cycle;
+            duration += stall;
+            time = self.last_state_cycle;
+        }
+        self.push(time, cat, duration, stall);
+        if op == OP_JUMP {
+            self.pc_infos.push((self.insts.len(), 0));
+        }
+        self.update_state(WaveState::Exec, token_time);
+    }
+
+    fn complete(&mut self, time: i64) {
+        self.update_state(WaveState::Empty, time);
+        self.end_time = time;
+        self.complete = true;
+        if let Some(b) = self.insts.last() {
+            let t = b.time + b.duration;
+            // The trace has no token for s_endpgm: it fills the gap up to the wave end.
+            if t < time && self.restored {
+                self.push(t, Category::Message, time - t, 0);
+            }
+        }
+    }
+}
+
+/// Reusable RDNA decoding state (per-slot wave lists, running-wave table, line flags).
+#[derive(Debug, Default)]
+pub(crate) struct RdnaState {
+    slots: Vec<Vec<WaveBuild>>,
+    /// Entry pc + 1 of running waves by `(cu << 7 | simd << 5 | slot)`; 0 = not running.
+    running: Vec<u64>,
+    saved: Vec<u64>,
+    lines: LineState,
+}
+
+fn loc(cu: u8, simd: u8, slot: u8) -> usize {
+    (usize::from(cu) << 7) | (usize::from(simd & 3) << 5) | usize::from(slot & 31)
+}
+
+/// Decodes one RDNA stream.
+pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<SeDecode> {
+    let mut toks = RdnaTokens::new(data)?;
+    let layout = toks.layout();
+    let header = toks.header();
+    let gfxip = if layout >= 4 { 12 } else { 11 };
+    let target_cu = rdna::header_sa_wgp(header);
+    let target_simd = rdna::header_simd(header);
+    let dprate = rdna::header_dprate(header);
+    let derate = rdna::header_derate(header);
+    let exclude_bw = layout == 4 && rdna::header_exclude_barrier_wait(header);
+
+    st.slots.resize_with(SLOTS, Vec::new);
+    for s in &mut st.slots {
+        s.clear();
+    }
+    st.running.clear();
+    st.running.resize(1 << 15, 0);
+    st.saved.clear();
+    st.saved.resize(1 << 15, 0);
+    st.lines.reset(prog.len());
+
+    let mut out = SeDecode { gfxip, ..SeDecode::default() };
+    let mut occ: Vec<Occupancy> = Vec::new();
+    let mut pgm = [[0u64; 4]; 2];
+    let mut incomplete_reported = false;
+
+    let mut finish = |w: &mut WaveBuild, lines: &mut LineState, out: &mut SeDecode| {
+        let (_, barriers) = stitch::stitch(prog, lines, gfxip, w);
+        if !w.complete && !incomplete_reported {
+            incomplete_reported = true;
+            out.info.push(Info::WaveIncomplete);
+        }
+        if gfxip == 12 && !barriers.is_empty() && w.exclude_barrier_wait {
+            stitch::insert_barrier_waits(w, &barriers);
+        }
+        if !w.complete {
+            for i in &w.insts {
+                w.end_time = w.end_time.max(i.time + i.duration + 4);
+            }
+        }
+    };
+
+    for tok in &mut toks {
+        let tok = match tok {
+            Ok(t) => t,
+            Err(e) => {
+                if e.kind != DecodeErrorKind::TruncatedToken {
+                    out.unknown_tokens += 1;
+                }
+                continue;
+            }
+        };
+        let raw = tok.raw;
+        let time = tok.time;
+        match tok.kind {
+            RdnaKind::Inst => {
+                let (slot, op) = rdna::inst(raw, layout);
+                let m = if layout >= 4 { op_gfx12(op, dprate, derate) } else { op_gfx11(op, dprate) };
+                match m {
+                    Op::Other(cat, cycles) => {
+                        out.other_simd.push(OtherSimd { time, cycles, wgp: target_cu, category: cat })
+                    }
+                    Op::Issue(cat, cycles) => {
+                        if let Some(w) = st.slots[slot as usize].last_mut() {
+                            w.inst(time, op, cat, cycles, layout);
+                        }
+                    }
+                    Op::None => {
+                        if let Some(w) = st.slots[slot as usize].last_mut() {
+                            w.inst(time, op, Category::None, 0, layout);
+                        }
+                    }
+                }
+            }
+            RdnaKind::ValuInst => {
+                if let Some(w) = st.slots[rdna::slot7(raw) as usize].last_mut() {
+                    w.valu(time);
+                }
+            }
+            RdnaKind::Immediate => {
+                if let Some(w) = st.slots[rdna::slot7(raw) as usize].last_mut() {
+                    w.immediate(time);
+                }
+            }
+            RdnaKind::ImmediateMask => {
+                let mask = rdna::mask16(raw);
+                for i in 0..16 {
+                    if mask & (1 << i) != 0 {
+                        if let Some(w) = st.slots[i].last_mut() {
+                            w.immediate(time);
+                        }
+                    }
+                }
+            }
+            RdnaKind::WaveRdy => {
+                let mask = rdna::mask16(raw);
+                for i in 0..16 {
+                    if mask & (1 << i) != 0 {
+                        if let Some(w) = st.slots[i].last_mut() {
+                            w.wave_ready(time);
+                        }
+                    }
+                }
+            }
+            RdnaKind::WaveStart => {
+                let f = rdna::wave_start(raw, layout);
+                let entry = (pgm[usize::from(f.me & 1)][usize::from(f.pipe & 3)] << 8) & ((1 << 48) - 1);
+                let target = f.cu == target_cu && f.simd == target_simd;
+                let l = loc(f.cu, f.simd, f.slot);
+                if (CTX_BEGIN..CTX_END).contains(&f.count) {
+                    let bit = f.count - CTX_BEGIN;
+                    let is_save = (0b00_0011_0011u32 >> bit) & 1 != 0;
+                    let is_restore = (0b11_1100_1100u32 >> bit) & 1 != 0;
+                    if target {
+                        let slot = &mut st.slots[f.slot as usize];
+                        if is_save {
+                            if let Some(w) = slot.last_mut() {
+                                w.restored = false;
+                                w.contexts = w.contexts.saturating_add(1);
+                                w.push(time, Category::Context, 1, 0);
+                            }
+                        }
+                        if is_restore {
+                            if slot.last().is_none_or(|w| w.complete) {
+                                slot.push(WaveBuild::new(target_cu, f.simd, f.slot, time, 0, exclude_bw));
+                            }
+                            let w = slot.last_mut().expect("pushed above when empty");
+                            if let Some(b) = w.insts.last_mut() {
+                                if b.category == Category::Context {
+                                    b.duration = b.duration.max(time + 1 - b.time);
+                                }
+                            }
+                            w.restored = false;
+                            w.contexts = w.contexts.saturating_add(1);
+                        }
+                    }
+                    if is_save {
+                        if st.running[l] != 0 {
+                            let pc = st.running[l] - 1;
+                            occ.push(Occupancy { time, cu: f.cu, simd: f.simd, wave_id: f.slot, start: false, pc });
+                            st.saved[l] = st.running[l];
+                        }
+                    } else if is_restore {
+                        let pc1 = std::mem::take(&mut st.saved[l]);
+                        st.running[l] = pc1.max(1);
+                        occ.push(Occupancy { time, cu: f.cu, simd: f.simd, wave_id: f.slot, start: true, pc: pc1.saturating_sub(1) });
+                    }
+                    continue;
+                }
+                st.running[l] = entry + 1;
+                occ.push(Occupancy { time, cu: f.cu, simd: f.simd, wave_id: f.slot, start: true, pc: entry });
+                if target {
+                    let slot = &mut st.slots[f.slot as usize];
+                    while slot.last().is_some_and(|w| w.complete) {
+                        let mut w = slot.pop().expect("checked non-empty");
+                        finish(&mut w, &mut st.lines, &mut out);
+                        out.waves.push(w.into_wave());
+                    }
+                    slot.push(WaveBuild::new(target_cu, f.simd, f.slot, time, entry, exclude_bw));
+                }
+            }
+            RdnaKind::WaveEnd => {
+                let (cu, simd, slot) = rdna::wave_end(raw, layout);
+                if cu == target_cu && simd == target_simd {
+                    if let Some(w) = st.slots[slot as usize].last_mut() {
+                        w.complete(time);
+                    }
+                }
+                let l = loc(cu, simd, slot);
+                let pc = if st.running[l] != 0 {
+                    std::mem::take(&mut st.running[l]) - 1
+                } else {
+                    occ.insert(0, Occupancy { time: 0, cu, simd, wave_id: slot, start: true, pc: 0 });
+                    0
+                };
+                occ.push(Occupancy { time, cu, simd, wave_id: slot, start: false, pc });
+            }
+            RdnaKind::Reg => {
+                let (cs, pipe, me, reg, value) = rdna::reg(raw);
+                if cs {
+                    let e = &mut pgm[usize::from(me & 1)][usize::from(pipe & 3)];
+                    match reg {
+                        0x0c => *e = (*e & !0xffff_ffff) | u64::from(value),
+                        0x0d => *e = (*e & 0xffff_ffff) | (u64::from(value) << 32),
+                        _ => {}
+                    }
+                }
+            }
+            RdnaKind::TsDeltaOrMark => {
+                if let Some(v) = rdna::mark_value(raw, layout) {
+                    out.realtime.push(Realtime { shader_clock: time, realtime_clock: v });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    for s in 0..SLOTS {
+        let waves = std::mem::take(&mut st.slots[s]);
+        for mut w in waves {
+            finish(&mut w, &mut st.lines, &mut out);
+            out.waves.push(w.into_wave());
+        }
+    }
+    out.occupancy = occ;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn op_tables_cover_the_documented_ranges() {
+        assert_eq!(op_gfx11(0x21, 1), Op::Issue(Category::Vmem, 1));
+        assert_eq!(op_gfx11(0x5a, 1), Op::Other(Category::Vmem, 1));
+        assert_eq!(op_gfx11(0x73, 1), Op::Issue(Category::Valu, 1));
+        assert_eq!(op_gfx11(20, 1), Op::None);
+        assert_eq!(op_gfx12(0xbc, 1, 1), Op::Other(Category::Vmem, 1));
+        assert_eq!(op_gfx12(0x8d, 1, 1), Op::Issue(Category::Valu, 16));
+        assert_eq!(op_gfx12(0x93, 2, 4), Op::Issue(Category::Valu, 8));
+        assert_eq!(op_gfx12(0xde, 1, 1), Op::Issue(Category::Vmem, 1));
+    }
+}

@@ -1,0 +1,104 @@
+//! Just enough ELF64 to find `.text` of an AMDGPU code object.
+//!
+//! Section headers are read directly (64-byte ELF64 entries) because some hand-assembled code
+//! objects leave the header's data-encoding, machine and entry-size fields at zero.
+
+use crate::cursor::{le_u16, le_u32, le_u64};
+use crate::error::{DecodeError, DecodeErrorKind, Result};
+
+/// `.text` of a code object: its ELF virtual address and bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Text<'data> {
+    /// Virtual address of `.text` in the ELF.
+    pub vaddr: u64,
+    /// The section bytes.
+    pub bytes: &'data [u8],
+}
+
+const SHDR: usize = 64;
+
+/// Finds `.text` in an ELF64 image.
+pub fn text_section(elf: &[u8]) -> Result<Text<'_>> {
+    let bad = |off: usize| DecodeError::new(off as u64, DecodeErrorKind::BadElf);
+    if elf.get(0..4) != Some(b"\x7fELF") || elf.get(4) != Some(&2) {
+        return Err(bad(0));
+    }
+    let shoff = le_u64(elf, 0x28).ok_or_else(|| bad(0x28))? as usize;
+    let shnum = le_u16(elf, 0x3c).ok_or_else(|| bad(0x3c))? as usize;
+    let shstrndx = le_u16(elf, 0x3e).ok_or_else(|| bad(0x3e))? as usize;
+    let section = |i: usize| -> Result<(u32, u64, u64, u64)> {
+        let base = i.checked_mul(SHDR).and_then(|o| o.checked_add(shoff)).ok_or_else(|| bad(0x28))?;
+        let name = le_u32(elf, base).ok_or_else(|| bad(base))?;
+        let addr = le_u64(elf, base + 0x10).ok_or_else(|| bad(base))?;
+        let off = le_u64(elf, base + 0x18).ok_or_else(|| bad(base))?;
+        let size = le_u64(elf, base + 0x20).ok_or_else(|| bad(base))?;
+        Ok((name, addr, off, size))
+    };
+    let bytes_of = |off: u64, size: u64, at: usize| -> Result<&[u8]> {
+        let start = usize::try_from(off).map_err(|_| bad(at))?;
+        let len = usize::try_from(size).map_err(|_| bad(at))?;
+        elf.get(start..start.checked_add(len).ok_or_else(|| bad(at))?).ok_or_else(|| bad(at))
+    };
+    if shstrndx >= shnum {
+        return Err(bad(0x3e));
+    }
+    let (_, _, stroff, strsize) = section(shstrndx)?;
+    let strtab = bytes_of(stroff, strsize, shoff + shstrndx * SHDR)?;
+    for i in 0..shnum {
+        let (name, addr, off, size) = section(i)?;
+        let name = strtab.get(name as usize..).unwrap_or(&[]);
+        if name.starts_with(b".text\0") {
+            return Ok(Text { vaddr: addr, bytes: bytes_of(off, size, shoff + i * SHDR)? });
+        }
+    }
+    Err(DecodeError::new(0, DecodeErrorKind::NoText))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A minimal ELF64: null section, .text (4 bytes at vaddr 0x1600), .shstrtab.
+    fn tiny_elf() -> Vec<u8> {
+        let mut e = vec![0u8; 64];
+        e[0..4].copy_from_slice(b"\x7fELF");
+        e[4] = 2;
+        let text_off = e.len() as u64;
+        e.extend_from_slice(&0xbfb0_0000u32.to_le_bytes());
+        let str_off = e.len() as u64;
+        e.extend_from_slice(b"\0.text\0.shstrtab\0");
+        let shoff = e.len() as u64;
+        e[0x28..0x30].copy_from_slice(&shoff.to_le_bytes());
+        e[0x3c..0x3e].copy_from_slice(&3u16.to_le_bytes());
+        e[0x3e..0x40].copy_from_slice(&2u16.to_le_bytes());
+        let mut sh = |name: u32, addr: u64, off: u64, size: u64| {
+            let mut s = vec![0u8; 64];
+            s[0..4].copy_from_slice(&name.to_le_bytes());
+            s[0x10..0x18].copy_from_slice(&addr.to_le_bytes());
+            s[0x18..0x20].copy_from_slice(&off.to_le_bytes());
+            s[0x20..0x28].copy_from_slice(&size.to_le_bytes());
+            e.extend_from_slice(&s);
+        };
+        sh(0, 0, 0, 0);
+        sh(1, 0x1600, text_off, 4);
+        sh(7, 0, str_off, 17);
+        e
+    }
+
+    #[test]
+    fn finds_text() {
+        let e = tiny_elf();
+        let t = text_section(&e).unwrap();
+        assert_eq!(t.vaddr, 0x1600);
+        assert_eq!(t.bytes, &0xbfb0_0000u32.to_le_bytes());
+    }
+
+    #[test]
+    fn rejects_garbage_and_truncation() {
+        assert_eq!(text_section(b"nope").unwrap_err().kind, DecodeErrorKind::BadElf);
+        let e = tiny_elf();
+        for cut in [10, 64, e.len() - 1] {
+            assert_eq!(text_section(&e[..cut]).unwrap_err().kind, DecodeErrorKind::BadElf, "cut {cut}");
+        }
+    }
+}

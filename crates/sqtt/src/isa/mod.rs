@@ -1,0 +1,201 @@
+//! AMDGPU instruction-length and control-flow decoding, enough to walk a wave's PC through a
+//! code object: byte size, issue class, branch offset and a few mnemonic facts per instruction.
+//!
+//! Our own tables, written from the ISA documents' encoding maps and LLVM's AMDGPU opcode
+//! numbering. The class of an instruction is what AMD's decoder derives from the mnemonic text
+//! the ISA callback returns (`source/trie.cpp`: prefix table, unmatched characters skipped,
+//! `v_*` is VALU, any other `s_*` is SALU), so quirks of that lookup are reproduced here per opcode
+//! (for example `s_gl1_inv` is SALU, `s_dcache_inv` is SMEM, `s_code_end` is SALU).
+
+pub mod gfx9;
+pub mod rdna;
+
+use crate::family::Family;
+
+/// What kind of trace token an instruction pairs with, numbered like AMD's `InstCategory`
+/// (the numeric order matters: "skippable" is `class != Salu && class <= Immed`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum LineClass {
+    /// Never traced (`s_delay_alu`, `s_wait_alu`, `s_set_vgpr_msb`, ...); stepped over.
+    Skip = 0,
+    /// Scalar memory.
+    Smem = 1,
+    /// Scalar ALU.
+    Salu = 2,
+    /// Vector memory (including global and scratch).
+    Vmem = 3,
+    /// Flat memory.
+    Flat = 4,
+    /// LDS.
+    Lds = 5,
+    /// Vector ALU.
+    Valu = 6,
+    /// No-pipe instruction.
+    Immed = 9,
+    /// Ray tracing.
+    Bvh = 12,
+    /// Unknown mnemonic.
+    DontKnow = 20,
+    /// Any branch (`s_branch`, `s_cbranch_*`).
+    Branch = 21,
+    /// gfx12 `s_barrier_wait` that the trace omitted (set while walking).
+    BarrierWaitExcluded = 22,
+    /// gfx9 `v_mfma_scale_*`.
+    MfmaScale = 23,
+    /// gfx9 `s_barrier`.
+    Gfx9Barrier = 24,
+    /// gfx12 `v_mov_b64`.
+    VMovB64 = 25,
+}
+
+/// Mnemonic facts the walker needs beyond the class.
+pub mod flags {
+    /// Mnemonic starts with `s_waitcnt`.
+    pub const WAITCNT: u8 = 1;
+    /// Mnemonic contains `_load_`.
+    pub const LOAD: u8 = 2;
+    /// Mnemonic contains `scratch_`.
+    pub const SCRATCH: u8 = 4;
+    /// gfx12 `s_barrier_wait`.
+    pub const BARRIER_WAIT: u8 = 8;
+    /// `s_endpgm`.
+    pub const ENDPGM: u8 = 16;
+}
+
+/// Decoded facts about one instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct InstInfo {
+    /// Size in bytes (4 to 16).
+    pub size: u8,
+    /// Issue class.
+    pub class: LineClass,
+    /// Branch offset in dwords (`simm16`) for [`LineClass::Branch`].
+    pub simm16: i16,
+    /// [`flags`] bits.
+    pub flags: u8,
+}
+
+impl InstInfo {
+    pub(crate) const fn new(size: u8, class: LineClass) -> Self {
+        Self { size, class, simm16: 0, flags: 0 }
+    }
+    pub(crate) const fn with_flags(mut self, flags: u8) -> Self {
+        self.flags |= flags;
+        self
+    }
+}
+
+/// Decodes the instruction at the start of `bytes` for `family`; `None` if fewer than 4 bytes remain.
+pub fn decode(family: Family, bytes: &[u8]) -> Option<InstInfo> {
+    match family {
+        Family::Gfx9 => gfx9::decode(bytes),
+        Family::Gfx11 => rdna::decode(bytes, false),
+        Family::Gfx12 => rdna::decode(bytes, true),
+    }
+}
+
+/// A kernel's code as the walker sees it: `.text` linearly disassembled at its load address.
+///
+/// Like the reference decode (which answered from a linear LLVM disassembly of `.text`), only
+/// addresses where the linear sweep starts an instruction are known; any other address is a miss.
+#[derive(Clone, Debug)]
+pub struct Program {
+    family: Family,
+    /// Absolute address of `.text`.
+    base: u64,
+    /// Line index by dword offset in `.text` (`u32::MAX` = not an instruction start).
+    index: Vec<u32>,
+    lines: Vec<(u64, InstInfo)>,
+}
+
+impl Program {
+    /// Sweeps `text` (the `.text` bytes, loaded at absolute address `text_addr`).
+    pub fn new(family: Family, text_addr: u64, text: &[u8]) -> Self {
+        let mut index = vec![u32::MAX; text.len().div_ceil(4)];
+        let mut lines = Vec::new();
+        let mut off = 0usize;
+        while off + 4 <= text.len() {
+            let Some(mut info) = decode(family, &text[off..]) else { break };
+            if off + info.size as usize > text.len() {
+                info.size = (text.len() - off) as u8;
+            }
+            index[off / 4] = lines.len() as u32;
+            lines.push((text_addr + off as u64, info));
+            off += (info.size as usize).max(4);
+        }
+        Self { family, base: text_addr, index, lines }
+    }
+
+    /// The family this code was decoded for.
+    pub fn family(&self) -> Family {
+        self.family
+    }
+
+    /// Number of instructions found by the sweep.
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// True if `.text` held no instruction.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// Line index of the instruction starting at absolute address `pc`.
+    #[inline]
+    pub fn line_at(&self, pc: u64) -> Option<usize> {
+        let off = pc.checked_sub(self.base)?;
+        if off & 3 != 0 {
+            return None;
+        }
+        let i = *self.index.get((off / 4) as usize)?;
+        (i != u32::MAX).then_some(i as usize)
+    }
+
+    /// Address and facts of line `i`.
+    #[inline]
+    pub fn line(&self, i: usize) -> (u64, InstInfo) {
+        self.lines[i]
+    }
+
+    /// Line after `i` in address order (`pc + size`), if it is an instruction start.
+    #[inline]
+    pub fn next_line(&self, i: usize) -> Option<usize> {
+        let (pc, info) = self.lines[i];
+        self.line_at(pc + u64::from(info.size.max(4)))
+    }
+
+    /// Branch target of line `i` (`pc + 4 + 4 * simm16`), if it is an instruction start.
+    #[inline]
+    pub fn jump_line(&self, i: usize) -> Option<usize> {
+        let (pc, info) = self.lines[i];
+        let target = (pc as i64).wrapping_add(4).wrapping_add(4 * i64::from(info.simm16));
+        self.line_at(target as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn program_sweeps_and_answers_only_instruction_starts() {
+        // gfx11: s_load_b64 (8 bytes), s_waitcnt, s_cbranch_execz -2, s_endpgm
+        let mut text = Vec::new();
+        text.extend_from_slice(&0xf404_0000u32.to_le_bytes());
+        text.extend_from_slice(&0u32.to_le_bytes());
+        text.extend_from_slice(&0xbf89_fc07u32.to_le_bytes());
+        text.extend_from_slice(&0xbfa5_fffeu32.to_le_bytes());
+        text.extend_from_slice(&0xbfb0_0000u32.to_le_bytes());
+        let p = Program::new(Family::Gfx11, 0x1000, &text);
+        assert_eq!(p.len(), 4);
+        assert_eq!(p.line_at(0x1004), None);
+        let b = p.line_at(0x100c).unwrap();
+        assert_eq!(p.line(b).1.class, LineClass::Branch);
+        assert_eq!(p.jump_line(b), p.line_at(0x1008));
+        assert_eq!(p.next_line(b), p.line_at(0x1010));
+        assert_eq!(p.line(p.line_at(0x1010).unwrap()).1.flags, flags::ENDPGM);
+        assert_eq!(p.next_line(p.line_at(0x1010).unwrap()), None);
+    }
+}

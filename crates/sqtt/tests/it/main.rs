@@ -1,0 +1,5 @@
+//! Integration tests of rocprof-sqtt: corpus conformance against AMD's decoder, and robustness.
+
+mod conformance;
+mod corpus;
+mod robustness;

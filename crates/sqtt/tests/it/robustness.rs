@@ -1,0 +1,1 @@
+//! Robustness: damaged and random input never panics, hangs or allocates without bound.
