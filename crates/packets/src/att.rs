@@ -220,6 +220,9 @@ impl AttPlan {
     }
 
     fn check_step(&self) -> Result<u64> {
+        if self.buffer_size == 0 {
+            return Err(Error::ZeroSize { what: "trace buffer" });
+        }
         let step = self.base_step();
         let max = if self.agent.family() == Family::Gfx11 { 1 << 29 } else { 1 << 34 };
         if step >= max || step < 1 << 17 {

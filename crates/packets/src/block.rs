@@ -94,8 +94,14 @@ impl BlockInfo {
         self.attr & a != 0
     }
 
-    /// Select register value for `event_id`.
-    pub(crate) fn select_value(&self, event_id: u32) -> u32 {
+    /// Register rows of the counter slots (one set per instance for
+    /// explicitly indexed blocks).
+    pub fn counter_registers(&self) -> &'static [CounterRegs] {
+        self.regs
+    }
+
+    /// Select register value programmed for `event_id`.
+    pub fn select_value(&self, event_id: u32) -> u32 {
         self.select_fixed | (event_id & self.select_mask)
     }
 
@@ -215,4 +221,38 @@ pub fn block_by_name(target: Target, name: &str) -> Result<&'static BlockInfo> {
         .iter()
         .find(|b| b.name.eq_ignore_ascii_case(name))
         .ok_or_else(|| Error::UnknownBlockName { name: name.to_string(), target: target.name() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn select_encodings() {
+        let sq = block_by_name(Target::Gfx908, "SQ").unwrap();
+        assert_eq!(sq.select_value(4), 0x0F0F_F004);
+        let sx = block_by_name(Target::Gfx908, "SX").unwrap();
+        assert_eq!(sx.select_value(17), 0, "gfx9 SX never programs the event");
+        let gcea = block_by_name(Target::Gfx1030, "GCEA").unwrap();
+        assert_eq!(gcea.select_value(1), 0x1000_0001);
+        let grbm = block_by_name(Target::Gfx1100, "grbm").unwrap();
+        assert_eq!(grbm.select_value(0x41), 0x1);
+    }
+
+    #[test]
+    fn lookups_fail_with_typed_errors() {
+        assert_eq!(block_by_enum(Target::Gfx1201, 2), Err(Error::UnknownBlock { block: 2, target: "gfx1201" }));
+        assert!(matches!(block_by_name(Target::Gfx908, "GL2C"), Err(Error::UnknownBlockName { .. })));
+    }
+
+    #[test]
+    fn reported_instances_and_dimensions() {
+        let agent = Agent::reference(Target::Gfx942);
+        let ta = block_by_name(Target::Gfx942, "TA").unwrap();
+        // ceil(304 CU / 32 arrays) + 1 = 11 (< 16 table instances).
+        assert_eq!(ta.reported_instances(&agent), 11);
+        assert_eq!(ta.dimensions(&agent).dims, vec![("XCD", 8), ("INSTANCE", 11), ("SE", 4)]);
+        assert_eq!(ta.dimensions(&agent).coordinates(52), Some(vec![1, 2, 0]));
+        assert_eq!(ta.dimensions(&agent).coordinates(8 * 44), None);
+    }
 }
