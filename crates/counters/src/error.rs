@@ -59,9 +59,9 @@ pub enum Error {
         message: String,
     },
     /// Sample values whose length does not match their dimensions.
-    #[error("values for {counter}: {len} values do not match dimensions {dims} ({expected} values)")]
+    #[error("{}{len} values do not match dimensions {dims} ({expected} values)", counter_prefix(.counter))]
     ValueShape {
-        /// The counter the values were given for.
+        /// The counter the values were given for (empty when not known).
         counter: String,
         /// Number of values given.
         len: usize,
@@ -95,6 +95,12 @@ pub enum Error {
         /// Slots the block has per instance.
         slots: u32,
     },
+    /// A `--pmc` token with a malformed `:device=N` qualifier.
+    #[error("malformed --pmc item `{token}` (expected NAME or NAME:device=N)")]
+    BadPmcItem {
+        /// The token as given.
+        token: String,
+    },
     /// A counter uses a feature the target's profiling library rejects.
     #[error("counter {counter} is not supported on {target}: {reason}")]
     Unsupported {
@@ -111,6 +117,14 @@ fn suggestion_text(s: &Option<String>) -> String {
     match s {
         Some(s) => format!(" (did you mean {s}?)"),
         None => String::new(),
+    }
+}
+
+fn counter_prefix(counter: &str) -> String {
+    if counter.is_empty() {
+        String::new()
+    } else {
+        format!("values for {counter}: ")
     }
 }
 

@@ -15,5 +15,8 @@ pub use dims::{block_dimensions, element_count, format_dims, DimExtent, Dimensio
 pub use error::{Error, ParseError, ParseErrorKind, Result};
 pub use eval::{evaluate, evaluate_expr, Samples, Values};
 pub use expr::{AccumulateMode, BinOp, Expr, ReduceOp};
-pub use list::{counter_dimensions, describe, list_counters, list_counters_with, parse_pmc_list, CounterInfo, InfoKind};
+pub use list::{
+    counter_dimensions, describe, list_counters, list_counters_with, parse_pmc_items, parse_pmc_list,
+    pmc_names_for_device, CounterInfo, InfoKind, PmcItem,
+};
 pub use plan::{plan, plan_with, BlockUsage, HwEvent, Pass, Placement, Plan};

@@ -212,6 +212,39 @@ pub fn parse_pmc_list(text: &str) -> Vec<String> {
     set.into_iter().collect()
 }
 
+/// One `--pmc` item: a counter name and, with a `NAME:device=N` qualifier, the only GPU
+/// (by `gpu_index`) it is collected on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PmcItem {
+    /// Counter name.
+    pub name: String,
+    /// `Some(N)` for `NAME:device=N`.
+    pub device: Option<u32>,
+}
+
+/// [`parse_pmc_list`] plus the device qualifier. A malformed qualifier (anything after `:`
+/// other than `device=<number>`) is an error naming the token, as it is fatal in rocprofv3.
+pub fn parse_pmc_items(text: &str) -> Result<Vec<PmcItem>> {
+    parse_pmc_list(text)
+        .into_iter()
+        .map(|token| match token.split_once(':') {
+            None => Ok(PmcItem { name: token, device: None }),
+            Some((name, q)) => {
+                let device = q.strip_prefix("device=").and_then(|n| n.parse().ok());
+                match device {
+                    Some(d) if !name.is_empty() => Ok(PmcItem { name: name.to_string(), device: Some(d) }),
+                    _ => Err(Error::BadPmcItem { token: token.clone() }),
+                }
+            }
+        })
+        .collect()
+}
+
+/// The counter names of `items` that apply to the GPU with `gpu_index`.
+pub fn pmc_names_for_device(items: &[PmcItem], gpu_index: u32) -> Vec<&str> {
+    items.iter().filter(|i| !matches!(i.device, Some(d) if d != gpu_index)).map(|i| i.name.as_str()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,5 +255,16 @@ mod tests {
         assert_eq!(parse_pmc_list("  TCC_HIT  # comment SQ_WAVES"), ["TCC_HIT"]);
         assert_eq!(parse_pmc_list("SQ_WAVES:device=1 -- ,,"), ["SQ_WAVES:device=1"]);
         assert!(parse_pmc_list("").is_empty());
+    }
+
+    #[test]
+    fn pmc_device_qualifiers() {
+        let items = parse_pmc_items("SQ_WAVES:device=1 GRBM_COUNT").unwrap();
+        assert_eq!(items[0], PmcItem { name: "GRBM_COUNT".into(), device: None });
+        assert_eq!(items[1], PmcItem { name: "SQ_WAVES".into(), device: Some(1) });
+        assert_eq!(pmc_names_for_device(&items, 0), ["GRBM_COUNT"]);
+        assert_eq!(pmc_names_for_device(&items, 1), ["GRBM_COUNT", "SQ_WAVES"]);
+        let e = parse_pmc_items("SQ_WAVES:gpu=1").unwrap_err();
+        assert_eq!(e.to_string(), "malformed --pmc item `SQ_WAVES:gpu=1` (expected NAME or NAME:device=N)");
     }
 }

@@ -74,3 +74,35 @@ fn random_requests_never_panic_the_planner() {
         }
     }
 }
+
+#[test]
+fn mutated_database_text_never_panics() {
+    // Start from a small valid database and flip, drop or duplicate bytes and lines.
+    let base = "format 1\n\
+                target gfx908 family=gfx9 xcc=1 se=8 sa_per_se=1 cu=120 simd_per_cu=4 wave=64\n\
+                block SQ enum=6 instances=1 counters=8 attr=0x6 event_max=303\n\
+                base SQ_WAVES SQ 4\n\
+                derived W reduce(SQ_WAVES,sum)*2\n\
+                end\n";
+    assert!(Database::parse(base).is_ok());
+    let mut rng = Rng(7);
+    let mut rejected = 0;
+    for _ in 0..5_000 {
+        let mut bytes = base.as_bytes().to_vec();
+        for _ in 0..1 + rng.next() % 3 {
+            let at = (rng.next() % bytes.len() as u64) as usize;
+            match rng.next() % 3 {
+                0 => bytes[at] = b" =x0\n#(9"[(rng.next() % 8) as usize],
+                1 => {
+                    bytes.remove(at);
+                }
+                _ => bytes.insert(at, bytes[at]),
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        if Database::parse(&text).is_err() {
+            rejected += 1;
+        }
+    }
+    assert!(rejected > 1_000, "only {rejected} mutations rejected");
+}
