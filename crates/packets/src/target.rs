@@ -139,6 +139,9 @@ impl Agent {
         if xcc_num == 0 || xcc_num > 32 {
             return bad("xcc_num must be 1..=32");
         }
+        if xcc_num > 1 && target.family() != Family::Gfx9 {
+            return bad("only gfx9 parts have more than one XCC");
+        }
         if se_num % xcc_num != 0 {
             return bad("se_num is not a multiple of xcc_num");
         }
