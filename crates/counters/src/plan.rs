@@ -12,7 +12,8 @@
 //! the same dispatch.
 //!
 //! Packing: first-fit by decreasing slot need, then, if that is above the simple lower bound
-//! (per block, total slots needed / slots available), a bounded exhaustive search. Finally
+//! (per block, total slots needed / slots available), an exhaustive search bounded to 20 000
+//! nodes (deterministic, under 0.1 s in release for 32 counters). Finally
 //! every counter is moved to the earliest pass it fits in, so "why is X in pass 3" always has
 //! an answer naming the full block in each earlier pass.
 
@@ -324,7 +325,7 @@ fn pack(target: &Target, items: &[(String, BTreeSet<HwEvent>)]) -> Vec<usize> {
         .max(1);
 
     if best_count > lower && n <= 32 {
-        let mut search = Search { target, items, order: &order, budget: 200_000, best: best.clone(), best_count, lower };
+        let mut search = Search { target, items, order: &order, budget: 20_000, best: best.clone(), best_count, lower };
         let mut cur = vec![usize::MAX; n];
         let mut open: Vec<BTreeSet<&HwEvent>> = Vec::new();
         search.dfs(0, &mut cur, &mut open);
