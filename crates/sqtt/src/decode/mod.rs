@@ -24,7 +24,6 @@ pub(crate) struct WaveBuild {
     pub(crate) complete: bool,
     /// False while the wave is in a trap or saved context (`TRAP_STANDBY`).
     pub(crate) restored: bool,
-    pub(crate) extend_barrier: bool,
     pub(crate) exclude_barrier_wait: bool,
 }
 
@@ -48,7 +47,6 @@ impl WaveBuild {
             cur_state: WaveState::Idle,
             complete: false,
             restored: true,
-            extend_barrier: false,
             exclude_barrier_wait,
         }
     }

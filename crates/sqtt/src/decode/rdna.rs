@@ -12,7 +12,7 @@ use crate::error::{DecodeErrorKind, Result};
 use crate::format::rdna::{self, RdnaKind};
 use crate::isa::Program;
 use crate::record::{Category, Info, Occupancy, OtherSimd, Realtime, SeDecode, WaveState};
-use crate::tokens::RdnaTokens;
+use crate::tokens::{RdnaToken, RdnaTokens};
 
 /// Slots per SIMD in AMD's wave table.
 const SLOTS: usize = 32;
@@ -128,30 +128,11 @@ const OP_TRAP: u16 = 6;
 const OP_RFE: u16 = 117;
 
 impl WaveBuild {
-    /// gfx11 barrier approximation: an `IMMED`-category barrier op lasts until the wave's next token.
-    #[inline]
-    fn update_barrier(&mut self, token_time: i64) {
-        if !self.extend_barrier {
-            return;
-        }
-        self.extend_barrier = false;
-        let Some(back) = self.insts.last().copied() else { return };
-        if back.category == Category::Immed {
-            self.update_state(WaveState::Wait, back.time + back.duration);
-            self.update_state(WaveState::Exec, token_time + 1);
-            let b = self.insts.last_mut().expect("checked non-empty above");
-            b.duration = (token_time - b.time).max(0);
-            b.category = Category::Message;
-        }
-    }
-
     fn wave_ready(&mut self, time: i64) {
-        self.update_barrier(time - 1);
         self.update_state(WaveState::Stall, time);
     }
 
     fn valu(&mut self, token_time: i64) {
-        self.update_barrier(token_time);
         if !self.restored {
             return;
         }
@@ -166,7 +147,6 @@ impl WaveBuild {
     }
 
     fn immediate(&mut self, token_time: i64) {
-        self.update_barrier(token_time);
         if !self.restored {
             return;
         }
@@ -180,8 +160,7 @@ impl WaveBuild {
         self.update_state(WaveState::Exec, token_time + 1);
     }
 
-    fn inst(&mut self, token_time: i64, op: u16, cat: Category, cycles: i64, layout: u8) {
-        self.update_barrier(token_time);
+    fn inst(&mut self, token_time: i64, op: u16, cat: Category, cycles: i64) {
         if op == OP_RFE {
             self.pc_infos.push((self.insts.len(), 0));
             self.restored = true;
@@ -200,8 +179,9 @@ impl WaveBuild {
         }
         self.end_time = token_time;
         if cat == Category::Immed {
+            // Newer AMD decoders stretch a gfx11 barrier record to the wave's next token; the
+            // 0.1.6 reference output does not, so neither do we.
             self.immediate(token_time);
-            self.extend_barrier = layout <= 3;
             return;
         }
         if cat == Category::None {
@@ -274,6 +254,7 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
     let mut occ: Vec<Occupancy> = Vec::new();
     let mut pgm = [[0u64; 4]; 2];
     let mut incomplete_reported = false;
+    let mut unknown = 0u64;
 
     let mut finish = |w: &mut WaveBuild, lines: &mut LineState, out: &mut SeDecode| {
         let (_, barriers) = stitch::stitch(prog, lines, gfxip, w);
@@ -291,16 +272,7 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
         }
     };
 
-    for tok in &mut toks {
-        let tok = match tok {
-            Ok(t) => t,
-            Err(e) => {
-                if e.kind != DecodeErrorKind::TruncatedToken {
-                    out.unknown_tokens += 1;
-                }
-                continue;
-            }
-        };
+    let mut apply = |tok: RdnaToken| {
         let raw = tok.raw;
         let time = tok.time;
         match tok.kind {
@@ -313,12 +285,12 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
                     }
                     Op::Issue(cat, cycles) => {
                         if let Some(w) = st.slots[slot as usize].last_mut() {
-                            w.inst(time, op, cat, cycles, layout);
+                            w.inst(time, op, cat, cycles);
                         }
                     }
                     Op::None => {
                         if let Some(w) = st.slots[slot as usize].last_mut() {
-                            w.inst(time, op, Category::None, 0, layout);
+                            w.inst(time, op, Category::None, 0);
                         }
                     }
                 }
@@ -345,10 +317,13 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
             }
             RdnaKind::WaveRdy => {
                 let mask = rdna::mask16(raw);
+                // Layout 3 reports the ready state one cycle before the token (corpus: every
+                // STALL run of gfx1100 starts at token time - 1; gfx1200 at the token time).
+                let t = if layout <= 3 { time - 1 } else { time };
                 for i in 0..16 {
                     if mask & (1 << i) != 0 {
                         if let Some(w) = st.slots[i].last_mut() {
-                            w.wave_ready(time);
+                            w.wave_ready(t);
                         }
                     }
                 }
@@ -396,7 +371,7 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
                         st.running[l] = pc1.max(1);
                         occ.push(Occupancy { time, cu: f.cu, simd: f.simd, wave_id: f.slot, start: true, pc: pc1.saturating_sub(1) });
                     }
-                    continue;
+                    return;
                 }
                 st.running[l] = entry + 1;
                 occ.push(Occupancy { time, cu: f.cu, simd: f.simd, wave_id: f.slot, start: true, pc: entry });
@@ -444,7 +419,41 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
             }
             _ => {}
         }
+    };
+
+    // Layout 3 reports a WAVERDY one cycle before its token; AMD's decoder applies it ahead of
+    // the tokens that share the WAVERDY token's time, so those are held back until time moves.
+    let mut pending: Vec<RdnaToken> = Vec::new();
+    for tok in &mut toks {
+        let tok = match tok {
+            Ok(t) => t,
+            Err(e) => {
+                if e.kind != DecodeErrorKind::TruncatedToken {
+                    unknown += 1;
+                }
+                continue;
+            }
+        };
+        if layout > 3 {
+            apply(tok);
+            continue;
+        }
+        if pending.first().is_some_and(|p| p.time != tok.time) {
+            for p in pending.drain(..) {
+                apply(p);
+            }
+        }
+        if tok.kind == RdnaKind::WaveRdy {
+            apply(tok);
+        } else {
+            pending.push(tok);
+        }
     }
+    for p in pending.drain(..) {
+        apply(p);
+    }
+    drop(apply);
+    out.unknown_tokens = unknown;
 
     for s in 0..SLOTS {
         let waves = std::mem::take(&mut st.slots[s]);

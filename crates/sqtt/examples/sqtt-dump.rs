@@ -1,0 +1,46 @@
+//! Prints the tokens of one RDNA SQTT stream with their times: `sqtt-dump FILE [FROM_TIME TO_TIME]`.
+
+use rocprof_sqtt::format::rdna;
+use rocprof_sqtt::tokens::RdnaTokens;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let Some(path) = args.get(1) else {
+        eprintln!("usage: sqtt-dump FILE [FROM_TIME TO_TIME]");
+        std::process::exit(2);
+    };
+    let from: i64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(i64::MIN);
+    let to: i64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(i64::MAX);
+    let data = match std::fs::read(path) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("sqtt-dump: error: reading {path}: {e}");
+            std::process::exit(1);
+        }
+    };
+    let toks = match RdnaTokens::new(&data) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("sqtt-dump: error: {path}: {e}");
+            std::process::exit(1);
+        }
+    };
+    let layout = toks.layout();
+    for t in toks {
+        match t {
+            Ok(t) if t.time >= from && t.time <= to => {
+                let detail = match t.kind {
+                    rdna::RdnaKind::Inst => format!("{:?}", rdna::inst(t.raw, layout)),
+                    rdna::RdnaKind::ValuInst | rdna::RdnaKind::Immediate => format!("slot {}", rdna::slot7(t.raw)),
+                    rdna::RdnaKind::WaveRdy | rdna::RdnaKind::ImmediateMask => format!("mask {:#x}", rdna::mask16(t.raw)),
+                    rdna::RdnaKind::WaveStart => format!("{:?}", rdna::wave_start(t.raw, layout)),
+                    rdna::RdnaKind::WaveEnd => format!("{:?}", rdna::wave_end(t.raw, layout)),
+                    _ => format!("{:#x}", t.raw),
+                };
+                println!("{:>10} {:>7} {:?} {}", t.time, t.nibble, t.kind, detail);
+            }
+            Ok(_) => {}
+            Err(e) => println!("error: {e}"),
+        }
+    }
+}
