@@ -2,6 +2,7 @@
 //! gfx9, gfx11 and gfx12 targets, the pass planner, the `--list-avail` API, and a robustness
 //! test that feeds the parser random token soup.
 
+mod database;
 mod derived;
 mod listing;
 mod planner;
