@@ -11,7 +11,7 @@ mod list;
 mod plan;
 
 pub use db::{Agent, Block, Counter, CounterKind, Database, Family, Target, AGENT_PROPERTIES};
-pub use dims::{block_dimensions, element_count, format_dims, DimExtent, Dimension};
+pub use dims::{block_dimensions, block_instances, element_count, format_dims, DimExtent, Dimension};
 pub use error::{Error, ParseError, ParseErrorKind, Result};
 pub use eval::{evaluate, evaluate_expr, Samples, Values};
 pub use expr::{AccumulateMode, BinOp, Expr, ReduceOp};

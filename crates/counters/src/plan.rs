@@ -20,7 +20,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::db::{Agent, Block, CounterKind, Database, Family, Target, AGENT_PROPERTIES};
-use crate::dims::{attr, SPI_SPECIAL_EVENT};
+use crate::dims::{attr, block_instances, SPI_SPECIAL_EVENT};
 use crate::error::{Error, Result};
 use crate::expr::{AccumulateMode, Expr};
 
@@ -35,7 +35,8 @@ pub struct HwEvent {
     pub block_enum: u32,
     /// Event id.
     pub event: u32,
-    /// Number of block instances to program (one event per instance, indices 0..instances).
+    /// Number of block instances to program on this agent (one event per instance, block
+    /// indices `0..instances`); see [`crate::block_instances`].
     pub instances: u32,
     /// SQ accumulation mode (`AccumulateMode::None` for plain counting).
     pub accumulate: AccumulateMode,
@@ -125,7 +126,7 @@ pub fn plan_with(db: &Database, agent: &Agent, requested: &[&str]) -> Result<Pla
         }
         let mut events = BTreeSet::new();
         let mut stack = Vec::new();
-        if let Err(e) = collect_events(target, name, name, &mut stack, &mut events) {
+        if let Err(e) = collect_events(target, agent, name, name, &mut stack, &mut events) {
             problems.push(e);
             continue;
         }
@@ -165,6 +166,7 @@ pub fn plan_with(db: &Database, agent: &Agent, requested: &[&str]) -> Result<Pla
 /// Adds the hardware events `name` needs to `out`.
 fn collect_events(
     target: &Target,
+    agent: &Agent,
     requested: &str,
     name: &str,
     stack: &mut Vec<String>,
@@ -179,7 +181,7 @@ fn collect_events(
     };
     match &counter.kind {
         CounterKind::Base { block, event } => {
-            out.insert(hw_event(target, name, block, *event, AccumulateMode::None));
+            out.insert(hw_event(target, agent, name, block, *event, AccumulateMode::None));
             Ok(())
         }
         CounterKind::Derived { expr, .. } => {
@@ -187,7 +189,7 @@ fn collect_events(
                 return Err(fail(format!("{name} is defined in terms of itself")));
             }
             stack.push(name.to_string());
-            let r = collect_expr(target, requested, expr, stack, out);
+            let r = collect_expr(target, agent, requested, expr, stack, out);
             stack.pop();
             r
         }
@@ -196,6 +198,7 @@ fn collect_events(
 
 fn collect_expr(
     target: &Target,
+    agent: &Agent,
     requested: &str,
     expr: &Expr,
     stack: &mut Vec<String>,
@@ -203,12 +206,14 @@ fn collect_expr(
 ) -> Result<()> {
     match expr {
         Expr::Number(_) => Ok(()),
-        Expr::Name(n) => collect_events(target, requested, n, stack, out),
+        Expr::Name(n) => collect_events(target, agent, requested, n, stack, out),
         Expr::Binary(_, a, b) => {
-            collect_expr(target, requested, a, stack, out)?;
-            collect_expr(target, requested, b, stack, out)
+            collect_expr(target, agent, requested, a, stack, out)?;
+            collect_expr(target, agent, requested, b, stack, out)
         }
-        Expr::Reduce { arg, .. } | Expr::Select { arg, .. } => collect_expr(target, requested, arg, stack, out),
+        Expr::Reduce { arg, .. } | Expr::Select { arg, .. } => {
+            collect_expr(target, agent, requested, arg, stack, out)
+        }
         Expr::Accumulate { counter, mode } => {
             let unsupported = |reason: String| Error::Unsupported {
                 counter: requested.to_string(),
@@ -232,20 +237,27 @@ fn collect_expr(
                     )));
                 }
             }
-            out.insert(hw_event(target, counter, block, event, *mode));
+            out.insert(hw_event(target, agent, counter, block, event, *mode));
             Ok(())
         }
     }
 }
 
-fn hw_event(target: &Target, counter: &str, block: &str, event: u32, accumulate: AccumulateMode) -> HwEvent {
+fn hw_event(
+    target: &Target,
+    agent: &Agent,
+    counter: &str,
+    block: &str,
+    event: u32,
+    accumulate: AccumulateMode,
+) -> HwEvent {
     let b = target.block(block).expect("database blocks are checked at load");
     HwEvent {
         counter: counter.to_string(),
         block: block.to_string(),
         block_enum: b.enum_id,
         event,
-        instances: b.instances,
+        instances: block_instances(target.family, b, agent),
         accumulate,
     }
 }

@@ -192,3 +192,16 @@ fn search_beats_first_fit() {
         assert_eq!(pass.usage[0].used, 10);
     }
 }
+
+#[test]
+fn events_carry_the_instance_count_aqlprofile_reports() {
+    // gfx9 texture blocks stop at CUs per shader array + 1: gfx908 min(16, 15+1) = 16,
+    // gfx90a min(16, 14+1) = 15, gfx942 min(16, 10+1) = 11. TCC keeps its table count.
+    for (target, ta) in [("gfx908", 16), ("gfx90a", 15), ("gfx942", 11)] {
+        let p = plan(&agent(target), &["TA_TA_BUSY", "TCC_HIT"]).unwrap();
+        let inst = |c: &str| p.passes[0].events.iter().find(|e| e.counter == c).unwrap().instances;
+        assert_eq!(inst("TA_TA_BUSY"), ta, "{target}");
+    }
+    let p = plan(&agent("gfx942"), &["TCC_HIT"]).unwrap();
+    assert_eq!(p.passes[0].events[0].instances, 16);
+}
