@@ -1,0 +1,117 @@
+//! The fixture programs on hsa-sim: every program on every target exits 0 and prints what it
+//! did; several agents at once; the default configuration; a crash; and the dispatch log holds
+//! exactly the packets the application wrote.
+
+use std::os::unix::process::ExitStatusExt;
+use std::time::Duration;
+
+use crate::support::{fixture, hex_after, read_dispatch_log, run, stage, temp_dir, TARGETS};
+
+const TIMEOUT: Duration = Duration::from_secs(120);
+
+#[test]
+fn every_fixture_runs_on_every_target() {
+    let Some(stage) = stage("every_fixture_runs_on_every_target") else { return };
+    for target in TARGETS {
+        let mut cmd = fixture(&stage, "vector_add", Some(target));
+        cmd.arg("100");
+        let out = run(cmd, TIMEOUT);
+        out.assert_ok();
+        assert!(out.stdout.contains(&format!("vector_add: agent {target} (amdgcn-amd-amdhsa--{target}")), "{target}: {}", out.stdout);
+        assert!(out.stdout.contains("100/100 dispatches completed"), "{target}: {}", out.stdout);
+        assert!(out.stdout.contains("read index 100, write index 100"), "{target}: {}", out.stdout);
+        assert!(out.stdout.contains("kernarg 288 bytes"), "{target}: {}", out.stdout);
+
+        let mut cmd = fixture(&stage, "multi_queue", Some(target));
+        cmd.args(["3", "20"]);
+        let out = run(cmd, TIMEOUT);
+        out.assert_ok();
+        assert!(out.stdout.contains("3 threads x 20 dispatches = 60 completed on 1 GPU agent(s)"), "{target}: {}", out.stdout);
+
+        let out = run(fixture(&stage, "async_copy", Some(target)), TIMEOUT);
+        out.assert_ok();
+        assert!(out.stdout.contains("3 round trips verified on 1 GPU agent(s)"), "{target}: {}", out.stdout);
+        assert!(out.stdout.contains(&format!("async_copy: {target}: 4194304 bytes host->device->device->host verified")), "{target}: {}", out.stdout);
+
+        let out = run(fixture(&stage, "multi_code_object", Some(target)), TIMEOUT);
+        out.assert_ok();
+        assert!(out.stdout.contains("4 kernels in 4 code objects in 2 executables, 4 dispatches"), "{target}: {}", out.stdout);
+        assert!(out.stdout.contains("kernel block_sum.kd object 0x"), "{target}: {}", out.stdout);
+        assert!(out.stdout.contains("group 1024"), "{target}: {}", out.stdout);
+        assert!(out.stdout.contains("uri file://"), "{target}: the file-reader code objects need file:// URIs\n{}", out.stdout);
+        assert!(out.stdout.contains("uri memory://"), "{target}: the memory-reader code object needs a memory:// URI\n{}", out.stdout);
+    }
+}
+
+#[test]
+fn default_configuration_is_one_gfx942() {
+    let Some(stage) = stage("default_configuration_is_one_gfx942") else { return };
+    let mut cmd = fixture(&stage, "vector_add", None);
+    cmd.arg("3");
+    let out = run(cmd, TIMEOUT);
+    out.assert_ok();
+    assert!(out.stdout.contains("vector_add: agent gfx942 (amdgcn-amd-amdhsa--gfx942"), "{}", out.stdout);
+    let out = run(fixture(&stage, "async_copy", None), TIMEOUT);
+    out.assert_ok();
+    assert!(out.stdout.contains("on 1 GPU agent(s)"), "{}", out.stdout);
+}
+
+#[test]
+fn several_agents_share_the_work() {
+    let Some(stage) = stage("several_agents_share_the_work") else { return };
+    let agents = "gfx942,gfx1100,gfx90a";
+    let mut cmd = fixture(&stage, "multi_queue", Some(agents));
+    cmd.args(["6", "10"]);
+    let out = run(cmd, TIMEOUT);
+    out.assert_ok();
+    assert!(out.stdout.contains("6 threads x 10 dispatches = 60 completed on 3 GPU agent(s)"), "{}", out.stdout);
+    // Threads go round-robin over the agents in iteration order (CPU first, then the GPUs as configured).
+    for (thread, gfx) in [(0, "gfx942"), (1, "gfx1100"), (2, "gfx90a"), (3, "gfx942")] {
+        assert!(out.stdout.contains(&format!("thread {thread} on {gfx} queue")), "thread {thread} not on {gfx}:\n{}", out.stdout);
+    }
+    let out = run(fixture(&stage, "async_copy", Some(agents)), TIMEOUT);
+    out.assert_ok();
+    assert!(out.stdout.contains("9 round trips verified on 3 GPU agent(s)"), "{}", out.stdout);
+}
+
+#[test]
+fn crash_after_dies_with_sigsegv_after_its_dispatches() {
+    let Some(stage) = stage("crash_after_dies_with_sigsegv_after_its_dispatches") else { return };
+    let mut cmd = fixture(&stage, "crash_after", Some("gfx942"));
+    cmd.arg("5");
+    let out = run(cmd, TIMEOUT);
+    assert_eq!(out.status.signal(), Some(11), "expected SIGSEGV, got {}\n{}\n{}", out.status, out.stdout, out.stderr);
+    assert!(out.stdout.contains("crash_after: 5 dispatches completed on gfx942"), "{}", out.stdout);
+    assert_eq!(out.api_calls()["hsa_signal_store_screlease"], 5, "one doorbell per dispatch");
+}
+
+#[test]
+fn dispatch_log_records_every_packet_as_written() {
+    let Some(stage) = stage("dispatch_log_records_every_packet_as_written") else { return };
+    let dir = temp_dir("dispatch-log");
+    let log = dir.join("dispatch.log");
+    let mut cmd = fixture(&stage, "vector_add", Some("gfx1100"));
+    cmd.arg("40").env("ROCPROF_RS_SIM_DISPATCH_LOG", &log);
+    let out = run(cmd, TIMEOUT);
+    out.assert_ok();
+    let object = hex_after(&out.stdout, "object").expect("vector_add prints the kernel object");
+    let packets = read_dispatch_log(&log);
+    assert_eq!(packets.len(), 40, "one log line per dispatch");
+    let queue = packets[0].queue;
+    for (i, p) in packets.iter().enumerate() {
+        assert_eq!(p.queue, queue, "all on one queue");
+        assert_eq!(p.index, i as u64, "indices in order");
+        assert_eq!(p.packet_type(), 2, "kernel dispatch type");
+        assert_eq!(p.header(), 2 | 1 << 8 | 2 << 9 | 2 << 11, "header with barrier bit and system fences");
+        assert_eq!(p.u16_at(2), 1, "setup: 1 dimension");
+        assert_eq!((p.u16_at(4), p.u16_at(6), p.u16_at(8)), (256, 1, 1), "workgroup size");
+        assert_eq!((p.u32_at(12), p.u32_at(16), p.u32_at(20)), (65536, 1, 1), "grid size");
+        assert_eq!(p.u64_at(32), object, "kernel_object");
+        assert_ne!(p.u64_at(40), 0, "kernarg_address");
+        assert_ne!(p.u64_at(56), 0, "completion signal");
+    }
+    // The 16 completion signals are reused batch after batch.
+    let signals: std::collections::BTreeSet<u64> = packets.iter().map(|p| p.u64_at(56)).collect();
+    assert_eq!(signals.len(), 16);
+    let _ = std::fs::remove_dir_all(&dir);
+}
