@@ -24,8 +24,9 @@ pub struct PmcSample {
     pub event_id: u32,
     /// aqlprofile's reported sample id.
     pub sample_id: u64,
-    /// Raw value (LO | HI << 32; on gfx11 SQ the HI dword is whatever the
-    /// buffer held, zero for a zeroed allocation).
+    /// Counter value: LO | HI << 32, or LO alone for 32-bit counters whose
+    /// HI dword the read stream never writes (gfx11 SQ; gfx12 WGP blocks
+    /// without a HI register, which aqlprofile zeroes from the host).
     pub value: u64,
     /// Dimension coordinates, aligned with `dimensions.dims`.
     pub coordinates: Vec<u32>,
@@ -62,6 +63,15 @@ pub fn parse_pmc(plan: &PmcPlan, output: &[u8]) -> Result<Vec<PmcSample>> {
         let mut raw = [0u8; 8];
         raw.copy_from_slice(bytes);
         let block = plan.events()[slot.event_index].block;
+        let lo_only = block.counter_registers().first().is_some_and(|r| r.hi == 0)
+            && match agent.family() {
+                Family::Gfx11 => block.has(crate::block::attr::SQ),
+                Family::Gfx12 => block.has(crate::block::attr::WGP),
+                _ => false,
+            };
+        if lo_only {
+            raw[4..].fill(0);
+        }
         let dimensions = block.dimensions(agent);
         let coordinates = dimensions.coordinates(slot.sample_id).unwrap_or_else(|| vec![0; dimensions.dims.len()]);
         out.push(PmcSample {
@@ -231,6 +241,7 @@ mod tests {
         // 6 SE x 2 SA x 4 WGP = 48 samples.
         let mut buf = vec![0u8; plan.output_buffer_size() as usize];
         put(&mut buf, 47 * 8, 7);
+        put(&mut buf, 47 * 8 + 4, 0xDEAD); // never written by the read stream
         let s = parse_pmc(&plan, &buf).unwrap();
         assert_eq!(s.len(), 48);
         assert_eq!(s[47].value, 7);

@@ -301,6 +301,8 @@ impl PmcPlan {
             }
             let b = c.block;
             let regs = self.row(c);
+            // Quirk 13: WGP-scoped gfx12 blocks (SQ, TA, TCP, TD) program
+            // their selects in broadcast even for block_index 1.
             let idx = if b.instances > 1 && !b.has(attr::WGP) { grbm_inst(fam, c.block_index) } else { GRBM_BROADCAST };
             s.set_uconfig(GRBM_GFX_INDEX, idx);
             if b.has(attr::MC) {
@@ -570,6 +572,8 @@ fn assign(
     slots: &mut BTreeMap<(u32, u32), u32>,
 ) -> Result<HwCounter> {
     let target = agent.target;
+    // Quirk 14: slots are counted per internal block id, so gfx9 SQ_CS (an
+    // alias of SQ) shares SQ's counters.
     let slot = slots.entry((block.internal_id, e.block_index)).or_insert(0);
     if block.has(attr::SPI) && e.event_id >= SPI_SPECIAL_EVENT {
         return Ok(HwCounter { block, block_index: e.block_index, slot: *slot, select_event: e.event_id, spi_skip: true });

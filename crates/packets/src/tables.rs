@@ -11,6 +11,11 @@
 //! `select_fixed` / `select_mask` encode the block's select function: the value
 //! written to the select register for event `e` is `select_fixed | (e & select_mask)`
 //! (a mask of 0 reproduces aqlprofile's gfx9 SX/GDS quirk of never programming the event).
+//!
+//! Quirk 5: SPI LO/HI addresses are swapped relative to their register names
+//! in aqlprofile's table; they are copied as is, not derived.
+//! Quirk 7: gfx1201 uses the generic gfx12 tables (GL2C 16 instances, CHC 2),
+//! as aqlprofile's v2 PMC path does in practice, not the gfx1201 overrides.
 
 use crate::block::{BlockInfo, CounterRegs};
 
