@@ -101,8 +101,11 @@ impl Agent {
         Ok(Database::builtin().target(target)?.reference_agent.clone())
     }
 
-    /// Value of a KFD property, computed from the fields where KFD derives it the same way.
-    /// `simd_count` = CUs x SIMDs per CU; `array_count` = SEs x SAs per SE.
+    /// Value of a KFD property: from `extra` if present, else computed from the fields where
+    /// KFD derives it the same way (`simd_count` = CUs x SIMDs per CU; `array_count` = SEs x
+    /// SAs per SE; `simd_per_cu`, `wave_front_size`, `simd_arrays_per_engine`). Others (such
+    /// as `cu_per_simd_array`, which KFD reports as the per-array maximum, not an average) must
+    /// come through `extra`.
     pub fn property(&self, name: &str) -> Option<f64> {
         let arrays = self.se_num * self.shader_arrays_per_se;
         let computed = match name {
@@ -111,7 +114,6 @@ impl Agent {
             "wave_front_size" => Some(f64::from(self.wave_front_size)),
             "array_count" => Some(f64::from(arrays)),
             "simd_arrays_per_engine" => Some(f64::from(self.shader_arrays_per_se)),
-            "cu_per_simd_array" if arrays > 0 => Some(f64::from(self.cu_num / arrays)),
             _ => None,
         };
         self.extra.get(name).copied().or(computed)
