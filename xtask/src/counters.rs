@@ -149,14 +149,15 @@ fn generate(yaml: &str, json: &str) -> Result<String> {
 /// with `name`, a (possibly folded) `description`, `properties: []` and `definitions`, each
 /// definition with `architectures` and either `block`+`event` or `expression`.
 fn parse_counter_defs(yaml: &str) -> Result<Vec<Counter>> {
+    /// Partial definition being read: (architectures, block, event, expression).
+    type Partial = (Vec<String>, Option<String>, Option<u32>, Option<String>);
     let mut counters: Vec<Counter> = Vec::new();
-    // Partial definition being read: (architectures, block, event, expression).
-    let mut cur: Option<(Vec<String>, Option<String>, Option<u32>, Option<String>)> = None;
+    let mut cur: Option<Partial> = None;
     let mut in_archs = false;
 
     fn flush(
         counters: &mut [Counter],
-        cur: &mut Option<(Vec<String>, Option<String>, Option<u32>, Option<String>)>,
+        cur: &mut Option<Partial>,
         line: usize,
     ) -> Result<()> {
         let Some((archs, block, event, expr)) = cur.take() else { return Ok(()) };
