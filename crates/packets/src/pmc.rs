@@ -170,8 +170,13 @@ impl PmcPlan {
         let mut slots: BTreeMap<(u32, u32), u32> = BTreeMap::new();
         let mut counters = Vec::with_capacity(list.len() + 1);
         let mut counters_attr = 0;
-        for p in &list {
+        for p in list.iter_mut() {
             let c = assign(agent, p.block, &p.event, &mut slots)?;
+            // aqlprofile marks SPI "special" events internal while assigning
+            // counters: they keep their output slots but are never reported.
+            if c.spi_skip {
+                p.internal = true;
+            }
             counters_attr |= c.block.attr;
             counters.push(c);
         }
@@ -664,4 +669,75 @@ pub struct PmcPackets {
     pub stop: Pm4Packet,
     /// Read packet (after stop; fills the output buffer).
     pub read: Pm4Packet,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::target::Target;
+
+    fn ev(block_enum: u32, block_index: u32, event_id: u32, flags: u32) -> PmcEvent {
+        PmcEvent { block_enum, block_index, event_id, flags }
+    }
+
+    #[test]
+    fn accumulation_inserts_internal_twins_in_sorted_order() {
+        let agent = Agent::reference(Target::Gfx90a);
+        // [SQ_LEVEL_WAVES + HI_RES, SQ_WAVES] -> SQ_WAVES, LEVEL (internal), LEVEL (accum).
+        let plan = PmcPlan::new(&agent, &[ev(6, 0, 5, ACCUM_HI_RES), ev(6, 0, 4, 0)]).unwrap();
+        let order: Vec<_> = plan.events().iter().map(|p| (p.event.event_id, p.event.flags, p.internal)).collect();
+        assert_eq!(order, vec![(4, 0, false), (5, 0, true), (5, 2, false)]);
+        // The accumulating event's select carries gfx90a's HI_RES id 185.
+        assert_eq!(plan.counters[2].select_event, 185);
+        // Two flagged copies without a plain twin each get an internal copy (aqlprofile does this).
+        let plan = PmcPlan::new(&agent, &[ev(6, 0, 5, 1), ev(6, 0, 5, 2)]).unwrap();
+        assert_eq!(plan.events().iter().filter(|p| p.internal).count(), 2);
+    }
+
+    #[test]
+    fn spi_special_events_take_slots_but_are_not_reported() {
+        let agent = Agent::reference(Target::Gfx908);
+        let plan = PmcPlan::new(&agent, &[ev(5, 0, SPI_SPECIAL_EVENT, 0), ev(5, 0, 52, 0)]).unwrap();
+        assert!(plan.events()[0].internal);
+        // Both take 8 SE samples; only the second is reported, at offset 64.
+        assert_eq!(plan.output_buffer_size(), 8 + 2 * 64);
+        let s = plan.samples();
+        assert_eq!(s.len(), 8);
+        assert_eq!((s[0].offset, s[0].event_id), (64, 52));
+        // The real SPI event gets hardware counter 0 (special ids take none).
+        assert_eq!(plan.counters[1].slot, 0);
+    }
+
+    #[test]
+    fn gfx10_appends_grbm_counter_and_reads_it_last() {
+        let agent = Agent::reference(Target::Gfx1030);
+        let plan = PmcPlan::new(&agent, &[ev(6, 0, 4, 0)]).unwrap();
+        assert_eq!(plan.counters.len(), 2);
+        assert_eq!(plan.counters[1].block.name, "GRBM");
+        // 4 SE samples + 8 spare bytes; the read stream fills all of it.
+        let (_, written) = plan.read_stream(0x1000).unwrap();
+        assert_eq!(written, plan.output_buffer_size());
+    }
+
+    #[test]
+    fn mi300_rpb_is_read_once_through_smn_under_pred_exec() {
+        let agent = Agent::reference(Target::Gfx942);
+        let plan = PmcPlan::new(&agent, &[ev(24, 2, 7, 0)]).unwrap();
+        let (read, written) = plan.read_stream(0x10_0000_0000).unwrap();
+        // CP_PERFMON_CNTL is not written (RPB is not a CPMON block); first packet
+        // is PRED_EXEC on XCC 0 covering one control write and two copies.
+        assert_eq!(read[0] >> 8 & 0xFF, 0x23);
+        assert_eq!(read[1], 1 << 24 | 18);
+        // Control write to AID 2 through SMN: bit 32 | aid << 30.
+        assert_eq!((read[2], read[3], read[6], read[7]), (0xC004_4000, 0x5, 0xD07 | 2 << 30, 1));
+        assert_eq!(read[4], 0, "counter slot 0 selected");
+        // The RPB sample is written once; the XCC loops read nothing else, yet
+        // the output buffer reserves one sample per XCC (iterate walks them).
+        assert_eq!(written, 8);
+        assert_eq!(plan.output_buffer_size(), 8 + 8 * 8);
+        let stop = plan.stop_stream();
+        // BCAST, then the AID stop write twice, each under its own PRED_EXEC.
+        let preds = stop.iter().filter(|&&w| w == 0xC000_2300).count();
+        assert_eq!(preds, 2);
+    }
 }
