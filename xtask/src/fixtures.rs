@@ -60,16 +60,26 @@ pub(crate) fn stage_fixtures(stage: &Path) -> Result<()> {
     for name in PROGRAMS {
         let dest = out.join(name);
         let _ = fs::remove_file(&dest);
-        let mut cmd = Command::new("gcc");
-        cmd.args(["-std=gnu11", "-O2", "-g", "-Wall", "-Wextra", "-Werror", "-pthread"])
-            .arg(programs.join(format!("{name}.c")))
-            .arg(programs.join("common.c"))
-            .arg("-o")
-            .arg(&dest)
-            .arg(format!("-L{}", stage.display()))
-            .arg(format!("-Wl,-rpath-link,{}", stage.display()))
-            .arg("-lhsa-runtime64");
-        status(cmd).with_context(|| format!("building fixture program {name}"))?;
+        let gcc = |search_stage: bool| {
+            let mut cmd = Command::new("gcc");
+            cmd.args(["-std=gnu11", "-O2", "-g", "-Wall", "-Wextra", "-Werror", "-pthread"])
+                .arg(programs.join(format!("{name}.c")))
+                .arg(programs.join("common.c"))
+                .arg("-o")
+                .arg(&dest);
+            if search_stage {
+                cmd.arg(format!("-L{}", stage.display())).arg(format!("-Wl,-rpath-link,{}", stage.display()));
+            }
+            cmd.arg("-lhsa-runtime64");
+            cmd
+        };
+        if status(gcc(true)).is_err() {
+            // A simulator that lacks an export the program uses must not break the whole build:
+            // link against Debian's ROCr instead, so the program fails at run time, in the tests
+            // that use it, with the missing symbol named by the dynamic loader.
+            eprintln!("xtask: fixtures: {name} does not link against the staged libhsa-runtime64.so; linking against the system's");
+            status(gcc(false)).with_context(|| format!("building fixture program {name}"))?;
+        }
     }
 
     // The HSA_TOOLS_LIB test tool: it reaches the runtime only through the table it is given.
@@ -109,11 +119,14 @@ pub(crate) fn stage_fixtures(stage: &Path) -> Result<()> {
 /// `cargo xtask fixtures [--check]`: rebuilds `fixtures/kernels/<kernel>-<gfx>.co` from the
 /// OpenCL sources; `--check` builds into a temporary directory and fails if any committed file
 /// differs (same compiler versions as recorded in `fixtures/kernels/README.md` required).
+/// `cargo xtask fixtures --stage <dir>` only runs the staging step into `<dir>` (which should hold
+/// a `libhsa-runtime64.so`), for iterating on the C fixtures without a release build.
 pub(crate) fn rebuild_kernels(rest: &[String]) -> Result<()> {
     let check = match rest {
         [] => false,
         [flag] if flag == "--check" => true,
-        other => bail!("usage: cargo xtask fixtures [--check] (got {other:?})"),
+        [flag, dir] if flag == "--stage" => return stage_fixtures(Path::new(dir)),
+        other => bail!("usage: cargo xtask fixtures [--check | --stage <dir>] (got {other:?})"),
     };
     let dir = root().join("fixtures").join("kernels");
     let tmp = root().join("target").join("xtask-fixtures");
