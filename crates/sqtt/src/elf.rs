@@ -97,7 +97,8 @@ mod tests {
     fn rejects_garbage_and_truncation() {
         assert_eq!(text_section(b"nope").unwrap_err().kind, DecodeErrorKind::BadElf);
         let e = tiny_elf();
-        for cut in [10, 64, e.len() - 1] {
+        // cut inside the magic, the header, and the last section header's size field
+        for cut in [3, 10, 64, e.len() - 64 + 0x24] {
             assert_eq!(text_section(&e[..cut]).unwrap_err().kind, DecodeErrorKind::BadElf, "cut {cut}");
         }
     }

