@@ -92,13 +92,13 @@ impl fmt::Display for DimExtent {
     }
 }
 
-/// Formats a dimension list as `DIMENSION_SHADER_ENGINE[0:7], ...`; a scalar prints as
-/// `DIMENSION_INSTANCE[0:0]`, as rocprofiler-sdk lists it.
+/// Formats a dimension list as rocprofv3-avail does, `DIMENSION_INSTANCE[0:0]
+/// DIMENSION_SHADER_ENGINE[0:7]`; a single value prints as `DIMENSION_INSTANCE[0:0]`.
 pub fn format_dims(dims: &[DimExtent]) -> String {
     if dims.is_empty() {
         return DimExtent::new(Dimension::Instance, 1).to_string();
     }
-    dims.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+    dims.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
 }
 
 /// Number of values a dimension list describes.

@@ -42,6 +42,23 @@ pub struct CounterInfo {
     pub description: String,
 }
 
+impl CounterInfo {
+    /// The entry in rocprofv3-avail's layout: `Counter_Name`, `Description`, then `Block` (hardware)
+    /// or `Expression` (derived), then `Dimensions`, one `Key<padding>:<tab>value` line each.
+    pub fn to_avail_text(&self) -> String {
+        let mut out = String::new();
+        let mut line = |k: &str, v: &str| out.push_str(&format!("{k:<20}:\t{v}\n"));
+        line("Counter_Name", &self.name);
+        line("Description", &self.description);
+        match &self.kind {
+            InfoKind::Hardware { block, .. } => line("Block", block),
+            InfoKind::Derived { expression } => line("Expression", expression),
+        }
+        line("Dimensions", &crate::dims::format_dims(&self.dimensions));
+        out
+    }
+}
+
 /// All counters of `agent`'s target, sorted by name, with dimensions for that agent.
 pub fn list_counters(agent: &Agent) -> Result<Vec<CounterInfo>> {
     list_counters_with(Database::builtin(), agent)

@@ -23,11 +23,20 @@ fn entries_show_kind_dimensions_and_description() {
     let find = |n: &str| list.iter().find(|c| c.name == n).unwrap();
     let waves = find("SQ_WAVES");
     assert_eq!(waves.kind, InfoKind::Hardware { block: "SQ".into(), event: 4 });
-    assert_eq!(format_dims(&waves.dimensions), "DIMENSION_XCC[0:7], DIMENSION_INSTANCE[0:0], DIMENSION_SHADER_ENGINE[0:3]");
+    assert_eq!(format_dims(&waves.dimensions), "DIMENSION_XCC[0:7] DIMENSION_INSTANCE[0:0] DIMENSION_SHADER_ENGINE[0:3]");
     assert!(waves.description.starts_with("waves launched"));
+    assert_eq!(
+        waves.to_avail_text(),
+        format!(
+            "Counter_Name        :\tSQ_WAVES\nDescription         :\t{}\nBlock               :\tSQ\n\
+             Dimensions          :\tDIMENSION_XCC[0:7] DIMENSION_INSTANCE[0:0] DIMENSION_SHADER_ENGINE[0:3]\n",
+            waves.description
+        )
+    );
     let util = find("GPU_UTIL");
     assert!(matches!(&util.kind, InfoKind::Derived { expression } if expression == "100*reduce(GRBM_GUI_ACTIVE,max)/reduce(GRBM_COUNT,max)"));
     assert!(util.dimensions.is_empty());
+    assert!(util.to_avail_text().ends_with("Expression          :\t100*reduce(GRBM_GUI_ACTIVE,max)/reduce(GRBM_COUNT,max)\nDimensions          :\tDIMENSION_INSTANCE[0:0]\n"));
     // Counters without a hand-written line get one built from their definition.
     assert_eq!(find("TCC_EA0_WRREQ_64B_sum").description, "TCC_EA0_WRREQ_64B, sum over all instances");
     assert_eq!(find("TCC_EA0_WRREQ").description, "TCC event 26: L2 cache channel");
