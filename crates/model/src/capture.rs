@@ -41,7 +41,7 @@ use std::path::Path;
 use crate::records::{
     Agent, AgentId, AgentType, ClockDomain, CodeObject, CodeObjectId, CodeObjectStorage, CorrelationId, Dim3,
     DispatchId, DroppedRecords, KernelDispatch, KernelId, KernelSymbol, ProcessId, Queue, QueueId, SessionMeta,
-    StreamId, StringId, ThreadId, Timestamp, Trace,
+    StreamId, ThreadId, Timestamp, Trace,
 };
 
 pub mod demangle;
@@ -143,6 +143,9 @@ pub enum RecordKind {
     DispatchBegin = 7,
     /// [`DispatchEndRecord`].
     DispatchEnd = 8,
+    /// Filler with no meaning: a writer that reserved space but could not fill it commits this,
+    /// so the records after it in the same chunk stay readable.
+    Padding = 9,
 }
 
 impl RecordKind {
@@ -156,6 +159,7 @@ impl RecordKind {
             6 => Self::KernelSymbol,
             7 => Self::DispatchBegin,
             8 => Self::DispatchEnd,
+            9 => Self::Padding,
             _ => return None,
         })
     }
@@ -773,6 +777,7 @@ impl Raw {
             Some(RecordKind::KernelSymbol) => fixed(body, &mut self.symbols),
             Some(RecordKind::DispatchBegin) => fixed(body, &mut self.begins),
             Some(RecordKind::DispatchEnd) => fixed(body, &mut self.ends),
+            Some(RecordKind::Padding) => true,
             None => false,
         }
     }

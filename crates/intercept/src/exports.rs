@@ -1,0 +1,133 @@
+//! Every C entry point of the library: the exported `OnLoad`, `OnUnload` and
+//! `HSA_AMD_TOOL_PRIORITY`, and the functions we install in the runtime's tables or hand to it as
+//! callbacks. Each is a one-line trampoline through [`ffi_guard`] into safe(r) Rust; on a panic
+//! the guard disables the tool and calls the original function instead.
+
+use std::ffi::c_void;
+
+use rocprof_hsa_sys::*;
+
+use crate::guard::ffi_guard;
+use crate::{code_object, load, queue, state};
+
+/// Tool priority for ROCr 5.3+ auto-discovery of preloaded tools (hsa-abi.md §1.4). The CLI also
+/// names the library in `HSA_TOOLS_LIB`, which is required on 5.2; the runtime loads it once.
+#[no_mangle]
+#[used]
+pub static HSA_AMD_TOOL_PRIORITY: u32 = 25;
+
+/// Called by the runtime inside the first `hsa_init`.
+///
+/// # Safety
+/// Called by ROCr with its live API table.
+#[no_mangle]
+pub unsafe extern "C" fn OnLoad(table: *mut HsaApiTable, _runtime_version: u64, _failed_count: u64, _failed: *const *const c_char) -> bool {
+    // SAFETY: forwarding the runtime's table.
+    ffi_guard("OnLoad", || true, || unsafe { load::on_load(table) })
+}
+
+/// Called by the runtime during the final `hsa_shut_down`.
+#[no_mangle]
+pub extern "C" fn OnUnload() {
+    ffi_guard("OnUnload", || (), load::on_unload)
+}
+
+/// Replaces `hsa_queue_create`.
+///
+/// # Safety
+/// The `hsa_queue_create` contract.
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn queue_create_wrapper(
+    agent: hsa_agent_t,
+    size: u32,
+    type_: hsa_queue_type32_t,
+    callback: Option<unsafe extern "C" fn(hsa_status_t, *mut hsa_queue_t, *mut c_void)>,
+    data: *mut c_void,
+    private_segment_size: u32,
+    group_segment_size: u32,
+    queue: *mut *mut hsa_queue_t,
+) -> hsa_status_t {
+    // SAFETY (both closures): forwarding the caller's arguments under the same contract.
+    let original = || match state::originals().and_then(|o| o.queue_create) {
+        Some(f) => unsafe { f(agent, size, type_, callback, data, private_segment_size, group_segment_size, queue) },
+        None => HSA_STATUS_ERROR,
+    };
+    ffi_guard("hsa_queue_create", original, || unsafe {
+        queue::create(agent, size, type_, callback, data, private_segment_size, group_segment_size, queue, Some(intercept_handler))
+    })
+}
+
+/// Replaces `hsa_queue_destroy`.
+///
+/// # Safety
+/// The `hsa_queue_destroy` contract.
+pub unsafe extern "C" fn queue_destroy_wrapper(queue: *mut hsa_queue_t) -> hsa_status_t {
+    // SAFETY (both closures): forwarding the caller's argument.
+    let original = || match state::originals().and_then(|o| o.queue_destroy) {
+        Some(f) => unsafe { f(queue) },
+        None => HSA_STATUS_ERROR,
+    };
+    ffi_guard("hsa_queue_destroy", original, || unsafe { queue::destroy(queue) })
+}
+
+/// Replaces `hsa_executable_freeze`.
+///
+/// # Safety
+/// The `hsa_executable_freeze` contract.
+pub unsafe extern "C" fn executable_freeze_wrapper(exe: hsa_executable_t, options: *const c_char) -> hsa_status_t {
+    // SAFETY (both closures): forwarding the caller's arguments.
+    let original = || match state::originals().and_then(|o| o.executable_freeze) {
+        Some(f) => unsafe { f(exe, options) },
+        None => HSA_STATUS_ERROR,
+    };
+    ffi_guard("hsa_executable_freeze", original, || unsafe { code_object::freeze(exe, options) })
+}
+
+/// Replaces `hsa_executable_destroy`.
+///
+/// # Safety
+/// The `hsa_executable_destroy` contract.
+pub unsafe extern "C" fn executable_destroy_wrapper(exe: hsa_executable_t) -> hsa_status_t {
+    // SAFETY (both closures): forwarding the caller's argument.
+    let original = || match state::originals().and_then(|o| o.executable_destroy) {
+        Some(f) => unsafe { f(exe) },
+        None => HSA_STATUS_ERROR,
+    };
+    ffi_guard("hsa_executable_destroy", original, || unsafe { code_object::destroy(exe) })
+}
+
+/// The intercept-queue packet handler.
+///
+/// # Safety
+/// Called by the runtime with `pkt_count` valid packets and its writer for this call.
+pub unsafe extern "C" fn intercept_handler(
+    pkts: *const c_void,
+    pkt_count: u64,
+    _user_pkt_index: u64,
+    data: *mut c_void,
+    writer: hsa_amd_queue_intercept_packet_writer,
+) {
+    let Some(write) = writer else { return };
+    // SAFETY (both closures): the runtime's packets and writer, valid during this call.
+    let forward = || unsafe { write(pkts, pkt_count) };
+    ffi_guard("intercept handler", forward, || unsafe { queue::on_packets(pkts, pkt_count, data as usize, write) })
+}
+
+/// One-shot async handler on a profiling signal; `arg` is the slot index.
+///
+/// # Safety
+/// Called by the runtime's async-handler thread with the argument we registered.
+pub unsafe extern "C" fn completion_handler(_value: hsa_signal_value_t, arg: *mut c_void) -> bool {
+    ffi_guard("completion handler", || false, || queue::on_complete(arg as usize as u32))
+}
+
+/// atexit hook.
+pub extern "C" fn at_exit_handler() {
+    ffi_guard("exit handler", || (), load::at_exit)
+}
+
+/// fork child hook.
+pub extern "C" fn at_fork_child_handler() {
+    // No guard: it only stores to an atomic.
+    load::at_fork_child()
+}

@@ -1,0 +1,207 @@
+//! Tool load, unload, exit and fork: everything that runs outside the hooks and may allocate.
+
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::Once;
+use std::time::Duration;
+
+use rocprof_hsa_sys::*;
+use rocprof_model::capture::HeaderInfo;
+
+use crate::diag::Level;
+use crate::sink::Sink;
+use crate::state::{self, Global};
+use crate::tables::{self, AmdLayout, Originals, Wrappers};
+use crate::{agents, clock, diag, exports, queue};
+
+/// How long exit and unload wait for outstanding completions.
+const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
+
+fn wrappers() -> Wrappers {
+    Wrappers {
+        queue_create: exports::queue_create_wrapper,
+        queue_destroy: exports::queue_destroy_wrapper,
+        executable_freeze: exports::executable_freeze_wrapper,
+        executable_destroy: exports::executable_destroy_wrapper,
+    }
+}
+
+/// Replaces entries of `fresh` that point at our own wrappers (a second `OnLoad` on a table we
+/// already patched, or the same library listed twice) with the originals we saved before, so a
+/// wrapper never calls itself.
+fn unwrap_ours(fresh: &mut Originals, previous: Option<&Originals>) {
+    let w = wrappers();
+    if fresh.queue_create.map(|f| f as usize) == Some(w.queue_create as usize) {
+        fresh.queue_create = previous.and_then(|p| p.queue_create);
+    }
+    if fresh.queue_destroy.map(|f| f as usize) == Some(w.queue_destroy as usize) {
+        fresh.queue_destroy = previous.and_then(|p| p.queue_destroy);
+    }
+    if fresh.executable_freeze.map(|f| f as usize) == Some(w.executable_freeze as usize) {
+        fresh.executable_freeze = previous.and_then(|p| p.executable_freeze);
+    }
+    if fresh.executable_destroy.map(|f| f as usize) == Some(w.executable_destroy as usize) {
+        fresh.executable_destroy = previous.and_then(|p| p.executable_destroy);
+    }
+}
+
+fn loader_table(o: &Originals) -> Option<hsa_ven_amd_loader_1_01_pfn_t> {
+    let f = o.system_get_major_extension_table?;
+    // SAFETY: the table is plain nullable function pointers; all-zero is a valid value.
+    let mut t: hsa_ven_amd_loader_1_01_pfn_t = unsafe { std::mem::zeroed() };
+    // SAFETY: `t` is writable for the length we pass.
+    let rc = unsafe {
+        f(HSA_EXTENSION_AMD_LOADER as u16, 1, std::mem::size_of::<hsa_ven_amd_loader_1_01_pfn_t>(), (&mut t as *mut hsa_ven_amd_loader_1_01_pfn_t).cast())
+    };
+    (rc == HSA_STATUS_SUCCESS).then_some(t)
+}
+
+fn runtime_timestamp_ns(o: &Originals) -> u64 {
+    let Some(f) = o.system_get_info else { return 0 };
+    let (mut ts, mut freq) = (0u64, 0u64);
+    // SAFETY: out-pointers of the documented u64 types.
+    unsafe {
+        if f(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, (&mut freq as *mut u64).cast()) != HSA_STATUS_SUCCESS
+            || f(HSA_SYSTEM_INFO_TIMESTAMP, (&mut ts as *mut u64).cast()) != HSA_STATUS_SUCCESS
+        {
+            return 0;
+        }
+    }
+    if freq == 0 || freq == 1_000_000_000 {
+        ts
+    } else {
+        (ts as u128 * 1_000_000_000 / freq as u128) as u64
+    }
+}
+
+fn cmdline() -> Vec<u8> {
+    std::fs::read("/proc/self/cmdline").unwrap_or_default()
+}
+
+fn ppid() -> u32 {
+    // SAFETY: getppid has no preconditions.
+    unsafe { libc::getppid() as u32 }
+}
+
+/// `OnLoad`: returns true to stay loaded (always, see hsa-abi.md §1.4: never false on 5.2).
+///
+/// # Safety
+/// `table` is the runtime's live `HsaApiTable` (the `OnLoad` contract).
+pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
+    if let Ok(level) = std::env::var("ROCPROF_RS_LOG_LEVEL") {
+        diag::set_level_from(&level);
+    }
+    if state::lifecycle() == state::Lifecycle::Disabled {
+        return true;
+    }
+    // SAFETY: `table` is the live table (caller).
+    let negotiated = match unsafe { tables::negotiate(table) } {
+        Ok(n) => n,
+        Err(e) => {
+            diag!(Level::Error, "{e}; not profiling");
+            return true;
+        }
+    };
+    let mut o = negotiated.originals;
+    unwrap_ours(&mut o, state::originals());
+    o.loader = loader_table(&o);
+    let trace = std::env::var("ROCPROF_RS_TRACE").unwrap_or_else(|_| "kernel".into());
+    let trace_kernels = trace.split(',').any(|d| d.trim() == "kernel");
+    if trace_kernels && !o.can_trace_kernels() {
+        match negotiated.amd_layout {
+            AmdLayout::Unsupported { major, size } => diag!(
+                Level::Error,
+                "AMD extension table major {major} with {size} bytes has no known layout; kernel tracing is off"
+            ),
+            _ => diag!(Level::Error, "the runtime lacks intercept queues or profiling functions; kernel tracing is off"),
+        }
+    }
+    state::set_originals(o);
+    let o = state::originals().expect("just set");
+
+    if state::global().is_none() {
+        let Some(dir) = std::env::var_os("ROCPROF_RS_CAPTURE_DIR").map(PathBuf::from) else {
+            diag!(Level::Warning, "ROCPROF_RS_CAPTURE_DIR is not set; not profiling (run the application under rocprof-rs)");
+            return true;
+        };
+        let clock_id = clock::detect(runtime_timestamp_ns(o));
+        let found = agents::discover(o);
+        let path = dir.join(format!("{}.rpcap", std::process::id()));
+        let info = HeaderInfo {
+            pid: std::process::id(),
+            ppid: ppid(),
+            clock: clock_id as u32,
+            start_ns: clock::now_ns(),
+            chunk_size: 0,
+            cmdline: cmdline(),
+            agents: found.section,
+            table_major: o.root_major,
+            amd_ext_size: o.amd_ext_size,
+        };
+        let sink = match Sink::create(&path, &info) {
+            Ok(s) => Box::leak(Box::new(s)),
+            Err(e) => {
+                diag!(Level::Error, "cannot create capture file {}: {e}; not profiling", path.display());
+                return true;
+            }
+        };
+        if let Err(e) = sink.start_writer() {
+            diag!(Level::Warning, "cannot start the writer thread: {e}; records may be dropped");
+        }
+        state::init_global(Global::new(sink, trace_kernels, found.gpus));
+        register_process_hooks();
+        diag!(Level::Info, "capturing to {} ({} agents, table major {}, AMD table {} bytes)", path.display(), found.count, o.root_major, o.amd_ext_size);
+    }
+    // SAFETY: OnLoad runs under the runtime's bootstrap lock, so nobody else writes the table.
+    unsafe { tables::install(negotiated.core, o, &wrappers(), trace_kernels && o.can_trace_kernels()) };
+    state::activate();
+    true
+}
+
+/// `OnUnload` (final `hsa_shut_down`): the runtime is still usable; drain outstanding completions
+/// (bounded), mark a flush point, and stop recording until a later `OnLoad`.
+pub fn on_unload() {
+    if !queue::drain(DRAIN_TIMEOUT) {
+        diag!(Level::Warning, "some dispatches did not complete before shutdown; their end times are missing");
+    }
+    if let Some(g) = state::global() {
+        g.sink.mark_clean(clock::now_ns());
+        // The runtime destroys every signal when it shuts down.
+        g.pool.reset();
+        g.in_flight.store(0, Ordering::Release);
+    }
+    state::deactivate();
+}
+
+/// atexit handler: bounded wait for completions, then mark the capture clean.
+pub fn at_exit() {
+    if state::is_active() && !queue::drain(DRAIN_TIMEOUT) {
+        diag!(Level::Warning, "exiting with dispatches still in flight; their end times are missing");
+    }
+    if let Some(g) = state::global() {
+        g.sink.mark_clean(clock::now_ns());
+        if g.sink.dropped() > 0 {
+            diag!(Level::Warning, "{} records were dropped", g.sink.dropped());
+        }
+        g.sink.stop_writer();
+    }
+}
+
+/// fork child handler: the writer thread and our chunks belong to the parent.
+pub fn at_fork_child() {
+    state::disable();
+}
+
+fn register_process_hooks() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: registering plain extern "C" functions with libc; they live as long as the
+        // process (this library is never unloaded while profiling: the runtime only dlcloses tools
+        // at shutdown, after OnUnload, and exit handlers check the lifecycle).
+        unsafe {
+            libc::atexit(exports::at_exit_handler);
+            libc::pthread_atfork(None, None, Some(exports::at_fork_child_handler));
+        }
+    });
+}
+

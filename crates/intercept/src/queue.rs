@@ -1,0 +1,336 @@
+//! Kernel-dispatch tracing through intercept queues.
+//!
+//! `hsa_queue_create` for a GPU agent becomes `hsa_amd_queue_intercept_create` plus our packet
+//! handler ([`on_packets`]), with profiling enabled on the queue. For each kernel-dispatch packet
+//! the handler (on the application thread that rang the doorbell, hot path):
+//!
+//! 1. takes a profiling signal from the pool, a dispatch id and a correlation id;
+//! 2. writes the dispatch record (so it exists even if the process dies before completion);
+//! 3. registers a one-shot async handler on the signal;
+//! 4. forwards `[the application's packet with our signal as completion signal]` and, if the
+//!    application's packet had a completion signal, `[barrier-AND with the barrier bit and the
+//!    application's signal]`. Every other byte of the application's packet is forwarded as is; its
+//!    signal is still decremented exactly once, after the kernel (and everything before it) has
+//!    completed. This is the expansion rocprofiler-sdk uses for tracing without counters.
+//!
+//! Other packet types pass through untouched. When anything is missing (no free signal, a
+//! failed registration) the packet is forwarded unchanged and the loss is counted: we never stall
+//! or fail a dispatch.
+//!
+//! [`on_complete`] runs on the runtime's async-handler thread: it reads the start/end times with
+//! `hsa_amd_profiling_get_dispatch_time` (system clock domain) and writes the completion record.
+
+use std::ffi::c_void;
+use std::sync::atomic::Ordering;
+
+use rocprof_hsa_sys::*;
+use rocprof_model::capture::{DispatchBeginRecord, DispatchEndRecord, QueueRecord, DISPATCH_NO_TIME, DISPATCH_OK};
+
+use crate::diag::Level;
+use crate::state::{self, Global};
+use crate::tables::Originals;
+use crate::{clock, diag, sink};
+
+/// Signals added to the pool per queue created (bounded by the queue size: a queue cannot hold
+/// more dispatches than packets).
+const SIGNALS_PER_QUEUE: u32 = 1024;
+
+/// The `hsa_queue_create` wrapper's body.
+///
+/// # Safety
+/// Same contract as `hsa_queue_create` (valid `queue` out-pointer, etc.).
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn create(
+    agent: hsa_agent_t,
+    size: u32,
+    type_: hsa_queue_type32_t,
+    callback: Option<unsafe extern "C" fn(hsa_status_t, *mut hsa_queue_t, *mut c_void)>,
+    data: *mut c_void,
+    private_segment_size: u32,
+    group_segment_size: u32,
+    queue: *mut *mut hsa_queue_t,
+    handler: hsa_amd_queue_intercept_handler,
+) -> hsa_status_t {
+    let Some(o) = state::originals() else { return HSA_STATUS_ERROR };
+    let Some(original) = o.queue_create else { return HSA_STATUS_ERROR };
+    let g = state::global();
+    let traced = state::is_active()
+        && o.can_trace_kernels()
+        && g.is_some_and(|g| g.trace_kernels && g.is_gpu(agent.handle));
+    if !traced {
+        // SAFETY: forwarding the caller's arguments to the original.
+        return unsafe { original(agent, size, type_, callback, data, private_segment_size, group_segment_size, queue) };
+    }
+    let g = g.expect("checked above");
+    let create = o.intercept_create.expect("can_trace_kernels");
+    // SAFETY: same arguments as hsa_queue_create, which the caller guarantees.
+    let status = unsafe { create(agent, size, type_, callback, data, private_segment_size, group_segment_size, queue) };
+    if status != HSA_STATUS_SUCCESS || queue.is_null() {
+        return status;
+    }
+    // SAFETY: on success the runtime stored a valid queue pointer.
+    let q = unsafe { *queue };
+    if q.is_null() {
+        return status;
+    }
+    let Some((index, queue_id)) = g.add_queue(q as usize, agent.handle) else {
+        diag!(Level::Warning, "too many queues; queue {:p} is not traced", q);
+        return status;
+    };
+    // SAFETY: `q` is the live intercept queue we just created; the functions come from the
+    // runtime's table.
+    unsafe {
+        (o.set_profiler_enabled.expect("can_trace_kernels"))(q, 1);
+        let rc = (o.intercept_register.expect("can_trace_kernels"))(q, handler, index as *mut c_void);
+        if rc != HSA_STATUS_SUCCESS {
+            diag!(Level::Warning, "could not register the packet handler on queue {}: status {:#x}", queue_id, rc);
+        }
+    }
+    // SAFETY: `q` is live; reading its public header.
+    let (hsa_id, qsize) = unsafe { ((*q).id, (*q).size) };
+    g.sink.write(&QueueRecord {
+        queue_id,
+        hsa_queue_id: hsa_id,
+        agent_handle: agent.handle,
+        created_ns: clock::now_ns(),
+        size: qsize,
+        tid: sink::tid(),
+    });
+    grow_pool(g, o, qsize.min(SIGNALS_PER_QUEUE) as usize);
+    status
+}
+
+/// Adds profiling signals to the pool (cold path).
+pub fn grow_pool(g: &Global, o: &Originals, n: usize) {
+    let Some(create) = o.signal_create else { return };
+    g.pool.grow(n, || {
+        let mut s = hsa_signal_t { handle: 0 };
+        // SAFETY: valid out-pointer; no consumers.
+        let rc = unsafe { create(1, 0, std::ptr::null(), &mut s) };
+        (rc == HSA_STATUS_SUCCESS && s.handle != 0).then_some(s)
+    });
+}
+
+/// The `hsa_queue_destroy` wrapper's body.
+///
+/// # Safety
+/// Same contract as `hsa_queue_destroy`.
+pub unsafe fn destroy(queue: *mut hsa_queue_t) -> hsa_status_t {
+    let Some(original) = state::originals().and_then(|o| o.queue_destroy) else { return HSA_STATUS_ERROR };
+    if let Some(g) = state::global() {
+        g.remove_queue(queue as usize);
+    }
+    // SAFETY: forwarding the caller's argument.
+    unsafe { original(queue) }
+}
+
+const PACKET_TYPE_MASK: u16 = 0xFF;
+const BARRIER_BIT: u16 = 1 << HSA_PACKET_HEADER_BARRIER;
+const FENCE_BITS: u16 = 0b1111 << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE;
+
+/// The barrier-AND packet that carries the application's completion signal: barrier bit set (so
+/// it completes after the kernel and everything before it), the application's fence scopes, no
+/// dependencies.
+pub fn completion_barrier(app_header: u16, app_signal: hsa_signal_t) -> hsa_barrier_and_packet_t {
+    hsa_barrier_and_packet_t {
+        header: HSA_PACKET_TYPE_BARRIER_AND as u16 | BARRIER_BIT | (app_header & FENCE_BITS),
+        reserved0: 0,
+        reserved1: 0,
+        dep_signal: [hsa_signal_t { handle: 0 }; 5],
+        reserved2: 0,
+        completion_signal: app_signal,
+    }
+}
+
+/// Output of [`rewrite`]: up to two 64-byte packets.
+#[repr(C, align(64))]
+pub struct Expansion {
+    /// The packets.
+    pub packets: [hsa_kernel_dispatch_packet_t; 2],
+    /// How many are used.
+    pub count: usize,
+}
+
+/// The expansion of one application kernel packet (pure; see the module docs).
+pub fn rewrite(app: &hsa_kernel_dispatch_packet_t, profiling_signal: hsa_signal_t) -> Expansion {
+    let mut kernel = *app;
+    kernel.completion_signal = profiling_signal;
+    let mut out = Expansion { packets: [kernel, kernel], count: 1 };
+    if app.completion_signal.handle != 0 {
+        let barrier = completion_barrier(app.header, app.completion_signal);
+        // SAFETY: both packet types are 64-byte, 8-aligned plain C structs; we overwrite the
+        // second slot with the barrier's bytes.
+        unsafe {
+            std::ptr::write((&mut out.packets[1] as *mut hsa_kernel_dispatch_packet_t).cast(), barrier);
+        }
+        out.count = 2;
+    }
+    out
+}
+
+/// The intercept handler's body (hot path).
+///
+/// # Safety
+/// `pkts` must point to `count` valid 64-byte packets for the duration of the call and `writer`
+/// must be the runtime's writer for this call (the intercept-queue contract).
+pub unsafe fn on_packets(
+    pkts: *const c_void,
+    count: u64,
+    queue_index: usize,
+    writer: unsafe extern "C" fn(*const c_void, u64),
+) {
+    let pkts = pkts as *const hsa_kernel_dispatch_packet_t;
+    for i in 0..count as usize {
+        // SAFETY: `pkts` holds `count` packets (caller).
+        let p = unsafe { pkts.add(i) };
+        // SAFETY: as above; `writer` is valid during this call.
+        unsafe { on_packet(p, queue_index, writer) };
+    }
+}
+
+unsafe fn on_packet(p: *const hsa_kernel_dispatch_packet_t, queue_index: usize, writer: unsafe extern "C" fn(*const c_void, u64)) {
+    // SAFETY (for the forwards below): `p` is a valid packet for the duration of the handler.
+    let forward = || unsafe { writer(p.cast(), 1) };
+    // SAFETY: `p` is valid (caller); packets are 8-aligned in the ring.
+    let app = unsafe { std::ptr::read(p) };
+    if app.header & PACKET_TYPE_MASK != HSA_PACKET_TYPE_KERNEL_DISPATCH as u16 || !state::is_active() {
+        return forward();
+    }
+    let (Some(g), Some(o)) = (state::global(), state::originals()) else { return forward() };
+    let (Some(store), Some(register)) = (o.signal_store_relaxed, o.signal_async_handler) else { return forward() };
+    let Some(q) = g.queues.get(queue_index) else { return forward() };
+    let Some((slot_index, slot)) = g.pool.acquire() else {
+        g.sink.count_drop();
+        return forward();
+    };
+    let dispatch_id = g.next_dispatch.fetch_add(1, Ordering::Relaxed);
+    let agent = q.agent.load(Ordering::Acquire);
+    let rec = DispatchBeginRecord {
+        dispatch_id,
+        correlation_id: g.next_correlation.fetch_add(1, Ordering::Relaxed),
+        kernel_id: g.kernels.get(app.kernel_object),
+        kernel_object: app.kernel_object,
+        agent_handle: agent,
+        queue_id: q.id.load(Ordering::Acquire),
+        enqueue_ns: clock::now_ns(),
+        tid: sink::tid(),
+        setup: u32::from(app.setup),
+        workgroup_x: u32::from(app.workgroup_size_x),
+        workgroup_y: u32::from(app.workgroup_size_y),
+        workgroup_z: u32::from(app.workgroup_size_z),
+        grid_x: app.grid_size_x,
+        grid_y: app.grid_size_y,
+        grid_z: app.grid_size_z,
+        private_segment_size: app.private_segment_size,
+        group_segment_size: app.group_segment_size,
+    };
+    if !g.sink.write(&rec) {
+        g.pool.release(slot_index);
+        return forward();
+    }
+    slot.dispatch_id.store(dispatch_id, Ordering::Relaxed);
+    slot.agent.store(agent, Ordering::Relaxed);
+    let signal = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };
+    g.in_flight.fetch_add(1, Ordering::AcqRel);
+    // SAFETY: `signal` is a live signal we created; the handler and its argument (a slot index)
+    // stay valid for the process lifetime.
+    let rc = unsafe {
+        store(signal, 1);
+        register(signal, HSA_SIGNAL_CONDITION_LT, 1, Some(crate::exports::completion_handler), slot_index as usize as *mut c_void)
+    };
+    if rc != HSA_STATUS_SUCCESS {
+        g.in_flight.fetch_sub(1, Ordering::AcqRel);
+        g.pool.release(slot_index);
+        g.sink.count_drop();
+        return forward();
+    }
+    let out = rewrite(&app, signal);
+    // SAFETY: `out` holds `count` contiguous packets, valid for the call.
+    unsafe { writer(out.packets.as_ptr().cast(), out.count as u64) };
+}
+
+/// The completion handler's body (runtime async thread). Returns false: one-shot.
+pub fn on_complete(slot_index: u32) -> bool {
+    let (Some(g), Some(o)) = (state::global(), state::originals()) else { return false };
+    let Some(slot) = g.pool.slot(slot_index) else { return false };
+    let signal = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };
+    let agent = hsa_agent_t { handle: slot.agent.load(Ordering::Relaxed) };
+    let mut t = hsa_amd_profiling_dispatch_time_t { start: 0, end: 0 };
+    let status = match o.get_dispatch_time {
+        // SAFETY: valid agent/signal handles and out-pointer.
+        Some(f) => unsafe { f(agent, signal, &mut t) },
+        None => HSA_STATUS_ERROR,
+    };
+    let ok = status == HSA_STATUS_SUCCESS;
+    g.sink.write(&DispatchEndRecord {
+        dispatch_id: slot.dispatch_id.load(Ordering::Relaxed),
+        start_ns: if ok { t.start } else { 0 },
+        end_ns: if ok { t.end } else { 0 },
+        status: if ok { DISPATCH_OK } else { DISPATCH_NO_TIME },
+    });
+    // The runtime removes this registration only after we return, so the slot is handed back one
+    // completion later: reusing it now could let a new registration on the same signal race with
+    // the removal of this one.
+    g.pool.release_deferred(slot_index);
+    g.in_flight.fetch_sub(1, Ordering::AcqRel);
+    false
+}
+
+/// Waits (bounded) until every submitted dispatch has its completion record.
+pub fn drain(timeout: std::time::Duration) -> bool {
+    let Some(g) = state::global() else { return true };
+    let start = std::time::Instant::now();
+    while g.in_flight.load(Ordering::Acquire) > 0 {
+        if start.elapsed() >= timeout {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_micros(200));
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn packet(signal: u64) -> hsa_kernel_dispatch_packet_t {
+        hsa_kernel_dispatch_packet_t {
+            header: (HSA_PACKET_TYPE_KERNEL_DISPATCH as u16) | (2 << 9) | (2 << 11),
+            setup: 1,
+            workgroup_size_x: 64,
+            workgroup_size_y: 1,
+            workgroup_size_z: 1,
+            reserved0: 0,
+            grid_size_x: 4096,
+            grid_size_y: 1,
+            grid_size_z: 1,
+            private_segment_size: 0,
+            group_segment_size: 0,
+            kernel_object: 0xabc0,
+            kernarg_address: 0x1000 as *mut c_void,
+            reserved2: 0,
+            completion_signal: hsa_signal_t { handle: signal },
+        }
+    }
+
+    fn bytes<T>(v: &T) -> &[u8] {
+        // SAFETY: reading the bytes of a plain C struct without padding.
+        unsafe { std::slice::from_raw_parts((v as *const T).cast(), std::mem::size_of::<T>()) }
+    }
+
+    #[test]
+    fn only_the_completion_signal_changes_and_the_app_signal_moves_to_a_barrier() {
+        let app = packet(0x5000);
+        let out = rewrite(&app, hsa_signal_t { handle: 0x9000 });
+        assert_eq!(out.count, 2);
+        assert_eq!(&bytes(&out.packets[0])[..56], &bytes(&app)[..56], "bytes 0..56 identical");
+        assert_eq!(out.packets[0].completion_signal.handle, 0x9000);
+        let b = bytes(&out.packets[1]);
+        assert_eq!(u16::from_le_bytes([b[0], b[1]]), 3 | (1 << 8) | (2 << 9) | (2 << 11));
+        assert!(b[2..56].iter().all(|&x| x == 0), "no dependencies");
+        assert_eq!(u64::from_le_bytes(b[56..64].try_into().unwrap()), 0x5000);
+
+        let out = rewrite(&packet(0), hsa_signal_t { handle: 0x9000 });
+        assert_eq!(out.count, 1, "no application signal, no barrier");
+    }
+}

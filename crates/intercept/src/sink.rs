@@ -1,0 +1,406 @@
+//! The capture file, written in place through a `MAP_SHARED` mapping.
+//!
+//! Design (and why): every producer thread owns a *chunk* of the file and appends records to it;
+//! a record is committed by storing its commit word last, with release ordering
+//! (`rocprof_model::capture`). Because the mapping is shared with the page cache, a committed
+//! record is in the file the moment it is written: it survives `_exit`, a `SIGSEGV` or a kill
+//! without any signal handler or flush. The rejected alternative, in-memory rings drained by a
+//! writer thread, loses whatever the writer has not drained yet when the process dies.
+//!
+//! Claiming a chunk is one compare-and-swap on `next_chunk` against `ready_chunks`, the number of
+//! chunks the file has already been extended to cover. Only the writer thread extends the file
+//! (`ftruncate`, never shrinking), ahead of demand, so producers never make a system call or take
+//! a lock; when no ready chunk is left the record is dropped and counted in the header. The whole
+//! possible file is mapped once, up front, so no producer ever remaps.
+
+use std::cell::Cell;
+use std::ffi::CString;
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::thread::Thread;
+use std::time::Duration;
+
+use rocprof_model::capture::{
+    self, header, FixedRecord, HeaderInfo, RecordKind, CHUNK_HEADER_SIZE, FRAME_SIZE,
+};
+
+/// Bytes per chunk.
+pub const CHUNK_SIZE: usize = 256 * 1024;
+/// Most chunks one capture can have (4 GiB of records); the mapping reserves this much address
+/// space, not memory.
+pub const MAX_CHUNKS: u64 = 16 * 1024;
+/// The writer extends the file when fewer than this many chunks are ready.
+const LOW_WATER: u64 = 16;
+/// ... by this many.
+const EXTEND_BY: u64 = 32;
+
+thread_local! {
+    /// This thread's chunk (address, 0 = none) and write offset in it.
+    static CURSOR: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+    /// Cached `gettid()`.
+    static TID: Cell<u32> = const { Cell::new(0) };
+}
+
+/// The calling thread's OS id (cached after the first call).
+pub fn tid() -> u32 {
+    TID.try_with(|t| {
+        let v = t.get();
+        if v != 0 {
+            return v;
+        }
+        // SAFETY: gettid has no preconditions.
+        let v = unsafe { libc::syscall(libc::SYS_gettid) } as u32;
+        t.set(v);
+        v
+    })
+    .unwrap_or(0)
+}
+
+/// An open capture file.
+pub struct Sink {
+    base: *mut u8,
+    map_len: usize,
+    fd: libc::c_int,
+    header_size: usize,
+    next_chunk: AtomicU64,
+    ready_chunks: AtomicU64,
+    next_string: AtomicU32,
+    stop: AtomicBool,
+    writer: OnceLock<Thread>,
+}
+
+// SAFETY: the mapping is process-wide memory; each chunk is written only by the thread that
+// claimed it, the header fields are only accessed through atomics, and `base`/`map_len`/`fd` are
+// immutable after construction.
+unsafe impl Send for Sink {}
+// SAFETY: as above.
+unsafe impl Sync for Sink {}
+
+impl Sink {
+    /// Creates `path` (truncating it), writes the header, extends the file for the first chunks
+    /// and maps it. Cold path: may allocate and make system calls.
+    pub fn create(path: &Path, info: &HeaderInfo) -> io::Result<Sink> {
+        let mut info = info.clone();
+        info.chunk_size = CHUNK_SIZE as u32;
+        let hdr = capture::encode_header(&info);
+        let cpath = CString::new(path.as_os_str().as_bytes()).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
+        // SAFETY: `cpath` is a valid NUL-terminated string.
+        let fd = unsafe {
+            libc::open(cpath.as_ptr(), libc::O_RDWR | libc::O_CREAT | libc::O_TRUNC | libc::O_CLOEXEC, 0o644)
+        };
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let fail = |fd| {
+            let e = io::Error::last_os_error();
+            // SAFETY: fd was opened above and is closed once.
+            unsafe { libc::close(fd) };
+            e
+        };
+        let mut written = 0;
+        while written < hdr.len() {
+            // SAFETY: the pointer/length pair lies inside `hdr`.
+            let n = unsafe { libc::write(fd, hdr[written..].as_ptr().cast(), hdr.len() - written) };
+            if n <= 0 {
+                return Err(fail(fd));
+            }
+            written += n as usize;
+        }
+        let header_size = hdr.len();
+        let ready = LOW_WATER + EXTEND_BY;
+        // SAFETY: plain system call on our fd.
+        if unsafe { libc::ftruncate(fd, (header_size + ready as usize * CHUNK_SIZE) as libc::off_t) } != 0 {
+            return Err(fail(fd));
+        }
+        let map_len = header_size + MAX_CHUNKS as usize * CHUNK_SIZE;
+        // SAFETY: a fresh shared mapping of our own file; pages beyond the end of the file are
+        // never touched (only chunks below `ready_chunks` are handed out).
+        let base = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                map_len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_NORESERVE,
+                fd,
+                0,
+            )
+        };
+        if base == libc::MAP_FAILED {
+            return Err(fail(fd));
+        }
+        Ok(Sink {
+            base: base.cast(),
+            map_len,
+            fd,
+            header_size,
+            next_chunk: AtomicU64::new(0),
+            ready_chunks: AtomicU64::new(ready),
+            next_string: AtomicU32::new(1),
+            stop: AtomicBool::new(false),
+            writer: OnceLock::new(),
+        })
+    }
+
+    fn header_u64(&self, off: usize) -> &AtomicU64 {
+        debug_assert!(off % 8 == 0 && off + 8 <= capture::HEADER_FIXED_SIZE);
+        // SAFETY: `off` is an 8-aligned offset inside the mapped header page, which lives as long
+        // as `self`; the field is only ever accessed atomically.
+        unsafe { &*(self.base.add(off) as *const AtomicU64) }
+    }
+
+    fn header_u32(&self, off: usize) -> &AtomicU32 {
+        debug_assert!(off % 4 == 0 && off + 4 <= capture::HEADER_FIXED_SIZE);
+        // SAFETY: as in `header_u64`, 4-aligned.
+        unsafe { &*(self.base.add(off) as *const AtomicU32) }
+    }
+
+    /// Counts one record that could not be written. Never fails, never blocks.
+    pub fn count_drop(&self) {
+        self.header_u64(header::DROPPED).fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Records dropped so far.
+    pub fn dropped(&self) -> u64 {
+        self.header_u64(header::DROPPED).load(Ordering::Relaxed)
+    }
+
+    /// Marks the capture as cleanly finished at `end_ns` (exit or unload flush point).
+    pub fn mark_clean(&self, end_ns: u64) {
+        self.header_u64(header::END_NS).store(end_ns, Ordering::Relaxed);
+        self.header_u32(header::FLAGS).fetch_or(capture::FLAG_CLEAN_EXIT, Ordering::Release);
+    }
+
+    /// Claims a fresh chunk for the calling thread: returns its address.
+    fn claim_chunk(&self) -> Option<usize> {
+        let mut n = self.next_chunk.load(Ordering::Relaxed);
+        loop {
+            if n >= self.ready_chunks.load(Ordering::Acquire) {
+                self.wake_writer();
+                return None;
+            }
+            match self.next_chunk.compare_exchange_weak(n, n + 1, Ordering::AcqRel, Ordering::Relaxed) {
+                Ok(_) => break,
+                Err(cur) => n = cur,
+            }
+        }
+        self.header_u64(header::CHUNKS_CLAIMED).fetch_max(n + 1, Ordering::Relaxed);
+        if self.ready_chunks.load(Ordering::Relaxed) - (n + 1) < LOW_WATER {
+            self.wake_writer();
+        }
+        let addr = self.base as usize + self.header_size + n as usize * CHUNK_SIZE;
+        // SAFETY: chunk `n` lies inside the mapping and inside the file (n < ready_chunks), and
+        // this thread is its only writer from now on.
+        let chunk = unsafe { std::slice::from_raw_parts_mut(addr as *mut u8, CHUNK_HEADER_SIZE) };
+        capture::write_chunk_header(chunk, n + 1, tid());
+        Some(addr)
+    }
+
+    /// Reserves `size` bytes (a multiple of 8, at most a chunk's payload) in the calling thread's
+    /// chunk and returns the record's address. The bytes are zero.
+    fn reserve(&self, size: usize) -> Option<usize> {
+        debug_assert!(size % 8 == 0);
+        if size > CHUNK_SIZE - CHUNK_HEADER_SIZE {
+            return None;
+        }
+        let (mut chunk, mut off) = CURSOR.try_with(|c| c.get()).ok()?;
+        if chunk == 0 || off + size > CHUNK_SIZE {
+            chunk = self.claim_chunk()?;
+            off = CHUNK_HEADER_SIZE;
+        }
+        let _ = CURSOR.try_with(|c| c.set((chunk, off + size)));
+        Some(chunk + off)
+    }
+
+    /// Stores the commit word of the record at `addr` (release: the body is visible first).
+    fn commit(addr: usize, word: u32) {
+        // SAFETY: `addr` is an 8-aligned record start in a chunk this thread owns; the word is
+        // read by other processes only after this store, and only atomically in this one.
+        let w = unsafe { &*(addr as *const AtomicU32) };
+        w.store(word, Ordering::Release);
+    }
+
+    /// Appends a fixed-size record. Hot path: no allocation, no lock, no system call (except the
+    /// rare writer wake-up when a chunk is claimed). Returns false and counts a drop on failure.
+    pub fn write<R: FixedRecord>(&self, rec: &R) -> bool {
+        let Some(addr) = self.reserve(R::TOTAL_SIZE) else {
+            self.count_drop();
+            return false;
+        };
+        // SAFETY: `reserve` returned `TOTAL_SIZE` zeroed bytes owned by this thread.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(addr as *mut u8, R::TOTAL_SIZE) };
+        rec.write_body(&mut bytes[FRAME_SIZE..]);
+        Self::commit(addr, R::HEADER_WORD);
+        true
+    }
+
+    /// Appends a string record of `len` bytes whose content `fill` writes in place (for example the
+    /// runtime copying a symbol name straight into the file); `fill` gets `len + 1` bytes, the
+    /// last one for an optional NUL. Returns the string id, or 0 (the
+    /// empty string) when the record could not be written. If `fill` returns false the space is
+    /// committed as padding.
+    pub fn write_string_with(&self, len: usize, fill: impl FnOnce(&mut [u8]) -> bool) -> u32 {
+        let len = len.min(capture::MAX_STRING_LEN - 1);
+        // One spare byte: runtimes that NUL-terminate a buffer they were told is `len` bytes long
+        // write it into our padding instead of the next record.
+        let total = capture::string_record_size(len + 1);
+        let Some(addr) = self.reserve(total) else {
+            self.count_drop();
+            return 0;
+        };
+        // SAFETY: `reserve` returned `total` zeroed bytes owned by this thread.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(addr as *mut u8, total) };
+        let id = self.next_string.fetch_add(1, Ordering::Relaxed);
+        capture::write_string_prefix(id, len as u32, &mut bytes[FRAME_SIZE..FRAME_SIZE + 8]);
+        if fill(&mut bytes[FRAME_SIZE + 8..FRAME_SIZE + 8 + len + 1]) {
+            bytes[FRAME_SIZE + 8 + len] = 0;
+            Self::commit(addr, capture::record_header_word(RecordKind::String, total));
+            id
+        } else {
+            bytes[FRAME_SIZE..].fill(0);
+            Self::commit(addr, capture::record_header_word(RecordKind::Padding, total));
+            0
+        }
+    }
+
+    /// Appends a string record with the given bytes.
+    pub fn write_string(&self, s: &[u8]) -> u32 {
+        self.write_string_with(s.len(), |out| {
+            let n = (out.len() - 1).min(s.len());
+            out[..n].copy_from_slice(&s[..n]);
+            true
+        })
+    }
+
+    fn wake_writer(&self) {
+        if let Some(t) = self.writer.get() {
+            t.unpark();
+        }
+    }
+
+    /// Extends the file so that at least `LOW_WATER` chunks are ready. Writer thread only.
+    fn top_up(&self) {
+        let claimed = self.next_chunk.load(Ordering::Relaxed);
+        let ready = self.ready_chunks.load(Ordering::Relaxed);
+        if ready >= MAX_CHUNKS || ready - claimed.min(ready) >= LOW_WATER {
+            return;
+        }
+        let target = (claimed + LOW_WATER + EXTEND_BY).min(MAX_CHUNKS);
+        let len = self.header_size + target as usize * CHUNK_SIZE;
+        // SAFETY: plain system call on our fd; the file only grows.
+        if unsafe { libc::ftruncate(self.fd, len as libc::off_t) } == 0 {
+            self.ready_chunks.store(target, Ordering::Release);
+        }
+    }
+
+    /// Starts the writer thread, which keeps the file extended ahead of the producers.
+    pub fn start_writer(&'static self) -> io::Result<()> {
+        let handle = std::thread::Builder::new().name("rocprof-writer".into()).spawn(move || {
+            while !self.stop.load(Ordering::Acquire) {
+                self.top_up();
+                std::thread::park_timeout(Duration::from_millis(20));
+            }
+        })?;
+        let _ = self.writer.set(handle.thread().clone());
+        Ok(())
+    }
+
+    /// Asks the writer thread to stop (it exits within one tick; nobody waits for it).
+    pub fn stop_writer(&self) {
+        self.stop.store(true, Ordering::Release);
+        self.wake_writer();
+    }
+
+    /// Forgets the calling thread's chunk (used by tests that reuse threads across sinks).
+    pub fn reset_thread_cursor() {
+        let _ = CURSOR.try_with(|c| c.set((0, 0)));
+    }
+}
+
+impl Drop for Sink {
+    fn drop(&mut self) {
+        self.stop_writer();
+        // SAFETY: unmapping our own mapping and closing our own fd, once. Only tests drop a Sink;
+        // the process-wide one lives until exit.
+        unsafe {
+            libc::munmap(self.base.cast(), self.map_len);
+            libc::close(self.fd);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rocprof_model::capture::{read_capture, DispatchBeginRecord, DispatchEndRecord, KernelSymbolRecord};
+
+    pub(crate) fn temp_path(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("rocprof-intercept-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name)
+    }
+
+    #[test]
+    fn records_from_several_threads_read_back_including_an_uncommitted_tail() {
+        let path = temp_path("threads.rpcap");
+        let sink: &'static Sink = Box::leak(Box::new(Sink::create(&path, &HeaderInfo { pid: 9, ..Default::default() }).unwrap()));
+        sink.start_writer().unwrap();
+        let name = sink.write_string(b"k.kd");
+        assert!(sink.write(&KernelSymbolRecord { kernel_id: 1, name, ..Default::default() }));
+        let threads: Vec<_> = (0..4u64)
+            .map(|t| {
+                std::thread::spawn(move || {
+                    for i in 0..3000u64 {
+                        let id = t * 10_000 + i + 1;
+                        assert!(sink.write(&DispatchBeginRecord { dispatch_id: id, kernel_id: 1, ..Default::default() }));
+                        assert!(sink.write(&DispatchEndRecord { dispatch_id: id, start_ns: 1, end_ns: 2, status: 0 }));
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        // A reserved but never committed record, as left by a thread that died mid-write.
+        let addr = sink.reserve(DispatchBeginRecord::TOTAL_SIZE).unwrap();
+        // SAFETY: test-only write into the reserved record body.
+        unsafe { *(addr as *mut u8).add(FRAME_SIZE) = 0x55 };
+        let cap = read_capture(&path).unwrap();
+        assert_eq!(cap.trace.dispatches.len(), 12_000);
+        assert_eq!(cap.incomplete_dispatches, 0);
+        assert_eq!(cap.trace.dropped_records.torn_tail, 1);
+        assert_eq!(cap.trace.dropped_records.in_process, 0);
+        assert!(!cap.clean_exit);
+        assert_eq!(cap.trace.strings.resolve(cap.trace.kernel_symbols[0].name), "k.kd");
+        sink.mark_clean(77);
+        let cap = read_capture(&path).unwrap();
+        assert!(cap.clean_exit);
+        assert_eq!(cap.trace.meta.end.ns, 77);
+        Sink::reset_thread_cursor();
+    }
+
+    #[test]
+    fn exhausted_chunks_are_counted_as_drops() {
+        let path = temp_path("drops.rpcap");
+        let sink = Sink::create(&path, &HeaderInfo::default()).unwrap();
+        // No writer thread: only the initially ready chunks exist.
+        let per_chunk = (CHUNK_SIZE - CHUNK_HEADER_SIZE) / DispatchEndRecord::TOTAL_SIZE;
+        let ready = (LOW_WATER + EXTEND_BY) as usize;
+        let mut ok = 0;
+        for i in 0..(ready * per_chunk + 10) {
+            if sink.write(&DispatchEndRecord { dispatch_id: i as u64, ..Default::default() }) {
+                ok += 1;
+            }
+        }
+        assert_eq!(ok, ready * per_chunk);
+        assert_eq!(sink.dropped(), 10);
+        let failed = sink.write_string_with(4, |_| false);
+        assert_eq!(failed, 0);
+        Sink::reset_thread_cursor();
+        let cap = read_capture(&path).unwrap();
+        assert_eq!(cap.trace.dropped_records.in_process, 11);
+        assert_eq!(cap.orphan_completions as usize, ready * per_chunk);
+    }
+}

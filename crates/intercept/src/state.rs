@@ -1,0 +1,337 @@
+//! Process-wide state of the tool: lifecycle, the original functions, the capture sink, and the
+//! fixed-size tables the hooks share. Everything a hook touches is allocated once, in `OnLoad`.
+
+use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+use rocprof_hsa_sys::hsa_signal_t;
+
+use crate::kernel_map::KernelMap;
+use crate::mpmc::Mpmc;
+use crate::sink::Sink;
+use crate::tables::Originals;
+
+/// Where the tool is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Lifecycle {
+    /// `OnLoad` has not run (or the runtime shut down): hooks pass everything through.
+    Idle = 0,
+    /// Recording.
+    Active = 1,
+    /// Turned off for good (internal error, fork child): hooks pass everything through.
+    Disabled = 2,
+}
+
+static LIFECYCLE: AtomicU8 = AtomicU8::new(Lifecycle::Idle as u8);
+
+/// The current lifecycle state.
+pub fn lifecycle() -> Lifecycle {
+    match LIFECYCLE.load(Ordering::Acquire) {
+        1 => Lifecycle::Active,
+        2 => Lifecycle::Disabled,
+        _ => Lifecycle::Idle,
+    }
+}
+
+/// True while recording.
+pub fn is_active() -> bool {
+    lifecycle() == Lifecycle::Active
+}
+
+/// Turns the tool off for the rest of the process.
+pub fn disable() {
+    LIFECYCLE.store(Lifecycle::Disabled as u8, Ordering::Release);
+}
+
+/// `Idle` -> `Active` (never leaves `Disabled`).
+pub fn activate() {
+    let _ = LIFECYCLE.compare_exchange(Lifecycle::Idle as u8, Lifecycle::Active as u8, Ordering::AcqRel, Ordering::Acquire);
+}
+
+/// `Active` -> `Idle` (runtime shut down; a later `OnLoad` may activate again).
+pub fn deactivate() {
+    let _ = LIFECYCLE.compare_exchange(Lifecycle::Active as u8, Lifecycle::Idle as u8, Ordering::AcqRel, Ordering::Acquire);
+}
+
+/// Forces `Active` (unit tests only).
+pub fn enable_for_tests() {
+    LIFECYCLE.store(Lifecycle::Active as u8, Ordering::Release);
+}
+
+static ORIGINALS: AtomicPtr<Originals> = AtomicPtr::new(std::ptr::null_mut());
+
+/// The original functions of the current `OnLoad` (None before the first one).
+pub fn originals() -> Option<&'static Originals> {
+    let p = ORIGINALS.load(Ordering::Acquire);
+    // SAFETY: non-null values come from `Box::leak` in `set_originals` and are never freed, so the
+    // reference is valid for the rest of the process.
+    unsafe { p.as_ref() }
+}
+
+/// Publishes a new set of originals. The old set is leaked on purpose: a hook on another thread
+/// may still be using it (a few hundred bytes per `hsa_init`).
+pub fn set_originals(o: Originals) {
+    ORIGINALS.store(Box::leak(Box::new(o)), Ordering::Release);
+}
+
+/// One profiling-signal slot: a runtime signal we own, reused across dispatches.
+pub struct Slot {
+    /// The signal handle (0 until created).
+    pub signal: AtomicU64,
+    /// The dispatch currently using it.
+    pub dispatch_id: AtomicU64,
+    /// The agent that dispatch runs on.
+    pub agent: AtomicU64,
+}
+
+/// Signals for the profiling completion path, created on cold paths (queue creation) and handed
+/// out without locks on the hot path.
+pub struct SignalPool {
+    slots: Box<[Slot]>,
+    created: AtomicUsize,
+    free: Mpmc,
+    /// The slot whose completion handler ran last: it is released by the *next* completion,
+    /// after its own handler has returned to the runtime (see `queue::on_complete`).
+    deferred: AtomicU32,
+}
+
+/// No deferred slot.
+const NO_SLOT: u32 = u32::MAX;
+
+impl SignalPool {
+    /// A pool with room for `capacity` slots; no signal exists yet.
+    pub fn new(capacity: usize) -> Self {
+        let slots = (0..capacity)
+            .map(|_| Slot { signal: AtomicU64::new(0), dispatch_id: AtomicU64::new(0), agent: AtomicU64::new(0) })
+            .collect();
+        Self { slots, created: AtomicUsize::new(0), free: Mpmc::new(capacity), deferred: AtomicU32::new(NO_SLOT) }
+    }
+
+    /// Adds up to `n` slots whose signals `create` makes (cold path). Returns how many were added.
+    pub fn grow(&self, n: usize, mut create: impl FnMut() -> Option<hsa_signal_t>) -> usize {
+        let mut added = 0;
+        for _ in 0..n {
+            let i = self.created.fetch_add(1, Ordering::AcqRel);
+            if i >= self.slots.len() {
+                self.created.fetch_sub(1, Ordering::AcqRel);
+                break;
+            }
+            let Some(sig) = create() else {
+                // Leave a hole: the slot index stays unused.
+                break;
+            };
+            self.slots[i].signal.store(sig.handle, Ordering::Release);
+            self.free.push(i as u32);
+            added += 1;
+        }
+        added
+    }
+
+    /// Slots with a signal.
+    pub fn len(&self) -> usize {
+        self.created.load(Ordering::Acquire).min(self.slots.len())
+    }
+
+    /// True when no slot exists.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Takes a free slot (hot path).
+    pub fn acquire(&self) -> Option<(u32, &Slot)> {
+        let i = self.free.pop()?;
+        Some((i, &self.slots[i as usize]))
+    }
+
+    /// The slot with this index.
+    pub fn slot(&self, i: u32) -> Option<&Slot> {
+        self.slots.get(i as usize)
+    }
+
+    /// Returns a slot immediately (its signal has no handler registered).
+    pub fn release(&self, i: u32) {
+        self.free.push(i);
+    }
+
+    /// Returns `i` one completion later (see [`SignalPool::deferred`]).
+    pub fn release_deferred(&self, i: u32) {
+        let prev = self.deferred.swap(i, Ordering::AcqRel);
+        if prev != NO_SLOT {
+            self.free.push(prev);
+        }
+    }
+
+    /// Forgets every slot (the runtime destroyed all signals at shutdown).
+    pub fn reset(&self) {
+        while self.free.pop().is_some() {}
+        self.deferred.store(NO_SLOT, Ordering::Release);
+        self.created.store(0, Ordering::Release);
+    }
+}
+
+/// An application queue we turned into an intercept queue.
+pub struct QueueCtx {
+    /// `hsa_queue_t*` returned to the application (0 = free entry).
+    pub queue: AtomicUsize,
+    /// Its agent handle.
+    pub agent: AtomicU64,
+    /// Our queue id.
+    pub id: AtomicU64,
+}
+
+/// A loaded code object, kept to emit its unload record.
+pub struct CodeObjectEntry {
+    /// Executable handle (0 = free entry).
+    pub executable: AtomicU64,
+    /// Load base.
+    pub base: AtomicU64,
+    /// Load size.
+    pub size: AtomicU64,
+    /// Our id.
+    pub id: AtomicU64,
+}
+
+/// Fixed-capacity shared tables and counters.
+pub struct Global {
+    /// The capture file.
+    pub sink: &'static Sink,
+    /// Trace kernel dispatches (`ROCPROF_RS_TRACE` has `kernel`).
+    pub trace_kernels: bool,
+    /// kernel_object -> kernel id.
+    pub kernels: KernelMap,
+    /// Profiling signals.
+    pub pool: SignalPool,
+    /// Intercepted queues; the index is the handler's user data.
+    pub queues: Box<[QueueCtx]>,
+    /// Loaded code objects.
+    pub code_objects: Box<[CodeObjectEntry]>,
+    /// GPU agent handles (filled at `OnLoad`).
+    pub gpu_agents: Vec<u64>,
+    /// Next dispatch id.
+    pub next_dispatch: AtomicU64,
+    /// Next correlation id.
+    pub next_correlation: AtomicU64,
+    /// Next queue id.
+    pub next_queue: AtomicU64,
+    /// Next code object id.
+    pub next_code_object: AtomicU64,
+    /// Next kernel id.
+    pub next_kernel: AtomicU64,
+    /// Dispatches submitted whose completion has not been recorded yet.
+    pub in_flight: AtomicU64,
+}
+
+/// Capacity of the signal pool: bounds the dispatches in flight at once.
+pub const MAX_SLOTS: usize = 16 * 1024;
+/// Most queues traced at once.
+pub const MAX_QUEUES: usize = 1024;
+/// Most code objects remembered for unload records.
+pub const MAX_CODE_OBJECTS: usize = 4096;
+/// Most kernel symbols resolvable.
+pub const MAX_KERNELS: usize = 64 * 1024;
+
+impl Global {
+    /// Allocates every table.
+    pub fn new(sink: &'static Sink, trace_kernels: bool, gpu_agents: Vec<u64>) -> Self {
+        Self {
+            sink,
+            trace_kernels,
+            kernels: KernelMap::new(MAX_KERNELS),
+            pool: SignalPool::new(MAX_SLOTS),
+            queues: (0..MAX_QUEUES)
+                .map(|_| QueueCtx { queue: AtomicUsize::new(0), agent: AtomicU64::new(0), id: AtomicU64::new(0) })
+                .collect(),
+            code_objects: (0..MAX_CODE_OBJECTS)
+                .map(|_| CodeObjectEntry {
+                    executable: AtomicU64::new(0),
+                    base: AtomicU64::new(0),
+                    size: AtomicU64::new(0),
+                    id: AtomicU64::new(0),
+                })
+                .collect(),
+            gpu_agents,
+            next_dispatch: AtomicU64::new(1),
+            next_correlation: AtomicU64::new(1),
+            next_queue: AtomicU64::new(1),
+            next_code_object: AtomicU64::new(1),
+            next_kernel: AtomicU64::new(1),
+            in_flight: AtomicU64::new(0),
+        }
+    }
+
+    /// Registers an intercepted queue; returns its table index.
+    pub fn add_queue(&self, queue: usize, agent: u64) -> Option<(usize, u64)> {
+        for (i, q) in self.queues.iter().enumerate() {
+            if q.queue.compare_exchange(0, queue, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+                let id = self.next_queue.fetch_add(1, Ordering::Relaxed);
+                q.agent.store(agent, Ordering::Release);
+                q.id.store(id, Ordering::Release);
+                return Some((i, id));
+            }
+        }
+        None
+    }
+
+    /// Forgets an intercepted queue.
+    pub fn remove_queue(&self, queue: usize) {
+        for q in self.queues.iter() {
+            if q.queue.load(Ordering::Acquire) == queue {
+                q.queue.store(0, Ordering::Release);
+            }
+        }
+    }
+
+    /// Remembers a loaded code object for its unload record.
+    pub fn add_code_object(&self, executable: u64, base: u64, size: u64, id: u64) {
+        for e in self.code_objects.iter() {
+            if e.executable.compare_exchange(0, executable, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+                e.base.store(base, Ordering::Release);
+                e.size.store(size, Ordering::Release);
+                e.id.store(id, Ordering::Release);
+                return;
+            }
+        }
+    }
+
+    /// Is `agent` a GPU?
+    pub fn is_gpu(&self, agent: u64) -> bool {
+        self.gpu_agents.contains(&agent)
+    }
+}
+
+static GLOBAL: OnceLock<Global> = OnceLock::new();
+
+/// The shared state, once `OnLoad` created it.
+pub fn global() -> Option<&'static Global> {
+    GLOBAL.get()
+}
+
+/// Installs the shared state (first `OnLoad` only); returns the installed one.
+pub fn init_global(g: Global) -> &'static Global {
+    let _ = GLOBAL.set(g);
+    GLOBAL.get().expect("just set")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pool_hands_out_each_slot_once_and_defers_release_by_one() {
+        let pool = SignalPool::new(4);
+        let mut next = 100;
+        assert_eq!(pool.grow(10, || { next += 1; Some(hsa_signal_t { handle: next }) }), 4);
+        let (a, sa) = pool.acquire().unwrap();
+        assert_eq!(sa.signal.load(Ordering::Relaxed), 101);
+        let taken: Vec<u32> = std::iter::from_fn(|| pool.acquire().map(|s| s.0)).collect();
+        assert_eq!(taken.len(), 3);
+        assert!(pool.acquire().is_none());
+        pool.release_deferred(a);
+        assert!(pool.acquire().is_none(), "the first deferred release waits for the next one");
+        pool.release_deferred(taken[0]);
+        assert_eq!(pool.acquire().map(|s| s.0), Some(a));
+        pool.reset();
+        assert!(pool.is_empty() && pool.acquire().is_none());
+    }
+}
