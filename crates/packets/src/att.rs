@@ -327,7 +327,7 @@ impl AttPlan {
                     s.set_uconfig(GFX9_TT_TOKEN_MASK2, 0xFFFF_FFFF);
                     s.write_pconfig(u64::from(r.status), 0);
                     s.set_uconfig(GFX9_TT_BASE, (addr >> 12) as u32);
-                    s.set_uconfig(GFX9_TT_BASE2, (addr >> 44) as u32);
+                    s.set_uconfig(GFX9_TT_BASE2, (addr >> 44) as u32 & 0xF);
                     s.set_uconfig(GFX9_TT_SIZE, (step >> 12) as u32);
                     s.set_uconfig(r.ctrl, 0x8000_0000);
                     s.wait_idle();

@@ -116,15 +116,7 @@ impl PmcPlan {
         }
         let mut list = Vec::with_capacity(events.len() + 4);
         for e in events {
-            let block = block_by_enum(target, e.block_enum)?;
-            if e.block_index >= block.instances {
-                return Err(Error::InstanceOutOfRange {
-                    block: block.name,
-                    index: e.block_index,
-                    instances: block.instances,
-                    target: target.name(),
-                });
-            }
+            let block = validate_event(agent, e)?;
             let aid_without_mc_path = block.has(attr::AID) && !block.has(attr::RPB | attr::ATC);
             let aid_split = block.has(attr::AID) && agent.multi_xcc() && block.instances < AID_COUNT;
             if block.has(attr::UMC | attr::SDMA) || aid_without_mc_path || aid_split {
@@ -568,6 +560,22 @@ pub(crate) fn check_align(what: &'static str, addr: u64, align: u64) -> Result<(
         return Err(Error::Misaligned { what, addr, align });
     }
     Ok(())
+}
+
+/// aqlprofile's `aqlprofile_validate_pmc_event`: the block exists on the
+/// target and `block_index` is below its instance count. Like aqlprofile, the
+/// event id is not range-checked (compare with [`BlockInfo::event_id_max`]).
+pub fn validate_event(agent: &Agent, e: &PmcEvent) -> Result<&'static BlockInfo> {
+    let block = block_by_enum(agent.target, e.block_enum)?;
+    if e.block_index >= block.instances {
+        return Err(Error::InstanceOutOfRange {
+            block: block.name,
+            index: e.block_index,
+            instances: block.instances,
+            target: agent.target.name(),
+        });
+    }
+    Ok(block)
 }
 
 fn assign(
