@@ -172,6 +172,10 @@ pub enum ParseErrorKind {
     BadIndex(String),
     /// A number too large for the grammar.
     NumberTooLarge(String),
+    /// Parentheses or functions nested deeper than the parser allows (200).
+    TooDeep,
+    /// More tokens than the parser allows (1024).
+    TooLong,
 }
 
 impl fmt::Display for ParseErrorKind {
@@ -187,6 +191,8 @@ impl fmt::Display for ParseErrorKind {
             }
             Self::BadIndex(s) => write!(f, "bad select index `{s}`"),
             Self::NumberTooLarge(s) => write!(f, "number `{s}` is too large"),
+            Self::TooDeep => write!(f, "expression nested too deeply"),
+            Self::TooLong => write!(f, "expression too long"),
         }
     }
 }

@@ -248,6 +248,9 @@ impl Evaluator<'_> {
             let Some(k) = v.dims.iter().position(|d| d.dim == *dim) else {
                 return Err(self.fail(format!("select(): the values have no {dim} (they have {})", format_dims(&v.dims))));
             };
+            if idx.is_empty() {
+                return Err(self.fail(format!("select(): no {dim} index given")));
+            }
             if let Some(bad) = idx.iter().find(|&&i| i >= v.dims[k].extent) {
                 return Err(self.fail(format!("select(): {dim} index {bad} is out of range 0..{}", v.dims[k].extent)));
             }

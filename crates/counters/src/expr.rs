@@ -110,7 +110,11 @@ impl Expr {
     /// for user-supplied definitions; the shipped definitions only use integers.
     pub fn parse(text: &str) -> Result<Expr, ParseError> {
         let tokens = lex(text)?;
-        let mut p = Parser { text, tokens, pos: 0 };
+        if tokens.len() > MAX_TOKENS {
+            let offset = tokens[MAX_TOKENS].offset;
+            return Err(ParseError { expression: text.to_string(), offset, kind: ParseErrorKind::TooLong });
+        }
+        let mut p = Parser { text, tokens, pos: 0, depth: 0 };
         let e = p.expr()?;
         if let Some(t) = p.peek() {
             return Err(p.error_at(t.offset, ParseErrorKind::Expected { expected: "an operator or end", found: t.text(text) }));
@@ -235,7 +239,17 @@ struct Parser<'a> {
     text: &'a str,
     tokens: Vec<Token>,
     pos: usize,
+    /// Current nesting of parentheses and functions, bounded so hostile input cannot
+    /// overflow the stack.
+    depth: usize,
 }
+
+/// Most tokens `Expr::parse` accepts. Operator chains become left-deep trees that evaluation
+/// walks recursively, so their length is bounded too; shipped definitions use under 100.
+const MAX_TOKENS: usize = 1024;
+
+/// Deepest nesting `Expr::parse` accepts.
+const MAX_DEPTH: usize = 200;
 
 impl Parser<'_> {
     fn error_at(&self, offset: usize, kind: ParseErrorKind) -> ParseError {
@@ -313,8 +327,18 @@ impl Parser<'_> {
     }
 
     fn atom(&mut self) -> Result<Expr, ParseError> {
+        self.depth += 1;
+        let r = self.atom_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn atom_inner(&mut self) -> Result<Expr, ParseError> {
         const WANT: &str = "a number, a name, `(`, reduce, select or accumulate";
         let t = self.next(WANT)?;
+        if self.depth > MAX_DEPTH {
+            return Err(self.error_at(t.offset, ParseErrorKind::TooDeep));
+        }
         match t.tok {
             Tok::Num(v) => Ok(Expr::Number(v)),
             Tok::Sym('(') => {
@@ -502,6 +526,12 @@ mod tests {
             assert_eq!(e.offset, offset, "{text}: {e}");
             assert!(e.to_string().contains(msg), "{text}: {e}");
         }
+        let deep = format!("{}1{}", "(".repeat(300), ")".repeat(300));
+        assert_eq!(Expr::parse(&deep).unwrap_err().kind, ParseErrorKind::TooDeep);
+        let long = vec!["1"; 600].join("+");
+        assert_eq!(Expr::parse(&long).unwrap_err().kind, ParseErrorKind::TooLong);
+        let ok = format!("{}1{}", "(".repeat(50), ")".repeat(50));
+        assert_eq!(Expr::parse(&ok).unwrap(), Expr::Number(1.0));
         assert_eq!(
             Expr::parse("A |B").unwrap_err().to_string(),
             "expression `A |B`: unexpected character `|` at byte 2"

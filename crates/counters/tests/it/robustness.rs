@@ -106,3 +106,14 @@ fn mutated_database_text_never_panics() {
     }
     assert!(rejected > 1_000, "only {rejected} mutations rejected");
 }
+
+#[test]
+fn longest_accepted_operator_chain_evaluates() {
+    // 512 ones joined by `+` is 1023 tokens, just under the limit; it evaluates to 512
+    // without exhausting the test thread's stack.
+    let a = agent("gfx908");
+    let db = Database::builtin();
+    let e = Expr::parse(&vec!["1"; 512].join("+")).unwrap();
+    let v = evaluate_expr(db.target("gfx908").unwrap(), &a, &e, &Samples::new()).unwrap();
+    assert_eq!(v.as_scalar(), Some(512.0));
+}
