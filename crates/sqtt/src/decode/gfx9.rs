@@ -318,8 +318,38 @@ impl Gfx9Wave {
     }
 
     fn complete(&mut self, time: i64) {
-        let t = time + 4;
-        if !self.w.insts.is_empty() && !self.w.timeline.is_empty() && t > self.state_start {
+        // The 0.1.6 reference ends the wave at the token (newer AMD decoders add 4 cycles).
+        let t = time;
+        let n = self.w.insts.len();
+        let endpgm_gap = n >= 2 && self.w.insts[n - 1].category == Category::Message && {
+            let p = self.w.insts[n - 2];
+            p.time + p.duration < self.w.insts[n - 1].time
+        };
+        if endpgm_gap {
+            // As in the 0.1.6 reference: the final message (s_endpgm) starts when the previous
+            // instruction ends and the wave waits from there until the message's end.
+            let p = self.w.insts[n - 2];
+            let start = p.time + p.duration;
+            let last = &mut self.w.insts[n - 1];
+            let end = last.time + last.duration;
+            last.time = start;
+            last.duration = end - start;
+            last.stall = 0;
+            let mut acc = self.w.begin_time;
+            let mut keep = 0;
+            for (i, (_, d)) in self.w.timeline.iter_mut().enumerate() {
+                if acc + *d >= start {
+                    *d = start - acc;
+                    keep = i + 1;
+                    break;
+                }
+                acc += *d;
+                keep = i + 1;
+            }
+            self.w.timeline.truncate(keep);
+            self.w.timeline.retain(|s| s.1 > 0);
+            self.add_state(WaveState::Wait, end - start);
+        } else if t > self.state_start {
             self.w.timeline.push((self.w.cur_state, t - self.state_start));
         }
         self.w.cur_state = WaveState::Empty;
