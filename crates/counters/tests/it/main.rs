@@ -5,6 +5,7 @@
 mod database;
 mod derived;
 mod listing;
+mod packets;
 mod planner;
 mod robustness;
 
