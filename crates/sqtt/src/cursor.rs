@@ -77,21 +77,21 @@ impl<'data> NibbleCursor<'data> {
 
 /// Reads a little-endian u16 at `off`, `None` past the end.
 #[inline(always)]
-pub fn le_u16(data: &[u8], off: usize) -> Option<u16> {
+pub(crate) fn le_u16(data: &[u8], off: usize) -> Option<u16> {
     let b = data.get(off..off + 2)?;
     Some(u16::from_le_bytes([b[0], b[1]]))
 }
 
 /// Reads a little-endian u32 at `off`, `None` past the end.
 #[inline(always)]
-pub fn le_u32(data: &[u8], off: usize) -> Option<u32> {
+pub(crate) fn le_u32(data: &[u8], off: usize) -> Option<u32> {
     let b = data.get(off..off + 4)?;
     Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
 /// Reads a little-endian u64 at `off`, `None` past the end.
 #[inline(always)]
-pub fn le_u64(data: &[u8], off: usize) -> Option<u64> {
+pub(crate) fn le_u64(data: &[u8], off: usize) -> Option<u64> {
     let b = data.get(off..off + 8)?;
     Some(u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
 }

@@ -28,6 +28,9 @@ pub fn text_section(elf: &[u8]) -> Result<Text<'_>> {
     let shstrndx = le_u16(elf, 0x3e).ok_or_else(|| bad(0x3e))? as usize;
     let section = |i: usize| -> Result<(u32, u64, u64, u64)> {
         let base = i.checked_mul(SHDR).and_then(|o| o.checked_add(shoff)).ok_or_else(|| bad(0x28))?;
+        if base.checked_add(SHDR).is_none_or(|end| end > elf.len()) {
+            return Err(bad(base));
+        }
         let name = le_u32(elf, base).ok_or_else(|| bad(base))?;
         let addr = le_u64(elf, base + 0x10).ok_or_else(|| bad(base))?;
         let off = le_u64(elf, base + 0x18).ok_or_else(|| bad(base))?;
@@ -43,12 +46,12 @@ pub fn text_section(elf: &[u8]) -> Result<Text<'_>> {
         return Err(bad(0x3e));
     }
     let (_, _, stroff, strsize) = section(shstrndx)?;
-    let strtab = bytes_of(stroff, strsize, shoff + shstrndx * SHDR)?;
+    let strtab = bytes_of(stroff, strsize, shoff.wrapping_add(shstrndx * SHDR))?;
     for i in 0..shnum {
         let (name, addr, off, size) = section(i)?;
         let name = strtab.get(name as usize..).unwrap_or(&[]);
         if name.starts_with(b".text\0") {
-            return Ok(Text { vaddr: addr, bytes: bytes_of(off, size, shoff + i * SHDR)? });
+            return Ok(Text { vaddr: addr, bytes: bytes_of(off, size, shoff.wrapping_add(i * SHDR))? });
         }
     }
     Err(DecodeError::new(0, DecodeErrorKind::NoText))

@@ -7,6 +7,9 @@ use crate::cursor::NibbleCursor;
 use crate::error::{DecodeError, DecodeErrorKind, Result};
 use crate::format::rdna::{self, LayoutTable, RdnaKind};
 
+/// Upper bound of stream times (2^60 cycles; real streams stay far below).
+pub const MAX_TIME: i64 = 1 << 60;
+
 /// One RDNA token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RdnaToken {
@@ -113,7 +116,8 @@ impl Iterator for RdnaTokens<'_> {
                     }
                 }
             };
-            self.time = self.time.wrapping_add(delta);
+            // Saturate far below i64::MAX so that sums of two times never overflow downstream.
+            self.time = self.time.saturating_add(delta).min(MAX_TIME);
             let tok = RdnaToken { kind, time: self.time, raw: w, nibble: self.pos };
             self.pos += n;
             return Some(Ok(tok));

@@ -394,6 +394,8 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
 
     let mut out = SeDecode { gfxip: 9, ..SeDecode::default() };
     let mut occ: Vec<Occupancy> = Vec::new();
+    // Wave ends without a start get a start row at time 0, which AMD inserts at the front.
+    let mut missing: Vec<Occupancy> = Vec::new();
     let mut gen = Gen { data, pos: 8, time: 0, base: 0, lookahead: VecDeque::new() };
     let mut slots: Vec<Vec<Gfx9Wave>> = (0..4 * 16).map(|_| Vec::new()).collect();
     let mut pgm = [[0u64; 4]; 2];
@@ -491,7 +493,7 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
                     let pc = std::mem::take(&mut st.running[l]) - 1;
                     occ.push(Occupancy { time, cu, simd, wave_id: wave, start: false, pc });
                 } else {
-                    occ.insert(0, Occupancy { time: 0, cu, simd, wave_id: wave, start: true, pc: 0 });
+                    missing.push(Occupancy { time: 0, cu, simd, wave_id: wave, start: true, pc: 0 });
                     occ.push(Occupancy { time: 0, cu, simd, wave_id: wave, start: false, pc: 0 });
                 }
             }
@@ -526,7 +528,9 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
             finish(g, &mut st.lines, &mut out);
         }
     }
-    out.occupancy = occ;
+    missing.reverse();
+    missing.extend(occ);
+    out.occupancy = missing;
     Ok(out)
 }
 

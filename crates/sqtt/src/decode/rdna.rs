@@ -252,6 +252,8 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
 
     let mut out = SeDecode { gfxip, ..SeDecode::default() };
     let mut occ: Vec<Occupancy> = Vec::new();
+    // Wave ends without a start get a start row at time 0, which AMD inserts at the front.
+    let mut missing: Vec<Occupancy> = Vec::new();
     let mut pgm = [[0u64; 4]; 2];
     let mut incomplete_reported = false;
     let mut unknown = 0u64;
@@ -396,7 +398,7 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
                 let pc = if st.running[l] != 0 {
                     std::mem::take(&mut st.running[l]) - 1
                 } else {
-                    occ.insert(0, Occupancy { time: 0, cu, simd, wave_id: slot, start: true, pc: 0 });
+                    missing.push(Occupancy { time: 0, cu, simd, wave_id: slot, start: true, pc: 0 });
                     0
                 };
                 occ.push(Occupancy { time, cu, simd, wave_id: slot, start: false, pc });
@@ -462,7 +464,9 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
             out.waves.push(w.into_wave());
         }
     }
-    out.occupancy = occ;
+    missing.reverse();
+    missing.extend(occ);
+    out.occupancy = missing;
     Ok(out)
 }
 

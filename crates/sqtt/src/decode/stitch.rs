@@ -79,7 +79,7 @@ impl Walker<'_> {
 /// Walks `w`'s instructions through `prog`, filling in PCs. Returns how many records were
 /// attributed and the excluded gfx12 barrier waits found on the way (`(record index, pc)`).
 pub(crate) fn stitch(prog: &Program, st: &mut LineState, gfxip: u8, w: &mut WaveBuild) -> (usize, Vec<(usize, u64)>) {
-    let mut wk = Walker { prog, st };
+    let wk = Walker { prog, st };
     let insts = &mut w.insts;
     let n = insts.len();
     let mut barriers = Vec::new();
