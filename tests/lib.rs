@@ -1,1 +1,293 @@
 //! End-to-end tests: programs run under rocprof-rs with hsa-sim staged as libhsa-runtime64.so.1.
+//!
+//! This library holds the harness shared by the `e2e` test binary and the `rocprof-bench`
+//! benchmark: finding the staged artifacts (`ROCPROF_RS_STAGE`, set by `cargo xtask test`),
+//! running a fixture with or without the profiler, and reading what it wrote (CSV, rocpd, the
+//! simulator's dispatch log). Without `ROCPROF_RS_STAGE` every test prints why it skips and
+//! passes, so plain `cargo test` works.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// The staged installation (`target/stage`).
+#[derive(Debug, Clone)]
+pub struct Stage {
+    /// Its directory.
+    pub dir: PathBuf,
+}
+
+/// The stage from `ROCPROF_RS_STAGE`, or `None` after printing why the caller skips.
+pub fn stage(test: &str) -> Option<Stage> {
+    match std::env::var_os("ROCPROF_RS_STAGE") {
+        Some(dir) if Path::new(&dir).join("rocprof-rs").exists() => Some(Stage { dir: PathBuf::from(dir) }),
+        Some(dir) => {
+            eprintln!("{test}: skipped: {} has no rocprof-rs; run `cargo xtask test`", PathBuf::from(dir).display());
+            None
+        }
+        None => {
+            eprintln!("{test}: skipped: ROCPROF_RS_STAGE is not set; run `cargo xtask test` to build and stage the tools");
+            None
+        }
+    }
+}
+
+impl Stage {
+    /// The staged CLI.
+    pub fn cli(&self) -> PathBuf {
+        self.dir.join("rocprof-rs")
+    }
+
+    /// A staged fixture program, or `None` after printing why the caller skips.
+    pub fn fixture(&self, name: &str, test: &str) -> Option<PathBuf> {
+        let p = self.dir.join("fixtures").join(name);
+        if p.exists() {
+            Some(p)
+        } else {
+            eprintln!("{test}: skipped: fixture {} is not staged (gcc or AMD's HSA headers missing?)", p.display());
+            None
+        }
+    }
+
+    /// Environment that makes a program run on hsa-sim without the profiler.
+    pub fn sim_env(&self, agents: &str) -> Vec<(String, String)> {
+        vec![
+            ("LD_LIBRARY_PATH".into(), self.dir.display().to_string()),
+            ("ROCPROF_RS_SIM_AGENTS".into(), agents.into()),
+        ]
+    }
+}
+
+/// A fresh, empty scratch directory.
+pub fn scratch(name: &str) -> PathBuf {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let dir = std::env::temp_dir().join(format!("rocprof-e2e-{}-{}-{name}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("creating a scratch directory");
+    dir
+}
+
+/// What a run produced.
+#[derive(Debug)]
+pub struct Run {
+    /// Exit status.
+    pub status: ExitStatus,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+}
+
+impl Run {
+    /// Both streams, for assertion messages.
+    pub fn transcript(&self) -> String {
+        format!("status: {:?}\n--- stdout\n{}\n--- stderr\n{}", self.status, self.stdout, self.stderr)
+    }
+}
+
+/// Runs `program args` with extra environment variables.
+pub fn run(program: &Path, args: &[&str], env: &[(String, String)]) -> Run {
+    let out = Command::new(program)
+        .args(args)
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .output()
+        .unwrap_or_else(|e| panic!("running {}: {e}", program.display()));
+    Run {
+        status: out.status,
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs `rocprof-rs <cli_args> -- <app> <app_args>`.
+pub fn profile(stage: &Stage, cli_args: &[&str], app: &Path, app_args: &[&str], env: &[(String, String)]) -> Run {
+    let app = app.display().to_string();
+    let mut args: Vec<&str> = cli_args.to_vec();
+    args.push("--");
+    args.push(&app);
+    args.extend_from_slice(app_args);
+    run(&stage.cli(), &args, env)
+}
+
+/// Files under `dir` (recursively) whose name ends with `suffix`, sorted.
+pub fn find_files(dir: &Path, suffix: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(suffix)) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The single file under `dir` ending with `suffix` (panics with the directory listing otherwise).
+pub fn find_one(dir: &Path, suffix: &str) -> PathBuf {
+    let found = find_files(dir, suffix);
+    assert_eq!(found.len(), 1, "expected one *{suffix} under {}, found {found:?} (all files: {:?})", dir.display(), find_files(dir, ""));
+    found.into_iter().next().expect("one element")
+}
+
+/// A CSV file in rocprofv3's dialect (quoted strings without escapes), as header + rows.
+#[derive(Debug, Clone)]
+pub struct Csv {
+    /// Column names.
+    pub header: Vec<String>,
+    /// Rows, by column name.
+    pub rows: Vec<HashMap<String, String>>,
+}
+
+fn split_csv_line(line: &str) -> Vec<String> {
+    let mut fields = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    fields.push(cur);
+    fields
+}
+
+/// Reads a CSV file.
+pub fn read_csv(path: &Path) -> Csv {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    let mut lines = text.lines();
+    let header = split_csv_line(lines.next().unwrap_or(""));
+    let rows = lines
+        .filter(|l| !l.is_empty())
+        .map(|l| header.iter().cloned().zip(split_csv_line(l)).collect())
+        .collect();
+    Csv { header, rows }
+}
+
+/// One kernel row of the rocpd `kernels` view.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DbKernel {
+    /// Dispatch id.
+    pub dispatch_id: u64,
+    /// Kernel name.
+    pub name: String,
+    /// Queue id.
+    pub queue_id: u64,
+    /// Start, ns.
+    pub start: u64,
+    /// End, ns.
+    pub end: u64,
+    /// Grid size.
+    pub grid: [u64; 3],
+    /// Workgroup size.
+    pub workgroup: [u64; 3],
+}
+
+/// The rows of the `kernels` view, by dispatch id.
+pub fn db_kernels(db: &Path) -> Vec<DbKernel> {
+    let conn = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .unwrap_or_else(|e| panic!("opening {}: {e}", db.display()));
+    let mut stmt = conn
+        .prepare(
+            "SELECT dispatch_id, name, queue_id, start, end, grid_x, grid_y, grid_z, workgroup_x, workgroup_y, workgroup_z \
+             FROM kernels ORDER BY dispatch_id",
+        )
+        .expect("the kernels view exists");
+    let rows = stmt
+        .query_map([], |r| {
+            Ok(DbKernel {
+                dispatch_id: r.get::<_, i64>(0)? as u64,
+                name: r.get(1)?,
+                queue_id: r.get::<_, i64>(2)? as u64,
+                start: r.get::<_, i64>(3)? as u64,
+                end: r.get::<_, i64>(4)? as u64,
+                grid: [r.get::<_, i64>(5)? as u64, r.get::<_, i64>(6)? as u64, r.get::<_, i64>(7)? as u64],
+                workgroup: [r.get::<_, i64>(8)? as u64, r.get::<_, i64>(9)? as u64, r.get::<_, i64>(10)? as u64],
+            })
+        })
+        .expect("querying kernels");
+    rows.map(|r| r.expect("a kernels row")).collect()
+}
+
+/// One packet of the simulator's dispatch log (`queue=<id> index=<n> <128 hex chars>`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoggedPacket {
+    /// Queue id.
+    pub queue: u64,
+    /// Ring index.
+    pub index: u64,
+    /// The 64 bytes.
+    pub bytes: [u8; 64],
+}
+
+impl LoggedPacket {
+    /// AQL packet type (header bits 0-7).
+    pub fn packet_type(&self) -> u8 {
+        self.bytes[0]
+    }
+
+    /// Little-endian u64 at `off`.
+    pub fn u64_at(&self, off: usize) -> u64 {
+        u64::from_le_bytes(self.bytes[off..off + 8].try_into().expect("8 bytes"))
+    }
+}
+
+/// Parses a dispatch log; lines that do not match the format are ignored.
+pub fn read_dispatch_log(path: &Path) -> Vec<LoggedPacket> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    text.lines()
+        .filter_map(|line| {
+            let mut queue = None;
+            let mut index = None;
+            let mut hex = None;
+            for tok in line.split_whitespace() {
+                if let Some(v) = tok.strip_prefix("queue=") {
+                    queue = v.parse().ok();
+                } else if let Some(v) = tok.strip_prefix("index=") {
+                    index = v.parse().ok();
+                } else if tok.len() == 128 && tok.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    hex = Some(tok);
+                }
+            }
+            let hex = hex?;
+            let mut bytes = [0u8; 64];
+            for (i, b) in bytes.iter_mut().enumerate() {
+                *b = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
+            }
+            Some(LoggedPacket { queue: queue?, index: index?, bytes })
+        })
+        .collect()
+}
+
+/// Simulated GPU targets (`../shared/reference/sim-agents.md`).
+pub const TARGETS: &[&str] = &["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_lines_split_on_unquoted_commas_only() {
+        assert_eq!(split_csv_line(r#""KERNEL_DISPATCH","k(int, float)",3,"""#), ["KERNEL_DISPATCH", "k(int, float)", "3", ""]);
+    }
+
+    #[test]
+    fn dispatch_log_lines_parse() {
+        let dir = scratch("log");
+        let p = dir.join("log.txt");
+        let hex: String = (0..64).map(|i| format!("{:02x}", i)).collect();
+        std::fs::write(&p, format!("queue=3 index=7 {hex}\nnoise\n")).unwrap();
+        let log = read_dispatch_log(&p);
+        assert_eq!(log.len(), 1);
+        assert_eq!((log[0].queue, log[0].index, log[0].packet_type()), (3, 7, 0));
+        assert_eq!(log[0].u64_at(56), u64::from_le_bytes([56, 57, 58, 59, 60, 61, 62, 63]));
+    }
+}

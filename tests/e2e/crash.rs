@@ -1,0 +1,30 @@
+//! An application that dies from SIGSEGV after N waited dispatches still yields a database with
+//! exactly those N dispatches, and the CLI's exit status says it died from the signal.
+
+use std::os::unix::process::ExitStatusExt;
+
+use rocprof_e2e::{db_kernels, find_one, stage};
+
+use crate::common::kernel_trace;
+
+#[test]
+fn crash_after_n_dispatches_keeps_all_n() {
+    let test = "crash_after_n_dispatches_keeps_all_n";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.fixture("crash_after", test) else { return };
+    for n in [1u64, 7, 40] {
+        let p = kernel_trace(&stage, "gfx942", &app, &[&n.to_string()], &[]);
+        let code = p.run.status.code();
+        assert!(
+            code == Some(128 + 11) || p.run.status.signal() == Some(11),
+            "the CLI must report the application's SIGSEGV (exit 139), got {:?}:\n{}",
+            p.run.status,
+            p.run.transcript()
+        );
+        let db = db_kernels(&find_one(&p.out, ".db"));
+        assert_eq!(db.len() as u64, n, "crash after {n} dispatches:\n{}", p.run.transcript());
+        assert!(db.iter().all(|k| k.name == "crash_after" || k.name == "vector_add"), "{db:?}");
+        let ids: Vec<u64> = db.iter().map(|k| k.dispatch_id).collect();
+        assert_eq!(ids, (1..=n).collect::<Vec<_>>());
+    }
+}

@@ -1,0 +1,9 @@
+//! End-to-end tests: staged fixtures run under the staged `rocprof-rs` on hsa-sim, and what the
+//! profiler wrote is compared with what the application did. Each test skips (and passes) with a
+//! message when `ROCPROF_RS_STAGE` is unset; `cargo xtask test` sets it.
+
+mod common;
+mod crash;
+mod kernel_trace;
+mod multi_queue;
+mod packets;
