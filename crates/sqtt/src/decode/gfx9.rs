@@ -8,7 +8,7 @@
 //! INST tokens that name the pipe; see [`Gfx9Wave`] for the timing rules.
 
 use super::stitch::{self, LineState};
-use super::WaveBuild;
+use super::{SparseTable, WaveBuild};
 use crate::cursor::le_u64;
 use crate::error::{DecodeError, DecodeErrorKind, Result};
 use crate::format::gfx9::{self as fmt, kind, Header};
@@ -45,16 +45,25 @@ struct Gen<'a> {
 }
 
 impl<'a> Gen<'a> {
+    #[inline]
     fn parse_one(&mut self) -> Option<Tok> {
-        let w0 = u16::from_le_bytes([*self.data.get(self.pos)?, *self.data.get(self.pos + 1)?]);
-        let ty = (w0 & 0xf) as u8;
+        let b0 = *self.data.get(self.pos)?;
+        let ty = b0 & 0xf;
         let n = 2 * fmt::WORDS[ty as usize] as usize;
-        let bytes = self.data.get(self.pos..self.pos + n)?;
-        let mut raw = 0u64;
-        for (i, b) in bytes.iter().enumerate() {
-            raw |= u64::from(*b) << (8 * i);
+        let end = self.pos.checked_add(n)?;
+        if end > self.data.len() {
+            return None;
         }
-        self.pos += n;
+        let raw = match le_u64(self.data, self.pos) {
+            Some(w) if n < 8 => w & ((1u64 << (8 * n)) - 1),
+            Some(w) => w,
+            None => {
+                let mut buf = [0u8; 8];
+                buf[..n].copy_from_slice(&self.data[self.pos..end]);
+                u64::from_le_bytes(buf)
+            }
+        };
+        self.pos = end;
         let delta = if ty == kind::MISC { ((raw >> 4) & 0xff) as i64 } else { ((raw >> 4) & 1) as i64 };
         Some(Tok { ty, raw, delta })
     }
@@ -101,9 +110,10 @@ impl<'a> Gen<'a> {
     /// Next token and its time; TIMESTAMP and TIME_RESET tokens are consumed here.
     fn next(&mut self) -> Option<(Tok, i64)> {
         loop {
-            let t = match self.lookahead.pop_front() {
-                Some(t) => t,
-                None => self.parse_one()?,
+            let t = if self.lookahead.is_empty() {
+                self.parse_one()?
+            } else {
+                self.lookahead.pop_front()?
             };
             self.time += 4 * t.delta;
             if Self::is_reset(&t) {
@@ -373,7 +383,7 @@ fn mend(prev: &mut crate::record::Instruction, time: i64) {
 pub(crate) struct Gfx9State {
     lines: LineState,
     /// Entry pc + 1 of running waves by `(cu << 7 | simd << 5 | wave)`; 0 = not running.
-    running: Vec<u64>,
+    running: SparseTable,
 }
 
 fn loc(cu: u8, simd: u8, wave: u8) -> usize {
@@ -389,8 +399,7 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
     }
     let target_cu = header.target_cu;
     st.lines.reset(prog.len());
-    st.running.clear();
-    st.running.resize(1 << 11, 0);
+    st.running.reset(1 << 11);
 
     let mut out = SeDecode { gfxip: 9, ..SeDecode::default() };
     let mut occ: Vec<Occupancy> = Vec::new();
@@ -467,10 +476,10 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
                     }
                 }
                 let l = loc(cu, simd, wave);
-                if st.running[l] == 0 {
+                if st.running.get(l) == 0 {
                     occ.push(Occupancy { time, cu, simd, wave_id: wave, start: true, pc: entry });
                 }
-                st.running[l] = entry + 1;
+                st.running.set(l, entry + 1);
             }
             kind::WAVEEND => {
                 let (cu, simd, wave) = fmt::wave_loc(raw);
@@ -489,8 +498,8 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
                     }
                 }
                 let l = loc(cu, simd, wave);
-                if st.running[l] != 0 {
-                    let pc = std::mem::take(&mut st.running[l]) - 1;
+                if st.running.get(l) != 0 {
+                    let pc = st.running.take(l) - 1;
                     occ.push(Occupancy { time, cu, simd, wave_id: wave, start: false, pc });
                 } else {
                     missing.push(Occupancy { time: 0, cu, simd, wave_id: wave, start: true, pc: 0 });

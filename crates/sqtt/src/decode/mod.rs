@@ -82,3 +82,40 @@ impl WaveBuild {
         }
     }
 }
+
+/// A fixed-size table of `u64` that is cheap to clear: only entries written since the last
+/// reset are zeroed (a decode call touches a few hundred of its 32768 slots).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SparseTable {
+    vals: Vec<u64>,
+    touched: Vec<u32>,
+}
+
+impl SparseTable {
+    pub(crate) fn reset(&mut self, size: usize) {
+        if self.vals.len() != size {
+            self.vals = vec![0; size];
+        } else {
+            for &i in &self.touched {
+                self.vals[i as usize] = 0;
+            }
+        }
+        self.touched.clear();
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> u64 {
+        self.vals[i]
+    }
+
+    #[inline]
+    pub(crate) fn set(&mut self, i: usize, v: u64) {
+        self.vals[i] = v;
+        self.touched.push(i as u32);
+    }
+
+    #[inline]
+    pub(crate) fn take(&mut self, i: usize) -> u64 {
+        std::mem::take(&mut self.vals[i])
+    }
+}

@@ -7,7 +7,7 @@
 //! `s_endpgm` record fills the gap between the last record's end and the `WAVE_END` token.
 
 use super::stitch::{self, LineState};
-use super::WaveBuild;
+use super::{SparseTable, WaveBuild};
 use crate::error::{DecodeErrorKind, Result};
 use crate::format::rdna::{self, RdnaKind};
 use crate::isa::Program;
@@ -219,9 +219,10 @@ impl WaveBuild {
 pub(crate) struct RdnaState {
     slots: Vec<Vec<WaveBuild>>,
     /// Entry pc + 1 of running waves by `(cu << 7 | simd << 5 | slot)`; 0 = not running.
-    running: Vec<u64>,
-    saved: Vec<u64>,
+    running: SparseTable,
+    saved: SparseTable,
     lines: LineState,
+    pending: Vec<RdnaToken>,
 }
 
 fn loc(cu: u8, simd: u8, slot: u8) -> usize {
@@ -244,10 +245,8 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
     for s in &mut st.slots {
         s.clear();
     }
-    st.running.clear();
-    st.running.resize(1 << 15, 0);
-    st.saved.clear();
-    st.saved.resize(1 << 15, 0);
+    st.running.reset(1 << 15);
+    st.saved.reset(1 << 15);
     st.lines.reset(prog.len());
 
     let mut out = SeDecode { gfxip, ..SeDecode::default() };
@@ -363,19 +362,19 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
                         }
                     }
                     if is_save {
-                        if st.running[l] != 0 {
-                            let pc = st.running[l] - 1;
+                        if st.running.get(l) != 0 {
+                            let pc = st.running.get(l) - 1;
                             occ.push(Occupancy { time, cu: f.cu, simd: f.simd, wave_id: f.slot, start: false, pc });
-                            st.saved[l] = st.running[l];
+                            st.saved.set(l, st.running.get(l));
                         }
                     } else if is_restore {
-                        let pc1 = std::mem::take(&mut st.saved[l]);
-                        st.running[l] = pc1.max(1);
+                        let pc1 = st.saved.take(l);
+                        st.running.set(l, pc1.max(1));
                         occ.push(Occupancy { time, cu: f.cu, simd: f.simd, wave_id: f.slot, start: true, pc: pc1.saturating_sub(1) });
                     }
                     return;
                 }
-                st.running[l] = entry + 1;
+                st.running.set(l, entry + 1);
                 occ.push(Occupancy { time, cu: f.cu, simd: f.simd, wave_id: f.slot, start: true, pc: entry });
                 if target {
                     let slot = &mut st.slots[f.slot as usize];
@@ -395,8 +394,8 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
                     }
                 }
                 let l = loc(cu, simd, slot);
-                let pc = if st.running[l] != 0 {
-                    std::mem::take(&mut st.running[l]) - 1
+                let pc = if st.running.get(l) != 0 {
+                    st.running.take(l) - 1
                 } else {
                     missing.push(Occupancy { time: 0, cu, simd, wave_id: slot, start: true, pc: 0 });
                     0
@@ -424,8 +423,10 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
     };
 
     // Layout 3 reports a WAVERDY one cycle before its token; AMD's decoder applies it ahead of
-    // the tokens that share the WAVERDY token's time, so those are held back until time moves.
-    let mut pending: Vec<RdnaToken> = Vec::new();
+    // the wave tokens that share the WAVERDY token's time, so those are held back until time
+    // moves on. Tokens that do not touch wave state are applied at once.
+    let mut pending = std::mem::take(&mut st.pending);
+    pending.clear();
     for tok in &mut toks {
         let tok = match tok {
             Ok(t) => t,
@@ -440,21 +441,28 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
             apply(tok);
             continue;
         }
-        if pending.first().is_some_and(|p| p.time != tok.time) {
+        if !pending.is_empty() && pending[0].time != tok.time {
             for p in pending.drain(..) {
                 apply(p);
             }
         }
-        if tok.kind == RdnaKind::WaveRdy {
-            apply(tok);
-        } else {
-            pending.push(tok);
+        match tok.kind {
+            RdnaKind::WaveRdy => apply(tok),
+            RdnaKind::Inst
+            | RdnaKind::ValuInst
+            | RdnaKind::Immediate
+            | RdnaKind::ImmediateMask
+            | RdnaKind::WaveStart
+            | RdnaKind::WaveEnd
+            | RdnaKind::Reg => pending.push(tok),
+            _ => apply(tok),
         }
     }
     for p in pending.drain(..) {
         apply(p);
     }
     drop(apply);
+    st.pending = pending;
     out.unknown_tokens = unknown;
 
     for s in 0..SLOTS {
