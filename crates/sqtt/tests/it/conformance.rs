@@ -193,3 +193,37 @@ fn sqtt_conformance() {
     println!("sqtt conformance: {identical}/{compared} examples identical");
     assert!(failures.is_empty(), "examples differing from the reference decode: {failures:?}");
 }
+
+#[test]
+fn per_pc_aggregates_match_the_reference_rows() {
+    let Some(root) = corpus_root() else {
+        println!("aggregates: corpus not found, skipping");
+        return;
+    };
+    let ex = examples(&root).into_iter().find(|e| e.name == "gfx1200/handwritten").expect("handwritten example");
+    let code = ex.code();
+    let mut dec = rocprof_sqtt::Decoder::new(&code);
+    let mut table = rocprof_sqtt::aggregate::PcTable::new();
+    for (_, _, bytes) in ex.streams() {
+        table.add_waves(&dec.decode(&bytes).expect("decodes").waves);
+    }
+    // Reference: count rows and sum durations per pc straight from expected.json.
+    let exp: Value = serde_json::from_str(&std::fs::read_to_string(ex.dir.join("expected.json")).unwrap()).unwrap();
+    let mut want: HashMap<u64, (u64, i64, i64)> = HashMap::new();
+    for se in arr(&exp["shader_engines"]) {
+        for w in arr(&se["waves"]) {
+            for r in arr(&w["instructions"]) {
+                let e = want.entry(r[0].as_u64().unwrap()).or_default();
+                e.0 += 1;
+                e.1 += r[3].as_i64().unwrap();
+                e.2 += r[2].as_i64().unwrap();
+            }
+        }
+    }
+    assert_eq!(table.len(), want.len());
+    for s in table.iter() {
+        let w = want[&(s.pc - code.load_base())];
+        assert_eq!((s.hits, s.latency, s.stall), w, "pc {:#x}", s.pc - code.load_base());
+    }
+    assert_eq!(table.iter().map(|s| s.hits).sum::<u64>(), 1092);
+}
