@@ -1,5 +1,203 @@
-//! `rocprof-rs`: the command-line front end (placeholder until issue 3 lands).
-fn main() {
-    eprintln!("rocprof-rs: error: not built yet");
-    std::process::exit(2);
+//! `rocprof-rs`: the command-line front end. Parses rocprofv3-style options, runs the
+//! application under the interception library (on hsa-sim with `--simulate`), then turns the
+//! capture files into rocpd / CSV outputs and reports what was written and what was lost.
+//!
+//! Exit status: the application's; 128+N if a signal killed it; 1 if rocprof-rs failed; 2 for
+//! a command-line error.
+#![forbid(unsafe_code)]
+
+mod args;
+mod config;
+mod launch;
+mod outputs;
+mod placeholders;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context as _, Result};
+use clap::Parser;
+
+use crate::config::Config;
+use crate::launch::AppExit;
+
+/// Exit status for command-line errors (argparse's, which rocprofv3 users know).
+const USAGE_ERROR: u8 = 2;
+
+fn main() -> ExitCode {
+    let args = match args::Args::try_parse() {
+        Ok(a) => a,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("invalid command line");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("rocprof-rs: error: {first} (see rocprof-rs --help)");
+            return ExitCode::from(USAGE_ERROR);
+        }
+    };
+    let cfg = match args.into_config() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("rocprof-rs: error: {e:#}");
+            return ExitCode::from(USAGE_ERROR);
+        }
+    };
+    match run(&cfg) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            if is_broken_pipe(&e) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("rocprof-rs: error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+}
+
+/// Removes the private capture directory when dropped, unless asked to keep it.
+struct CaptureDir {
+    path: PathBuf,
+    keep: bool,
+}
+
+impl Drop for CaptureDir {
+    fn drop(&mut self) {
+        if !self.keep {
+            let _ = std::fs::remove_dir_all(&self.path);
+        }
+    }
+}
+
+/// Creates the output directory (to fail before running the application, not after) and a
+/// private capture directory inside it.
+fn prepare_dirs(cfg: &Config) -> Result<(PathBuf, CaptureDir)> {
+    let own_pid = std::process::id();
+    let app: Vec<String> = cfg.app.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let ctx = placeholders::Context::new(own_pid, 0, app, cfg.launch_dir.display().to_string(), 1);
+    let dir = placeholders::expand(&cfg.output_directory_template(), &ctx);
+    let dir = if Path::new(&dir).is_absolute() { PathBuf::from(dir) } else { cfg.launch_dir.join(dir) };
+    if dir.exists() && !dir.is_dir() {
+        bail!("output directory {} exists and is not a directory", dir.display());
+    }
+    std::fs::create_dir_all(&dir).with_context(|| format!("output directory {} cannot be created", dir.display()))?;
+    let capture = dir.join(format!(".rocprof-rs-capture-{own_pid}"));
+    std::fs::create_dir_all(&capture).with_context(|| format!("output directory {} is not writable", dir.display()))?;
+    let probe = capture.join(".write-test");
+    std::fs::write(&probe, b"").with_context(|| format!("output directory {} is not writable", dir.display()))?;
+    let _ = std::fs::remove_file(&probe);
+    let keep = std::env::var_os("ROCPROF_RS_KEEP_CAPTURE").is_some_and(|v| v == "1");
+    Ok((dir, CaptureDir { path: capture, keep }))
+}
+
+fn print_env(env: &[(String, OsString)]) {
+    for (k, v) in env {
+        eprintln!("rocprof-rs: env {k}={}", v.to_string_lossy());
+    }
+}
+
+/// The whole run; returns our exit status.
+fn run(cfg: &Config) -> Result<u8> {
+    if cfg.app.is_empty() && !cfg.list_avail {
+        bail!("no application given; usage: rocprof-rs [options] -- <application> [arguments]");
+    }
+    if !cfg.any_tracing() && !cfg.app.is_empty() {
+        for (on, opt) in [(cfg.stats, "--stats"), (cfg.summary, "--summary"), (cfg.summary_per_domain, "--summary-per-domain")] {
+            if on {
+                bail!("no tracing options were enabled for the {opt} option (add --kernel-trace)");
+            }
+        }
+        if !cfg.list_avail {
+            eprintln!("rocprof-rs: warning: no tracing options were enabled; the application runs without profiling outputs");
+        }
+    }
+    if cfg.log_level.shows_config() {
+        eprintln!("rocprof-rs: config {}", cfg.to_json());
+    }
+    let (_out_dir, capture) = prepare_dirs(cfg)?;
+    let sim_dir = match &cfg.simulate {
+        Some(_) => Some(launch::find_sim_dir(&capture.path)?),
+        None => {
+            launch::check_real_rocr()?;
+            None
+        }
+    };
+    let intercept = launch::find_intercept()?;
+    let env = launch::launch_env(cfg, &intercept, sim_dir.as_deref(), &capture.path);
+    if cfg.log_level.shows_env() {
+        print_env(&env);
+    }
+
+    if cfg.app.is_empty() {
+        // -L alone: start the runtime under our library with a probe program and list the
+        // agents its capture header records.
+        return list_agents_with_probe(&env, &capture.path);
+    }
+
+    let exit = launch::run_app(&cfg.app, &env)?;
+    let files = outputs::capture_files(&capture.path)?;
+    if files.is_empty() {
+        eprintln!(
+            "rocprof-rs: warning: the application wrote no capture (it did not initialise the HSA runtime, or the interception library was not loaded)"
+        );
+        return Ok(exit.status());
+    }
+    let captures = match outputs::read_captures(&files) {
+        Ok(c) => c,
+        Err(e) => return Err(keep_on_error(capture, e)),
+    };
+    if cfg.list_avail {
+        if let Some(c) = captures.first() {
+            print!("{}", outputs::agent_listing(&c.trace));
+        }
+    }
+    let written = match outputs::write_all(cfg, captures) {
+        Ok(w) => w,
+        Err(e) => return Err(keep_on_error(capture, e)),
+    };
+    if let AppExit::Signal(sig) = exit {
+        eprintln!("rocprof-rs: the application was killed by signal {sig}; outputs hold what it captured before");
+    }
+    if written.files.is_empty() && cfg.any_tracing() && cfg.log_level.shows_info() {
+        eprintln!("rocprof-rs: nothing was traced, so no output files were written");
+    }
+    Ok(exit.status())
+}
+
+/// Keeps the capture files for inspection when converting them failed.
+fn keep_on_error(mut capture: CaptureDir, e: anyhow::Error) -> anyhow::Error {
+    capture.keep = true;
+    e.context(format!("the capture files are kept in {}", capture.path.display()))
+}
+
+/// `-L` without an application: runs `rocminfo` (or `ROCPROF_RS_PROBE`) under the tool.
+fn list_agents_with_probe(env: &[(String, OsString)], capture_dir: &Path) -> Result<u8> {
+    let probe = std::env::var_os("ROCPROF_RS_PROBE").filter(|p| !p.is_empty()).unwrap_or_else(|| "rocminfo".into());
+    let status = std::process::Command::new(&probe)
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_os_str())))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status();
+    if let Err(e) = status {
+        bail!(
+            "listing agents without an application needs a program that starts the HSA runtime ({} could not be run: {e}); install rocminfo, set ROCPROF_RS_PROBE, or pass an application after --",
+            probe.to_string_lossy()
+        );
+    }
+    let files = outputs::capture_files(capture_dir)?;
+    let captures = outputs::read_captures(&files)?;
+    let Some(c) = captures.first() else {
+        bail!("the probe {} did not start the HSA runtime; no agents to list", probe.to_string_lossy());
+    };
+    print!("{}", outputs::agent_listing(&c.trace));
+    Ok(0)
 }

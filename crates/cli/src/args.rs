@@ -1,0 +1,235 @@
+//! The command line as clap sees it, with rocprofv3's option names, and its conversion into
+//! [`Config`]. No other module sees clap.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+use clap::{Parser, ValueEnum};
+
+use crate::config::{Config, LogLevel, OutputFormat};
+use rocprof_writers::csv::AgentIndex;
+use rocprof_writers::stats::SummaryUnit;
+
+const AFTER_HELP: &str = "\
+Exit status: the application's own exit status; 128+N when it was killed by signal N (after
+writing what was captured); 1 when rocprof-rs itself failed (message `rocprof-rs: error: ...`);
+2 for a command-line error.
+
+Outputs go to <output-directory>/<output-file>_<name>, default ./%hostname%/%pid%_results.db.
+Path placeholders: %hostname% %pid% %ppid% %pgid% %psid% %psize% %job% %rank% %size% %nid% %cwd%
+%launch_date% %launch_time% %argv% %argt% %args% %tag% %argN% %env{NAME}% (also {key} and the
+short forms %h %p %j %r %s).
+
+Example: rocprof-rs --simulate gfx942 --kernel-trace --stats -f rocpd csv -d out -- ./app";
+
+/// rocprof-rs: profile an unmodified ROCm application (rocprofv3-compatible options).
+#[derive(Debug, Parser)]
+#[command(name = "rocprof-rs", version, about, after_help = AFTER_HELP)]
+pub(crate) struct Args {
+    /// Trace kernel dispatches (KERNEL_DISPATCH).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", value_parser = parse_bool)]
+    kernel_trace: Option<bool>,
+
+    /// Directory for output files (placeholders allowed); default: the current directory.
+    #[arg(short = 'd', long, value_name = "DIR")]
+    output_directory: Option<String>,
+
+    /// Output file-name prefix (placeholders allowed, may contain '/'); default %hostname%/%pid%.
+    #[arg(short = 'o', long, value_name = "PREFIX")]
+    output_file: Option<String>,
+
+    /// Output formats, one or more of: rocpd (default), csv.
+    #[arg(short = 'f', long, value_name = "FORMAT", num_args = 1.., value_delimiter = ',')]
+    output_format: Vec<String>,
+
+    /// Write per-domain statistics (kernel_stats.csv, domain_stats.csv with csv output).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", value_parser = parse_bool)]
+    stats: Option<bool>,
+
+    /// Print a summary table of all traced domains to stdout at the end.
+    #[arg(short = 'S', long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", value_parser = parse_bool)]
+    summary: Option<bool>,
+
+    /// Print one summary table per traced domain.
+    #[arg(short = 'D', long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", value_parser = parse_bool)]
+    summary_per_domain: Option<bool>,
+
+    /// Time unit of summary tables.
+    #[arg(short = 'u', long, value_enum, value_name = "UNIT")]
+    summary_units: Option<UnitArg>,
+
+    /// How agents are named in CSV output.
+    #[arg(short = 'A', long, value_enum, value_name = "MODE")]
+    agent_index: Option<AgentIndexArg>,
+
+    /// Kernel names: keep only the bare function name.
+    #[arg(short = 'T', long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", value_parser = parse_bool)]
+    truncate_kernels: Option<bool>,
+
+    /// Log level of rocprof-rs and its interception library.
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    log_level: Option<LogLevelArg>,
+
+    /// List the available agents (and, with an application, run it afterwards).
+    #[arg(short = 'L', long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", value_parser = parse_bool)]
+    list_avail: Option<bool>,
+
+    /// Run on hsa-sim, the simulated ROCr, with these GPU targets (e.g. gfx942 or gfx942,gfx1100).
+    #[arg(long, value_name = "GFX[,GFX...]", value_delimiter = ',')]
+    simulate: Option<Vec<String>>,
+
+    /// The application and its arguments, after `--`.
+    #[arg(last = true, value_name = "APP")]
+    app: Vec<OsString>,
+}
+
+/// rocprofv3's BOOL words.
+fn parse_bool(s: &str) -> Result<bool, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "y" | "yes" | "t" | "true" | "on" | "1" => Ok(true),
+        "n" | "no" | "f" | "false" | "off" | "0" => Ok(false),
+        _ => Err(format!("expected a boolean (yes/no, true/false, on/off, 1/0), got '{s}'")),
+    }
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum UnitArg {
+    Sec,
+    Msec,
+    Usec,
+    Nsec,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum AgentIndexArg {
+    Absolute,
+    Relative,
+    TypeRelative,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum LogLevelArg {
+    Fatal,
+    Error,
+    Warning,
+    Info,
+    Trace,
+    Env,
+    Config,
+}
+
+impl Args {
+    /// Validates and converts into the internal configuration.
+    pub(crate) fn into_config(self) -> Result<Config> {
+        let mut formats = Vec::new();
+        for f in self.output_format.iter().flat_map(|f| f.split([' ', '\t', ';', ':'])).filter(|f| !f.is_empty()) {
+            let format = match f.to_ascii_lowercase().as_str() {
+                "rocpd" => OutputFormat::Rocpd,
+                "csv" => OutputFormat::Csv,
+                "json" | "pftrace" | "otf2" => bail!("output format '{f}' is not supported yet (supported: rocpd, csv)"),
+                _ => bail!("unknown output format '{f}' (supported: rocpd, csv)"),
+            };
+            if !formats.contains(&format) {
+                formats.push(format);
+            }
+        }
+        if formats.is_empty() {
+            formats.push(OutputFormat::Rocpd);
+        }
+        let simulate = match self.simulate {
+            Some(list) => {
+                let list: Vec<String> = list.into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+                if list.is_empty() {
+                    bail!("--simulate needs at least one GPU target, e.g. --simulate gfx942");
+                }
+                if let Some(bad) = list.iter().find(|g| !g.starts_with("gfx") || g.len() < 6) {
+                    bail!("--simulate: '{bad}' is not a GPU target name like gfx942");
+                }
+                Some(list)
+            }
+            None => None,
+        };
+        let log_level = match self.log_level {
+            None => LogLevel::Warning,
+            Some(LogLevelArg::Fatal) => LogLevel::Fatal,
+            Some(LogLevelArg::Error) => LogLevel::Error,
+            Some(LogLevelArg::Warning) => LogLevel::Warning,
+            Some(LogLevelArg::Info) => LogLevel::Info,
+            Some(LogLevelArg::Trace) => LogLevel::Trace,
+            Some(LogLevelArg::Env) => LogLevel::Env,
+            Some(LogLevelArg::Config) => LogLevel::Config,
+        };
+        Ok(Config {
+            kernel_trace: self.kernel_trace.unwrap_or(false),
+            output_directory: self.output_directory,
+            output_file: self.output_file,
+            formats,
+            stats: self.stats.unwrap_or(false),
+            summary: self.summary.unwrap_or(false),
+            summary_per_domain: self.summary_per_domain.unwrap_or(false),
+            summary_unit: match self.summary_units {
+                None | Some(UnitArg::Nsec) => SummaryUnit::Nsec,
+                Some(UnitArg::Usec) => SummaryUnit::Usec,
+                Some(UnitArg::Msec) => SummaryUnit::Msec,
+                Some(UnitArg::Sec) => SummaryUnit::Sec,
+            },
+            agent_index: match self.agent_index {
+                None | Some(AgentIndexArg::Relative) => AgentIndex::Relative,
+                Some(AgentIndexArg::Absolute) => AgentIndex::Absolute,
+                Some(AgentIndexArg::TypeRelative) => AgentIndex::TypeRelative,
+            },
+            truncate_kernels: self.truncate_kernels.unwrap_or(false),
+            log_level,
+            list_avail: self.list_avail.unwrap_or(false),
+            simulate,
+            app: self.app,
+            launch_dir: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Config> {
+        let argv = std::iter::once("rocprof-rs").chain(args.iter().copied());
+        Args::try_parse_from(argv).map_err(|e| anyhow::anyhow!("{e}"))?.into_config()
+    }
+
+    #[test]
+    fn bool_options_accept_rocprofv3_words() {
+        assert!(parse(&["--kernel-trace", "--", "app"]).unwrap().kernel_trace);
+        assert!(!parse(&["--kernel-trace=no", "--", "app"]).unwrap().kernel_trace);
+        assert!(!parse(&["--kernel-trace", "off", "--", "app"]).unwrap().kernel_trace);
+        assert!(parse(&["--kernel-trace=maybe", "--", "app"]).is_err());
+    }
+
+    #[test]
+    fn formats_accept_several_values_and_reject_unknown_ones() {
+        let c = parse(&["-f", "csv", "rocpd", "-d", "out", "--", "app"]).unwrap();
+        assert_eq!(c.formats, [OutputFormat::Csv, OutputFormat::Rocpd]);
+        assert_eq!(c.output_directory.as_deref(), Some("out"));
+        assert_eq!(parse(&["-f", "CSV,rocpd", "--", "a"]).unwrap().formats, [OutputFormat::Csv, OutputFormat::Rocpd]);
+        assert_eq!(parse(&["--", "a"]).unwrap().formats, [OutputFormat::Rocpd]);
+        let e = parse(&["-f", "xml", "--", "a"]).unwrap_err().to_string();
+        assert!(e.contains("unknown output format 'xml'"), "{e}");
+        let e = parse(&["-f", "json", "--", "a"]).unwrap_err().to_string();
+        assert!(e.contains("not supported yet"), "{e}");
+    }
+
+    #[test]
+    fn simulate_takes_a_comma_list_of_targets() {
+        let c = parse(&["--simulate", "gfx942,gfx1100", "--", "a"]).unwrap();
+        assert_eq!(c.simulate.unwrap(), ["gfx942", "gfx1100"]);
+        assert!(parse(&["--simulate", "942", "--", "a"]).is_err());
+    }
+
+    #[test]
+    fn app_and_its_arguments_come_after_double_dash() {
+        let c = parse(&["--kernel-trace", "--", "./app", "--kernel-trace", "7"]).unwrap();
+        assert_eq!(c.app, ["./app", "--kernel-trace", "7"]);
+        assert!(parse(&["--kernel-tr", "--", "a"]).is_err(), "no abbreviations");
+    }
+}

@@ -1,0 +1,121 @@
+//! The resolved configuration every other module works from (built from the command line by
+//! `args.rs`; nothing here knows about clap).
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use rocprof_writers::csv::AgentIndex;
+use rocprof_writers::stats::SummaryUnit;
+
+/// An output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OutputFormat {
+    /// rocpd SQLite database.
+    Rocpd,
+    /// rocprofv3 CSV files.
+    Csv,
+}
+
+/// Log level (`--log-level`). `Env` and `Config` print what the launcher sets / resolved, then
+/// behave like `Warning`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum LogLevel {
+    Fatal,
+    Error,
+    Warning,
+    Info,
+    Trace,
+    Env,
+    Config,
+}
+
+impl LogLevel {
+    /// Value of `ROCPROF_RS_LOG_LEVEL` for the interception library.
+    pub(crate) fn env_value(self) -> &'static str {
+        match self {
+            Self::Fatal | Self::Error => "error",
+            Self::Warning | Self::Env | Self::Config => "warning",
+            Self::Info => "info",
+            Self::Trace => "trace",
+        }
+    }
+
+    /// Whether informational lines (files written) are printed.
+    pub(crate) fn shows_info(self) -> bool {
+        !matches!(self, Self::Fatal | Self::Error)
+    }
+
+    /// Whether the launch environment is printed before running.
+    pub(crate) fn shows_env(self) -> bool {
+        matches!(self, Self::Env | Self::Info | Self::Trace)
+    }
+
+    /// Whether the resolved configuration is printed before running.
+    pub(crate) fn shows_config(self) -> bool {
+        matches!(self, Self::Config | Self::Info | Self::Trace)
+    }
+}
+
+/// Everything a run needs.
+#[derive(Debug, Clone)]
+pub(crate) struct Config {
+    pub(crate) kernel_trace: bool,
+    pub(crate) output_directory: Option<String>,
+    pub(crate) output_file: Option<String>,
+    pub(crate) formats: Vec<OutputFormat>,
+    pub(crate) stats: bool,
+    pub(crate) summary: bool,
+    pub(crate) summary_per_domain: bool,
+    pub(crate) summary_unit: SummaryUnit,
+    pub(crate) agent_index: AgentIndex,
+    pub(crate) truncate_kernels: bool,
+    pub(crate) log_level: LogLevel,
+    pub(crate) list_avail: bool,
+    pub(crate) simulate: Option<Vec<String>>,
+    pub(crate) app: Vec<OsString>,
+    /// Current directory when rocprof-rs started (default output directory, `%cwd%`).
+    pub(crate) launch_dir: PathBuf,
+}
+
+/// rocprofv3's default output prefix.
+pub(crate) const DEFAULT_OUTPUT_FILE: &str = "%hostname%/%pid%";
+
+impl Config {
+    /// True when some tracing domain is on.
+    pub(crate) fn any_tracing(&self) -> bool {
+        self.kernel_trace
+    }
+
+    /// The output-directory template (unexpanded).
+    pub(crate) fn output_directory_template(&self) -> String {
+        self.output_directory.clone().unwrap_or_else(|| self.launch_dir.display().to_string())
+    }
+
+    /// The output-file template (unexpanded).
+    pub(crate) fn output_file_template(&self) -> String {
+        self.output_file.clone().unwrap_or_else(|| DEFAULT_OUTPUT_FILE.to_string())
+    }
+
+    /// The configuration as JSON, stored in rocpd's `rocpd_info_process.extdata` the way
+    /// rocprofv3 stores its resolved tool configuration there.
+    pub(crate) fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "kernel_trace": self.kernel_trace,
+            "stats": self.stats,
+            "summary": self.summary,
+            "summary_per_domain": self.summary_per_domain,
+            "truncate": self.truncate_kernels,
+            "demangle": true,
+            "raw_output_path": self.output_directory_template(),
+            "raw_output_file": self.output_file_template(),
+            "csv_output": self.formats.contains(&OutputFormat::Csv),
+            "rocpd_output": self.formats.contains(&OutputFormat::Rocpd),
+            "json_output": false,
+            "pftrace_output": false,
+            "otf2_output": false,
+            "simulate": self.simulate,
+            "tool": "rocprof-rs",
+            "tool_version": env!("CARGO_PKG_VERSION"),
+        })
+    }
+}

@@ -1,0 +1,222 @@
+//! Finding the interception library and the runtime, and running the application under them.
+//!
+//! The environment contract with the interception library and hsa-sim is fixed in the README
+//! (`ROCPROF_RS_*` variables, `LD_PRELOAD`, `HSA_TOOLS_LIB`). Libraries are found next to our
+//! own executable, with env overrides; when run from `target/release` we also look in
+//! `target/stage` and accept cargo's `librocprof_sim_hsa.so` name for hsa-sim.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus};
+
+use anyhow::{bail, Context as _, Result};
+
+use crate::config::Config;
+
+/// File name of the interception library.
+pub(crate) const INTERCEPT_LIB: &str = "librocprof_intercept.so";
+/// The ROCr soname applications load.
+pub(crate) const ROCR_SONAME: &str = "libhsa-runtime64.so.1";
+/// Cargo's name for the hsa-sim cdylib.
+const SIM_CARGO_NAME: &str = "librocprof_sim_hsa.so";
+
+/// Where our executable lives.
+fn exe_dir() -> Result<PathBuf> {
+    let exe = std::env::current_exe().context("locating the rocprof-rs executable")?;
+    let exe = exe.canonicalize().unwrap_or(exe);
+    Ok(exe.parent().map(Path::to_path_buf).unwrap_or_default())
+}
+
+/// Directories searched for our libraries, in order: next to the executable, then `../stage`.
+fn search_dirs() -> Result<Vec<PathBuf>> {
+    let dir = exe_dir()?;
+    let stage = dir.join("../stage");
+    Ok(vec![dir, stage])
+}
+
+/// The interception library: `ROCPROF_RS_INTERCEPT_LIB`, else next to the executable.
+pub(crate) fn find_intercept() -> Result<PathBuf> {
+    if let Some(p) = std::env::var_os("ROCPROF_RS_INTERCEPT_LIB").filter(|p| !p.is_empty()) {
+        let p = PathBuf::from(p);
+        if !p.is_file() {
+            bail!("ROCPROF_RS_INTERCEPT_LIB names {}, which does not exist", p.display());
+        }
+        return Ok(absolute(&p));
+    }
+    let dirs = search_dirs()?;
+    for d in &dirs {
+        let p = d.join(INTERCEPT_LIB);
+        if p.is_file() {
+            return Ok(absolute(&p));
+        }
+    }
+    bail!(
+        "cannot find {INTERCEPT_LIB} (looked in {}); build it with `cargo xtask build` or set ROCPROF_RS_INTERCEPT_LIB",
+        dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+    )
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// A directory holding `libhsa-runtime64.so.1` = hsa-sim, to put first on `LD_LIBRARY_PATH`.
+/// When only a file of another name exists (`librocprof_sim_hsa.so`, or an override), a
+/// private directory with a symlink of the right name is made under `scratch`.
+pub(crate) fn find_sim_dir(scratch: &Path) -> Result<PathBuf> {
+    let link_dir = |file: &Path| -> Result<PathBuf> {
+        let file = absolute(file);
+        if file.file_name().is_some_and(|n| n == ROCR_SONAME) {
+            return Ok(file.parent().map(Path::to_path_buf).unwrap_or_default());
+        }
+        let dir = scratch.join("sim-lib");
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let link = dir.join(ROCR_SONAME);
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&file, &link).with_context(|| format!("linking {}", link.display()))?;
+        Ok(dir)
+    };
+    if let Some(p) = std::env::var_os("ROCPROF_RS_SIM_LIB").filter(|p| !p.is_empty()) {
+        let p = PathBuf::from(p);
+        if !p.is_file() {
+            bail!("ROCPROF_RS_SIM_LIB names {}, which does not exist", p.display());
+        }
+        return link_dir(&p);
+    }
+    let dirs = search_dirs()?;
+    for d in &dirs {
+        if d.join(ROCR_SONAME).is_file() {
+            return link_dir(&d.join(ROCR_SONAME));
+        }
+    }
+    for d in &dirs {
+        if d.join(SIM_CARGO_NAME).is_file() {
+            return link_dir(&d.join(SIM_CARGO_NAME));
+        }
+    }
+    bail!(
+        "cannot find hsa-sim ({ROCR_SONAME} or {SIM_CARGO_NAME}) in {}; build it with `cargo xtask build` or set ROCPROF_RS_SIM_LIB",
+        dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+    )
+}
+
+/// Checks that a real ROCm runtime can work here: `libhsa-runtime64.so.1` is findable by the
+/// dynamic loader and the amdgpu kernel driver interface `/dev/kfd` exists.
+pub(crate) fn check_real_rocr() -> Result<()> {
+    let mut dirs: Vec<PathBuf> = std::env::var_os("LD_LIBRARY_PATH")
+        .map(|v| std::env::split_paths(&v).collect())
+        .unwrap_or_default();
+    if let Some(rocm) = std::env::var_os("ROCM_PATH") {
+        dirs.push(PathBuf::from(rocm).join("lib"));
+    }
+    dirs.extend(
+        ["/opt/rocm/lib", "/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/lib"]
+            .map(PathBuf::from),
+    );
+    let found = dirs.iter().any(|d| d.join(ROCR_SONAME).exists());
+    if !found {
+        bail!("no ROCm runtime found ({ROCR_SONAME} is not installed); to run on the simulated runtime, add --simulate gfx942");
+    }
+    if !Path::new("/dev/kfd").exists() {
+        bail!("no AMD GPU driver found (/dev/kfd is missing), so the ROCm runtime cannot start; to run on the simulated runtime, add --simulate gfx942");
+    }
+    Ok(())
+}
+
+/// The environment the application runs with, as (name, value) pairs to set.
+pub(crate) fn launch_env(cfg: &Config, intercept: &Path, sim_dir: Option<&Path>, capture_dir: &Path) -> Vec<(String, OsString)> {
+    let prepend = |name: &str, first: &Path, sep: &str| -> OsString {
+        let mut v = OsString::from(first);
+        if let Some(prev) = std::env::var_os(name).filter(|p| !p.is_empty()) {
+            v.push(sep);
+            v.push(prev);
+        }
+        v
+    };
+    let mut env = vec![
+        ("LD_PRELOAD".to_string(), prepend("LD_PRELOAD", intercept, ":")),
+        ("HSA_TOOLS_LIB".to_string(), OsString::from(intercept)),
+        ("ROCPROF_RS_CAPTURE_DIR".to_string(), OsString::from(capture_dir)),
+        ("ROCPROF_RS_LOG_LEVEL".to_string(), OsString::from(cfg.log_level.env_value())),
+    ];
+    let mut domains = Vec::new();
+    if cfg.kernel_trace {
+        domains.push("kernel");
+    }
+    env.push(("ROCPROF_RS_TRACE".to_string(), OsString::from(domains.join(","))));
+    if let (Some(dir), Some(targets)) = (sim_dir, &cfg.simulate) {
+        env.push(("LD_LIBRARY_PATH".to_string(), prepend("LD_LIBRARY_PATH", dir, ":")));
+        env.push(("ROCPROF_RS_SIM_AGENTS".to_string(), OsString::from(targets.join(","))));
+    }
+    env
+}
+
+/// How the application ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AppExit {
+    /// `exit(code)`.
+    Code(i32),
+    /// Killed by signal N.
+    Signal(i32),
+}
+
+impl AppExit {
+    /// Our exit status for it: the code, or 128 + signal like a shell.
+    pub(crate) fn status(self) -> u8 {
+        match self {
+            Self::Code(c) => (c & 0xff) as u8,
+            Self::Signal(s) => (128 + s).clamp(0, 255) as u8,
+        }
+    }
+
+    fn from_status(s: ExitStatus) -> Self {
+        use std::os::unix::process::ExitStatusExt;
+        match (s.code(), s.signal()) {
+            (Some(c), _) => Self::Code(c),
+            (None, Some(sig)) => Self::Signal(sig),
+            (None, None) => Self::Code(1),
+        }
+    }
+}
+
+/// Runs the application with `env` added and waits for it. Errors name the application when it
+/// cannot be started (not found, not executable).
+pub(crate) fn run_app(app: &[OsString], env: &[(String, OsString)]) -> Result<AppExit> {
+    let (program, args) = app.split_first().context("no application given")?;
+    let mut cmd = Command::new(program);
+    cmd.args(args);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let name = program.to_string_lossy();
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            bail!("application '{name}' not found (not a file, and not on PATH)")
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            bail!("application '{name}' cannot be executed (permission denied)")
+        }
+        Err(e) => return Err(e).with_context(|| format!("starting application '{name}'")),
+    };
+    let status = child.wait().with_context(|| format!("waiting for application '{name}'"))?;
+    Ok(AppExit::from_status(status))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signal_deaths_map_to_128_plus_n() {
+        assert_eq!(AppExit::Signal(11).status(), 139);
+        assert_eq!(AppExit::Code(3).status(), 3);
+        assert_eq!(AppExit::Code(256 + 7).status(), 7);
+    }
+
+    #[test]
+    fn missing_application_is_reported_by_name() {
+        let e = run_app(&["/nonexistent/rocprof-rs-test-app".into()], &[]).unwrap_err().to_string();
+        assert_eq!(e, "application '/nonexistent/rocprof-rs-test-app' not found (not a file, and not on PATH)");
+    }
+}

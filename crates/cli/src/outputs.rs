@@ -1,0 +1,191 @@
+//! After the run: reading the capture files, writing the requested outputs per process, and
+//! reporting what was written and what was lost.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result};
+use rocprof_model::capture::{read_capture, Capture};
+use rocprof_model::{Agent, Trace};
+use rocprof_writers::csv::CsvWriter;
+use rocprof_writers::rocpd::{RocpdOptions, RocpdWriter};
+use rocprof_writers::stats::{summary_table, KernelStatsWriter, KERNEL_DISPATCH_DOMAIN};
+use rocprof_writers::{write_trace, OutputLocation, Progress, Writer};
+
+use crate::config::{Config, OutputFormat};
+use crate::placeholders::{expand, Context};
+
+/// Extension of the capture files the interception library writes (`<pid>.rpcap`).
+pub(crate) const CAPTURE_EXT: &str = "rpcap";
+
+/// The capture files in `dir`, sorted by name.
+pub(crate) fn capture_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(files),
+        Err(e) => return Err(e).with_context(|| format!("reading capture directory {}", dir.display())),
+    };
+    for entry in entries {
+        let path = entry.with_context(|| format!("reading capture directory {}", dir.display()))?.path();
+        if path.extension().is_some_and(|e| e == CAPTURE_EXT) {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Reads every capture; a file that cannot be decoded at all is an error naming it.
+pub(crate) fn read_captures(files: &[PathBuf]) -> Result<Vec<Capture>> {
+    files
+        .iter()
+        .map(|f| read_capture(f).with_context(|| format!("reading capture {}", f.display())))
+        .collect()
+}
+
+/// Totals over all processes of a run, for the final report.
+#[derive(Debug, Default)]
+pub(crate) struct Written {
+    pub(crate) files: Vec<PathBuf>,
+    pub(crate) dispatches: u64,
+}
+
+/// Removes dispatches that never completed (the process died first; the capture reader keeps
+/// them with both timestamps 0) and returns how many there were.
+fn drop_incomplete(trace: &mut Trace) -> u64 {
+    let before = trace.dispatches.len();
+    trace.dispatches.retain(|d| !(d.start.ns == 0 && d.end.ns == 0));
+    (before - trace.dispatches.len()) as u64
+}
+
+/// One line per agent, for `-L`.
+pub(crate) fn agent_listing(trace: &Trace) -> String {
+    let s = |id| trace.strings.resolve(id);
+    let mut agents: Vec<&Agent> = trace.agents.iter().collect();
+    agents.sort_by_key(|a| a.node_id);
+    let mut out = String::from("Agents:\n");
+    for a in agents {
+        let mut line = format!(
+            "  Agent {:<3} {:<4} {:<10} {}",
+            a.logical_node_id,
+            a.agent_type.as_str(),
+            s(a.name),
+            s(a.product_name)
+        );
+        if a.agent_type == rocprof_model::AgentType::Gpu {
+            line.push_str(&format!(
+                " (node {}, {} CUs, {} SIMDs, wave{}, LDS {} KiB, gfx target {})",
+                a.node_id, a.cu_count, a.simd_count, a.wave_front_size, a.lds_size_in_kb, a.gfx_target_version
+            ));
+        } else {
+            line.push_str(&format!(" (node {}, {} cores)", a.node_id, a.cpu_cores_count));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// Writes the outputs of every captured process. Summary tables go to stdout.
+pub(crate) fn write_all(cfg: &Config, captures: Vec<Capture>) -> Result<Written> {
+    let mut written = Written::default();
+    let processes = captures.len();
+    for capture in captures {
+        let mut trace = capture.trace;
+        let pid = trace.meta.pid.0;
+        let incomplete = drop_incomplete(&mut trace);
+        report_losses(cfg, pid, &trace, incomplete, capture.clean_exit);
+        if cfg.truncate_kernels {
+            for k in &mut trace.kernel_symbols {
+                k.formatted_name = k.truncated_name;
+            }
+        }
+        if trace.dispatches.is_empty() {
+            if cfg.log_level.shows_info() && cfg.any_tracing() {
+                eprintln!("rocprof-rs: process {pid} recorded no kernel dispatches; no output files for it");
+            }
+            continue;
+        }
+        written.dispatches += trace.dispatches.len() as u64;
+
+        let argv = if trace.meta.command.is_empty() {
+            cfg.app.iter().map(|a| a.to_string_lossy().into_owned()).collect()
+        } else {
+            trace.meta.command.clone()
+        };
+        let ctx = Context::new(pid, trace.meta.ppid.0, argv, cfg.launch_dir.display().to_string(), processes);
+        let dir = expand(&cfg.output_directory_template(), &ctx);
+        let prefix = expand(&cfg.output_file_template(), &ctx);
+        let dir = if Path::new(&dir).is_absolute() { PathBuf::from(dir) } else { cfg.launch_dir.join(dir) };
+        let out = OutputLocation::new(dir, prefix);
+
+        let mut writers: Vec<Box<dyn Writer>> = Vec::new();
+        for f in &cfg.formats {
+            match f {
+                OutputFormat::Rocpd => writers.push(Box::new(RocpdWriter::with_options(
+                    out.clone(),
+                    RocpdOptions { config_json: Some(cfg.to_json().to_string()), ..Default::default() },
+                ))),
+                OutputFormat::Csv => {
+                    writers.push(Box::new(CsvWriter::with_agent_index(out.clone(), cfg.agent_index)));
+                    if cfg.stats {
+                        writers.push(Box::new(KernelStatsWriter::new(out.clone())));
+                    }
+                }
+            }
+        }
+        let files = write_trace(&trace, &mut writers, Progress::Auto)
+            .with_context(|| format!("writing outputs of process {pid} under {}", out.dir().display()))?;
+        if cfg.log_level.shows_info() {
+            for f in &files {
+                eprintln!("rocprof-rs: wrote {}", f.display());
+            }
+        }
+        written.files.extend(files);
+        if cfg.summary || cfg.summary_per_domain {
+            print_summaries(cfg, &trace);
+        }
+    }
+    Ok(written)
+}
+
+/// Prints the `-D` per-domain and `-S` overall tables (console form) for one process.
+fn print_summaries(cfg: &Config, trace: &Trace) -> Option<()> {
+    let mut stats = rocprof_writers::stats::DomainStats::new(KERNEL_DISPATCH_DOMAIN);
+    let index = trace.index();
+    for d in &trace.dispatches {
+        let name = index.kernel(d.kernel).map(|k| trace.strings.resolve(k.formatted_name)).unwrap_or("");
+        stats.add(name, d.duration_ns());
+    }
+    if stats.is_empty() {
+        return None;
+    }
+    if cfg.summary_per_domain {
+        print!("{}", summary_table(&format!("{KERNEL_DISPATCH_DOMAIN} SUMMARY"), &[&stats], cfg.summary_unit, 4));
+    }
+    if cfg.summary {
+        print!("{}", summary_table("SUMMARY", &[&stats], cfg.summary_unit, 4));
+    }
+    Some(())
+}
+
+fn report_losses(cfg: &Config, pid: u32, trace: &Trace, incomplete: u64, clean_exit: bool) {
+    let d = trace.dropped_records;
+    if d.total() > 0 {
+        eprintln!(
+            "rocprof-rs: warning: process {pid}: {} records were lost ({} dropped in the process because buffers were full, {} in a cut-off capture tail, {} undecodable)",
+            d.total(),
+            d.in_process,
+            d.torn_tail,
+            d.undecodable
+        );
+    }
+    if incomplete > 0 {
+        eprintln!(
+            "rocprof-rs: warning: process {pid}: {incomplete} kernel dispatches had not completed when the process ended; they are not in the outputs"
+        );
+    }
+    if !clean_exit && cfg.log_level.shows_info() {
+        eprintln!("rocprof-rs: process {pid} did not exit cleanly; writing what it captured");
+    }
+}

@@ -1,0 +1,112 @@
+//! Runs on hsa-sim with the staged artifacts of `cargo xtask build` (`ROCPROF_RS_STAGE`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::{scratch, stderr, stdout};
+
+fn stage() -> Option<PathBuf> {
+    match std::env::var_os("ROCPROF_RS_STAGE") {
+        Some(s) if !s.is_empty() => Some(PathBuf::from(s)),
+        _ => {
+            println!("SKIP: ROCPROF_RS_STAGE is not set; run `cargo xtask test` to run the staged CLI tests");
+            None
+        }
+    }
+}
+
+fn staged_bin(stage: &Path) -> Command {
+    let mut c = Command::new(stage.join("rocprof-rs"));
+    for v in ["ROCPROF_RS_INTERCEPT_LIB", "ROCPROF_RS_SIM_LIB", "ROCPROF_RS_PROBE", "ROCPROF_RS_KEEP_CAPTURE"] {
+        c.env_remove(v);
+    }
+    c
+}
+
+/// All files under `dir` whose name ends with `suffix`.
+fn find(dir: &Path, suffix: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                out.extend(find(&p, suffix));
+            } else if p.file_name().is_some_and(|n| n.to_string_lossy().ends_with(suffix)) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn vector_add_writes_rocpd_csv_stats_and_summary() {
+    let Some(stage) = stage() else { return };
+    let out = scratch("staged-vector-add");
+    let o = staged_bin(&stage)
+        .args(["--simulate", "gfx942", "--kernel-trace", "--stats", "-S", "-f", "rocpd", "csv", "-d"])
+        .arg(&out)
+        .arg("--")
+        .arg(stage.join("fixtures/vector_add"))
+        .arg("12")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let traces = find(&out, "_kernel_trace.csv");
+    assert_eq!(traces.len(), 1, "{traces:?}");
+    let text = std::fs::read_to_string(&traces[0]).unwrap();
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(rows.len(), 12, "{text}");
+    assert!(rows.iter().all(|r| r.contains(",\"vector_add\",")), "{text}");
+    assert_eq!(find(&out, "_kernel_stats.csv").len(), 1);
+    assert_eq!(find(&out, "_agent_info.csv").len(), 1);
+    let dbs = find(&out, "_results.db");
+    assert_eq!(dbs.len(), 1);
+    let conn = rusqlite::Connection::open(&dbs[0]).unwrap();
+    let n: i64 = conn.query_row("SELECT COUNT(*) FROM kernels WHERE name = 'vector_add'", [], |r| r.get(0)).unwrap();
+    assert_eq!(n, 12);
+    let summary = stdout(&o);
+    assert!(summary.contains("ROCPROFV3 SUMMARY:"), "{summary}");
+    assert!(summary.contains("| vector_add "), "{summary}");
+    assert!(stderr(&o).contains("rocprof-rs: wrote "), "{}", stderr(&o));
+    // The private capture directory is gone.
+    assert!(find(&out, ".rpcap").is_empty());
+}
+
+#[test]
+fn crash_exit_status_is_propagated_and_captured_dispatches_are_written() {
+    let Some(stage) = stage() else { return };
+    let out = scratch("staged-crash");
+    let o = staged_bin(&stage)
+        .args(["--simulate", "gfx942", "--kernel-trace", "-f", "csv", "-d"])
+        .arg(&out)
+        .args(["-o", "run"])
+        .arg("--")
+        .arg(stage.join("fixtures/crash_after"))
+        .arg("5")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(128 + 11), "stderr: {}", stderr(&o));
+    let text = std::fs::read_to_string(out.join("run_kernel_trace.csv")).unwrap();
+    assert_eq!(text.lines().count(), 1 + 5, "{text}");
+}
+
+#[test]
+fn list_avail_with_an_application_prints_the_simulated_agents() {
+    let Some(stage) = stage() else { return };
+    let out = scratch("staged-list");
+    let o = staged_bin(&stage)
+        .args(["--simulate", "gfx942,gfx1100", "-L", "--kernel-trace", "-d"])
+        .arg(&out)
+        .arg("--")
+        .arg(stage.join("fixtures/vector_add"))
+        .arg("1")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("Agents:"), "{text}");
+    assert!(text.contains("CPU"), "{text}");
+    assert!(text.contains("gfx942") && text.contains("gfx1100"), "{text}");
+}
