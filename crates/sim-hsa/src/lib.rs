@@ -1,1 +1,38 @@
-//! rocprof-sim-hsa (placeholder until its issue lands).
+#![doc = include_str!("../README.md")]
+// Generated trampolines and table-facing functions use the C names and signatures of the HSA API.
+#![allow(non_snake_case, clippy::missing_safety_doc, clippy::too_many_arguments, unreachable_pub)]
+
+/// Prints one diagnostic line on stderr, prefixed `hsa-sim:` (cold paths only).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! diag {
+    ($($arg:tt)*) => {{
+        use ::std::io::Write as _;
+        let _ = writeln!(::std::io::stderr().lock(), "hsa-sim: {}", format_args!($($arg)*));
+    }};
+}
+
+mod agent;
+mod api;
+mod clock;
+mod code_object;
+mod copy;
+mod dispatch_log;
+mod elf;
+mod events;
+mod exports;
+mod futex;
+mod intercept;
+mod loader;
+mod memory;
+mod model;
+mod packet;
+mod pm4;
+mod profiling;
+mod queue;
+mod runtime;
+mod signal;
+mod table;
+mod table_default;
+mod tools;
+mod unsupported;

@@ -1,0 +1,1 @@
+//! Async copies (placeholder).

@@ -1,0 +1,1 @@
+//! ELF reading (placeholder, filled in with the code-object loader).

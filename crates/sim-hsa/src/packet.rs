@@ -1,0 +1,251 @@
+//! The packet processor (one thread per hardware queue) and the execution model.
+//!
+//! Loop: take the packet at the read index once its header is no longer INVALID, record it in the dispatch
+//! log exactly as received, free the slot (header := INVALID|barrier, read index += 1), then execute it to
+//! completion: acquire fence, the packet's work, release fence, timestamps (when the queue has profiling
+//! enabled) and finally the completion signal decrement. One packet at a time, so the barrier bit is always
+//! honoured. A malformed packet stops the queue and reports the HSA error through the queue's callback.
+//!
+//! Kernel duration model (deterministic, documented in the README):
+//! `workgroups = ceil(gx/wx)*ceil(gy/wy)*ceil(gz/wz)`, `waves_per_wg = ceil(wx*wy*wz / wavefront)`,
+//! `concurrent = max(1, CUs * max_waves_per_CU / waves_per_wg)`, `rounds = ceil(workgroups / concurrent)`,
+//! `instructions = max(16, code_bytes / 6)`, `duration_ns = 2000 + rounds * instructions * 4 * 1000 / MHz`,
+//! times `ROCPROF_RS_SIM_TIME_SCALE`.
+
+use std::sync::atomic::{fence, AtomicU16, Ordering};
+use std::time::{Duration, Instant};
+
+use rocprof_hsa_sys::*;
+
+use crate::api::Status;
+use crate::model::GpuModel;
+use crate::queue::{park, Queue, QueueState};
+use crate::signal::{self, satisfied, Signal, ANY_SIGNAL};
+use crate::{clock, code_object, dispatch_log, pm4, runtime};
+
+pub(crate) fn u16_at(p: &[u8; 64], off: usize) -> u16 {
+    u16::from_le_bytes([p[off], p[off + 1]])
+}
+pub(crate) fn u32_at(p: &[u8; 64], off: usize) -> u32 {
+    u32::from_le_bytes(p[off..off + 4].try_into().expect("4 bytes"))
+}
+pub(crate) fn u64_at(p: &[u8; 64], off: usize) -> u64 {
+    u64::from_le_bytes(p[off..off + 8].try_into().expect("8 bytes"))
+}
+
+/// Packet-processor thread body.
+pub(crate) fn processor(q: &'static Queue) {
+    let strict = runtime::system_any().is_some_and(|s| s.config.strict_doorbell);
+    loop {
+        let seen = q.wake.generation();
+        match q.state() {
+            QueueState::Destroyed => return,
+            QueueState::Inactive | QueueState::Error => {
+                park(q, seen, Duration::from_millis(50));
+                continue;
+            }
+            QueueState::Active => {}
+        }
+        let r = q.amd.read_dispatch_id.load(Ordering::Acquire);
+        let w = q.amd.write_dispatch_id.load(Ordering::Acquire);
+        let rung = q.doorbell.load();
+        if r >= w || (strict && (rung < 0 || (rung as u64) < r)) {
+            park(q, seen, Duration::from_millis(20));
+            continue;
+        }
+        let slot = q.slot(r);
+        // SAFETY: `slot` is a 64-byte aligned packet slot inside the queue's ring, which lives forever; the
+        // header is accessed atomically because producers publish it with a release store.
+        let header = unsafe { &*(slot as *const AtomicU16) }.load(Ordering::Acquire);
+        if u32::from(header & 0xff) == HSA_PACKET_TYPE_INVALID {
+            park(q, seen, Duration::from_millis(1));
+            continue;
+        }
+        let mut pkt = [0u8; 64];
+        // SAFETY: reads the 64-byte slot after the acquire load of its header.
+        unsafe { std::ptr::copy_nonoverlapping(slot, pkt.as_mut_ptr(), 64) };
+        pkt[0..2].copy_from_slice(&header.to_le_bytes());
+        dispatch_log::record(q.id(), r, &pkt);
+        // Free the slot: invalidate, then advance the read index (legal before completion).
+        // SAFETY: as above; only this thread consumes the slot.
+        unsafe { &*(slot as *const AtomicU16) }.store((HSA_PACKET_TYPE_INVALID | (1 << HSA_PACKET_HEADER_BARRIER)) as u16, Ordering::Release);
+        q.amd.read_dispatch_id.store(r + 1, Ordering::Release);
+        if let Err(code) = execute(q, r, &pkt) {
+            q.fail(code);
+        }
+    }
+}
+
+/// Executes one packet to completion.
+pub(crate) fn execute(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<(), Status> {
+    let header = u16_at(pkt, 0);
+    let ty = u32::from(header & 0xff);
+    let acquire = (header >> HSA_PACKET_HEADER_ACQUIRE_FENCE_SCOPE) & 3;
+    let release = (header >> HSA_PACKET_HEADER_RELEASE_FENCE_SCOPE) & 3;
+    if acquire == 3 || release == 3 || header >> 13 != 0 {
+        return Err(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
+    }
+    let completion = hsa_signal_t { handle: u64_at(pkt, 56) };
+    let completion = if completion.handle == 0 { None } else { Some(signal::lookup(completion).map_err(|_| HSA_STATUS_ERROR_INVALID_SIGNAL)?) };
+    if acquire != 0 {
+        fence(Ordering::Acquire);
+    }
+    let offset = q.agent.tick_offset;
+    let start = clock::gpu_ticks(offset);
+    match ty {
+        HSA_PACKET_TYPE_KERNEL_DISPATCH => kernel_dispatch(q, pkt)?,
+        HSA_PACKET_TYPE_BARRIER_AND => barrier(q, pkt, true)?,
+        HSA_PACKET_TYPE_BARRIER_OR => barrier(q, pkt, false)?,
+        HSA_PACKET_TYPE_VENDOR_SPECIFIC => vendor(q, index, pkt)?,
+        _ => return Err(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT),
+    }
+    if release != 0 {
+        fence(Ordering::Release);
+    }
+    let end = clock::gpu_ticks(offset).max(start + 1);
+    if let Some(s) = completion {
+        if q.profiling_enabled() {
+            s.start_ts.store(start, Ordering::Release);
+            s.end_ts.store(end, Ordering::Release);
+        }
+        // Never signal before the end timestamp is in the past.
+        while clock::gpu_ticks(offset) < end {
+            std::hint::spin_loop();
+        }
+        s.subtract(1);
+    }
+    Ok(())
+}
+
+/// Everything the model needs about one dispatch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DispatchShape {
+    pub(crate) workgroup: [u32; 3],
+    pub(crate) grid: [u32; 3],
+    pub(crate) code_bytes: u64,
+    pub(crate) wavefront: u32,
+}
+
+/// Modelled kernel duration in nanoseconds (before the time scale).
+pub(crate) fn model_duration_ns(m: &GpuModel, d: &DispatchShape) -> u64 {
+    let wgs: u64 = (0..3).map(|i| u64::from(d.grid[i].div_ceil(d.workgroup[i].max(1)))).product();
+    let wg_items: u64 = d.workgroup.iter().map(|&x| u64::from(x.max(1))).product();
+    let waves_per_wg = wg_items.div_ceil(u64::from(d.wavefront.max(1)));
+    let slots = u64::from(m.compute_units) * u64::from(m.max_waves_per_cu());
+    let concurrent = (slots / waves_per_wg.max(1)).max(1);
+    let rounds = wgs.div_ceil(concurrent);
+    let instructions = (d.code_bytes / 6).max(16);
+    2000 + rounds * instructions * 4 * 1000 / u64::from(m.max_clock_mhz.max(1))
+}
+
+fn kernel_dispatch(q: &'static Queue, pkt: &[u8; 64]) -> Result<(), Status> {
+    let bad = Err(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
+    let dims = u16_at(pkt, 2) & 3;
+    if !(1..=3).contains(&dims) || u16_at(pkt, 2) >> 2 != 0 {
+        return bad;
+    }
+    let wg = [u32::from(u16_at(pkt, 4)), u32::from(u16_at(pkt, 6)), u32::from(u16_at(pkt, 8))];
+    let grid = [u32_at(pkt, 12), u32_at(pkt, 16), u32_at(pkt, 20)];
+    for i in 0..3 {
+        if wg[i] == 0 || grid[i] == 0 || (i >= dims as usize && (wg[i] != 1 || grid[i] != 1)) {
+            return bad;
+        }
+    }
+    if wg.iter().product::<u32>() > 1024 {
+        return bad;
+    }
+    let private = u32_at(pkt, 24);
+    let group = u32_at(pkt, 28);
+    let kernel_object = u64_at(pkt, 32);
+    let kernarg = u64_at(pkt, 40);
+    let Some(k) = code_object::kernel_info(kernel_object) else {
+        crate::diag!("queue {}: kernel_object {kernel_object:#x} is not a loaded kernel descriptor", q.id());
+        return bad;
+    };
+    if (k.kernarg_size > 0 && kernarg == 0) || group < k.group_segment_size || private < k.private_segment_size {
+        return bad;
+    }
+    let m = q.agent.gpu().ok_or(HSA_STATUS_ERROR_INVALID_AGENT)?;
+    let shape = DispatchShape { workgroup: wg, grid, code_bytes: k.code_bytes, wavefront: if k.wave32 { 32 } else { 64 } };
+    let scale = runtime::system_any().map_or(1.0, |s| s.config.time_scale);
+    let ns = (model_duration_ns(m, &shape) as f64 * scale) as u64;
+    sleep_precise(Duration::from_nanos(ns));
+    Ok(())
+}
+
+/// Sleeps for `d` (spinning for the last part so short kernels still take their modelled time).
+fn sleep_precise(d: Duration) {
+    let until = Instant::now() + d;
+    if d > Duration::from_micros(200) {
+        std::thread::sleep(d - Duration::from_micros(100));
+    }
+    while Instant::now() < until {
+        std::hint::spin_loop();
+    }
+}
+
+/// Waits until `ready()` holds, re-checking on every signal change; gives up when the queue is destroyed.
+fn wait_until(q: &Queue, mut ready: impl FnMut() -> bool) {
+    loop {
+        let seen = ANY_SIGNAL.generation();
+        if ready() || q.state() == QueueState::Destroyed {
+            return;
+        }
+        ANY_SIGNAL.wait(seen, Duration::from_millis(1));
+    }
+}
+
+fn barrier(q: &'static Queue, pkt: &[u8; 64], and: bool) -> Result<(), Status> {
+    let mut deps: Vec<&'static Signal> = Vec::new();
+    for i in 0..5 {
+        let h = u64_at(pkt, 8 + 8 * i);
+        if h != 0 {
+            deps.push(signal::lookup(hsa_signal_t { handle: h }).map_err(|_| HSA_STATUS_ERROR_INVALID_SIGNAL)?);
+        }
+    }
+    if deps.is_empty() {
+        return Ok(());
+    }
+    wait_until(q, || if and { deps.iter().all(|s| s.load() == 0) } else { deps.iter().any(|s| s.load() == 0) });
+    Ok(())
+}
+
+fn vendor(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<(), Status> {
+    match u32::from(pkt[2]) {
+        1 => pm4::execute_ib(q, index, pkt),
+        HSA_AMD_PACKET_TYPE_BARRIER_VALUE => {
+            let s = signal::lookup(hsa_signal_t { handle: u64_at(pkt, 8) }).map_err(|_| HSA_STATUS_ERROR_INVALID_SIGNAL)?;
+            let value = u64_at(pkt, 16) as i64;
+            let mask = u64_at(pkt, 24) as i64;
+            let cond = u32_at(pkt, 32);
+            if cond > HSA_SIGNAL_CONDITION_GTE {
+                return Err(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
+            }
+            wait_until(q, || satisfied(cond, s.load() & mask, value));
+            Ok(())
+        }
+        other => {
+            crate::diag!("queue {}: vendor packet format {other:#x} at index {index} is not executable on a hardware queue", q.id());
+            Err(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_is_deterministic_and_grows_with_the_grid() {
+        let m = crate::model::find("gfx942").unwrap();
+        let small = DispatchShape { workgroup: [256, 1, 1], grid: [1 << 20, 1, 1], code_bytes: 200, wavefront: 64 };
+        let big = DispatchShape { grid: [1 << 26, 1, 1], ..small };
+        let a = model_duration_ns(m, &small);
+        assert_eq!(a, model_duration_ns(m, &small));
+        // 4096 workgroups of 4 waves on 304 CUs x 32 wave slots: 2432 at once -> 2 rounds of 33 instructions.
+        assert_eq!(a, 2000 + 2 * 33 * 4 * 1000 / 2100);
+        assert!(model_duration_ns(m, &big) > a * 3);
+        let slow = crate::model::find("gfx1201").unwrap();
+        assert!(model_duration_ns(slow, &big) > model_duration_ns(m, &big));
+    }
+}

@@ -1,0 +1,1 @@
+//! Profiling API (placeholder).

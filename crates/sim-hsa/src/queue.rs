@@ -1,0 +1,506 @@
+//! User-mode AQL queues. `hsa_queue_t*` is the address of a 64-byte-aligned, 256-byte block with
+//! `amd_queue_t`'s layout (write index @56, read index @128, `queue_properties` @180), followed by hidden
+//! state. Each hardware queue has its own packet-processor thread (see `packet.rs`) that drains the ring in
+//! index order; the doorbell is a signal of kind `AMD_SIGNAL_KIND_DOORBELL` whose stores wake that thread.
+//!
+//! Intercept queues (`intercept.rs`) use the same block with their own ring and indices but no thread:
+//! their doorbell runs the rewrite chain on the storing thread.
+
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::{Mutex, RwLock};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use rocprof_hsa_sys::*;
+
+use crate::agent::{self, Agent};
+use crate::api::{put, status, Status};
+use crate::futex::Event;
+use crate::runtime::system;
+use crate::signal::{self, Signal};
+
+/// `amd_queue_t` (v2 field names) with atomics where the packet processor and producers meet.
+#[repr(C, align(64))]
+pub(crate) struct AmdQueue {
+    pub(crate) hsa: hsa_queue_t,
+    caps: u32,
+    reserved1: [u32; 3],
+    pub(crate) write_dispatch_id: AtomicU64,
+    group_segment_aperture_base_hi: u32,
+    private_segment_aperture_base_hi: u32,
+    max_cu_id: u32,
+    max_wave_id: u32,
+    max_legacy_doorbell_dispatch_id_plus_1: u64,
+    legacy_doorbell_lock: u32,
+    reserved2: [u32; 9],
+    pub(crate) read_dispatch_id: AtomicU64,
+    read_dispatch_id_field_base_byte_offset: u32,
+    compute_tmpring_size: u32,
+    scratch_resource_descriptor: [u32; 4],
+    scratch_backing_memory_location: u64,
+    scratch_backing_memory_byte_size: u64,
+    scratch_wave64_lane_byte_size: u32,
+    pub(crate) queue_properties: AtomicU32,
+    scratch_max_use_index: u64,
+    queue_inactive_signal: hsa_signal_t,
+    reserved_tail: [u32; 14],
+}
+
+const _: () = {
+    use std::mem::offset_of;
+    assert!(size_of::<AmdQueue>() == size_of::<amd_queue_t>());
+    assert!(offset_of!(AmdQueue, caps) == offset_of!(amd_queue_t, caps));
+    assert!(offset_of!(AmdQueue, write_dispatch_id) == offset_of!(amd_queue_t, write_dispatch_id));
+    assert!(offset_of!(AmdQueue, max_cu_id) == offset_of!(amd_queue_t, max_cu_id));
+    assert!(offset_of!(AmdQueue, legacy_doorbell_lock) == offset_of!(amd_queue_t, legacy_doorbell_lock));
+    assert!(offset_of!(AmdQueue, read_dispatch_id) == offset_of!(amd_queue_t, read_dispatch_id));
+    assert!(offset_of!(AmdQueue, compute_tmpring_size) == offset_of!(amd_queue_t, compute_tmpring_size));
+    assert!(offset_of!(AmdQueue, scratch_resource_descriptor) == offset_of!(amd_queue_t, scratch_resource_descriptor));
+    assert!(offset_of!(AmdQueue, scratch_backing_memory_byte_size) == offset_of!(amd_queue_v2_t, scratch_backing_memory_byte_size));
+    assert!(offset_of!(AmdQueue, scratch_wave64_lane_byte_size) == offset_of!(amd_queue_t, scratch_wave64_lane_byte_size));
+    assert!(offset_of!(AmdQueue, queue_properties) == offset_of!(amd_queue_t, queue_properties));
+    assert!(offset_of!(AmdQueue, scratch_max_use_index) == offset_of!(amd_queue_v2_t, scratch_max_use_index));
+    assert!(offset_of!(AmdQueue, queue_inactive_signal) == offset_of!(amd_queue_t, queue_inactive_signal));
+};
+
+#[repr(u8)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum QueueState {
+    Active = 0,
+    Inactive = 1,
+    Error = 2,
+    Destroyed = 3,
+}
+
+pub(crate) type ErrorCallback = unsafe extern "C" fn(status: hsa_status_t, source: *mut hsa_queue_t, data: *mut c_void);
+
+#[repr(C, align(64))]
+pub(crate) struct Queue {
+    pub(crate) amd: AmdQueue,
+    pub(crate) agent: &'static Agent,
+    pub(crate) ring: usize,
+    pub(crate) size: u32,
+    pub(crate) doorbell: &'static Signal,
+    callback: Option<ErrorCallback>,
+    callback_data: usize,
+    state: AtomicU8,
+    pub(crate) wake: Event,
+    worker: Mutex<Option<JoinHandle<()>>>,
+    pub(crate) cu_mask: Mutex<Vec<u32>>,
+    pub(crate) priority: AtomicU32,
+    /// Set for intercept queues (no packet-processor thread; see `intercept.rs`).
+    pub(crate) intercept: AtomicU64,
+    /// True for queues the runtime created for itself (e.g. behind an intercept queue).
+    pub(crate) internal: AtomicBool,
+}
+
+// SAFETY: the only non-Sync members are the raw pointers inside `amd.hsa` (ring base address), written once
+// before the queue is published and read-only afterwards; everything mutable is atomic or behind a mutex.
+unsafe impl Sync for Queue {}
+// SAFETY: as above; a `Queue` owns no thread-affine resources.
+unsafe impl Send for Queue {}
+
+/// Process-lifetime queue ids, as in ROCr (unique, never reused).
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+static LIVE: RwLock<Vec<usize>> = RwLock::new(Vec::new());
+
+impl Queue {
+    pub(crate) fn hsa_ptr(&'static self) -> *mut hsa_queue_t {
+        self as *const Queue as *mut hsa_queue_t
+    }
+
+    pub(crate) fn id(&self) -> u64 {
+        self.amd.hsa.id
+    }
+
+    pub(crate) fn state(&self) -> QueueState {
+        match self.state.load(Ordering::Acquire) {
+            0 => QueueState::Active,
+            1 => QueueState::Inactive,
+            2 => QueueState::Error,
+            _ => QueueState::Destroyed,
+        }
+    }
+
+    pub(crate) fn set_state(&self, s: QueueState) {
+        self.state.store(s as u8, Ordering::Release);
+        self.wake.notify();
+    }
+
+    pub(crate) fn profiling_enabled(&self) -> bool {
+        self.amd.queue_properties.load(Ordering::Acquire) & AMD_QUEUE_PROPERTIES_ENABLE_PROFILING != 0
+    }
+
+    /// Address of ring slot `index`.
+    pub(crate) fn slot(&self, index: u64) -> *mut u8 {
+        (self.ring + (index % u64::from(self.size)) as usize * 64) as *mut u8
+    }
+
+    /// Reports a fatal queue error through the creation callback (on the calling runtime thread) and stops
+    /// the queue, like ROCr does after a packet-processor error.
+    pub(crate) fn fail(&'static self, code: hsa_status_t) {
+        self.set_state(QueueState::Error);
+        crate::diag!("queue {} stopped: {}", self.id(), status_name(code));
+        if let Some(cb) = self.callback {
+            // SAFETY: the application registered this callback and data at hsa_queue_create.
+            unsafe { cb(code, self.hsa_ptr(), self.callback_data as *mut c_void) };
+        }
+    }
+}
+
+fn status_name(code: hsa_status_t) -> String {
+    let mut p: *const std::ffi::c_char = std::ptr::null();
+    // SAFETY: valid out-pointer; the returned string is static.
+    if unsafe { crate::runtime::hsa_status_string(code, &mut p) } == HSA_STATUS_SUCCESS && !p.is_null() {
+        // SAFETY: static NUL-terminated string.
+        unsafe { std::ffi::CStr::from_ptr(p) }.to_string_lossy().into_owned()
+    } else {
+        format!("status {code:#x}")
+    }
+}
+
+/// Validates a queue pointer.
+pub(crate) fn lookup(q: *const hsa_queue_t) -> Result<&'static Queue, Status> {
+    if q.is_null() {
+        return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    }
+    let live = LIVE.read().unwrap_or_else(|e| e.into_inner());
+    if live.contains(&(q as usize)) {
+        // SAFETY: registered addresses are leaked `Queue`s that are never freed.
+        Ok(unsafe { &*(q as *const Queue) })
+    } else {
+        Err(HSA_STATUS_ERROR_INVALID_QUEUE)
+    }
+}
+
+/// Allocates a 64-byte aligned ring of `size` packets, every header INVALID.
+fn alloc_ring(size: u32) -> Result<usize, Status> {
+    let layout = std::alloc::Layout::from_size_align(size as usize * 64, 4096).map_err(|_| HSA_STATUS_ERROR_OUT_OF_RESOURCES)?;
+    // SAFETY: non-zero size.
+    let p = unsafe { std::alloc::alloc_zeroed(layout) };
+    if p.is_null() {
+        return Err(HSA_STATUS_ERROR_OUT_OF_RESOURCES);
+    }
+    for i in 0..size as usize {
+        // SAFETY: inside the fresh allocation of `size * 64` bytes; slots are 64-byte aligned.
+        unsafe { p.add(i * 64).cast::<u16>().write(HSA_PACKET_TYPE_INVALID as u16) };
+    }
+    Ok(p as usize)
+}
+
+/// Creates a queue block. `intercept != 0` makes an intercept proxy (no thread, tagged doorbell).
+pub(crate) fn create_block(
+    agent: &'static Agent,
+    size: u32,
+    type_: u32,
+    callback: Option<ErrorCallback>,
+    data: *mut c_void,
+    intercept: u64,
+    id: Option<u64>,
+) -> Result<&'static Queue, Status> {
+    let ring = alloc_ring(size)?;
+    let doorbell = signal::create(0, AMD_SIGNAL_KIND_DOORBELL as i64, 0, true);
+    let q: &'static Queue = Box::leak(Box::new(Queue {
+        amd: AmdQueue {
+            hsa: hsa_queue_t {
+                r#type: type_,
+                features: HSA_QUEUE_FEATURE_KERNEL_DISPATCH,
+                base_address: ring as *mut c_void,
+                doorbell_signal: doorbell.handle(),
+                size,
+                reserved1: 0,
+                id: id.unwrap_or_else(|| NEXT_ID.fetch_add(1, Ordering::Relaxed)),
+            },
+            caps: 0,
+            reserved1: [0; 3],
+            write_dispatch_id: AtomicU64::new(0),
+            group_segment_aperture_base_hi: 0,
+            private_segment_aperture_base_hi: 0,
+            max_cu_id: agent.gpu().map_or(0, |m| m.compute_units - 1),
+            max_wave_id: agent.gpu().map_or(0, |m| m.waves_per_simd - 1),
+            max_legacy_doorbell_dispatch_id_plus_1: 0,
+            legacy_doorbell_lock: 0,
+            reserved2: [0; 9],
+            read_dispatch_id: AtomicU64::new(0),
+            read_dispatch_id_field_base_byte_offset: 128,
+            compute_tmpring_size: 0,
+            scratch_resource_descriptor: [0; 4],
+            scratch_backing_memory_location: 0,
+            scratch_backing_memory_byte_size: 0,
+            scratch_wave64_lane_byte_size: 0,
+            queue_properties: AtomicU32::new(AMD_QUEUE_PROPERTIES_IS_PTR64),
+            scratch_max_use_index: 0,
+            queue_inactive_signal: hsa_signal_t { handle: 0 },
+            reserved_tail: [0; 14],
+        },
+        agent,
+        ring,
+        size,
+        doorbell,
+        callback,
+        callback_data: data as usize,
+        state: AtomicU8::new(QueueState::Active as u8),
+        wake: Event::new(),
+        worker: Mutex::new(None),
+        cu_mask: Mutex::new(Vec::new()),
+        priority: AtomicU32::new(HSA_AMD_QUEUE_PRIORITY_NORMAL),
+        intercept: AtomicU64::new(intercept),
+        internal: AtomicBool::new(false),
+    }));
+    let addr = q as *const Queue as usize;
+    doorbell.queue_ptr.store(addr as u64, Ordering::Release);
+    let tag = if intercept != 0 { crate::signal::DOORBELL_INTERCEPT } else { 0 };
+    doorbell.doorbell.store(addr | tag, Ordering::Release);
+    LIVE.write().unwrap_or_else(|e| e.into_inner()).push(addr);
+    if intercept == 0 {
+        let handle = std::thread::Builder::new()
+            .name(format!("hsa-sim-queue{}", q.id()))
+            .spawn(move || crate::packet::processor(q))
+            .map_err(|_| HSA_STATUS_ERROR_OUT_OF_RESOURCES)?;
+        *q.worker.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle);
+    }
+    Ok(q)
+}
+
+/// Argument checks shared by `hsa_queue_create` and `hsa_amd_queue_intercept_create`.
+pub(crate) fn check_create_args(agent: hsa_agent_t, size: u32, type_: u32, queue: *mut *mut hsa_queue_t) -> Result<(&'static Agent, u32), Status> {
+    let a = agent::lookup(agent)?;
+    if a.is_cpu() {
+        return Err(HSA_STATUS_ERROR_INVALID_AGENT);
+    }
+    if queue.is_null() || size == 0 || !size.is_power_of_two() || size > 131072 {
+        return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    }
+    if type_ != HSA_QUEUE_TYPE_MULTI && type_ != HSA_QUEUE_TYPE_SINGLE && type_ != HSA_QUEUE_TYPE_COOPERATIVE {
+        return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    }
+    Ok((a, size.max(64)))
+}
+
+pub(crate) unsafe extern "C" fn hsa_queue_create(
+    agent: hsa_agent_t,
+    size: u32,
+    type_: hsa_queue_type32_t,
+    callback: Option<ErrorCallback>,
+    data: *mut c_void,
+    _private_segment_size: u32,
+    _group_segment_size: u32,
+    queue: *mut *mut hsa_queue_t,
+) -> hsa_status_t {
+    status(|| {
+        let (a, size) = check_create_args(agent, size, type_, queue)?;
+        let q = create_block(a, size, type_, callback, data, 0, None)?;
+        // SAFETY: non-null out-pointer (checked).
+        unsafe { put(queue.cast(), q.hsa_ptr()) };
+        Ok(())
+    })
+}
+
+/// Stops a queue's processor thread and unregisters it.
+pub(crate) fn destroy(q: &'static Queue) {
+    q.set_state(QueueState::Destroyed);
+    q.doorbell.doorbell.store(0, Ordering::Release);
+    let handle = q.worker.lock().unwrap_or_else(|e| e.into_inner()).take();
+    if let Some(h) = handle {
+        if h.thread().id() != std::thread::current().id() {
+            let _ = h.join();
+        }
+    }
+    LIVE.write().unwrap_or_else(|e| e.into_inner()).retain(|a| *a != q as *const Queue as usize);
+}
+
+pub(crate) unsafe extern "C" fn hsa_queue_destroy(queue: *mut hsa_queue_t) -> hsa_status_t {
+    status(|| {
+        system()?;
+        let q = lookup(queue)?;
+        crate::intercept::destroy_if_intercept(q);
+        destroy(q);
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn hsa_queue_inactivate(queue: *mut hsa_queue_t) -> hsa_status_t {
+    status(|| {
+        system()?;
+        let q = lookup(queue)?;
+        let target = crate::intercept::hardware_of(q);
+        if target.state() == QueueState::Active {
+            target.set_state(QueueState::Inactive);
+        }
+        if !std::ptr::eq(target, q) && q.state() == QueueState::Active {
+            q.set_state(QueueState::Inactive);
+        }
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn hsa_soft_queue_create(
+    _region: hsa_region_t,
+    _size: u32,
+    _type_: hsa_queue_type32_t,
+    _features: u32,
+    _doorbell_signal: hsa_signal_t,
+    _queue: *mut *mut hsa_queue_t,
+) -> hsa_status_t {
+    crate::api::unsupported("hsa_soft_queue_create")
+}
+
+/// Called from a doorbell signal's store: wake the packet processor.
+pub(crate) fn doorbell_rung(addr: usize) {
+    // SAFETY: doorbell tags only ever hold addresses of leaked, never-freed queues.
+    let q = unsafe { &*(addr as *const Queue) };
+    q.wake.notify();
+}
+
+/// Stops every queue (last `hsa_shut_down`).
+pub(crate) fn shutdown_all() {
+    let all: Vec<usize> = LIVE.read().unwrap_or_else(|e| e.into_inner()).clone();
+    for a in all {
+        // SAFETY: registered addresses are leaked queues.
+        destroy(unsafe { &*(a as *const Queue) });
+    }
+}
+
+/// Waits (bounded) for the queue's wake event.
+pub(crate) fn park(q: &Queue, seen: u32, timeout: Duration) {
+    q.wake.wait(seen, timeout);
+}
+
+fn with_queue<R>(queue: *const hsa_queue_t, default: R, f: impl FnOnce(&'static Queue) -> R) -> R {
+    match lookup(queue) {
+        Ok(q) => f(q),
+        Err(_) => default,
+    }
+}
+
+macro_rules! load_index {
+    ($($name:ident => $field:ident, $ord:expr;)*) => {$(
+        pub(crate) unsafe extern "C" fn $name(queue: *const hsa_queue_t) -> u64 {
+            with_queue(queue, 0, |q| q.amd.$field.load($ord))
+        }
+    )*};
+}
+
+load_index! {
+    hsa_queue_load_read_index_scacquire => read_dispatch_id, Ordering::Acquire;
+    hsa_queue_load_read_index_relaxed => read_dispatch_id, Ordering::Relaxed;
+    hsa_queue_load_write_index_scacquire => write_dispatch_id, Ordering::Acquire;
+    hsa_queue_load_write_index_relaxed => write_dispatch_id, Ordering::Relaxed;
+}
+
+macro_rules! store_index {
+    ($($name:ident => $field:ident, $ord:expr;)*) => {$(
+        pub(crate) unsafe extern "C" fn $name(queue: *const hsa_queue_t, value: u64) {
+            with_queue(queue, (), |q| {
+                q.amd.$field.store(value, $ord);
+                q.wake.notify();
+            })
+        }
+    )*};
+}
+
+store_index! {
+    hsa_queue_store_write_index_relaxed => write_dispatch_id, Ordering::Relaxed;
+    hsa_queue_store_write_index_screlease => write_dispatch_id, Ordering::Release;
+    hsa_queue_store_read_index_relaxed => read_dispatch_id, Ordering::Relaxed;
+    hsa_queue_store_read_index_screlease => read_dispatch_id, Ordering::Release;
+}
+
+macro_rules! cas_index {
+    ($($name:ident => $ok:expr, $fail:expr;)*) => {$(
+        pub(crate) unsafe extern "C" fn $name(queue: *const hsa_queue_t, expected: u64, value: u64) -> u64 {
+            with_queue(queue, 0, |q| match q.amd.write_dispatch_id.compare_exchange(expected, value, $ok, $fail) {
+                Ok(v) | Err(v) => v,
+            })
+        }
+    )*};
+}
+
+cas_index! {
+    hsa_queue_cas_write_index_scacq_screl => Ordering::AcqRel, Ordering::Acquire;
+    hsa_queue_cas_write_index_scacquire => Ordering::Acquire, Ordering::Acquire;
+    hsa_queue_cas_write_index_relaxed => Ordering::Relaxed, Ordering::Relaxed;
+    hsa_queue_cas_write_index_screlease => Ordering::Release, Ordering::Relaxed;
+}
+
+macro_rules! add_index {
+    ($($name:ident => $ord:expr;)*) => {$(
+        pub(crate) unsafe extern "C" fn $name(queue: *const hsa_queue_t, value: u64) -> u64 {
+            with_queue(queue, 0, |q| q.amd.write_dispatch_id.fetch_add(value, $ord))
+        }
+    )*};
+}
+
+add_index! {
+    hsa_queue_add_write_index_scacq_screl => Ordering::AcqRel;
+    hsa_queue_add_write_index_scacquire => Ordering::Acquire;
+    hsa_queue_add_write_index_relaxed => Ordering::Relaxed;
+    hsa_queue_add_write_index_screlease => Ordering::Release;
+}
+
+pub(crate) unsafe extern "C" fn hsa_amd_queue_cu_set_mask(queue: *const hsa_queue_t, num_cu_mask_count: u32, cu_mask: *const u32) -> hsa_status_t {
+    status(|| {
+        system()?;
+        let q = crate::intercept::hardware_of(lookup(queue)?);
+        if num_cu_mask_count == 0 || num_cu_mask_count % 32 != 0 || cu_mask.is_null() {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        let words = (num_cu_mask_count / 32) as usize;
+        // SAFETY: the caller passes `num_cu_mask_count` bits = `words` dwords.
+        let v = unsafe { std::slice::from_raw_parts(cu_mask, words) }.to_vec();
+        *q.cu_mask.lock().unwrap_or_else(|e| e.into_inner()) = v;
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn hsa_amd_queue_cu_get_mask(queue: *const hsa_queue_t, num_cu_mask_count: u32, cu_mask: *mut u32) -> hsa_status_t {
+    status(|| {
+        system()?;
+        let q = crate::intercept::hardware_of(lookup(queue)?);
+        if num_cu_mask_count == 0 || cu_mask.is_null() {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        let cus = q.agent.gpu().map_or(0, |m| m.compute_units);
+        let set = q.cu_mask.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let words = num_cu_mask_count.div_ceil(32) as usize;
+        for w in 0..words {
+            let default = (0..32).filter(|b| w as u32 * 32 + b < cus).fold(0u32, |m, b| m | (1 << b));
+            let v = set.get(w).copied().unwrap_or(if set.is_empty() { default } else { 0 });
+            // SAFETY: the caller passes room for `num_cu_mask_count` bits.
+            unsafe { cu_mask.add(w).write_unaligned(v) };
+        }
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn hsa_amd_queue_set_priority(queue: *mut hsa_queue_t, priority: hsa_amd_queue_priority_t) -> hsa_status_t {
+    status(|| {
+        system()?;
+        let q = crate::intercept::hardware_of(lookup(queue)?);
+        if priority > HSA_AMD_QUEUE_PRIORITY_HIGH {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        q.priority.store(priority, Ordering::Release);
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn hsa_amd_queue_get_info(queue: *mut hsa_queue_t, attribute: hsa_queue_info_attribute_t, value: *mut c_void) -> hsa_status_t {
+    status(|| {
+        system()?;
+        let q = lookup(queue)?;
+        if value.is_null() {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        // SAFETY: the caller provides storage of the attribute's type.
+        unsafe {
+            match attribute {
+                HSA_AMD_QUEUE_INFO_AGENT => put(value, q.agent.handle()),
+                HSA_AMD_QUEUE_INFO_DOORBELL_ID => put(value, q.doorbell.handle().handle),
+                _ => return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT),
+            }
+        }
+        Ok(())
+    })
+}

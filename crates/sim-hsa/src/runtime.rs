@@ -1,0 +1,426 @@
+//! Runtime lifecycle: the reference-counted `hsa_init` / `hsa_shut_down` pair, the bootstrap lock, the
+//! system object (agents, pools, ISAs), system information and extension queries.
+//!
+//! As in ROCr, only the 0 -> 1 transition of the reference count loads the runtime (environment sampled,
+//! agents discovered, tables reset, tools loaded) and only 1 -> 0 tears it down (tools unloaded in reverse
+//! order, tables reset, queues stopped, tools closed). Both run under one non-recursive bootstrap lock; unlike
+//! ROCr, re-entry from the same thread (a tool calling `hsa_init` from `OnLoad`) is detected and reported
+//! with a clear message and `HSA_STATUS_ERROR` instead of deadlocking.
+
+use std::cell::Cell;
+use std::ffi::{c_char, c_void, CStr};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use rocprof_hsa_sys::*;
+
+use crate::agent::{self, Agent};
+use crate::api::{put, Status};
+use crate::table::{self, Abi};
+use crate::{clock, model, tools};
+
+/// Configuration sampled from the environment at the first `hsa_init`.
+#[derive(Debug, Clone)]
+pub(crate) struct Config {
+    pub(crate) gpus: Vec<&'static model::GpuModel>,
+    pub(crate) abi: Abi,
+    pub(crate) dispatch_log: Option<std::path::PathBuf>,
+    pub(crate) pm4_log: Option<std::path::PathBuf>,
+    pub(crate) time_scale: f64,
+    pub(crate) strict_doorbell: bool,
+}
+
+impl Config {
+    pub(crate) fn from_env() -> Result<Self, String> {
+        let gpus = model::parse_agents(&std::env::var("ROCPROF_RS_SIM_AGENTS").unwrap_or_default())?;
+        let abi = match std::env::var("ROCPROF_RS_SIM_ABI").unwrap_or_default().trim() {
+            "" | "newest" => Abi::Newest,
+            "5.2" => Abi::Rocm52,
+            other => return Err(format!("ROCPROF_RS_SIM_ABI={other:?} is not one of 5.2, newest")),
+        };
+        let path = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(std::path::PathBuf::from);
+        let time_scale = match std::env::var("ROCPROF_RS_SIM_TIME_SCALE") {
+            Ok(v) => v.trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0).ok_or_else(|| {
+                format!("ROCPROF_RS_SIM_TIME_SCALE={v:?} is not a non-negative number")
+            })?,
+            Err(_) => 1.0,
+        };
+        let strict_doorbell = matches!(std::env::var("ROCPROF_RS_SIM_STRICT_DOORBELL").as_deref(), Ok("1"));
+        Ok(Self {
+            gpus,
+            abi,
+            dispatch_log: path("ROCPROF_RS_SIM_DISPATCH_LOG"),
+            pm4_log: path("ROCPROF_RS_SIM_PM4_LOG"),
+            time_scale,
+            strict_doorbell,
+        })
+    }
+}
+
+/// The simulated machine: built once per process at the first successful `hsa_init` and never freed, so
+/// handles stay valid across init/shutdown cycles.
+pub(crate) struct System {
+    pub(crate) config: Config,
+    /// CPU agent first, then GPUs (ROCr's order).
+    pub(crate) agents: Vec<&'static Agent>,
+}
+
+impl System {
+    pub(crate) fn cpu(&self) -> &'static Agent {
+        self.agents[0]
+    }
+}
+
+static SYSTEM: OnceLock<&'static System> = OnceLock::new();
+static REFCOUNT: AtomicU32 = AtomicU32::new(0);
+static BOOTSTRAP: Mutex<()> = Mutex::new(());
+
+thread_local! {
+    static IN_BOOTSTRAP: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The system, or `HSA_STATUS_ERROR_NOT_INITIALIZED` outside `hsa_init` .. `hsa_shut_down`.
+pub(crate) fn system() -> Result<&'static System, Status> {
+    if REFCOUNT.load(Ordering::Acquire) == 0 {
+        return Err(HSA_STATUS_ERROR_NOT_INITIALIZED);
+    }
+    SYSTEM.get().copied().ok_or(HSA_STATUS_ERROR_NOT_INITIALIZED)
+}
+
+pub(crate) fn is_initialized() -> bool {
+    REFCOUNT.load(Ordering::Acquire) != 0
+}
+
+/// The system if it was ever built (used by threads that may outlive a shutdown).
+pub(crate) fn system_any() -> Option<&'static System> {
+    SYSTEM.get().copied()
+}
+
+struct BootstrapGuard;
+
+impl BootstrapGuard {
+    fn enter() -> Option<Self> {
+        if IN_BOOTSTRAP.with(|c| c.replace(true)) {
+            return None;
+        }
+        Some(BootstrapGuard)
+    }
+}
+
+impl Drop for BootstrapGuard {
+    fn drop(&mut self) {
+        IN_BOOTSTRAP.with(|c| c.set(false));
+    }
+}
+
+pub(crate) unsafe extern "C" fn hsa_init() -> hsa_status_t {
+    crate::api::status_code(|| Ok(init()))
+}
+
+fn init() -> hsa_status_t {
+    let Some(_reentry) = BootstrapGuard::enter() else {
+        diag!("hsa_init called from inside hsa_init/hsa_shut_down (e.g. from a tool's OnLoad/OnUnload); ROCr would deadlock here");
+        return HSA_STATUS_ERROR;
+    };
+    let _lock = BOOTSTRAP.lock().unwrap_or_else(|e| e.into_inner());
+    let count = REFCOUNT.load(Ordering::Acquire);
+    if count == u32::MAX {
+        return HSA_STATUS_ERROR_REFCOUNT_OVERFLOW;
+    }
+    if count > 0 {
+        REFCOUNT.store(count + 1, Ordering::Release);
+        return HSA_STATUS_SUCCESS;
+    }
+    let config = match Config::from_env() {
+        Ok(c) => c,
+        Err(msg) => {
+            diag!("hsa_init failed: {msg}");
+            return HSA_STATUS_ERROR;
+        }
+    };
+    table::set_abi(config.abi);
+    if SYSTEM.get().is_none() {
+        let agents = agent::build_agents(&config.gpus);
+        let sys: &'static System = Box::leak(Box::new(System { config: config.clone(), agents }));
+        let _ = SYSTEM.set(sys);
+    }
+    crate::dispatch_log::open(config.dispatch_log.as_deref(), config.pm4_log.as_deref());
+    table::reset();
+    REFCOUNT.store(1, Ordering::Release);
+    tools::load_tools();
+    HSA_STATUS_SUCCESS
+}
+
+pub(crate) unsafe extern "C" fn hsa_shut_down() -> hsa_status_t {
+    crate::api::status_code(|| Ok(shut_down()))
+}
+
+fn shut_down() -> hsa_status_t {
+    let Some(_reentry) = BootstrapGuard::enter() else {
+        diag!("hsa_shut_down called from inside hsa_init/hsa_shut_down (e.g. from a tool's OnLoad/OnUnload); ROCr would deadlock here");
+        return HSA_STATUS_ERROR;
+    };
+    let _lock = BOOTSTRAP.lock().unwrap_or_else(|e| e.into_inner());
+    let count = REFCOUNT.load(Ordering::Acquire);
+    if count == 0 {
+        return HSA_STATUS_ERROR_NOT_INITIALIZED;
+    }
+    if count > 1 {
+        REFCOUNT.store(count - 1, Ordering::Release);
+        return HSA_STATUS_SUCCESS;
+    }
+    tools::unload_tools();
+    table::reset();
+    crate::queue::shutdown_all();
+    crate::dispatch_log::flush();
+    REFCOUNT.store(0, Ordering::Release);
+    tools::close_tools();
+    HSA_STATUS_SUCCESS
+}
+
+/// `HSA_AMD_SYSTEM_INFO_BUILD_VERSION` string.
+static BUILD_VERSION: &CStr = c"hsa-sim (rocprof-rs) 1.0";
+
+pub(crate) unsafe extern "C" fn hsa_system_get_info(attribute: hsa_system_info_t, value: *mut c_void) -> hsa_status_t {
+    crate::api::status(|| {
+        system()?;
+        if value.is_null() {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        // SAFETY (all arms): the caller provides storage of the attribute's documented type at `value`.
+        unsafe {
+            match attribute {
+                HSA_SYSTEM_INFO_VERSION_MAJOR => put(value, 1u16),
+                HSA_SYSTEM_INFO_VERSION_MINOR => put(value, 1u16),
+                HSA_SYSTEM_INFO_TIMESTAMP => put(value, clock::system_ns()),
+                HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY => put(value, 1_000_000_000u64),
+                HSA_SYSTEM_INFO_SIGNAL_MAX_WAIT => put(value, u64::MAX),
+                HSA_SYSTEM_INFO_ENDIANNESS => put(value, HSA_ENDIANNESS_LITTLE),
+                HSA_SYSTEM_INFO_MACHINE_MODEL => put(value, HSA_MACHINE_MODEL_LARGE),
+                HSA_SYSTEM_INFO_EXTENSIONS => {
+                    let mut mask = [0u8; 128];
+                    for ext in [HSA_EXTENSION_AMD_PROFILER, HSA_EXTENSION_AMD_LOADER] {
+                        mask[(ext / 8) as usize] |= 1 << (ext % 8);
+                    }
+                    put(value, mask)
+                }
+                HSA_AMD_SYSTEM_INFO_BUILD_VERSION => put(value, BUILD_VERSION.as_ptr()),
+                HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED => put(value, true),
+                HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT => put(value, false),
+                HSA_AMD_SYSTEM_INFO_MWAITX_ENABLED => put(value, false),
+                HSA_AMD_SYSTEM_INFO_DMABUF_SUPPORTED => put(value, false),
+                HSA_AMD_SYSTEM_INFO_VIRTUAL_MEM_API_SUPPORTED => put(value, false),
+                HSA_AMD_SYSTEM_INFO_XNACK_ENABLED => put(value, false),
+                HSA_AMD_SYSTEM_INFO_EXT_VERSION_MAJOR if !table::abi_is_5_2() => put(value, 1u16),
+                HSA_AMD_SYSTEM_INFO_EXT_VERSION_MINOR if !table::abi_is_5_2() => put(value, 11u16),
+                _ => return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT),
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Loader extension version 1.03 (seven functions); `hsa_system_major_extension_supported` reports minor 0
+/// like ROCr while the table copies up to the 1.03 size.
+fn loader_table() -> hsa_ven_amd_loader_1_03_pfn_t {
+    hsa_ven_amd_loader_1_03_pfn_t {
+        hsa_ven_amd_loader_query_host_address: Some(crate::api::hsa_ven_amd_loader_query_host_address),
+        hsa_ven_amd_loader_query_segment_descriptors: Some(crate::api::hsa_ven_amd_loader_query_segment_descriptors),
+        hsa_ven_amd_loader_query_executable: Some(crate::api::hsa_ven_amd_loader_query_executable),
+        hsa_ven_amd_loader_executable_iterate_loaded_code_objects: Some(
+            crate::api::hsa_ven_amd_loader_executable_iterate_loaded_code_objects,
+        ),
+        hsa_ven_amd_loader_loaded_code_object_get_info: Some(crate::api::hsa_ven_amd_loader_loaded_code_object_get_info),
+        hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size: Some(
+            crate::api::hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size,
+        ),
+        hsa_ven_amd_loader_iterate_executables: Some(crate::api::hsa_ven_amd_loader_iterate_executables),
+    }
+}
+
+fn supported_extension(extension: u16) -> bool {
+    u32::from(extension) == HSA_EXTENSION_AMD_LOADER || u32::from(extension) == HSA_EXTENSION_AMD_PROFILER
+}
+
+pub(crate) unsafe extern "C" fn hsa_system_extension_supported(
+    extension: u16,
+    version_major: u16,
+    version_minor: u16,
+    result: *mut bool,
+) -> hsa_status_t {
+    crate::api::status(|| {
+        system()?;
+        if result.is_null() {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        let ok = supported_extension(extension) && version_major == 1 && version_minor == 0;
+        // SAFETY: `result` is a non-null out-pointer supplied by the caller.
+        unsafe { put(result.cast(), ok) };
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn hsa_system_major_extension_supported(
+    extension: u16,
+    version_major: u16,
+    version_minor: *mut u16,
+    result: *mut bool,
+) -> hsa_status_t {
+    crate::api::status(|| {
+        system()?;
+        if result.is_null() || version_minor.is_null() {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        let ok = supported_extension(extension) && version_major == 1;
+        // SAFETY: both out-pointers are non-null and supplied by the caller.
+        unsafe {
+            put(result.cast(), ok);
+            if ok {
+                put(version_minor.cast(), 0u16);
+            }
+        }
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn hsa_system_get_major_extension_table(
+    extension: u16,
+    version_major: u16,
+    table_length: usize,
+    table: *mut c_void,
+) -> hsa_status_t {
+    crate::api::status(|| {
+        system()?;
+        if table.is_null() || table_length == 0 {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        if u32::from(extension) != HSA_EXTENSION_AMD_LOADER || version_major != 1 {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        let t = loader_table();
+        let n = table_length.min(size_of::<hsa_ven_amd_loader_1_03_pfn_t>());
+        // SAFETY: copies `n` bytes of a local POD table into the caller's buffer of `table_length >= n` bytes.
+        unsafe { std::ptr::copy_nonoverlapping((&t as *const hsa_ven_amd_loader_1_03_pfn_t).cast::<u8>(), table.cast::<u8>(), n) };
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn hsa_system_get_extension_table(
+    extension: u16,
+    version_major: u16,
+    version_minor: u16,
+    table: *mut c_void,
+) -> hsa_status_t {
+    if version_minor != 0 {
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
+    // SAFETY: the deprecated entry point copies the 1.00 table (three functions) as ROCr does.
+    unsafe { hsa_system_get_major_extension_table(extension, version_major, size_of::<hsa_ven_amd_loader_1_00_pfn_t>(), table) }
+}
+
+pub(crate) unsafe extern "C" fn hsa_extension_get_name(extension: u16, name: *mut *const c_char) -> hsa_status_t {
+    crate::api::status(|| {
+        system()?;
+        if name.is_null() {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        let s: &'static CStr = match u32::from(extension) {
+            HSA_EXTENSION_FINALIZER => c"HSA_EXTENSION_FINALIZER",
+            HSA_EXTENSION_IMAGES => c"HSA_EXTENSION_IMAGES",
+            HSA_EXTENSION_PERFORMANCE_COUNTERS => c"HSA_EXTENSION_PERFORMANCE_COUNTERS",
+            HSA_EXTENSION_PROFILING_EVENTS => c"HSA_EXTENSION_PROFILING_EVENTS",
+            HSA_EXTENSION_AMD_PROFILER => c"HSA_EXTENSION_AMD_PROFILER",
+            HSA_EXTENSION_AMD_LOADER => c"HSA_EXTENSION_AMD_LOADER",
+            HSA_EXTENSION_AMD_AQLPROFILE => c"HSA_EXTENSION_AMD_AQLPROFILE",
+            _ => return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT),
+        };
+        // SAFETY: `name` is a non-null out-pointer; the string is static.
+        unsafe { put(name.cast(), s.as_ptr()) };
+        Ok(())
+    })
+}
+
+/// One line per status: our own wording, prefixed with the C enumerator name.
+fn status_text(status: hsa_status_t) -> Option<&'static CStr> {
+    Some(match status {
+        HSA_STATUS_SUCCESS => c"HSA_STATUS_SUCCESS: the function completed successfully",
+        HSA_STATUS_INFO_BREAK => c"HSA_STATUS_INFO_BREAK: a traversal was stopped by its callback",
+        HSA_STATUS_ERROR => c"HSA_STATUS_ERROR: a generic error occurred",
+        HSA_STATUS_ERROR_INVALID_ARGUMENT => c"HSA_STATUS_ERROR_INVALID_ARGUMENT: an argument is invalid",
+        HSA_STATUS_ERROR_INVALID_QUEUE_CREATION => c"HSA_STATUS_ERROR_INVALID_QUEUE_CREATION: the queue cannot be created",
+        HSA_STATUS_ERROR_INVALID_ALLOCATION => c"HSA_STATUS_ERROR_INVALID_ALLOCATION: the allocation is invalid",
+        HSA_STATUS_ERROR_INVALID_AGENT => c"HSA_STATUS_ERROR_INVALID_AGENT: the agent is invalid",
+        HSA_STATUS_ERROR_INVALID_REGION => c"HSA_STATUS_ERROR_INVALID_REGION: the memory region is invalid",
+        HSA_STATUS_ERROR_INVALID_SIGNAL => c"HSA_STATUS_ERROR_INVALID_SIGNAL: the signal is invalid",
+        HSA_STATUS_ERROR_INVALID_QUEUE => c"HSA_STATUS_ERROR_INVALID_QUEUE: the queue is invalid",
+        HSA_STATUS_ERROR_OUT_OF_RESOURCES => c"HSA_STATUS_ERROR_OUT_OF_RESOURCES: the runtime ran out of resources",
+        HSA_STATUS_ERROR_INVALID_PACKET_FORMAT => c"HSA_STATUS_ERROR_INVALID_PACKET_FORMAT: an AQL packet is malformed",
+        HSA_STATUS_ERROR_RESOURCE_FREE => c"HSA_STATUS_ERROR_RESOURCE_FREE: a resource could not be released",
+        HSA_STATUS_ERROR_NOT_INITIALIZED => c"HSA_STATUS_ERROR_NOT_INITIALIZED: the runtime is not initialized",
+        HSA_STATUS_ERROR_REFCOUNT_OVERFLOW => c"HSA_STATUS_ERROR_REFCOUNT_OVERFLOW: the runtime reference count overflowed",
+        HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS => c"HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS: the arguments are incompatible",
+        HSA_STATUS_ERROR_INVALID_INDEX => c"HSA_STATUS_ERROR_INVALID_INDEX: the index is invalid",
+        HSA_STATUS_ERROR_INVALID_ISA => c"HSA_STATUS_ERROR_INVALID_ISA: the instruction set architecture is invalid",
+        HSA_STATUS_ERROR_INVALID_ISA_NAME => c"HSA_STATUS_ERROR_INVALID_ISA_NAME: the ISA name is invalid",
+        HSA_STATUS_ERROR_INVALID_CODE_OBJECT => c"HSA_STATUS_ERROR_INVALID_CODE_OBJECT: the code object is invalid",
+        HSA_STATUS_ERROR_INVALID_EXECUTABLE => c"HSA_STATUS_ERROR_INVALID_EXECUTABLE: the executable is invalid",
+        HSA_STATUS_ERROR_FROZEN_EXECUTABLE => c"HSA_STATUS_ERROR_FROZEN_EXECUTABLE: the executable is frozen",
+        HSA_STATUS_ERROR_INVALID_SYMBOL_NAME => c"HSA_STATUS_ERROR_INVALID_SYMBOL_NAME: no symbol has that name",
+        HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED => c"HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED: the variable is already defined",
+        HSA_STATUS_ERROR_VARIABLE_UNDEFINED => c"HSA_STATUS_ERROR_VARIABLE_UNDEFINED: the variable is undefined",
+        HSA_STATUS_ERROR_EXCEPTION => c"HSA_STATUS_ERROR_EXCEPTION: an HSAIL exception occurred",
+        HSA_STATUS_ERROR_INVALID_CODE_SYMBOL => c"HSA_STATUS_ERROR_INVALID_CODE_SYMBOL: the code symbol is invalid",
+        HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL => c"HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL: the executable symbol is invalid",
+        HSA_STATUS_ERROR_INVALID_FILE => c"HSA_STATUS_ERROR_INVALID_FILE: the file descriptor is invalid",
+        HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER => c"HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER: the code object reader is invalid",
+        HSA_STATUS_ERROR_INVALID_CACHE => c"HSA_STATUS_ERROR_INVALID_CACHE: the cache is invalid",
+        HSA_STATUS_ERROR_INVALID_WAVEFRONT => c"HSA_STATUS_ERROR_INVALID_WAVEFRONT: the wavefront is invalid",
+        HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP => c"HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP: the signal group is invalid",
+        HSA_STATUS_ERROR_INVALID_RUNTIME_STATE => c"HSA_STATUS_ERROR_INVALID_RUNTIME_STATE: the runtime is in an invalid state",
+        HSA_STATUS_ERROR_FATAL => c"HSA_STATUS_ERROR_FATAL: a fatal error occurred",
+        HSA_STATUS_ERROR_INVALID_MEMORY_POOL => c"HSA_STATUS_ERROR_INVALID_MEMORY_POOL: the memory pool is invalid",
+        HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION => c"HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: memory access outside the aperture",
+        HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION => c"HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION: an illegal instruction was executed",
+        HSA_STATUS_ERROR_MEMORY_FAULT => c"HSA_STATUS_ERROR_MEMORY_FAULT: a memory fault occurred",
+        HSA_STATUS_ERROR_NOT_SUPPORTED => c"HSA_STATUS_ERROR_NOT_SUPPORTED: the operation is not supported",
+        _ => return None,
+    })
+}
+
+pub(crate) unsafe extern "C" fn hsa_status_string(status: hsa_status_t, status_string: *mut *const c_char) -> hsa_status_t {
+    if status_string.is_null() {
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
+    match status_text(status) {
+        Some(s) => {
+            // SAFETY: non-null out-pointer from the caller; the string is static.
+            unsafe { put(status_string.cast(), s.as_ptr()) };
+            HSA_STATUS_SUCCESS
+        }
+        None => HSA_STATUS_ERROR_INVALID_ARGUMENT,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_status_code_has_text_naming_it() {
+        for code in [HSA_STATUS_SUCCESS, HSA_STATUS_ERROR_INVALID_SIGNAL, HSA_STATUS_ERROR_FATAL, HSA_STATUS_ERROR_NOT_SUPPORTED] {
+            let s = status_text(code).unwrap().to_str().unwrap();
+            assert!(s.starts_with("HSA_STATUS_"), "{s}");
+        }
+        assert!(status_text(0x7777).is_none());
+    }
+
+    #[test]
+    fn config_rejects_bad_abi() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        std::env::set_var("ROCPROF_RS_SIM_ABI", "6.0");
+        let err = Config::from_env().unwrap_err();
+        std::env::remove_var("ROCPROF_RS_SIM_ABI");
+        assert!(err.contains("6.0"), "{err}");
+        assert_eq!(Config::from_env().unwrap().abi, Abi::Newest);
+    }
+}

@@ -1,0 +1,677 @@
+//! Signals. A handle is the address of a 64-byte, 64-byte-aligned block with `amd_signal_t`'s layout
+//! (kind @0, value @8, start_ts @32, end_ts @40, queue_ptr @48), followed by hidden bookkeeping. Tools write
+//! `start_ts`/`end_ts` through the handle and device-like code reads `value` directly, so the layout is the
+//! contract; the offsets are pinned against `rocprof_hsa_sys::amd_signal_t` below.
+//!
+//! Waiting: every API mutation bumps a per-signal futex generation and a process-wide one (for
+//! `wait_any`, barrier packets and the async-handler thread); waiters also re-read the value at least every
+//! millisecond, so writes made outside the API are noticed. Signal memory is never freed: tools keep handles
+//! in callbacks that may run late.
+
+use std::collections::HashSet;
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::RwLock;
+use std::time::{Duration, Instant};
+
+use rocprof_hsa_sys::*;
+
+use crate::api::{put, status, Status};
+use crate::futex::Event;
+use crate::runtime::system;
+
+const MAGIC: u64 = 0x5349_474e_414c_5f31; // "SIGNAL_1"
+
+/// Doorbell target tags stored in [`Signal::doorbell`] (low bit of the pointer).
+pub(crate) const DOORBELL_INTERCEPT: usize = 1;
+
+#[repr(C, align(64))]
+pub(crate) struct Signal {
+    pub(crate) kind: AtomicI64,
+    pub(crate) value: AtomicI64,
+    event_mailbox_ptr: AtomicU64,
+    event_id: AtomicU32,
+    reserved1: AtomicU32,
+    pub(crate) start_ts: AtomicU64,
+    pub(crate) end_ts: AtomicU64,
+    pub(crate) queue_ptr: AtomicU64,
+    reserved3: [AtomicU32; 2],
+    // ---- hidden part (not visible through amd_signal_t) ----
+    magic: AtomicU64,
+    pub(crate) event: Event,
+    /// 0, or the address of the queue whose doorbell this is (tagged with [`DOORBELL_INTERCEPT`]).
+    pub(crate) doorbell: AtomicUsize,
+    /// Agent handle of the last async copy completed on this signal (0 = none).
+    pub(crate) copy_agent: AtomicU64,
+    /// Start/end of that copy in the system domain (ns).
+    pub(crate) copy_start_ns: AtomicU64,
+    pub(crate) copy_end_ns: AtomicU64,
+    pub(crate) attributes: u64,
+    /// False when the consumer list excludes every CPU agent.
+    pub(crate) cpu_consumer: bool,
+}
+
+const _: () = {
+    use std::mem::{align_of, offset_of};
+    assert!(offset_of!(Signal, kind) == offset_of!(amd_signal_t, kind));
+    assert!(offset_of!(Signal, value) == offset_of!(amd_signal_t, value));
+    assert!(offset_of!(Signal, event_mailbox_ptr) == offset_of!(amd_signal_t, event_mailbox_ptr));
+    assert!(offset_of!(Signal, event_id) == offset_of!(amd_signal_t, event_id));
+    assert!(offset_of!(Signal, start_ts) == offset_of!(amd_signal_t, start_ts));
+    assert!(offset_of!(Signal, end_ts) == offset_of!(amd_signal_t, end_ts));
+    assert!(offset_of!(Signal, queue_ptr) == offset_of!(amd_signal_t, queue_ptr));
+    assert!(offset_of!(Signal, reserved3) == offset_of!(amd_signal_t, reserved3));
+    assert!(offset_of!(Signal, magic) == size_of::<amd_signal_t>());
+    assert!(align_of::<Signal>() == align_of::<amd_signal_t>());
+};
+
+/// Bumped on every signal mutation anywhere (multi-signal waiters, async handlers, barrier packets).
+pub(crate) static ANY_SIGNAL: Event = Event::new();
+
+static LIVE: RwLock<Option<HashSet<usize>>> = RwLock::new(None);
+
+impl Signal {
+    pub(crate) fn handle(&'static self) -> hsa_signal_t {
+        hsa_signal_t { handle: self as *const Signal as u64 }
+    }
+
+    pub(crate) fn load(&self) -> i64 {
+        self.value.load(Ordering::Acquire)
+    }
+
+    /// Wakes waiters, the async thread and, for doorbells, the queue behind it.
+    pub(crate) fn changed(&'static self, wake_waiters: bool) {
+        if wake_waiters {
+            self.event.notify();
+        }
+        ANY_SIGNAL.notify();
+        let db = self.doorbell.load(Ordering::Acquire);
+        if db != 0 {
+            if db & DOORBELL_INTERCEPT != 0 {
+                crate::intercept::doorbell_rung(db & !DOORBELL_INTERCEPT, self.load());
+            } else {
+                crate::queue::doorbell_rung(db);
+            }
+        }
+    }
+
+    pub(crate) fn store(&'static self, v: i64) {
+        self.value.store(v, Ordering::Release);
+        self.changed(true);
+    }
+
+    pub(crate) fn subtract(&'static self, v: i64) -> i64 {
+        let old = self.value.fetch_sub(v, Ordering::AcqRel);
+        self.changed(true);
+        old
+    }
+
+    /// Blocks until `cond(value, compare)` holds or the timeout (ns; `u64::MAX` = forever) passes; returns
+    /// the last observed value.
+    pub(crate) fn wait(&self, cond: hsa_signal_condition_t, compare: i64, timeout_ns: u64) -> i64 {
+        let deadline = deadline(timeout_ns);
+        loop {
+            let seen = self.event.generation();
+            let v = self.load();
+            if satisfied(cond, v, compare) {
+                return v;
+            }
+            match remaining(deadline) {
+                Some(d) if d.is_zero() => return v,
+                Some(d) => self.event.wait(seen, d.min(Duration::from_millis(1))),
+                None => self.event.wait(seen, Duration::from_millis(1)),
+            }
+        }
+    }
+}
+
+pub(crate) fn deadline(timeout_ns: u64) -> Option<Instant> {
+    if timeout_ns == u64::MAX {
+        None
+    } else {
+        Instant::now().checked_add(Duration::from_nanos(timeout_ns))
+    }
+}
+
+/// `None` = no deadline; `Some(0)` = expired.
+pub(crate) fn remaining(deadline: Option<Instant>) -> Option<Duration> {
+    deadline.map(|d| d.saturating_duration_since(Instant::now()))
+}
+
+/// HSA's four conditions, signed comparison.
+pub(crate) fn satisfied(cond: hsa_signal_condition_t, v: i64, compare: i64) -> bool {
+    match cond {
+        HSA_SIGNAL_CONDITION_EQ => v == compare,
+        HSA_SIGNAL_CONDITION_NE => v != compare,
+        HSA_SIGNAL_CONDITION_LT => v < compare,
+        HSA_SIGNAL_CONDITION_GTE => v >= compare,
+        _ => true,
+    }
+}
+
+/// Creates a signal (runtime-internal users too: doorbells, copy and retry signals).
+pub(crate) fn create(initial: i64, kind: i64, attributes: u64, cpu_consumer: bool) -> &'static Signal {
+    let s: &'static Signal = Box::leak(Box::new(Signal {
+        kind: AtomicI64::new(kind),
+        value: AtomicI64::new(initial),
+        event_mailbox_ptr: AtomicU64::new(0),
+        event_id: AtomicU32::new(0),
+        reserved1: AtomicU32::new(0),
+        start_ts: AtomicU64::new(0),
+        end_ts: AtomicU64::new(0),
+        queue_ptr: AtomicU64::new(0),
+        reserved3: [AtomicU32::new(0), AtomicU32::new(0)],
+        magic: AtomicU64::new(MAGIC),
+        event: Event::new(),
+        doorbell: AtomicUsize::new(0),
+        copy_agent: AtomicU64::new(0),
+        copy_start_ns: AtomicU64::new(0),
+        copy_end_ns: AtomicU64::new(0),
+        attributes,
+        cpu_consumer,
+    }));
+    LIVE.write().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(HashSet::new).insert(s as *const Signal as usize);
+    s
+}
+
+/// Validates a handle: 0 -> `INVALID_ARGUMENT` (ROCr), unknown or destroyed -> `INVALID_SIGNAL`.
+pub(crate) fn lookup(h: hsa_signal_t) -> Result<&'static Signal, Status> {
+    if h.handle == 0 {
+        return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    }
+    let live = LIVE.read().unwrap_or_else(|e| e.into_inner());
+    if live.as_ref().is_some_and(|s| s.contains(&(h.handle as usize))) {
+        // SAFETY: the address is in the registry, so it is a leaked, never-freed `Signal`.
+        Ok(unsafe { &*(h.handle as usize as *const Signal) })
+    } else {
+        Err(HSA_STATUS_ERROR_INVALID_SIGNAL)
+    }
+}
+
+/// Like [`lookup`] but also accepts destroyed signals (their memory lives on), for late readers.
+pub(crate) fn lookup_any(h: hsa_signal_t) -> Option<&'static Signal> {
+    lookup(h).ok()
+}
+
+fn destroy(s: &'static Signal) {
+    LIVE.write().unwrap_or_else(|e| e.into_inner()).as_mut().map(|l| l.remove(&(s as *const Signal as usize)));
+    s.magic.store(0, Ordering::Release);
+    crate::events::forget_signal(s);
+}
+
+fn create_checked(
+    initial: hsa_signal_value_t,
+    num_consumers: u32,
+    consumers: *const hsa_agent_t,
+    attributes: u64,
+    out: *mut hsa_signal_t,
+) -> Result<(), Status> {
+    let sys = system()?;
+    if out.is_null() || (num_consumers > 0 && consumers.is_null()) {
+        return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    }
+    let mut cpu_consumer = num_consumers == 0;
+    for i in 0..num_consumers as usize {
+        // SAFETY: the caller passes `num_consumers` agents at `consumers` (checked non-null).
+        let a = unsafe { consumers.add(i).read_unaligned() };
+        let agent = crate::agent::lookup(a).map_err(|_| HSA_STATUS_ERROR_INVALID_AGENT)?;
+        if agent.is_cpu() {
+            cpu_consumer = true;
+        }
+    }
+    let _ = sys;
+    let s = create(initial, AMD_SIGNAL_KIND_USER as i64, attributes, cpu_consumer);
+    // SAFETY: `out` is a non-null out-pointer from the caller.
+    unsafe { put(out.cast(), s.handle()) };
+    Ok(())
+}
+
+pub(crate) unsafe extern "C" fn hsa_signal_create(
+    initial_value: hsa_signal_value_t,
+    num_consumers: u32,
+    consumers: *const hsa_agent_t,
+    signal: *mut hsa_signal_t,
+) -> hsa_status_t {
+    status(|| create_checked(initial_value, num_consumers, consumers, 0, signal))
+}
+
+pub(crate) unsafe extern "C" fn hsa_amd_signal_create(
+    initial_value: hsa_signal_value_t,
+    num_consumers: u32,
+    consumers: *const hsa_agent_t,
+    attributes: u64,
+    signal: *mut hsa_signal_t,
+) -> hsa_status_t {
+    status(|| create_checked(initial_value, num_consumers, consumers, attributes, signal))
+}
+
+pub(crate) unsafe extern "C" fn hsa_signal_destroy(signal: hsa_signal_t) -> hsa_status_t {
+    status(|| {
+        system()?;
+        let s = lookup(signal)?;
+        if s.doorbell.load(Ordering::Acquire) != 0 {
+            // A queue's doorbell belongs to the queue.
+            return Err(HSA_STATUS_ERROR_INVALID_SIGNAL);
+        }
+        destroy(s);
+        Ok(())
+    })
+}
+
+fn with_signal<R>(signal: hsa_signal_t, default: R, f: impl FnOnce(&'static Signal) -> R) -> R {
+    match lookup(signal) {
+        Ok(s) => f(s),
+        Err(_) => default,
+    }
+}
+
+pub(crate) unsafe extern "C" fn hsa_signal_load_relaxed(signal: hsa_signal_t) -> hsa_signal_value_t {
+    with_signal(signal, 0, |s| s.value.load(Ordering::Relaxed))
+}
+
+pub(crate) unsafe extern "C" fn hsa_signal_load_scacquire(signal: hsa_signal_t) -> hsa_signal_value_t {
+    with_signal(signal, 0, |s| s.value.load(Ordering::Acquire))
+}
+
+pub(crate) unsafe extern "C" fn hsa_signal_store_relaxed(signal: hsa_signal_t, value: hsa_signal_value_t) {
+    with_signal(signal, (), |s| {
+        s.value.store(value, Ordering::Relaxed);
+        s.changed(true)
+    })
+}
+
+pub(crate) unsafe extern "C" fn hsa_signal_store_screlease(signal: hsa_signal_t, value: hsa_signal_value_t) {
+    with_signal(signal, (), |s| s.store(value))
+}
+
+pub(crate) unsafe extern "C" fn hsa_signal_silent_store_relaxed(signal: hsa_signal_t, value: hsa_signal_value_t) {
+    with_signal(signal, (), |s| {
+        s.value.store(value, Ordering::Relaxed);
+        s.changed(false)
+    })
+}
+
+pub(crate) unsafe extern "C" fn hsa_signal_silent_store_screlease(signal: hsa_signal_t, value: hsa_signal_value_t) {
+    with_signal(signal, (), |s| {
+        s.value.store(value, Ordering::Release);
+        s.changed(false)
+    })
+}
+
+macro_rules! rmw {
+    ($($name:ident => |$s:ident, $v:ident| $op:expr;)*) => {$(
+        pub(crate) unsafe extern "C" fn $name(signal: hsa_signal_t, value: hsa_signal_value_t) {
+            with_signal(signal, (), |$s| {
+                let $v = value;
+                $op;
+                $s.changed(true)
+            })
+        }
+    )*};
+}
+
+rmw! {
+    hsa_signal_add_relaxed => |s, v| s.value.fetch_add(v, Ordering::Relaxed);
+    hsa_signal_add_scacquire => |s, v| s.value.fetch_add(v, Ordering::Acquire);
+    hsa_signal_add_screlease => |s, v| s.value.fetch_add(v, Ordering::Release);
+    hsa_signal_add_scacq_screl => |s, v| s.value.fetch_add(v, Ordering::AcqRel);
+    hsa_signal_subtract_relaxed => |s, v| s.value.fetch_sub(v, Ordering::Relaxed);
+    hsa_signal_subtract_scacquire => |s, v| s.value.fetch_sub(v, Ordering::Acquire);
+    hsa_signal_subtract_screlease => |s, v| s.value.fetch_sub(v, Ordering::Release);
+    hsa_signal_subtract_scacq_screl => |s, v| s.value.fetch_sub(v, Ordering::AcqRel);
+    hsa_signal_and_relaxed => |s, v| s.value.fetch_and(v, Ordering::Relaxed);
+    hsa_signal_and_scacquire => |s, v| s.value.fetch_and(v, Ordering::Acquire);
+    hsa_signal_and_screlease => |s, v| s.value.fetch_and(v, Ordering::Release);
+    hsa_signal_and_scacq_screl => |s, v| s.value.fetch_and(v, Ordering::AcqRel);
+    hsa_signal_or_relaxed => |s, v| s.value.fetch_or(v, Ordering::Relaxed);
+    hsa_signal_or_scacquire => |s, v| s.value.fetch_or(v, Ordering::Acquire);
+    hsa_signal_or_screlease => |s, v| s.value.fetch_or(v, Ordering::Release);
+    hsa_signal_or_scacq_screl => |s, v| s.value.fetch_or(v, Ordering::AcqRel);
+    hsa_signal_xor_relaxed => |s, v| s.value.fetch_xor(v, Ordering::Relaxed);
+    hsa_signal_xor_scacquire => |s, v| s.value.fetch_xor(v, Ordering::Acquire);
+    hsa_signal_xor_screlease => |s, v| s.value.fetch_xor(v, Ordering::Release);
+    hsa_signal_xor_scacq_screl => |s, v| s.value.fetch_xor(v, Ordering::AcqRel);
+}
+
+macro_rules! exchange {
+    ($($name:ident => $ord:expr;)*) => {$(
+        pub(crate) unsafe extern "C" fn $name(signal: hsa_signal_t, value: hsa_signal_value_t) -> hsa_signal_value_t {
+            with_signal(signal, 0, |s| {
+                let old = s.value.swap(value, $ord);
+                s.changed(true);
+                old
+            })
+        }
+    )*};
+}
+
+exchange! {
+    hsa_signal_exchange_relaxed => Ordering::Relaxed;
+    hsa_signal_exchange_scacquire => Ordering::Acquire;
+    hsa_signal_exchange_screlease => Ordering::Release;
+    hsa_signal_exchange_scacq_screl => Ordering::AcqRel;
+}
+
+macro_rules! cas {
+    ($($name:ident => $ok:expr, $fail:expr;)*) => {$(
+        pub(crate) unsafe extern "C" fn $name(
+            signal: hsa_signal_t,
+            expected: hsa_signal_value_t,
+            value: hsa_signal_value_t,
+        ) -> hsa_signal_value_t {
+            with_signal(signal, 0, |s| match s.value.compare_exchange(expected, value, $ok, $fail) {
+                Ok(old) => {
+                    s.changed(true);
+                    old
+                }
+                Err(observed) => observed,
+            })
+        }
+    )*};
+}
+
+cas! {
+    hsa_signal_cas_relaxed => Ordering::Relaxed, Ordering::Relaxed;
+    hsa_signal_cas_scacquire => Ordering::Acquire, Ordering::Acquire;
+    hsa_signal_cas_screlease => Ordering::Release, Ordering::Relaxed;
+    hsa_signal_cas_scacq_screl => Ordering::AcqRel, Ordering::Acquire;
+}
+
+pub(crate) unsafe extern "C" fn hsa_signal_wait_relaxed(
+    signal: hsa_signal_t,
+    condition: hsa_signal_condition_t,
+    compare_value: hsa_signal_value_t,
+    timeout_hint: u64,
+    _wait_state_hint: hsa_wait_state_t,
+) -> hsa_signal_value_t {
+    with_signal(signal, 0, |s| s.wait(condition, compare_value, timeout_hint))
+}
+
+pub(crate) unsafe extern "C" fn hsa_signal_wait_scacquire(
+    signal: hsa_signal_t,
+    condition: hsa_signal_condition_t,
+    compare_value: hsa_signal_value_t,
+    timeout_hint: u64,
+    _wait_state_hint: hsa_wait_state_t,
+) -> hsa_signal_value_t {
+    with_signal(signal, 0, |s| s.wait(condition, compare_value, timeout_hint))
+}
+
+/// Waits until one of `(signal, cond, value)` holds; returns its index and observed value, or `None` on timeout.
+pub(crate) fn wait_any(items: &[(&'static Signal, hsa_signal_condition_t, i64)], timeout_ns: u64) -> Option<(usize, i64)> {
+    let deadline = deadline(timeout_ns);
+    loop {
+        let seen = ANY_SIGNAL.generation();
+        for (i, (s, c, v)) in items.iter().enumerate() {
+            let cur = s.load();
+            if satisfied(*c, cur, *v) {
+                return Some((i, cur));
+            }
+        }
+        match remaining(deadline) {
+            Some(d) if d.is_zero() => return None,
+            Some(d) => ANY_SIGNAL.wait(seen, d.min(Duration::from_millis(1))),
+            None => ANY_SIGNAL.wait(seen, Duration::from_millis(1)),
+        }
+    }
+}
+
+unsafe fn collect(
+    count: u32,
+    signals: *const hsa_signal_t,
+    conds: *const hsa_signal_condition_t,
+    values: *const hsa_signal_value_t,
+) -> Option<Vec<(&'static Signal, hsa_signal_condition_t, i64)>> {
+    if count == 0 || signals.is_null() || conds.is_null() || values.is_null() {
+        return None;
+    }
+    let mut v = Vec::with_capacity(count as usize);
+    for i in 0..count as usize {
+        // SAFETY: the caller passes `count` entries in each array (checked non-null).
+        let (h, c, x) = unsafe { (signals.add(i).read_unaligned(), conds.add(i).read_unaligned(), values.add(i).read_unaligned()) };
+        v.push((lookup(h).ok()?, c, x));
+    }
+    Some(v)
+}
+
+pub(crate) unsafe extern "C" fn hsa_amd_signal_wait_any(
+    signal_count: u32,
+    signals: *mut hsa_signal_t,
+    conds: *mut hsa_signal_condition_t,
+    values: *mut hsa_signal_value_t,
+    timeout_hint: u64,
+    _wait_hint: hsa_wait_state_t,
+    satisfying_value: *mut hsa_signal_value_t,
+) -> u32 {
+    // SAFETY: forwarded caller contract.
+    let Some(items) = (unsafe { collect(signal_count, signals, conds, values) }) else { return u32::MAX };
+    match wait_any(&items, timeout_hint) {
+        Some((i, v)) => {
+            if !satisfying_value.is_null() {
+                // SAFETY: non-null out-pointer from the caller.
+                unsafe { satisfying_value.write_unaligned(v) };
+            }
+            i as u32
+        }
+        None => u32::MAX,
+    }
+}
+
+pub(crate) unsafe extern "C" fn hsa_amd_signal_wait_all(
+    signal_count: u32,
+    signals: *mut hsa_signal_t,
+    conds: *mut hsa_signal_condition_t,
+    values: *mut hsa_signal_value_t,
+    timeout_hint: u64,
+    _wait_hint: hsa_wait_state_t,
+    satisfying_values: *mut hsa_signal_value_t,
+) -> u32 {
+    // SAFETY: forwarded caller contract.
+    let Some(items) = (unsafe { collect(signal_count, signals, conds, values) }) else { return u32::MAX };
+    let deadline = deadline(timeout_hint);
+    loop {
+        let seen = ANY_SIGNAL.generation();
+        let cur: Vec<i64> = items.iter().map(|(s, _, _)| s.load()).collect();
+        if items.iter().zip(&cur).all(|((_, c, v), x)| satisfied(*c, *x, *v)) {
+            if !satisfying_values.is_null() {
+                for (i, x) in cur.iter().enumerate() {
+                    // SAFETY: the caller passes room for `signal_count` values.
+                    unsafe { satisfying_values.add(i).write_unaligned(*x) };
+                }
+            }
+            return 0;
+        }
+        match remaining(deadline) {
+            Some(d) if d.is_zero() => return u32::MAX,
+            Some(d) => ANY_SIGNAL.wait(seen, d.min(Duration::from_millis(1))),
+            None => ANY_SIGNAL.wait(seen, Duration::from_millis(1)),
+        }
+    }
+}
+
+pub(crate) unsafe extern "C" fn hsa_amd_signal_value_pointer(
+    signal: hsa_signal_t,
+    value_ptr: *mut *mut hsa_signal_value_t,
+) -> hsa_status_t {
+    status(|| {
+        system()?;
+        let s = lookup(signal)?;
+        if value_ptr.is_null() {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        // SAFETY: non-null out-pointer; the value word lives forever.
+        unsafe { put(value_ptr.cast(), s.value.as_ptr()) };
+        Ok(())
+    })
+}
+
+// ---- signal groups ----
+
+struct Group {
+    signals: Vec<&'static Signal>,
+}
+
+static GROUPS: RwLock<Option<HashSet<usize>>> = RwLock::new(None);
+
+fn group(h: hsa_signal_group_t) -> Result<&'static Group, Status> {
+    let g = GROUPS.read().unwrap_or_else(|e| e.into_inner());
+    if g.as_ref().is_some_and(|s| s.contains(&(h.handle as usize))) {
+        // SAFETY: registered groups are leaked boxes.
+        Ok(unsafe { &*(h.handle as usize as *const Group) })
+    } else {
+        Err(HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP)
+    }
+}
+
+pub(crate) unsafe extern "C" fn hsa_signal_group_create(
+    num_signals: u32,
+    signals: *const hsa_signal_t,
+    _num_consumers: u32,
+    _consumers: *const hsa_agent_t,
+    signal_group: *mut hsa_signal_group_t,
+) -> hsa_status_t {
+    status(|| {
+        system()?;
+        if num_signals == 0 || signals.is_null() || signal_group.is_null() {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        let mut v = Vec::new();
+        for i in 0..num_signals as usize {
+            // SAFETY: `num_signals` handles at `signals` (checked non-null).
+            v.push(lookup(unsafe { signals.add(i).read_unaligned() })?);
+        }
+        let g: &'static Group = Box::leak(Box::new(Group { signals: v }));
+        let addr = g as *const Group as usize;
+        GROUPS.write().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(HashSet::new).insert(addr);
+        // SAFETY: non-null out-pointer.
+        unsafe { put(signal_group.cast(), hsa_signal_group_t { handle: addr as u64 }) };
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn hsa_signal_group_destroy(signal_group: hsa_signal_group_t) -> hsa_status_t {
+    status(|| {
+        system()?;
+        group(signal_group)?;
+        GROUPS.write().unwrap_or_else(|e| e.into_inner()).as_mut().map(|g| g.remove(&(signal_group.handle as usize)));
+        Ok(())
+    })
+}
+
+unsafe fn group_wait(
+    signal_group: hsa_signal_group_t,
+    conditions: *const hsa_signal_condition_t,
+    compare_values: *const hsa_signal_value_t,
+    signal: *mut hsa_signal_t,
+    value: *mut hsa_signal_value_t,
+) -> hsa_status_t {
+    status(|| {
+        system()?;
+        let g = group(signal_group)?;
+        if conditions.is_null() || compare_values.is_null() || signal.is_null() || value.is_null() {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        let items: Vec<_> = g
+            .signals
+            .iter()
+            .enumerate()
+            // SAFETY: one condition and value per group member, as the API requires.
+            .map(|(i, s)| unsafe { (*s, conditions.add(i).read_unaligned(), compare_values.add(i).read_unaligned()) })
+            .collect();
+        let (i, v) = wait_any(&items, u64::MAX).ok_or(HSA_STATUS_ERROR)?;
+        // SAFETY: non-null out-pointers.
+        unsafe {
+            put(signal.cast(), items[i].0.handle());
+            put(value.cast(), v);
+        }
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn hsa_signal_group_wait_any_scacquire(
+    signal_group: hsa_signal_group_t,
+    conditions: *const hsa_signal_condition_t,
+    compare_values: *const hsa_signal_value_t,
+    _wait_state_hint: hsa_wait_state_t,
+    signal: *mut hsa_signal_t,
+    value: *mut hsa_signal_value_t,
+) -> hsa_status_t {
+    // SAFETY: forwarded caller contract.
+    unsafe { group_wait(signal_group, conditions, compare_values, signal, value) }
+}
+
+pub(crate) unsafe extern "C" fn hsa_signal_group_wait_any_relaxed(
+    signal_group: hsa_signal_group_t,
+    conditions: *const hsa_signal_condition_t,
+    compare_values: *const hsa_signal_value_t,
+    _wait_state_hint: hsa_wait_state_t,
+    signal: *mut hsa_signal_t,
+    value: *mut hsa_signal_value_t,
+) -> hsa_status_t {
+    // SAFETY: forwarded caller contract.
+    unsafe { group_wait(signal_group, conditions, compare_values, signal, value) }
+}
+
+/// Raw pointer to the value word, for tests and packet code.
+#[allow(dead_code)]
+pub(crate) fn value_ptr(s: &'static Signal) -> *mut c_void {
+    s.value.as_ptr().cast()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conditions_are_signed() {
+        assert!(satisfied(HSA_SIGNAL_CONDITION_LT, -1, 0));
+        assert!(satisfied(HSA_SIGNAL_CONDITION_EQ, -1, -1));
+        assert!(satisfied(HSA_SIGNAL_CONDITION_GTE, 5, 5));
+        assert!(!satisfied(HSA_SIGNAL_CONDITION_NE, 5, 5));
+    }
+
+    #[test]
+    fn handle_is_the_amd_signal_and_waits_see_stores_from_other_threads() {
+        let s = create(1, 1, 0, true);
+        let raw = s.handle().handle as *const amd_signal_t;
+        // SAFETY: the handle points at a live block with amd_signal_t's layout.
+        assert_eq!(unsafe { (*raw).value }, 1);
+        assert_eq!(unsafe { (*raw).kind }, 1);
+        let t = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(5));
+            s.subtract(1);
+        });
+        assert_eq!(s.wait(HSA_SIGNAL_CONDITION_LT, 1, u64::MAX), 0);
+        t.join().unwrap();
+        // Timeout returns the last observed value.
+        assert_eq!(s.wait(HSA_SIGNAL_CONDITION_EQ, 7, 2_000_000), 0);
+    }
+
+    #[test]
+    fn out_of_band_writes_are_noticed() {
+        let s = create(3, 1, 0, true);
+        let p = s.value.as_ptr();
+        let addr = p as usize;
+        let t = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(3));
+            // SAFETY: the signal is never freed; this mimics device code writing the value word.
+            unsafe { (addr as *mut i64).write_volatile(-1) };
+        });
+        assert_eq!(s.wait(HSA_SIGNAL_CONDITION_EQ, -1, 2_000_000_000), -1);
+        t.join().unwrap();
+    }
+
+    #[test]
+    fn lookup_rejects_zero_and_garbage() {
+        assert_eq!(lookup(hsa_signal_t { handle: 0 }).err(), Some(HSA_STATUS_ERROR_INVALID_ARGUMENT));
+        assert_eq!(lookup(hsa_signal_t { handle: 0xdead_beef }).err(), Some(HSA_STATUS_ERROR_INVALID_SIGNAL));
+    }
+
+    #[test]
+    fn wait_any_reports_the_first_satisfied() {
+        let a = create(1, 1, 0, true);
+        let b = create(0, 1, 0, true);
+        assert_eq!(wait_any(&[(a, HSA_SIGNAL_CONDITION_EQ, 0), (b, HSA_SIGNAL_CONDITION_EQ, 0)], 1_000_000), Some((1, 0)));
+        assert_eq!(wait_any(&[(a, HSA_SIGNAL_CONDITION_EQ, 0)], 1_000_000), None);
+    }
+}

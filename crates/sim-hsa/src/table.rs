@@ -1,0 +1,207 @@
+//! The live `HsaApiTable` tree that every export jumps through and that tools receive in `OnLoad`.
+//!
+//! Storage for both layouts exists side by side: the newest tree (root 3/1, AmdExt 2/7, ...) and the ROCm 5.2
+//! tree (root 1 with four pointers, AmdExt 1/400 in the 5.2 order, Image 1/120). Which one is live is decided
+//! once per `hsa_init` from `ROCPROF_RS_SIM_ABI` and stored in [`ABI`]; exports of AmdExt/Image functions
+//! read the slot of the active layout. Core and Finalizer tables have the same layout in both.
+
+use std::cell::UnsafeCell;
+use std::ptr;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use rocprof_hsa_sys::*;
+
+use crate::table_default;
+
+/// Emulated ABI.
+#[repr(u8)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Abi {
+    /// The newest ROCr layout (default).
+    Newest = 0,
+    /// Debian's ROCm 5.2 layout.
+    Rocm52 = 1,
+}
+
+/// Active ABI (written only under the bootstrap lock in `hsa_init`).
+static ABI: AtomicU8 = AtomicU8::new(Abi::Newest as u8);
+
+pub(crate) fn abi() -> Abi {
+    if ABI.load(Ordering::Relaxed) == Abi::Rocm52 as u8 {
+        Abi::Rocm52
+    } else {
+        Abi::Newest
+    }
+}
+
+pub(crate) fn abi_is_5_2() -> bool {
+    abi() == Abi::Rocm52
+}
+
+pub(crate) fn set_abi(abi: Abi) {
+    ABI.store(abi as u8, Ordering::Relaxed);
+}
+
+/// Every table of both layouts.
+pub(crate) struct Tables {
+    pub(crate) root: HsaApiTable,
+    pub(crate) root52: rocm_5_2::HsaApiTable,
+    pub(crate) core: CoreApiTable,
+    pub(crate) amd: AmdExtTable,
+    pub(crate) amd52: rocm_5_2::AmdExtTable,
+    pub(crate) fin: FinalizerExtTable,
+    pub(crate) image: ImageExtTable,
+    pub(crate) image52: rocm_5_2::ImageExtTable,
+    pub(crate) tools: ToolsApiTable,
+    pub(crate) pcs: PcSamplingExtTable,
+}
+
+/// The live tables. Invariant: like ROCr's table object this is shared with C code (tools) that writes slots
+/// in place at any time; every slot is a pointer-sized, naturally aligned word, written whole by tools and by
+/// [`reset`], and read by the runtime only with `read_volatile` through [`slot!`]. Nothing takes a Rust
+/// reference to the contents.
+pub(crate) struct LiveTables(UnsafeCell<Tables>);
+
+// SAFETY: see the invariant on `LiveTables`: access is only through raw pointers with word-sized reads and
+// writes, which is what the C ABI of the table demands anyway.
+unsafe impl Sync for LiveTables {}
+
+impl LiveTables {
+    pub(crate) fn get(&self) -> *mut Tables {
+        self.0.get()
+    }
+}
+
+const EMPTY_VERSION: ApiTableVersion = ApiTableVersion { major_id: 0, minor_id: 0, step_id: 0, reserved: 0 };
+
+pub(crate) static LIVE: LiveTables = LiveTables(UnsafeCell::new(Tables {
+    root: HsaApiTable {
+        version: EMPTY_VERSION,
+        core_: ptr::null_mut(),
+        amd_ext_: ptr::null_mut(),
+        finalizer_ext_: ptr::null_mut(),
+        image_ext_: ptr::null_mut(),
+        tools_: ptr::null_mut(),
+        pc_sampling_ext_: ptr::null_mut(),
+    },
+    root52: rocm_5_2::HsaApiTable {
+        version: EMPTY_VERSION,
+        core_: ptr::null_mut(),
+        amd_ext_: ptr::null_mut(),
+        finalizer_ext_: ptr::null_mut(),
+        image_ext_: ptr::null_mut(),
+    },
+    core: table_default::core(),
+    amd: table_default::amd(),
+    amd52: table_default::amd52(),
+    fin: table_default::fin(),
+    image: table_default::image(),
+    image52: table_default::image52(),
+    tools: table_default::tools(),
+    pcs: table_default::pcs(),
+}));
+
+/// Reads one slot of the live tables: `slot!(core, hsa_init_fn)`.
+macro_rules! slot {
+    ($table:ident, $field:ident) => {{
+        // SAFETY: `LIVE` is a static that lives forever; the slot is a word-sized, aligned field read with
+        // `read_volatile` as the `LiveTables` invariant requires.
+        unsafe { ::core::ptr::read_volatile(::core::ptr::addr_of!((*$crate::table::LIVE.get()).$table.$field)) }
+    }};
+}
+pub(crate) use slot;
+
+fn version(major: u32, size: usize, step: u32) -> ApiTableVersion {
+    ApiTableVersion { major_id: major, minor_id: size as u32, step_id: step, reserved: 0 }
+}
+
+/// Restores every slot to the runtime's own functions and sets the version headers and root pointers of the
+/// active layout. Called under the bootstrap lock before tools load and after they unload.
+pub(crate) fn reset() {
+    let t = LIVE.get();
+    let five_two = abi_is_5_2();
+    // SAFETY: `t` points at the static tables; whole-field writes through the raw pointer follow the
+    // `LiveTables` invariant (no references are created).
+    unsafe {
+        ptr::write_volatile(ptr::addr_of_mut!((*t).core), table_default::core());
+        ptr::write_volatile(ptr::addr_of_mut!((*t).amd), table_default::amd());
+        ptr::write_volatile(ptr::addr_of_mut!((*t).amd52), table_default::amd52());
+        ptr::write_volatile(ptr::addr_of_mut!((*t).fin), table_default::fin());
+        ptr::write_volatile(ptr::addr_of_mut!((*t).image), table_default::image());
+        ptr::write_volatile(ptr::addr_of_mut!((*t).image52), table_default::image52());
+        ptr::write_volatile(ptr::addr_of_mut!((*t).tools), table_default::tools());
+        ptr::write_volatile(ptr::addr_of_mut!((*t).pcs), table_default::pcs());
+        if five_two {
+            (*t).core.version = version(1, size_of::<CoreApiTable>(), 0);
+            (*t).fin.version = version(1, size_of::<FinalizerExtTable>(), 0);
+        }
+        let root = HsaApiTable {
+            version: version(HSA_API_TABLE_MAJOR_VERSION, size_of::<HsaApiTable>(), HSA_API_TABLE_STEP_VERSION),
+            core_: ptr::addr_of_mut!((*t).core),
+            amd_ext_: ptr::addr_of_mut!((*t).amd),
+            finalizer_ext_: ptr::addr_of_mut!((*t).fin),
+            image_ext_: ptr::addr_of_mut!((*t).image),
+            tools_: ptr::addr_of_mut!((*t).tools),
+            pc_sampling_ext_: ptr::addr_of_mut!((*t).pcs),
+        };
+        ptr::write_volatile(ptr::addr_of_mut!((*t).root), root);
+        let root52 = rocm_5_2::HsaApiTable {
+            version: version(1, size_of::<rocm_5_2::HsaApiTable>(), 0),
+            core_: ptr::addr_of_mut!((*t).core),
+            amd_ext_: ptr::addr_of_mut!((*t).amd52),
+            finalizer_ext_: ptr::addr_of_mut!((*t).fin),
+            image_ext_: ptr::addr_of_mut!((*t).image52),
+        };
+        ptr::write_volatile(ptr::addr_of_mut!((*t).root52), root52);
+    }
+}
+
+/// The root table of the active layout, as handed to `OnLoad` (`HsaApiTable*`).
+pub(crate) fn root_ptr() -> *mut core::ffi::c_void {
+    let t = LIVE.get();
+    // SAFETY: only computes field addresses inside the static.
+    unsafe {
+        if abi_is_5_2() {
+            ptr::addr_of_mut!((*t).root52).cast()
+        } else {
+            ptr::addr_of_mut!((*t).root).cast()
+        }
+    }
+}
+
+/// Root table major of the active layout: `OnLoad`'s `runtime_version` argument.
+pub(crate) fn root_major() -> u64 {
+    if abi_is_5_2() {
+        1
+    } else {
+        u64::from(HSA_API_TABLE_MAJOR_VERSION)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reset_sets_versions_of_both_layouts() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        set_abi(Abi::Rocm52);
+        reset();
+        let t = LIVE.get();
+        // SAFETY: reading plain fields of the static while the test lock keeps other tests away.
+        let (r52, amd52, core) = unsafe { ((*t).root52.version, (*t).amd52.version, (*t).core.version) };
+        assert_eq!((r52.major_id, r52.minor_id), (1, 48));
+        assert_eq!((amd52.major_id, amd52.minor_id), (1, 400));
+        assert_eq!((core.major_id, core.minor_id), (1, 1016));
+        assert_eq!(root_major(), 1);
+        set_abi(Abi::Newest);
+        reset();
+        // SAFETY: as above.
+        let (r, amd, core, img) = unsafe { ((*t).root.version, (*t).amd.version, (*t).core.version, (*t).image.version) };
+        assert_eq!((r.major_id, r.minor_id, r.step_id), (3, 64, 1));
+        assert_eq!((amd.major_id, amd.minor_id, amd.step_id), (2, 608, 7));
+        assert_eq!((core.major_id, core.minor_id), (2, 1016));
+        assert_eq!((img.major_id, img.minor_id, img.step_id), (2, 128, 1));
+        assert_eq!(root_major(), 3);
+    }
+}
