@@ -3,7 +3,8 @@
 //!
 //! What the profiler is allowed to change, and nothing else: each kernel packet's completion
 //! signal (bytes 56..64) becomes the profiler's, and when the application had set one, a
-//! barrier-AND packet with the barrier bit and the application's signal follows immediately. The
+//! barrier-AND packet with the barrier bit, waiting for the profiler's signal, and completing the
+//! application's signal follows immediately. The
 //! kernel packets' other 56 bytes (header, sizes, kernel object, kernarg address) are identical,
 //! in the same order (kernarg addresses relative to the first one, since host allocations move
 //! between runs), and the application's own results (printed) are the same.
@@ -66,7 +67,8 @@ fn application_packets_are_unchanged_except_for_the_completion_signal() {
             assert_eq!(b.packet_type(), BARRIER_AND, "packet after kernel {matched}");
             assert_eq!(b.queue, p.queue);
             assert_eq!(b.bytes[1] & 1, 1, "the barrier bit is set");
-            assert!(b.bytes[8..56].iter().all(|&x| x == 0), "no dependency signals");
+            assert_eq!(b.u64_at(8), p.u64_at(56), "the barrier waits for the profiling signal");
+            assert!(b.bytes[16..56].iter().all(|&x| x == 0), "no other dependency signals");
             assert_ne!(b.u64_at(56), 0, "the barrier carries the application's signal");
             i += 2;
         } else {

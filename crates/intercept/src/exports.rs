@@ -47,11 +47,12 @@ pub unsafe extern "C" fn queue_create_wrapper(
     group_segment_size: u32,
     queue: *mut *mut hsa_queue_t,
 ) -> hsa_status_t {
-    // SAFETY (both closures): forwarding the caller's arguments under the same contract.
     let original = || match state::originals().and_then(|o| o.queue_create) {
+        // SAFETY: forwarding the caller's arguments to the original (same contract).
         Some(f) => unsafe { f(agent, size, type_, callback, data, private_segment_size, group_segment_size, queue) },
         None => HSA_STATUS_ERROR,
     };
+    // SAFETY: the caller's arguments, under the contract this function documents.
     ffi_guard("hsa_queue_create", original, || unsafe {
         queue::create(agent, size, type_, callback, data, private_segment_size, group_segment_size, queue, Some(intercept_handler))
     })
@@ -62,11 +63,12 @@ pub unsafe extern "C" fn queue_create_wrapper(
 /// # Safety
 /// The `hsa_queue_destroy` contract.
 pub unsafe extern "C" fn queue_destroy_wrapper(queue: *mut hsa_queue_t) -> hsa_status_t {
-    // SAFETY (both closures): forwarding the caller's argument.
     let original = || match state::originals().and_then(|o| o.queue_destroy) {
+        // SAFETY: forwarding the caller's arguments to the original (same contract).
         Some(f) => unsafe { f(queue) },
         None => HSA_STATUS_ERROR,
     };
+    // SAFETY: the caller's arguments, under the contract this function documents.
     ffi_guard("hsa_queue_destroy", original, || unsafe { queue::destroy(queue) })
 }
 
@@ -75,11 +77,12 @@ pub unsafe extern "C" fn queue_destroy_wrapper(queue: *mut hsa_queue_t) -> hsa_s
 /// # Safety
 /// The `hsa_executable_freeze` contract.
 pub unsafe extern "C" fn executable_freeze_wrapper(exe: hsa_executable_t, options: *const c_char) -> hsa_status_t {
-    // SAFETY (both closures): forwarding the caller's arguments.
     let original = || match state::originals().and_then(|o| o.executable_freeze) {
+        // SAFETY: forwarding the caller's arguments to the original (same contract).
         Some(f) => unsafe { f(exe, options) },
         None => HSA_STATUS_ERROR,
     };
+    // SAFETY: the caller's arguments, under the contract this function documents.
     ffi_guard("hsa_executable_freeze", original, || unsafe { code_object::freeze(exe, options) })
 }
 
@@ -88,11 +91,12 @@ pub unsafe extern "C" fn executable_freeze_wrapper(exe: hsa_executable_t, option
 /// # Safety
 /// The `hsa_executable_destroy` contract.
 pub unsafe extern "C" fn executable_destroy_wrapper(exe: hsa_executable_t) -> hsa_status_t {
-    // SAFETY (both closures): forwarding the caller's argument.
     let original = || match state::originals().and_then(|o| o.executable_destroy) {
+        // SAFETY: forwarding the caller's arguments to the original (same contract).
         Some(f) => unsafe { f(exe) },
         None => HSA_STATUS_ERROR,
     };
+    // SAFETY: the caller's arguments, under the contract this function documents.
     ffi_guard("hsa_executable_destroy", original, || unsafe { code_object::destroy(exe) })
 }
 
@@ -108,8 +112,9 @@ pub unsafe extern "C" fn intercept_handler(
     writer: hsa_amd_queue_intercept_packet_writer,
 ) {
     let Some(write) = writer else { return };
-    // SAFETY (both closures): the runtime's packets and writer, valid during this call.
+    // SAFETY: the runtime's packets and writer, valid during this call.
     let forward = || unsafe { write(pkts, pkt_count) };
+    // SAFETY: the caller's arguments, under the contract this function documents.
     ffi_guard("intercept handler", forward, || unsafe { queue::on_packets(pkts, pkt_count, data as usize, write) })
 }
 

@@ -4,14 +4,22 @@
 //! handler ([`on_packets`]), with profiling enabled on the queue. For each kernel-dispatch packet
 //! the handler (on the application thread that rang the doorbell, hot path):
 //!
-//! 1. takes a profiling signal from the pool, a dispatch id and a correlation id;
+//! 1. takes a profiling signal `S` from the pool, a dispatch id and a correlation id;
 //! 2. writes the dispatch record (so it exists even if the process dies before completion);
-//! 3. registers a one-shot async handler on the signal;
-//! 4. forwards `[the application's packet with our signal as completion signal]` and, if the
-//!    application's packet had a completion signal, `[barrier-AND with the barrier bit and the
-//!    application's signal]`. Every other byte of the application's packet is forwarded as is; its
-//!    signal is still decremented exactly once, after the kernel (and everything before it) has
-//!    completed. This is the expansion rocprofiler-sdk uses for tracing without counters.
+//! 3. registers a one-shot async handler on `S`;
+//! 4. forwards the application's packet with `S` as its completion signal and, if the
+//!    application's packet had a completion signal `C`, a barrier-AND packet (barrier bit set,
+//!    the application's fence scopes) that waits for `S` and then completes `C`.
+//!
+//! Every other byte of the application's packet is forwarded as is, and `C` is still decremented
+//! exactly once, after the kernel has completed. This is the expansion rocprofiler-sdk uses for
+//! tracing without counters, with one addition: the barrier depends on `S`, which starts at 2
+//! (instead of 1) when there is a barrier. The kernel takes it to 1; our completion handler
+//! writes the completion record and only then takes it to 0, which releases the barrier and `C`.
+//! So once the application has seen its signal, the dispatch's full record is in the capture
+//! file, even if the application crashes right afterwards. Dispatches without an application
+//! signal are not held back (nothing lets the application observe them individually), so the
+//! GPU never waits for the host there.
 //!
 //! Other packet types pass through untouched. When anything is missing (no free signal, a
 //! failed registration) the packet is forwarded unchanged and the loss is counted: we never stall
@@ -128,15 +136,16 @@ const PACKET_TYPE_MASK: u16 = 0xFF;
 const BARRIER_BIT: u16 = 1 << HSA_PACKET_HEADER_BARRIER;
 const FENCE_BITS: u16 = 0b1111 << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE;
 
-/// The barrier-AND packet that carries the application's completion signal: barrier bit set (so
-/// it completes after the kernel and everything before it), the application's fence scopes, no
-/// dependencies.
-pub fn completion_barrier(app_header: u16, app_signal: hsa_signal_t) -> hsa_barrier_and_packet_t {
+/// The barrier-AND packet that carries the application's completion signal: barrier bit set,
+/// the application's fence scopes, waiting for our profiling signal `gate`.
+pub fn completion_barrier(app_header: u16, app_signal: hsa_signal_t, gate: hsa_signal_t) -> hsa_barrier_and_packet_t {
+    let mut dep_signal = [hsa_signal_t { handle: 0 }; 5];
+    dep_signal[0] = gate;
     hsa_barrier_and_packet_t {
         header: HSA_PACKET_TYPE_BARRIER_AND as u16 | BARRIER_BIT | (app_header & FENCE_BITS),
         reserved0: 0,
         reserved1: 0,
-        dep_signal: [hsa_signal_t { handle: 0 }; 5],
+        dep_signal,
         reserved2: 0,
         completion_signal: app_signal,
     }
@@ -157,7 +166,7 @@ pub fn rewrite(app: &hsa_kernel_dispatch_packet_t, profiling_signal: hsa_signal_
     kernel.completion_signal = profiling_signal;
     let mut out = Expansion { packets: [kernel, kernel], count: 1 };
     if app.completion_signal.handle != 0 {
-        let barrier = completion_barrier(app.header, app.completion_signal);
+        let barrier = completion_barrier(app.header, app.completion_signal, profiling_signal);
         // SAFETY: both packet types are 64-byte, 8-aligned plain C structs; we overwrite the
         // second slot with the barrier's bytes.
         unsafe {
@@ -189,7 +198,7 @@ pub unsafe fn on_packets(
 }
 
 unsafe fn on_packet(p: *const hsa_kernel_dispatch_packet_t, queue_index: usize, writer: unsafe extern "C" fn(*const c_void, u64)) {
-    // SAFETY (for the forwards below): `p` is a valid packet for the duration of the handler.
+    // SAFETY: `p` is a valid packet for the duration of the handler.
     let forward = || unsafe { writer(p.cast(), 1) };
     // SAFETY: `p` is valid (caller); packets are 8-aligned in the ring.
     let app = unsafe { std::ptr::read(p) };
@@ -228,15 +237,18 @@ unsafe fn on_packet(p: *const hsa_kernel_dispatch_packet_t, queue_index: usize, 
         g.pool.release(slot_index);
         return forward();
     }
+    let start_value: i64 = if app.completion_signal.handle != 0 { 2 } else { 1 };
     slot.dispatch_id.store(dispatch_id, Ordering::Relaxed);
     slot.agent.store(agent, Ordering::Relaxed);
+    slot.queue_index.store(queue_index, Ordering::Relaxed);
+    slot.start_value.store(start_value as u64, Ordering::Relaxed);
     let signal = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };
     g.in_flight.fetch_add(1, Ordering::AcqRel);
     // SAFETY: `signal` is a live signal we created; the handler and its argument (a slot index)
     // stay valid for the process lifetime.
     let rc = unsafe {
-        store(signal, 1);
-        register(signal, HSA_SIGNAL_CONDITION_LT, 1, Some(crate::exports::completion_handler), slot_index as usize as *mut c_void)
+        store(signal, start_value);
+        register(signal, HSA_SIGNAL_CONDITION_LT, start_value, Some(crate::exports::completion_handler), slot_index as usize as *mut c_void)
     };
     if rc != HSA_STATUS_SUCCESS {
         g.in_flight.fetch_sub(1, Ordering::AcqRel);
@@ -268,10 +280,32 @@ pub fn on_complete(slot_index: u32) -> bool {
         end_ns: if ok { t.end } else { 0 },
         status: if ok { DISPATCH_OK } else { DISPATCH_NO_TIME },
     });
-    // The runtime removes this registration only after we return, so the slot is handed back one
-    // completion later: reusing it now could let a new registration on the same signal race with
-    // the removal of this one.
-    g.pool.release_deferred(slot_index);
+    let gated = slot.start_value.load(Ordering::Relaxed) == 2;
+    let queue = g.queues.get(slot.queue_index.load(Ordering::Relaxed));
+    // A later completion on the same queue means the barrier of the previous gated dispatch has
+    // finished with its signal (the barrier blocked the queue), so that slot is free now.
+    if let Some(q) = queue {
+        let prev = q.pending_slot.swap(if gated { slot_index } else { state::NO_SLOT }, Ordering::AcqRel);
+        if prev != state::NO_SLOT {
+            g.pool.release_deferred(prev);
+        }
+    }
+    if gated {
+        // Release the application's barrier (and with it the application's signal) now that the
+        // record is in the file.
+        if let Some(store) = o.signal_store_relaxed {
+            // SAFETY: our own live signal.
+            unsafe { store(signal, 0) };
+        }
+        if queue.is_none() {
+            g.pool.release_deferred(slot_index);
+        }
+    } else {
+        // The runtime removes this registration only after we return, so the slot is handed back
+        // one completion later: reusing it now could race a new registration on the same signal
+        // with the removal of this one.
+        g.pool.release_deferred(slot_index);
+    }
     g.in_flight.fetch_sub(1, Ordering::AcqRel);
     false
 }
@@ -327,7 +361,9 @@ mod tests {
         assert_eq!(out.packets[0].completion_signal.handle, 0x9000);
         let b = bytes(&out.packets[1]);
         assert_eq!(u16::from_le_bytes([b[0], b[1]]), 3 | (1 << 8) | (2 << 9) | (2 << 11));
-        assert!(b[2..56].iter().all(|&x| x == 0), "no dependencies");
+        assert!(b[2..8].iter().all(|&x| x == 0));
+        assert_eq!(u64::from_le_bytes(b[8..16].try_into().unwrap()), 0x9000, "the barrier waits for the profiling signal");
+        assert!(b[16..56].iter().all(|&x| x == 0), "no other dependencies");
         assert_eq!(u64::from_le_bytes(b[56..64].try_into().unwrap()), 0x5000);
 
         let out = rewrite(&packet(0), hsa_signal_t { handle: 0x9000 });

@@ -83,6 +83,10 @@ pub struct Slot {
     pub dispatch_id: AtomicU64,
     /// The agent that dispatch runs on.
     pub agent: AtomicU64,
+    /// Table index of its queue.
+    pub queue_index: AtomicUsize,
+    /// The signal's start value: 2 when a barrier packet waits on it (see `queue`), else 1.
+    pub start_value: AtomicU64,
 }
 
 /// Signals for the profiling completion path, created on cold paths (queue creation) and handed
@@ -96,14 +100,20 @@ pub struct SignalPool {
     deferred: AtomicU32,
 }
 
-/// No deferred slot.
-const NO_SLOT: u32 = u32::MAX;
+/// No slot.
+pub const NO_SLOT: u32 = u32::MAX;
 
 impl SignalPool {
     /// A pool with room for `capacity` slots; no signal exists yet.
     pub fn new(capacity: usize) -> Self {
         let slots = (0..capacity)
-            .map(|_| Slot { signal: AtomicU64::new(0), dispatch_id: AtomicU64::new(0), agent: AtomicU64::new(0) })
+            .map(|_| Slot {
+                signal: AtomicU64::new(0),
+                dispatch_id: AtomicU64::new(0),
+                agent: AtomicU64::new(0),
+                queue_index: AtomicUsize::new(0),
+                start_value: AtomicU64::new(1),
+            })
             .collect();
         Self { slots, created: AtomicUsize::new(0), free: Mpmc::new(capacity), deferred: AtomicU32::new(NO_SLOT) }
     }
@@ -178,6 +188,9 @@ pub struct QueueCtx {
     pub agent: AtomicU64,
     /// Our queue id.
     pub id: AtomicU64,
+    /// A slot whose signal a barrier packet of this queue may still wait on; it is released when
+    /// a later dispatch of the queue completes (the barrier blocked the queue until it was done).
+    pub pending_slot: AtomicU32,
 }
 
 /// A loaded code object, kept to emit its unload record.
@@ -240,7 +253,12 @@ impl Global {
             kernels: KernelMap::new(MAX_KERNELS),
             pool: SignalPool::new(MAX_SLOTS),
             queues: (0..MAX_QUEUES)
-                .map(|_| QueueCtx { queue: AtomicUsize::new(0), agent: AtomicU64::new(0), id: AtomicU64::new(0) })
+                .map(|_| QueueCtx {
+                    queue: AtomicUsize::new(0),
+                    agent: AtomicU64::new(0),
+                    id: AtomicU64::new(0),
+                    pending_slot: AtomicU32::new(NO_SLOT),
+                })
                 .collect(),
             code_objects: (0..MAX_CODE_OBJECTS)
                 .map(|_| CodeObjectEntry {
@@ -267,6 +285,7 @@ impl Global {
                 let id = self.next_queue.fetch_add(1, Ordering::Relaxed);
                 q.agent.store(agent, Ordering::Release);
                 q.id.store(id, Ordering::Release);
+                q.pending_slot.store(NO_SLOT, Ordering::Release);
                 return Some((i, id));
             }
         }

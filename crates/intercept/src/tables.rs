@@ -129,7 +129,7 @@ pub unsafe fn negotiate(table: *const HsaApiTable) -> Result<Negotiated, Negotia
     if table.is_null() {
         return Err(NegotiationError::NullTable);
     }
-    // SAFETY (for the whole body): the caller guarantees `table` and its present sub-tables are
+    // SAFETY: (whole body) the caller guarantees `table` and its present sub-tables are
     // live; every entry read below is bounds-checked against the sub-table's own `minor_id`.
     unsafe {
         let root = &*table;
@@ -310,6 +310,7 @@ mod tests {
 
         // A major-1 table of another size: intercept entries are not trusted.
         amd52.version.minor_id = 424;
+        root52.amd_ext_ = &mut amd52;
         // SAFETY: as above.
         let n = unsafe { negotiate((&root52 as *const rocm_5_2::HsaApiTable).cast()) }.unwrap();
         assert_eq!(n.amd_layout, AmdLayout::Unsupported { major: 1, size: 424 });
@@ -319,6 +320,8 @@ mod tests {
         // A core table that claims to be smaller than the queue_create slot hides that slot.
         core.hsa_queue_create_fn = None;
         core.version.minor_id = 72;
+        root.core_ = &mut core;
+        root.amd_ext_ = &mut amd;
         // SAFETY: as above.
         let n = unsafe { negotiate(&root) }.unwrap();
         assert!(n.originals.queue_create.is_none());
