@@ -86,6 +86,41 @@ impl InstInfo {
     }
 }
 
+/// A mnemonic-level stand-in for the instruction's text: a representative LLVM mnemonic (and,
+/// for branches, the decimal offset operand) that AMD's decoder classifies exactly like the
+/// instruction itself. This is what the AMD backend's ISA callback answers with; it is not a
+/// full disassembly (operands are omitted).
+pub fn class_text(info: &InstInfo) -> String {
+    let f = info.flags;
+    let text = match info.class {
+        LineClass::Skip => "s_delay_alu",
+        LineClass::Smem if f & flags::LOAD != 0 => "s_load_b32",
+        LineClass::Smem => "s_dcache_inv",
+        LineClass::Salu => "s_mov_b32",
+        LineClass::Vmem if f & flags::SCRATCH != 0 && f & flags::LOAD != 0 => "scratch_load_b32",
+        LineClass::Vmem if f & flags::SCRATCH != 0 => "scratch_store_b32",
+        LineClass::Vmem if f & flags::LOAD != 0 => "global_load_b32",
+        LineClass::Vmem => "global_store_b32",
+        LineClass::Flat if f & flags::LOAD != 0 => "flat_load_b32",
+        LineClass::Flat => "flat_store_b32",
+        LineClass::Lds if f & flags::LOAD != 0 => "ds_load_b32",
+        LineClass::Lds => "ds_store_b32",
+        LineClass::Valu => "v_mov_b32",
+        LineClass::Immed if f & flags::ENDPGM != 0 => "s_endpgm",
+        LineClass::Immed if f & flags::WAITCNT != 0 => "s_waitcnt 0",
+        LineClass::Immed if f & flags::BARRIER_WAIT != 0 => "s_barrier_wait 0xffff",
+        LineClass::Immed => "s_nop 0",
+        LineClass::Bvh => "image_bvh_intersect_ray",
+        LineClass::DontKnow => "exp",
+        LineClass::Branch => return format!("s_cbranch_scc0 {}", info.simm16 as u16),
+        LineClass::BarrierWaitExcluded => "s_barrier_wait 0xffff",
+        LineClass::MfmaScale => "v_mfma_scale_f32_16x16x128_f8f6f4",
+        LineClass::Gfx9Barrier => "s_barrier",
+        LineClass::VMovB64 => "v_mov_b64",
+    };
+    text.to_string()
+}
+
 /// Decodes the instruction at the start of `bytes` for `family`; `None` if fewer than 4 bytes remain.
 pub fn decode(family: Family, bytes: &[u8]) -> Option<InstInfo> {
     match family {
@@ -178,6 +213,14 @@ impl Program {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn class_texts_keep_the_branch_offset() {
+        let mut b = InstInfo::new(4, LineClass::Branch);
+        b.simm16 = -3;
+        assert_eq!(class_text(&b), "s_cbranch_scc0 65533");
+        assert_eq!(class_text(&InstInfo::new(8, LineClass::Vmem).with_flags(flags::LOAD)), "global_load_b32");
+    }
 
     #[test]
     fn program_sweeps_and_answers_only_instruction_starts() {

@@ -1,0 +1,119 @@
+//! A second SQTT decoding backend: AMD's `librocprof-trace-decoder.so`, loaded at run time with
+//! `libloading`, behind the same interface as the native decoder ([`rocprof_sqtt::SeDecode`]).
+//!
+//! Users who have AMD's decoder installed can cross-check the native decoder with it, and the
+//! benchmark can compare both. The library is found, in order, at the path given explicitly
+//! (the CLI's `--att-library-path`), in `$ROCPROF_ATT_LIBRARY_PATH`, or by the dynamic loader's
+//! normal search (`LD_LIBRARY_PATH`, the system library path). A path may name the `.so` file
+//! or the directory that holds it.
+//!
+//! The ISA callback answers with [`rocprof_sqtt::isa::class_text`] for the instruction at the
+//! asked address (the native decoder's own tables), and the true instruction size.
+//!
+//! ```no_run
+//! use rocprof_sqtt::{CodeObject, Family};
+//! use rocprof_sqtt_amd::AmdDecoder;
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let amd = AmdDecoder::load(None)?;
+//! let code = CodeObject::from_elf(Family::Gfx11, &std::fs::read("code.elf")?, 0x2000_0100_8000)?;
+//! let se = amd.decode(&std::fs::read("se0.att")?, &code)?;
+//! println!("{} waves", se.waves.len());
+//! # Ok(()) }
+//! ```
+
+#![warn(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+mod ffi;
+
+use rocprof_sqtt::{CodeObject, SeDecode};
+use std::path::{Path, PathBuf};
+
+/// File name of AMD's decoder library.
+pub const LIBRARY_NAME: &str = "librocprof-trace-decoder.so";
+/// Environment variable naming the library (file or directory).
+pub const LIBRARY_ENV: &str = "ROCPROF_ATT_LIBRARY_PATH";
+
+/// Errors of the AMD backend.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The library could not be loaded from any candidate location.
+    #[error("cannot load AMD's trace decoder ({LIBRARY_NAME}); tried {tried}: {reason} (install rocprof-trace-decoder, or pass --att-library-path / set {LIBRARY_ENV})")]
+    Load {
+        /// Every location tried, comma separated.
+        tried: String,
+        /// The loader's message for the last attempt.
+        reason: String,
+    },
+    /// The library lacks the entry point.
+    #[error("{path} has no symbol {symbol}: {reason}")]
+    Symbol {
+        /// Library path.
+        path: String,
+        /// Missing symbol.
+        symbol: &'static str,
+        /// The loader's message.
+        reason: String,
+    },
+    /// The decoder call returned a status other than success.
+    #[error("AMD's trace decoder returned status {status} ({name})")]
+    Status {
+        /// Raw status.
+        status: u32,
+        /// Status name from AMD's header.
+        name: &'static str,
+    },
+}
+
+/// Where to look for the library, in order: explicit path, environment value, loader search.
+pub fn candidates(explicit: Option<&Path>, env_value: Option<&str>) -> Vec<PathBuf> {
+    let expand = |p: &Path| if p.is_dir() { p.join(LIBRARY_NAME) } else { p.to_path_buf() };
+    let mut v = Vec::new();
+    if let Some(p) = explicit {
+        v.push(expand(p));
+    }
+    if let Some(e) = env_value.filter(|e| !e.is_empty()) {
+        v.push(expand(Path::new(e)));
+    }
+    v.push(PathBuf::from(LIBRARY_NAME));
+    v
+}
+
+/// AMD's decoder, loaded.
+#[derive(Debug)]
+pub struct AmdDecoder {
+    lib: ffi::Library,
+}
+
+impl AmdDecoder {
+    /// Loads the library from `explicit`, else `$ROCPROF_ATT_LIBRARY_PATH`, else the loader's search path.
+    pub fn load(explicit: Option<&Path>) -> Result<Self, Error> {
+        let env = std::env::var(LIBRARY_ENV).ok();
+        Self::load_from(&candidates(explicit, env.as_deref()))
+    }
+
+    /// Loads the first loadable library among `paths`. An explicit or environment path that
+    /// exists but fails to load is reported rather than skipped.
+    pub fn load_from(paths: &[PathBuf]) -> Result<Self, Error> {
+        let mut reason = String::from("no candidate");
+        for p in paths {
+            match ffi::Library::open(p) {
+                Ok(lib) => return Ok(Self { lib }),
+                Err(ffi::OpenError::Load(e)) => reason = e,
+                Err(ffi::OpenError::Symbol(symbol, e)) => {
+                    return Err(Error::Symbol { path: p.display().to_string(), symbol, reason: e })
+                }
+            }
+        }
+        let tried = paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ");
+        Err(Error::Load { tried, reason })
+    }
+
+    /// Decodes one shader-engine stream with AMD's decoder (one `parse_data` call, as rocprofv3
+    /// does), answering its ISA queries from `code`.
+    pub fn decode(&self, stream: &[u8], code: &CodeObject) -> Result<SeDecode, Error> {
+        let status = self.lib.parse(stream, code)?;
+        Ok(status)
+    }
+}

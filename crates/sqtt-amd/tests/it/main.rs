@@ -1,0 +1,83 @@
+//! Integration tests of the AMD backend: clear errors without the library, and (when
+//! `ROCPROF_ATT_LIBRARY_PATH` names AMD's decoder) agreement with the native decoder on the corpus.
+
+use rocprof_sqtt::{CodeObject, Decoder, Family};
+use rocprof_sqtt_amd::{candidates, AmdDecoder, Error, LIBRARY_NAME};
+use std::path::{Path, PathBuf};
+
+#[test]
+fn missing_library_is_a_clear_error() {
+    let missing = Path::new("/nonexistent/rocprof-rs-test/librocprof-trace-decoder.so");
+    let err = AmdDecoder::load_from(&[missing.to_path_buf()]).unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, Error::Load { .. }), "{err:?}");
+    assert!(msg.contains("cannot load AMD's trace decoder"), "{msg}");
+    assert!(msg.contains("/nonexistent/rocprof-rs-test/librocprof-trace-decoder.so"), "{msg}");
+    assert!(msg.contains("--att-library-path") && msg.contains("ROCPROF_ATT_LIBRARY_PATH"), "{msg}");
+}
+
+#[test]
+fn a_library_without_the_entry_point_is_reported() {
+    // libc is loadable but is not AMD's decoder.
+    let err = AmdDecoder::load_from(&[PathBuf::from("libc.so.6")]).unwrap_err();
+    assert!(err.to_string().contains("has no symbol rocprof_trace_decoder_parse_data"), "{err}");
+}
+
+#[test]
+fn search_order_is_explicit_then_environment_then_loader() {
+    let dir = std::env::temp_dir();
+    let c = candidates(Some(&dir), Some("/opt/rocm/lib/librocprof-trace-decoder.so"));
+    assert_eq!(
+        c,
+        vec![dir.join(LIBRARY_NAME), PathBuf::from("/opt/rocm/lib/librocprof-trace-decoder.so"), PathBuf::from(LIBRARY_NAME)]
+    );
+    assert_eq!(candidates(None, Some("")), vec![PathBuf::from(LIBRARY_NAME)]);
+}
+
+fn corpus() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/sqtt");
+    p.is_dir().then_some(p)
+}
+
+/// Needs AMD's library: runs only when `ROCPROF_ATT_LIBRARY_PATH` is set.
+#[test]
+fn agrees_with_the_native_decoder_when_available() {
+    if std::env::var_os(rocprof_sqtt_amd::LIBRARY_ENV).is_none() {
+        println!("AMD backend: ROCPROF_ATT_LIBRARY_PATH not set, skipping the cross-check");
+        return;
+    }
+    let Some(root) = corpus() else {
+        println!("AMD backend: corpus not found, skipping");
+        return;
+    };
+    let amd = AmdDecoder::load(None).expect("ROCPROF_ATT_LIBRARY_PATH names a loadable decoder");
+    let mut compared = 0;
+    for (arch, family) in [("gfx1100", Family::Gfx11), ("gfx1200", Family::Gfx12), ("gfx950", Family::Gfx9)] {
+        for ex in ["plus", "gemm"] {
+            let dir = root.join(arch).join(ex);
+            let meta = std::fs::read_to_string(dir.join("meta.json")).unwrap();
+            let base: u64 = meta.split("\"load_base\":").nth(1).unwrap().split(',').next().unwrap().trim().parse().unwrap();
+            let code = CodeObject::from_elf(family, &std::fs::read(dir.join("code.elf")).unwrap(), base).unwrap();
+            let mut native = Decoder::new(&code);
+            for se in 0..2 {
+                let bytes = std::fs::read(dir.join(format!("se{se}.att"))).unwrap();
+                let a = amd.decode(&bytes, &code).unwrap();
+                let n = native.decode(&bytes).unwrap();
+                assert_eq!(a.gfxip, n.gfxip);
+                let mut ao = a.occupancy.clone();
+                let mut no = n.occupancy.clone();
+                ao.sort_by_key(|o| (o.time, o.cu, o.simd, o.wave_id, o.start));
+                no.sort_by_key(|o| (o.time, o.cu, o.simd, o.wave_id, o.start));
+                assert_eq!(ao, no, "{arch}/{ex} se{se} occupancy");
+                let mut aw = a.waves.clone();
+                let mut nw = n.waves.clone();
+                aw.sort_by_key(|w| (w.cu, w.simd, w.wave_id, w.begin_time));
+                nw.sort_by_key(|w| (w.cu, w.simd, w.wave_id, w.begin_time));
+                assert_eq!(aw, nw, "{arch}/{ex} se{se} waves");
+                assert_eq!(a.realtime, n.realtime, "{arch}/{ex} se{se} realtime");
+                compared += 1;
+            }
+        }
+    }
+    println!("AMD backend agrees with the native decoder on {compared} streams");
+}
