@@ -4,6 +4,9 @@
 //! (default 4) MB of it have gone through one decoder on one thread. Blobs of shader engines with
 //! instruction tracing and wave-only blobs are reported separately. The corpus comes from
 //! `ROCPROF_RS_SQTT_CORPUS`, else `<workspace>/../shared/conformance/sqtt`.
+//!
+//! When AMD's `librocprof-trace-decoder.so` can be loaded (`ROCPROF_ATT_LIBRARY_PATH` or the
+//! library path), the same blobs are decoded with it too and the speed ratio is printed.
 
 use rocprof_sqtt::{CodeObject, Decoder, Family};
 use std::path::{Path, PathBuf};
@@ -69,6 +72,10 @@ fn main() {
         }
     }
     println!("sqtt-bench: {} blobs, each decoded until {target_mb} MB went through (one thread)", blobs.len());
+    let amd = rocprof_sqtt_amd::AmdDecoder::load(None).ok();
+    if amd.is_none() {
+        println!("sqtt-bench: AMD's decoder not found (set ROCPROF_ATT_LIBRARY_PATH to compare)");
+    }
     for family in [Family::Gfx9, Family::Gfx11, Family::Gfx12] {
         for itrace in [true, false] {
             let set: Vec<&Blob> = blobs.iter().filter(|b| b.family == family && b.itrace == itrace).collect();
@@ -103,6 +110,26 @@ fn main() {
                 insts as f64 / 1e6 / secs,
                 if tokens_only { "tokens" } else { "instructions" }
             );
+            if let (Some(amd), false) = (&amd, tokens_only) {
+                let (mut abytes, mut asecs) = (0usize, 0f64);
+                for b in &set {
+                    let reps = ((target_mb * 1e6 / 4.0) / b.bytes.len() as f64).ceil() as usize;
+                    let t = Instant::now();
+                    for _ in 0..reps {
+                        amd.decode(std::hint::black_box(&b.bytes), &codes[b.code]).expect("AMD decodes corpus blob");
+                    }
+                    asecs += t.elapsed().as_secs_f64();
+                    abytes += reps * b.bytes.len();
+                }
+                let amd_mbs = abytes as f64 / 1e6 / asecs;
+                println!(
+                    "sqtt-bench: {:<5} {:<17} AMD's decoder {:>7.1} MB/s; native is {:.1}x faster",
+                    format!("{family:?}").to_lowercase(),
+                    if itrace { "instruction-trace" } else { "wave-only" },
+                    amd_mbs,
+                    (bytes as f64 / 1e6 / secs) / amd_mbs
+                );
+            }
         }
     }
 }
