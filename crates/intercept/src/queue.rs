@@ -74,7 +74,15 @@ pub unsafe fn create(
     // SAFETY: same arguments as hsa_queue_create, which the caller guarantees.
     let status = unsafe { create(agent, size, type_, callback, data, private_segment_size, group_segment_size, queue) };
     if status != HSA_STATUS_SUCCESS || queue.is_null() {
-        return status;
+        // Our failure must not become the application's: create the queue the normal way (an
+        // invalid argument fails there again with the runtime's own status) and say once that
+        // it is not traced.
+        static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+        if !WARNED.swap(true, Ordering::Relaxed) {
+            diag!(Level::Warning, "intercept queue creation failed with status {status:#x}; dispatches on such queues are not traced");
+        }
+        // SAFETY: forwarding the caller's arguments to the original.
+        return unsafe { original(agent, size, type_, callback, data, private_segment_size, group_segment_size, queue) };
     }
     // SAFETY: on success the runtime stored a valid queue pointer.
     let q = unsafe { *queue };
