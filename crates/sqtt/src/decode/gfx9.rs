@@ -428,13 +428,11 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
     while let Some((t, time)) = gen.next() {
         let raw = t.raw;
         match t.ty {
-            kind::MISC => {
-                if fmt::misc(raw).1 == MISC_SAVE_CONTEXT {
-                    for s in &mut slots {
-                        if let Some(w) = s.last_mut() {
-                            if !w.ended {
-                                w.trap = 1;
-                            }
+            kind::MISC if fmt::misc(raw).1 == MISC_SAVE_CONTEXT => {
+                for s in &mut slots {
+                    if let Some(w) = s.last_mut() {
+                        if !w.ended {
+                            w.trap = 1;
                         }
                     }
                 }

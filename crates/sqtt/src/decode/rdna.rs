@@ -461,7 +461,6 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
     for p in pending.drain(..) {
         apply(p);
     }
-    drop(apply);
     st.pending = pending;
     out.unknown_tokens = unknown;
 

@@ -99,8 +99,8 @@ fn compare_se(exp: &Value, cand: &Value, s: &mut Score, verbose: bool, name: &st
         if verbose && (first_bad.is_some() || !tl_ok || cinsts.len() != insts.len()) {
             eprintln!("  {name} se{} slot {key}: {} exp rows, {} ours", exp["se"], insts.len(), cinsts.len());
             if let Some(i) = first_bad {
-                for j in i.saturating_sub(1)..(i + 4).min(insts.len()) {
-                    eprintln!("    row {j}: exp {} ours {}", insts[j], cinsts.get(j).unwrap_or(&Value::Null));
+                for (j, row) in insts.iter().enumerate().skip(i.saturating_sub(1)).take(5) {
+                    eprintln!("    row {j}: exp {row} ours {}", cinsts.get(j).unwrap_or(&Value::Null));
                 }
             }
             if !tl_ok {

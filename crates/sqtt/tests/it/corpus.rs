@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
 /// The corpus root: `$ROCPROF_RS_SQTT_CORPUS`, else `<workspace>/../shared/conformance/sqtt`.
-pub fn corpus_root() -> Option<PathBuf> {
+pub(crate) fn corpus_root() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("ROCPROF_RS_SQTT_CORPUS") {
         return Some(PathBuf::from(p));
     }
@@ -20,14 +20,14 @@ pub fn corpus_root() -> Option<PathBuf> {
 }
 
 /// One example directory: `<arch>/<example>/`.
-pub struct Example {
-    pub name: String,
-    pub dir: PathBuf,
-    pub meta: Value,
+pub(crate) struct Example {
+    pub(crate) name: String,
+    pub(crate) dir: PathBuf,
+    pub(crate) meta: Value,
 }
 
 /// All example directories under `root`, sorted by name.
-pub fn examples(root: &Path) -> Vec<Example> {
+pub(crate) fn examples(root: &Path) -> Vec<Example> {
     let mut out = Vec::new();
     let Ok(archs) = std::fs::read_dir(root) else { return out };
     for arch in archs.flatten() {
@@ -48,24 +48,24 @@ pub fn examples(root: &Path) -> Vec<Example> {
 }
 
 impl Example {
-    pub fn family(&self) -> Family {
+    pub(crate) fn family(&self) -> Family {
         let target = self.meta["code_object_target"].as_str().or(self.meta["arch_dir"].as_str()).unwrap_or("");
         Family::from_target(target)
             .or_else(|| Family::from_target(self.meta["arch_dir"].as_str().unwrap_or("")))
             .expect("known family")
     }
 
-    pub fn load_base(&self) -> u64 {
+    pub(crate) fn load_base(&self) -> u64 {
         self.meta["load_base"].as_u64().expect("load_base")
     }
 
-    pub fn code(&self) -> CodeObject {
+    pub(crate) fn code(&self) -> CodeObject {
         let elf = std::fs::read(self.dir.join("code.elf")).expect("code.elf");
         CodeObject::from_elf(self.family(), &elf, self.load_base()).expect("code object decodes")
     }
 
     /// `(se, file name, bytes)` in ascending SE order.
-    pub fn streams(&self) -> Vec<(u64, String, Vec<u8>)> {
+    pub(crate) fn streams(&self) -> Vec<(u64, String, Vec<u8>)> {
         let mut v = Vec::new();
         for se in self.meta["shader_engines"].as_array().expect("shader_engines") {
             let file = se["file"].as_str().expect("file").to_string();
@@ -77,7 +77,7 @@ impl Example {
     }
 
     /// Decodes every stream; returns the per-SE JSON list in the corpus layout.
-    pub fn decode_json(&self) -> Vec<Value> {
+    pub(crate) fn decode_json(&self) -> Vec<Value> {
         let code = self.code();
         let mut dec = Decoder::new(&code);
         self.streams()
@@ -99,7 +99,7 @@ fn rel_pc(pc: u64, base: u64) -> Value {
 }
 
 /// One decoded SE in the `sqtt-corpus-expected/1` per-SE layout.
-pub fn se_json(se: u64, file: &str, bytes: usize, d: &SeDecode, base: u64) -> Value {
+pub(crate) fn se_json(se: u64, file: &str, bytes: usize, d: &SeDecode, base: u64) -> Value {
     let occupancy: Vec<Value> = d
         .occupancy
         .iter()
