@@ -6,6 +6,8 @@
 //! simulator's dispatch log). Without `ROCPROF_RS_STAGE` every test prints why it skips and
 //! passes, so plain `cargo test` works.
 
+#![forbid(unsafe_code)]
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};

@@ -2,6 +2,8 @@
 //! profiler wrote is compared with what the application did. Each test skips (and passes) with a
 //! message when `ROCPROF_RS_STAGE` is unset; `cargo xtask test` sets it.
 
+#![forbid(unsafe_code)]
+
 mod common;
 mod crash;
 mod kernel_trace;

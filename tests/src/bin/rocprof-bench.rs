@@ -9,6 +9,8 @@
 //!
 //! Usage: `rocprof-bench [--dispatches N] [--runs R] [--rows M]`.
 
+#![forbid(unsafe_code)]
+
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
