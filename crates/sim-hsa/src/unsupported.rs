@@ -56,26 +56,6 @@ pub(crate) unsafe extern "C" fn hsa_amd_ipc_signal_create(signal: hsa_signal_t, 
     crate::api::unsupported("hsa_amd_ipc_signal_create")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_memory_async_copy(dst: *mut c_void, dst_agent: hsa_agent_t, src: *const c_void, src_agent: hsa_agent_t, size: usize, num_dep_signals: u32, dep_signals: *const hsa_signal_t, completion_signal: hsa_signal_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_memory_async_copy")
-}
-
-pub(crate) unsafe extern "C" fn hsa_amd_memory_async_copy_on_engine(dst: *mut c_void, dst_agent: hsa_agent_t, src: *const c_void, src_agent: hsa_agent_t, size: usize, num_dep_signals: u32, dep_signals: *const hsa_signal_t, completion_signal: hsa_signal_t, engine_id: hsa_amd_sdma_engine_id_t, force_copy_on_sdma: bool) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_memory_async_copy_on_engine")
-}
-
-pub(crate) unsafe extern "C" fn hsa_amd_memory_async_copy_rect(dst: *const hsa_pitched_ptr_t, dst_offset: *const hsa_dim3_t, src: *const hsa_pitched_ptr_t, src_offset: *const hsa_dim3_t, range: *const hsa_dim3_t, copy_agent: hsa_agent_t, dir: hsa_amd_copy_direction_t, num_dep_signals: u32, dep_signals: *const hsa_signal_t, completion_signal: hsa_signal_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_memory_async_copy_rect")
-}
-
-pub(crate) unsafe extern "C" fn hsa_amd_memory_copy_engine_status(dst_agent: hsa_agent_t, src_agent: hsa_agent_t, engine_ids_mask: *mut u32) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_memory_copy_engine_status")
-}
-
-pub(crate) unsafe extern "C" fn hsa_amd_memory_get_preferred_copy_engine(dst_agent: hsa_agent_t, src_agent: hsa_agent_t, recommended_ids_mask: *mut u32) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_memory_get_preferred_copy_engine")
-}
-
 pub(crate) unsafe extern "C" fn hsa_amd_memory_migrate(ptr: *const c_void, memory_pool: hsa_amd_memory_pool_t, flags: u32) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_memory_migrate")
 }
@@ -94,26 +74,6 @@ pub(crate) unsafe extern "C" fn hsa_amd_portable_export_dmabuf(ptr: *const c_voi
 
 pub(crate) unsafe extern "C" fn hsa_amd_portable_export_dmabuf_v2(ptr: *const c_void, size: usize, dmabuf: *mut c_int, offset: *mut u64, flags: u64) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_portable_export_dmabuf_v2")
-}
-
-pub(crate) unsafe extern "C" fn hsa_amd_profiling_async_copy_enable(enable: bool) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_profiling_async_copy_enable")
-}
-
-pub(crate) unsafe extern "C" fn hsa_amd_profiling_convert_tick_to_system_domain(agent: hsa_agent_t, agent_tick: u64, system_tick: *mut u64) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_profiling_convert_tick_to_system_domain")
-}
-
-pub(crate) unsafe extern "C" fn hsa_amd_profiling_get_async_copy_time(signal: hsa_signal_t, time: *mut hsa_amd_profiling_async_copy_time_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_profiling_get_async_copy_time")
-}
-
-pub(crate) unsafe extern "C" fn hsa_amd_profiling_get_dispatch_time(agent: hsa_agent_t, signal: hsa_signal_t, time: *mut hsa_amd_profiling_dispatch_time_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_profiling_get_dispatch_time")
-}
-
-pub(crate) unsafe extern "C" fn hsa_amd_profiling_set_profiler_enabled(queue: *mut hsa_queue_t, enable: c_int) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_profiling_set_profiler_enabled")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_queue_intercept_create(agent_handle: hsa_agent_t, size: u32, type_: hsa_queue_type32_t, callback: Option< unsafe extern "C" fn(status: hsa_status_t, source: *mut hsa_queue_t, data: *mut c_void), >, data: *mut c_void, private_segment_size: u32, group_segment_size: u32, queue: *mut *mut hsa_queue_t) -> hsa_status_t {
@@ -236,18 +196,6 @@ pub(crate) unsafe extern "C" fn hsa_code_object_iterate_symbols(code_object: hsa
     crate::api::unsupported("hsa_code_object_iterate_symbols")
 }
 
-pub(crate) unsafe extern "C" fn hsa_code_object_reader_create_from_file(file: hsa_file_t, code_object_reader: *mut hsa_code_object_reader_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_code_object_reader_create_from_file")
-}
-
-pub(crate) unsafe extern "C" fn hsa_code_object_reader_create_from_memory(code_object: *const c_void, size: usize, code_object_reader: *mut hsa_code_object_reader_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_code_object_reader_create_from_memory")
-}
-
-pub(crate) unsafe extern "C" fn hsa_code_object_reader_destroy(code_object_reader: hsa_code_object_reader_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_code_object_reader_destroy")
-}
-
 pub(crate) unsafe extern "C" fn hsa_code_object_serialize(code_object: hsa_code_object_t, alloc_callback: Option< unsafe extern "C" fn( size: usize, data: hsa_callback_data_t, address: *mut *mut c_void, ) -> hsa_status_t, >, callback_data: hsa_callback_data_t, options: *const c_char, serialized_code_object: *mut *mut c_void, serialized_code_object_size: *mut usize) -> hsa_status_t {
     crate::api::unsupported("hsa_code_object_serialize")
 }
@@ -260,52 +208,8 @@ pub(crate) unsafe extern "C" fn hsa_executable_agent_global_variable_define(exec
     crate::api::unsupported("hsa_executable_agent_global_variable_define")
 }
 
-pub(crate) unsafe extern "C" fn hsa_executable_create(profile: hsa_profile_t, executable_state: hsa_executable_state_t, options: *const c_char, executable: *mut hsa_executable_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_executable_create")
-}
-
-pub(crate) unsafe extern "C" fn hsa_executable_create_alt(profile: hsa_profile_t, default_float_rounding_mode: hsa_default_float_rounding_mode_t, options: *const c_char, executable: *mut hsa_executable_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_executable_create_alt")
-}
-
-pub(crate) unsafe extern "C" fn hsa_executable_destroy(executable: hsa_executable_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_executable_destroy")
-}
-
-pub(crate) unsafe extern "C" fn hsa_executable_freeze(executable: hsa_executable_t, options: *const c_char) -> hsa_status_t {
-    crate::api::unsupported("hsa_executable_freeze")
-}
-
-pub(crate) unsafe extern "C" fn hsa_executable_get_info(executable: hsa_executable_t, attribute: hsa_executable_info_t, value: *mut c_void) -> hsa_status_t {
-    crate::api::unsupported("hsa_executable_get_info")
-}
-
-pub(crate) unsafe extern "C" fn hsa_executable_get_symbol(executable: hsa_executable_t, module_name: *const c_char, symbol_name: *const c_char, agent: hsa_agent_t, call_convention: i32, symbol: *mut hsa_executable_symbol_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_executable_get_symbol")
-}
-
-pub(crate) unsafe extern "C" fn hsa_executable_get_symbol_by_name(executable: hsa_executable_t, symbol_name: *const c_char, agent: *const hsa_agent_t, symbol: *mut hsa_executable_symbol_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_executable_get_symbol_by_name")
-}
-
 pub(crate) unsafe extern "C" fn hsa_executable_global_variable_define(executable: hsa_executable_t, variable_name: *const c_char, address: *mut c_void) -> hsa_status_t {
     crate::api::unsupported("hsa_executable_global_variable_define")
-}
-
-pub(crate) unsafe extern "C" fn hsa_executable_iterate_agent_symbols(executable: hsa_executable_t, agent: hsa_agent_t, callback: Option< unsafe extern "C" fn( exec: hsa_executable_t, agent: hsa_agent_t, symbol: hsa_executable_symbol_t, data: *mut c_void, ) -> hsa_status_t, >, data: *mut c_void) -> hsa_status_t {
-    crate::api::unsupported("hsa_executable_iterate_agent_symbols")
-}
-
-pub(crate) unsafe extern "C" fn hsa_executable_iterate_program_symbols(executable: hsa_executable_t, callback: Option< unsafe extern "C" fn( exec: hsa_executable_t, symbol: hsa_executable_symbol_t, data: *mut c_void, ) -> hsa_status_t, >, data: *mut c_void) -> hsa_status_t {
-    crate::api::unsupported("hsa_executable_iterate_program_symbols")
-}
-
-pub(crate) unsafe extern "C" fn hsa_executable_iterate_symbols(executable: hsa_executable_t, callback: Option< unsafe extern "C" fn( exec: hsa_executable_t, symbol: hsa_executable_symbol_t, data: *mut c_void, ) -> hsa_status_t, >, data: *mut c_void) -> hsa_status_t {
-    crate::api::unsupported("hsa_executable_iterate_symbols")
-}
-
-pub(crate) unsafe extern "C" fn hsa_executable_load_agent_code_object(executable: hsa_executable_t, agent: hsa_agent_t, code_object_reader: hsa_code_object_reader_t, options: *const c_char, loaded_code_object: *mut hsa_loaded_code_object_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_executable_load_agent_code_object")
 }
 
 pub(crate) unsafe extern "C" fn hsa_executable_load_code_object(executable: hsa_executable_t, agent: hsa_agent_t, code_object: hsa_code_object_t, options: *const c_char) -> hsa_status_t {
@@ -318,18 +222,6 @@ pub(crate) unsafe extern "C" fn hsa_executable_load_program_code_object(executab
 
 pub(crate) unsafe extern "C" fn hsa_executable_readonly_variable_define(executable: hsa_executable_t, agent: hsa_agent_t, variable_name: *const c_char, address: *mut c_void) -> hsa_status_t {
     crate::api::unsupported("hsa_executable_readonly_variable_define")
-}
-
-pub(crate) unsafe extern "C" fn hsa_executable_symbol_get_info(executable_symbol: hsa_executable_symbol_t, attribute: hsa_executable_symbol_info_t, value: *mut c_void) -> hsa_status_t {
-    crate::api::unsupported("hsa_executable_symbol_get_info")
-}
-
-pub(crate) unsafe extern "C" fn hsa_executable_validate(executable: hsa_executable_t, result: *mut u32) -> hsa_status_t {
-    crate::api::unsupported("hsa_executable_validate")
-}
-
-pub(crate) unsafe extern "C" fn hsa_executable_validate_alt(executable: hsa_executable_t, options: *const c_char, result: *mut u32) -> hsa_status_t {
-    crate::api::unsupported("hsa_executable_validate_alt")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_image_clear(agent: hsa_agent_t, image: hsa_ext_image_t, data: *const c_void, image_region: *const hsa_ext_image_region_t) -> hsa_status_t {
@@ -410,34 +302,6 @@ pub(crate) unsafe extern "C" fn hsa_ext_sampler_create_v2(agent: hsa_agent_t, sa
 
 pub(crate) unsafe extern "C" fn hsa_ext_sampler_destroy(agent: hsa_agent_t, sampler: hsa_ext_sampler_t) -> hsa_status_t {
     crate::api::unsupported("hsa_ext_sampler_destroy")
-}
-
-pub(crate) unsafe extern "C" fn hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size(file: hsa_file_t, offset: usize, size: usize, code_object_reader: *mut hsa_code_object_reader_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size")
-}
-
-pub(crate) unsafe extern "C" fn hsa_ven_amd_loader_executable_iterate_loaded_code_objects(executable: hsa_executable_t, callback: Option< unsafe extern "C" fn( executable: hsa_executable_t, loaded_code_object: hsa_loaded_code_object_t, data: *mut c_void, ) -> hsa_status_t, >, data: *mut c_void) -> hsa_status_t {
-    crate::api::unsupported("hsa_ven_amd_loader_executable_iterate_loaded_code_objects")
-}
-
-pub(crate) unsafe extern "C" fn hsa_ven_amd_loader_iterate_executables(callback: Option< unsafe extern "C" fn(executable: hsa_executable_t, data: *mut c_void) -> hsa_status_t, >, data: *mut c_void) -> hsa_status_t {
-    crate::api::unsupported("hsa_ven_amd_loader_iterate_executables")
-}
-
-pub(crate) unsafe extern "C" fn hsa_ven_amd_loader_loaded_code_object_get_info(loaded_code_object: hsa_loaded_code_object_t, attribute: hsa_ven_amd_loader_loaded_code_object_info_t, value: *mut c_void) -> hsa_status_t {
-    crate::api::unsupported("hsa_ven_amd_loader_loaded_code_object_get_info")
-}
-
-pub(crate) unsafe extern "C" fn hsa_ven_amd_loader_query_executable(device_address: *const c_void, executable: *mut hsa_executable_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_ven_amd_loader_query_executable")
-}
-
-pub(crate) unsafe extern "C" fn hsa_ven_amd_loader_query_host_address(device_address: *const c_void, host_address: *mut *const c_void) -> hsa_status_t {
-    crate::api::unsupported("hsa_ven_amd_loader_query_host_address")
-}
-
-pub(crate) unsafe extern "C" fn hsa_ven_amd_loader_query_segment_descriptors(segment_descriptors: *mut hsa_ven_amd_loader_segment_descriptor_t, num_segment_descriptors: *mut usize) -> hsa_status_t {
-    crate::api::unsupported("hsa_ven_amd_loader_query_segment_descriptors")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ven_amd_pcs_create(agent: hsa_agent_t, method: hsa_ven_amd_pcs_method_kind_t, units: hsa_ven_amd_pcs_units_t, interval: usize, latency: usize, buffer_size: usize, data_ready_callback: hsa_ven_amd_pcs_data_ready_callback_t, client_callback_data: *mut c_void, pc_sampling: *mut hsa_ven_amd_pcs_t) -> hsa_status_t {
