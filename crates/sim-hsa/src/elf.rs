@@ -298,7 +298,8 @@ pub(crate) mod tests {
 
     #[test]
     fn rejects_garbage_without_panicking() {
-        assert_eq!(parse(b"hello").unwrap_err().kind, ElfErrorKind::Truncated);
+        assert_eq!(parse(b"hello").unwrap_err().kind, ElfErrorKind::BadMagic);
+        assert_eq!(parse(b"\x7fE").unwrap_err().kind, ElfErrorKind::Truncated);
         assert_eq!(parse(&[0u8; 64]).unwrap_err().kind, ElfErrorKind::BadMagic);
         let mut elf = build(0x54c, 2, &[0u8; 16], &[]);
         elf[18] = 62; // x86-64
