@@ -58,7 +58,7 @@ fn env_nonempty(name: &str) -> Option<String> {
 
 /// MPI rank / size from the usual launcher variables (later names win, as rocprofv3 does).
 fn mpi_value(names: &[&str]) -> Option<String> {
-    names.iter().filter_map(|n| env_nonempty(n)).last()
+    names.iter().rev().find_map(|n| env_nonempty(n))
 }
 
 fn rank() -> String {

@@ -558,8 +558,7 @@ pub fn format_kernel_name(demangled: &str) -> &str {
 /// everything up to the last space or `:` before the name.
 pub fn truncate_kernel_name(name: &str) -> &str {
     let mut s = format_kernel_name(name).trim_end();
-    loop {
-        let Some(last) = s.chars().last() else { break };
+    while let Some(last) = s.chars().last() {
         let open = match last {
             ')' => '(',
             '>' => '<',

@@ -397,21 +397,17 @@ impl State {
             let mut event_many = self.conn.prepare_cached(&self.multi_event).map_err(&err)?;
             let mut dispatch_many = self.conn.prepare_cached(&self.multi_dispatch).map_err(&err)?;
             for chunk in chunks.by_ref() {
-                let mut e = event_id;
                 let mut i = 1;
-                for d in chunk {
+                for (e, d) in (event_id..).zip(chunk) {
                     bind_event(&mut event_many, &mut i, e, category, d).map_err(&err)?;
-                    e += 1;
                 }
                 event_many.raw_execute().map_err(&err)?;
-                let mut e = event_id;
                 let mut i = 1;
-                for d in chunk {
+                for (e, d) in (event_id..).zip(chunk) {
                     bind_dispatch(&mut dispatch_many, &mut i, e, self.nid, self.pid, d).map_err(&err)?;
-                    e += 1;
                 }
                 dispatch_many.raw_execute().map_err(&err)?;
-                event_id = e;
+                event_id += chunk.len() as i64;
             }
             let mut event_one = self.stmt("event")?;
             let mut dispatch_one = self.stmt("kernel_dispatch")?;

@@ -109,7 +109,7 @@ impl DomainStats {
     /// Entries sorted by total duration, longest first (ties keep first-seen order).
     pub fn sorted(&self) -> Vec<&NameStats> {
         let mut v: Vec<&NameStats> = self.entries.iter().collect();
-        v.sort_by(|a, b| b.total_ns.cmp(&a.total_ns));
+        v.sort_by_key(|e| std::cmp::Reverse(e.total_ns));
         v
     }
 
@@ -257,7 +257,7 @@ pub fn summary_table(label: &str, domains: &[&DomainStats], unit: SummaryUnit, i
             }
         }
     }
-    merged.sort_by(|a, b| b.0.total_ns.cmp(&a.0.total_ns));
+    merged.sort_by_key(|(e, _)| std::cmp::Reverse(e.total_ns));
     let whole: u128 = merged.iter().map(|(e, _)| e.total_ns).sum();
     let w = merged.iter().map(|(e, _)| e.name.chars().count()).max().unwrap_or(0).max(40);
     let dw = merged.iter().map(|(_, d)| d.len()).max().unwrap_or(0).max(12);
