@@ -1,7 +1,9 @@
-//! Prints the tokens of one RDNA SQTT stream with their times: `sqtt-dump FILE [FROM_TIME TO_TIME]`.
+//! Prints the tokens of one SQTT stream (RDNA layout 3/4, or gfx9 with its 8-byte capture
+//! header) with their times: `sqtt-dump FILE [FROM_TIME TO_TIME]`.
 
 use rocprof_sqtt::format::rdna;
-use rocprof_sqtt::tokens::RdnaTokens;
+use rocprof_sqtt::tokens::{Gfx9Tokens, RdnaTokens};
+use rocprof_sqtt::Family;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -18,6 +20,10 @@ fn main() {
             std::process::exit(1);
         }
     };
+    if Family::sniff(&data) == Some(Family::Gfx9) {
+        dump_gfx9(&data, from, to, path);
+        return;
+    }
     let toks = match RdnaTokens::new(&data) {
         Ok(t) => t,
         Err(e) => {
@@ -38,6 +44,30 @@ fn main() {
                     _ => format!("{:#x}", t.raw),
                 };
                 println!("{:>10} {:>7} {:?} {}", t.time, t.nibble, t.kind, detail);
+            }
+            Ok(_) => {}
+            Err(e) => println!("error: {e}"),
+        }
+    }
+}
+
+fn dump_gfx9(data: &[u8], from: i64, to: i64, path: &str) {
+    let toks = match Gfx9Tokens::new(data) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("sqtt-dump: error: {path}: {e}");
+            std::process::exit(1);
+        }
+    };
+    println!("header {:?}", toks.header());
+    const NAMES: [&str; 16] = [
+        "MISC", "TIMESTAMP", "REG", "WAVESTART", "WAVEALLOC", "REG_CS", "WAVEEND", "EVENT", "EVENT_CS", "EVENT_GFX1",
+        "INST", "INST_PC", "USERDATA", "ISSUE", "PERF", "REG_CS_PRIV",
+    ];
+    for t in toks {
+        match t {
+            Ok(t) if t.time >= from && t.time <= to => {
+                println!("{:>10} {:>7} {} {:#x}", t.time, t.offset, NAMES[usize::from(t.kind & 0xf)], t.raw)
             }
             Ok(_) => {}
             Err(e) => println!("error: {e}"),

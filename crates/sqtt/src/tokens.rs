@@ -3,9 +3,11 @@
 //! Time is the per-stream counter that AMD's decoder reports: it starts at 0 at the first token
 //! and every token adds its delta field before it is yielded. `NOP` padding is consumed silently.
 
-use crate::cursor::NibbleCursor;
+use crate::cursor::{le_u64, NibbleCursor};
 use crate::error::{DecodeError, DecodeErrorKind, Result};
+use crate::format::gfx9::{self, kind, Header};
 use crate::format::rdna::{self, LayoutTable, RdnaKind};
+use std::collections::VecDeque;
 
 /// Upper bound of stream times (2^60 cycles; real streams stay far below).
 pub const MAX_TIME: i64 = 1 << 60;
@@ -125,6 +127,158 @@ impl Iterator for RdnaTokens<'_> {
     }
 }
 
+/// One gfx9 token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Gfx9Token {
+    /// Type code (low 4 bits, see [`crate::format::gfx9::kind`]).
+    pub kind: u8,
+    /// The token's 16 to 64 bits.
+    pub raw: u64,
+    /// Stream time in shader cycles.
+    pub time: i64,
+    /// Byte offset of the token in the stream.
+    pub offset: usize,
+}
+
+/// MISC kind that re-anchors time on the next TIMESTAMP.
+const MISC_TIME_RESET: u8 = 1;
+
+#[derive(Clone, Copy, Debug)]
+struct RawGfx9 {
+    kind: u8,
+    raw: u64,
+    delta: i64,
+    offset: usize,
+}
+
+/// Iterator over the tokens of one gfx9 stream (after its 8-byte capture header).
+///
+/// Time follows AMD's gfx9 decoder: every token adds 4 x its delta (bits 4..11 of a MISC, bit 4
+/// of any other token); a MISC of kind TIME_RESET re-anchors the clock on the next TIMESTAMP
+/// (`time = (timestamp - base) & !3`, `base` fixed by the first one), reading ahead if needed.
+/// TIMESTAMP and TIME_RESET tokens are consumed, not yielded.
+#[derive(Clone, Debug)]
+pub struct Gfx9Tokens<'data> {
+    data: &'data [u8],
+    pos: usize,
+    time: i64,
+    base: i64,
+    header: Header,
+    lookahead: VecDeque<RawGfx9>,
+    truncated: bool,
+}
+
+impl<'data> Gfx9Tokens<'data> {
+    /// Checks the capture header (AMD's decoder accepts family versions 4, 5 and 6 only).
+    pub fn new(data: &'data [u8]) -> Result<Self> {
+        let raw = le_u64(data, 0).ok_or(DecodeError::new(0, DecodeErrorKind::TruncatedHeader))?;
+        let header = Header::parse(raw);
+        if !header.is_supported() {
+            return Err(DecodeError::new(0, DecodeErrorKind::BadGfx9Header(header.version)));
+        }
+        Ok(Self { data, pos: 8, time: 0, base: 0, header, lookahead: VecDeque::new(), truncated: false })
+    }
+
+    /// The parsed capture header.
+    pub fn header(&self) -> Header {
+        self.header
+    }
+
+    #[inline]
+    fn parse_one(&mut self) -> Option<RawGfx9> {
+        let b0 = *self.data.get(self.pos)?;
+        let ty = b0 & 0xf;
+        let n = 2 * gfx9::WORDS[ty as usize] as usize;
+        let end = self.pos + n;
+        if end > self.data.len() {
+            self.truncated = true;
+            return None;
+        }
+        let raw = match le_u64(self.data, self.pos) {
+            Some(w) if n < 8 => w & ((1u64 << (8 * n)) - 1),
+            Some(w) => w,
+            None => {
+                let mut buf = [0u8; 8];
+                buf[..n].copy_from_slice(&self.data[self.pos..end]);
+                u64::from_le_bytes(buf)
+            }
+        };
+        let offset = self.pos;
+        self.pos = end;
+        let delta = if ty == kind::MISC { ((raw >> 4) & 0xff) as i64 } else { ((raw >> 4) & 1) as i64 };
+        Some(RawGfx9 { kind: ty, raw, delta, offset })
+    }
+
+    fn timestamp(raw: u64) -> i64 {
+        // AMD keeps it in a 46-bit signed field.
+        (((raw >> 16) << 18) as i64) >> 18
+    }
+
+    fn update(&mut self, ts: i64) {
+        if self.base == 0 {
+            self.base = ts - self.time + 4;
+        }
+        if ts > self.base {
+            self.time = (ts - self.base) & !3;
+        }
+    }
+
+    fn is_reset(t: &RawGfx9) -> bool {
+        t.kind == kind::MISC && gfx9::misc(t.raw).1 == MISC_TIME_RESET
+    }
+
+    fn patch_time(&mut self) {
+        if let Some(i) = self.lookahead.iter().position(|t| t.kind == kind::TIMESTAMP || Self::is_reset(t)) {
+            let t = self.lookahead[i];
+            if t.kind == kind::TIMESTAMP {
+                self.update(Self::timestamp(t.raw));
+                self.lookahead.remove(i);
+            }
+            return;
+        }
+        while let Some(t) = self.parse_one() {
+            if t.kind == kind::TIMESTAMP {
+                self.update(Self::timestamp(t.raw));
+                return;
+            }
+            if Self::is_reset(&t) {
+                return;
+            }
+            self.lookahead.push_back(t);
+        }
+    }
+}
+
+impl Iterator for Gfx9Tokens<'_> {
+    type Item = Result<Gfx9Token>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let t = if self.lookahead.is_empty() {
+                match self.parse_one() {
+                    Some(t) => t,
+                    None if std::mem::take(&mut self.truncated) => {
+                        let offset = self.pos as u64;
+                        self.pos = self.data.len();
+                        return Some(Err(DecodeError::new(offset, DecodeErrorKind::TruncatedToken)));
+                    }
+                    None => return None,
+                }
+            } else {
+                self.lookahead.pop_front()?
+            };
+            // Bounded: at most 1020 cycles per 2-byte token, so no overflow for any slice.
+            self.time += 4 * t.delta;
+            if Self::is_reset(&t) {
+                self.patch_time();
+            } else if t.kind != kind::TIMESTAMP {
+                return Some(Ok(Gfx9Token { kind: t.kind, raw: t.raw, time: self.time, offset: t.offset }));
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,6 +310,46 @@ mod tests {
         assert_eq!(e.kind, DecodeErrorKind::UnknownLayout(7));
         let e = RdnaTokens::new(&[0x11]).unwrap_err();
         assert_eq!(e.kind, DecodeErrorKind::TruncatedHeader);
+    }
+
+    fn gfx9_stream(words: &[u16]) -> Vec<u8> {
+        let mut v = 0x0000_0000_000f_8011u64.to_le_bytes().to_vec();
+        for w in words {
+            v.extend_from_slice(&w.to_le_bytes());
+        }
+        v
+    }
+
+    fn gfx9_times(data: &[u8]) -> Vec<i64> {
+        Gfx9Tokens::new(data).unwrap().map(|t| t.unwrap().time).collect()
+    }
+
+    #[test]
+    fn gfx9_misc_deltas_are_four_cycles_and_other_tokens_add_bit4() {
+        // MISC delta 3 (12 cycles), WAVEALLOC with bit 4 set (+4), WAVEALLOC without.
+        assert_eq!(gfx9_times(&gfx9_stream(&[3 << 4, 0x0014, 0x0004])), vec![12, 16, 16]);
+    }
+
+    #[test]
+    fn gfx9_time_reset_anchors_on_the_next_timestamp() {
+        // MISC delta 2 (8), MISC TIME_RESET (delta 255), WAVEALLOC, TIMESTAMP 1000, WAVEALLOC, MISC delta 1.
+        let reset = (1u16 << 13) | (255 << 4);
+        let mut words = vec![2 << 4, reset, 0x0004];
+        words.extend_from_slice(&[0x0001, 1000, 0, 0]);
+        words.extend_from_slice(&[0x0004, 1 << 4]);
+        // After the reset the clock is 8 + 1020 = 1028; the timestamp fixes base = 1000 - 1028 + 4
+        // and the clock becomes (1000 - base) & !3 = 1024.
+        assert_eq!(gfx9_times(&gfx9_stream(&words)), vec![8, 1024, 1024, 1028]);
+    }
+
+    #[test]
+    fn gfx9_truncated_token_and_bad_header() {
+        let mut data = gfx9_stream(&[3 << 4]);
+        data.extend_from_slice(&[0x01, 0x00]); // TIMESTAMP needs 8 bytes
+        let r: Vec<_> = Gfx9Tokens::new(&data).unwrap().collect();
+        assert_eq!(r.len(), 2);
+        assert_eq!(r[1], Err(DecodeError::new(10, DecodeErrorKind::TruncatedToken)));
+        assert_eq!(Gfx9Tokens::new(&[0; 8]).unwrap_err().kind, DecodeErrorKind::BadGfx9Header(0));
     }
 
     #[test]

@@ -9,15 +9,15 @@
 
 use super::stitch::{self, LineState};
 use super::{SparseTable, WaveBuild};
-use crate::cursor::le_u64;
-use crate::error::{DecodeError, DecodeErrorKind, Result};
-use crate::format::gfx9::{self as fmt, kind, Header};
+use crate::error::Result;
+#[cfg(test)]
+use crate::error::DecodeErrorKind;
+use crate::format::gfx9::{self as fmt, kind};
+use crate::tokens::Gfx9Tokens;
 use crate::isa::Program;
 use crate::record::{Category, Info, Occupancy, SeDecode, WaveState};
 use std::collections::VecDeque;
 
-/// MISC kind that re-anchors time on the next TIMESTAMP.
-const MISC_TIME_RESET: u8 = 1;
 /// MISC kind of a context-save request.
 const MISC_SAVE_CONTEXT: u8 = 7;
 /// ISSUE states.
@@ -26,104 +26,6 @@ const ISSUE_INST: u64 = 2;
 const ISSUE_IMMED: u64 = 3;
 /// Placeholder category of an issued instruction whose INST token has not arrived.
 const NOT_FINISHED: Category = Category::None;
-
-/// One raw gfx9 token.
-#[derive(Clone, Copy, Debug)]
-struct Tok {
-    ty: u8,
-    raw: u64,
-    delta: i64,
-}
-
-/// AMD's generator: tokens with times, TIMESTAMPs folded into the clock.
-struct Gen<'a> {
-    data: &'a [u8],
-    pos: usize,
-    time: i64,
-    base: i64,
-    lookahead: VecDeque<Tok>,
-}
-
-impl<'a> Gen<'a> {
-    #[inline]
-    fn parse_one(&mut self) -> Option<Tok> {
-        let b0 = *self.data.get(self.pos)?;
-        let ty = b0 & 0xf;
-        let n = 2 * fmt::WORDS[ty as usize] as usize;
-        let end = self.pos.checked_add(n)?;
-        if end > self.data.len() {
-            return None;
-        }
-        let raw = match le_u64(self.data, self.pos) {
-            Some(w) if n < 8 => w & ((1u64 << (8 * n)) - 1),
-            Some(w) => w,
-            None => {
-                let mut buf = [0u8; 8];
-                buf[..n].copy_from_slice(&self.data[self.pos..end]);
-                u64::from_le_bytes(buf)
-            }
-        };
-        self.pos = end;
-        let delta = if ty == kind::MISC { ((raw >> 4) & 0xff) as i64 } else { ((raw >> 4) & 1) as i64 };
-        Some(Tok { ty, raw, delta })
-    }
-
-    fn timestamp(raw: u64) -> i64 {
-        // AMD keeps it in a 46-bit signed field.
-        (((raw >> 16) << 18) as i64) >> 18
-    }
-
-    fn update(&mut self, ts: i64) {
-        if self.base == 0 {
-            self.base = ts - self.time + 4;
-        }
-        if ts > self.base {
-            self.time = (ts - self.base) & !3;
-        }
-    }
-
-    fn is_reset(t: &Tok) -> bool {
-        t.ty == kind::MISC && fmt::misc(t.raw).1 == MISC_TIME_RESET
-    }
-
-    fn patch_time(&mut self) {
-        if let Some(i) = self.lookahead.iter().position(|t| t.ty == kind::TIMESTAMP || Self::is_reset(t)) {
-            let t = self.lookahead[i];
-            if t.ty == kind::TIMESTAMP {
-                self.update(Self::timestamp(t.raw));
-                self.lookahead.remove(i);
-            }
-            return;
-        }
-        while let Some(t) = self.parse_one() {
-            if t.ty == kind::TIMESTAMP {
-                self.update(Self::timestamp(t.raw));
-                return;
-            }
-            if Self::is_reset(&t) {
-                return;
-            }
-            self.lookahead.push_back(t);
-        }
-    }
-
-    /// Next token and its time; TIMESTAMP and TIME_RESET tokens are consumed here.
-    fn next(&mut self) -> Option<(Tok, i64)> {
-        loop {
-            let t = if self.lookahead.is_empty() {
-                self.parse_one()?
-            } else {
-                self.lookahead.pop_front()?
-            };
-            self.time += 4 * t.delta;
-            if Self::is_reset(&t) {
-                self.patch_time();
-            } else if t.ty != kind::TIMESTAMP {
-                return Some((t, self.time));
-            }
-        }
-    }
-}
 
 /// Per-wave gfx9 bookkeeping on top of [`WaveBuild`].
 #[derive(Clone, Debug)]
@@ -392,12 +294,8 @@ fn loc(cu: u8, simd: u8, wave: u8) -> usize {
 
 /// Decodes one gfx9 stream (8-byte capture header first).
 pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<SeDecode> {
-    let raw = le_u64(data, 0).ok_or(DecodeError::new(0, DecodeErrorKind::TruncatedHeader))?;
-    let header = Header::parse(raw);
-    if !header.is_supported() {
-        return Err(DecodeError::new(0, DecodeErrorKind::BadGfx9Header(header.version)));
-    }
-    let target_cu = header.target_cu;
+    let mut gen = Gfx9Tokens::new(data)?;
+    let target_cu = gen.header().target_cu;
     st.lines.reset(prog.len());
     st.running.reset(1 << 11);
 
@@ -405,7 +303,6 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
     let mut occ: Vec<Occupancy> = Vec::new();
     // Wave ends without a start get a start row at time 0, which AMD inserts at the front.
     let mut missing: Vec<Occupancy> = Vec::new();
-    let mut gen = Gen { data, pos: 8, time: 0, base: 0, lookahead: VecDeque::new() };
     let mut slots: Vec<Vec<Gfx9Wave>> = (0..4 * 16).map(|_| Vec::new()).collect();
     let mut pgm = [[0u64; 4]; 2];
     let mut phase_counter = 0i64;
@@ -425,9 +322,10 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
         out.waves.push(g.w.into_wave());
     };
 
-    while let Some((t, time)) = gen.next() {
-        let raw = t.raw;
-        match t.ty {
+    for t in &mut gen {
+        let Ok(t) = t else { continue };
+        let (raw, time) = (t.raw, t.time);
+        match t.kind {
             kind::MISC if fmt::misc(raw).1 == MISC_SAVE_CONTEXT => {
                 for s in &mut slots {
                     if let Some(w) = s.last_mut() {
@@ -544,39 +442,6 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn stream(words: &[u16]) -> Vec<u8> {
-        let mut v = 0x0000_0000_000f_8011u64.to_le_bytes().to_vec();
-        for w in words {
-            v.extend_from_slice(&w.to_le_bytes());
-        }
-        v
-    }
-
-    #[test]
-    fn misc_deltas_are_four_cycles_and_other_tokens_add_bit4() {
-        // MISC delta 3 (12 cycles), WAVEALLOC with bit 4 set (+4), WAVEALLOC without.
-        let data = stream(&[3 << 4, 0x0014, 0x0004]);
-        let mut g = Gen { data: &data, pos: 8, time: 0, base: 0, lookahead: VecDeque::new() };
-        let times: Vec<i64> = std::iter::from_fn(|| g.next().map(|(_, t)| t)).collect();
-        assert_eq!(times, vec![12, 16, 16]);
-    }
-
-    #[test]
-    fn time_reset_anchors_on_the_next_timestamp() {
-        // MISC delta 2 (8), MISC TIME_RESET, WAVEALLOC, TIMESTAMP 1000, WAVEALLOC, MISC delta 1.
-        let reset = (1u16 << 13) | (255 << 4);
-        let ts = [0x0001u16, 1000, 0, 0];
-        let mut words = vec![2 << 4, reset, 0x0004];
-        words.extend_from_slice(&ts);
-        words.extend_from_slice(&[0x0004, 1 << 4]);
-        let data = stream(&words);
-        let mut g = Gen { data: &data, pos: 8, time: 0, base: 0, lookahead: VecDeque::new() };
-        let times: Vec<i64> = std::iter::from_fn(|| g.next().map(|(_, t)| t)).collect();
-        // After the reset the clock is 8 + 1020 = 1028; the first timestamp fixes base = 1000 - 1028 + 4
-        // and time stays (1000 - base) & !3 = 1024.
-        assert_eq!(times, vec![8, 1024, 1024, 1028]);
-    }
 
     #[test]
     fn rejects_bad_headers() {
