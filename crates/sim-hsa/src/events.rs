@@ -29,10 +29,15 @@ struct Handler {
     arg: usize,
 }
 
+enum Job {
+    C(AsyncFn, usize),
+    Rust(Box<dyn FnOnce() + Send>),
+}
+
 struct State {
     next_id: u64,
     handlers: Vec<Handler>,
-    functions: VecDeque<(AsyncFn, usize)>,
+    functions: VecDeque<Job>,
 }
 
 static STATE: Mutex<State> = Mutex::new(State { next_id: 1, handlers: Vec::new(), functions: VecDeque::new() });
@@ -54,9 +59,12 @@ fn run() {
         // Async functions first, in submission order.
         loop {
             let next = STATE.lock().unwrap_or_else(|e| e.into_inner()).functions.pop_front();
-            let Some((f, arg)) = next else { break };
-            // SAFETY: registered through hsa_amd_async_function with this signature and argument.
-            unsafe { f(arg as *mut c_void) };
+            match next {
+                None => break,
+                // SAFETY: registered through hsa_amd_async_function with this signature and argument.
+                Some(Job::C(f, arg)) => unsafe { f(arg as *mut c_void) },
+                Some(Job::Rust(f)) => f(),
+            }
             progressed = true;
         }
         // Then every handler whose condition holds.
@@ -86,6 +94,13 @@ fn run() {
             ANY_SIGNAL.wait(seen, Duration::from_millis(5));
         }
     }
+}
+
+/// Runs `f` later on the async-event thread (runtime-internal deferred work).
+pub(crate) fn run_async(f: Box<dyn FnOnce() + Send>) {
+    STATE.lock().unwrap_or_else(|e| e.into_inner()).functions.push_back(Job::Rust(f));
+    start();
+    ANY_SIGNAL.notify();
 }
 
 /// Drops handlers of a destroyed signal.
@@ -134,7 +149,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_async_function(
     status(|| -> Result<(), Status> {
         system()?;
         let f = callback.ok_or(HSA_STATUS_ERROR_INVALID_ARGUMENT)?;
-        STATE.lock().unwrap_or_else(|e| e.into_inner()).functions.push_back((f, arg as usize));
+        STATE.lock().unwrap_or_else(|e| e.into_inner()).functions.push_back(Job::C(f, arg as usize));
         start();
         ANY_SIGNAL.notify();
         Ok(())

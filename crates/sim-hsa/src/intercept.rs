@@ -1,11 +1,322 @@
-//! Intercept queues (placeholder).
+//! Intercept queues (`hsa_amd_queue_intercept_create` / `_register`, table-only as in ROCr).
+//!
+//! The application gets a proxy queue: same `id`, size, type and features as the hardware queue it wraps,
+//! but its own host ring (all headers INVALID), its own indices and a doorbell whose store runs the rewrite
+//! chain **synchronously on the storing thread**, under a per-queue mutex. Each packet is handed, one at a
+//! time (`pkt_count == 1`, `user_pkt_index` = proxy index, `pkts` pointing into the proxy ring), to the most
+//! recently registered handler; its `writer` forwards to the next older handler and the oldest stage writes
+//! into the hardware ring (slots reserved with a CAS on the write index, bodies first, the first packet's
+//! header last with release ordering, then one doorbell store with the last index). After the chain returns
+//! the proxy slot is invalidated and the proxy read index advanced.
+//!
+//! Newest ABI only: vendor packets with format `0xFE` (intercept markers) are not forwarded; their callback
+//! gets the hardware queue and the index the next packet will occupy. When the hardware ring is full the
+//! remaining packets wait in an overflow list that a helper thread flushes as the ring drains (later packets
+//! queue behind it, so order is kept). A doorbell rung from inside a handler of the same queue is deferred
+//! to the async-event thread.
 
-use crate::queue::Queue;
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
 
-pub(crate) fn doorbell_rung(_addr: usize, _value: i64) {}
+use rocprof_hsa_sys::*;
 
-pub(crate) fn destroy_if_intercept(_q: &'static Queue) {}
+use crate::api::{put, status, Status};
+use crate::queue::{self, ErrorCallback, Queue, QueueState};
+use crate::runtime::system;
+use crate::table;
 
+type Handler = unsafe extern "C" fn(*const c_void, u64, u64, *mut c_void, hsa_amd_queue_intercept_packet_writer);
+
+pub(crate) struct Intercept {
+    proxy: &'static Queue,
+    hw: &'static Queue,
+    handlers: Mutex<Vec<(Handler, usize)>>,
+    lock: Mutex<()>,
+    overflow: Mutex<VecDeque<[u8; 64]>>,
+    flusher: AtomicBool,
+}
+
+thread_local! {
+    /// Chain cursor for `writer`: (intercept, stage index, user packet index), innermost last.
+    static CHAIN: RefCell<Vec<(usize, usize, u64)>> = const { RefCell::new(Vec::new()) };
+    /// Intercept queues this thread is processing (re-entrancy detection).
+    static ACTIVE: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+fn of(q: &'static Queue) -> Option<&'static Intercept> {
+    let a = q.intercept.load(Ordering::Acquire);
+    // SAFETY: a non-zero `intercept` is the address of a leaked, never-freed `Intercept`.
+    (a != 0).then(|| unsafe { &*(a as usize as *const Intercept) })
+}
+
+/// The hardware queue behind `q` (or `q` itself).
 pub(crate) fn hardware_of(q: &'static Queue) -> &'static Queue {
-    q
+    of(q).map_or(q, |i| i.hw)
+}
+
+pub(crate) fn destroy_if_intercept(q: &'static Queue) {
+    if let Some(i) = of(q) {
+        queue::destroy(i.hw);
+    }
+}
+
+/// Doorbell store on a proxy queue.
+pub(crate) fn doorbell_rung(proxy_addr: usize, _value: i64) {
+    // SAFETY: tagged doorbells only hold addresses of leaked proxy queues.
+    let proxy = unsafe { &*(proxy_addr as *const Queue) };
+    let Some(ic) = of(proxy) else { return };
+    let me = ic as *const Intercept as usize;
+    if ACTIVE.with(|a| a.borrow().contains(&me)) {
+        // A handler rang its own queue's doorbell: process later, off this stack (ROCr defers too).
+        crate::events::run_async(Box::new(move || {
+            // SAFETY: as above; the intercept lives forever.
+            process(unsafe { &*(me as *const Intercept) })
+        }));
+        return;
+    }
+    process(ic);
+}
+
+fn process(ic: &'static Intercept) {
+    let me = ic as *const Intercept as usize;
+    let _g = ic.lock.lock().unwrap_or_else(|e| e.into_inner());
+    ACTIVE.with(|a| a.borrow_mut().push(me));
+    flush_overflow(ic);
+    let p = ic.proxy;
+    loop {
+        if p.state() == QueueState::Destroyed {
+            break;
+        }
+        let r = p.amd.read_dispatch_id.load(Ordering::Acquire);
+        let w = p.amd.write_dispatch_id.load(Ordering::Acquire);
+        if r >= w {
+            break;
+        }
+        let slot = p.slot(r);
+        // SAFETY: slot of the proxy ring (lives forever); header read with acquire as producers publish it.
+        let header = unsafe { &*(slot as *const AtomicU16) }.load(Ordering::Acquire);
+        if u32::from(header & 0xff) == HSA_PACKET_TYPE_INVALID {
+            break;
+        }
+        let handlers: Vec<(Handler, usize)> = ic.handlers.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        invoke(ic, &handlers, handlers.len(), slot as *const c_void, 1, r);
+        // SAFETY: as above; this thread holds the per-queue lock, so it owns the slot.
+        unsafe { &*(slot as *const AtomicU16) }.store((HSA_PACKET_TYPE_INVALID | (1 << HSA_PACKET_HEADER_BARRIER)) as u16, Ordering::Release);
+        p.amd.read_dispatch_id.store(r + 1, Ordering::Release);
+    }
+    ACTIVE.with(|a| a.borrow_mut().retain(|x| *x != me));
+}
+
+/// Runs stage `stage` (1-based; 0 = the hardware submitter) on `count` packets.
+fn invoke(ic: &'static Intercept, handlers: &[(Handler, usize)], stage: usize, pkts: *const c_void, count: u64, index: u64) {
+    if stage == 0 {
+        submit(ic, pkts, count);
+        return;
+    }
+    let (h, data) = handlers[stage - 1];
+    CHAIN.with(|c| c.borrow_mut().push((ic as *const Intercept as usize, stage, index)));
+    // SAFETY: calls the tool's registered handler with packets valid for the duration of the call and a
+    // writer that forwards to the next stage on this thread.
+    unsafe { h(pkts, count, index, data as *mut c_void, Some(writer)) };
+    CHAIN.with(|c| c.borrow_mut().pop());
+}
+
+unsafe extern "C" fn writer(pkts: *const c_void, pkt_count: u64) {
+    let top = CHAIN.with(|c| c.borrow().last().copied());
+    let Some((ic, stage, index)) = top else {
+        crate::diag!("intercept writer called outside of a handler; packets dropped");
+        return;
+    };
+    // SAFETY: CHAIN only holds addresses of leaked intercepts.
+    let ic = unsafe { &*(ic as *const Intercept) };
+    let handlers: Vec<(Handler, usize)> = ic.handlers.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    // Run the next older stage with the cursor moved down, then restore it for further writer calls.
+    CHAIN.with(|c| c.borrow_mut().push((ic as *const Intercept as usize, stage - 1, index)));
+    let inner = stage - 1;
+    if inner == 0 {
+        submit(ic, pkts, pkt_count);
+    } else {
+        let (h, data) = handlers[inner - 1];
+        // SAFETY: as in `invoke`.
+        unsafe { h(pkts, pkt_count, index, data as *mut c_void, Some(writer)) };
+    }
+    CHAIN.with(|c| c.borrow_mut().pop());
+}
+
+fn is_marker(p: &[u8; 64]) -> bool {
+    u32::from(p[0]) == HSA_PACKET_TYPE_VENDOR_SPECIFIC && u32::from(p[2]) == AMD_AQL_FORMAT_INTERCEPT_MARKER && !table::abi_is_5_2()
+}
+
+/// The oldest stage: copy packets into the hardware ring (or the overflow list).
+fn submit(ic: &'static Intercept, pkts: *const c_void, count: u64) {
+    let mut list: Vec<[u8; 64]> = Vec::with_capacity(count as usize);
+    for i in 0..count as usize {
+        let mut p = [0u8; 64];
+        // SAFETY: the caller passes `count` contiguous 64-byte packets.
+        unsafe { std::ptr::copy_nonoverlapping(pkts.cast::<u8>().add(i * 64), p.as_mut_ptr(), 64) };
+        list.push(p);
+    }
+    let mut ov = ic.overflow.lock().unwrap_or_else(|e| e.into_inner());
+    if ov.is_empty() {
+        let rest = write_hw(ic, &list);
+        ov.extend(rest);
+    } else {
+        ov.extend(list);
+    }
+    if !ov.is_empty() {
+        start_flusher(ic);
+    }
+}
+
+/// Writes as many packets as fit; returns the ones that did not.
+fn write_hw(ic: &'static Intercept, list: &[[u8; 64]]) -> Vec<[u8; 64]> {
+    let hw = ic.hw;
+    // Markers are consumed here, right before the packet they precede.
+    let mut pending: Vec<[u8; 64]> = Vec::new();
+    let mut i = 0;
+    while i < list.len() {
+        let p = list[i];
+        if is_marker(&p) {
+            let next = hw.amd.write_dispatch_id.load(Ordering::Acquire);
+            let cb = u64::from_le_bytes(p[8..16].try_into().expect("8 bytes"));
+            if cb != 0 {
+                // SAFETY: the marker's callback field holds an `amd_intercept_marker_handler` set by a tool;
+                // the packet copy lives on this stack during the call.
+                unsafe {
+                    let f: unsafe extern "C" fn(*const amd_aql_intercept_marker_t, *mut hsa_queue_t, u64) = std::mem::transmute(cb as usize);
+                    f(p.as_ptr().cast(), hw.hsa_ptr(), next + pending.len() as u64);
+                }
+            }
+        } else {
+            pending.push(p);
+        }
+        i += 1;
+    }
+    if pending.is_empty() {
+        return Vec::new();
+    }
+    let size = u64::from(hw.size);
+    let n = pending.len() as u64;
+    let (first, fit) = loop {
+        let w = hw.amd.write_dispatch_id.load(Ordering::Acquire);
+        let r = hw.amd.read_dispatch_id.load(Ordering::Acquire);
+        let free = size - (w - r).min(size);
+        let fit = n.min(free);
+        if fit == 0 {
+            return pending;
+        }
+        if hw.amd.write_dispatch_id.compare_exchange(w, w + fit, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+            break (w, fit);
+        }
+    };
+    // Bodies (and headers of packets 2..n) first; the first packet's header last, with release ordering.
+    for k in (0..fit).rev() {
+        let p = &pending[k as usize];
+        let slot = hw.slot(first + k);
+        // SAFETY: the reserved slot belongs to us until its header is published.
+        unsafe {
+            std::ptr::copy_nonoverlapping(p.as_ptr().add(4), slot.add(4), 60);
+            (*(slot as *const AtomicU32)).store(u32::from_le_bytes(p[0..4].try_into().expect("4 bytes")), Ordering::Release);
+        }
+    }
+    hw.doorbell.store((first + fit - 1) as i64);
+    pending.split_off(fit as usize)
+}
+
+fn flush_overflow(ic: &'static Intercept) {
+    let mut ov = ic.overflow.lock().unwrap_or_else(|e| e.into_inner());
+    if ov.is_empty() {
+        return;
+    }
+    let list: Vec<[u8; 64]> = ov.drain(..).collect();
+    let rest = write_hw(ic, &list);
+    ov.extend(rest);
+}
+
+fn start_flusher(ic: &'static Intercept) {
+    if ic.flusher.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    let spawned = std::thread::Builder::new().name("hsa-sim-intercept-retry".into()).spawn(move || loop {
+        std::thread::sleep(Duration::from_micros(200));
+        if ic.hw.state() == QueueState::Destroyed {
+            ic.flusher.store(false, Ordering::Release);
+            return;
+        }
+        let _g = ic.lock.lock().unwrap_or_else(|e| e.into_inner());
+        flush_overflow(ic);
+        if ic.overflow.lock().unwrap_or_else(|e| e.into_inner()).is_empty() {
+            ic.flusher.store(false, Ordering::Release);
+            return;
+        }
+    });
+    if spawned.is_err() {
+        ic.flusher.store(false, Ordering::Release);
+    }
+}
+
+pub(crate) unsafe extern "C" fn hsa_amd_queue_intercept_create(
+    agent_handle: hsa_agent_t,
+    size: u32,
+    type_: hsa_queue_type32_t,
+    callback: Option<ErrorCallback>,
+    data: *mut c_void,
+    _private_segment_size: u32,
+    _group_segment_size: u32,
+    queue: *mut *mut hsa_queue_t,
+) -> hsa_status_t {
+    status(|| -> Result<(), Status> {
+        if size < 3 {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        let (a, size) = queue::check_create_args(agent_handle, size, type_, queue)?;
+        let hw = queue::create_block(a, size, type_, callback, data, 0, None)?;
+        hw.internal.store(true, Ordering::Release);
+        // The proxy gets a temporary non-zero intercept tag so no thread is started, then the real one.
+        let proxy = queue::create_block(a, size, type_, None, std::ptr::null_mut(), 1, Some(hw.id()))?;
+        let ic: &'static Intercept = Box::leak(Box::new(Intercept {
+            proxy,
+            hw,
+            handlers: Mutex::new(Vec::new()),
+            lock: Mutex::new(()),
+            overflow: Mutex::new(VecDeque::new()),
+            flusher: AtomicBool::new(false),
+        }));
+        proxy.intercept.store(ic as *const Intercept as u64, Ordering::Release);
+        hw.owner_proxy.store(proxy as *const Queue as u64, Ordering::Release);
+        // SAFETY: non-null out-pointer (checked).
+        unsafe { put(queue.cast(), proxy.hsa_ptr()) };
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn hsa_amd_queue_intercept_register(
+    queue: *mut hsa_queue_t,
+    callback: hsa_amd_queue_intercept_handler,
+    user_data: *mut c_void,
+) -> hsa_status_t {
+    status(|| {
+        system()?;
+        let q = queue::lookup(queue)?;
+        let ic = of(q).ok_or(HSA_STATUS_ERROR_INVALID_QUEUE)?;
+        let f = callback.ok_or(HSA_STATUS_ERROR_INVALID_ARGUMENT)?;
+        ic.handlers.lock().unwrap_or_else(|e| e.into_inner()).push((f, user_data as usize));
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn hsa_amd_runtime_queue_create_register(
+    callback: hsa_amd_runtime_queue_notifier,
+    _user_data: *mut c_void,
+) -> hsa_status_t {
+    status(|| {
+        system()?;
+        // The simulator creates no runtime-internal queues, so the notifier is never called.
+        callback.ok_or(HSA_STATUS_ERROR_INVALID_ARGUMENT)?;
+        Ok(())
+    })
 }

@@ -93,6 +93,8 @@ pub(crate) struct Queue {
     pub(crate) intercept: AtomicU64,
     /// True for queues the runtime created for itself (e.g. behind an intercept queue).
     pub(crate) internal: AtomicBool,
+    /// For a hardware queue behind an intercept queue: the proxy's address, reported as the error source.
+    pub(crate) owner_proxy: AtomicU64,
 }
 
 // SAFETY: the only non-Sync members are the raw pointers inside `amd.hsa` (ring base address), written once
@@ -142,9 +144,11 @@ impl Queue {
     pub(crate) fn fail(&'static self, code: hsa_status_t) {
         self.set_state(QueueState::Error);
         crate::diag!("queue {} stopped: {}", self.id(), status_name(code));
+        let proxy = self.owner_proxy.load(Ordering::Acquire);
+        let source = if proxy != 0 { proxy as *mut hsa_queue_t } else { self.hsa_ptr() };
         if let Some(cb) = self.callback {
-            // SAFETY: the application registered this callback and data at hsa_queue_create.
-            unsafe { cb(code, self.hsa_ptr(), self.callback_data as *mut c_void) };
+            // SAFETY: the application registered this callback and data at queue creation.
+            unsafe { cb(code, source, self.callback_data as *mut c_void) };
         }
     }
 }
@@ -247,6 +251,7 @@ pub(crate) fn create_block(
         priority: AtomicU32::new(HSA_AMD_QUEUE_PRIORITY_NORMAL),
         intercept: AtomicU64::new(intercept),
         internal: AtomicBool::new(false),
+        owner_proxy: AtomicU64::new(0),
     }));
     let addr = q as *const Queue as usize;
     doorbell.queue_ptr.store(addr as u64, Ordering::Release);

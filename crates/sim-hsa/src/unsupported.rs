@@ -76,24 +76,12 @@ pub(crate) unsafe extern "C" fn hsa_amd_portable_export_dmabuf_v2(ptr: *const c_
     crate::api::unsupported("hsa_amd_portable_export_dmabuf_v2")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_queue_intercept_create(agent_handle: hsa_agent_t, size: u32, type_: hsa_queue_type32_t, callback: Option< unsafe extern "C" fn(status: hsa_status_t, source: *mut hsa_queue_t, data: *mut c_void), >, data: *mut c_void, private_segment_size: u32, group_segment_size: u32, queue: *mut *mut hsa_queue_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_queue_intercept_create")
-}
-
-pub(crate) unsafe extern "C" fn hsa_amd_queue_intercept_register(queue: *mut hsa_queue_t, callback: hsa_amd_queue_intercept_handler, user_data: *mut c_void) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_queue_intercept_register")
-}
-
 pub(crate) unsafe extern "C" fn hsa_amd_register_deallocation_callback(ptr: *mut c_void, callback: hsa_amd_deallocation_callback_t, user_data: *mut c_void) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_register_deallocation_callback")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_register_system_event_handler(callback: hsa_amd_system_event_callback_t, data: *mut c_void) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_register_system_event_handler")
-}
-
-pub(crate) unsafe extern "C" fn hsa_amd_runtime_queue_create_register(callback: hsa_amd_runtime_queue_notifier, user_data: *mut c_void) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_runtime_queue_create_register")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_spm_acquire(preferred_agent: hsa_agent_t) -> hsa_status_t {
