@@ -100,6 +100,27 @@ pub(crate) fn find_sim_dir(scratch: &Path) -> Result<PathBuf> {
     )
 }
 
+/// The staged shims that let Debian's rocminfo start on hsa-sim (see `fixtures/rocminfo/`).
+#[derive(Debug)]
+pub(crate) struct RocminfoShims {
+    /// Directory with the `lsmod` script, to put first on `PATH`.
+    pub(crate) bin_dir: PathBuf,
+    /// The `/dev/kfd` open redirect, to add to `LD_PRELOAD`.
+    pub(crate) kfd_redirect: PathBuf,
+}
+
+/// Finds the rocminfo shims in `fixtures/rocminfo/` next to the executable or in `../stage`.
+pub(crate) fn find_rocminfo_shims() -> Option<RocminfoShims> {
+    search_dirs().ok()?.into_iter().find_map(|d| {
+        let dir = d.join("fixtures/rocminfo");
+        let shims = RocminfoShims { bin_dir: dir.join("bin"), kfd_redirect: dir.join("libkfd_redirect.so") };
+        (shims.bin_dir.join("lsmod").is_file() && shims.kfd_redirect.is_file()).then(|| RocminfoShims {
+            bin_dir: absolute(&shims.bin_dir),
+            kfd_redirect: absolute(&shims.kfd_redirect),
+        })
+    })
+}
+
 /// Checks that a real ROCm runtime can work here: `libhsa-runtime64.so.1` is findable by the
 /// dynamic loader and the amdgpu kernel driver interface `/dev/kfd` exists.
 pub(crate) fn check_real_rocr() -> Result<()> {

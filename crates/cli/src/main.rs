@@ -140,7 +140,7 @@ fn run(cfg: &Config) -> Result<u8> {
     if cfg.app.is_empty() {
         // -L alone: start the runtime under our library with a probe program and list the
         // agents its capture header records.
-        return list_agents_with_probe(&env, &capture.path);
+        return list_agents_with_probe(cfg, env, &capture.path);
     }
 
     let exit = launch::run_app(&cfg.app, &env)?;
@@ -179,9 +179,30 @@ fn keep_on_error(mut capture: CaptureDir, e: anyhow::Error) -> anyhow::Error {
     e.context(format!("the capture files are kept in {}", capture.path.display()))
 }
 
-/// `-L` without an application: runs `rocminfo` (or `ROCPROF_RS_PROBE`) under the tool.
-fn list_agents_with_probe(env: &[(String, OsString)], capture_dir: &Path) -> Result<u8> {
+/// `-L` without an application: runs `rocminfo` (or `ROCPROF_RS_PROBE`) under the tool and
+/// lists the agents its capture header records. Debian's rocminfo refuses to start without the
+/// amdgpu module and `/dev/kfd`; on hsa-sim the staged shims of `fixtures/rocminfo/` (an `lsmod`
+/// script and an `open("/dev/kfd")` redirect) are used when they are found.
+fn list_agents_with_probe(cfg: &Config, mut env: Vec<(String, OsString)>, capture_dir: &Path) -> Result<u8> {
     let probe = std::env::var_os("ROCPROF_RS_PROBE").filter(|p| !p.is_empty()).unwrap_or_else(|| "rocminfo".into());
+    if cfg.simulate.is_some() {
+        if let Some(shims) = launch::find_rocminfo_shims() {
+            for (k, v) in env.iter_mut() {
+                if k == "LD_PRELOAD" {
+                    let mut nv = v.clone();
+                    nv.push(":");
+                    nv.push(&shims.kfd_redirect);
+                    *v = nv;
+                }
+            }
+            let mut path = OsString::from(&shims.bin_dir);
+            if let Some(prev) = std::env::var_os("PATH") {
+                path.push(":");
+                path.push(prev);
+            }
+            env.push(("PATH".into(), path));
+        }
+    }
     let status = std::process::Command::new(&probe)
         .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_os_str())))
         .stdout(std::process::Stdio::null())
@@ -196,7 +217,10 @@ fn list_agents_with_probe(env: &[(String, OsString)], capture_dir: &Path) -> Res
     let files = outputs::capture_files(capture_dir)?;
     let captures = outputs::read_captures(&files)?;
     let Some(c) = captures.first() else {
-        bail!("the probe {} did not start the HSA runtime; no agents to list", probe.to_string_lossy());
+        bail!(
+            "the probe {} did not start the HSA runtime, so there are no agents to list; pass an application after -- (rocprof-rs -L [options] -- APP) or set ROCPROF_RS_PROBE",
+            probe.to_string_lossy()
+        );
     };
     print!("{}", outputs::agent_listing(&c.trace));
     Ok(0)

@@ -65,13 +65,8 @@ pub(crate) fn agent_listing(trace: &Trace) -> String {
     agents.sort_by_key(|a| a.node_id);
     let mut out = String::from("Agents:\n");
     for a in agents {
-        let mut line = format!(
-            "  Agent {:<3} {:<4} {:<10} {}",
-            a.logical_node_id,
-            a.agent_type.as_str(),
-            s(a.name),
-            s(a.product_name)
-        );
+        let product = if s(a.product_name) == s(a.name) { "" } else { s(a.product_name) };
+        let mut line = format!("  Agent {:<3} {:<4} {:<10} {}", a.logical_node_id, a.agent_type.as_str(), s(a.name), product);
         if a.agent_type == rocprof_model::AgentType::Gpu {
             line.push_str(&format!(
                 " (node {}, {} CUs, {} SIMDs, wave{}, LDS {} KiB, gfx target {})",

@@ -110,3 +110,39 @@ fn list_avail_with_an_application_prints_the_simulated_agents() {
     assert!(text.contains("CPU"), "{text}");
     assert!(text.contains("gfx942") && text.contains("gfx1100"), "{text}");
 }
+
+#[test]
+fn list_avail_alone_probes_the_runtime_with_rocminfo() {
+    let Some(stage) = stage() else { return };
+    if !Path::new("/usr/bin/rocminfo").exists() {
+        println!("SKIP: /usr/bin/rocminfo is not installed (apt-get install rocminfo)");
+        return;
+    }
+    let out = scratch("staged-list-alone");
+    let o = staged_bin(&stage).args(["--simulate", "gfx90a", "-L", "-d"]).arg(&out).output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("Agents:") && text.contains("gfx90a"), "{text}");
+}
+
+#[test]
+fn output_file_placeholders_name_the_files() {
+    let Some(stage) = stage() else { return };
+    let out = scratch("staged-placeholders");
+    let o = staged_bin(&stage)
+        .args(["--simulate", "gfx942", "--kernel-trace", "-f", "csv", "-d"])
+        .arg(&out)
+        .args(["-o", "%tag%/run_%arg1%_%pid%"])
+        .arg("--")
+        .arg(stage.join("fixtures/vector_add"))
+        .arg("3")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let files = find(&out.join("vector_add"), "_kernel_trace.csv");
+    assert_eq!(files.len(), 1, "{:?}", find(&out, ".csv"));
+    let name = files[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with("run_3_") && name.ends_with("_kernel_trace.csv"), "{name}");
+    let pid = name.trim_start_matches("run_3_").trim_end_matches("_kernel_trace.csv");
+    assert!(pid.parse::<u32>().is_ok(), "{name}");
+}
