@@ -123,7 +123,12 @@ pub unsafe extern "C" fn intercept_handler(
 /// # Safety
 /// Called by the runtime's async-handler thread with the argument we registered.
 pub unsafe extern "C" fn completion_handler(_value: hsa_signal_value_t, arg: *mut c_void) -> bool {
-    ffi_guard("completion handler", || false, || queue::on_complete(arg as usize as u32))
+    let slot = arg as usize as u32;
+    let fallback = || {
+        queue::open_gate(slot);
+        false
+    };
+    ffi_guard("completion handler", fallback, || queue::on_complete(slot))
 }
 
 /// atexit hook.

@@ -318,6 +318,21 @@ pub fn on_complete(slot_index: u32) -> bool {
     false
 }
 
+/// Last resort when [`on_complete`] failed: opens the gate of a gated dispatch so the
+/// application's signal is still completed (the record is lost, the application is not hung).
+pub fn open_gate(slot_index: u32) {
+    let (Some(g), Some(o)) = (state::global(), state::originals()) else { return };
+    let Some(slot) = g.pool.slot(slot_index) else { return };
+    if slot.start_value.load(Ordering::Relaxed) == 2 {
+        if let Some(store) = o.signal_store_relaxed {
+            let signal = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };
+            // SAFETY: our own live signal.
+            unsafe { store(signal, 0) };
+        }
+    }
+    g.sink.count_drop();
+}
+
 /// Waits (bounded) until every submitted dispatch has its completion record.
 pub fn drain(timeout: std::time::Duration) -> bool {
     let Some(g) = state::global() else { return true };
