@@ -205,3 +205,27 @@ fn register_process_hooks() {
     });
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    unsafe extern "C" fn runtime_freeze(_: hsa_executable_t, _: *const c_char) -> hsa_status_t {
+        HSA_STATUS_SUCCESS
+    }
+
+    #[test]
+    fn a_second_on_load_on_a_patched_table_keeps_the_real_originals() {
+        let w = wrappers();
+        let first = Originals { executable_freeze: Some(runtime_freeze), ..Originals::default() };
+        // The table now holds our wrappers; reading it again must not make them "originals".
+        let mut again = Originals {
+            executable_freeze: Some(w.executable_freeze),
+            queue_create: Some(w.queue_create),
+            ..Originals::default()
+        };
+        unwrap_ours(&mut again, Some(&first));
+        assert_eq!(again.executable_freeze.map(|f| f as usize), Some(runtime_freeze as usize));
+        assert!(again.queue_create.is_none(), "no earlier original: the slot is treated as absent");
+    }
+}
