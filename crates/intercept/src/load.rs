@@ -225,7 +225,7 @@ mod tests {
             ..Originals::default()
         };
         unwrap_ours(&mut again, Some(&first));
-        assert_eq!(again.executable_freeze.map(|f| f as usize), Some(runtime_freeze as usize));
+        assert_eq!(again.executable_freeze.map(|f| f as usize), Some(runtime_freeze as PFN_hsa_executable_freeze as usize));
         assert!(again.queue_create.is_none(), "no earlier original: the slot is treated as absent");
     }
 }
