@@ -195,10 +195,6 @@ pub(crate) fn lookup_pool(handle: u64) -> Result<&'static Pool, Status> {
     sys.agents.iter().flat_map(|a| a.pools.iter().copied()).find(|p| pool_handle(p) == handle).ok_or(HSA_STATUS_ERROR_INVALID_ARGUMENT)
 }
 
-pub(crate) fn pool_owner(p: &Pool) -> Result<&'static Agent, Status> {
-    system()?.agents.get(p.owner).copied().ok_or(HSA_STATUS_ERROR)
-}
-
 fn lookup_isa(h: hsa_isa_t) -> Result<&'static Isa, Status> {
     crate::model::MODELS.iter().map(isa_of).find(|i| *i as *const Isa as u64 == h.handle).ok_or(HSA_STATUS_ERROR_INVALID_ISA)
 }
@@ -252,7 +248,7 @@ unsafe fn agent_info(a: &'static Agent, attribute: u32, value: *mut c_void) -> R
         AgentKind::Gpu(_) => 0,
     };
     let sys = system()?;
-    // SAFETY (whole block): guaranteed by the caller of `agent_info`.
+    // SAFETY: guaranteed by the caller of `agent_info` (covers every arm below).
     unsafe {
         match attribute {
             HSA_AGENT_INFO_NAME => put_chars(value, &a.name(), 64),
@@ -513,7 +509,7 @@ pub(crate) unsafe extern "C" fn hsa_agent_iterate_isas(
 
 unsafe fn isa_info(i: &Isa, attribute: u32, value: *mut c_void) -> Result<(), Status> {
     let m = i.model;
-    // SAFETY (whole block): the caller provides storage of the attribute's type.
+    // SAFETY: the caller provides storage of the attribute's type (covers every arm below).
     unsafe {
         match attribute {
             HSA_ISA_INFO_NAME_LENGTH => put(value, m.isa.len() as u32 + 1),

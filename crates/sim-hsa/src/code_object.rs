@@ -80,8 +80,9 @@ pub(crate) fn percent_encode(path: &str) -> String {
 
 /// Reads `size` bytes (0 = to the end) at `offset` of an open fd, eagerly, without moving its position.
 pub(crate) fn read_fd(fd: i32, offset: usize, size: usize) -> Result<(Vec<u8>, String, bool), Status> {
-    // SAFETY: fstat on a caller-supplied fd; `st` is writable.
+    // SAFETY: `stat` is plain old data; all-zero is a valid value.
     let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: fstat on a caller-supplied fd writes only into `st`.
     if fd < 0 || unsafe { libc::fstat(fd, &mut st) } != 0 {
         return Err(HSA_STATUS_ERROR_INVALID_FILE);
     }
@@ -171,7 +172,6 @@ pub(crate) struct ExecSymbol {
     pub(crate) name: String,
     pub(crate) kind: u32,
     pub(crate) agent: &'static Agent,
-    pub(crate) executable: u64,
     pub(crate) address: u64,
     pub(crate) size: u64,
     pub(crate) kernel: Option<KernelInfo>,
@@ -362,7 +362,6 @@ fn load(e: &'static Executable, exe_handle: u64, a: &'static Agent, r: &'static 
             name: s.name.clone(),
             kind: if kernel.is_some() { HSA_SYMBOL_KIND_KERNEL } else { HSA_SYMBOL_KIND_VARIABLE },
             agent: a,
-            executable: exe_handle,
             address,
             size: s.size,
             kernel,
@@ -465,7 +464,7 @@ fn find_symbol(e: &'static Executable, name: &str, agent: Option<u64>) -> Result
     let st = e.state.lock().unwrap_or_else(|e| e.into_inner());
     st.symbols
         .iter()
-        .find(|s| s.name == name && agent.is_none_or(|a| s.agent.handle().handle == a))
+        .find(|s| s.name == name && agent.map_or(true, |a| s.agent.handle().handle == a))
         .copied()
         .ok_or(HSA_STATUS_ERROR_INVALID_SYMBOL_NAME)
 }

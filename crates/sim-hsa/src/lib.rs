@@ -1,6 +1,8 @@
 #![doc = include_str!("../README.md")]
 // Generated trampolines and table-facing functions use the C names and signatures of the HSA API.
 #![allow(non_snake_case, clippy::missing_safety_doc, clippy::too_many_arguments, unreachable_pub)]
+// The crate keeps to the workspace MSRV (1.80), so newer helpers such as `is_multiple_of` are not used.
+#![allow(clippy::manual_is_multiple_of, clippy::unnecessary_map_or)]
 
 /// Prints one diagnostic line on stderr, prefixed `hsa-sim:` (cold paths only).
 #[macro_export]

@@ -273,11 +273,7 @@ impl GpuModel {
 
 /// Code-object v4 feature encoding: 0 unsupported, 1 any, 2 off, 3 on.
 fn feature_ok(bits: u32, agent: Option<bool>) -> bool {
-    match (bits, agent) {
-        (0, _) | (1, _) => true,
-        (2, Some(false)) | (3, Some(true)) => true,
-        _ => false,
-    }
+    matches!((bits, agent), (0 | 1, _) | (2, Some(false)) | (3, Some(true)))
 }
 
 #[cfg(test)]

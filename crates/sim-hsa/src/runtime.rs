@@ -187,7 +187,7 @@ pub(crate) unsafe extern "C" fn hsa_system_get_info(attribute: hsa_system_info_t
         if value.is_null() {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
-        // SAFETY (all arms): the caller provides storage of the attribute's documented type at `value`.
+        // SAFETY: the caller provides storage of the attribute's documented type at `value` (every arm).
         unsafe {
             match attribute {
                 HSA_SYSTEM_INFO_VERSION_MAJOR => put(value, 1u16),

@@ -188,11 +188,6 @@ pub(crate) fn lookup(h: hsa_signal_t) -> Result<&'static Signal, Status> {
     }
 }
 
-/// Like [`lookup`] but also accepts destroyed signals (their memory lives on), for late readers.
-pub(crate) fn lookup_any(h: hsa_signal_t) -> Option<&'static Signal> {
-    lookup(h).ok()
-}
-
 fn destroy(s: &'static Signal) {
     LIVE.write().unwrap_or_else(|e| e.into_inner()).as_mut().map(|l| l.remove(&(s as *const Signal as usize)));
     s.magic.store(0, Ordering::Release);
