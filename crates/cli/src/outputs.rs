@@ -165,22 +165,120 @@ fn print_summaries(cfg: &Config, trace: &Trace) -> Option<()> {
 }
 
 fn report_losses(cfg: &Config, pid: u32, trace: &Trace, incomplete: u64, clean_exit: bool) {
+    for line in loss_messages(pid, trace, incomplete) {
+        eprintln!("{line}");
+    }
+    if !clean_exit && cfg.log_level.shows_info() {
+        eprintln!("rocprof-rs: process {pid} did not exit cleanly; writing what it captured");
+    }
+}
+
+/// The warnings about lost records of one process (empty when nothing was lost).
+fn loss_messages(pid: u32, trace: &Trace, incomplete: u64) -> Vec<String> {
+    let mut out = Vec::new();
     let d = trace.dropped_records;
     if d.total() > 0 {
-        eprintln!(
+        out.push(format!(
             "rocprof-rs: warning: process {pid}: {} records were lost ({} dropped in the process because buffers were full, {} in a cut-off capture tail, {} undecodable)",
             d.total(),
             d.in_process,
             d.torn_tail,
             d.undecodable
-        );
+        ));
     }
     if incomplete > 0 {
-        eprintln!(
+        out.push(format!(
             "rocprof-rs: warning: process {pid}: {incomplete} kernel dispatches had not completed when the process ended; they are not in the outputs"
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::LogLevel;
+    use rocprof_model::DroppedRecords;
+    use rocprof_writers::csv::AgentIndex;
+    use rocprof_writers::stats::SummaryUnit;
+
+    fn config(dir: &Path, formats: Vec<OutputFormat>) -> Config {
+        Config {
+            kernel_trace: true,
+            output_directory: Some(dir.display().to_string()),
+            output_file: Some("%tag%/p%pid%".into()),
+            formats,
+            stats: true,
+            summary: false,
+            summary_per_domain: false,
+            summary_unit: SummaryUnit::Nsec,
+            agent_index: AgentIndex::Relative,
+            truncate_kernels: false,
+            log_level: LogLevel::Error,
+            list_avail: false,
+            simulate: None,
+            app: vec![],
+            launch_dir: dir.to_path_buf(),
+        }
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("rocprof-cli-unit-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn losses_are_reported_by_reason() {
+        let mut t = rocprof_writers::synthetic::trace(3);
+        assert!(loss_messages(7, &t, 0).is_empty());
+        t.dropped_records = DroppedRecords { in_process: 2, torn_tail: 1, undecodable: 0 };
+        let m = loss_messages(7, &t, 4);
+        assert_eq!(m.len(), 2);
+        assert_eq!(
+            m[0],
+            "rocprof-rs: warning: process 7: 3 records were lost (2 dropped in the process because buffers were full, 1 in a cut-off capture tail, 0 undecodable)"
+        );
+        assert!(m[1].contains("4 kernel dispatches had not completed"), "{}", m[1]);
+    }
+
+    #[test]
+    fn incomplete_dispatches_are_left_out() {
+        let mut t = rocprof_writers::synthetic::trace(5);
+        t.dispatches[4].start.ns = 0;
+        t.dispatches[4].end.ns = 0;
+        assert_eq!(drop_incomplete(&mut t), 1);
+        assert_eq!(t.dispatches.len(), 4);
+    }
+
+    #[test]
+    fn outputs_are_named_from_the_expanded_templates_per_process() {
+        let dir = scratch("write-all");
+        let cfg = config(&dir, vec![OutputFormat::Csv, OutputFormat::Rocpd]);
+        let mut a = rocprof_writers::synthetic::trace(10);
+        a.meta.pid = rocprof_model::ProcessId(111);
+        a.meta.command = vec!["/bin/app".into()];
+        let mut b = rocprof_writers::synthetic::trace(0);
+        b.meta.pid = rocprof_model::ProcessId(222);
+        let captures = vec![
+            Capture { trace: a, clean_exit: true, ..Default::default() },
+            Capture { trace: b, clean_exit: true, ..Default::default() },
+        ];
+        let w = write_all(&cfg, captures).unwrap();
+        assert_eq!(w.dispatches, 10);
+        let names: Vec<String> = w.files.iter().map(|f| f.strip_prefix(&dir).unwrap().display().to_string()).collect();
+        assert_eq!(
+            names,
+            ["app/p111_kernel_trace.csv", "app/p111_agent_info.csv", "app/p111_kernel_stats.csv", "app/p111_domain_stats.csv", "app/p111_results.db"]
         );
     }
-    if !clean_exit && cfg.log_level.shows_info() {
-        eprintln!("rocprof-rs: process {pid} did not exit cleanly; writing what it captured");
+
+    #[test]
+    fn agent_listing_names_every_agent() {
+        let t = rocprof_writers::synthetic::trace(0);
+        let text = agent_listing(&t);
+        assert_eq!(text.lines().count(), 3, "{text}");
+        assert!(text.contains("Agent 1   GPU  gfx942     AMD Instinct MI300X (node 1, 304 CUs"), "{text}");
     }
 }
