@@ -3,7 +3,10 @@
 
 use crate::Error;
 use rocprof_sqtt::isa::class_text;
-use rocprof_sqtt::{Category, CodeObject, Info, Instruction, Occupancy, OtherSimd, Realtime, SeDecode, Wave, WaveState};
+use rocprof_sqtt::{
+    Category, CodeObject, Info, Instruction, Occupancy, OtherSimd, PerfEvent, Realtime, SeDecode, ShaderData, Wave,
+    WaveState,
+};
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
@@ -73,6 +76,29 @@ struct RawRealtime {
     reserved: u64,
 }
 
+/// `rocprofiler_thread_trace_decoder_perfevent_t`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+struct RawPerf {
+    time: i64,
+    events: [u16; 4],
+    cu: u8,
+    bank: u8,
+}
+
+/// `rocprofiler_thread_trace_decoder_shaderdata_t`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+struct RawShaderData {
+    time: i64,
+    value: u64,
+    cu: u8,
+    simd: u8,
+    wave_id: u8,
+    flags: u8,
+    reserved: u32,
+}
+
 /// `rocprofiler_thread_trace_decoder_inst_other_simd_t`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -90,13 +116,17 @@ const _: () = assert!(std::mem::size_of::<RawInst>() == 32);
 const _: () = assert!(std::mem::size_of::<RawWave>() == 64);
 const _: () = assert!(std::mem::size_of::<RawRealtime>() == 24);
 const _: () = assert!(std::mem::size_of::<RawOtherSimd>() == 24);
+const _: () = assert!(std::mem::size_of::<RawPerf>() == 24);
+const _: () = assert!(std::mem::size_of::<RawShaderData>() == 24);
 
 /// `rocprofiler_thread_trace_decoder_record_type_t` values.
 mod record {
     pub(super) const GFXIP: u32 = 0;
     pub(super) const OCCUPANCY: u32 = 1;
+    pub(super) const PERFEVENT: u32 = 2;
     pub(super) const WAVE: u32 = 3;
     pub(super) const INFO: u32 = 4;
+    pub(super) const SHADERDATA: u32 = 6;
     pub(super) const REALTIME: u32 = 7;
     pub(super) const INST_OTHER_SIMD: u32 = 9;
 }
@@ -283,6 +313,26 @@ unsafe fn collect(out: &mut SeDecode, kind: u32, events: *mut c_void, count: usi
                     3 => out.info.push(Info::WaveIncomplete),
                     _ => {}
                 }
+            }
+        }
+        record::PERFEVENT => {
+            // SAFETY: PERFEVENT records are `rocprofiler_thread_trace_decoder_perfevent_t`.
+            for p in unsafe { records(events.cast::<RawPerf>(), count) } {
+                out.perfevents.push(PerfEvent { time: p.time, events: p.events, cu: p.cu, bank: p.bank });
+            }
+        }
+        record::SHADERDATA => {
+            // SAFETY: SHADERDATA records are `rocprofiler_thread_trace_decoder_shaderdata_t`.
+            for d in unsafe { records(events.cast::<RawShaderData>(), count) } {
+                let _ = d.reserved;
+                out.shaderdata.push(ShaderData {
+                    time: d.time,
+                    value: d.value,
+                    cu: d.cu,
+                    simd: d.simd,
+                    wave_id: d.wave_id,
+                    flags: d.flags,
+                });
             }
         }
         record::REALTIME => {

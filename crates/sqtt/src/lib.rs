@@ -20,8 +20,9 @@
 //! ```
 //!
 //! Supported: gfx9 (CDNA, incl. gfx950), gfx11 (RDNA3, trace layout 3), gfx12 (RDNA4, layout 4).
-//! Not decoded: gfx10, perf-counter and shader-data payloads, code-object marker packets
-//! (`s_ttracedata` user data), `NEW_PC` tokens.
+//! Not decoded: gfx10, gfx11 shader-data tokens, RDNA perf-counter tokens (AMD's decoder ignores
+//! them too), code-object marker packets and `NEW_PC` / `INST_PC` tokens (PC re-anchoring after
+//! indirect jumps).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -41,7 +42,9 @@ pub use cursor::NibbleCursor;
 pub use error::{DecodeError, DecodeErrorKind, Result};
 pub use family::Family;
 pub use isa::Program;
-pub use record::{Category, Info, Instruction, Occupancy, OtherSimd, Realtime, SeDecode, Wave, WaveState};
+pub use record::{
+    Category, Info, Instruction, Occupancy, OtherSimd, PerfEvent, Realtime, SeDecode, ShaderData, Wave, WaveState,
+};
 
 /// A loaded kernel code object: its decoded `.text` at the address it ran from.
 #[derive(Clone, Debug)]

@@ -132,6 +132,36 @@ pub struct Realtime {
     pub realtime_clock: u64,
 }
 
+/// A value written by `s_ttracedata` / `s_ttracedata_imm`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ShaderData {
+    /// Token time.
+    pub time: i64,
+    /// The value (32 bits, or 8 for the immediate form on RDNA).
+    pub value: u64,
+    /// CU (gfx9) or WGP | SA << 7 (RDNA).
+    pub cu: u8,
+    /// SIMD.
+    pub simd: u8,
+    /// Wave slot.
+    pub wave_id: u8,
+    /// Bit 0: immediate form; bit 1: written by the trap handler (AMD's shaderdata flags).
+    pub flags: u8,
+}
+
+/// Four performance-counter values sampled on a CU (gfx9 `PERF` tokens).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PerfEvent {
+    /// Sample time (token time - 4 x CU, as AMD's decoder reports it).
+    pub time: i64,
+    /// Counter values (13 bits each).
+    pub events: [u16; 4],
+    /// CU.
+    pub cu: u8,
+    /// Counter bank (1 = counters 4..7).
+    pub bank: u8,
+}
+
 /// Diagnostics the decoder attaches to a stream (AMD's `INFO` codes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
@@ -157,6 +187,10 @@ pub struct SeDecode {
     pub realtime: Vec<Realtime>,
     /// Memory ops of the neighbouring SIMD.
     pub other_simd: Vec<OtherSimd>,
+    /// `s_ttracedata` values.
+    pub shaderdata: Vec<ShaderData>,
+    /// Performance-counter samples.
+    pub perfevents: Vec<PerfEvent>,
     /// Decoder diagnostics.
     pub info: Vec<Info>,
     /// Tokens with unknown type bits that were skipped (one nibble/word each).

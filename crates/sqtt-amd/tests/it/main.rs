@@ -81,3 +81,44 @@ fn agrees_with_the_native_decoder_when_available() {
     }
     println!("AMD backend agrees with the native decoder on {compared} streams");
 }
+
+/// Needs AMD's library: shader data and perf samples of synthetic streams decode alike.
+#[test]
+fn synthetic_shaderdata_and_perf_agree_when_available() {
+    if std::env::var_os(rocprof_sqtt_amd::LIBRARY_ENV).is_none() {
+        println!("AMD backend: ROCPROF_ATT_LIBRARY_PATH not set, skipping");
+        return;
+    }
+    let amd = AmdDecoder::load(None).expect("loadable decoder");
+    // gfx9: USERDATA (cu 3, wave 2, simd 1), MISC +20 cycles, PERF (cu 2, bank 1), padding.
+    let mut g9 = 0x0000_0000_000f_8011u64.to_le_bytes().to_vec();
+    let ud: u64 = 12 | (3 << 6) | (2 << 10) | (1 << 14) | (0xdead_beef << 16);
+    g9.extend_from_slice(&ud.to_le_bytes()[..6]);
+    g9.extend_from_slice(&(5u16 << 4).to_le_bytes());
+    let perf: u64 = 14 | (2 << 6) | (1 << 10) | (1 << 12) | (2 << 25) | (3 << 38) | (4 << 51);
+    g9.extend_from_slice(&perf.to_le_bytes());
+    g9.resize(64, 0);
+    let code9 = CodeObject::from_text(Family::Gfx9, 0x1000, &0xbf81_0000u32.to_le_bytes(), 0);
+    let a = amd.decode(&g9, &code9).unwrap();
+    let n = Decoder::new(&code9).decode(&g9).unwrap();
+    println!("gfx9 shaderdata amd {:?} ours {:?}", a.shaderdata, n.shaderdata);
+    println!("gfx9 perf amd {:?} ours {:?}", a.perfevents, n.perfevents);
+    assert_eq!(a.shaderdata, n.shaderdata);
+    assert_eq!(a.perfevents, n.perfevents);
+
+    // gfx12: layout header, SHADER_DATA (wgp 5, sa 1, simd 2, wave 7, value 0x12345678,
+    // privileged), SHADER_DATA_SHORT (value 0xab), then NOP padding to 64 bytes.
+    let mut nibbles: Vec<u8> = Vec::new();
+    let mut push = |value: u64, n: usize| nibbles.extend((0..n).map(|i| ((value >> (4 * i)) & 0xf) as u8));
+    push(0x11 | (4 << 7), 16);
+    push(0x06 | (2 << 7) | (1 << 10) | (2 << 11) | (5 << 13) | (7 << 17) | (0x1234_5678 << 22) | (1 << 54), 14);
+    push(0x46 | (1 << 7) | (3 << 13) | (1 << 17) | (0xab << 22), 8);
+    nibbles.resize(128, 0);
+    let g12: Vec<u8> = nibbles.chunks(2).map(|c| c[0] | (c[1] << 4)).collect();
+    let code12 = CodeObject::from_text(Family::Gfx12, 0x1000, &0xbfb0_0000u32.to_le_bytes(), 0);
+    let a = amd.decode(&g12, &code12).unwrap();
+    let n = Decoder::new(&code12).decode(&g12).unwrap();
+    println!("gfx12 shaderdata amd {:?} ours {:?}", a.shaderdata, n.shaderdata);
+    assert_eq!(a.shaderdata, n.shaderdata);
+    assert_eq!(n.shaderdata.len(), 2);
+}

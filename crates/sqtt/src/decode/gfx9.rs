@@ -15,7 +15,7 @@ use crate::error::DecodeErrorKind;
 use crate::format::gfx9::{self as fmt, kind};
 use crate::tokens::Gfx9Tokens;
 use crate::isa::Program;
-use crate::record::{Category, Info, Occupancy, SeDecode, WaveState};
+use crate::record::{Category, Info, Occupancy, PerfEvent, SeDecode, ShaderData, WaveState};
 use std::collections::VecDeque;
 
 /// MISC kind of a context-save request.
@@ -413,6 +413,21 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
                 }
                 slot.last_mut().expect("pushed above").inst(op, time, &mut phase_counter);
             }
+            kind::USERDATA => {
+                let (cu, simd, wave_id) = fmt::wave_loc(raw);
+                let value = (raw >> 16) & 0xffff_ffff;
+                out.shaderdata.push(ShaderData { time, value, cu, simd, wave_id, flags: 0 });
+            }
+            kind::PERF if fmt::wave_sh(raw) == 0 => {
+                let cu = ((raw >> 6) & 0xf) as u8;
+                let c = |lo: u32| ((raw >> lo) & 0x1fff) as u16;
+                out.perfevents.push(PerfEvent {
+                    time: time - 4 * i64::from(cu),
+                    events: [c(12), c(25), c(38), c(51)],
+                    cu,
+                    bank: ((raw >> 10) & 3) as u8,
+                });
+            }
             kind::ISSUE => {
                 let simd = ((raw >> 5) & 3) as usize;
                 for wave in 0..10usize {
@@ -442,6 +457,22 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn userdata_and_perf_records() {
+        let mut data = 0x0000_0000_000f_8011u64.to_le_bytes().to_vec();
+        // USERDATA: cu 3, wave 2, simd 1, value 0xdeadbeef (48 bits)
+        let ud: u64 = 12 | (3 << 6) | (2 << 10) | (1 << 14) | (0xdead_beef << 16);
+        data.extend_from_slice(&ud.to_le_bytes()[..6]);
+        // MISC delta 5 (20 cycles), then PERF: cu 2, bank 1, counters 1, 2, 3, 4
+        data.extend_from_slice(&(5u16 << 4).to_le_bytes());
+        let perf: u64 = 14 | (2 << 6) | (1 << 10) | (1 << 12) | (2 << 25) | (3 << 38) | (4 << 51);
+        data.extend_from_slice(&perf.to_le_bytes());
+        let prog = Program::new(crate::Family::Gfx9, 0, &[]);
+        let d = decode(&data, &prog, &mut Gfx9State::default()).unwrap();
+        assert_eq!(d.shaderdata, vec![ShaderData { time: 0, value: 0xdead_beef, cu: 3, simd: 1, wave_id: 2, flags: 0 }]);
+        assert_eq!(d.perfevents, vec![PerfEvent { time: 20 - 8, events: [1, 2, 3, 4], cu: 2, bank: 1 }]);
+    }
 
     #[test]
     fn rejects_bad_headers() {

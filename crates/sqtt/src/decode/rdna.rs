@@ -11,7 +11,7 @@ use super::{SparseTable, WaveBuild};
 use crate::error::{DecodeErrorKind, Result};
 use crate::format::rdna::{self, RdnaKind};
 use crate::isa::Program;
-use crate::record::{Category, Info, Occupancy, OtherSimd, Realtime, SeDecode, WaveState};
+use crate::record::{Category, Info, Occupancy, OtherSimd, Realtime, SeDecode, ShaderData, WaveState};
 use crate::tokens::{RdnaToken, RdnaTokens};
 
 /// Slots per SIMD in AMD's wave table.
@@ -412,6 +412,12 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
                         _ => {}
                     }
                 }
+            }
+            RdnaKind::ShaderData | RdnaKind::ShaderDataShort => {
+                let short = tok.kind == RdnaKind::ShaderDataShort;
+                let (cu, simd, wave_id, value, privileged) = rdna::shader_data(raw, short);
+                let flags = (u8::from(privileged) << 1) | u8::from(short);
+                out.shaderdata.push(ShaderData { time, value, cu, simd, wave_id, flags });
             }
             RdnaKind::TsDeltaOrMark => {
                 if let Some(v) = rdna::mark_value(raw, layout) {

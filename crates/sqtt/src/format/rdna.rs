@@ -323,6 +323,17 @@ pub const fn reg(raw: u64) -> (bool, u8, u8, u16, u32) {
     )
 }
 
+/// Layout 4 `SHADER_DATA` / `SHADER_DATA_SHORT` (`shader_data_type` in gfx12token.h):
+/// `(cu, simd, wave, value, privileged)`; the short form carries 8 data bits.
+pub const fn shader_data(raw: u64, short: bool) -> (u8, u8, u8, u64, bool) {
+    let sa = bits(raw, 10, 1) as u8;
+    let simd = bits(raw, 11, 2) as u8;
+    let wgp = bits(raw, 13, 4) as u8;
+    let wave = bits(raw, 17, 5) as u8;
+    let (data, sdt) = if short { (bits(raw, 22, 8), bits(raw, 30, 2)) } else { (bits(raw, 22, 32), bits(raw, 54, 2)) };
+    (wgp | (sa << 7), simd, wave, data, sdt != 0)
+}
+
 /// `TS_DELTA_OR_MARK`: `Some(reference clock)` when the token is a realtime marker, else `None`.
 pub const fn mark_value(raw: u64, layout: u8) -> Option<u64> {
     let (rt, pl) = if layout >= 4 { (bits(raw, 7, 1), bits(raw, 8, 1)) } else { (bits(raw, 9, 1), bits(raw, 8, 1)) };

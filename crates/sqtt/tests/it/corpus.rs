@@ -123,7 +123,12 @@ pub(crate) fn se_json(se: u64, file: &str, bytes: usize, d: &SeDecode, base: u64
         "se": se, "file": file, "bytes": bytes, "gfxip": d.gfxip, "status": 0,
         "occupancy": occupancy,
         "waves": waves,
-        "perfevents": [], "shaderdata": [],
+        "perfevents": d.perfevents.iter()
+            .map(|p| json!([p.time, p.events[0], p.events[1], p.events[2], p.events[3], p.cu, p.bank]))
+            .collect::<Vec<_>>(),
+        "shaderdata": d.shaderdata.iter()
+            .map(|s| json!([s.time, s.value, s.cu, s.simd, s.wave_id, s.flags]))
+            .collect::<Vec<_>>(),
         "realtime": d.realtime.iter().map(|r| json!([r.shader_clock, r.realtime_clock])).collect::<Vec<_>>(),
         "rt_frequency": [],
         "inst_other_simd": d.other_simd.iter().map(|o| json!([o.time, o.cycles, o.wgp, o.category as u8])).collect::<Vec<_>>(),

@@ -2,4 +2,5 @@
 
 mod conformance;
 mod corpus;
+mod records;
 mod robustness;
