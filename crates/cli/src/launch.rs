@@ -156,7 +156,8 @@ pub(crate) fn launch_env(cfg: &Config, intercept: &Path, sim_dir: Option<&Path>,
     };
     let mut env = vec![
         ("LD_PRELOAD".to_string(), prepend("LD_PRELOAD", intercept, ":")),
-        ("HSA_TOOLS_LIB".to_string(), OsString::from(intercept)),
+        // ROCr reads HSA_TOOLS_LIB as a space-separated list; keep any tool the user named.
+        ("HSA_TOOLS_LIB".to_string(), prepend("HSA_TOOLS_LIB", intercept, " ")),
         ("ROCPROF_RS_CAPTURE_DIR".to_string(), OsString::from(capture_dir)),
         ("ROCPROF_RS_LOG_LEVEL".to_string(), OsString::from(cfg.log_level.env_value())),
     ];

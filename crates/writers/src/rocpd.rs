@@ -609,7 +609,8 @@ impl Writer for RocpdWriter {
                 self.options.config_json.as_deref().unwrap_or("{}"),
             ])
             .map_err(sqlite_err(&st.path, "inserting the process"))?;
-        st.ensure_thread(ThreadId(meta.pid.0))?;
+        // Threads get rows as records name them (queue creators, dispatching threads), like
+        // rocprofv3's one row per thread that produced a record.
         st.ensure_queue(QueueId(0))?;
         st.stmt("stream")?
             .execute(params![0i64, st.nid, st.pid, "Default Stream", "{}"])
