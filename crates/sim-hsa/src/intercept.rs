@@ -320,3 +320,73 @@ pub(crate) unsafe extern "C" fn hsa_amd_runtime_queue_create_register(
         Ok(())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::api::testing::*;
+    use crate::api::*;
+    use rocprof_hsa_sys::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    static SEEN: AtomicU64 = AtomicU64::new(0);
+    static DUPLICATED: AtomicU64 = AtomicU64::new(0);
+
+    /// Registered first (runs second): forwards every packet twice.
+    unsafe extern "C" fn duplicate(pkts: *const std::ffi::c_void, count: u64, _i: u64, _d: *mut std::ffi::c_void, w: hsa_amd_queue_intercept_packet_writer) {
+        DUPLICATED.fetch_add(count, Ordering::SeqCst);
+        let w = w.unwrap();
+        // SAFETY: forwarding the packets we were given to our writer, from inside the handler.
+        unsafe {
+            w(pkts, count);
+            w(pkts, count);
+        }
+    }
+
+    /// Registered last (runs first): counts and forwards unchanged.
+    unsafe extern "C" fn count(pkts: *const std::ffi::c_void, count: u64, _i: u64, _d: *mut std::ffi::c_void, w: hsa_amd_queue_intercept_packet_writer) {
+        assert_eq!(DUPLICATED.load(Ordering::SeqCst), SEEN.load(Ordering::SeqCst), "newest handler must run first");
+        SEEN.fetch_add(count, Ordering::SeqCst);
+        // SAFETY: as above.
+        unsafe { w.unwrap()(pkts, count) };
+    }
+
+    #[test]
+    fn handlers_run_newest_first_and_may_add_packets() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = init_gpu();
+        let mut q: *mut hsa_queue_t = std::ptr::null_mut();
+        // SAFETY: valid arguments and out-pointers.
+        unsafe {
+            assert_eq!(hsa_amd_queue_intercept_create(gpu, 2, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), 0, 0, &mut q), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+            assert_eq!(hsa_amd_queue_intercept_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), 0, 0, &mut q), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_amd_queue_intercept_register(q, Some(duplicate), std::ptr::null_mut()), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_amd_queue_intercept_register(q, Some(count), std::ptr::null_mut()), HSA_STATUS_SUCCESS);
+        }
+        let mut plain: *mut hsa_queue_t = std::ptr::null_mut();
+        // SAFETY: as above.
+        unsafe {
+            assert_eq!(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), 0, 0, &mut plain), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_amd_queue_intercept_register(plain, Some(count), std::ptr::null_mut()), HSA_STATUS_ERROR_INVALID_QUEUE);
+        }
+        // Each barrier is forwarded twice, so its completion signal (initial 2) reaches 0.
+        let done = signal(2 * 5);
+        for _ in 0..5 {
+            submit(q, &barrier_and(0, done.handle, true));
+        }
+        // SAFETY: live signal.
+        let v = unsafe { hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 2_000_000_000, HSA_WAIT_STATE_BLOCKED) };
+        assert_eq!(v, 0);
+        assert_eq!((SEEN.load(Ordering::SeqCst), DUPLICATED.load(Ordering::SeqCst)), (5, 5));
+        let proxy = crate::queue::lookup(q).unwrap();
+        let hw = super::hardware_of(proxy);
+        assert_eq!(proxy.amd.read_dispatch_id.load(Ordering::SeqCst), 5);
+        assert_eq!(hw.amd.write_dispatch_id.load(Ordering::SeqCst), 10, "hardware queue got the added packets");
+        assert_eq!(proxy.id(), hw.id(), "the proxy reports the hardware queue's id");
+        // SAFETY: queues created above.
+        unsafe {
+            assert_eq!(hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_queue_destroy(plain), HSA_STATUS_SUCCESS);
+        }
+        shut_down();
+    }
+}

@@ -249,3 +249,50 @@ mod tests {
         assert!(model_duration_ns(slow, &big) > model_duration_ns(m, &big));
     }
 }
+
+#[cfg(test)]
+mod runtime_tests {
+    use crate::api::testing::*;
+    use crate::api::*;
+    use rocprof_hsa_sys::*;
+
+    #[test]
+    fn barrier_waits_for_its_dependency_and_timestamps_translate() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = init_gpu();
+        let mut q: *mut hsa_queue_t = std::ptr::null_mut();
+        // SAFETY: valid arguments and out-pointer.
+        unsafe {
+            assert_eq!(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), u32::MAX, u32::MAX, &mut q), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_amd_profiling_set_profiler_enabled(q, 1), HSA_STATUS_SUCCESS);
+        }
+        let dep = signal(1);
+        let done = signal(1);
+        let before = crate::clock::system_ns();
+        submit(q, &barrier_and(dep.handle, done.handle, true));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        // SAFETY: live signals.
+        unsafe {
+            assert_eq!(hsa_signal_load_scacquire(done), 1, "barrier completed before its dependency");
+            hsa_signal_store_screlease(dep, 0);
+            assert_eq!(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 2_000_000_000, HSA_WAIT_STATE_BLOCKED), 0);
+        }
+        let after = crate::clock::system_ns();
+        let raw = done.handle as *const amd_signal_t;
+        // SAFETY: the handle is the address of the signal's amd_signal_t.
+        let (s, e) = unsafe { ((*raw).start_ts, (*raw).end_ts) };
+        assert!(e > s, "raw GPU ticks {s}..{e}");
+        let mut t = hsa_amd_profiling_dispatch_time_t { start: 0, end: 0 };
+        // SAFETY: valid out-pointer.
+        assert_eq!(unsafe { hsa_amd_profiling_get_dispatch_time(gpu, done, &mut t) }, HSA_STATUS_SUCCESS);
+        assert!(before <= t.start && t.start < t.end && t.end <= after, "{before} <= {} < {} <= {after}", t.start, t.end);
+        assert!(t.start - before < 19_000_000, "start is taken when the barrier begins waiting, not when it completes");
+        assert!(t.end - t.start >= 19_000_000, "end comes after the dependency was satisfied");
+        // SAFETY: the queue and signals are ours.
+        unsafe {
+            assert_eq!(hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_queue_destroy(q), HSA_STATUS_ERROR_INVALID_QUEUE);
+        }
+        shut_down();
+    }
+}

@@ -631,6 +631,7 @@ mod tests {
         let raw = s.handle().handle as *const amd_signal_t;
         // SAFETY: the handle points at a live block with amd_signal_t's layout.
         assert_eq!(unsafe { (*raw).value }, 1);
+        // SAFETY: as above.
         assert_eq!(unsafe { (*raw).kind }, 1);
         let t = std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(5));
