@@ -6,8 +6,8 @@
 //! barrier-AND packet with the barrier bit, waiting for the profiler's signal, and completing the
 //! application's signal follows immediately. The
 //! kernel packets' other 56 bytes (header, sizes, kernel object, kernarg address) are identical,
-//! in the same order (kernarg addresses relative to the first one, since host allocations move
-//! between runs), and the application's own results (printed) are the same.
+//! in the same order (kernel object and kernarg addresses relative to the first dispatch's, since
+//! host allocations move between runs), and the application's own results (printed) are the same.
 
 use rocprof_e2e::{read_dispatch_log, run, scratch, stage, LoggedPacket};
 
@@ -49,16 +49,18 @@ fn application_packets_are_unchanged_except_for_the_completion_signal() {
         let p = &traced[i];
         assert_eq!(p.packet_type(), KERNEL, "packet {i} of the traced run is not a kernel: {:02x?}", p.bytes);
         let app_packet = plain_kernels[matched];
-        // Kernarg buffers are host allocations whose addresses vary from run to run (ASLR), so
-        // the kernarg address (bytes 40..48) is compared as an offset from the first packet's.
-        assert_eq!(&p.bytes[..40], &app_packet.bytes[..40], "kernel packet {matched} changed in bytes 0..40");
+        // The kernel object (bytes 32..40) and kernarg buffer (40..48) are host addresses that
+        // move from run to run (ASLR), so they are compared as offsets from the first dispatch's.
+        assert_eq!(&p.bytes[..32], &app_packet.bytes[..32], "kernel packet {matched} changed in bytes 0..32");
         assert_eq!(&p.bytes[48..56], &app_packet.bytes[48..56], "kernel packet {matched} changed in bytes 48..56");
-        let first_traced = traced.iter().find(|x| x.packet_type() == KERNEL).expect("a kernel").u64_at(40);
-        assert_eq!(
-            p.u64_at(40).wrapping_sub(first_traced),
-            app_packet.u64_at(40).wrapping_sub(plain_kernels[0].u64_at(40)),
-            "kernel packet {matched}: kernarg address moved relative to the first dispatch"
-        );
+        let first_traced = traced.iter().find(|x| x.packet_type() == KERNEL).expect("a kernel");
+        for (off, what) in [(32, "kernel object"), (40, "kernarg address")] {
+            assert_eq!(
+                p.u64_at(off).wrapping_sub(first_traced.u64_at(off)),
+                app_packet.u64_at(off).wrapping_sub(plain_kernels[0].u64_at(off)),
+                "kernel packet {matched}: {what} moved relative to the first dispatch"
+            );
+        }
         let app_signal = app_packet.u64_at(56);
         assert_ne!(p.u64_at(56), 0, "the profiler's completion signal is missing");
         if app_signal != 0 {
