@@ -2,6 +2,7 @@
 //! needed) and, with `ROCPROF_RS_STAGE` set by `cargo xtask test`, real runs on hsa-sim.
 
 mod errors;
+mod exit_status;
 mod staged;
 
 use std::path::PathBuf;
