@@ -123,8 +123,11 @@ impl Gfx9Wave {
         }
         let n = self.w.insts.len();
         let the_time = self.w.insts[idx].time;
-        if n >= 2 {
-            let p = self.w.insts[n - 2];
+        // The issue phase advances when this instruction overlaps its predecessor (the 0.1.6
+        // reference compares with the preceding record; newer AMD decoders use the
+        // second-to-last record of the wave, which differs on gfx950/gemm_run1).
+        if idx > 0 {
+            let p = self.w.insts[idx - 1];
             if the_time < p.time + p.duration {
                 *phase_counter += 1;
             }

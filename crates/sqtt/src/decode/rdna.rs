@@ -421,7 +421,15 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
             }
             RdnaKind::TsDeltaOrMark => {
                 if let Some(v) = rdna::mark_value(raw, layout) {
-                    out.realtime.push(Realtime { shader_clock: time, realtime_clock: v });
+                    match out.realtime.last_mut() {
+                        // Two markers at one shader clock (or a clock going backwards) are
+                        // merged into their average, as AMD's decoder does.
+                        Some(b) if b.realtime_clock >= v || b.shader_clock >= time => {
+                            b.realtime_clock = ((u128::from(b.realtime_clock) + u128::from(v)) / 2) as u64;
+                            b.shader_clock = ((i128::from(b.shader_clock) + i128::from(time)) / 2) as i64;
+                        }
+                        _ => out.realtime.push(Realtime { shader_clock: time, realtime_clock: v }),
+                    }
                 }
             }
             _ => {}
