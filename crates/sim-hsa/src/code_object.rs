@@ -129,6 +129,48 @@ pub(crate) fn reader_from_file_range(file: i32, offset: usize, size: usize, out:
     new_reader(bytes, uri, out)
 }
 
+/// If `[addr, addr+size)` lies inside a file-backed PT_LOAD segment of a loaded ELF object (the executable or
+/// a shared library, e.g. an embedded fat binary), that file's path and the file offset, as ROCr reports.
+fn mapped_file_of(addr: usize, size: usize) -> Option<(String, usize)> {
+    struct Search {
+        addr: usize,
+        size: usize,
+        found: Option<(String, usize)>,
+    }
+    unsafe extern "C" fn each(info: *mut libc::dl_phdr_info, _len: usize, data: *mut c_void) -> libc::c_int {
+        // SAFETY: the loader passes a valid record; `data` is the `Search` below.
+        let (info, s) = unsafe { (&*info, &mut *data.cast::<Search>()) };
+        for i in 0..info.dlpi_phnum as usize {
+            // SAFETY: `dlpi_phdr` has `dlpi_phnum` entries.
+            let ph = unsafe { &*info.dlpi_phdr.add(i) };
+            if ph.p_type != libc::PT_LOAD {
+                continue;
+            }
+            let start = info.dlpi_addr as usize + ph.p_vaddr as usize;
+            if s.addr >= start && s.addr + s.size <= start + ph.p_filesz as usize {
+                let name = if info.dlpi_name.is_null() {
+                    String::new()
+                } else {
+                    // SAFETY: NUL-terminated name owned by the loader.
+                    unsafe { CStr::from_ptr(info.dlpi_name) }.to_string_lossy().into_owned()
+                };
+                let path = if name.is_empty() {
+                    std::fs::read_link("/proc/self/exe").map(|p| p.to_string_lossy().into_owned()).unwrap_or_default()
+                } else {
+                    name
+                };
+                s.found = Some((path, s.addr - start + ph.p_offset as usize));
+                return 1;
+            }
+        }
+        0
+    }
+    let mut s = Search { addr, size, found: None };
+    // SAFETY: the callback only reads loader-owned data and writes into `s`.
+    unsafe { libc::dl_iterate_phdr(Some(each), (&mut s as *mut Search).cast()) };
+    s.found.filter(|(p, _)| !p.is_empty())
+}
+
 pub(crate) unsafe extern "C" fn hsa_code_object_reader_create_from_memory(
     code_object: *const c_void,
     size: usize,
@@ -141,7 +183,10 @@ pub(crate) unsafe extern "C" fn hsa_code_object_reader_create_from_memory(
         }
         // SAFETY: the caller passes `size` readable bytes; copied eagerly.
         let bytes = unsafe { std::slice::from_raw_parts(code_object.cast::<u8>(), size) }.to_vec();
-        let uri = format!("memory://{}#offset={:#x}&size={size}", std::process::id(), code_object as usize);
+        let uri = match mapped_file_of(code_object as usize, size) {
+            Some((path, offset)) => format!("file://{}#offset={offset}&size={size}", percent_encode(&path)),
+            None => format!("memory://{}#offset={:#x}&size={size}", std::process::id(), code_object as usize),
+        };
         new_reader(bytes, uri, code_object_reader)
     })
 }
@@ -634,6 +679,19 @@ mod tests {
     fn uri_encoding() {
         assert_eq!(percent_encode("/tmp/my dir/a+b.co"), "/tmp/my%20dir/a%2Bb.co");
         assert_eq!(percent_encode("/x/y_z.~-1"), "/x/y_z.~-1");
+    }
+
+    static EMBEDDED: [u8; 32] = *b"an embedded code object, say....";
+
+    #[test]
+    fn memory_inside_a_mapped_file_gets_a_file_uri() {
+        let (path, offset) = mapped_file_of(EMBEDDED.as_ptr() as usize, EMBEDDED.len()).expect("a static lies in the test binary");
+        let exe = std::fs::read_link("/proc/self/exe").unwrap();
+        assert_eq!(std::path::Path::new(&path), exe);
+        let file = std::fs::read(&exe).unwrap();
+        assert_eq!(&file[offset..offset + 32], &EMBEDDED, "offset points at the same bytes in the file");
+        let heap = vec![0u8; 64];
+        assert_eq!(mapped_file_of(heap.as_ptr() as usize, heap.len()), None);
     }
 
     #[test]

@@ -31,9 +31,6 @@ fn containing(addr: u64) -> Option<(u64, &'static LoadedCodeObject)> {
     all_loaded().into_iter().find(|(_, l)| addr >= l.load_base && addr < l.load_base + l.load_size)
 }
 
-/// Hook from `memory.rs` (pool frees do not affect loaded segments; kept for symmetry).
-pub(crate) fn memory_freed(_addr: usize, _size: usize) {}
-
 pub(crate) unsafe extern "C" fn hsa_ven_amd_loader_query_host_address(device_address: *const c_void, host_address: *mut *const c_void) -> hsa_status_t {
     status(|| {
         system()?;

@@ -27,6 +27,11 @@ pub(crate) struct Allocation {
 
 static ALLOCS: Mutex<BTreeMap<usize, Allocation>> = Mutex::new(BTreeMap::new());
 
+type DeallocFn = unsafe extern "C" fn(*mut c_void, *mut c_void);
+
+/// `hsa_amd_register_deallocation_callback` registrations: (allocation base, callback, user data).
+static DEALLOC_CALLBACKS: Mutex<Vec<(usize, DeallocFn, usize)>> = Mutex::new(Vec::new());
+
 /// Bytes currently allocated from pools of the agent with `index`.
 pub(crate) fn used_bytes(index: u32) -> u64 {
     ALLOCS.lock().unwrap_or_else(|e| e.into_inner()).values().filter(|a| a.owner == index && !a.locked).map(|a| a.size as u64).sum()
@@ -80,7 +85,16 @@ pub(crate) fn free(ptr: *mut c_void) -> Result<(), Status> {
             _ => return Err(HSA_STATUS_ERROR_INVALID_ALLOCATION),
         }
     };
-    crate::loader::memory_freed(ptr as usize, a.size);
+    let callbacks: Vec<(DeallocFn, usize)> = {
+        let mut cbs = DEALLOC_CALLBACKS.lock().unwrap_or_else(|e| e.into_inner());
+        let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut *cbs).into_iter().partition(|(p, _, _)| *p == ptr as usize);
+        *cbs = rest;
+        mine.into_iter().map(|(_, f, d)| (f, d)).collect()
+    };
+    for (f, d) in callbacks {
+        // SAFETY: registered through hsa_amd_register_deallocation_callback for this allocation.
+        unsafe { f(ptr, d as *mut c_void) };
+    }
     // SAFETY: `ptr` came from `alloc_zeroed` with exactly this layout and was removed from the map once.
     unsafe { dealloc(ptr.cast(), a.layout) };
     Ok(())
@@ -367,4 +381,47 @@ pub(crate) unsafe extern "C" fn hsa_amd_coherency_set_type(agent: hsa_agent_t, t
         }
         Ok(())
     })
+}
+
+pub(crate) unsafe extern "C" fn hsa_amd_register_deallocation_callback(
+    ptr: *mut c_void,
+    callback: hsa_amd_deallocation_callback_t,
+    user_data: *mut c_void,
+) -> hsa_status_t {
+    status(|| {
+        system()?;
+        let f = callback.ok_or(HSA_STATUS_ERROR_INVALID_ARGUMENT)?;
+        if !ALLOCS.lock().unwrap_or_else(|e| e.into_inner()).contains_key(&(ptr as usize)) {
+            return Err(HSA_STATUS_ERROR_INVALID_ALLOCATION);
+        }
+        DEALLOC_CALLBACKS.lock().unwrap_or_else(|e| e.into_inner()).push((ptr as usize, f, user_data as usize));
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn hsa_amd_deregister_deallocation_callback(ptr: *mut c_void, callback: hsa_amd_deallocation_callback_t) -> hsa_status_t {
+    status(|| {
+        system()?;
+        let f = callback.ok_or(HSA_STATUS_ERROR_INVALID_ARGUMENT)?;
+        let mut cbs = DEALLOC_CALLBACKS.lock().unwrap_or_else(|e| e.into_inner());
+        let before = cbs.len();
+        cbs.retain(|(p, g, _)| !(*p == ptr as usize && *g as usize == f as usize));
+        if cbs.len() == before {
+            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn hsa_amd_register_system_event_handler(callback: hsa_amd_system_event_callback_t, _data: *mut c_void) -> hsa_status_t {
+    status(|| {
+        system()?;
+        // The simulated GPUs never fault, so the handler is kept by nobody and never called.
+        callback.ok_or(HSA_STATUS_ERROR_INVALID_ARGUMENT)?;
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn hsa_amd_agent_set_async_scratch_limit(agent: hsa_agent_t, _threshold: usize) -> hsa_status_t {
+    status(|| agent::lookup_gpu(agent).map(|_| ()))
 }

@@ -8,14 +8,6 @@
 
 use rocprof_hsa_sys::*;
 
-pub(crate) unsafe extern "C" fn hsa_amd_agent_set_async_scratch_limit(agent: hsa_agent_t, threshold: usize) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_agent_set_async_scratch_limit")
-}
-
-pub(crate) unsafe extern "C" fn hsa_amd_deregister_deallocation_callback(ptr: *mut c_void, callback: hsa_amd_deallocation_callback_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_deregister_deallocation_callback")
-}
-
 pub(crate) unsafe extern "C" fn hsa_amd_enable_logging(flags: *mut u8, file: *mut c_void) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_enable_logging")
 }
@@ -74,14 +66,6 @@ pub(crate) unsafe extern "C" fn hsa_amd_portable_export_dmabuf(ptr: *const c_voi
 
 pub(crate) unsafe extern "C" fn hsa_amd_portable_export_dmabuf_v2(ptr: *const c_void, size: usize, dmabuf: *mut c_int, offset: *mut u64, flags: u64) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_portable_export_dmabuf_v2")
-}
-
-pub(crate) unsafe extern "C" fn hsa_amd_register_deallocation_callback(ptr: *mut c_void, callback: hsa_amd_deallocation_callback_t, user_data: *mut c_void) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_register_deallocation_callback")
-}
-
-pub(crate) unsafe extern "C" fn hsa_amd_register_system_event_handler(callback: hsa_amd_system_event_callback_t, data: *mut c_void) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_register_system_event_handler")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_spm_acquire(preferred_agent: hsa_agent_t) -> hsa_status_t {
