@@ -690,7 +690,7 @@ mod tests {
         assert_eq!(std::path::Path::new(&path), exe);
         let file = std::fs::read(&exe).unwrap();
         assert_eq!(&file[offset..offset + 32], &EMBEDDED, "offset points at the same bytes in the file");
-        let heap = vec![0u8; 64];
+        let heap = Box::new([0u8; 64]);
         assert_eq!(mapped_file_of(heap.as_ptr() as usize, heap.len()), None);
     }
 
