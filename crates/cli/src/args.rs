@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::{Parser, ValueEnum};
 
-use crate::config::{Config, LogLevel, OutputFormat};
+use crate::config::{Config, LogLevel, OutputFormat, SummaryOutput};
 use rocprof_writers::csv::AgentIndex;
 use rocprof_writers::stats::SummaryUnit;
 
@@ -66,6 +66,15 @@ pub(crate) struct Args {
     /// Kernel names: keep only the bare function name.
     #[arg(short = 'T', long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", value_parser = parse_bool)]
     truncate_kernels: Option<bool>,
+
+    /// Kernel names: keep the raw (mangled) symbol names, `.kd` included.
+    #[arg(short = 'M', long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", value_parser = parse_bool)]
+    mangled_kernels: Option<bool>,
+
+    /// Where summary tables go: stdout (default), stderr, or a file name (written as
+    /// <output-directory>/<output-file>_<name>.txt).
+    #[arg(long, value_name = "TARGET")]
+    summary_output_file: Option<String>,
 
     /// Log level of rocprof-rs and its interception library.
     #[arg(long, value_enum, value_name = "LEVEL")]
@@ -180,6 +189,14 @@ impl Args {
                 Some(AgentIndexArg::TypeRelative) => AgentIndex::TypeRelative,
             },
             truncate_kernels: self.truncate_kernels.unwrap_or(false),
+            mangled_kernels: self.mangled_kernels.unwrap_or(false),
+            summary_output: match self.summary_output_file.as_deref() {
+                None => SummaryOutput::Stdout,
+                Some(t) if t.eq_ignore_ascii_case("stdout") => SummaryOutput::Stdout,
+                Some(t) if t.eq_ignore_ascii_case("stderr") => SummaryOutput::Stderr,
+                Some("") => bail!("--summary-output-file needs a value (stdout, stderr or a file name)"),
+                Some(t) => SummaryOutput::File(t.to_string()),
+            },
             log_level,
             list_avail: self.list_avail.unwrap_or(false),
             simulate,

@@ -16,6 +16,17 @@ pub(crate) enum OutputFormat {
     Csv,
 }
 
+/// Where summary tables go (`--summary-output-file`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SummaryOutput {
+    /// Standard output, indented by 4 spaces (the default).
+    Stdout,
+    /// Standard error, indented by 4 spaces.
+    Stderr,
+    /// `<output-directory>/<output-file>_<name>.txt`, not indented.
+    File(String),
+}
+
 /// Log level (`--log-level`). `Env` and `Config` print what the launcher sets / resolved, then
 /// behave like `Warning`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -69,6 +80,8 @@ pub(crate) struct Config {
     pub(crate) summary_unit: SummaryUnit,
     pub(crate) agent_index: AgentIndex,
     pub(crate) truncate_kernels: bool,
+    pub(crate) mangled_kernels: bool,
+    pub(crate) summary_output: SummaryOutput,
     pub(crate) log_level: LogLevel,
     pub(crate) list_avail: bool,
     pub(crate) simulate: Option<Vec<String>>,
@@ -105,7 +118,7 @@ impl Config {
             "summary": self.summary,
             "summary_per_domain": self.summary_per_domain,
             "truncate": self.truncate_kernels,
-            "demangle": true,
+            "demangle": !self.mangled_kernels || self.truncate_kernels,
             "raw_output_path": self.output_directory_template(),
             "raw_output_file": self.output_file_template(),
             "csv_output": self.formats.contains(&OutputFormat::Csv),

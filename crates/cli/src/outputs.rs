@@ -11,7 +11,7 @@ use rocprof_writers::rocpd::{RocpdOptions, RocpdWriter};
 use rocprof_writers::stats::{summary_table, KernelStatsWriter, KERNEL_DISPATCH_DOMAIN};
 use rocprof_writers::{write_trace, OutputLocation, Progress, Writer};
 
-use crate::config::{Config, OutputFormat};
+use crate::config::{Config, OutputFormat, SummaryOutput};
 use crate::placeholders::{expand, Context};
 
 /// Extension of the capture files the interception library writes (`<pid>.rpcap`).
@@ -90,9 +90,14 @@ pub(crate) fn write_all(cfg: &Config, captures: Vec<Capture>) -> Result<Written>
         let pid = trace.meta.pid.0;
         let incomplete = drop_incomplete(&mut trace);
         report_losses(cfg, pid, &trace, incomplete, capture.clean_exit);
+        // rocprofv3: -T wins over -M (truncation always demangles first).
         if cfg.truncate_kernels {
             for k in &mut trace.kernel_symbols {
                 k.formatted_name = k.truncated_name;
+            }
+        } else if cfg.mangled_kernels {
+            for k in &mut trace.kernel_symbols {
+                k.formatted_name = k.name;
             }
         }
         if trace.dispatches.is_empty() {
@@ -138,14 +143,20 @@ pub(crate) fn write_all(cfg: &Config, captures: Vec<Capture>) -> Result<Written>
         }
         written.files.extend(files);
         if cfg.summary || cfg.summary_per_domain {
-            print_summaries(cfg, &trace);
+            if let Some(f) = print_summaries(cfg, &trace, &out)? {
+                if cfg.log_level.shows_info() {
+                    eprintln!("rocprof-rs: wrote {}", f.display());
+                }
+                written.files.push(f);
+            }
         }
     }
     Ok(written)
 }
 
-/// Prints the `-D` per-domain and `-S` overall tables (console form) for one process.
-fn print_summaries(cfg: &Config, trace: &Trace) -> Option<()> {
+/// Prints (or writes, with `--summary-output-file NAME`) the `-D` per-domain and `-S` overall
+/// tables of one process. Returns the file written, if any.
+fn print_summaries(cfg: &Config, trace: &Trace, out: &OutputLocation) -> Result<Option<PathBuf>> {
     let mut stats = rocprof_writers::stats::DomainStats::new(KERNEL_DISPATCH_DOMAIN);
     let index = trace.index();
     for d in &trace.dispatches {
@@ -153,15 +164,34 @@ fn print_summaries(cfg: &Config, trace: &Trace) -> Option<()> {
         stats.add(name, d.duration_ns());
     }
     if stats.is_empty() {
-        return None;
+        return Ok(None);
     }
+    let indent = if matches!(cfg.summary_output, SummaryOutput::File(_)) { 0 } else { 4 };
+    let mut text = String::new();
     if cfg.summary_per_domain {
-        print!("{}", summary_table(&format!("{KERNEL_DISPATCH_DOMAIN} SUMMARY"), &[&stats], cfg.summary_unit, 4));
+        text.push_str(&summary_table(&format!("{KERNEL_DISPATCH_DOMAIN} SUMMARY"), &[&stats], cfg.summary_unit, indent));
     }
     if cfg.summary {
-        print!("{}", summary_table("SUMMARY", &[&stats], cfg.summary_unit, 4));
+        text.push_str(&summary_table("SUMMARY", &[&stats], cfg.summary_unit, indent));
     }
-    Some(())
+    match &cfg.summary_output {
+        SummaryOutput::Stdout => {
+            print!("{text}");
+            Ok(None)
+        }
+        SummaryOutput::Stderr => {
+            eprint!("{text}");
+            Ok(None)
+        }
+        SummaryOutput::File(name) => {
+            let (path, mut f) = out.create(&format!("{name}.txt"))?;
+            use std::io::Write as _;
+            f.write_all(text.as_bytes())
+                .and_then(|()| f.flush())
+                .with_context(|| format!("writing summary {}", path.display()))?;
+            Ok(Some(path))
+        }
+    }
 }
 
 fn report_losses(cfg: &Config, pid: u32, trace: &Trace, incomplete: u64, clean_exit: bool) {
@@ -209,11 +239,13 @@ mod tests {
             output_file: Some("%tag%/p%pid%".into()),
             formats,
             stats: true,
-            summary: false,
+            summary: true,
             summary_per_domain: false,
             summary_unit: SummaryUnit::Nsec,
             agent_index: AgentIndex::Relative,
             truncate_kernels: false,
+            mangled_kernels: false,
+            summary_output: SummaryOutput::File("summary".into()),
             log_level: LogLevel::Error,
             list_avail: false,
             simulate: None,
@@ -270,8 +302,35 @@ mod tests {
         let names: Vec<String> = w.files.iter().map(|f| f.strip_prefix(&dir).unwrap().display().to_string()).collect();
         assert_eq!(
             names,
-            ["app/p111_kernel_trace.csv", "app/p111_agent_info.csv", "app/p111_kernel_stats.csv", "app/p111_domain_stats.csv", "app/p111_results.db"]
+            [
+                "app/p111_kernel_trace.csv",
+                "app/p111_agent_info.csv",
+                "app/p111_kernel_stats.csv",
+                "app/p111_domain_stats.csv",
+                "app/p111_results.db",
+                "app/p111_summary.txt"
+            ]
         );
+        let summary = std::fs::read_to_string(dir.join("app/p111_summary.txt")).unwrap();
+        assert!(summary.starts_with("\nROCPROFV3 SUMMARY:\n\n|"), "{summary}");
+        assert_eq!(summary.lines().filter(|l| l.starts_with("| ")).count(), 1 + synthetic_kernels(10), "{summary}");
+    }
+
+    fn synthetic_kernels(dispatches: usize) -> usize {
+        rocprof_writers::synthetic::KERNELS.len().min(dispatches)
+    }
+
+    #[test]
+    fn mangled_and_truncated_names() {
+        let dir = scratch("names");
+        let mut cfg = config(&dir, vec![OutputFormat::Csv]);
+        cfg.summary = false;
+        cfg.mangled_kernels = true;
+        let t = rocprof_writers::synthetic::trace(1);
+        write_all(&cfg, vec![Capture { trace: t, clean_exit: true, ..Default::default() }]).unwrap();
+        let pid = rocprof_writers::synthetic::trace(0).meta.pid;
+        let text = std::fs::read_to_string(dir.join(format!("synthetic/p{pid}_kernel_trace.csv"))).unwrap();
+        assert!(text.contains(",\"vector_add.kd\","), "{text}");
     }
 
     #[test]
