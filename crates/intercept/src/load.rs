@@ -145,10 +145,12 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
                 return true;
             }
         };
-        if let Err(e) = sink.start_writer() {
+        if let Err(e) = sink.start_writer(queue::maintain_pool) {
             diag!(Level::Warning, "cannot start the writer thread: {e}; records may be dropped");
         }
-        state::init_global(Global::new(sink, trace_kernels, found.gpus));
+        let mut global = Global::new(sink, trace_kernels, found.gpus);
+        global.gate_completions = std::env::var("ROCPROF_RS_GATE_COMPLETIONS").map_or(true, |v| v.trim() != "0");
+        state::init_global(global);
         register_process_hooks();
         diag!(Level::Info, "capturing to {} ({} agents, table major {}, AMD table {} bytes)", path.display(), found.count, o.root_major, o.amd_ext_size);
     }

@@ -19,7 +19,9 @@
 //! So once the application has seen its signal, the dispatch's full record is in the capture
 //! file, even if the application crashes right afterwards. Dispatches without an application
 //! signal are not held back (nothing lets the application observe them individually), so the
-//! GPU never waits for the host there.
+//! GPU never waits for the host there. `ROCPROF_RS_GATE_COMPLETIONS=0` turns the gate off: less
+//! overhead per signalled dispatch (one host round trip), but a crash right after the
+//! application saw a dispatch complete may lose that dispatch's end time.
 //!
 //! Other packet types pass through untouched. When anything is missing (no free signal, a
 //! failed registration) the packet is forwarded unchanged and the loss is counted: we never stall
@@ -39,9 +41,14 @@ use crate::state::{self, Global};
 use crate::tables::Originals;
 use crate::{clock, diag, sink};
 
-/// Signals added to the pool per queue created (bounded by the queue size: a queue cannot hold
-/// more dispatches than packets).
-const SIGNALS_PER_QUEUE: u32 = 1024;
+/// Signals added to the pool per queue created. Completions are recorded on the runtime's
+/// async thread, which can lag behind the queue, so this is not bounded by the queue size; the
+/// writer thread adds more when the pool runs low ([`maintain_pool`]).
+const SIGNALS_PER_QUEUE: usize = 1024;
+/// [`maintain_pool`] grows the pool when fewer slots than this are free...
+const POOL_LOW_WATER: i64 = 512;
+/// ... by this many.
+const POOL_GROW_BY: usize = 1024;
 
 /// The `hsa_queue_create` wrapper's body.
 ///
@@ -112,7 +119,7 @@ pub unsafe fn create(
         size: qsize,
         tid: sink::tid(),
     });
-    grow_pool(g, o, qsize.min(SIGNALS_PER_QUEUE) as usize);
+    grow_pool(g, o, SIGNALS_PER_QUEUE);
     status
 }
 
@@ -125,6 +132,15 @@ pub fn grow_pool(g: &Global, o: &Originals, n: usize) {
         let rc = unsafe { create(1, 0, std::ptr::null(), &mut s) };
         (rc == HSA_STATUS_SUCCESS && s.handle != 0).then_some(s)
     });
+}
+
+/// Writer-thread upkeep: keeps free profiling signals available (creating signals is a runtime
+/// call that allocates, so it never happens on the hot path).
+pub fn maintain_pool() {
+    let (Some(g), Some(o)) = (state::global(), state::originals()) else { return };
+    if state::is_active() && !g.pool.is_empty() && g.pool.free_estimate() < POOL_LOW_WATER {
+        grow_pool(g, o, POOL_GROW_BY);
+    }
 }
 
 /// The `hsa_queue_destroy` wrapper's body.
@@ -145,7 +161,7 @@ const BARRIER_BIT: u16 = 1 << HSA_PACKET_HEADER_BARRIER;
 const FENCE_BITS: u16 = 0b1111 << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE;
 
 /// The barrier-AND packet that carries the application's completion signal: barrier bit set,
-/// the application's fence scopes, waiting for our profiling signal `gate`.
+/// the application's fence scopes, waiting for our profiling signal `gate` (0: no dependency).
 pub fn completion_barrier(app_header: u16, app_signal: hsa_signal_t, gate: hsa_signal_t) -> hsa_barrier_and_packet_t {
     let mut dep_signal = [hsa_signal_t { handle: 0 }; 5];
     dep_signal[0] = gate;
@@ -168,13 +184,15 @@ pub struct Expansion {
     pub count: usize,
 }
 
-/// The expansion of one application kernel packet (pure; see the module docs).
-pub fn rewrite(app: &hsa_kernel_dispatch_packet_t, profiling_signal: hsa_signal_t) -> Expansion {
+/// The expansion of one application kernel packet (pure; see the module docs). With `gated`,
+/// the barrier that completes the application's signal waits for the profiling signal.
+pub fn rewrite(app: &hsa_kernel_dispatch_packet_t, profiling_signal: hsa_signal_t, gated: bool) -> Expansion {
     let mut kernel = *app;
     kernel.completion_signal = profiling_signal;
     let mut out = Expansion { packets: [kernel, kernel], count: 1 };
     if app.completion_signal.handle != 0 {
-        let barrier = completion_barrier(app.header, app.completion_signal, profiling_signal);
+        let gate = if gated { profiling_signal } else { hsa_signal_t { handle: 0 } };
+        let barrier = completion_barrier(app.header, app.completion_signal, gate);
         // SAFETY: both packet types are 64-byte, 8-aligned plain C structs; we overwrite the
         // second slot with the barrier's bytes.
         unsafe {
@@ -218,6 +236,7 @@ unsafe fn on_packet(p: *const hsa_kernel_dispatch_packet_t, queue_index: usize, 
     let Some(q) = g.queues.get(queue_index) else { return forward() };
     let Some((slot_index, slot)) = g.pool.acquire() else {
         g.sink.count_drop();
+        g.sink.wake_writer();
         return forward();
     };
     let dispatch_id = g.next_dispatch.fetch_add(1, Ordering::Relaxed);
@@ -245,7 +264,8 @@ unsafe fn on_packet(p: *const hsa_kernel_dispatch_packet_t, queue_index: usize, 
         g.pool.release(slot_index);
         return forward();
     }
-    let start_value: i64 = if app.completion_signal.handle != 0 { 2 } else { 1 };
+    let gated = g.gate_completions && app.completion_signal.handle != 0;
+    let start_value: i64 = if gated { 2 } else { 1 };
     slot.dispatch_id.store(dispatch_id, Ordering::Relaxed);
     slot.agent.store(agent, Ordering::Relaxed);
     slot.queue_index.store(queue_index, Ordering::Relaxed);
@@ -254,8 +274,11 @@ unsafe fn on_packet(p: *const hsa_kernel_dispatch_packet_t, queue_index: usize, 
     g.in_flight.fetch_add(1, Ordering::AcqRel);
     // SAFETY: `signal` is a live signal we created; the handler and its argument (a slot index)
     // stay valid for the process lifetime.
+    // Resetting our own signal needs no wake-up (nobody waits on it yet): a silent store, where
+    // the runtime has one, saves a futex wake per dispatch.
+    let reset = o.signal_silent_store_relaxed.unwrap_or(store);
     let rc = unsafe {
-        store(signal, start_value);
+        reset(signal, start_value);
         register(signal, HSA_SIGNAL_CONDITION_LT, start_value, Some(crate::exports::completion_handler), slot_index as usize as *mut c_void)
     };
     if rc != HSA_STATUS_SUCCESS {
@@ -264,7 +287,7 @@ unsafe fn on_packet(p: *const hsa_kernel_dispatch_packet_t, queue_index: usize, 
         g.sink.count_drop();
         return forward();
     }
-    let out = rewrite(&app, signal);
+    let out = rewrite(&app, signal, gated);
     // SAFETY: `out` holds `count` contiguous packets, valid for the call.
     unsafe { writer(out.packets.as_ptr().cast(), out.count as u64) };
 }
@@ -378,7 +401,7 @@ mod tests {
     #[test]
     fn only_the_completion_signal_changes_and_the_app_signal_moves_to_a_barrier() {
         let app = packet(0x5000);
-        let out = rewrite(&app, hsa_signal_t { handle: 0x9000 });
+        let out = rewrite(&app, hsa_signal_t { handle: 0x9000 }, true);
         assert_eq!(out.count, 2);
         assert_eq!(&bytes(&out.packets[0])[..56], &bytes(&app)[..56], "bytes 0..56 identical");
         assert_eq!(out.packets[0].completion_signal.handle, 0x9000);
@@ -389,7 +412,10 @@ mod tests {
         assert!(b[16..56].iter().all(|&x| x == 0), "no other dependencies");
         assert_eq!(u64::from_le_bytes(b[56..64].try_into().unwrap()), 0x5000);
 
-        let out = rewrite(&packet(0), hsa_signal_t { handle: 0x9000 });
+        let out = rewrite(&packet(0), hsa_signal_t { handle: 0x9000 }, true);
         assert_eq!(out.count, 1, "no application signal, no barrier");
+        let out = rewrite(&app, hsa_signal_t { handle: 0x9000 }, false);
+        assert_eq!(out.count, 2);
+        assert_eq!(bytes(&out.packets[1])[8..56], [0u8; 48], "ungated: the barrier has no dependency");
     }
 }

@@ -274,7 +274,8 @@ impl Sink {
         })
     }
 
-    fn wake_writer(&self) {
+    /// Wakes the writer thread early (cold path helpers ask for upkeep).
+    pub fn wake_writer(&self) {
         if let Some(t) = self.writer.get() {
             t.unpark();
         }
@@ -295,11 +296,13 @@ impl Sink {
         }
     }
 
-    /// Starts the writer thread, which keeps the file extended ahead of the producers.
-    pub fn start_writer(&'static self) -> io::Result<()> {
+    /// Starts the writer thread, which keeps the file extended ahead of the producers and calls
+    /// `tick` (other cold-path upkeep, such as growing the signal pool) on every wake-up.
+    pub fn start_writer(&'static self, tick: fn()) -> io::Result<()> {
         let handle = std::thread::Builder::new().name("rocprof-writer".into()).spawn(move || {
             while !self.stop.load(Ordering::Acquire) {
                 self.top_up();
+                tick();
                 std::thread::park_timeout(Duration::from_millis(20));
             }
         })?;
@@ -346,7 +349,7 @@ mod tests {
     fn records_from_several_threads_read_back_including_an_uncommitted_tail() {
         let path = temp_path("threads.rpcap");
         let sink: &'static Sink = Box::leak(Box::new(Sink::create(&path, &HeaderInfo { pid: 9, ..Default::default() }).unwrap()));
-        sink.start_writer().unwrap();
+        sink.start_writer(|| {}).unwrap();
         let name = sink.write_string(b"k.kd");
         assert!(sink.write(&KernelSymbolRecord { kernel_id: 1, name, ..Default::default() }));
         let threads: Vec<_> = (0..4u64)

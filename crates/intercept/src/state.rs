@@ -95,6 +95,8 @@ pub struct SignalPool {
     slots: Box<[Slot]>,
     created: AtomicUsize,
     free: Mpmc,
+    /// Approximate number of free slots (maintenance decides when to grow).
+    free_count: std::sync::atomic::AtomicI64,
     /// The slot whose completion handler ran last: it is released by the *next* completion,
     /// after its own handler has returned to the runtime (see `queue::on_complete`).
     deferred: AtomicU32,
@@ -115,7 +117,13 @@ impl SignalPool {
                 start_value: AtomicU64::new(1),
             })
             .collect();
-        Self { slots, created: AtomicUsize::new(0), free: Mpmc::new(capacity), deferred: AtomicU32::new(NO_SLOT) }
+        Self {
+            slots,
+            created: AtomicUsize::new(0),
+            free: Mpmc::new(capacity),
+            free_count: std::sync::atomic::AtomicI64::new(0),
+            deferred: AtomicU32::new(NO_SLOT),
+        }
     }
 
     /// Adds up to `n` slots whose signals `create` makes (cold path). Returns how many were added.
@@ -132,10 +140,21 @@ impl SignalPool {
                 break;
             };
             self.slots[i].signal.store(sig.handle, Ordering::Release);
-            self.free.push(i as u32);
+            self.push_free(i as u32);
             added += 1;
         }
         added
+    }
+
+    fn push_free(&self, i: u32) {
+        if self.free.push(i) {
+            self.free_count.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Approximate number of free slots.
+    pub fn free_estimate(&self) -> i64 {
+        self.free_count.load(Ordering::Relaxed)
     }
 
     /// Slots with a signal.
@@ -151,6 +170,7 @@ impl SignalPool {
     /// Takes a free slot (hot path).
     pub fn acquire(&self) -> Option<(u32, &Slot)> {
         let i = self.free.pop()?;
+        self.free_count.fetch_sub(1, Ordering::Relaxed);
         Some((i, &self.slots[i as usize]))
     }
 
@@ -161,20 +181,21 @@ impl SignalPool {
 
     /// Returns a slot immediately (its signal has no handler registered).
     pub fn release(&self, i: u32) {
-        self.free.push(i);
+        self.push_free(i);
     }
 
     /// Returns `i` one completion later (see [`SignalPool::deferred`]).
     pub fn release_deferred(&self, i: u32) {
         let prev = self.deferred.swap(i, Ordering::AcqRel);
         if prev != NO_SLOT {
-            self.free.push(prev);
+            self.push_free(prev);
         }
     }
 
     /// Forgets every slot (the runtime destroyed all signals at shutdown).
     pub fn reset(&self) {
         while self.free.pop().is_some() {}
+        self.free_count.store(0, Ordering::Release);
         self.deferred.store(NO_SLOT, Ordering::Release);
         self.created.store(0, Ordering::Release);
     }
@@ -211,6 +232,9 @@ pub struct Global {
     pub sink: &'static Sink,
     /// Trace kernel dispatches (`ROCPROF_RS_TRACE` has `kernel`).
     pub trace_kernels: bool,
+    /// Hold the application's completion signal until the completion record is written
+    /// (`ROCPROF_RS_GATE_COMPLETIONS`, default on; see `queue`).
+    pub gate_completions: bool,
     /// kernel_object -> kernel id.
     pub kernels: KernelMap,
     /// Profiling signals.
@@ -250,6 +274,7 @@ impl Global {
         Self {
             sink,
             trace_kernels,
+            gate_completions: true,
             kernels: KernelMap::new(MAX_KERNELS),
             pool: SignalPool::new(MAX_SLOTS),
             queues: (0..MAX_QUEUES)

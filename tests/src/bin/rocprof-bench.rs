@@ -2,9 +2,10 @@
 //! fixture run without the tool, and rocpd write throughput for one million synthetic dispatches.
 //!
 //! Overhead: `vector_add N` is run without the tool, with only the interception library (the
-//! environment the CLI sets, no CLI: the in-process cost, with the capture checked for N
-//! dispatches and no losses), and under `rocprof-rs --kernel-trace -f rocpd` (adds reading the
-//! capture and writing the database). Best of several runs each, to keep the noise of shared
+//! environment the CLI sets, no CLI: the in-process cost, with the capture checked for N complete
+//! dispatches and no losses), once with the default crash-safe completion gate and once without
+//! it, and under `rocprof-rs --kernel-trace -f rocpd` (adds reading the capture and writing the
+//! database). Best of several runs each, to keep the noise of shared
 //! cores out; the report gives wall-time ratios and the extra time per dispatch.
 //!
 //! Usage: `rocprof-bench [--dispatches N] [--runs R] [--rows M]`.
@@ -54,28 +55,38 @@ fn main() -> Result<()> {
             // In-process cost only: the application under the interception library, exactly as
             // the CLI launches it, without the CLI's post-processing.
             let intercept = stage.dir.join("librocprof_intercept.so").display().to_string();
-            let in_process = best(runs, || {
-                let cap = scratch("bench-capture");
-                let mut env = env.clone();
-                env.push(("LD_PRELOAD".into(), intercept.clone()));
-                env.push(("HSA_TOOLS_LIB".into(), intercept.clone()));
-                env.push(("ROCPROF_RS_CAPTURE_DIR".into(), cap.display().to_string()));
-                env.push(("ROCPROF_RS_TRACE".into(), "kernel".into()));
-                let t = Instant::now();
-                let r = run(&app, &[&n], &env);
-                let e = t.elapsed();
-                if !r.status.success() {
-                    bail!("vector_add with the interception library failed:\n{}", r.transcript());
-                }
-                let files = rocprof_e2e::find_files(&cap, ".rpcap");
-                let [file] = files.as_slice() else { bail!("expected one capture file in {}, found {files:?}", cap.display()) };
-                let c = rocprof_model::capture::read_capture(file)?;
-                if c.trace.dispatches.len() as u64 != dispatches || c.trace.dropped_records.total() != 0 {
-                    bail!("capture has {} dispatches and {} lost records for {dispatches} dispatches", c.trace.dispatches.len(), c.trace.dropped_records.total());
-                }
-                let _ = std::fs::remove_dir_all(&cap);
-                Ok(e)
-            })?;
+            let in_process = |gate: &str| {
+                best(runs, || {
+                    let cap = scratch("bench-capture");
+                    let mut env = env.clone();
+                    env.push(("LD_PRELOAD".into(), intercept.clone()));
+                    env.push(("HSA_TOOLS_LIB".into(), intercept.clone()));
+                    env.push(("ROCPROF_RS_CAPTURE_DIR".into(), cap.display().to_string()));
+                    env.push(("ROCPROF_RS_TRACE".into(), "kernel".into()));
+                    env.push(("ROCPROF_RS_GATE_COMPLETIONS".into(), gate.into()));
+                    let t = Instant::now();
+                    let r = run(&app, &[&n], &env);
+                    let e = t.elapsed();
+                    if !r.status.success() {
+                        bail!("vector_add with the interception library failed:\n{}", r.transcript());
+                    }
+                    let files = rocprof_e2e::find_files(&cap, ".rpcap");
+                    let [file] = files.as_slice() else { bail!("expected one capture file in {}, found {files:?}", cap.display()) };
+                    let c = rocprof_model::capture::read_capture(file)?;
+                    if c.trace.dispatches.len() as u64 != dispatches || c.trace.dropped_records.total() != 0 || c.incomplete_dispatches != 0 {
+                        bail!(
+                            "capture has {} dispatches ({} incomplete) and {} lost records for {dispatches} dispatches",
+                            c.trace.dispatches.len(),
+                            c.incomplete_dispatches,
+                            c.trace.dropped_records.total()
+                        );
+                    }
+                    let _ = std::fs::remove_dir_all(&cap);
+                    Ok(e)
+                })
+            };
+            let gated = in_process("1")?;
+            let ungated = in_process("0")?;
             let end_to_end = best(runs, || {
                 let out = scratch("bench");
                 let out_s = out.display().to_string();
@@ -91,15 +102,18 @@ fn main() -> Result<()> {
             let ms = |d: Duration| d.as_secs_f64() * 1e3;
             let per = |d: Duration| (d.as_secs_f64() - plain.as_secs_f64()) * 1e6 / dispatches as f64;
             println!("tracing overhead: vector_add {dispatches} dispatches on hsa-sim gfx942, best of {runs} runs each");
-            println!("  without the tool:                 {:>9.1} ms", ms(plain));
+            println!("  {:<52} {:>9.1} ms", "without the tool", ms(plain));
+            for (label, d) in [("interception library, gated (default)", gated), ("interception library, ROCPROF_RS_GATE_COMPLETIONS=0", ungated)] {
+                println!(
+                    "  {label:<52} {:>9.1} ms  ratio {:.3}x  {:+.2} us per dispatch",
+                    ms(d),
+                    d.as_secs_f64() / plain.as_secs_f64(),
+                    per(d)
+                );
+            }
             println!(
-                "  interception library (in process): {:>9.1} ms  ratio {:.3}x  {:+.2} us per dispatch",
-                ms(in_process),
-                in_process.as_secs_f64() / plain.as_secs_f64(),
-                per(in_process)
-            );
-            println!(
-                "  rocprof-rs --kernel-trace -f rocpd: {:>9.1} ms  ratio {:.3}x  {:+.2} us per dispatch (includes reading the capture and writing rocpd)",
+                "  {:<52} {:>9.1} ms  ratio {:.3}x  {:+.2} us per dispatch (includes reading the capture and writing rocpd)",
+                "rocprof-rs --kernel-trace -f rocpd (gated)",
                 ms(end_to_end),
                 end_to_end.as_secs_f64() / plain.as_secs_f64(),
                 per(end_to_end)

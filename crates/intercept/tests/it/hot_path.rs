@@ -121,7 +121,7 @@ fn intercept_and_completion_handlers_allocate_nothing() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("hot.rpcap");
     let sink: &'static Sink = Box::leak(Box::new(Sink::create(&path, &HeaderInfo::default()).unwrap()));
-    sink.start_writer().unwrap();
+    sink.start_writer(|| {}).unwrap();
     let o = Originals {
         signal_create: Some(fake_signal_create),
         signal_store_relaxed: Some(fake_store),
