@@ -79,13 +79,25 @@ impl Drop for CaptureDir {
 }
 
 /// Creates the output directory (to fail before running the application, not after) and a
-/// private capture directory inside it.
+/// private capture directory inside it. When the directory depends on the application's pid
+/// (`%pid%` and friends), it is not known yet: then the capture directory goes into the
+/// longest pid-independent parent, which is checked instead.
 fn prepare_dirs(cfg: &Config) -> Result<(PathBuf, CaptureDir)> {
     let own_pid = std::process::id();
     let app: Vec<String> = cfg.app.iter().map(|a| a.to_string_lossy().into_owned()).collect();
-    let ctx = placeholders::Context::new(own_pid, 0, app, cfg.launch_dir.display().to_string(), 1);
-    let dir = placeholders::expand(&cfg.output_directory_template(), &ctx);
-    let dir = if Path::new(&dir).is_absolute() { PathBuf::from(dir) } else { cfg.launch_dir.join(dir) };
+    let expand_for = |pid: u32| {
+        let ctx = placeholders::Context::new(pid, pid, app.clone(), cfg.launch_dir.display().to_string(), 1);
+        let dir = placeholders::expand(&cfg.output_directory_template(), &ctx);
+        if Path::new(&dir).is_absolute() { PathBuf::from(dir) } else { cfg.launch_dir.join(dir) }
+    };
+    let dir = expand_for(own_pid);
+    let other = expand_for(own_pid.wrapping_add(1));
+    // Keep the leading path components both expansions share.
+    let dir = if dir == other {
+        dir
+    } else {
+        dir.components().zip(other.components()).take_while(|(a, b)| a == b).map(|(a, _)| a).collect()
+    };
     if dir.exists() && !dir.is_dir() {
         bail!("output directory {} exists and is not a directory", dir.display());
     }
@@ -160,7 +172,7 @@ fn run(cfg: &Config) -> Result<u8> {
             print!("{}", outputs::agent_listing(&c.trace));
         }
     }
-    let written = match outputs::write_all(cfg, captures) {
+    let written = match outputs::write_all(cfg, captures, &env) {
         Ok(w) => w,
         Err(e) => return Err(keep_on_error(capture, e)),
     };

@@ -1,6 +1,7 @@
 //! After the run: reading the capture files, writing the requested outputs per process, and
 //! reporting what was written and what was lost.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
@@ -58,6 +59,20 @@ fn drop_incomplete(trace: &mut Trace) -> u64 {
     (before - trace.dispatches.len()) as u64
 }
 
+/// The application's environment at launch (ours plus what we added) as the JSON object rocpd
+/// keeps in `rocpd_info_process.environment`; like rocprofv3, variables whose value contains
+/// `;` are left out.
+fn environment_json(app_env: &[(String, OsString)]) -> serde_json::Value {
+    let mut map: std::collections::BTreeMap<String, String> = std::env::vars_os()
+        .map(|(k, v)| (k.to_string_lossy().into_owned(), v.to_string_lossy().into_owned()))
+        .collect();
+    for (k, v) in app_env {
+        map.insert(k.clone(), v.to_string_lossy().into_owned());
+    }
+    map.retain(|_, v| !v.contains(';'));
+    serde_json::Value::Object(map.into_iter().map(|(k, v)| (k, serde_json::Value::String(v))).collect())
+}
+
 /// One line per agent, for `-L`.
 pub(crate) fn agent_listing(trace: &Trace) -> String {
     let s = |id| trace.strings.resolve(id);
@@ -82,8 +97,9 @@ pub(crate) fn agent_listing(trace: &Trace) -> String {
 }
 
 /// Writes the outputs of every captured process. Summary tables go to stdout.
-pub(crate) fn write_all(cfg: &Config, captures: Vec<Capture>) -> Result<Written> {
+pub(crate) fn write_all(cfg: &Config, captures: Vec<Capture>, app_env: &[(String, OsString)]) -> Result<Written> {
     let mut written = Written::default();
+    let environment = environment_json(app_env).to_string();
     let processes = captures.len();
     for capture in captures {
         let mut trace = capture.trace;
@@ -124,7 +140,11 @@ pub(crate) fn write_all(cfg: &Config, captures: Vec<Capture>) -> Result<Written>
             match f {
                 OutputFormat::Rocpd => writers.push(Box::new(RocpdWriter::with_options(
                     out.clone(),
-                    RocpdOptions { config_json: Some(cfg.to_json().to_string()), ..Default::default() },
+                    RocpdOptions {
+                        config_json: Some(cfg.to_json().to_string()),
+                        environment_json: Some(environment.clone()),
+                        ..Default::default()
+                    },
                 ))),
                 OutputFormat::Csv => {
                     writers.push(Box::new(CsvWriter::with_agent_index(out.clone(), cfg.agent_index)));
@@ -297,7 +317,7 @@ mod tests {
             Capture { trace: a, clean_exit: true, ..Default::default() },
             Capture { trace: b, clean_exit: true, ..Default::default() },
         ];
-        let w = write_all(&cfg, captures).unwrap();
+        let w = write_all(&cfg, captures, &[("ROCPROF_RS_TRACE".into(), "kernel".into())]).unwrap();
         assert_eq!(w.dispatches, 10);
         let names: Vec<String> = w.files.iter().map(|f| f.strip_prefix(&dir).unwrap().display().to_string()).collect();
         assert_eq!(
@@ -311,9 +331,17 @@ mod tests {
                 "app/p111_summary.txt"
             ]
         );
+        let db = stored_environment(&dir.join("app/p111_results.db"));
+        assert!(db.contains("\"ROCPROF_RS_TRACE\":\"kernel\""), "{db}");
         let summary = std::fs::read_to_string(dir.join("app/p111_summary.txt")).unwrap();
         assert!(summary.starts_with("\nROCPROFV3 SUMMARY:\n\n|"), "{summary}");
         assert_eq!(summary.lines().filter(|l| l.starts_with("| ")).count(), 1 + synthetic_kernels(10), "{summary}");
+    }
+
+    /// The environment JSON stored in a database, read with the rusqlite dev-dependency.
+    fn stored_environment(db: &Path) -> String {
+        let conn = rusqlite::Connection::open(db).unwrap();
+        conn.query_row("SELECT environment FROM rocpd_info_process", [], |r| r.get(0)).unwrap()
     }
 
     fn synthetic_kernels(dispatches: usize) -> usize {
@@ -327,7 +355,7 @@ mod tests {
         cfg.summary = false;
         cfg.mangled_kernels = true;
         let t = rocprof_writers::synthetic::trace(1);
-        write_all(&cfg, vec![Capture { trace: t, clean_exit: true, ..Default::default() }]).unwrap();
+        write_all(&cfg, vec![Capture { trace: t, clean_exit: true, ..Default::default() }], &[]).unwrap();
         let pid = rocprof_writers::synthetic::trace(0).meta.pid;
         let text = std::fs::read_to_string(dir.join(format!("synthetic/p{pid}_kernel_trace.csv"))).unwrap();
         assert!(text.contains(",\"vector_add.kd\","), "{text}");

@@ -46,3 +46,22 @@ fn success_is_zero_and_leaves_no_capture_directory() {
         std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert_eq!(left, ["libfake.so"]);
 }
+
+#[test]
+fn pid_dependent_output_directory_is_not_created_for_our_own_pid() {
+    let dir = scratch("pid-dir");
+    let fake = dir.join("libfake.so");
+    std::fs::write(&fake, b"").unwrap();
+    let o = bin()
+        .env("ROCPROF_RS_INTERCEPT_LIB", &fake)
+        .env("ROCPROF_RS_SIM_LIB", &fake)
+        .args(["--simulate", "gfx942", "--kernel-trace", "-d"])
+        .arg(dir.join("runs/%pid%"))
+        .args(["--", "/bin/sh", "-c", "exit 0"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Only the pid-independent part exists, and the private capture directory is gone from it.
+    let runs: Vec<_> = std::fs::read_dir(dir.join("runs")).unwrap().collect();
+    assert!(runs.is_empty(), "{runs:?}");
+}
