@@ -44,6 +44,24 @@ fn every_fixture_runs_on_every_target() {
 }
 
 #[test]
+fn every_fixture_runs_under_the_rocm_5_2_abi() {
+    let Some(stage) = stage("every_fixture_runs_under_the_rocm_5_2_abi") else { return };
+    for (program, args, expect) in [
+        ("vector_add", &["30"][..], "30/30 dispatches completed"),
+        ("multi_queue", &["2", "10"][..], "2 threads x 10 dispatches = 20 completed"),
+        ("async_copy", &[][..], "3 round trips verified"),
+        ("multi_code_object", &[][..], "4 kernels in 4 code objects in 2 executables"),
+        ("bad_input", &[][..], "bad_input: 0 mismatches"),
+    ] {
+        let mut cmd = fixture(&stage, program, Some("gfx90a"));
+        cmd.args(args).env("ROCPROF_RS_SIM_ABI", "5.2");
+        let out = run(cmd, TIMEOUT);
+        out.assert_ok();
+        assert!(out.stdout.contains(expect), "{program} under ABI 5.2:\n{}", out.stdout);
+    }
+}
+
+#[test]
 fn default_configuration_is_one_gfx942() {
     let Some(stage) = stage("default_configuration_is_one_gfx942") else { return };
     let mut cmd = fixture(&stage, "vector_add", None);

@@ -131,7 +131,7 @@ fn rocminfo_lists_every_configured_agent() {
         return;
     };
     let boards = boards(&shared);
-    let targets = ["gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1201"];
+    let targets = ["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"];
     for abi in ["newest", "5.2"] {
         let Some(out) = rocminfo(&stage, Some(&targets.join(",")), abi) else { return };
         let agents = parse_agents(&out.stdout);
