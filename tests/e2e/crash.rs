@@ -14,6 +14,12 @@ fn crash_after_n_dispatches_keeps_all_n() {
     let Some(app) = stage.fixture("crash_after", test) else { return };
     for n in [1u64, 7, 40] {
         let p = kernel_trace(&stage, "gfx942", &app, &[&n.to_string()], &[]);
+        assert!(
+            !p.run.stderr.contains("still alive after writing through a null pointer"),
+            "fixture bug: crash_after did not crash; GCC drops the store through `int *volatile` \
+             (only the pointer is volatile), it needs `volatile int *volatile`:\n{}",
+            p.run.transcript()
+        );
         let code = p.run.status.code();
         assert!(
             code == Some(128 + 11) || p.run.status.signal() == Some(11),

@@ -9,3 +9,4 @@ mod crash;
 mod kernel_trace;
 mod multi_queue;
 mod packets;
+mod programs;
