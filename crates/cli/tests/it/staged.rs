@@ -88,9 +88,10 @@ fn crash_exit_status_is_propagated_and_captured_dispatches_are_written() {
         .output()
         .unwrap();
     if stderr(&o).contains("still alive after writing through a null pointer") {
-        // Some sandboxes map page 0, so the fixture's null store does not fault; it then exits
-        // with status 1, which must come back unchanged.
-        println!("NOTE: a null-pointer store does not fault on this machine; checking exit status 1 instead of 139");
+        // A crash_after built with the store only through `int *volatile` lets GCC drop the
+        // store (only the pointer is volatile); the fixture then exits with status 1, which must
+        // come back unchanged. The e2e suite flags that fixture bug itself.
+        println!("NOTE: this crash_after build does not crash; checking exit status 1 instead of 139");
         assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
     } else {
         assert_eq!(o.status.code(), Some(128 + 11), "stderr: {}", stderr(&o));
