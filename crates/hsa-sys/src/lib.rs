@@ -1,24 +1,4 @@
-//! `#[repr(C)]` mirrors of AMD's HSA runtime ABI, with the C names: HSA core and AMD-extension types,
-//! enums and function types, AQL and AMD vendor packets, `amd_signal_t`, `amd_queue_t`, the legacy
-//! kernel descriptor, the loader / PC-sampling / image / finalizer extension tables, and the
-//! `HsaApiTable` tree in both the newest ROCr layout and the ROCm 5.2 layout ([`rocm_5_2`]).
-//!
-//! Definitions only: no functions are linked and no logic lives here. Every struct's size, alignment
-//! and field offsets are checked at compile time (`layout.rs`, `api_trace.rs`) against values measured
-//! with gcc on AMD's own headers, so a wrong mirror is a build error.
-//!
-//! Everything is re-exported at the crate root, so `rocprof_hsa_sys::hsa_queue_t` and
-//! `rocprof_hsa_sys::CoreApiTable` work like the C names. A function `hsa_foo` has the type
-//! `PFN_hsa_foo`; table slots are `Option<PFN_hsa_foo>` (NULL-able, as in C).
-//!
-//! ```
-//! use rocprof_hsa_sys::*;
-//! assert_eq!(core::mem::size_of::<hsa_kernel_dispatch_packet_t>(), 64);
-//! assert_eq!(core::mem::offset_of!(amd_signal_t, start_ts), 32);
-//! assert_eq!(core::mem::offset_of!(CoreApiTable, hsa_signal_store_screlease_fn), 0x160);
-//! assert_eq!(HSA_AMD_EXT_API_TABLE_STEP_VERSION, 7);
-//! assert_eq!(core::mem::size_of::<rocm_5_2::AmdExtTable>(), 400);
-//! ```
+#![doc = include_str!("../README.md")]
 #![no_std]
 #![allow(
     non_camel_case_types,
