@@ -52,7 +52,8 @@ fn allocations() -> u64 {
 static NEXT_SIGNAL: AtomicU64 = AtomicU64::new(0x1000);
 static REGISTERED: Mutex<Vec<(u64, usize)>> = Mutex::new(Vec::new());
 static WRITTEN: AtomicUsize = AtomicUsize::new(0);
-static mut LAST_PACKETS: [[u8; 64]; 4] = [[0; 64]; 4];
+static KERNELS_WITH_OUR_SIGNAL: AtomicUsize = AtomicUsize::new(0);
+static GATED_BARRIERS: AtomicUsize = AtomicUsize::new(0);
 
 unsafe extern "C" fn fake_signal_create(_: hsa_signal_value_t, _: u32, _: *const hsa_agent_t, s: *mut hsa_signal_t) -> hsa_status_t {
     // SAFETY: valid out-pointer from the caller.
@@ -85,12 +86,20 @@ unsafe extern "C" fn fake_dispatch_time(_: hsa_agent_t, s: hsa_signal_t, t: *mut
 }
 
 unsafe extern "C" fn fake_writer(pkts: *const c_void, n: u64) {
-    let base = WRITTEN.fetch_add(n as usize, Ordering::Relaxed) % 2 * 2;
+    WRITTEN.fetch_add(n as usize, Ordering::Relaxed);
     for i in 0..n as usize {
-        // SAFETY: the handler passes `n` packets; the test is single-threaded over this buffer.
-        unsafe {
-            let src = (pkts as *const [u8; 64]).add(i);
-            (*std::ptr::addr_of_mut!(LAST_PACKETS))[(base + i) % 4] = *src;
+        // SAFETY: the handler passes `n` 64-byte packets, valid during this call.
+        let p = unsafe { *(pkts as *const [u8; 64]).add(i) };
+        let completion = u64::from_le_bytes(p[56..64].try_into().unwrap());
+        let dep0 = u64::from_le_bytes(p[8..16].try_into().unwrap());
+        match p[0] {
+            2 if completion >= 0x1000 && completion != 0x5000 => {
+                KERNELS_WITH_OUR_SIGNAL.fetch_add(1, Ordering::Relaxed);
+            }
+            3 if completion == 0x5000 && dep0 >= 0x1000 => {
+                GATED_BARRIERS.fetch_add(1, Ordering::Relaxed);
+            }
+            _ => {}
         }
     }
 }
@@ -155,6 +164,8 @@ fn intercept_and_completion_handlers_allocate_nothing() {
     let after = allocations();
     assert_eq!(after - before, 0, "the hot path allocated {} times for {N} dispatches", after - before);
     assert_eq!(WRITTEN.load(Ordering::Relaxed), N + N / 2, "one kernel packet per dispatch plus a barrier for each app signal");
+    assert_eq!(KERNELS_WITH_OUR_SIGNAL.load(Ordering::Relaxed), N, "every kernel completes our signal");
+    assert_eq!(GATED_BARRIERS.load(Ordering::Relaxed), N / 2, "every app signal moved to a barrier gated on ours");
     assert_eq!(g.in_flight.load(Ordering::Relaxed), 0);
 
     let cap = read_capture(&path).unwrap();
