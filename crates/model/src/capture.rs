@@ -686,9 +686,24 @@ pub struct Capture {
     pub amd_ext_size: u32,
 }
 
-/// Reads and decodes one capture file.
+/// Reads and decodes one capture file. Only the chunks the header says were claimed are read:
+/// the writer extends the file ahead of use, and that (sparse) tail holds nothing.
 pub fn read_capture(path: &Path) -> Result<Capture> {
-    let bytes = std::fs::read(path).map_err(|source| Error::Io { path: path.display().to_string(), source })?;
+    use std::io::Read;
+    let io = |source| Error::Io { path: path.display().to_string(), source };
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let mut bytes = Vec::new();
+    file.by_ref().take(HEADER_FIXED_SIZE as u64).read_to_end(&mut bytes).map_err(io)?;
+    let mut limit = u64::MAX;
+    if bytes.len() == HEADER_FIXED_SIZE && bytes[..8] == MAGIC {
+        let claimed = u64_at(&bytes, header::CHUNKS_CLAIMED);
+        let header_size = u64::from(u32_at(&bytes, header::HEADER_SIZE));
+        let chunk_size = u64::from(u32_at(&bytes, header::CHUNK_SIZE));
+        if claimed > 0 {
+            limit = claimed.saturating_mul(chunk_size).saturating_add(header_size).saturating_sub(HEADER_FIXED_SIZE as u64);
+        }
+    }
+    file.take(limit).read_to_end(&mut bytes).map_err(io)?;
     parse_capture(&bytes)
 }
 
@@ -1308,6 +1323,23 @@ mod tests {
         h[header::CHUNK_SIZE..header::CHUNK_SIZE + 4].copy_from_slice(&3u32.to_le_bytes());
         assert!(matches!(parse_capture(&h), Err(Error::CorruptHeader { what: "chunk_size" })));
         assert!(matches!(read_capture(Path::new("/nonexistent/x.rpcap")), Err(Error::Io { .. })));
+    }
+
+    #[test]
+    fn read_capture_stops_after_the_claimed_chunks() {
+        let mut recs = code_object_and_symbol();
+        push_record(&mut recs, &begin(1));
+        let mut file = header_bytes(0, 0);
+        file[header::CHUNKS_CLAIMED..header::CHUNKS_CLAIMED + 8].copy_from_slice(&1u64.to_le_bytes());
+        file.extend(chunk(1, &recs));
+        // A second chunk beyond the claimed count (garbage that must not be read).
+        file.extend(vec![0xEEu8; CHUNK]);
+        let path = std::env::temp_dir().join(format!("rocprof-model-claimed-{}.rpcap", std::process::id()));
+        std::fs::write(&path, &file).unwrap();
+        let cap = read_capture(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(cap.trace.dispatches.len(), 1);
+        assert_eq!(cap.trace.dropped_records.total(), 0, "the unclaimed tail was not read");
     }
 
     #[test]
