@@ -129,6 +129,38 @@ fn tool_is_told_about_tools_that_failed_to_load() {
     let pairs = parse_pairs(text.lines());
     assert_eq!(pairs["failed_count"], 1, "{text}");
     assert!(text.contains(&format!("failed_names={}", missing.display())), "{text}");
+    // ROCr release builds report the failure on stderr unless HSA_TOOLS_REPORT_LOAD_FAILURE=0.
+    let message = format!("Tool lib \"{}\" failed to load.", missing.display());
+    assert!(out.stderr.contains(&message), "stderr lacks `{message}`:\n{}", out.stderr);
+    let mut cmd = fixture(&stage, "vector_add", Some("gfx942"));
+    cmd.arg("2").env("HSA_TOOLS_LIB", &missing).env("HSA_TOOLS_REPORT_LOAD_FAILURE", "0");
+    let out = run(cmd, TIMEOUT);
+    out.assert_ok();
+    assert!(!out.stderr.contains("failed to load"), "HSA_TOOLS_REPORT_LOAD_FAILURE=0 must silence it:\n{}", out.stderr);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tools_lib_paths_with_spaces_are_quoted_as_in_rocr() {
+    let Some(stage) = stage("tools_lib_paths_with_spaces_are_quoted_as_in_rocr") else { return };
+    let dir = temp_dir("quoted-tool");
+    let spaced = dir.join("my tools");
+    fs::create_dir_all(&spaced).unwrap();
+    let tool = spaced.join("libcount_tool.so");
+    fs::copy(stage.join("fixtures").join("libcount_tool.so"), &tool).unwrap();
+    for (how, list) in [
+        ("double quotes", format!("\"{}\"", tool.display())),
+        ("backslash escape", tool.display().to_string().replace(' ', "\\ ")),
+    ] {
+        let report = dir.join("report.txt");
+        let _ = fs::remove_file(&report);
+        let mut cmd = fixture(&stage, "vector_add", Some("gfx942"));
+        cmd.arg("2").env("HSA_TOOLS_LIB", &list).env("COUNT_TOOL_OUTPUT", &report);
+        let out = run(cmd, TIMEOUT);
+        out.assert_ok();
+        let text = fs::read_to_string(&report).unwrap_or_else(|_| panic!("{how}: HSA_TOOLS_LIB={list} did not load the tool\n{}", out.stderr));
+        assert_eq!(parse_pairs(text.lines())["onload_calls"], 1, "{how}");
+    }
     let _ = fs::remove_dir_all(&dir);
 }
 
