@@ -486,6 +486,19 @@ pub struct KernelSymbol {
     pub kernel_address: u64,
 }
 
+impl KernelSymbol {
+    /// `LDS_Block_Size` as rocprofv3's `kernel_trace.csv` prints it: the symbol's static group
+    /// segment size rounded up to a multiple of 512 bytes (`generateCSV.cpp`, `lds_block_size`).
+    pub fn lds_block_size(&self) -> u64 {
+        lds_block_size(self.group_segment_size)
+    }
+}
+
+/// `bytes` rounded up to a multiple of the 512-byte LDS allocation granule.
+pub fn lds_block_size(bytes: u32) -> u64 {
+    u64::from(bytes).div_ceil(512) * 512
+}
+
 // ------------------------------------------------------------------------------------------------
 // Dispatches
 // ------------------------------------------------------------------------------------------------
@@ -535,9 +548,9 @@ impl KernelDispatch {
         self.end.saturating_since(self.start)
     }
 
-    /// LDS as rocprofv3 prints it in `LDS_Block_Size`: rounded up to a multiple of 512 bytes.
+    /// This dispatch's LDS rounded up to the 512-byte allocation granule.
     pub fn lds_block_size(&self) -> u64 {
-        u64::from(self.group_segment_size).div_ceil(512) * 512
+        lds_block_size(self.group_segment_size)
     }
 }
 

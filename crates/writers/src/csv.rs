@@ -37,6 +37,17 @@ impl AgentIndex {
     }
 }
 
+/// The per-kernel values of a `kernel_trace.csv` row. rocprofv3 takes LDS and register counts
+/// from the kernel symbol, not from the dispatch packet.
+#[derive(Debug, Clone, Copy)]
+struct KernelColumns {
+    name: StringId,
+    lds_block_size: u64,
+    arch_vgpr_count: u32,
+    accum_vgpr_count: u32,
+    sgpr_count: u32,
+}
+
 /// Writes `kernel_trace.csv` and `agent_info.csv`.
 #[derive(Debug)]
 pub struct CsvWriter {
@@ -44,7 +55,7 @@ pub struct CsvWriter {
     agent_index: AgentIndex,
     agents: Vec<Agent>,
     agent_labels: HashMap<AgentId, String>,
-    kernel_names: HashMap<KernelId, StringId>,
+    kernels: HashMap<KernelId, KernelColumns>,
     kernel_trace: Option<(PathBuf, BufWriter<File>)>,
     line: String,
 }
@@ -62,7 +73,7 @@ impl CsvWriter {
             agent_index,
             agents: Vec::new(),
             agent_labels: HashMap::new(),
-            kernel_names: HashMap::new(),
+            kernels: HashMap::new(),
             kernel_trace: None,
             line: String::with_capacity(512),
         }
@@ -77,7 +88,15 @@ impl CsvWriter {
             self.kernel_trace = Some((path, f));
         }
         let agent = self.agent_labels.get(&d.agent).map(String::as_str).unwrap_or("");
-        let name = self.kernel_names.get(&d.kernel).map(|&id| session.strings.resolve(id)).unwrap_or("");
+        // A dispatch whose symbol record was lost keeps its own (dispatch-packet) values.
+        let k = self.kernels.get(&d.kernel).copied().unwrap_or(KernelColumns {
+            name: StringId::EMPTY,
+            lds_block_size: d.lds_block_size(),
+            arch_vgpr_count: d.arch_vgpr_count,
+            accum_vgpr_count: d.accum_vgpr_count,
+            sgpr_count: d.sgpr_count,
+        });
+        let name = session.strings.resolve(k.name);
         self.line.clear();
         let _ = writeln!(
             self.line,
@@ -90,11 +109,11 @@ impl CsvWriter {
             d.correlation_id,
             d.start.ns,
             d.end.ns,
-            d.lds_block_size(),
+            k.lds_block_size,
             d.private_segment_size,
-            d.arch_vgpr_count,
-            d.accum_vgpr_count,
-            d.sgpr_count,
+            k.arch_vgpr_count,
+            k.accum_vgpr_count,
+            k.sgpr_count,
             d.workgroup.x,
             d.workgroup.y,
             d.workgroup.z,
@@ -191,7 +210,16 @@ impl Writer for CsvWriter {
                 self.agents.push(a.clone());
             }
             Record::KernelSymbol(k) => {
-                self.kernel_names.insert(k.id, k.formatted_name);
+                self.kernels.insert(
+                    k.id,
+                    KernelColumns {
+                        name: k.formatted_name,
+                        lds_block_size: k.lds_block_size(),
+                        arch_vgpr_count: k.arch_vgpr_count,
+                        accum_vgpr_count: k.accum_vgpr_count,
+                        sgpr_count: k.sgpr_count,
+                    },
+                );
             }
             Record::KernelDispatch(d) => self.kernel_row(session, d)?,
             _ => {}

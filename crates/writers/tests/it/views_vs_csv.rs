@@ -115,7 +115,9 @@ fn kernels_view_and_kernel_trace_csv_agree() {
 #[test]
 fn kernel_trace_rows_use_rocprofv3_quoting_and_lds_rounding() {
     let dir = scratch("csv-format");
-    let trace = synthetic::trace(8);
+    let mut trace = synthetic::trace(8);
+    // LDS_Block_Size comes from the symbol's static LDS (512 for saxpy), not the packet's.
+    trace.dispatches[1].group_segment_size = 4096;
     let out = OutputLocation::new(&dir, "");
     let mut writers: Vec<Box<dyn Writer>> = vec![Box::new(CsvWriter::new(out.clone()))];
     write_trace(&trace, &mut writers, Progress::Hidden).unwrap();
