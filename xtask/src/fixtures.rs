@@ -22,7 +22,7 @@ pub(crate) const TARGETS: &[&str] = &["gfx908", "gfx90a", "gfx942", "gfx950", "g
 pub(crate) const KERNELS: &[&str] = &["vector_add", "saxpy", "fill", "block_sum"];
 
 /// The C programs in `fixtures/programs/` (each `<name>.c` plus the shared `common.c`).
-const PROGRAMS: &[&str] = &["vector_add", "multi_queue", "async_copy", "multi_code_object", "crash_after", "bad_input"];
+const PROGRAMS: &[&str] = &["vector_add", "multi_queue", "async_copy", "multi_code_object", "crash_after", "bad_input", "init_cycles"];
 
 /// Code-object version the kernels are built as (ROCm 6.x's default; `EI_ABIVERSION` 3).
 const CODE_OBJECT_VERSION: &str = "5";

@@ -219,3 +219,20 @@ fn intercept_queues_from_several_threads() {
     assert_eq!(number(&report, "index_errors"), 0);
     assert_counts_match("intercepted multi_queue", &out, &report);
 }
+
+#[test]
+fn tool_is_loaded_and_unloaded_once_per_init_cycle() {
+    let Some(stage) = stage("tool_is_loaded_and_unloaded_once_per_init_cycle") else { return };
+    for abi in ["5.2", "newest"] {
+        // Three cycles of hsa_init, nested hsa_init, work, hsa_shut_down x 2: only the outer pair
+        // loads and unloads the runtime, so OnLoad/OnUnload run three times each, and the
+        // wrappers installed by each OnLoad see that cycle's calls (no wrapper left over from
+        // an earlier cycle counts twice: the runtime resets its table at shutdown).
+        let (out, report) = with_tool(&stage, abi, "init_cycles", &["3"], &[]);
+        assert!(out.stdout.contains("init_cycles: 3 cycles"), "{}", out.stdout);
+        assert_eq!(number(&report, "onload_calls"), 3, "{abi}");
+        assert_eq!(number(&report, "onunload_calls"), 3, "{abi}");
+        assert_counts_match(&format!("{abi} init_cycles"), &out, &report);
+        assert_eq!(number(&report, "call.hsa_queue_create"), 3, "{abi}");
+    }
+}
