@@ -163,6 +163,9 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
 /// `OnUnload` (final `hsa_shut_down`): the runtime is still usable; drain outstanding completions
 /// (bounded), mark a flush point, and stop recording until a later `OnLoad`.
 pub fn on_unload() {
+    // Stop recording new work first (the writer thread's pool upkeep checks this too); the
+    // completion handlers of what is in flight still run.
+    state::deactivate();
     if !queue::drain(DRAIN_TIMEOUT) {
         diag!(Level::Warning, "some dispatches did not complete before shutdown; their end times are missing");
     }
@@ -172,7 +175,6 @@ pub fn on_unload() {
         g.pool.reset();
         g.in_flight.store(0, Ordering::Release);
     }
-    state::deactivate();
 }
 
 /// atexit handler: bounded wait for completions, then mark the capture clean.
