@@ -624,7 +624,9 @@ impl Writer for RocpdWriter {
         match record {
             Record::Agent(a) => st.agent(session, a),
             Record::Queue(q) => {
-                st.ensure_thread(q.thread)?;
+                if q.thread.0 != 0 {
+                    st.ensure_thread(q.thread)?;
+                }
                 st.ensure_queue(q.id)
             }
             Record::CodeObject(c) => st.code_object(session, c),
