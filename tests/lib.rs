@@ -269,6 +269,48 @@ pub fn read_dispatch_log(path: &Path) -> Vec<LoggedPacket> {
         .collect()
 }
 
+/// The 64-byte kernel descriptor of symbol `name` (e.g. `vector_add.kd`) in an AMDGPU code
+/// object (ELF64): found through the symbol tables and the PT_LOAD segment that holds it.
+pub fn kernel_descriptor(code_object: &Path, name: &str) -> Option<[u8; 64]> {
+    let d = std::fs::read(code_object).ok()?;
+    let u16_at = |o: usize| -> Option<u64> { Some(u16::from_le_bytes(d.get(o..o + 2)?.try_into().ok()?).into()) };
+    let u32_at = |o: usize| -> Option<u64> { Some(u32::from_le_bytes(d.get(o..o + 4)?.try_into().ok()?).into()) };
+    let u64_at = |o: usize| -> Option<u64> { Some(u64::from_le_bytes(d.get(o..o + 8)?.try_into().ok()?)) };
+    if d.get(..4)? != b"\x7fELF" {
+        return None;
+    }
+    let (shoff, shentsize, shnum) = (u64_at(0x28)? as usize, u16_at(0x3A)? as usize, u16_at(0x3C)? as usize);
+    let mut value = None;
+    for i in 0..shnum {
+        let sh = shoff + i * shentsize;
+        let sh_type = u32_at(sh + 4)?;
+        if sh_type != 2 && sh_type != 11 {
+            continue; // SHT_SYMTAB / SHT_DYNSYM only
+        }
+        let (off, size, link, entsize) = (u64_at(sh + 0x18)? as usize, u64_at(sh + 0x20)? as usize, u32_at(sh + 0x28)? as usize, u64_at(sh + 0x38)? as usize);
+        let strtab = u64_at(shoff + link * shentsize + 0x18)? as usize;
+        for j in 0..size / entsize.max(1) {
+            let sym = off + j * entsize;
+            let name_off = strtab + u32_at(sym)? as usize;
+            let end = d[name_off..].iter().position(|&b| b == 0)? + name_off;
+            if &d[name_off..end] == name.as_bytes() {
+                value = Some(u64_at(sym + 8)?);
+            }
+        }
+    }
+    let vaddr = value?;
+    let (phoff, phentsize, phnum) = (u64_at(0x20)? as usize, u16_at(0x36)? as usize, u16_at(0x38)? as usize);
+    for i in 0..phnum {
+        let ph = phoff + i * phentsize;
+        let (p_type, p_offset, p_vaddr, p_filesz) = (u32_at(ph)?, u64_at(ph + 8)?, u64_at(ph + 0x10)?, u64_at(ph + 0x20)?);
+        if p_type == 1 && vaddr >= p_vaddr && vaddr + 64 <= p_vaddr + p_filesz {
+            let o = (p_offset + vaddr - p_vaddr) as usize;
+            return d.get(o..o + 64)?.try_into().ok();
+        }
+    }
+    None
+}
+
 /// Simulated GPU targets (`../shared/reference/sim-agents.md`).
 pub const TARGETS: &[&str] = &["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"];
 
@@ -279,6 +321,16 @@ mod tests {
     #[test]
     fn csv_lines_split_on_unquoted_commas_only() {
         assert_eq!(split_csv_line(r#""KERNEL_DISPATCH","k(int, float)",3,"""#), ["KERNEL_DISPATCH", "k(int, float)", "3", ""]);
+    }
+
+    #[test]
+    fn kernel_descriptors_are_found_in_committed_code_objects() {
+        let co = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/kernels/vector_add-gfx942.co");
+        let kd = kernel_descriptor(&co, "vector_add.kd").expect("vector_add.kd in the gfx942 code object");
+        let entry = i64::from_le_bytes(kd[16..24].try_into().unwrap());
+        assert!(entry > 0 && entry % 256 == 0, "entry offset {entry:#x} points at 256-aligned code");
+        assert_eq!(kernel_descriptor(&co, "no_such_kernel.kd"), None);
+        assert_eq!(kernel_descriptor(Path::new("/nonexistent.co"), "vector_add.kd"), None);
     }
 
     #[test]

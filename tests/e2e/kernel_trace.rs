@@ -2,7 +2,8 @@
 //! one kernel row per dispatch the application made, in both outputs, under both table ABIs and
 //! on every simulated target.
 
-use rocprof_e2e::{find_one, read_csv, stage, TARGETS};
+use rocprof_e2e::{find_one, kernel_descriptor, read_csv, stage, TARGETS};
+use rocprof_model::capture::{accum_vgpr_count, arch_vgpr_count, sgpr_count};
 
 use crate::common::{consistent_kernel_rows, kernel_trace, vector_add_sizes};
 
@@ -30,6 +31,17 @@ fn vector_add(test: &str, gpu: &str, abi: &str, n: u64) {
     }
     let ids: Vec<u64> = db.iter().map(|k| k.dispatch_id).collect();
     assert_eq!(ids, (1..=n).collect::<Vec<_>>(), "{gpu} {abi}: dispatch ids");
+    // Register counts: what rocprofiler-sdk derives from the kernel descriptor in the code object
+    // the application loaded.
+    let co = stage.dir.join("fixtures").join("kernels").join(format!("vector_add-{gpu}.co"));
+    let kd = kernel_descriptor(&co, "vector_add.kd").unwrap_or_else(|| panic!("no vector_add.kd descriptor in {}", co.display()));
+    let word = |o: usize| u32::from_le_bytes(kd[o..o + 4].try_into().unwrap());
+    let (rsrc3, rsrc1, props) = (word(44), word(48), u32::from(u16::from_le_bytes([kd[56], kd[57]])));
+    let expected = [arch_vgpr_count(gpu, rsrc1, rsrc3, props), accum_vgpr_count(gpu, rsrc1, rsrc3, props), sgpr_count(gpu, rsrc1)];
+    for row in &csv.rows {
+        let got = ["VGPR_Count", "Accum_VGPR_Count", "SGPR_Count"].map(|c| row[c].parse::<u32>().unwrap());
+        assert_eq!(got, expected, "{gpu} {abi}: VGPR/AGPR/SGPR counts");
+    }
     let stats = read_csv(&find_one(&p.out, "kernel_stats.csv"));
     let row = stats.rows.iter().find(|r| r["Name"] == "vector_add").unwrap_or_else(|| panic!("no vector_add in kernel_stats.csv: {stats:?}"));
     assert_eq!(row["Calls"], n.to_string());
