@@ -328,7 +328,9 @@ mod tests {
         let co = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/kernels/vector_add-gfx942.co");
         let kd = kernel_descriptor(&co, "vector_add.kd").expect("vector_add.kd in the gfx942 code object");
         let entry = i64::from_le_bytes(kd[16..24].try_into().unwrap());
-        assert!(entry > 0 && entry % 256 == 0, "entry offset {entry:#x} points at 256-aligned code");
+        assert!(entry > 0, "the code follows the descriptor: entry offset {entry:#x}");
+        let rsrc3 = u32::from_le_bytes(kd[44..48].try_into().unwrap());
+        assert_eq!(rsrc3 & 0x3F, 1, "gfx942 vector_add uses 8 architected VGPRs (ACCUM_OFFSET 1)");
         assert_eq!(kernel_descriptor(&co, "no_such_kernel.kd"), None);
         assert_eq!(kernel_descriptor(Path::new("/nonexistent.co"), "vector_add.kd"), None);
     }
