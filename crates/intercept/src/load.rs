@@ -179,6 +179,9 @@ pub fn on_unload() {
 
 /// atexit handler: bounded wait for completions, then mark the capture clean.
 pub fn at_exit() {
+    if state::global().is_some_and(|g| !g.sink.is_owner()) {
+        return; // A forked child: the capture belongs to the parent.
+    }
     if state::is_active() && !queue::drain(DRAIN_TIMEOUT) {
         diag!(Level::Warning, "exiting with dispatches still in flight; their end times are missing");
     }

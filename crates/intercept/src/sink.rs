@@ -70,6 +70,8 @@ pub struct Sink {
     next_string: AtomicU32,
     stop: AtomicBool,
     writer: OnceLock<Thread>,
+    /// The process that created the file; a forked child shares the mapping but must not touch it.
+    owner_pid: u32,
 }
 
 // SAFETY: the mapping is process-wide memory; each chunk is written only by the thread that
@@ -141,6 +143,7 @@ impl Sink {
             next_string: AtomicU32::new(1),
             stop: AtomicBool::new(false),
             writer: OnceLock::new(),
+            owner_pid: std::process::id(),
         })
     }
 
@@ -167,8 +170,17 @@ impl Sink {
         self.header_u64(header::DROPPED).load(Ordering::Relaxed)
     }
 
-    /// Marks the capture as cleanly finished at `end_ns` (exit or unload flush point).
+    /// True in the process that created the capture (false in a forked child).
+    pub fn is_owner(&self) -> bool {
+        std::process::id() == self.owner_pid
+    }
+
+    /// Marks the capture as cleanly finished at `end_ns` (exit or unload flush point). A forked
+    /// child, which shares the mapping, leaves it alone.
     pub fn mark_clean(&self, end_ns: u64) {
+        if !self.is_owner() {
+            return;
+        }
         self.header_u64(header::END_NS).store(end_ns, Ordering::Relaxed);
         self.header_u32(header::FLAGS).fetch_or(capture::FLAG_CLEAN_EXIT, Ordering::Release);
     }
@@ -382,6 +394,28 @@ mod tests {
         assert!(cap.clean_exit);
         assert_eq!(cap.trace.meta.end.ns, 77);
         Sink::reset_thread_cursor();
+    }
+
+    #[test]
+    fn a_forked_child_does_not_mark_the_parents_capture() {
+        let path = temp_path("fork.rpcap");
+        let sink = Sink::create(&path, &HeaderInfo::default()).unwrap();
+        // SAFETY: the child only calls async-signal-safe-enough code (no locks are held by
+        // this single test thread at fork time) and leaves with _exit.
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            sink.mark_clean(1);
+            // SAFETY: terminating the child without running the test harness's exit path.
+            unsafe { libc::_exit(if sink.is_owner() { 1 } else { 0 }) };
+        }
+        let mut status = 0;
+        // SAFETY: waiting for our own child.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+        assert_eq!(libc::WEXITSTATUS(status), 0, "the child knows it is not the owner");
+        let cap = read_capture(&path).unwrap();
+        assert!(!cap.clean_exit, "the child's exit must not mark the parent's capture clean");
+        sink.mark_clean(2);
+        assert!(read_capture(&path).unwrap().clean_exit);
     }
 
     #[test]
