@@ -33,9 +33,9 @@ pub const CHUNK_SIZE: usize = 256 * 1024;
 /// space, not memory.
 pub const MAX_CHUNKS: u64 = 16 * 1024;
 /// The writer extends the file when fewer than this many chunks are ready.
-const LOW_WATER: u64 = 16;
+const LOW_WATER: u64 = 8;
 /// ... by this many.
-const EXTEND_BY: u64 = 32;
+const EXTEND_BY: u64 = 16;
 
 thread_local! {
     /// This thread's chunk (address, 0 = none) and write offset in it.
@@ -57,6 +57,24 @@ pub fn tid() -> u32 {
         v
     })
     .unwrap_or(0)
+}
+
+/// Makes `[0, len)` of the file usable through the mapping. `fallocate` reserves the blocks,
+/// so a full disk shows up here as an error (the chunks are then not handed out and records are
+/// dropped and counted) instead of as a `SIGBUS` in the application when a page is first
+/// written. Filesystems without `fallocate` get a sparse `ftruncate` extension.
+fn extend(fd: libc::c_int, from: usize, len: usize) -> bool {
+    // SAFETY: plain system calls on our own fd; neither ever shrinks the file.
+    unsafe {
+        if libc::fallocate(fd, 0, from as libc::off_t, (len - from) as libc::off_t) == 0 {
+            return true;
+        }
+        let e = io::Error::last_os_error().raw_os_error();
+        if e == Some(libc::EOPNOTSUPP) || e == Some(libc::ENOSYS) {
+            return libc::ftruncate(fd, len as libc::off_t) == 0;
+        }
+        false
+    }
 }
 
 /// An open capture file.
@@ -113,8 +131,7 @@ impl Sink {
         }
         let header_size = hdr.len();
         let ready = LOW_WATER + EXTEND_BY;
-        // SAFETY: plain system call on our fd.
-        if unsafe { libc::ftruncate(fd, (header_size + ready as usize * CHUNK_SIZE) as libc::off_t) } != 0 {
+        if !extend(fd, header_size, header_size + ready as usize * CHUNK_SIZE) {
             return Err(fail(fd));
         }
         let map_len = header_size + MAX_CHUNKS as usize * CHUNK_SIZE;
@@ -301,9 +318,9 @@ impl Sink {
             return;
         }
         let target = (claimed + LOW_WATER + EXTEND_BY).min(MAX_CHUNKS);
+        let from = self.header_size + ready as usize * CHUNK_SIZE;
         let len = self.header_size + target as usize * CHUNK_SIZE;
-        // SAFETY: plain system call on our fd; the file only grows.
-        if unsafe { libc::ftruncate(self.fd, len as libc::off_t) } == 0 {
+        if extend(self.fd, from, len) {
             self.ready_chunks.store(target, Ordering::Release);
         }
     }
