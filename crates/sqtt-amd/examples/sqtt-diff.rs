@@ -65,4 +65,5 @@ fn main() {
             println!("  timeline amd {:?}\n  timeline ours {:?}", p.timeline, q.timeline);
         }
     }
+    std::process::exit(i32::from(x != y));
 }

@@ -34,6 +34,8 @@ pub struct RdnaTokens<'data> {
     time: i64,
     table: &'static LayoutTable,
     header: u64,
+    /// Offset of a token cut off by the end of the buffer, reported after it was yielded.
+    cut: Option<u64>,
 }
 
 impl<'data> RdnaTokens<'data> {
@@ -52,7 +54,7 @@ impl<'data> RdnaTokens<'data> {
             4 => &rdna::LAYOUT4,
             other => return Err(DecodeError::new(0, DecodeErrorKind::UnknownLayout(other))),
         };
-        Ok(Self { cur, pos: 0, end: cur.len_nibbles(), time: 0, table, header })
+        Ok(Self { cur, pos: 0, end: cur.len_nibbles(), time: 0, table, header, cut: None })
     }
 
     /// Trace layout (3 = gfx11, 4 = gfx12).
@@ -78,7 +80,7 @@ impl Iterator for RdnaTokens<'_> {
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             if self.pos >= self.end {
-                return None;
+                return self.cut.take().map(|offset| Err(DecodeError::new(offset, DecodeErrorKind::TruncatedToken)));
             }
             let w = self.cur.window(self.pos);
             if w & 0xf == 0 {
@@ -100,8 +102,11 @@ impl Iterator for RdnaTokens<'_> {
             }
             let n = self.table.nibbles[kind as usize] as usize;
             if self.pos + n > self.end {
-                self.pos = self.end;
-                return Some(Err(DecodeError::new(offset, DecodeErrorKind::TruncatedToken)));
+                // The last token is cut off by the end of the buffer. AMD's decoder reads it with
+                // zero bits in place of the missing ones; so do we, and report the cut as well.
+                if self.cut.is_none() {
+                    self.cut = Some(offset);
+                }
             }
             let delta = match kind {
                 RdnaKind::TsDeltaOrMark => match rdna::mark_value(w, self.table.layout) {
@@ -353,11 +358,13 @@ mod tests {
     }
 
     #[test]
-    fn truncated_last_token_is_an_error_with_offset() {
+    fn truncated_last_token_is_zero_padded_then_reported() {
         let mut data = header(3).to_vec();
-        data.push(0x09); // REG needs 16 nibbles
+        data.extend_from_slice(&[0x19, 0x80]); // REG (delta 1, CS bit) needs 16 nibbles
         let r: Vec<_> = RdnaTokens::new(&data).unwrap().collect();
-        assert_eq!(r.len(), 2);
-        assert_eq!(r[1], Err(DecodeError::new(8, DecodeErrorKind::TruncatedToken)));
+        assert_eq!(r.len(), 3);
+        let reg = r[1].unwrap();
+        assert_eq!((reg.kind, reg.time, reg.raw), (RdnaKind::Reg, 1, 0x8019));
+        assert_eq!(r[2], Err(DecodeError::new(8, DecodeErrorKind::TruncatedToken)));
     }
 }

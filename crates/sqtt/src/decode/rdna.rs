@@ -422,9 +422,10 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
             RdnaKind::TsDeltaOrMark => {
                 if let Some(v) = rdna::mark_value(raw, layout) {
                     match out.realtime.last_mut() {
-                        // Two markers at one shader clock (or a clock going backwards) are
-                        // merged into their average, as AMD's decoder does.
-                        Some(b) if b.realtime_clock >= v || b.shader_clock >= time => {
+                        // Two markers at one shader clock (layout 3: or a reference clock that
+                        // does not advance) are merged into their average, as AMD's 0.1.6
+                        // decoder does; checked on truncated corpus streams.
+                        Some(b) if b.shader_clock >= time || (layout <= 3 && b.realtime_clock >= v) => {
                             b.realtime_clock = ((u128::from(b.realtime_clock) + u128::from(v)) / 2) as u64;
                             b.shader_clock = ((i128::from(b.shader_clock) + i128::from(time)) / 2) as i64;
                         }
