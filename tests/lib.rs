@@ -23,9 +23,14 @@ pub struct Stage {
 /// The stage from `ROCPROF_RS_STAGE`, or `None` after printing why the caller skips.
 pub fn stage(test: &str) -> Option<Stage> {
     match std::env::var_os("ROCPROF_RS_STAGE") {
-        Some(dir) if Path::new(&dir).join("rocprof-rs").exists() => Some(Stage { dir: PathBuf::from(dir) }),
+        Some(dir) if Path::new(&dir).join("rocprof-rs").exists() => Some(Stage {
+            dir: PathBuf::from(dir),
+        }),
         Some(dir) => {
-            eprintln!("{test}: skipped: {} has no rocprof-rs; run `cargo xtask test`", PathBuf::from(dir).display());
+            eprintln!(
+                "{test}: skipped: {} has no rocprof-rs; run `cargo xtask test`",
+                PathBuf::from(dir).display()
+            );
             None
         }
         None => {
@@ -47,7 +52,10 @@ impl Stage {
         if p.exists() {
             Some(p)
         } else {
-            eprintln!("{test}: skipped: fixture {} is not staged (gcc or AMD's HSA headers missing?)", p.display());
+            eprintln!(
+                "{test}: skipped: fixture {} is not staged (gcc or AMD's HSA headers missing?)",
+                p.display()
+            );
             None
         }
     }
@@ -64,7 +72,11 @@ impl Stage {
 /// A fresh, empty scratch directory.
 pub fn scratch(name: &str) -> PathBuf {
     static N: AtomicU32 = AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!("rocprof-e2e-{}-{}-{name}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+    let dir = std::env::temp_dir().join(format!(
+        "rocprof-e2e-{}-{}-{name}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("creating a scratch directory");
     dir
@@ -84,7 +96,10 @@ pub struct Run {
 impl Run {
     /// Both streams, for assertion messages.
     pub fn transcript(&self) -> String {
-        format!("status: {:?}\n--- stdout\n{}\n--- stderr\n{}", self.status, self.stdout, self.stderr)
+        format!(
+            "status: {:?}\n--- stdout\n{}\n--- stderr\n{}",
+            self.status, self.stdout, self.stderr
+        )
     }
 }
 
@@ -103,7 +118,13 @@ pub fn run(program: &Path, args: &[&str], env: &[(String, String)]) -> Run {
 }
 
 /// Runs `rocprof-rs <cli_args> -- <app> <app_args>`.
-pub fn profile(stage: &Stage, cli_args: &[&str], app: &Path, app_args: &[&str], env: &[(String, String)]) -> Run {
+pub fn profile(
+    stage: &Stage,
+    cli_args: &[&str],
+    app: &Path,
+    app_args: &[&str],
+    env: &[(String, String)],
+) -> Run {
     let app = app.display().to_string();
     let mut args: Vec<&str> = cli_args.to_vec();
     args.push("--");
@@ -117,12 +138,18 @@ pub fn find_files(dir: &Path, suffix: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut todo = vec![dir.to_path_buf()];
     while let Some(d) = todo.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
         for e in entries.flatten() {
             let p = e.path();
             if p.is_dir() {
                 todo.push(p);
-            } else if p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(suffix)) {
+            } else if p
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.ends_with(suffix))
+            {
                 out.push(p);
             }
         }
@@ -134,7 +161,13 @@ pub fn find_files(dir: &Path, suffix: &str) -> Vec<PathBuf> {
 /// The single file under `dir` ending with `suffix` (panics with the directory listing otherwise).
 pub fn find_one(dir: &Path, suffix: &str) -> PathBuf {
     let found = find_files(dir, suffix);
-    assert_eq!(found.len(), 1, "expected one *{suffix} under {}, found {found:?} (all files: {:?})", dir.display(), find_files(dir, ""));
+    assert_eq!(
+        found.len(),
+        1,
+        "expected one *{suffix} under {}, found {found:?} (all files: {:?})",
+        dir.display(),
+        find_files(dir, "")
+    );
     found.into_iter().next().expect("one element")
 }
 
@@ -164,7 +197,8 @@ fn split_csv_line(line: &str) -> Vec<String> {
 
 /// Reads a CSV file.
 pub fn read_csv(path: &Path) -> Csv {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    let text =
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
     let mut lines = text.lines();
     let header = split_csv_line(lines.next().unwrap_or(""));
     let rows = lines
@@ -195,8 +229,9 @@ pub struct DbKernel {
 
 /// The rows of the `kernels` view, by dispatch id.
 pub fn db_kernels(db: &Path) -> Vec<DbKernel> {
-    let conn = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .unwrap_or_else(|e| panic!("opening {}: {e}", db.display()));
+    let conn =
+        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap_or_else(|e| panic!("opening {}: {e}", db.display()));
     let mut stmt = conn
         .prepare(
             "SELECT dispatch_id, name, queue_id, start, end, grid_x, grid_y, grid_z, workgroup_x, workgroup_y, workgroup_z \
@@ -211,8 +246,16 @@ pub fn db_kernels(db: &Path) -> Vec<DbKernel> {
                 queue_id: r.get::<_, i64>(2)? as u64,
                 start: r.get::<_, i64>(3)? as u64,
                 end: r.get::<_, i64>(4)? as u64,
-                grid: [r.get::<_, i64>(5)? as u64, r.get::<_, i64>(6)? as u64, r.get::<_, i64>(7)? as u64],
-                workgroup: [r.get::<_, i64>(8)? as u64, r.get::<_, i64>(9)? as u64, r.get::<_, i64>(10)? as u64],
+                grid: [
+                    r.get::<_, i64>(5)? as u64,
+                    r.get::<_, i64>(6)? as u64,
+                    r.get::<_, i64>(7)? as u64,
+                ],
+                workgroup: [
+                    r.get::<_, i64>(8)? as u64,
+                    r.get::<_, i64>(9)? as u64,
+                    r.get::<_, i64>(10)? as u64,
+                ],
             })
         })
         .expect("querying kernels");
@@ -244,7 +287,8 @@ impl LoggedPacket {
 
 /// Parses a dispatch log; lines that do not match the format are ignored.
 pub fn read_dispatch_log(path: &Path) -> Vec<LoggedPacket> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    let text =
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
     text.lines()
         .filter_map(|line| {
             let mut queue = None;
@@ -264,7 +308,11 @@ pub fn read_dispatch_log(path: &Path) -> Vec<LoggedPacket> {
             for (i, b) in bytes.iter_mut().enumerate() {
                 *b = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
             }
-            Some(LoggedPacket { queue: queue?, index: index?, bytes })
+            Some(LoggedPacket {
+                queue: queue?,
+                index: index?,
+                bytes,
+            })
         })
         .collect()
 }
@@ -273,13 +321,22 @@ pub fn read_dispatch_log(path: &Path) -> Vec<LoggedPacket> {
 /// object (ELF64): found through the symbol tables and the PT_LOAD segment that holds it.
 pub fn kernel_descriptor(code_object: &Path, name: &str) -> Option<[u8; 64]> {
     let d = std::fs::read(code_object).ok()?;
-    let u16_at = |o: usize| -> Option<u64> { Some(u16::from_le_bytes(d.get(o..o + 2)?.try_into().ok()?).into()) };
-    let u32_at = |o: usize| -> Option<u64> { Some(u32::from_le_bytes(d.get(o..o + 4)?.try_into().ok()?).into()) };
-    let u64_at = |o: usize| -> Option<u64> { Some(u64::from_le_bytes(d.get(o..o + 8)?.try_into().ok()?)) };
+    let u16_at = |o: usize| -> Option<u64> {
+        Some(u16::from_le_bytes(d.get(o..o + 2)?.try_into().ok()?).into())
+    };
+    let u32_at = |o: usize| -> Option<u64> {
+        Some(u32::from_le_bytes(d.get(o..o + 4)?.try_into().ok()?).into())
+    };
+    let u64_at =
+        |o: usize| -> Option<u64> { Some(u64::from_le_bytes(d.get(o..o + 8)?.try_into().ok()?)) };
     if d.get(..4)? != b"\x7fELF" {
         return None;
     }
-    let (shoff, shentsize, shnum) = (u64_at(0x28)? as usize, u16_at(0x3A)? as usize, u16_at(0x3C)? as usize);
+    let (shoff, shentsize, shnum) = (
+        u64_at(0x28)? as usize,
+        u16_at(0x3A)? as usize,
+        u16_at(0x3C)? as usize,
+    );
     let mut value = None;
     for i in 0..shnum {
         let sh = shoff + i * shentsize;
@@ -287,7 +344,12 @@ pub fn kernel_descriptor(code_object: &Path, name: &str) -> Option<[u8; 64]> {
         if sh_type != 2 && sh_type != 11 {
             continue; // SHT_SYMTAB / SHT_DYNSYM only
         }
-        let (off, size, link, entsize) = (u64_at(sh + 0x18)? as usize, u64_at(sh + 0x20)? as usize, u32_at(sh + 0x28)? as usize, u64_at(sh + 0x38)? as usize);
+        let (off, size, link, entsize) = (
+            u64_at(sh + 0x18)? as usize,
+            u64_at(sh + 0x20)? as usize,
+            u32_at(sh + 0x28)? as usize,
+            u64_at(sh + 0x38)? as usize,
+        );
         let strtab = u64_at(shoff + link * shentsize + 0x18)? as usize;
         for j in 0..size / entsize.max(1) {
             let sym = off + j * entsize;
@@ -299,10 +361,19 @@ pub fn kernel_descriptor(code_object: &Path, name: &str) -> Option<[u8; 64]> {
         }
     }
     let vaddr = value?;
-    let (phoff, phentsize, phnum) = (u64_at(0x20)? as usize, u16_at(0x36)? as usize, u16_at(0x38)? as usize);
+    let (phoff, phentsize, phnum) = (
+        u64_at(0x20)? as usize,
+        u16_at(0x36)? as usize,
+        u16_at(0x38)? as usize,
+    );
     for i in 0..phnum {
         let ph = phoff + i * phentsize;
-        let (p_type, p_offset, p_vaddr, p_filesz) = (u32_at(ph)?, u64_at(ph + 8)?, u64_at(ph + 0x10)?, u64_at(ph + 0x20)?);
+        let (p_type, p_offset, p_vaddr, p_filesz) = (
+            u32_at(ph)?,
+            u64_at(ph + 8)?,
+            u64_at(ph + 0x10)?,
+            u64_at(ph + 0x20)?,
+        );
         if p_type == 1 && vaddr >= p_vaddr && vaddr + 64 <= p_vaddr + p_filesz {
             let o = (p_offset + vaddr - p_vaddr) as usize;
             return d.get(o..o + 64)?.try_into().ok();
@@ -312,7 +383,9 @@ pub fn kernel_descriptor(code_object: &Path, name: &str) -> Option<[u8; 64]> {
 }
 
 /// Simulated GPU targets (`../shared/reference/sim-agents.md`).
-pub const TARGETS: &[&str] = &["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"];
+pub const TARGETS: &[&str] = &[
+    "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201",
+];
 
 #[cfg(test)]
 mod tests {
@@ -320,19 +393,34 @@ mod tests {
 
     #[test]
     fn csv_lines_split_on_unquoted_commas_only() {
-        assert_eq!(split_csv_line(r#""KERNEL_DISPATCH","k(int, float)",3,"""#), ["KERNEL_DISPATCH", "k(int, float)", "3", ""]);
+        assert_eq!(
+            split_csv_line(r#""KERNEL_DISPATCH","k(int, float)",3,"""#),
+            ["KERNEL_DISPATCH", "k(int, float)", "3", ""]
+        );
     }
 
     #[test]
     fn kernel_descriptors_are_found_in_committed_code_objects() {
-        let co = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/kernels/vector_add-gfx942.co");
-        let kd = kernel_descriptor(&co, "vector_add.kd").expect("vector_add.kd in the gfx942 code object");
+        let co =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/kernels/vector_add-gfx942.co");
+        let kd = kernel_descriptor(&co, "vector_add.kd")
+            .expect("vector_add.kd in the gfx942 code object");
         let entry = i64::from_le_bytes(kd[16..24].try_into().unwrap());
-        assert!(entry > 0, "the code follows the descriptor: entry offset {entry:#x}");
+        assert!(
+            entry > 0,
+            "the code follows the descriptor: entry offset {entry:#x}"
+        );
         let rsrc3 = u32::from_le_bytes(kd[44..48].try_into().unwrap());
-        assert_eq!(rsrc3 & 0x3F, 1, "gfx942 vector_add uses 8 architected VGPRs (ACCUM_OFFSET 1)");
+        assert_eq!(
+            rsrc3 & 0x3F,
+            1,
+            "gfx942 vector_add uses 8 architected VGPRs (ACCUM_OFFSET 1)"
+        );
         assert_eq!(kernel_descriptor(&co, "no_such_kernel.kd"), None);
-        assert_eq!(kernel_descriptor(Path::new("/nonexistent.co"), "vector_add.kd"), None);
+        assert_eq!(
+            kernel_descriptor(Path::new("/nonexistent.co"), "vector_add.kd"),
+            None
+        );
     }
 
     #[test]
@@ -343,7 +431,13 @@ mod tests {
         std::fs::write(&p, format!("queue=3 index=7 {hex}\nnoise\n")).unwrap();
         let log = read_dispatch_log(&p);
         assert_eq!(log.len(), 1);
-        assert_eq!((log[0].queue, log[0].index, log[0].packet_type()), (3, 7, 0));
-        assert_eq!(log[0].u64_at(56), u64::from_le_bytes([56, 57, 58, 59, 60, 61, 62, 63]));
+        assert_eq!(
+            (log[0].queue, log[0].index, log[0].packet_type()),
+            (3, 7, 0)
+        );
+        assert_eq!(
+            log[0].u64_at(56),
+            u64::from_le_bytes([56, 57, 58, 59, 60, 61, 62, 63])
+        );
     }
 }

@@ -11,11 +11,15 @@ use crate::common::kernel_trace;
 fn crash_after_n_dispatches_keeps_all_n() {
     let test = "crash_after_n_dispatches_keeps_all_n";
     let Some(stage) = stage(test) else { return };
-    let Some(app) = stage.fixture("crash_after", test) else { return };
+    let Some(app) = stage.fixture("crash_after", test) else {
+        return;
+    };
     for n in [1u64, 7, 40] {
         let p = kernel_trace(&stage, "gfx942", &app, &[&n.to_string()], &[]);
         assert!(
-            !p.run.stderr.contains("still alive after writing through a null pointer"),
+            !p.run
+                .stderr
+                .contains("still alive after writing through a null pointer"),
             "fixture bug: crash_after did not crash; GCC drops the store through `int *volatile` \
              (only the pointer is volatile), it needs `volatile int *volatile`:\n{}",
             p.run.transcript()
@@ -28,8 +32,17 @@ fn crash_after_n_dispatches_keeps_all_n() {
             p.run.transcript()
         );
         let db = db_kernels(&find_one(&p.out, ".db"));
-        assert_eq!(db.len() as u64, n, "crash after {n} dispatches:\n{}", p.run.transcript());
-        assert!(db.iter().all(|k| k.name == "crash_after" || k.name == "vector_add"), "{db:?}");
+        assert_eq!(
+            db.len() as u64,
+            n,
+            "crash after {n} dispatches:\n{}",
+            p.run.transcript()
+        );
+        assert!(
+            db.iter()
+                .all(|k| k.name == "crash_after" || k.name == "vector_add"),
+            "{db:?}"
+        );
         let ids: Vec<u64> = db.iter().map(|k| k.dispatch_id).collect();
         assert_eq!(ids, (1..=n).collect::<Vec<_>>());
     }

@@ -9,9 +9,15 @@ use crate::common::{consistent_kernel_rows, kernel_trace};
 fn kernels_of_several_code_objects_are_named_from_their_own_symbols() {
     let test = "kernels_of_several_code_objects_are_named_from_their_own_symbols";
     let Some(stage) = stage(test) else { return };
-    let Some(app) = stage.fixture("multi_code_object", test) else { return };
+    let Some(app) = stage.fixture("multi_code_object", test) else {
+        return;
+    };
     let p = kernel_trace(&stage, "gfx90a", &app, &[], &[]);
-    assert!(p.run.stdout.contains("multi_code_object: ok"), "{}", p.run.transcript());
+    assert!(
+        p.run.stdout.contains("multi_code_object: ok"),
+        "{}",
+        p.run.transcript()
+    );
     let (_, db) = consistent_kernel_rows(&p);
     let names: Vec<&str> = db.iter().map(|k| k.name.as_str()).collect();
     assert_eq!(names, ["vector_add", "saxpy", "fill", "block_sum"]);
@@ -19,28 +25,44 @@ fn kernels_of_several_code_objects_are_named_from_their_own_symbols() {
     let mut kernel_ids: Vec<&str> = csv.rows.iter().map(|r| r["Kernel_Id"].as_str()).collect();
     kernel_ids.sort();
     kernel_ids.dedup();
-    assert_eq!(kernel_ids.len(), 4, "one kernel symbol per kernel: {kernel_ids:?}");
+    assert_eq!(
+        kernel_ids.len(),
+        4,
+        "one kernel symbol per kernel: {kernel_ids:?}"
+    );
 }
 
 #[test]
 fn async_copies_still_verify_under_the_profiler() {
     let test = "async_copies_still_verify_under_the_profiler";
     let Some(stage) = stage(test) else { return };
-    let Some(app) = stage.fixture("async_copy", test) else { return };
+    let Some(app) = stage.fixture("async_copy", test) else {
+        return;
+    };
     let p = kernel_trace(&stage, "gfx942", &app, &[], &[]);
-    assert!(p.run.status.success() && p.run.stdout.contains("async_copy: ok"), "{}", p.run.transcript());
+    assert!(
+        p.run.status.success() && p.run.stdout.contains("async_copy: ok"),
+        "{}",
+        p.run.transcript()
+    );
 }
 
 #[test]
 fn ungated_completions_lose_nothing_when_completions_lag() {
     let test = "ungated_completions_lose_nothing_when_completions_lag";
     let Some(stage) = stage(test) else { return };
-    let Some(app) = stage.fixture("vector_add", test) else { return };
+    let Some(app) = stage.fixture("vector_add", test) else {
+        return;
+    };
     // Without the gate the application runs ahead of the completion handlers, so more
     // dispatches are in flight than the first pool of signals holds.
     let env = vec![("ROCPROF_RS_GATE_COMPLETIONS".to_string(), "0".to_string())];
     let p = kernel_trace(&stage, "gfx942", &app, &["3000"], &env);
     let (_, db) = consistent_kernel_rows(&p);
     assert_eq!(db.len(), 3000, "{}", p.run.transcript());
-    assert!(!p.run.stderr.contains("dropped") && !p.run.stderr.contains("lost"), "{}", p.run.transcript());
+    assert!(
+        !p.run.stderr.contains("dropped") && !p.run.stderr.contains("lost"),
+        "{}",
+        p.run.transcript()
+    );
 }

@@ -23,13 +23,17 @@ pub struct Discovered {
 /// `gfx942` -> 90402, `gfx90a` -> 90010, `gfx1100` -> 110000 (major * 10000 + minor * 100 +
 /// stepping, with the last two characters read as hex digits, the KFD encoding).
 pub fn gfx_target_version(name: &str) -> u32 {
-    let Some(rest) = name.strip_prefix("gfx") else { return 0 };
+    let Some(rest) = name.strip_prefix("gfx") else {
+        return 0;
+    };
     let rest = rest.split(':').next().unwrap_or("");
     if rest.len() < 3 {
         return 0;
     }
     let (major, tail) = rest.split_at(rest.len() - 2);
-    let Ok(major) = major.parse::<u32>() else { return 0 };
+    let Ok(major) = major.parse::<u32>() else {
+        return 0;
+    };
     let mut digits = tail.chars().map(|c| c.to_digit(16));
     match (digits.next().flatten(), digits.next().flatten()) {
         (Some(minor), Some(step)) => major * 10000 + minor * 100 + step,
@@ -44,7 +48,9 @@ struct Query<'a> {
 
 impl Query<'_> {
     fn raw(&self, attr: u32, out: *mut c_void) -> bool {
-        let Some(f) = self.o.agent_get_info else { return false };
+        let Some(f) = self.o.agent_get_info else {
+            return false;
+        };
         // SAFETY: `out` points to a buffer at least as large as the attribute's documented type
         // (callers pass 64-byte buffers for strings, exact types otherwise).
         unsafe { f(self.agent, attr, out) == HSA_STATUS_SUCCESS }
@@ -97,7 +103,8 @@ impl Query<'_> {
 
     /// (LDS bytes, global memory bytes) from the agent's memory pools.
     fn pools(&self) -> (u64, u64) {
-        let (Some(iter), Some(get)) = (self.o.iterate_memory_pools, self.o.memory_pool_get_info) else {
+        let (Some(iter), Some(get)) = (self.o.iterate_memory_pools, self.o.memory_pool_get_info)
+        else {
             return (0, 0);
         };
         struct Acc {
@@ -112,8 +119,16 @@ impl Query<'_> {
             let mut size: usize = 0;
             // SAFETY: out-pointers of the documented types (u32 segment, size_t size).
             unsafe {
-                (acc.get)(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, (&mut segment as *mut u32).cast());
-                (acc.get)(pool, HSA_AMD_MEMORY_POOL_INFO_SIZE, (&mut size as *mut usize).cast());
+                (acc.get)(
+                    pool,
+                    HSA_AMD_MEMORY_POOL_INFO_SEGMENT,
+                    (&mut segment as *mut u32).cast(),
+                );
+                (acc.get)(
+                    pool,
+                    HSA_AMD_MEMORY_POOL_INFO_SIZE,
+                    (&mut size as *mut usize).cast(),
+                );
             }
             if segment == HSA_AMD_SEGMENT_GROUP {
                 acc.lds = acc.lds.max(size as u64);
@@ -122,7 +137,11 @@ impl Query<'_> {
             }
             HSA_STATUS_SUCCESS
         }
-        let mut acc = Acc { get, lds: 0, global: 0 };
+        let mut acc = Acc {
+            get,
+            lds: 0,
+            global: 0,
+        };
         // SAFETY: `each` matches the callback type and `acc` outlives the call.
         unsafe { iter(self.agent, Some(each), (&mut acc as *mut Acc).cast()) };
         (acc.lds, acc.global)
@@ -131,7 +150,9 @@ impl Query<'_> {
 
 /// Enumerates the agents.
 pub fn discover(o: &Originals) -> Discovered {
-    let Some(iterate) = o.iterate_agents else { return Discovered::default() };
+    let Some(iterate) = o.iterate_agents else {
+        return Discovered::default();
+    };
     unsafe extern "C" fn push(agent: hsa_agent_t, data: *mut c_void) -> hsa_status_t {
         // SAFETY: `data` is the Vec passed below, alive for the iteration.
         let v = unsafe { &mut *(data as *mut Vec<hsa_agent_t>) };
@@ -142,7 +163,10 @@ pub fn discover(o: &Originals) -> Discovered {
     // SAFETY: `push` matches the callback type; `handles` outlives the call.
     unsafe { iterate(Some(push), (&mut handles as *mut Vec<hsa_agent_t>).cast()) };
 
-    let mut out = Discovered { count: handles.len(), ..Discovered::default() };
+    let mut out = Discovered {
+        count: handles.len(),
+        ..Discovered::default()
+    };
     let mut next_string = 1u32;
     let mut string = |section: &mut Vec<u8>, s: &str| -> u32 {
         if s.is_empty() {
@@ -166,7 +190,10 @@ pub fn discover(o: &Originals) -> Discovered {
         let is_gpu = device == HSA_DEVICE_TYPE_GPU;
         let mut node_id = index as u32;
         let mut v: u32 = 0;
-        if q.raw(HSA_AMD_AGENT_INFO_DRIVER_NODE_ID, (&mut v as *mut u32).cast()) {
+        if q.raw(
+            HSA_AMD_AGENT_INFO_DRIVER_NODE_ID,
+            (&mut v as *mut u32).cast(),
+        ) {
             node_id = v;
         }
         let type_index = if is_gpu {
@@ -191,7 +218,13 @@ pub fn discover(o: &Originals) -> Discovered {
             node_id,
             logical_node_id: index as u32,
             logical_node_type_id: type_index,
-            agent_type: if is_gpu { 2 } else if device == HSA_DEVICE_TYPE_CPU { 1 } else { 0 },
+            agent_type: if is_gpu {
+                2
+            } else if device == HSA_DEVICE_TYPE_CPU {
+                1
+            } else {
+                0
+            },
             cpu_cores_count: if is_gpu { 0 } else { cu },
             simd_count: if is_gpu { cu * simd_per_cu } else { 0 },
             max_waves_per_simd: waves_per_cu.checked_div(simd_per_cu).unwrap_or(0),
@@ -206,13 +239,21 @@ pub fn discover(o: &Originals) -> Discovered {
             simd_per_cu,
             gfx_target_version: if is_gpu { gfx_target_version(&name) } else { 0 },
             vendor_id: if is_gpu { 0x1002 } else { 0 },
-            device_id: if is_gpu { q.u32(HSA_AMD_AGENT_INFO_CHIP_ID) } else { 0 },
+            device_id: if is_gpu {
+                q.u32(HSA_AMD_AGENT_INFO_CHIP_ID)
+            } else {
+                0
+            },
             location_id: q.u32(HSA_AMD_AGENT_INFO_BDFID),
             domain: q.u32(HSA_AMD_AGENT_INFO_DOMAIN),
             num_sdma_engines: q.u32(HSA_AMD_AGENT_INFO_NUM_SDMA_ENG),
             num_sdma_xgmi_engines: q.u32(HSA_AMD_AGENT_INFO_NUM_SDMA_XGMI_ENG),
             max_engine_clk_ccompute: cpu_clock,
-            max_engine_clk_fcompute: if is_gpu { q.u32(HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY) } else { 0 },
+            max_engine_clk_fcompute: if is_gpu {
+                q.u32(HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY)
+            } else {
+                0
+            },
             sdma_fw_version: q.u32(HSA_AMD_AGENT_INFO_SDMA_UCODE_VERSION),
             fw_version: q.u32(HSA_AMD_AGENT_INFO_UCODE_VERSION),
             cu_per_engine: cu.checked_div(se).unwrap_or(0),
@@ -227,7 +268,11 @@ pub fn discover(o: &Originals) -> Discovered {
             grid_max_dim_z: grid_dim[2],
             grid_max_size: u64::from(q.u32(HSA_AGENT_INFO_GRID_MAX_SIZE)),
             local_mem_size: global,
-            gpu_id: if is_gpu { q.u64(HSA_AMD_AGENT_INFO_DRIVER_UID) } else { 0 },
+            gpu_id: if is_gpu {
+                q.u64(HSA_AMD_AGENT_INFO_DRIVER_UID)
+            } else {
+                0
+            },
             name: string(&mut out.section, &name),
             vendor_name: string(&mut out.section, &q.string(HSA_AGENT_INFO_VENDOR_NAME)),
             product_name: string(&mut out.section, &q.string(HSA_AMD_AGENT_INFO_PRODUCT_NAME)),

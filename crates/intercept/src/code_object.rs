@@ -15,9 +15,9 @@ use std::sync::atomic::Ordering;
 use rocprof_hsa_sys::*;
 use rocprof_model::capture::{CodeObjectLoadRecord, CodeObjectUnloadRecord, KernelSymbolRecord};
 
+use crate::clock;
 use crate::state::{self, Global};
 use crate::tables::Originals;
-use crate::clock;
 
 /// Context of one loaded code object while its symbols are iterated.
 struct CoCtx<'a> {
@@ -33,8 +33,12 @@ struct CoCtx<'a> {
 /// # Safety
 /// Same contract as `hsa_executable_freeze`.
 pub unsafe fn freeze(exe: hsa_executable_t, options: *const c_char) -> hsa_status_t {
-    let Some(o) = state::originals() else { return HSA_STATUS_ERROR };
-    let Some(original) = o.executable_freeze else { return HSA_STATUS_ERROR };
+    let Some(o) = state::originals() else {
+        return HSA_STATUS_ERROR;
+    };
+    let Some(original) = o.executable_freeze else {
+        return HSA_STATUS_ERROR;
+    };
     // SAFETY: forwarding the caller's arguments.
     let status = unsafe { original(exe, options) };
     if status == HSA_STATUS_SUCCESS && state::is_active() {
@@ -50,15 +54,23 @@ pub unsafe fn freeze(exe: hsa_executable_t, options: *const c_char) -> hsa_statu
 /// # Safety
 /// Same contract as `hsa_executable_destroy`.
 pub unsafe fn destroy(exe: hsa_executable_t) -> hsa_status_t {
-    let Some(original) = state::originals().and_then(|o| o.executable_destroy) else { return HSA_STATUS_ERROR };
+    let Some(original) = state::originals().and_then(|o| o.executable_destroy) else {
+        return HSA_STATUS_ERROR;
+    };
     if let Some(g) = state::global() {
         let now = clock::now_ns();
         for e in g.code_objects.iter() {
             if exe.handle != 0 && e.executable.load(Ordering::Acquire) == exe.handle {
-                let (base, size) = (e.base.load(Ordering::Acquire), e.size.load(Ordering::Acquire));
+                let (base, size) = (
+                    e.base.load(Ordering::Acquire),
+                    e.size.load(Ordering::Acquire),
+                );
                 g.kernels.forget_range(base, size);
                 if state::is_active() {
-                    g.sink.write(&CodeObjectUnloadRecord { code_object_id: e.id.load(Ordering::Acquire), unloaded_ns: now });
+                    g.sink.write(&CodeObjectUnloadRecord {
+                        code_object_id: e.id.load(Ordering::Acquire),
+                        unloaded_ns: now,
+                    });
                 }
                 e.executable.store(0, Ordering::Release);
             }
@@ -69,10 +81,17 @@ pub unsafe fn destroy(exe: hsa_executable_t) -> hsa_status_t {
 }
 
 fn record_executable(g: &Global, o: &Originals, exe: hsa_executable_t) {
-    let Some(iterate) = o.loader.and_then(|l| l.hsa_ven_amd_loader_executable_iterate_loaded_code_objects) else {
+    let Some(iterate) = o
+        .loader
+        .and_then(|l| l.hsa_ven_amd_loader_executable_iterate_loaded_code_objects)
+    else {
         return;
     };
-    unsafe extern "C" fn each(exe: hsa_executable_t, lco: hsa_loaded_code_object_t, data: *mut c_void) -> hsa_status_t {
+    unsafe extern "C" fn each(
+        exe: hsa_executable_t,
+        lco: hsa_loaded_code_object_t,
+        data: *mut c_void,
+    ) -> hsa_status_t {
         // SAFETY: `data` is the `(g, o)` pair passed below, alive for the iteration.
         let (g, o) = unsafe { *(data as *const (&Global, &Originals)) };
         record_code_object(g, o, exe, lco);
@@ -80,11 +99,27 @@ fn record_executable(g: &Global, o: &Originals, exe: hsa_executable_t) {
     }
     let ctx: (&Global, &Originals) = (g, o);
     // SAFETY: `each` matches the callback type and `ctx` outlives the call.
-    unsafe { iterate(exe, Some(each), (&ctx as *const (&Global, &Originals)) as *mut c_void) };
+    unsafe {
+        iterate(
+            exe,
+            Some(each),
+            (&ctx as *const (&Global, &Originals)) as *mut c_void,
+        )
+    };
 }
 
-fn record_code_object(g: &Global, o: &Originals, exe: hsa_executable_t, lco: hsa_loaded_code_object_t) {
-    let Some(get) = o.loader.and_then(|l| l.hsa_ven_amd_loader_loaded_code_object_get_info) else { return };
+fn record_code_object(
+    g: &Global,
+    o: &Originals,
+    exe: hsa_executable_t,
+    lco: hsa_loaded_code_object_t,
+) {
+    let Some(get) = o
+        .loader
+        .and_then(|l| l.hsa_ven_amd_loader_loaded_code_object_get_info)
+    else {
+        return;
+    };
     let info = |attr: u32, out: *mut c_void| -> bool {
         // SAFETY: `out` points to storage of the attribute's documented type.
         unsafe { get(lco, attr, out) == HSA_STATUS_SUCCESS }
@@ -93,15 +128,45 @@ fn record_code_object(g: &Global, o: &Originals, exe: hsa_executable_t, lco: hsa
     let (mut storage, mut uri_len) = (0u32, 0u32);
     let (mut mem_base, mut mem_size, mut base, mut size) = (0u64, 0u64, 0u64, 0u64);
     let mut delta = 0i64;
-    info(HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_AGENT, (&mut agent as *mut hsa_agent_t).cast());
-    info(HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_TYPE, (&mut storage as *mut u32).cast());
-    info(HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_MEMORY_BASE, (&mut mem_base as *mut u64).cast());
-    info(HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_MEMORY_SIZE, (&mut mem_size as *mut u64).cast());
-    info(HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_DELTA, (&mut delta as *mut i64).cast());
-    info(HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_BASE, (&mut base as *mut u64).cast());
-    info(HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_SIZE, (&mut size as *mut u64).cast());
-    let uri = if info(HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI_LENGTH, (&mut uri_len as *mut u32).cast()) && uri_len > 0 {
-        g.sink.write_string_with(uri_len as usize, |buf| info(HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI, buf.as_mut_ptr().cast()))
+    info(
+        HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_AGENT,
+        (&mut agent as *mut hsa_agent_t).cast(),
+    );
+    info(
+        HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_TYPE,
+        (&mut storage as *mut u32).cast(),
+    );
+    info(
+        HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_MEMORY_BASE,
+        (&mut mem_base as *mut u64).cast(),
+    );
+    info(
+        HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_MEMORY_SIZE,
+        (&mut mem_size as *mut u64).cast(),
+    );
+    info(
+        HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_DELTA,
+        (&mut delta as *mut i64).cast(),
+    );
+    info(
+        HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_BASE,
+        (&mut base as *mut u64).cast(),
+    );
+    info(
+        HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_SIZE,
+        (&mut size as *mut u64).cast(),
+    );
+    let uri = if info(
+        HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI_LENGTH,
+        (&mut uri_len as *mut u32).cast(),
+    ) && uri_len > 0
+    {
+        g.sink.write_string_with(uri_len as usize, |buf| {
+            info(
+                HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI,
+                buf.as_mut_ptr().cast(),
+            )
+        })
     } else {
         0
     };
@@ -121,16 +186,36 @@ fn record_code_object(g: &Global, o: &Originals, exe: hsa_executable_t, lco: hsa
     });
     g.add_code_object(exe.handle, base, size, id);
 
-    let Some(iterate) = o.executable_iterate_agent_symbols else { return };
-    unsafe extern "C" fn each(_: hsa_executable_t, _: hsa_agent_t, sym: hsa_executable_symbol_t, data: *mut c_void) -> hsa_status_t {
+    let Some(iterate) = o.executable_iterate_agent_symbols else {
+        return;
+    };
+    unsafe extern "C" fn each(
+        _: hsa_executable_t,
+        _: hsa_agent_t,
+        sym: hsa_executable_symbol_t,
+        data: *mut c_void,
+    ) -> hsa_status_t {
         // SAFETY: `data` is the `CoCtx` passed below, alive for the iteration.
         let ctx = unsafe { &*(data as *const CoCtx<'_>) };
         record_symbol(ctx, sym);
         HSA_STATUS_SUCCESS
     }
-    let ctx = CoCtx { g, o, id, base, size };
+    let ctx = CoCtx {
+        g,
+        o,
+        id,
+        base,
+        size,
+    };
     // SAFETY: `each` matches the callback type and `ctx` outlives the call.
-    unsafe { iterate(exe, agent, Some(each), (&ctx as *const CoCtx<'_>) as *mut c_void) };
+    unsafe {
+        iterate(
+            exe,
+            agent,
+            Some(each),
+            (&ctx as *const CoCtx<'_>) as *mut c_void,
+        )
+    };
 }
 
 /// Raw words of a 64-byte kernel descriptor (hsa-abi.md §5.5).
@@ -163,34 +248,65 @@ pub fn descriptor_words(kd: &[u8; 64]) -> DescriptorWords {
 }
 
 fn record_symbol(ctx: &CoCtx<'_>, sym: hsa_executable_symbol_t) {
-    let Some(get) = ctx.o.executable_symbol_get_info else { return };
+    let Some(get) = ctx.o.executable_symbol_get_info else {
+        return;
+    };
     let info = |attr: u32, out: *mut c_void| -> bool {
         // SAFETY: `out` points to storage of the attribute's documented type.
         unsafe { get(sym, attr, out) == HSA_STATUS_SUCCESS }
     };
     let mut kind: u32 = u32::MAX;
-    if !info(HSA_EXECUTABLE_SYMBOL_INFO_TYPE, (&mut kind as *mut u32).cast()) || kind != HSA_SYMBOL_KIND_KERNEL {
+    if !info(
+        HSA_EXECUTABLE_SYMBOL_INFO_TYPE,
+        (&mut kind as *mut u32).cast(),
+    ) || kind != HSA_SYMBOL_KIND_KERNEL
+    {
         return;
     }
     let mut kernel_object = 0u64;
-    info(HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, (&mut kernel_object as *mut u64).cast());
+    info(
+        HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
+        (&mut kernel_object as *mut u64).cast(),
+    );
     if ctx.size != 0 && !(kernel_object >= ctx.base && kernel_object - ctx.base < ctx.size) {
         return; // Belongs to another code object of the same agent.
     }
-    let (mut name_len, mut kernarg, mut align, mut group, mut private) = (0u32, 0u32, 0u32, 0u32, 0u32);
-    info(HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH, (&mut name_len as *mut u32).cast());
-    info(HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, (&mut kernarg as *mut u32).cast());
-    info(HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT, (&mut align as *mut u32).cast());
-    info(HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, (&mut group as *mut u32).cast());
-    info(HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, (&mut private as *mut u32).cast());
+    let (mut name_len, mut kernarg, mut align, mut group, mut private) =
+        (0u32, 0u32, 0u32, 0u32, 0u32);
+    info(
+        HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH,
+        (&mut name_len as *mut u32).cast(),
+    );
+    info(
+        HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE,
+        (&mut kernarg as *mut u32).cast(),
+    );
+    info(
+        HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT,
+        (&mut align as *mut u32).cast(),
+    );
+    info(
+        HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
+        (&mut group as *mut u32).cast(),
+    );
+    info(
+        HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE,
+        (&mut private as *mut u32).cast(),
+    );
     let name = if name_len > 0 {
-        ctx.g.sink.write_string_with(name_len as usize, |buf| info(HSA_EXECUTABLE_SYMBOL_INFO_NAME, buf.as_mut_ptr().cast()))
+        ctx.g.sink.write_string_with(name_len as usize, |buf| {
+            info(HSA_EXECUTABLE_SYMBOL_INFO_NAME, buf.as_mut_ptr().cast())
+        })
     } else {
         0
     };
     let mut words = DescriptorWords::default();
     let mut valid = 0;
-    if let Some(query) = ctx.o.loader.and_then(|l| l.hsa_ven_amd_loader_query_host_address) {
+    if let Some(query) = ctx
+        .o
+        .loader
+        .and_then(|l| l.hsa_ven_amd_loader_query_host_address)
+    {
         let mut host: *const c_void = std::ptr::null();
         // SAFETY: valid out-pointer; the runtime checks the device address.
         let rc = unsafe { query(kernel_object as *const c_void, &mut host) };
@@ -234,6 +350,15 @@ mod tests {
         kd[52..56].copy_from_slice(&0x0000_0090u32.to_le_bytes());
         kd[56..58].copy_from_slice(&0x0408u16.to_le_bytes());
         let w = descriptor_words(&kd);
-        assert_eq!(w, DescriptorWords { entry_offset: 0x1180, rsrc3: 0x0001_0003, rsrc1: 0x00AF_0042, rsrc2: 0x90, properties: 0x408 });
+        assert_eq!(
+            w,
+            DescriptorWords {
+                entry_offset: 0x1180,
+                rsrc3: 0x0001_0003,
+                rsrc1: 0x00AF_0042,
+                rsrc2: 0x90,
+                properties: 0x408
+            }
+        );
     }
 }

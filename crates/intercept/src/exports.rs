@@ -21,7 +21,12 @@ pub static HSA_AMD_TOOL_PRIORITY: u32 = 25;
 /// # Safety
 /// Called by ROCr with its live API table.
 #[no_mangle]
-pub unsafe extern "C" fn OnLoad(table: *mut HsaApiTable, _runtime_version: u64, _failed_count: u64, _failed: *const *const c_char) -> bool {
+pub unsafe extern "C" fn OnLoad(
+    table: *mut HsaApiTable,
+    _runtime_version: u64,
+    _failed_count: u64,
+    _failed: *const *const c_char,
+) -> bool {
     // SAFETY: forwarding the runtime's table.
     ffi_guard("OnLoad", || true, || unsafe { load::on_load(table) })
 }
@@ -49,12 +54,33 @@ pub unsafe extern "C" fn queue_create_wrapper(
 ) -> hsa_status_t {
     let original = || match state::originals().and_then(|o| o.queue_create) {
         // SAFETY: forwarding the caller's arguments to the original (same contract).
-        Some(f) => unsafe { f(agent, size, type_, callback, data, private_segment_size, group_segment_size, queue) },
+        Some(f) => unsafe {
+            f(
+                agent,
+                size,
+                type_,
+                callback,
+                data,
+                private_segment_size,
+                group_segment_size,
+                queue,
+            )
+        },
         None => HSA_STATUS_ERROR,
     };
     // SAFETY: the caller's arguments, under the contract this function documents.
     ffi_guard("hsa_queue_create", original, || unsafe {
-        queue::create(agent, size, type_, callback, data, private_segment_size, group_segment_size, queue, Some(intercept_handler))
+        queue::create(
+            agent,
+            size,
+            type_,
+            callback,
+            data,
+            private_segment_size,
+            group_segment_size,
+            queue,
+            Some(intercept_handler),
+        )
     })
 }
 
@@ -69,21 +95,28 @@ pub unsafe extern "C" fn queue_destroy_wrapper(queue: *mut hsa_queue_t) -> hsa_s
         None => HSA_STATUS_ERROR,
     };
     // SAFETY: the caller's arguments, under the contract this function documents.
-    ffi_guard("hsa_queue_destroy", original, || unsafe { queue::destroy(queue) })
+    ffi_guard("hsa_queue_destroy", original, || unsafe {
+        queue::destroy(queue)
+    })
 }
 
 /// Replaces `hsa_executable_freeze`.
 ///
 /// # Safety
 /// The `hsa_executable_freeze` contract.
-pub unsafe extern "C" fn executable_freeze_wrapper(exe: hsa_executable_t, options: *const c_char) -> hsa_status_t {
+pub unsafe extern "C" fn executable_freeze_wrapper(
+    exe: hsa_executable_t,
+    options: *const c_char,
+) -> hsa_status_t {
     let original = || match state::originals().and_then(|o| o.executable_freeze) {
         // SAFETY: forwarding the caller's arguments to the original (same contract).
         Some(f) => unsafe { f(exe, options) },
         None => HSA_STATUS_ERROR,
     };
     // SAFETY: the caller's arguments, under the contract this function documents.
-    ffi_guard("hsa_executable_freeze", original, || unsafe { code_object::freeze(exe, options) })
+    ffi_guard("hsa_executable_freeze", original, || unsafe {
+        code_object::freeze(exe, options)
+    })
 }
 
 /// Replaces `hsa_executable_destroy`.
@@ -97,7 +130,9 @@ pub unsafe extern "C" fn executable_destroy_wrapper(exe: hsa_executable_t) -> hs
         None => HSA_STATUS_ERROR,
     };
     // SAFETY: the caller's arguments, under the contract this function documents.
-    ffi_guard("hsa_executable_destroy", original, || unsafe { code_object::destroy(exe) })
+    ffi_guard("hsa_executable_destroy", original, || unsafe {
+        code_object::destroy(exe)
+    })
 }
 
 /// The intercept-queue packet handler.
@@ -115,7 +150,9 @@ pub unsafe extern "C" fn intercept_handler(
     // SAFETY: the runtime's packets and writer, valid during this call.
     let forward = || unsafe { write(pkts, pkt_count) };
     // SAFETY: the caller's arguments, under the contract this function documents.
-    ffi_guard("intercept handler", forward, || unsafe { queue::on_packets(pkts, pkt_count, data as usize, write) })
+    ffi_guard("intercept handler", forward, || unsafe {
+        queue::on_packets(pkts, pkt_count, data as usize, write)
+    })
 }
 
 /// One-shot async handler on a profiling signal; `arg` is the slot index.

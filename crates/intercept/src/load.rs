@@ -51,7 +51,12 @@ fn loader_table(o: &Originals) -> Option<hsa_ven_amd_loader_1_01_pfn_t> {
     let mut t: hsa_ven_amd_loader_1_01_pfn_t = unsafe { std::mem::zeroed() };
     // SAFETY: `t` is writable for the length we pass.
     let rc = unsafe {
-        f(HSA_EXTENSION_AMD_LOADER as u16, 1, std::mem::size_of::<hsa_ven_amd_loader_1_01_pfn_t>(), (&mut t as *mut hsa_ven_amd_loader_1_01_pfn_t).cast())
+        f(
+            HSA_EXTENSION_AMD_LOADER as u16,
+            1,
+            std::mem::size_of::<hsa_ven_amd_loader_1_01_pfn_t>(),
+            (&mut t as *mut hsa_ven_amd_loader_1_01_pfn_t).cast(),
+        )
     };
     (rc == HSA_STATUS_SUCCESS).then_some(t)
 }
@@ -61,7 +66,10 @@ fn runtime_timestamp_ns(o: &Originals) -> u64 {
     let (mut ts, mut freq) = (0u64, 0u64);
     // SAFETY: out-pointers of the documented u64 types.
     unsafe {
-        if f(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, (&mut freq as *mut u64).cast()) != HSA_STATUS_SUCCESS
+        if f(
+            HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY,
+            (&mut freq as *mut u64).cast(),
+        ) != HSA_STATUS_SUCCESS
             || f(HSA_SYSTEM_INFO_TIMESTAMP, (&mut ts as *mut u64).cast()) != HSA_STATUS_SUCCESS
         {
             return 0;
@@ -141,21 +149,43 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
         let sink = match Sink::create(&path, &info) {
             Ok(s) => Box::leak(Box::new(s)),
             Err(e) => {
-                diag!(Level::Error, "cannot create capture file {}: {e}; not profiling", path.display());
+                diag!(
+                    Level::Error,
+                    "cannot create capture file {}: {e}; not profiling",
+                    path.display()
+                );
                 return true;
             }
         };
         if let Err(e) = sink.start_writer(queue::maintain_pool) {
-            diag!(Level::Warning, "cannot start the writer thread: {e}; records may be dropped");
+            diag!(
+                Level::Warning,
+                "cannot start the writer thread: {e}; records may be dropped"
+            );
         }
         let mut global = Global::new(sink, trace_kernels, found.gpus);
-        global.gate_completions = std::env::var("ROCPROF_RS_GATE_COMPLETIONS").map_or(true, |v| v.trim() != "0");
+        global.gate_completions =
+            std::env::var("ROCPROF_RS_GATE_COMPLETIONS").map_or(true, |v| v.trim() != "0");
         state::init_global(global);
         register_process_hooks();
-        diag!(Level::Info, "capturing to {} ({} agents, table major {}, AMD table {} bytes)", path.display(), found.count, o.root_major, o.amd_ext_size);
+        diag!(
+            Level::Info,
+            "capturing to {} ({} agents, table major {}, AMD table {} bytes)",
+            path.display(),
+            found.count,
+            o.root_major,
+            o.amd_ext_size
+        );
     }
     // SAFETY: OnLoad runs under the runtime's bootstrap lock, so nobody else writes the table.
-    unsafe { tables::install(negotiated.core, o, &wrappers(), trace_kernels && o.can_trace_kernels()) };
+    unsafe {
+        tables::install(
+            negotiated.core,
+            o,
+            &wrappers(),
+            trace_kernels && o.can_trace_kernels(),
+        )
+    };
     state::activate();
     true
 }
@@ -167,7 +197,10 @@ pub fn on_unload() {
     // completion handlers of what is in flight still run.
     state::deactivate();
     if !queue::drain(DRAIN_TIMEOUT) {
-        diag!(Level::Warning, "some dispatches did not complete before shutdown; their end times are missing");
+        diag!(
+            Level::Warning,
+            "some dispatches did not complete before shutdown; their end times are missing"
+        );
     }
     if let Some(g) = state::global() {
         g.sink.mark_clean(clock::now_ns());
@@ -183,7 +216,10 @@ pub fn at_exit() {
         return; // A forked child: the capture belongs to the parent.
     }
     if state::is_active() && !queue::drain(DRAIN_TIMEOUT) {
-        diag!(Level::Warning, "exiting with dispatches still in flight; their end times are missing");
+        diag!(
+            Level::Warning,
+            "exiting with dispatches still in flight; their end times are missing"
+        );
     }
     if let Some(g) = state::global() {
         g.sink.mark_clean(clock::now_ns());
@@ -212,7 +248,6 @@ fn register_process_hooks() {
     });
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,7 +259,10 @@ mod tests {
     #[test]
     fn a_second_on_load_on_a_patched_table_keeps_the_real_originals() {
         let w = wrappers();
-        let first = Originals { executable_freeze: Some(runtime_freeze), ..Originals::default() };
+        let first = Originals {
+            executable_freeze: Some(runtime_freeze),
+            ..Originals::default()
+        };
         // The table now holds our wrappers; reading it again must not make them "originals".
         let mut again = Originals {
             executable_freeze: Some(w.executable_freeze),
@@ -232,7 +270,13 @@ mod tests {
             ..Originals::default()
         };
         unwrap_ours(&mut again, Some(&first));
-        assert_eq!(again.executable_freeze.map(|f| f as usize), Some(runtime_freeze as PFN_hsa_executable_freeze as usize));
-        assert!(again.queue_create.is_none(), "no earlier original: the slot is treated as absent");
+        assert_eq!(
+            again.executable_freeze.map(|f| f as usize),
+            Some(runtime_freeze as PFN_hsa_executable_freeze as usize)
+        );
+        assert!(
+            again.queue_create.is_none(),
+            "no earlier original: the slot is treated as absent"
+        );
     }
 }

@@ -34,7 +34,9 @@ use std::ffi::c_void;
 use std::sync::atomic::Ordering;
 
 use rocprof_hsa_sys::*;
-use rocprof_model::capture::{DispatchBeginRecord, DispatchEndRecord, QueueRecord, DISPATCH_NO_TIME, DISPATCH_OK};
+use rocprof_model::capture::{
+    DispatchBeginRecord, DispatchEndRecord, QueueRecord, DISPATCH_NO_TIME, DISPATCH_OK,
+};
 
 use crate::diag::Level;
 use crate::state::{self, Global};
@@ -66,20 +68,46 @@ pub unsafe fn create(
     queue: *mut *mut hsa_queue_t,
     handler: hsa_amd_queue_intercept_handler,
 ) -> hsa_status_t {
-    let Some(o) = state::originals() else { return HSA_STATUS_ERROR };
-    let Some(original) = o.queue_create else { return HSA_STATUS_ERROR };
+    let Some(o) = state::originals() else {
+        return HSA_STATUS_ERROR;
+    };
+    let Some(original) = o.queue_create else {
+        return HSA_STATUS_ERROR;
+    };
     let g = state::global();
     let traced = state::is_active()
         && o.can_trace_kernels()
         && g.is_some_and(|g| g.trace_kernels && g.is_gpu(agent.handle));
     if !traced {
         // SAFETY: forwarding the caller's arguments to the original.
-        return unsafe { original(agent, size, type_, callback, data, private_segment_size, group_segment_size, queue) };
+        return unsafe {
+            original(
+                agent,
+                size,
+                type_,
+                callback,
+                data,
+                private_segment_size,
+                group_segment_size,
+                queue,
+            )
+        };
     }
     let g = g.expect("checked above");
     let create = o.intercept_create.expect("can_trace_kernels");
     // SAFETY: same arguments as hsa_queue_create, which the caller guarantees.
-    let status = unsafe { create(agent, size, type_, callback, data, private_segment_size, group_segment_size, queue) };
+    let status = unsafe {
+        create(
+            agent,
+            size,
+            type_,
+            callback,
+            data,
+            private_segment_size,
+            group_segment_size,
+            queue,
+        )
+    };
     if status != HSA_STATUS_SUCCESS || queue.is_null() {
         // Our failure must not become the application's: create the queue the normal way (an
         // invalid argument fails there again with the runtime's own status) and say once that
@@ -89,7 +117,18 @@ pub unsafe fn create(
             diag!(Level::Warning, "intercept queue creation failed with status {status:#x}; dispatches on such queues are not traced");
         }
         // SAFETY: forwarding the caller's arguments to the original.
-        return unsafe { original(agent, size, type_, callback, data, private_segment_size, group_segment_size, queue) };
+        return unsafe {
+            original(
+                agent,
+                size,
+                type_,
+                callback,
+                data,
+                private_segment_size,
+                group_segment_size,
+                queue,
+            )
+        };
     }
     // SAFETY: on success the runtime stored a valid queue pointer.
     let q = unsafe { *queue };
@@ -97,16 +136,26 @@ pub unsafe fn create(
         return status;
     }
     let Some((index, queue_id)) = g.add_queue(q as usize, agent.handle) else {
-        diag!(Level::Warning, "too many queues; queue {:p} is not traced", q);
+        diag!(
+            Level::Warning,
+            "too many queues; queue {:p} is not traced",
+            q
+        );
         return status;
     };
     // SAFETY: `q` is the live intercept queue we just created; the functions come from the
     // runtime's table.
     unsafe {
         (o.set_profiler_enabled.expect("can_trace_kernels"))(q, 1);
-        let rc = (o.intercept_register.expect("can_trace_kernels"))(q, handler, index as *mut c_void);
+        let rc =
+            (o.intercept_register.expect("can_trace_kernels"))(q, handler, index as *mut c_void);
         if rc != HSA_STATUS_SUCCESS {
-            diag!(Level::Warning, "could not register the packet handler on queue {}: status {:#x}", queue_id, rc);
+            diag!(
+                Level::Warning,
+                "could not register the packet handler on queue {}: status {:#x}",
+                queue_id,
+                rc
+            );
         }
     }
     // SAFETY: `q` is live; reading its public header.
@@ -125,7 +174,9 @@ pub unsafe fn create(
 
 /// Adds profiling signals to the pool (cold path).
 pub fn grow_pool(g: &Global, o: &Originals, n: usize) {
-    let Some(create) = o.signal_create else { return };
+    let Some(create) = o.signal_create else {
+        return;
+    };
     g.pool.grow(n, || {
         let mut s = hsa_signal_t { handle: 0 };
         // SAFETY: valid out-pointer; no consumers.
@@ -137,7 +188,9 @@ pub fn grow_pool(g: &Global, o: &Originals, n: usize) {
 /// Writer-thread upkeep: keeps free profiling signals available (creating signals is a runtime
 /// call that allocates, so it never happens on the hot path).
 pub fn maintain_pool() {
-    let (Some(g), Some(o)) = (state::global(), state::originals()) else { return };
+    let (Some(g), Some(o)) = (state::global(), state::originals()) else {
+        return;
+    };
     if state::is_active() && !g.pool.is_empty() && g.pool.free_estimate() < POOL_LOW_WATER {
         grow_pool(g, o, POOL_GROW_BY);
     }
@@ -148,7 +201,9 @@ pub fn maintain_pool() {
 /// # Safety
 /// Same contract as `hsa_queue_destroy`.
 pub unsafe fn destroy(queue: *mut hsa_queue_t) -> hsa_status_t {
-    let Some(original) = state::originals().and_then(|o| o.queue_destroy) else { return HSA_STATUS_ERROR };
+    let Some(original) = state::originals().and_then(|o| o.queue_destroy) else {
+        return HSA_STATUS_ERROR;
+    };
     if let Some(g) = state::global() {
         g.remove_queue(queue as usize);
     }
@@ -162,7 +217,11 @@ const FENCE_BITS: u16 = 0b1111 << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE;
 
 /// The barrier-AND packet that carries the application's completion signal: barrier bit set,
 /// the application's fence scopes, waiting for our profiling signal `gate` (0: no dependency).
-pub fn completion_barrier(app_header: u16, app_signal: hsa_signal_t, gate: hsa_signal_t) -> hsa_barrier_and_packet_t {
+pub fn completion_barrier(
+    app_header: u16,
+    app_signal: hsa_signal_t,
+    gate: hsa_signal_t,
+) -> hsa_barrier_and_packet_t {
     let mut dep_signal = [hsa_signal_t { handle: 0 }; 5];
     dep_signal[0] = gate;
     hsa_barrier_and_packet_t {
@@ -186,17 +245,31 @@ pub struct Expansion {
 
 /// The expansion of one application kernel packet (pure; see the module docs). With `gated`,
 /// the barrier that completes the application's signal waits for the profiling signal.
-pub fn rewrite(app: &hsa_kernel_dispatch_packet_t, profiling_signal: hsa_signal_t, gated: bool) -> Expansion {
+pub fn rewrite(
+    app: &hsa_kernel_dispatch_packet_t,
+    profiling_signal: hsa_signal_t,
+    gated: bool,
+) -> Expansion {
     let mut kernel = *app;
     kernel.completion_signal = profiling_signal;
-    let mut out = Expansion { packets: [kernel, kernel], count: 1 };
+    let mut out = Expansion {
+        packets: [kernel, kernel],
+        count: 1,
+    };
     if app.completion_signal.handle != 0 {
-        let gate = if gated { profiling_signal } else { hsa_signal_t { handle: 0 } };
+        let gate = if gated {
+            profiling_signal
+        } else {
+            hsa_signal_t { handle: 0 }
+        };
         let barrier = completion_barrier(app.header, app.completion_signal, gate);
         // SAFETY: both packet types are 64-byte, 8-aligned plain C structs; we overwrite the
         // second slot with the barrier's bytes.
         unsafe {
-            std::ptr::write((&mut out.packets[1] as *mut hsa_kernel_dispatch_packet_t).cast(), barrier);
+            std::ptr::write(
+                (&mut out.packets[1] as *mut hsa_kernel_dispatch_packet_t).cast(),
+                barrier,
+            );
         }
         out.count = 2;
     }
@@ -223,17 +296,29 @@ pub unsafe fn on_packets(
     }
 }
 
-unsafe fn on_packet(p: *const hsa_kernel_dispatch_packet_t, queue_index: usize, writer: unsafe extern "C" fn(*const c_void, u64)) {
+unsafe fn on_packet(
+    p: *const hsa_kernel_dispatch_packet_t,
+    queue_index: usize,
+    writer: unsafe extern "C" fn(*const c_void, u64),
+) {
     // SAFETY: `p` is a valid packet for the duration of the handler.
     let forward = || unsafe { writer(p.cast(), 1) };
     // SAFETY: `p` is valid (caller); packets are 8-aligned in the ring.
     let app = unsafe { std::ptr::read(p) };
-    if app.header & PACKET_TYPE_MASK != HSA_PACKET_TYPE_KERNEL_DISPATCH as u16 || !state::is_active() {
+    if app.header & PACKET_TYPE_MASK != HSA_PACKET_TYPE_KERNEL_DISPATCH as u16
+        || !state::is_active()
+    {
         return forward();
     }
-    let (Some(g), Some(o)) = (state::global(), state::originals()) else { return forward() };
-    let (Some(store), Some(register)) = (o.signal_store_relaxed, o.signal_async_handler) else { return forward() };
-    let Some(q) = g.queues.get(queue_index) else { return forward() };
+    let (Some(g), Some(o)) = (state::global(), state::originals()) else {
+        return forward();
+    };
+    let (Some(store), Some(register)) = (o.signal_store_relaxed, o.signal_async_handler) else {
+        return forward();
+    };
+    let Some(q) = g.queues.get(queue_index) else {
+        return forward();
+    };
     let Some((slot_index, slot)) = g.pool.acquire() else {
         g.sink.count_drop();
         g.sink.wake_writer();
@@ -269,8 +354,11 @@ unsafe fn on_packet(p: *const hsa_kernel_dispatch_packet_t, queue_index: usize, 
     slot.dispatch_id.store(dispatch_id, Ordering::Relaxed);
     slot.agent.store(agent, Ordering::Relaxed);
     slot.queue_index.store(queue_index, Ordering::Relaxed);
-    slot.start_value.store(start_value as u64, Ordering::Relaxed);
-    let signal = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };
+    slot.start_value
+        .store(start_value as u64, Ordering::Relaxed);
+    let signal = hsa_signal_t {
+        handle: slot.signal.load(Ordering::Acquire),
+    };
     g.in_flight.fetch_add(1, Ordering::AcqRel);
     // SAFETY: `signal` is a live signal we created; the handler and its argument (a slot index)
     // stay valid for the process lifetime.
@@ -279,7 +367,13 @@ unsafe fn on_packet(p: *const hsa_kernel_dispatch_packet_t, queue_index: usize, 
     let reset = o.signal_silent_store_relaxed.unwrap_or(store);
     let rc = unsafe {
         reset(signal, start_value);
-        register(signal, HSA_SIGNAL_CONDITION_LT, start_value, Some(crate::exports::completion_handler), slot_index as usize as *mut c_void)
+        register(
+            signal,
+            HSA_SIGNAL_CONDITION_LT,
+            start_value,
+            Some(crate::exports::completion_handler),
+            slot_index as usize as *mut c_void,
+        )
     };
     if rc != HSA_STATUS_SUCCESS {
         g.in_flight.fetch_sub(1, Ordering::AcqRel);
@@ -294,10 +388,18 @@ unsafe fn on_packet(p: *const hsa_kernel_dispatch_packet_t, queue_index: usize, 
 
 /// The completion handler's body (runtime async thread). Returns false: one-shot.
 pub fn on_complete(slot_index: u32) -> bool {
-    let (Some(g), Some(o)) = (state::global(), state::originals()) else { return false };
-    let Some(slot) = g.pool.slot(slot_index) else { return false };
-    let signal = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };
-    let agent = hsa_agent_t { handle: slot.agent.load(Ordering::Relaxed) };
+    let (Some(g), Some(o)) = (state::global(), state::originals()) else {
+        return false;
+    };
+    let Some(slot) = g.pool.slot(slot_index) else {
+        return false;
+    };
+    let signal = hsa_signal_t {
+        handle: slot.signal.load(Ordering::Acquire),
+    };
+    let agent = hsa_agent_t {
+        handle: slot.agent.load(Ordering::Relaxed),
+    };
     let mut t = hsa_amd_profiling_dispatch_time_t { start: 0, end: 0 };
     let status = match o.get_dispatch_time {
         // SAFETY: valid agent/signal handles and out-pointer.
@@ -316,7 +418,10 @@ pub fn on_complete(slot_index: u32) -> bool {
     // A later completion on the same queue means the barrier of the previous gated dispatch has
     // finished with its signal (the barrier blocked the queue), so that slot is free now.
     if let Some(q) = queue {
-        let prev = q.pending_slot.swap(if gated { slot_index } else { state::NO_SLOT }, Ordering::AcqRel);
+        let prev = q.pending_slot.swap(
+            if gated { slot_index } else { state::NO_SLOT },
+            Ordering::AcqRel,
+        );
         if prev != state::NO_SLOT {
             g.pool.release_deferred(prev);
         }
@@ -344,11 +449,17 @@ pub fn on_complete(slot_index: u32) -> bool {
 /// Last resort when [`on_complete`] failed: opens the gate of a gated dispatch so the
 /// application's signal is still completed (the record is lost, the application is not hung).
 pub fn open_gate(slot_index: u32) {
-    let (Some(g), Some(o)) = (state::global(), state::originals()) else { return };
-    let Some(slot) = g.pool.slot(slot_index) else { return };
+    let (Some(g), Some(o)) = (state::global(), state::originals()) else {
+        return;
+    };
+    let Some(slot) = g.pool.slot(slot_index) else {
+        return;
+    };
     if slot.start_value.load(Ordering::Relaxed) == 2 {
         if let Some(store) = o.signal_store_relaxed {
-            let signal = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };
+            let signal = hsa_signal_t {
+                handle: slot.signal.load(Ordering::Acquire),
+            };
             // SAFETY: our own live signal.
             unsafe { store(signal, 0) };
         }
@@ -358,7 +469,9 @@ pub fn open_gate(slot_index: u32) {
 
 /// Waits (bounded) until every submitted dispatch has its completion record.
 pub fn drain(timeout: std::time::Duration) -> bool {
-    let Some(g) = state::global() else { return true };
+    let Some(g) = state::global() else {
+        return true;
+    };
     let start = std::time::Instant::now();
     while g.in_flight.load(Ordering::Acquire) > 0 {
         if start.elapsed() >= timeout {
@@ -403,12 +516,23 @@ mod tests {
         let app = packet(0x5000);
         let out = rewrite(&app, hsa_signal_t { handle: 0x9000 }, true);
         assert_eq!(out.count, 2);
-        assert_eq!(&bytes(&out.packets[0])[..56], &bytes(&app)[..56], "bytes 0..56 identical");
+        assert_eq!(
+            &bytes(&out.packets[0])[..56],
+            &bytes(&app)[..56],
+            "bytes 0..56 identical"
+        );
         assert_eq!(out.packets[0].completion_signal.handle, 0x9000);
         let b = bytes(&out.packets[1]);
-        assert_eq!(u16::from_le_bytes([b[0], b[1]]), 3 | (1 << 8) | (2 << 9) | (2 << 11));
+        assert_eq!(
+            u16::from_le_bytes([b[0], b[1]]),
+            3 | (1 << 8) | (2 << 9) | (2 << 11)
+        );
         assert!(b[2..8].iter().all(|&x| x == 0));
-        assert_eq!(u64::from_le_bytes(b[8..16].try_into().unwrap()), 0x9000, "the barrier waits for the profiling signal");
+        assert_eq!(
+            u64::from_le_bytes(b[8..16].try_into().unwrap()),
+            0x9000,
+            "the barrier waits for the profiling signal"
+        );
         assert!(b[16..56].iter().all(|&x| x == 0), "no other dependencies");
         assert_eq!(u64::from_le_bytes(b[56..64].try_into().unwrap()), 0x5000);
 
@@ -416,6 +540,10 @@ mod tests {
         assert_eq!(out.count, 1, "no application signal, no barrier");
         let out = rewrite(&app, hsa_signal_t { handle: 0x9000 }, false);
         assert_eq!(out.count, 2);
-        assert_eq!(bytes(&out.packets[1])[8..56], [0u8; 48], "ungated: the barrier has no dependency");
+        assert_eq!(
+            bytes(&out.packets[1])[8..56],
+            [0u8; 48],
+            "ungated: the barrier has no dependency"
+        );
     }
 }

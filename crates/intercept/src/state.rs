@@ -46,12 +46,22 @@ pub fn disable() {
 
 /// `Idle` -> `Active` (never leaves `Disabled`).
 pub fn activate() {
-    let _ = LIFECYCLE.compare_exchange(Lifecycle::Idle as u8, Lifecycle::Active as u8, Ordering::AcqRel, Ordering::Acquire);
+    let _ = LIFECYCLE.compare_exchange(
+        Lifecycle::Idle as u8,
+        Lifecycle::Active as u8,
+        Ordering::AcqRel,
+        Ordering::Acquire,
+    );
 }
 
 /// `Active` -> `Idle` (runtime shut down; a later `OnLoad` may activate again).
 pub fn deactivate() {
-    let _ = LIFECYCLE.compare_exchange(Lifecycle::Active as u8, Lifecycle::Idle as u8, Ordering::AcqRel, Ordering::Acquire);
+    let _ = LIFECYCLE.compare_exchange(
+        Lifecycle::Active as u8,
+        Lifecycle::Idle as u8,
+        Ordering::AcqRel,
+        Ordering::Acquire,
+    );
 }
 
 /// Forces `Active` (unit tests only).
@@ -306,7 +316,10 @@ impl Global {
     /// Registers an intercepted queue; returns its table index.
     pub fn add_queue(&self, queue: usize, agent: u64) -> Option<(usize, u64)> {
         for (i, q) in self.queues.iter().enumerate() {
-            if q.queue.compare_exchange(0, queue, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+            if q.queue
+                .compare_exchange(0, queue, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+            {
                 let id = self.next_queue.fetch_add(1, Ordering::Relaxed);
                 q.agent.store(agent, Ordering::Release);
                 q.id.store(id, Ordering::Release);
@@ -329,7 +342,10 @@ impl Global {
     /// Remembers a loaded code object for its unload record.
     pub fn add_code_object(&self, executable: u64, base: u64, size: u64, id: u64) {
         for e in self.code_objects.iter() {
-            if e.executable.compare_exchange(0, executable, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+            if e.executable
+                .compare_exchange(0, executable, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+            {
                 e.base.store(base, Ordering::Release);
                 e.size.store(size, Ordering::Release);
                 e.id.store(id, Ordering::Release);
@@ -365,14 +381,23 @@ mod tests {
     fn pool_hands_out_each_slot_once_and_defers_release_by_one() {
         let pool = SignalPool::new(4);
         let mut next = 100;
-        assert_eq!(pool.grow(10, || { next += 1; Some(hsa_signal_t { handle: next }) }), 4);
+        assert_eq!(
+            pool.grow(10, || {
+                next += 1;
+                Some(hsa_signal_t { handle: next })
+            }),
+            4
+        );
         let (a, sa) = pool.acquire().unwrap();
         assert_eq!(sa.signal.load(Ordering::Relaxed), 101);
         let taken: Vec<u32> = std::iter::from_fn(|| pool.acquire().map(|s| s.0)).collect();
         assert_eq!(taken.len(), 3);
         assert!(pool.acquire().is_none());
         pool.release_deferred(a);
-        assert!(pool.acquire().is_none(), "the first deferred release waits for the next one");
+        assert!(
+            pool.acquire().is_none(),
+            "the first deferred release waits for the next one"
+        );
         pool.release_deferred(taken[0]);
         assert_eq!(pool.acquire().map(|s| s.0), Some(a));
         pool.reset();

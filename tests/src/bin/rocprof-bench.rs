@@ -19,7 +19,11 @@ use rocprof_e2e::{profile, run, scratch, stage};
 
 fn arg(args: &[String], name: &str, default: u64) -> Result<u64> {
     match args.iter().position(|a| a == name) {
-        Some(i) => args.get(i + 1).with_context(|| format!("{name} needs a value"))?.parse().with_context(|| format!("{name} must be a number")),
+        Some(i) => args
+            .get(i + 1)
+            .with_context(|| format!("{name} needs a value"))?
+            .parse()
+            .with_context(|| format!("{name} must be a number")),
         None => Ok(default),
     }
 }
@@ -41,7 +45,9 @@ fn main() -> Result<()> {
     match stage("rocprof-bench") {
         None => println!("tracing overhead: skipped (ROCPROF_RS_STAGE not set)"),
         Some(stage) => {
-            let Some(app) = stage.fixture("vector_add", "rocprof-bench") else { bail!("vector_add is not staged") };
+            let Some(app) = stage.fixture("vector_add", "rocprof-bench") else {
+                bail!("vector_add is not staged")
+            };
             let n = dispatches.to_string();
             let env = stage.sim_env("gfx942");
             let plain = best(runs, || {
@@ -54,7 +60,11 @@ fn main() -> Result<()> {
             })?;
             // In-process cost only: the application under the interception library, exactly as
             // the CLI launches it, without the CLI's post-processing.
-            let intercept = stage.dir.join("librocprof_intercept.so").display().to_string();
+            let intercept = stage
+                .dir
+                .join("librocprof_intercept.so")
+                .display()
+                .to_string();
             let in_process = |gate: &str| {
                 best(runs, || {
                     let cap = scratch("bench-capture");
@@ -68,12 +78,23 @@ fn main() -> Result<()> {
                     let r = run(&app, &[&n], &env);
                     let e = t.elapsed();
                     if !r.status.success() {
-                        bail!("vector_add with the interception library failed:\n{}", r.transcript());
+                        bail!(
+                            "vector_add with the interception library failed:\n{}",
+                            r.transcript()
+                        );
                     }
                     let files = rocprof_e2e::find_files(&cap, ".rpcap");
-                    let [file] = files.as_slice() else { bail!("expected one capture file in {}, found {files:?}", cap.display()) };
+                    let [file] = files.as_slice() else {
+                        bail!(
+                            "expected one capture file in {}, found {files:?}",
+                            cap.display()
+                        )
+                    };
                     let c = rocprof_model::capture::read_capture(file)?;
-                    if c.trace.dispatches.len() as u64 != dispatches || c.trace.dropped_records.total() != 0 || c.incomplete_dispatches != 0 {
+                    if c.trace.dispatches.len() as u64 != dispatches
+                        || c.trace.dropped_records.total() != 0
+                        || c.incomplete_dispatches != 0
+                    {
                         bail!(
                             "capture has {} dispatches ({} incomplete) and {} lost records for {dispatches} dispatches",
                             c.trace.dispatches.len(),
@@ -91,7 +112,21 @@ fn main() -> Result<()> {
                 let out = scratch("bench");
                 let out_s = out.display().to_string();
                 let t = Instant::now();
-                let r = profile(&stage, &["--simulate", "gfx942", "--kernel-trace", "-f", "rocpd", "-d", &out_s], &app, &[&n], &[]);
+                let r = profile(
+                    &stage,
+                    &[
+                        "--simulate",
+                        "gfx942",
+                        "--kernel-trace",
+                        "-f",
+                        "rocpd",
+                        "-d",
+                        &out_s,
+                    ],
+                    &app,
+                    &[&n],
+                    &[],
+                );
                 let e = t.elapsed();
                 if !r.status.success() {
                     bail!("vector_add under rocprof-rs failed:\n{}", r.transcript());
@@ -100,10 +135,17 @@ fn main() -> Result<()> {
                 Ok(e)
             })?;
             let ms = |d: Duration| d.as_secs_f64() * 1e3;
-            let per = |d: Duration| (d.as_secs_f64() - plain.as_secs_f64()) * 1e6 / dispatches as f64;
+            let per =
+                |d: Duration| (d.as_secs_f64() - plain.as_secs_f64()) * 1e6 / dispatches as f64;
             println!("tracing overhead: vector_add {dispatches} dispatches on hsa-sim gfx942, best of {runs} runs each");
             println!("  {:<52} {:>9.1} ms", "without the tool", ms(plain));
-            for (label, d) in [("interception library, gated (default)", gated), ("interception library, ROCPROF_RS_GATE_COMPLETIONS=0", ungated)] {
+            for (label, d) in [
+                ("interception library, gated (default)", gated),
+                (
+                    "interception library, ROCPROF_RS_GATE_COMPLETIONS=0",
+                    ungated,
+                ),
+            ] {
                 println!(
                     "  {label:<52} {:>9.1} ms  ratio {:.3}x  {:+.2} us per dispatch",
                     ms(d),
@@ -122,8 +164,13 @@ fn main() -> Result<()> {
     }
 
     let dir = scratch("rocpd-throughput");
-    let t = rocprof_writers::synthetic::rocpd_throughput(rows, &dir).context("writing the synthetic rocpd database")?;
-    println!("rocpd write throughput: {rows} synthetic dispatches in {:.2} s: {:.0} rows/s", t.seconds, t.rows_per_sec());
+    let t = rocprof_writers::synthetic::rocpd_throughput(rows, &dir)
+        .context("writing the synthetic rocpd database")?;
+    println!(
+        "rocpd write throughput: {rows} synthetic dispatches in {:.2} s: {:.0} rows/s",
+        t.seconds,
+        t.rows_per_sec()
+    );
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }

@@ -55,7 +55,12 @@ static WRITTEN: AtomicUsize = AtomicUsize::new(0);
 static KERNELS_WITH_OUR_SIGNAL: AtomicUsize = AtomicUsize::new(0);
 static GATED_BARRIERS: AtomicUsize = AtomicUsize::new(0);
 
-unsafe extern "C" fn fake_signal_create(_: hsa_signal_value_t, _: u32, _: *const hsa_agent_t, s: *mut hsa_signal_t) -> hsa_status_t {
+unsafe extern "C" fn fake_signal_create(
+    _: hsa_signal_value_t,
+    _: u32,
+    _: *const hsa_agent_t,
+    s: *mut hsa_signal_t,
+) -> hsa_status_t {
     // SAFETY: valid out-pointer from the caller.
     unsafe { (*s).handle = NEXT_SIGNAL.fetch_add(64, Ordering::Relaxed) };
     HSA_STATUS_SUCCESS
@@ -76,7 +81,11 @@ unsafe extern "C" fn fake_async_handler(
     HSA_STATUS_SUCCESS
 }
 
-unsafe extern "C" fn fake_dispatch_time(_: hsa_agent_t, s: hsa_signal_t, t: *mut hsa_amd_profiling_dispatch_time_t) -> hsa_status_t {
+unsafe extern "C" fn fake_dispatch_time(
+    _: hsa_agent_t,
+    s: hsa_signal_t,
+    t: *mut hsa_amd_profiling_dispatch_time_t,
+) -> hsa_status_t {
     // SAFETY: valid out-pointer from the caller.
     unsafe {
         (*t).start = s.handle * 10;
@@ -129,7 +138,9 @@ fn intercept_and_completion_handlers_allocate_nothing() {
     let dir = std::env::temp_dir().join(format!("rocprof-hot-path-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("hot.rpcap");
-    let sink: &'static Sink = Box::leak(Box::new(Sink::create(&path, &HeaderInfo::default()).unwrap()));
+    let sink: &'static Sink = Box::leak(Box::new(
+        Sink::create(&path, &HeaderInfo::default()).unwrap(),
+    ));
     sink.start_writer(|| {}).unwrap();
     let o = Originals {
         signal_create: Some(fake_signal_create),
@@ -145,7 +156,12 @@ fn intercept_and_completion_handlers_allocate_nothing() {
     queue::grow_pool(g, state::originals().unwrap(), 64);
     g.kernels.insert(0x7f00_0000, 1);
     let name = sink.write_string(b"_Z10vector_addPKfS0_Pfi.kd");
-    sink.write(&KernelSymbolRecord { kernel_id: 1, kernel_object: 0x7f00_0000, name, ..Default::default() });
+    sink.write(&KernelSymbolRecord {
+        kernel_id: 1,
+        kernel_object: 0x7f00_0000,
+        name,
+        ..Default::default()
+    });
     state::enable_for_tests();
     REGISTERED.lock().unwrap().reserve(4096);
     let _ = sink::tid();
@@ -156,16 +172,43 @@ fn intercept_and_completion_handlers_allocate_nothing() {
         let app_signal = if i % 2 == 0 { 0x5000 } else { 0 };
         let p = kernel_packet(app_signal);
         // SAFETY: one valid packet and our fake writer.
-        unsafe { queue::on_packets((&p as *const hsa_kernel_dispatch_packet_t).cast(), 1, queue_index, fake_writer) };
+        unsafe {
+            queue::on_packets(
+                (&p as *const hsa_kernel_dispatch_packet_t).cast(),
+                1,
+                queue_index,
+                fake_writer,
+            )
+        };
         // Complete it right away, as the runtime's async thread would.
         let (_, slot) = *REGISTERED.lock().unwrap().last().unwrap();
-        assert!(!queue::on_complete(slot as u32), "completion handlers are one-shot");
+        assert!(
+            !queue::on_complete(slot as u32),
+            "completion handlers are one-shot"
+        );
     }
     let after = allocations();
-    assert_eq!(after - before, 0, "the hot path allocated {} times for {N} dispatches", after - before);
-    assert_eq!(WRITTEN.load(Ordering::Relaxed), N + N / 2, "one kernel packet per dispatch plus a barrier for each app signal");
-    assert_eq!(KERNELS_WITH_OUR_SIGNAL.load(Ordering::Relaxed), N, "every kernel completes our signal");
-    assert_eq!(GATED_BARRIERS.load(Ordering::Relaxed), N / 2, "every app signal moved to a barrier gated on ours");
+    assert_eq!(
+        after - before,
+        0,
+        "the hot path allocated {} times for {N} dispatches",
+        after - before
+    );
+    assert_eq!(
+        WRITTEN.load(Ordering::Relaxed),
+        N + N / 2,
+        "one kernel packet per dispatch plus a barrier for each app signal"
+    );
+    assert_eq!(
+        KERNELS_WITH_OUR_SIGNAL.load(Ordering::Relaxed),
+        N,
+        "every kernel completes our signal"
+    );
+    assert_eq!(
+        GATED_BARRIERS.load(Ordering::Relaxed),
+        N / 2,
+        "every app signal moved to a barrier gated on ours"
+    );
     assert_eq!(g.in_flight.load(Ordering::Relaxed), 0);
 
     let cap = read_capture(&path).unwrap();
@@ -179,5 +222,8 @@ fn intercept_and_completion_handlers_allocate_nothing() {
     assert_eq!(d.kernel.0, 1);
     assert_eq!((d.grid.x, d.workgroup.x), (1 << 20, 256));
     assert!(d.end.ns == d.start.ns + 5 && d.start.ns > 0);
-    assert_eq!(t.strings.resolve(t.kernel_symbols[0].formatted_name), "vector_add(float const*, float const*, float*, int)");
+    assert_eq!(
+        t.strings.resolve(t.kernel_symbols[0].formatted_name),
+        "vector_add(float const*, float const*, float*, int)"
+    );
 }
