@@ -14,6 +14,24 @@
 //! `rocprof_model::capture`, so whatever was handed off survives a crash of the application.
 //!
 //! Not for: formatting output, SQLite, or anything the CLI does after the run.
+//!
+//! Environment (set by the CLI): `ROCPROF_RS_CAPTURE_DIR` (required; the capture is
+//! `<dir>/<pid>.rpcap`), `ROCPROF_RS_TRACE` (comma list; `kernel` enables dispatch tracing),
+//! `ROCPROF_RS_LOG_LEVEL` (`error`, `warning`, `info`, `trace`) and
+//! `ROCPROF_RS_GATE_COMPLETIONS=0` (see [`queue`]).
+//!
+//! Architecture invariants:
+//!
+//! * Code reachable from a hook after `OnLoad` does not allocate, lock or make system calls on
+//!   the per-dispatch path (`tests/it/hot_path.rs` checks this with a counting allocator); all
+//!   tables are preallocated in `OnLoad`, the writer thread does the file upkeep and grows the
+//!   signal pool.
+//! * Every C entry point is in [`exports`] and runs in [`guard::ffi_guard`]: a panic disables the
+//!   tool and the original function runs instead; the application's status codes pass through.
+//! * The application's packets reach the runtime unchanged except for the completion signal,
+//!   which moves to a trailing barrier packet (`tests/e2e/packets.rs` compares dispatch logs).
+//! * Nothing that was committed to the capture is lost when the process dies: the file is the
+//!   buffer.
 
 pub mod agents;
 pub mod clock;
