@@ -194,7 +194,8 @@ impl SignalPool {
         self.push_free(i);
     }
 
-    /// Returns `i` one completion later (see [`SignalPool::deferred`]).
+    /// Returns `i` one completion later: the runtime removes a handler registration only after
+    /// the handler returns, so the slot is reused after the next completion.
     pub fn release_deferred(&self, i: u32) {
         let prev = self.deferred.swap(i, Ordering::AcqRel);
         if prev != NO_SLOT {
