@@ -203,7 +203,16 @@ impl AppExit {
 
 /// Runs the application with `env` added and waits for it. Errors name the application when it
 /// cannot be started (not found, not executable).
+///
+/// While the application runs, SIGINT, SIGTERM, SIGQUIT and SIGHUP do not kill rocprof-rs, so
+/// that it can still write what the application captured (rocprofv3 writes its outputs on those
+/// signals too). A terminal's Ctrl-C reaches the application directly (same process group); a
+/// signal some process sent to rocprof-rs alone (`kill`, `timeout`) is forwarded to it.
 pub(crate) fn run_app(app: &[OsString], env: &[(String, OsString)]) -> Result<AppExit> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    use signal_hook::iterator::exfiltrator::WithOrigin;
+    use signal_hook::iterator::SignalsInfo;
+
     let (program, args) = app.split_first().context("no application given")?;
     let mut cmd = Command::new(program);
     cmd.args(args);
@@ -211,6 +220,10 @@ pub(crate) fn run_app(app: &[OsString], env: &[(String, OsString)]) -> Result<Ap
         cmd.env(k, v);
     }
     let name = program.to_string_lossy();
+    // Installed before the spawn so that no signal can slip in between; exec resets handled
+    // signals to their defaults in the child.
+    let mut signals = SignalsInfo::<WithOrigin>::new([SIGINT, SIGTERM, SIGQUIT, SIGHUP])
+        .context("installing signal handlers")?;
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -221,8 +234,28 @@ pub(crate) fn run_app(app: &[OsString], env: &[(String, OsString)]) -> Result<Ap
         }
         Err(e) => return Err(e).with_context(|| format!("starting application '{name}'")),
     };
-    let status = child.wait().with_context(|| format!("waiting for application '{name}'"))?;
-    Ok(AppExit::from_status(status))
+    let pid = child.id();
+    let handle = signals.handle();
+    let forwarder = std::thread::spawn(move || {
+        for origin in signals.forever() {
+            if origin.process.is_some() {
+                forward_signal(pid, origin.signal);
+            }
+        }
+    });
+    let status = child.wait().with_context(|| format!("waiting for application '{name}'"));
+    handle.close();
+    let _ = forwarder.join();
+    Ok(AppExit::from_status(status?))
+}
+
+/// Sends `signal` to `pid` with the `kill` program (no `unsafe` in this crate).
+fn forward_signal(pid: u32, signal: i32) {
+    let _ = Command::new("kill")
+        .args(["-s", &signal.to_string(), &pid.to_string()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status();
 }
 
 #[cfg(test)]

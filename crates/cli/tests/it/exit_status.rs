@@ -65,3 +65,48 @@ fn pid_dependent_output_directory_is_not_created_for_our_own_pid() {
     let runs: Vec<_> = std::fs::read_dir(dir.join("runs")).unwrap().collect();
     assert!(runs.is_empty(), "{runs:?}");
 }
+
+/// Starts `rocprof-rs ... -- sleep 5` in its own process group, waits until the application
+/// runs, sends `signal` to `target` (`Some(pgid)` for the group, `None` for rocprof-rs alone).
+fn interrupted(name: &str, signal: &str, group: bool) -> Output {
+    use std::os::unix::process::CommandExt;
+    let dir = scratch(name);
+    let fake = dir.join("libfake.so");
+    std::fs::write(&fake, b"").unwrap();
+    let child = bin()
+        .env("ROCPROF_RS_INTERCEPT_LIB", &fake)
+        .env("ROCPROF_RS_SIM_LIB", &fake)
+        .args(["--simulate", "gfx942", "--kernel-trace", "-d"])
+        .arg(&dir)
+        .args(["--", "sleep", "5"])
+        .process_group(0)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    // Wait until rocprof-rs has a child (the application) before signalling.
+    let children = format!("/proc/{pid}/task/{pid}/children");
+    let t0 = std::time::Instant::now();
+    while std::fs::read_to_string(&children).map(|c| c.trim().is_empty()).unwrap_or(true) {
+        assert!(t0.elapsed().as_secs() < 10, "the application never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let target = if group { format!("-{pid}") } else { pid.to_string() };
+    let ok = std::process::Command::new("kill").args(["-s", signal, "--", &target]).status().unwrap();
+    assert!(ok.success());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn terminal_interrupt_lets_rocprof_rs_finish_with_130() {
+    // Like Ctrl-C: the whole foreground group gets SIGINT.
+    let o = interrupted("sigint-group", "INT", true);
+    assert_eq!(o.status.code(), Some(128 + 2), "rocprof-rs itself must survive; stderr: {}", stderr(&o));
+}
+
+#[test]
+fn sigterm_to_rocprof_rs_is_forwarded_to_the_application() {
+    let o = interrupted("sigterm-forward", "TERM", false);
+    assert_eq!(o.status.code(), Some(128 + 15), "stderr: {}", stderr(&o));
+}
