@@ -272,7 +272,8 @@ pub(crate) fn create_block(
 pub(crate) fn check_create_args(agent: hsa_agent_t, size: u32, type_: u32, queue: *mut *mut hsa_queue_t) -> Result<(&'static Agent, u32), Status> {
     let a = agent::lookup(agent)?;
     if a.is_cpu() {
-        return Err(HSA_STATUS_ERROR_INVALID_AGENT);
+        // The CPU agent reports QUEUES_MAX 0; ROCr refuses queue creation on it this way.
+        return Err(HSA_STATUS_ERROR_INVALID_QUEUE_CREATION);
     }
     if queue.is_null() || size == 0 || !size.is_power_of_two() || size > 131072 {
         return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
