@@ -204,4 +204,76 @@ mod tests {
         assert_eq!((img.major_id, img.minor_id, img.step_id), (2, 128, 1));
         assert_eq!(root_major(), 3);
     }
+
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    static WRAPPED: AtomicU32 = AtomicU32::new(0);
+
+    unsafe extern "C" fn wrapped_signal_create(
+        initial: hsa_signal_value_t,
+        n: u32,
+        consumers: *const hsa_agent_t,
+        out: *mut hsa_signal_t,
+    ) -> hsa_status_t {
+        WRAPPED.fetch_add(1, Ordering::SeqCst);
+        // SAFETY: forwards the caller's arguments to the runtime's implementation.
+        unsafe { crate::api::hsa_signal_create(initial, n, consumers, out) }
+    }
+
+    unsafe extern "C" fn wrapped_amd_signal_create(
+        initial: hsa_signal_value_t,
+        n: u32,
+        consumers: *const hsa_agent_t,
+        attributes: u64,
+        out: *mut hsa_signal_t,
+    ) -> hsa_status_t {
+        WRAPPED.fetch_add(100, Ordering::SeqCst);
+        // SAFETY: as above.
+        unsafe { crate::api::hsa_amd_signal_create(initial, n, consumers, attributes, out) }
+    }
+
+    /// Installs wrappers the way a tool does in `OnLoad` (through the root table it is handed), calls the
+    /// exported symbols, and checks that the last `hsa_shut_down` resets the slots.
+    fn wrap_and_call(five_two: bool) {
+        WRAPPED.store(0, Ordering::SeqCst);
+        if five_two {
+            std::env::set_var("ROCPROF_RS_SIM_ABI", "5.2");
+        }
+        crate::api::testing::init_gpu();
+        std::env::remove_var("ROCPROF_RS_SIM_ABI");
+        assert_eq!(abi_is_5_2(), five_two);
+        // SAFETY: the root table of the active layout; writes whole slots like a C tool.
+        unsafe {
+            if five_two {
+                let root = root_ptr().cast::<rocm_5_2::HsaApiTable>();
+                assert_eq!(((*root).version.major_id, (*root).version.minor_id), (1, 48));
+                (*(*root).core_).hsa_signal_create_fn = Some(wrapped_signal_create);
+                (*(*root).amd_ext_).hsa_amd_signal_create_fn = Some(wrapped_amd_signal_create);
+            } else {
+                let root = root_ptr().cast::<HsaApiTable>();
+                assert_eq!(((*root).version.major_id, (*root).version.minor_id), (3, 64));
+                (*(*root).core_).hsa_signal_create_fn = Some(wrapped_signal_create);
+                (*(*root).amd_ext_).hsa_amd_signal_create_fn = Some(wrapped_amd_signal_create);
+            }
+        }
+        let mut s = hsa_signal_t { handle: 0 };
+        // SAFETY: the exported entry points with valid out-pointers.
+        unsafe {
+            assert_eq!(crate::exports::hsa_signal_create(1, 0, std::ptr::null(), &mut s), HSA_STATUS_SUCCESS);
+            assert_eq!(crate::exports::hsa_amd_signal_create(1, 0, std::ptr::null(), 0, &mut s), HSA_STATUS_SUCCESS);
+        }
+        assert_eq!(WRAPPED.load(Ordering::SeqCst), 101, "both exports went through the live table");
+        crate::api::testing::shut_down();
+        let core = slot!(core, hsa_signal_create_fn).map(|f| f as usize);
+        assert_eq!(core, Some(crate::api::hsa_signal_create as usize), "the last hsa_shut_down reset the core table");
+        let amd = if five_two { slot!(amd52, hsa_amd_signal_create_fn) } else { slot!(amd, hsa_amd_signal_create_fn) };
+        assert_eq!(amd.map(|f| f as usize), Some(crate::api::hsa_amd_signal_create as usize), "and the AmdExt table");
+    }
+
+    #[test]
+    fn exports_jump_through_the_live_table_of_either_layout_and_shutdown_resets_it() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        wrap_and_call(false);
+        wrap_and_call(true);
+    }
 }
