@@ -265,9 +265,9 @@ mod tests {
         assert_eq!(WRAPPED.load(Ordering::SeqCst), 101, "both exports went through the live table");
         crate::api::testing::shut_down();
         let core = slot!(core, hsa_signal_create_fn).map(|f| f as usize);
-        assert_eq!(core, Some(crate::api::hsa_signal_create as usize), "the last hsa_shut_down reset the core table");
+        assert_eq!(core, Some(crate::api::hsa_signal_create as PFN_hsa_signal_create as usize), "the last hsa_shut_down reset the core table");
         let amd = if five_two { slot!(amd52, hsa_amd_signal_create_fn) } else { slot!(amd, hsa_amd_signal_create_fn) };
-        assert_eq!(amd.map(|f| f as usize), Some(crate::api::hsa_amd_signal_create as usize), "and the AmdExt table");
+        assert_eq!(amd.map(|f| f as usize), Some(crate::api::hsa_amd_signal_create as PFN_hsa_amd_signal_create as usize), "and the AmdExt table");
     }
 
     #[test]
