@@ -154,3 +154,32 @@ fn output_file_placeholders_name_the_files() {
     let pid = name.trim_start_matches("run_3_").trim_end_matches("_kernel_trace.csv");
     assert!(pid.parse::<u32>().is_ok(), "{name}");
 }
+
+#[test]
+fn interrupt_mid_run_still_writes_what_was_captured() {
+    use std::os::unix::process::CommandExt;
+    let Some(stage) = stage() else { return };
+    let out = scratch("staged-interrupt");
+    let child = staged_bin(&stage)
+        .args(["--simulate", "gfx942", "--kernel-trace", "-f", "csv", "-d"])
+        .arg(&out)
+        .args(["-o", "int", "--"])
+        .arg(stage.join("fixtures/vector_add"))
+        .arg("10000000")
+        .process_group(0)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    // Let the application run for a while, then press "Ctrl-C" on the whole process group.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let ok = Command::new("kill").args(["-s", "INT", "--", &format!("-{pid}")]).status().unwrap();
+    assert!(ok.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(128 + 2), "stderr: {}", stderr(&o));
+    let text = std::fs::read_to_string(out.join("int_kernel_trace.csv")).unwrap_or_default();
+    let rows = text.lines().count().saturating_sub(1);
+    assert!(rows > 0, "no dispatches written after the interrupt; stderr: {}", stderr(&o));
+    assert!(rows < 10_000_000);
+}
