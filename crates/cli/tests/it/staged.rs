@@ -172,8 +172,15 @@ fn interrupt_mid_run_still_writes_what_was_captured() {
         .spawn()
         .unwrap();
     let pid = child.id();
-    // Let the application run for a while, then press "Ctrl-C" on the whole process group.
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // Once the application runs, let it dispatch for a while, then press "Ctrl-C" on the
+    // whole process group.
+    let children = format!("/proc/{pid}/task/{pid}/children");
+    let t0 = std::time::Instant::now();
+    while std::fs::read_to_string(&children).map(|c| c.trim().is_empty()).unwrap_or(true) {
+        assert!(t0.elapsed().as_secs() < 20, "the application never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1000));
     let ok = Command::new("kill").args(["-s", "INT", "--", &format!("-{pid}")]).status().unwrap();
     assert!(ok.success());
     let o = child.wait_with_output().unwrap();
