@@ -174,8 +174,13 @@ impl Library {
         Ok(Self { parse, _lib: lib })
     }
 
-    pub(crate) fn parse(&self, stream: &[u8], code: &CodeObject) -> Result<SeDecode, Error> {
-        let mut st = CallState { stream, given: false, code, out: SeDecode::default(), failed: false };
+    pub(crate) fn parse<'a>(
+        &self,
+        stream: &'a [u8],
+        code: &'a CodeObject,
+        text: Option<&'a mut dyn FnMut(u64) -> Option<String>>,
+    ) -> Result<SeDecode, Error> {
+        let mut st = CallState { stream, given: false, code, out: SeDecode::default(), failed: false, text };
         // SAFETY: the callbacks match AMD's typedefs; `st` outlives the call and is only reached
         // through the userdata pointer during it; the decoder does not retain the callbacks.
         let status = unsafe { (self.parse)(se_data, trace, isa, (&mut st as *mut CallState<'_>).cast()) };
@@ -194,6 +199,8 @@ struct CallState<'a> {
     code: &'a CodeObject,
     out: SeDecode,
     failed: bool,
+    /// Caller-supplied instruction text by absolute address.
+    text: Option<&'a mut dyn FnMut(u64) -> Option<String>>,
 }
 
 /// # Safety
@@ -360,7 +367,11 @@ unsafe extern "C" fn isa(text: *mut u8, memory_size: *mut u64, size: *mut u64, p
     let prog = st.code.program();
     let Some(line) = prog.line_at(pc.address) else { return STATUS_INVALID_ARGUMENT };
     let (_, info) = prog.line(line);
-    let line_text = class_text(&info);
+    let supplied = match st.text.as_mut() {
+        Some(f) => catch_unwind(AssertUnwindSafe(|| f(pc.address))).ok().flatten(),
+        None => None,
+    };
+    let line_text = supplied.unwrap_or_else(|| class_text(&info));
     // SAFETY: the decoder passes valid in/out pointers for the sizes.
     let room = unsafe { *size } as usize;
     // SAFETY: as above.

@@ -8,7 +8,11 @@
 //! or the directory that holds it.
 //!
 //! The ISA callback answers with [`rocprof_sqtt::isa::class_text`] for the instruction at the
-//! asked address (the native decoder's own tables), and the true instruction size.
+//! asked address (the native decoder's own tables) and the true instruction size, or with any
+//! text the caller supplies ([`AmdDecoder::decode_with_text`]), e.g. LLVM's from [`llvm`].
+//!
+//! The [`llvm`] module also provides real instruction text for the ATT outputs through LLVM's
+//! AMDGPU disassembler when an LLVM shared library is installed.
 //!
 //! ```no_run
 //! use rocprof_sqtt::{CodeObject, Family};
@@ -25,6 +29,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 mod ffi;
+pub mod llvm;
 
 use rocprof_sqtt::{CodeObject, SeDecode};
 use std::path::{Path, PathBuf};
@@ -113,7 +118,18 @@ impl AmdDecoder {
     /// Decodes one shader-engine stream with AMD's decoder (one `parse_data` call, as rocprofv3
     /// does), answering its ISA queries from `code`.
     pub fn decode(&self, stream: &[u8], code: &CodeObject) -> Result<SeDecode, Error> {
-        let status = self.lib.parse(stream, code)?;
-        Ok(status)
+        self.lib.parse(stream, code, None)
+    }
+
+    /// Like [`AmdDecoder::decode`], but the ISA callback answers with `text(absolute_pc)` when it
+    /// returns `Some` (for example LLVM's disassembly, as rocprofiler-sdk does), and with the
+    /// native stand-in otherwise. Sizes always come from the native instruction decoder.
+    pub fn decode_with_text(
+        &self,
+        stream: &[u8],
+        code: &CodeObject,
+        text: &mut dyn FnMut(u64) -> Option<String>,
+    ) -> Result<SeDecode, Error> {
+        self.lib.parse(stream, code, Some(text))
     }
 }

@@ -53,7 +53,10 @@ fn agrees_with_the_native_decoder_when_available() {
     };
     let amd = AmdDecoder::load(None).expect("ROCPROF_ATT_LIBRARY_PATH names a loadable decoder");
     let (mut compared, mut differing) = (0, Vec::new());
-    for (arch, family) in [("gfx1100", Family::Gfx11), ("gfx1200", Family::Gfx12), ("gfx950", Family::Gfx9)] {
+    let mut with_llvm = 0;
+    for (arch, cpu, family) in [("gfx1100", "gfx1100", Family::Gfx11), ("gfx1200", "gfx1201", Family::Gfx12), ("gfx950", "gfx950", Family::Gfx9)] {
+        // With LLVM's text (what rocprofiler-sdk passes), when an LLVM for this target is installed.
+        let llvm = rocprof_sqtt_amd::llvm::LlvmDisassembler::load(cpu).ok();
         let mut dirs: Vec<_> = std::fs::read_dir(root.join(arch)).unwrap().flatten().map(|e| e.path()).collect();
         dirs.sort();
         for dir in dirs {
@@ -63,7 +66,22 @@ fn agrees_with_the_native_decoder_when_available() {
             let mut native = Decoder::new(&code);
             for se in 0.. {
                 let Ok(bytes) = std::fs::read(dir.join(format!("se{se}.att"))) else { break };
-                let mut a = amd.decode(&bytes, &code).unwrap();
+                let mut a = match &llvm {
+                    Some(l) => {
+                        with_llvm += 1;
+                        let prog = code.program();
+                        let elf = std::fs::read(dir.join("code.elf")).unwrap();
+                        let elf_text = rocprof_sqtt::elf::text_section(&elf).unwrap();
+                        let text_base = base + elf_text.vaddr;
+                        let mut text = |pc: u64| {
+                            prog.line_at(pc)?;
+                            let off = usize::try_from(pc - text_base).ok()?;
+                            l.text(elf_text.bytes.get(off..)?, pc).map(|(t, _)| t)
+                        };
+                        amd.decode_with_text(&bytes, &code, &mut text).unwrap()
+                    }
+                    None => amd.decode(&bytes, &code).unwrap(),
+                };
                 let mut n = native.decode(&bytes).unwrap();
                 for d in [&mut a, &mut n] {
                     d.occupancy.sort_by_key(|o| (o.time, o.cu, o.simd, o.wave_id, o.start, o.pc));
@@ -76,7 +94,7 @@ fn agrees_with_the_native_decoder_when_available() {
             }
         }
     }
-    println!("AMD backend: {compared} streams compared, {} differ", differing.len());
+    println!("AMD backend: {compared} streams compared ({with_llvm} with LLVM's instruction text), {} differ", differing.len());
     assert!(differing.is_empty(), "streams where the decoders differ: {differing:?}");
 }
 
@@ -119,4 +137,31 @@ fn synthetic_shaderdata_and_perf_agree_when_available() {
     println!("gfx12 shaderdata amd {:?} ours {:?}", a.shaderdata, n.shaderdata);
     assert_eq!(a.shaderdata, n.shaderdata);
     assert_eq!(n.shaderdata.len(), 2);
+}
+
+/// LLVM's AMDGPU disassembler, when a suitable libLLVM is installed: real instruction text.
+#[test]
+fn llvm_text_provider_when_available() {
+    use rocprof_sqtt_amd::llvm::LlvmDisassembler;
+    let d = match LlvmDisassembler::load("gfx1100") {
+        Ok(d) => d,
+        Err(e) => {
+            println!("LLVM text provider: {e}; skipping");
+            return;
+        }
+    };
+    // Words from a gfx1100 code object with the text LLVM 19 prints for them.
+    let cases: &[(&[u32], &str, usize)] = &[
+        (&[0xbfb0_0000], "s_endpgm", 4),
+        (&[0xf408_0100, 0xf800_0000], "s_load_b128 s[4:7], s[0:1], null", 8),
+        (&[0xbfa5_002b], "s_cbranch_execz 43", 4),
+        (&[0xbf89_fc07], "s_waitcnt lgkmcnt(0)", 4),
+    ];
+    for (words, want, size) in cases {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        assert_eq!(d.text(&bytes, 0x1600), Some((want.to_string(), *size)), "{words:x?} via {}", d.library_path());
+    }
+    // Unknown processors are refused before LLVM sees them (LLVM would abort the process).
+    let e = LlvmDisassembler::load("gfx0").unwrap_err();
+    assert!(e.to_string().contains("cannot disassemble for gfx0"), "{e}");
 }
