@@ -262,6 +262,18 @@ pub fn db_kernels(db: &Path) -> Vec<DbKernel> {
     rows.map(|r| r.expect("a kernels row")).collect()
 }
 
+/// `(start, end)` of the profiled process from `rocpd_info_process` (the tool's load and exit
+/// times, in the same clock as the kernel timestamps).
+pub fn db_process_window(db: &Path) -> (u64, u64) {
+    let conn =
+        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap_or_else(|e| panic!("opening {}: {e}", db.display()));
+    conn.query_row("SELECT start, end FROM rocpd_info_process", [], |r| {
+        Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64))
+    })
+    .expect("one rocpd_info_process row")
+}
+
 /// One packet of the simulator's dispatch log (`queue=<id> index=<n> <128 hex chars>`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoggedPacket {

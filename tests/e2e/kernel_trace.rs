@@ -2,7 +2,7 @@
 //! one kernel row per dispatch the application made, in both outputs, under both table ABIs and
 //! on every simulated target.
 
-use rocprof_e2e::{find_one, kernel_descriptor, read_csv, stage, TARGETS};
+use rocprof_e2e::{db_process_window, find_one, kernel_descriptor, read_csv, stage, TARGETS};
 use rocprof_model::capture::{accum_vgpr_count, arch_vgpr_count, sgpr_count};
 
 use crate::common::{consistent_kernel_rows, kernel_trace, vector_add_sizes};
@@ -47,6 +47,18 @@ fn vector_add(test: &str, gpu: &str, abi: &str, n: u64) {
         assert_eq!(row["Kind"], "KERNEL_DISPATCH");
     }
     let ids: Vec<u64> = db.iter().map(|k| k.dispatch_id).collect();
+    // GPU times are in the host clock the runtime uses (CLOCK_BOOTTIME, or CLOCK_MONOTONIC_RAW
+    // on 5.2), the same clock the tool timestamps the process with.
+    let (p_start, p_end) = db_process_window(&find_one(&p.out, ".db"));
+    for k in &db {
+        assert!(
+            p_start <= k.start && k.end <= p_end,
+            "{gpu} {abi}: dispatch {} [{}, {}] lies outside the process [{p_start}, {p_end}]",
+            k.dispatch_id,
+            k.start,
+            k.end
+        );
+    }
     assert_eq!(
         ids,
         (1..=n).collect::<Vec<_>>(),

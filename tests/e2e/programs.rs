@@ -66,3 +66,17 @@ fn ungated_completions_lose_nothing_when_completions_lag() {
         p.run.transcript()
     );
 }
+
+#[test]
+fn the_application_exit_status_is_the_cli_exit_status() {
+    let test = "the_application_exit_status_is_the_cli_exit_status";
+    let Some(stage) = stage(test) else { return };
+    let p = kernel_trace(
+        &stage,
+        "gfx942",
+        std::path::Path::new("/bin/sh"),
+        &["-c", "exit 7"],
+        &[],
+    );
+    assert_eq!(p.run.status.code(), Some(7), "{}", p.run.transcript());
+}
