@@ -389,4 +389,52 @@ mod tests {
         }
         shut_down();
     }
+
+    static TRIPLED: AtomicU64 = AtomicU64::new(0);
+
+    unsafe extern "C" fn triple(pkts: *const std::ffi::c_void, count: u64, _i: u64, _d: *mut std::ffi::c_void, w: hsa_amd_queue_intercept_packet_writer) {
+        TRIPLED.fetch_add(count, Ordering::SeqCst);
+        let mut three = [0u8; 192];
+        for k in 0..3 {
+            // SAFETY: one 64-byte packet at `pkts`.
+            unsafe { std::ptr::copy_nonoverlapping(pkts.cast::<u8>(), three.as_mut_ptr().add(64 * k), 64) };
+        }
+        // SAFETY: three contiguous packets, passed to our writer from inside the handler.
+        unsafe { w.unwrap()(three.as_ptr().cast(), 3) };
+    }
+
+    #[test]
+    fn a_full_hardware_ring_overflows_and_drains_in_order() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = init_gpu();
+        let mut q: *mut hsa_queue_t = std::ptr::null_mut();
+        // SAFETY: valid arguments and out-pointers.
+        unsafe {
+            assert_eq!(hsa_amd_queue_intercept_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), 0, 0, &mut q), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_amd_queue_intercept_register(q, Some(triple), std::ptr::null_mut()), HSA_STATUS_SUCCESS);
+        }
+        // The first packet blocks the hardware queue until `gate` is 0; 50 packets x 3 = 150 > 64 slots.
+        let gate = signal(1);
+        let done = signal(3 * 50);
+        submit(q, &barrier_and(gate.handle, done.handle, true));
+        for _ in 1..50 {
+            submit(q, &barrier_and(0, done.handle, true));
+        }
+        let proxy = crate::queue::lookup(q).unwrap();
+        let hw = super::hardware_of(proxy);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert_eq!(proxy.amd.read_dispatch_id.load(Ordering::SeqCst), 50, "every application packet went through the handlers");
+        assert!(hw.amd.write_dispatch_id.load(Ordering::SeqCst) <= 64 + 1, "the hardware ring cannot hold more than its size");
+        assert!(!super::of(proxy).unwrap().overflow.lock().unwrap().is_empty(), "the rest waits in the overflow list");
+        // SAFETY: live signals.
+        unsafe {
+            hsa_signal_store_screlease(gate, 0);
+            assert_eq!(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 5_000_000_000, HSA_WAIT_STATE_BLOCKED), 0);
+        }
+        assert_eq!(hw.amd.write_dispatch_id.load(Ordering::SeqCst), 150);
+        assert_eq!(TRIPLED.load(Ordering::SeqCst), 50);
+        // SAFETY: queue created above.
+        unsafe { assert_eq!(hsa_queue_destroy(q), HSA_STATUS_SUCCESS) };
+        shut_down();
+    }
 }
