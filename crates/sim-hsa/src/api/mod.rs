@@ -119,6 +119,12 @@ pub(crate) mod testing {
 
     /// Brings the runtime up (default configuration) and returns the first GPU agent.
     pub(crate) fn init_gpu() -> hsa_agent_t {
+        // A test that failed half-way may have left the runtime initialized; start from scratch so one
+        // failure does not cascade into the next test.
+        while crate::runtime::is_initialized() {
+            // SAFETY: plain call of the runtime's own entry point.
+            unsafe { hsa_shut_down() };
+        }
         // SAFETY: plain calls of the runtime's own entry points.
         assert_eq!(unsafe { hsa_init() }, HSA_STATUS_SUCCESS);
         let sys = crate::runtime::system().expect("initialized");
