@@ -54,8 +54,7 @@ pub(crate) fn vector_add_sizes(stdout: &str) -> (u64, u64) {
             .unwrap_or_else(|| panic!("no `{marker}` in {line}"));
         line[..i]
             .split(|c: char| !c.is_ascii_digit())
-            .filter(|s| !s.is_empty())
-            .last()
+            .rfind(|s| !s.is_empty())
             .unwrap()
             .parse()
             .unwrap()

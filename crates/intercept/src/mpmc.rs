@@ -137,7 +137,7 @@ mod tests {
         for t in threads {
             t.join().unwrap();
         }
-        let mut seen = vec![false; 64];
+        let mut seen = [false; 64];
         while let Some(v) = q.pop() {
             assert!(!seen[v as usize], "duplicate {v}");
             seen[v as usize] = true;

@@ -360,11 +360,11 @@ unsafe fn on_packet(
         handle: slot.signal.load(Ordering::Acquire),
     };
     g.in_flight.fetch_add(1, Ordering::AcqRel);
-    // SAFETY: `signal` is a live signal we created; the handler and its argument (a slot index)
-    // stay valid for the process lifetime.
     // Resetting our own signal needs no wake-up (nobody waits on it yet): a silent store, where
     // the runtime has one, saves a futex wake per dispatch.
     let reset = o.signal_silent_store_relaxed.unwrap_or(store);
+    // SAFETY: `signal` is a live signal we created; the handler and its argument (a slot index)
+    // stay valid for the process lifetime.
     let rc = unsafe {
         reset(signal, start_value);
         register(

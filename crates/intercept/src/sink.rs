@@ -170,14 +170,14 @@ impl Sink {
     }
 
     fn header_u64(&self, off: usize) -> &AtomicU64 {
-        debug_assert!(off % 8 == 0 && off + 8 <= capture::HEADER_FIXED_SIZE);
+        debug_assert!(off & 7 == 0 && off + 8 <= capture::HEADER_FIXED_SIZE);
         // SAFETY: `off` is an 8-aligned offset inside the mapped header page, which lives as long
         // as `self`; the field is only ever accessed atomically.
         unsafe { &*(self.base.add(off) as *const AtomicU64) }
     }
 
     fn header_u32(&self, off: usize) -> &AtomicU32 {
-        debug_assert!(off % 4 == 0 && off + 4 <= capture::HEADER_FIXED_SIZE);
+        debug_assert!(off & 3 == 0 && off + 4 <= capture::HEADER_FIXED_SIZE);
         // SAFETY: as in `header_u64`, 4-aligned.
         unsafe { &*(self.base.add(off) as *const AtomicU32) }
     }
@@ -244,7 +244,7 @@ impl Sink {
     /// Reserves `size` bytes (a multiple of 8, at most a chunk's payload) in the calling thread's
     /// chunk and returns the record's address. The bytes are zero.
     fn reserve(&self, size: usize) -> Option<usize> {
-        debug_assert!(size % 8 == 0);
+        debug_assert!(size & 7 == 0);
         if size > CHUNK_SIZE - CHUNK_HEADER_SIZE {
             return None;
         }

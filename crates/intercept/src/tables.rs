@@ -419,15 +419,15 @@ mod tests {
 
     #[test]
     fn bad_roots_are_refused() {
-        // SAFETY: NULL is allowed.
         assert_eq!(
+            // SAFETY: NULL is allowed.
             unsafe { negotiate(std::ptr::null()) }.unwrap_err(),
             NegotiationError::NullTable
         );
         let mut root: HsaApiTable = zeroed();
         root.version.major_id = 9;
-        // SAFETY: live local; the major check happens before any sub-table is read.
         assert_eq!(
+            // SAFETY: live local; the major check happens before any sub-table is read.
             unsafe { negotiate(&root) }.unwrap_err(),
             NegotiationError::UnknownRootMajor(9)
         );
@@ -437,8 +437,8 @@ mod tests {
             step_id: 0,
             reserved: 0,
         };
-        // SAFETY: as above.
         assert_eq!(
+            // SAFETY: as above.
             unsafe { negotiate(&root) }.unwrap_err(),
             NegotiationError::RootTooSmall(16)
         );

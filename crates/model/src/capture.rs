@@ -765,7 +765,7 @@ impl Raw {
             }
             let kind = (word & 0xFFFF) as u16;
             let size = (word >> 16) as usize;
-            if size < FRAME_SIZE || size % 8 != 0 || off + size > b.len() {
+            if size < FRAME_SIZE || size & 7 != 0 || off + size > b.len() {
                 return SeqEnd::Corrupt;
             }
             let body = &b[off + FRAME_SIZE..off + size];
@@ -847,12 +847,12 @@ pub fn parse_capture(b: &[u8]) -> Result<Capture> {
     let cmd_len = u32_at(b, header::CMDLINE_LEN) as usize;
     let agents_len = u32_at(b, header::AGENTS_LEN) as usize;
     let agents_start = (HEADER_FIXED_SIZE + cmd_len + 7) & !7;
-    if header_size < agents_start + agents_len || header_size % HEADER_ALIGN != 0 {
+    if header_size < agents_start + agents_len || header_size & (HEADER_ALIGN - 1) != 0 {
         return Err(Error::CorruptHeader {
             what: "header_size",
         });
     }
-    if chunk_size < CHUNK_HEADER_SIZE + FRAME_SIZE || chunk_size % 8 != 0 {
+    if chunk_size < CHUNK_HEADER_SIZE + FRAME_SIZE || chunk_size & 7 != 0 {
         return Err(Error::CorruptHeader { what: "chunk_size" });
     }
     if b.len() < agents_start + agents_len {
