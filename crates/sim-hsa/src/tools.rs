@@ -273,4 +273,56 @@ mod tests {
         std::env::remove_var("HSA_TOOLS_LIB");
         assert!(LOADED.lock().unwrap().is_empty());
     }
+
+    /// A tool that is only *loaded* (like an `LD_PRELOAD`ed library), not listed in `HSA_TOOLS_LIB`,
+    /// becomes a tool in the newest ABI because it exports `HSA_AMD_TOOL_PRIORITY`, and is ignored in the
+    /// 5.2 ABI. The library is compiled from C at test time; without a C compiler the test says so and
+    /// passes.
+    #[test]
+    fn priority_symbol_discovers_loaded_tools_in_the_newest_abi_only() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let dir = std::env::temp_dir().join(format!("hsa-sim-tool-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let src = dir.join("prio_tool.c");
+        let lib = dir.join("libprio_tool.so");
+        std::fs::write(
+            &src,
+            "#include <stdbool.h>\n#include <stdint.h>\n\
+             const uint32_t HSA_AMD_TOOL_PRIORITY = 50;\n\
+             int loads, unloads; uint64_t version;\n\
+             bool OnLoad(void *table, uint64_t v, uint64_t n, const char *const *f) { (void)table; (void)n; (void)f; version = v; loads++; return true; }\n\
+             void OnUnload(void) { unloads++; }\n",
+        )
+        .unwrap();
+        let built = std::process::Command::new("cc").args(["-shared", "-fPIC", "-o"]).arg(&lib).arg(&src).status();
+        if !built.is_ok_and(|s| s.success()) {
+            println!("priority_symbol_discovers_loaded_tools_in_the_newest_abi_only: skipped: no C compiler (cc)");
+            return;
+        }
+        let c = CString::new(lib.to_str().unwrap()).unwrap();
+        // SAFETY: loads our freshly built test library, the way LD_PRELOAD would have.
+        let h = unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
+        assert!(!h.is_null(), "{}", dl_error());
+        // SAFETY: symbols of the test library with the types written above.
+        let (loads, unloads, version) = unsafe {
+            (
+                &*(libc::dlsym(h, c"loads".as_ptr()) as *const i32),
+                &*(libc::dlsym(h, c"unloads".as_ptr()) as *const i32),
+                &*(libc::dlsym(h, c"version".as_ptr()) as *const u64),
+            )
+        };
+        std::env::set_var("ROCPROF_RS_SIM_ABI", "5.2");
+        crate::api::testing::init_gpu();
+        crate::api::testing::shut_down();
+        std::env::remove_var("ROCPROF_RS_SIM_ABI");
+        assert_eq!((*loads, *unloads), (0, 0), "5.2 has no HSA_AMD_TOOL_PRIORITY discovery");
+        crate::api::testing::init_gpu();
+        assert_eq!((*loads, *version), (1, 3), "discovered and given the root table major");
+        crate::api::testing::shut_down();
+        assert_eq!(*unloads, 1);
+        // SAFETY: drops our own reference (the runtime closed its one at shutdown); the references into the
+        // library are not used after this.
+        unsafe { libc::dlclose(h) };
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
