@@ -23,6 +23,10 @@ pub struct RdnaToken {
     pub raw: u64,
     /// Position of the token's first nibble.
     pub nibble: usize,
+    /// True for tokens in the stream's tail: the previous token (or padding nibble) started
+    /// within the last 32 nibbles. AMD's decoder reads the tail with a different loop, which
+    /// treats reference-clock markers differently (see the RDNA decoder).
+    pub tail: bool,
 }
 
 /// Iterator over the tokens of one RDNA (layout 3 or 4) stream.
@@ -36,6 +40,11 @@ pub struct RdnaTokens<'data> {
     header: u64,
     /// Offset of a token cut off by the end of the buffer, reported after it was yielded.
     cut: Option<u64>,
+    /// Nibble where the previous token (or padding nibble) started.
+    prev: usize,
+    /// Layout 4: the previous token was a `WAVE_START_EXT`, whose optional 8-bit extension
+    /// follows when the next nibble's low bit is set.
+    after_ext: bool,
 }
 
 impl<'data> RdnaTokens<'data> {
@@ -54,7 +63,7 @@ impl<'data> RdnaTokens<'data> {
             4 => &rdna::LAYOUT4,
             other => return Err(DecodeError::new(0, DecodeErrorKind::UnknownLayout(other))),
         };
-        Ok(Self { cur, pos: 0, end: cur.len_nibbles(), time: 0, table, header, cut: None })
+        Ok(Self { cur, pos: 0, end: cur.len_nibbles(), time: 0, table, header, cut: None, prev: 0, after_ext: false })
     }
 
     /// Trace layout (3 = gfx11, 4 = gfx12).
@@ -83,6 +92,15 @@ impl Iterator for RdnaTokens<'_> {
                 return self.cut.take().map(|offset| Err(DecodeError::new(offset, DecodeErrorKind::TruncatedToken)));
             }
             let w = self.cur.window(self.pos);
+            if self.after_ext {
+                self.after_ext = false;
+                if w & 1 != 0 {
+                    // Layout 4 WAVE_START_EXT extension (VGPR/LDS fields): 8 more bits.
+                    self.prev = self.pos;
+                    self.pos += 2;
+                    continue;
+                }
+            }
             if w & 0xf == 0 {
                 // NOP padding; whole zero bytes are skipped in one go.
                 if w & 0xff == 0 && self.pos & 1 == 0 {
@@ -91,6 +109,7 @@ impl Iterator for RdnaTokens<'_> {
                 } else {
                     self.pos += 1;
                 }
+                self.prev = self.pos - 1;
                 continue;
             }
             let kind = self.table.kind_by_byte[(w & 0xff) as usize];
@@ -125,7 +144,10 @@ impl Iterator for RdnaTokens<'_> {
             };
             // Saturate far below i64::MAX so that sums of two times never overflow downstream.
             self.time = self.time.saturating_add(delta).min(MAX_TIME);
-            let tok = RdnaToken { kind, time: self.time, raw: w, nibble: self.pos };
+            let tail = self.prev + 32 >= self.end;
+            let tok = RdnaToken { kind, time: self.time, raw: w, nibble: self.pos, tail };
+            self.prev = self.pos;
+            self.after_ext = kind == RdnaKind::WaveStartExt && self.table.layout >= 4;
             self.pos += n;
             return Some(Ok(tok));
         }

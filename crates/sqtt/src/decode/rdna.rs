@@ -329,7 +329,7 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
                     }
                 }
             }
-            RdnaKind::WaveStart => {
+            RdnaKind::WaveStart | RdnaKind::WaveStartExt => {
                 let f = rdna::wave_start(raw, layout);
                 let entry = (pgm[usize::from(f.me & 1)][usize::from(f.pipe & 3)] << 8) & ((1 << 48) - 1);
                 let target = f.cu == target_cu && f.simd == target_simd;
@@ -421,11 +421,12 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
             }
             RdnaKind::TsDeltaOrMark => {
                 if let Some(v) = rdna::mark_value(raw, layout) {
+                    // AMD's decoder merges a marker into the previous one (their average) when
+                    // either clock does not advance, but only in one of its two read loops: the
+                    // bulk loop on gfx12 and the tail loop (last 32 nibbles) on gfx11.
+                    let merges = if layout >= 4 { !tok.tail } else { tok.tail };
                     match out.realtime.last_mut() {
-                        // Two markers at one shader clock (layout 3: or a reference clock that
-                        // does not advance) are merged into their average, as AMD's 0.1.6
-                        // decoder does; checked on truncated corpus streams.
-                        Some(b) if b.shader_clock >= time || (layout <= 3 && b.realtime_clock >= v) => {
+                        Some(b) if merges && (b.shader_clock >= time || b.realtime_clock >= v) => {
                             b.realtime_clock = ((u128::from(b.realtime_clock) + u128::from(v)) / 2) as u64;
                             b.shader_clock = ((i128::from(b.shader_clock) + i128::from(time)) / 2) as i64;
                         }
@@ -468,6 +469,7 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
             | RdnaKind::Immediate
             | RdnaKind::ImmediateMask
             | RdnaKind::WaveStart
+            | RdnaKind::WaveStartExt
             | RdnaKind::WaveEnd
             | RdnaKind::Reg => pending.push(tok),
             _ => apply(tok),

@@ -36,8 +36,9 @@ pub enum RdnaKind {
     WaveAlloc,
     /// Performance counter sample.
     Perf,
-    /// Timing filler, 2-bit delta.
-    TsDeltaS5W2,
+    /// `WAVE_START_EXT`: a wave start with workgroup extension fields (AMD's decoder handles it
+    /// like [`RdnaKind::WaveStart`]; tinygrad calls it `TS_DELTA_S5_W2`).
+    WaveStartExt,
     /// Timing filler / shader data (layout 3), 3-bit delta.
     TsDeltaS5W3,
     /// Timing filler (layout 3) or `NEW_PC` (layout 4, same code).
@@ -114,7 +115,7 @@ const fn patterns(l4: bool) -> [(u8, u8, RdnaKind); 31] {
         (5, 0x15, WaveEnd),
         (5, 0x05, WaveAlloc),
         (5, 0x16, Perf),
-        (5, 0x1C, TsDeltaS5W2),
+        (5, 0x1C, WaveStartExt),
         (5, 0x06, TsDeltaS5W3),
         (4, 0x00, Nop),
         (4, 0x08, TsDeltaShort),
@@ -177,14 +178,14 @@ const fn build(layout: u8) -> LayoutTable {
     if l4 {
         set!(WaveAlloc, 6, 5, 3);
         set!(Perf, 8, 7, 3);
-        set!(TsDeltaS5W2, 10, 5, 2);
+        set!(WaveStartExt, 10, 5, 2);
         set!(TsDeltaS5W3, 14, 7, 3);
         set!(TsDeltaS8W3, 18, 8, 3);
         set!(TsDeltaOrMark, 16, 0, 0);
     } else {
         set!(WaveAlloc, 5, 5, 3);
         set!(Perf, 7, 5, 3);
-        set!(TsDeltaS5W2, 12, 5, 2);
+        set!(WaveStartExt, 12, 5, 2);
         set!(TsDeltaS5W3, 13, 5, 3);
         set!(TsDeltaS8W3, 16, 8, 3);
         set!(TsDeltaOrMark, 12, 0, 0);
