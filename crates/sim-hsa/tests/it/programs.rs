@@ -64,11 +64,11 @@ fn every_fixture_runs_under_the_rocm_5_2_abi() {
 #[test]
 fn default_configuration_is_one_gfx942() {
     let Some(stage) = stage("default_configuration_is_one_gfx942") else { return };
-    let mut cmd = fixture(&stage, "vector_add", None);
-    cmd.arg("3");
-    let out = run(cmd, TIMEOUT);
+    // No arguments: hundreds of dispatches (200), on the default agent.
+    let out = run(fixture(&stage, "vector_add", None), TIMEOUT);
     out.assert_ok();
     assert!(out.stdout.contains("vector_add: agent gfx942 (amdgcn-amd-amdhsa--gfx942"), "{}", out.stdout);
+    assert!(out.stdout.contains("200/200 dispatches completed"), "{}", out.stdout);
     let out = run(fixture(&stage, "async_copy", None), TIMEOUT);
     out.assert_ok();
     assert!(out.stdout.contains("on 1 GPU agent(s)"), "{}", out.stdout);
@@ -131,5 +131,48 @@ fn dispatch_log_records_every_packet_as_written() {
     // The 16 completion signals are reused batch after batch.
     let signals: std::collections::BTreeSet<u64> = packets.iter().map(|p| p.u64_at(56)).collect();
     assert_eq!(signals.len(), 16);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn fixtures_fail_loudly_on_hsa_errors() {
+    let Some(stage) = stage("fixtures_fail_loudly_on_hsa_errors") else { return };
+    // hsa_init fails for a target the simulator does not know: the program names the call.
+    let out = run(fixture(&stage, "vector_add", Some("gfx4242")), TIMEOUT);
+    assert_eq!(out.status.code(), Some(1), "{}\n{}", out.stdout, out.stderr);
+    assert!(out.stderr.contains("hsa_init() failed with 0x"), "{}", out.stderr);
+    // A program copied away from its kernels/ directory cannot find its code object.
+    let dir = temp_dir("no-kernels");
+    let copy = dir.join("vector_add");
+    std::fs::copy(stage.join("fixtures").join("vector_add"), &copy).unwrap();
+    let mut cmd = std::process::Command::new(&copy);
+    crate::support::sim_env(&mut cmd, &stage, Some("gfx942"));
+    let out = run(cmd, TIMEOUT);
+    assert_eq!(out.status.code(), Some(1), "{}\n{}", out.stdout, out.stderr);
+    let expected = format!("cannot open code object {}/kernels/vector_add-gfx942.co", dir.display());
+    assert!(out.stderr.contains(&expected), "{}", out.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn dispatch_log_keeps_2d_grids_and_group_segments() {
+    let Some(stage) = stage("dispatch_log_keeps_2d_grids_and_group_segments") else { return };
+    let dir = temp_dir("dispatch-log-mco");
+    let log = dir.join("dispatch.log");
+    let mut cmd = fixture(&stage, "multi_code_object", Some("gfx950"));
+    cmd.env("ROCPROF_RS_SIM_DISPATCH_LOG", &log);
+    run(cmd, TIMEOUT).assert_ok();
+    let packets = read_dispatch_log(&log);
+    assert_eq!(packets.len(), 4, "vector_add, saxpy, fill, block_sum");
+    assert!(packets.iter().all(|p| p.packet_type() == 2));
+    let objects: std::collections::BTreeSet<u64> = packets.iter().map(|p| p.u64_at(32)).collect();
+    assert_eq!(objects.len(), 4, "four different kernel objects");
+    let fill = &packets[2];
+    assert_eq!(fill.u16_at(2), 2, "fill: 2 dimensions");
+    assert_eq!((fill.u16_at(4), fill.u16_at(6), fill.u16_at(8)), (16, 4, 1), "fill workgroup");
+    assert_eq!((fill.u32_at(12), fill.u32_at(16), fill.u32_at(20)), (64, 64, 1), "fill grid");
+    let block_sum = &packets[3];
+    assert_eq!(block_sum.u32_at(28), 1024, "block_sum: group_segment_size from the descriptor");
+    assert_eq!(block_sum.u16_at(4), 256, "block_sum workgroup");
     let _ = std::fs::remove_dir_all(&dir);
 }
