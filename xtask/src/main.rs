@@ -19,7 +19,7 @@ const TASKS: &[(&str, &str)] = &[
     ("test", "setup + build + run the whole test suite against the staged artifacts"),
     ("bench", "run the benchmarks (tracing overhead, rocpd write rate, SQTT decode rate)"),
     ("ci", "what .ci/run does: test"),
-    ("fixtures", "rebuild the committed AMDGPU code objects from fixtures/kernels/*.cl (--check: compare only)"),
+    ("fixtures", "rebuild the AMDGPU code objects from fixtures/kernels/*.cl (--check: compare; --stage DIR: stage C fixtures only)"),
     ("codegen-counters", "regenerate schemas/counters/counters.txt from ../shared/reference (--check: only verify)"),
 ];
 
