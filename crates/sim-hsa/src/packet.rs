@@ -35,8 +35,8 @@ pub(crate) fn u64_at(p: &[u8; 64], off: usize) -> u64 {
 
 /// Packet-processor thread body.
 pub(crate) fn processor(q: &'static Queue) {
-    let strict = runtime::system_any().is_some_and(|s| s.config.strict_doorbell);
     loop {
+        let strict = runtime::knobs().strict_doorbell;
         let seen = q.wake.generation();
         match q.state() {
             QueueState::Destroyed => return,
@@ -167,7 +167,7 @@ fn kernel_dispatch(q: &'static Queue, pkt: &[u8; 64]) -> Result<(), Status> {
     }
     let m = q.agent.gpu().ok_or(HSA_STATUS_ERROR_INVALID_AGENT)?;
     let shape = DispatchShape { workgroup: wg, grid, code_bytes: k.code_bytes, wavefront: if k.wave32 { 32 } else { 64 } };
-    let scale = runtime::system_any().map_or(1.0, |s| s.config.time_scale);
+    let scale = runtime::knobs().time_scale;
     let ns = (model_duration_ns(m, &shape) as f64 * scale) as u64;
     sleep_precise(Duration::from_nanos(ns));
     Ok(())

@@ -58,11 +58,23 @@ impl Config {
 }
 
 /// The simulated machine: built once per process at the first successful `hsa_init` and never freed, so
-/// handles stay valid across init/shutdown cycles.
+/// handles stay valid across init/shutdown cycles (the agent list of that first `hsa_init` is kept).
 pub(crate) struct System {
-    pub(crate) config: Config,
     /// CPU agent first, then GPUs (ROCr's order).
     pub(crate) agents: Vec<&'static Agent>,
+}
+
+/// Modelling knobs of the current init/shutdown cycle (sampled at each first `hsa_init`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Knobs {
+    pub(crate) time_scale: f64,
+    pub(crate) strict_doorbell: bool,
+}
+
+static KNOBS: std::sync::RwLock<Knobs> = std::sync::RwLock::new(Knobs { time_scale: 1.0, strict_doorbell: false });
+
+pub(crate) fn knobs() -> Knobs {
+    *KNOBS.read().unwrap_or_else(|e| e.into_inner())
 }
 
 impl System {
@@ -89,11 +101,6 @@ pub(crate) fn system() -> Result<&'static System, Status> {
 
 pub(crate) fn is_initialized() -> bool {
     REFCOUNT.load(Ordering::Acquire) != 0
-}
-
-/// The system if it was ever built (used by threads that may outlive a shutdown).
-pub(crate) fn system_any() -> Option<&'static System> {
-    SYSTEM.get().copied()
 }
 
 struct BootstrapGuard;
@@ -139,11 +146,18 @@ fn init() -> hsa_status_t {
         }
     };
     table::set_abi(config.abi);
-    if SYSTEM.get().is_none() {
+    if let Some(sys) = SYSTEM.get() {
+        let have: Vec<String> = sys.agents.iter().filter(|a| !a.is_cpu()).map(|a| a.name()).collect();
+        let want: Vec<&str> = config.gpus.iter().map(|m| m.name).collect();
+        if have != want {
+            crate::diag!("ROCPROF_RS_SIM_AGENTS changed after the first hsa_init of this process; keeping {}", have.join(","));
+        }
+    } else {
         let agents = agent::build_agents(&config.gpus);
-        let sys: &'static System = Box::leak(Box::new(System { config: config.clone(), agents }));
+        let sys: &'static System = Box::leak(Box::new(System { agents }));
         let _ = SYSTEM.set(sys);
     }
+    *KNOBS.write().unwrap_or_else(|e| e.into_inner()) = Knobs { time_scale: config.time_scale, strict_doorbell: config.strict_doorbell };
     crate::dispatch_log::open(config.dispatch_log.as_deref(), config.pm4_log.as_deref());
     table::reset();
     REFCOUNT.store(1, Ordering::Release);
