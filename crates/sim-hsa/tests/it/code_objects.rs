@@ -180,3 +180,48 @@ fn kernels_readme_lists_every_source_and_target() {
         assert!(readme.contains(target), "README does not mention {target}");
     }
 }
+
+/// The same compile and link steps as `cargo xtask fixtures` (`xtask/src/fixtures.rs`).
+fn rebuild_with(clang: &str, lld: &str, kernel: &str, target: &str, out_dir: &std::path::Path) -> Vec<u8> {
+    use std::process::Command;
+    let source = repo_root().join("fixtures").join("kernels").join(format!("{kernel}.cl"));
+    let object = out_dir.join(format!("{kernel}-{target}.o"));
+    let linked = out_dir.join(format!("{kernel}-{target}.co"));
+    let st = Command::new(clang)
+        .args(["-x", "cl", "-cl-std=CL2.0", "-cl-no-stdinc", "--target=amdgcn-amd-amdhsa", "-nogpulib", "-O2"])
+        .arg(format!("-mcpu={target}"))
+        .arg("-mcode-object-version=5")
+        .arg("-c")
+        .arg(&source)
+        .arg("-o")
+        .arg(&object)
+        .status()
+        .expect("running clang");
+    assert!(st.success(), "{clang} failed on {kernel} for {target}");
+    let st = Command::new(lld).arg("-shared").arg(&object).arg("-o").arg(&linked).status().expect("running ld.lld");
+    assert!(st.success(), "{lld} failed on {kernel} for {target}");
+    fs::read(&linked).unwrap()
+}
+
+#[test]
+fn committed_code_objects_match_their_sources_when_clang_19_is_installed() {
+    let (clang, lld) = ("/usr/bin/clang-19", "/usr/bin/ld.lld-19");
+    if !std::path::Path::new(clang).is_file() || !std::path::Path::new(lld).is_file() {
+        println!("committed_code_objects_match_their_sources: skipped: clang-19/lld-19 not installed (apt-get install clang-19 lld-19)");
+        return;
+    }
+    // gfx950 is built with a newer LLVM (see the README); every other target with Debian's 19.
+    let out_dir = crate::support::temp_dir("rebuild-kernels");
+    let dir = repo_root().join("fixtures").join("kernels");
+    let mut stale = Vec::new();
+    for target in TARGETS.iter().filter(|t| **t != "gfx950") {
+        for kernel in KERNELS {
+            let rebuilt = rebuild_with(clang, lld, kernel, target, &out_dir);
+            if fs::read(dir.join(format!("{kernel}-{target}.co"))).unwrap() != rebuilt {
+                stale.push(format!("{kernel}-{target}.co"));
+            }
+        }
+    }
+    let _ = fs::remove_dir_all(&out_dir);
+    assert!(stale.is_empty(), "committed code objects differ from their sources, run `cargo xtask fixtures`: {stale:?}");
+}
