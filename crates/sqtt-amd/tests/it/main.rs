@@ -165,3 +165,48 @@ fn llvm_text_provider_when_available() {
     let e = LlvmDisassembler::load("gfx0").unwrap_err();
     assert!(e.to_string().contains("cannot disassemble for gfx0"), "{e}");
 }
+
+/// Packs `(value, nibbles)` tokens into an RDNA stream padded with zero bytes.
+fn rdna_stream(tokens: &[(u64, usize)]) -> Vec<u8> {
+    let mut nibbles: Vec<u8> = Vec::new();
+    for &(v, n) in tokens {
+        nibbles.extend((0..n).map(|i| ((v >> (4 * i)) & 0xf) as u8));
+    }
+    nibbles.resize(nibbles.len().div_ceil(64) * 64 + 64, 0);
+    nibbles.chunks(2).map(|c| c[0] | (c[1] << 4)).collect()
+}
+
+/// Needs AMD's library: rare INST ops (trap, halt, RFE, barrier, jump) on a traced wave.
+#[test]
+fn synthetic_rare_inst_ops_agree_when_available() {
+    if std::env::var_os(rocprof_sqtt_amd::LIBRARY_ENV).is_none() {
+        println!("AMD backend: ROCPROF_ATT_LIBRARY_PATH not set, skipping");
+        return;
+    }
+    let amd = AmdDecoder::load(None).expect("loadable decoder");
+    // v_mov_b32 v0, 0 ; s_nop 0 ; v_mov_b32 v0, 0 ; s_nop 0 ; s_endpgm
+    let words = [0x7e00_0280u32, 0xbf80_0000, 0x7e00_0280, 0xbf80_0000, 0xbfb0_0000];
+    let text: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    for (layout, family) in [(3u64, Family::Gfx11), (4, Family::Gfx12)] {
+        let code = CodeObject::from_text(family, 0x1000, &text, 0);
+        let inst = |op: u64| if layout == 3 { (0x2 | (1 << 4) | (op << 13), 5) } else { (0x2 | (1 << 3) | (op << 12), 5) };
+        for op in [0u64, 5, 6, 7, 8, 9, 19, 20, 117] {
+            let toks = [
+                (0x11 | (layout << 7), 16),
+                (0x9 | (1 << 15) | (0x0c << 16) | (0x10 << 32), 16),
+                (0x0c | (1 << 5), 8),
+                (0x3 | (1 << 3), 3),
+                inst(op),
+                (0xd | (1 << 4), 3),
+                (0x3 | (2 << 3), 3),
+                (0xd | (1 << 4), 3),
+                (0x15 | (7 << 5), 5),
+            ];
+            let data = rdna_stream(&toks);
+            let a = amd.decode(&data, &code).unwrap();
+            let n = Decoder::new(&code).decode(&data).unwrap();
+            assert_eq!(a.waves, n.waves, "layout {layout} op {op}");
+            assert_eq!(a.occupancy, n.occupancy, "layout {layout} op {op}");
+        }
+    }
+}

@@ -171,7 +171,7 @@ impl WaveBuild {
             }
             return;
         } else if op == OP_TRAP {
-            self.push(token_time, Category::Context, 1, 0);
+            // The 0.1.6 reference stops recording the wave at a trap without a row for it.
             self.restored = false;
         }
         if !self.restored {
@@ -207,7 +207,7 @@ impl WaveBuild {
         if let Some(b) = self.insts.last() {
             let t = b.time + b.duration;
             // The trace has no token for s_endpgm: it fills the gap up to the wave end.
-            if t < time && self.restored {
+            if t < time {
                 self.push(t, Category::Message, time - t, 0);
             }
         }
