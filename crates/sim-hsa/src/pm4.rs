@@ -210,4 +210,62 @@ mod tests {
         hdr[5] = 0x40;
         assert!(check_wrapper(&hdr).unwrap_err().contains("INDIRECT_BUFFER"));
     }
+
+    use crate::api::testing::*;
+    use crate::api::*;
+    use std::sync::atomic::AtomicU32;
+
+    static ERRORS: AtomicU32 = AtomicU32::new(0);
+
+    unsafe extern "C" fn on_error(status: hsa_status_t, _q: *mut hsa_queue_t, _d: *mut std::ffi::c_void) {
+        assert_eq!(status, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
+        ERRORS.fetch_add(1, Ordering::SeqCst);
+    }
+
+    #[test]
+    fn pm4_ib_packets_execute_from_pool_memory_and_stop_the_queue_otherwise() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = init_gpu();
+        let sys = crate::runtime::system().unwrap();
+        let pool = sys.cpu().pools[0];
+        let ib = crate::memory::allocate(pool, 4096).unwrap().cast::<u32>();
+        let stream = [0xC001_7900u32, 0x3000, 5, 0xC000_4600, 0x407];
+        // SAFETY: `ib` is a fresh 4 KiB allocation.
+        unsafe { std::ptr::copy_nonoverlapping(stream.as_ptr(), ib, stream.len()) };
+        let mut q: *mut hsa_queue_t = std::ptr::null_mut();
+        // SAFETY: valid arguments and out-pointer.
+        assert_eq!(
+            unsafe { hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, Some(on_error), std::ptr::null_mut(), 0, 0, &mut q) },
+            HSA_STATUS_SUCCESS
+        );
+        let done = signal(1);
+        let (packets, violations) = (rocprof_sim_pm4_packets(), rocprof_sim_pm4_violations());
+        let mut p = wrapper(ib as u64, stream.len() as u32);
+        p[0..2].copy_from_slice(&((HSA_PACKET_TYPE_VENDOR_SPECIFIC as u16) | (1 << 8)).to_le_bytes());
+        p[56..64].copy_from_slice(&done.handle.to_le_bytes());
+        submit(q, &p);
+        // SAFETY: live signal.
+        assert_eq!(unsafe { hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 5_000_000_000, HSA_WAIT_STATE_BLOCKED) }, 0);
+        assert_eq!(rocprof_sim_pm4_packets(), packets + 1);
+        assert_eq!(rocprof_sim_pm4_violations(), violations, "a well-formed IB is no violation");
+        // An IB outside any allocation is a fault: the queue stops and reports through its callback.
+        let stack_ib = [0u32; 8];
+        let mut bad = wrapper(stack_ib.as_ptr() as u64, 8);
+        bad[0..2].copy_from_slice(&(HSA_PACKET_TYPE_VENDOR_SPECIFIC as u16).to_le_bytes());
+        submit(q, &bad);
+        for _ in 0..2000 {
+            if ERRORS.load(Ordering::SeqCst) == 1 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert_eq!(ERRORS.load(Ordering::SeqCst), 1);
+        assert_eq!(rocprof_sim_pm4_violations(), violations + 1);
+        // SAFETY: queue and allocation created above.
+        unsafe {
+            assert_eq!(hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_amd_memory_pool_free(ib.cast()), HSA_STATUS_SUCCESS);
+        }
+        shut_down();
+    }
 }
