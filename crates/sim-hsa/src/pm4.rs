@@ -234,10 +234,8 @@ mod tests {
         unsafe { std::ptr::copy_nonoverlapping(stream.as_ptr(), ib, stream.len()) };
         let mut q: *mut hsa_queue_t = std::ptr::null_mut();
         // SAFETY: valid arguments and out-pointer.
-        assert_eq!(
-            unsafe { hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, Some(on_error), std::ptr::null_mut(), 0, 0, &mut q) },
-            HSA_STATUS_SUCCESS
-        );
+        let created = unsafe { hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, Some(on_error), std::ptr::null_mut(), 0, 0, &mut q) };
+        assert_eq!(created, HSA_STATUS_SUCCESS);
         let done = signal(1);
         let (packets, violations) = (rocprof_sim_pm4_packets(), rocprof_sim_pm4_violations());
         let mut p = wrapper(ib as u64, stream.len() as u32);
