@@ -20,6 +20,7 @@ struct Board {
     simds_per_cu: u64,
     wavefront: u64,
     clock_mhz: u64,
+    memory_gib: u64,
 }
 
 /// The leading integer of a table cell such as `304 (38 per XCC)`.
@@ -47,6 +48,7 @@ fn boards(shared: &Path) -> BTreeMap<String, Board> {
                 simds_per_cu: leading_number(cells[7]),
                 wavefront: leading_number(cells[8]),
                 clock_mhz: leading_number(cells[9]),
+                memory_gib: leading_number(cells[10]),
             },
         );
     }
@@ -59,6 +61,8 @@ struct Agent {
     fields: BTreeMap<String, String>,
     isas: Vec<String>,
     pools: Vec<String>,
+    /// `Size` of each pool in KB, parallel to `pools`.
+    pool_sizes_kb: Vec<u64>,
 }
 
 impl Agent {
@@ -97,13 +101,33 @@ fn parse_agents(stdout: &str) -> Vec<Agent> {
                 section = "";
                 agent.fields.entry(key.to_owned()).or_insert_with(|| value.to_owned());
             }
-            (_, "Segment") if section == "pools" => agent.pools.push(value.to_owned()),
+            (_, "Segment") if section == "pools" => {
+                agent.pools.push(value.to_owned());
+                agent.pool_sizes_kb.push(0);
+            }
+            (_, "Size") if section == "pools" => {
+                let kb = value.split('(').next().unwrap_or("").trim().parse().unwrap_or(0);
+                if let Some(last) = agent.pool_sizes_kb.last_mut() {
+                    *last = kb;
+                }
+            }
             (_, "Name") if section == "isa" => agent.isas.push(value.to_owned()),
             _ => {}
         }
     }
     agents.extend(current);
     agents
+}
+
+/// `amdgcn-amd-amdhsa--<target>` plus optional `:sramecc±` and `:xnack±`, nothing cut off
+/// (rocminfo reads exactly NAME_LENGTH bytes, which must include the NUL).
+fn assert_isa_name(what: &str, target: &str, isa: &str) {
+    let rest = isa.strip_prefix("amdgcn-amd-amdhsa--").unwrap_or_else(|| panic!("{what}: ISA {isa}"));
+    let mut parts = rest.split(':');
+    assert_eq!(parts.next(), Some(target), "{what}: ISA {isa}");
+    for feature in parts {
+        assert!(["sramecc+", "sramecc-", "xnack+", "xnack-"].contains(&feature), "{what}: ISA {isa} has feature `{feature}`");
+    }
 }
 
 fn rocminfo(stage: &Path, agents: Option<&str>, abi: &str) -> Option<Run> {
@@ -153,8 +177,13 @@ fn rocminfo_lists_every_configured_agent() {
             assert_eq!(agent.number("Max Clock Freq. (MHz)"), board.clock_mhz, "{what}: clock");
             assert_eq!(agent.get("Feature"), "KERNEL_DISPATCH", "{what}");
             assert_eq!(agent.isas.len(), 1, "{what}: ISAs {:?}", agent.isas);
-            assert!(agent.isas[0].starts_with(&format!("amdgcn-amd-amdhsa--{target}")), "{what}: ISA {}", agent.isas[0]);
-            assert!(agent.pools.iter().any(|p| p.starts_with("GLOBAL") && p.contains("COARSE GRAINED")), "{what}: pools {:?}", agent.pools);
+            assert_isa_name(&what, target, &agent.isas[0]);
+            let vram = agent
+                .pools
+                .iter()
+                .position(|p| p.starts_with("GLOBAL") && p.contains("COARSE GRAINED"))
+                .unwrap_or_else(|| panic!("{what}: no coarse-grained global pool in {:?}", agent.pools));
+            assert_eq!(agent.pool_sizes_kb[vram], board.memory_gib * 1024 * 1024, "{what}: VRAM pool size in KB");
             assert!(agent.pools.iter().any(|p| p == "GROUP"), "{what}: pools {:?} lack the LDS (GROUP) pool", agent.pools);
         }
     }
@@ -193,6 +222,7 @@ fn rocminfo_output_parser_reads_a_real_listing() {
         "  Pool Info:               ",
         "    Pool 1                   ",
         "      Segment:                 GLOBAL; FLAGS: COARSE GRAINED      ",
+        "      Size:                    201326592(0xc000000) KB            ",
         "    Pool 2                   ",
         "      Segment:                 GROUP                              ",
         "  ISA Info:                ",
@@ -204,10 +234,13 @@ fn rocminfo_output_parser_reads_a_real_listing() {
     let agents = parse_agents(&text);
     assert_eq!(agents.len(), 2);
     assert_eq!(agents[0].pools, ["GLOBAL; FLAGS: KERNARG, FINE GRAINED"]);
+    assert_eq!(agents[0].pool_sizes_kb, [0]);
     assert!(agents[0].isas.is_empty());
     assert_eq!(agents[1].get("Name"), "gfx942");
     assert_eq!(agents[1].number("Compute Unit"), 304);
     assert_eq!(agents[1].number("Wavefront Size"), 64);
     assert_eq!(agents[1].pools, ["GLOBAL; FLAGS: COARSE GRAINED", "GROUP"]);
+    assert_eq!(agents[1].pool_sizes_kb, [201326592, 0]);
+    assert_isa_name("parser", "gfx942", &agents[1].isas[0]);
     assert_eq!(agents[1].isas, ["amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-"]);
 }
