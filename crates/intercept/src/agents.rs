@@ -9,13 +9,15 @@ use rocprof_model::capture::{push_record, push_string_record, AgentRecord};
 
 use crate::tables::Originals;
 
-/// The agent section plus the GPU handles hooks need.
+/// The agent section plus the handles hooks need.
 #[derive(Debug, Default)]
 pub struct Discovered {
     /// Encoded string + agent records.
     pub section: Vec<u8>,
     /// Handles of GPU agents.
     pub gpus: Vec<u64>,
+    /// Handles of all agents.
+    pub all: Vec<u64>,
     /// Number of agents.
     pub count: usize,
 }
@@ -148,8 +150,10 @@ impl Query<'_> {
     }
 }
 
-/// Enumerates the agents.
-pub fn discover(o: &Originals) -> Discovered {
+/// Enumerates the agents. String ids are `0x8000_0000 | string_base | n` so that the sections
+/// of several discoveries (one per `hsa_init` cycle) never reuse an id; agents whose handle is
+/// in `skip` are left out (already recorded).
+pub fn discover(o: &Originals, string_base: u32, skip: &dyn Fn(u64) -> bool) -> Discovered {
     let Some(iterate) = o.iterate_agents else {
         return Discovered::default();
     };
@@ -172,7 +176,7 @@ pub fn discover(o: &Originals) -> Discovered {
         if s.is_empty() {
             return 0;
         }
-        let id = 0x8000_0000 | next_string;
+        let id = 0x8000_0000 | string_base | next_string;
         next_string += 1;
         push_string_record(section, id, s.as_bytes());
         id
@@ -186,6 +190,7 @@ pub fn discover(o: &Originals) -> Discovered {
     let (mut ncpu, mut ngpu) = (0u32, 0u32);
     for (index, &agent) in handles.iter().enumerate() {
         let q = Query { o, agent };
+        let skipped = skip(agent.handle);
         let device = q.u32(HSA_AGENT_INFO_DEVICE);
         let is_gpu = device == HSA_DEVICE_TYPE_GPU;
         let mut node_id = index as u32;
@@ -278,7 +283,11 @@ pub fn discover(o: &Originals) -> Discovered {
             product_name: string(&mut out.section, &q.string(HSA_AMD_AGENT_INFO_PRODUCT_NAME)),
             ..AgentRecord::default()
         };
+        if skipped {
+            continue;
+        }
         push_record(&mut out.section, &rec);
+        out.all.push(agent.handle);
         if is_gpu {
             out.gpus.push(agent.handle);
         }

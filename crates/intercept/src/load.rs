@@ -133,7 +133,7 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
             return true;
         };
         let clock_id = clock::detect(runtime_timestamp_ns(o));
-        let found = agents::discover(o);
+        let found = agents::discover(o, 0, &|_| false);
         let path = dir.join(format!("{}.rpcap", std::process::id()));
         let info = HeaderInfo {
             pid: std::process::id(),
@@ -163,7 +163,10 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
                 "cannot start the writer thread: {e}; records may be dropped"
             );
         }
-        let mut global = Global::new(sink, trace_kernels, found.gpus);
+        let mut global = Global::new(sink, trace_kernels, &found.gpus);
+        for &h in &found.all {
+            global.known_agents.insert(h);
+        }
         global.gate_completions =
             std::env::var("ROCPROF_RS_GATE_COMPLETIONS").map_or(true, |v| v.trim() != "0");
         state::init_global(global);
@@ -176,6 +179,18 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
             o.root_major,
             o.amd_ext_size
         );
+    } else if let Some(g) = state::global() {
+        // A later hsa_init cycle: the runtime may have new agent handles. Record the agents not
+        // seen yet in the record stream (the header was written by the first cycle).
+        let n = g.discoveries.fetch_add(1, Ordering::Relaxed);
+        let found = agents::discover(o, (n & 0x7FF) << 20, &|h| g.known_agents.contains(h));
+        g.sink.write_raw_records(&found.section);
+        for &h in &found.all {
+            g.known_agents.insert(h);
+        }
+        for &h in &found.gpus {
+            g.gpu_agents.insert(h);
+        }
     }
     // SAFETY: OnLoad runs under the runtime's bootstrap lock, so nobody else writes the table.
     unsafe {

@@ -311,6 +311,28 @@ impl Sink {
         }
     }
 
+    /// Appends already-encoded records (each with its commit word set, as built by
+    /// `rocprof_model::capture::push_record`), one at a time: body first, commit word last.
+    /// Cold path. Records that do not parse stop the copy.
+    pub fn write_raw_records(&self, mut records: &[u8]) {
+        while records.len() >= FRAME_SIZE {
+            let word = u32::from_le_bytes([records[0], records[1], records[2], records[3]]);
+            let size = (word >> 16) as usize;
+            if word == 0 || size < FRAME_SIZE || size & 7 != 0 || size > records.len() {
+                return;
+            }
+            let Some(addr) = self.reserve(size) else {
+                self.count_drop();
+                return;
+            };
+            // SAFETY: `reserve` returned `size` zeroed bytes owned by this thread.
+            let bytes = unsafe { std::slice::from_raw_parts_mut(addr as *mut u8, size) };
+            bytes[4..].copy_from_slice(&records[4..size]);
+            Self::commit(addr, word);
+            records = &records[size..];
+        }
+    }
+
     /// Appends a string record with the given bytes.
     pub fn write_string(&self, s: &[u8]) -> u32 {
         self.write_string_with(s.len(), |out| {
@@ -487,6 +509,35 @@ mod tests {
         );
         sink.mark_clean(2);
         assert!(read_capture(&path).unwrap().clean_exit);
+    }
+
+    #[test]
+    fn pre_encoded_records_are_copied_into_the_stream() {
+        use rocprof_model::capture::{push_record, push_string_record, AgentRecord};
+        let path = temp_path("raw.rpcap");
+        let sink = Sink::create(&path, &HeaderInfo::default()).unwrap();
+        let mut section = Vec::new();
+        push_string_record(&mut section, 0x8010_0001, b"gfx90a");
+        push_record(
+            &mut section,
+            &AgentRecord {
+                handle: 0x77,
+                node_id: 2,
+                agent_type: 2,
+                name: 0x8010_0001,
+                ..Default::default()
+            },
+        );
+        sink.write_raw_records(&section);
+        sink.write_raw_records(&[1, 0, 0xFF, 0xFF]); // garbage: ignored
+        Sink::reset_thread_cursor();
+        let cap = read_capture(&path).unwrap();
+        assert_eq!(cap.trace.agents.len(), 1);
+        assert_eq!(
+            cap.trace.strings.resolve(cap.trace.agents[0].name),
+            "gfx90a"
+        );
+        assert_eq!(cap.trace.dropped_records.total(), 0);
     }
 
     #[test]

@@ -254,8 +254,13 @@ pub struct Global {
     pub queues: Box<[QueueCtx]>,
     /// Loaded code objects.
     pub code_objects: Box<[CodeObjectEntry]>,
-    /// GPU agent handles (filled at `OnLoad`).
-    pub gpu_agents: Vec<u64>,
+    /// GPU agent handles (filled at each `OnLoad`: a runtime re-initialised after
+    /// `hsa_shut_down` may hand out new handles).
+    pub gpu_agents: HandleSet,
+    /// Every agent handle already recorded in the capture.
+    pub known_agents: HandleSet,
+    /// Number of agent discoveries so far (namespaces their string ids).
+    pub discoveries: AtomicU32,
     /// Next dispatch id.
     pub next_dispatch: AtomicU64,
     /// Next correlation id.
@@ -270,6 +275,54 @@ pub struct Global {
     pub in_flight: AtomicU64,
 }
 
+/// A small fixed set of handles, readable without locks (agents: a handful per machine).
+pub struct HandleSet {
+    slots: [AtomicU64; 64],
+}
+
+impl HandleSet {
+    /// An empty set.
+    pub fn new() -> Self {
+        Self {
+            slots: std::array::from_fn(|_| AtomicU64::new(0)),
+        }
+    }
+
+    /// A set holding `handles`.
+    pub fn from(handles: &[u64]) -> Self {
+        let s = Self::new();
+        for &h in handles {
+            s.insert(h);
+        }
+        s
+    }
+
+    /// Adds `h` (no-op when present, 0, or the set is full).
+    pub fn insert(&self, h: u64) {
+        if h == 0 || self.contains(h) {
+            return;
+        }
+        for slot in &self.slots {
+            match slot.compare_exchange(0, h, Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => return,
+                Err(cur) if cur == h => return,
+                Err(_) => {}
+            }
+        }
+    }
+
+    /// Is `h` in the set?
+    pub fn contains(&self, h: u64) -> bool {
+        h != 0 && self.slots.iter().any(|s| s.load(Ordering::Acquire) == h)
+    }
+}
+
+impl Default for HandleSet {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// Capacity of the signal pool: bounds the dispatches in flight at once.
 pub const MAX_SLOTS: usize = 16 * 1024;
 /// Most queues traced at once.
@@ -281,7 +334,7 @@ pub const MAX_KERNELS: usize = 64 * 1024;
 
 impl Global {
     /// Allocates every table.
-    pub fn new(sink: &'static Sink, trace_kernels: bool, gpu_agents: Vec<u64>) -> Self {
+    pub fn new(sink: &'static Sink, trace_kernels: bool, gpu_agents: &[u64]) -> Self {
         Self {
             sink,
             trace_kernels,
@@ -304,7 +357,9 @@ impl Global {
                     id: AtomicU64::new(0),
                 })
                 .collect(),
-            gpu_agents,
+            gpu_agents: HandleSet::from(gpu_agents),
+            known_agents: HandleSet::from(gpu_agents),
+            discoveries: AtomicU32::new(1),
             next_dispatch: AtomicU64::new(1),
             next_correlation: AtomicU64::new(1),
             next_queue: AtomicU64::new(1),
@@ -357,7 +412,7 @@ impl Global {
 
     /// Is `agent` a GPU?
     pub fn is_gpu(&self, agent: u64) -> bool {
-        self.gpu_agents.contains(&agent)
+        self.gpu_agents.contains(agent)
     }
 }
 

@@ -989,6 +989,10 @@ fn build_trace(raw: Raw, meta: SessionMeta, domain: ClockDomain, cap: &mut Captu
         let id = AgentId(a.node_id);
         let name = string(a.name).to_owned();
         agent_by_handle.insert(a.handle, (id, name.clone()));
+        if t.agents.iter().any(|x| x.id == id) {
+            // The same agent again under a new handle (the runtime was initialised again).
+            continue;
+        }
         let agent = Agent {
             id,
             handle: a.handle,
@@ -1462,6 +1466,35 @@ mod tests {
             0,
             "the unclaimed tail was not read"
         );
+    }
+
+    #[test]
+    fn an_agent_recorded_again_under_a_new_handle_is_one_agent() {
+        // A second hsa_init cycle re-records the GPU (node 1) with handle 0x200 in a chunk.
+        let mut recs = Vec::new();
+        push_string_record(&mut recs, 0x8010_0001, b"gfx942");
+        push_record(
+            &mut recs,
+            &AgentRecord {
+                handle: 0x200,
+                node_id: 1,
+                agent_type: 2,
+                name: 0x8010_0001,
+                ..Default::default()
+            },
+        );
+        push_record(
+            &mut recs,
+            &DispatchBeginRecord {
+                agent_handle: 0x200,
+                ..begin(1)
+            },
+        );
+        let mut file = header_bytes(0, 0);
+        file.extend(chunk(1, &recs));
+        let cap = parse_capture(&file).unwrap();
+        assert_eq!(cap.trace.agents.len(), 1);
+        assert_eq!(cap.trace.dispatches[0].agent, AgentId(1));
     }
 
     #[test]

@@ -150,7 +150,7 @@ fn intercept_and_completion_handlers_allocate_nothing() {
         ..Originals::default()
     };
     state::set_originals(o);
-    let g = state::init_global(Global::new(sink, true, vec![0xA9]));
+    let g = state::init_global(Global::new(sink, true, &[0xA9]));
     let (queue_index, queue_id) = g.add_queue(0xDEAD_0000, 0xA9).unwrap();
     assert_eq!(queue_id, 1);
     queue::grow_pool(g, state::originals().unwrap(), 64);
