@@ -80,3 +80,41 @@ fn the_application_exit_status_is_the_cli_exit_status() {
     );
     assert_eq!(p.run.status.code(), Some(7), "{}", p.run.transcript());
 }
+
+#[test]
+fn every_hsa_init_cycle_is_traced() {
+    let test = "every_hsa_init_cycle_is_traced";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.fixture("init_cycles", test) else {
+        return;
+    };
+    for abi in ["newest", "5.2"] {
+        let env = vec![("ROCPROF_RS_SIM_ABI".to_string(), abi.to_string())];
+        let p = kernel_trace(&stage, "gfx942", &app, &["3"], &env);
+        let (csv, db) = consistent_kernel_rows(&p);
+        assert_eq!(
+            db.len(),
+            3,
+            "{abi}: one dispatch per init cycle:\n{}",
+            p.run.transcript()
+        );
+        let queues: std::collections::HashSet<u64> = db.iter().map(|k| k.queue_id).collect();
+        assert_eq!(queues.len(), 3, "{abi}: a new queue per cycle");
+        assert!(
+            csv.rows
+                .iter()
+                .all(|r| r["Agent_Id"] == csv.rows[0]["Agent_Id"]),
+            "{abi}: one GPU agent"
+        );
+        let agents = read_csv(&find_one(&p.out, "agent_info.csv"));
+        assert_eq!(
+            agents
+                .rows
+                .iter()
+                .filter(|r| r["Agent_Type"] == "GPU")
+                .count(),
+            1,
+            "{abi}: {agents:?}"
+        );
+    }
+}
