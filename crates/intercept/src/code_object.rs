@@ -161,7 +161,7 @@ fn record_code_object(
         (&mut uri_len as *mut u32).cast(),
     ) && uri_len > 0
     {
-        g.sink.write_string_with(uri_len as usize, |buf| {
+        runtime_string(g, uri_len as usize, |buf| {
             info(
                 HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI,
                 buf.as_mut_ptr().cast(),
@@ -216,6 +216,20 @@ fn record_code_object(
             (&ctx as *const CoCtx<'_>) as *mut c_void,
         )
     };
+}
+
+/// Writes a string the runtime produces (`len` bytes, perhaps plus a NUL, with no way to bound
+/// what it writes): straight into the capture when it fits a string record, otherwise into a
+/// heap buffer first (a rare, cold case) and then cut to the longest string a record holds.
+fn runtime_string(g: &Global, len: usize, get: impl FnOnce(&mut [u8]) -> bool) -> u32 {
+    if len < rocprof_model::capture::MAX_STRING_LEN - 1 {
+        return g.sink.write_string_with(len, get);
+    }
+    let mut buf = vec![0u8; len + 1];
+    if !get(&mut buf) {
+        return 0;
+    }
+    g.sink.write_string(&buf[..len])
 }
 
 /// Raw words of a 64-byte kernel descriptor (hsa-abi.md §5.5).
@@ -294,7 +308,7 @@ fn record_symbol(ctx: &CoCtx<'_>, sym: hsa_executable_symbol_t) {
         (&mut private as *mut u32).cast(),
     );
     let name = if name_len > 0 {
-        ctx.g.sink.write_string_with(name_len as usize, |buf| {
+        runtime_string(ctx.g, name_len as usize, |buf| {
             info(HSA_EXECUTABLE_SYMBOL_INFO_NAME, buf.as_mut_ptr().cast())
         })
     } else {
