@@ -32,6 +32,18 @@ fn main() {
             break;
         }
     }
+    if std::env::var_os("SQTT_DIFF_OCC").is_some() {
+        for o in &x.occupancy {
+            if !y.occupancy.contains(o) {
+                println!("  only amd: {o:?}");
+            }
+        }
+        for o in &y.occupancy {
+            if !x.occupancy.contains(o) {
+                println!("  only ours: {o:?}");
+            }
+        }
+    }
     println!("realtime equal {} other_simd equal {} info amd {:?} ours {:?}", x.realtime == y.realtime, x.other_simd == y.other_simd, x.info, y.info);
     if x.realtime != y.realtime {
         println!("realtime amd {} ours {}", x.realtime.len(), y.realtime.len());
