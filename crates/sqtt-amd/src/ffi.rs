@@ -146,6 +146,8 @@ type ParseFn = unsafe extern "C" fn(SeDataFn, TraceFn, IsaFn, *mut c_void) -> u3
 
 const PARSE_SYMBOL: &str = "rocprof_trace_decoder_parse_data";
 
+static PARSE_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 pub(crate) enum OpenError {
     Load(String),
     Symbol(&'static str, String),
@@ -181,6 +183,9 @@ impl Library {
         text: Option<&'a mut dyn FnMut(u64) -> Option<String>>,
     ) -> Result<SeDecode, Error> {
         let mut st = CallState { stream, given: false, code, out: SeDecode::default(), failed: false, text };
+        // AMD's 0.1.6 decoder keeps global state (concurrent calls from test threads produced
+        // wrong records), so calls are serialised process-wide.
+        let _guard = PARSE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         // SAFETY: the callbacks match AMD's typedefs; `st` outlives the call and is only reached
         // through the userdata pointer during it; the decoder does not retain the callbacks.
         let status = unsafe { (self.parse)(se_data, trace, isa, (&mut st as *mut CallState<'_>).cast()) };

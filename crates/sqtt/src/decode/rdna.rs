@@ -389,8 +389,13 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
             RdnaKind::WaveEnd => {
                 let (cu, simd, slot) = rdna::wave_end(raw, layout);
                 if cu == target_cu && simd == target_simd {
-                    if let Some(w) = st.slots[slot as usize].last_mut() {
+                    // The 0.1.6 reference finishes the wave here: tokens of the slot that arrive
+                    // before its next start no longer reach it (newer decoders keep it open).
+                    let s = &mut st.slots[slot as usize];
+                    if let Some(mut w) = s.pop() {
                         w.complete(time);
+                        finish(&mut w, &mut st.lines, &mut out);
+                        out.waves.push(w.into_wave());
                     }
                 }
                 let l = loc(cu, simd, slot);
