@@ -20,9 +20,22 @@
 //! ```
 //!
 //! Supported: gfx9 (CDNA, incl. gfx950), gfx11 (RDNA3, trace layout 3), gfx12 (RDNA4, layout 4).
+//! The rules follow AMD's rocprof-trace-decoder **0.1.6** (the version the conformance corpus was
+//! decoded with), including its quirks; where newer AMD sources differ, comments say so.
+//!
+//! Layers, usable on their own:
+//! * [`tokens`]: token iterators per format ([`tokens::RdnaTokens`], [`tokens::Gfx9Tokens`]) with
+//!   AMD's time model; [`format`] holds the bit layouts.
+//! * [`isa`]: our AMDGPU instruction-length/class decoder and the linear [`Program`] sweep that
+//!   the PC walk uses (no LLVM needed); [`isa::class_text`] is a mnemonic-level stand-in text.
+//! * [`Decoder`]: per-SE records ([`SeDecode`]); [`aggregate`]: per-PC and per-wave summaries.
+//!
+//! Examples: `sqtt-bench` (throughput), `sqtt-dump` (tokens of a stream), `sqtt-isa` (how a code
+//! object is decoded). The AMD backend and LLVM instruction text are in `rocprof-sqtt-amd`.
+//!
 //! Not decoded: gfx10, gfx11 shader-data tokens, RDNA perf-counter tokens (AMD's decoder ignores
-//! them too), code-object marker packets and `NEW_PC` / `INST_PC` tokens (PC re-anchoring after
-//! indirect jumps).
+//! them too), code-object marker packets, and `NEW_PC` / `INST_PC` tokens (PC re-anchoring after
+//! indirect jumps, which the walk therefore follows only through direct branches).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
