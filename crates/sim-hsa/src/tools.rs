@@ -303,23 +303,31 @@ mod tests {
         // SAFETY: loads our freshly built test library, the way LD_PRELOAD would have.
         let h = unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
         assert!(!h.is_null(), "{}", dl_error());
-        // SAFETY: symbols of the test library with the types written above.
-        let (loads, unloads, version) = unsafe {
-            (
-                &*(libc::dlsym(h, c"loads".as_ptr()) as *const i32),
-                &*(libc::dlsym(h, c"unloads".as_ptr()) as *const i32),
-                &*(libc::dlsym(h, c"version".as_ptr()) as *const u64),
-            )
+        // The tool's counters change behind our back (the runtime calls into the library), so they are
+        // read through raw pointers with volatile reads: a `&i32` would let the optimiser keep the first
+        // value it read, which made this test fail in release builds only.
+        let sym = |name: &std::ffi::CStr| {
+            // SAFETY: looks up a symbol of the library we just loaded; a null result is checked below.
+            let p = unsafe { libc::dlsym(h, name.as_ptr()) };
+            assert!(!p.is_null(), "{}", dl_error());
+            p
         };
+        let (loads, unloads, version) =
+            (sym(c"loads") as *const i32, sym(c"unloads") as *const i32, sym(c"version") as *const u64);
+        // SAFETY: the pointers are the test library's own globals of the types written above; the library stays
+        // loaded (we hold a reference) until the dlclose at the end.
+        let read = || unsafe { (loads.read_volatile(), unloads.read_volatile(), version.read_volatile()) };
         std::env::set_var("ROCPROF_RS_SIM_ABI", "5.2");
         crate::api::testing::init_gpu();
         crate::api::testing::shut_down();
         std::env::remove_var("ROCPROF_RS_SIM_ABI");
-        assert_eq!((*loads, *unloads), (0, 0), "5.2 has no HSA_AMD_TOOL_PRIORITY discovery");
+        let (l, u, _) = read();
+        assert_eq!((l, u), (0, 0), "5.2 has no HSA_AMD_TOOL_PRIORITY discovery");
         crate::api::testing::init_gpu();
-        assert_eq!((*loads, *version), (1, 3), "discovered and given the root table major");
+        let (l, _, v) = read();
+        assert_eq!((l, v), (1, 3), "discovered and given the root table major");
         crate::api::testing::shut_down();
-        assert_eq!(*unloads, 1);
+        assert_eq!(read().1, 1);
         // SAFETY: drops our own reference (the runtime closed its one at shutdown); the references into the
         // library are not used after this.
         unsafe { libc::dlclose(h) };
