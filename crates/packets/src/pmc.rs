@@ -284,11 +284,11 @@ impl PmcPlan {
         if matches!(fam, Family::Gfx11 | Family::Gfx12) && self.counters_attr & (attr::TC | attr::SQ) != 0 {
             s.set_uconfig(SQ_PERFCOUNTER_CTRL2, 0x1_FFFF);
         }
-        let gus = matches!(fam, Family::Gfx10 | Family::Gfx11) && self.counters_attr & attr::GUS != 0;
-        if gus {
-            s.write_config(GUS_PERFCOUNTER_RSLT_CNTL, MC_CLEAR_ALL);
-            s.write_config(GUS_PERFCOUNTER_RSLT_CNTL, MC_ENABLE_ANY);
-        }
+        // GUS (gfx10/11) gets no RSLT_CNTL clear/enable and no second CFG
+        // write: aqlprofile guards those packets with its gfx10/11 primitives
+        // headers' include guards, but its PMC builder is included before
+        // those headers, so the GUS-specific packets are compiled out. The
+        // GUS CFG is programmed only by the generic select write below.
         let multi = self.agent.multi_xcc();
         let mut rpbs: BTreeMap<u32, u64> = BTreeMap::new();
         let mut atcs: BTreeMap<u32, u64> = BTreeMap::new();
@@ -341,10 +341,6 @@ impl PmcPlan {
                     Family::Gfx11 | Family::Gfx12 => 0x55,
                 };
                 s.set_uconfig(regs.control, ctrl);
-            }
-            if gus && b.has(attr::GUS) {
-                // GUS CFG: PERF_SEL | ENABLE, same value the table's select gives.
-                s.write_config(regs.select, b.select_value(c.select_event));
             }
         }
         // RPB, then ATC instances: clear and enable each once.
@@ -434,9 +430,8 @@ impl PmcPlan {
                 }
             }
             s.wait_idle();
-            if matches!(fam, Family::Gfx10 | Family::Gfx11) && self.counters_attr & attr::GUS != 0 {
-                s.write_config(GUS_PERFCOUNTER_RSLT_CNTL, 0);
-            }
+            // No GUS RSLT_CNTL stop here either (compiled out in aqlprofile,
+            // see start_stream).
             for c in &self.counters {
                 let b = c.block;
                 if b.has(attr::AID) {
@@ -686,6 +681,42 @@ mod tests {
 
     fn ev(block_enum: u32, block_index: u32, event_id: u32, flags: u32) -> PmcEvent {
         PmcEvent { block_enum, block_index, event_id, flags }
+    }
+
+    /// (absolute register, value) of every single-register SET_UCONFIG_REG
+    /// packet in a PM4 stream (aqlprofile writes config registers this way).
+    fn uconfig_writes(dw: &[u32]) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < dw.len() {
+            let h = dw[i];
+            let n = ((h >> 16) & 0x3FFF) as usize + 2;
+            if h >> 30 == 3 && (h >> 8) & 0xFF == 0x79 && n == 3 {
+                out.push((dw[i + 1] + 0xC000, dw[i + 2]));
+            }
+            i += if h >> 30 == 3 { n } else { 1 };
+        }
+        out
+    }
+
+    #[test]
+    fn gus_is_programmed_by_its_select_write_only() {
+        // Rule: aqlprofile's GUS-specific packets (RSLT_CNTL clear + enable in
+        // start, a second CFG write, RSLT_CNTL stop in read) sit behind
+        // `#if defined(_GFX10_PRIMITIVES_H_) || defined(_GFX11_PRIMITIVES_H_)`
+        // in a header included before those primitives, so they never exist.
+        for t in [Target::Gfx1030, Target::Gfx1100] {
+            let agent = Agent::reference(t);
+            // GUS (enum 31) event 7 in slot 0: CFG0 (0xDE03) = ENABLE (bit 28) | 7.
+            let plan = PmcPlan::new(&agent, &[ev(31, 0, 7, 0)]).unwrap();
+            let start = uconfig_writes(&plan.start_stream());
+            let cfg: Vec<_> = start.iter().filter(|w| w.0 == 0xDE03).collect();
+            assert_eq!(cfg, vec![&(0xDE03, 0x1000_0007)], "{t:?}: one CFG write");
+            let (read, _) = plan.read_stream(0x1000).unwrap();
+            for (what, stream) in [("start", start), ("stop", uconfig_writes(&plan.stop_stream())), ("read", uconfig_writes(&read))] {
+                assert!(stream.iter().all(|w| w.0 != GUS_PERFCOUNTER_RSLT_CNTL), "{t:?}: RSLT_CNTL written in {what}");
+            }
+        }
     }
 
     #[test]
