@@ -34,8 +34,8 @@
 //! object is decoded). The AMD backend and LLVM instruction text are in `rocprof-sqtt-amd`.
 //!
 //! Not decoded: gfx10, gfx11 shader-data tokens, RDNA perf-counter tokens (AMD's decoder ignores
-//! them too), code-object marker packets, and `NEW_PC` / `INST_PC` tokens (PC re-anchoring after
-//! indirect jumps, which the walk therefore follows only through direct branches).
+//! them too), code-object marker packets and gfx9 `INST_PC` tokens. RDNA `NEW_PC` tokens do
+//! re-anchor the PC walk after indirect jumps.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

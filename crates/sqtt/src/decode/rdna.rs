@@ -200,6 +200,21 @@ impl WaveBuild {
         self.update_state(WaveState::Exec, token_time);
     }
 
+    /// A `NEW_PC` token: the PC after the last indirect jump (filled into the open marker).
+    fn new_pc(&mut self, pc: u64) {
+        if self.pc_infos.is_empty() || !self.restored {
+            return;
+        }
+        let mut idx = self.pc_infos.len();
+        while idx > 0 && self.pc_infos[idx - 1].1 == 0 {
+            idx -= 1;
+        }
+        if idx == self.pc_infos.len() {
+            self.pc_infos.push((self.insts.len(), 0));
+        }
+        self.pc_infos[idx].1 = pc;
+    }
+
     fn complete(&mut self, time: i64) {
         self.update_state(WaveState::Empty, time);
         self.end_time = time;
@@ -407,6 +422,12 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
                 };
                 occ.push(Occupancy { time, cu, simd, wave_id: slot, start: false, pc });
             }
+            RdnaKind::NewPc => {
+                let (slot, pc) = rdna::new_pc(raw, layout);
+                if let Some(w) = st.slots[slot as usize].last_mut() {
+                    w.new_pc(pc);
+                }
+            }
             RdnaKind::Reg => {
                 let (cs, pipe, me, reg, value) = rdna::reg(raw);
                 if cs {
@@ -476,6 +497,7 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
             | RdnaKind::WaveStart
             | RdnaKind::WaveStartExt
             | RdnaKind::WaveEnd
+            | RdnaKind::NewPc
             | RdnaKind::Reg => pending.push(tok),
             _ => apply(tok),
         }

@@ -41,8 +41,9 @@ pub enum RdnaKind {
     WaveStartExt,
     /// Timing filler / shader data (layout 3), 3-bit delta.
     TsDeltaS5W3,
-    /// Timing filler (layout 3) or `NEW_PC` (layout 4, same code).
-    TsDeltaS8W3,
+    /// `NEW_PC`: the PC a wave continues at after an indirect jump (`s_setpc`, `s_swappc`,
+    /// `s_call`); tinygrad calls the layout-3 form `TS_DELTA_S8_W3`.
+    NewPc,
     /// Coarse wave state.
     TsWaveState,
     /// Utilisation counters.
@@ -99,7 +100,7 @@ const fn patterns(l4: bool) -> [(u8, u8, RdnaKind); 31] {
     [
         (8, 0x61, Event),
         (8, 0xE1, EventBig),
-        (7, 0x21, TsDeltaS8W3),
+        (7, 0x21, NewPc),
         (7, 0x51, TsWaveState),
         (7, 0x31, UtilCtr),
         (7, 0x71, Snapshot),
@@ -180,14 +181,14 @@ const fn build(layout: u8) -> LayoutTable {
         set!(Perf, 8, 7, 3);
         set!(WaveStartExt, 10, 5, 2);
         set!(TsDeltaS5W3, 14, 7, 3);
-        set!(TsDeltaS8W3, 18, 8, 3);
+        set!(NewPc, 18, 8, 3);
         set!(TsDeltaOrMark, 16, 0, 0);
     } else {
         set!(WaveAlloc, 5, 5, 3);
         set!(Perf, 7, 5, 3);
         set!(WaveStartExt, 12, 5, 2);
         set!(TsDeltaS5W3, 13, 5, 3);
-        set!(TsDeltaS8W3, 16, 8, 3);
+        set!(NewPc, 16, 8, 3);
         set!(TsDeltaOrMark, 12, 0, 0);
     }
     set!(TsWaveState, 6, 7, 9);
@@ -301,6 +302,14 @@ pub const fn inst(raw: u64, layout: u8) -> (u8, u16) {
     } else {
         (bits(raw, 8, 5) as u8, bits(raw, 13, 7) as u16)
     }
+}
+
+/// `NEW_PC` (`new_pc_type` in gfx10token.h / gfx12token.h): `(slot, absolute pc)`; the token
+/// carries the dword address (46 bits at 16 on layout 3, 55 bits on layout 4, of which the 48
+/// that fit the window are read: enough for any canonical GPU address).
+pub const fn new_pc(raw: u64, layout: u8) -> (u8, u64) {
+    let width = if layout >= 4 { 48 } else { 46 };
+    (bits(raw, 11, 5) as u8, bits(raw, 16, width) << 2)
 }
 
 /// Wave slot of a `VALUINST` or `IMMEDIATE` token (bits 7..11).

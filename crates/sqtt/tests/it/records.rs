@@ -38,3 +38,31 @@ fn gfx9_userdata_and_perf_records() {
     assert_eq!(d.shaderdata, vec![ShaderData { time: 0, value: 0xdead_beef, cu: 3, simd: 1, wave_id: 2, flags: 0 }]);
     assert_eq!(d.perfevents, vec![PerfEvent { time: 12, events: [1, 2, 3, 4], cu: 2, bank: 1 }]);
 }
+
+#[test]
+fn new_pc_reanchors_the_walk_after_an_indirect_jump() {
+    // 0x1000 v_mov_b32 ; 0x1004 s_setpc_b64 ; 0x1008 v_mov_b32 ; 0x100c s_nop 0 ; 0x1010 s_endpgm.
+    // Trace: VALU, INST op 5 (jump), NEW_PC 0x100c, IMMEDIATE, wave end. AMD's decoder reports
+    // the PCs 0x1000, 0x1004, 0x100c, 0x1010 for the same bytes (both layouts).
+    let words = [0x7e00_0280u32, 0xbe80_4800, 0x7e00_0280, 0xbf80_0000, 0xbfb0_0000];
+    let text: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    for (layout, family) in [(3u64, Family::Gfx11), (4, Family::Gfx12)] {
+        let code = CodeObject::from_text(family, 0x1000, &text, 0);
+        let inst = if layout == 3 { 0x2 | (1 << 4) | (5 << 13) } else { 0x2 | (1 << 3) | (5 << 12) };
+        let mut nibbles: Vec<u8> = Vec::new();
+        let mut push = |v: u64, n: usize| nibbles.extend((0..n).map(|i| if i < 16 { ((v >> (4 * i)) & 0xf) as u8 } else { 0 }));
+        push(0x11 | (layout << 7), 16);
+        push(0x9 | (1 << 15) | (0x0c << 16) | (0x10 << 32), 16);
+        push(0x0c | (1 << 5), 8);
+        push(0x3 | (1 << 3), 3);
+        push(inst, 5);
+        push(0x21 | (1 << 8) | ((0x100c / 4) << 16), if layout == 3 { 16 } else { 18 });
+        push(0xd | (1 << 4), 3);
+        push(0x15 | (7 << 5), 5);
+        nibbles.resize(256, 0);
+        let data: Vec<u8> = nibbles.chunks(2).map(|c| c[0] | (c[1] << 4)).collect();
+        let d = Decoder::new(&code).decode(&data).unwrap();
+        let pcs: Vec<u64> = d.waves[0].instructions.iter().map(|i| i.pc).collect();
+        assert_eq!(pcs, vec![0x1000, 0x1004, 0x100c, 0x1010], "layout {layout}");
+    }
+}
