@@ -22,6 +22,8 @@ use crate::target::{Agent, Family};
 pub const ACCUM_LO_RES: u32 = 1;
 /// Accumulation flag HI_RES.
 pub const ACCUM_HI_RES: u32 = 2;
+/// Width of the `accum` bit field at the bottom of the event flags (3 bits).
+pub const ACCUM_FIELD_MASK: u32 = 0x7;
 
 /// SPI event ids at or above this take no hardware counter ("special" ids).
 pub const SPI_SPECIAL_EVENT: u32 = 0x100_0000;
@@ -596,14 +598,19 @@ fn assign(
     }
     let mut select_event = e.event_id;
     if e.flags != 0 {
-        // Only the SQ block (enum 6) accepts accumulation flags.
-        let ids = if block.block_enum == 6 { target.sq_accumulation_ids() } else { None };
-        let Some((lo, hi)) = ids else {
-            return Err(Error::AccumulationUnsupported { block: block.name, flags: e.flags, target: target.name() });
-        };
-        match e.flags & 0x3 {
-            ACCUM_LO_RES => select_event = lo,
-            ACCUM_HI_RES => select_event = hi,
+        // Only the SQ block (enum 6) accepts any flags. There, only the 3-bit
+        // `accum` field values LO_RES and HI_RES swap in the accumulation id
+        // (and fail where the target has none, gfx12); any other non-zero
+        // flags keep the event id, on every target (aqlprofile's
+        // HandleSQFlagsBlock compares `sq_flags.accum` with 1 and 2 only).
+        let unsupported =
+            || Error::AccumulationUnsupported { block: block.name, flags: e.flags, target: target.name() };
+        if block.block_enum != 6 {
+            return Err(unsupported());
+        }
+        match e.flags & ACCUM_FIELD_MASK {
+            ACCUM_LO_RES => select_event = target.sq_accumulation_ids().ok_or_else(unsupported)?.0,
+            ACCUM_HI_RES => select_event = target.sq_accumulation_ids().ok_or_else(unsupported)?.1,
             _ => {}
         }
     }
@@ -731,6 +738,28 @@ mod tests {
         // Two flagged copies without a plain twin each get an internal copy (aqlprofile does this).
         let plan = PmcPlan::new(&agent, &[ev(6, 0, 5, 1), ev(6, 0, 5, 2)]).unwrap();
         assert_eq!(plan.events().iter().filter(|p| p.internal).count(), 2);
+    }
+
+    #[test]
+    fn sq_flags_other_than_lo_or_hi_res_keep_the_event_id() {
+        // Rule: on SQ only accum (flags & 7) == 1 or 2 selects the
+        // accumulation id; other non-zero flags build the plain event (with
+        // the internal twin every flagged event gets), even on gfx12 where
+        // LO/HI_RES fail. Non-SQ blocks reject any non-zero flags.
+        for (t, flags) in [(Target::Gfx1201, 3), (Target::Gfx90a, 5), (Target::Gfx90a, 6), (Target::Gfx1100, 8)] {
+            let agent = Agent::reference(t);
+            let plan = PmcPlan::new(&agent, &[ev(6, 0, 20, flags)]).unwrap();
+            let selects: Vec<_> = plan.counters.iter().map(|c| c.select_event).collect();
+            assert_eq!(selects, vec![20, 20], "{t:?} flags {flags}: internal twin + flagged event, both id 20");
+        }
+        // gfx90a accum 2 (HI_RES) still maps to 185; gfx12 LO/HI_RES fail.
+        let plan = PmcPlan::new(&Agent::reference(Target::Gfx90a), &[ev(6, 0, 20, 2)]).unwrap();
+        assert_eq!(plan.counters[1].select_event, 185);
+        for f in [1, 2, 9] {
+            assert!(PmcPlan::new(&Agent::reference(Target::Gfx1201), &[ev(6, 0, 20, f)]).is_err(), "gfx1201 flags {f}");
+        }
+        // GRBM (enum 3) with flags 3: invalid everywhere.
+        assert!(PmcPlan::new(&Agent::reference(Target::Gfx90a), &[ev(3, 0, 2, 3)]).is_err());
     }
 
     #[test]
