@@ -113,9 +113,6 @@ impl PmcPlan {
     /// rejects them, SDMA/UMC blocks (not implemented).
     pub fn new(agent: &Agent, events: &[PmcEvent]) -> Result<PmcPlan> {
         let target = agent.target;
-        if events.is_empty() {
-            return Err(Error::NoEvents);
-        }
         let mut list = Vec::with_capacity(events.len() + 4);
         for e in events {
             let block = validate_event(agent, e)?;
@@ -182,6 +179,12 @@ impl PmcPlan {
             let c = assign(agent, grbm, &e, &mut slots)?;
             counters_attr |= c.block.attr;
             counters.push(c);
+        }
+        // An empty request fails in aqlprofile because its read stream then
+        // writes no data; on gfx10 the appended GRBM counter above is read, so
+        // an empty request builds packets for that counter alone.
+        if counters.is_empty() {
+            return Err(Error::NoEvents);
         }
         Ok(PmcPlan { agent: *agent, events: list, counters, counters_attr })
     }
@@ -760,6 +763,23 @@ mod tests {
         }
         // GRBM (enum 3) with flags 3: invalid everywhere.
         assert!(PmcPlan::new(&Agent::reference(Target::Gfx90a), &[ev(3, 0, 2, 3)]).is_err());
+    }
+
+    #[test]
+    fn empty_request_fails_except_on_gfx10_where_grbm_is_appended() {
+        // Rule: aqlprofile fails when the read stream writes no data; gfx10's
+        // implicit GRBM counter (event 0) gives an empty request data to read.
+        for t in [Target::Gfx908, Target::Gfx942, Target::Gfx1100, Target::Gfx1201] {
+            assert_eq!(PmcPlan::new(&Agent::reference(t), &[]).unwrap_err(), Error::NoEvents, "{t:?}");
+        }
+        let plan = PmcPlan::new(&Agent::reference(Target::Gfx1030), &[]).unwrap();
+        assert!(plan.events().is_empty() && plan.samples().is_empty());
+        assert_eq!(plan.counters.len(), 1);
+        assert_eq!((plan.counters[0].block.name, plan.counters[0].select_event), ("GRBM", 0));
+        // Only the 8 spare bytes, which the gfx10 GRBM copy fills.
+        assert_eq!(plan.output_buffer_size(), 8);
+        let (_, written) = plan.read_stream(0x1000).unwrap();
+        assert_eq!(written, 8);
     }
 
     #[test]
