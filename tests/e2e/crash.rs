@@ -14,8 +14,11 @@ fn crash_after_n_dispatches_keeps_all_n() {
     let Some(app) = stage.fixture("crash_after", test) else {
         return;
     };
-    for n in [1u64, 7, 40] {
-        let p = kernel_trace(&stage, "gfx942", &app, &[&n.to_string()], &[]);
+    // Default: the waiting application thread writes the completion record; gated: the queue
+    // holds the application's signal until the completion handler wrote it.
+    for (gate, n) in [("0", 1u64), ("0", 7), ("0", 40), ("1", 7)] {
+        let env = vec![("ROCPROF_RS_GATE_COMPLETIONS".to_string(), gate.to_string())];
+        let p = kernel_trace(&stage, "gfx942", &app, &[&n.to_string()], &env);
         assert!(
             !p.run
                 .stderr
@@ -35,7 +38,7 @@ fn crash_after_n_dispatches_keeps_all_n() {
         assert_eq!(
             db.len() as u64,
             n,
-            "crash after {n} dispatches:\n{}",
+            "crash after {n} dispatches (gate {gate}):\n{}",
             p.run.transcript()
         );
         assert!(

@@ -18,7 +18,18 @@ const BARRIER_AND: u8 = 3;
 
 #[test]
 fn application_packets_are_unchanged_except_for_the_completion_signal() {
-    let test = "application_packets_are_unchanged_except_for_the_completion_signal";
+    packets_unchanged(
+        "application_packets_are_unchanged_except_for_the_completion_signal",
+        false,
+    );
+}
+
+#[test]
+fn gated_completions_change_only_the_barrier_dependency() {
+    packets_unchanged("gated_completions_change_only_the_barrier_dependency", true);
+}
+
+fn packets_unchanged(test: &str, gated: bool) {
     let Some(stage) = stage(test) else { return };
     let Some(app) = stage.fixture("vector_add", test) else {
         return;
@@ -35,10 +46,16 @@ fn application_packets_are_unchanged_except_for_the_completion_signal() {
     let plain = run(&app, &["40"], &env);
     assert!(plain.status.success(), "{}", plain.transcript());
 
-    let env = vec![(
-        "ROCPROF_RS_SIM_DISPATCH_LOG".to_string(),
-        traced_log.display().to_string(),
-    )];
+    let env = vec![
+        (
+            "ROCPROF_RS_SIM_DISPATCH_LOG".to_string(),
+            traced_log.display().to_string(),
+        ),
+        (
+            "ROCPROF_RS_GATE_COMPLETIONS".to_string(),
+            if gated { "1" } else { "0" }.to_string(),
+        ),
+    ];
     let traced = kernel_trace(&stage, "gfx942", &app, &["40"], &env);
     assert!(traced.run.status.success(), "{}", traced.run.transcript());
 
@@ -122,10 +139,13 @@ fn application_packets_are_unchanged_except_for_the_completion_signal() {
             );
             assert_eq!(b.queue, p.queue);
             assert_eq!(b.bytes[1] & 1, 1, "the barrier bit is set");
+            // rocprofiler-sdk's expansion has no dependency; with ROCPROF_RS_GATE_COMPLETIONS=1
+            // the barrier waits for the profiling signal.
+            let dep = if gated { p.u64_at(56) } else { 0 };
             assert_eq!(
                 b.u64_at(8),
-                p.u64_at(56),
-                "the barrier waits for the profiling signal"
+                dep,
+                "the barrier's dependency (gated: {gated})"
             );
             assert!(
                 b.bytes[16..56].iter().all(|&x| x == 0),

@@ -135,6 +135,110 @@ pub unsafe extern "C" fn executable_destroy_wrapper(exe: hsa_executable_t) -> hs
     })
 }
 
+/// Replaces `hsa_signal_load_relaxed`: the application may learn here that a dispatch finished.
+///
+/// # Safety
+/// The `hsa_signal_load_relaxed` contract.
+pub unsafe extern "C" fn signal_load_relaxed_wrapper(signal: hsa_signal_t) -> hsa_signal_value_t {
+    let original = || match state::originals().and_then(|o| o.signal_load_relaxed) {
+        // SAFETY: forwarding the caller's argument to the original (same contract).
+        Some(f) => unsafe { f(signal) },
+        None => 0,
+    };
+    let v = original();
+    ffi_guard(
+        "hsa_signal_load_relaxed",
+        || (),
+        || queue::on_app_signal_observed(signal),
+    );
+    v
+}
+
+/// Replaces `hsa_signal_load_scacquire`.
+///
+/// # Safety
+/// The `hsa_signal_load_scacquire` contract.
+pub unsafe extern "C" fn signal_load_scacquire_wrapper(signal: hsa_signal_t) -> hsa_signal_value_t {
+    let original = || match state::originals().and_then(|o| o.signal_load_scacquire) {
+        // SAFETY: forwarding the caller's argument to the original (same contract).
+        Some(f) => unsafe { f(signal) },
+        None => 0,
+    };
+    let v = original();
+    ffi_guard(
+        "hsa_signal_load_scacquire",
+        || (),
+        || queue::on_app_signal_observed(signal),
+    );
+    v
+}
+
+/// Replaces `hsa_signal_wait_relaxed`.
+///
+/// # Safety
+/// The `hsa_signal_wait_relaxed` contract.
+pub unsafe extern "C" fn signal_wait_relaxed_wrapper(
+    signal: hsa_signal_t,
+    condition: hsa_signal_condition_t,
+    compare_value: hsa_signal_value_t,
+    timeout_hint: u64,
+    wait_state_hint: hsa_wait_state_t,
+) -> hsa_signal_value_t {
+    let original = || match state::originals().and_then(|o| o.signal_wait_relaxed) {
+        // SAFETY: forwarding the caller's arguments to the original (same contract).
+        Some(f) => unsafe {
+            f(
+                signal,
+                condition,
+                compare_value,
+                timeout_hint,
+                wait_state_hint,
+            )
+        },
+        None => 0,
+    };
+    let v = original();
+    ffi_guard(
+        "hsa_signal_wait_relaxed",
+        || (),
+        || queue::on_app_signal_observed(signal),
+    );
+    v
+}
+
+/// Replaces `hsa_signal_wait_scacquire`.
+///
+/// # Safety
+/// The `hsa_signal_wait_scacquire` contract.
+pub unsafe extern "C" fn signal_wait_scacquire_wrapper(
+    signal: hsa_signal_t,
+    condition: hsa_signal_condition_t,
+    compare_value: hsa_signal_value_t,
+    timeout_hint: u64,
+    wait_state_hint: hsa_wait_state_t,
+) -> hsa_signal_value_t {
+    let original = || match state::originals().and_then(|o| o.signal_wait_scacquire) {
+        // SAFETY: forwarding the caller's arguments to the original (same contract).
+        Some(f) => unsafe {
+            f(
+                signal,
+                condition,
+                compare_value,
+                timeout_hint,
+                wait_state_hint,
+            )
+        },
+        None => 0,
+    };
+    let v = original();
+    ffi_guard(
+        "hsa_signal_wait_scacquire",
+        || (),
+        || queue::on_app_signal_observed(signal),
+    );
+    v
+}
+
 /// The intercept-queue packet handler.
 ///
 /// # Safety

@@ -23,6 +23,10 @@ fn wrappers() -> Wrappers {
         queue_destroy: exports::queue_destroy_wrapper,
         executable_freeze: exports::executable_freeze_wrapper,
         executable_destroy: exports::executable_destroy_wrapper,
+        signal_load_relaxed: exports::signal_load_relaxed_wrapper,
+        signal_load_scacquire: exports::signal_load_scacquire_wrapper,
+        signal_wait_relaxed: exports::signal_wait_relaxed_wrapper,
+        signal_wait_scacquire: exports::signal_wait_scacquire_wrapper,
     }
 }
 
@@ -42,6 +46,18 @@ fn unwrap_ours(fresh: &mut Originals, previous: Option<&Originals>) {
     }
     if fresh.executable_destroy.map(|f| f as usize) == Some(w.executable_destroy as usize) {
         fresh.executable_destroy = previous.and_then(|p| p.executable_destroy);
+    }
+    if fresh.signal_load_relaxed.map(|f| f as usize) == Some(w.signal_load_relaxed as usize) {
+        fresh.signal_load_relaxed = previous.and_then(|p| p.signal_load_relaxed);
+    }
+    if fresh.signal_load_scacquire.map(|f| f as usize) == Some(w.signal_load_scacquire as usize) {
+        fresh.signal_load_scacquire = previous.and_then(|p| p.signal_load_scacquire);
+    }
+    if fresh.signal_wait_relaxed.map(|f| f as usize) == Some(w.signal_wait_relaxed as usize) {
+        fresh.signal_wait_relaxed = previous.and_then(|p| p.signal_wait_relaxed);
+    }
+    if fresh.signal_wait_scacquire.map(|f| f as usize) == Some(w.signal_wait_scacquire as usize) {
+        fresh.signal_wait_scacquire = previous.and_then(|p| p.signal_wait_scacquire);
     }
 }
 
@@ -168,7 +184,7 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
             global.known_agents.insert(h);
         }
         global.gate_completions =
-            std::env::var("ROCPROF_RS_GATE_COMPLETIONS").map_or(true, |v| v.trim() != "0");
+            std::env::var("ROCPROF_RS_GATE_COMPLETIONS").is_ok_and(|v| v.trim() == "1");
         state::init_global(global);
         register_process_hooks();
         diag!(

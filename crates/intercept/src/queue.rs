@@ -9,19 +9,23 @@
 //! 3. registers a one-shot async handler on `S`;
 //! 4. forwards the application's packet with `S` as its completion signal and, if the
 //!    application's packet had a completion signal `C`, a barrier-AND packet (barrier bit set,
-//!    the application's fence scopes) that waits for `S` and then completes `C`.
+//!    the application's fence scopes) that completes `C`.
 //!
 //! Every other byte of the application's packet is forwarded as is, and `C` is still decremented
 //! exactly once, after the kernel has completed. This is the expansion rocprofiler-sdk uses for
-//! tracing without counters, with one addition: the barrier depends on `S`, which starts at 2
-//! (instead of 1) when there is a barrier. The kernel takes it to 1; our completion handler
-//! writes the completion record and only then takes it to 0, which releases the barrier and `C`.
-//! So once the application has seen its signal, the dispatch's full record is in the capture
-//! file, even if the application crashes right afterwards. Dispatches without an application
-//! signal are not held back (nothing lets the application observe them individually), so the
-//! GPU never waits for the host there. `ROCPROF_RS_GATE_COMPLETIONS=0` turns the gate off: less
-//! overhead per signalled dispatch (one host round trip), but a crash right after the
-//! application saw a dispatch complete may lose that dispatch's end time.
+//! tracing without counters.
+//!
+//! Crash safety. The completion record is normally written by [`on_complete`] on the runtime's
+//! async thread, which may run after the application has already seen `C` complete. So the
+//! application thread that observes `C` (our wrappers of `hsa_signal_wait_*` and
+//! `hsa_signal_load_*` call [`on_app_signal_observed`]) writes the record itself when it is not
+//! written yet; whichever thread gets there first records, exactly once. Once an application has
+//! waited for a dispatch, that dispatch's full record is in the capture file, even if the
+//! application crashes right afterwards, and the GPU queue never waits for the host.
+//! `ROCPROF_RS_GATE_COMPLETIONS=1` chooses the strict alternative for applications that read
+//! signal memory directly instead of calling the API: the barrier also waits for `S`, which then
+//! starts at 2; the kernel takes it to 1, our completion handler writes the record and takes it to
+//! 0, which releases the barrier and `C` (one host round trip per signalled dispatch).
 //!
 //! Other packet types pass through untouched. When anything is missing (no free signal, a
 //! failed registration) the packet is forwarded unchanged and the loss is counted: we never stall
@@ -367,6 +371,14 @@ unsafe fn on_packet(
     // stay valid for the process lifetime.
     let rc = unsafe {
         reset(signal, start_value);
+        slot.app_signal
+            .store(app.completion_signal.handle, Ordering::Relaxed);
+        // Publishes the fields above (and the reset) to whoever records the completion.
+        slot.state.store(state::SLOT_PENDING, Ordering::Release);
+        if !gated && app.completion_signal.handle != 0 {
+            g.app_signals
+                .insert(app.completion_signal.handle, u64::from(slot_index) + 1);
+        }
         register(
             signal,
             HSA_SIGNAL_CONDITION_LT,
@@ -376,6 +388,7 @@ unsafe fn on_packet(
         )
     };
     if rc != HSA_STATUS_SUCCESS {
+        slot.state.store(state::SLOT_DONE, Ordering::Release);
         g.in_flight.fetch_sub(1, Ordering::AcqRel);
         g.pool.release(slot_index);
         g.sink.count_drop();
@@ -394,25 +407,33 @@ pub fn on_complete(slot_index: u32) -> bool {
     let Some(slot) = g.pool.slot(slot_index) else {
         return false;
     };
+    // Record the completion unless the application thread that saw it did so already
+    // ([`on_app_signal_observed`]); wait for such a recording to finish before the slot moves on.
+    match slot.state.compare_exchange(
+        state::SLOT_PENDING,
+        state::SLOT_RECORDING,
+        Ordering::AcqRel,
+        Ordering::Acquire,
+    ) {
+        Ok(_) => {
+            record_end(g, o, slot);
+            slot.state.store(state::SLOT_DONE, Ordering::Release);
+        }
+        Err(_) => {
+            let mut spins = 0u32;
+            while slot.state.load(Ordering::Acquire) != state::SLOT_DONE && spins < 1_000_000 {
+                spins += 1;
+                if spins % 64 == 0 {
+                    std::thread::yield_now();
+                } else {
+                    std::hint::spin_loop();
+                }
+            }
+        }
+    }
     let signal = hsa_signal_t {
         handle: slot.signal.load(Ordering::Acquire),
     };
-    let agent = hsa_agent_t {
-        handle: slot.agent.load(Ordering::Relaxed),
-    };
-    let mut t = hsa_amd_profiling_dispatch_time_t { start: 0, end: 0 };
-    let status = match o.get_dispatch_time {
-        // SAFETY: valid agent/signal handles and out-pointer.
-        Some(f) => unsafe { f(agent, signal, &mut t) },
-        None => HSA_STATUS_ERROR,
-    };
-    let ok = status == HSA_STATUS_SUCCESS;
-    g.sink.write(&DispatchEndRecord {
-        dispatch_id: slot.dispatch_id.load(Ordering::Relaxed),
-        start_ns: if ok { t.start } else { 0 },
-        end_ns: if ok { t.end } else { 0 },
-        status: if ok { DISPATCH_OK } else { DISPATCH_NO_TIME },
-    });
     let gated = slot.start_value.load(Ordering::Relaxed) == 2;
     let queue = g.queues.get(slot.queue_index.load(Ordering::Relaxed));
     // A later completion on the same queue means the barrier of the previous gated dispatch has
@@ -444,6 +465,93 @@ pub fn on_complete(slot_index: u32) -> bool {
     }
     g.in_flight.fetch_sub(1, Ordering::AcqRel);
     false
+}
+
+/// Reads the slot's dispatch times and writes its completion record (the caller owns the
+/// slot's `SLOT_RECORDING` state).
+fn record_end(g: &Global, o: &Originals, slot: &state::Slot) {
+    let signal = hsa_signal_t {
+        handle: slot.signal.load(Ordering::Acquire),
+    };
+    let agent = hsa_agent_t {
+        handle: slot.agent.load(Ordering::Relaxed),
+    };
+    let mut t = hsa_amd_profiling_dispatch_time_t { start: 0, end: 0 };
+    let status = match o.get_dispatch_time {
+        // SAFETY: valid agent/signal handles and out-pointer.
+        Some(f) => unsafe { f(agent, signal, &mut t) },
+        None => HSA_STATUS_ERROR,
+    };
+    let ok = status == HSA_STATUS_SUCCESS;
+    g.sink.write(&DispatchEndRecord {
+        dispatch_id: slot.dispatch_id.load(Ordering::Relaxed),
+        start_ns: if ok { t.start } else { 0 },
+        end_ns: if ok { t.end } else { 0 },
+        status: if ok { DISPATCH_OK } else { DISPATCH_NO_TIME },
+    });
+}
+
+/// An application thread loaded or waited on `signal` (wrappers of `hsa_signal_load_*` and
+/// `hsa_signal_wait_*`, after the original returned). If it is the completion signal of a
+/// traced dispatch whose kernel has finished, the completion record is written right here, on
+/// the application's thread, before the application can act on what it saw: so a crash right
+/// after a wait does not lose the dispatch, without holding the GPU queue for the host (the
+/// default; `ROCPROF_RS_GATE_COMPLETIONS=1` gates in the queue instead, which also covers
+/// applications that read signal memory directly). Hot path: lock-free lookups, no allocation.
+pub fn on_app_signal_observed(signal: hsa_signal_t) {
+    if signal.handle == 0 {
+        return;
+    }
+    let (Some(g), Some(o)) = (state::global(), state::originals()) else {
+        return;
+    };
+    let v = g.app_signals.get(signal.handle);
+    if v == 0 {
+        return;
+    }
+    let Some(slot) = g.pool.slot((v - 1) as u32) else {
+        return;
+    };
+    if slot.app_signal.load(Ordering::Relaxed) != signal.handle {
+        return;
+    }
+    let Some(load) = o.signal_load_relaxed else {
+        return;
+    };
+    // If the completion handler is recording this dispatch right now, wait for it to finish: the
+    // application must not go on (and perhaps crash) before the record is committed.
+    let mut spins = 0u32;
+    loop {
+        match slot.state.compare_exchange(
+            state::SLOT_PENDING,
+            state::SLOT_RECORDING,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            Ok(_) => break,
+            Err(state::SLOT_RECORDING) if spins < 1_000_000 => {
+                spins += 1;
+                if spins % 64 == 0 {
+                    std::thread::yield_now();
+                } else {
+                    std::hint::spin_loop();
+                }
+            }
+            Err(_) => return,
+        }
+    }
+    // Now the slot cannot move on. Has its kernel finished (our signal left its start value)?
+    let ours = hsa_signal_t {
+        handle: slot.signal.load(Ordering::Acquire),
+    };
+    // SAFETY: our own live signal, read through the runtime's original function.
+    let value = unsafe { load(ours) };
+    if value >= slot.start_value.load(Ordering::Relaxed) as i64 {
+        slot.state.store(state::SLOT_PENDING, Ordering::Release);
+        return;
+    }
+    record_end(g, o, slot);
+    slot.state.store(state::SLOT_DONE, Ordering::Release);
 }
 
 /// Last resort when [`on_complete`] failed: opens the gate of a gated dispatch so the

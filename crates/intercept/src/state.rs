@@ -97,7 +97,18 @@ pub struct Slot {
     pub queue_index: AtomicUsize,
     /// The signal's start value: 2 when a barrier packet waits on it (see `queue`), else 1.
     pub start_value: AtomicU64,
+    /// The application's completion signal of the dispatch (0: none).
+    pub app_signal: AtomicU64,
+    /// Who records the completion: [`SLOT_PENDING`], [`SLOT_RECORDING`], [`SLOT_DONE`].
+    pub state: AtomicU8,
 }
+
+/// The dispatch's completion is not recorded yet.
+pub const SLOT_PENDING: u8 = 0;
+/// A thread is recording it.
+pub const SLOT_RECORDING: u8 = 1;
+/// It is recorded.
+pub const SLOT_DONE: u8 = 2;
 
 /// Signals for the profiling completion path, created on cold paths (queue creation) and handed
 /// out without locks on the hot path.
@@ -125,6 +136,8 @@ impl SignalPool {
                 agent: AtomicU64::new(0),
                 queue_index: AtomicUsize::new(0),
                 start_value: AtomicU64::new(1),
+                app_signal: AtomicU64::new(0),
+                state: AtomicU8::new(SLOT_DONE),
             })
             .collect();
         Self {
@@ -248,6 +261,9 @@ pub struct Global {
     pub gate_completions: bool,
     /// kernel_object -> kernel id.
     pub kernels: KernelMap,
+    /// Application completion signal -> profiling slot index + 1, for recording a completion on
+    /// the application thread that observes the signal (see `queue`).
+    pub app_signals: KernelMap,
     /// Profiling signals.
     pub pool: SignalPool,
     /// Intercepted queues; the index is the handler's user data.
@@ -338,8 +354,9 @@ impl Global {
         Self {
             sink,
             trace_kernels,
-            gate_completions: true,
+            gate_completions: false,
             kernels: KernelMap::new(MAX_KERNELS),
+            app_signals: KernelMap::new(MAX_SLOTS * 4),
             pool: SignalPool::new(MAX_SLOTS),
             queues: (0..MAX_QUEUES)
                 .map(|_| QueueCtx {

@@ -66,6 +66,10 @@ pub struct Originals {
     pub signal_destroy: Option<PFN_hsa_signal_destroy>,
     pub signal_store_relaxed: Option<PFN_hsa_signal_store_relaxed>,
     pub signal_silent_store_relaxed: Option<PFN_hsa_signal_silent_store_relaxed>,
+    pub signal_load_relaxed: Option<PFN_hsa_signal_load_relaxed>,
+    pub signal_load_scacquire: Option<PFN_hsa_signal_load_scacquire>,
+    pub signal_wait_relaxed: Option<PFN_hsa_signal_wait_relaxed>,
+    pub signal_wait_scacquire: Option<PFN_hsa_signal_wait_scacquire>,
     pub iterate_agents: Option<PFN_hsa_iterate_agents>,
     pub agent_get_info: Option<PFN_hsa_agent_get_info>,
     pub system_get_info: Option<PFN_hsa_system_get_info>,
@@ -158,6 +162,10 @@ pub unsafe fn negotiate(table: *const HsaApiTable) -> Result<Negotiated, Negotia
             signal_create: entry!(c, CoreApiTable, hsa_signal_create_fn),
             signal_destroy: entry!(c, CoreApiTable, hsa_signal_destroy_fn),
             signal_store_relaxed: entry!(c, CoreApiTable, hsa_signal_store_relaxed_fn),
+            signal_load_relaxed: entry!(c, CoreApiTable, hsa_signal_load_relaxed_fn),
+            signal_load_scacquire: entry!(c, CoreApiTable, hsa_signal_load_scacquire_fn),
+            signal_wait_relaxed: entry!(c, CoreApiTable, hsa_signal_wait_relaxed_fn),
+            signal_wait_scacquire: entry!(c, CoreApiTable, hsa_signal_wait_scacquire_fn),
             signal_silent_store_relaxed: entry!(
                 c,
                 CoreApiTable,
@@ -271,6 +279,14 @@ pub struct Wrappers {
     pub executable_freeze: PFN_hsa_executable_freeze,
     /// Replaces `hsa_executable_destroy`.
     pub executable_destroy: PFN_hsa_executable_destroy,
+    /// Replaces `hsa_signal_load_relaxed`.
+    pub signal_load_relaxed: PFN_hsa_signal_load_relaxed,
+    /// Replaces `hsa_signal_load_scacquire` (and its `_acquire` alias).
+    pub signal_load_scacquire: PFN_hsa_signal_load_scacquire,
+    /// Replaces `hsa_signal_wait_relaxed`.
+    pub signal_wait_relaxed: PFN_hsa_signal_wait_relaxed,
+    /// Replaces `hsa_signal_wait_scacquire` (and its `_acquire` alias).
+    pub signal_wait_scacquire: PFN_hsa_signal_wait_scacquire,
 }
 
 /// Installs the wrappers into the live core table, each only where the original exists.
@@ -288,6 +304,18 @@ pub unsafe fn install(core: *mut CoreApiTable, o: &Originals, w: &Wrappers, queu
             }
             if o.queue_destroy.is_some() {
                 (*core).hsa_queue_destroy_fn = Some(w.queue_destroy);
+            }
+            if o.signal_load_relaxed.is_some() {
+                (*core).hsa_signal_load_relaxed_fn = Some(w.signal_load_relaxed);
+            }
+            if o.signal_load_scacquire.is_some() {
+                (*core).hsa_signal_load_scacquire_fn = Some(w.signal_load_scacquire);
+            }
+            if o.signal_wait_relaxed.is_some() {
+                (*core).hsa_signal_wait_relaxed_fn = Some(w.signal_wait_relaxed);
+            }
+            if o.signal_wait_scacquire.is_some() {
+                (*core).hsa_signal_wait_scacquire_fn = Some(w.signal_wait_scacquire);
             }
         }
         if o.executable_freeze.is_some() {

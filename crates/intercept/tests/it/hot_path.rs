@@ -53,7 +53,8 @@ static NEXT_SIGNAL: AtomicU64 = AtomicU64::new(0x1000);
 static REGISTERED: Mutex<Vec<(u64, usize)>> = Mutex::new(Vec::new());
 static WRITTEN: AtomicUsize = AtomicUsize::new(0);
 static KERNELS_WITH_OUR_SIGNAL: AtomicUsize = AtomicUsize::new(0);
-static GATED_BARRIERS: AtomicUsize = AtomicUsize::new(0);
+static APP_BARRIERS: AtomicUsize = AtomicUsize::new(0);
+static TIME_QUERIES: AtomicUsize = AtomicUsize::new(0);
 
 unsafe extern "C" fn fake_signal_create(
     _: hsa_signal_value_t,
@@ -81,11 +82,16 @@ unsafe extern "C" fn fake_async_handler(
     HSA_STATUS_SUCCESS
 }
 
+unsafe extern "C" fn fake_load(_: hsa_signal_t) -> hsa_signal_value_t {
+    0 // every kernel has finished
+}
+
 unsafe extern "C" fn fake_dispatch_time(
     _: hsa_agent_t,
     s: hsa_signal_t,
     t: *mut hsa_amd_profiling_dispatch_time_t,
 ) -> hsa_status_t {
+    TIME_QUERIES.fetch_add(1, Ordering::Relaxed);
     // SAFETY: valid out-pointer from the caller.
     unsafe {
         (*t).start = s.handle * 10;
@@ -105,8 +111,8 @@ unsafe extern "C" fn fake_writer(pkts: *const c_void, n: u64) {
             2 if completion >= 0x1000 && completion != 0x5000 => {
                 KERNELS_WITH_OUR_SIGNAL.fetch_add(1, Ordering::Relaxed);
             }
-            3 if completion == 0x5000 && dep0 >= 0x1000 => {
-                GATED_BARRIERS.fetch_add(1, Ordering::Relaxed);
+            3 if completion == 0x5000 && dep0 == 0 => {
+                APP_BARRIERS.fetch_add(1, Ordering::Relaxed);
             }
             _ => {}
         }
@@ -147,6 +153,7 @@ fn intercept_and_completion_handlers_allocate_nothing() {
         signal_store_relaxed: Some(fake_store),
         signal_async_handler: Some(fake_async_handler),
         get_dispatch_time: Some(fake_dispatch_time),
+        signal_load_relaxed: Some(fake_load),
         ..Originals::default()
     };
     state::set_originals(o);
@@ -180,7 +187,13 @@ fn intercept_and_completion_handlers_allocate_nothing() {
                 fake_writer,
             )
         };
-        // Complete it right away, as the runtime's async thread would.
+        if app_signal != 0 {
+            // The application waits for its signal and sees it complete: the record is written
+            // on its thread...
+            queue::on_app_signal_observed(hsa_signal_t { handle: app_signal });
+        }
+        // ... and the runtime's async thread runs the completion handler (which must not record
+        // the dispatch a second time).
         let (_, slot) = *REGISTERED.lock().unwrap().last().unwrap();
         assert!(
             !queue::on_complete(slot as u32),
@@ -205,9 +218,14 @@ fn intercept_and_completion_handlers_allocate_nothing() {
         "every kernel completes our signal"
     );
     assert_eq!(
-        GATED_BARRIERS.load(Ordering::Relaxed),
+        APP_BARRIERS.load(Ordering::Relaxed),
         N / 2,
-        "every app signal moved to a barrier gated on ours"
+        "every app signal moved to a barrier"
+    );
+    assert_eq!(
+        TIME_QUERIES.load(Ordering::Relaxed),
+        N,
+        "each completion recorded exactly once"
     );
     assert_eq!(g.in_flight.load(Ordering::Relaxed), 0);
 
