@@ -423,7 +423,7 @@ pub fn on_complete(slot_index: u32) -> bool {
             let mut spins = 0u32;
             while slot.state.load(Ordering::Acquire) != state::SLOT_DONE && spins < 1_000_000 {
                 spins += 1;
-                if spins % 64 == 0 {
+                if spins & 63 == 0 {
                     std::thread::yield_now();
                 } else {
                     std::hint::spin_loop();
@@ -531,7 +531,7 @@ pub fn on_app_signal_observed(signal: hsa_signal_t) {
             Ok(_) => break,
             Err(state::SLOT_RECORDING) if spins < 1_000_000 => {
                 spins += 1;
-                if spins % 64 == 0 {
+                if spins & 63 == 0 {
                     std::thread::yield_now();
                 } else {
                     std::hint::spin_loop();

@@ -257,7 +257,7 @@ pub struct Global {
     /// Trace kernel dispatches (`ROCPROF_RS_TRACE` has `kernel`).
     pub trace_kernels: bool,
     /// Hold the application's completion signal until the completion record is written
-    /// (`ROCPROF_RS_GATE_COMPLETIONS`, default on; see `queue`).
+    /// (`ROCPROF_RS_GATE_COMPLETIONS=1`, default off; see `queue`).
     pub gate_completions: bool,
     /// kernel_object -> kernel id.
     pub kernels: KernelMap,
