@@ -193,6 +193,7 @@ pub struct Gfx9Tokens<'data> {
     header: Header,
     lookahead: VecDeque<RawGfx9>,
     truncated: bool,
+    skip_idle: bool,
 }
 
 impl<'data> Gfx9Tokens<'data> {
@@ -203,7 +204,7 @@ impl<'data> Gfx9Tokens<'data> {
         if !header.is_supported() {
             return Err(DecodeError::new(0, DecodeErrorKind::BadGfx9Header(header.version)));
         }
-        Ok(Self { data, pos: 8, time: 0, base: 0, header, lookahead: VecDeque::new(), truncated: false })
+        Ok(Self { data, pos: 8, time: 0, base: 0, header, lookahead: VecDeque::new(), truncated: false, skip_idle: false })
     }
 
     /// The parsed capture header.
@@ -211,8 +212,27 @@ impl<'data> Gfx9Tokens<'data> {
         self.header
     }
 
+    /// Do not yield all-zero words (MISC tokens without delta or flags, the idle filler that
+    /// makes up most of a stream); they change nothing, so decoders can skip them in bulk.
+    pub fn skipping_idle_words(mut self) -> Self {
+        self.skip_idle = true;
+        self
+    }
+
     #[inline]
     fn parse_one(&mut self) -> Option<RawGfx9> {
+        if self.skip_idle {
+            // Four zero words at a time, then single ones.
+            while let Some(w) = le_u64(self.data, self.pos) {
+                if w != 0 {
+                    break;
+                }
+                self.pos += 8;
+            }
+            while self.data.get(self.pos..self.pos + 2) == Some(&[0, 0]) {
+                self.pos += 2;
+            }
+        }
         let b0 = *self.data.get(self.pos)?;
         let ty = b0 & 0xf;
         let n = 2 * gfx9::WORDS[ty as usize] as usize;
@@ -367,6 +387,15 @@ mod tests {
         // After the reset the clock is 8 + 1020 = 1028; the timestamp fixes base = 1000 - 1028 + 4
         // and the clock becomes (1000 - base) & !3 = 1024.
         assert_eq!(gfx9_times(&gfx9_stream(&words)), vec![8, 1024, 1024, 1028]);
+    }
+
+    #[test]
+    fn gfx9_idle_words_can_be_skipped() {
+        let data = gfx9_stream(&[0, 0, 0, 0, 0, 3 << 4, 0, 0x0014]);
+        let all: Vec<_> = Gfx9Tokens::new(&data).unwrap().map(|t| t.unwrap()).collect();
+        assert_eq!(all.len(), 8);
+        let busy: Vec<_> = Gfx9Tokens::new(&data).unwrap().skipping_idle_words().map(|t| t.unwrap()).collect();
+        assert_eq!(busy.iter().map(|t| (t.offset, t.time)).collect::<Vec<_>>(), vec![(18, 12), (22, 16)]);
     }
 
     #[test]

@@ -297,7 +297,7 @@ fn loc(cu: u8, simd: u8, wave: u8) -> usize {
 
 /// Decodes one gfx9 stream (8-byte capture header first).
 pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<SeDecode> {
-    let mut gen = Gfx9Tokens::new(data)?;
+    let mut gen = Gfx9Tokens::new(data)?.skipping_idle_words();
     let target_cu = gen.header().target_cu;
     st.lines.reset(prog.len());
     st.running.reset(1 << 11);
