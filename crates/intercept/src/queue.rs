@@ -6,7 +6,7 @@
 //!
 //! 1. takes a profiling signal `S` from the pool, a dispatch id and a correlation id;
 //! 2. writes the dispatch record (so it exists even if the process dies before completion);
-//! 3. registers a one-shot async handler on `S`;
+//! 3. arranges for the completion to be recorded (below);
 //! 4. forwards the application's packet with `S` as its completion signal and, if the
 //!    application's packet had a completion signal `C`, a barrier-AND packet (barrier bit set,
 //!    the application's fence scopes) that completes `C`.
@@ -15,24 +15,26 @@
 //! exactly once, after the kernel has completed. This is the expansion rocprofiler-sdk uses for
 //! tracing without counters.
 //!
-//! Crash safety. The completion record is normally written by [`on_complete`] on the runtime's
-//! async thread, which may run after the application has already seen `C` complete. So the
-//! application thread that observes `C` (our wrappers of `hsa_signal_wait_*` and
-//! `hsa_signal_load_*` call [`on_app_signal_observed`]) writes the record itself when it is not
-//! written yet; whichever thread gets there first records, exactly once. Once an application has
-//! waited for a dispatch, that dispatch's full record is in the capture file, even if the
-//! application crashes right afterwards, and the GPU queue never waits for the host.
+//! Recording completions. No runtime callback is registered per dispatch (rocprofiler-sdk
+//! registers an async handler for each, which costs two thread wake-ups per dispatch). Instead
+//! the application thread that observes `C` (our wrappers of `hsa_signal_wait_*` and
+//! `hsa_signal_load_*` call [`on_app_signal_observed`]) writes the record when `S` shows the
+//! kernel finished, and the writer thread's [`poll_completions`] records whatever nobody waited
+//! for (every 20 ms, when the signal pool runs low, and at unload/exit). Whoever gets there first
+//! records, exactly once (a per-slot state word). So once an application has waited for a
+//! dispatch, that dispatch's full record is in the capture file even if the application crashes
+//! right afterwards, and the GPU queue never waits for the host.
 //! `ROCPROF_RS_GATE_COMPLETIONS=1` chooses the strict alternative for applications that read
 //! signal memory directly instead of calling the API: the barrier also waits for `S`, which then
-//! starts at 2; the kernel takes it to 1, our completion handler writes the record and takes it to
-//! 0, which releases the barrier and `C` (one host round trip per signalled dispatch).
+//! starts at 2; the kernel takes it to 1, a one-shot async handler ([`on_complete`]) writes the
+//! record and takes it to 0, which releases the barrier and `C` (one host round trip per
+//! signalled dispatch).
 //!
 //! Other packet types pass through untouched. When anything is missing (no free signal, a
 //! failed registration) the packet is forwarded unchanged and the loss is counted: we never stall
 //! or fail a dispatch.
 //!
-//! [`on_complete`] runs on the runtime's async-handler thread: it reads the start/end times with
-//! `hsa_amd_profiling_get_dispatch_time` (system clock domain) and writes the completion record.
+//! Start/end times come from `hsa_amd_profiling_get_dispatch_time` on `S` (system clock domain).
 
 use std::ffi::c_void;
 use std::sync::atomic::Ordering;
@@ -192,6 +194,7 @@ pub fn grow_pool(g: &Global, o: &Originals, n: usize) {
 /// Writer-thread upkeep: keeps free profiling signals available (creating signals is a runtime
 /// call that allocates, so it never happens on the hot path).
 pub fn maintain_pool() {
+    poll_completions();
     let (Some(g), Some(o)) = (state::global(), state::originals()) else {
         return;
     };
@@ -379,13 +382,22 @@ unsafe fn on_packet(
             g.app_signals
                 .insert(app.completion_signal.handle, u64::from(slot_index) + 1);
         }
-        register(
-            signal,
-            HSA_SIGNAL_CONDITION_LT,
-            start_value,
-            Some(crate::exports::completion_handler),
-            slot_index as usize as *mut c_void,
-        )
+        if gated {
+            register(
+                signal,
+                HSA_SIGNAL_CONDITION_LT,
+                start_value,
+                Some(crate::exports::completion_handler),
+                slot_index as usize as *mut c_void,
+            )
+        } else {
+            // No per-dispatch registration: the application thread that waits for the signal,
+            // or the writer thread's poll ([`poll_completions`]), records the completion.
+            if g.pool.free_estimate() < POOL_LOW_WATER {
+                g.sink.wake_writer();
+            }
+            HSA_STATUS_SUCCESS
+        }
     };
     if rc != HSA_STATUS_SUCCESS {
         slot.state.store(state::SLOT_DONE, Ordering::Release);
@@ -550,8 +562,65 @@ pub fn on_app_signal_observed(signal: hsa_signal_t) {
         slot.state.store(state::SLOT_PENDING, Ordering::Release);
         return;
     }
+    finish(g, o, (v - 1) as u32, slot);
+}
+
+/// Writes the completion record of a slot this thread holds in `SLOT_RECORDING` and whose
+/// kernel has finished. An ungated slot is then free at once (no handler is registered on its
+/// signal and no barrier waits for it); a gated one is released by its completion handler.
+fn finish(g: &Global, o: &Originals, slot_index: u32, slot: &state::Slot) {
     record_end(g, o, slot);
+    let gated = slot.start_value.load(Ordering::Relaxed) == 2;
     slot.state.store(state::SLOT_DONE, Ordering::Release);
+    if !gated {
+        g.pool.release(slot_index);
+        g.in_flight.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Records every finished dispatch nobody recorded yet (writer thread, every tick and when the
+/// pool runs low; exit and unload drains). Cold-ish path: a scan over the slots, no allocation.
+/// Returns how many it recorded.
+pub fn poll_completions() -> usize {
+    let (Some(g), Some(o)) = (state::global(), state::originals()) else {
+        return 0;
+    };
+    let Some(load) = o.signal_load_relaxed else {
+        return 0;
+    };
+    let mut recorded = 0;
+    for i in 0..g.pool.len() as u32 {
+        let Some(slot) = g.pool.slot(i) else { break };
+        if slot.state.load(Ordering::Relaxed) != state::SLOT_PENDING
+            || slot.start_value.load(Ordering::Relaxed) == 2
+        {
+            continue; // free, done, or gated (its completion handler records it)
+        }
+        if slot
+            .state
+            .compare_exchange(
+                state::SLOT_PENDING,
+                state::SLOT_RECORDING,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            )
+            .is_err()
+        {
+            continue;
+        }
+        let ours = hsa_signal_t {
+            handle: slot.signal.load(Ordering::Acquire),
+        };
+        // SAFETY: our own live signal, read through the runtime's original function.
+        let value = unsafe { load(ours) };
+        if value >= slot.start_value.load(Ordering::Relaxed) as i64 {
+            slot.state.store(state::SLOT_PENDING, Ordering::Release);
+            continue;
+        }
+        finish(g, o, i, slot);
+        recorded += 1;
+    }
+    recorded
 }
 
 /// Last resort when [`on_complete`] failed: opens the gate of a gated dispatch so the
@@ -581,7 +650,10 @@ pub fn drain(timeout: std::time::Duration) -> bool {
         return true;
     };
     let start = std::time::Instant::now();
-    while g.in_flight.load(Ordering::Acquire) > 0 {
+    while {
+        poll_completions();
+        g.in_flight.load(Ordering::Acquire) > 0
+    } {
         if start.elapsed() >= timeout {
             return false;
         }
