@@ -74,6 +74,14 @@ pub(crate) fn generate(case: &Value) -> Result<Value, String> {
             out.insert(k.into(), v.clone());
         }
     }
+    if kind == "pmc" {
+        // aqlprofile_validate_pmc_event's verdict per requested event.
+        let verdicts: Vec<Value> = pmc_events(case)
+            .iter()
+            .map(|e| json!({"valid": rocprof_packets::validate_event(&agent, e).is_ok()}))
+            .collect();
+        out.insert("validate".into(), Value::Array(verdicts));
+    }
     let built: Result<Map<String, Value>, rocprof_packets::Error> = match kind {
         "pmc" => build_pmc(case, &agent, &mut alloc),
         "att" => build_att(case, &agent, &mut alloc),
@@ -94,17 +102,12 @@ pub(crate) fn generate(case: &Value) -> Result<Value, String> {
     Ok(Value::Object(out))
 }
 
-fn build_pmc(
-    case: &Value,
-    agent: &Agent,
-    alloc: &mut BumpAllocator,
-) -> Result<Map<String, Value>, rocprof_packets::Error> {
-    use rocprof_packets::{PmcEvent, PmcPlan};
-    let events: Vec<PmcEvent> = case["input"]["events"]
+fn pmc_events(case: &Value) -> Vec<rocprof_packets::PmcEvent> {
+    case["input"]["events"]
         .as_array()
         .map(|a| {
             a.iter()
-                .map(|e| PmcEvent {
+                .map(|e| rocprof_packets::PmcEvent {
                     block_enum: num(&e["block_enum"]).unwrap_or(u64::MAX) as u32,
                     block_index: num(&e["block_index"]).unwrap_or(0) as u32,
                     event_id: num(&e["event_id"]).unwrap_or(0) as u32,
@@ -112,7 +115,16 @@ fn build_pmc(
                 })
                 .collect()
         })
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+fn build_pmc(
+    case: &Value,
+    agent: &Agent,
+    alloc: &mut BumpAllocator,
+) -> Result<Map<String, Value>, rocprof_packets::Error> {
+    use rocprof_packets::PmcPlan;
+    let events = pmc_events(case);
     let plan = PmcPlan::new(agent, &events)?;
     let pk = plan.build(alloc)?;
     let rows: Vec<Value> = plan
@@ -176,6 +188,13 @@ fn build_marker(
 /// Compares our answer with the golden; returns human-readable mismatches.
 fn compare(golden: &Value, ours: &Value) -> Vec<String> {
     let mut diffs = Vec::new();
+    if let Some(gv) = golden["validate"].as_array() {
+        let g: Vec<_> = gv.iter().map(|v| v["valid"].as_bool()).collect();
+        let o: Vec<_> = ours["validate"].as_array().map_or(vec![], |a| a.iter().map(|v| v["valid"].as_bool()).collect());
+        if g != o {
+            diffs.push(format!("validate: golden {g:?}, ours {o:?}"));
+        }
+    }
     let g_ok = golden["ok"].as_bool().unwrap_or(true);
     let o_ok = ours["ok"].as_bool().unwrap_or(false);
     if g_ok != o_ok {
