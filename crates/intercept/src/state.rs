@@ -162,6 +162,7 @@ impl SignalPool {
                 // Leave a hole: the slot index stays unused.
                 break;
             };
+            self.slots[i].state.store(SLOT_DONE, Ordering::Relaxed);
             self.slots[i].signal.store(sig.handle, Ordering::Release);
             self.push_free(i as u32);
             added += 1;
