@@ -245,3 +245,67 @@ fn synthetic_new_pc_agrees_when_available() {
         assert_eq!(pcs, vec![0x1000, 0x1004, 0x100c, 0x1010], "layout {layout}");
     }
 }
+
+/// Builds a gfx9 stream (capture header, then tokens given as `(value, 16-bit words)`).
+fn gfx9_stream(tokens: &[(u64, usize)]) -> Vec<u8> {
+    let mut v = 0x0000_0000_000f_8011u64.to_le_bytes().to_vec();
+    for &(t, words) in tokens {
+        v.extend_from_slice(&t.to_le_bytes()[..2 * words]);
+    }
+    v.resize(v.len().div_ceil(32) * 32 + 32, 0);
+    v
+}
+
+/// Needs AMD's library: gfx9 issue phases per SIMD, an indirect jump and the s_endpgm message.
+#[test]
+fn synthetic_gfx9_waves_agree_when_available() {
+    if std::env::var_os(rocprof_sqtt_amd::LIBRARY_ENV).is_none() {
+        println!("AMD backend: ROCPROF_ATT_LIBRARY_PATH not set, skipping");
+        return;
+    }
+    let amd = AmdDecoder::load(None).expect("loadable decoder");
+    let misc = |d: u64| (d << 4, 1);
+    let pgm = (0xf | (1 << 7) | (0x0c << 9) | (0x10 << 16), 3); // REG_CS_PRIV PGM_LO: entry 0x1000
+    // Three VALUs per wave on each SIMD with 1..3 MISC steps between issue and INST token.
+    let words = [0x7e00_0280u32, 0x7e00_0280, 0x7e00_0280, 0xbf80_0000, 0xbf81_0000];
+    let text: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let code = CodeObject::from_text(Family::Gfx9, 0x1000, &text, 0);
+    for simd in 0..4u64 {
+        for gap in 1..4u64 {
+            let issue = (0xd | (simd << 5) | (2 << 8), 2);
+            let valu = (0xa | (simd << 9) | (5 << 11), 1);
+            let toks = [
+                pgm,
+                (0x3 | (simd << 14), 2),
+                misc(2), issue, misc(gap), valu,
+                misc(4), issue, misc(gap), valu,
+                misc(4), issue, misc(gap), valu,
+                misc(2), (0x6 | (simd << 14), 1),
+            ];
+            let data = gfx9_stream(&toks);
+            let a = amd.decode(&data, &code).unwrap();
+            let n = Decoder::new(&code).decode(&data).unwrap();
+            assert_eq!(a.waves, n.waves, "simd {simd} gap {gap}");
+        }
+    }
+    // 0x1000 v_mov_b32 ; 0x1004 s_setpc_b64 ; 0x1008 v_mov_b32 ; 0x100c s_nop 0 ; 0x1010 s_endpgm
+    let words = [0x7e00_0280u32, 0xbe80_1d00, 0x7e00_0280, 0xbf80_0000, 0xbf81_0000];
+    let text: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let code = CodeObject::from_text(Family::Gfx9, 0x1000, &text, 0);
+    let issue = |status: u64| (0xd | (status << 8), 2);
+    let inst = |op: u64| (0xa | (op << 11), 1);
+    let toks = [
+        pgm, (0x3, 2),
+        misc(2), issue(2), misc(1), inst(5), // VALU
+        misc(2), issue(2), misc(1), inst(7), // s_setpc (PC)
+        (0xb | ((0x100c / 4) << 16), 4),     // INST_PC 0x100c
+        misc(3), issue(3),                   // s_nop (IMMED)
+        misc(3), issue(2), misc(1), inst(15), // s_endpgm (message)
+        misc(2), (0x6, 1),
+    ];
+    let data = gfx9_stream(&toks);
+    let a = amd.decode(&data, &code).unwrap();
+    let n = Decoder::new(&code).decode(&data).unwrap();
+    assert_eq!(a.waves, n.waves);
+    assert_eq!(a.occupancy, n.occupancy);
+}

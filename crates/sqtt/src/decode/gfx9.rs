@@ -250,22 +250,26 @@ impl Gfx9Wave {
             last.time = start;
             last.duration = end - start;
             last.stall = 0;
+            // The timeline runs up to the message's start (the run it cuts keeps its remainder,
+            // even if empty), waits through the message, and idles from its end to the wave end.
             let mut acc = self.w.begin_time;
-            let mut keep = 0;
+            let mut keep = self.w.timeline.len();
             for (i, (_, d)) in self.w.timeline.iter_mut().enumerate() {
-                if acc + *d >= start {
+                if acc + *d > start {
                     *d = start - acc;
                     keep = i + 1;
                     break;
                 }
                 acc += *d;
-                keep = i + 1;
             }
             self.w.timeline.truncate(keep);
-            self.w.timeline.retain(|s| s.1 > 0);
-            self.add_state(WaveState::Wait, end - start);
+            self.w.timeline.push((WaveState::Wait, end - start));
+            if t > end {
+                self.w.timeline.push((WaveState::Idle, t - end));
+            }
         } else if t > self.state_start {
-            self.w.timeline.push((self.w.cur_state, t - self.state_start));
+            // The wave idles from its last state change to the end (0.1.6 reference).
+            self.w.timeline.push((WaveState::Idle, t - self.state_start));
         }
         self.w.cur_state = WaveState::Empty;
         self.state_start = t;
@@ -308,7 +312,9 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
     let mut missing: Vec<Occupancy> = Vec::new();
     let mut slots: Vec<Vec<Gfx9Wave>> = (0..4 * 16).map(|_| Vec::new()).collect();
     let mut pgm = [[0u64; 4]; 2];
-    let mut phase_counter = 0i64;
+    // AMD's issue-phase counter starts at 3 (found by decoding synthetic streams with its decoder;
+    // the corpus is insensitive to it).
+    let mut phase_counter = 3i64;
     let mut incomplete_reported = false;
 
     let mut finish = |mut g: Gfx9Wave, lines: &mut LineState, out: &mut SeDecode| {
