@@ -239,6 +239,46 @@ pub unsafe extern "C" fn signal_wait_scacquire_wrapper(
     v
 }
 
+/// Replaces `hsa_amd_signal_wait_any`.
+///
+/// # Safety
+/// The `hsa_amd_signal_wait_any` contract (`signals` holds `signal_count` handles).
+pub unsafe extern "C" fn amd_signal_wait_any_wrapper(
+    signal_count: u32,
+    signals: *mut hsa_signal_t,
+    conds: *mut hsa_signal_condition_t,
+    values: *mut hsa_signal_value_t,
+    timeout_hint: u64,
+    wait_hint: hsa_wait_state_t,
+    satisfying_value: *mut hsa_signal_value_t,
+) -> u32 {
+    let index = match state::originals().and_then(|o| o.amd_signal_wait_any) {
+        // SAFETY: forwarding the caller's arguments to the original (same contract).
+        Some(f) => unsafe {
+            f(
+                signal_count,
+                signals,
+                conds,
+                values,
+                timeout_hint,
+                wait_hint,
+                satisfying_value,
+            )
+        },
+        None => u32::MAX,
+    };
+    if index < signal_count && !signals.is_null() {
+        // SAFETY: the runtime returned an index into the caller's array of `signal_count` signals.
+        let signal = unsafe { *signals.add(index as usize) };
+        ffi_guard(
+            "hsa_amd_signal_wait_any",
+            || (),
+            || queue::on_app_signal_observed(signal),
+        );
+    }
+    index
+}
+
 /// The intercept-queue packet handler.
 ///
 /// # Safety

@@ -27,6 +27,7 @@ fn wrappers() -> Wrappers {
         signal_load_scacquire: exports::signal_load_scacquire_wrapper,
         signal_wait_relaxed: exports::signal_wait_relaxed_wrapper,
         signal_wait_scacquire: exports::signal_wait_scacquire_wrapper,
+        amd_signal_wait_any: exports::amd_signal_wait_any_wrapper,
     }
 }
 
@@ -58,6 +59,9 @@ fn unwrap_ours(fresh: &mut Originals, previous: Option<&Originals>) {
     }
     if fresh.signal_wait_scacquire.map(|f| f as usize) == Some(w.signal_wait_scacquire as usize) {
         fresh.signal_wait_scacquire = previous.and_then(|p| p.signal_wait_scacquire);
+    }
+    if fresh.amd_signal_wait_any.map(|f| f as usize) == Some(w.amd_signal_wait_any as usize) {
+        fresh.amd_signal_wait_any = previous.and_then(|p| p.amd_signal_wait_any);
     }
 }
 
@@ -212,6 +216,7 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
     unsafe {
         tables::install(
             negotiated.core,
+            negotiated.amd,
             o,
             &wrappers(),
             trace_kernels && o.can_trace_kernels(),

@@ -70,6 +70,7 @@ pub struct Originals {
     pub signal_load_scacquire: Option<PFN_hsa_signal_load_scacquire>,
     pub signal_wait_relaxed: Option<PFN_hsa_signal_wait_relaxed>,
     pub signal_wait_scacquire: Option<PFN_hsa_signal_wait_scacquire>,
+    pub amd_signal_wait_any: Option<PFN_hsa_amd_signal_wait_any>,
     pub iterate_agents: Option<PFN_hsa_iterate_agents>,
     pub agent_get_info: Option<PFN_hsa_agent_get_info>,
     pub system_get_info: Option<PFN_hsa_system_get_info>,
@@ -111,6 +112,9 @@ pub struct Negotiated {
     pub amd_layout: AmdLayout,
     /// The live core table (we install wrappers into it).
     pub core: *mut CoreApiTable,
+    /// The live AMD extension table (NULL when absent); only position-stable entries (#1-#16)
+    /// are written through this newest-layout view.
+    pub amd: *mut AmdExtTable,
 }
 
 /// Reads entry `$field` of table `$t` (a `*const $ty`) if the runtime's table is big enough.
@@ -195,6 +199,12 @@ pub unsafe fn negotiate(table: *const HsaApiTable) -> Result<Negotiated, Negotia
         } else {
             let v = (*amd).version;
             o.amd_ext_size = v.minor_id;
+            // Entry #10, position-stable in every layout.
+            o.amd_signal_wait_any = entry!(
+                amd as *const AmdExtTable,
+                AmdExtTable,
+                hsa_amd_signal_wait_any_fn
+            );
             match (v.major_id, v.minor_id) {
                 (1, 400) => {
                     let a = amd as *const rocm_5_2::AmdExtTable;
@@ -264,6 +274,7 @@ pub unsafe fn negotiate(table: *const HsaApiTable) -> Result<Negotiated, Negotia
             originals: o,
             amd_layout,
             core,
+            amd,
         })
     }
 }
@@ -287,14 +298,22 @@ pub struct Wrappers {
     pub signal_wait_relaxed: PFN_hsa_signal_wait_relaxed,
     /// Replaces `hsa_signal_wait_scacquire` (and its `_acquire` alias).
     pub signal_wait_scacquire: PFN_hsa_signal_wait_scacquire,
+    /// Replaces `hsa_amd_signal_wait_any`.
+    pub amd_signal_wait_any: PFN_hsa_amd_signal_wait_any,
 }
 
 /// Installs the wrappers into the live core table, each only where the original exists.
 ///
 /// # Safety
-/// `core` must be the live core table from [`negotiate`], writable, and not concurrently written
+/// `core` and `amd` must be the live tables from [`negotiate`], writable, and not concurrently written
 /// by another thread (true during `OnLoad`, which runs under the runtime's bootstrap lock).
-pub unsafe fn install(core: *mut CoreApiTable, o: &Originals, w: &Wrappers, queues: bool) {
+pub unsafe fn install(
+    core: *mut CoreApiTable,
+    amd: *mut AmdExtTable,
+    o: &Originals,
+    w: &Wrappers,
+    queues: bool,
+) {
     // SAFETY: `core` is live and writable (caller); every written slot exists because its original
     // was read from the same slot under the size check in `negotiate`.
     unsafe {
@@ -316,6 +335,9 @@ pub unsafe fn install(core: *mut CoreApiTable, o: &Originals, w: &Wrappers, queu
             }
             if o.signal_wait_scacquire.is_some() {
                 (*core).hsa_signal_wait_scacquire_fn = Some(w.signal_wait_scacquire);
+            }
+            if o.amd_signal_wait_any.is_some() && !amd.is_null() {
+                (*amd).hsa_amd_signal_wait_any_fn = Some(w.amd_signal_wait_any);
             }
         }
         if o.executable_freeze.is_some() {
@@ -343,6 +365,18 @@ mod tests {
         _: *mut *mut hsa_queue_t,
     ) -> hsa_status_t {
         0x1234
+    }
+
+    unsafe extern "C" fn fake_wait_any(
+        _: u32,
+        _: *mut hsa_signal_t,
+        _: *mut hsa_signal_condition_t,
+        _: *mut hsa_signal_value_t,
+        _: u64,
+        _: hsa_wait_state_t,
+        _: *mut hsa_signal_value_t,
+    ) -> u32 {
+        7
     }
 
     fn zeroed<T>() -> T {
@@ -392,6 +426,7 @@ mod tests {
             reserved: 0,
         };
         amd52.hsa_amd_queue_intercept_create_fn = Some(fake_intercept_create);
+        amd52.hsa_amd_signal_wait_any_fn = Some(fake_wait_any);
         let mut root52: rocm_5_2::HsaApiTable = zeroed();
         root52.version = ApiTableVersion {
             major_id: 1,
@@ -419,6 +454,24 @@ mod tests {
             )
         };
         assert_eq!(rc, 0x1234);
+        // Entry #10 sits at the same offset in both layouts and is read through either view.
+        let wait_any = n
+            .originals
+            .amd_signal_wait_any
+            .expect("wait_any of the 5.2 table");
+        // SAFETY: calls our fake, which ignores its arguments.
+        let idx = unsafe {
+            wait_any(
+                0,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                0,
+                0,
+                std::ptr::null_mut(),
+            )
+        };
+        assert_eq!(idx, 7);
 
         // A major-1 table of another size: intercept entries are not trusted.
         amd52.version.minor_id = 424;
