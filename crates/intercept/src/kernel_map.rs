@@ -1,11 +1,16 @@
-//! `kernel_object` -> kernel id, readable without locks from the intercept handler.
+//! `kernel_object` -> kernel id (and application signal -> profiling slot), readable without locks
+//! from the hooks.
 //!
 //! An open-addressing table with a fixed number of entries, filled when executables are frozen
-//! (cold path) and read for every dispatch (hot path). Keys are never removed: when an executable
+//! (cold path) or dispatches are submitted, and read for every dispatch (hot path). Keys are never removed: when an executable
 //! is destroyed its entries' ids are set to 0 ("unknown"), and a later executable loaded at the
 //! same address overwrites the id.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Longest probe sequence: a key is stored within this many slots of its hash or not at all, so
+/// a lookup never scans a nearly full table (a miss costs at most this many loads).
+const MAX_PROBE: usize = 128;
 
 /// The map. Capacity is fixed at construction (the only allocation).
 pub struct KernelMap {
@@ -36,7 +41,7 @@ impl KernelMap {
             return false;
         }
         let mut i = self.slot(kernel_object);
-        for _ in 0..=self.mask {
+        for _ in 0..=self.mask.min(MAX_PROBE) {
             match self.keys[i].compare_exchange(
                 0,
                 kernel_object,
@@ -63,7 +68,7 @@ impl KernelMap {
             return 0;
         }
         let mut i = self.slot(kernel_object);
-        for _ in 0..=self.mask {
+        for _ in 0..=self.mask.min(MAX_PROBE) {
             let k = self.keys[i].load(Ordering::Acquire);
             if k == kernel_object {
                 return self.ids[i].load(Ordering::Acquire);
@@ -90,6 +95,24 @@ impl KernelMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn probes_are_bounded_in_a_full_table() {
+        let m = KernelMap::new(1 << 12);
+        let mut stored = 0;
+        for i in 1..=(1u64 << 12) {
+            if m.insert(i * 64, i) {
+                stored += 1;
+            }
+        }
+        assert!(stored > 1 << 11, "most keys fit ({stored})");
+        // A miss in a full table stops after MAX_PROBE slots instead of scanning all of it.
+        assert_eq!(m.get(0xdead_beef_0000), 0);
+        for i in 1..=(1u64 << 12) {
+            let id = m.get(i * 64);
+            assert!(id == 0 || id == i);
+        }
+    }
 
     #[test]
     fn insert_get_forget_and_reuse() {
