@@ -110,7 +110,14 @@ impl PmcPlan {
     ///
     /// Errors: unknown block, instance out of range, more events on one block
     /// instance than it has counters, accumulation flags where aqlprofile
-    /// rejects them, SDMA/UMC blocks (not implemented).
+    /// rejects them, SDMA/UMC blocks (not implemented), no events (except on
+    /// gfx10, see below).
+    ///
+    /// Deliberate difference: aqlprofile's `create_packets` does not check
+    /// `block_index` (only `validate_pmc_event` does) and builds packets with
+    /// out-of-range instances, reading past its per-instance register tables
+    /// and reporting overlapping sample ids; this builder refuses them, as
+    /// the validate call does.
     pub fn new(agent: &Agent, events: &[PmcEvent]) -> Result<PmcPlan> {
         let target = agent.target;
         let mut list = Vec::with_capacity(events.len() + 4);
