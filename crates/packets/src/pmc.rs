@@ -115,9 +115,9 @@ impl PmcPlan {
     ///
     /// Deliberate difference: aqlprofile's `create_packets` does not check
     /// `block_index` (only `validate_pmc_event` does) and builds packets with
-    /// out-of-range instances, reading past its per-instance register tables
-    /// and reporting overlapping sample ids; this builder refuses them, as
-    /// the validate call does.
+    /// out-of-range instances (selecting instances the hardware lacks, or
+    /// indexing past per-instance register tables) and reports overlapping
+    /// sample ids; this builder refuses them, as the validate call does.
     pub fn new(agent: &Agent, events: &[PmcEvent]) -> Result<PmcPlan> {
         let target = agent.target;
         let mut list = Vec::with_capacity(events.len() + 4);
