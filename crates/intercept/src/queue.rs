@@ -211,11 +211,43 @@ pub unsafe fn destroy(queue: *mut hsa_queue_t) -> hsa_status_t {
     let Some(original) = state::originals().and_then(|o| o.queue_destroy) else {
         return HSA_STATUS_ERROR;
     };
-    if let Some(g) = state::global() {
-        g.remove_queue(queue as usize);
-    }
+    let index = state::global().and_then(|g| g.find_queue(queue as usize));
     // SAFETY: forwarding the caller's argument.
-    unsafe { original(queue) }
+    let status = unsafe { original(queue) };
+    if let (Some(g), Some(index)) = (state::global(), index) {
+        if status == HSA_STATUS_SUCCESS {
+            settle_queue(g, index);
+            g.clear_queue(index);
+        }
+    }
+    status
+}
+
+/// After a queue is destroyed, its dispatches that never ran never will: record the finished
+/// ones, and close the others (their dispatch record stays, marked incomplete by the reader) so
+/// that exit does not wait for them. Cold path.
+fn settle_queue(g: &Global, queue_index: usize) {
+    poll_completions();
+    for i in 0..g.pool.len() as u32 {
+        let Some(slot) = g.pool.slot(i) else { break };
+        if slot.queue_index.load(Ordering::Relaxed) != queue_index
+            || slot.start_value.load(Ordering::Relaxed) == 2
+            || slot
+                .state
+                .compare_exchange(
+                    state::SLOT_PENDING,
+                    state::SLOT_RECORDING,
+                    Ordering::AcqRel,
+                    Ordering::Acquire,
+                )
+                .is_err()
+        {
+            continue;
+        }
+        slot.state.store(state::SLOT_DONE, Ordering::Release);
+        g.pool.release(i);
+        g.in_flight.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 const PACKET_TYPE_MASK: u16 = 0xFF;

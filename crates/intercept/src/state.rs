@@ -405,11 +405,18 @@ impl Global {
     }
 
     /// Forgets an intercepted queue.
-    pub fn remove_queue(&self, queue: usize) {
-        for q in self.queues.iter() {
-            if q.queue.load(Ordering::Acquire) == queue {
-                q.queue.store(0, Ordering::Release);
-            }
+    /// The table index of an intercepted queue.
+    pub fn find_queue(&self, queue: usize) -> Option<usize> {
+        self.queues
+            .iter()
+            .position(|q| queue != 0 && q.queue.load(Ordering::Acquire) == queue)
+    }
+
+    /// Frees a queue's table entry (after its dispatches are settled, so a new queue reusing
+    /// the entry cannot be confused with it).
+    pub fn clear_queue(&self, index: usize) {
+        if let Some(q) = self.queues.get(index) {
+            q.queue.store(0, Ordering::Release);
         }
     }
 
