@@ -33,7 +33,7 @@
 //! Examples: `sqtt-bench` (throughput), `sqtt-dump` (tokens of a stream), `sqtt-isa` (how a code
 //! object is decoded). The AMD backend and LLVM instruction text are in `rocprof-sqtt-amd`.
 //!
-//! Not decoded: gfx10, gfx11 shader-data tokens, RDNA perf-counter tokens (AMD's decoder ignores
+//! Not decoded: gfx10, RDNA perf-counter tokens (AMD's decoder ignores
 //! them too), code-object marker packets and gfx9 `INST_PC` tokens. RDNA `NEW_PC` tokens do
 //! re-anchor the PC walk after indirect jumps.
 

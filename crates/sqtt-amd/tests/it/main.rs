@@ -137,6 +137,19 @@ fn synthetic_shaderdata_and_perf_agree_when_available() {
     println!("gfx12 shaderdata amd {:?} ours {:?}", a.shaderdata, n.shaderdata);
     assert_eq!(a.shaderdata, n.shaderdata);
     assert_eq!(n.shaderdata.len(), 2);
+
+    // gfx11: SHADER_DATA, an invalid one, SHADER_DATA_SHORT.
+    let g11 = rdna_stream(&[
+        (0x11 | (3 << 7), 16),
+        (0x06 | (2 << 5) | (1 << 8) | (2 << 9) | (5 << 11) | (7 << 15) | (0x1234_5678 << 20), 13),
+        (0x06 | (1 << 14) | (0x55 << 20), 13),
+        (0x16 | (1 << 5) | (3 << 11) | (1 << 15) | (0xab << 20), 7),
+    ]);
+    let code11 = CodeObject::from_text(Family::Gfx11, 0x1000, &0xbfb0_0000u32.to_le_bytes(), 0);
+    let a = amd.decode(&g11, &code11).unwrap();
+    let n = Decoder::new(&code11).decode(&g11).unwrap();
+    assert_eq!(a.shaderdata, n.shaderdata);
+    assert_eq!(n.shaderdata.len(), 2);
 }
 
 /// LLVM's AMDGPU disassembler, when a suitable libLLVM is installed: real instruction text.

@@ -439,6 +439,12 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
                     }
                 }
             }
+            RdnaKind::TsDeltaS5W3 | RdnaKind::Perf if layout <= 3 => {
+                let short = tok.kind == RdnaKind::Perf;
+                if let Some((cu, simd, wave_id, value)) = rdna::shader_data_l3(raw, short) {
+                    out.shaderdata.push(ShaderData { time, value, cu, simd, wave_id, flags: u8::from(short) });
+                }
+            }
             RdnaKind::ShaderData | RdnaKind::ShaderDataShort => {
                 let short = tok.kind == RdnaKind::ShaderDataShort;
                 let (cu, simd, wave_id, value, privileged) = rdna::shader_data(raw, short);

@@ -34,12 +34,12 @@ pub enum RdnaKind {
     WaveEnd,
     /// Wave slot allocation.
     WaveAlloc,
-    /// Performance counter sample.
+    /// Layout 4: performance counter sample. Layout 3: `SHADER_DATA_SHORT` (`s_ttracedata_imm`).
     Perf,
     /// `WAVE_START_EXT`: a wave start with workgroup extension fields (AMD's decoder handles it
     /// like [`RdnaKind::WaveStart`]; tinygrad calls it `TS_DELTA_S5_W2`).
     WaveStartExt,
-    /// Timing filler / shader data (layout 3), 3-bit delta.
+    /// Layout 3: `SHADER_DATA` (`s_ttracedata`). Layout 4: timing filler.
     TsDeltaS5W3,
     /// `NEW_PC`: the PC a wave continues at after an indirect jump (`s_setpc`, `s_swappc`,
     /// `s_call`); tinygrad calls the layout-3 form `TS_DELTA_S8_W3`.
@@ -342,6 +342,19 @@ pub const fn shader_data(raw: u64, short: bool) -> (u8, u8, u8, u64, bool) {
     let wave = bits(raw, 17, 5) as u8;
     let (data, sdt) = if short { (bits(raw, 22, 8), bits(raw, 30, 2)) } else { (bits(raw, 22, 32), bits(raw, 54, 2)) };
     (wgp | (sa << 7), simd, wave, data, sdt != 0)
+}
+
+/// Layout 3 `SHADER_DATA` (pattern 00110, 52 bits) / `SHADER_DATA_SHORT` (pattern 10110,
+/// 28 bits): `(cu, simd, wave, value)`, or `None` when the token's invalid bit (14) is set.
+/// Field positions found by decoding single-bit tokens with AMD's decoder 0.1.6: SA 8, SIMD
+/// 9..10, WGP 11..13, invalid 14, wave 15..19, data 20..51 (8 bits for the short form).
+pub const fn shader_data_l3(raw: u64, short: bool) -> Option<(u8, u8, u8, u64)> {
+    if bits(raw, 14, 1) != 0 {
+        return None;
+    }
+    let cu = (bits(raw, 11, 3) | (bits(raw, 8, 1) << 7)) as u8;
+    let value = if short { bits(raw, 20, 8) } else { bits(raw, 20, 32) };
+    Some((cu, bits(raw, 9, 2) as u8, bits(raw, 15, 5) as u8, value))
 }
 
 /// `TS_DELTA_OR_MARK`: `Some(reference clock)` when the token is a realtime marker, else `None`.

@@ -101,3 +101,26 @@ fn gfx9_issue_phase_per_simd() {
         }
     }
 }
+
+#[test]
+fn gfx11_shader_data_records() {
+    // Layout 3: SHADER_DATA (52 bits) wgp 5, SA 1, simd 2, wave 7, value 0x12345678; SHADER_DATA
+    // with the invalid bit (dropped); SHADER_DATA_SHORT (28 bits) wgp 3, wave 1, value 0xab.
+    let mut nibbles: Vec<u8> = Vec::new();
+    let mut push = |value: u64, n: usize| nibbles.extend((0..n).map(|i| ((value >> (4 * i)) & 0xf) as u8));
+    push(0x11 | (3 << 7), 16);
+    push(0x06 | (2 << 5) | (1 << 8) | (2 << 9) | (5 << 11) | (7 << 15) | (0x1234_5678 << 20), 13);
+    push(0x06 | (1 << 14) | (0x55 << 20), 13);
+    push(0x16 | (1 << 5) | (3 << 11) | (1 << 15) | (0xab << 20), 7);
+    nibbles.resize(128, 0);
+    let data: Vec<u8> = nibbles.chunks(2).map(|c| c[0] | (c[1] << 4)).collect();
+    let code = CodeObject::from_text(Family::Gfx11, 0x1000, &0xbfb0_0000u32.to_le_bytes(), 0);
+    let d = Decoder::new(&code).decode(&data).unwrap();
+    assert_eq!(
+        d.shaderdata,
+        vec![
+            ShaderData { time: 2, value: 0x1234_5678, cu: 0x85, simd: 2, wave_id: 7, flags: 0 },
+            ShaderData { time: 3, value: 0xab, cu: 3, simd: 0, wave_id: 1, flags: 1 },
+        ]
+    );
+}
