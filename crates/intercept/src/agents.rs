@@ -150,6 +150,98 @@ impl Query<'_> {
     }
 }
 
+/// The KFD topology node directory root; `ROCPROF_RS_KFD_TOPOLOGY` overrides it (tests).
+fn kfd_root() -> std::path::PathBuf {
+    std::env::var_os("ROCPROF_RS_KFD_TOPOLOGY")
+        .map(Into::into)
+        .unwrap_or_else(|| "/sys/class/kfd/kfd/topology/nodes".into())
+}
+
+/// Fills the properties only the kernel driver knows (the KFD topology, which is where
+/// rocprofiler-sdk reads every `agent_info.csv` column from) into `rec`, when node `rec.node_id`
+/// exists and describes the same device: for a GPU its `gfx_target_version` must equal ours, so
+/// a simulated GPU on a machine with a real one is never mixed up with it. Returns the node's
+/// model name. Optional enrichment: without KFD (hsa-sim, containers) the HSA values stand.
+pub fn enrich_from_kfd(root: &std::path::Path, rec: &mut AgentRecord) -> Option<String> {
+    let dir = root.join(rec.node_id.to_string());
+    let text = std::fs::read_to_string(dir.join("properties")).ok()?;
+    let props: std::collections::HashMap<&str, u64> = text
+        .lines()
+        .filter_map(|l| {
+            let mut it = l.split_whitespace();
+            Some((it.next()?, it.next()?.parse().ok()?))
+        })
+        .collect();
+    let get = |k: &str| props.get(k).copied();
+    let is_gpu = rec.agent_type == 2;
+    if is_gpu && get("gfx_target_version") != Some(u64::from(rec.gfx_target_version)) {
+        return None;
+    }
+    if !is_gpu && get("cpu_cores_count").unwrap_or(0) == 0 {
+        return None;
+    }
+    macro_rules! set {
+        ($($field:ident),*) => {$(
+            if let Some(v) = get(stringify!($field)) {
+                rec.$field = v as _;
+            }
+        )*};
+    }
+    set!(
+        cpu_cores_count,
+        simd_count,
+        cpu_core_id_base,
+        simd_id_base,
+        max_waves_per_simd,
+        lds_size_in_kb,
+        gds_size_in_kb,
+        num_gws,
+        wave_front_size,
+        array_count,
+        simd_arrays_per_engine,
+        cu_per_simd_array,
+        simd_per_cu,
+        max_slots_scratch_cu,
+        vendor_id,
+        device_id,
+        location_id,
+        domain,
+        drm_render_minor,
+        hive_id,
+        num_sdma_engines,
+        num_sdma_xgmi_engines,
+        num_sdma_queues_per_engine,
+        num_cp_queues,
+        max_engine_clk_ccompute
+    );
+    if is_gpu {
+        set!(
+            max_engine_clk_fcompute,
+            local_mem_size,
+            capability,
+            family_id,
+            num_xcc
+        );
+        // rocprofiler-sdk keeps the low 10 bits of the firmware versions.
+        if let Some(v) = get("fw_version") {
+            rec.fw_version = (v & 0x3ff) as u32;
+        }
+        if let Some(v) = get("sdma_fw_version") {
+            rec.sdma_fw_version = (v & 0x3ff) as u32;
+        }
+        if let Some(v) = std::fs::read_to_string(dir.join("gpu_id"))
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+        {
+            rec.gpu_id = v;
+        }
+    }
+    std::fs::read_to_string(dir.join("name"))
+        .ok()
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+}
+
 /// Enumerates the agents. String ids are `0x8000_0000 | string_base | n` so that the sections
 /// of several discoveries (one per `hsa_init` cycle) never reuse an id; agents whose handle is
 /// in `skip` are left out (already recorded).
@@ -218,7 +310,7 @@ pub fn discover(o: &Originals, string_base: u32, skip: &dyn Fn(u64) -> bool) -> 
         let (lds, global) = if is_gpu { q.pools() } else { (0, 0) };
         let wg_dim = q.dims16(HSA_AGENT_INFO_WORKGROUP_MAX_DIM);
         let grid_dim = q.dims32(HSA_AGENT_INFO_GRID_MAX_DIM);
-        let rec = AgentRecord {
+        let mut rec = AgentRecord {
             handle: agent.handle,
             node_id,
             logical_node_id: index as u32,
@@ -286,6 +378,9 @@ pub fn discover(o: &Originals, string_base: u32, skip: &dyn Fn(u64) -> bool) -> 
         if skipped {
             continue;
         }
+        if let Some(model) = enrich_from_kfd(&kfd_root(), &mut rec) {
+            rec.model_name = string(&mut out.section, &model);
+        }
         push_record(&mut out.section, &rec);
         out.all.push(agent.handle);
         if is_gpu {
@@ -298,6 +393,57 @@ pub fn discover(o: &Originals, string_base: u32, skip: &dyn Fn(u64) -> bool) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kfd_topology_fills_driver_only_properties_for_the_same_device_only() {
+        let root = std::env::temp_dir().join(format!("rocprof-kfd-{}", std::process::id()));
+        let node = root.join("1");
+        std::fs::create_dir_all(&node).unwrap();
+        std::fs::write(
+            node.join("properties"),
+            "cpu_cores_count 0\nsimd_count 1216\nsimd_id_base 2147487744\nmax_slots_scratch_cu 32\n\
+             gfx_target_version 90402\ndrm_render_minor 128\nfw_version 4294967295\nhive_id 77\n",
+        )
+        .unwrap();
+        std::fs::write(node.join("name"), "aqua_vanjaram\n").unwrap();
+        std::fs::write(node.join("gpu_id"), "4097\n").unwrap();
+        let mut rec = AgentRecord {
+            node_id: 1,
+            agent_type: 2,
+            gfx_target_version: 90402,
+            ..AgentRecord::default()
+        };
+        assert_eq!(
+            enrich_from_kfd(&root, &mut rec).as_deref(),
+            Some("aqua_vanjaram")
+        );
+        assert_eq!(
+            (
+                rec.simd_id_base,
+                rec.max_slots_scratch_cu,
+                rec.drm_render_minor
+            ),
+            (2147487744, 32, 128)
+        );
+        assert_eq!((rec.fw_version, rec.hive_id, rec.gpu_id), (0x3ff, 77, 4097));
+        // A different device (the simulated gfx1100 on a machine whose node 1 is a gfx942).
+        let mut other = AgentRecord {
+            node_id: 1,
+            agent_type: 2,
+            gfx_target_version: 110000,
+            ..AgentRecord::default()
+        };
+        assert_eq!(enrich_from_kfd(&root, &mut other), None);
+        assert_eq!(other.simd_id_base, 0);
+        // No such node.
+        let mut missing = AgentRecord {
+            node_id: 9,
+            agent_type: 2,
+            ..AgentRecord::default()
+        };
+        assert_eq!(enrich_from_kfd(&root, &mut missing), None);
+        let _ = std::fs::remove_dir_all(&root);
+    }
 
     #[test]
     fn gfx_target_versions_use_the_kfd_encoding() {
