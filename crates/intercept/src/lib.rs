@@ -18,7 +18,8 @@
 //! Environment (set by the CLI): `ROCPROF_RS_CAPTURE_DIR` (required; the capture is
 //! `<dir>/<pid>.rpcap`), `ROCPROF_RS_TRACE` (comma list; `kernel` enables dispatch tracing),
 //! `ROCPROF_RS_LOG_LEVEL` (`error`, `warning`, `info`, `trace`) and
-//! `ROCPROF_RS_GATE_COMPLETIONS=1` (see [`queue`]).
+//! `ROCPROF_RS_GATE_COMPLETIONS=1` (see [`queue`]); `ROCPROF_RS_KFD_TOPOLOGY` overrides the KFD
+//! topology directory agents are enriched from (see [`agents`]).
 //!
 //! Architecture invariants:
 //!
