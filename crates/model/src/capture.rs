@@ -1498,6 +1498,40 @@ mod tests {
     }
 
     #[test]
+    fn corrupted_files_never_panic() {
+        let mut recs = code_object_and_symbol();
+        push_record(&mut recs, &begin(1));
+        push_record(
+            &mut recs,
+            &DispatchEndRecord {
+                dispatch_id: 1,
+                start_ns: 5,
+                end_ns: 9,
+                status: 0,
+            },
+        );
+        let mut file = header_bytes(0, 0);
+        file.extend(chunk(1, &recs));
+        // Deterministic pseudo-random byte flips and cuts (a small LCG; no dependency needed).
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for _ in 0..2000 {
+            let mut f = file.clone();
+            for _ in 0..4 {
+                x = x
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let at = (x >> 33) as usize % f.len();
+                f[at] = (x >> 17) as u8;
+            }
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            if x & 1 == 0 {
+                f.truncate((x >> 40) as usize % f.len());
+            }
+            let _ = parse_capture(&f);
+        }
+    }
+
+    #[test]
     fn register_counts_follow_rocprofiler_sdk() {
         // gfx1100, wave32: (5 + 1) * 8 VGPRs, no AGPRs, 128 SGPRs.
         assert_eq!(arch_vgpr_count("gfx1100", 5, 0, 1 << 10), 48);
