@@ -115,8 +115,10 @@ impl Iterator for RdnaTokens<'_> {
             let kind = self.table.kind_by_byte[(w & 0xff) as usize];
             let offset = (self.pos >> 1) as u64;
             if kind == RdnaKind::Unknown {
-                // Resynchronise one nibble further, as if this were padding.
-                self.pos += 1;
+                // AMD's decoder reads type bits that match no token as an 8-bit token that does
+                // nothing (found by probing it); resynchronise the same way.
+                self.prev = self.pos;
+                self.pos += 2;
                 return Some(Err(DecodeError::new(offset, DecodeErrorKind::UnknownToken((w & 0xff) as u8))));
             }
             let n = self.table.nibbles[kind as usize] as usize;
