@@ -668,6 +668,23 @@ mod tests {
     }
 
     #[test]
+    fn random_manglings_never_panic() {
+        const ALPHABET: &[u8] = b"_ZNKSTILE0123456789SaSsvifdPRKVcjmxylE.Dp";
+        let mut x: u64 = 7;
+        for _ in 0..20_000 {
+            let mut name = String::from("_Z");
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            for _ in 0..(x >> 58) as usize + 1 {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                name.push(ALPHABET[(x >> 40) as usize % ALPHABET.len()] as char);
+            }
+            let _ = demangle(&name);
+        }
+    }
+
+    #[test]
     fn unsupported_or_plain_names_return_none() {
         assert_eq!(demangle("vector_add"), None);
         assert_eq!(
