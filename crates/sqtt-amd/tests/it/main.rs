@@ -203,6 +203,38 @@ fn synthetic_rare_inst_ops_agree_when_available() {
     for (layout, family) in [(3u64, Family::Gfx11), (4, Family::Gfx12)] {
         let code = CodeObject::from_text(family, 0x1000, &text, 0);
         let inst = |op: u64| if layout == 3 { (0x2 | (1 << 4) | (op << 13), 5) } else { (0x2 | (1 << 3) | (op << 12), 5) };
+        // A wave64 VALU (flag bit 6) next to a wave32 one.
+        let toks = [
+            (0x11 | (layout << 7), 16),
+            (0x9 | (1 << 15) | (0x0c << 16) | (0x10 << 32), 16),
+            (0x0c | (1 << 5), 8),
+            (0x3 | (1 << 3) | (1 << 6), 3),
+            (0x3 | (1 << 3), 3),
+            (0xd | (1 << 4), 3),
+            (0x15 | (7 << 5), 5),
+        ];
+        let data = rdna_stream(&toks);
+        let a = amd.decode(&data, &code).unwrap();
+        let n = Decoder::new(&code).decode(&data).unwrap();
+        assert_eq!(a.waves, n.waves, "layout {layout} wave64 VALU");
+        // wave64 INST tokens (w64h bit) for a SALU, a VALU and a VMEM op.
+        let w64 = if layout == 3 { 1u64 << 7 } else { 1 << 6 };
+        for op in [0u64, 10, 12, 13, 33, 34, 44] {
+            let (v, n) = inst(op);
+            let toks = [
+                (0x11 | (layout << 7), 16),
+                (0x9 | (1 << 15) | (0x0c << 16) | (0x10 << 32), 16),
+                (0x0c | (1 << 5), 8),
+                (v | w64, n),
+                (0x3 | (1 << 3), 3),
+                (0xd | (1 << 4), 3),
+                (0x15 | (7 << 5), 5),
+            ];
+            let data = rdna_stream(&toks);
+            let a = amd.decode(&data, &code).unwrap();
+            let nat = Decoder::new(&code).decode(&data).unwrap();
+            assert_eq!(a.waves, nat.waves, "layout {layout} wave64 op {op}");
+        }
         for op in [0u64, 5, 6, 7, 8, 9, 19, 20, 117] {
             let toks = [
                 (0x11 | (layout << 7), 16),

@@ -132,11 +132,12 @@ impl WaveBuild {
         self.update_state(WaveState::Stall, time);
     }
 
-    fn valu(&mut self, token_time: i64) {
+    /// A `VALUINST` token; a wave64 instruction (flag bit 6) takes two cycles.
+    fn valu(&mut self, token_time: i64, wave64: bool) {
         if !self.restored {
             return;
         }
-        let (mut time, mut duration, mut stall) = (token_time, 1, 0);
+        let (mut time, mut duration, mut stall) = (token_time, 1 + i64::from(wave64), 0);
         if self.cur_state == WaveState::Stall && self.last_state_cycle < time {
             stall = time - self.last_state_cycle;
             duration += stall;
@@ -294,6 +295,8 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
         match tok.kind {
             RdnaKind::Inst => {
                 let (slot, op) = rdna::inst(raw, layout);
+                // wave64 instructions (w64h: bit 7 on layout 3, bit 6 on layout 4) take twice the cycles.
+                let w64 = rdna::bits(raw, if layout >= 4 { 6 } else { 7 }, 1) as i64;
                 let m = if layout >= 4 { op_gfx12(op, dprate, derate) } else { op_gfx11(op, dprate) };
                 match m {
                     Op::Other(cat, cycles) => {
@@ -301,7 +304,7 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
                     }
                     Op::Issue(cat, cycles) => {
                         if let Some(w) = st.slots[slot as usize].last_mut() {
-                            w.inst(time, op, cat, cycles);
+                            w.inst(time, op, cat, cycles << w64);
                         }
                     }
                     Op::None => {
@@ -313,7 +316,7 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
             }
             RdnaKind::ValuInst => {
                 if let Some(w) = st.slots[rdna::slot7(raw) as usize].last_mut() {
-                    w.valu(time);
+                    w.valu(time, rdna::bits(raw, 6, 1) != 0);
                 }
             }
             RdnaKind::Immediate => {

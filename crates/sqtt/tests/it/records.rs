@@ -124,3 +124,26 @@ fn gfx11_shader_data_records() {
         ]
     );
 }
+
+#[test]
+fn wave64_instructions_take_twice_the_cycles() {
+    // gfx11: VALUINST with the wave64 flag (bit 6), then INST op 34 (2-cycle VMEM) with w64h
+    // (bit 7): AMD's decoder reports durations 2 and 4 for these.
+    let words = [0x7e00_0280u32, 0xdc52_0000, 0x0000_0000, 0xbf80_0000, 0xbfb0_0000];
+    let text: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let code = CodeObject::from_text(Family::Gfx11, 0x1000, &text, 0);
+    let mut nibbles: Vec<u8> = Vec::new();
+    let mut push = |v: u64, n: usize| nibbles.extend((0..n).map(|i| ((v >> (4 * i)) & 0xf) as u8));
+    push(0x11 | (3 << 7), 16);
+    push(0x9 | (1 << 15) | (0x0c << 16) | (0x10 << 32), 16);
+    push(0x0c | (1 << 5), 8);
+    push(0x3 | (1 << 3) | (1 << 6), 3);
+    push(0x2 | (1 << 4) | (1 << 7) | (34 << 13), 5);
+    push(0xd | (4 << 4), 3);
+    push(0x15 | (7 << 5), 5);
+    nibbles.resize(128, 0);
+    let data: Vec<u8> = nibbles.chunks(2).map(|c| c[0] | (c[1] << 4)).collect();
+    let d = Decoder::new(&code).decode(&data).unwrap();
+    let rows: Vec<(u64, i64)> = d.waves[0].instructions.iter().map(|i| (i.pc, i.duration)).collect();
+    assert_eq!(&rows[..2], &[(0x1000, 2), (0x1004, 4)]);
+}
