@@ -6,6 +6,18 @@ pub(crate) mod stitch;
 
 use crate::record::{Category, Instruction, Wave, WaveState};
 
+/// AMD's instruction record stores the stall in 24 bits.
+#[inline]
+pub(crate) fn stall24(v: i64) -> i64 {
+    v & 0xff_ffff
+}
+
+/// AMD's records store durations as `i32`.
+#[inline]
+pub(crate) fn dur32(v: i64) -> i64 {
+    i64::from(v as i32)
+}
+
 /// A wave under construction: instructions without PCs until it is stitched.
 #[derive(Clone, Debug)]
 pub(crate) struct WaveBuild {
@@ -56,8 +68,8 @@ impl WaveBuild {
     pub(crate) fn update_state(&mut self, state: WaveState, time: i64) {
         if time > self.last_state_cycle {
             match self.timeline.last_mut() {
-                Some(last) if last.0 == self.cur_state => last.1 += time - self.last_state_cycle,
-                _ => self.timeline.push((self.cur_state, time - self.last_state_cycle)),
+                Some(last) if last.0 == self.cur_state => last.1 = dur32(last.1 + (time - self.last_state_cycle)),
+                _ => self.timeline.push((self.cur_state, dur32(time - self.last_state_cycle))),
             }
             self.last_state_cycle = time;
         }
@@ -65,8 +77,10 @@ impl WaveBuild {
     }
 
     #[inline]
+    /// Appends a record. AMD's record keeps the stall in 24 bits and the duration in an `i32`,
+    /// and later arithmetic sees those stored values, so they are narrowed the same way here.
     pub(crate) fn push(&mut self, time: i64, category: Category, duration: i64, stall: i64) {
-        self.insts.push(Instruction { pc: 0, time, stall, duration, category });
+        self.insts.push(Instruction { pc: 0, time, stall: stall24(stall), duration: dur32(duration), category });
     }
 
     pub(crate) fn into_wave(self) -> Wave {
