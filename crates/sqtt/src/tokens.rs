@@ -130,9 +130,9 @@ impl Iterator for RdnaTokens<'_> {
                 }
             }
             let delta = match kind {
-                RdnaKind::TsDeltaOrMark => match rdna::mark_value(w, self.table.layout) {
-                    Some(_) => 0,
-                    None => rdna::wide_delta(w, self.table.layout) as i64,
+                RdnaKind::TsDeltaOrMark => match rdna::mark_flags(w, self.table.layout) {
+                    (false, _) => rdna::wide_delta(w, self.table.layout) as i64,
+                    (true, _) => 0,
                 },
                 RdnaKind::TsDeltaShort => rdna::bits(w, 4, 4) as i64 + 4,
                 _ => {

@@ -18,6 +18,8 @@ use crate::isa::Program;
 use crate::record::{Category, Info, Occupancy, PerfEvent, SeDecode, ShaderData, WaveState};
 use std::collections::VecDeque;
 
+/// MISC kind reporting lost trace data.
+const MISC_PACKET_LOST: u8 = 2;
 /// MISC kind of a context-save request.
 const MISC_SAVE_CONTEXT: u8 = 7;
 /// ISSUE states.
@@ -315,6 +317,7 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
     // AMD's issue-phase counter starts at 3 (found by decoding synthetic streams with its decoder;
     // the corpus is insensitive to it).
     let mut phase_counter = 3i64;
+    let mut data_lost = false;
     let mut incomplete_reported = false;
 
     let mut finish = |mut g: Gfx9Wave, lines: &mut LineState, out: &mut SeDecode| {
@@ -335,6 +338,7 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
         let Ok(t) = t else { continue };
         let (raw, time) = (t.raw, t.time);
         match t.kind {
+            kind::MISC if fmt::misc(raw).1 == MISC_PACKET_LOST => data_lost = true,
             kind::MISC if fmt::misc(raw).1 == MISC_SAVE_CONTEXT => {
                 for s in &mut slots {
                     if let Some(w) = s.last_mut() {
@@ -406,7 +410,7 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
                 if st.running.get(l) != 0 {
                     let pc = st.running.take(l) - 1;
                     occ.push(Occupancy { time, cu, simd, wave_id: wave, start: false, pc });
-                } else {
+                } else if !data_lost {
                     missing.push(Occupancy { time: 0, cu, simd, wave_id: wave, start: true, pc: 0 });
                     occ.push(Occupancy { time: 0, cu, simd, wave_id: wave, start: false, pc: 0 });
                 }
@@ -456,6 +460,9 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
         for g in std::mem::take(s) {
             finish(g, &mut st.lines, &mut out);
         }
+    }
+    if data_lost {
+        out.info.push(Info::DataLost);
     }
     missing.reverse();
     missing.extend(occ);

@@ -272,6 +272,7 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
     let mut pgm = [[0u64; 4]; 2];
     let mut incomplete_reported = false;
     let mut unknown = 0u64;
+    let mut data_lost = false;
 
     let mut finish = |w: &mut WaveBuild, lines: &mut LineState, out: &mut SeDecode| {
         let (_, barriers) = stitch::stitch(prog, lines, gfxip, w);
@@ -455,6 +456,9 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
                 out.shaderdata.push(ShaderData { time, value, cu, simd, wave_id, flags });
             }
             RdnaKind::TsDeltaOrMark => {
+                if rdna::mark_flags(raw, layout) == (false, true) {
+                    data_lost = true;
+                }
                 if let Some(v) = rdna::mark_value(raw, layout) {
                     // AMD's decoder merges a marker into the previous one (their average) when
                     // either clock does not advance, but only in one of its two read loops: the
@@ -523,6 +527,10 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
             finish(&mut w, &mut st.lines, &mut out);
             out.waves.push(w.into_wave());
         }
+    }
+    // AMD reports lost data after the waves' own diagnostics.
+    if data_lost {
+        out.info.push(Info::DataLost);
     }
     missing.reverse();
     missing.extend(occ);

@@ -367,6 +367,15 @@ pub const fn mark_value(raw: u64, layout: u8) -> Option<u64> {
     }
 }
 
+/// `TS_DELTA_OR_MARK` flags `(realtime, packet_lost)`: realtime is bit 9 (layout 3) or 7
+/// (layout 4), packet-lost bit 8. Per AMD's decoder (probed): neither flag = time delta;
+/// packet lost alone = time delta and data-lost report; realtime alone = reference-clock marker
+/// (no delta); both = ignored.
+pub const fn mark_flags(raw: u64, layout: u8) -> (bool, bool) {
+    let rt = if layout >= 4 { bits(raw, 7, 1) } else { bits(raw, 9, 1) };
+    (rt != 0, bits(raw, 8, 1) != 0)
+}
+
 /// `TS_DELTA_OR_MARK` wide field: 36 bits (layout 3) or 52 bits (layout 4) at bit 12.
 pub const fn wide_delta(raw: u64, layout: u8) -> u64 {
     if layout >= 4 {
