@@ -82,6 +82,19 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Removes a scratch directory when dropped, unless the thread is panicking (a failing test
+/// keeps its outputs for inspection; the failure message names the directory).
+#[derive(Debug)]
+pub struct ScratchGuard(pub PathBuf);
+
+impl Drop for ScratchGuard {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
 /// What a run produced.
 #[derive(Debug)]
 pub struct Run {

@@ -4,12 +4,15 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use rocprof_e2e::{db_kernels, find_one, profile, read_csv, scratch, Csv, DbKernel, Run, Stage};
+use rocprof_e2e::{
+    db_kernels, find_one, profile, read_csv, scratch, Csv, DbKernel, Run, ScratchGuard, Stage,
+};
 
 /// A profiled run and where its outputs went.
 pub(crate) struct Profiled {
     pub(crate) run: Run,
     pub(crate) out: PathBuf,
+    _cleanup: ScratchGuard,
 }
 
 /// `rocprof-rs --simulate <gpus> --kernel-trace --stats -f rocpd csv -d OUT -- app args`.
@@ -39,7 +42,11 @@ pub(crate) fn kernel_trace(
         args,
         env,
     );
-    Profiled { run, out }
+    Profiled {
+        run,
+        _cleanup: ScratchGuard(out.clone()),
+        out,
+    }
 }
 
 /// The `(work-items, workgroup)` sizes `vector_add` reports on stdout.

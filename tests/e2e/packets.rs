@@ -35,6 +35,7 @@ fn packets_unchanged(test: &str, gated: bool) {
         return;
     };
     let dir = scratch("packets");
+    let _cleanup = rocprof_e2e::ScratchGuard(dir.clone());
     let plain_log = dir.join("plain.log");
     let traced_log = dir.join("traced.log");
 
