@@ -411,11 +411,28 @@ mod tests {
         read_capture, DispatchBeginRecord, DispatchEndRecord, KernelSymbolRecord,
     };
 
-    pub(crate) fn temp_path(name: &str) -> std::path::PathBuf {
+    /// A scratch file path, removed again when the returned guard drops.
+    pub(crate) fn temp_path(name: &str) -> TempFile {
         let dir =
             std::env::temp_dir().join(format!("rocprof-intercept-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        dir.join(name)
+        TempFile(dir.join(name))
+    }
+
+    pub(crate) struct TempFile(std::path::PathBuf);
+
+    impl std::ops::Deref for TempFile {
+        type Target = std::path::Path;
+        fn deref(&self) -> &std::path::Path {
+            &self.0
+        }
+    }
+
+    impl Drop for TempFile {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+            let _ = self.0.parent().map(std::fs::remove_dir);
+        }
     }
 
     #[test]

@@ -246,4 +246,5 @@ fn intercept_and_completion_handlers_allocate_nothing() {
         t.strings.resolve(t.kernel_symbols[0].formatted_name),
         "vector_add(float const*, float const*, float*, int)"
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
