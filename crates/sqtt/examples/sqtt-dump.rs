@@ -4,6 +4,7 @@
 use rocprof_sqtt::format::rdna;
 use rocprof_sqtt::tokens::{Gfx9Tokens, RdnaTokens};
 use rocprof_sqtt::Family;
+use std::io::Write;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -32,6 +33,7 @@ fn main() {
         }
     };
     let layout = toks.layout();
+    let mut out = std::io::stdout().lock();
     for t in toks {
         match t {
             Ok(t) if t.time >= from && t.time <= to => {
@@ -43,10 +45,14 @@ fn main() {
                     rdna::RdnaKind::WaveEnd => format!("{:?}", rdna::wave_end(t.raw, layout)),
                     _ => format!("{:#x}", t.raw),
                 };
-                println!("{:>10} {:>7} {:?} {}", t.time, t.nibble, t.kind, detail);
+                if writeln!(out, "{:>10} {:>7} {:?} {}", t.time, t.nibble, t.kind, detail).is_err() {
+                    return; // e.g. a closed pipe
+                }
             }
             Ok(_) => {}
-            Err(e) => println!("error: {e}"),
+            Err(e) => {
+                let _ = writeln!(out, "error: {e}");
+            }
         }
     }
 }
@@ -59,7 +65,8 @@ fn dump_gfx9(data: &[u8], from: i64, to: i64, path: &str) {
             std::process::exit(1);
         }
     };
-    println!("header {:?}", toks.header());
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "header {:?}", toks.header());
     const NAMES: [&str; 16] = [
         "MISC", "TIMESTAMP", "REG", "WAVESTART", "WAVEALLOC", "REG_CS", "WAVEEND", "EVENT", "EVENT_CS", "EVENT_GFX1",
         "INST", "INST_PC", "USERDATA", "ISSUE", "PERF", "REG_CS_PRIV",
@@ -67,10 +74,14 @@ fn dump_gfx9(data: &[u8], from: i64, to: i64, path: &str) {
     for t in toks {
         match t {
             Ok(t) if t.time >= from && t.time <= to => {
-                println!("{:>10} {:>7} {} {:#x}", t.time, t.offset, NAMES[usize::from(t.kind & 0xf)], t.raw)
+                if writeln!(out, "{:>10} {:>7} {} {:#x}", t.time, t.offset, NAMES[usize::from(t.kind & 0xf)], t.raw).is_err() {
+                    return;
+                }
             }
             Ok(_) => {}
-            Err(e) => println!("error: {e}"),
+            Err(e) => {
+                let _ = writeln!(out, "error: {e}");
+            }
         }
     }
 }

@@ -410,12 +410,13 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
                 if cu == target_cu && simd == target_simd {
                     // The 0.1.6 reference finishes the wave here: tokens of the slot that arrive
                     // before its next start no longer reach it (newer decoders keep it open).
+                    // An end on the traced unit for an empty slot is dropped entirely, without
+                    // occupancy rows (probed with AMD's decoder).
                     let s = &mut st.slots[slot as usize];
-                    if let Some(mut w) = s.pop() {
-                        w.complete(time);
-                        finish(&mut w, &mut st.lines, &mut out);
-                        out.waves.push(w.into_wave());
-                    }
+                    let Some(mut w) = s.pop() else { return };
+                    w.complete(time);
+                    finish(&mut w, &mut st.lines, &mut out);
+                    out.waves.push(w.into_wave());
                 }
                 let l = loc(cu, simd, slot);
                 let pc = if st.running.get(l) != 0 {
