@@ -348,7 +348,9 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
                     }
                 }
             }
-            RdnaKind::WaveStart | RdnaKind::WaveStartExt => {
+            // WAVE_START_EXT starts waves on layout 4 only; on layout 3 AMD's decoder ignores
+            // the pattern (tinygrad: a timing token).
+            RdnaKind::WaveStart | RdnaKind::WaveStartExt if tok.kind == RdnaKind::WaveStart || layout >= 4 => {
                 let f = rdna::wave_start(raw, layout);
                 let entry = (pgm[usize::from(f.me & 1)][usize::from(f.pipe & 3)] << 8) & ((1 << 48) - 1);
                 let target = f.cu == target_cu && f.simd == target_simd;

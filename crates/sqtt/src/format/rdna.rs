@@ -36,8 +36,9 @@ pub enum RdnaKind {
     WaveAlloc,
     /// Layout 4: performance counter sample. Layout 3: `SHADER_DATA_SHORT` (`s_ttracedata_imm`).
     Perf,
-    /// `WAVE_START_EXT`: a wave start with workgroup extension fields (AMD's decoder handles it
-    /// like [`RdnaKind::WaveStart`]; tinygrad calls it `TS_DELTA_S5_W2`).
+    /// Layout 4: `WAVE_START_EXT`, a wave start with workgroup extension fields (AMD's decoder
+    /// handles it like [`RdnaKind::WaveStart`]). Layout 3: a timing token AMD's decoder ignores
+    /// (tinygrad's `TS_DELTA_S5_W2`).
     WaveStartExt,
     /// Layout 3: `SHADER_DATA` (`s_ttracedata`). Layout 4: timing filler.
     TsDeltaS5W3,
