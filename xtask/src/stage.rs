@@ -37,7 +37,10 @@ pub(crate) fn build() -> Result<PathBuf> {
     let mut cmd = cargo();
     cmd.args(["build", "--release", "--workspace", "--exclude", "xtask"]);
     status(cmd)?;
-    let release = root().join("target").join("release");
+    // Cargo puts the build where CARGO_TARGET_DIR says (relative to the root, as cargo reads it);
+    // the stage itself always sits under the repository's own target/.
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR").map(|d| root().join(d)).unwrap_or_else(|| root().join("target"));
+    let release = target_dir.join("release");
     let stage = root().join("target").join("stage");
     fs::create_dir_all(stage.join("fixtures"))?;
     copy_if_exists(&release.join("rocprof-rs"), &stage.join("rocprof-rs"))?;
