@@ -293,6 +293,8 @@ fn mend(prev: &mut crate::record::Instruction, time: i64) {
 #[derive(Debug, Default)]
 pub(crate) struct Gfx9State {
     lines: LineState,
+    /// Wave lists by `simd * 16 + slot`, kept between calls for their capacity.
+    slots: Vec<Vec<Gfx9Wave>>,
     /// Entry pc + 1 of running waves by `(cu << 7 | simd << 5 | wave)`; 0 = not running.
     running: SparseTable,
 }
@@ -312,7 +314,11 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
     let mut occ: Vec<Occupancy> = Vec::new();
     // Wave ends without a start get a start row at time 0, which AMD inserts at the front.
     let mut missing: Vec<Occupancy> = Vec::new();
-    let mut slots: Vec<Vec<Gfx9Wave>> = (0..4 * 16).map(|_| Vec::new()).collect();
+    let mut slots = std::mem::take(&mut st.slots);
+    slots.resize_with(4 * 16, Vec::new);
+    for s in &mut slots {
+        s.clear();
+    }
     let mut pgm = [[0u64; 4]; 2];
     // AMD's issue-phase counter starts at 3 (found by decoding synthetic streams with its decoder;
     // the corpus is insensitive to it).
@@ -456,11 +462,12 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
             _ => {}
         }
     }
-    for s in &mut slots {
-        for g in std::mem::take(s) {
+    for s in slots.iter_mut().filter(|s| !s.is_empty()) {
+        for g in s.drain(..) {
             finish(g, &mut st.lines, &mut out);
         }
     }
+    st.slots = slots;
     if data_lost {
         out.info.push(Info::DataLost);
     }

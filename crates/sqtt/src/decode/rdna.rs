@@ -525,6 +525,9 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
     out.unknown_tokens = unknown;
 
     for s in 0..SLOTS {
+        if st.slots[s].is_empty() {
+            continue;
+        }
         let waves = std::mem::take(&mut st.slots[s]);
         for mut w in waves {
             finish(&mut w, &mut st.lines, &mut out);
