@@ -144,6 +144,10 @@ pub(crate) fn stitch(prog: &Program, st: &mut LineState, gfxip: u8, w: &mut Wave
             return (0, barriers);
         }
 
+        // A gfx9 issue whose INST token never came (category still NONE) ends the walk.
+        if insts[cur].category == Category::None {
+            break;
+        }
         let Some(l) = next.take() else { break };
         next = prog.next_line(l);
         let lc = wk.cat(l);
