@@ -34,7 +34,7 @@
 //! object is decoded). The AMD backend and LLVM instruction text are in `rocprof-sqtt-amd`.
 //!
 //! Not decoded: gfx10, RDNA perf-counter tokens (AMD's decoder ignores
-//! them too), code-object marker packets and gfx9 `INST_PC` tokens. RDNA `NEW_PC` tokens do
+//! them too) and code-object marker packets. RDNA `NEW_PC` and gfx9 `INST_PC` tokens
 //! re-anchor the PC walk after indirect jumps.
 
 #![forbid(unsafe_code)]

@@ -354,6 +354,27 @@ fn synthetic_gfx9_waves_agree_when_available() {
     let n = Decoder::new(&code).decode(&data).unwrap();
     assert_eq!(a.waves, n.waves);
     assert_eq!(a.occupancy, n.occupancy);
+
+    // A backward indirect jump (INST_PC back to 0x1000) that only the INST_PC token explains.
+    let toks = [
+        pgm, (0x3, 2),
+        misc(2), issue(2), misc(1), inst(5),  // 0x1000 VALU
+        misc(2), issue(2), misc(1), inst(7),  // 0x1004 s_setpc
+        (0xb | ((0x1000 / 4) << 16), 4),      // INST_PC 0x1000
+        misc(2), issue(2), misc(1), inst(5),  // 0x1000 VALU again
+        misc(2), issue(2), misc(1), inst(7),  // 0x1004 s_setpc
+        (0xb | ((0x100c / 4) << 16), 4),      // INST_PC 0x100c
+        misc(3), issue(3),
+        misc(3), issue(2), misc(1), inst(15),
+        misc(2), (0x6, 1),
+    ];
+    let data = gfx9_stream(&toks);
+    let a = amd.decode(&data, &code).unwrap();
+    let n = Decoder::new(&code).decode(&data).unwrap();
+    let pcs: Vec<u64> = n.waves[0].instructions.iter().map(|i| i.pc).collect();
+    println!("amd pcs {:?}", a.waves[0].instructions.iter().map(|i| i.pc).collect::<Vec<_>>());
+    assert_eq!(a.waves, n.waves);
+    assert_eq!(pcs, vec![0x1000, 0x1004, 0x1000, 0x1004, 0x100c, 0x1010]);
 }
 
 /// Needs AMD's library: the packet-lost flag of timestamp tokens.

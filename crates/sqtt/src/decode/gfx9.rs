@@ -4,6 +4,7 @@
 //! `projects/rocprof-trace-decoder`): every token adds 4 x its delta (bits 4..11 of a MISC, bit 4
 //! of any other token); a MISC of kind TIME_RESET re-anchors the clock on the next TIMESTAMP
 //! (`time = (timestamp - base) & !3`, `base` fixed by the first one), reading ahead if needed.
+//! `INST_PC` tokens re-anchor the PC walk after indirect jumps.
 //! Waves are built from ISSUE tokens (per-wave 2-bit issue state each cycle) and completed by
 //! INST tokens that name the pipe; see [`Gfx9Wave`] for the timing rules.
 
@@ -102,6 +103,22 @@ impl Gfx9Wave {
             self.add_state(previous, d);
         }
         self.state_start = self.state_start.max(time);
+    }
+
+    /// An `INST_PC` token: the PC after an indirect jump, filled into the open PC marker.
+    fn inst_pc(&mut self, pc: u64) {
+        if self.w.pc_infos.is_empty() || self.trap != 0 {
+            return;
+        }
+        let infos = &mut self.w.pc_infos;
+        let mut idx = infos.len();
+        while idx > 0 && infos[idx - 1].1 == 0 {
+            idx -= 1;
+        }
+        if idx == infos.len() {
+            infos.push((self.w.insts.len(), 0));
+        }
+        infos[idx].1 = pc;
     }
 
     fn inst(&mut self, op: u8, time: i64, phase_counter: &mut i64) {
@@ -446,6 +463,14 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
                     cu,
                     bank: ((raw >> 10) & 3) as u8,
                 });
+            }
+            kind::INST_PC => {
+                let (wave, simd) = (((raw >> 5) & 0xf) as usize, ((raw >> 9) & 3) as usize);
+                if wave <= 9 {
+                    if let Some(w) = slots[simd * 16 + wave].last_mut() {
+                        w.inst_pc(((raw >> 16) & ((1 << 48) - 1)) << 2);
+                    }
+                }
             }
             kind::ISSUE => {
                 let simd = ((raw >> 5) & 3) as usize;

@@ -147,3 +147,42 @@ fn wave64_instructions_take_twice_the_cycles() {
     let rows: Vec<(u64, i64)> = d.waves[0].instructions.iter().map(|i| (i.pc, i.duration)).collect();
     assert_eq!(&rows[..2], &[(0x1000, 2), (0x1004, 4)]);
 }
+
+#[test]
+fn gfx9_inst_pc_reanchors_the_walk() {
+    // 0x1000 v_mov ; 0x1004 s_setpc ; 0x1008 v_mov ; 0x100c s_nop ; 0x1010 s_endpgm. The wave
+    // jumps back to 0x1000 once, then to 0x100c; AMD's decoder reports the same PCs.
+    let words = [0x7e00_0280u32, 0xbe80_1d00, 0x7e00_0280, 0xbf80_0000, 0xbf81_0000];
+    let text: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let code = CodeObject::from_text(Family::Gfx9, 0x1000, &text, 0);
+    let mut data = 0x0000_0000_000f_8011u64.to_le_bytes().to_vec();
+    let mut push = |v: u64, words: usize| data.extend_from_slice(&v.to_le_bytes()[..2 * words]);
+    let misc = |d: u64| d << 4;
+    let issue = |status: u64| 0xd | (status << 8);
+    let inst = |op: u64| 0xa | (op << 11);
+    push(0xf | (1 << 7) | (0x0c << 9) | (0x10 << 16), 3);
+    push(0x3, 2);
+    for target in [0x1000u64, 0x100c] {
+        push(misc(2), 1);
+        push(issue(2), 2);
+        push(misc(1), 1);
+        push(inst(5), 1);
+        push(misc(2), 1);
+        push(issue(2), 2);
+        push(misc(1), 1);
+        push(inst(7), 1);
+        push(0xb | ((target / 4) << 16), 4);
+    }
+    push(misc(3), 1);
+    push(issue(3), 2);
+    push(misc(3), 1);
+    push(issue(2), 2);
+    push(misc(1), 1);
+    push(inst(15), 1);
+    push(misc(2), 1);
+    push(0x6, 1);
+    data.resize(data.len() + 32, 0);
+    let d = Decoder::new(&code).decode(&data).unwrap();
+    let pcs: Vec<u64> = d.waves[0].instructions.iter().map(|i| i.pc).collect();
+    assert_eq!(pcs, vec![0x1000, 0x1004, 0x1000, 0x1004, 0x100c, 0x1010]);
+}
