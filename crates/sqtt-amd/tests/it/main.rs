@@ -424,3 +424,74 @@ fn synthetic_gfx9_packet_lost_agrees_when_available() {
         assert_eq!((a.info, a.occupancy), (n.info, n.occupancy));
     }
 }
+
+/// Needs AMD's library: context save and restore of a traced RDNA wave.
+#[test]
+fn synthetic_context_save_restore_agrees_when_available() {
+    if std::env::var_os(rocprof_sqtt_amd::LIBRARY_ENV).is_none() {
+        println!("AMD backend: ROCPROF_ATT_LIBRARY_PATH not set, skipping");
+        return;
+    }
+    let amd = AmdDecoder::load(None).expect("loadable decoder");
+    let words = [0x7e00_0280u32, 0x7e00_0280, 0xbf80_0000, 0xbfb0_0000];
+    let text: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    for (layout, family) in [(3u64, Family::Gfx11), (4, Family::Gfx12)] {
+        let code = CodeObject::from_text(family, 0x1000, &text, 0);
+        for (save, restore) in [(66u64, 68u64), (67, 69), (70, 72), (71, 75)] {
+            let start = |count: u64| (0x0c | (1 << 5) | (count << 25), 8);
+            let toks = [
+                (0x11 | (layout << 7), 16),
+                (0x9 | (1 << 15) | (0x0c << 16) | (0x10 << 32), 16),
+                start(0),
+                (0x3 | (1 << 3), 3),
+                (0x8 | (3 << 4), 2),
+                start(save),
+                (0x8 | (3 << 4), 2),
+                start(restore),
+                (0x3 | (1 << 3), 3),
+                (0xd | (1 << 4), 3),
+                (0x15 | (7 << 5), 5),
+            ];
+            let data = rdna_stream(&toks);
+            let a = amd.decode(&data, &code).unwrap();
+            let n = Decoder::new(&code).decode(&data).unwrap();
+            assert_eq!(a.occupancy, n.occupancy, "layout {layout} counts {save}/{restore}");
+            assert_eq!(a.waves, n.waves, "layout {layout} counts {save}/{restore}");
+        }
+    }
+}
+
+/// Needs AMD's library: gfx9 context save (MISC) and the CWSR wave starts.
+#[test]
+fn synthetic_gfx9_context_save_agrees_when_available() {
+    if std::env::var_os(rocprof_sqtt_amd::LIBRARY_ENV).is_none() {
+        println!("AMD backend: ROCPROF_ATT_LIBRARY_PATH not set, skipping");
+        return;
+    }
+    let amd = AmdDecoder::load(None).expect("loadable decoder");
+    let words = [0x7e00_0280u32, 0x7e00_0280, 0xbf80_0000, 0xbf81_0000];
+    let text: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let code = CodeObject::from_text(Family::Gfx9, 0x1000, &text, 0);
+    let misc = |d: u64| (d << 4, 1);
+    let issue = |status: u64| (0xd | (status << 8), 2);
+    let inst = |op: u64| (0xa | (op << 11), 1);
+    for kind in 3..8u64 {
+        let toks = [
+            (0xf | (1 << 7) | (0x0c << 9) | (0x10 << 16), 3),
+            (0x3, 2),
+            misc(2), issue(2), misc(1), inst(5),
+            ((kind << 13) | (1 << 4), 1), // MISC of the given kind
+            misc(2), (0x3 | (70 << 22), 2), // CWSR wave start (count > 64)
+            misc(2), (0x3 | (70 << 22), 2),
+            misc(2), issue(2), misc(1), inst(7), // PC after the restore
+            misc(2), issue(2), misc(1), inst(5),
+            misc(3), issue(2), misc(1), inst(15),
+            misc(2), (0x6, 1),
+        ];
+        let data = gfx9_stream(&toks);
+        let a = amd.decode(&data, &code).unwrap();
+        let n = Decoder::new(&code).decode(&data).unwrap();
+        assert_eq!(a.occupancy, n.occupancy, "misc kind {kind}");
+        assert_eq!(a.waves, n.waves, "misc kind {kind}");
+    }
+}

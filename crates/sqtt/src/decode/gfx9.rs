@@ -22,7 +22,7 @@ use std::collections::VecDeque;
 /// MISC kind reporting lost trace data.
 const MISC_PACKET_LOST: u8 = 2;
 /// MISC kind of a context-save request.
-const MISC_SAVE_CONTEXT: u8 = 7;
+const MISC_SAVE_CONTEXT: u8 = 6;
 /// ISSUE states.
 const ISSUE_STALL: u64 = 1;
 const ISSUE_INST: u64 = 2;

@@ -362,10 +362,10 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
                     if target {
                         let slot = &mut st.slots[f.slot as usize];
                         if is_save {
+                            // The 0.1.6 reference records no row for the save (newer decoders do).
                             if let Some(w) = slot.last_mut() {
                                 w.restored = false;
                                 w.contexts = w.contexts.saturating_add(1);
-                                w.push(time, Category::Context, 1, 0);
                             }
                         }
                         if is_restore {
