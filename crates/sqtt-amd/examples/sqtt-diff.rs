@@ -13,13 +13,14 @@ fn main() {
     let family = Family::from_target(&a[1]).expect("known target");
     let base: u64 = a[3].parse().expect("decimal load base");
     let code = CodeObject::from_elf(family, &std::fs::read(&a[2]).expect("code object"), base).expect("elf");
-    let stream = std::fs::read(&a[4]).expect("stream");
+    let file = std::fs::read(&a[4]).expect("stream");
+    let stream = &file[..];
     let amd = AmdDecoder::load(None).unwrap_or_else(|e| {
         eprintln!("sqtt-diff: error: {e}");
         std::process::exit(1)
     });
-    let mut x = amd.decode(&stream, &code).expect("AMD decode");
-    let mut y = Decoder::new(&code).decode(&stream).expect("native decode");
+    let mut x = amd.decode(stream, &code).expect("AMD decode");
+    let mut y = Decoder::new(&code).decode(stream).expect("native decode");
     for d in [&mut x, &mut y] {
         // AMD's decoder does not count skipped unknown tokens.
         d.unknown_tokens = 0;

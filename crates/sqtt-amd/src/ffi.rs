@@ -148,6 +148,10 @@ const PARSE_SYMBOL: &str = "rocprof_trace_decoder_parse_data";
 
 static PARSE_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+/// Zero bytes placed after the stream handed to AMD's decoder (it reads up to a 64-bit token
+/// window past the end).
+const TAIL_PADDING: usize = 64;
+
 pub(crate) enum OpenError {
     Load(String),
     Symbol(&'static str, String),
@@ -182,13 +186,20 @@ impl Library {
         code: &'a CodeObject,
         text: Option<&'a mut dyn FnMut(u64) -> Option<String>>,
     ) -> Result<SeDecode, Error> {
+        // AMD's decoder reads a little past the end of the buffer it is given (its last token
+        // window); hand it a copy followed by zeros so that it never reads outside our memory
+        // and sees the zero padding a truncated trace file would give it.
+        let mut padded = Vec::with_capacity(stream.len() + TAIL_PADDING);
+        padded.extend_from_slice(stream);
+        padded.resize(stream.len() + TAIL_PADDING, 0);
+        let stream = &padded[..stream.len()];
         let mut st = CallState { stream, given: false, code, out: SeDecode::default(), failed: false, text };
         // AMD's 0.1.6 decoder keeps global state (concurrent calls from test threads produced
         // wrong records), so calls are serialised process-wide.
         let _guard = PARSE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         // SAFETY: the callbacks match AMD's typedefs; `st` outlives the call and is only reached
         // through the userdata pointer during it; the decoder does not retain the callbacks.
-        let status = unsafe { (self.parse)(se_data, trace, isa, (&mut st as *mut CallState<'_>).cast()) };
+        let status = unsafe { (self.parse)(se_data, trace, isa, (&mut st as *mut CallState<'_, '_>).cast()) };
         if status != STATUS_SUCCESS || st.failed {
             let status = if st.failed { STATUS_ERROR } else { status };
             let name = STATUS_NAMES.get(status as usize).copied().unwrap_or("UNKNOWN");
@@ -198,8 +209,8 @@ impl Library {
     }
 }
 
-struct CallState<'a> {
-    stream: &'a [u8],
+struct CallState<'s, 'a> {
+    stream: &'s [u8],
     given: bool,
     code: &'a CodeObject,
     out: SeDecode,
@@ -212,13 +223,14 @@ struct CallState<'a> {
 /// `userdata` is the `CallState` passed to `parse`; `buffer` and `size` are writable.
 unsafe extern "C" fn se_data(buffer: *mut *mut u8, size: *mut u64, userdata: *mut c_void) -> u64 {
     // SAFETY: per this function's contract userdata is our live, exclusively used CallState.
-    let st = unsafe { &mut *userdata.cast::<CallState<'_>>() };
+    let st = unsafe { &mut *userdata.cast::<CallState<'_, '_>>() };
     if st.given {
         return 0;
     }
     st.given = true;
     // SAFETY: the decoder passes valid out-pointers; it only reads the buffer (the header's
-    // pointer type is not const, the data is never written).
+    // pointer type is not const, the data is never written), and the buffer is followed by
+    // TAIL_PADDING readable zero bytes for its over-read.
     unsafe {
         *buffer = st.stream.as_ptr().cast_mut();
         *size = st.stream.len() as u64;
@@ -230,7 +242,7 @@ unsafe extern "C" fn se_data(buffer: *mut *mut u8, size: *mut u64, userdata: *mu
 /// `userdata` is our `CallState`; `events` points at `count` records of the layout `kind` names.
 unsafe extern "C" fn trace(kind: u32, events: *mut c_void, count: u64, userdata: *mut c_void) -> u32 {
     // SAFETY: as in `se_data`.
-    let st = unsafe { &mut *userdata.cast::<CallState<'_>>() };
+    let st = unsafe { &mut *userdata.cast::<CallState<'_, '_>>() };
     let r = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: forwarded contract of this function.
         unsafe { collect(&mut st.out, kind, events, count as usize) }
@@ -368,7 +380,7 @@ unsafe fn collect(out: &mut SeDecode, kind: u32, events: *mut c_void, count: usi
 /// `text` has room for `*size` bytes; `memory_size` and `size` are writable; `userdata` is ours.
 unsafe extern "C" fn isa(text: *mut u8, memory_size: *mut u64, size: *mut u64, pc: Pc, userdata: *mut c_void) -> u32 {
     // SAFETY: as in `se_data`.
-    let st = unsafe { &mut *userdata.cast::<CallState<'_>>() };
+    let st = unsafe { &mut *userdata.cast::<CallState<'_, '_>>() };
     let prog = st.code.program();
     let Some(line) = prog.line_at(pc.address) else { return STATUS_INVALID_ARGUMENT };
     let (_, info) = prog.line(line);
