@@ -200,7 +200,14 @@ fn per_pc_aggregates_match_the_reference_rows() {
         println!("aggregates: corpus not found, skipping");
         return;
     };
-    let ex = examples(&root).into_iter().find(|e| e.name == "gfx1200/handwritten").expect("handwritten example");
+    // A corpus given through ROCPROF_RS_SQTT_CORPUS may lack this example or its reference decode
+    // (held-back cases): then there is nothing to compare against here.
+    let Some(ex) =
+        examples(&root).into_iter().find(|e| e.name == "gfx1200/handwritten" && e.dir.join("expected.json").is_file())
+    else {
+        println!("aggregates: no gfx1200/handwritten example with an expected.json in {}, skipping", root.display());
+        return;
+    };
     let code = ex.code();
     let mut dec = rocprof_sqtt::Decoder::new(&code);
     let mut table = rocprof_sqtt::aggregate::PcTable::new();
@@ -225,5 +232,7 @@ fn per_pc_aggregates_match_the_reference_rows() {
         let w = want[&(s.pc - code.load_base())];
         assert_eq!((s.hits, s.latency, s.stall), w, "pc {:#x}", s.pc - code.load_base());
     }
-    assert_eq!(table.iter().map(|s| s.hits).sum::<u64>(), 1092);
+    // Every reference row is counted once (1092 instructions in the shared corpus).
+    assert_eq!(table.iter().map(|s| s.hits).sum::<u64>(), want.values().map(|w| w.0).sum::<u64>());
+    assert!(table.len() > 0, "the handwritten example has instructions");
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 /// The corpus root: `$ROCPROF_RS_SQTT_CORPUS`, else `<workspace>/../shared/conformance/sqtt`.
 pub(crate) fn corpus_root() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("ROCPROF_RS_SQTT_CORPUS") {
+    if let Some(p) = std::env::var_os("ROCPROF_RS_SQTT_CORPUS").filter(|p| !p.is_empty()) {
         return Some(PathBuf::from(p));
     }
     let mut dir = Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf();
