@@ -92,12 +92,18 @@ pub(crate) fn execute(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<(
     }
     let offset = q.agent.tick_offset;
     let start = clock::gpu_ticks(offset);
-    match ty {
-        HSA_PACKET_TYPE_KERNEL_DISPATCH => kernel_dispatch(q, pkt)?,
+    let finished = match ty {
+        HSA_PACKET_TYPE_KERNEL_DISPATCH => kernel_dispatch(q, pkt).map(|()| true)?,
         HSA_PACKET_TYPE_BARRIER_AND => barrier(q, pkt, true)?,
         HSA_PACKET_TYPE_BARRIER_OR => barrier(q, pkt, false)?,
         HSA_PACKET_TYPE_VENDOR_SPECIFIC => vendor(q, index, pkt)?,
         _ => return Err(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT),
+    };
+    if !finished {
+        // The queue was destroyed while the packet waited for its dependencies. Hardware abandons such a
+        // packet: no timestamps, and its completion signal is never decremented (a waiter must not be told
+        // that a barrier whose dependencies never resolved has completed).
+        return Ok(());
     }
     if release != 0 {
         fence(Ordering::Release);
@@ -184,18 +190,23 @@ fn sleep_precise(d: Duration) {
     }
 }
 
-/// Waits until `ready()` holds, re-checking on every signal change; gives up when the queue is destroyed.
-fn wait_until(q: &Queue, mut ready: impl FnMut() -> bool) {
+/// Waits until `ready()` holds, re-checking on every signal change. Returns false when it gave up because
+/// the queue was destroyed.
+fn wait_until(q: &Queue, mut ready: impl FnMut() -> bool) -> bool {
     loop {
         let seen = ANY_SIGNAL.generation();
-        if ready() || q.state() == QueueState::Destroyed {
-            return;
+        if ready() {
+            return true;
+        }
+        if q.state() == QueueState::Destroyed {
+            return false;
         }
         ANY_SIGNAL.wait(seen, Duration::from_millis(1));
     }
 }
 
-fn barrier(q: &'static Queue, pkt: &[u8; 64], and: bool) -> Result<(), Status> {
+/// Barrier-AND/OR; `Ok(false)` when abandoned by a queue destroy.
+fn barrier(q: &'static Queue, pkt: &[u8; 64], and: bool) -> Result<bool, Status> {
     let mut deps: Vec<&'static Signal> = Vec::new();
     for i in 0..5 {
         let h = u64_at(pkt, 8 + 8 * i);
@@ -204,15 +215,15 @@ fn barrier(q: &'static Queue, pkt: &[u8; 64], and: bool) -> Result<(), Status> {
         }
     }
     if deps.is_empty() {
-        return Ok(());
+        return Ok(true);
     }
-    wait_until(q, || if and { deps.iter().all(|s| s.load() == 0) } else { deps.iter().any(|s| s.load() == 0) });
-    Ok(())
+    Ok(wait_until(q, || if and { deps.iter().all(|s| s.load() == 0) } else { deps.iter().any(|s| s.load() == 0) }))
 }
 
-fn vendor(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<(), Status> {
+/// AMD vendor packets; `Ok(false)` when a barrier-value packet was abandoned by a queue destroy.
+fn vendor(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<bool, Status> {
     match u32::from(pkt[2]) {
-        1 => pm4::execute_ib(q, index, pkt),
+        1 => pm4::execute_ib(q, index, pkt).map(|()| true),
         HSA_AMD_PACKET_TYPE_BARRIER_VALUE => {
             let s = signal::lookup(hsa_signal_t { handle: u64_at(pkt, 8) }).map_err(|_| HSA_STATUS_ERROR_INVALID_SIGNAL)?;
             let value = u64_at(pkt, 16) as i64;
@@ -221,8 +232,7 @@ fn vendor(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<(), Status> {
             if cond > HSA_SIGNAL_CONDITION_GTE {
                 return Err(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
             }
-            wait_until(q, || satisfied(cond, s.load() & mask, value));
-            Ok(())
+            Ok(wait_until(q, || satisfied(cond, s.load() & mask, value)))
         }
         other => {
             crate::diag!("queue {}: vendor packet format {other:#x} at index {index} is not executable on a hardware queue", q.id());
@@ -300,6 +310,30 @@ mod runtime_tests {
             assert_eq!(hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
             assert_eq!(hsa_queue_destroy(q), HSA_STATUS_ERROR_INVALID_QUEUE);
         }
+        shut_down();
+    }
+
+    #[test]
+    fn queue_destroy_abandons_a_waiting_barrier_without_completing_it() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = init_gpu();
+        let mut q: *mut hsa_queue_t = std::ptr::null_mut();
+        // SAFETY: valid arguments and out-pointer.
+        unsafe {
+            assert_eq!(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), u32::MAX, u32::MAX, &mut q), HSA_STATUS_SUCCESS);
+        }
+        let dep = signal(1);
+        let done = signal(1);
+        submit(q, &barrier_and(dep.handle, done.handle, true));
+        let hwq = crate::queue::lookup(q).unwrap();
+        // The processor has taken the packet once the read index moves; it then waits on `dep`.
+        while hwq.amd.read_dispatch_id.load(std::sync::atomic::Ordering::Acquire) == 0 {
+            std::thread::yield_now();
+        }
+        // SAFETY: our queue; destroy joins the processor thread, so nothing can touch `done` afterwards.
+        assert_eq!(unsafe { hsa_queue_destroy(q) }, HSA_STATUS_SUCCESS);
+        // SAFETY: live signal.
+        assert_eq!(unsafe { hsa_signal_load_scacquire(done) }, 1, "an abandoned barrier must not decrement its completion signal");
         shut_down();
     }
 }
