@@ -146,11 +146,24 @@ impl Queue {
         crate::diag!("queue {} stopped: {}", self.id(), status_name(code));
         let proxy = self.owner_proxy.load(Ordering::Acquire);
         let source = if proxy != 0 { proxy as *mut hsa_queue_t } else { self.hsa_ptr() };
-        if let Some(cb) = self.callback {
+        match self.callback {
             // SAFETY: the application registered this callback and data at queue creation.
-            unsafe { cb(code, source, self.callback_data as *mut c_void) };
+            Some(cb) => unsafe { cb(code, source, self.callback_data as *mut c_void) },
+            None => default_error_handler(code, source),
         }
     }
+}
+
+/// What ROCr does for a queue created without an error callback (`core::Queue::DefaultErrorHandler`, which
+/// `hsa_queue_create` and `hsa_amd_queue_intercept_create` substitute for NULL): print the error and abort
+/// the process, unless `HSA_ENABLE_QUEUE_FAULT_MESSAGE=0`. Merely stopping the queue would leave such an
+/// application waiting forever on a completion signal where real hardware kills it.
+fn default_error_handler(code: hsa_status_t, source: *mut hsa_queue_t) {
+    if std::env::var_os("HSA_ENABLE_QUEUE_FAULT_MESSAGE").is_some_and(|v| v == "0") {
+        return;
+    }
+    eprintln!("Queue at {source:p} inactivated due to async error:\n\t{}", status_name(code));
+    std::process::abort();
 }
 
 fn status_name(code: hsa_status_t) -> String {
@@ -509,4 +522,63 @@ pub(crate) unsafe extern "C" fn hsa_amd_queue_get_info(queue: *mut hsa_queue_t, 
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::api::testing::*;
+    use crate::api::*;
+    use rocprof_hsa_sys::*;
+
+    const CHILD: &str = "ROCPROF_RS_SIM_TEST_QUEUE_FAULT_CHILD";
+
+    /// In a child process: a packet of reserved type 7 on a queue created without an error callback.
+    fn bad_packet_without_callback() {
+        let gpu = init_gpu();
+        let mut q: *mut hsa_queue_t = std::ptr::null_mut();
+        // SAFETY: valid arguments and out-pointer; no callback, as an application may pass.
+        unsafe {
+            assert_eq!(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), u32::MAX, u32::MAX, &mut q), HSA_STATUS_SUCCESS);
+        }
+        let mut pkt = barrier_and(0, 0, true);
+        pkt[0] = 7;
+        submit(q, &pkt);
+        let hwq = crate::queue::lookup(q).unwrap();
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while hwq.state() != crate::queue::QueueState::Error && std::time::Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        println!("child: queue state {:?}", hwq.state());
+    }
+
+    fn run_child(opt_out: bool) -> std::process::Output {
+        let mut cmd = std::process::Command::new(std::env::current_exe().unwrap());
+        cmd.args(["--exact", "queue::tests::queue_error_without_callback_aborts_as_rocr", "--nocapture", "--test-threads=1"]);
+        cmd.env(CHILD, "1");
+        if opt_out {
+            cmd.env("HSA_ENABLE_QUEUE_FAULT_MESSAGE", "0");
+        } else {
+            cmd.env_remove("HSA_ENABLE_QUEUE_FAULT_MESSAGE");
+        }
+        cmd.output().unwrap()
+    }
+
+    #[test]
+    fn queue_error_without_callback_aborts_as_rocr() {
+        if std::env::var_os(CHILD).is_some() {
+            bad_packet_without_callback();
+            return;
+        }
+        let out = run_child(false);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(out.status.signal(), Some(libc::SIGABRT), "status {:?}, stderr:\n{stderr}", out.status);
+        assert!(stderr.contains("inactivated due to async error:\n\t"), "stderr:\n{stderr}");
+        assert!(stderr.contains("HSA_STATUS_ERROR_INVALID_PACKET_FORMAT"), "stderr:\n{stderr}");
+        // HSA_ENABLE_QUEUE_FAULT_MESSAGE=0 turns the abort off: the queue is just stopped.
+        let out = run_child(true);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "status {:?}, stderr:\n{}", out.status, String::from_utf8_lossy(&out.stderr));
+        assert!(stdout.contains("child: queue state Error"), "stdout:\n{stdout}");
+    }
 }
