@@ -204,12 +204,9 @@ fn print_summaries(cfg: &Config, trace: &Trace, out: &OutputLocation) -> Result<
             Ok(None)
         }
         SummaryOutput::File(name) => {
-            let (path, mut f) = out.create(&format!("{name}.txt"))?;
-            use std::io::Write as _;
-            f.write_all(text.as_bytes())
-                .and_then(|()| f.flush())
-                .with_context(|| format!("writing summary {}", path.display()))?;
-            Ok(Some(path))
+            let mut f = out.create(&format!("{name}.txt"))?;
+            f.write_all(text.as_bytes())?;
+            Ok(Some(f.commit()?))
         }
     }
 }

@@ -5,14 +5,12 @@
 //! when its domain has a record; `agent_info.csv` only when some CSV data file was written.
 
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 use rocprof_model::{Agent, AgentId, AgentType, KernelDispatch, KernelId, Record, StringId};
 
 use crate::schema::{columns, csv_header, AGENT_INFO_COLUMNS, KERNEL_TRACE_COLUMNS};
-use crate::{Error, OutputLocation, Result, Session, Writer};
+use crate::{OutputFile, OutputLocation, Result, Session, Writer};
 
 /// How agents are named in CSV rows (`-A/--agent-index`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -56,7 +54,7 @@ pub struct CsvWriter {
     agents: Vec<Agent>,
     agent_labels: HashMap<AgentId, String>,
     kernels: HashMap<KernelId, KernelColumns>,
-    kernel_trace: Option<(PathBuf, BufWriter<File>)>,
+    kernel_trace: Option<OutputFile>,
     line: String,
 }
 
@@ -82,10 +80,9 @@ impl CsvWriter {
     fn kernel_row(&mut self, session: &Session<'_>, d: &KernelDispatch) -> Result<()> {
         use std::fmt::Write as _;
         if self.kernel_trace.is_none() {
-            let (path, mut f) = self.out.create("kernel_trace.csv")?;
-            f.write_all(csv_header(KERNEL_TRACE_COLUMNS).as_bytes())
-                .map_err(|source| Error::Io { path: path.clone(), source })?;
-            self.kernel_trace = Some((path, f));
+            let mut f = self.out.create("kernel_trace.csv")?;
+            f.write_all(csv_header(KERNEL_TRACE_COLUMNS).as_bytes())?;
+            self.kernel_trace = Some(f);
         }
         let agent = self.agent_labels.get(&d.agent).map(String::as_str).unwrap_or("");
         // A dispatch whose symbol record was lost keeps its own (dispatch-packet) values.
@@ -121,8 +118,7 @@ impl CsvWriter {
             d.grid.y,
             d.grid.z,
         );
-        let (path, f) = self.kernel_trace.as_mut().expect("opened above");
-        f.write_all(self.line.as_bytes()).map_err(|source| Error::Io { path: path.clone(), source })
+        self.kernel_trace.as_mut().expect("opened above").write_all(self.line.as_bytes())
     }
 }
 
@@ -229,14 +225,13 @@ impl Writer for CsvWriter {
 
     fn finish(&mut self, session: &Session<'_>) -> Result<Vec<PathBuf>> {
         let mut files = Vec::new();
-        if let Some((path, mut f)) = self.kernel_trace.take() {
-            f.flush().map_err(|source| Error::Io { path: path.clone(), source })?;
-            files.push(path);
+        if let Some(f) = self.kernel_trace.take() {
+            files.push(f.commit()?);
         }
         if files.is_empty() {
             return Ok(files);
         }
-        let (path, mut f) = self.out.create("agent_info.csv")?;
+        let mut f = self.out.create("agent_info.csv")?;
         let mut text = csv_header(AGENT_INFO_COLUMNS);
         let mut agents: Vec<&Agent> = self.agents.iter().collect();
         agents.sort_by_key(|a| a.node_id);
@@ -244,10 +239,8 @@ impl Writer for CsvWriter {
             text.push_str(&agent_info_row(session, a));
             text.push('\n');
         }
-        f.write_all(text.as_bytes())
-            .and_then(|()| f.flush())
-            .map_err(|source| Error::Io { path: path.clone(), source })?;
-        files.push(path);
+        f.write_all(text.as_bytes())?;
+        files.push(f.commit()?);
         Ok(files)
     }
 }

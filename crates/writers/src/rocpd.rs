@@ -8,8 +8,9 @@
 //!
 //! Speed: rocprofv3 formats one SQL text per row. We prepare each INSERT once (statements in
 //! `schemas/rocpd/inserts.sql`) and run everything in one transaction with journaling and
-//! syncing off while the file is built (it is deleted and rebuilt on every run, so a crash
-//! mid-write loses nothing that could be recovered). Foreign keys are declared as in the
+//! syncing off while the file is built: it is built under `<name>.partial` and renamed into
+//! place when complete, so a crash or error mid-write leaves no torn database and keeps the
+//! previous run's file. Foreign keys are declared as in the
 //! reference but not enforced during the bulk insert (`PRAGMA foreign_keys = OFF`: the bundled
 //! SQLite enables them by default, and checking nine parents per dispatch row halved the
 //! throughput); parents are still written before their children, and the tests run
@@ -26,7 +27,7 @@ use serde_json::json;
 
 use crate::host::NodeInfo;
 use crate::schema::{self, render};
-use crate::{create_parent, Error, OutputLocation, Result, Session, Writer};
+use crate::{Error, OutputLocation, PartialPath, Result, Session, Writer};
 
 /// Category (rocprofiler buffer-tracing kind) of kernel dispatch events.
 const KERNEL_DISPATCH_CATEGORY: &str = "KERNEL_DISPATCH";
@@ -72,8 +73,11 @@ pub struct RocpdWriter {
 /// Everything that exists only between `begin` and `finish`.
 #[derive(Debug)]
 struct State {
+    /// The final database path, for messages.
     path: PathBuf,
     conn: Connection,
+    /// The database is built under its partial name and renamed into place by `finish`.
+    partial: PartialPath,
     guid: String,
     /// Rendered INSERT statements by name.
     inserts: HashMap<&'static str, String>,
@@ -500,14 +504,9 @@ impl Writer for RocpdWriter {
     }
 
     fn begin(&mut self, session: &Session<'_>) -> Result<()> {
-        let path = self.out.file("results.db");
-        create_parent(&path)?;
-        match std::fs::remove_file(&path) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(source) => return Err(Error::Io { path, source }),
-        }
-        let conn = Connection::open(&path).map_err(sqlite_err(&path, "opening the database"))?;
+        let partial = PartialPath::prepare(self.out.file("results.db"))?;
+        let path = partial.path().to_path_buf();
+        let conn = Connection::open(partial.partial()).map_err(sqlite_err(&path, "opening the database"))?;
         let meta = session.meta;
         let guid = self.options.guid.clone().unwrap_or_else(|| new_guid(meta.start.ns, meta.pid.0));
         let uuid = uuid_suffix(&guid);
@@ -538,6 +537,7 @@ impl Writer for RocpdWriter {
             multi_dispatch,
             path,
             conn,
+            partial,
             guid,
             inserts,
             pending: Vec::with_capacity(BATCH),
@@ -640,9 +640,9 @@ impl Writer for RocpdWriter {
         let Some(mut st) = self.state.take() else { return Ok(Vec::new()) };
         st.flush_dispatches()?;
         st.conn.execute_batch("COMMIT").map_err(sqlite_err(&st.path, "committing"))?;
-        let State { path, conn, .. } = st;
+        let State { path, conn, partial, .. } = st;
         conn.close().map_err(|(_, e)| sqlite_err(&path, "closing the database")(e))?;
-        Ok(vec![path])
+        Ok(vec![partial.commit()?])
     }
 }
 

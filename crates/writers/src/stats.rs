@@ -7,14 +7,13 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use rocprof_model::{KernelId, Record, StringId};
 
 use crate::numfmt::{fixed, scientific};
 use crate::schema::{csv_header, STATS_COLUMNS};
-use crate::{Error, OutputLocation, Result, Session, Writer};
+use crate::{OutputLocation, Result, Session, Writer};
 
 /// Domain name of kernel dispatches in stats files and summary tables.
 pub const KERNEL_DISPATCH_DOMAIN: &str = "KERNEL_DISPATCH";
@@ -371,11 +370,9 @@ impl Writer for KernelStatsWriter {
             ("kernel_stats.csv", stats_csv(&self.stats)),
             ("domain_stats.csv", domain_stats_csv(&[&self.stats])),
         ] {
-            let (path, mut f) = out.create(name)?;
-            f.write_all(text.as_bytes())
-                .and_then(|()| f.flush())
-                .map_err(|source| Error::Io { path: path.clone(), source })?;
-            files.push(path);
+            let mut f = out.create(name)?;
+            f.write_all(text.as_bytes())?;
+            files.push(f.commit()?);
         }
         Ok(files)
     }

@@ -164,3 +164,29 @@ fn synthetic_throughput_writes_every_row() {
     assert!(t.rows_per_sec() > 0.0);
     println!("rocpd: {} rows in {:.3} s = {:.0} rows/s (debug or release as built)", t.rows, t.seconds, t.rows_per_sec());
 }
+
+#[test]
+fn failed_rocpd_write_keeps_the_previous_database_and_leaves_no_partial_file() {
+    // Regression: the writer used to delete the previous database first and build the new one
+    // under the final name, so a write that failed half-way (here: a corrupt capture with a
+    // repeated dispatch id, which SQLite rejects; likewise a full disk) destroyed the old file
+    // and left a torn one in its place.
+    let dir = scratch("failed-rewrite");
+    let good = write_ours(&dir, "00000001-0002-7003-8004-000000000001");
+    let mut bad = synthetic::trace(64);
+    bad.dispatches[40].dispatch_id = bad.dispatches[3].dispatch_id;
+    let opts = RocpdOptions { guid: Some("00000001-0002-7003-8004-000000000002".into()), ..Default::default() };
+    let mut w: Vec<Box<dyn Writer>> = vec![Box::new(RocpdWriter::with_options(OutputLocation::new(&dir, "s"), opts))];
+    let err = write_trace(&bad, &mut w, Progress::Hidden).unwrap_err();
+    assert!(err.to_string().contains(&good.display().to_string()), "the error names the database: {err}");
+    drop(w);
+
+    let conn = Connection::open(&good).unwrap();
+    let guid: String = conn.query_row("SELECT value FROM rocpd_metadata WHERE tag = 'guid'", [], |r| r.get(0)).unwrap();
+    assert_eq!(guid, "00000001-0002-7003-8004-000000000001");
+    let n: i64 = conn.query_row("SELECT COUNT(*) FROM kernels", [], |r| r.get(0)).unwrap();
+    assert_eq!(n, 64);
+    let names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(names, ["s_results.db"], "no partial database left behind");
+}
