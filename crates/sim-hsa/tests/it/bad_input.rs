@@ -68,6 +68,8 @@ fn bad_input_gets_hsa_error_codes() {
         if failures.is_empty() {
             out.assert_ok();
             assert!(out.stdout.contains("bad_input: 0 mismatches"), "{}", out.stdout);
+            // The unknown vendor format really reaches the queue (not a zero format byte).
+            assert!(out.stderr.contains("vendor packet format 0x77"), "{}", out.stderr);
         } else if !out.status.success() && out.status.code() != Some(1) {
             failures.push(format!("{target}: bad_input died with {}\n{}", out.status, out.stderr));
         }
