@@ -281,21 +281,32 @@ pub(crate) fn create_block(
     Ok(q)
 }
 
-/// Argument checks shared by `hsa_queue_create` and `hsa_amd_queue_intercept_create`.
+/// Argument checks shared by `hsa_queue_create` and `hsa_amd_queue_intercept_create`, in ROCr's order
+/// (`hsa_queue_create`, then `CpuAgent::QueueCreate` / `GpuAgent::QueueCreate`): a CPU agent has no packet
+/// processor (`HSA_STATUS_ERROR`), a GPU queue holds 64 (`minAqlSize_`, below: `INVALID_ARGUMENT`) to 131072
+/// (`maxAqlSize_`, above: `OUT_OF_RESOURCES`) packets.
 pub(crate) fn check_create_args(agent: hsa_agent_t, size: u32, type_: u32, queue: *mut *mut hsa_queue_t) -> Result<(&'static Agent, u32), Status> {
+    system()?;
+    if queue.is_null() || size == 0 || !size.is_power_of_two() || type_ > HSA_QUEUE_TYPE_COOPERATIVE {
+        return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    }
     let a = agent::lookup(agent)?;
     if a.is_cpu() {
-        // The CPU agent reports QUEUES_MAX 0; ROCr refuses queue creation on it this way.
-        return Err(HSA_STATUS_ERROR_INVALID_QUEUE_CREATION);
+        return Err(HSA_STATUS_ERROR);
     }
-    if queue.is_null() || size == 0 || !size.is_power_of_two() || size > 131072 {
+    if size > MAX_QUEUE_PACKETS {
+        return Err(HSA_STATUS_ERROR_OUT_OF_RESOURCES);
+    }
+    if size < MIN_QUEUE_PACKETS {
         return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
     }
-    if type_ != HSA_QUEUE_TYPE_MULTI && type_ != HSA_QUEUE_TYPE_SINGLE && type_ != HSA_QUEUE_TYPE_COOPERATIVE {
-        return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
-    }
-    Ok((a, size.max(64)))
+    Ok((a, size))
 }
+
+/// Smallest GPU queue in packets (ROCr `GpuAgent::minAqlSize_`, 4 KiB), reported as `QUEUE_MIN_SIZE`.
+pub(crate) const MIN_QUEUE_PACKETS: u32 = 0x40;
+/// Largest GPU queue in packets (ROCr `GpuAgent::maxAqlSize_`, 8 MiB), reported as `QUEUE_MAX_SIZE`.
+pub(crate) const MAX_QUEUE_PACKETS: u32 = 0x20000;
 
 pub(crate) unsafe extern "C" fn hsa_queue_create(
     agent: hsa_agent_t,
@@ -561,6 +572,35 @@ mod tests {
             cmd.env_remove("HSA_ENABLE_QUEUE_FAULT_MESSAGE");
         }
         cmd.output().unwrap()
+    }
+
+    #[test]
+    fn queue_create_sizes_and_cpu_agent_get_rocr_codes() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = init_gpu();
+        let cpu = crate::runtime::system().unwrap().agents.iter().find(|a| a.is_cpu()).unwrap().handle();
+        let create = |agent, size| {
+            let mut q: *mut hsa_queue_t = std::ptr::null_mut();
+            // SAFETY: valid out-pointer.
+            let st = unsafe { hsa_queue_create(agent, size, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), u32::MAX, u32::MAX, &mut q) };
+            if st == HSA_STATUS_SUCCESS {
+                // SAFETY: the queue was just created.
+                unsafe {
+                    assert_eq!((*q).size, size);
+                    assert_eq!(hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
+                }
+            }
+            st
+        };
+        assert_eq!(create(gpu, 32), HSA_STATUS_ERROR_INVALID_ARGUMENT, "below minAqlSize_");
+        assert_eq!(create(gpu, 64), HSA_STATUS_SUCCESS);
+        assert_eq!(create(gpu, 0x20000), HSA_STATUS_SUCCESS);
+        assert_eq!(create(gpu, 0x40000), HSA_STATUS_ERROR_OUT_OF_RESOURCES, "above maxAqlSize_");
+        assert_eq!(create(cpu, 64), HSA_STATUS_ERROR, "CpuAgent::QueueCreate");
+        let mut q: *mut hsa_queue_t = std::ptr::null_mut();
+        // SAFETY: valid out-pointer.
+        assert_eq!(unsafe { hsa_queue_create(gpu, 64, 3, None, std::ptr::null_mut(), 0, 0, &mut q) }, HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        shut_down();
     }
 
     #[test]
