@@ -163,21 +163,22 @@ fn run(cfg: &Config) -> Result<u8> {
         );
         return Ok(exit.status());
     }
-    let captures = match outputs::read_captures(&files) {
-        Ok(c) => c,
-        Err(e) => return Err(keep_on_error(capture, e)),
-    };
+    let (captures, mut failures) = outputs::read_captures(&files);
     if cfg.list_avail {
         if let Some(c) = captures.first() {
             print!("{}", outputs::agent_listing(&c.trace));
         }
     }
-    let written = match outputs::write_all(cfg, captures, &env) {
-        Ok(w) => w,
-        Err(e) => return Err(keep_on_error(capture, e)),
-    };
+    let written = outputs::write_all(cfg, captures, &env, &mut failures);
     if let AppExit::Signal(sig) = exit {
         eprintln!("rocprof-rs: the application was killed by signal {sig}; outputs hold what it captured before");
+    }
+    if let Some(last) = failures.pop() {
+        // Every process whose capture could not be turned into outputs gets its own line.
+        for e in &failures {
+            eprintln!("rocprof-rs: error: {e:#}");
+        }
+        return Err(keep_on_error(capture, last));
     }
     if written.files.is_empty() && cfg.any_tracing() && cfg.log_level.shows_info() {
         eprintln!("rocprof-rs: nothing was traced, so no output files were written");
@@ -227,7 +228,12 @@ fn list_agents_with_probe(cfg: &Config, mut env: Vec<(String, OsString)>, captur
         );
     }
     let files = outputs::capture_files(capture_dir)?;
-    let captures = outputs::read_captures(&files)?;
+    let (captures, mut failures) = outputs::read_captures(&files);
+    if captures.is_empty() {
+        if let Some(e) = failures.pop() {
+            return Err(e);
+        }
+    }
     let Some(c) = captures.first() else {
         bail!(
             "the probe {} did not start the HSA runtime, so there are no agents to list; pass an application after -- (rocprof-rs -L [options] -- APP) or set ROCPROF_RS_PROBE",

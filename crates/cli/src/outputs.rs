@@ -36,12 +36,19 @@ pub(crate) fn capture_files(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Reads every capture; a file that cannot be decoded at all is an error naming it.
-pub(crate) fn read_captures(files: &[PathBuf]) -> Result<Vec<Capture>> {
-    files
-        .iter()
-        .map(|f| read_capture(f).with_context(|| format!("reading capture {}", f.display())))
-        .collect()
+/// Reads every capture. A file that cannot be decoded at all becomes an error naming it, next
+/// to the captures that could be read: one process's broken capture must not cost the outputs
+/// of the others.
+pub(crate) fn read_captures(files: &[PathBuf]) -> (Vec<Capture>, Vec<anyhow::Error>) {
+    let mut captures = Vec::new();
+    let mut failures = Vec::new();
+    for f in files {
+        match read_capture(f).with_context(|| format!("reading capture {}", f.display())) {
+            Ok(c) => captures.push(c),
+            Err(e) => failures.push(e),
+        }
+    }
+    (captures, failures)
 }
 
 /// Totals over all processes of a run, for the final report.
@@ -96,82 +103,96 @@ pub(crate) fn agent_listing(trace: &Trace) -> String {
     out
 }
 
-/// Writes the outputs of every captured process. Summary tables go to stdout.
-pub(crate) fn write_all(cfg: &Config, captures: Vec<Capture>, app_env: &[(String, OsString)]) -> Result<Written> {
+/// Writes the outputs of every captured process. Summary tables go to stdout. A process whose
+/// outputs cannot be written adds its error to `failures`; the others are still written.
+pub(crate) fn write_all(
+    cfg: &Config,
+    captures: Vec<Capture>,
+    app_env: &[(String, OsString)],
+    failures: &mut Vec<anyhow::Error>,
+) -> Written {
     let mut written = Written::default();
     let environment = environment_json(app_env).to_string();
     let processes = captures.len();
     for capture in captures {
-        let mut trace = capture.trace;
-        let pid = trace.meta.pid.0;
-        let incomplete = drop_incomplete(&mut trace);
-        report_losses(cfg, pid, &trace, incomplete, capture.clean_exit);
-        // rocprofv3: -T wins over -M (truncation always demangles first).
-        if cfg.truncate_kernels {
-            for k in &mut trace.kernel_symbols {
-                k.formatted_name = k.truncated_name;
-            }
-        } else if cfg.mangled_kernels {
-            for k in &mut trace.kernel_symbols {
-                k.formatted_name = k.name;
-            }
+        if let Err(e) = write_process(cfg, capture, processes, &environment, &mut written) {
+            failures.push(e);
         }
-        if trace.dispatches.is_empty() {
-            if cfg.log_level.shows_info() && cfg.any_tracing() {
-                eprintln!("rocprof-rs: process {pid} recorded no kernel dispatches; no output files for it");
-            }
-            continue;
-        }
-        written.dispatches += trace.dispatches.len() as u64;
+    }
+    written
+}
 
-        let argv = if trace.meta.command.is_empty() {
-            cfg.app.iter().map(|a| a.to_string_lossy().into_owned()).collect()
-        } else {
-            trace.meta.command.clone()
-        };
-        let ctx = Context::new(pid, trace.meta.ppid.0, argv, cfg.launch_dir.display().to_string(), processes);
-        let dir = expand(&cfg.output_directory_template(), &ctx);
-        let prefix = expand(&cfg.output_file_template(), &ctx);
-        let dir = if Path::new(&dir).is_absolute() { PathBuf::from(dir) } else { cfg.launch_dir.join(dir) };
-        let out = OutputLocation::new(dir, prefix);
+/// Writes the outputs of one captured process.
+fn write_process(cfg: &Config, capture: Capture, processes: usize, environment: &str, written: &mut Written) -> Result<()> {
+    let mut trace = capture.trace;
+    let pid = trace.meta.pid.0;
+    let incomplete = drop_incomplete(&mut trace);
+    report_losses(cfg, pid, &trace, incomplete, capture.clean_exit);
+    // rocprofv3: -T wins over -M (truncation always demangles first).
+    if cfg.truncate_kernels {
+        for k in &mut trace.kernel_symbols {
+            k.formatted_name = k.truncated_name;
+        }
+    } else if cfg.mangled_kernels {
+        for k in &mut trace.kernel_symbols {
+            k.formatted_name = k.name;
+        }
+    }
+    if trace.dispatches.is_empty() {
+        if cfg.log_level.shows_info() && cfg.any_tracing() {
+            eprintln!("rocprof-rs: process {pid} recorded no kernel dispatches; no output files for it");
+        }
+        return Ok(());
+    }
 
-        let mut writers: Vec<Box<dyn Writer>> = Vec::new();
-        for f in &cfg.formats {
-            match f {
-                OutputFormat::Rocpd => writers.push(Box::new(RocpdWriter::with_options(
-                    out.clone(),
-                    RocpdOptions {
-                        config_json: Some(cfg.to_json().to_string()),
-                        environment_json: Some(environment.clone()),
-                        ..Default::default()
-                    },
-                ))),
-                OutputFormat::Csv => {
-                    writers.push(Box::new(CsvWriter::with_agent_index(out.clone(), cfg.agent_index)));
-                    if cfg.stats {
-                        writers.push(Box::new(KernelStatsWriter::new(out.clone())));
-                    }
+    let argv = if trace.meta.command.is_empty() {
+        cfg.app.iter().map(|a| a.to_string_lossy().into_owned()).collect()
+    } else {
+        trace.meta.command.clone()
+    };
+    let ctx = Context::new(pid, trace.meta.ppid.0, argv, cfg.launch_dir.display().to_string(), processes);
+    let dir = expand(&cfg.output_directory_template(), &ctx);
+    let prefix = expand(&cfg.output_file_template(), &ctx);
+    let dir = if Path::new(&dir).is_absolute() { PathBuf::from(dir) } else { cfg.launch_dir.join(dir) };
+    let out = OutputLocation::new(dir, prefix);
+
+    let mut writers: Vec<Box<dyn Writer>> = Vec::new();
+    for f in &cfg.formats {
+        match f {
+            OutputFormat::Rocpd => writers.push(Box::new(RocpdWriter::with_options(
+                out.clone(),
+                RocpdOptions {
+                    config_json: Some(cfg.to_json().to_string()),
+                    environment_json: Some(environment.to_string()),
+                    ..Default::default()
+                },
+            ))),
+            OutputFormat::Csv => {
+                writers.push(Box::new(CsvWriter::with_agent_index(out.clone(), cfg.agent_index)));
+                if cfg.stats {
+                    writers.push(Box::new(KernelStatsWriter::new(out.clone())));
                 }
-            }
-        }
-        let files = write_trace(&trace, &mut writers, Progress::Auto)
-            .with_context(|| format!("writing outputs of process {pid} under {}", out.dir().display()))?;
-        if cfg.log_level.shows_info() {
-            for f in &files {
-                eprintln!("rocprof-rs: wrote {}", f.display());
-            }
-        }
-        written.files.extend(files);
-        if cfg.summary || cfg.summary_per_domain {
-            if let Some(f) = print_summaries(cfg, &trace, &out)? {
-                if cfg.log_level.shows_info() {
-                    eprintln!("rocprof-rs: wrote {}", f.display());
-                }
-                written.files.push(f);
             }
         }
     }
-    Ok(written)
+    let files = write_trace(&trace, &mut writers, Progress::Auto)
+        .with_context(|| format!("writing outputs of process {pid} under {}", out.dir().display()))?;
+    if cfg.log_level.shows_info() {
+        for f in &files {
+            eprintln!("rocprof-rs: wrote {}", f.display());
+        }
+    }
+    written.dispatches += trace.dispatches.len() as u64;
+    written.files.extend(files);
+    if cfg.summary || cfg.summary_per_domain {
+        if let Some(f) = print_summaries(cfg, &trace, &out)? {
+            if cfg.log_level.shows_info() {
+                eprintln!("rocprof-rs: wrote {}", f.display());
+            }
+            written.files.push(f);
+        }
+    }
+    Ok(())
 }
 
 /// Prints (or writes, with `--summary-output-file NAME`) the `-D` per-domain and `-S` overall
@@ -314,7 +335,9 @@ mod tests {
             Capture { trace: a, clean_exit: true, ..Default::default() },
             Capture { trace: b, clean_exit: true, ..Default::default() },
         ];
-        let w = write_all(&cfg, captures, &[("ROCPROF_RS_TRACE".into(), "kernel".into())]).unwrap();
+        let mut failures = Vec::new();
+        let w = write_all(&cfg, captures, &[("ROCPROF_RS_TRACE".into(), "kernel".into())], &mut failures);
+        assert!(failures.is_empty(), "{failures:?}");
         assert_eq!(w.dispatches, 10);
         let names: Vec<String> = w.files.iter().map(|f| f.strip_prefix(&dir).unwrap().display().to_string()).collect();
         assert_eq!(
@@ -352,10 +375,51 @@ mod tests {
         cfg.summary = false;
         cfg.mangled_kernels = true;
         let t = rocprof_writers::synthetic::trace(1);
-        write_all(&cfg, vec![Capture { trace: t, clean_exit: true, ..Default::default() }], &[]).unwrap();
+        let mut failures = Vec::new();
+        write_all(&cfg, vec![Capture { trace: t, clean_exit: true, ..Default::default() }], &[], &mut failures);
+        assert!(failures.is_empty(), "{failures:?}");
         let pid = rocprof_writers::synthetic::trace(0).meta.pid;
         let text = std::fs::read_to_string(dir.join(format!("synthetic/p{pid}_kernel_trace.csv"))).unwrap();
         assert!(text.contains(",\"vector_add.kd\","), "{text}");
+    }
+
+    #[test]
+    fn one_unreadable_capture_does_not_cost_the_others() {
+        // Regression: a single capture that could not be decoded (a process killed while
+        // writing its header) used to fail the whole run before any output was written.
+        let dir = scratch("bad-capture");
+        let good = dir.join("100.rpcap");
+        let header = rocprof_model::capture::HeaderInfo { pid: 100, chunk_size: 4096, ..Default::default() };
+        std::fs::write(&good, rocprof_model::capture::encode_header(&header)).unwrap();
+        let bad = dir.join("200.rpcap");
+        std::fs::write(&bad, b"RPCAP").unwrap();
+        let (captures, failures) = read_captures(&capture_files(&dir).unwrap());
+        assert_eq!(captures.len(), 1);
+        assert_eq!(captures[0].trace.meta.pid.0, 100);
+        assert_eq!(failures.len(), 1);
+        let e = format!("{:#}", failures[0]);
+        assert!(e.starts_with(&format!("reading capture {}: ", bad.display())), "{e}");
+    }
+
+    #[test]
+    fn one_process_failing_to_write_does_not_cost_the_others() {
+        let dir = scratch("write-failure");
+        let cfg = config(&dir, vec![OutputFormat::Csv]);
+        // The first process's output directory is blocked by a regular file.
+        std::fs::write(dir.join("app"), b"not a directory").unwrap();
+        let mut a = rocprof_writers::synthetic::trace(2);
+        a.meta.command = vec!["/bin/app".into()];
+        let b = rocprof_writers::synthetic::trace(3);
+        let captures = vec![
+            Capture { trace: a, clean_exit: true, ..Default::default() },
+            Capture { trace: b, clean_exit: true, ..Default::default() },
+        ];
+        let mut failures = Vec::new();
+        let w = write_all(&cfg, captures, &[], &mut failures);
+        assert_eq!(failures.len(), 1, "{failures:?}");
+        assert!(format!("{:#}", failures[0]).contains(&dir.join("app").display().to_string()), "{:#}", failures[0]);
+        assert_eq!(w.dispatches, 3);
+        assert!(w.files.iter().all(|f| f.starts_with(dir.join("synthetic"))), "{:?}", w.files);
     }
 
     #[test]
