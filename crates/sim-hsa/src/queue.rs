@@ -1,6 +1,6 @@
-//! User-mode AQL queues. `hsa_queue_t*` is the address of a 64-byte-aligned, 256-byte block with
-//! `amd_queue_t`'s layout (write index @56, read index @128, `queue_properties` @180), followed by hidden
-//! state. Each hardware queue has its own packet-processor thread (see `packet.rs`) that drains the ring in
+//! User-mode AQL queues. `hsa_queue_t*` is the address of a 64-byte-aligned, 2304-byte block with the newest
+//! ROCr's `amd_queue_v2_t` layout (write index @56, read index @128, `queue_properties` @180; its first 256
+//! bytes are the older `amd_queue_t`), followed by hidden state. Each hardware queue has its own packet-processor thread (see `packet.rs`) that drains the ring in
 //! index order; the doorbell is a signal of kind `AMD_SIGNAL_KIND_DOORBELL` whose stores wake that thread.
 //!
 //! Intercept queues (`intercept.rs`) use the same block with their own ring and indices but no thread:
@@ -44,12 +44,18 @@ pub(crate) struct AmdQueue {
     pub(crate) queue_properties: AtomicU32,
     scratch_max_use_index: u64,
     queue_inactive_signal: hsa_signal_t,
+    /// `alt_scratch_*` fields of `amd_queue_v2_t` (no alternate scratch in the simulator: zero).
     reserved_tail: [u32; 14],
+    /// `amd_queue_v2_t::scratch_last_used_index[128]` (main/alt per XCC): the newest ROCr hands out a
+    /// 2304-byte `amd_queue_v2_t`, so a tool reading it must find zeros here, not the simulator's state.
+    scratch_last_used_index: [[u64; 2]; 128],
 }
 
 const _: () = {
     use std::mem::offset_of;
-    assert!(size_of::<AmdQueue>() == size_of::<amd_queue_t>());
+    assert!(size_of::<AmdQueue>() == size_of::<amd_queue_v2_t>());
+    assert!(offset_of!(AmdQueue, reserved_tail) == offset_of!(amd_queue_v2_t, alt_scratch_max_use_index));
+    assert!(offset_of!(AmdQueue, scratch_last_used_index) == offset_of!(amd_queue_v2_t, scratch_last_used_index));
     assert!(offset_of!(AmdQueue, caps) == offset_of!(amd_queue_t, caps));
     assert!(offset_of!(AmdQueue, write_dispatch_id) == offset_of!(amd_queue_t, write_dispatch_id));
     assert!(offset_of!(AmdQueue, max_cu_id) == offset_of!(amd_queue_t, max_cu_id));
@@ -250,6 +256,7 @@ pub(crate) fn create_block(
             scratch_max_use_index: 0,
             queue_inactive_signal: hsa_signal_t { handle: 0 },
             reserved_tail: [0; 14],
+            scratch_last_used_index: [[0; 2]; 128],
         },
         agent,
         ring,
