@@ -534,7 +534,9 @@ pub(crate) unsafe extern "C" fn hsa_amd_queue_get_info(queue: *mut hsa_queue_t, 
         unsafe {
             match attribute {
                 HSA_AMD_QUEUE_INFO_AGENT => put(value, q.agent.handle()),
-                HSA_AMD_QUEUE_INFO_DOORBELL_ID => put(value, q.doorbell.handle().handle),
+                // ROCr answers with the hardware doorbell's address (`hardware_doorbell_ptr`), and an intercept
+                // queue with that of the queue it wraps; the simulator's doorbell word is the signal's value.
+                HSA_AMD_QUEUE_INFO_DOORBELL_ID => put(value, crate::intercept::hardware_of(q).doorbell.value.as_ptr() as u64),
                 _ => return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT),
             }
         }
@@ -607,6 +609,34 @@ mod tests {
         let mut q: *mut hsa_queue_t = std::ptr::null_mut();
         // SAFETY: valid out-pointer.
         assert_eq!(unsafe { hsa_queue_create(gpu, 64, 3, None, std::ptr::null_mut(), 0, 0, &mut q) }, HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        shut_down();
+    }
+
+    #[test]
+    fn doorbell_id_of_an_intercept_queue_is_that_of_the_hardware_queue() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = init_gpu();
+        let doorbell_id = |q: *mut hsa_queue_t| {
+            let mut id = 0u64;
+            // SAFETY: live queue, valid out-pointer of the attribute's type.
+            assert_eq!(unsafe { hsa_amd_queue_get_info(q, HSA_AMD_QUEUE_INFO_DOORBELL_ID, (&mut id as *mut u64).cast()) }, HSA_STATUS_SUCCESS);
+            id
+        };
+        let (mut proxy, mut plain): (*mut hsa_queue_t, *mut hsa_queue_t) = (std::ptr::null_mut(), std::ptr::null_mut());
+        // SAFETY: valid arguments and out-pointers.
+        unsafe {
+            assert_eq!(hsa_amd_queue_intercept_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), 0, 0, &mut proxy), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), 0, 0, &mut plain), HSA_STATUS_SUCCESS);
+        }
+        let hw = crate::intercept::hardware_of(crate::queue::lookup(proxy).unwrap());
+        assert!(!std::ptr::eq(hw.hsa_ptr(), proxy));
+        assert_eq!(doorbell_id(proxy), doorbell_id(hw.hsa_ptr()), "an intercept queue reports the doorbell of the queue it wraps");
+        assert_ne!(doorbell_id(proxy), doorbell_id(plain));
+        // SAFETY: our queues.
+        unsafe {
+            assert_eq!(hsa_queue_destroy(proxy), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_queue_destroy(plain), HSA_STATUS_SUCCESS);
+        }
         shut_down();
     }
 
