@@ -9,7 +9,7 @@ use rocprof_model::capture::{read_capture, Capture};
 use rocprof_model::{Agent, Trace};
 use rocprof_writers::csv::CsvWriter;
 use rocprof_writers::rocpd::{RocpdOptions, RocpdWriter};
-use rocprof_writers::stats::{summary_table, KernelStatsWriter, KERNEL_DISPATCH_DOMAIN};
+use rocprof_writers::stats::{kernel_dispatch_stats, summary_table, KernelStatsWriter, KERNEL_DISPATCH_DOMAIN};
 use rocprof_writers::{write_trace, OutputLocation, Progress, Writer};
 
 use crate::config::{Config, OutputFormat, SummaryOutput};
@@ -198,12 +198,7 @@ fn write_process(cfg: &Config, capture: Capture, processes: usize, environment: 
 /// Prints (or writes, with `--summary-output-file NAME`) the `-D` per-domain and `-S` overall
 /// tables of one process. Returns the file written, if any.
 fn print_summaries(cfg: &Config, trace: &Trace, out: &OutputLocation) -> Result<Option<PathBuf>> {
-    let mut stats = rocprof_writers::stats::DomainStats::new(KERNEL_DISPATCH_DOMAIN);
-    let index = trace.index();
-    for d in &trace.dispatches {
-        let name = index.kernel(d.kernel).map(|k| trace.strings.resolve(k.formatted_name)).unwrap_or("");
-        stats.add(name, d.duration_ns());
-    }
+    let stats = kernel_dispatch_stats(trace);
     if stats.is_empty() {
         return Ok(None);
     }

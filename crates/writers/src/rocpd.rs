@@ -20,7 +20,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 use rocprof_model::{
-    Agent, AgentType, CodeObject, KernelDispatch, KernelId, KernelSymbol, QueueId, Record, StringId, ThreadId,
+    Agent, AgentType, CodeObject, KernelDispatch, KernelId, KernelSymbol, QueueId, Record, ThreadId,
 };
 use rusqlite::{params, CachedStatement, Connection};
 use serde_json::json;
@@ -78,7 +78,6 @@ struct State {
     conn: Connection,
     /// The database is built under its partial name and renamed into place by `finish`.
     partial: PartialPath,
-    guid: String,
     /// Rendered INSERT statements by name.
     inserts: HashMap<&'static str, String>,
     /// Dispatches waiting for the next batch insert.
@@ -89,8 +88,6 @@ struct State {
     nid: i64,
     pid: i64,
     ppid: i64,
-    /// rocpd string id of every model `StringId` (index = model id).
-    string_ids: Vec<i64>,
     /// rocpd ids of strings the writer adds itself (categories).
     extra_strings: HashMap<String, i64>,
     next_string_id: i64,
@@ -538,13 +535,11 @@ impl Writer for RocpdWriter {
             path,
             conn,
             partial,
-            guid,
             inserts,
             pending: Vec::with_capacity(BATCH),
             nid: node.id,
             pid: i64::from(meta.pid.0),
             ppid: i64::from(meta.ppid.0),
-            string_ids: Vec::new(),
             extra_strings: HashMap::new(),
             next_string_id: 1,
             threads: HashSet::new(),
@@ -555,30 +550,24 @@ impl Writer for RocpdWriter {
         };
 
         // Strings: every interned string plus the categories we use, sorted byte-wise, ids 1...
-        let mut all: Vec<(&str, Option<StringId>)> = session.strings.iter().map(|(id, s)| (s, Some(id))).collect();
+        let mut all: Vec<&str> = session.strings.iter().map(|(_, s)| s).collect();
         if session.strings.find(KERNEL_DISPATCH_CATEGORY).is_none() {
-            all.push((KERNEL_DISPATCH_CATEGORY, None));
+            all.push(KERNEL_DISPATCH_CATEGORY);
         }
-        all.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-        let mut string_ids = vec![1; session.strings.len()];
+        all.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
         {
             let mut stmt = st.stmt("string")?;
-            for (i, (s, model_id)) in all.iter().enumerate() {
-                let id = i as i64 + 1;
-                stmt.execute(params![id, s]).map_err(sqlite_err(&st.path, "inserting a string"))?;
-                if let Some(m) = model_id {
-                    string_ids[m.0 as usize] = id;
-                }
+            for (i, s) in all.iter().enumerate() {
+                stmt.execute(params![i as i64 + 1, s]).map_err(sqlite_err(&st.path, "inserting a string"))?;
             }
         }
-        st.string_ids = string_ids;
-        for (i, (s, _)) in all.iter().enumerate() {
+        for (i, s) in all.iter().enumerate() {
             if *s == KERNEL_DISPATCH_CATEGORY {
                 st.extra_strings.insert(s.to_string(), i as i64 + 1);
             }
         }
         st.next_string_id = all.len() as i64 + 1;
-        debug_assert_eq!(all.first().map(|s| s.0), Some(""), "the empty string sorts first and gets id 1");
+        debug_assert_eq!(all.first().copied(), Some(""), "the empty string sorts first and gets id 1");
 
         st.stmt("node")?
             .execute(params![
@@ -643,13 +632,6 @@ impl Writer for RocpdWriter {
         let State { path, conn, partial, .. } = st;
         conn.close().map_err(|(_, e)| sqlite_err(&path, "closing the database")(e))?;
         Ok(vec![partial.commit()?])
-    }
-}
-
-impl RocpdWriter {
-    /// The session guid once `begin` ran (for the `Opened result file ... (UUID=...)` message).
-    pub fn guid(&self) -> Option<&str> {
-        self.state.as_ref().map(|s| s.guid.as_str())
     }
 }
 

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use rocprof_model::{KernelId, Record, StringId};
+use rocprof_model::{KernelId, Record, StringId, StringTable, Trace};
 
 use crate::numfmt::{fixed, scientific};
 use crate::schema::{csv_header, STATS_COLUMNS};
@@ -311,29 +311,55 @@ pub fn summary_table(label: &str, domains: &[&DomainStats], unit: SummaryUnit, i
     out
 }
 
-/// Accumulates kernel-dispatch statistics by formatted kernel name while records stream by,
-/// and with `write_files` writes `kernel_stats.csv` and `domain_stats.csv` at the end.
+/// Kernel-dispatch statistics by formatted kernel name, fed one record at a time (symbols before
+/// the dispatches that use them, as [`Trace::records`] yields them).
 #[derive(Debug)]
-pub struct KernelStatsWriter {
-    out: Option<OutputLocation>,
+struct KernelStats {
     names: HashMap<KernelId, StringId>,
     stats: DomainStats,
+}
+
+impl KernelStats {
+    fn new() -> Self {
+        Self { names: HashMap::new(), stats: DomainStats::new(KERNEL_DISPATCH_DOMAIN) }
+    }
+
+    fn add(&mut self, strings: &StringTable, record: Record<'_>) {
+        match record {
+            Record::KernelSymbol(k) => {
+                self.names.insert(k.id, k.formatted_name);
+            }
+            Record::KernelDispatch(d) => {
+                let name = self.names.get(&d.kernel).map(|&id| strings.resolve(id)).unwrap_or("");
+                self.stats.add(name, d.duration_ns());
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The kernel-dispatch statistics of a whole trace (what `-S` prints), computed exactly as
+/// [`KernelStatsWriter`] computes `kernel_stats.csv`.
+pub fn kernel_dispatch_stats(trace: &Trace) -> DomainStats {
+    let mut acc = KernelStats::new();
+    for record in trace.records() {
+        acc.add(&trace.strings, record);
+    }
+    acc.stats
+}
+
+/// Accumulates kernel-dispatch statistics while records stream by and writes
+/// `kernel_stats.csv` and `domain_stats.csv` at the end.
+#[derive(Debug)]
+pub struct KernelStatsWriter {
+    out: OutputLocation,
+    acc: KernelStats,
 }
 
 impl KernelStatsWriter {
     /// Collects statistics and writes the stats CSV files under `out`.
     pub fn new(out: OutputLocation) -> Self {
-        Self { out: Some(out), names: HashMap::new(), stats: DomainStats::new(KERNEL_DISPATCH_DOMAIN) }
-    }
-
-    /// Collects statistics only (for the `-S` summary without `--stats` files).
-    pub fn in_memory() -> Self {
-        Self { out: None, names: HashMap::new(), stats: DomainStats::new(KERNEL_DISPATCH_DOMAIN) }
-    }
-
-    /// The statistics collected so far.
-    pub fn stats(&self) -> &DomainStats {
-        &self.stats
+        Self { out, acc: KernelStats::new() }
     }
 }
 
@@ -347,30 +373,18 @@ impl Writer for KernelStatsWriter {
     }
 
     fn write(&mut self, session: &Session<'_>, record: Record<'_>) -> Result<()> {
-        match record {
-            Record::KernelSymbol(k) => {
-                self.names.insert(k.id, k.formatted_name);
-            }
-            Record::KernelDispatch(d) => {
-                let name = self.names.get(&d.kernel).map(|&id| session.strings.resolve(id)).unwrap_or("");
-                self.stats.add(name, d.duration_ns());
-            }
-            _ => {}
-        }
+        self.acc.add(session.strings, record);
         Ok(())
     }
 
     fn finish(&mut self, _session: &Session<'_>) -> Result<Vec<PathBuf>> {
-        let Some(out) = &self.out else { return Ok(Vec::new()) };
-        if self.stats.is_empty() {
+        let stats = &self.acc.stats;
+        if stats.is_empty() {
             return Ok(Vec::new());
         }
         let mut files = Vec::new();
-        for (name, text) in [
-            ("kernel_stats.csv", stats_csv(&self.stats)),
-            ("domain_stats.csv", domain_stats_csv(&[&self.stats])),
-        ] {
-            let mut f = out.create(name)?;
+        for (name, text) in [("kernel_stats.csv", stats_csv(stats)), ("domain_stats.csv", domain_stats_csv(&[stats]))] {
+            let mut f = self.out.create(name)?;
             f.write_all(text.as_bytes())?;
             files.push(f.commit()?);
         }
