@@ -727,37 +727,6 @@ impl Trace {
         self.kernel_symbols.push(sym);
         self.kernel_symbols.last().expect("just pushed")
     }
-
-    /// Merges another process's trace into this one (several captures in one run). Ids of
-    /// `other` are kept; strings are re-interned.
-    pub fn append(&mut self, other: Trace) {
-        let map = |id: StringId, s: &mut StringTable| s.intern(other.strings.resolve(id));
-        for mut a in other.agents.iter().cloned() {
-            if self.agents.iter().any(|x| x.id == a.id) {
-                continue;
-            }
-            a.name = map(a.name, &mut self.strings);
-            a.vendor_name = map(a.vendor_name, &mut self.strings);
-            a.product_name = map(a.product_name, &mut self.strings);
-            a.model_name = map(a.model_name, &mut self.strings);
-            self.agents.push(a);
-        }
-        self.agents.sort_by_key(|a| a.node_id);
-        self.queues.extend(other.queues.iter().cloned());
-        for mut c in other.code_objects.iter().cloned() {
-            c.uri = map(c.uri, &mut self.strings);
-            self.code_objects.push(c);
-        }
-        for mut k in other.kernel_symbols.iter().cloned() {
-            k.name = map(k.name, &mut self.strings);
-            k.demangled_name = map(k.demangled_name, &mut self.strings);
-            k.formatted_name = map(k.formatted_name, &mut self.strings);
-            k.truncated_name = map(k.truncated_name, &mut self.strings);
-            self.kernel_symbols.push(k);
-        }
-        self.dispatches.extend_from_slice(&other.dispatches);
-        self.dropped_records.add(&other.dropped_records);
-    }
 }
 
 /// Id -> record maps over a [`Trace`], see [`Trace::index`].
@@ -853,7 +822,7 @@ mod tests {
     }
 
     #[test]
-    fn records_come_parents_first_and_append_reinterns_strings() {
+    fn records_come_parents_first_and_the_index_finds_them() {
         let mut a = Trace::new();
         let name = a.strings.intern("gfx942");
         a.agents.push(Agent { id: AgentId(1), node_id: 1, agent_type: AgentType::Gpu, name, ..Default::default() });
@@ -870,17 +839,9 @@ mod tests {
             .collect();
         assert_eq!(kinds, ["agent", "symbol", "dispatch"]);
         assert_eq!(a.strings.resolve(a.kernel_symbols[0].formatted_name), "k");
-
-        let mut b = Trace::new();
-        b.strings.intern("padding so ids differ");
-        b.push_kernel_symbol(KernelSymbol { id: KernelId(2), ..Default::default() }, "other.kd", "other.kd");
-        b.dropped_records.torn_tail = 3;
-        a.append(b);
-        assert_eq!(a.kernel_symbols.len(), 2);
-        assert_eq!(a.strings.resolve(a.kernel_symbols[1].formatted_name), "other");
-        assert_eq!(a.dropped_records.total(), 3);
         let idx = a.index();
-        assert_eq!(idx.kernel(KernelId(2)).map(|k| k.kernel_object), Some(0));
+        assert_eq!(idx.kernel(KernelId(1)).map(|k| a.strings.resolve(k.name)), Some("k.kd"));
+        assert!(idx.kernel(KernelId(2)).is_none());
         assert!(idx.agent(AgentId(1)).is_some());
     }
 }
