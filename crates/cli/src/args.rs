@@ -3,6 +3,7 @@
 
 use std::ffi::OsString;
 use std::path::PathBuf;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Result};
 use clap::{Parser, ValueEnum};
@@ -202,6 +203,7 @@ impl Args {
             simulate,
             app: self.app,
             launch_dir: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+            launch_secs: SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
         })
     }
 }

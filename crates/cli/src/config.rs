@@ -88,6 +88,8 @@ pub(crate) struct Config {
     pub(crate) app: Vec<OsString>,
     /// Current directory when rocprof-rs started (default output directory, `%cwd%`).
     pub(crate) launch_dir: PathBuf,
+    /// When rocprof-rs started, seconds since the Unix epoch (`%launch_date%`, `%launch_time%`).
+    pub(crate) launch_secs: u64,
 }
 
 /// rocprofv3's default output prefix.

@@ -86,7 +86,7 @@ fn prepare_dirs(cfg: &Config) -> Result<(PathBuf, CaptureDir)> {
     let own_pid = std::process::id();
     let app: Vec<String> = cfg.app.iter().map(|a| a.to_string_lossy().into_owned()).collect();
     let expand_for = |pid: u32| {
-        let ctx = placeholders::Context::new(pid, pid, app.clone(), cfg.launch_dir.display().to_string(), 1);
+        let ctx = placeholders::Context::new(pid, pid, app.clone(), cfg.launch_dir.display().to_string(), 1, cfg.launch_secs);
         let dir = placeholders::expand(&cfg.output_directory_template(), &ctx);
         if Path::new(&dir).is_absolute() { PathBuf::from(dir) } else { cfg.launch_dir.join(dir) }
     };

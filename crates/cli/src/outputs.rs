@@ -150,7 +150,9 @@ fn write_process(cfg: &Config, capture: Capture, processes: usize, environment: 
     } else {
         trace.meta.command.clone()
     };
-    let ctx = Context::new(pid, trace.meta.ppid.0, argv, cfg.launch_dir.display().to_string(), processes);
+    // Dates expand to the launch time, not to when the outputs are written: the directory
+    // checked before the run and the one written after it must agree on a long run.
+    let ctx = Context::new(pid, trace.meta.ppid.0, argv, cfg.launch_dir.display().to_string(), processes, cfg.launch_secs);
     let dir = expand(&cfg.output_directory_template(), &ctx);
     let prefix = expand(&cfg.output_file_template(), &ctx);
     let dir = if Path::new(&dir).is_absolute() { PathBuf::from(dir) } else { cfg.launch_dir.join(dir) };
@@ -284,6 +286,7 @@ mod tests {
             simulate: None,
             app: vec![],
             launch_dir: dir.to_path_buf(),
+            launch_secs: 1_700_000_000,
         }
     }
 
@@ -415,6 +418,23 @@ mod tests {
         assert!(format!("{:#}", failures[0]).contains(&dir.join("app").display().to_string()), "{:#}", failures[0]);
         assert_eq!(w.dispatches, 3);
         assert!(w.files.iter().all(|f| f.starts_with(dir.join("synthetic"))), "{:?}", w.files);
+    }
+
+    #[test]
+    fn launch_time_placeholders_expand_to_the_launch_not_to_the_write() {
+        // Regression: `%launch_time%` was taken when the outputs were written, so a run that
+        // crossed a minute wrote its files into another directory than the one checked (and
+        // created) before it started.
+        let dir = scratch("launch-time");
+        let mut cfg = config(&dir, vec![OutputFormat::Csv]);
+        cfg.summary = false;
+        cfg.output_file = Some("%launch_time%/run".into());
+        let t = rocprof_writers::synthetic::trace(1);
+        let mut failures = Vec::new();
+        let w = write_all(&cfg, vec![Capture { trace: t, clean_exit: true, ..Default::default() }], &[], &mut failures);
+        assert!(failures.is_empty(), "{failures:?}");
+        // 1_700_000_000 s is 2023-11-14 22:13:20 UTC.
+        assert!(w.files.iter().all(|f| f.starts_with(dir.join("2023-11-14_22.13"))), "{:?}", w.files);
     }
 
     #[test]

@@ -6,8 +6,6 @@
 //! (children of the parent) becomes the number of processes rocprof-rs captured in the run.
 //! Dates are formatted in UTC (no time-zone database without libc).
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 /// The values placeholders expand to, for one profiled process.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Context {
@@ -25,8 +23,9 @@ pub(crate) struct Context {
 }
 
 impl Context {
-    /// A context for the current machine and launch, for process `pid` / `ppid` running `argv`.
-    pub(crate) fn new(pid: u32, ppid: u32, argv: Vec<String>, cwd: String, psize: usize) -> Self {
+    /// A context for the current machine and the launch at `launch_secs` (seconds since the
+    /// Unix epoch), for process `pid` / `ppid` running `argv`.
+    pub(crate) fn new(pid: u32, ppid: u32, argv: Vec<String>, cwd: String, psize: usize, launch_secs: u64) -> Self {
         let (pgid, psid) = own_pgid_sid();
         Self {
             hostname: rocprof_writers::hostname(),
@@ -36,7 +35,7 @@ impl Context {
             psid,
             psize,
             cwd,
-            launch_secs: SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
+            launch_secs,
             argv,
         }
     }
