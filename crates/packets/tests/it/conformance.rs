@@ -331,6 +331,7 @@ fn pm4_conformance() {
     if generated > 0 {
         println!("pm4 conformance: generated {generated} input-only case(s) without comparing");
     }
-    println!("pm4 conformance: {identical}/{compared} identical");
+    // Leading newline: under `cargo test -q` libtest's progress dots share the line otherwise.
+    println!("\npm4 conformance: {identical}/{compared} identical");
     assert_eq!(identical, compared, "pm4 conformance: {identical}/{compared} identical");
 }

@@ -190,7 +190,8 @@ fn sqtt_conformance() {
             if exact { "EXACT" } else { "DIFF" }
         );
     }
-    println!("sqtt conformance: {identical}/{compared} examples identical");
+    // Leading newline: under `cargo test -q` libtest's progress dots share the line otherwise.
+    println!("\nsqtt conformance: {identical}/{compared} examples identical");
     assert!(failures.is_empty(), "examples differing from the reference decode: {failures:?}");
 }
 
