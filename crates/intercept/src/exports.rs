@@ -291,12 +291,10 @@ pub unsafe extern "C" fn intercept_handler(
     writer: hsa_amd_queue_intercept_packet_writer,
 ) {
     let Some(write) = writer else { return };
-    // SAFETY: the runtime's packets and writer, valid during this call.
-    let forward = || unsafe { write(pkts, pkt_count) };
+    // No batch-wide guard here: `on_packets` guards each packet, so a panic forwards only the
+    // packets not yet forwarded (see there).
     // SAFETY: the caller's arguments, under the contract this function documents.
-    ffi_guard("intercept handler", forward, || unsafe {
-        queue::on_packets(pkts, pkt_count, data as usize, write)
-    })
+    unsafe { queue::on_packets(pkts, pkt_count, data as usize, write) }
 }
 
 /// One-shot async handler on a profiling signal; `arg` is the slot index.

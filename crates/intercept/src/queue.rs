@@ -45,6 +45,7 @@ use rocprof_model::capture::{
 };
 
 use crate::diag::Level;
+use crate::guard::ffi_guard;
 use crate::state::{self, Global};
 use crate::tables::Originals;
 use crate::{clock, diag, sink};
@@ -315,7 +316,12 @@ pub fn rewrite(
     out
 }
 
-/// The intercept handler's body (hot path).
+/// The intercept handler's body (hot path): each packet is handled under its own
+/// [`ffi_guard`], whose fallback forwards that one packet unchanged.
+///
+/// The guard is per packet, not per batch, because a batch-wide fallback would forward the
+/// whole batch again after a panic on packet `k`, submitting packets `0..k` (already forwarded,
+/// rewritten) a second time: the application's kernels would run twice.
 ///
 /// # Safety
 /// `pkts` must point to `count` valid 64-byte packets for the duration of the call and `writer`
@@ -326,12 +332,32 @@ pub unsafe fn on_packets(
     queue_index: usize,
     writer: unsafe extern "C" fn(*const c_void, u64),
 ) {
+    let handle = |p| {
+        // SAFETY: `p` is one of the caller's valid packets; `writer` is valid during the call.
+        unsafe { on_packet(p, queue_index, writer) }
+    };
+    // SAFETY: the caller's packets and writer, under this function's contract.
+    unsafe { for_each_packet_guarded(pkts, count, writer, handle) }
+}
+
+/// Runs `handle` on each of the `count` packets at `pkts`, each in its own [`ffi_guard`] whose
+/// fallback forwards exactly that packet through `writer`.
+///
+/// # Safety
+/// As [`on_packets`].
+unsafe fn for_each_packet_guarded(
+    pkts: *const c_void,
+    count: u64,
+    writer: unsafe extern "C" fn(*const c_void, u64),
+    handle: impl Fn(*const hsa_kernel_dispatch_packet_t),
+) {
     let pkts = pkts as *const hsa_kernel_dispatch_packet_t;
     for i in 0..count as usize {
         // SAFETY: `pkts` holds `count` packets (caller).
         let p = unsafe { pkts.add(i) };
-        // SAFETY: as above; `writer` is valid during this call.
-        unsafe { on_packet(p, queue_index, writer) };
+        // SAFETY: `p` is a valid packet and `writer` the runtime's writer for this call (caller).
+        let forward = || unsafe { writer(p.cast(), 1) };
+        ffi_guard("intercept handler", forward, || handle(p));
     }
 }
 
@@ -721,6 +747,46 @@ mod tests {
     fn bytes<T>(v: &T) -> &[u8] {
         // SAFETY: reading the bytes of a plain C struct without padding.
         unsafe { std::slice::from_raw_parts((v as *const T).cast(), std::mem::size_of::<T>()) }
+    }
+
+    thread_local! {
+        static FORWARDED: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+
+    unsafe extern "C" fn recording_writer(pkts: *const c_void, n: u64) {
+        let pkts = pkts as *const hsa_kernel_dispatch_packet_t;
+        for i in 0..n as usize {
+            // SAFETY: the caller passes `n` valid packets.
+            let k = unsafe { (*pkts.add(i)).kernel_object };
+            FORWARDED.with(|f| f.borrow_mut().push(k));
+        }
+    }
+
+    #[test]
+    fn a_panic_on_one_packet_of_a_batch_does_not_submit_the_others_twice() {
+        let batch: Vec<hsa_kernel_dispatch_packet_t> = (1..=3)
+            .map(|k| hsa_kernel_dispatch_packet_t {
+                kernel_object: k,
+                ..packet(0)
+            })
+            .collect();
+        let prev = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let handle = |p: *const hsa_kernel_dispatch_packet_t| {
+            // SAFETY: `p` is one of the three packets.
+            let k = unsafe { (*p).kernel_object };
+            assert_ne!(k, 2, "simulated bug while handling the second packet");
+            // SAFETY: as above.
+            unsafe { recording_writer(p.cast(), 1) };
+        };
+        // SAFETY: three valid packets and a writer that only reads them.
+        unsafe { for_each_packet_guarded(batch.as_ptr().cast(), 3, recording_writer, handle) };
+        std::panic::set_hook(prev);
+        assert_eq!(
+            FORWARDED.with(|f| f.take()),
+            [1, 2, 3],
+            "every packet reaches the runtime exactly once, the failed one unchanged"
+        );
     }
 
     #[test]
