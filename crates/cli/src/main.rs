@@ -166,7 +166,8 @@ fn run(cfg: &Config) -> Result<u8> {
     let (captures, mut failures) = outputs::read_captures(&files);
     if cfg.list_avail {
         if let Some(c) = captures.first() {
-            print!("{}", outputs::agent_listing(&c.trace));
+            outputs::to_console(std::io::stdout().lock(), &outputs::agent_listing(&c.trace))
+                .context("printing the agent list")?;
         }
     }
     let written = outputs::write_all(cfg, captures, &env, &mut failures);
@@ -189,7 +190,7 @@ fn run(cfg: &Config) -> Result<u8> {
 /// Keeps the capture files for inspection when converting them failed.
 fn keep_on_error(mut capture: CaptureDir, e: anyhow::Error) -> anyhow::Error {
     capture.keep = true;
-    e.context(format!("the capture files are kept in {}", capture.path.display()))
+    anyhow::anyhow!("{e:#} (the capture files are kept in {})", capture.path.display())
 }
 
 /// `-L` without an application: runs `rocminfo` (or `ROCPROF_RS_PROBE`) under the tool and
@@ -240,6 +241,6 @@ fn list_agents_with_probe(cfg: &Config, mut env: Vec<(String, OsString)>, captur
             probe.to_string_lossy()
         );
     };
-    print!("{}", outputs::agent_listing(&c.trace));
+    outputs::to_console(std::io::stdout().lock(), &outputs::agent_listing(&c.trace)).context("printing the agent list")?;
     Ok(0)
 }

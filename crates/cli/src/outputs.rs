@@ -214,11 +214,11 @@ fn print_summaries(cfg: &Config, trace: &Trace, out: &OutputLocation) -> Result<
     }
     match &cfg.summary_output {
         SummaryOutput::Stdout => {
-            print!("{text}");
+            to_console(std::io::stdout().lock(), &text).context("printing the summary")?;
             Ok(None)
         }
         SummaryOutput::Stderr => {
-            eprint!("{text}");
+            to_console(std::io::stderr().lock(), &text).context("printing the summary")?;
             Ok(None)
         }
         SummaryOutput::File(name) => {
@@ -226,6 +226,16 @@ fn print_summaries(cfg: &Config, trace: &Trace, out: &OutputLocation) -> Result<
             f.write_all(text.as_bytes())?;
             Ok(Some(f.commit()?))
         }
+    }
+}
+
+/// Writes `text` to the console. A reader that went away (`rocprof-rs -S ... | head`) is not an
+/// error: `print!` would panic there, losing the exit status and whatever was still to be
+/// written.
+pub(crate) fn to_console(mut w: impl std::io::Write, text: &str) -> std::io::Result<()> {
+    match w.write_all(text.as_bytes()).and_then(|()| w.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
     }
 }
 
@@ -435,6 +445,23 @@ mod tests {
         assert!(failures.is_empty(), "{failures:?}");
         // 1_700_000_000 s is 2023-11-14 22:13:20 UTC.
         assert!(w.files.iter().all(|f| f.starts_with(dir.join("2023-11-14_22.13"))), "{:?}", w.files);
+    }
+
+    #[test]
+    fn a_closed_console_is_not_an_error() {
+        struct Closed;
+        impl std::io::Write for Closed {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                Err(std::io::ErrorKind::BrokenPipe.into())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        assert!(to_console(Closed, "table").is_ok());
+        let mut v = Vec::new();
+        to_console(&mut v, "table").unwrap();
+        assert_eq!(v, b"table");
     }
 
     #[test]

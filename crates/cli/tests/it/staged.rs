@@ -193,3 +193,28 @@ fn interrupt_mid_run_still_writes_what_was_captured() {
     assert!(rows > 0, "no dispatches written after the interrupt; stderr: {}", stderr(&o));
     assert!(rows < 10_000_000);
 }
+
+#[test]
+fn summary_to_a_closed_pipe_keeps_the_exit_status() {
+    // Regression: `rocprof-rs -S ... | head` panicked in `print!` once the reader was gone
+    // (exit 101 instead of the application's status). Runs the binary of this build with the
+    // staged libraries.
+    let Some(stage) = stage() else { return };
+    let out = scratch("staged-closed-stdout");
+    let mut child = crate::bin()
+        .env("ROCPROF_RS_INTERCEPT_LIB", stage.join("librocprof_intercept.so"))
+        .env("ROCPROF_RS_SIM_LIB", stage.join("libhsa-runtime64.so.1"))
+        .args(["--simulate", "gfx942", "--kernel-trace", "-S", "-f", "csv", "-d"])
+        .arg(&out)
+        .args(["-o", "run", "--", "/bin/sh", "-c"])
+        .arg(format!("{} 2 >/dev/null", stage.join("fixtures/vector_add").display()))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    assert!(out.join("run_kernel_trace.csv").is_file());
+}
