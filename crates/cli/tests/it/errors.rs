@@ -1,6 +1,6 @@
 //! Each user mistake gives one clear line and a non-zero exit, before any application runs.
 
-use crate::{assert_one_line_error, bin, scratch, stdout};
+use crate::{assert_one_line_error, bin, bin_with_stand_in_libs, scratch, stdout};
 
 #[test]
 fn unknown_option() {
@@ -54,12 +54,8 @@ fn unwritable_output_directory() {
 #[test]
 fn application_not_found() {
     let dir = scratch("app-not-found");
-    // Stand-in library paths: the application never starts, so they are never loaded.
-    let fake = dir.join("libfake.so");
-    std::fs::write(&fake, b"").unwrap();
-    let o = bin()
-        .env("ROCPROF_RS_INTERCEPT_LIB", &fake)
-        .env("ROCPROF_RS_SIM_LIB", &fake)
+    // The application never starts, so stand-in libraries do.
+    let o = bin_with_stand_in_libs(&dir)
         .args(["--simulate", "gfx942", "--kernel-trace", "-d"])
         .arg(&dir)
         .args(["--", "/nonexistent/dir/no-such-app", "1"])

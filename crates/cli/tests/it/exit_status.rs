@@ -4,14 +4,10 @@
 use std::path::Path;
 use std::process::Output;
 
-use crate::{bin, scratch, stderr};
+use crate::{bin_with_stand_in_libs, scratch, stderr};
 
 fn run_sh(dir: &Path, script: &str) -> Output {
-    let fake = dir.join("libfake.so");
-    std::fs::write(&fake, b"").unwrap();
-    bin()
-        .env("ROCPROF_RS_INTERCEPT_LIB", &fake)
-        .env("ROCPROF_RS_SIM_LIB", &fake)
+    bin_with_stand_in_libs(dir)
         .args(["--simulate", "gfx942", "--kernel-trace", "-d"])
         .arg(dir)
         .args(["--", "/bin/sh", "-c", script])
@@ -50,11 +46,7 @@ fn success_is_zero_and_leaves_no_capture_directory() {
 #[test]
 fn pid_dependent_output_directory_is_not_created_for_our_own_pid() {
     let dir = scratch("pid-dir");
-    let fake = dir.join("libfake.so");
-    std::fs::write(&fake, b"").unwrap();
-    let o = bin()
-        .env("ROCPROF_RS_INTERCEPT_LIB", &fake)
-        .env("ROCPROF_RS_SIM_LIB", &fake)
+    let o = bin_with_stand_in_libs(&dir)
         .args(["--simulate", "gfx942", "--kernel-trace", "-d"])
         .arg(dir.join("runs/%pid%"))
         .args(["--", "/bin/sh", "-c", "exit 0"])
@@ -71,11 +63,7 @@ fn pid_dependent_output_directory_is_not_created_for_our_own_pid() {
 fn interrupted(name: &str, signal: &str, group: bool) -> Output {
     use std::os::unix::process::CommandExt;
     let dir = scratch(name);
-    let fake = dir.join("libfake.so");
-    std::fs::write(&fake, b"").unwrap();
-    let child = bin()
-        .env("ROCPROF_RS_INTERCEPT_LIB", &fake)
-        .env("ROCPROF_RS_SIM_LIB", &fake)
+    let child = bin_with_stand_in_libs(&dir)
         .args(["--simulate", "gfx942", "--kernel-trace", "-d"])
         .arg(&dir)
         .args(["--", "sleep", "5"])

@@ -5,7 +5,7 @@ mod errors;
 mod exit_status;
 mod staged;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The binary cargo built for this test run.
@@ -15,6 +15,16 @@ pub(crate) fn bin() -> Command {
     for v in ["ROCPROF_RS_INTERCEPT_LIB", "ROCPROF_RS_SIM_LIB", "ROCPROF_RS_PROBE", "ROCPROF_RS_KEEP_CAPTURE"] {
         c.env_remove(v);
     }
+    c
+}
+
+/// The binary with stand-in library paths (an empty `libfake.so` in `dir`): for runs whose
+/// application never initialises HSA, so the libraries are never loaded.
+pub(crate) fn bin_with_stand_in_libs(dir: &Path) -> Command {
+    let fake = dir.join("libfake.so");
+    std::fs::write(&fake, b"").expect("write stand-in library");
+    let mut c = bin();
+    c.env("ROCPROF_RS_INTERCEPT_LIB", &fake).env("ROCPROF_RS_SIM_LIB", &fake);
     c
 }
 
