@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use rocprof_model::{Agent, AgentId, AgentType, KernelDispatch, KernelId, Record, StringId};
+use rocprof_model::{Agent, AgentId, KernelDispatch, KernelId, Record, StringId};
 
 use crate::schema::{columns, csv_header, AGENT_INFO_COLUMNS, KERNEL_TRACE_COLUMNS};
 use crate::{OutputFile, OutputLocation, Result, Session, Writer};
@@ -125,9 +125,6 @@ impl CsvWriter {
 /// One `agent_info.csv` row, without the line end.
 pub fn agent_info_row(session: &Session<'_>, a: &Agent) -> String {
     let s = |id: StringId| session.strings.resolve(id);
-    let type_str = match a.agent_type {
-        AgentType::Cpu | AgentType::Gpu | AgentType::Unknown => a.agent_type.as_str(),
-    };
     let numbers: [u64; 46] = [
         a.cpu_cores_count.into(),
         a.simd_count.into(),
@@ -176,7 +173,7 @@ pub fn agent_info_row(session: &Session<'_>, a: &Agent) -> String {
         a.grid_max_dim.y.into(),
         a.grid_max_dim.z.into(),
     ];
-    let mut row = format!("{},{},\"{}\"", a.node_id, a.logical_node_id, type_str);
+    let mut row = format!("{},{},\"{}\"", a.node_id, a.logical_node_id, a.agent_type.as_str());
     for n in numbers {
         row.push(',');
         row.push_str(&n.to_string());
@@ -248,7 +245,7 @@ impl Writer for CsvWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rocprof_model::{Dim3, Trace};
+    use rocprof_model::{AgentType, Dim3, Trace};
 
     #[test]
     fn agent_info_row_has_53_columns_in_reference_order() {
