@@ -16,6 +16,7 @@ use rocprof_hsa_sys::*;
 use rocprof_model::capture::{CodeObjectLoadRecord, CodeObjectUnloadRecord, KernelSymbolRecord};
 
 use crate::clock;
+use crate::guard::callback_guard;
 use crate::state::{self, Global};
 use crate::tables::Originals;
 
@@ -94,8 +95,10 @@ fn record_executable(g: &Global, o: &Originals, exe: hsa_executable_t) {
     ) -> hsa_status_t {
         // SAFETY: `data` is the `(g, o)` pair passed below, alive for the iteration.
         let (g, o) = unsafe { *(data as *const (&Global, &Originals)) };
-        record_code_object(g, o, exe, lco);
-        HSA_STATUS_SUCCESS
+        callback_guard("code object callback", HSA_STATUS_ERROR, || {
+            record_code_object(g, o, exe, lco);
+            HSA_STATUS_SUCCESS
+        })
     }
     let ctx: (&Global, &Originals) = (g, o);
     // SAFETY: `each` matches the callback type and `ctx` outlives the call.
@@ -197,8 +200,10 @@ fn record_code_object(
     ) -> hsa_status_t {
         // SAFETY: `data` is the `CoCtx` passed below, alive for the iteration.
         let ctx = unsafe { &*(data as *const CoCtx<'_>) };
-        record_symbol(ctx, sym);
-        HSA_STATUS_SUCCESS
+        callback_guard("kernel symbol callback", HSA_STATUS_ERROR, || {
+            record_symbol(ctx, sym);
+            HSA_STATUS_SUCCESS
+        })
     }
     let ctx = CoCtx {
         g,
