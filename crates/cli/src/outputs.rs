@@ -114,16 +114,25 @@ pub(crate) fn write_all(
     let mut written = Written::default();
     let environment = environment_json(app_env).to_string();
     let processes = captures.len();
+    let mut used = std::collections::HashSet::new();
     for capture in captures {
-        if let Err(e) = write_process(cfg, capture, processes, &environment, &mut written) {
+        if let Err(e) = write_process(cfg, capture, processes, &environment, &mut used, &mut written) {
             failures.push(e);
         }
     }
     written
 }
 
-/// Writes the outputs of one captured process.
-fn write_process(cfg: &Config, capture: Capture, processes: usize, environment: &str, written: &mut Written) -> Result<()> {
+/// Writes the outputs of one captured process. `used` holds the output locations of the
+/// processes written before it.
+fn write_process(
+    cfg: &Config,
+    capture: Capture,
+    processes: usize,
+    environment: &str,
+    used: &mut std::collections::HashSet<OutputLocation>,
+    written: &mut Written,
+) -> Result<()> {
     let mut trace = capture.trace;
     let pid = trace.meta.pid.0;
     let incomplete = drop_incomplete(&mut trace);
@@ -156,7 +165,19 @@ fn write_process(cfg: &Config, capture: Capture, processes: usize, environment: 
     let dir = expand(&cfg.output_directory_template(), &ctx);
     let prefix = expand(&cfg.output_file_template(), &ctx);
     let dir = if Path::new(&dir).is_absolute() { PathBuf::from(dir) } else { cfg.launch_dir.join(dir) };
-    let out = OutputLocation::new(dir, prefix);
+    let mut out = OutputLocation::new(dir, prefix);
+    if used.contains(&out) {
+        // Several processes and an -o/-d without %pid%: rocprofv3 lets the last process
+        // overwrite the others' files. Keep every process's records instead.
+        let renamed = OutputLocation::new(out.dir(), format!("{}_{pid}", out.prefix()));
+        eprintln!(
+            "rocprof-rs: warning: process {pid} would overwrite the outputs of another process ({}); writing {} instead (add %pid% to -o to choose the names)",
+            out.file("*").display(),
+            renamed.file("*").display()
+        );
+        out = renamed;
+    }
+    used.insert(out.clone());
 
     let mut writers: Vec<Box<dyn Writer>> = Vec::new();
     for f in &cfg.formats {
@@ -462,6 +483,30 @@ mod tests {
         let mut v = Vec::new();
         to_console(&mut v, "table").unwrap();
         assert_eq!(v, b"table");
+    }
+
+    #[test]
+    fn processes_sharing_an_output_prefix_do_not_overwrite_each_other() {
+        // Regression: with -o lacking %pid% and two profiled processes, the second process's
+        // files replaced the first's, silently losing its records.
+        let dir = scratch("shared-prefix");
+        let mut cfg = config(&dir, vec![OutputFormat::Csv]);
+        cfg.summary = false;
+        cfg.stats = false;
+        cfg.output_file = Some("run".into());
+        let a = rocprof_writers::synthetic::trace(2);
+        let mut b = rocprof_writers::synthetic::trace(3);
+        b.meta.pid = rocprof_model::ProcessId(4343);
+        let captures = vec![
+            Capture { trace: a, clean_exit: true, ..Default::default() },
+            Capture { trace: b, clean_exit: true, ..Default::default() },
+        ];
+        let mut failures = Vec::new();
+        write_all(&cfg, captures, &[], &mut failures);
+        assert!(failures.is_empty(), "{failures:?}");
+        let rows = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap().lines().count() - 1;
+        assert_eq!(rows("run_kernel_trace.csv"), 2);
+        assert_eq!(rows("run_4343_kernel_trace.csv"), 3);
     }
 
     #[test]

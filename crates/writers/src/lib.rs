@@ -76,7 +76,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Where output files go: `<dir>/<prefix>_<name>`, as rocprofv3 composes them. The prefix may
 /// contain `/` (the default is `<hostname>/<pid>`); missing directories are created.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct OutputLocation {
     dir: PathBuf,
     prefix: String,
