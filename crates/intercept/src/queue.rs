@@ -81,13 +81,9 @@ pub unsafe fn create(
     let Some(original) = o.queue_create else {
         return HSA_STATUS_ERROR;
     };
-    let g = state::global();
-    let traced = state::is_active()
-        && o.can_trace_kernels()
-        && g.is_some_and(|g| g.trace_kernels && g.is_gpu(agent.handle));
-    if !traced {
-        // SAFETY: forwarding the caller's arguments to the original.
-        return unsafe {
+    let untraced = || {
+        // SAFETY: forwarding the caller's arguments to the original (same contract).
+        unsafe {
             original(
                 agent,
                 size,
@@ -98,7 +94,14 @@ pub unsafe fn create(
                 group_segment_size,
                 queue,
             )
-        };
+        }
+    };
+    let g = state::global();
+    let traced = state::is_active()
+        && o.can_trace_kernels()
+        && g.is_some_and(|g| g.trace_kernels && g.is_gpu(agent.handle));
+    if !traced {
+        return untraced();
     }
     let g = g.expect("checked above");
     let create = o.intercept_create.expect("can_trace_kernels");
@@ -123,19 +126,7 @@ pub unsafe fn create(
         if !WARNED.swap(true, Ordering::Relaxed) {
             diag!(Level::Warning, "intercept queue creation failed with status {status:#x}; dispatches on such queues are not traced");
         }
-        // SAFETY: forwarding the caller's arguments to the original.
-        return unsafe {
-            original(
-                agent,
-                size,
-                type_,
-                callback,
-                data,
-                private_segment_size,
-                group_segment_size,
-                queue,
-            )
-        };
+        return untraced();
     }
     // SAFETY: on success the runtime stored a valid queue pointer.
     let q = unsafe { *queue };

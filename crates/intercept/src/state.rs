@@ -404,7 +404,6 @@ impl Global {
         None
     }
 
-    /// Forgets an intercepted queue.
     /// The table index of an intercepted queue.
     pub fn find_queue(&self, queue: usize) -> Option<usize> {
         self.queues
