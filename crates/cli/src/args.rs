@@ -89,6 +89,11 @@ pub(crate) struct Args {
     #[arg(long, value_name = "GFX[,GFX...]", value_delimiter = ',')]
     simulate: Option<Vec<String>>,
 
+    /// Write the outputs from capture files kept by an earlier run (after a failed write)
+    /// instead of running an application.
+    #[arg(long, value_name = "DIR", conflicts_with = "app")]
+    from_capture: Option<PathBuf>,
+
     /// The application and its arguments, after `--`.
     #[arg(last = true, value_name = "APP")]
     app: Vec<OsString>,
@@ -200,6 +205,7 @@ impl Args {
             },
             log_level,
             list_avail: self.list_avail.unwrap_or(false),
+            from_capture: self.from_capture,
             simulate,
             app: self.app,
             launch_dir: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),

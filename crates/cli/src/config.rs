@@ -84,6 +84,8 @@ pub(crate) struct Config {
     pub(crate) summary_output: SummaryOutput,
     pub(crate) log_level: LogLevel,
     pub(crate) list_avail: bool,
+    /// `--from-capture`: convert the capture files in this directory instead of running.
+    pub(crate) from_capture: Option<PathBuf>,
     pub(crate) simulate: Option<Vec<String>>,
     pub(crate) app: Vec<OsString>,
     /// Current directory when rocprof-rs started (default output directory, `%cwd%`).

@@ -119,6 +119,9 @@ fn print_env(env: &[(String, OsString)]) {
 
 /// The whole run; returns our exit status.
 fn run(cfg: &Config) -> Result<u8> {
+    if let Some(dir) = &cfg.from_capture {
+        return convert_kept_captures(cfg, dir);
+    }
     if cfg.app.is_empty() && !cfg.list_avail {
         bail!("no application given; usage: rocprof-rs [options] -- <application> [arguments]");
     }
@@ -187,10 +190,31 @@ fn run(cfg: &Config) -> Result<u8> {
     Ok(exit.status())
 }
 
-/// Keeps the capture files for inspection when converting them failed.
+/// Keeps the capture files when converting them failed, and says how to convert them later.
 fn keep_on_error(mut capture: CaptureDir, e: anyhow::Error) -> anyhow::Error {
     capture.keep = true;
-    anyhow::anyhow!("{e:#} (the capture files are kept in {})", capture.path.display())
+    anyhow::anyhow!(
+        "{e:#} (the capture files are kept: once fixed, write the outputs with rocprof-rs --from-capture {} [output options])",
+        capture.path.display()
+    )
+}
+
+/// `--from-capture DIR`: writes the outputs of capture files an earlier run kept. The
+/// directory is left as it is.
+fn convert_kept_captures(cfg: &Config, dir: &Path) -> Result<u8> {
+    let files = outputs::capture_files(dir)?;
+    if files.is_empty() {
+        bail!("{} holds no capture files (*.{})", dir.display(), outputs::CAPTURE_EXT);
+    }
+    let (captures, mut failures) = outputs::read_captures(&files);
+    outputs::write_all(cfg, captures, &[], &mut failures);
+    if let Some(last) = failures.pop() {
+        for e in &failures {
+            eprintln!("rocprof-rs: error: {e:#}");
+        }
+        return Err(last);
+    }
+    Ok(0)
 }
 
 /// `-L` without an application: runs `rocminfo` (or `ROCPROF_RS_PROBE`) under the tool and

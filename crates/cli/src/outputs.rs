@@ -314,6 +314,7 @@ mod tests {
             summary_output: SummaryOutput::File("summary".into()),
             log_level: LogLevel::Error,
             list_avail: false,
+            from_capture: None,
             simulate: None,
             app: vec![],
             launch_dir: dir.to_path_buf(),

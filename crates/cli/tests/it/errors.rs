@@ -87,3 +87,12 @@ fn help_lists_the_options_and_exit_codes() {
         assert!(text.contains(opt), "--help lacks {opt}");
     }
 }
+
+#[test]
+fn from_capture_without_captures() {
+    let dir = scratch("from-capture-empty");
+    let o = bin().args(["--kernel-trace", "-f", "csv", "-d"]).arg(&dir).arg("--from-capture").arg(&dir).output().unwrap();
+    assert_one_line_error(&o, 1, &format!("{} holds no capture files (*.rpcap)", dir.display()));
+    let o = bin().arg("--from-capture").arg(&dir).args(["--", "true"]).output().unwrap();
+    assert_one_line_error(&o, 2, "--from-capture");
+}

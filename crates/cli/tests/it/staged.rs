@@ -218,3 +218,33 @@ fn summary_to_a_closed_pipe_keeps_the_exit_status() {
     assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
     assert!(out.join("run_kernel_trace.csv").is_file());
 }
+
+#[test]
+fn kept_captures_convert_to_the_same_outputs() {
+    // After a failed write rocprof-rs keeps the captures and points at --from-capture; the
+    // conversion must give what the run itself would have written. Runs the binary of this
+    // build with the staged libraries.
+    let Some(stage) = stage() else { return };
+    let out = scratch("staged-from-capture");
+    let run = |c: &mut Command| c.output().unwrap();
+    let o = run(crate::bin()
+        .env("ROCPROF_RS_INTERCEPT_LIB", stage.join("librocprof_intercept.so"))
+        .env("ROCPROF_RS_SIM_LIB", stage.join("libhsa-runtime64.so.1"))
+        .env("ROCPROF_RS_KEEP_CAPTURE", "1")
+        .args(["--simulate", "gfx942", "--kernel-trace", "-f", "csv", "-d"])
+        .arg(out.join("run"))
+        .args(["-o", "k", "--"])
+        .arg(stage.join("fixtures/vector_add"))
+        .arg("7"));
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let kept = std::fs::read_dir(out.join("run"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(".rocprof-rs-capture-")))
+        .expect("ROCPROF_RS_KEEP_CAPTURE=1 keeps the capture directory");
+    let o = run(crate::bin().args(["-f", "csv", "-d"]).arg(out.join("again")).args(["-o", "k", "--from-capture"]).arg(&kept));
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let first = std::fs::read_to_string(out.join("run/k_kernel_trace.csv")).unwrap();
+    assert_eq!(first.lines().count(), 1 + 7);
+    assert_eq!(std::fs::read_to_string(out.join("again/k_kernel_trace.csv")).unwrap(), first);
+}
