@@ -172,6 +172,12 @@ fn kernel_dispatch(q: &'static Queue, pkt: &[u8; 64]) -> Result<(), Status> {
         return bad;
     }
     let m = q.agent.gpu().ok_or(HSA_STATUS_ERROR_INVALID_AGENT)?;
+    if group > m.lds_bytes {
+        // No hardware can give a workgroup more LDS than the agent has; running it anyway would let a tool
+        // that inflates group_segment_size pass here and fail on a GPU.
+        crate::diag!("queue {}: group_segment_size {group} exceeds the agent's {} bytes of LDS", q.id(), m.lds_bytes);
+        return bad;
+    }
     let shape = DispatchShape { workgroup: wg, grid, code_bytes: k.code_bytes, wavefront: if k.wave32 { 32 } else { 64 } };
     let scale = runtime::knobs().time_scale;
     let ns = (model_duration_ns(m, &shape) as f64 * scale) as u64;
@@ -336,6 +342,87 @@ mod runtime_tests {
         assert_eq!(unsafe { hsa_queue_destroy(q) }, HSA_STATUS_SUCCESS);
         // SAFETY: live signal.
         assert_eq!(unsafe { hsa_signal_load_scacquire(done) }, 1, "an abandoned barrier must not decrement its completion signal");
+        shut_down();
+    }
+
+    static QUEUE_ERROR: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+    unsafe extern "C" fn on_queue_error(status: hsa_status_t, _q: *mut hsa_queue_t, _d: *mut std::ffi::c_void) {
+        QUEUE_ERROR.store(status, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Loads `fixtures/kernels/fill-gfx942.co` and returns (kernel_object, group segment size).
+    fn load_fill_kernel(gpu: hsa_agent_t) -> (u64, u32) {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/kernels/fill-gfx942.co");
+        let bytes = std::fs::read(&root).unwrap();
+        let mut reader = hsa_code_object_reader_t { handle: 0 };
+        let mut exe = hsa_executable_t { handle: 0 };
+        let mut sym = hsa_executable_symbol_t { handle: 0 };
+        let (mut kernel_object, mut group) = (0u64, 0u32);
+        // SAFETY: valid buffers and out-pointers; the bytes outlive the reader (leaked below).
+        unsafe {
+            let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+            assert_eq!(hsa_code_object_reader_create_from_memory(bytes.as_ptr().cast(), bytes.len(), &mut reader), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, std::ptr::null(), &mut exe), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_executable_load_agent_code_object(exe, gpu, reader, std::ptr::null(), std::ptr::null_mut()), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_executable_freeze(exe, std::ptr::null()), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_executable_get_symbol_by_name(exe, c"fill.kd".as_ptr(), &gpu, &mut sym), HSA_STATUS_SUCCESS);
+            let ko: *mut u64 = &mut kernel_object;
+            let gs: *mut u32 = &mut group;
+            assert_eq!(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, ko.cast()), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, gs.cast()), HSA_STATUS_SUCCESS);
+        }
+        (kernel_object, group)
+    }
+
+    /// A 1-D dispatch of 64 work-items of `kernel_object` with `group` bytes of LDS and a dummy kernarg.
+    fn dispatch(kernel_object: u64, group: u32, completion: u64) -> [u8; 64] {
+        let mut p = [0u8; 64];
+        let header = HSA_PACKET_TYPE_KERNEL_DISPATCH as u16 | (1 << 8) | (2 << 9) | (2 << 11);
+        p[0..2].copy_from_slice(&header.to_le_bytes());
+        p[2..4].copy_from_slice(&1u16.to_le_bytes());
+        p[4..6].copy_from_slice(&64u16.to_le_bytes());
+        p[6..8].copy_from_slice(&1u16.to_le_bytes());
+        p[8..10].copy_from_slice(&1u16.to_le_bytes());
+        p[12..16].copy_from_slice(&64u32.to_le_bytes());
+        p[16..20].copy_from_slice(&1u32.to_le_bytes());
+        p[20..24].copy_from_slice(&1u32.to_le_bytes());
+        p[24..28].copy_from_slice(&u32::MAX.to_le_bytes());
+        p[28..32].copy_from_slice(&group.to_le_bytes());
+        p[32..40].copy_from_slice(&kernel_object.to_le_bytes());
+        p[40..48].copy_from_slice(&0x1000u64.to_le_bytes());
+        p[56..64].copy_from_slice(&completion.to_le_bytes());
+        p
+    }
+
+    #[test]
+    fn group_segment_larger_than_the_agents_lds_is_a_packet_error() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = init_gpu();
+        let (kernel_object, group) = load_fill_kernel(gpu);
+        let lds = crate::agent::lookup_gpu(gpu).unwrap().1.lds_bytes;
+        let run = |group: u32| {
+            QUEUE_ERROR.store(0, std::sync::atomic::Ordering::SeqCst);
+            let mut q: *mut hsa_queue_t = std::ptr::null_mut();
+            let done = signal(1);
+            // SAFETY: valid arguments and out-pointer.
+            unsafe {
+                assert_eq!(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, Some(on_queue_error), std::ptr::null_mut(), u32::MAX, u32::MAX, &mut q), HSA_STATUS_SUCCESS);
+            }
+            submit(q, &dispatch(kernel_object, group, done.handle));
+            let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            // SAFETY: live signal.
+            while unsafe { hsa_signal_load_scacquire(done) } != 0 && QUEUE_ERROR.load(std::sync::atomic::Ordering::SeqCst) == 0 && std::time::Instant::now() < until {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            // SAFETY: our queue and signal.
+            let value = unsafe { hsa_signal_load_scacquire(done) };
+            // SAFETY: our queue.
+            unsafe { hsa_queue_destroy(q) };
+            (value, QUEUE_ERROR.load(std::sync::atomic::Ordering::SeqCst))
+        };
+        assert_eq!(run(group.max(lds)), (0, 0), "the agent's whole LDS is a valid group segment");
+        assert_eq!(run(lds + 1), (1, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT));
         shut_down();
     }
 }
