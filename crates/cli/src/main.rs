@@ -173,7 +173,7 @@ fn run(cfg: &Config) -> Result<u8> {
                 .context("printing the agent list")?;
         }
     }
-    let written = outputs::write_all(cfg, captures, &env, &mut failures);
+    let written = outputs::write_all(cfg, captures, Some(&env), &mut failures);
     if let AppExit::Signal(sig) = exit {
         eprintln!("rocprof-rs: the application was killed by signal {sig}; outputs hold what it captured before");
     }
@@ -207,7 +207,7 @@ fn convert_kept_captures(cfg: &Config, dir: &Path) -> Result<u8> {
         bail!("{} holds no capture files (*.{})", dir.display(), outputs::CAPTURE_EXT);
     }
     let (captures, mut failures) = outputs::read_captures(&files);
-    outputs::write_all(cfg, captures, &[], &mut failures);
+    outputs::write_all(cfg, captures, None, &mut failures);
     if let Some(last) = failures.pop() {
         for e in &failures {
             eprintln!("rocprof-rs: error: {e:#}");

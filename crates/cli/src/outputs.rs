@@ -105,14 +105,16 @@ pub(crate) fn agent_listing(trace: &Trace) -> String {
 
 /// Writes the outputs of every captured process. Summary tables go to stdout. A process whose
 /// outputs cannot be written adds its error to `failures`; the others are still written.
+/// `app_env` is what rocprof-rs added to its own environment for the application; `None` when
+/// the application's environment is unknown (`--from-capture`), stored as `{}`.
 pub(crate) fn write_all(
     cfg: &Config,
     captures: Vec<Capture>,
-    app_env: &[(String, OsString)],
+    app_env: Option<&[(String, OsString)]>,
     failures: &mut Vec<anyhow::Error>,
 ) -> Written {
     let mut written = Written::default();
-    let environment = environment_json(app_env).to_string();
+    let environment = app_env.map_or_else(|| "{}".to_string(), |env| environment_json(env).to_string());
     let processes = captures.len();
     let mut used = std::collections::HashSet::new();
     for capture in captures {
@@ -366,7 +368,7 @@ mod tests {
             Capture { trace: b, clean_exit: true, ..Default::default() },
         ];
         let mut failures = Vec::new();
-        let w = write_all(&cfg, captures, &[("ROCPROF_RS_TRACE".into(), "kernel".into())], &mut failures);
+        let w = write_all(&cfg, captures, Some(&[("ROCPROF_RS_TRACE".into(), "kernel".into())]), &mut failures);
         assert!(failures.is_empty(), "{failures:?}");
         assert_eq!(w.dispatches, 10);
         let names: Vec<String> = w.files.iter().map(|f| f.strip_prefix(&dir).unwrap().display().to_string()).collect();
@@ -406,7 +408,7 @@ mod tests {
         cfg.mangled_kernels = true;
         let t = rocprof_writers::synthetic::trace(1);
         let mut failures = Vec::new();
-        write_all(&cfg, vec![Capture { trace: t, clean_exit: true, ..Default::default() }], &[], &mut failures);
+        write_all(&cfg, vec![Capture { trace: t, clean_exit: true, ..Default::default() }], None, &mut failures);
         assert!(failures.is_empty(), "{failures:?}");
         let pid = rocprof_writers::synthetic::trace(0).meta.pid;
         let text = std::fs::read_to_string(dir.join(format!("synthetic/p{pid}_kernel_trace.csv"))).unwrap();
@@ -445,7 +447,7 @@ mod tests {
             Capture { trace: b, clean_exit: true, ..Default::default() },
         ];
         let mut failures = Vec::new();
-        let w = write_all(&cfg, captures, &[], &mut failures);
+        let w = write_all(&cfg, captures, None, &mut failures);
         assert_eq!(failures.len(), 1, "{failures:?}");
         assert!(format!("{:#}", failures[0]).contains(&dir.join("app").display().to_string()), "{:#}", failures[0]);
         assert_eq!(w.dispatches, 3);
@@ -463,7 +465,7 @@ mod tests {
         cfg.output_file = Some("%launch_time%/run".into());
         let t = rocprof_writers::synthetic::trace(1);
         let mut failures = Vec::new();
-        let w = write_all(&cfg, vec![Capture { trace: t, clean_exit: true, ..Default::default() }], &[], &mut failures);
+        let w = write_all(&cfg, vec![Capture { trace: t, clean_exit: true, ..Default::default() }], None, &mut failures);
         assert!(failures.is_empty(), "{failures:?}");
         // 1_700_000_000 s is 2023-11-14 22:13:20 UTC.
         assert!(w.files.iter().all(|f| f.starts_with(dir.join("2023-11-14_22.13"))), "{:?}", w.files);
@@ -503,7 +505,7 @@ mod tests {
             Capture { trace: b, clean_exit: true, ..Default::default() },
         ];
         let mut failures = Vec::new();
-        write_all(&cfg, captures, &[], &mut failures);
+        write_all(&cfg, captures, None, &mut failures);
         assert!(failures.is_empty(), "{failures:?}");
         let rows = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap().lines().count() - 1;
         assert_eq!(rows("run_kernel_trace.csv"), 2);
