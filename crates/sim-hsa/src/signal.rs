@@ -9,7 +9,6 @@
 //! in callbacks that may run late.
 
 use std::collections::HashSet;
-use std::ffi::c_void;
 use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::RwLock;
 use std::time::{Duration, Instant};
@@ -605,12 +604,6 @@ pub(crate) unsafe extern "C" fn hsa_signal_group_wait_any_relaxed(
 ) -> hsa_status_t {
     // SAFETY: forwarded caller contract.
     unsafe { group_wait(signal_group, conditions, compare_values, signal, value) }
-}
-
-/// Raw pointer to the value word, for tests and packet code.
-#[allow(dead_code)]
-pub(crate) fn value_ptr(s: &'static Signal) -> *mut c_void {
-    s.value.as_ptr().cast()
 }
 
 #[cfg(test)]
