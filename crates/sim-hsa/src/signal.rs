@@ -200,7 +200,7 @@ fn create_checked(
     attributes: u64,
     out: *mut hsa_signal_t,
 ) -> Result<(), Status> {
-    let sys = system()?;
+    system()?;
     if out.is_null() || (num_consumers > 0 && consumers.is_null()) {
         return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
     }
@@ -213,7 +213,6 @@ fn create_checked(
             cpu_consumer = true;
         }
     }
-    let _ = sys;
     let s = create(initial, AMD_SIGNAL_KIND_USER as i64, attributes, cpu_consumer);
     // SAFETY: `out` is a non-null out-pointer from the caller.
     unsafe { put(out.cast(), s.handle()) };
