@@ -122,7 +122,11 @@ fn strftime(fmt: &str, secs: u64) -> String {
 fn expand_env(s: &str) -> String {
     let mut out = s.to_string();
     for (open, close) in [("%env{", "}%"), ("$env{", "}"), ("$ENV{", "}"), ("%q{", "}")] {
-        while let Some(start) = out.find(open) {
+        // Scanning resumes after each inserted value: a value that itself contains a reference
+        // (`X='%env{X}%'`) is left for the next round of `expand`, which is bounded, instead of
+        // being expanded here forever.
+        let mut from = 0;
+        while let Some(start) = out[from..].find(open).map(|p| p + from) {
             let name_start = start + open.len();
             let Some(len) = out[name_start..].find(close) else { break };
             let name = &out[name_start..name_start + len];
@@ -132,6 +136,7 @@ fn expand_env(s: &str) -> String {
             let value = std::env::var(name).unwrap_or_default();
             let value = value.trim_start_matches(['\t', ' ', '/']).replace(['/', ' ', '\t'], "_");
             out.replace_range(start..name_start + len + close.len(), &value);
+            from = start + value.len();
         }
     }
     out
@@ -289,5 +294,13 @@ mod tests {
         assert_eq!(expand("%q{ROCPROF_RS_TEST_UNSET_VAR}x", &ctx()), "x");
         assert_eq!(expand("plain/path", &ctx()), "plain/path");
         assert_eq!(expand("100%", &ctx()), "100%");
+    }
+
+    #[test]
+    fn a_self_referencing_env_placeholder_terminates() {
+        // Regression: `X='%env{X}%'` made the expansion loop forever (rocprof-rs hung after
+        // the run, before writing anything).
+        std::env::set_var("ROCPROF_RS_TEST_SELF_REF", "%env{ROCPROF_RS_TEST_SELF_REF}%");
+        assert_eq!(expand("a_%env{ROCPROF_RS_TEST_SELF_REF}%", &ctx()), "a_%env{ROCPROF_RS_TEST_SELF_REF}%");
     }
 }
