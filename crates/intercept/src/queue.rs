@@ -172,15 +172,32 @@ pub unsafe fn create(
 
 /// Adds profiling signals to the pool (cold path).
 pub fn grow_pool(g: &Global, o: &Originals, n: usize) {
-    let Some(create) = o.signal_create else {
-        return;
+    g.pool
+        .grow(n, || create_profiling_signal(o, g.gate_completions));
+}
+
+/// Creates one profiling signal, starting at 1.
+///
+/// Without gating nobody waits on it or registers a handler on it (the host only loads its value
+/// and its dispatch times), so it is created `HSA_AMD_SIGNAL_AMD_GPU_ONLY`: in ROCr
+/// (`hsa_amd_signal_create`) such a signal is a `DefaultSignal`, which takes no KFD event. A
+/// plain `hsa_signal_create` makes an `InterruptSignal`, which takes one from the process's
+/// event pool (KFD allows about 4096 per process): a pool of up to [`state::MAX_SLOTS`] of those
+/// would exhaust it, and the application's own signals created later would get none (their
+/// blocking waits degrade to busy polling), besides one interrupt per traced kernel. Gated mode
+/// registers async handlers on the signal, which ROCr accepts only on interrupt signals.
+fn create_profiling_signal(o: &Originals, gated: bool) -> Option<hsa_signal_t> {
+    let mut s = hsa_signal_t { handle: 0 };
+    let rc = match (o.amd_signal_create, o.signal_create) {
+        // SAFETY: valid out-pointer; no consumers list.
+        (Some(create), _) if !gated => unsafe {
+            create(1, 0, std::ptr::null(), HSA_AMD_SIGNAL_AMD_GPU_ONLY.into(), &mut s)
+        },
+        // SAFETY: as above.
+        (_, Some(create)) => unsafe { create(1, 0, std::ptr::null(), &mut s) },
+        _ => return None,
     };
-    g.pool.grow(n, || {
-        let mut s = hsa_signal_t { handle: 0 };
-        // SAFETY: valid out-pointer; no consumers.
-        let rc = unsafe { create(1, 0, std::ptr::null(), &mut s) };
-        (rc == HSA_STATUS_SUCCESS && s.handle != 0).then_some(s)
-    });
+    (rc == HSA_STATUS_SUCCESS && s.handle != 0).then_some(s)
 }
 
 /// Writer-thread upkeep: keeps free profiling signals available (creating signals is a runtime
@@ -778,6 +795,58 @@ mod tests {
             [1, 2, 3],
             "every packet reaches the runtime exactly once, the failed one unchanged"
         );
+    }
+
+    unsafe extern "C" fn plain_create(
+        _: hsa_signal_value_t,
+        _: u32,
+        _: *const hsa_agent_t,
+        s: *mut hsa_signal_t,
+    ) -> hsa_status_t {
+        // SAFETY: valid out-pointer from the caller.
+        unsafe { (*s).handle = 0x100 };
+        HSA_STATUS_SUCCESS
+    }
+
+    unsafe extern "C" fn amd_create(
+        initial: hsa_signal_value_t,
+        _: u32,
+        _: *const hsa_agent_t,
+        attributes: u64,
+        s: *mut hsa_signal_t,
+    ) -> hsa_status_t {
+        // SAFETY: valid out-pointer from the caller.
+        unsafe { (*s).handle = 0x200 | attributes | (initial as u64) << 4 };
+        HSA_STATUS_SUCCESS
+    }
+
+    #[test]
+    fn profiling_signals_take_no_kfd_event_unless_gated() {
+        let o = Originals {
+            signal_create: Some(plain_create),
+            amd_signal_create: Some(amd_create),
+            ..Originals::default()
+        };
+        let gpu_only = u64::from(HSA_AMD_SIGNAL_AMD_GPU_ONLY);
+        assert_eq!(
+            create_profiling_signal(&o, false).map(|s| s.handle),
+            Some(0x200 | gpu_only | 1 << 4),
+            "ungated: a GPU-only signal starting at 1"
+        );
+        assert_eq!(
+            create_profiling_signal(&o, true).map(|s| s.handle),
+            Some(0x100),
+            "gated: an interrupt signal (async handlers need one)"
+        );
+        let old_runtime = Originals {
+            signal_create: Some(plain_create),
+            ..Originals::default()
+        };
+        assert_eq!(
+            create_profiling_signal(&old_runtime, false).map(|s| s.handle),
+            Some(0x100)
+        );
+        assert!(create_profiling_signal(&Originals::default(), false).is_none());
     }
 
     #[test]

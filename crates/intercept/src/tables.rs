@@ -84,6 +84,7 @@ pub struct Originals {
     pub set_profiler_enabled: Option<PFN_hsa_amd_profiling_set_profiler_enabled>,
     pub get_dispatch_time: Option<PFN_hsa_amd_profiling_get_dispatch_time>,
     pub signal_async_handler: Option<PFN_hsa_amd_signal_async_handler>,
+    pub amd_signal_create: Option<PFN_hsa_amd_signal_create>,
     pub iterate_memory_pools: Option<PFN_hsa_amd_agent_iterate_memory_pools>,
     pub memory_pool_get_info: Option<PFN_hsa_amd_memory_pool_get_info>,
     pub loader: Option<hsa_ven_amd_loader_1_01_pfn_t>,
@@ -227,6 +228,8 @@ pub unsafe fn negotiate(table: *const HsaApiTable) -> Result<Negotiated, Negotia
                     );
                     o.signal_async_handler =
                         entry!(a, rocm_5_2::AmdExtTable, hsa_amd_signal_async_handler_fn);
+                    o.amd_signal_create =
+                        entry!(a, rocm_5_2::AmdExtTable, hsa_amd_signal_create_fn);
                     o.iterate_memory_pools = entry!(
                         a,
                         rocm_5_2::AmdExtTable,
@@ -247,6 +250,7 @@ pub unsafe fn negotiate(table: *const HsaApiTable) -> Result<Negotiated, Negotia
                         entry!(a, AmdExtTable, hsa_amd_profiling_get_dispatch_time_fn);
                     o.signal_async_handler =
                         entry!(a, AmdExtTable, hsa_amd_signal_async_handler_fn);
+                    o.amd_signal_create = entry!(a, AmdExtTable, hsa_amd_signal_create_fn);
                     o.iterate_memory_pools =
                         entry!(a, AmdExtTable, hsa_amd_agent_iterate_memory_pools_fn);
                     o.memory_pool_get_info =
