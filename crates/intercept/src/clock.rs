@@ -52,10 +52,15 @@ mod tests {
     fn detection_follows_the_closer_clock() {
         let raw = read(libc::CLOCK_MONOTONIC_RAW);
         let boot = read(libc::CLOCK_BOOTTIME);
+        // Where the two clocks are less than a millisecond apart (a fresh machine that never
+        // suspended, no NTP slewing), the microseconds between the reads can decide either way,
+        // and either clock is then right; only clearly apart clocks make a deterministic test.
         if raw.abs_diff(boot) > 1_000_000 {
             assert_eq!(detect(raw), ClockId::MonotonicRaw);
+            assert_eq!(detect(read(libc::CLOCK_BOOTTIME)), ClockId::Boottime);
+        } else {
+            println!("skipped: CLOCK_BOOTTIME and CLOCK_MONOTONIC_RAW are within 1 ms here");
         }
-        assert_eq!(detect(read(libc::CLOCK_BOOTTIME)), ClockId::Boottime);
         assert!(now_ns() >= boot);
     }
 }
