@@ -50,9 +50,10 @@ use crate::state::{self, Global};
 use crate::tables::Originals;
 use crate::{clock, diag, sink};
 
-/// Signals added to the pool per queue created. Completions are recorded on the runtime's
-/// async thread, which can lag behind the queue, so this is not bounded by the queue size; the
-/// writer thread adds more when the pool runs low ([`maintain_pool`]).
+/// Signals added to the pool per queue created. A slot stays taken until its completion is
+/// recorded (by the waiting application thread or the writer thread's poll, which can lag behind
+/// the queue), so this is not bounded by the queue size; the writer thread adds more when the
+/// pool runs low ([`maintain_pool`]).
 const SIGNALS_PER_QUEUE: usize = 1024;
 /// [`maintain_pool`] grows the pool when fewer slots than this are free...
 const POOL_LOW_WATER: i64 = 512;
