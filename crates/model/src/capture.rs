@@ -1542,5 +1542,14 @@ mod tests {
         assert_eq!(accum_vgpr_count("gfx908", 2, 0, 0), 12);
         assert_eq!(sgpr_count("gfx908", 5 << 6), 48);
         assert_eq!(sgpr_count("", 5 << 6), 0);
+        // gfx90a/gfx94x: ACCUM_OFFSET 3 in rsrc3 -> (3 + 1) * 4 = 16 architected VGPRs; the
+        // unified file from rsrc1 granules is (5 + 1) * 8 = 48, so 32 AGPRs.
+        for gfx in ["gfx90a", "gfx942"] {
+            assert_eq!(arch_vgpr_count(gfx, 5, 3, 0), 16, "{gfx}");
+            assert_eq!(accum_vgpr_count(gfx, 5, 3, 0), 32, "{gfx}");
+        }
+        // gfx950 is not in rocprofiler-sdk's gfx94 family test: plain granules of 4, no AGPRs.
+        assert_eq!(arch_vgpr_count("gfx950", 5, 3, 0), 24);
+        assert_eq!(accum_vgpr_count("gfx950", 5, 3, 0), 0);
     }
 }
