@@ -192,7 +192,13 @@ fn create_profiling_signal(o: &Originals, gated: bool) -> Option<hsa_signal_t> {
     let rc = match (o.amd_signal_create, o.signal_create) {
         // SAFETY: valid out-pointer; no consumers list.
         (Some(create), _) if !gated => unsafe {
-            create(1, 0, std::ptr::null(), HSA_AMD_SIGNAL_AMD_GPU_ONLY.into(), &mut s)
+            create(
+                1,
+                0,
+                std::ptr::null(),
+                HSA_AMD_SIGNAL_AMD_GPU_ONLY.into(),
+                &mut s,
+            )
         },
         // SAFETY: as above.
         (_, Some(create)) => unsafe { create(1, 0, std::ptr::null(), &mut s) },
