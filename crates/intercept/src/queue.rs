@@ -224,7 +224,10 @@ pub fn maintain_pool() {
 /// # Safety
 /// Same contract as `hsa_queue_destroy`.
 pub unsafe fn destroy(queue: *mut hsa_queue_t) -> hsa_status_t {
-    let Some(original) = state::originals().and_then(|o| o.queue_destroy) else {
+    let Some(o) = state::originals() else {
+        return HSA_STATUS_ERROR;
+    };
+    let Some(original) = o.queue_destroy else {
         return HSA_STATUS_ERROR;
     };
     let index = state::global().and_then(|g| g.find_queue(queue as usize));
@@ -232,36 +235,64 @@ pub unsafe fn destroy(queue: *mut hsa_queue_t) -> hsa_status_t {
     let status = unsafe { original(queue) };
     if let (Some(g), Some(index)) = (state::global(), index) {
         if status == HSA_STATUS_SUCCESS {
-            settle_queue(g, index);
+            poll_completions();
+            settle_queue(g, o, index);
             g.clear_queue(index);
         }
     }
     status
 }
 
-/// After a queue is destroyed, its dispatches that never ran never will: record the finished
-/// ones, and close the others (their dispatch record stays, marked incomplete by the reader) so
-/// that exit does not wait for them. Cold path.
-fn settle_queue(g: &Global, queue_index: usize) {
-    poll_completions();
+/// After a queue is destroyed, its dispatches that never ran never will: close them (their
+/// dispatch record stays, marked incomplete by the reader) so that exit does not wait for them.
+/// The caller has recorded the finished ones first ([`poll_completions`]). Cold path.
+///
+/// A gated dispatch whose kernel finished (its signal left the start value) is left to its
+/// completion handler. One that never ran is closed too, but its slot is not reused: its
+/// one-shot handler stays registered on the signal, and a reset of that signal for another
+/// dispatch would fire it. The slot the queue kept for its last gated barrier is released.
+fn settle_queue(g: &Global, o: &Originals, queue_index: usize) {
+    if let Some(q) = g.queues.get(queue_index) {
+        let prev = q.pending_slot.swap(state::NO_SLOT, Ordering::AcqRel);
+        if prev != state::NO_SLOT {
+            g.pool.release_deferred(prev);
+        }
+    }
     for i in 0..g.pool.len() as u32 {
         let Some(slot) = g.pool.slot(i) else { break };
-        if slot.queue_index.load(Ordering::Relaxed) != queue_index
-            || slot.start_value.load(Ordering::Relaxed) == 2
-            || slot
-                .state
-                .compare_exchange(
-                    state::SLOT_PENDING,
-                    state::SLOT_RECORDING,
-                    Ordering::AcqRel,
-                    Ordering::Acquire,
-                )
-                .is_err()
+        if slot.queue_index.load(Ordering::Relaxed) != queue_index {
+            continue;
+        }
+        let start = slot.start_value.load(Ordering::Relaxed);
+        let gated = start == 2;
+        if gated {
+            let signal = hsa_signal_t {
+                handle: slot.signal.load(Ordering::Acquire),
+            };
+            let never_ran = o.signal_load_relaxed.is_some_and(|load| {
+                // SAFETY: our own live signal, read through the runtime's original function.
+                (unsafe { load(signal) }) >= start as i64
+            });
+            if !never_ran {
+                continue;
+            }
+        }
+        if slot
+            .state
+            .compare_exchange(
+                state::SLOT_PENDING,
+                state::SLOT_RECORDING,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            )
+            .is_err()
         {
             continue;
         }
         slot.state.store(state::SLOT_DONE, Ordering::Release);
-        g.pool.release(i);
+        if !gated {
+            g.pool.release(i);
+        }
         g.in_flight.fetch_sub(1, Ordering::AcqRel);
     }
 }
@@ -854,6 +885,99 @@ mod tests {
             Some(0x100)
         );
         assert!(create_profiling_signal(&Originals::default(), false).is_none());
+    }
+
+    /// Signal values for [`settle_test_load`], by pool slot (handles `0x1000 + 64 * slot`).
+    static SETTLE_VALUES: [std::sync::atomic::AtomicI64; 4] =
+        [const { std::sync::atomic::AtomicI64::new(0) }; 4];
+
+    unsafe extern "C" fn settle_test_create(
+        _: hsa_signal_value_t,
+        _: u32,
+        _: *const hsa_agent_t,
+        s: *mut hsa_signal_t,
+    ) -> hsa_status_t {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0x1000);
+        // SAFETY: valid out-pointer from the caller.
+        unsafe { (*s).handle = NEXT.fetch_add(64, Ordering::Relaxed) };
+        HSA_STATUS_SUCCESS
+    }
+
+    unsafe extern "C" fn settle_test_load(s: hsa_signal_t) -> hsa_signal_value_t {
+        SETTLE_VALUES[((s.handle - 0x1000) / 64) as usize].load(Ordering::Relaxed)
+    }
+
+    #[test]
+    fn a_destroyed_queue_with_gated_dispatches_that_never_ran_does_not_hold_up_exit() {
+        let path =
+            std::env::temp_dir().join(format!("rocprof-settle-{}.rpcap", std::process::id()));
+        let sink: &'static crate::sink::Sink = Box::leak(Box::new(
+            crate::sink::Sink::create(&path, &Default::default()).unwrap(),
+        ));
+        let _ = std::fs::remove_file(&path);
+        let g = Global::new(sink, true, &[0xA9]);
+        let o = Originals {
+            signal_load_relaxed: Some(settle_test_load),
+            ..Originals::default()
+        };
+        let (q, _) = g.add_queue(0xDEAD_0000, 0xA9).unwrap();
+        assert_eq!(
+            g.pool.grow(4, || {
+                let mut s = hsa_signal_t { handle: 0 };
+                // SAFETY: valid out-pointer.
+                unsafe { settle_test_create(1, 0, std::ptr::null(), &mut s) };
+                Some(s)
+            }),
+            4
+        );
+        // Three dispatches submitted on queue `q`, as `on_packet` leaves their slots:
+        // (gated, signal value) = (yes, 2: never ran), (yes, 1: finished, its handler is due),
+        // (no, 1: never ran).
+        let mut slots = Vec::new();
+        for (gated, value) in [(true, 2), (true, 1), (false, 1)] {
+            let (i, slot) = g.pool.acquire().unwrap();
+            SETTLE_VALUES[i as usize].store(value, Ordering::Relaxed);
+            slot.queue_index.store(q, Ordering::Relaxed);
+            slot.start_value
+                .store(if gated { 2 } else { 1 }, Ordering::Relaxed);
+            slot.state.store(state::SLOT_PENDING, Ordering::Release);
+            g.in_flight.fetch_add(1, Ordering::AcqRel);
+            slots.push(i);
+        }
+        let (last_barrier, _) = g.pool.acquire().unwrap();
+        g.queues[q]
+            .pending_slot
+            .store(last_barrier, Ordering::Relaxed);
+
+        settle_queue(&g, &o, q);
+
+        let state_of = |i: u32| g.pool.slot(i).unwrap().state.load(Ordering::Acquire);
+        assert_eq!(
+            state_of(slots[0]),
+            state::SLOT_DONE,
+            "the gated dispatch that never ran is closed"
+        );
+        assert_eq!(
+            state_of(slots[1]),
+            state::SLOT_PENDING,
+            "a finished gated one is left to its handler"
+        );
+        assert_eq!(state_of(slots[2]), state::SLOT_DONE);
+        assert_eq!(
+            g.in_flight.load(Ordering::Acquire),
+            1,
+            "only the dispatch whose handler is due"
+        );
+        assert_eq!(
+            g.queues[q].pending_slot.load(Ordering::Acquire),
+            state::NO_SLOT
+        );
+        assert_eq!(
+            g.pool.acquire().map(|s| s.0),
+            Some(slots[2]),
+            "the ungated slot is free again; the never-run gated one keeps its handler and is not reused"
+        );
+        assert!(g.pool.acquire().is_none());
     }
 
     #[test]
