@@ -25,6 +25,11 @@ short forms %h %p %j %r %s).
 Example: rocprof-rs --simulate gfx942 --kernel-trace --stats -f rocpd csv -d out -- ./app";
 
 /// rocprof-rs: profile an unmodified ROCm application (rocprofv3-compatible options).
+/// The GPU targets hsa-sim models (`crates/sim-hsa/src/model.rs`, `MODELS`). Checked here so that a
+/// typo fails before the application starts, rather than as a runtime error inside it; the staged
+/// tests run every one of them.
+const SIMULATED_TARGETS: &[&str] = &["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"];
+
 #[derive(Debug, Parser)]
 #[command(name = "rocprof-rs", version, about, after_help = AFTER_HELP)]
 pub(crate) struct Args {
@@ -158,8 +163,8 @@ impl Args {
                 if list.is_empty() {
                     bail!("--simulate needs at least one GPU target, e.g. --simulate gfx942");
                 }
-                if let Some(bad) = list.iter().find(|g| !g.starts_with("gfx") || g.len() < 6) {
-                    bail!("--simulate: '{bad}' is not a GPU target name like gfx942");
+                if let Some(bad) = list.iter().find(|g| !SIMULATED_TARGETS.contains(&g.as_str())) {
+                    bail!("--simulate: hsa-sim has no target '{bad}' (it simulates {})", SIMULATED_TARGETS.join(", "));
                 }
                 Some(list)
             }
@@ -249,6 +254,8 @@ mod tests {
         let c = parse(&["--simulate", "gfx942,gfx1100", "--", "a"]).unwrap();
         assert_eq!(c.simulate.unwrap(), ["gfx942", "gfx1100"]);
         assert!(parse(&["--simulate", "942", "--", "a"]).is_err());
+        let err = parse(&["--simulate", "gfx942,gfx999", "--", "a"]).unwrap_err().to_string();
+        assert!(err.contains("hsa-sim has no target 'gfx999'") && err.contains("gfx1201"), "{err}");
     }
 
     #[test]
