@@ -180,6 +180,9 @@ impl Args {
             Some(LogLevelArg::Env) => LogLevel::Env,
             Some(LogLevelArg::Config) => LogLevel::Config,
         };
+        if self.app.is_empty() && !self.list_avail.unwrap_or(false) && self.from_capture.is_none() {
+            bail!("no application given; usage: rocprof-rs [options] -- <application> [arguments]");
+        }
         Ok(Config {
             kernel_trace: self.kernel_trace.unwrap_or(false),
             output_directory: self.output_directory,

@@ -122,9 +122,6 @@ fn run(cfg: &Config) -> Result<u8> {
     if let Some(dir) = &cfg.from_capture {
         return convert_kept_captures(cfg, dir);
     }
-    if cfg.app.is_empty() && !cfg.list_avail {
-        bail!("no application given; usage: rocprof-rs [options] -- <application> [arguments]");
-    }
     if !cfg.any_tracing() && !cfg.app.is_empty() {
         for (on, opt) in [(cfg.stats, "--stats"), (cfg.summary, "--summary"), (cfg.summary_per_domain, "--summary-per-domain")] {
             if on {

@@ -23,7 +23,7 @@ fn unknown_output_format() {
 #[test]
 fn missing_application() {
     let o = bin().args(["--kernel-trace", "-d", "/tmp"]).output().unwrap();
-    assert_one_line_error(&o, 1, "no application given");
+    assert_one_line_error(&o, 2, "no application given");
 }
 
 #[test]
