@@ -23,18 +23,15 @@ pub struct Stage {
 /// The stage from `ROCPROF_RS_STAGE`, or `None` after printing why the caller skips.
 pub fn stage(test: &str) -> Option<Stage> {
     match std::env::var_os("ROCPROF_RS_STAGE") {
-        Some(dir) if Path::new(&dir).join("rocprof-rs").exists() => Some(Stage {
-            dir: PathBuf::from(dir),
-        }),
+        Some(dir) if Path::new(&dir).join("rocprof-rs").exists() => Some(Stage { dir: PathBuf::from(dir) }),
         Some(dir) => {
-            eprintln!(
-                "{test}: skipped: {} has no rocprof-rs; run `cargo xtask test`",
-                PathBuf::from(dir).display()
-            );
+            eprintln!("{test}: skipped: {} has no rocprof-rs; run `cargo xtask test`", PathBuf::from(dir).display());
             None
         }
         None => {
-            eprintln!("{test}: skipped: ROCPROF_RS_STAGE is not set; run `cargo xtask test` to build and stage the tools");
+            eprintln!(
+                "{test}: skipped: ROCPROF_RS_STAGE is not set; run `cargo xtask test` to build and stage the tools"
+            );
             None
         }
     }
@@ -52,10 +49,7 @@ impl Stage {
         if p.exists() {
             Some(p)
         } else {
-            eprintln!(
-                "{test}: skipped: fixture {} is not staged (gcc or AMD's HSA headers missing?)",
-                p.display()
-            );
+            eprintln!("{test}: skipped: fixture {} is not staged (gcc or AMD's HSA headers missing?)", p.display());
             None
         }
     }
@@ -109,10 +103,7 @@ pub struct Run {
 impl Run {
     /// Both streams, for assertion messages.
     pub fn transcript(&self) -> String {
-        format!(
-            "status: {:?}\n--- stdout\n{}\n--- stderr\n{}",
-            self.status, self.stdout, self.stderr
-        )
+        format!("status: {:?}\n--- stdout\n{}\n--- stderr\n{}", self.status, self.stdout, self.stderr)
     }
 }
 
@@ -131,13 +122,7 @@ pub fn run(program: &Path, args: &[&str], env: &[(String, String)]) -> Run {
 }
 
 /// Runs `rocprof-rs <cli_args> -- <app> <app_args>`.
-pub fn profile(
-    stage: &Stage,
-    cli_args: &[&str],
-    app: &Path,
-    app_args: &[&str],
-    env: &[(String, String)],
-) -> Run {
+pub fn profile(stage: &Stage, cli_args: &[&str], app: &Path, app_args: &[&str], env: &[(String, String)]) -> Run {
     let app = app.display().to_string();
     let mut args: Vec<&str> = cli_args.to_vec();
     args.push("--");
@@ -158,11 +143,7 @@ pub fn find_files(dir: &Path, suffix: &str) -> Vec<PathBuf> {
             let p = e.path();
             if p.is_dir() {
                 todo.push(p);
-            } else if p
-                .file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.ends_with(suffix))
-            {
+            } else if p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(suffix)) {
                 out.push(p);
             }
         }
@@ -210,14 +191,11 @@ fn split_csv_line(line: &str) -> Vec<String> {
 
 /// Reads a CSV file.
 pub fn read_csv(path: &Path) -> Csv {
-    let text =
-        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
     let mut lines = text.lines();
     let header = split_csv_line(lines.next().unwrap_or(""));
-    let rows = lines
-        .filter(|l| !l.is_empty())
-        .map(|l| header.iter().cloned().zip(split_csv_line(l)).collect())
-        .collect();
+    let rows =
+        lines.filter(|l| !l.is_empty()).map(|l| header.iter().cloned().zip(split_csv_line(l)).collect()).collect();
     Csv { header, rows }
 }
 
@@ -242,9 +220,8 @@ pub struct DbKernel {
 
 /// The rows of the `kernels` view, by dispatch id.
 pub fn db_kernels(db: &Path) -> Vec<DbKernel> {
-    let conn =
-        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .unwrap_or_else(|e| panic!("opening {}: {e}", db.display()));
+    let conn = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .unwrap_or_else(|e| panic!("opening {}: {e}", db.display()));
     let mut stmt = conn
         .prepare(
             "SELECT dispatch_id, name, queue_id, start, end, grid_x, grid_y, grid_z, workgroup_x, workgroup_y, workgroup_z \
@@ -259,16 +236,8 @@ pub fn db_kernels(db: &Path) -> Vec<DbKernel> {
                 queue_id: r.get::<_, i64>(2)? as u64,
                 start: r.get::<_, i64>(3)? as u64,
                 end: r.get::<_, i64>(4)? as u64,
-                grid: [
-                    r.get::<_, i64>(5)? as u64,
-                    r.get::<_, i64>(6)? as u64,
-                    r.get::<_, i64>(7)? as u64,
-                ],
-                workgroup: [
-                    r.get::<_, i64>(8)? as u64,
-                    r.get::<_, i64>(9)? as u64,
-                    r.get::<_, i64>(10)? as u64,
-                ],
+                grid: [r.get::<_, i64>(5)? as u64, r.get::<_, i64>(6)? as u64, r.get::<_, i64>(7)? as u64],
+                workgroup: [r.get::<_, i64>(8)? as u64, r.get::<_, i64>(9)? as u64, r.get::<_, i64>(10)? as u64],
             })
         })
         .expect("querying kernels");
@@ -278,9 +247,8 @@ pub fn db_kernels(db: &Path) -> Vec<DbKernel> {
 /// `(start, end)` of the profiled process from `rocpd_info_process` (the tool's load and exit
 /// times, in the same clock as the kernel timestamps).
 pub fn db_process_window(db: &Path) -> (u64, u64) {
-    let conn =
-        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .unwrap_or_else(|e| panic!("opening {}: {e}", db.display()));
+    let conn = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .unwrap_or_else(|e| panic!("opening {}: {e}", db.display()));
     conn.query_row("SELECT start, end FROM rocpd_info_process", [], |r| {
         Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64))
     })
@@ -312,8 +280,7 @@ impl LoggedPacket {
 
 /// Parses a dispatch log; lines that do not match the format are ignored.
 pub fn read_dispatch_log(path: &Path) -> Vec<LoggedPacket> {
-    let text =
-        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
     text.lines()
         .filter_map(|line| {
             let mut queue = None;
@@ -333,11 +300,7 @@ pub fn read_dispatch_log(path: &Path) -> Vec<LoggedPacket> {
             for (i, b) in bytes.iter_mut().enumerate() {
                 *b = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
             }
-            Some(LoggedPacket {
-                queue: queue?,
-                index: index?,
-                bytes,
-            })
+            Some(LoggedPacket { queue: queue?, index: index?, bytes })
         })
         .collect()
 }
@@ -346,22 +309,13 @@ pub fn read_dispatch_log(path: &Path) -> Vec<LoggedPacket> {
 /// object (ELF64): found through the symbol tables and the PT_LOAD segment that holds it.
 pub fn kernel_descriptor(code_object: &Path, name: &str) -> Option<[u8; 64]> {
     let d = std::fs::read(code_object).ok()?;
-    let u16_at = |o: usize| -> Option<u64> {
-        Some(u16::from_le_bytes(d.get(o..o + 2)?.try_into().ok()?).into())
-    };
-    let u32_at = |o: usize| -> Option<u64> {
-        Some(u32::from_le_bytes(d.get(o..o + 4)?.try_into().ok()?).into())
-    };
-    let u64_at =
-        |o: usize| -> Option<u64> { Some(u64::from_le_bytes(d.get(o..o + 8)?.try_into().ok()?)) };
+    let u16_at = |o: usize| -> Option<u64> { Some(u16::from_le_bytes(d.get(o..o + 2)?.try_into().ok()?).into()) };
+    let u32_at = |o: usize| -> Option<u64> { Some(u32::from_le_bytes(d.get(o..o + 4)?.try_into().ok()?).into()) };
+    let u64_at = |o: usize| -> Option<u64> { Some(u64::from_le_bytes(d.get(o..o + 8)?.try_into().ok()?)) };
     if d.get(..4)? != b"\x7fELF" {
         return None;
     }
-    let (shoff, shentsize, shnum) = (
-        u64_at(0x28)? as usize,
-        u16_at(0x3A)? as usize,
-        u16_at(0x3C)? as usize,
-    );
+    let (shoff, shentsize, shnum) = (u64_at(0x28)? as usize, u16_at(0x3A)? as usize, u16_at(0x3C)? as usize);
     let mut value = None;
     for i in 0..shnum {
         let sh = shoff + i * shentsize;
@@ -386,19 +340,11 @@ pub fn kernel_descriptor(code_object: &Path, name: &str) -> Option<[u8; 64]> {
         }
     }
     let vaddr = value?;
-    let (phoff, phentsize, phnum) = (
-        u64_at(0x20)? as usize,
-        u16_at(0x36)? as usize,
-        u16_at(0x38)? as usize,
-    );
+    let (phoff, phentsize, phnum) = (u64_at(0x20)? as usize, u16_at(0x36)? as usize, u16_at(0x38)? as usize);
     for i in 0..phnum {
         let ph = phoff + i * phentsize;
-        let (p_type, p_offset, p_vaddr, p_filesz) = (
-            u32_at(ph)?,
-            u64_at(ph + 8)?,
-            u64_at(ph + 0x10)?,
-            u64_at(ph + 0x20)?,
-        );
+        let (p_type, p_offset, p_vaddr, p_filesz) =
+            (u32_at(ph)?, u64_at(ph + 8)?, u64_at(ph + 0x10)?, u64_at(ph + 0x20)?);
         if p_type == 1 && vaddr >= p_vaddr && vaddr + 64 <= p_vaddr + p_filesz {
             let o = (p_offset + vaddr - p_vaddr) as usize;
             return d.get(o..o + 64)?.try_into().ok();
@@ -408,9 +354,7 @@ pub fn kernel_descriptor(code_object: &Path, name: &str) -> Option<[u8; 64]> {
 }
 
 /// Simulated GPU targets (`../shared/reference/sim-agents.md`).
-pub const TARGETS: &[&str] = &[
-    "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201",
-];
+pub const TARGETS: &[&str] = &["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"];
 
 #[cfg(test)]
 mod tests {
@@ -426,26 +370,14 @@ mod tests {
 
     #[test]
     fn kernel_descriptors_are_found_in_committed_code_objects() {
-        let co =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/kernels/vector_add-gfx942.co");
-        let kd = kernel_descriptor(&co, "vector_add.kd")
-            .expect("vector_add.kd in the gfx942 code object");
+        let co = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/kernels/vector_add-gfx942.co");
+        let kd = kernel_descriptor(&co, "vector_add.kd").expect("vector_add.kd in the gfx942 code object");
         let entry = i64::from_le_bytes(kd[16..24].try_into().unwrap());
-        assert!(
-            entry > 0,
-            "the code follows the descriptor: entry offset {entry:#x}"
-        );
+        assert!(entry > 0, "the code follows the descriptor: entry offset {entry:#x}");
         let rsrc3 = u32::from_le_bytes(kd[44..48].try_into().unwrap());
-        assert_eq!(
-            rsrc3 & 0x3F,
-            1,
-            "gfx942 vector_add uses 8 architected VGPRs (ACCUM_OFFSET 1)"
-        );
+        assert_eq!(rsrc3 & 0x3F, 1, "gfx942 vector_add uses 8 architected VGPRs (ACCUM_OFFSET 1)");
         assert_eq!(kernel_descriptor(&co, "no_such_kernel.kd"), None);
-        assert_eq!(
-            kernel_descriptor(Path::new("/nonexistent.co"), "vector_add.kd"),
-            None
-        );
+        assert_eq!(kernel_descriptor(Path::new("/nonexistent.co"), "vector_add.kd"), None);
     }
 
     #[test]
@@ -456,13 +388,7 @@ mod tests {
         std::fs::write(&p, format!("queue=3 index=7 {hex}\nnoise\n")).unwrap();
         let log = read_dispatch_log(&p);
         assert_eq!(log.len(), 1);
-        assert_eq!(
-            (log[0].queue, log[0].index, log[0].packet_type()),
-            (3, 7, 0)
-        );
-        assert_eq!(
-            log[0].u64_at(56),
-            u64::from_le_bytes([56, 57, 58, 59, 60, 61, 62, 63])
-        );
+        assert_eq!((log[0].queue, log[0].index, log[0].packet_type()), (3, 7, 0));
+        assert_eq!(log[0].u64_at(56), u64::from_le_bytes([56, 57, 58, 59, 60, 61, 62, 63]));
     }
 }

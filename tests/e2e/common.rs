@@ -4,9 +4,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use rocprof_e2e::{
-    db_kernels, find_one, profile, read_csv, scratch, Csv, DbKernel, Run, ScratchGuard, Stage,
-};
+use rocprof_e2e::{db_kernels, find_one, profile, read_csv, scratch, Csv, DbKernel, Run, ScratchGuard, Stage};
 
 /// A profiled run and where its outputs went.
 pub(crate) struct Profiled {
@@ -16,37 +14,17 @@ pub(crate) struct Profiled {
 }
 
 /// `rocprof-rs --simulate <gpus> --kernel-trace --stats -f rocpd csv -d OUT -- app args`.
-pub(crate) fn kernel_trace(
-    stage: &Stage,
-    gpus: &str,
-    app: &Path,
-    args: &[&str],
-    env: &[(String, String)],
-) -> Profiled {
+pub(crate) fn kernel_trace(stage: &Stage, gpus: &str, app: &Path, args: &[&str], env: &[(String, String)]) -> Profiled {
     let out = scratch("out");
     let out_s = out.display().to_string();
     let run = profile(
         stage,
-        &[
-            "--simulate",
-            gpus,
-            "--kernel-trace",
-            "--stats",
-            "-f",
-            "rocpd",
-            "csv",
-            "-d",
-            &out_s,
-        ],
+        &["--simulate", gpus, "--kernel-trace", "--stats", "-f", "rocpd", "csv", "-d", &out_s],
         app,
         args,
         env,
     );
-    Profiled {
-        run,
-        _cleanup: ScratchGuard(out.clone()),
-        out,
-    }
+    Profiled { run, _cleanup: ScratchGuard(out.clone()), out }
 }
 
 /// The `(work-items, workgroup)` sizes `vector_add` reports on stdout.
@@ -56,24 +34,12 @@ pub(crate) fn vector_add_sizes(stdout: &str) -> (u64, u64) {
         .find(|l| l.contains("dispatches completed"))
         .unwrap_or_else(|| panic!("no summary line in:\n{stdout}"));
     let num_before = |marker: &str| -> u64 {
-        let i = line
-            .find(marker)
-            .unwrap_or_else(|| panic!("no `{marker}` in {line}"));
-        line[..i]
-            .split(|c: char| !c.is_ascii_digit())
-            .rfind(|s| !s.is_empty())
-            .unwrap()
-            .parse()
-            .unwrap()
+        let i = line.find(marker).unwrap_or_else(|| panic!("no `{marker}` in {line}"));
+        line[..i].split(|c: char| !c.is_ascii_digit()).rfind(|s| !s.is_empty()).unwrap().parse().unwrap()
     };
     let wg_marker = "workgroups of ";
     let wg_start = line.find(wg_marker).expect("workgroup size") + wg_marker.len();
-    let wg: u64 = line[wg_start..]
-        .chars()
-        .take_while(|c| c.is_ascii_digit())
-        .collect::<String>()
-        .parse()
-        .unwrap();
+    let wg: u64 = line[wg_start..].chars().take_while(|c| c.is_ascii_digit()).collect::<String>().parse().unwrap();
     (num_before(" work-items each"), wg)
 }
 
@@ -88,52 +54,24 @@ fn num(row: &HashMap<String, String>, col: &str) -> u64 {
 /// (dispatch ids, names, sizes, timestamps), and per queue the dispatches do not overlap and
 /// their timestamps increase. Returns the CSV rows sorted by dispatch id.
 pub(crate) fn consistent_kernel_rows(p: &Profiled) -> (Csv, Vec<DbKernel>) {
-    assert!(
-        p.run.status.success(),
-        "profiled run failed:\n{}",
-        p.run.transcript()
-    );
+    assert!(p.run.status.success(), "profiled run failed:\n{}", p.run.transcript());
     let csv = read_csv(&find_one(&p.out, "kernel_trace.csv"));
     let db = db_kernels(&find_one(&p.out, ".db"));
-    assert_eq!(
-        csv.rows.len(),
-        db.len(),
-        "CSV and rocpd disagree on the number of dispatches"
-    );
+    assert_eq!(csv.rows.len(), db.len(), "CSV and rocpd disagree on the number of dispatches");
     let mut rows = csv.rows.clone();
     rows.sort_by_key(|r| num(r, "Dispatch_Id"));
     for (r, k) in rows.iter().zip(&db) {
         assert_eq!(num(r, "Dispatch_Id"), k.dispatch_id);
         assert_eq!(r["Kernel_Name"], k.name, "dispatch {}", k.dispatch_id);
-        assert_eq!(
-            [
-                num(r, "Grid_Size_X"),
-                num(r, "Grid_Size_Y"),
-                num(r, "Grid_Size_Z")
-            ],
-            k.grid
-        );
-        assert_eq!(
-            [
-                num(r, "Workgroup_Size_X"),
-                num(r, "Workgroup_Size_Y"),
-                num(r, "Workgroup_Size_Z")
-            ],
-            k.workgroup
-        );
+        assert_eq!([num(r, "Grid_Size_X"), num(r, "Grid_Size_Y"), num(r, "Grid_Size_Z")], k.grid);
+        assert_eq!([num(r, "Workgroup_Size_X"), num(r, "Workgroup_Size_Y"), num(r, "Workgroup_Size_Z")], k.workgroup);
         assert_eq!(
             (num(r, "Start_Timestamp"), num(r, "End_Timestamp")),
             (k.start, k.end),
             "dispatch {}",
             k.dispatch_id
         );
-        assert!(
-            k.start > 0 && k.end > k.start,
-            "dispatch {} has start {} end {}",
-            k.dispatch_id,
-            k.start,
-            k.end
-        );
+        assert!(k.start > 0 && k.end > k.start, "dispatch {} has start {} end {}", k.dispatch_id, k.start, k.end);
     }
     let ids: Vec<u64> = db.iter().map(|k| k.dispatch_id).collect();
     let mut unique = ids.clone();
@@ -157,9 +95,6 @@ pub(crate) fn consistent_kernel_rows(p: &Profiled) -> (Csv, Vec<DbKernel>) {
             );
         }
     }
-    let rows = Csv {
-        header: csv.header,
-        rows,
-    };
+    let rows = Csv { header: csv.header, rows };
     (rows, db)
 }

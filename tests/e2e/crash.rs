@@ -20,9 +20,7 @@ fn crash_after_n_dispatches_keeps_all_n() {
         let env = vec![("ROCPROF_RS_GATE_COMPLETIONS".to_string(), gate.to_string())];
         let p = kernel_trace(&stage, "gfx942", &app, &[&n.to_string()], &env);
         assert!(
-            !p.run
-                .stderr
-                .contains("still alive after writing through a null pointer"),
+            !p.run.stderr.contains("still alive after writing through a null pointer"),
             "fixture bug: crash_after did not crash; GCC drops the store through `int *volatile` \
              (only the pointer is volatile), it needs `volatile int *volatile`:\n{}",
             p.run.transcript()
@@ -35,17 +33,8 @@ fn crash_after_n_dispatches_keeps_all_n() {
             p.run.transcript()
         );
         let db = db_kernels(&find_one(&p.out, ".db"));
-        assert_eq!(
-            db.len() as u64,
-            n,
-            "crash after {n} dispatches (gate {gate}):\n{}",
-            p.run.transcript()
-        );
-        assert!(
-            db.iter()
-                .all(|k| k.name == "crash_after" || k.name == "vector_add"),
-            "{db:?}"
-        );
+        assert_eq!(db.len() as u64, n, "crash after {n} dispatches (gate {gate}):\n{}", p.run.transcript());
+        assert!(db.iter().all(|k| k.name == "crash_after" || k.name == "vector_add"), "{db:?}");
         let ids: Vec<u64> = db.iter().map(|k| k.dispatch_id).collect();
         assert_eq!(ids, (1..=n).collect::<Vec<_>>());
     }

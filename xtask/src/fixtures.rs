@@ -22,7 +22,8 @@ pub(crate) const TARGETS: &[&str] = &["gfx908", "gfx90a", "gfx942", "gfx950", "g
 pub(crate) const KERNELS: &[&str] = &["vector_add", "saxpy", "fill", "block_sum"];
 
 /// The C programs in `fixtures/programs/` (each `<name>.c` plus the shared `common.c`).
-const PROGRAMS: &[&str] = &["vector_add", "multi_queue", "async_copy", "multi_code_object", "crash_after", "bad_input", "init_cycles"];
+const PROGRAMS: &[&str] =
+    &["vector_add", "multi_queue", "async_copy", "multi_code_object", "crash_after", "bad_input", "init_cycles"];
 
 /// Code-object version the kernels are built as (ROCm 6.x's default; `EI_ABIVERSION` 3).
 const CODE_OBJECT_VERSION: &str = "5";
@@ -170,7 +171,11 @@ pub(crate) fn rebuild_kernels(rest: &[String]) -> Result<()> {
         println!("xtask: fixtures: {target}: {} ({})", KERNELS.join(", "), tc.label);
     }
     if !stale.is_empty() {
-        bail!("{} code objects differ from their sources; run `cargo xtask fixtures`:\n  {}", stale.len(), stale.join("\n  "));
+        bail!(
+            "{} code objects differ from their sources; run `cargo xtask fixtures`:\n  {}",
+            stale.len(),
+            stale.join("\n  ")
+        );
     }
     Ok(())
 }
@@ -197,11 +202,8 @@ impl Toolchain {
 
     /// The AMDGPU processors this clang knows, from `--print-supported-cpus`.
     fn supported_cpus(&self) -> Option<Vec<String>> {
-        let out = self
-            .clang()
-            .args(["--target=amdgcn-amd-amdhsa", "-nogpulib", "--print-supported-cpus"])
-            .output()
-            .ok()?;
+        let out =
+            self.clang().args(["--target=amdgcn-amd-amdhsa", "-nogpulib", "--print-supported-cpus"]).output().ok()?;
         let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
         let cpus: Vec<String> = text.split_whitespace().filter(|w| w.starts_with("gfx")).map(str::to_owned).collect();
         (!cpus.is_empty()).then_some(cpus)
@@ -226,7 +228,11 @@ impl Toolchains {
             let clang = format!("clang-{version}");
             let lld = format!("ld.lld-{version}");
             if which(&clang).is_some() && which(&lld).is_some() {
-                candidates.push(Toolchain { label: format!("Debian {clang} + {lld}"), clang: vec![clang], lld: vec![lld] });
+                candidates.push(Toolchain {
+                    label: format!("Debian {clang} + {lld}"),
+                    clang: vec![clang],
+                    lld: vec![lld],
+                });
             }
         }
         let zig = env::var("ROCPROF_RS_ZIG").ok().map(PathBuf::from).or_else(|| which("zig")).or_else(pypi_zig);

@@ -21,14 +21,20 @@ pub(crate) fn setup() -> Result<()> {
     }
     let is_root = Command::new("id").arg("-u").output().map(|o| o.stdout.starts_with(b"0")).unwrap_or(false);
     if !is_root {
-        eprintln!("xtask: AMD's HSA headers or rocminfo are missing; run: sudo apt-get install {}", APT_PACKAGES.join(" "));
+        eprintln!(
+            "xtask: AMD's HSA headers or rocminfo are missing; run: sudo apt-get install {}",
+            APT_PACKAGES.join(" ")
+        );
         return Ok(());
     }
     let mut update = Command::new("apt-get");
     update.args(["update", "-qq"]);
     status(update)?;
     let mut install = Command::new("apt-get");
-    install.args(["install", "-y", "-qq", "--no-install-recommends"]).args(APT_PACKAGES).env("DEBIAN_FRONTEND", "noninteractive");
+    install
+        .args(["install", "-y", "-qq", "--no-install-recommends"])
+        .args(APT_PACKAGES)
+        .env("DEBIAN_FRONTEND", "noninteractive");
     status(install)
 }
 
@@ -39,7 +45,8 @@ pub(crate) fn build() -> Result<PathBuf> {
     status(cmd)?;
     // Cargo puts the build where CARGO_TARGET_DIR says (relative to the root, as cargo reads it);
     // the stage itself always sits under the repository's own target/.
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR").map(|d| root().join(d)).unwrap_or_else(|| root().join("target"));
+    let target_dir =
+        std::env::var_os("CARGO_TARGET_DIR").map(|d| root().join(d)).unwrap_or_else(|| root().join("target"));
     let release = target_dir.join("release");
     let stage = root().join("target").join("stage");
     fs::create_dir_all(stage.join("fixtures"))?;

@@ -147,7 +147,9 @@ impl Args {
             let format = match f.to_ascii_lowercase().as_str() {
                 "rocpd" => OutputFormat::Rocpd,
                 "csv" => OutputFormat::Csv,
-                "json" | "pftrace" | "otf2" => bail!("output format '{f}' is not supported yet (supported: rocpd, csv)"),
+                "json" | "pftrace" | "otf2" => {
+                    bail!("output format '{f}' is not supported yet (supported: rocpd, csv)")
+                }
                 _ => bail!("unknown output format '{f}' (supported: rocpd, csv)"),
             };
             if !formats.contains(&format) {
@@ -159,7 +161,8 @@ impl Args {
         }
         let simulate = match self.simulate {
             Some(list) => {
-                let list: Vec<String> = list.into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+                let list: Vec<String> =
+                    list.into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
                 if list.is_empty() {
                     bail!("--simulate needs at least one GPU target, e.g. --simulate gfx942");
                 }

@@ -114,25 +114,29 @@ pub(crate) fn find_rocminfo_shims() -> Option<RocminfoShims> {
     search_dirs().ok()?.into_iter().find_map(|d| {
         let dir = d.join("fixtures/rocminfo");
         let shims = RocminfoShims { bin_dir: dir.join("bin"), kfd_redirect: dir.join("libkfd_redirect.so") };
-        (shims.bin_dir.join("lsmod").is_file() && shims.kfd_redirect.is_file()).then(|| RocminfoShims {
-            bin_dir: absolute(&shims.bin_dir),
-            kfd_redirect: absolute(&shims.kfd_redirect),
-        })
+        (shims.bin_dir.join("lsmod").is_file() && shims.kfd_redirect.is_file())
+            .then(|| RocminfoShims { bin_dir: absolute(&shims.bin_dir), kfd_redirect: absolute(&shims.kfd_redirect) })
     })
 }
 
 /// Checks that a real ROCm runtime can work here: `libhsa-runtime64.so.1` is findable by the
 /// dynamic loader and the amdgpu kernel driver interface `/dev/kfd` exists.
 pub(crate) fn check_real_rocr() -> Result<()> {
-    let mut dirs: Vec<PathBuf> = std::env::var_os("LD_LIBRARY_PATH")
-        .map(|v| std::env::split_paths(&v).collect())
-        .unwrap_or_default();
+    let mut dirs: Vec<PathBuf> =
+        std::env::var_os("LD_LIBRARY_PATH").map(|v| std::env::split_paths(&v).collect()).unwrap_or_default();
     if let Some(rocm) = std::env::var_os("ROCM_PATH") {
         dirs.push(PathBuf::from(rocm).join("lib"));
     }
     dirs.extend(
-        ["/opt/rocm/lib", "/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/lib"]
-            .map(PathBuf::from),
+        [
+            "/opt/rocm/lib",
+            "/usr/lib/x86_64-linux-gnu",
+            "/lib/x86_64-linux-gnu",
+            "/usr/lib64",
+            "/usr/lib",
+            "/usr/local/lib",
+        ]
+        .map(PathBuf::from),
     );
     let found = dirs.iter().any(|d| d.join(ROCR_SONAME).exists());
     if !found {
@@ -145,7 +149,12 @@ pub(crate) fn check_real_rocr() -> Result<()> {
 }
 
 /// The environment the application runs with, as (name, value) pairs to set.
-pub(crate) fn launch_env(cfg: &Config, intercept: &Path, sim_dir: Option<&Path>, capture_dir: &Path) -> Vec<(String, OsString)> {
+pub(crate) fn launch_env(
+    cfg: &Config,
+    intercept: &Path,
+    sim_dir: Option<&Path>,
+    capture_dir: &Path,
+) -> Vec<(String, OsString)> {
     let prepend = |name: &str, first: &Path, sep: &str| -> OsString {
         let mut v = OsString::from(first);
         if let Some(prev) = std::env::var_os(name).filter(|p| !p.is_empty()) {
@@ -222,8 +231,8 @@ pub(crate) fn run_app(app: &[OsString], env: &[(String, OsString)]) -> Result<Ap
     let name = program.to_string_lossy();
     // Installed before the spawn so that no signal can slip in between; exec resets handled
     // signals to their defaults in the child.
-    let mut signals = SignalsInfo::<WithOrigin>::new([SIGINT, SIGTERM, SIGQUIT, SIGHUP])
-        .context("installing signal handlers")?;
+    let mut signals =
+        SignalsInfo::<WithOrigin>::new([SIGINT, SIGTERM, SIGQUIT, SIGHUP]).context("installing signal handlers")?;
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {

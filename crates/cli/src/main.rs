@@ -30,7 +30,12 @@ fn main() -> ExitCode {
         Ok(a) => a,
         Err(e) => {
             use clap::error::ErrorKind;
-            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
@@ -86,9 +91,14 @@ fn prepare_dirs(cfg: &Config) -> Result<(PathBuf, CaptureDir)> {
     let own_pid = std::process::id();
     let app: Vec<String> = cfg.app.iter().map(|a| a.to_string_lossy().into_owned()).collect();
     let expand_for = |pid: u32| {
-        let ctx = placeholders::Context::new(pid, pid, app.clone(), cfg.launch_dir.display().to_string(), 1, cfg.launch_secs);
+        let ctx =
+            placeholders::Context::new(pid, pid, app.clone(), cfg.launch_dir.display().to_string(), 1, cfg.launch_secs);
         let dir = placeholders::expand(&cfg.output_directory_template(), &ctx);
-        if Path::new(&dir).is_absolute() { PathBuf::from(dir) } else { cfg.launch_dir.join(dir) }
+        if Path::new(&dir).is_absolute() {
+            PathBuf::from(dir)
+        } else {
+            cfg.launch_dir.join(dir)
+        }
     };
     let dir = expand_for(own_pid);
     let other = expand_for(own_pid.wrapping_add(1));
@@ -123,13 +133,17 @@ fn run(cfg: &Config) -> Result<u8> {
         return convert_kept_captures(cfg, dir);
     }
     if !cfg.any_tracing() && !cfg.app.is_empty() {
-        for (on, opt) in [(cfg.stats, "--stats"), (cfg.summary, "--summary"), (cfg.summary_per_domain, "--summary-per-domain")] {
+        for (on, opt) in
+            [(cfg.stats, "--stats"), (cfg.summary, "--summary"), (cfg.summary_per_domain, "--summary-per-domain")]
+        {
             if on {
                 bail!("no tracing options were enabled for the {opt} option (add --kernel-trace)");
             }
         }
         if !cfg.list_avail {
-            eprintln!("rocprof-rs: warning: no tracing options were enabled; the application runs without profiling outputs");
+            eprintln!(
+                "rocprof-rs: warning: no tracing options were enabled; the application runs without profiling outputs"
+            );
         }
     }
     if cfg.log_level.shows_config() {
@@ -262,6 +276,7 @@ fn list_agents_with_probe(cfg: &Config, mut env: Vec<(String, OsString)>, captur
             probe.to_string_lossy()
         );
     };
-    outputs::to_console(std::io::stdout().lock(), &outputs::agent_listing(&c.trace)).context("printing the agent list")?;
+    outputs::to_console(std::io::stdout().lock(), &outputs::agent_listing(&c.trace))
+        .context("printing the agent list")?;
     Ok(0)
 }

@@ -88,7 +88,8 @@ pub(crate) fn agent_listing(trace: &Trace) -> String {
     let mut out = String::from("Agents:\n");
     for a in agents {
         let product = if s(a.product_name) == s(a.name) { "" } else { s(a.product_name) };
-        let mut line = format!("  Agent {:<3} {:<4} {:<10} {}", a.logical_node_id, a.agent_type.as_str(), s(a.name), product);
+        let mut line =
+            format!("  Agent {:<3} {:<4} {:<10} {}", a.logical_node_id, a.agent_type.as_str(), s(a.name), product);
         if a.agent_type == rocprof_model::AgentType::Gpu {
             line.push_str(&format!(
                 " (node {}, {} CUs, {} SIMDs, wave{}, LDS {} KiB, gfx target {})",
@@ -163,7 +164,8 @@ fn write_process(
     };
     // Dates expand to the launch time, not to when the outputs are written: the directory
     // checked before the run and the one written after it must agree on a long run.
-    let ctx = Context::new(pid, trace.meta.ppid.0, argv, cfg.launch_dir.display().to_string(), processes, cfg.launch_secs);
+    let ctx =
+        Context::new(pid, trace.meta.ppid.0, argv, cfg.launch_dir.display().to_string(), processes, cfg.launch_secs);
     let dir = expand(&cfg.output_directory_template(), &ctx);
     let prefix = expand(&cfg.output_file_template(), &ctx);
     let dir = if Path::new(&dir).is_absolute() { PathBuf::from(dir) } else { cfg.launch_dir.join(dir) };
@@ -230,7 +232,12 @@ fn print_summaries(cfg: &Config, trace: &Trace, out: &OutputLocation) -> Result<
     let indent = if matches!(cfg.summary_output, SummaryOutput::File(_)) { 0 } else { 4 };
     let mut text = String::new();
     if cfg.summary_per_domain {
-        text.push_str(&summary_table(&format!("{KERNEL_DISPATCH_DOMAIN} SUMMARY"), &[&stats], cfg.summary_unit, indent));
+        text.push_str(&summary_table(
+            &format!("{KERNEL_DISPATCH_DOMAIN} SUMMARY"),
+            &[&stats],
+            cfg.summary_unit,
+            indent,
+        ));
     }
     if cfg.summary {
         text.push_str(&summary_table("SUMMARY", &[&stats], cfg.summary_unit, indent));
@@ -465,7 +472,8 @@ mod tests {
         cfg.output_file = Some("%launch_time%/run".into());
         let t = rocprof_writers::synthetic::trace(1);
         let mut failures = Vec::new();
-        let w = write_all(&cfg, vec![Capture { trace: t, clean_exit: true, ..Default::default() }], None, &mut failures);
+        let w =
+            write_all(&cfg, vec![Capture { trace: t, clean_exit: true, ..Default::default() }], None, &mut failures);
         assert!(failures.is_empty(), "{failures:?}");
         // 1_700_000_000 s is 2023-11-14 22:13:20 UTC.
         assert!(w.files.iter().all(|f| f.starts_with(dir.join("2023-11-14_22.13"))), "{:?}", w.files);

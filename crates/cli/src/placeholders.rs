@@ -27,17 +27,7 @@ impl Context {
     /// Unix epoch), for process `pid` / `ppid` running `argv`.
     pub(crate) fn new(pid: u32, ppid: u32, argv: Vec<String>, cwd: String, psize: usize, launch_secs: u64) -> Self {
         let (pgid, psid) = own_pgid_sid();
-        Self {
-            hostname: rocprof_writers::hostname(),
-            pid,
-            ppid,
-            pgid,
-            psid,
-            psize,
-            cwd,
-            launch_secs,
-            argv,
-        }
+        Self { hostname: rocprof_writers::hostname(), pid, ppid, pgid, psid, psize, cwd, launch_secs, argv }
     }
 }
 
@@ -62,7 +52,9 @@ fn mpi_value(names: &[&str]) -> Option<String> {
 
 fn rank() -> String {
     env_nonempty("SLURM_PROCID")
-        .or_else(|| mpi_value(&["MPI_RANK", "MPI_LOCALRANKID", "MPI_RANKID", "MV2_COMM_WORLD_RANK", "OMPI_COMM_WORLD_RANK"]))
+        .or_else(|| {
+            mpi_value(&["MPI_RANK", "MPI_LOCALRANKID", "MPI_RANKID", "MV2_COMM_WORLD_RANK", "OMPI_COMM_WORLD_RANK"])
+        })
         .unwrap_or_else(|| "0".into())
 }
 
@@ -177,11 +169,7 @@ fn expand_args(s: &str, argv: &[String]) -> String {
 pub(crate) fn expand(template: &str, ctx: &Context) -> String {
     let args: Vec<String> = ctx.argv.iter().skip(1).filter(|a| a.as_str() != "--").map(|a| clean_arg(a)).collect();
     let argv0 = ctx.argv.first().map(|a| clean_arg(a)).unwrap_or_default();
-    let tag = ctx
-        .argv
-        .first()
-        .map(|a| a.rsplit('/').next().unwrap_or(a).to_string())
-        .unwrap_or_default();
+    let tag = ctx.argv.first().map(|a| a.rsplit('/').next().unwrap_or(a).to_string()).unwrap_or_default();
     let argv_all = std::iter::once(argv0).chain(args.iter().cloned()).collect::<Vec<_>>().join("_");
     let argt = std::iter::once(clean_arg(&tag)).chain(args.iter().cloned()).collect::<Vec<_>>().join("_");
     let date_fmt = std::env::var("ROCPROF_DATE_FORMAT").unwrap_or_else(|_| "%F".into());

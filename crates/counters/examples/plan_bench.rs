@@ -10,9 +10,18 @@ fn main() {
         let mut passes = 0;
         for _ in 0..200 {
             let k = 20 + (x % 13) as usize;
-            let req: Vec<&str> = (0..k).map(|_| { x ^= x << 13; x ^= x >> 7; x ^= x << 17; names[(x % names.len() as u64) as usize] }).collect();
+            let req: Vec<&str> = (0..k)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    names[(x % names.len() as u64) as usize]
+                })
+                .collect();
             let t = Instant::now();
-            if let Ok(p) = rocprof_counters::plan(&a, &req) { passes = passes.max(p.passes.len()); }
+            if let Ok(p) = rocprof_counters::plan(&a, &req) {
+                passes = passes.max(p.passes.len());
+            }
             worst = worst.max(t.elapsed().as_secs_f64());
         }
         println!("{target}: worst {worst:.3}s, max passes {passes}");

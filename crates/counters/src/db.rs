@@ -402,7 +402,10 @@ mod tests {
             CounterKind::Base { event, .. } => *event,
             k => panic!("{k:?}"),
         };
-        assert_eq!([ev("gfx908"), ev("gfx90a"), ev("gfx942"), ev("gfx950"), ev("gfx1100"), ev("gfx1201")], [31, 56, 60, 62, 58, 46]);
+        assert_eq!(
+            [ev("gfx908"), ev("gfx90a"), ev("gfx942"), ev("gfx950"), ev("gfx1100"), ev("gfx1201")],
+            [31, 56, 60, 62, 58, 46]
+        );
     }
 
     #[test]
@@ -422,7 +425,10 @@ mod tests {
             ("target gfx9 family=gfx9\n", 1),
             ("format 1\nbase A SQ 1\n", 2),
             ("format 1\ntarget t family=gfx9 xcc=1 se=1 sa_per_se=1 cu=1 simd_per_cu=4 wave=64\nbase A SQ 1\nend\n", 3),
-            ("format 1\ntarget t family=gfx9 xcc=1 se=1 sa_per_se=1 cu=1 simd_per_cu=4 wave=64\nderived A 1+\nend\n", 3),
+            (
+                "format 1\ntarget t family=gfx9 xcc=1 se=1 sa_per_se=1 cu=1 simd_per_cu=4 wave=64\nderived A 1+\nend\n",
+                3,
+            ),
             ("format 1\ntarget t family=gfx9 xcc=x se=1 sa_per_se=1 cu=1 simd_per_cu=4 wave=64\n", 2),
         ];
         for (text, line) in cases {

@@ -36,7 +36,12 @@ impl Values {
     pub fn new(dims: Vec<DimExtent>, data: Vec<f64>) -> Result<Values> {
         let expected = element_count(&dims);
         if expected != data.len() || dims.iter().any(|d| d.extent == 0) {
-            return Err(Error::ValueShape { counter: String::new(), len: data.len(), expected, dims: format_dims(&dims) });
+            return Err(Error::ValueShape {
+                counter: String::new(),
+                len: data.len(),
+                expected,
+                dims: format_dims(&dims),
+            });
         }
         Ok(Values { dims, data })
     }
@@ -186,7 +191,11 @@ impl Evaluator<'_> {
             Expr::Accumulate { counter, mode } => {
                 match self.target.counter(counter).map(|c| &c.kind) {
                     Some(CounterKind::Base { block, .. }) if block == "SQ" || *mode == AccumulateMode::None => {}
-                    _ => return Err(self.fail(format!("accumulate() needs an SQ hardware counter, {counter} is not one"))),
+                    _ => {
+                        return Err(
+                            self.fail(format!("accumulate() needs an SQ hardware counter, {counter} is not one"))
+                        )
+                    }
                 }
                 self.samples.get(counter, *mode).cloned().ok_or_else(|| {
                     self.fail(format!("no samples for {counter} collected with accumulate mode {}", mode.keyword()))
@@ -246,7 +255,9 @@ impl Evaluator<'_> {
         let mut v = v;
         for (dim, idx) in picks {
             let Some(k) = v.dims.iter().position(|d| d.dim == *dim) else {
-                return Err(self.fail(format!("select(): the values have no {dim} (they have {})", format_dims(&v.dims))));
+                return Err(
+                    self.fail(format!("select(): the values have no {dim} (they have {})", format_dims(&v.dims)))
+                );
             };
             if idx.is_empty() {
                 return Err(self.fail(format!("select(): no {dim} index given")));
@@ -317,7 +328,8 @@ mod tests {
     #[test]
     fn reduce_over_some_dimensions_keeps_the_others() {
         // 2 XCC x 3 SE:   xcc0 = [1 2 3], xcc1 = [4 5 6]
-        let v = Values::new(vec![d(Dimension::Xcc, 2), d(Dimension::ShaderEngine, 3)], vec![1., 2., 3., 4., 5., 6.]).unwrap();
+        let v = Values::new(vec![d(Dimension::Xcc, 2), d(Dimension::ShaderEngine, 3)], vec![1., 2., 3., 4., 5., 6.])
+            .unwrap();
         // Sum over SE per XCC: [6, 15]
         let r = reduce(v.clone(), ReduceOp::Sum, &[Dimension::ShaderEngine]);
         assert_eq!(r.dims(), [d(Dimension::Xcc, 2)]);
@@ -337,7 +349,12 @@ mod tests {
         let agent = Agent::reference("gfx908").unwrap();
         let mut s = Samples::new();
         // SQ_WAVES over 8 SEs: 10, 11, ..., 17
-        s.insert_with("SQ_WAVES", vec![d(Dimension::Instance, 1), d(Dimension::ShaderEngine, 8)], (10..18).map(f64::from).collect()).unwrap();
+        s.insert_with(
+            "SQ_WAVES",
+            vec![d(Dimension::Instance, 1), d(Dimension::ShaderEngine, 8)],
+            (10..18).map(f64::from).collect(),
+        )
+        .unwrap();
         let e = Expr::parse("select(SQ_WAVES,[DIMENSION_SHADER_ENGINE=[5,1]])").unwrap();
         let v = evaluate_expr(t, &agent, &e, &s).unwrap();
         assert_eq!(v.data(), [15., 11.]);

@@ -117,7 +117,9 @@ impl Expr {
         let mut p = Parser { text, tokens, pos: 0, depth: 0 };
         let e = p.expr()?;
         if let Some(t) = p.peek() {
-            return Err(p.error_at(t.offset, ParseErrorKind::Expected { expected: "an operator or end", found: t.text(text) }));
+            return Err(
+                p.error_at(t.offset, ParseErrorKind::Expected { expected: "an operator or end", found: t.text(text) })
+            );
         }
         Ok(e)
     }
@@ -350,7 +352,9 @@ impl Parser<'_> {
             Tok::Name(n) if n == "select" => self.select(),
             Tok::Name(n) if n == "accumulate" => self.accumulate(),
             Tok::Name(n) => Ok(Expr::Name(n)),
-            Tok::Sym(_) => Err(self.error_at(t.offset, ParseErrorKind::Expected { expected: WANT, found: t.text(self.text) })),
+            Tok::Sym(_) => {
+                Err(self.error_at(t.offset, ParseErrorKind::Expected { expected: WANT, found: t.text(self.text) }))
+            }
         }
     }
 
@@ -485,7 +489,9 @@ mod tests {
             }
         );
         let e = Expr::parse("reduce(X, avr, [DIMENSION_SHADER_ENGINE, DIMENSION_XCC])").unwrap();
-        assert!(matches!(e, Expr::Reduce { op: ReduceOp::Avg, ref dims, .. } if *dims == [Dimension::ShaderEngine, Dimension::Xcc]));
+        assert!(
+            matches!(e, Expr::Reduce { op: ReduceOp::Avg, ref dims, .. } if *dims == [Dimension::ShaderEngine, Dimension::Xcc])
+        );
         let e = Expr::parse("select(X,[DIMENSION_INSTANCE=[0,2:4],DIMENSION_SHADER_ENGINE=[1]])").unwrap();
         assert_eq!(
             e,

@@ -219,8 +219,7 @@ pub fn describe(target: &Target, name: &str) -> String {
 /// token may carry a `NAME:device=N` qualifier.
 pub fn parse_pmc_list(text: &str) -> Vec<String> {
     let text = text.split('#').next().unwrap_or("");
-    let cleaned: String =
-        text.chars().map(|c| if "!@#$%&(),*+-./;<>?@{}^`~|".contains(c) { ' ' } else { c }).collect();
+    let cleaned: String = text.chars().map(|c| if "!@#$%&(),*+-./;<>?@{}^`~|".contains(c) { ' ' } else { c }).collect();
     let set: BTreeSet<String> = cleaned
         .split_whitespace()
         .filter(|t| t.chars().any(|c| c.is_ascii_alphanumeric() || c == '_'))

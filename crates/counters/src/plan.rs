@@ -211,9 +211,7 @@ fn collect_expr(
             collect_expr(target, agent, requested, a, stack, out)?;
             collect_expr(target, agent, requested, b, stack, out)
         }
-        Expr::Reduce { arg, .. } | Expr::Select { arg, .. } => {
-            collect_expr(target, agent, requested, arg, stack, out)
-        }
+        Expr::Reduce { arg, .. } | Expr::Select { arg, .. } => collect_expr(target, agent, requested, arg, stack, out),
         Expr::Accumulate { counter, mode } => {
             let unsupported = |reason: String| Error::Unsupported {
                 counter: requested.to_string(),
@@ -459,16 +457,17 @@ fn build_plan(
     let mut placements = Vec::new();
     for (i, (name, evs)) in items.iter().enumerate() {
         let p = assign[i];
-        let own: Vec<String> = usage(target, evs.iter())
-            .iter()
-            .map(|(b, used, slots)| format!("{b} {used}/{slots}"))
-            .collect();
-        let own = if own.is_empty() { "no hardware counter slots".to_string() } else { format!("slots {}", own.join(", ")) };
+        let own: Vec<String> =
+            usage(target, evs.iter()).iter().map(|(b, used, slots)| format!("{b} {used}/{slots}")).collect();
+        let own =
+            if own.is_empty() { "no hardware counter slots".to_string() } else { format!("slots {}", own.join(", ")) };
         let mut reason = format!("pass {}: needs {own}", p + 1);
         for (k, earlier) in passes.iter().enumerate().take(p) {
             let mut u: BTreeSet<&HwEvent> = earlier.events.iter().collect();
             u.extend(evs.iter());
-            if let Some((b, used, slots)) = usage(target, u.into_iter()).into_iter().find(|(_, used, slots)| used > slots) {
+            if let Some((b, used, slots)) =
+                usage(target, u.into_iter()).into_iter().find(|(_, used, slots)| used > slots)
+            {
                 reason.push_str(&format!("; pass {} would need {used} of {slots} {b} slots", k + 1));
             }
         }

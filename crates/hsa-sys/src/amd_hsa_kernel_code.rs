@@ -34,17 +34,12 @@ pub const AMD_FLOAT_DENORM_MODE_NO_FLUSH: amd_float_denorm_mode_t = 3;
 pub type amd_compute_pgm_rsrc_one32_t = u32;
 
 pub type amd_compute_pgm_rsrc_one_t = c_uint;
-pub const AMD_COMPUTE_PGM_RSRC_ONE_GRANULATED_WORKITEM_VGPR_COUNT_SHIFT:
-    amd_compute_pgm_rsrc_one_t = 0;
-pub const AMD_COMPUTE_PGM_RSRC_ONE_GRANULATED_WORKITEM_VGPR_COUNT_WIDTH:
-    amd_compute_pgm_rsrc_one_t = 6;
+pub const AMD_COMPUTE_PGM_RSRC_ONE_GRANULATED_WORKITEM_VGPR_COUNT_SHIFT: amd_compute_pgm_rsrc_one_t = 0;
+pub const AMD_COMPUTE_PGM_RSRC_ONE_GRANULATED_WORKITEM_VGPR_COUNT_WIDTH: amd_compute_pgm_rsrc_one_t = 6;
 pub const AMD_COMPUTE_PGM_RSRC_ONE_GRANULATED_WORKITEM_VGPR_COUNT: amd_compute_pgm_rsrc_one_t = 63;
-pub const AMD_COMPUTE_PGM_RSRC_ONE_GRANULATED_WAVEFRONT_SGPR_COUNT_SHIFT:
-    amd_compute_pgm_rsrc_one_t = 6;
-pub const AMD_COMPUTE_PGM_RSRC_ONE_GRANULATED_WAVEFRONT_SGPR_COUNT_WIDTH:
-    amd_compute_pgm_rsrc_one_t = 4;
-pub const AMD_COMPUTE_PGM_RSRC_ONE_GRANULATED_WAVEFRONT_SGPR_COUNT: amd_compute_pgm_rsrc_one_t =
-    960;
+pub const AMD_COMPUTE_PGM_RSRC_ONE_GRANULATED_WAVEFRONT_SGPR_COUNT_SHIFT: amd_compute_pgm_rsrc_one_t = 6;
+pub const AMD_COMPUTE_PGM_RSRC_ONE_GRANULATED_WAVEFRONT_SGPR_COUNT_WIDTH: amd_compute_pgm_rsrc_one_t = 4;
+pub const AMD_COMPUTE_PGM_RSRC_ONE_GRANULATED_WAVEFRONT_SGPR_COUNT: amd_compute_pgm_rsrc_one_t = 960;
 pub const AMD_COMPUTE_PGM_RSRC_ONE_PRIORITY_SHIFT: amd_compute_pgm_rsrc_one_t = 10;
 pub const AMD_COMPUTE_PGM_RSRC_ONE_PRIORITY_WIDTH: amd_compute_pgm_rsrc_one_t = 2;
 pub const AMD_COMPUTE_PGM_RSRC_ONE_PRIORITY: amd_compute_pgm_rsrc_one_t = 3072;
@@ -91,12 +86,9 @@ pub const AMD_SYSTEM_VGPR_WORKITEM_ID_UNDEFINED: amd_system_vgpr_workitem_id_t =
 pub type amd_compute_pgm_rsrc_two32_t = u32;
 
 pub type amd_compute_pgm_rsrc_two_t = c_uint;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_SGPR_PRIVATE_SEGMENT_WAVE_BYTE_OFFSET_SHIFT:
-    amd_compute_pgm_rsrc_two_t = 0;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_SGPR_PRIVATE_SEGMENT_WAVE_BYTE_OFFSET_WIDTH:
-    amd_compute_pgm_rsrc_two_t = 1;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_SGPR_PRIVATE_SEGMENT_WAVE_BYTE_OFFSET:
-    amd_compute_pgm_rsrc_two_t = 1;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_SGPR_PRIVATE_SEGMENT_WAVE_BYTE_OFFSET_SHIFT: amd_compute_pgm_rsrc_two_t = 0;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_SGPR_PRIVATE_SEGMENT_WAVE_BYTE_OFFSET_WIDTH: amd_compute_pgm_rsrc_two_t = 1;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_SGPR_PRIVATE_SEGMENT_WAVE_BYTE_OFFSET: amd_compute_pgm_rsrc_two_t = 1;
 pub const AMD_COMPUTE_PGM_RSRC_TWO_USER_SGPR_COUNT_SHIFT: amd_compute_pgm_rsrc_two_t = 1;
 pub const AMD_COMPUTE_PGM_RSRC_TWO_USER_SGPR_COUNT_WIDTH: amd_compute_pgm_rsrc_two_t = 5;
 pub const AMD_COMPUTE_PGM_RSRC_TWO_USER_SGPR_COUNT: amd_compute_pgm_rsrc_two_t = 62;
@@ -112,70 +104,44 @@ pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_SGPR_WORKGROUP_ID_Y: amd_compute_pgm_r
 pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_SGPR_WORKGROUP_ID_Z_SHIFT: amd_compute_pgm_rsrc_two_t = 9;
 pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_SGPR_WORKGROUP_ID_Z_WIDTH: amd_compute_pgm_rsrc_two_t = 1;
 pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_SGPR_WORKGROUP_ID_Z: amd_compute_pgm_rsrc_two_t = 512;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_SGPR_WORKGROUP_INFO_SHIFT: amd_compute_pgm_rsrc_two_t =
-    10;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_SGPR_WORKGROUP_INFO_SHIFT: amd_compute_pgm_rsrc_two_t = 10;
 pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_SGPR_WORKGROUP_INFO_WIDTH: amd_compute_pgm_rsrc_two_t = 1;
 pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_SGPR_WORKGROUP_INFO: amd_compute_pgm_rsrc_two_t = 1024;
 pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_VGPR_WORKITEM_ID_SHIFT: amd_compute_pgm_rsrc_two_t = 11;
 pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_VGPR_WORKITEM_ID_WIDTH: amd_compute_pgm_rsrc_two_t = 2;
 pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_VGPR_WORKITEM_ID: amd_compute_pgm_rsrc_two_t = 6144;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_ADDRESS_WATCH_SHIFT:
-    amd_compute_pgm_rsrc_two_t = 13;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_ADDRESS_WATCH_WIDTH:
-    amd_compute_pgm_rsrc_two_t = 1;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_ADDRESS_WATCH: amd_compute_pgm_rsrc_two_t =
-    8192;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_MEMORY_VIOLATION_SHIFT:
-    amd_compute_pgm_rsrc_two_t = 14;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_MEMORY_VIOLATION_WIDTH:
-    amd_compute_pgm_rsrc_two_t = 1;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_MEMORY_VIOLATION: amd_compute_pgm_rsrc_two_t =
-    16384;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_ADDRESS_WATCH_SHIFT: amd_compute_pgm_rsrc_two_t = 13;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_ADDRESS_WATCH_WIDTH: amd_compute_pgm_rsrc_two_t = 1;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_ADDRESS_WATCH: amd_compute_pgm_rsrc_two_t = 8192;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_MEMORY_VIOLATION_SHIFT: amd_compute_pgm_rsrc_two_t = 14;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_MEMORY_VIOLATION_WIDTH: amd_compute_pgm_rsrc_two_t = 1;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_MEMORY_VIOLATION: amd_compute_pgm_rsrc_two_t = 16384;
 pub const AMD_COMPUTE_PGM_RSRC_TWO_GRANULATED_LDS_SIZE_SHIFT: amd_compute_pgm_rsrc_two_t = 15;
 pub const AMD_COMPUTE_PGM_RSRC_TWO_GRANULATED_LDS_SIZE_WIDTH: amd_compute_pgm_rsrc_two_t = 9;
 pub const AMD_COMPUTE_PGM_RSRC_TWO_GRANULATED_LDS_SIZE: amd_compute_pgm_rsrc_two_t = 16744448;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_INVALID_OPERATION_SHIFT:
-    amd_compute_pgm_rsrc_two_t = 24;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_INVALID_OPERATION_WIDTH:
-    amd_compute_pgm_rsrc_two_t = 1;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_INVALID_OPERATION:
-    amd_compute_pgm_rsrc_two_t = 16777216;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_FP_DENORMAL_SOURCE_SHIFT:
-    amd_compute_pgm_rsrc_two_t = 25;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_FP_DENORMAL_SOURCE_WIDTH:
-    amd_compute_pgm_rsrc_two_t = 1;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_FP_DENORMAL_SOURCE: amd_compute_pgm_rsrc_two_t =
-    33554432;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_DIVISION_BY_ZERO_SHIFT:
-    amd_compute_pgm_rsrc_two_t = 26;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_DIVISION_BY_ZERO_WIDTH:
-    amd_compute_pgm_rsrc_two_t = 1;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_DIVISION_BY_ZERO:
-    amd_compute_pgm_rsrc_two_t = 67108864;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_OVERFLOW_SHIFT:
-    amd_compute_pgm_rsrc_two_t = 27;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_OVERFLOW_WIDTH:
-    amd_compute_pgm_rsrc_two_t = 1;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_OVERFLOW:
-    amd_compute_pgm_rsrc_two_t = 134217728;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_UNDERFLOW_SHIFT:
-    amd_compute_pgm_rsrc_two_t = 28;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_UNDERFLOW_WIDTH:
-    amd_compute_pgm_rsrc_two_t = 1;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_UNDERFLOW:
-    amd_compute_pgm_rsrc_two_t = 268435456;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_INEXACT_SHIFT:
-    amd_compute_pgm_rsrc_two_t = 29;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_INEXACT_WIDTH:
-    amd_compute_pgm_rsrc_two_t = 1;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_INEXACT:
-    amd_compute_pgm_rsrc_two_t = 536870912;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_INT_DIVISION_BY_ZERO_SHIFT:
-    amd_compute_pgm_rsrc_two_t = 30;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_INT_DIVISION_BY_ZERO_WIDTH:
-    amd_compute_pgm_rsrc_two_t = 1;
-pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_INT_DIVISION_BY_ZERO:
-    amd_compute_pgm_rsrc_two_t = 1073741824;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_INVALID_OPERATION_SHIFT: amd_compute_pgm_rsrc_two_t =
+    24;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_INVALID_OPERATION_WIDTH: amd_compute_pgm_rsrc_two_t = 1;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_INVALID_OPERATION: amd_compute_pgm_rsrc_two_t =
+    16777216;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_FP_DENORMAL_SOURCE_SHIFT: amd_compute_pgm_rsrc_two_t = 25;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_FP_DENORMAL_SOURCE_WIDTH: amd_compute_pgm_rsrc_two_t = 1;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_FP_DENORMAL_SOURCE: amd_compute_pgm_rsrc_two_t = 33554432;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_DIVISION_BY_ZERO_SHIFT: amd_compute_pgm_rsrc_two_t = 26;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_DIVISION_BY_ZERO_WIDTH: amd_compute_pgm_rsrc_two_t = 1;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_DIVISION_BY_ZERO: amd_compute_pgm_rsrc_two_t = 67108864;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_OVERFLOW_SHIFT: amd_compute_pgm_rsrc_two_t = 27;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_OVERFLOW_WIDTH: amd_compute_pgm_rsrc_two_t = 1;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_OVERFLOW: amd_compute_pgm_rsrc_two_t = 134217728;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_UNDERFLOW_SHIFT: amd_compute_pgm_rsrc_two_t = 28;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_UNDERFLOW_WIDTH: amd_compute_pgm_rsrc_two_t = 1;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_UNDERFLOW: amd_compute_pgm_rsrc_two_t = 268435456;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_INEXACT_SHIFT: amd_compute_pgm_rsrc_two_t = 29;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_INEXACT_WIDTH: amd_compute_pgm_rsrc_two_t = 1;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_IEEE_754_FP_INEXACT: amd_compute_pgm_rsrc_two_t = 536870912;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_INT_DIVISION_BY_ZERO_SHIFT: amd_compute_pgm_rsrc_two_t = 30;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_INT_DIVISION_BY_ZERO_WIDTH: amd_compute_pgm_rsrc_two_t = 1;
+pub const AMD_COMPUTE_PGM_RSRC_TWO_ENABLE_EXCEPTION_INT_DIVISION_BY_ZERO: amd_compute_pgm_rsrc_two_t = 1073741824;
 pub const AMD_COMPUTE_PGM_RSRC_TWO_RESERVED1_SHIFT: amd_compute_pgm_rsrc_two_t = 31;
 pub const AMD_COMPUTE_PGM_RSRC_TWO_RESERVED1_WIDTH: amd_compute_pgm_rsrc_two_t = 1;
 pub const AMD_COMPUTE_PGM_RSRC_TWO_RESERVED1: amd_compute_pgm_rsrc_two_t = 2147483648;
@@ -189,75 +155,45 @@ pub const AMD_ELEMENT_BYTE_SIZE_16: amd_element_byte_size_t = 3;
 pub type amd_kernel_code_properties32_t = u32;
 
 pub type amd_kernel_code_properties_t = c_uint;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER_SHIFT:
-    amd_kernel_code_properties_t = 0;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER_WIDTH:
-    amd_kernel_code_properties_t = 1;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER:
-    amd_kernel_code_properties_t = 1;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_DISPATCH_PTR_SHIFT: amd_kernel_code_properties_t =
-    1;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_DISPATCH_PTR_WIDTH: amd_kernel_code_properties_t =
-    1;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER_SHIFT: amd_kernel_code_properties_t = 0;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER_WIDTH: amd_kernel_code_properties_t = 1;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER: amd_kernel_code_properties_t = 1;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_DISPATCH_PTR_SHIFT: amd_kernel_code_properties_t = 1;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_DISPATCH_PTR_WIDTH: amd_kernel_code_properties_t = 1;
 pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_DISPATCH_PTR: amd_kernel_code_properties_t = 2;
 pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_QUEUE_PTR_SHIFT: amd_kernel_code_properties_t = 2;
 pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_QUEUE_PTR_WIDTH: amd_kernel_code_properties_t = 1;
 pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_QUEUE_PTR: amd_kernel_code_properties_t = 4;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_KERNARG_SEGMENT_PTR_SHIFT:
-    amd_kernel_code_properties_t = 3;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_KERNARG_SEGMENT_PTR_WIDTH:
-    amd_kernel_code_properties_t = 1;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_KERNARG_SEGMENT_PTR: amd_kernel_code_properties_t =
-    8;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_DISPATCH_ID_SHIFT: amd_kernel_code_properties_t =
-    4;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_DISPATCH_ID_WIDTH: amd_kernel_code_properties_t =
-    1;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_KERNARG_SEGMENT_PTR_SHIFT: amd_kernel_code_properties_t = 3;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_KERNARG_SEGMENT_PTR_WIDTH: amd_kernel_code_properties_t = 1;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_KERNARG_SEGMENT_PTR: amd_kernel_code_properties_t = 8;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_DISPATCH_ID_SHIFT: amd_kernel_code_properties_t = 4;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_DISPATCH_ID_WIDTH: amd_kernel_code_properties_t = 1;
 pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_DISPATCH_ID: amd_kernel_code_properties_t = 16;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_FLAT_SCRATCH_INIT_SHIFT:
-    amd_kernel_code_properties_t = 5;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_FLAT_SCRATCH_INIT_WIDTH:
-    amd_kernel_code_properties_t = 1;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_FLAT_SCRATCH_INIT: amd_kernel_code_properties_t =
-    32;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_PRIVATE_SEGMENT_SIZE_SHIFT:
-    amd_kernel_code_properties_t = 6;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_PRIVATE_SEGMENT_SIZE_WIDTH:
-    amd_kernel_code_properties_t = 1;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_PRIVATE_SEGMENT_SIZE:
-    amd_kernel_code_properties_t = 64;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_GRID_WORKGROUP_COUNT_X_SHIFT:
-    amd_kernel_code_properties_t = 7;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_GRID_WORKGROUP_COUNT_X_WIDTH:
-    amd_kernel_code_properties_t = 1;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_GRID_WORKGROUP_COUNT_X:
-    amd_kernel_code_properties_t = 128;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_GRID_WORKGROUP_COUNT_Y_SHIFT:
-    amd_kernel_code_properties_t = 8;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_GRID_WORKGROUP_COUNT_Y_WIDTH:
-    amd_kernel_code_properties_t = 1;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_GRID_WORKGROUP_COUNT_Y:
-    amd_kernel_code_properties_t = 256;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_GRID_WORKGROUP_COUNT_Z_SHIFT:
-    amd_kernel_code_properties_t = 9;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_GRID_WORKGROUP_COUNT_Z_WIDTH:
-    amd_kernel_code_properties_t = 1;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_GRID_WORKGROUP_COUNT_Z:
-    amd_kernel_code_properties_t = 512;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_WAVEFRONT_SIZE32_SHIFT: amd_kernel_code_properties_t =
-    10;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_WAVEFRONT_SIZE32_WIDTH: amd_kernel_code_properties_t =
-    1;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_FLAT_SCRATCH_INIT_SHIFT: amd_kernel_code_properties_t = 5;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_FLAT_SCRATCH_INIT_WIDTH: amd_kernel_code_properties_t = 1;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_FLAT_SCRATCH_INIT: amd_kernel_code_properties_t = 32;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_PRIVATE_SEGMENT_SIZE_SHIFT: amd_kernel_code_properties_t = 6;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_PRIVATE_SEGMENT_SIZE_WIDTH: amd_kernel_code_properties_t = 1;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_PRIVATE_SEGMENT_SIZE: amd_kernel_code_properties_t = 64;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_GRID_WORKGROUP_COUNT_X_SHIFT: amd_kernel_code_properties_t = 7;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_GRID_WORKGROUP_COUNT_X_WIDTH: amd_kernel_code_properties_t = 1;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_GRID_WORKGROUP_COUNT_X: amd_kernel_code_properties_t = 128;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_GRID_WORKGROUP_COUNT_Y_SHIFT: amd_kernel_code_properties_t = 8;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_GRID_WORKGROUP_COUNT_Y_WIDTH: amd_kernel_code_properties_t = 1;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_GRID_WORKGROUP_COUNT_Y: amd_kernel_code_properties_t = 256;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_GRID_WORKGROUP_COUNT_Z_SHIFT: amd_kernel_code_properties_t = 9;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_GRID_WORKGROUP_COUNT_Z_WIDTH: amd_kernel_code_properties_t = 1;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_SGPR_GRID_WORKGROUP_COUNT_Z: amd_kernel_code_properties_t = 512;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_WAVEFRONT_SIZE32_SHIFT: amd_kernel_code_properties_t = 10;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_WAVEFRONT_SIZE32_WIDTH: amd_kernel_code_properties_t = 1;
 pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_WAVEFRONT_SIZE32: amd_kernel_code_properties_t = 1024;
 pub const AMD_KERNEL_CODE_PROPERTIES_RESERVED1_SHIFT: amd_kernel_code_properties_t = 11;
 pub const AMD_KERNEL_CODE_PROPERTIES_RESERVED1_WIDTH: amd_kernel_code_properties_t = 5;
 pub const AMD_KERNEL_CODE_PROPERTIES_RESERVED1: amd_kernel_code_properties_t = 63488;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_ORDERED_APPEND_GDS_SHIFT: amd_kernel_code_properties_t =
-    16;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_ORDERED_APPEND_GDS_WIDTH: amd_kernel_code_properties_t =
-    1;
-pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_ORDERED_APPEND_GDS: amd_kernel_code_properties_t =
-    65536;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_ORDERED_APPEND_GDS_SHIFT: amd_kernel_code_properties_t = 16;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_ORDERED_APPEND_GDS_WIDTH: amd_kernel_code_properties_t = 1;
+pub const AMD_KERNEL_CODE_PROPERTIES_ENABLE_ORDERED_APPEND_GDS: amd_kernel_code_properties_t = 65536;
 pub const AMD_KERNEL_CODE_PROPERTIES_PRIVATE_ELEMENT_SIZE_SHIFT: amd_kernel_code_properties_t = 17;
 pub const AMD_KERNEL_CODE_PROPERTIES_PRIVATE_ELEMENT_SIZE_WIDTH: amd_kernel_code_properties_t = 2;
 pub const AMD_KERNEL_CODE_PROPERTIES_PRIVATE_ELEMENT_SIZE: amd_kernel_code_properties_t = 393216;
@@ -293,20 +229,15 @@ pub const AMD_POWERTWO_256: amd_powertwo_t = 8;
 pub type amd_enabled_control_directive64_t = u64;
 
 pub type amd_enabled_control_directive_t = c_uint;
-pub const AMD_ENABLED_CONTROL_DIRECTIVE_ENABLE_BREAK_EXCEPTIONS: amd_enabled_control_directive_t =
-    1;
-pub const AMD_ENABLED_CONTROL_DIRECTIVE_ENABLE_DETECT_EXCEPTIONS: amd_enabled_control_directive_t =
-    2;
+pub const AMD_ENABLED_CONTROL_DIRECTIVE_ENABLE_BREAK_EXCEPTIONS: amd_enabled_control_directive_t = 1;
+pub const AMD_ENABLED_CONTROL_DIRECTIVE_ENABLE_DETECT_EXCEPTIONS: amd_enabled_control_directive_t = 2;
 pub const AMD_ENABLED_CONTROL_DIRECTIVE_MAX_DYNAMIC_GROUP_SIZE: amd_enabled_control_directive_t = 4;
 pub const AMD_ENABLED_CONTROL_DIRECTIVE_MAX_FLAT_GRID_SIZE: amd_enabled_control_directive_t = 8;
-pub const AMD_ENABLED_CONTROL_DIRECTIVE_MAX_FLAT_WORKGROUP_SIZE: amd_enabled_control_directive_t =
-    16;
+pub const AMD_ENABLED_CONTROL_DIRECTIVE_MAX_FLAT_WORKGROUP_SIZE: amd_enabled_control_directive_t = 16;
 pub const AMD_ENABLED_CONTROL_DIRECTIVE_REQUIRED_DIM: amd_enabled_control_directive_t = 32;
 pub const AMD_ENABLED_CONTROL_DIRECTIVE_REQUIRED_GRID_SIZE: amd_enabled_control_directive_t = 64;
-pub const AMD_ENABLED_CONTROL_DIRECTIVE_REQUIRED_WORKGROUP_SIZE: amd_enabled_control_directive_t =
-    128;
-pub const AMD_ENABLED_CONTROL_DIRECTIVE_REQUIRE_NO_PARTIAL_WORKGROUPS:
-    amd_enabled_control_directive_t = 256;
+pub const AMD_ENABLED_CONTROL_DIRECTIVE_REQUIRED_WORKGROUP_SIZE: amd_enabled_control_directive_t = 128;
+pub const AMD_ENABLED_CONTROL_DIRECTIVE_REQUIRE_NO_PARTIAL_WORKGROUPS: amd_enabled_control_directive_t = 256;
 
 pub type amd_exception_kind16_t = u16;
 

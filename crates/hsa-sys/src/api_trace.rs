@@ -34,13 +34,8 @@ pub const AMD_AQL_FORMAT_INTERCEPT_MARKER: u32 = 0xFE;
 
 /// Called by an intercept queue when it meets a marker packet: the packet, the underlying hardware queue
 /// and the index the next packet will get in that hardware queue.
-pub type amd_intercept_marker_handler = Option<
-    unsafe extern "C" fn(
-        packet: *const amd_aql_intercept_marker_s,
-        queue: *mut hsa_queue_t,
-        packet_id: u64,
-    ),
->;
+pub type amd_intercept_marker_handler =
+    Option<unsafe extern "C" fn(packet: *const amd_aql_intercept_marker_s, queue: *mut hsa_queue_t, packet_id: u64)>;
 
 /// `amd_aql_intercept_marker_t`: a vendor-specific AQL packet (large model, little endian layout).
 #[repr(C)]
@@ -60,8 +55,7 @@ pub type amd_aql_intercept_marker_t = amd_aql_intercept_marker_s;
 
 /// Passes (possibly rewritten) packets to the next stage of an intercept queue; callable only from inside
 /// the handler it was given to, on the same thread.
-pub type hsa_amd_queue_intercept_packet_writer =
-    Option<unsafe extern "C" fn(pkts: *const c_void, pkt_count: u64)>;
+pub type hsa_amd_queue_intercept_packet_writer = Option<unsafe extern "C" fn(pkts: *const c_void, pkt_count: u64)>;
 /// Rewrite handler of an intercept queue: called once per packet with `pkt_count == 1`.
 pub type hsa_amd_queue_intercept_handler = Option<
     unsafe extern "C" fn(
@@ -87,19 +81,15 @@ pub type PFN_hsa_amd_queue_intercept_create = unsafe extern "C" fn(
     agent_handle: hsa_agent_t,
     size: u32,
     type_: hsa_queue_type32_t,
-    callback: Option<
-        unsafe extern "C" fn(status: hsa_status_t, source: *mut hsa_queue_t, data: *mut c_void),
-    >,
+    callback: Option<unsafe extern "C" fn(status: hsa_status_t, source: *mut hsa_queue_t, data: *mut c_void)>,
     data: *mut c_void,
     private_segment_size: u32,
     group_segment_size: u32,
     queue: *mut *mut hsa_queue_t,
 ) -> hsa_status_t;
 /// Type of `hsa_amd_runtime_queue_create_register` (table only, not exported).
-pub type PFN_hsa_amd_runtime_queue_create_register = unsafe extern "C" fn(
-    callback: hsa_amd_runtime_queue_notifier,
-    user_data: *mut c_void,
-) -> hsa_status_t;
+pub type PFN_hsa_amd_runtime_queue_create_register =
+    unsafe extern "C" fn(callback: hsa_amd_runtime_queue_notifier, user_data: *mut c_void) -> hsa_status_t;
 
 /// Major version of the newest ROCr for this table (`hsa_api_trace_version.h`).
 pub const HSA_API_TABLE_MAJOR_VERSION: u32 = 3;
@@ -199,10 +189,8 @@ pub struct ImageExtTable {
     pub hsa_ext_image_destroy_fn: Option<PFN_hsa_ext_image_destroy>,
     pub hsa_ext_sampler_create_fn: Option<PFN_hsa_ext_sampler_create>,
     pub hsa_ext_sampler_destroy_fn: Option<PFN_hsa_ext_sampler_destroy>,
-    pub hsa_ext_image_get_capability_with_layout_fn:
-        Option<PFN_hsa_ext_image_get_capability_with_layout>,
-    pub hsa_ext_image_data_get_info_with_layout_fn:
-        Option<PFN_hsa_ext_image_data_get_info_with_layout>,
+    pub hsa_ext_image_get_capability_with_layout_fn: Option<PFN_hsa_ext_image_get_capability_with_layout>,
+    pub hsa_ext_image_data_get_info_with_layout_fn: Option<PFN_hsa_ext_image_data_get_info_with_layout>,
     pub hsa_ext_image_create_with_layout_fn: Option<PFN_hsa_ext_image_create_with_layout>,
     pub hsa_ext_sampler_create_v2_fn: Option<PFN_hsa_ext_sampler_create_v2>,
 }
@@ -234,13 +222,11 @@ pub struct AmdExtTable {
     pub version: ApiTableVersion,
     pub hsa_amd_coherency_get_type_fn: Option<PFN_hsa_amd_coherency_get_type>,
     pub hsa_amd_coherency_set_type_fn: Option<PFN_hsa_amd_coherency_set_type>,
-    pub hsa_amd_profiling_set_profiler_enabled_fn:
-        Option<PFN_hsa_amd_profiling_set_profiler_enabled>,
+    pub hsa_amd_profiling_set_profiler_enabled_fn: Option<PFN_hsa_amd_profiling_set_profiler_enabled>,
     pub hsa_amd_profiling_async_copy_enable_fn: Option<PFN_hsa_amd_profiling_async_copy_enable>,
     pub hsa_amd_profiling_get_dispatch_time_fn: Option<PFN_hsa_amd_profiling_get_dispatch_time>,
     pub hsa_amd_profiling_get_async_copy_time_fn: Option<PFN_hsa_amd_profiling_get_async_copy_time>,
-    pub hsa_amd_profiling_convert_tick_to_system_domain_fn:
-        Option<PFN_hsa_amd_profiling_convert_tick_to_system_domain>,
+    pub hsa_amd_profiling_convert_tick_to_system_domain_fn: Option<PFN_hsa_amd_profiling_convert_tick_to_system_domain>,
     pub hsa_amd_signal_async_handler_fn: Option<PFN_hsa_amd_signal_async_handler>,
     pub hsa_amd_async_function_fn: Option<PFN_hsa_amd_async_function>,
     pub hsa_amd_signal_wait_any_fn: Option<PFN_hsa_amd_signal_wait_any>,
@@ -277,10 +263,8 @@ pub struct AmdExtTable {
     pub hsa_amd_memory_async_copy_rect_fn: Option<PFN_hsa_amd_memory_async_copy_rect>,
     pub hsa_amd_runtime_queue_create_register_fn: Option<PFN_hsa_amd_runtime_queue_create_register>,
     pub hsa_amd_memory_lock_to_pool_fn: Option<PFN_hsa_amd_memory_lock_to_pool>,
-    pub hsa_amd_register_deallocation_callback_fn:
-        Option<PFN_hsa_amd_register_deallocation_callback>,
-    pub hsa_amd_deregister_deallocation_callback_fn:
-        Option<PFN_hsa_amd_deregister_deallocation_callback>,
+    pub hsa_amd_register_deallocation_callback_fn: Option<PFN_hsa_amd_register_deallocation_callback>,
+    pub hsa_amd_deregister_deallocation_callback_fn: Option<PFN_hsa_amd_deregister_deallocation_callback>,
     pub hsa_amd_signal_value_pointer_fn: Option<PFN_hsa_amd_signal_value_pointer>,
     pub hsa_amd_svm_attributes_set_fn: Option<PFN_hsa_amd_svm_attributes_set>,
     pub hsa_amd_svm_attributes_get_fn: Option<PFN_hsa_amd_svm_attributes_get>,
@@ -302,15 +286,13 @@ pub struct AmdExtTable {
     pub hsa_amd_vmem_export_shareable_handle_fn: Option<PFN_hsa_amd_vmem_export_shareable_handle>,
     pub hsa_amd_vmem_import_shareable_handle_fn: Option<PFN_hsa_amd_vmem_import_shareable_handle>,
     pub hsa_amd_vmem_retain_alloc_handle_fn: Option<PFN_hsa_amd_vmem_retain_alloc_handle>,
-    pub hsa_amd_vmem_get_alloc_properties_from_handle_fn:
-        Option<PFN_hsa_amd_vmem_get_alloc_properties_from_handle>,
+    pub hsa_amd_vmem_get_alloc_properties_from_handle_fn: Option<PFN_hsa_amd_vmem_get_alloc_properties_from_handle>,
     pub hsa_amd_agent_set_async_scratch_limit_fn: Option<PFN_hsa_amd_agent_set_async_scratch_limit>,
     pub hsa_amd_queue_get_info_fn: Option<PFN_hsa_amd_queue_get_info>,
     pub hsa_amd_vmem_address_reserve_align_fn: Option<PFN_hsa_amd_vmem_address_reserve_align>,
     pub hsa_amd_enable_logging_fn: Option<PFN_hsa_amd_enable_logging>,
     pub hsa_amd_signal_wait_all_fn: Option<PFN_hsa_amd_signal_wait_all>,
-    pub hsa_amd_memory_get_preferred_copy_engine_fn:
-        Option<PFN_hsa_amd_memory_get_preferred_copy_engine>,
+    pub hsa_amd_memory_get_preferred_copy_engine_fn: Option<PFN_hsa_amd_memory_get_preferred_copy_engine>,
     pub hsa_amd_portable_export_dmabuf_v2_fn: Option<PFN_hsa_amd_portable_export_dmabuf_v2>,
 }
 
@@ -411,10 +393,8 @@ pub struct CoreApiTable {
     pub hsa_executable_freeze_fn: Option<PFN_hsa_executable_freeze>,
     pub hsa_executable_get_info_fn: Option<PFN_hsa_executable_get_info>,
     pub hsa_executable_global_variable_define_fn: Option<PFN_hsa_executable_global_variable_define>,
-    pub hsa_executable_agent_global_variable_define_fn:
-        Option<PFN_hsa_executable_agent_global_variable_define>,
-    pub hsa_executable_readonly_variable_define_fn:
-        Option<PFN_hsa_executable_readonly_variable_define>,
+    pub hsa_executable_agent_global_variable_define_fn: Option<PFN_hsa_executable_agent_global_variable_define>,
+    pub hsa_executable_readonly_variable_define_fn: Option<PFN_hsa_executable_readonly_variable_define>,
     pub hsa_executable_validate_fn: Option<PFN_hsa_executable_validate>,
     pub hsa_executable_get_symbol_fn: Option<PFN_hsa_executable_get_symbol>,
     pub hsa_executable_symbol_get_info_fn: Option<PFN_hsa_executable_symbol_get_info>,
@@ -439,20 +419,16 @@ pub struct CoreApiTable {
     pub hsa_wavefront_get_info_fn: Option<PFN_hsa_wavefront_get_info>,
     pub hsa_isa_iterate_wavefronts_fn: Option<PFN_hsa_isa_iterate_wavefronts>,
     pub hsa_code_object_get_symbol_from_name_fn: Option<PFN_hsa_code_object_get_symbol_from_name>,
-    pub hsa_code_object_reader_create_from_file_fn:
-        Option<PFN_hsa_code_object_reader_create_from_file>,
-    pub hsa_code_object_reader_create_from_memory_fn:
-        Option<PFN_hsa_code_object_reader_create_from_memory>,
+    pub hsa_code_object_reader_create_from_file_fn: Option<PFN_hsa_code_object_reader_create_from_file>,
+    pub hsa_code_object_reader_create_from_memory_fn: Option<PFN_hsa_code_object_reader_create_from_memory>,
     pub hsa_code_object_reader_destroy_fn: Option<PFN_hsa_code_object_reader_destroy>,
     pub hsa_executable_create_alt_fn: Option<PFN_hsa_executable_create_alt>,
-    pub hsa_executable_load_program_code_object_fn:
-        Option<PFN_hsa_executable_load_program_code_object>,
+    pub hsa_executable_load_program_code_object_fn: Option<PFN_hsa_executable_load_program_code_object>,
     pub hsa_executable_load_agent_code_object_fn: Option<PFN_hsa_executable_load_agent_code_object>,
     pub hsa_executable_validate_alt_fn: Option<PFN_hsa_executable_validate_alt>,
     pub hsa_executable_get_symbol_by_name_fn: Option<PFN_hsa_executable_get_symbol_by_name>,
     pub hsa_executable_iterate_agent_symbols_fn: Option<PFN_hsa_executable_iterate_agent_symbols>,
-    pub hsa_executable_iterate_program_symbols_fn:
-        Option<PFN_hsa_executable_iterate_program_symbols>,
+    pub hsa_executable_iterate_program_symbols_fn: Option<PFN_hsa_executable_iterate_program_symbols>,
 }
 
 /// `HsaApiTable`: the root table (newest layout, 64 bytes). `tools_` and `pc_sampling_ext_` exist only when
@@ -512,12 +488,10 @@ pub mod rocm_5_2 {
         pub version: ApiTableVersion,
         pub hsa_amd_coherency_get_type_fn: Option<PFN_hsa_amd_coherency_get_type>,
         pub hsa_amd_coherency_set_type_fn: Option<PFN_hsa_amd_coherency_set_type>,
-        pub hsa_amd_profiling_set_profiler_enabled_fn:
-            Option<PFN_hsa_amd_profiling_set_profiler_enabled>,
+        pub hsa_amd_profiling_set_profiler_enabled_fn: Option<PFN_hsa_amd_profiling_set_profiler_enabled>,
         pub hsa_amd_profiling_async_copy_enable_fn: Option<PFN_hsa_amd_profiling_async_copy_enable>,
         pub hsa_amd_profiling_get_dispatch_time_fn: Option<PFN_hsa_amd_profiling_get_dispatch_time>,
-        pub hsa_amd_profiling_get_async_copy_time_fn:
-            Option<PFN_hsa_amd_profiling_get_async_copy_time>,
+        pub hsa_amd_profiling_get_async_copy_time_fn: Option<PFN_hsa_amd_profiling_get_async_copy_time>,
         pub hsa_amd_profiling_convert_tick_to_system_domain_fn:
             Option<PFN_hsa_amd_profiling_convert_tick_to_system_domain>,
         pub hsa_amd_signal_async_handler_fn: Option<PFN_hsa_amd_signal_async_handler>,
@@ -547,19 +521,15 @@ pub mod rocm_5_2 {
         pub hsa_amd_signal_create_fn: Option<PFN_hsa_amd_signal_create>,
         pub hsa_amd_ipc_signal_create_fn: Option<PFN_hsa_amd_ipc_signal_create>,
         pub hsa_amd_ipc_signal_attach_fn: Option<PFN_hsa_amd_ipc_signal_attach>,
-        pub hsa_amd_register_system_event_handler_fn:
-            Option<PFN_hsa_amd_register_system_event_handler>,
+        pub hsa_amd_register_system_event_handler_fn: Option<PFN_hsa_amd_register_system_event_handler>,
         pub hsa_amd_queue_intercept_create_fn: Option<PFN_hsa_amd_queue_intercept_create>,
         pub hsa_amd_queue_intercept_register_fn: Option<PFN_hsa_amd_queue_intercept_register>,
         pub hsa_amd_queue_set_priority_fn: Option<PFN_hsa_amd_queue_set_priority>,
         pub hsa_amd_memory_async_copy_rect_fn: Option<PFN_hsa_amd_memory_async_copy_rect>,
-        pub hsa_amd_runtime_queue_create_register_fn:
-            Option<PFN_hsa_amd_runtime_queue_create_register>,
+        pub hsa_amd_runtime_queue_create_register_fn: Option<PFN_hsa_amd_runtime_queue_create_register>,
         pub hsa_amd_memory_lock_to_pool_fn: Option<PFN_hsa_amd_memory_lock_to_pool>,
-        pub hsa_amd_register_deallocation_callback_fn:
-            Option<PFN_hsa_amd_register_deallocation_callback>,
-        pub hsa_amd_deregister_deallocation_callback_fn:
-            Option<PFN_hsa_amd_deregister_deallocation_callback>,
+        pub hsa_amd_register_deallocation_callback_fn: Option<PFN_hsa_amd_register_deallocation_callback>,
+        pub hsa_amd_deregister_deallocation_callback_fn: Option<PFN_hsa_amd_deregister_deallocation_callback>,
         pub hsa_amd_signal_value_pointer_fn: Option<PFN_hsa_amd_signal_value_pointer>,
         pub hsa_amd_svm_attributes_set_fn: Option<PFN_hsa_amd_svm_attributes_set>,
         pub hsa_amd_svm_attributes_get_fn: Option<PFN_hsa_amd_svm_attributes_get>,
@@ -584,10 +554,8 @@ pub mod rocm_5_2 {
         pub hsa_ext_image_destroy_fn: Option<PFN_hsa_ext_image_destroy>,
         pub hsa_ext_sampler_create_fn: Option<PFN_hsa_ext_sampler_create>,
         pub hsa_ext_sampler_destroy_fn: Option<PFN_hsa_ext_sampler_destroy>,
-        pub hsa_ext_image_get_capability_with_layout_fn:
-            Option<PFN_hsa_ext_image_get_capability_with_layout>,
-        pub hsa_ext_image_data_get_info_with_layout_fn:
-            Option<PFN_hsa_ext_image_data_get_info_with_layout>,
+        pub hsa_ext_image_get_capability_with_layout_fn: Option<PFN_hsa_ext_image_get_capability_with_layout>,
+        pub hsa_ext_image_data_get_info_with_layout_fn: Option<PFN_hsa_ext_image_data_get_info_with_layout>,
         pub hsa_ext_image_create_with_layout_fn: Option<PFN_hsa_ext_image_create_with_layout>,
     }
     /// `HsaApiTable` of ROCm 5.2 (48 bytes, four sub-table pointers).
@@ -621,12 +589,7 @@ pub mod rocm_5_2 {
     const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_profiling_async_copy_enable_fn) == 40);
     const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_profiling_get_dispatch_time_fn) == 48);
     const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_profiling_get_async_copy_time_fn) == 56);
-    const _: () = assert!(
-        offset_of!(
-            AmdExtTable,
-            hsa_amd_profiling_convert_tick_to_system_domain_fn
-        ) == 64
-    );
+    const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_profiling_convert_tick_to_system_domain_fn) == 64);
     const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_signal_async_handler_fn) == 72);
     const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_async_function_fn) == 80);
     const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_signal_wait_any_fn) == 88);
@@ -661,10 +624,8 @@ pub mod rocm_5_2 {
     const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_memory_async_copy_rect_fn) == 320);
     const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_runtime_queue_create_register_fn) == 328);
     const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_memory_lock_to_pool_fn) == 336);
-    const _: () =
-        assert!(offset_of!(AmdExtTable, hsa_amd_register_deallocation_callback_fn) == 344);
-    const _: () =
-        assert!(offset_of!(AmdExtTable, hsa_amd_deregister_deallocation_callback_fn) == 352);
+    const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_register_deallocation_callback_fn) == 344);
+    const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_deregister_deallocation_callback_fn) == 352);
     const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_signal_value_pointer_fn) == 360);
     const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_svm_attributes_set_fn) == 368);
     const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_svm_attributes_get_fn) == 376);
@@ -680,10 +641,8 @@ pub mod rocm_5_2 {
     const _: () = assert!(offset_of!(ImageExtTable, hsa_ext_image_destroy_fn) == 72);
     const _: () = assert!(offset_of!(ImageExtTable, hsa_ext_sampler_create_fn) == 80);
     const _: () = assert!(offset_of!(ImageExtTable, hsa_ext_sampler_destroy_fn) == 88);
-    const _: () =
-        assert!(offset_of!(ImageExtTable, hsa_ext_image_get_capability_with_layout_fn) == 96);
-    const _: () =
-        assert!(offset_of!(ImageExtTable, hsa_ext_image_data_get_info_with_layout_fn) == 104);
+    const _: () = assert!(offset_of!(ImageExtTable, hsa_ext_image_get_capability_with_layout_fn) == 96);
+    const _: () = assert!(offset_of!(ImageExtTable, hsa_ext_image_data_get_info_with_layout_fn) == 104);
     const _: () = assert!(offset_of!(ImageExtTable, hsa_ext_image_create_with_layout_fn) == 112);
 }
 
@@ -784,8 +743,7 @@ const _: () = assert!(offset_of!(CoreApiTable, hsa_executable_load_code_object_f
 const _: () = assert!(offset_of!(CoreApiTable, hsa_executable_freeze_fn) == 704);
 const _: () = assert!(offset_of!(CoreApiTable, hsa_executable_get_info_fn) == 712);
 const _: () = assert!(offset_of!(CoreApiTable, hsa_executable_global_variable_define_fn) == 720);
-const _: () =
-    assert!(offset_of!(CoreApiTable, hsa_executable_agent_global_variable_define_fn) == 728);
+const _: () = assert!(offset_of!(CoreApiTable, hsa_executable_agent_global_variable_define_fn) == 728);
 const _: () = assert!(offset_of!(CoreApiTable, hsa_executable_readonly_variable_define_fn) == 736);
 const _: () = assert!(offset_of!(CoreApiTable, hsa_executable_validate_fn) == 744);
 const _: () = assert!(offset_of!(CoreApiTable, hsa_executable_get_symbol_fn) == 752);
@@ -812,8 +770,7 @@ const _: () = assert!(offset_of!(CoreApiTable, hsa_wavefront_get_info_fn) == 912
 const _: () = assert!(offset_of!(CoreApiTable, hsa_isa_iterate_wavefronts_fn) == 920);
 const _: () = assert!(offset_of!(CoreApiTable, hsa_code_object_get_symbol_from_name_fn) == 928);
 const _: () = assert!(offset_of!(CoreApiTable, hsa_code_object_reader_create_from_file_fn) == 936);
-const _: () =
-    assert!(offset_of!(CoreApiTable, hsa_code_object_reader_create_from_memory_fn) == 944);
+const _: () = assert!(offset_of!(CoreApiTable, hsa_code_object_reader_create_from_memory_fn) == 944);
 const _: () = assert!(offset_of!(CoreApiTable, hsa_code_object_reader_destroy_fn) == 952);
 const _: () = assert!(offset_of!(CoreApiTable, hsa_executable_create_alt_fn) == 960);
 const _: () = assert!(offset_of!(CoreApiTable, hsa_executable_load_program_code_object_fn) == 968);
@@ -829,12 +786,7 @@ const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_profiling_set_profiler_ena
 const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_profiling_async_copy_enable_fn) == 40);
 const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_profiling_get_dispatch_time_fn) == 48);
 const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_profiling_get_async_copy_time_fn) == 56);
-const _: () = assert!(
-    offset_of!(
-        AmdExtTable,
-        hsa_amd_profiling_convert_tick_to_system_domain_fn
-    ) == 64
-);
+const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_profiling_convert_tick_to_system_domain_fn) == 64);
 const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_signal_async_handler_fn) == 72);
 const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_async_function_fn) == 80);
 const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_signal_wait_any_fn) == 88);
@@ -894,12 +846,7 @@ const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_vmem_get_access_fn) == 512
 const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_vmem_export_shareable_handle_fn) == 520);
 const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_vmem_import_shareable_handle_fn) == 528);
 const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_vmem_retain_alloc_handle_fn) == 536);
-const _: () = assert!(
-    offset_of!(
-        AmdExtTable,
-        hsa_amd_vmem_get_alloc_properties_from_handle_fn
-    ) == 544
-);
+const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_vmem_get_alloc_properties_from_handle_fn) == 544);
 const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_agent_set_async_scratch_limit_fn) == 552);
 const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_queue_get_info_fn) == 560);
 const _: () = assert!(offset_of!(AmdExtTable, hsa_amd_vmem_address_reserve_align_fn) == 568);
@@ -934,28 +881,14 @@ const _: () = assert!(offset_of!(ToolsApiTable, hsa_amd_tool_scratch_event_alloc
 const _: () = assert!(offset_of!(ToolsApiTable, hsa_amd_tool_scratch_event_alloc_end_fn) == 24);
 const _: () = assert!(offset_of!(ToolsApiTable, hsa_amd_tool_scratch_event_free_start_fn) == 32);
 const _: () = assert!(offset_of!(ToolsApiTable, hsa_amd_tool_scratch_event_free_end_fn) == 40);
-const _: () = assert!(
-    offset_of!(
-        ToolsApiTable,
-        hsa_amd_tool_scratch_event_async_reclaim_start_fn
-    ) == 48
-);
-const _: () = assert!(
-    offset_of!(
-        ToolsApiTable,
-        hsa_amd_tool_scratch_event_async_reclaim_end_fn
-    ) == 56
-);
+const _: () = assert!(offset_of!(ToolsApiTable, hsa_amd_tool_scratch_event_async_reclaim_start_fn) == 48);
+const _: () = assert!(offset_of!(ToolsApiTable, hsa_amd_tool_scratch_event_async_reclaim_end_fn) == 56);
 const _: () = assert!(size_of::<PcSamplingExtTable>() == 72);
-const _: () =
-    assert!(offset_of!(PcSamplingExtTable, hsa_ven_amd_pcs_iterate_configuration_fn) == 16);
+const _: () = assert!(offset_of!(PcSamplingExtTable, hsa_ven_amd_pcs_iterate_configuration_fn) == 16);
 const _: () = assert!(offset_of!(PcSamplingExtTable, hsa_ven_amd_pcs_create_fn) == 24);
 const _: () = assert!(offset_of!(PcSamplingExtTable, hsa_ven_amd_pcs_create_from_id_fn) == 32);
 const _: () = assert!(offset_of!(PcSamplingExtTable, hsa_ven_amd_pcs_destroy_fn) == 40);
 const _: () = assert!(offset_of!(PcSamplingExtTable, hsa_ven_amd_pcs_start_fn) == 48);
 const _: () = assert!(offset_of!(PcSamplingExtTable, hsa_ven_amd_pcs_stop_fn) == 56);
 const _: () = assert!(offset_of!(PcSamplingExtTable, hsa_ven_amd_pcs_flush_fn) == 64);
-const _: () = assert!(
-    size_of::<AmdExtTable>() as u32
-        == amd_ext_table_size_major2(HSA_AMD_EXT_API_TABLE_STEP_VERSION)
-);
+const _: () = assert!(size_of::<AmdExtTable>() as u32 == amd_ext_table_size_major2(HSA_AMD_EXT_API_TABLE_STEP_VERSION));

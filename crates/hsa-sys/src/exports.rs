@@ -269,46 +269,16 @@ pub const EXPORTED_FUNCTIONS: &[&str] = &[
 
 /// Deprecated alias -> the `sc` function whose implementation (and table slot) it shares (34 pairs).
 pub const DEPRECATED_ALIASES: &[(&str, &str)] = &[
-    (
-        "hsa_queue_load_read_index_acquire",
-        "hsa_queue_load_read_index_scacquire",
-    ),
-    (
-        "hsa_queue_load_write_index_acquire",
-        "hsa_queue_load_write_index_scacquire",
-    ),
-    (
-        "hsa_queue_store_write_index_release",
-        "hsa_queue_store_write_index_screlease",
-    ),
-    (
-        "hsa_queue_cas_write_index_acq_rel",
-        "hsa_queue_cas_write_index_scacq_screl",
-    ),
-    (
-        "hsa_queue_cas_write_index_acquire",
-        "hsa_queue_cas_write_index_scacquire",
-    ),
-    (
-        "hsa_queue_cas_write_index_release",
-        "hsa_queue_cas_write_index_screlease",
-    ),
-    (
-        "hsa_queue_add_write_index_acq_rel",
-        "hsa_queue_add_write_index_scacq_screl",
-    ),
-    (
-        "hsa_queue_add_write_index_acquire",
-        "hsa_queue_add_write_index_scacquire",
-    ),
-    (
-        "hsa_queue_add_write_index_release",
-        "hsa_queue_add_write_index_screlease",
-    ),
-    (
-        "hsa_queue_store_read_index_release",
-        "hsa_queue_store_read_index_screlease",
-    ),
+    ("hsa_queue_load_read_index_acquire", "hsa_queue_load_read_index_scacquire"),
+    ("hsa_queue_load_write_index_acquire", "hsa_queue_load_write_index_scacquire"),
+    ("hsa_queue_store_write_index_release", "hsa_queue_store_write_index_screlease"),
+    ("hsa_queue_cas_write_index_acq_rel", "hsa_queue_cas_write_index_scacq_screl"),
+    ("hsa_queue_cas_write_index_acquire", "hsa_queue_cas_write_index_scacquire"),
+    ("hsa_queue_cas_write_index_release", "hsa_queue_cas_write_index_screlease"),
+    ("hsa_queue_add_write_index_acq_rel", "hsa_queue_add_write_index_scacq_screl"),
+    ("hsa_queue_add_write_index_acquire", "hsa_queue_add_write_index_scacquire"),
+    ("hsa_queue_add_write_index_release", "hsa_queue_add_write_index_screlease"),
+    ("hsa_queue_store_read_index_release", "hsa_queue_store_read_index_screlease"),
     ("hsa_signal_load_acquire", "hsa_signal_load_scacquire"),
     ("hsa_signal_store_release", "hsa_signal_store_screlease"),
     ("hsa_signal_wait_acquire", "hsa_signal_wait_scacquire"),
@@ -321,33 +291,15 @@ pub const DEPRECATED_ALIASES: &[(&str, &str)] = &[
     ("hsa_signal_xor_acquire", "hsa_signal_xor_scacquire"),
     ("hsa_signal_xor_release", "hsa_signal_xor_screlease"),
     ("hsa_signal_xor_acq_rel", "hsa_signal_xor_scacq_screl"),
-    (
-        "hsa_signal_exchange_acquire",
-        "hsa_signal_exchange_scacquire",
-    ),
-    (
-        "hsa_signal_exchange_release",
-        "hsa_signal_exchange_screlease",
-    ),
-    (
-        "hsa_signal_exchange_acq_rel",
-        "hsa_signal_exchange_scacq_screl",
-    ),
+    ("hsa_signal_exchange_acquire", "hsa_signal_exchange_scacquire"),
+    ("hsa_signal_exchange_release", "hsa_signal_exchange_screlease"),
+    ("hsa_signal_exchange_acq_rel", "hsa_signal_exchange_scacq_screl"),
     ("hsa_signal_add_acquire", "hsa_signal_add_scacquire"),
     ("hsa_signal_add_release", "hsa_signal_add_screlease"),
     ("hsa_signal_add_acq_rel", "hsa_signal_add_scacq_screl"),
-    (
-        "hsa_signal_subtract_acquire",
-        "hsa_signal_subtract_scacquire",
-    ),
-    (
-        "hsa_signal_subtract_release",
-        "hsa_signal_subtract_screlease",
-    ),
-    (
-        "hsa_signal_subtract_acq_rel",
-        "hsa_signal_subtract_scacq_screl",
-    ),
+    ("hsa_signal_subtract_acquire", "hsa_signal_subtract_scacquire"),
+    ("hsa_signal_subtract_release", "hsa_signal_subtract_screlease"),
+    ("hsa_signal_subtract_acq_rel", "hsa_signal_subtract_scacq_screl"),
     ("hsa_signal_cas_acquire", "hsa_signal_cas_scacquire"),
     ("hsa_signal_cas_release", "hsa_signal_cas_screlease"),
     ("hsa_signal_cas_acq_rel", "hsa_signal_cas_scacq_screl"),

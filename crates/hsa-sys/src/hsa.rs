@@ -267,8 +267,7 @@ pub type hsa_kernel_dispatch_packet_setup_t = c_uint;
 pub const HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS: hsa_kernel_dispatch_packet_setup_t = 0;
 
 pub type hsa_kernel_dispatch_packet_setup_width_t = c_uint;
-pub const HSA_KERNEL_DISPATCH_PACKET_SETUP_WIDTH_DIMENSIONS:
-    hsa_kernel_dispatch_packet_setup_width_t = 2;
+pub const HSA_KERNEL_DISPATCH_PACKET_SETUP_WIDTH_DIMENSIONS: hsa_kernel_dispatch_packet_setup_width_t = 2;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
@@ -479,15 +478,13 @@ pub const HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE: hsa_executable_symbol_info_t
 pub const HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_IS_CONST: hsa_executable_symbol_info_t = 10;
 pub const HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT: hsa_executable_symbol_info_t = 22;
 pub const HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE: hsa_executable_symbol_info_t = 11;
-pub const HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT:
-    hsa_executable_symbol_info_t = 12;
+pub const HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT: hsa_executable_symbol_info_t = 12;
 pub const HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE: hsa_executable_symbol_info_t = 13;
 pub const HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE: hsa_executable_symbol_info_t = 14;
 pub const HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_DYNAMIC_CALLSTACK: hsa_executable_symbol_info_t = 15;
 pub const HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_CALL_CONVENTION: hsa_executable_symbol_info_t = 18;
 pub const HSA_EXECUTABLE_SYMBOL_INFO_INDIRECT_FUNCTION_OBJECT: hsa_executable_symbol_info_t = 23;
-pub const HSA_EXECUTABLE_SYMBOL_INFO_INDIRECT_FUNCTION_CALL_CONVENTION:
-    hsa_executable_symbol_info_t = 16;
+pub const HSA_EXECUTABLE_SYMBOL_INFO_INDIRECT_FUNCTION_CALL_CONVENTION: hsa_executable_symbol_info_t = 16;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -563,16 +560,11 @@ pub type PFN_hsa_system_get_info =
     unsafe extern "C" fn(attribute: hsa_system_info_t, value: *mut c_void) -> hsa_status_t;
 
 /// Type of `hsa_extension_get_name` (and of its `hsa_extension_get_name_fn` API-table slot, if it has one).
-pub type PFN_hsa_extension_get_name =
-    unsafe extern "C" fn(extension: u16, name: *mut *const c_char) -> hsa_status_t;
+pub type PFN_hsa_extension_get_name = unsafe extern "C" fn(extension: u16, name: *mut *const c_char) -> hsa_status_t;
 
 /// Type of `hsa_system_extension_supported` (and of its `hsa_system_extension_supported_fn` API-table slot, if it has one).
-pub type PFN_hsa_system_extension_supported = unsafe extern "C" fn(
-    extension: u16,
-    version_major: u16,
-    version_minor: u16,
-    result: *mut bool,
-) -> hsa_status_t;
+pub type PFN_hsa_system_extension_supported =
+    unsafe extern "C" fn(extension: u16, version_major: u16, version_minor: u16, result: *mut bool) -> hsa_status_t;
 
 /// Type of `hsa_system_major_extension_supported` (and of its `hsa_system_major_extension_supported_fn` API-table slot, if it has one).
 pub type PFN_hsa_system_major_extension_supported = unsafe extern "C" fn(
@@ -583,27 +575,16 @@ pub type PFN_hsa_system_major_extension_supported = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_system_get_extension_table` (and of its `hsa_system_get_extension_table_fn` API-table slot, if it has one).
-pub type PFN_hsa_system_get_extension_table = unsafe extern "C" fn(
-    extension: u16,
-    version_major: u16,
-    version_minor: u16,
-    table: *mut c_void,
-) -> hsa_status_t;
+pub type PFN_hsa_system_get_extension_table =
+    unsafe extern "C" fn(extension: u16, version_major: u16, version_minor: u16, table: *mut c_void) -> hsa_status_t;
 
 /// Type of `hsa_system_get_major_extension_table` (and of its `hsa_system_get_major_extension_table_fn` API-table slot, if it has one).
-pub type PFN_hsa_system_get_major_extension_table = unsafe extern "C" fn(
-    extension: u16,
-    version_major: u16,
-    table_length: usize,
-    table: *mut c_void,
-) -> hsa_status_t;
+pub type PFN_hsa_system_get_major_extension_table =
+    unsafe extern "C" fn(extension: u16, version_major: u16, table_length: usize, table: *mut c_void) -> hsa_status_t;
 
 /// Type of `hsa_agent_get_info` (and of its `hsa_agent_get_info_fn` API-table slot, if it has one).
-pub type PFN_hsa_agent_get_info = unsafe extern "C" fn(
-    agent: hsa_agent_t,
-    attribute: hsa_agent_info_t,
-    value: *mut c_void,
-) -> hsa_status_t;
+pub type PFN_hsa_agent_get_info =
+    unsafe extern "C" fn(agent: hsa_agent_t, attribute: hsa_agent_info_t, value: *mut c_void) -> hsa_status_t;
 
 /// Type of `hsa_iterate_agents` (and of its `hsa_iterate_agents_fn` API-table slot, if it has one).
 pub type PFN_hsa_iterate_agents = unsafe extern "C" fn(
@@ -612,18 +593,12 @@ pub type PFN_hsa_iterate_agents = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_agent_get_exception_policies` (and of its `hsa_agent_get_exception_policies_fn` API-table slot, if it has one).
-pub type PFN_hsa_agent_get_exception_policies = unsafe extern "C" fn(
-    agent: hsa_agent_t,
-    profile: hsa_profile_t,
-    mask: *mut u16,
-) -> hsa_status_t;
+pub type PFN_hsa_agent_get_exception_policies =
+    unsafe extern "C" fn(agent: hsa_agent_t, profile: hsa_profile_t, mask: *mut u16) -> hsa_status_t;
 
 /// Type of `hsa_cache_get_info` (and of its `hsa_cache_get_info_fn` API-table slot, if it has one).
-pub type PFN_hsa_cache_get_info = unsafe extern "C" fn(
-    cache: hsa_cache_t,
-    attribute: hsa_cache_info_t,
-    value: *mut c_void,
-) -> hsa_status_t;
+pub type PFN_hsa_cache_get_info =
+    unsafe extern "C" fn(cache: hsa_cache_t, attribute: hsa_cache_info_t, value: *mut c_void) -> hsa_status_t;
 
 /// Type of `hsa_agent_iterate_caches` (and of its `hsa_agent_iterate_caches_fn` API-table slot, if it has one).
 pub type PFN_hsa_agent_iterate_caches = unsafe extern "C" fn(
@@ -662,36 +637,28 @@ pub type PFN_hsa_signal_create = unsafe extern "C" fn(
 pub type PFN_hsa_signal_destroy = unsafe extern "C" fn(signal: hsa_signal_t) -> hsa_status_t;
 
 /// Type of `hsa_signal_load_scacquire` (and of its `hsa_signal_load_scacquire_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_load_scacquire =
-    unsafe extern "C" fn(signal: hsa_signal_t) -> hsa_signal_value_t;
+pub type PFN_hsa_signal_load_scacquire = unsafe extern "C" fn(signal: hsa_signal_t) -> hsa_signal_value_t;
 
 /// Type of `hsa_signal_load_relaxed` (and of its `hsa_signal_load_relaxed_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_load_relaxed =
-    unsafe extern "C" fn(signal: hsa_signal_t) -> hsa_signal_value_t;
+pub type PFN_hsa_signal_load_relaxed = unsafe extern "C" fn(signal: hsa_signal_t) -> hsa_signal_value_t;
 
 /// Type of `hsa_signal_load_acquire` (and of its `hsa_signal_load_acquire_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_load_acquire =
-    unsafe extern "C" fn(signal: hsa_signal_t) -> hsa_signal_value_t;
+pub type PFN_hsa_signal_load_acquire = unsafe extern "C" fn(signal: hsa_signal_t) -> hsa_signal_value_t;
 
 /// Type of `hsa_signal_store_relaxed` (and of its `hsa_signal_store_relaxed_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_store_relaxed =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_store_relaxed = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_store_screlease` (and of its `hsa_signal_store_screlease_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_store_screlease =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_store_screlease = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_store_release` (and of its `hsa_signal_store_release_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_store_release =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_store_release = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_silent_store_relaxed` (and of its `hsa_signal_silent_store_relaxed_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_silent_store_relaxed =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_silent_store_relaxed = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_silent_store_screlease` (and of its `hsa_signal_silent_store_screlease_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_silent_store_screlease =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_silent_store_screlease = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_exchange_scacq_screl` (and of its `hsa_signal_exchange_scacq_screl_fn` API-table slot, if it has one).
 pub type PFN_hsa_signal_exchange_scacq_screl =
@@ -771,144 +738,109 @@ pub type PFN_hsa_signal_cas_release = unsafe extern "C" fn(
 ) -> hsa_signal_value_t;
 
 /// Type of `hsa_signal_add_scacq_screl` (and of its `hsa_signal_add_scacq_screl_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_add_scacq_screl =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_add_scacq_screl = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_add_acq_rel` (and of its `hsa_signal_add_acq_rel_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_add_acq_rel =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_add_acq_rel = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_add_scacquire` (and of its `hsa_signal_add_scacquire_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_add_scacquire =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_add_scacquire = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_add_acquire` (and of its `hsa_signal_add_acquire_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_add_acquire =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_add_acquire = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_add_relaxed` (and of its `hsa_signal_add_relaxed_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_add_relaxed =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_add_relaxed = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_add_screlease` (and of its `hsa_signal_add_screlease_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_add_screlease =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_add_screlease = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_add_release` (and of its `hsa_signal_add_release_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_add_release =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_add_release = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_subtract_scacq_screl` (and of its `hsa_signal_subtract_scacq_screl_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_subtract_scacq_screl =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_subtract_scacq_screl = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_subtract_acq_rel` (and of its `hsa_signal_subtract_acq_rel_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_subtract_acq_rel =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_subtract_acq_rel = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_subtract_scacquire` (and of its `hsa_signal_subtract_scacquire_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_subtract_scacquire =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_subtract_scacquire = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_subtract_acquire` (and of its `hsa_signal_subtract_acquire_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_subtract_acquire =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_subtract_acquire = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_subtract_relaxed` (and of its `hsa_signal_subtract_relaxed_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_subtract_relaxed =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_subtract_relaxed = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_subtract_screlease` (and of its `hsa_signal_subtract_screlease_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_subtract_screlease =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_subtract_screlease = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_subtract_release` (and of its `hsa_signal_subtract_release_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_subtract_release =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_subtract_release = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_and_scacq_screl` (and of its `hsa_signal_and_scacq_screl_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_and_scacq_screl =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_and_scacq_screl = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_and_acq_rel` (and of its `hsa_signal_and_acq_rel_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_and_acq_rel =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_and_acq_rel = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_and_scacquire` (and of its `hsa_signal_and_scacquire_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_and_scacquire =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_and_scacquire = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_and_acquire` (and of its `hsa_signal_and_acquire_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_and_acquire =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_and_acquire = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_and_relaxed` (and of its `hsa_signal_and_relaxed_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_and_relaxed =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_and_relaxed = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_and_screlease` (and of its `hsa_signal_and_screlease_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_and_screlease =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_and_screlease = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_and_release` (and of its `hsa_signal_and_release_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_and_release =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_and_release = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_or_scacq_screl` (and of its `hsa_signal_or_scacq_screl_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_or_scacq_screl =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_or_scacq_screl = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_or_acq_rel` (and of its `hsa_signal_or_acq_rel_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_or_acq_rel =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_or_acq_rel = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_or_scacquire` (and of its `hsa_signal_or_scacquire_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_or_scacquire =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_or_scacquire = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_or_acquire` (and of its `hsa_signal_or_acquire_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_or_acquire =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_or_acquire = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_or_relaxed` (and of its `hsa_signal_or_relaxed_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_or_relaxed =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_or_relaxed = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_or_screlease` (and of its `hsa_signal_or_screlease_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_or_screlease =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_or_screlease = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_or_release` (and of its `hsa_signal_or_release_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_or_release =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_or_release = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_xor_scacq_screl` (and of its `hsa_signal_xor_scacq_screl_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_xor_scacq_screl =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_xor_scacq_screl = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_xor_acq_rel` (and of its `hsa_signal_xor_acq_rel_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_xor_acq_rel =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_xor_acq_rel = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_xor_scacquire` (and of its `hsa_signal_xor_scacquire_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_xor_scacquire =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_xor_scacquire = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_xor_acquire` (and of its `hsa_signal_xor_acquire_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_xor_acquire =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_xor_acquire = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_xor_relaxed` (and of its `hsa_signal_xor_relaxed_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_xor_relaxed =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_xor_relaxed = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_xor_screlease` (and of its `hsa_signal_xor_screlease_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_xor_screlease =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_xor_screlease = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_xor_release` (and of its `hsa_signal_xor_release_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_xor_release =
-    unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
+pub type PFN_hsa_signal_xor_release = unsafe extern "C" fn(signal: hsa_signal_t, value: hsa_signal_value_t);
 
 /// Type of `hsa_signal_wait_scacquire` (and of its `hsa_signal_wait_scacquire_fn` API-table slot, if it has one).
 pub type PFN_hsa_signal_wait_scacquire = unsafe extern "C" fn(
@@ -947,8 +879,7 @@ pub type PFN_hsa_signal_group_create = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_signal_group_destroy` (and of its `hsa_signal_group_destroy_fn` API-table slot, if it has one).
-pub type PFN_hsa_signal_group_destroy =
-    unsafe extern "C" fn(signal_group: hsa_signal_group_t) -> hsa_status_t;
+pub type PFN_hsa_signal_group_destroy = unsafe extern "C" fn(signal_group: hsa_signal_group_t) -> hsa_status_t;
 
 /// Type of `hsa_signal_group_wait_any_scacquire` (and of its `hsa_signal_group_wait_any_scacquire_fn` API-table slot, if it has one).
 pub type PFN_hsa_signal_group_wait_any_scacquire = unsafe extern "C" fn(
@@ -975,9 +906,7 @@ pub type PFN_hsa_queue_create = unsafe extern "C" fn(
     agent: hsa_agent_t,
     size: u32,
     type_: hsa_queue_type32_t,
-    callback: Option<
-        unsafe extern "C" fn(status: hsa_status_t, source: *mut hsa_queue_t, data: *mut c_void),
-    >,
+    callback: Option<unsafe extern "C" fn(status: hsa_status_t, source: *mut hsa_queue_t, data: *mut c_void)>,
     data: *mut c_void,
     private_segment_size: u32,
     group_segment_size: u32,
@@ -1001,40 +930,31 @@ pub type PFN_hsa_queue_destroy = unsafe extern "C" fn(queue: *mut hsa_queue_t) -
 pub type PFN_hsa_queue_inactivate = unsafe extern "C" fn(queue: *mut hsa_queue_t) -> hsa_status_t;
 
 /// Type of `hsa_queue_load_read_index_acquire` (and of its `hsa_queue_load_read_index_acquire_fn` API-table slot, if it has one).
-pub type PFN_hsa_queue_load_read_index_acquire =
-    unsafe extern "C" fn(queue: *const hsa_queue_t) -> u64;
+pub type PFN_hsa_queue_load_read_index_acquire = unsafe extern "C" fn(queue: *const hsa_queue_t) -> u64;
 
 /// Type of `hsa_queue_load_read_index_scacquire` (and of its `hsa_queue_load_read_index_scacquire_fn` API-table slot, if it has one).
-pub type PFN_hsa_queue_load_read_index_scacquire =
-    unsafe extern "C" fn(queue: *const hsa_queue_t) -> u64;
+pub type PFN_hsa_queue_load_read_index_scacquire = unsafe extern "C" fn(queue: *const hsa_queue_t) -> u64;
 
 /// Type of `hsa_queue_load_read_index_relaxed` (and of its `hsa_queue_load_read_index_relaxed_fn` API-table slot, if it has one).
-pub type PFN_hsa_queue_load_read_index_relaxed =
-    unsafe extern "C" fn(queue: *const hsa_queue_t) -> u64;
+pub type PFN_hsa_queue_load_read_index_relaxed = unsafe extern "C" fn(queue: *const hsa_queue_t) -> u64;
 
 /// Type of `hsa_queue_load_write_index_acquire` (and of its `hsa_queue_load_write_index_acquire_fn` API-table slot, if it has one).
-pub type PFN_hsa_queue_load_write_index_acquire =
-    unsafe extern "C" fn(queue: *const hsa_queue_t) -> u64;
+pub type PFN_hsa_queue_load_write_index_acquire = unsafe extern "C" fn(queue: *const hsa_queue_t) -> u64;
 
 /// Type of `hsa_queue_load_write_index_scacquire` (and of its `hsa_queue_load_write_index_scacquire_fn` API-table slot, if it has one).
-pub type PFN_hsa_queue_load_write_index_scacquire =
-    unsafe extern "C" fn(queue: *const hsa_queue_t) -> u64;
+pub type PFN_hsa_queue_load_write_index_scacquire = unsafe extern "C" fn(queue: *const hsa_queue_t) -> u64;
 
 /// Type of `hsa_queue_load_write_index_relaxed` (and of its `hsa_queue_load_write_index_relaxed_fn` API-table slot, if it has one).
-pub type PFN_hsa_queue_load_write_index_relaxed =
-    unsafe extern "C" fn(queue: *const hsa_queue_t) -> u64;
+pub type PFN_hsa_queue_load_write_index_relaxed = unsafe extern "C" fn(queue: *const hsa_queue_t) -> u64;
 
 /// Type of `hsa_queue_store_write_index_relaxed` (and of its `hsa_queue_store_write_index_relaxed_fn` API-table slot, if it has one).
-pub type PFN_hsa_queue_store_write_index_relaxed =
-    unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64);
+pub type PFN_hsa_queue_store_write_index_relaxed = unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64);
 
 /// Type of `hsa_queue_store_write_index_release` (and of its `hsa_queue_store_write_index_release_fn` API-table slot, if it has one).
-pub type PFN_hsa_queue_store_write_index_release =
-    unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64);
+pub type PFN_hsa_queue_store_write_index_release = unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64);
 
 /// Type of `hsa_queue_store_write_index_screlease` (and of its `hsa_queue_store_write_index_screlease_fn` API-table slot, if it has one).
-pub type PFN_hsa_queue_store_write_index_screlease =
-    unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64);
+pub type PFN_hsa_queue_store_write_index_screlease = unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64);
 
 /// Type of `hsa_queue_cas_write_index_acq_rel` (and of its `hsa_queue_cas_write_index_acq_rel_fn` API-table slot, if it has one).
 pub type PFN_hsa_queue_cas_write_index_acq_rel =
@@ -1065,51 +985,38 @@ pub type PFN_hsa_queue_cas_write_index_screlease =
     unsafe extern "C" fn(queue: *const hsa_queue_t, expected: u64, value: u64) -> u64;
 
 /// Type of `hsa_queue_add_write_index_acq_rel` (and of its `hsa_queue_add_write_index_acq_rel_fn` API-table slot, if it has one).
-pub type PFN_hsa_queue_add_write_index_acq_rel =
-    unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64) -> u64;
+pub type PFN_hsa_queue_add_write_index_acq_rel = unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64) -> u64;
 
 /// Type of `hsa_queue_add_write_index_scacq_screl` (and of its `hsa_queue_add_write_index_scacq_screl_fn` API-table slot, if it has one).
-pub type PFN_hsa_queue_add_write_index_scacq_screl =
-    unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64) -> u64;
+pub type PFN_hsa_queue_add_write_index_scacq_screl = unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64) -> u64;
 
 /// Type of `hsa_queue_add_write_index_acquire` (and of its `hsa_queue_add_write_index_acquire_fn` API-table slot, if it has one).
-pub type PFN_hsa_queue_add_write_index_acquire =
-    unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64) -> u64;
+pub type PFN_hsa_queue_add_write_index_acquire = unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64) -> u64;
 
 /// Type of `hsa_queue_add_write_index_scacquire` (and of its `hsa_queue_add_write_index_scacquire_fn` API-table slot, if it has one).
-pub type PFN_hsa_queue_add_write_index_scacquire =
-    unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64) -> u64;
+pub type PFN_hsa_queue_add_write_index_scacquire = unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64) -> u64;
 
 /// Type of `hsa_queue_add_write_index_relaxed` (and of its `hsa_queue_add_write_index_relaxed_fn` API-table slot, if it has one).
-pub type PFN_hsa_queue_add_write_index_relaxed =
-    unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64) -> u64;
+pub type PFN_hsa_queue_add_write_index_relaxed = unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64) -> u64;
 
 /// Type of `hsa_queue_add_write_index_release` (and of its `hsa_queue_add_write_index_release_fn` API-table slot, if it has one).
-pub type PFN_hsa_queue_add_write_index_release =
-    unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64) -> u64;
+pub type PFN_hsa_queue_add_write_index_release = unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64) -> u64;
 
 /// Type of `hsa_queue_add_write_index_screlease` (and of its `hsa_queue_add_write_index_screlease_fn` API-table slot, if it has one).
-pub type PFN_hsa_queue_add_write_index_screlease =
-    unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64) -> u64;
+pub type PFN_hsa_queue_add_write_index_screlease = unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64) -> u64;
 
 /// Type of `hsa_queue_store_read_index_relaxed` (and of its `hsa_queue_store_read_index_relaxed_fn` API-table slot, if it has one).
-pub type PFN_hsa_queue_store_read_index_relaxed =
-    unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64);
+pub type PFN_hsa_queue_store_read_index_relaxed = unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64);
 
 /// Type of `hsa_queue_store_read_index_release` (and of its `hsa_queue_store_read_index_release_fn` API-table slot, if it has one).
-pub type PFN_hsa_queue_store_read_index_release =
-    unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64);
+pub type PFN_hsa_queue_store_read_index_release = unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64);
 
 /// Type of `hsa_queue_store_read_index_screlease` (and of its `hsa_queue_store_read_index_screlease_fn` API-table slot, if it has one).
-pub type PFN_hsa_queue_store_read_index_screlease =
-    unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64);
+pub type PFN_hsa_queue_store_read_index_screlease = unsafe extern "C" fn(queue: *const hsa_queue_t, value: u64);
 
 /// Type of `hsa_region_get_info` (and of its `hsa_region_get_info_fn` API-table slot, if it has one).
-pub type PFN_hsa_region_get_info = unsafe extern "C" fn(
-    region: hsa_region_t,
-    attribute: hsa_region_info_t,
-    value: *mut c_void,
-) -> hsa_status_t;
+pub type PFN_hsa_region_get_info =
+    unsafe extern "C" fn(region: hsa_region_t, attribute: hsa_region_info_t, value: *mut c_void) -> hsa_status_t;
 
 /// Type of `hsa_agent_iterate_regions` (and of its `hsa_agent_iterate_regions_fn` API-table slot, if it has one).
 pub type PFN_hsa_agent_iterate_regions = unsafe extern "C" fn(
@@ -1126,27 +1033,20 @@ pub type PFN_hsa_memory_allocate =
 pub type PFN_hsa_memory_free = unsafe extern "C" fn(ptr: *mut c_void) -> hsa_status_t;
 
 /// Type of `hsa_memory_copy` (and of its `hsa_memory_copy_fn` API-table slot, if it has one).
-pub type PFN_hsa_memory_copy =
-    unsafe extern "C" fn(dst: *mut c_void, src: *const c_void, size: usize) -> hsa_status_t;
+pub type PFN_hsa_memory_copy = unsafe extern "C" fn(dst: *mut c_void, src: *const c_void, size: usize) -> hsa_status_t;
 
 /// Type of `hsa_memory_assign_agent` (and of its `hsa_memory_assign_agent_fn` API-table slot, if it has one).
-pub type PFN_hsa_memory_assign_agent = unsafe extern "C" fn(
-    ptr: *mut c_void,
-    agent: hsa_agent_t,
-    access: hsa_access_permission_t,
-) -> hsa_status_t;
+pub type PFN_hsa_memory_assign_agent =
+    unsafe extern "C" fn(ptr: *mut c_void, agent: hsa_agent_t, access: hsa_access_permission_t) -> hsa_status_t;
 
 /// Type of `hsa_memory_register` (and of its `hsa_memory_register_fn` API-table slot, if it has one).
-pub type PFN_hsa_memory_register =
-    unsafe extern "C" fn(ptr: *mut c_void, size: usize) -> hsa_status_t;
+pub type PFN_hsa_memory_register = unsafe extern "C" fn(ptr: *mut c_void, size: usize) -> hsa_status_t;
 
 /// Type of `hsa_memory_deregister` (and of its `hsa_memory_deregister_fn` API-table slot, if it has one).
-pub type PFN_hsa_memory_deregister =
-    unsafe extern "C" fn(ptr: *mut c_void, size: usize) -> hsa_status_t;
+pub type PFN_hsa_memory_deregister = unsafe extern "C" fn(ptr: *mut c_void, size: usize) -> hsa_status_t;
 
 /// Type of `hsa_isa_from_name` (and of its `hsa_isa_from_name_fn` API-table slot, if it has one).
-pub type PFN_hsa_isa_from_name =
-    unsafe extern "C" fn(name: *const c_char, isa: *mut hsa_isa_t) -> hsa_status_t;
+pub type PFN_hsa_isa_from_name = unsafe extern "C" fn(name: *const c_char, isa: *mut hsa_isa_t) -> hsa_status_t;
 
 /// Type of `hsa_agent_iterate_isas` (and of its `hsa_agent_iterate_isas_fn` API-table slot, if it has one).
 pub type PFN_hsa_agent_iterate_isas = unsafe extern "C" fn(
@@ -1156,19 +1056,12 @@ pub type PFN_hsa_agent_iterate_isas = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_isa_get_info` (and of its `hsa_isa_get_info_fn` API-table slot, if it has one).
-pub type PFN_hsa_isa_get_info = unsafe extern "C" fn(
-    isa: hsa_isa_t,
-    attribute: hsa_isa_info_t,
-    index: u32,
-    value: *mut c_void,
-) -> hsa_status_t;
+pub type PFN_hsa_isa_get_info =
+    unsafe extern "C" fn(isa: hsa_isa_t, attribute: hsa_isa_info_t, index: u32, value: *mut c_void) -> hsa_status_t;
 
 /// Type of `hsa_isa_get_info_alt` (and of its `hsa_isa_get_info_alt_fn` API-table slot, if it has one).
-pub type PFN_hsa_isa_get_info_alt = unsafe extern "C" fn(
-    isa: hsa_isa_t,
-    attribute: hsa_isa_info_t,
-    value: *mut c_void,
-) -> hsa_status_t;
+pub type PFN_hsa_isa_get_info_alt =
+    unsafe extern "C" fn(isa: hsa_isa_t, attribute: hsa_isa_info_t, value: *mut c_void) -> hsa_status_t;
 
 /// Type of `hsa_isa_get_exception_policies` (and of its `hsa_isa_get_exception_policies_fn` API-table slot, if it has one).
 pub type PFN_hsa_isa_get_exception_policies =
@@ -1192,24 +1085,17 @@ pub type PFN_hsa_wavefront_get_info = unsafe extern "C" fn(
 /// Type of `hsa_isa_iterate_wavefronts` (and of its `hsa_isa_iterate_wavefronts_fn` API-table slot, if it has one).
 pub type PFN_hsa_isa_iterate_wavefronts = unsafe extern "C" fn(
     isa: hsa_isa_t,
-    callback: Option<
-        unsafe extern "C" fn(wavefront: hsa_wavefront_t, data: *mut c_void) -> hsa_status_t,
-    >,
+    callback: Option<unsafe extern "C" fn(wavefront: hsa_wavefront_t, data: *mut c_void) -> hsa_status_t>,
     data: *mut c_void,
 ) -> hsa_status_t;
 
 /// Type of `hsa_isa_compatible` (and of its `hsa_isa_compatible_fn` API-table slot, if it has one).
-pub type PFN_hsa_isa_compatible = unsafe extern "C" fn(
-    code_object_isa: hsa_isa_t,
-    agent_isa: hsa_isa_t,
-    result: *mut bool,
-) -> hsa_status_t;
+pub type PFN_hsa_isa_compatible =
+    unsafe extern "C" fn(code_object_isa: hsa_isa_t, agent_isa: hsa_isa_t, result: *mut bool) -> hsa_status_t;
 
 /// Type of `hsa_code_object_reader_create_from_file` (and of its `hsa_code_object_reader_create_from_file_fn` API-table slot, if it has one).
-pub type PFN_hsa_code_object_reader_create_from_file = unsafe extern "C" fn(
-    file: hsa_file_t,
-    code_object_reader: *mut hsa_code_object_reader_t,
-) -> hsa_status_t;
+pub type PFN_hsa_code_object_reader_create_from_file =
+    unsafe extern "C" fn(file: hsa_file_t, code_object_reader: *mut hsa_code_object_reader_t) -> hsa_status_t;
 
 /// Type of `hsa_code_object_reader_create_from_memory` (and of its `hsa_code_object_reader_create_from_memory_fn` API-table slot, if it has one).
 pub type PFN_hsa_code_object_reader_create_from_memory = unsafe extern "C" fn(
@@ -1239,8 +1125,7 @@ pub type PFN_hsa_executable_create_alt = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_executable_destroy` (and of its `hsa_executable_destroy_fn` API-table slot, if it has one).
-pub type PFN_hsa_executable_destroy =
-    unsafe extern "C" fn(executable: hsa_executable_t) -> hsa_status_t;
+pub type PFN_hsa_executable_destroy = unsafe extern "C" fn(executable: hsa_executable_t) -> hsa_status_t;
 
 /// Type of `hsa_executable_load_program_code_object` (and of its `hsa_executable_load_program_code_object_fn` API-table slot, if it has one).
 pub type PFN_hsa_executable_load_program_code_object = unsafe extern "C" fn(
@@ -1298,11 +1183,8 @@ pub type PFN_hsa_executable_validate =
     unsafe extern "C" fn(executable: hsa_executable_t, result: *mut u32) -> hsa_status_t;
 
 /// Type of `hsa_executable_validate_alt` (and of its `hsa_executable_validate_alt_fn` API-table slot, if it has one).
-pub type PFN_hsa_executable_validate_alt = unsafe extern "C" fn(
-    executable: hsa_executable_t,
-    options: *const c_char,
-    result: *mut u32,
-) -> hsa_status_t;
+pub type PFN_hsa_executable_validate_alt =
+    unsafe extern "C" fn(executable: hsa_executable_t, options: *const c_char, result: *mut u32) -> hsa_status_t;
 
 /// Type of `hsa_executable_get_symbol` (and of its `hsa_executable_get_symbol_fn` API-table slot, if it has one).
 pub type PFN_hsa_executable_get_symbol = unsafe extern "C" fn(
@@ -1374,11 +1256,7 @@ pub type PFN_hsa_executable_iterate_program_symbols = unsafe extern "C" fn(
 pub type PFN_hsa_code_object_serialize = unsafe extern "C" fn(
     code_object: hsa_code_object_t,
     alloc_callback: Option<
-        unsafe extern "C" fn(
-            size: usize,
-            data: hsa_callback_data_t,
-            address: *mut *mut c_void,
-        ) -> hsa_status_t,
+        unsafe extern "C" fn(size: usize, data: hsa_callback_data_t, address: *mut *mut c_void) -> hsa_status_t,
     >,
     callback_data: hsa_callback_data_t,
     options: *const c_char,
@@ -1395,8 +1273,7 @@ pub type PFN_hsa_code_object_deserialize = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_code_object_destroy` (and of its `hsa_code_object_destroy_fn` API-table slot, if it has one).
-pub type PFN_hsa_code_object_destroy =
-    unsafe extern "C" fn(code_object: hsa_code_object_t) -> hsa_status_t;
+pub type PFN_hsa_code_object_destroy = unsafe extern "C" fn(code_object: hsa_code_object_t) -> hsa_status_t;
 
 /// Type of `hsa_code_object_get_info` (and of its `hsa_code_object_get_info_fn` API-table slot, if it has one).
 pub type PFN_hsa_code_object_get_info = unsafe extern "C" fn(

@@ -90,7 +90,6 @@ pub union hsa_amd_tool_event_t {
     pub scratch_async_reclaim_end: *const hsa_amd_event_scratch_async_reclaim_end_t,
 }
 
-pub type hsa_amd_tool_event =
-    Option<unsafe extern "C" fn(arg0: hsa_amd_tool_event_t) -> hsa_status_t>;
+pub type hsa_amd_tool_event = Option<unsafe extern "C" fn(arg0: hsa_amd_tool_event_t) -> hsa_status_t>;
 
 // Function types.

@@ -239,8 +239,7 @@ pub type hsa_amd_signal_attribute_t = c_uint;
 pub const HSA_AMD_SIGNAL_AMD_GPU_ONLY: hsa_amd_signal_attribute_t = 1;
 pub const HSA_AMD_SIGNAL_IPC: hsa_amd_signal_attribute_t = 2;
 
-pub type hsa_amd_signal_handler =
-    Option<unsafe extern "C" fn(value: hsa_signal_value_t, arg: *mut c_void) -> bool>;
+pub type hsa_amd_signal_handler = Option<unsafe extern "C" fn(value: hsa_signal_value_t, arg: *mut c_void) -> bool>;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
@@ -271,8 +270,7 @@ pub type hsa_amd_memory_pool_global_flag_s = c_uint;
 pub const HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT: hsa_amd_memory_pool_global_flag_t = 1;
 pub const HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED: hsa_amd_memory_pool_global_flag_t = 2;
 pub const HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED: hsa_amd_memory_pool_global_flag_t = 4;
-pub const HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED:
-    hsa_amd_memory_pool_global_flag_t = 8;
+pub const HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED: hsa_amd_memory_pool_global_flag_t = 8;
 
 pub type hsa_amd_memory_pool_location_t = c_uint;
 pub type hsa_amd_memory_pool_location_s = c_uint;
@@ -460,8 +458,7 @@ pub const HSA_AMD_QUEUE_CREATE_SYSTEM_MEM: hsa_amd_queue_create_flag_t = 0;
 pub const HSA_AMD_QUEUE_CREATE_DEVICE_MEM_RING_BUF: hsa_amd_queue_create_flag_t = 1;
 pub const HSA_AMD_QUEUE_CREATE_DEVICE_MEM_QUEUE_DESCRIPTOR: hsa_amd_queue_create_flag_t = 2;
 
-pub type hsa_amd_deallocation_callback_t =
-    Option<unsafe extern "C" fn(ptr: *mut c_void, user_data: *mut c_void)>;
+pub type hsa_amd_deallocation_callback_t = Option<unsafe extern "C" fn(ptr: *mut c_void, user_data: *mut c_void)>;
 
 pub type hsa_amd_svm_model_t = c_uint;
 pub type hsa_amd_svm_model_s = c_uint;
@@ -549,8 +546,7 @@ pub type PFN_hsa_amd_profiling_set_profiler_enabled =
     unsafe extern "C" fn(queue: *mut hsa_queue_t, enable: c_int) -> hsa_status_t;
 
 /// Type of `hsa_amd_profiling_async_copy_enable` (and of its `hsa_amd_profiling_async_copy_enable_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_profiling_async_copy_enable =
-    unsafe extern "C" fn(enable: bool) -> hsa_status_t;
+pub type PFN_hsa_amd_profiling_async_copy_enable = unsafe extern "C" fn(enable: bool) -> hsa_status_t;
 
 /// Type of `hsa_amd_profiling_get_dispatch_time` (and of its `hsa_amd_profiling_get_dispatch_time_fn` API-table slot, if it has one).
 pub type PFN_hsa_amd_profiling_get_dispatch_time = unsafe extern "C" fn(
@@ -560,18 +556,12 @@ pub type PFN_hsa_amd_profiling_get_dispatch_time = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_amd_profiling_get_async_copy_time` (and of its `hsa_amd_profiling_get_async_copy_time_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_profiling_get_async_copy_time = unsafe extern "C" fn(
-    signal: hsa_signal_t,
-    time: *mut hsa_amd_profiling_async_copy_time_t,
-) -> hsa_status_t;
+pub type PFN_hsa_amd_profiling_get_async_copy_time =
+    unsafe extern "C" fn(signal: hsa_signal_t, time: *mut hsa_amd_profiling_async_copy_time_t) -> hsa_status_t;
 
 /// Type of `hsa_amd_profiling_convert_tick_to_system_domain` (and of its `hsa_amd_profiling_convert_tick_to_system_domain_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_profiling_convert_tick_to_system_domain = unsafe extern "C" fn(
-    agent: hsa_agent_t,
-    agent_tick: u64,
-    system_tick: *mut u64,
-)
-    -> hsa_status_t;
+pub type PFN_hsa_amd_profiling_convert_tick_to_system_domain =
+    unsafe extern "C" fn(agent: hsa_agent_t, agent_tick: u64, system_tick: *mut u64) -> hsa_status_t;
 
 /// Type of `hsa_amd_signal_create` (and of its `hsa_amd_signal_create_fn` API-table slot, if it has one).
 pub type PFN_hsa_amd_signal_create = unsafe extern "C" fn(
@@ -583,10 +573,8 @@ pub type PFN_hsa_amd_signal_create = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_amd_signal_value_pointer` (and of its `hsa_amd_signal_value_pointer_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_signal_value_pointer = unsafe extern "C" fn(
-    signal: hsa_signal_t,
-    value_ptr: *mut *mut hsa_signal_value_t,
-) -> hsa_status_t;
+pub type PFN_hsa_amd_signal_value_pointer =
+    unsafe extern "C" fn(signal: hsa_signal_t, value_ptr: *mut *mut hsa_signal_value_t) -> hsa_status_t;
 
 /// Type of `hsa_amd_signal_async_handler` (and of its `hsa_amd_signal_async_handler_fn` API-table slot, if it has one).
 pub type PFN_hsa_amd_signal_async_handler = unsafe extern "C" fn(
@@ -620,10 +608,8 @@ pub type PFN_hsa_amd_signal_wait_any = unsafe extern "C" fn(
 ) -> u32;
 
 /// Type of `hsa_amd_async_function` (and of its `hsa_amd_async_function_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_async_function = unsafe extern "C" fn(
-    callback: Option<unsafe extern "C" fn(arg: *mut c_void)>,
-    arg: *mut c_void,
-) -> hsa_status_t;
+pub type PFN_hsa_amd_async_function =
+    unsafe extern "C" fn(callback: Option<unsafe extern "C" fn(arg: *mut c_void)>, arg: *mut c_void) -> hsa_status_t;
 
 /// Type of `hsa_amd_image_create` (and of its `hsa_amd_image_create_fn` API-table slot, if it has one).
 pub type PFN_hsa_amd_image_create = unsafe extern "C" fn(
@@ -636,25 +622,16 @@ pub type PFN_hsa_amd_image_create = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_amd_image_get_info_max_dim` (and of its `hsa_amd_image_get_info_max_dim_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_image_get_info_max_dim = unsafe extern "C" fn(
-    agent: hsa_agent_t,
-    attribute: hsa_agent_info_t,
-    value: *mut c_void,
-) -> hsa_status_t;
+pub type PFN_hsa_amd_image_get_info_max_dim =
+    unsafe extern "C" fn(agent: hsa_agent_t, attribute: hsa_agent_info_t, value: *mut c_void) -> hsa_status_t;
 
 /// Type of `hsa_amd_queue_cu_set_mask` (and of its `hsa_amd_queue_cu_set_mask_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_queue_cu_set_mask = unsafe extern "C" fn(
-    queue: *const hsa_queue_t,
-    num_cu_mask_count: u32,
-    cu_mask: *const u32,
-) -> hsa_status_t;
+pub type PFN_hsa_amd_queue_cu_set_mask =
+    unsafe extern "C" fn(queue: *const hsa_queue_t, num_cu_mask_count: u32, cu_mask: *const u32) -> hsa_status_t;
 
 /// Type of `hsa_amd_queue_cu_get_mask` (and of its `hsa_amd_queue_cu_get_mask_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_queue_cu_get_mask = unsafe extern "C" fn(
-    queue: *const hsa_queue_t,
-    num_cu_mask_count: u32,
-    cu_mask: *mut u32,
-) -> hsa_status_t;
+pub type PFN_hsa_amd_queue_cu_get_mask =
+    unsafe extern "C" fn(queue: *const hsa_queue_t, num_cu_mask_count: u32, cu_mask: *mut u32) -> hsa_status_t;
 
 /// Type of `hsa_amd_memory_pool_get_info` (and of its `hsa_amd_memory_pool_get_info_fn` API-table slot, if it has one).
 pub type PFN_hsa_amd_memory_pool_get_info = unsafe extern "C" fn(
@@ -666,9 +643,7 @@ pub type PFN_hsa_amd_memory_pool_get_info = unsafe extern "C" fn(
 /// Type of `hsa_amd_agent_iterate_memory_pools` (and of its `hsa_amd_agent_iterate_memory_pools_fn` API-table slot, if it has one).
 pub type PFN_hsa_amd_agent_iterate_memory_pools = unsafe extern "C" fn(
     agent: hsa_agent_t,
-    callback: Option<
-        unsafe extern "C" fn(memory_pool: hsa_amd_memory_pool_t, data: *mut c_void) -> hsa_status_t,
-    >,
+    callback: Option<unsafe extern "C" fn(memory_pool: hsa_amd_memory_pool_t, data: *mut c_void) -> hsa_status_t>,
     data: *mut c_void,
 ) -> hsa_status_t;
 
@@ -710,11 +685,8 @@ pub type PFN_hsa_amd_memory_async_copy_on_engine = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_amd_memory_copy_engine_status` (and of its `hsa_amd_memory_copy_engine_status_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_memory_copy_engine_status = unsafe extern "C" fn(
-    dst_agent: hsa_agent_t,
-    src_agent: hsa_agent_t,
-    engine_ids_mask: *mut u32,
-) -> hsa_status_t;
+pub type PFN_hsa_amd_memory_copy_engine_status =
+    unsafe extern "C" fn(dst_agent: hsa_agent_t, src_agent: hsa_agent_t, engine_ids_mask: *mut u32) -> hsa_status_t;
 
 /// Type of `hsa_amd_memory_get_preferred_copy_engine` (and of its `hsa_amd_memory_get_preferred_copy_engine_fn` API-table slot, if it has one).
 pub type PFN_hsa_amd_memory_get_preferred_copy_engine = unsafe extern "C" fn(
@@ -761,11 +733,8 @@ pub type PFN_hsa_amd_memory_pool_can_migrate = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_amd_memory_migrate` (and of its `hsa_amd_memory_migrate_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_memory_migrate = unsafe extern "C" fn(
-    ptr: *const c_void,
-    memory_pool: hsa_amd_memory_pool_t,
-    flags: u32,
-) -> hsa_status_t;
+pub type PFN_hsa_amd_memory_migrate =
+    unsafe extern "C" fn(ptr: *const c_void, memory_pool: hsa_amd_memory_pool_t, flags: u32) -> hsa_status_t;
 
 /// Type of `hsa_amd_memory_lock` (and of its `hsa_amd_memory_lock_fn` API-table slot, if it has one).
 pub type PFN_hsa_amd_memory_lock = unsafe extern "C" fn(
@@ -791,8 +760,7 @@ pub type PFN_hsa_amd_memory_lock_to_pool = unsafe extern "C" fn(
 pub type PFN_hsa_amd_memory_unlock = unsafe extern "C" fn(host_ptr: *mut c_void) -> hsa_status_t;
 
 /// Type of `hsa_amd_memory_fill` (and of its `hsa_amd_memory_fill_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_memory_fill =
-    unsafe extern "C" fn(ptr: *mut c_void, value: u32, count: usize) -> hsa_status_t;
+pub type PFN_hsa_amd_memory_fill = unsafe extern "C" fn(ptr: *mut c_void, value: u32, count: usize) -> hsa_status_t;
 
 /// Type of `hsa_amd_interop_map_buffer` (and of its `hsa_amd_interop_map_buffer_fn` API-table slot, if it has one).
 pub type PFN_hsa_amd_interop_map_buffer = unsafe extern "C" fn(
@@ -823,11 +791,8 @@ pub type PFN_hsa_amd_pointer_info_set_userdata =
     unsafe extern "C" fn(ptr: *const c_void, userdata: *mut c_void) -> hsa_status_t;
 
 /// Type of `hsa_amd_ipc_memory_create` (and of its `hsa_amd_ipc_memory_create_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_ipc_memory_create = unsafe extern "C" fn(
-    ptr: *mut c_void,
-    len: usize,
-    handle: *mut hsa_amd_ipc_memory_t,
-) -> hsa_status_t;
+pub type PFN_hsa_amd_ipc_memory_create =
+    unsafe extern "C" fn(ptr: *mut c_void, len: usize, handle: *mut hsa_amd_ipc_memory_t) -> hsa_status_t;
 
 /// Type of `hsa_amd_ipc_memory_attach` (and of its `hsa_amd_ipc_memory_attach_fn` API-table slot, if it has one).
 pub type PFN_hsa_amd_ipc_memory_attach = unsafe extern "C" fn(
@@ -839,30 +804,23 @@ pub type PFN_hsa_amd_ipc_memory_attach = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_amd_ipc_memory_detach` (and of its `hsa_amd_ipc_memory_detach_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_ipc_memory_detach =
-    unsafe extern "C" fn(mapped_ptr: *mut c_void) -> hsa_status_t;
+pub type PFN_hsa_amd_ipc_memory_detach = unsafe extern "C" fn(mapped_ptr: *mut c_void) -> hsa_status_t;
 
 /// Type of `hsa_amd_ipc_signal_create` (and of its `hsa_amd_ipc_signal_create_fn` API-table slot, if it has one).
 pub type PFN_hsa_amd_ipc_signal_create =
     unsafe extern "C" fn(signal: hsa_signal_t, handle: *mut hsa_amd_ipc_signal_t) -> hsa_status_t;
 
 /// Type of `hsa_amd_ipc_signal_attach` (and of its `hsa_amd_ipc_signal_attach_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_ipc_signal_attach = unsafe extern "C" fn(
-    handle: *const hsa_amd_ipc_signal_t,
-    signal: *mut hsa_signal_t,
-) -> hsa_status_t;
+pub type PFN_hsa_amd_ipc_signal_attach =
+    unsafe extern "C" fn(handle: *const hsa_amd_ipc_signal_t, signal: *mut hsa_signal_t) -> hsa_status_t;
 
 /// Type of `hsa_amd_register_system_event_handler` (and of its `hsa_amd_register_system_event_handler_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_register_system_event_handler = unsafe extern "C" fn(
-    callback: hsa_amd_system_event_callback_t,
-    data: *mut c_void,
-) -> hsa_status_t;
+pub type PFN_hsa_amd_register_system_event_handler =
+    unsafe extern "C" fn(callback: hsa_amd_system_event_callback_t, data: *mut c_void) -> hsa_status_t;
 
 /// Type of `hsa_amd_queue_set_priority` (and of its `hsa_amd_queue_set_priority_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_queue_set_priority = unsafe extern "C" fn(
-    queue: *mut hsa_queue_t,
-    priority: hsa_amd_queue_priority_t,
-) -> hsa_status_t;
+pub type PFN_hsa_amd_queue_set_priority =
+    unsafe extern "C" fn(queue: *mut hsa_queue_t, priority: hsa_amd_queue_priority_t) -> hsa_status_t;
 
 /// Type of `hsa_amd_register_deallocation_callback` (and of its `hsa_amd_register_deallocation_callback_fn` API-table slot, if it has one).
 pub type PFN_hsa_amd_register_deallocation_callback = unsafe extern "C" fn(
@@ -872,10 +830,8 @@ pub type PFN_hsa_amd_register_deallocation_callback = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_amd_deregister_deallocation_callback` (and of its `hsa_amd_deregister_deallocation_callback_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_deregister_deallocation_callback = unsafe extern "C" fn(
-    ptr: *mut c_void,
-    callback: hsa_amd_deallocation_callback_t,
-) -> hsa_status_t;
+pub type PFN_hsa_amd_deregister_deallocation_callback =
+    unsafe extern "C" fn(ptr: *mut c_void, callback: hsa_amd_deallocation_callback_t) -> hsa_status_t;
 
 /// Type of `hsa_amd_svm_attributes_set` (and of its `hsa_amd_svm_attributes_set_fn` API-table slot, if it has one).
 pub type PFN_hsa_amd_svm_attributes_set = unsafe extern "C" fn(
@@ -904,12 +860,10 @@ pub type PFN_hsa_amd_svm_prefetch_async = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_amd_spm_acquire` (and of its `hsa_amd_spm_acquire_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_spm_acquire =
-    unsafe extern "C" fn(preferred_agent: hsa_agent_t) -> hsa_status_t;
+pub type PFN_hsa_amd_spm_acquire = unsafe extern "C" fn(preferred_agent: hsa_agent_t) -> hsa_status_t;
 
 /// Type of `hsa_amd_spm_release` (and of its `hsa_amd_spm_release_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_spm_release =
-    unsafe extern "C" fn(preferred_agent: hsa_agent_t) -> hsa_status_t;
+pub type PFN_hsa_amd_spm_release = unsafe extern "C" fn(preferred_agent: hsa_agent_t) -> hsa_status_t;
 
 /// Type of `hsa_amd_spm_set_dest_buffer` (and of its `hsa_amd_spm_set_dest_buffer_fn` API-table slot, if it has one).
 pub type PFN_hsa_amd_spm_set_dest_buffer = unsafe extern "C" fn(
@@ -922,12 +876,8 @@ pub type PFN_hsa_amd_spm_set_dest_buffer = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_amd_portable_export_dmabuf` (and of its `hsa_amd_portable_export_dmabuf_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_portable_export_dmabuf = unsafe extern "C" fn(
-    ptr: *const c_void,
-    size: usize,
-    dmabuf: *mut c_int,
-    offset: *mut u64,
-) -> hsa_status_t;
+pub type PFN_hsa_amd_portable_export_dmabuf =
+    unsafe extern "C" fn(ptr: *const c_void, size: usize, dmabuf: *mut c_int, offset: *mut u64) -> hsa_status_t;
 
 /// Type of `hsa_amd_portable_export_dmabuf_v2` (and of its `hsa_amd_portable_export_dmabuf_v2_fn` API-table slot, if it has one).
 pub type PFN_hsa_amd_portable_export_dmabuf_v2 = unsafe extern "C" fn(
@@ -942,25 +892,15 @@ pub type PFN_hsa_amd_portable_export_dmabuf_v2 = unsafe extern "C" fn(
 pub type PFN_hsa_amd_portable_close_dmabuf = unsafe extern "C" fn(dmabuf: c_int) -> hsa_status_t;
 
 /// Type of `hsa_amd_vmem_address_reserve` (and of its `hsa_amd_vmem_address_reserve_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_vmem_address_reserve = unsafe extern "C" fn(
-    va: *mut *mut c_void,
-    size: usize,
-    address: u64,
-    flags: u64,
-) -> hsa_status_t;
+pub type PFN_hsa_amd_vmem_address_reserve =
+    unsafe extern "C" fn(va: *mut *mut c_void, size: usize, address: u64, flags: u64) -> hsa_status_t;
 
 /// Type of `hsa_amd_vmem_address_reserve_align` (and of its `hsa_amd_vmem_address_reserve_align_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_vmem_address_reserve_align = unsafe extern "C" fn(
-    va: *mut *mut c_void,
-    size: usize,
-    address: u64,
-    alignment: u64,
-    flags: u64,
-) -> hsa_status_t;
+pub type PFN_hsa_amd_vmem_address_reserve_align =
+    unsafe extern "C" fn(va: *mut *mut c_void, size: usize, address: u64, alignment: u64, flags: u64) -> hsa_status_t;
 
 /// Type of `hsa_amd_vmem_address_free` (and of its `hsa_amd_vmem_address_free_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_vmem_address_free =
-    unsafe extern "C" fn(va: *mut c_void, size: usize) -> hsa_status_t;
+pub type PFN_hsa_amd_vmem_address_free = unsafe extern "C" fn(va: *mut c_void, size: usize) -> hsa_status_t;
 
 /// Type of `hsa_amd_vmem_handle_create` (and of its `hsa_amd_vmem_handle_create_fn` API-table slot, if it has one).
 pub type PFN_hsa_amd_vmem_handle_create = unsafe extern "C" fn(
@@ -985,8 +925,7 @@ pub type PFN_hsa_amd_vmem_map = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_amd_vmem_unmap` (and of its `hsa_amd_vmem_unmap_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_vmem_unmap =
-    unsafe extern "C" fn(va: *mut c_void, size: usize) -> hsa_status_t;
+pub type PFN_hsa_amd_vmem_unmap = unsafe extern "C" fn(va: *mut c_void, size: usize) -> hsa_status_t;
 
 /// Type of `hsa_amd_vmem_set_access` (and of its `hsa_amd_vmem_set_access_fn` API-table slot, if it has one).
 pub type PFN_hsa_amd_vmem_set_access = unsafe extern "C" fn(
@@ -1004,23 +943,16 @@ pub type PFN_hsa_amd_vmem_get_access = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_amd_vmem_export_shareable_handle` (and of its `hsa_amd_vmem_export_shareable_handle_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_vmem_export_shareable_handle = unsafe extern "C" fn(
-    dmabuf_fd: *mut c_int,
-    handle: hsa_amd_vmem_alloc_handle_t,
-    flags: u64,
-) -> hsa_status_t;
+pub type PFN_hsa_amd_vmem_export_shareable_handle =
+    unsafe extern "C" fn(dmabuf_fd: *mut c_int, handle: hsa_amd_vmem_alloc_handle_t, flags: u64) -> hsa_status_t;
 
 /// Type of `hsa_amd_vmem_import_shareable_handle` (and of its `hsa_amd_vmem_import_shareable_handle_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_vmem_import_shareable_handle = unsafe extern "C" fn(
-    dmabuf_fd: c_int,
-    handle: *mut hsa_amd_vmem_alloc_handle_t,
-) -> hsa_status_t;
+pub type PFN_hsa_amd_vmem_import_shareable_handle =
+    unsafe extern "C" fn(dmabuf_fd: c_int, handle: *mut hsa_amd_vmem_alloc_handle_t) -> hsa_status_t;
 
 /// Type of `hsa_amd_vmem_retain_alloc_handle` (and of its `hsa_amd_vmem_retain_alloc_handle_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_vmem_retain_alloc_handle = unsafe extern "C" fn(
-    memory_handle: *mut hsa_amd_vmem_alloc_handle_t,
-    addr: *mut c_void,
-) -> hsa_status_t;
+pub type PFN_hsa_amd_vmem_retain_alloc_handle =
+    unsafe extern "C" fn(memory_handle: *mut hsa_amd_vmem_alloc_handle_t, addr: *mut c_void) -> hsa_status_t;
 
 /// Type of `hsa_amd_vmem_get_alloc_properties_from_handle` (and of its `hsa_amd_vmem_get_alloc_properties_from_handle_fn` API-table slot, if it has one).
 pub type PFN_hsa_amd_vmem_get_alloc_properties_from_handle = unsafe extern "C" fn(
@@ -1041,5 +973,4 @@ pub type PFN_hsa_amd_queue_get_info = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_amd_enable_logging` (and of its `hsa_amd_enable_logging_fn` API-table slot, if it has one).
-pub type PFN_hsa_amd_enable_logging =
-    unsafe extern "C" fn(flags: *mut u8, file: *mut c_void) -> hsa_status_t;
+pub type PFN_hsa_amd_enable_logging = unsafe extern "C" fn(flags: *mut u8, file: *mut c_void) -> hsa_status_t;

@@ -69,11 +69,9 @@ pub struct hsa_ext_finalizer_1_00_pfn_s {
             program: *mut hsa_ext_program_t,
         ) -> hsa_status_t,
     >,
-    pub hsa_ext_program_destroy:
-        Option<unsafe extern "C" fn(program: hsa_ext_program_t) -> hsa_status_t>,
-    pub hsa_ext_program_add_module: Option<
-        unsafe extern "C" fn(program: hsa_ext_program_t, module: hsa_ext_module_t) -> hsa_status_t,
-    >,
+    pub hsa_ext_program_destroy: Option<unsafe extern "C" fn(program: hsa_ext_program_t) -> hsa_status_t>,
+    pub hsa_ext_program_add_module:
+        Option<unsafe extern "C" fn(program: hsa_ext_program_t, module: hsa_ext_module_t) -> hsa_status_t>,
     pub hsa_ext_program_iterate_modules: Option<
         unsafe extern "C" fn(
             program: hsa_ext_program_t,
@@ -121,8 +119,7 @@ pub type PFN_hsa_ext_program_create = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_ext_program_destroy` (and of its `hsa_ext_program_destroy_fn` API-table slot, if it has one).
-pub type PFN_hsa_ext_program_destroy =
-    unsafe extern "C" fn(program: hsa_ext_program_t) -> hsa_status_t;
+pub type PFN_hsa_ext_program_destroy = unsafe extern "C" fn(program: hsa_ext_program_t) -> hsa_status_t;
 
 /// Type of `hsa_ext_program_add_module` (and of its `hsa_ext_program_add_module_fn` API-table slot, if it has one).
 pub type PFN_hsa_ext_program_add_module =
@@ -132,11 +129,7 @@ pub type PFN_hsa_ext_program_add_module =
 pub type PFN_hsa_ext_program_iterate_modules = unsafe extern "C" fn(
     program: hsa_ext_program_t,
     callback: Option<
-        unsafe extern "C" fn(
-            program: hsa_ext_program_t,
-            module: hsa_ext_module_t,
-            data: *mut c_void,
-        ) -> hsa_status_t,
+        unsafe extern "C" fn(program: hsa_ext_program_t, module: hsa_ext_module_t, data: *mut c_void) -> hsa_status_t,
     >,
     data: *mut c_void,
 ) -> hsa_status_t;

@@ -215,8 +215,7 @@ pub struct hsa_ext_images_1_00_pfn_s {
             image: *mut hsa_ext_image_t,
         ) -> hsa_status_t,
     >,
-    pub hsa_ext_image_destroy:
-        Option<unsafe extern "C" fn(agent: hsa_agent_t, image: hsa_ext_image_t) -> hsa_status_t>,
+    pub hsa_ext_image_destroy: Option<unsafe extern "C" fn(agent: hsa_agent_t, image: hsa_ext_image_t) -> hsa_status_t>,
     pub hsa_ext_image_copy: Option<
         unsafe extern "C" fn(
             agent: hsa_agent_t,
@@ -262,9 +261,8 @@ pub struct hsa_ext_images_1_00_pfn_s {
             sampler: *mut hsa_ext_sampler_t,
         ) -> hsa_status_t,
     >,
-    pub hsa_ext_sampler_destroy: Option<
-        unsafe extern "C" fn(agent: hsa_agent_t, sampler: hsa_ext_sampler_t) -> hsa_status_t,
-    >,
+    pub hsa_ext_sampler_destroy:
+        Option<unsafe extern "C" fn(agent: hsa_agent_t, sampler: hsa_ext_sampler_t) -> hsa_status_t>,
 }
 
 pub type hsa_ext_images_1_00_pfn_t = hsa_ext_images_1_00_pfn_s;
@@ -297,8 +295,7 @@ pub struct hsa_ext_images_1_pfn_s {
             image: *mut hsa_ext_image_t,
         ) -> hsa_status_t,
     >,
-    pub hsa_ext_image_destroy:
-        Option<unsafe extern "C" fn(agent: hsa_agent_t, image: hsa_ext_image_t) -> hsa_status_t>,
+    pub hsa_ext_image_destroy: Option<unsafe extern "C" fn(agent: hsa_agent_t, image: hsa_ext_image_t) -> hsa_status_t>,
     pub hsa_ext_image_copy: Option<
         unsafe extern "C" fn(
             agent: hsa_agent_t,
@@ -344,9 +341,8 @@ pub struct hsa_ext_images_1_pfn_s {
             sampler: *mut hsa_ext_sampler_t,
         ) -> hsa_status_t,
     >,
-    pub hsa_ext_sampler_destroy: Option<
-        unsafe extern "C" fn(agent: hsa_agent_t, sampler: hsa_ext_sampler_t) -> hsa_status_t,
-    >,
+    pub hsa_ext_sampler_destroy:
+        Option<unsafe extern "C" fn(agent: hsa_agent_t, sampler: hsa_ext_sampler_t) -> hsa_status_t>,
     pub hsa_ext_image_get_capability_with_layout: Option<
         unsafe extern "C" fn(
             agent: hsa_agent_t,
@@ -450,8 +446,7 @@ pub type PFN_hsa_ext_image_create_with_layout = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_ext_image_destroy` (and of its `hsa_ext_image_destroy_fn` API-table slot, if it has one).
-pub type PFN_hsa_ext_image_destroy =
-    unsafe extern "C" fn(agent: hsa_agent_t, image: hsa_ext_image_t) -> hsa_status_t;
+pub type PFN_hsa_ext_image_destroy = unsafe extern "C" fn(agent: hsa_agent_t, image: hsa_ext_image_t) -> hsa_status_t;
 
 /// Type of `hsa_ext_image_copy` (and of its `hsa_ext_image_copy_fn` API-table slot, if it has one).
 pub type PFN_hsa_ext_image_copy = unsafe extern "C" fn(

@@ -50,11 +50,7 @@ pub const HSA_VEN_AMD_PCS_INTERVAL_UNITS_CLOCK_CYCLES: hsa_ven_amd_pcs_units_t =
 pub const HSA_VEN_AMD_PCS_INTERVAL_UNITS_INSTRUCTIONS: hsa_ven_amd_pcs_units_t = 2;
 
 pub type hsa_ven_amd_pcs_data_copy_callback_t = Option<
-    unsafe extern "C" fn(
-        hsa_callback_data: *mut c_void,
-        data_size: usize,
-        destination: *mut c_void,
-    ) -> hsa_status_t,
+    unsafe extern "C" fn(hsa_callback_data: *mut c_void, data_size: usize, destination: *mut c_void) -> hsa_status_t,
 >;
 
 pub type hsa_ven_amd_pcs_data_ready_callback_t = Option<
@@ -74,8 +70,7 @@ pub struct hsa_ven_amd_pcs_t {
 }
 
 pub type hsa_ven_amd_pcs_configuration_flags_t = c_uint;
-pub const HSA_VEN_AMD_PCS_CONFIGURATION_FLAGS_INTERVAL_POWER_OF_2:
-    hsa_ven_amd_pcs_configuration_flags_t = 1;
+pub const HSA_VEN_AMD_PCS_CONFIGURATION_FLAGS_INTERVAL_POWER_OF_2: hsa_ven_amd_pcs_configuration_flags_t = 1;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
@@ -131,14 +126,10 @@ pub struct hsa_ven_amd_pc_sampling_1_00_pfn_t {
             pc_sampling: *mut hsa_ven_amd_pcs_t,
         ) -> hsa_status_t,
     >,
-    pub hsa_ven_amd_pcs_destroy:
-        Option<unsafe extern "C" fn(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t>,
-    pub hsa_ven_amd_pcs_start:
-        Option<unsafe extern "C" fn(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t>,
-    pub hsa_ven_amd_pcs_stop:
-        Option<unsafe extern "C" fn(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t>,
-    pub hsa_ven_amd_pcs_flush:
-        Option<unsafe extern "C" fn(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t>,
+    pub hsa_ven_amd_pcs_destroy: Option<unsafe extern "C" fn(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t>,
+    pub hsa_ven_amd_pcs_start: Option<unsafe extern "C" fn(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t>,
+    pub hsa_ven_amd_pcs_stop: Option<unsafe extern "C" fn(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t>,
+    pub hsa_ven_amd_pcs_flush: Option<unsafe extern "C" fn(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t>,
 }
 
 // Function types.
@@ -178,17 +169,13 @@ pub type PFN_hsa_ven_amd_pcs_create_from_id = unsafe extern "C" fn(
 ) -> hsa_status_t;
 
 /// Type of `hsa_ven_amd_pcs_destroy` (and of its `hsa_ven_amd_pcs_destroy_fn` API-table slot, if it has one).
-pub type PFN_hsa_ven_amd_pcs_destroy =
-    unsafe extern "C" fn(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t;
+pub type PFN_hsa_ven_amd_pcs_destroy = unsafe extern "C" fn(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t;
 
 /// Type of `hsa_ven_amd_pcs_start` (and of its `hsa_ven_amd_pcs_start_fn` API-table slot, if it has one).
-pub type PFN_hsa_ven_amd_pcs_start =
-    unsafe extern "C" fn(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t;
+pub type PFN_hsa_ven_amd_pcs_start = unsafe extern "C" fn(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t;
 
 /// Type of `hsa_ven_amd_pcs_stop` (and of its `hsa_ven_amd_pcs_stop_fn` API-table slot, if it has one).
-pub type PFN_hsa_ven_amd_pcs_stop =
-    unsafe extern "C" fn(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t;
+pub type PFN_hsa_ven_amd_pcs_stop = unsafe extern "C" fn(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t;
 
 /// Type of `hsa_ven_amd_pcs_flush` (and of its `hsa_ven_amd_pcs_flush_fn` API-table slot, if it has one).
-pub type PFN_hsa_ven_amd_pcs_flush =
-    unsafe extern "C" fn(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t;
+pub type PFN_hsa_ven_amd_pcs_flush = unsafe extern "C" fn(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t;

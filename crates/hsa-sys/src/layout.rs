@@ -163,18 +163,8 @@ const _: () = assert!(offset_of!(hsa_ext_images_1_pfn_s, hsa_ext_image_export) =
 const _: () = assert!(offset_of!(hsa_ext_images_1_pfn_s, hsa_ext_image_clear) == 56);
 const _: () = assert!(offset_of!(hsa_ext_images_1_pfn_s, hsa_ext_sampler_create) == 64);
 const _: () = assert!(offset_of!(hsa_ext_images_1_pfn_s, hsa_ext_sampler_destroy) == 72);
-const _: () = assert!(
-    offset_of!(
-        hsa_ext_images_1_pfn_s,
-        hsa_ext_image_get_capability_with_layout
-    ) == 80
-);
-const _: () = assert!(
-    offset_of!(
-        hsa_ext_images_1_pfn_s,
-        hsa_ext_image_data_get_info_with_layout
-    ) == 88
-);
+const _: () = assert!(offset_of!(hsa_ext_images_1_pfn_s, hsa_ext_image_get_capability_with_layout) == 80);
+const _: () = assert!(offset_of!(hsa_ext_images_1_pfn_s, hsa_ext_image_data_get_info_with_layout) == 88);
 const _: () = assert!(offset_of!(hsa_ext_images_1_pfn_s, hsa_ext_image_create_with_layout) == 96);
 const _: () = assert!(offset_of!(hsa_ext_images_1_pfn_s, hsa_ext_sampler_create_v2) == 104);
 const _: () = assert!(size_of::<perf_sample_hosttrap_v1_t>() == 64);
@@ -214,21 +204,10 @@ const _: () = assert!(offset_of!(hsa_ven_amd_pcs_configuration_t, max_interval) 
 const _: () = assert!(offset_of!(hsa_ven_amd_pcs_configuration_t, flags) == 24);
 const _: () = assert!(size_of::<hsa_ven_amd_pc_sampling_1_00_pfn_t>() == 56);
 const _: () = assert!(align_of::<hsa_ven_amd_pc_sampling_1_00_pfn_t>() == 8);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_pc_sampling_1_00_pfn_t,
-        hsa_ven_amd_pcs_iterate_configuration
-    ) == 0
-);
+const _: () = assert!(offset_of!(hsa_ven_amd_pc_sampling_1_00_pfn_t, hsa_ven_amd_pcs_iterate_configuration) == 0);
 const _: () = assert!(offset_of!(hsa_ven_amd_pc_sampling_1_00_pfn_t, hsa_ven_amd_pcs_create) == 8);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_pc_sampling_1_00_pfn_t,
-        hsa_ven_amd_pcs_create_from_id
-    ) == 16
-);
-const _: () =
-    assert!(offset_of!(hsa_ven_amd_pc_sampling_1_00_pfn_t, hsa_ven_amd_pcs_destroy) == 24);
+const _: () = assert!(offset_of!(hsa_ven_amd_pc_sampling_1_00_pfn_t, hsa_ven_amd_pcs_create_from_id) == 16);
+const _: () = assert!(offset_of!(hsa_ven_amd_pc_sampling_1_00_pfn_t, hsa_ven_amd_pcs_destroy) == 24);
 const _: () = assert!(offset_of!(hsa_ven_amd_pc_sampling_1_00_pfn_t, hsa_ven_amd_pcs_start) == 32);
 const _: () = assert!(offset_of!(hsa_ven_amd_pc_sampling_1_00_pfn_t, hsa_ven_amd_pcs_stop) == 40);
 const _: () = assert!(offset_of!(hsa_ven_amd_pc_sampling_1_00_pfn_t, hsa_ven_amd_pcs_flush) == 48);
@@ -368,178 +347,57 @@ const _: () = assert!(align_of::<hsa_ext_finalizer_1_00_pfn_s>() == 8);
 const _: () = assert!(offset_of!(hsa_ext_finalizer_1_00_pfn_s, hsa_ext_program_create) == 0);
 const _: () = assert!(offset_of!(hsa_ext_finalizer_1_00_pfn_s, hsa_ext_program_destroy) == 8);
 const _: () = assert!(offset_of!(hsa_ext_finalizer_1_00_pfn_s, hsa_ext_program_add_module) == 16);
-const _: () = assert!(
-    offset_of!(
-        hsa_ext_finalizer_1_00_pfn_s,
-        hsa_ext_program_iterate_modules
-    ) == 24
-);
+const _: () = assert!(offset_of!(hsa_ext_finalizer_1_00_pfn_s, hsa_ext_program_iterate_modules) == 24);
 const _: () = assert!(offset_of!(hsa_ext_finalizer_1_00_pfn_s, hsa_ext_program_get_info) == 32);
 const _: () = assert!(offset_of!(hsa_ext_finalizer_1_00_pfn_s, hsa_ext_program_finalize) == 40);
 const _: () = assert!(size_of::<hsa_ven_amd_loader_segment_descriptor_s>() == 64);
 const _: () = assert!(align_of::<hsa_ven_amd_loader_segment_descriptor_s>() == 8);
 const _: () = assert!(offset_of!(hsa_ven_amd_loader_segment_descriptor_s, agent) == 0);
 const _: () = assert!(offset_of!(hsa_ven_amd_loader_segment_descriptor_s, executable) == 8);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_segment_descriptor_s,
-        code_object_storage_type
-    ) == 16
-);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_segment_descriptor_s,
-        code_object_storage_base
-    ) == 24
-);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_segment_descriptor_s,
-        code_object_storage_size
-    ) == 32
-);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_segment_descriptor_s,
-        code_object_storage_offset
-    ) == 40
-);
+const _: () = assert!(offset_of!(hsa_ven_amd_loader_segment_descriptor_s, code_object_storage_type) == 16);
+const _: () = assert!(offset_of!(hsa_ven_amd_loader_segment_descriptor_s, code_object_storage_base) == 24);
+const _: () = assert!(offset_of!(hsa_ven_amd_loader_segment_descriptor_s, code_object_storage_size) == 32);
+const _: () = assert!(offset_of!(hsa_ven_amd_loader_segment_descriptor_s, code_object_storage_offset) == 40);
 const _: () = assert!(offset_of!(hsa_ven_amd_loader_segment_descriptor_s, segment_base) == 48);
 const _: () = assert!(offset_of!(hsa_ven_amd_loader_segment_descriptor_s, segment_size) == 56);
 const _: () = assert!(size_of::<hsa_ven_amd_loader_1_00_pfn_s>() == 24);
 const _: () = assert!(align_of::<hsa_ven_amd_loader_1_00_pfn_s>() == 8);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_00_pfn_s,
-        hsa_ven_amd_loader_query_host_address
-    ) == 0
-);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_00_pfn_s,
-        hsa_ven_amd_loader_query_segment_descriptors
-    ) == 8
-);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_00_pfn_s,
-        hsa_ven_amd_loader_query_executable
-    ) == 16
-);
+const _: () = assert!(offset_of!(hsa_ven_amd_loader_1_00_pfn_s, hsa_ven_amd_loader_query_host_address) == 0);
+const _: () = assert!(offset_of!(hsa_ven_amd_loader_1_00_pfn_s, hsa_ven_amd_loader_query_segment_descriptors) == 8);
+const _: () = assert!(offset_of!(hsa_ven_amd_loader_1_00_pfn_s, hsa_ven_amd_loader_query_executable) == 16);
 const _: () = assert!(size_of::<hsa_ven_amd_loader_1_01_pfn_s>() == 40);
 const _: () = assert!(align_of::<hsa_ven_amd_loader_1_01_pfn_s>() == 8);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_01_pfn_s,
-        hsa_ven_amd_loader_query_host_address
-    ) == 0
-);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_01_pfn_s,
-        hsa_ven_amd_loader_query_segment_descriptors
-    ) == 8
-);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_01_pfn_s,
-        hsa_ven_amd_loader_query_executable
-    ) == 16
-);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_01_pfn_s,
-        hsa_ven_amd_loader_executable_iterate_loaded_code_objects
-    ) == 24
-);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_01_pfn_s,
-        hsa_ven_amd_loader_loaded_code_object_get_info
-    ) == 32
-);
+const _: () = assert!(offset_of!(hsa_ven_amd_loader_1_01_pfn_s, hsa_ven_amd_loader_query_host_address) == 0);
+const _: () = assert!(offset_of!(hsa_ven_amd_loader_1_01_pfn_s, hsa_ven_amd_loader_query_segment_descriptors) == 8);
+const _: () = assert!(offset_of!(hsa_ven_amd_loader_1_01_pfn_s, hsa_ven_amd_loader_query_executable) == 16);
+const _: () =
+    assert!(offset_of!(hsa_ven_amd_loader_1_01_pfn_s, hsa_ven_amd_loader_executable_iterate_loaded_code_objects) == 24);
+const _: () = assert!(offset_of!(hsa_ven_amd_loader_1_01_pfn_s, hsa_ven_amd_loader_loaded_code_object_get_info) == 32);
 const _: () = assert!(size_of::<hsa_ven_amd_loader_1_02_pfn_s>() == 48);
 const _: () = assert!(align_of::<hsa_ven_amd_loader_1_02_pfn_s>() == 8);
+const _: () = assert!(offset_of!(hsa_ven_amd_loader_1_02_pfn_s, hsa_ven_amd_loader_query_host_address) == 0);
+const _: () = assert!(offset_of!(hsa_ven_amd_loader_1_02_pfn_s, hsa_ven_amd_loader_query_segment_descriptors) == 8);
+const _: () = assert!(offset_of!(hsa_ven_amd_loader_1_02_pfn_s, hsa_ven_amd_loader_query_executable) == 16);
+const _: () =
+    assert!(offset_of!(hsa_ven_amd_loader_1_02_pfn_s, hsa_ven_amd_loader_executable_iterate_loaded_code_objects) == 24);
+const _: () = assert!(offset_of!(hsa_ven_amd_loader_1_02_pfn_s, hsa_ven_amd_loader_loaded_code_object_get_info) == 32);
 const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_02_pfn_s,
-        hsa_ven_amd_loader_query_host_address
-    ) == 0
-);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_02_pfn_s,
-        hsa_ven_amd_loader_query_segment_descriptors
-    ) == 8
-);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_02_pfn_s,
-        hsa_ven_amd_loader_query_executable
-    ) == 16
-);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_02_pfn_s,
-        hsa_ven_amd_loader_executable_iterate_loaded_code_objects
-    ) == 24
-);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_02_pfn_s,
-        hsa_ven_amd_loader_loaded_code_object_get_info
-    ) == 32
-);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_02_pfn_s,
-        hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size
-    ) == 40
+    offset_of!(hsa_ven_amd_loader_1_02_pfn_s, hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size)
+        == 40
 );
 const _: () = assert!(size_of::<hsa_ven_amd_loader_1_03_pfn_s>() == 56);
 const _: () = assert!(align_of::<hsa_ven_amd_loader_1_03_pfn_s>() == 8);
+const _: () = assert!(offset_of!(hsa_ven_amd_loader_1_03_pfn_s, hsa_ven_amd_loader_query_host_address) == 0);
+const _: () = assert!(offset_of!(hsa_ven_amd_loader_1_03_pfn_s, hsa_ven_amd_loader_query_segment_descriptors) == 8);
+const _: () = assert!(offset_of!(hsa_ven_amd_loader_1_03_pfn_s, hsa_ven_amd_loader_query_executable) == 16);
+const _: () =
+    assert!(offset_of!(hsa_ven_amd_loader_1_03_pfn_s, hsa_ven_amd_loader_executable_iterate_loaded_code_objects) == 24);
+const _: () = assert!(offset_of!(hsa_ven_amd_loader_1_03_pfn_s, hsa_ven_amd_loader_loaded_code_object_get_info) == 32);
 const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_03_pfn_s,
-        hsa_ven_amd_loader_query_host_address
-    ) == 0
+    offset_of!(hsa_ven_amd_loader_1_03_pfn_s, hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size)
+        == 40
 );
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_03_pfn_s,
-        hsa_ven_amd_loader_query_segment_descriptors
-    ) == 8
-);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_03_pfn_s,
-        hsa_ven_amd_loader_query_executable
-    ) == 16
-);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_03_pfn_s,
-        hsa_ven_amd_loader_executable_iterate_loaded_code_objects
-    ) == 24
-);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_03_pfn_s,
-        hsa_ven_amd_loader_loaded_code_object_get_info
-    ) == 32
-);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_03_pfn_s,
-        hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size
-    ) == 40
-);
-const _: () = assert!(
-    offset_of!(
-        hsa_ven_amd_loader_1_03_pfn_s,
-        hsa_ven_amd_loader_iterate_executables
-    ) == 48
-);
+const _: () = assert!(offset_of!(hsa_ven_amd_loader_1_03_pfn_s, hsa_ven_amd_loader_iterate_executables) == 48);
 const _: () = assert!(size_of::<hsa_amd_tool_event_none_t>() == 4);
 const _: () = assert!(align_of::<hsa_amd_tool_event_none_t>() == 4);
 const _: () = assert!(offset_of!(hsa_amd_tool_event_none_t, kind) == 0);
@@ -690,12 +548,7 @@ const _: () = assert!(offset_of!(amd_kernel_code_s, reserved_vgpr_first) == 88);
 const _: () = assert!(offset_of!(amd_kernel_code_s, reserved_vgpr_count) == 90);
 const _: () = assert!(offset_of!(amd_kernel_code_s, reserved_sgpr_first) == 92);
 const _: () = assert!(offset_of!(amd_kernel_code_s, reserved_sgpr_count) == 94);
-const _: () = assert!(
-    offset_of!(
-        amd_kernel_code_s,
-        debug_wavefront_private_segment_offset_sgpr
-    ) == 96
-);
+const _: () = assert!(offset_of!(amd_kernel_code_s, debug_wavefront_private_segment_offset_sgpr) == 96);
 const _: () = assert!(offset_of!(amd_kernel_code_s, debug_private_segment_buffer_sgpr) == 98);
 const _: () = assert!(offset_of!(amd_kernel_code_s, kernarg_segment_alignment) == 100);
 const _: () = assert!(offset_of!(amd_kernel_code_s, group_segment_alignment) == 101);

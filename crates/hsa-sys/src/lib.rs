@@ -1,11 +1,6 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
-#![allow(
-    non_camel_case_types,
-    non_snake_case,
-    non_upper_case_globals,
-    missing_docs
-)]
+#![allow(non_camel_case_types, non_snake_case, non_upper_case_globals, missing_docs)]
 #![allow(clippy::all)]
 
 pub use core::ffi::{c_char, c_int, c_long, c_uint, c_ulong, c_void};

@@ -105,8 +105,7 @@ impl Query<'_> {
 
     /// (LDS bytes, global memory bytes) from the agent's memory pools.
     fn pools(&self) -> (u64, u64) {
-        let (Some(iter), Some(get)) = (self.o.iterate_memory_pools, self.o.memory_pool_get_info)
-        else {
+        let (Some(iter), Some(get)) = (self.o.iterate_memory_pools, self.o.memory_pool_get_info) else {
             return (0, 0);
         };
         struct Acc {
@@ -121,16 +120,8 @@ impl Query<'_> {
             let mut size: usize = 0;
             // SAFETY: out-pointers of the documented types (u32 segment, size_t size).
             unsafe {
-                (acc.get)(
-                    pool,
-                    HSA_AMD_MEMORY_POOL_INFO_SEGMENT,
-                    (&mut segment as *mut u32).cast(),
-                );
-                (acc.get)(
-                    pool,
-                    HSA_AMD_MEMORY_POOL_INFO_SIZE,
-                    (&mut size as *mut usize).cast(),
-                );
+                (acc.get)(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, (&mut segment as *mut u32).cast());
+                (acc.get)(pool, HSA_AMD_MEMORY_POOL_INFO_SIZE, (&mut size as *mut usize).cast());
             }
             if segment == HSA_AMD_SEGMENT_GROUP {
                 acc.lds = acc.lds.max(size as u64);
@@ -139,11 +130,7 @@ impl Query<'_> {
             }
             HSA_STATUS_SUCCESS
         }
-        let mut acc = Acc {
-            get,
-            lds: 0,
-            global: 0,
-        };
+        let mut acc = Acc { get, lds: 0, global: 0 };
         // SAFETY: `each` matches the callback type and `acc` outlives the call.
         unsafe { iter(self.agent, Some(each), (&mut acc as *mut Acc).cast()) };
         (acc.lds, acc.global)
@@ -215,13 +202,7 @@ pub fn enrich_from_kfd(root: &std::path::Path, rec: &mut AgentRecord) -> Option<
         max_engine_clk_ccompute
     );
     if is_gpu {
-        set!(
-            max_engine_clk_fcompute,
-            local_mem_size,
-            capability,
-            family_id,
-            num_xcc
-        );
+        set!(max_engine_clk_fcompute, local_mem_size, capability, family_id, num_xcc);
         // rocprofiler-sdk keeps the low 10 bits of the firmware versions.
         if let Some(v) = get("fw_version") {
             rec.fw_version = (v & 0x3ff) as u32;
@@ -229,17 +210,11 @@ pub fn enrich_from_kfd(root: &std::path::Path, rec: &mut AgentRecord) -> Option<
         if let Some(v) = get("sdma_fw_version") {
             rec.sdma_fw_version = (v & 0x3ff) as u32;
         }
-        if let Some(v) = std::fs::read_to_string(dir.join("gpu_id"))
-            .ok()
-            .and_then(|s| s.trim().parse().ok())
-        {
+        if let Some(v) = std::fs::read_to_string(dir.join("gpu_id")).ok().and_then(|s| s.trim().parse().ok()) {
             rec.gpu_id = v;
         }
     }
-    std::fs::read_to_string(dir.join("name"))
-        .ok()
-        .map(|s| s.trim().to_owned())
-        .filter(|s| !s.is_empty())
+    std::fs::read_to_string(dir.join("name")).ok().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty())
 }
 
 /// Enumerates the agents. String ids are `0x8000_0000 | string_base | n` so that the sections
@@ -259,10 +234,7 @@ pub fn discover(o: &Originals, string_base: u32, skip: &dyn Fn(u64) -> bool) -> 
     // SAFETY: `push` matches the callback type; `handles` outlives the call.
     unsafe { iterate(Some(push), (&mut handles as *mut Vec<hsa_agent_t>).cast()) };
 
-    let mut out = Discovered {
-        count: handles.len(),
-        ..Discovered::default()
-    };
+    let mut out = Discovered { count: handles.len(), ..Discovered::default() };
     let mut next_string = 1u32;
     let mut string = |section: &mut Vec<u8>, s: &str| -> u32 {
         if s.is_empty() {
@@ -287,10 +259,7 @@ pub fn discover(o: &Originals, string_base: u32, skip: &dyn Fn(u64) -> bool) -> 
         let is_gpu = device == HSA_DEVICE_TYPE_GPU;
         let mut node_id = index as u32;
         let mut v: u32 = 0;
-        if q.raw(
-            HSA_AMD_AGENT_INFO_DRIVER_NODE_ID,
-            (&mut v as *mut u32).cast(),
-        ) {
+        if q.raw(HSA_AMD_AGENT_INFO_DRIVER_NODE_ID, (&mut v as *mut u32).cast()) {
             node_id = v;
         }
         let type_index = if is_gpu {
@@ -336,21 +305,13 @@ pub fn discover(o: &Originals, string_base: u32, skip: &dyn Fn(u64) -> bool) -> 
             simd_per_cu,
             gfx_target_version: if is_gpu { gfx_target_version(&name) } else { 0 },
             vendor_id: if is_gpu { 0x1002 } else { 0 },
-            device_id: if is_gpu {
-                q.u32(HSA_AMD_AGENT_INFO_CHIP_ID)
-            } else {
-                0
-            },
+            device_id: if is_gpu { q.u32(HSA_AMD_AGENT_INFO_CHIP_ID) } else { 0 },
             location_id: q.u32(HSA_AMD_AGENT_INFO_BDFID),
             domain: q.u32(HSA_AMD_AGENT_INFO_DOMAIN),
             num_sdma_engines: q.u32(HSA_AMD_AGENT_INFO_NUM_SDMA_ENG),
             num_sdma_xgmi_engines: q.u32(HSA_AMD_AGENT_INFO_NUM_SDMA_XGMI_ENG),
             max_engine_clk_ccompute: cpu_clock,
-            max_engine_clk_fcompute: if is_gpu {
-                q.u32(HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY)
-            } else {
-                0
-            },
+            max_engine_clk_fcompute: if is_gpu { q.u32(HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY) } else { 0 },
             sdma_fw_version: q.u32(HSA_AMD_AGENT_INFO_SDMA_UCODE_VERSION),
             fw_version: q.u32(HSA_AMD_AGENT_INFO_UCODE_VERSION),
             cu_per_engine: cu.checked_div(se).unwrap_or(0),
@@ -365,11 +326,7 @@ pub fn discover(o: &Originals, string_base: u32, skip: &dyn Fn(u64) -> bool) -> 
             grid_max_dim_z: grid_dim[2],
             grid_max_size: u64::from(q.u32(HSA_AGENT_INFO_GRID_MAX_SIZE)),
             local_mem_size: global,
-            gpu_id: if is_gpu {
-                q.u64(HSA_AMD_AGENT_INFO_DRIVER_UID)
-            } else {
-                0
-            },
+            gpu_id: if is_gpu { q.u64(HSA_AMD_AGENT_INFO_DRIVER_UID) } else { 0 },
             name: string(&mut out.section, &name),
             vendor_name: string(&mut out.section, &q.string(HSA_AGENT_INFO_VENDOR_NAME)),
             product_name: string(&mut out.section, &q.string(HSA_AMD_AGENT_INFO_PRODUCT_NAME)),
@@ -407,40 +364,16 @@ mod tests {
         .unwrap();
         std::fs::write(node.join("name"), "aqua_vanjaram\n").unwrap();
         std::fs::write(node.join("gpu_id"), "4097\n").unwrap();
-        let mut rec = AgentRecord {
-            node_id: 1,
-            agent_type: 2,
-            gfx_target_version: 90402,
-            ..AgentRecord::default()
-        };
-        assert_eq!(
-            enrich_from_kfd(&root, &mut rec).as_deref(),
-            Some("aqua_vanjaram")
-        );
-        assert_eq!(
-            (
-                rec.simd_id_base,
-                rec.max_slots_scratch_cu,
-                rec.drm_render_minor
-            ),
-            (2147487744, 32, 128)
-        );
+        let mut rec = AgentRecord { node_id: 1, agent_type: 2, gfx_target_version: 90402, ..AgentRecord::default() };
+        assert_eq!(enrich_from_kfd(&root, &mut rec).as_deref(), Some("aqua_vanjaram"));
+        assert_eq!((rec.simd_id_base, rec.max_slots_scratch_cu, rec.drm_render_minor), (2147487744, 32, 128));
         assert_eq!((rec.fw_version, rec.hive_id, rec.gpu_id), (0x3ff, 77, 4097));
         // A different device (the simulated gfx1100 on a machine whose node 1 is a gfx942).
-        let mut other = AgentRecord {
-            node_id: 1,
-            agent_type: 2,
-            gfx_target_version: 110000,
-            ..AgentRecord::default()
-        };
+        let mut other = AgentRecord { node_id: 1, agent_type: 2, gfx_target_version: 110000, ..AgentRecord::default() };
         assert_eq!(enrich_from_kfd(&root, &mut other), None);
         assert_eq!(other.simd_id_base, 0);
         // No such node.
-        let mut missing = AgentRecord {
-            node_id: 9,
-            agent_type: 2,
-            ..AgentRecord::default()
-        };
+        let mut missing = AgentRecord { node_id: 9, agent_type: 2, ..AgentRecord::default() };
         assert_eq!(enrich_from_kfd(&root, &mut missing), None);
         let _ = std::fs::remove_dir_all(&root);
     }

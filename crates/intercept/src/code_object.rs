@@ -62,10 +62,7 @@ pub unsafe fn destroy(exe: hsa_executable_t) -> hsa_status_t {
         let now = clock::now_ns();
         for e in g.code_objects.iter() {
             if exe.handle != 0 && e.executable.load(Ordering::Acquire) == exe.handle {
-                let (base, size) = (
-                    e.base.load(Ordering::Acquire),
-                    e.size.load(Ordering::Acquire),
-                );
+                let (base, size) = (e.base.load(Ordering::Acquire), e.size.load(Ordering::Acquire));
                 g.kernels.forget_range(base, size);
                 if state::is_active() {
                     g.sink.write(&CodeObjectUnloadRecord {
@@ -82,17 +79,10 @@ pub unsafe fn destroy(exe: hsa_executable_t) -> hsa_status_t {
 }
 
 fn record_executable(g: &Global, o: &Originals, exe: hsa_executable_t) {
-    let Some(iterate) = o
-        .loader
-        .and_then(|l| l.hsa_ven_amd_loader_executable_iterate_loaded_code_objects)
-    else {
+    let Some(iterate) = o.loader.and_then(|l| l.hsa_ven_amd_loader_executable_iterate_loaded_code_objects) else {
         return;
     };
-    unsafe extern "C" fn each(
-        exe: hsa_executable_t,
-        lco: hsa_loaded_code_object_t,
-        data: *mut c_void,
-    ) -> hsa_status_t {
+    unsafe extern "C" fn each(exe: hsa_executable_t, lco: hsa_loaded_code_object_t, data: *mut c_void) -> hsa_status_t {
         // SAFETY: `data` is the `(g, o)` pair passed below, alive for the iteration.
         let (g, o) = unsafe { *(data as *const (&Global, &Originals)) };
         callback_guard("code object callback", HSA_STATUS_ERROR, || {
@@ -102,25 +92,11 @@ fn record_executable(g: &Global, o: &Originals, exe: hsa_executable_t) {
     }
     let ctx: (&Global, &Originals) = (g, o);
     // SAFETY: `each` matches the callback type and `ctx` outlives the call.
-    unsafe {
-        iterate(
-            exe,
-            Some(each),
-            (&ctx as *const (&Global, &Originals)) as *mut c_void,
-        )
-    };
+    unsafe { iterate(exe, Some(each), (&ctx as *const (&Global, &Originals)) as *mut c_void) };
 }
 
-fn record_code_object(
-    g: &Global,
-    o: &Originals,
-    exe: hsa_executable_t,
-    lco: hsa_loaded_code_object_t,
-) {
-    let Some(get) = o
-        .loader
-        .and_then(|l| l.hsa_ven_amd_loader_loaded_code_object_get_info)
-    else {
+fn record_code_object(g: &Global, o: &Originals, exe: hsa_executable_t, lco: hsa_loaded_code_object_t) {
+    let Some(get) = o.loader.and_then(|l| l.hsa_ven_amd_loader_loaded_code_object_get_info) else {
         return;
     };
     let info = |attr: u32, out: *mut c_void| -> bool {
@@ -131,14 +107,8 @@ fn record_code_object(
     let (mut storage, mut uri_len) = (0u32, 0u32);
     let (mut mem_base, mut mem_size, mut base, mut size) = (0u64, 0u64, 0u64, 0u64);
     let mut delta = 0i64;
-    info(
-        HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_AGENT,
-        (&mut agent as *mut hsa_agent_t).cast(),
-    );
-    info(
-        HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_TYPE,
-        (&mut storage as *mut u32).cast(),
-    );
+    info(HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_AGENT, (&mut agent as *mut hsa_agent_t).cast());
+    info(HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_TYPE, (&mut storage as *mut u32).cast());
     info(
         HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_MEMORY_BASE,
         (&mut mem_base as *mut u64).cast(),
@@ -147,28 +117,14 @@ fn record_code_object(
         HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_MEMORY_SIZE,
         (&mut mem_size as *mut u64).cast(),
     );
-    info(
-        HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_DELTA,
-        (&mut delta as *mut i64).cast(),
-    );
-    info(
-        HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_BASE,
-        (&mut base as *mut u64).cast(),
-    );
-    info(
-        HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_SIZE,
-        (&mut size as *mut u64).cast(),
-    );
-    let uri = if info(
-        HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI_LENGTH,
-        (&mut uri_len as *mut u32).cast(),
-    ) && uri_len > 0
+    info(HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_DELTA, (&mut delta as *mut i64).cast());
+    info(HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_BASE, (&mut base as *mut u64).cast());
+    info(HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_SIZE, (&mut size as *mut u64).cast());
+    let uri = if info(HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI_LENGTH, (&mut uri_len as *mut u32).cast())
+        && uri_len > 0
     {
         runtime_string(g, uri_len as usize, |buf| {
-            info(
-                HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI,
-                buf.as_mut_ptr().cast(),
-            )
+            info(HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI, buf.as_mut_ptr().cast())
         })
     } else {
         0
@@ -205,22 +161,9 @@ fn record_code_object(
             HSA_STATUS_SUCCESS
         })
     }
-    let ctx = CoCtx {
-        g,
-        o,
-        id,
-        base,
-        size,
-    };
+    let ctx = CoCtx { g, o, id, base, size };
     // SAFETY: `each` matches the callback type and `ctx` outlives the call.
-    unsafe {
-        iterate(
-            exe,
-            agent,
-            Some(each),
-            (&ctx as *const CoCtx<'_>) as *mut c_void,
-        )
-    };
+    unsafe { iterate(exe, agent, Some(each), (&ctx as *const CoCtx<'_>) as *mut c_void) };
 }
 
 /// Writes a string the runtime produces (`len` bytes, perhaps plus a NUL, with no way to bound
@@ -275,57 +218,28 @@ fn record_symbol(ctx: &CoCtx<'_>, sym: hsa_executable_symbol_t) {
         unsafe { get(sym, attr, out) == HSA_STATUS_SUCCESS }
     };
     let mut kind: u32 = u32::MAX;
-    if !info(
-        HSA_EXECUTABLE_SYMBOL_INFO_TYPE,
-        (&mut kind as *mut u32).cast(),
-    ) || kind != HSA_SYMBOL_KIND_KERNEL
-    {
+    if !info(HSA_EXECUTABLE_SYMBOL_INFO_TYPE, (&mut kind as *mut u32).cast()) || kind != HSA_SYMBOL_KIND_KERNEL {
         return;
     }
     let mut kernel_object = 0u64;
-    info(
-        HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
-        (&mut kernel_object as *mut u64).cast(),
-    );
+    info(HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, (&mut kernel_object as *mut u64).cast());
     if ctx.size != 0 && !(kernel_object >= ctx.base && kernel_object - ctx.base < ctx.size) {
         return; // Belongs to another code object of the same agent.
     }
-    let (mut name_len, mut kernarg, mut align, mut group, mut private) =
-        (0u32, 0u32, 0u32, 0u32, 0u32);
-    info(
-        HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH,
-        (&mut name_len as *mut u32).cast(),
-    );
-    info(
-        HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE,
-        (&mut kernarg as *mut u32).cast(),
-    );
-    info(
-        HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT,
-        (&mut align as *mut u32).cast(),
-    );
-    info(
-        HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
-        (&mut group as *mut u32).cast(),
-    );
-    info(
-        HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE,
-        (&mut private as *mut u32).cast(),
-    );
+    let (mut name_len, mut kernarg, mut align, mut group, mut private) = (0u32, 0u32, 0u32, 0u32, 0u32);
+    info(HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH, (&mut name_len as *mut u32).cast());
+    info(HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, (&mut kernarg as *mut u32).cast());
+    info(HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT, (&mut align as *mut u32).cast());
+    info(HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, (&mut group as *mut u32).cast());
+    info(HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, (&mut private as *mut u32).cast());
     let name = if name_len > 0 {
-        runtime_string(ctx.g, name_len as usize, |buf| {
-            info(HSA_EXECUTABLE_SYMBOL_INFO_NAME, buf.as_mut_ptr().cast())
-        })
+        runtime_string(ctx.g, name_len as usize, |buf| info(HSA_EXECUTABLE_SYMBOL_INFO_NAME, buf.as_mut_ptr().cast()))
     } else {
         0
     };
     let mut words = DescriptorWords::default();
     let mut valid = 0;
-    if let Some(query) = ctx
-        .o
-        .loader
-        .and_then(|l| l.hsa_ven_amd_loader_query_host_address)
-    {
+    if let Some(query) = ctx.o.loader.and_then(|l| l.hsa_ven_amd_loader_query_host_address) {
         let mut host: *const c_void = std::ptr::null();
         // SAFETY: valid out-pointer; the runtime checks the device address.
         let rc = unsafe { query(kernel_object as *const c_void, &mut host) };

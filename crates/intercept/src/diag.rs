@@ -47,10 +47,7 @@ pub struct LineBuf {
 impl LineBuf {
     /// An empty buffer.
     pub const fn new() -> Self {
-        Self {
-            buf: [0; 512],
-            len: 0,
-        }
+        Self { buf: [0; 512], len: 0 }
     }
 
     /// The text written so far.

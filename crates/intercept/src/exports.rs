@@ -54,18 +54,7 @@ pub unsafe extern "C" fn queue_create_wrapper(
 ) -> hsa_status_t {
     let original = || match state::originals().and_then(|o| o.queue_create) {
         // SAFETY: forwarding the caller's arguments to the original (same contract).
-        Some(f) => unsafe {
-            f(
-                agent,
-                size,
-                type_,
-                callback,
-                data,
-                private_segment_size,
-                group_segment_size,
-                queue,
-            )
-        },
+        Some(f) => unsafe { f(agent, size, type_, callback, data, private_segment_size, group_segment_size, queue) },
         None => HSA_STATUS_ERROR,
     };
     // SAFETY: the caller's arguments, under the contract this function documents.
@@ -95,28 +84,21 @@ pub unsafe extern "C" fn queue_destroy_wrapper(queue: *mut hsa_queue_t) -> hsa_s
         None => HSA_STATUS_ERROR,
     };
     // SAFETY: the caller's arguments, under the contract this function documents.
-    ffi_guard("hsa_queue_destroy", original, || unsafe {
-        queue::destroy(queue)
-    })
+    ffi_guard("hsa_queue_destroy", original, || unsafe { queue::destroy(queue) })
 }
 
 /// Replaces `hsa_executable_freeze`.
 ///
 /// # Safety
 /// The `hsa_executable_freeze` contract.
-pub unsafe extern "C" fn executable_freeze_wrapper(
-    exe: hsa_executable_t,
-    options: *const c_char,
-) -> hsa_status_t {
+pub unsafe extern "C" fn executable_freeze_wrapper(exe: hsa_executable_t, options: *const c_char) -> hsa_status_t {
     let original = || match state::originals().and_then(|o| o.executable_freeze) {
         // SAFETY: forwarding the caller's arguments to the original (same contract).
         Some(f) => unsafe { f(exe, options) },
         None => HSA_STATUS_ERROR,
     };
     // SAFETY: the caller's arguments, under the contract this function documents.
-    ffi_guard("hsa_executable_freeze", original, || unsafe {
-        code_object::freeze(exe, options)
-    })
+    ffi_guard("hsa_executable_freeze", original, || unsafe { code_object::freeze(exe, options) })
 }
 
 /// Replaces `hsa_executable_destroy`.
@@ -130,9 +112,7 @@ pub unsafe extern "C" fn executable_destroy_wrapper(exe: hsa_executable_t) -> hs
         None => HSA_STATUS_ERROR,
     };
     // SAFETY: the caller's arguments, under the contract this function documents.
-    ffi_guard("hsa_executable_destroy", original, || unsafe {
-        code_object::destroy(exe)
-    })
+    ffi_guard("hsa_executable_destroy", original, || unsafe { code_object::destroy(exe) })
 }
 
 /// Replaces `hsa_signal_load_relaxed`: the application may learn here that a dispatch finished.
@@ -146,11 +126,7 @@ pub unsafe extern "C" fn signal_load_relaxed_wrapper(signal: hsa_signal_t) -> hs
         None => 0,
     };
     let v = original();
-    ffi_guard(
-        "hsa_signal_load_relaxed",
-        || (),
-        || queue::on_app_signal_observed(signal),
-    );
+    ffi_guard("hsa_signal_load_relaxed", || (), || queue::on_app_signal_observed(signal));
     v
 }
 
@@ -165,11 +141,7 @@ pub unsafe extern "C" fn signal_load_scacquire_wrapper(signal: hsa_signal_t) -> 
         None => 0,
     };
     let v = original();
-    ffi_guard(
-        "hsa_signal_load_scacquire",
-        || (),
-        || queue::on_app_signal_observed(signal),
-    );
+    ffi_guard("hsa_signal_load_scacquire", || (), || queue::on_app_signal_observed(signal));
     v
 }
 
@@ -186,23 +158,11 @@ pub unsafe extern "C" fn signal_wait_relaxed_wrapper(
 ) -> hsa_signal_value_t {
     let original = || match state::originals().and_then(|o| o.signal_wait_relaxed) {
         // SAFETY: forwarding the caller's arguments to the original (same contract).
-        Some(f) => unsafe {
-            f(
-                signal,
-                condition,
-                compare_value,
-                timeout_hint,
-                wait_state_hint,
-            )
-        },
+        Some(f) => unsafe { f(signal, condition, compare_value, timeout_hint, wait_state_hint) },
         None => 0,
     };
     let v = original();
-    ffi_guard(
-        "hsa_signal_wait_relaxed",
-        || (),
-        || queue::on_app_signal_observed(signal),
-    );
+    ffi_guard("hsa_signal_wait_relaxed", || (), || queue::on_app_signal_observed(signal));
     v
 }
 
@@ -219,23 +179,11 @@ pub unsafe extern "C" fn signal_wait_scacquire_wrapper(
 ) -> hsa_signal_value_t {
     let original = || match state::originals().and_then(|o| o.signal_wait_scacquire) {
         // SAFETY: forwarding the caller's arguments to the original (same contract).
-        Some(f) => unsafe {
-            f(
-                signal,
-                condition,
-                compare_value,
-                timeout_hint,
-                wait_state_hint,
-            )
-        },
+        Some(f) => unsafe { f(signal, condition, compare_value, timeout_hint, wait_state_hint) },
         None => 0,
     };
     let v = original();
-    ffi_guard(
-        "hsa_signal_wait_scacquire",
-        || (),
-        || queue::on_app_signal_observed(signal),
-    );
+    ffi_guard("hsa_signal_wait_scacquire", || (), || queue::on_app_signal_observed(signal));
     v
 }
 
@@ -254,27 +202,13 @@ pub unsafe extern "C" fn amd_signal_wait_any_wrapper(
 ) -> u32 {
     let index = match state::originals().and_then(|o| o.amd_signal_wait_any) {
         // SAFETY: forwarding the caller's arguments to the original (same contract).
-        Some(f) => unsafe {
-            f(
-                signal_count,
-                signals,
-                conds,
-                values,
-                timeout_hint,
-                wait_hint,
-                satisfying_value,
-            )
-        },
+        Some(f) => unsafe { f(signal_count, signals, conds, values, timeout_hint, wait_hint, satisfying_value) },
         None => u32::MAX,
     };
     if index < signal_count && !signals.is_null() {
         // SAFETY: the runtime returned an index into the caller's array of `signal_count` signals.
         let signal = unsafe { *signals.add(index as usize) };
-        ffi_guard(
-            "hsa_amd_signal_wait_any",
-            || (),
-            || queue::on_app_signal_observed(signal),
-        );
+        ffi_guard("hsa_amd_signal_wait_any", || (), || queue::on_app_signal_observed(signal));
     }
     index
 }

@@ -26,10 +26,7 @@ pub fn ffi_guard<R>(what: &str, fallback: impl FnOnce() -> R, f: impl FnOnce() -
         Ok(v) => v,
         Err(_) => {
             state::disable();
-            crate::diag!(
-                Level::Error,
-                "internal error in {what}; profiling disabled for the rest of the run"
-            );
+            crate::diag!(Level::Error, "internal error in {what}; profiling disabled for the rest of the run");
             fallback()
         }
     }
@@ -46,10 +43,7 @@ pub fn callback_guard<R>(what: &str, fallback: R, f: impl FnOnce() -> R) -> R {
         Ok(v) => v,
         Err(_) => {
             state::disable();
-            crate::diag!(
-                Level::Error,
-                "internal error in {what}; profiling disabled for the rest of the run"
-            );
+            crate::diag!(Level::Error, "internal error in {what}; profiling disabled for the rest of the run");
             fallback
         }
     }

@@ -42,12 +42,7 @@ impl KernelMap {
         }
         let mut i = self.slot(kernel_object);
         for _ in 0..=self.mask.min(MAX_PROBE) {
-            match self.keys[i].compare_exchange(
-                0,
-                kernel_object,
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            ) {
+            match self.keys[i].compare_exchange(0, kernel_object, Ordering::AcqRel, Ordering::Acquire) {
                 Ok(_) => {
                     self.ids[i].store(id, Ordering::Release);
                     return true;
@@ -119,10 +114,7 @@ mod tests {
         let m = KernelMap::new(16);
         assert!(m.insert(0x1000, 1));
         assert!(m.insert(0x1040, 2));
-        assert_eq!(
-            (m.get(0x1000), m.get(0x1040), m.get(0x2000), m.get(0)),
-            (1, 2, 0, 0)
-        );
+        assert_eq!((m.get(0x1000), m.get(0x1040), m.get(0x2000), m.get(0)), (1, 2, 0, 0));
         m.forget_range(0x1000, 0x40);
         assert_eq!((m.get(0x1000), m.get(0x1040)), (0, 2));
         assert!(m.insert(0x1000, 3));

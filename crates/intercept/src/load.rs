@@ -86,10 +86,7 @@ fn runtime_timestamp_ns(o: &Originals) -> u64 {
     let (mut ts, mut freq) = (0u64, 0u64);
     // SAFETY: out-pointers of the documented u64 types.
     unsafe {
-        if f(
-            HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY,
-            (&mut freq as *mut u64).cast(),
-        ) != HSA_STATUS_SUCCESS
+        if f(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, (&mut freq as *mut u64).cast()) != HSA_STATUS_SUCCESS
             || f(HSA_SYSTEM_INFO_TIMESTAMP, (&mut ts as *mut u64).cast()) != HSA_STATUS_SUCCESS
         {
             return 0;
@@ -141,7 +138,9 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
                 Level::Error,
                 "AMD extension table major {major} with {size} bytes has no known layout; kernel tracing is off"
             ),
-            _ => diag!(Level::Error, "the runtime lacks intercept queues or profiling functions; kernel tracing is off"),
+            _ => {
+                diag!(Level::Error, "the runtime lacks intercept queues or profiling functions; kernel tracing is off")
+            }
         }
     }
     state::set_originals(o);
@@ -149,7 +148,10 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
 
     if state::global().is_none() {
         let Some(dir) = std::env::var_os("ROCPROF_RS_CAPTURE_DIR").map(PathBuf::from) else {
-            diag!(Level::Warning, "ROCPROF_RS_CAPTURE_DIR is not set; not profiling (run the application under rocprof-rs)");
+            diag!(
+                Level::Warning,
+                "ROCPROF_RS_CAPTURE_DIR is not set; not profiling (run the application under rocprof-rs)"
+            );
             return true;
         };
         let clock_id = clock::detect(runtime_timestamp_ns(o));
@@ -169,26 +171,18 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
         let sink = match Sink::create(&path, &info) {
             Ok(s) => Box::leak(Box::new(s)),
             Err(e) => {
-                diag!(
-                    Level::Error,
-                    "cannot create capture file {}: {e}; not profiling",
-                    path.display()
-                );
+                diag!(Level::Error, "cannot create capture file {}: {e}; not profiling", path.display());
                 return true;
             }
         };
         if let Err(e) = sink.start_writer(queue::maintain_pool) {
-            diag!(
-                Level::Warning,
-                "cannot start the writer thread: {e}; records may be dropped"
-            );
+            diag!(Level::Warning, "cannot start the writer thread: {e}; records may be dropped");
         }
         let mut global = Global::new(sink, trace_kernels, &found.gpus);
         for &h in &found.all {
             global.known_agents.insert(h);
         }
-        global.gate_completions =
-            std::env::var("ROCPROF_RS_GATE_COMPLETIONS").is_ok_and(|v| v.trim() == "1");
+        global.gate_completions = std::env::var("ROCPROF_RS_GATE_COMPLETIONS").is_ok_and(|v| v.trim() == "1");
         state::init_global(global);
         register_process_hooks();
         diag!(
@@ -213,15 +207,7 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
         }
     }
     // SAFETY: OnLoad runs under the runtime's bootstrap lock, so nobody else writes the table.
-    unsafe {
-        tables::install(
-            negotiated.core,
-            negotiated.amd,
-            o,
-            &wrappers(),
-            trace_kernels && o.can_trace_kernels(),
-        )
-    };
+    unsafe { tables::install(negotiated.core, negotiated.amd, o, &wrappers(), trace_kernels && o.can_trace_kernels()) };
     state::activate();
     true
 }
@@ -233,10 +219,7 @@ pub fn on_unload() {
     // completion handlers of what is in flight still run.
     state::deactivate();
     if !queue::drain(DRAIN_TIMEOUT) {
-        diag!(
-            Level::Warning,
-            "some dispatches did not complete before shutdown; their end times are missing"
-        );
+        diag!(Level::Warning, "some dispatches did not complete before shutdown; their end times are missing");
     }
     if let Some(g) = state::global() {
         g.sink.mark_clean(clock::now_ns());
@@ -252,10 +235,7 @@ pub fn at_exit() {
         return; // A forked child: the capture belongs to the parent.
     }
     if state::is_active() && !queue::drain(DRAIN_TIMEOUT) {
-        diag!(
-            Level::Warning,
-            "exiting with dispatches still in flight; their end times are missing"
-        );
+        diag!(Level::Warning, "exiting with dispatches still in flight; their end times are missing");
     }
     if let Some(g) = state::global() {
         g.sink.mark_clean(clock::now_ns());
@@ -295,10 +275,7 @@ mod tests {
     #[test]
     fn a_second_on_load_on_a_patched_table_keeps_the_real_originals() {
         let w = wrappers();
-        let first = Originals {
-            executable_freeze: Some(runtime_freeze),
-            ..Originals::default()
-        };
+        let first = Originals { executable_freeze: Some(runtime_freeze), ..Originals::default() };
         // The table now holds our wrappers; reading it again must not make them "originals".
         let mut again = Originals {
             executable_freeze: Some(w.executable_freeze),
@@ -310,9 +287,6 @@ mod tests {
             again.executable_freeze.map(|f| f as usize),
             Some(runtime_freeze as PFN_hsa_executable_freeze as usize)
         );
-        assert!(
-            again.queue_create.is_none(),
-            "no earlier original: the slot is treated as absent"
-        );
+        assert!(again.queue_create.is_none(), "no earlier original: the slot is treated as absent");
     }
 }

@@ -22,18 +22,8 @@ impl Mpmc {
     /// An empty queue holding up to `capacity` (rounded up to a power of two) values.
     pub fn new(capacity: usize) -> Self {
         let cap = capacity.max(2).next_power_of_two();
-        let cells = (0..cap)
-            .map(|i| Cell {
-                seq: AtomicUsize::new(i),
-                value: AtomicU32::new(0),
-            })
-            .collect();
-        Self {
-            cells,
-            mask: cap - 1,
-            head: AtomicUsize::new(0),
-            tail: AtomicUsize::new(0),
-        }
+        let cells = (0..cap).map(|i| Cell { seq: AtomicUsize::new(i), value: AtomicU32::new(0) }).collect();
+        Self { cells, mask: cap - 1, head: AtomicUsize::new(0), tail: AtomicUsize::new(0) }
     }
 
     /// Adds a value; false when full.
@@ -44,12 +34,7 @@ impl Mpmc {
             let seq = cell.seq.load(Ordering::Acquire);
             let diff = seq as isize - pos as isize;
             if diff == 0 {
-                match self.tail.compare_exchange_weak(
-                    pos,
-                    pos + 1,
-                    Ordering::Relaxed,
-                    Ordering::Relaxed,
-                ) {
+                match self.tail.compare_exchange_weak(pos, pos + 1, Ordering::Relaxed, Ordering::Relaxed) {
                     Ok(_) => {
                         cell.value.store(v, Ordering::Relaxed);
                         cell.seq.store(pos + 1, Ordering::Release);
@@ -73,12 +58,7 @@ impl Mpmc {
             let seq = cell.seq.load(Ordering::Acquire);
             let diff = seq as isize - (pos + 1) as isize;
             if diff == 0 {
-                match self.head.compare_exchange_weak(
-                    pos,
-                    pos + 1,
-                    Ordering::Relaxed,
-                    Ordering::Relaxed,
-                ) {
+                match self.head.compare_exchange_weak(pos, pos + 1, Ordering::Relaxed, Ordering::Relaxed) {
                     Ok(_) => {
                         let v = cell.value.load(Ordering::Relaxed);
                         cell.seq.store(pos + self.mask + 1, Ordering::Release);
@@ -107,10 +87,7 @@ mod tests {
         assert!(!q.push(5), "capacity rounds up to 4");
         assert_eq!(q.pop(), Some(1));
         assert!(q.push(5));
-        assert_eq!(
-            (q.pop(), q.pop(), q.pop(), q.pop(), q.pop()),
-            (Some(2), Some(3), Some(4), Some(5), None)
-        );
+        assert_eq!((q.pop(), q.pop(), q.pop(), q.pop(), q.pop()), (Some(2), Some(3), Some(4), Some(5), None));
     }
 
     #[test]

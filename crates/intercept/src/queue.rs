@@ -40,9 +40,7 @@ use std::ffi::c_void;
 use std::sync::atomic::Ordering;
 
 use rocprof_hsa_sys::*;
-use rocprof_model::capture::{
-    DispatchBeginRecord, DispatchEndRecord, QueueRecord, DISPATCH_NO_TIME, DISPATCH_OK,
-};
+use rocprof_model::capture::{DispatchBeginRecord, DispatchEndRecord, QueueRecord, DISPATCH_NO_TIME, DISPATCH_OK};
 
 use crate::diag::Level;
 use crate::guard::ffi_guard;
@@ -84,48 +82,28 @@ pub unsafe fn create(
     };
     let untraced = || {
         // SAFETY: forwarding the caller's arguments to the original (same contract).
-        unsafe {
-            original(
-                agent,
-                size,
-                type_,
-                callback,
-                data,
-                private_segment_size,
-                group_segment_size,
-                queue,
-            )
-        }
+        unsafe { original(agent, size, type_, callback, data, private_segment_size, group_segment_size, queue) }
     };
     let g = state::global();
-    let traced = state::is_active()
-        && o.can_trace_kernels()
-        && g.is_some_and(|g| g.trace_kernels && g.is_gpu(agent.handle));
+    let traced =
+        state::is_active() && o.can_trace_kernels() && g.is_some_and(|g| g.trace_kernels && g.is_gpu(agent.handle));
     if !traced {
         return untraced();
     }
     let g = g.expect("checked above");
     let create = o.intercept_create.expect("can_trace_kernels");
     // SAFETY: same arguments as hsa_queue_create, which the caller guarantees.
-    let status = unsafe {
-        create(
-            agent,
-            size,
-            type_,
-            callback,
-            data,
-            private_segment_size,
-            group_segment_size,
-            queue,
-        )
-    };
+    let status = unsafe { create(agent, size, type_, callback, data, private_segment_size, group_segment_size, queue) };
     if status != HSA_STATUS_SUCCESS || queue.is_null() {
         // Our failure must not become the application's: create the queue the normal way (an
         // invalid argument fails there again with the runtime's own status) and say once that
         // it is not traced.
         static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
         if !WARNED.swap(true, Ordering::Relaxed) {
-            diag!(Level::Warning, "intercept queue creation failed with status {status:#x}; dispatches on such queues are not traced");
+            diag!(
+                Level::Warning,
+                "intercept queue creation failed with status {status:#x}; dispatches on such queues are not traced"
+            );
         }
         return untraced();
     }
@@ -135,26 +113,16 @@ pub unsafe fn create(
         return status;
     }
     let Some((index, queue_id)) = g.add_queue(q as usize, agent.handle) else {
-        diag!(
-            Level::Warning,
-            "too many queues; queue {:p} is not traced",
-            q
-        );
+        diag!(Level::Warning, "too many queues; queue {:p} is not traced", q);
         return status;
     };
     // SAFETY: `q` is the live intercept queue we just created; the functions come from the
     // runtime's table.
     unsafe {
         (o.set_profiler_enabled.expect("can_trace_kernels"))(q, 1);
-        let rc =
-            (o.intercept_register.expect("can_trace_kernels"))(q, handler, index as *mut c_void);
+        let rc = (o.intercept_register.expect("can_trace_kernels"))(q, handler, index as *mut c_void);
         if rc != HSA_STATUS_SUCCESS {
-            diag!(
-                Level::Warning,
-                "could not register the packet handler on queue {}: status {:#x}",
-                queue_id,
-                rc
-            );
+            diag!(Level::Warning, "could not register the packet handler on queue {}: status {:#x}", queue_id, rc);
         }
     }
     // SAFETY: `q` is live; reading its public header.
@@ -173,8 +141,7 @@ pub unsafe fn create(
 
 /// Adds profiling signals to the pool (cold path).
 pub fn grow_pool(g: &Global, o: &Originals, n: usize) {
-    g.pool
-        .grow(n, || create_profiling_signal(o, g.gate_completions));
+    g.pool.grow(n, || create_profiling_signal(o, g.gate_completions));
 }
 
 /// Creates one profiling signal, starting at 1.
@@ -192,13 +159,7 @@ fn create_profiling_signal(o: &Originals, gated: bool) -> Option<hsa_signal_t> {
     let rc = match (o.amd_signal_create, o.signal_create) {
         // SAFETY: valid out-pointer; no consumers list.
         (Some(create), _) if !gated => unsafe {
-            create(
-                1,
-                0,
-                std::ptr::null(),
-                HSA_AMD_SIGNAL_AMD_GPU_ONLY.into(),
-                &mut s,
-            )
+            create(1, 0, std::ptr::null(), HSA_AMD_SIGNAL_AMD_GPU_ONLY.into(), &mut s)
         },
         // SAFETY: as above.
         (_, Some(create)) => unsafe { create(1, 0, std::ptr::null(), &mut s) },
@@ -266,9 +227,7 @@ fn settle_queue(g: &Global, o: &Originals, queue_index: usize) {
         let start = slot.start_value.load(Ordering::Relaxed);
         let gated = start == 2;
         if gated {
-            let signal = hsa_signal_t {
-                handle: slot.signal.load(Ordering::Acquire),
-            };
+            let signal = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };
             let never_ran = o.signal_load_relaxed.is_some_and(|load| {
                 // SAFETY: our own live signal, read through the runtime's original function.
                 (unsafe { load(signal) }) >= start as i64
@@ -279,12 +238,7 @@ fn settle_queue(g: &Global, o: &Originals, queue_index: usize) {
         }
         if slot
             .state
-            .compare_exchange(
-                state::SLOT_PENDING,
-                state::SLOT_RECORDING,
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            )
+            .compare_exchange(state::SLOT_PENDING, state::SLOT_RECORDING, Ordering::AcqRel, Ordering::Acquire)
             .is_err()
         {
             continue;
@@ -303,11 +257,7 @@ const FENCE_BITS: u16 = 0b1111 << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE;
 
 /// The barrier-AND packet that carries the application's completion signal: barrier bit set,
 /// the application's fence scopes, waiting for our profiling signal `gate` (0: no dependency).
-pub fn completion_barrier(
-    app_header: u16,
-    app_signal: hsa_signal_t,
-    gate: hsa_signal_t,
-) -> hsa_barrier_and_packet_t {
+pub fn completion_barrier(app_header: u16, app_signal: hsa_signal_t, gate: hsa_signal_t) -> hsa_barrier_and_packet_t {
     let mut dep_signal = [hsa_signal_t { handle: 0 }; 5];
     dep_signal[0] = gate;
     hsa_barrier_and_packet_t {
@@ -331,31 +281,17 @@ pub struct Expansion {
 
 /// The expansion of one application kernel packet (pure; see the module docs). With `gated`,
 /// the barrier that completes the application's signal waits for the profiling signal.
-pub fn rewrite(
-    app: &hsa_kernel_dispatch_packet_t,
-    profiling_signal: hsa_signal_t,
-    gated: bool,
-) -> Expansion {
+pub fn rewrite(app: &hsa_kernel_dispatch_packet_t, profiling_signal: hsa_signal_t, gated: bool) -> Expansion {
     let mut kernel = *app;
     kernel.completion_signal = profiling_signal;
-    let mut out = Expansion {
-        packets: [kernel, kernel],
-        count: 1,
-    };
+    let mut out = Expansion { packets: [kernel, kernel], count: 1 };
     if app.completion_signal.handle != 0 {
-        let gate = if gated {
-            profiling_signal
-        } else {
-            hsa_signal_t { handle: 0 }
-        };
+        let gate = if gated { profiling_signal } else { hsa_signal_t { handle: 0 } };
         let barrier = completion_barrier(app.header, app.completion_signal, gate);
         // SAFETY: both packet types are 64-byte, 8-aligned plain C structs; we overwrite the
         // second slot with the barrier's bytes.
         unsafe {
-            std::ptr::write(
-                (&mut out.packets[1] as *mut hsa_kernel_dispatch_packet_t).cast(),
-                barrier,
-            );
+            std::ptr::write((&mut out.packets[1] as *mut hsa_kernel_dispatch_packet_t).cast(), barrier);
         }
         out.count = 2;
     }
@@ -416,9 +352,7 @@ unsafe fn on_packet(
     let forward = || unsafe { writer(p.cast(), 1) };
     // SAFETY: `p` is valid (caller); packets are 8-aligned in the ring.
     let app = unsafe { std::ptr::read(p) };
-    if app.header & PACKET_TYPE_MASK != HSA_PACKET_TYPE_KERNEL_DISPATCH as u16
-        || !state::is_active()
-    {
+    if app.header & PACKET_TYPE_MASK != HSA_PACKET_TYPE_KERNEL_DISPATCH as u16 || !state::is_active() {
         return forward();
     }
     let (Some(g), Some(o)) = (state::global(), state::originals()) else {
@@ -465,11 +399,8 @@ unsafe fn on_packet(
     slot.dispatch_id.store(dispatch_id, Ordering::Relaxed);
     slot.agent.store(agent, Ordering::Relaxed);
     slot.queue_index.store(queue_index, Ordering::Relaxed);
-    slot.start_value
-        .store(start_value as u64, Ordering::Relaxed);
-    let signal = hsa_signal_t {
-        handle: slot.signal.load(Ordering::Acquire),
-    };
+    slot.start_value.store(start_value as u64, Ordering::Relaxed);
+    let signal = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };
     g.in_flight.fetch_add(1, Ordering::AcqRel);
     // Resetting our own signal needs no wake-up (nobody waits on it yet): a silent store, where
     // the runtime has one, saves a futex wake per dispatch.
@@ -478,13 +409,11 @@ unsafe fn on_packet(
     // stay valid for the process lifetime.
     let rc = unsafe {
         reset(signal, start_value);
-        slot.app_signal
-            .store(app.completion_signal.handle, Ordering::Relaxed);
+        slot.app_signal.store(app.completion_signal.handle, Ordering::Relaxed);
         // Publishes the fields above (and the reset) to whoever records the completion.
         slot.state.store(state::SLOT_PENDING, Ordering::Release);
         if !gated && app.completion_signal.handle != 0 {
-            g.app_signals
-                .insert(app.completion_signal.handle, u64::from(slot_index) + 1);
+            g.app_signals.insert(app.completion_signal.handle, u64::from(slot_index) + 1);
         }
         if gated {
             register(
@@ -525,12 +454,7 @@ pub fn on_complete(slot_index: u32) -> bool {
     };
     // Record the completion unless the application thread that saw it did so already
     // ([`on_app_signal_observed`]); wait for such a recording to finish before the slot moves on.
-    match slot.state.compare_exchange(
-        state::SLOT_PENDING,
-        state::SLOT_RECORDING,
-        Ordering::AcqRel,
-        Ordering::Acquire,
-    ) {
+    match slot.state.compare_exchange(state::SLOT_PENDING, state::SLOT_RECORDING, Ordering::AcqRel, Ordering::Acquire) {
         Ok(_) => {
             record_end(g, o, slot);
             slot.state.store(state::SLOT_DONE, Ordering::Release);
@@ -547,18 +471,13 @@ pub fn on_complete(slot_index: u32) -> bool {
             }
         }
     }
-    let signal = hsa_signal_t {
-        handle: slot.signal.load(Ordering::Acquire),
-    };
+    let signal = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };
     let gated = slot.start_value.load(Ordering::Relaxed) == 2;
     let queue = g.queues.get(slot.queue_index.load(Ordering::Relaxed));
     // A later completion on the same queue means the barrier of the previous gated dispatch has
     // finished with its signal (the barrier blocked the queue), so that slot is free now.
     if let Some(q) = queue {
-        let prev = q.pending_slot.swap(
-            if gated { slot_index } else { state::NO_SLOT },
-            Ordering::AcqRel,
-        );
+        let prev = q.pending_slot.swap(if gated { slot_index } else { state::NO_SLOT }, Ordering::AcqRel);
         if prev != state::NO_SLOT {
             g.pool.release_deferred(prev);
         }
@@ -586,12 +505,8 @@ pub fn on_complete(slot_index: u32) -> bool {
 /// Reads the slot's dispatch times and writes its completion record (the caller owns the
 /// slot's `SLOT_RECORDING` state).
 fn record_end(g: &Global, o: &Originals, slot: &state::Slot) {
-    let signal = hsa_signal_t {
-        handle: slot.signal.load(Ordering::Acquire),
-    };
-    let agent = hsa_agent_t {
-        handle: slot.agent.load(Ordering::Relaxed),
-    };
+    let signal = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };
+    let agent = hsa_agent_t { handle: slot.agent.load(Ordering::Relaxed) };
     let mut t = hsa_amd_profiling_dispatch_time_t { start: 0, end: 0 };
     let status = match o.get_dispatch_time {
         // SAFETY: valid agent/signal handles and out-pointer.
@@ -657,9 +572,7 @@ pub fn on_app_signal_observed(signal: hsa_signal_t) {
         }
     }
     // Now the slot cannot move on. Has its kernel finished (our signal left its start value)?
-    let ours = hsa_signal_t {
-        handle: slot.signal.load(Ordering::Acquire),
-    };
+    let ours = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };
     // SAFETY: our own live signal, read through the runtime's original function.
     let value = unsafe { load(ours) };
     if value >= slot.start_value.load(Ordering::Relaxed) as i64 {
@@ -695,26 +608,17 @@ pub fn poll_completions() -> usize {
     let mut recorded = 0;
     for i in 0..g.pool.len() as u32 {
         let Some(slot) = g.pool.slot(i) else { break };
-        if slot.state.load(Ordering::Relaxed) != state::SLOT_PENDING
-            || slot.start_value.load(Ordering::Relaxed) == 2
-        {
+        if slot.state.load(Ordering::Relaxed) != state::SLOT_PENDING || slot.start_value.load(Ordering::Relaxed) == 2 {
             continue; // free, done, or gated (its completion handler records it)
         }
         if slot
             .state
-            .compare_exchange(
-                state::SLOT_PENDING,
-                state::SLOT_RECORDING,
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            )
+            .compare_exchange(state::SLOT_PENDING, state::SLOT_RECORDING, Ordering::AcqRel, Ordering::Acquire)
             .is_err()
         {
             continue;
         }
-        let ours = hsa_signal_t {
-            handle: slot.signal.load(Ordering::Acquire),
-        };
+        let ours = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };
         // SAFETY: our own live signal, read through the runtime's original function.
         let value = unsafe { load(ours) };
         if value >= slot.start_value.load(Ordering::Relaxed) as i64 {
@@ -738,9 +642,7 @@ pub fn open_gate(slot_index: u32) {
     };
     if slot.start_value.load(Ordering::Relaxed) == 2 {
         if let Some(store) = o.signal_store_relaxed {
-            let signal = hsa_signal_t {
-                handle: slot.signal.load(Ordering::Acquire),
-            };
+            let signal = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };
             // SAFETY: our own live signal.
             unsafe { store(signal, 0) };
         }
@@ -810,12 +712,8 @@ mod tests {
 
     #[test]
     fn a_panic_on_one_packet_of_a_batch_does_not_submit_the_others_twice() {
-        let batch: Vec<hsa_kernel_dispatch_packet_t> = (1..=3)
-            .map(|k| hsa_kernel_dispatch_packet_t {
-                kernel_object: k,
-                ..packet(0)
-            })
-            .collect();
+        let batch: Vec<hsa_kernel_dispatch_packet_t> =
+            (1..=3).map(|k| hsa_kernel_dispatch_packet_t { kernel_object: k, ..packet(0) }).collect();
         let prev = std::panic::take_hook();
         std::panic::set_hook(Box::new(|_| {}));
         let handle = |p: *const hsa_kernel_dispatch_packet_t| {
@@ -876,20 +774,13 @@ mod tests {
             Some(0x100),
             "gated: an interrupt signal (async handlers need one)"
         );
-        let old_runtime = Originals {
-            signal_create: Some(plain_create),
-            ..Originals::default()
-        };
-        assert_eq!(
-            create_profiling_signal(&old_runtime, false).map(|s| s.handle),
-            Some(0x100)
-        );
+        let old_runtime = Originals { signal_create: Some(plain_create), ..Originals::default() };
+        assert_eq!(create_profiling_signal(&old_runtime, false).map(|s| s.handle), Some(0x100));
         assert!(create_profiling_signal(&Originals::default(), false).is_none());
     }
 
     /// Signal values for [`settle_test_load`], by pool slot (handles `0x1000 + 64 * slot`).
-    static SETTLE_VALUES: [std::sync::atomic::AtomicI64; 4] =
-        [const { std::sync::atomic::AtomicI64::new(0) }; 4];
+    static SETTLE_VALUES: [std::sync::atomic::AtomicI64; 4] = [const { std::sync::atomic::AtomicI64::new(0) }; 4];
 
     unsafe extern "C" fn settle_test_create(
         _: hsa_signal_value_t,
@@ -909,17 +800,12 @@ mod tests {
 
     #[test]
     fn a_destroyed_queue_with_gated_dispatches_that_never_ran_does_not_hold_up_exit() {
-        let path =
-            std::env::temp_dir().join(format!("rocprof-settle-{}.rpcap", std::process::id()));
-        let sink: &'static crate::sink::Sink = Box::leak(Box::new(
-            crate::sink::Sink::create(&path, &Default::default()).unwrap(),
-        ));
+        let path = std::env::temp_dir().join(format!("rocprof-settle-{}.rpcap", std::process::id()));
+        let sink: &'static crate::sink::Sink =
+            Box::leak(Box::new(crate::sink::Sink::create(&path, &Default::default()).unwrap()));
         let _ = std::fs::remove_file(&path);
         let g = Global::new(sink, true, &[0xA9]);
-        let o = Originals {
-            signal_load_relaxed: Some(settle_test_load),
-            ..Originals::default()
-        };
+        let o = Originals { signal_load_relaxed: Some(settle_test_load), ..Originals::default() };
         let (q, _) = g.add_queue(0xDEAD_0000, 0xA9).unwrap();
         assert_eq!(
             g.pool.grow(4, || {
@@ -938,40 +824,22 @@ mod tests {
             let (i, slot) = g.pool.acquire().unwrap();
             SETTLE_VALUES[i as usize].store(value, Ordering::Relaxed);
             slot.queue_index.store(q, Ordering::Relaxed);
-            slot.start_value
-                .store(if gated { 2 } else { 1 }, Ordering::Relaxed);
+            slot.start_value.store(if gated { 2 } else { 1 }, Ordering::Relaxed);
             slot.state.store(state::SLOT_PENDING, Ordering::Release);
             g.in_flight.fetch_add(1, Ordering::AcqRel);
             slots.push(i);
         }
         let (last_barrier, _) = g.pool.acquire().unwrap();
-        g.queues[q]
-            .pending_slot
-            .store(last_barrier, Ordering::Relaxed);
+        g.queues[q].pending_slot.store(last_barrier, Ordering::Relaxed);
 
         settle_queue(&g, &o, q);
 
         let state_of = |i: u32| g.pool.slot(i).unwrap().state.load(Ordering::Acquire);
-        assert_eq!(
-            state_of(slots[0]),
-            state::SLOT_DONE,
-            "the gated dispatch that never ran is closed"
-        );
-        assert_eq!(
-            state_of(slots[1]),
-            state::SLOT_PENDING,
-            "a finished gated one is left to its handler"
-        );
+        assert_eq!(state_of(slots[0]), state::SLOT_DONE, "the gated dispatch that never ran is closed");
+        assert_eq!(state_of(slots[1]), state::SLOT_PENDING, "a finished gated one is left to its handler");
         assert_eq!(state_of(slots[2]), state::SLOT_DONE);
-        assert_eq!(
-            g.in_flight.load(Ordering::Acquire),
-            1,
-            "only the dispatch whose handler is due"
-        );
-        assert_eq!(
-            g.queues[q].pending_slot.load(Ordering::Acquire),
-            state::NO_SLOT
-        );
+        assert_eq!(g.in_flight.load(Ordering::Acquire), 1, "only the dispatch whose handler is due");
+        assert_eq!(g.queues[q].pending_slot.load(Ordering::Acquire), state::NO_SLOT);
         assert_eq!(
             g.pool.acquire().map(|s| s.0),
             Some(slots[2]),
@@ -985,17 +853,10 @@ mod tests {
         let app = packet(0x5000);
         let out = rewrite(&app, hsa_signal_t { handle: 0x9000 }, true);
         assert_eq!(out.count, 2);
-        assert_eq!(
-            &bytes(&out.packets[0])[..56],
-            &bytes(&app)[..56],
-            "bytes 0..56 identical"
-        );
+        assert_eq!(&bytes(&out.packets[0])[..56], &bytes(&app)[..56], "bytes 0..56 identical");
         assert_eq!(out.packets[0].completion_signal.handle, 0x9000);
         let b = bytes(&out.packets[1]);
-        assert_eq!(
-            u16::from_le_bytes([b[0], b[1]]),
-            3 | (1 << 8) | (2 << 9) | (2 << 11)
-        );
+        assert_eq!(u16::from_le_bytes([b[0], b[1]]), 3 | (1 << 8) | (2 << 9) | (2 << 11));
         assert!(b[2..8].iter().all(|&x| x == 0));
         assert_eq!(
             u64::from_le_bytes(b[8..16].try_into().unwrap()),
@@ -1009,10 +870,6 @@ mod tests {
         assert_eq!(out.count, 1, "no application signal, no barrier");
         let out = rewrite(&app, hsa_signal_t { handle: 0x9000 }, false);
         assert_eq!(out.count, 2);
-        assert_eq!(
-            bytes(&out.packets[1])[8..56],
-            [0u8; 48],
-            "ungated: the barrier has no dependency"
-        );
+        assert_eq!(bytes(&out.packets[1])[8..56], [0u8; 48], "ungated: the barrier has no dependency");
     }
 }

@@ -23,9 +23,7 @@ use std::sync::OnceLock;
 use std::thread::Thread;
 use std::time::Duration;
 
-use rocprof_model::capture::{
-    self, header, FixedRecord, HeaderInfo, RecordKind, CHUNK_HEADER_SIZE, FRAME_SIZE,
-};
+use rocprof_model::capture::{self, header, FixedRecord, HeaderInfo, RecordKind, CHUNK_HEADER_SIZE, FRAME_SIZE};
 
 /// Bytes per chunk.
 pub const CHUNK_SIZE: usize = 256 * 1024;
@@ -106,15 +104,11 @@ impl Sink {
         let mut info = info.clone();
         info.chunk_size = CHUNK_SIZE as u32;
         let hdr = capture::encode_header(&info);
-        let cpath = CString::new(path.as_os_str().as_bytes())
-            .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
+        let cpath =
+            CString::new(path.as_os_str().as_bytes()).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
         // SAFETY: `cpath` is a valid NUL-terminated string.
         let fd = unsafe {
-            libc::open(
-                cpath.as_ptr(),
-                libc::O_RDWR | libc::O_CREAT | libc::O_TRUNC | libc::O_CLOEXEC,
-                0o644,
-            )
+            libc::open(cpath.as_ptr(), libc::O_RDWR | libc::O_CREAT | libc::O_TRUNC | libc::O_CLOEXEC, 0o644)
         };
         if fd < 0 {
             return Err(io::Error::last_os_error());
@@ -184,8 +178,7 @@ impl Sink {
 
     /// Counts one record that could not be written. Never fails, never blocks.
     pub fn count_drop(&self) {
-        self.header_u64(header::DROPPED)
-            .fetch_add(1, Ordering::Relaxed);
+        self.header_u64(header::DROPPED).fetch_add(1, Ordering::Relaxed);
     }
 
     /// Records dropped so far.
@@ -204,10 +197,8 @@ impl Sink {
         if !self.is_owner() {
             return;
         }
-        self.header_u64(header::END_NS)
-            .store(end_ns, Ordering::Relaxed);
-        self.header_u32(header::FLAGS)
-            .fetch_or(capture::FLAG_CLEAN_EXIT, Ordering::Release);
+        self.header_u64(header::END_NS).store(end_ns, Ordering::Relaxed);
+        self.header_u32(header::FLAGS).fetch_or(capture::FLAG_CLEAN_EXIT, Ordering::Release);
     }
 
     /// Claims a fresh chunk for the calling thread: returns its address.
@@ -218,18 +209,12 @@ impl Sink {
                 self.wake_writer();
                 return None;
             }
-            match self.next_chunk.compare_exchange_weak(
-                n,
-                n + 1,
-                Ordering::AcqRel,
-                Ordering::Relaxed,
-            ) {
+            match self.next_chunk.compare_exchange_weak(n, n + 1, Ordering::AcqRel, Ordering::Relaxed) {
                 Ok(_) => break,
                 Err(cur) => n = cur,
             }
         }
-        self.header_u64(header::CHUNKS_CLAIMED)
-            .fetch_max(n + 1, Ordering::Relaxed);
+        self.header_u64(header::CHUNKS_CLAIMED).fetch_max(n + 1, Ordering::Relaxed);
         if self.ready_chunks.load(Ordering::Relaxed) - (n + 1) < LOW_WATER {
             self.wake_writer();
         }
@@ -303,10 +288,7 @@ impl Sink {
             id
         } else {
             bytes[FRAME_SIZE..].fill(0);
-            Self::commit(
-                addr,
-                capture::record_header_word(RecordKind::Padding, total),
-            );
+            Self::commit(addr, capture::record_header_word(RecordKind::Padding, total));
             0
         }
     }
@@ -367,15 +349,13 @@ impl Sink {
     /// Starts the writer thread, which keeps the file extended ahead of the producers and calls
     /// `tick` (other cold-path upkeep, such as growing the signal pool) on every wake-up.
     pub fn start_writer(&'static self, tick: fn()) -> io::Result<()> {
-        let handle = std::thread::Builder::new()
-            .name("rocprof-writer".into())
-            .spawn(move || {
-                while !self.stop.load(Ordering::Acquire) {
-                    self.top_up();
-                    tick();
-                    std::thread::park_timeout(Duration::from_millis(20));
-                }
-            })?;
+        let handle = std::thread::Builder::new().name("rocprof-writer".into()).spawn(move || {
+            while !self.stop.load(Ordering::Acquire) {
+                self.top_up();
+                tick();
+                std::thread::park_timeout(Duration::from_millis(20));
+            }
+        })?;
         let _ = self.writer.set(handle.thread().clone());
         Ok(())
     }
@@ -407,14 +387,11 @@ impl Drop for Sink {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rocprof_model::capture::{
-        read_capture, DispatchBeginRecord, DispatchEndRecord, KernelSymbolRecord,
-    };
+    use rocprof_model::capture::{read_capture, DispatchBeginRecord, DispatchEndRecord, KernelSymbolRecord};
 
     /// A scratch file path, removed again when the returned guard drops.
     pub(crate) fn temp_path(name: &str) -> TempFile {
-        let dir =
-            std::env::temp_dir().join(format!("rocprof-intercept-test-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("rocprof-intercept-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         TempFile(dir.join(name))
     }
@@ -438,23 +415,11 @@ mod tests {
     #[test]
     fn records_from_several_threads_read_back_including_an_uncommitted_tail() {
         let path = temp_path("threads.rpcap");
-        let sink: &'static Sink = Box::leak(Box::new(
-            Sink::create(
-                &path,
-                &HeaderInfo {
-                    pid: 9,
-                    ..Default::default()
-                },
-            )
-            .unwrap(),
-        ));
+        let sink: &'static Sink =
+            Box::leak(Box::new(Sink::create(&path, &HeaderInfo { pid: 9, ..Default::default() }).unwrap()));
         sink.start_writer(|| {}).unwrap();
         let name = sink.write_string(b"k.kd");
-        assert!(sink.write(&KernelSymbolRecord {
-            kernel_id: 1,
-            name,
-            ..Default::default()
-        }));
+        assert!(sink.write(&KernelSymbolRecord { kernel_id: 1, name, ..Default::default() }));
         let threads: Vec<_> = (0..4u64)
             .map(|t| {
                 std::thread::spawn(move || {
@@ -465,12 +430,7 @@ mod tests {
                             kernel_id: 1,
                             ..Default::default()
                         }));
-                        assert!(sink.write(&DispatchEndRecord {
-                            dispatch_id: id,
-                            start_ns: 1,
-                            end_ns: 2,
-                            status: 0
-                        }));
+                        assert!(sink.write(&DispatchEndRecord { dispatch_id: id, start_ns: 1, end_ns: 2, status: 0 }));
                     }
                 })
             })
@@ -488,10 +448,7 @@ mod tests {
         assert_eq!(cap.trace.dropped_records.torn_tail, 1);
         assert_eq!(cap.trace.dropped_records.in_process, 0);
         assert!(!cap.clean_exit);
-        assert_eq!(
-            cap.trace.strings.resolve(cap.trace.kernel_symbols[0].name),
-            "k.kd"
-        );
+        assert_eq!(cap.trace.strings.resolve(cap.trace.kernel_symbols[0].name), "k.kd");
         sink.mark_clean(77);
         let cap = read_capture(&path).unwrap();
         assert!(cap.clean_exit);
@@ -514,16 +471,9 @@ mod tests {
         let mut status = 0;
         // SAFETY: waiting for our own child.
         unsafe { libc::waitpid(pid, &mut status, 0) };
-        assert_eq!(
-            libc::WEXITSTATUS(status),
-            0,
-            "the child knows it is not the owner"
-        );
+        assert_eq!(libc::WEXITSTATUS(status), 0, "the child knows it is not the owner");
         let cap = read_capture(&path).unwrap();
-        assert!(
-            !cap.clean_exit,
-            "the child's exit must not mark the parent's capture clean"
-        );
+        assert!(!cap.clean_exit, "the child's exit must not mark the parent's capture clean");
         sink.mark_clean(2);
         assert!(read_capture(&path).unwrap().clean_exit);
     }
@@ -537,23 +487,14 @@ mod tests {
         push_string_record(&mut section, 0x8010_0001, b"gfx90a");
         push_record(
             &mut section,
-            &AgentRecord {
-                handle: 0x77,
-                node_id: 2,
-                agent_type: 2,
-                name: 0x8010_0001,
-                ..Default::default()
-            },
+            &AgentRecord { handle: 0x77, node_id: 2, agent_type: 2, name: 0x8010_0001, ..Default::default() },
         );
         sink.write_raw_records(&section);
         sink.write_raw_records(&[1, 0, 0xFF, 0xFF]); // garbage: ignored
         Sink::reset_thread_cursor();
         let cap = read_capture(&path).unwrap();
         assert_eq!(cap.trace.agents.len(), 1);
-        assert_eq!(
-            cap.trace.strings.resolve(cap.trace.agents[0].name),
-            "gfx90a"
-        );
+        assert_eq!(cap.trace.strings.resolve(cap.trace.agents[0].name), "gfx90a");
         assert_eq!(cap.trace.dropped_records.total(), 0);
     }
 
@@ -566,10 +507,7 @@ mod tests {
         let ready = (LOW_WATER + EXTEND_BY) as usize;
         let mut ok = 0;
         for i in 0..(ready * per_chunk + 10) {
-            if sink.write(&DispatchEndRecord {
-                dispatch_id: i as u64,
-                ..Default::default()
-            }) {
+            if sink.write(&DispatchEndRecord { dispatch_id: i as u64, ..Default::default() }) {
                 ok += 1;
             }
         }

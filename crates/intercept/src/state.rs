@@ -46,22 +46,14 @@ pub fn disable() {
 
 /// `Idle` -> `Active` (never leaves `Disabled`).
 pub fn activate() {
-    let _ = LIFECYCLE.compare_exchange(
-        Lifecycle::Idle as u8,
-        Lifecycle::Active as u8,
-        Ordering::AcqRel,
-        Ordering::Acquire,
-    );
+    let _ =
+        LIFECYCLE.compare_exchange(Lifecycle::Idle as u8, Lifecycle::Active as u8, Ordering::AcqRel, Ordering::Acquire);
 }
 
 /// `Active` -> `Idle` (runtime shut down; a later `OnLoad` may activate again).
 pub fn deactivate() {
-    let _ = LIFECYCLE.compare_exchange(
-        Lifecycle::Active as u8,
-        Lifecycle::Idle as u8,
-        Ordering::AcqRel,
-        Ordering::Acquire,
-    );
+    let _ =
+        LIFECYCLE.compare_exchange(Lifecycle::Active as u8, Lifecycle::Idle as u8, Ordering::AcqRel, Ordering::Acquire);
 }
 
 /// Forces `Active` (unit tests only).
@@ -300,9 +292,7 @@ pub struct HandleSet {
 impl HandleSet {
     /// An empty set.
     pub fn new() -> Self {
-        Self {
-            slots: std::array::from_fn(|_| AtomicU64::new(0)),
-        }
+        Self { slots: std::array::from_fn(|_| AtomicU64::new(0)) }
     }
 
     /// A set holding `handles`.
@@ -390,10 +380,7 @@ impl Global {
     /// Registers an intercepted queue; returns its table index.
     pub fn add_queue(&self, queue: usize, agent: u64) -> Option<(usize, u64)> {
         for (i, q) in self.queues.iter().enumerate() {
-            if q.queue
-                .compare_exchange(0, queue, Ordering::AcqRel, Ordering::Acquire)
-                .is_ok()
-            {
+            if q.queue.compare_exchange(0, queue, Ordering::AcqRel, Ordering::Acquire).is_ok() {
                 let id = self.next_queue.fetch_add(1, Ordering::Relaxed);
                 q.agent.store(agent, Ordering::Release);
                 q.id.store(id, Ordering::Release);
@@ -406,9 +393,7 @@ impl Global {
 
     /// The table index of an intercepted queue.
     pub fn find_queue(&self, queue: usize) -> Option<usize> {
-        self.queues
-            .iter()
-            .position(|q| queue != 0 && q.queue.load(Ordering::Acquire) == queue)
+        self.queues.iter().position(|q| queue != 0 && q.queue.load(Ordering::Acquire) == queue)
     }
 
     /// Frees a queue's table entry (after its dispatches are settled, so a new queue reusing
@@ -422,10 +407,7 @@ impl Global {
     /// Remembers a loaded code object for its unload record.
     pub fn add_code_object(&self, executable: u64, base: u64, size: u64, id: u64) {
         for e in self.code_objects.iter() {
-            if e.executable
-                .compare_exchange(0, executable, Ordering::AcqRel, Ordering::Acquire)
-                .is_ok()
-            {
+            if e.executable.compare_exchange(0, executable, Ordering::AcqRel, Ordering::Acquire).is_ok() {
                 e.base.store(base, Ordering::Release);
                 e.size.store(size, Ordering::Release);
                 e.id.store(id, Ordering::Release);
@@ -474,10 +456,7 @@ mod tests {
         assert_eq!(taken.len(), 3);
         assert!(pool.acquire().is_none());
         pool.release_deferred(a);
-        assert!(
-            pool.acquire().is_none(),
-            "the first deferred release waits for the next one"
-        );
+        assert!(pool.acquire().is_none(), "the first deferred release waits for the next one");
         pool.release_deferred(taken[0]);
         assert_eq!(pool.acquire().map(|s| s.0), Some(a));
         pool.reset();

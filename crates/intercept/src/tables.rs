@@ -171,26 +171,14 @@ pub unsafe fn negotiate(table: *const HsaApiTable) -> Result<Negotiated, Negotia
             signal_load_scacquire: entry!(c, CoreApiTable, hsa_signal_load_scacquire_fn),
             signal_wait_relaxed: entry!(c, CoreApiTable, hsa_signal_wait_relaxed_fn),
             signal_wait_scacquire: entry!(c, CoreApiTable, hsa_signal_wait_scacquire_fn),
-            signal_silent_store_relaxed: entry!(
-                c,
-                CoreApiTable,
-                hsa_signal_silent_store_relaxed_fn
-            ),
+            signal_silent_store_relaxed: entry!(c, CoreApiTable, hsa_signal_silent_store_relaxed_fn),
             iterate_agents: entry!(c, CoreApiTable, hsa_iterate_agents_fn),
             agent_get_info: entry!(c, CoreApiTable, hsa_agent_get_info_fn),
             system_get_info: entry!(c, CoreApiTable, hsa_system_get_info_fn),
-            system_get_major_extension_table: entry!(
-                c,
-                CoreApiTable,
-                hsa_system_get_major_extension_table_fn
-            ),
+            system_get_major_extension_table: entry!(c, CoreApiTable, hsa_system_get_major_extension_table_fn),
             executable_freeze: entry!(c, CoreApiTable, hsa_executable_freeze_fn),
             executable_destroy: entry!(c, CoreApiTable, hsa_executable_destroy_fn),
-            executable_iterate_agent_symbols: entry!(
-                c,
-                CoreApiTable,
-                hsa_executable_iterate_agent_symbols_fn
-            ),
+            executable_iterate_agent_symbols: entry!(c, CoreApiTable, hsa_executable_iterate_agent_symbols_fn),
             executable_symbol_get_info: entry!(c, CoreApiTable, hsa_executable_symbol_get_info_fn),
             ..Originals::default()
         };
@@ -201,85 +189,46 @@ pub unsafe fn negotiate(table: *const HsaApiTable) -> Result<Negotiated, Negotia
             let v = (*amd).version;
             o.amd_ext_size = v.minor_id;
             // Entry #10, position-stable in every layout.
-            o.amd_signal_wait_any = entry!(
-                amd as *const AmdExtTable,
-                AmdExtTable,
-                hsa_amd_signal_wait_any_fn
-            );
+            o.amd_signal_wait_any = entry!(amd as *const AmdExtTable, AmdExtTable, hsa_amd_signal_wait_any_fn);
             match (v.major_id, v.minor_id) {
                 (1, 400) => {
                     let a = amd as *const rocm_5_2::AmdExtTable;
-                    o.intercept_create =
-                        entry!(a, rocm_5_2::AmdExtTable, hsa_amd_queue_intercept_create_fn);
-                    o.intercept_register = entry!(
-                        a,
-                        rocm_5_2::AmdExtTable,
-                        hsa_amd_queue_intercept_register_fn
-                    );
-                    o.set_profiler_enabled = entry!(
-                        a,
-                        rocm_5_2::AmdExtTable,
-                        hsa_amd_profiling_set_profiler_enabled_fn
-                    );
-                    o.get_dispatch_time = entry!(
-                        a,
-                        rocm_5_2::AmdExtTable,
-                        hsa_amd_profiling_get_dispatch_time_fn
-                    );
-                    o.signal_async_handler =
-                        entry!(a, rocm_5_2::AmdExtTable, hsa_amd_signal_async_handler_fn);
-                    o.amd_signal_create =
-                        entry!(a, rocm_5_2::AmdExtTable, hsa_amd_signal_create_fn);
-                    o.iterate_memory_pools = entry!(
-                        a,
-                        rocm_5_2::AmdExtTable,
-                        hsa_amd_agent_iterate_memory_pools_fn
-                    );
-                    o.memory_pool_get_info =
-                        entry!(a, rocm_5_2::AmdExtTable, hsa_amd_memory_pool_get_info_fn);
+                    o.intercept_create = entry!(a, rocm_5_2::AmdExtTable, hsa_amd_queue_intercept_create_fn);
+                    o.intercept_register = entry!(a, rocm_5_2::AmdExtTable, hsa_amd_queue_intercept_register_fn);
+                    o.set_profiler_enabled =
+                        entry!(a, rocm_5_2::AmdExtTable, hsa_amd_profiling_set_profiler_enabled_fn);
+                    o.get_dispatch_time = entry!(a, rocm_5_2::AmdExtTable, hsa_amd_profiling_get_dispatch_time_fn);
+                    o.signal_async_handler = entry!(a, rocm_5_2::AmdExtTable, hsa_amd_signal_async_handler_fn);
+                    o.amd_signal_create = entry!(a, rocm_5_2::AmdExtTable, hsa_amd_signal_create_fn);
+                    o.iterate_memory_pools = entry!(a, rocm_5_2::AmdExtTable, hsa_amd_agent_iterate_memory_pools_fn);
+                    o.memory_pool_get_info = entry!(a, rocm_5_2::AmdExtTable, hsa_amd_memory_pool_get_info_fn);
                     AmdLayout::Rocm52
                 }
                 (2, _) => {
                     let a = amd as *const AmdExtTable;
                     o.intercept_create = entry!(a, AmdExtTable, hsa_amd_queue_intercept_create_fn);
-                    o.intercept_register =
-                        entry!(a, AmdExtTable, hsa_amd_queue_intercept_register_fn);
-                    o.set_profiler_enabled =
-                        entry!(a, AmdExtTable, hsa_amd_profiling_set_profiler_enabled_fn);
-                    o.get_dispatch_time =
-                        entry!(a, AmdExtTable, hsa_amd_profiling_get_dispatch_time_fn);
-                    o.signal_async_handler =
-                        entry!(a, AmdExtTable, hsa_amd_signal_async_handler_fn);
+                    o.intercept_register = entry!(a, AmdExtTable, hsa_amd_queue_intercept_register_fn);
+                    o.set_profiler_enabled = entry!(a, AmdExtTable, hsa_amd_profiling_set_profiler_enabled_fn);
+                    o.get_dispatch_time = entry!(a, AmdExtTable, hsa_amd_profiling_get_dispatch_time_fn);
+                    o.signal_async_handler = entry!(a, AmdExtTable, hsa_amd_signal_async_handler_fn);
                     o.amd_signal_create = entry!(a, AmdExtTable, hsa_amd_signal_create_fn);
-                    o.iterate_memory_pools =
-                        entry!(a, AmdExtTable, hsa_amd_agent_iterate_memory_pools_fn);
-                    o.memory_pool_get_info =
-                        entry!(a, AmdExtTable, hsa_amd_memory_pool_get_info_fn);
+                    o.iterate_memory_pools = entry!(a, AmdExtTable, hsa_amd_agent_iterate_memory_pools_fn);
+                    o.memory_pool_get_info = entry!(a, AmdExtTable, hsa_amd_memory_pool_get_info_fn);
                     AmdLayout::Major2
                 }
                 (major, size) => {
                     // Entries 1-16 are position-stable in every layout.
                     let a = amd as *const AmdExtTable;
-                    o.set_profiler_enabled =
-                        entry!(a, AmdExtTable, hsa_amd_profiling_set_profiler_enabled_fn);
-                    o.get_dispatch_time =
-                        entry!(a, AmdExtTable, hsa_amd_profiling_get_dispatch_time_fn);
-                    o.signal_async_handler =
-                        entry!(a, AmdExtTable, hsa_amd_signal_async_handler_fn);
-                    o.iterate_memory_pools =
-                        entry!(a, AmdExtTable, hsa_amd_agent_iterate_memory_pools_fn);
-                    o.memory_pool_get_info =
-                        entry!(a, AmdExtTable, hsa_amd_memory_pool_get_info_fn);
+                    o.set_profiler_enabled = entry!(a, AmdExtTable, hsa_amd_profiling_set_profiler_enabled_fn);
+                    o.get_dispatch_time = entry!(a, AmdExtTable, hsa_amd_profiling_get_dispatch_time_fn);
+                    o.signal_async_handler = entry!(a, AmdExtTable, hsa_amd_signal_async_handler_fn);
+                    o.iterate_memory_pools = entry!(a, AmdExtTable, hsa_amd_agent_iterate_memory_pools_fn);
+                    o.memory_pool_get_info = entry!(a, AmdExtTable, hsa_amd_memory_pool_get_info_fn);
                     AmdLayout::Unsupported { major, size }
                 }
             }
         };
-        Ok(Negotiated {
-            originals: o,
-            amd_layout,
-            core,
-            amd,
-        })
+        Ok(Negotiated { originals: o, amd_layout, core, amd })
     }
 }
 
@@ -311,13 +260,7 @@ pub struct Wrappers {
 /// # Safety
 /// `core` and `amd` must be the live tables from [`negotiate`], writable, and not concurrently written
 /// by another thread (true during `OnLoad`, which runs under the runtime's bootstrap lock).
-pub unsafe fn install(
-    core: *mut CoreApiTable,
-    amd: *mut AmdExtTable,
-    o: &Originals,
-    w: &Wrappers,
-    queues: bool,
-) {
+pub unsafe fn install(core: *mut CoreApiTable, amd: *mut AmdExtTable, o: &Originals, w: &Wrappers, queues: bool) {
     // SAFETY: `core` is live and writable (caller); every written slot exists because its original
     // was read from the same slot under the size check in `negotiate`.
     unsafe {
@@ -400,20 +343,10 @@ mod tests {
             reserved: 0,
         };
         let mut amd: AmdExtTable = zeroed();
-        amd.version = ApiTableVersion {
-            major_id: 2,
-            minor_id: 608,
-            step_id: 7,
-            reserved: 0,
-        };
+        amd.version = ApiTableVersion { major_id: 2, minor_id: 608, step_id: 7, reserved: 0 };
         amd.hsa_amd_queue_intercept_create_fn = Some(fake_intercept_create);
         let mut root: HsaApiTable = zeroed();
-        root.version = ApiTableVersion {
-            major_id: 3,
-            minor_id: 64,
-            step_id: 1,
-            reserved: 0,
-        };
+        root.version = ApiTableVersion { major_id: 3, minor_id: 64, step_id: 1, reserved: 0 };
         root.core_ = &mut core;
         root.amd_ext_ = &mut amd;
         // SAFETY: all pointers refer to live locals.
@@ -423,21 +356,11 @@ mod tests {
 
         // 5.2 layout: the same function sits at entry 36 (offset 296) instead of 38.
         let mut amd52: rocm_5_2::AmdExtTable = zeroed();
-        amd52.version = ApiTableVersion {
-            major_id: 1,
-            minor_id: 400,
-            step_id: 0,
-            reserved: 0,
-        };
+        amd52.version = ApiTableVersion { major_id: 1, minor_id: 400, step_id: 0, reserved: 0 };
         amd52.hsa_amd_queue_intercept_create_fn = Some(fake_intercept_create);
         amd52.hsa_amd_signal_wait_any_fn = Some(fake_wait_any);
         let mut root52: rocm_5_2::HsaApiTable = zeroed();
-        root52.version = ApiTableVersion {
-            major_id: 1,
-            minor_id: 48,
-            step_id: 0,
-            reserved: 0,
-        };
+        root52.version = ApiTableVersion { major_id: 1, minor_id: 48, step_id: 0, reserved: 0 };
         root52.core_ = &mut core;
         root52.amd_ext_ = &mut amd52;
         // SAFETY: the 5.2 root is a prefix of the newest root layout; pointers refer to live locals.
@@ -445,35 +368,13 @@ mod tests {
         assert_eq!(n.amd_layout, AmdLayout::Rocm52);
         let f = n.originals.intercept_create.unwrap();
         // SAFETY: calls our fake, which ignores its arguments.
-        let rc = unsafe {
-            f(
-                hsa_agent_t { handle: 0 },
-                0,
-                0,
-                None,
-                std::ptr::null_mut(),
-                0,
-                0,
-                std::ptr::null_mut(),
-            )
-        };
+        let rc = unsafe { f(hsa_agent_t { handle: 0 }, 0, 0, None, std::ptr::null_mut(), 0, 0, std::ptr::null_mut()) };
         assert_eq!(rc, 0x1234);
         // Entry #10 sits at the same offset in both layouts and is read through either view.
-        let wait_any = n
-            .originals
-            .amd_signal_wait_any
-            .expect("wait_any of the 5.2 table");
+        let wait_any = n.originals.amd_signal_wait_any.expect("wait_any of the 5.2 table");
         // SAFETY: calls our fake, which ignores its arguments.
         let idx = unsafe {
-            wait_any(
-                0,
-                std::ptr::null_mut(),
-                std::ptr::null_mut(),
-                std::ptr::null_mut(),
-                0,
-                0,
-                std::ptr::null_mut(),
-            )
+            wait_any(0, std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut(), 0, 0, std::ptr::null_mut())
         };
         assert_eq!(idx, 7);
 
@@ -482,13 +383,7 @@ mod tests {
         root52.amd_ext_ = &mut amd52;
         // SAFETY: as above.
         let n = unsafe { negotiate((&root52 as *const rocm_5_2::HsaApiTable).cast()) }.unwrap();
-        assert_eq!(
-            n.amd_layout,
-            AmdLayout::Unsupported {
-                major: 1,
-                size: 424
-            }
-        );
+        assert_eq!(n.amd_layout, AmdLayout::Unsupported { major: 1, size: 424 });
         assert!(n.originals.intercept_create.is_none());
         assert!(!n.originals.can_trace_kernels());
 
@@ -516,12 +411,7 @@ mod tests {
             unsafe { negotiate(&root) }.unwrap_err(),
             NegotiationError::UnknownRootMajor(9)
         );
-        root.version = ApiTableVersion {
-            major_id: 3,
-            minor_id: 16,
-            step_id: 0,
-            reserved: 0,
-        };
+        root.version = ApiTableVersion { major_id: 3, minor_id: 16, step_id: 0, reserved: 0 };
         assert_eq!(
             // SAFETY: as above.
             unsafe { negotiate(&root) }.unwrap_err(),

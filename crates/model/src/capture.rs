@@ -39,9 +39,9 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use crate::records::{
-    Agent, AgentId, AgentType, ClockDomain, CodeObject, CodeObjectId, CodeObjectStorage,
-    CorrelationId, Dim3, DispatchId, DroppedRecords, KernelDispatch, KernelId, KernelSymbol,
-    ProcessId, Queue, QueueId, SessionMeta, StreamId, ThreadId, Timestamp, Trace,
+    Agent, AgentId, AgentType, ClockDomain, CodeObject, CodeObjectId, CodeObjectStorage, CorrelationId, Dim3,
+    DispatchId, DroppedRecords, KernelDispatch, KernelId, KernelSymbol, ProcessId, Queue, QueueId, SessionMeta,
+    StreamId, ThreadId, Timestamp, Trace,
 };
 
 pub mod demangle;
@@ -590,8 +590,7 @@ pub fn encode_header(info: &HeaderInfo) -> Vec<u8> {
     let size = end.div_ceil(HEADER_ALIGN) * HEADER_ALIGN;
     let mut h = vec![0u8; size];
     h[header::MAGIC..header::MAGIC + 8].copy_from_slice(&MAGIC);
-    let put32 =
-        |h: &mut Vec<u8>, off: usize, v: u32| h[off..off + 4].copy_from_slice(&v.to_le_bytes());
+    let put32 = |h: &mut Vec<u8>, off: usize, v: u32| h[off..off + 4].copy_from_slice(&v.to_le_bytes());
     put32(&mut h, header::VERSION, VERSION);
     put32(&mut h, header::ENDIAN, ENDIAN_MARKER);
     put32(&mut h, header::HEADER_SIZE, size as u32);
@@ -650,9 +649,7 @@ pub enum Error {
         marker: u32,
     },
     /// A format version this reader does not know.
-    #[error(
-        "capture format version {found} is not supported (this build reads version {VERSION})"
-    )]
+    #[error("capture format version {found} is not supported (this build reads version {VERSION})")]
     UnsupportedVersion {
         /// The version found.
         found: u32,
@@ -693,26 +690,18 @@ pub struct Capture {
 /// the writer extends the file ahead of use, and that (sparse) tail holds nothing.
 pub fn read_capture(path: &Path) -> Result<Capture> {
     use std::io::Read;
-    let io = |source| Error::Io {
-        path: path.display().to_string(),
-        source,
-    };
+    let io = |source| Error::Io { path: path.display().to_string(), source };
     let mut file = std::fs::File::open(path).map_err(io)?;
     let mut bytes = Vec::new();
-    file.by_ref()
-        .take(HEADER_FIXED_SIZE as u64)
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
+    file.by_ref().take(HEADER_FIXED_SIZE as u64).read_to_end(&mut bytes).map_err(io)?;
     let mut limit = u64::MAX;
     if bytes.len() == HEADER_FIXED_SIZE && bytes[..8] == MAGIC {
         let claimed = u64_at(&bytes, header::CHUNKS_CLAIMED);
         let header_size = u64::from(u32_at(&bytes, header::HEADER_SIZE));
         let chunk_size = u64::from(u32_at(&bytes, header::CHUNK_SIZE));
         if claimed > 0 {
-            limit = claimed
-                .saturating_mul(chunk_size)
-                .saturating_add(header_size)
-                .saturating_sub(HEADER_FIXED_SIZE as u64);
+            limit =
+                claimed.saturating_mul(chunk_size).saturating_add(header_size).saturating_sub(HEADER_FIXED_SIZE as u64);
         }
     }
     file.take(limit).read_to_end(&mut bytes).map_err(io)?;
@@ -757,11 +746,7 @@ impl Raw {
         while off + FRAME_SIZE <= b.len() {
             let word = u32_at(b, off);
             if word == 0 {
-                return if b[off..].iter().all(|&x| x == 0) {
-                    SeqEnd::Clean
-                } else {
-                    SeqEnd::Torn
-                };
+                return if b[off..].iter().all(|&x| x == 0) { SeqEnd::Clean } else { SeqEnd::Torn };
             }
             let kind = (word & 0xFFFF) as u16;
             let size = (word >> 16) as usize;
@@ -800,8 +785,7 @@ impl Raw {
                 let Some(bytes) = body.get(8..8 + len) else {
                     return false;
                 };
-                self.strings
-                    .insert(id, String::from_utf8_lossy(bytes).into_owned());
+                self.strings.insert(id, String::from_utf8_lossy(bytes).into_owned());
                 true
             }
             Some(RecordKind::Agent) => fixed(body, &mut self.agents),
@@ -848,9 +832,7 @@ pub fn parse_capture(b: &[u8]) -> Result<Capture> {
     let agents_len = u32_at(b, header::AGENTS_LEN) as usize;
     let agents_start = (HEADER_FIXED_SIZE + cmd_len + 7) & !7;
     if header_size < agents_start + agents_len || header_size & (HEADER_ALIGN - 1) != 0 {
-        return Err(Error::CorruptHeader {
-            what: "header_size",
-        });
+        return Err(Error::CorruptHeader { what: "header_size" });
     }
     if chunk_size < CHUNK_HEADER_SIZE + FRAME_SIZE || chunk_size & 7 != 0 {
         return Err(Error::CorruptHeader { what: "chunk_size" });
@@ -906,14 +888,8 @@ pub fn parse_capture(b: &[u8]) -> Result<Capture> {
         pid: ProcessId(u32_at(b, header::PID)),
         ppid: ProcessId(u32_at(b, header::PPID)),
         command,
-        start: Timestamp {
-            ns: u64_at(b, header::START_NS),
-            domain,
-        },
-        end: Timestamp {
-            ns: u64_at(b, header::END_NS),
-            domain,
-        },
+        start: Timestamp { ns: u64_at(b, header::START_NS), domain },
+        end: Timestamp { ns: u64_at(b, header::END_NS), domain },
     };
     let mut cap = Capture {
         clean_exit: flags & FLAG_CLEAN_EXIT != 0,
@@ -933,11 +909,7 @@ pub fn arch_vgpr_count(gfx: &str, rsrc1: u32, rsrc3: u32, code_properties: u32) 
     if gfx == "gfx90a" || gfx.starts_with("gfx94") {
         return ((rsrc3 & 0x3F) + 1) * 4;
     }
-    let granule = if code_properties & (1 << 10) != 0 {
-        8
-    } else {
-        4
-    };
+    let granule = if code_properties & (1 << 10) != 0 { 8 } else { 4 };
     ((rsrc1 & 0x3F) + 1) * granule
 }
 
@@ -948,12 +920,7 @@ pub fn accum_vgpr_count(gfx: &str, rsrc1: u32, rsrc3: u32, code_properties: u32)
         return arch_vgpr_count(gfx, rsrc1, rsrc3, code_properties);
     }
     if gfx == "gfx90a" || gfx.starts_with("gfx94") {
-        return (((rsrc1 & 0x3F) + 1) * 8).saturating_sub(arch_vgpr_count(
-            gfx,
-            rsrc1,
-            rsrc3,
-            code_properties,
-        ));
+        return (((rsrc1 & 0x3F) + 1) * 8).saturating_sub(arch_vgpr_count(gfx, rsrc1, rsrc3, code_properties));
     }
     0
 }
@@ -961,11 +928,7 @@ pub fn accum_vgpr_count(gfx: &str, rsrc1: u32, rsrc3: u32, code_properties: u32)
 /// SGPRs (rocprofiler-sdk `sgpr_count`): gfx10 and later always allocate 128; earlier targets
 /// use the granulated SGPR count (rsrc1 bits 6-9): `(granules / 2 + 1) * 16`.
 pub fn sgpr_count(gfx: &str, rsrc1: u32) -> u32 {
-    let digits: String = gfx
-        .chars()
-        .skip_while(|c| !c.is_ascii_digit())
-        .take_while(|c| c.is_ascii_digit())
-        .collect();
+    let digits: String = gfx.chars().skip_while(|c| !c.is_ascii_digit()).take_while(|c| c.is_ascii_digit()).collect();
     match digits.parse::<u32>() {
         Ok(n) if n >= 1000 => 128,
         Ok(_) => (((rsrc1 >> 6) & 0xF) / 2 + 1) * 16,
@@ -974,12 +937,7 @@ pub fn sgpr_count(gfx: &str, rsrc1: u32) -> u32 {
 }
 
 fn build_trace(raw: Raw, meta: SessionMeta, domain: ClockDomain, cap: &mut Capture) {
-    let mut t = Trace {
-        meta,
-        clock: domain,
-        dropped_records: raw.dropped,
-        ..Trace::default()
-    };
+    let mut t = Trace { meta, clock: domain, dropped_records: raw.dropped, ..Trace::default() };
     let ts = |ns: u64| Timestamp { ns, domain };
     let string = |id: u32| raw.strings.get(&id).map(String::as_str).unwrap_or("");
 
@@ -1044,11 +1002,7 @@ fn build_trace(raw: Raw, meta: SessionMeta, domain: ClockDomain, cap: &mut Captu
             local_mem_size: a.local_mem_size,
             hive_id: a.hive_id,
             gpu_id: a.gpu_id,
-            workgroup_max_dim: Dim3::new(
-                a.workgroup_max_dim_x,
-                a.workgroup_max_dim_y,
-                a.workgroup_max_dim_z,
-            ),
+            workgroup_max_dim: Dim3::new(a.workgroup_max_dim_x, a.workgroup_max_dim_y, a.workgroup_max_dim_z),
             grid_max_dim: Dim3::new(a.grid_max_dim_x, a.grid_max_dim_y, a.grid_max_dim_z),
             name: t.strings.intern(&name),
             vendor_name: t.strings.intern(string(a.vendor_name)),
@@ -1094,11 +1048,8 @@ fn build_trace(raw: Raw, meta: SessionMeta, domain: ClockDomain, cap: &mut Captu
 
     let mut sym_by_id: HashMap<u64, KernelSymbol> = HashMap::new();
     for s in &raw.symbols {
-        let gfx = co_agent
-            .get(&s.code_object_id)
-            .and_then(|h| agent_by_handle.get(h))
-            .map(|a| a.1.as_str())
-            .unwrap_or("");
+        let gfx =
+            co_agent.get(&s.code_object_id).and_then(|h| agent_by_handle.get(h)).map(|a| a.1.as_str()).unwrap_or("");
         let (sgpr, arch, accum) = if s.descriptor_valid != 0 {
             (
                 sgpr_count(gfx, s.pgm_rsrc1),
@@ -1186,13 +1137,7 @@ mod tests {
         push_string_record(&mut agents, 1, b"gfx942");
         push_record(
             &mut agents,
-            &AgentRecord {
-                handle: 0x100,
-                node_id: 1,
-                agent_type: 2,
-                name: 1,
-                ..Default::default()
-            },
+            &AgentRecord { handle: 0x100, node_id: 1, agent_type: 2, name: 1, ..Default::default() },
         );
         let mut h = encode_header(&HeaderInfo {
             pid: 4242,
@@ -1242,13 +1187,7 @@ mod tests {
         push_string_record(&mut r, 2, b"file:///k.co");
         push_record(
             &mut r,
-            &CodeObjectLoadRecord {
-                code_object_id: 1,
-                agent_handle: 0x100,
-                storage: 2,
-                uri: 2,
-                ..Default::default()
-            },
+            &CodeObjectLoadRecord { code_object_id: 1, agent_handle: 0x100, storage: 2, uri: 2, ..Default::default() },
         );
         push_string_record(&mut r, 3, b"_Z10vector_addPKfS0_Pfi.kd");
         push_record(
@@ -1271,12 +1210,7 @@ mod tests {
 
     #[test]
     fn fixed_record_layout_is_packed_little_endian() {
-        let e = DispatchEndRecord {
-            dispatch_id: 0x0102,
-            start_ns: 3,
-            end_ns: 4,
-            status: 1,
-        };
+        let e = DispatchEndRecord { dispatch_id: 0x0102, start_ns: 3, end_ns: 4, status: 1 };
         let mut out = [0xAAu8; 40];
         let n = encode_record(&e, &mut out);
         assert_eq!(DispatchEndRecord::BODY_SIZE, 28);
@@ -1295,15 +1229,7 @@ mod tests {
     fn round_trip_resolves_names_agents_and_timestamps() {
         let mut recs = code_object_and_symbol();
         push_record(&mut recs, &begin(1));
-        push_record(
-            &mut recs,
-            &DispatchEndRecord {
-                dispatch_id: 1,
-                start_ns: 500,
-                end_ns: 900,
-                status: DISPATCH_OK,
-            },
-        );
+        push_record(&mut recs, &DispatchEndRecord { dispatch_id: 1, start_ns: 500, end_ns: 900, status: DISPATCH_OK });
         let mut file = header_bytes(0, FLAG_CLEAN_EXIT);
         file.extend(chunk(1, &recs));
         let cap = parse_capture(&file).unwrap();
@@ -1320,16 +1246,10 @@ mod tests {
         assert_eq!(d.grid, Dim3::new(1024, 1, 1));
         assert_eq!(d.kernarg_size, 28);
         // gfx942: arch = (1 + 1) * 4 = 8, accum = (3 + 1) * 8 - 8 = 24, sgpr = (2 / 2 + 1) * 16 = 32.
-        assert_eq!(
-            (d.arch_vgpr_count, d.accum_vgpr_count, d.sgpr_count),
-            (8, 24, 32)
-        );
+        assert_eq!((d.arch_vgpr_count, d.accum_vgpr_count, d.sgpr_count), (8, 24, 32));
         let k = &t.kernel_symbols[0];
         assert_eq!(t.strings.resolve(k.name), "_Z10vector_addPKfS0_Pfi.kd");
-        assert_eq!(
-            t.strings.resolve(k.formatted_name),
-            "vector_add(float const*, float const*, float*, int)"
-        );
+        assert_eq!(t.strings.resolve(k.formatted_name), "vector_add(float const*, float const*, float*, int)");
         assert_eq!(t.dropped_records.total(), 0);
         assert_eq!(cap.incomplete_dispatches, 0);
     }
@@ -1351,10 +1271,7 @@ mod tests {
         assert_eq!(cap.trace.dispatches.len(), 2);
         assert_eq!(cap.trace.dropped_records.torn_tail, 1);
         assert_eq!(cap.trace.dropped_records.in_process, 5);
-        assert_eq!(
-            cap.incomplete_dispatches, 2,
-            "no completion records were written"
-        );
+        assert_eq!(cap.incomplete_dispatches, 2, "no completion records were written");
     }
 
     #[test]
@@ -1368,10 +1285,7 @@ mod tests {
         file.truncate(start + CHUNK_HEADER_SIZE + recs.len() - 10);
         let cap = parse_capture(&file).unwrap();
         assert_eq!(cap.trace.dispatches.len(), 1);
-        assert_eq!(
-            cap.trace.dropped_records.undecodable, 1,
-            "the cut frame claims more bytes than exist"
-        );
+        assert_eq!(cap.trace.dropped_records.undecodable, 1, "the cut frame claims more bytes than exist");
     }
 
     #[test]
@@ -1385,12 +1299,7 @@ mod tests {
         file.extend(vec![0u8; CHUNK]); // pre-extended, never claimed
         file.extend(chunk(1, &b));
         let cap = parse_capture(&file).unwrap();
-        let ids: Vec<u64> = cap
-            .trace
-            .dispatches
-            .iter()
-            .map(|d| d.dispatch_id.0)
-            .collect();
+        let ids: Vec<u64> = cap.trace.dispatches.iter().map(|d| d.dispatch_id.0).collect();
         assert_eq!(ids, [1, 2]);
         assert_eq!(cap.trace.dropped_records.total(), 0);
         assert_eq!(cap.trace.kernel_symbols.len(), 1);
@@ -1410,37 +1319,20 @@ mod tests {
 
     #[test]
     fn bad_headers_are_typed_errors() {
-        assert!(matches!(
-            parse_capture(&[0u8; 10]),
-            Err(Error::TruncatedHeader { len: 10 })
-        ));
+        assert!(matches!(parse_capture(&[0u8; 10]), Err(Error::TruncatedHeader { len: 10 })));
         let mut h = header_bytes(0, 0);
         h[0] = b'X';
         assert!(matches!(parse_capture(&h), Err(Error::BadMagic)));
         let mut h = header_bytes(0, 0);
         h[header::VERSION] = 9;
-        assert!(matches!(
-            parse_capture(&h),
-            Err(Error::UnsupportedVersion { found: 9 })
-        ));
+        assert!(matches!(parse_capture(&h), Err(Error::UnsupportedVersion { found: 9 })));
         let mut h = header_bytes(0, 0);
         h[header::ENDIAN..header::ENDIAN + 4].copy_from_slice(&[1, 2, 3, 4]);
-        assert!(matches!(
-            parse_capture(&h),
-            Err(Error::BadEndian {
-                marker: 0x0403_0201
-            })
-        ));
+        assert!(matches!(parse_capture(&h), Err(Error::BadEndian { marker: 0x0403_0201 })));
         let mut h = header_bytes(0, 0);
         h[header::CHUNK_SIZE..header::CHUNK_SIZE + 4].copy_from_slice(&3u32.to_le_bytes());
-        assert!(matches!(
-            parse_capture(&h),
-            Err(Error::CorruptHeader { what: "chunk_size" })
-        ));
-        assert!(matches!(
-            read_capture(Path::new("/nonexistent/x.rpcap")),
-            Err(Error::Io { .. })
-        ));
+        assert!(matches!(parse_capture(&h), Err(Error::CorruptHeader { what: "chunk_size" })));
+        assert!(matches!(read_capture(Path::new("/nonexistent/x.rpcap")), Err(Error::Io { .. })));
     }
 
     #[test]
@@ -1448,24 +1340,16 @@ mod tests {
         let mut recs = code_object_and_symbol();
         push_record(&mut recs, &begin(1));
         let mut file = header_bytes(0, 0);
-        file[header::CHUNKS_CLAIMED..header::CHUNKS_CLAIMED + 8]
-            .copy_from_slice(&1u64.to_le_bytes());
+        file[header::CHUNKS_CLAIMED..header::CHUNKS_CLAIMED + 8].copy_from_slice(&1u64.to_le_bytes());
         file.extend(chunk(1, &recs));
         // A second chunk beyond the claimed count (garbage that must not be read).
         file.extend(vec![0xEEu8; CHUNK]);
-        let path = std::env::temp_dir().join(format!(
-            "rocprof-model-claimed-{}.rpcap",
-            std::process::id()
-        ));
+        let path = std::env::temp_dir().join(format!("rocprof-model-claimed-{}.rpcap", std::process::id()));
         std::fs::write(&path, &file).unwrap();
         let cap = read_capture(&path).unwrap();
         let _ = std::fs::remove_file(&path);
         assert_eq!(cap.trace.dispatches.len(), 1);
-        assert_eq!(
-            cap.trace.dropped_records.total(),
-            0,
-            "the unclaimed tail was not read"
-        );
+        assert_eq!(cap.trace.dropped_records.total(), 0, "the unclaimed tail was not read");
     }
 
     #[test]
@@ -1475,21 +1359,9 @@ mod tests {
         push_string_record(&mut recs, 0x8010_0001, b"gfx942");
         push_record(
             &mut recs,
-            &AgentRecord {
-                handle: 0x200,
-                node_id: 1,
-                agent_type: 2,
-                name: 0x8010_0001,
-                ..Default::default()
-            },
+            &AgentRecord { handle: 0x200, node_id: 1, agent_type: 2, name: 0x8010_0001, ..Default::default() },
         );
-        push_record(
-            &mut recs,
-            &DispatchBeginRecord {
-                agent_handle: 0x200,
-                ..begin(1)
-            },
-        );
+        push_record(&mut recs, &DispatchBeginRecord { agent_handle: 0x200, ..begin(1) });
         let mut file = header_bytes(0, 0);
         file.extend(chunk(1, &recs));
         let cap = parse_capture(&file).unwrap();
@@ -1501,15 +1373,7 @@ mod tests {
     fn corrupted_files_never_panic() {
         let mut recs = code_object_and_symbol();
         push_record(&mut recs, &begin(1));
-        push_record(
-            &mut recs,
-            &DispatchEndRecord {
-                dispatch_id: 1,
-                start_ns: 5,
-                end_ns: 9,
-                status: 0,
-            },
-        );
+        push_record(&mut recs, &DispatchEndRecord { dispatch_id: 1, start_ns: 5, end_ns: 9, status: 0 });
         let mut file = header_bytes(0, 0);
         file.extend(chunk(1, &recs));
         // Deterministic pseudo-random byte flips and cuts (a small LCG; no dependency needed).
@@ -1517,9 +1381,7 @@ mod tests {
         for _ in 0..2000 {
             let mut f = file.clone();
             for _ in 0..4 {
-                x = x
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
                 let at = (x >> 33) as usize % f.len();
                 f[at] = (x >> 17) as u8;
             }

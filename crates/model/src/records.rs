@@ -793,11 +793,7 @@ mod tests {
 
     #[test]
     fn duration_never_wraps() {
-        let d = KernelDispatch {
-            start: Timestamp::boottime(100),
-            end: Timestamp::boottime(40),
-            ..Default::default()
-        };
+        let d = KernelDispatch { start: Timestamp::boottime(100), end: Timestamp::boottime(40), ..Default::default() };
         assert_eq!(d.duration_ns(), 0);
         let d = KernelDispatch { end: Timestamp::boottime(250), ..d };
         assert_eq!(d.duration_ns(), 150);

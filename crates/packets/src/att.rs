@@ -6,8 +6,8 @@
 //! buffer holds one 32-byte [`crate::parse::SqttControl`] record per SE plus a
 //! 256-byte prefix.
 
-use crate::aql::{align256, Pm4Packet};
 use crate::alloc::{Allocator, BufferRole};
+use crate::aql::{align256, Pm4Packet};
 use crate::error::{Error, Result};
 use crate::pm4::Pm4Stream;
 use crate::pmc::check_align;
@@ -107,8 +107,12 @@ struct Regs {
 
 fn regs(family: Family) -> Regs {
     match family {
-        Family::Gfx9 => Regs { mask: 0xC332, token_mask: 0xC333, ctrl: 0xC335, status: 0xC33A, cntr: 0xC33C, wptr: 0xC339 },
-        Family::Gfx10 => Regs { mask: 0x2345, token_mask: 0x2346, ctrl: 0x2347, status: 0x2348, cntr: 0x2349, wptr: 0x2344 },
+        Family::Gfx9 => {
+            Regs { mask: 0xC332, token_mask: 0xC333, ctrl: 0xC335, status: 0xC33A, cntr: 0xC33C, wptr: 0xC339 }
+        }
+        Family::Gfx10 => {
+            Regs { mask: 0x2345, token_mask: 0x2346, ctrl: 0x2347, status: 0x2348, cntr: 0x2349, wptr: 0x2344 }
+        }
         Family::Gfx11 | Family::Gfx12 => {
             Regs { mask: 0xD9ED, token_mask: 0xD9EE, ctrl: 0xD9EC, status: 0xD9F4, cntr: 0xD9FA, wptr: 0xD9EF }
         }
@@ -172,7 +176,10 @@ impl AttPlan {
                 param::PERFCOUNTER_CTRL => p.perf_ctrl = (q.value & 0x1F) << 8 | 0xFFFF_007F,
                 param::PERFCOUNTER_NAME => {
                     if p.perfcounters.len() >= 8 {
-                        return Err(Error::InvalidParameter { name: "PERFCOUNTER_NAME", reason: "at most 8 perfcounters" });
+                        return Err(Error::InvalidParameter {
+                            name: "PERFCOUNTER_NAME",
+                            reason: "at most 8 perfcounters",
+                        });
                     }
                     p.perfcounters.push((q.value & 0x0FFF_FFFF, q.value >> 28));
                 }

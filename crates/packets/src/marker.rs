@@ -3,8 +3,8 @@
 //! written to SQ_THREAD_TRACE_USERDATA_2 under GRBM broadcast. Identical on
 //! every family.
 
-use crate::aql::Pm4Packet;
 use crate::alloc::{Allocator, BufferRole};
+use crate::aql::Pm4Packet;
 use crate::error::Result;
 use crate::pm4::Pm4Stream;
 use crate::pmc::check_align;

@@ -138,7 +138,11 @@ pub struct SqttResult {
 }
 
 fn u32_at(buf: &[u8], at: usize) -> Result<u32> {
-    let b = buf.get(at..at + 4).ok_or(Error::BufferTooSmall { what: "control buffer", needed: at as u64 + 4, actual: buf.len() as u64 })?;
+    let b = buf.get(at..at + 4).ok_or(Error::BufferTooSmall {
+        what: "control buffer",
+        needed: at as u64 + 4,
+        actual: buf.len() as u64,
+    })?;
     Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
@@ -248,7 +252,8 @@ mod tests {
         assert_eq!(s[47].dimensions.dims, vec![("WGP", 4), ("SE", 6), ("SA", 2)]);
 
         let agent = Agent::reference(Target::Gfx942);
-        let plan = PmcPlan::new(&agent, &[PmcEvent { block_enum: 12, block_index: 1, event_id: 17, flags: 0 }]).unwrap();
+        let plan =
+            PmcPlan::new(&agent, &[PmcEvent { block_enum: 12, block_index: 1, event_id: 17, flags: 0 }]).unwrap();
         let mut buf = vec![0u8; plan.output_buffer_size() as usize];
         put(&mut buf, 3 * 8, 99); // XCC 3
         let s = parse_pmc(&plan, &buf).unwrap();

@@ -10,8 +10,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::aql::{align256, Pm4Packet};
 use crate::alloc::{Allocator, BufferRole};
+use crate::aql::{align256, Pm4Packet};
 use crate::block::{attr, block_by_enum, BlockInfo, CounterRegs};
 use crate::error::{Error, Result};
 use crate::pm4::{pred_exec_word, Pm4Stream};
@@ -596,7 +596,13 @@ fn assign(
     // alias of SQ) shares SQ's counters.
     let slot = slots.entry((block.internal_id, e.block_index)).or_insert(0);
     if block.has(attr::SPI) && e.event_id >= SPI_SPECIAL_EVENT {
-        return Ok(HwCounter { block, block_index: e.block_index, slot: *slot, select_event: e.event_id, spi_skip: true });
+        return Ok(HwCounter {
+            block,
+            block_index: e.block_index,
+            slot: *slot,
+            select_event: e.event_id,
+            spi_skip: true,
+        });
     }
     if *slot >= block.counters {
         return Err(Error::TooManyCounters {
@@ -730,7 +736,9 @@ mod tests {
             let cfg: Vec<_> = start.iter().filter(|w| w.0 == 0xDE03).collect();
             assert_eq!(cfg, vec![&(0xDE03, 0x1000_0007)], "{t:?}: one CFG write");
             let (read, _) = plan.read_stream(0x1000).unwrap();
-            for (what, stream) in [("start", start), ("stop", uconfig_writes(&plan.stop_stream())), ("read", uconfig_writes(&read))] {
+            for (what, stream) in
+                [("start", start), ("stop", uconfig_writes(&plan.stop_stream())), ("read", uconfig_writes(&read))]
+            {
                 assert!(stream.iter().all(|w| w.0 != GUS_PERFCOUNTER_RSLT_CNTL), "{t:?}: RSLT_CNTL written in {what}");
             }
         }

@@ -34,15 +34,27 @@ pub const SQ_THREAD_TRACE_USERDATA_3: u32 = 0xC343;
 pub const GRBM_BROADCAST: u32 = 0xE000_0000;
 
 fn inst_field(family: Family, i: u32) -> u32 {
-    if family == Family::Gfx12 { i & 0x7F } else { i & 0xFF }
+    if family == Family::Gfx12 {
+        i & 0x7F
+    } else {
+        i & 0xFF
+    }
 }
 
 fn sa_field(family: Family, sa: u32) -> u32 {
-    if family == Family::Gfx12 { (sa & 0x3) << 8 } else { (sa & 0xFF) << 8 }
+    if family == Family::Gfx12 {
+        (sa & 0x3) << 8
+    } else {
+        (sa & 0xFF) << 8
+    }
 }
 
 fn se_field(family: Family, se: u32) -> u32 {
-    if family == Family::Gfx12 { (se & 0xF) << 16 } else { (se & 0xFF) << 16 }
+    if family == Family::Gfx12 {
+        (se & 0xF) << 16
+    } else {
+        (se & 0xFF) << 16
+    }
 }
 
 /// One block instance, all SEs and SAs.

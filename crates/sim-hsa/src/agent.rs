@@ -93,11 +93,16 @@ pub(crate) fn build_agents(gpus: &[&'static GpuModel]) -> Vec<&'static Agent> {
         index: 0,
         kind: AgentKind::Cpu { cores },
         pools: vec![
-            leak(mk_cpu_pool(HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT | HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED)),
+            leak(mk_cpu_pool(
+                HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT | HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED,
+            )),
             leak(mk_cpu_pool(HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED)),
             leak(mk_cpu_pool(HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED)),
         ],
-        caches: vec![leak(Cache { name: "L1", level: 1, size: 32 << 10 }), leak(Cache { name: "L2", level: 2, size: 1 << 20 })],
+        caches: vec![
+            leak(Cache { name: "L1", level: 1, size: 32 << 10 }),
+            leak(Cache { name: "L2", level: 2, size: 1 << 20 }),
+        ],
         isa: None,
         tick_offset: 0,
     }));
@@ -114,7 +119,10 @@ pub(crate) fn build_agents(gpus: &[&'static GpuModel]) -> Vec<&'static Agent> {
             accessible_by_all: false,
             location_gpu: true,
         };
-        let mut caches = vec![leak(Cache { name: "L1", level: 1, size: m.cache_bytes[0] }), leak(Cache { name: "L2", level: 2, size: m.cache_bytes[1] })];
+        let mut caches = vec![
+            leak(Cache { name: "L1", level: 1, size: m.cache_bytes[0] }),
+            leak(Cache { name: "L2", level: 2, size: m.cache_bytes[1] }),
+        ];
         if m.cache_bytes[2] != 0 {
             caches.push(leak(Cache { name: "L3", level: 3, size: m.cache_bytes[2] }));
         }
@@ -192,16 +200,28 @@ fn pool_handle(p: &'static Pool) -> u64 {
 /// Finds a pool (or region: the same objects) by handle.
 pub(crate) fn lookup_pool(handle: u64) -> Result<&'static Pool, Status> {
     let sys = system()?;
-    sys.agents.iter().flat_map(|a| a.pools.iter().copied()).find(|p| pool_handle(p) == handle).ok_or(HSA_STATUS_ERROR_INVALID_ARGUMENT)
+    sys.agents
+        .iter()
+        .flat_map(|a| a.pools.iter().copied())
+        .find(|p| pool_handle(p) == handle)
+        .ok_or(HSA_STATUS_ERROR_INVALID_ARGUMENT)
 }
 
 fn lookup_isa(h: hsa_isa_t) -> Result<&'static Isa, Status> {
-    crate::model::MODELS.iter().map(isa_of).find(|i| *i as *const Isa as u64 == h.handle).ok_or(HSA_STATUS_ERROR_INVALID_ISA)
+    crate::model::MODELS
+        .iter()
+        .map(isa_of)
+        .find(|i| *i as *const Isa as u64 == h.handle)
+        .ok_or(HSA_STATUS_ERROR_INVALID_ISA)
 }
 
 fn lookup_cache(h: hsa_cache_t) -> Result<&'static Cache, Status> {
     let sys = system()?;
-    sys.agents.iter().flat_map(|a| a.caches.iter().copied()).find(|c| *c as *const Cache as u64 == h.handle).ok_or(HSA_STATUS_ERROR_INVALID_CACHE)
+    sys.agents
+        .iter()
+        .flat_map(|a| a.caches.iter().copied())
+        .find(|c| *c as *const Cache as u64 == h.handle)
+        .ok_or(HSA_STATUS_ERROR_INVALID_CACHE)
 }
 
 pub(crate) unsafe extern "C" fn hsa_iterate_agents(
@@ -227,7 +247,11 @@ fn newer_than_5_2(attr: u32) -> bool {
     (0xA015..=0xA016).contains(&attr) || attr >= 0xA107
 }
 
-pub(crate) unsafe extern "C" fn hsa_agent_get_info(agent: hsa_agent_t, attribute: hsa_agent_info_t, value: *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_agent_get_info(
+    agent: hsa_agent_t,
+    attribute: hsa_agent_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     status(|| {
         let a = lookup(agent)?;
         if value.is_null() {
@@ -257,20 +281,30 @@ unsafe fn agent_info(a: &'static Agent, attribute: u32, value: *mut c_void) -> R
             HSA_AGENT_INFO_MACHINE_MODEL => put(value, HSA_MACHINE_MODEL_LARGE),
             HSA_AGENT_INFO_PROFILE => put(value, if gpu.is_some() { HSA_PROFILE_BASE } else { HSA_PROFILE_FULL }),
             HSA_AGENT_INFO_DEFAULT_FLOAT_ROUNDING_MODE => put(value, HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR),
-            HSA_AGENT_INFO_BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES => put(value, HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR),
+            HSA_AGENT_INFO_BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES => {
+                put(value, HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR)
+            }
             HSA_AGENT_INFO_FAST_F16_OPERATION => put(value, gpu.is_some()),
             HSA_AGENT_INFO_WAVEFRONT_SIZE => put(value, gpu.map_or(0u32, |m| m.wavefront_size)),
             HSA_AGENT_INFO_WORKGROUP_MAX_DIM => put(value, if gpu.is_some() { [1024u16; 3] } else { [0u16; 3] }),
             HSA_AGENT_INFO_WORKGROUP_MAX_SIZE => put(value, if gpu.is_some() { 1024u32 } else { 0 }),
             HSA_AGENT_INFO_GRID_MAX_DIM => put(
                 value,
-                if gpu.is_some() { hsa_dim3_t { x: i32::MAX as u32, y: 65535, z: 65535 } } else { hsa_dim3_t { x: 0, y: 0, z: 0 } },
+                if gpu.is_some() {
+                    hsa_dim3_t { x: i32::MAX as u32, y: 65535, z: 65535 }
+                } else {
+                    hsa_dim3_t { x: 0, y: 0, z: 0 }
+                },
             ),
             HSA_AGENT_INFO_GRID_MAX_SIZE => put(value, if gpu.is_some() { u32::MAX } else { 0 }),
             HSA_AGENT_INFO_FBARRIER_MAX_SIZE => put(value, if gpu.is_some() { 32u32 } else { 0 }),
             HSA_AGENT_INFO_QUEUES_MAX => put(value, if gpu.is_some() { 128u32 } else { 0 }),
-            HSA_AGENT_INFO_QUEUE_MIN_SIZE => put(value, if gpu.is_some() { crate::queue::MIN_QUEUE_PACKETS } else { 0 }),
-            HSA_AGENT_INFO_QUEUE_MAX_SIZE => put(value, if gpu.is_some() { crate::queue::MAX_QUEUE_PACKETS } else { 0 }),
+            HSA_AGENT_INFO_QUEUE_MIN_SIZE => {
+                put(value, if gpu.is_some() { crate::queue::MIN_QUEUE_PACKETS } else { 0 })
+            }
+            HSA_AGENT_INFO_QUEUE_MAX_SIZE => {
+                put(value, if gpu.is_some() { crate::queue::MAX_QUEUE_PACKETS } else { 0 })
+            }
             HSA_AGENT_INFO_QUEUE_TYPE => put(value, HSA_QUEUE_TYPE_MULTI),
             HSA_AGENT_INFO_NODE => put(value, a.index),
             HSA_AGENT_INFO_DEVICE => put(value, if gpu.is_some() { HSA_DEVICE_TYPE_GPU } else { HSA_DEVICE_TYPE_CPU }),
@@ -306,7 +340,9 @@ unsafe fn agent_info(a: &'static Agent, attribute: u32, value: *mut c_void) -> R
             HSA_AMD_AGENT_INFO_BDFID => put(value, if gpu.is_some() { a.index << 8 } else { 0u32 }),
             HSA_AMD_AGENT_INFO_MEMORY_WIDTH => put(value, gpu.map_or(64u32, |m| m.memory_width_bits)),
             HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY => put(value, gpu.map_or(3200u32, |m| m.memory_clock_mhz)),
-            HSA_AMD_AGENT_INFO_PRODUCT_NAME => put_chars(value, &gpu.map_or_else(|| a.name(), |m| m.product.to_string()), 64),
+            HSA_AMD_AGENT_INFO_PRODUCT_NAME => {
+                put_chars(value, &gpu.map_or_else(|| a.name(), |m| m.product.to_string()), 64)
+            }
             HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU => put(value, gpu.map_or(0u32, |m| m.max_waves_per_cu())),
             HSA_AMD_AGENT_INFO_NUM_SIMDS_PER_CU => put(value, gpu.map_or(0u32, |m| m.simds_per_cu)),
             HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES => put(value, gpu.map_or(0u32, |m| m.shader_engines)),
@@ -324,7 +360,9 @@ unsafe fn agent_info(a: &'static Agent, attribute: u32, value: *mut c_void) -> R
             HSA_AMD_AGENT_INFO_ASIC_REVISION => put(value, if gpu.is_some() { 1u32 } else { 0 }),
             HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS => put(value, true),
             HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT => put(value, gpu.map_or(0u32, |m| m.compute_units)),
-            HSA_AMD_AGENT_INFO_MEMORY_AVAIL => put(value, a.pools.first().map_or(0u64, |p| p.size.saturating_sub(crate::memory::used_bytes(a.index)))),
+            HSA_AMD_AGENT_INFO_MEMORY_AVAIL => {
+                put(value, a.pools.first().map_or(0u64, |p| p.size.saturating_sub(crate::memory::used_bytes(a.index))))
+            }
             HSA_AMD_AGENT_INFO_TIMESTAMP_FREQUENCY => put(value, clock::GPU_TICK_HZ),
             HSA_AMD_AGENT_INFO_ASIC_FAMILY_ID => put(value, gpu.map_or(0u32, |m| m.family_id)),
             HSA_AMD_AGENT_INFO_UCODE_VERSION => put(value, if gpu.is_some() { 100u32 } else { 0 }),
@@ -369,7 +407,11 @@ pub(crate) unsafe extern "C" fn hsa_agent_iterate_regions(
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_region_get_info(region: hsa_region_t, attribute: hsa_region_info_t, value: *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_region_get_info(
+    region: hsa_region_t,
+    attribute: hsa_region_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     status(|| {
         let p = lookup_pool(region.handle).map_err(|_| HSA_STATUS_ERROR_INVALID_REGION)?;
         if value.is_null() {
@@ -379,7 +421,14 @@ pub(crate) unsafe extern "C" fn hsa_region_get_info(region: hsa_region_t, attrib
         // SAFETY: the caller provides storage of the attribute's type.
         unsafe {
             match attribute {
-                HSA_REGION_INFO_SEGMENT => put(value, if p.segment == HSA_AMD_SEGMENT_GROUP { HSA_REGION_SEGMENT_GROUP } else { HSA_REGION_SEGMENT_GLOBAL }),
+                HSA_REGION_INFO_SEGMENT => put(
+                    value,
+                    if p.segment == HSA_AMD_SEGMENT_GROUP {
+                        HSA_REGION_SEGMENT_GROUP
+                    } else {
+                        HSA_REGION_SEGMENT_GLOBAL
+                    },
+                ),
                 HSA_REGION_INFO_GLOBAL_FLAGS => put(value, p.flags & 7),
                 HSA_REGION_INFO_SIZE => put(value, p.size as usize),
                 HSA_REGION_INFO_ALLOC_MAX_SIZE => put(value, if p.alloc_allowed { p.size as usize } else { 0usize }),
@@ -437,11 +486,16 @@ pub(crate) unsafe extern "C" fn hsa_amd_memory_pool_get_info(
                 HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE => put(value, p.granule as usize),
                 HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT => put(value, p.alignment as usize),
                 HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL => put(value, p.accessible_by_all),
-                HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE => put(value, if p.alloc_allowed { p.size as usize } else { 0usize }),
-                HSA_AMD_MEMORY_POOL_INFO_LOCATION => {
-                    put(value, if p.location_gpu { HSA_AMD_MEMORY_POOL_LOCATION_GPU } else { HSA_AMD_MEMORY_POOL_LOCATION_CPU })
+                HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE => {
+                    put(value, if p.alloc_allowed { p.size as usize } else { 0usize })
                 }
-                HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE => put(value, if p.alloc_allowed { 2usize << 20 } else { 0 }),
+                HSA_AMD_MEMORY_POOL_INFO_LOCATION => put(
+                    value,
+                    if p.location_gpu { HSA_AMD_MEMORY_POOL_LOCATION_GPU } else { HSA_AMD_MEMORY_POOL_LOCATION_CPU },
+                ),
+                HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE => {
+                    put(value, if p.alloc_allowed { 2usize << 20 } else { 0 })
+                }
                 _ => return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT),
             }
         }
@@ -533,7 +587,11 @@ unsafe fn isa_info(i: &Isa, attribute: u32, value: *mut c_void) -> Result<(), St
     Ok(())
 }
 
-pub(crate) unsafe extern "C" fn hsa_isa_get_info_alt(isa: hsa_isa_t, attribute: hsa_isa_info_t, value: *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_isa_get_info_alt(
+    isa: hsa_isa_t,
+    attribute: hsa_isa_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     status(|| {
         system()?;
         let i = lookup_isa(isa)?;
@@ -545,7 +603,12 @@ pub(crate) unsafe extern "C" fn hsa_isa_get_info_alt(isa: hsa_isa_t, attribute: 
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_isa_get_info(isa: hsa_isa_t, attribute: hsa_isa_info_t, index: u32, value: *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_isa_get_info(
+    isa: hsa_isa_t,
+    attribute: hsa_isa_info_t,
+    index: u32,
+    value: *mut c_void,
+) -> hsa_status_t {
     status(|| {
         system()?;
         let i = lookup_isa(isa)?;
@@ -570,7 +633,9 @@ pub(crate) unsafe extern "C" fn hsa_isa_from_name(name: *const std::ffi::c_char,
         let n = unsafe { std::ffi::CStr::from_ptr(name) }.to_string_lossy().into_owned();
         let m = crate::model::MODELS
             .iter()
-            .find(|m| m.isa == n || n.strip_prefix("amdgcn-amd-amdhsa--").is_some_and(|t| t.split(':').next() == Some(m.name)))
+            .find(|m| {
+                m.isa == n || n.strip_prefix("amdgcn-amd-amdhsa--").is_some_and(|t| t.split(':').next() == Some(m.name))
+            })
             .ok_or(HSA_STATUS_ERROR_INVALID_ISA_NAME)?;
         // SAFETY: non-null out-pointer.
         unsafe { put(isa.cast(), hsa_isa_t { handle: isa_of(m) as *const Isa as u64 }) };
@@ -578,7 +643,11 @@ pub(crate) unsafe extern "C" fn hsa_isa_from_name(name: *const std::ffi::c_char,
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_isa_compatible(code_object_isa: hsa_isa_t, agent_isa: hsa_isa_t, result: *mut bool) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_isa_compatible(
+    code_object_isa: hsa_isa_t,
+    agent_isa: hsa_isa_t,
+    result: *mut bool,
+) -> hsa_status_t {
     status(|| {
         system()?;
         let a = lookup_isa(code_object_isa)?;
@@ -649,7 +718,11 @@ pub(crate) unsafe extern "C" fn hsa_agent_iterate_caches(
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_cache_get_info(cache: hsa_cache_t, attribute: hsa_cache_info_t, value: *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_cache_get_info(
+    cache: hsa_cache_t,
+    attribute: hsa_cache_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     status(|| {
         let c = lookup_cache(cache)?;
         if value.is_null() {
@@ -682,7 +755,10 @@ pub(crate) unsafe extern "C" fn hsa_agent_extension_supported(
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
         let ext = u32::from(extension);
-        let ok = !a.is_cpu() && (ext == HSA_EXTENSION_AMD_PROFILER || ext == HSA_EXTENSION_AMD_LOADER) && version_major == 1 && version_minor == 0;
+        let ok = !a.is_cpu()
+            && (ext == HSA_EXTENSION_AMD_PROFILER || ext == HSA_EXTENSION_AMD_LOADER)
+            && version_major == 1
+            && version_minor == 0;
         // SAFETY: non-null out-pointer.
         unsafe { put(result.cast(), ok) };
         Ok(())
@@ -702,7 +778,8 @@ pub(crate) unsafe extern "C" fn hsa_agent_major_extension_supported(
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
         let ext = u32::from(extension);
-        let ok = !a.is_cpu() && (ext == HSA_EXTENSION_AMD_PROFILER || ext == HSA_EXTENSION_AMD_LOADER) && version_major == 1;
+        let ok =
+            !a.is_cpu() && (ext == HSA_EXTENSION_AMD_PROFILER || ext == HSA_EXTENSION_AMD_LOADER) && version_major == 1;
         // SAFETY: non-null out-pointers.
         unsafe {
             put(result.cast(), ok);
@@ -712,7 +789,11 @@ pub(crate) unsafe extern "C" fn hsa_agent_major_extension_supported(
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_agent_get_exception_policies(agent: hsa_agent_t, _profile: hsa_profile_t, mask: *mut u16) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_agent_get_exception_policies(
+    agent: hsa_agent_t,
+    _profile: hsa_profile_t,
+    mask: *mut u16,
+) -> hsa_status_t {
     status(|| {
         lookup(agent)?;
         if mask.is_null() {
@@ -724,7 +805,11 @@ pub(crate) unsafe extern "C" fn hsa_agent_get_exception_policies(agent: hsa_agen
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_isa_get_exception_policies(isa: hsa_isa_t, _profile: hsa_profile_t, mask: *mut u16) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_isa_get_exception_policies(
+    isa: hsa_isa_t,
+    _profile: hsa_profile_t,
+    mask: *mut u16,
+) -> hsa_status_t {
     status(|| {
         system()?;
         lookup_isa(isa)?;

@@ -95,17 +95,22 @@ pub(crate) fn read_fd(fd: i32, offset: usize, size: usize) -> Result<(Vec<u8>, S
     let mut done = 0;
     while done < len {
         // SAFETY: writes at most `len - done` bytes into the rest of `buf`.
-        let n = unsafe { libc::pread(fd, buf.as_mut_ptr().add(done).cast(), len - done, (offset + done) as libc::off_t) };
+        let n =
+            unsafe { libc::pread(fd, buf.as_mut_ptr().add(done).cast(), len - done, (offset + done) as libc::off_t) };
         if n <= 0 {
             return Err(HSA_STATUS_ERROR_INVALID_FILE);
         }
         done += n as usize;
     }
-    let path = std::fs::read_link(format!("/proc/self/fd/{fd}")).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+    let path =
+        std::fs::read_link(format!("/proc/self/fd/{fd}")).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
     Ok((buf, path, offset == 0 && len == file_size))
 }
 
-pub(crate) unsafe extern "C" fn hsa_code_object_reader_create_from_file(file: hsa_file_t, code_object_reader: *mut hsa_code_object_reader_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_code_object_reader_create_from_file(
+    file: hsa_file_t,
+    code_object_reader: *mut hsa_code_object_reader_t,
+) -> hsa_status_t {
     status(|| {
         system()?;
         if code_object_reader.is_null() {
@@ -116,7 +121,12 @@ pub(crate) unsafe extern "C" fn hsa_code_object_reader_create_from_file(file: hs
     })
 }
 
-pub(crate) fn reader_from_file_range(file: i32, offset: usize, size: usize, out: *mut hsa_code_object_reader_t) -> Result<(), Status> {
+pub(crate) fn reader_from_file_range(
+    file: i32,
+    offset: usize,
+    size: usize,
+    out: *mut hsa_code_object_reader_t,
+) -> Result<(), Status> {
     system()?;
     if out.is_null() {
         return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
@@ -191,7 +201,9 @@ pub(crate) unsafe extern "C" fn hsa_code_object_reader_create_from_memory(
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_code_object_reader_destroy(code_object_reader: hsa_code_object_reader_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_code_object_reader_destroy(
+    code_object_reader: hsa_code_object_reader_t,
+) -> hsa_status_t {
     status(|| {
         system()?;
         lookup_reader(code_object_reader)?;
@@ -334,7 +346,12 @@ unsafe fn read_descriptor(kd: *const u8, code_bytes: u64) -> KernelInfo {
     }
 }
 
-fn load(e: &'static Executable, exe_handle: u64, a: &'static Agent, r: &'static Reader) -> Result<&'static LoadedCodeObject, Status> {
+fn load(
+    e: &'static Executable,
+    exe_handle: u64,
+    a: &'static Agent,
+    r: &'static Reader,
+) -> Result<&'static LoadedCodeObject, Status> {
     let m = a.gpu().ok_or(HSA_STATUS_ERROR_INVALID_AGENT)?;
     let co = elf::parse(&r.bytes).map_err(|err| {
         crate::diag!("code object {} rejected: {:?} at offset {:#x}", r.uri, err.kind, err.offset);
@@ -357,7 +374,9 @@ fn load(e: &'static Executable, exe_handle: u64, a: &'static Agent, r: &'static 
     for p in &co.segments {
         let n = p.filesz.min(p.memsz) as usize;
         // SAFETY: `parse` checked the file range; the segment fits in `load_size` bytes by construction.
-        unsafe { std::ptr::copy_nonoverlapping(r.bytes.as_ptr().add(p.offset as usize), base.add(p.vaddr as usize), n) };
+        unsafe {
+            std::ptr::copy_nonoverlapping(r.bytes.as_ptr().add(p.offset as usize), base.add(p.vaddr as usize), n)
+        };
     }
     let first_vaddr = co.segments.iter().map(|p| p.vaddr).min().unwrap_or(0);
     let delta = base as i64 - first_vaddr as i64;
@@ -367,7 +386,11 @@ fn load(e: &'static Executable, exe_handle: u64, a: &'static Agent, r: &'static 
         }
         let value = match rel.r_type {
             elf::R_AMDGPU_RELATIVE64 => Some((delta + rel.addend) as u64),
-            elf::R_AMDGPU_ABS64 => co.dynsyms.get(rel.sym as usize).filter(|s| s.shndx != 0).map(|s| (s.value as i64 + delta + rel.addend) as u64),
+            elf::R_AMDGPU_ABS64 => co
+                .dynsyms
+                .get(rel.sym as usize)
+                .filter(|s| s.shndx != 0)
+                .map(|s| (s.value as i64 + delta + rel.addend) as u64),
             _ => None,
         };
         if let Some(v) = value {
@@ -384,7 +407,8 @@ fn load(e: &'static Executable, exe_handle: u64, a: &'static Agent, r: &'static 
         load_delta: delta,
         uri: r.uri.clone(),
     }));
-    let funcs: HashMap<&str, u64> = co.symbols.iter().filter(|s| s.kind == elf::STT_FUNC).map(|s| (s.name.as_str(), s.size)).collect();
+    let funcs: HashMap<&str, u64> =
+        co.symbols.iter().filter(|s| s.kind == elf::STT_FUNC).map(|s| (s.name.as_str(), s.size)).collect();
     let mut kernels = KERNELS.write().unwrap_or_else(|e| e.into_inner());
     let kernels = kernels.get_or_insert_with(HashMap::new);
     for s in &co.symbols {
@@ -431,13 +455,21 @@ pub(crate) unsafe extern "C" fn hsa_executable_load_agent_code_object(
         let lco = load(e, executable.handle, a, r)?;
         if !loaded_code_object.is_null() {
             // SAFETY: non-null optional out-pointer.
-            unsafe { put(loaded_code_object.cast(), hsa_loaded_code_object_t { handle: lco as *const LoadedCodeObject as u64 }) };
+            unsafe {
+                put(
+                    loaded_code_object.cast(),
+                    hsa_loaded_code_object_t { handle: lco as *const LoadedCodeObject as u64 },
+                )
+            };
         }
         Ok(())
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_executable_freeze(executable: hsa_executable_t, _options: *const c_char) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_executable_freeze(
+    executable: hsa_executable_t,
+    _options: *const c_char,
+) -> hsa_status_t {
     status(|| {
         system()?;
         let e = lookup_executable(executable)?;
@@ -450,7 +482,11 @@ pub(crate) unsafe extern "C" fn hsa_executable_freeze(executable: hsa_executable
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_executable_get_info(executable: hsa_executable_t, attribute: hsa_executable_info_t, value: *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_executable_get_info(
+    executable: hsa_executable_t,
+    attribute: hsa_executable_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     status(|| {
         system()?;
         let e = lookup_executable(executable)?;
@@ -462,7 +498,9 @@ pub(crate) unsafe extern "C" fn hsa_executable_get_info(executable: hsa_executab
         unsafe {
             match attribute {
                 HSA_EXECUTABLE_INFO_PROFILE => put(value, e.profile),
-                HSA_EXECUTABLE_INFO_STATE => put(value, if frozen { HSA_EXECUTABLE_STATE_FROZEN } else { HSA_EXECUTABLE_STATE_UNFROZEN }),
+                HSA_EXECUTABLE_INFO_STATE => {
+                    put(value, if frozen { HSA_EXECUTABLE_STATE_FROZEN } else { HSA_EXECUTABLE_STATE_UNFROZEN })
+                }
                 HSA_EXECUTABLE_INFO_DEFAULT_FLOAT_ROUNDING_MODE => put(value, e.rounding),
                 _ => return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT),
             }
@@ -471,7 +509,10 @@ pub(crate) unsafe extern "C" fn hsa_executable_get_info(executable: hsa_executab
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_executable_validate(executable: hsa_executable_t, result: *mut u32) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_executable_validate(
+    executable: hsa_executable_t,
+    result: *mut u32,
+) -> hsa_status_t {
     status(|| {
         system()?;
         lookup_executable(executable)?;
@@ -484,7 +525,11 @@ pub(crate) unsafe extern "C" fn hsa_executable_validate(executable: hsa_executab
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_executable_validate_alt(executable: hsa_executable_t, _options: *const c_char, result: *mut u32) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_executable_validate_alt(
+    executable: hsa_executable_t,
+    _options: *const c_char,
+    result: *mut u32,
+) -> hsa_status_t {
     // SAFETY: forwarded caller contract.
     unsafe { hsa_executable_validate(executable, result) }
 }
@@ -574,17 +619,27 @@ pub(crate) unsafe extern "C" fn hsa_executable_symbol_get_info(
                 HSA_EXECUTABLE_SYMBOL_INFO_LINKAGE => put(value, HSA_SYMBOL_LINKAGE_PROGRAM),
                 HSA_EXECUTABLE_SYMBOL_INFO_IS_DEFINITION => put(value, true),
                 HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS if k.is_none() => put(value, s.address),
-                HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALLOCATION if k.is_none() => put(value, HSA_VARIABLE_ALLOCATION_AGENT),
+                HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALLOCATION if k.is_none() => {
+                    put(value, HSA_VARIABLE_ALLOCATION_AGENT)
+                }
                 HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SEGMENT if k.is_none() => put(value, HSA_VARIABLE_SEGMENT_GLOBAL),
                 HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALIGNMENT if k.is_none() => put(value, 8u32),
                 HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE if k.is_none() => put(value, s.size as u32),
                 HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_IS_CONST if k.is_none() => put(value, false),
                 HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT if k.is_some() => put(value, s.address),
-                HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE => put(value, kernel_only(k.map(|k| k.kernarg_size))?),
+                HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE => {
+                    put(value, kernel_only(k.map(|k| k.kernarg_size))?)
+                }
                 HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT => put(value, kernel_only(k.map(|_| 16))?),
-                HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE => put(value, kernel_only(k.map(|k| k.group_segment_size))?),
-                HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE => put(value, kernel_only(k.map(|k| k.private_segment_size))?),
-                HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_DYNAMIC_CALLSTACK if k.is_some() => put(value, k.is_some_and(|k| k.dynamic_stack)),
+                HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE => {
+                    put(value, kernel_only(k.map(|k| k.group_segment_size))?)
+                }
+                HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE => {
+                    put(value, kernel_only(k.map(|k| k.private_segment_size))?)
+                }
+                HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_DYNAMIC_CALLSTACK if k.is_some() => {
+                    put(value, k.is_some_and(|k| k.dynamic_stack))
+                }
                 HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_CALL_CONVENTION if k.is_some() => put(value, 0u32),
                 _ => return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT),
             }
@@ -593,7 +648,8 @@ pub(crate) unsafe extern "C" fn hsa_executable_symbol_get_info(
     })
 }
 
-type SymbolCb = unsafe extern "C" fn(exec: hsa_executable_t, symbol: hsa_executable_symbol_t, data: *mut c_void) -> hsa_status_t;
+type SymbolCb =
+    unsafe extern "C" fn(exec: hsa_executable_t, symbol: hsa_executable_symbol_t, data: *mut c_void) -> hsa_status_t;
 
 fn symbols_of(executable: hsa_executable_t) -> Result<Vec<&'static ExecSymbol>, Status> {
     system()?;
@@ -623,7 +679,14 @@ pub(crate) unsafe extern "C" fn hsa_executable_iterate_symbols(
 pub(crate) unsafe extern "C" fn hsa_executable_iterate_agent_symbols(
     executable: hsa_executable_t,
     agent: hsa_agent_t,
-    callback: Option<unsafe extern "C" fn(exec: hsa_executable_t, agent: hsa_agent_t, symbol: hsa_executable_symbol_t, data: *mut c_void) -> hsa_status_t>,
+    callback: Option<
+        unsafe extern "C" fn(
+            exec: hsa_executable_t,
+            agent: hsa_agent_t,
+            symbol: hsa_executable_symbol_t,
+            data: *mut c_void,
+        ) -> hsa_status_t,
+    >,
     data: *mut c_void,
 ) -> hsa_status_t {
     status_code(|| {
@@ -685,7 +748,8 @@ mod tests {
 
     #[test]
     fn memory_inside_a_mapped_file_gets_a_file_uri() {
-        let (path, offset) = mapped_file_of(EMBEDDED.as_ptr() as usize, EMBEDDED.len()).expect("a static lies in the test binary");
+        let (path, offset) =
+            mapped_file_of(EMBEDDED.as_ptr() as usize, EMBEDDED.len()).expect("a static lies in the test binary");
         let exe = std::fs::read_link("/proc/self/exe").unwrap();
         assert_eq!(std::path::Path::new(&path), exe);
         let file = std::fs::read(&exe).unwrap();

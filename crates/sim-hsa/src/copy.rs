@@ -17,10 +17,10 @@ use rocprof_hsa_sys::*;
 
 use crate::agent::{self, Agent};
 use crate::api::{put, status, Status};
+use crate::clock;
 use crate::profiling::ASYNC_COPY_PROFILING;
 use crate::runtime::system;
 use crate::signal::{self, Signal, ANY_SIGNAL};
-use crate::clock;
 
 /// One contiguous run of bytes to copy.
 #[derive(Debug, Clone, Copy)]
@@ -125,7 +125,14 @@ fn route(dst: &'static Agent, src: &'static Agent) -> (&'static Agent, f64) {
     }
 }
 
-fn submit(runs: Vec<Run>, dst_agent: hsa_agent_t, src_agent: hsa_agent_t, n: u32, d: *const hsa_signal_t, completion: hsa_signal_t) -> Result<(), Status> {
+fn submit(
+    runs: Vec<Run>,
+    dst_agent: hsa_agent_t,
+    src_agent: hsa_agent_t,
+    n: u32,
+    d: *const hsa_signal_t,
+    completion: hsa_signal_t,
+) -> Result<(), Status> {
     system()?;
     let da = agent::lookup(dst_agent)?;
     let sa = agent::lookup(src_agent)?;
@@ -150,7 +157,16 @@ pub(crate) unsafe extern "C" fn hsa_amd_memory_async_copy(
     dep_signals: *const hsa_signal_t,
     completion_signal: hsa_signal_t,
 ) -> hsa_status_t {
-    status(|| submit(vec![Run { dst: dst as usize, src: src as usize, len: size }], dst_agent, src_agent, num_dep_signals, dep_signals, completion_signal))
+    status(|| {
+        submit(
+            vec![Run { dst: dst as usize, src: src as usize, len: size }],
+            dst_agent,
+            src_agent,
+            num_dep_signals,
+            dep_signals,
+            completion_signal,
+        )
+    })
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_memory_async_copy_on_engine(
@@ -169,7 +185,14 @@ pub(crate) unsafe extern "C" fn hsa_amd_memory_async_copy_on_engine(
         if engine_id == 0 || !engine_id.is_power_of_two() {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
-        submit(vec![Run { dst: dst as usize, src: src as usize, len: size }], dst_agent, src_agent, num_dep_signals, dep_signals, completion_signal)
+        submit(
+            vec![Run { dst: dst as usize, src: src as usize, len: size }],
+            dst_agent,
+            src_agent,
+            num_dep_signals,
+            dep_signals,
+            completion_signal,
+        )
     })
 }
 
@@ -190,7 +213,15 @@ pub(crate) unsafe extern "C" fn hsa_amd_memory_async_copy_rect(
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
         // SAFETY: all five pointers are non-null and point at the caller's descriptors.
-        let (d, doff, s, soff, r) = unsafe { (dst.read_unaligned(), dst_offset.read_unaligned(), src.read_unaligned(), src_offset.read_unaligned(), range.read_unaligned()) };
+        let (d, doff, s, soff, r) = unsafe {
+            (
+                dst.read_unaligned(),
+                dst_offset.read_unaligned(),
+                src.read_unaligned(),
+                src_offset.read_unaligned(),
+                range.read_unaligned(),
+            )
+        };
         let mut runs = Vec::new();
         for z in 0..r.z as usize {
             for y in 0..r.y as usize {
@@ -216,11 +247,19 @@ fn engine_mask(dst_agent: hsa_agent_t, src_agent: hsa_agent_t, out: *mut u32) ->
     Ok(())
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_memory_copy_engine_status(dst_agent: hsa_agent_t, src_agent: hsa_agent_t, engine_ids_mask: *mut u32) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_memory_copy_engine_status(
+    dst_agent: hsa_agent_t,
+    src_agent: hsa_agent_t,
+    engine_ids_mask: *mut u32,
+) -> hsa_status_t {
     status(|| engine_mask(dst_agent, src_agent, engine_ids_mask))
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_memory_get_preferred_copy_engine(dst_agent: hsa_agent_t, src_agent: hsa_agent_t, recommended_ids_mask: *mut u32) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_memory_get_preferred_copy_engine(
+    dst_agent: hsa_agent_t,
+    src_agent: hsa_agent_t,
+    recommended_ids_mask: *mut u32,
+) -> hsa_status_t {
     status(|| engine_mask(dst_agent, src_agent, recommended_ids_mask))
 }
 

@@ -84,7 +84,10 @@ struct Bytes<'a>(&'a [u8]);
 impl Bytes<'_> {
     fn get<const N: usize>(&self, off: u64) -> Result<[u8; N], ElfError> {
         let o = usize::try_from(off).map_err(|_| err(off, ElfErrorKind::Truncated))?;
-        self.0.get(o..o.checked_add(N).ok_or(err(off, ElfErrorKind::Truncated))?).map(|s| s.try_into().expect("N bytes")).ok_or(err(off, ElfErrorKind::Truncated))
+        self.0
+            .get(o..o.checked_add(N).ok_or(err(off, ElfErrorKind::Truncated))?)
+            .map(|s| s.try_into().expect("N bytes"))
+            .ok_or(err(off, ElfErrorKind::Truncated))
     }
     fn u8(&self, off: u64) -> Result<u8, ElfError> {
         Ok(self.get::<1>(off)?[0])
@@ -164,7 +167,13 @@ pub(crate) fn parse(data: &[u8]) -> Result<CodeObject, ElfError> {
     let mut segments = Vec::new();
     for i in 0..phnum {
         let o = phoff + i * phentsize;
-        segments.push(ProgramHeader { p_type: b.u32(o)?, offset: b.u64(o + 8)?, vaddr: b.u64(o + 16)?, filesz: b.u64(o + 32)?, memsz: b.u64(o + 40)? });
+        segments.push(ProgramHeader {
+            p_type: b.u32(o)?,
+            offset: b.u64(o + 8)?,
+            vaddr: b.u64(o + 16)?,
+            filesz: b.u64(o + 32)?,
+            memsz: b.u64(o + 40)?,
+        });
     }
     let loads: Vec<ProgramHeader> = segments.iter().copied().filter(|p| p.p_type == PT_LOAD).collect();
     if loads.is_empty() {
@@ -178,7 +187,13 @@ pub(crate) fn parse(data: &[u8]) -> Result<CodeObject, ElfError> {
     let mut sections = Vec::new();
     for i in 0..shnum {
         let o = shoff + i * shentsize;
-        sections.push(Section { sh_type: b.u32(o + 4)?, offset: b.u64(o + 24)?, size: b.u64(o + 32)?, link: b.u32(o + 40)?, entsize: b.u64(o + 56)? });
+        sections.push(Section {
+            sh_type: b.u32(o + 4)?,
+            offset: b.u64(o + 24)?,
+            size: b.u64(o + 32)?,
+            link: b.u32(o + 40)?,
+            entsize: b.u64(o + 56)?,
+        });
     }
     let mut symtab = Vec::new();
     let mut dynsyms = Vec::new();
@@ -199,7 +214,12 @@ pub(crate) fn parse(data: &[u8]) -> Result<CodeObject, ElfError> {
         for i in 0..s.size / ent {
             let o = s.offset + i * ent;
             let info = b.u64(o + 8)?;
-            relocations.push(Rela { offset: b.u64(o)?, sym: (info >> 32) as u32, r_type: info as u32, addend: b.u64(o + 16)? as i64 });
+            relocations.push(Rela {
+                offset: b.u64(o)?,
+                sym: (info >> 32) as u32,
+                r_type: info as u32,
+                addend: b.u64(o + 16)? as i64,
+            });
         }
     }
     let symbols = if symtab.is_empty() { dynsyms.clone() } else { symtab };
@@ -275,7 +295,14 @@ pub(crate) mod tests {
         f[load_off as usize..sym_off as usize].copy_from_slice(load);
         f[sym_off as usize..str_off as usize].copy_from_slice(&symtab);
         f[str_off as usize..str_off as usize + strtab.len()].copy_from_slice(&strtab);
-        for (i, (ty, off, size, link)) in [(0u32, 0u64, 0u64, 0u32), (SHT_SYMTAB, sym_off, symtab.len() as u64, 2), (3, str_off, strtab.len() as u64, 0)].iter().enumerate() {
+        for (i, (ty, off, size, link)) in [
+            (0u32, 0u64, 0u64, 0u32),
+            (SHT_SYMTAB, sym_off, symtab.len() as u64, 2),
+            (3, str_off, strtab.len() as u64, 0),
+        ]
+        .iter()
+        .enumerate()
+        {
             let o = shoff as usize + i * 64;
             f[o + 4..o + 8].copy_from_slice(&ty.to_le_bytes());
             f[o + 24..o + 32].copy_from_slice(&off.to_le_bytes());

@@ -45,10 +45,7 @@ static START: Once = Once::new();
 
 fn start() {
     START.call_once(|| {
-        std::thread::Builder::new()
-            .name("hsa-sim-async".into())
-            .spawn(run)
-            .expect("spawning the async-event thread");
+        std::thread::Builder::new().name("hsa-sim-async".into()).spawn(run).expect("spawning the async-event thread");
     });
 }
 

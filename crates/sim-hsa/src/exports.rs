@@ -43,39 +43,66 @@ pub unsafe extern "C" fn hsa_extension_get_name(extension: u16, name: *mut *cons
 
 /// `hsa_system_extension_supported`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_system_extension_supported(extension: u16, version_major: u16, version_minor: u16, result: *mut bool) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_system_extension_supported_fn).unwrap_or(crate::api::hsa_system_extension_supported);
+pub unsafe extern "C" fn hsa_system_extension_supported(
+    extension: u16,
+    version_major: u16,
+    version_minor: u16,
+    result: *mut bool,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_system_extension_supported_fn)
+        .unwrap_or(crate::api::hsa_system_extension_supported);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(extension, version_major, version_minor, result) }
 }
 
 /// `hsa_system_major_extension_supported`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_system_major_extension_supported(extension: u16, version_major: u16, version_minor: *mut u16, result: *mut bool) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_system_major_extension_supported_fn).unwrap_or(crate::api::hsa_system_major_extension_supported);
+pub unsafe extern "C" fn hsa_system_major_extension_supported(
+    extension: u16,
+    version_major: u16,
+    version_minor: *mut u16,
+    result: *mut bool,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_system_major_extension_supported_fn)
+        .unwrap_or(crate::api::hsa_system_major_extension_supported);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(extension, version_major, version_minor, result) }
 }
 
 /// `hsa_system_get_extension_table`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_system_get_extension_table(extension: u16, version_major: u16, version_minor: u16, table: *mut c_void) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_system_get_extension_table_fn).unwrap_or(crate::api::hsa_system_get_extension_table);
+pub unsafe extern "C" fn hsa_system_get_extension_table(
+    extension: u16,
+    version_major: u16,
+    version_minor: u16,
+    table: *mut c_void,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_system_get_extension_table_fn)
+        .unwrap_or(crate::api::hsa_system_get_extension_table);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(extension, version_major, version_minor, table) }
 }
 
 /// `hsa_system_get_major_extension_table`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_system_get_major_extension_table(extension: u16, version_major: u16, table_length: usize, table: *mut c_void) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_system_get_major_extension_table_fn).unwrap_or(crate::api::hsa_system_get_major_extension_table);
+pub unsafe extern "C" fn hsa_system_get_major_extension_table(
+    extension: u16,
+    version_major: u16,
+    table_length: usize,
+    table: *mut c_void,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_system_get_major_extension_table_fn)
+        .unwrap_or(crate::api::hsa_system_get_major_extension_table);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(extension, version_major, table_length, table) }
 }
 
 /// `hsa_iterate_agents`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_iterate_agents(callback: Option<unsafe extern "C" fn(agent: hsa_agent_t, data: *mut c_void) -> hsa_status_t>, data: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_iterate_agents(
+    callback: Option<unsafe extern "C" fn(agent: hsa_agent_t, data: *mut c_void) -> hsa_status_t>,
+    data: *mut c_void,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_iterate_agents_fn).unwrap_or(crate::api::hsa_iterate_agents);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(callback, data) }
@@ -83,7 +110,11 @@ pub unsafe extern "C" fn hsa_iterate_agents(callback: Option<unsafe extern "C" f
 
 /// `hsa_agent_get_info`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_agent_get_info(agent: hsa_agent_t, attribute: hsa_agent_info_t, value: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_agent_get_info(
+    agent: hsa_agent_t,
+    attribute: hsa_agent_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_agent_get_info_fn).unwrap_or(crate::api::hsa_agent_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, attribute, value) }
@@ -91,15 +122,24 @@ pub unsafe extern "C" fn hsa_agent_get_info(agent: hsa_agent_t, attribute: hsa_a
 
 /// `hsa_agent_get_exception_policies`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_agent_get_exception_policies(agent: hsa_agent_t, profile: hsa_profile_t, mask: *mut u16) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_agent_get_exception_policies_fn).unwrap_or(crate::api::hsa_agent_get_exception_policies);
+pub unsafe extern "C" fn hsa_agent_get_exception_policies(
+    agent: hsa_agent_t,
+    profile: hsa_profile_t,
+    mask: *mut u16,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_agent_get_exception_policies_fn)
+        .unwrap_or(crate::api::hsa_agent_get_exception_policies);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, profile, mask) }
 }
 
 /// `hsa_cache_get_info`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_cache_get_info(cache: hsa_cache_t, attribute: hsa_cache_info_t, value: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_cache_get_info(
+    cache: hsa_cache_t,
+    attribute: hsa_cache_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_cache_get_info_fn).unwrap_or(crate::api::hsa_cache_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(cache, attribute, value) }
@@ -107,7 +147,11 @@ pub unsafe extern "C" fn hsa_cache_get_info(cache: hsa_cache_t, attribute: hsa_c
 
 /// `hsa_agent_iterate_caches`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_agent_iterate_caches(agent: hsa_agent_t, callback: Option<unsafe extern "C" fn(cache: hsa_cache_t, data: *mut c_void) -> hsa_status_t>, data: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_agent_iterate_caches(
+    agent: hsa_agent_t,
+    callback: Option<unsafe extern "C" fn(cache: hsa_cache_t, data: *mut c_void) -> hsa_status_t>,
+    data: *mut c_void,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_agent_iterate_caches_fn).unwrap_or(crate::api::hsa_agent_iterate_caches);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, callback, data) }
@@ -115,23 +159,46 @@ pub unsafe extern "C" fn hsa_agent_iterate_caches(agent: hsa_agent_t, callback: 
 
 /// `hsa_agent_extension_supported`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_agent_extension_supported(extension: u16, agent: hsa_agent_t, version_major: u16, version_minor: u16, result: *mut bool) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_agent_extension_supported_fn).unwrap_or(crate::api::hsa_agent_extension_supported);
+pub unsafe extern "C" fn hsa_agent_extension_supported(
+    extension: u16,
+    agent: hsa_agent_t,
+    version_major: u16,
+    version_minor: u16,
+    result: *mut bool,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_agent_extension_supported_fn)
+        .unwrap_or(crate::api::hsa_agent_extension_supported);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(extension, agent, version_major, version_minor, result) }
 }
 
 /// `hsa_agent_major_extension_supported`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_agent_major_extension_supported(extension: u16, agent: hsa_agent_t, version_major: u16, version_minor: *mut u16, result: *mut bool) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_agent_major_extension_supported_fn).unwrap_or(crate::api::hsa_agent_major_extension_supported);
+pub unsafe extern "C" fn hsa_agent_major_extension_supported(
+    extension: u16,
+    agent: hsa_agent_t,
+    version_major: u16,
+    version_minor: *mut u16,
+    result: *mut bool,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_agent_major_extension_supported_fn)
+        .unwrap_or(crate::api::hsa_agent_major_extension_supported);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(extension, agent, version_major, version_minor, result) }
 }
 
 /// `hsa_queue_create`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_queue_create(agent: hsa_agent_t, size: u32, type_: hsa_queue_type32_t, callback: Option< unsafe extern "C" fn(status: hsa_status_t, source: *mut hsa_queue_t, data: *mut c_void), >, data: *mut c_void, private_segment_size: u32, group_segment_size: u32, queue: *mut *mut hsa_queue_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_queue_create(
+    agent: hsa_agent_t,
+    size: u32,
+    type_: hsa_queue_type32_t,
+    callback: Option<unsafe extern "C" fn(status: hsa_status_t, source: *mut hsa_queue_t, data: *mut c_void)>,
+    data: *mut c_void,
+    private_segment_size: u32,
+    group_segment_size: u32,
+    queue: *mut *mut hsa_queue_t,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_queue_create_fn).unwrap_or(crate::api::hsa_queue_create);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, size, type_, callback, data, private_segment_size, group_segment_size, queue) }
@@ -139,7 +206,14 @@ pub unsafe extern "C" fn hsa_queue_create(agent: hsa_agent_t, size: u32, type_: 
 
 /// `hsa_soft_queue_create`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_soft_queue_create(region: hsa_region_t, size: u32, type_: hsa_queue_type32_t, features: u32, doorbell_signal: hsa_signal_t, queue: *mut *mut hsa_queue_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_soft_queue_create(
+    region: hsa_region_t,
+    size: u32,
+    type_: hsa_queue_type32_t,
+    features: u32,
+    doorbell_signal: hsa_signal_t,
+    queue: *mut *mut hsa_queue_t,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_soft_queue_create_fn).unwrap_or(crate::api::hsa_soft_queue_create);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(region, size, type_, features, doorbell_signal, queue) }
@@ -164,7 +238,8 @@ pub unsafe extern "C" fn hsa_queue_inactivate(queue: *mut hsa_queue_t) -> hsa_st
 /// `hsa_queue_load_read_index_scacquire`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_load_read_index_scacquire(queue: *const hsa_queue_t) -> u64 {
-    let f = crate::table::slot!(core, hsa_queue_load_read_index_scacquire_fn).unwrap_or(crate::api::hsa_queue_load_read_index_scacquire);
+    let f = crate::table::slot!(core, hsa_queue_load_read_index_scacquire_fn)
+        .unwrap_or(crate::api::hsa_queue_load_read_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -172,7 +247,8 @@ pub unsafe extern "C" fn hsa_queue_load_read_index_scacquire(queue: *const hsa_q
 /// `hsa_queue_load_read_index_acquire` (deprecated alias of `hsa_queue_load_read_index_scacquire`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_load_read_index_acquire(queue: *const hsa_queue_t) -> u64 {
-    let f = crate::table::slot!(core, hsa_queue_load_read_index_scacquire_fn).unwrap_or(crate::api::hsa_queue_load_read_index_scacquire);
+    let f = crate::table::slot!(core, hsa_queue_load_read_index_scacquire_fn)
+        .unwrap_or(crate::api::hsa_queue_load_read_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -180,7 +256,8 @@ pub unsafe extern "C" fn hsa_queue_load_read_index_acquire(queue: *const hsa_que
 /// `hsa_queue_load_read_index_relaxed`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_load_read_index_relaxed(queue: *const hsa_queue_t) -> u64 {
-    let f = crate::table::slot!(core, hsa_queue_load_read_index_relaxed_fn).unwrap_or(crate::api::hsa_queue_load_read_index_relaxed);
+    let f = crate::table::slot!(core, hsa_queue_load_read_index_relaxed_fn)
+        .unwrap_or(crate::api::hsa_queue_load_read_index_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -188,7 +265,8 @@ pub unsafe extern "C" fn hsa_queue_load_read_index_relaxed(queue: *const hsa_que
 /// `hsa_queue_load_write_index_scacquire`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_load_write_index_scacquire(queue: *const hsa_queue_t) -> u64 {
-    let f = crate::table::slot!(core, hsa_queue_load_write_index_scacquire_fn).unwrap_or(crate::api::hsa_queue_load_write_index_scacquire);
+    let f = crate::table::slot!(core, hsa_queue_load_write_index_scacquire_fn)
+        .unwrap_or(crate::api::hsa_queue_load_write_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -196,7 +274,8 @@ pub unsafe extern "C" fn hsa_queue_load_write_index_scacquire(queue: *const hsa_
 /// `hsa_queue_load_write_index_acquire` (deprecated alias of `hsa_queue_load_write_index_scacquire`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_load_write_index_acquire(queue: *const hsa_queue_t) -> u64 {
-    let f = crate::table::slot!(core, hsa_queue_load_write_index_scacquire_fn).unwrap_or(crate::api::hsa_queue_load_write_index_scacquire);
+    let f = crate::table::slot!(core, hsa_queue_load_write_index_scacquire_fn)
+        .unwrap_or(crate::api::hsa_queue_load_write_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -204,7 +283,8 @@ pub unsafe extern "C" fn hsa_queue_load_write_index_acquire(queue: *const hsa_qu
 /// `hsa_queue_load_write_index_relaxed`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_load_write_index_relaxed(queue: *const hsa_queue_t) -> u64 {
-    let f = crate::table::slot!(core, hsa_queue_load_write_index_relaxed_fn).unwrap_or(crate::api::hsa_queue_load_write_index_relaxed);
+    let f = crate::table::slot!(core, hsa_queue_load_write_index_relaxed_fn)
+        .unwrap_or(crate::api::hsa_queue_load_write_index_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -212,7 +292,8 @@ pub unsafe extern "C" fn hsa_queue_load_write_index_relaxed(queue: *const hsa_qu
 /// `hsa_queue_store_write_index_relaxed`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_store_write_index_relaxed(queue: *const hsa_queue_t, value: u64) {
-    let f = crate::table::slot!(core, hsa_queue_store_write_index_relaxed_fn).unwrap_or(crate::api::hsa_queue_store_write_index_relaxed);
+    let f = crate::table::slot!(core, hsa_queue_store_write_index_relaxed_fn)
+        .unwrap_or(crate::api::hsa_queue_store_write_index_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -220,7 +301,8 @@ pub unsafe extern "C" fn hsa_queue_store_write_index_relaxed(queue: *const hsa_q
 /// `hsa_queue_store_write_index_screlease`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_store_write_index_screlease(queue: *const hsa_queue_t, value: u64) {
-    let f = crate::table::slot!(core, hsa_queue_store_write_index_screlease_fn).unwrap_or(crate::api::hsa_queue_store_write_index_screlease);
+    let f = crate::table::slot!(core, hsa_queue_store_write_index_screlease_fn)
+        .unwrap_or(crate::api::hsa_queue_store_write_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -228,63 +310,99 @@ pub unsafe extern "C" fn hsa_queue_store_write_index_screlease(queue: *const hsa
 /// `hsa_queue_store_write_index_release` (deprecated alias of `hsa_queue_store_write_index_screlease`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_store_write_index_release(queue: *const hsa_queue_t, value: u64) {
-    let f = crate::table::slot!(core, hsa_queue_store_write_index_screlease_fn).unwrap_or(crate::api::hsa_queue_store_write_index_screlease);
+    let f = crate::table::slot!(core, hsa_queue_store_write_index_screlease_fn)
+        .unwrap_or(crate::api::hsa_queue_store_write_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
 
 /// `hsa_queue_cas_write_index_scacq_screl`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_queue_cas_write_index_scacq_screl(queue: *const hsa_queue_t, expected: u64, value: u64) -> u64 {
-    let f = crate::table::slot!(core, hsa_queue_cas_write_index_scacq_screl_fn).unwrap_or(crate::api::hsa_queue_cas_write_index_scacq_screl);
+pub unsafe extern "C" fn hsa_queue_cas_write_index_scacq_screl(
+    queue: *const hsa_queue_t,
+    expected: u64,
+    value: u64,
+) -> u64 {
+    let f = crate::table::slot!(core, hsa_queue_cas_write_index_scacq_screl_fn)
+        .unwrap_or(crate::api::hsa_queue_cas_write_index_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
 
 /// `hsa_queue_cas_write_index_acq_rel` (deprecated alias of `hsa_queue_cas_write_index_scacq_screl`).
 #[no_mangle]
-pub unsafe extern "C" fn hsa_queue_cas_write_index_acq_rel(queue: *const hsa_queue_t, expected: u64, value: u64) -> u64 {
-    let f = crate::table::slot!(core, hsa_queue_cas_write_index_scacq_screl_fn).unwrap_or(crate::api::hsa_queue_cas_write_index_scacq_screl);
+pub unsafe extern "C" fn hsa_queue_cas_write_index_acq_rel(
+    queue: *const hsa_queue_t,
+    expected: u64,
+    value: u64,
+) -> u64 {
+    let f = crate::table::slot!(core, hsa_queue_cas_write_index_scacq_screl_fn)
+        .unwrap_or(crate::api::hsa_queue_cas_write_index_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
 
 /// `hsa_queue_cas_write_index_scacquire`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_queue_cas_write_index_scacquire(queue: *const hsa_queue_t, expected: u64, value: u64) -> u64 {
-    let f = crate::table::slot!(core, hsa_queue_cas_write_index_scacquire_fn).unwrap_or(crate::api::hsa_queue_cas_write_index_scacquire);
+pub unsafe extern "C" fn hsa_queue_cas_write_index_scacquire(
+    queue: *const hsa_queue_t,
+    expected: u64,
+    value: u64,
+) -> u64 {
+    let f = crate::table::slot!(core, hsa_queue_cas_write_index_scacquire_fn)
+        .unwrap_or(crate::api::hsa_queue_cas_write_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
 
 /// `hsa_queue_cas_write_index_acquire` (deprecated alias of `hsa_queue_cas_write_index_scacquire`).
 #[no_mangle]
-pub unsafe extern "C" fn hsa_queue_cas_write_index_acquire(queue: *const hsa_queue_t, expected: u64, value: u64) -> u64 {
-    let f = crate::table::slot!(core, hsa_queue_cas_write_index_scacquire_fn).unwrap_or(crate::api::hsa_queue_cas_write_index_scacquire);
+pub unsafe extern "C" fn hsa_queue_cas_write_index_acquire(
+    queue: *const hsa_queue_t,
+    expected: u64,
+    value: u64,
+) -> u64 {
+    let f = crate::table::slot!(core, hsa_queue_cas_write_index_scacquire_fn)
+        .unwrap_or(crate::api::hsa_queue_cas_write_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
 
 /// `hsa_queue_cas_write_index_relaxed`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_queue_cas_write_index_relaxed(queue: *const hsa_queue_t, expected: u64, value: u64) -> u64 {
-    let f = crate::table::slot!(core, hsa_queue_cas_write_index_relaxed_fn).unwrap_or(crate::api::hsa_queue_cas_write_index_relaxed);
+pub unsafe extern "C" fn hsa_queue_cas_write_index_relaxed(
+    queue: *const hsa_queue_t,
+    expected: u64,
+    value: u64,
+) -> u64 {
+    let f = crate::table::slot!(core, hsa_queue_cas_write_index_relaxed_fn)
+        .unwrap_or(crate::api::hsa_queue_cas_write_index_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
 
 /// `hsa_queue_cas_write_index_screlease`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_queue_cas_write_index_screlease(queue: *const hsa_queue_t, expected: u64, value: u64) -> u64 {
-    let f = crate::table::slot!(core, hsa_queue_cas_write_index_screlease_fn).unwrap_or(crate::api::hsa_queue_cas_write_index_screlease);
+pub unsafe extern "C" fn hsa_queue_cas_write_index_screlease(
+    queue: *const hsa_queue_t,
+    expected: u64,
+    value: u64,
+) -> u64 {
+    let f = crate::table::slot!(core, hsa_queue_cas_write_index_screlease_fn)
+        .unwrap_or(crate::api::hsa_queue_cas_write_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
 
 /// `hsa_queue_cas_write_index_release` (deprecated alias of `hsa_queue_cas_write_index_screlease`).
 #[no_mangle]
-pub unsafe extern "C" fn hsa_queue_cas_write_index_release(queue: *const hsa_queue_t, expected: u64, value: u64) -> u64 {
-    let f = crate::table::slot!(core, hsa_queue_cas_write_index_screlease_fn).unwrap_or(crate::api::hsa_queue_cas_write_index_screlease);
+pub unsafe extern "C" fn hsa_queue_cas_write_index_release(
+    queue: *const hsa_queue_t,
+    expected: u64,
+    value: u64,
+) -> u64 {
+    let f = crate::table::slot!(core, hsa_queue_cas_write_index_screlease_fn)
+        .unwrap_or(crate::api::hsa_queue_cas_write_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
@@ -292,7 +410,8 @@ pub unsafe extern "C" fn hsa_queue_cas_write_index_release(queue: *const hsa_que
 /// `hsa_queue_add_write_index_scacq_screl`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_scacq_screl(queue: *const hsa_queue_t, value: u64) -> u64 {
-    let f = crate::table::slot!(core, hsa_queue_add_write_index_scacq_screl_fn).unwrap_or(crate::api::hsa_queue_add_write_index_scacq_screl);
+    let f = crate::table::slot!(core, hsa_queue_add_write_index_scacq_screl_fn)
+        .unwrap_or(crate::api::hsa_queue_add_write_index_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -300,7 +419,8 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_scacq_screl(queue: *const hsa
 /// `hsa_queue_add_write_index_acq_rel` (deprecated alias of `hsa_queue_add_write_index_scacq_screl`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_acq_rel(queue: *const hsa_queue_t, value: u64) -> u64 {
-    let f = crate::table::slot!(core, hsa_queue_add_write_index_scacq_screl_fn).unwrap_or(crate::api::hsa_queue_add_write_index_scacq_screl);
+    let f = crate::table::slot!(core, hsa_queue_add_write_index_scacq_screl_fn)
+        .unwrap_or(crate::api::hsa_queue_add_write_index_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -308,7 +428,8 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_acq_rel(queue: *const hsa_que
 /// `hsa_queue_add_write_index_scacquire`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_scacquire(queue: *const hsa_queue_t, value: u64) -> u64 {
-    let f = crate::table::slot!(core, hsa_queue_add_write_index_scacquire_fn).unwrap_or(crate::api::hsa_queue_add_write_index_scacquire);
+    let f = crate::table::slot!(core, hsa_queue_add_write_index_scacquire_fn)
+        .unwrap_or(crate::api::hsa_queue_add_write_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -316,7 +437,8 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_scacquire(queue: *const hsa_q
 /// `hsa_queue_add_write_index_acquire` (deprecated alias of `hsa_queue_add_write_index_scacquire`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_acquire(queue: *const hsa_queue_t, value: u64) -> u64 {
-    let f = crate::table::slot!(core, hsa_queue_add_write_index_scacquire_fn).unwrap_or(crate::api::hsa_queue_add_write_index_scacquire);
+    let f = crate::table::slot!(core, hsa_queue_add_write_index_scacquire_fn)
+        .unwrap_or(crate::api::hsa_queue_add_write_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -324,7 +446,8 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_acquire(queue: *const hsa_que
 /// `hsa_queue_add_write_index_relaxed`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_relaxed(queue: *const hsa_queue_t, value: u64) -> u64 {
-    let f = crate::table::slot!(core, hsa_queue_add_write_index_relaxed_fn).unwrap_or(crate::api::hsa_queue_add_write_index_relaxed);
+    let f = crate::table::slot!(core, hsa_queue_add_write_index_relaxed_fn)
+        .unwrap_or(crate::api::hsa_queue_add_write_index_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -332,7 +455,8 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_relaxed(queue: *const hsa_que
 /// `hsa_queue_add_write_index_screlease`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_screlease(queue: *const hsa_queue_t, value: u64) -> u64 {
-    let f = crate::table::slot!(core, hsa_queue_add_write_index_screlease_fn).unwrap_or(crate::api::hsa_queue_add_write_index_screlease);
+    let f = crate::table::slot!(core, hsa_queue_add_write_index_screlease_fn)
+        .unwrap_or(crate::api::hsa_queue_add_write_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -340,7 +464,8 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_screlease(queue: *const hsa_q
 /// `hsa_queue_add_write_index_release` (deprecated alias of `hsa_queue_add_write_index_screlease`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_release(queue: *const hsa_queue_t, value: u64) -> u64 {
-    let f = crate::table::slot!(core, hsa_queue_add_write_index_screlease_fn).unwrap_or(crate::api::hsa_queue_add_write_index_screlease);
+    let f = crate::table::slot!(core, hsa_queue_add_write_index_screlease_fn)
+        .unwrap_or(crate::api::hsa_queue_add_write_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -348,7 +473,8 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_release(queue: *const hsa_que
 /// `hsa_queue_store_read_index_relaxed`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_store_read_index_relaxed(queue: *const hsa_queue_t, value: u64) {
-    let f = crate::table::slot!(core, hsa_queue_store_read_index_relaxed_fn).unwrap_or(crate::api::hsa_queue_store_read_index_relaxed);
+    let f = crate::table::slot!(core, hsa_queue_store_read_index_relaxed_fn)
+        .unwrap_or(crate::api::hsa_queue_store_read_index_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -356,7 +482,8 @@ pub unsafe extern "C" fn hsa_queue_store_read_index_relaxed(queue: *const hsa_qu
 /// `hsa_queue_store_read_index_screlease`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_store_read_index_screlease(queue: *const hsa_queue_t, value: u64) {
-    let f = crate::table::slot!(core, hsa_queue_store_read_index_screlease_fn).unwrap_or(crate::api::hsa_queue_store_read_index_screlease);
+    let f = crate::table::slot!(core, hsa_queue_store_read_index_screlease_fn)
+        .unwrap_or(crate::api::hsa_queue_store_read_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -364,14 +491,19 @@ pub unsafe extern "C" fn hsa_queue_store_read_index_screlease(queue: *const hsa_
 /// `hsa_queue_store_read_index_release` (deprecated alias of `hsa_queue_store_read_index_screlease`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_store_read_index_release(queue: *const hsa_queue_t, value: u64) {
-    let f = crate::table::slot!(core, hsa_queue_store_read_index_screlease_fn).unwrap_or(crate::api::hsa_queue_store_read_index_screlease);
+    let f = crate::table::slot!(core, hsa_queue_store_read_index_screlease_fn)
+        .unwrap_or(crate::api::hsa_queue_store_read_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
 
 /// `hsa_agent_iterate_regions`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_agent_iterate_regions(agent: hsa_agent_t, callback: Option<unsafe extern "C" fn(region: hsa_region_t, data: *mut c_void) -> hsa_status_t>, data: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_agent_iterate_regions(
+    agent: hsa_agent_t,
+    callback: Option<unsafe extern "C" fn(region: hsa_region_t, data: *mut c_void) -> hsa_status_t>,
+    data: *mut c_void,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_agent_iterate_regions_fn).unwrap_or(crate::api::hsa_agent_iterate_regions);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, callback, data) }
@@ -379,7 +511,11 @@ pub unsafe extern "C" fn hsa_agent_iterate_regions(agent: hsa_agent_t, callback:
 
 /// `hsa_region_get_info`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_region_get_info(region: hsa_region_t, attribute: hsa_region_info_t, value: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_region_get_info(
+    region: hsa_region_t,
+    attribute: hsa_region_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_region_get_info_fn).unwrap_or(crate::api::hsa_region_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(region, attribute, value) }
@@ -427,7 +563,11 @@ pub unsafe extern "C" fn hsa_memory_copy(dst: *mut c_void, src: *const c_void, s
 
 /// `hsa_memory_assign_agent`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_memory_assign_agent(ptr: *mut c_void, agent: hsa_agent_t, access: hsa_access_permission_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_memory_assign_agent(
+    ptr: *mut c_void,
+    agent: hsa_agent_t,
+    access: hsa_access_permission_t,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_memory_assign_agent_fn).unwrap_or(crate::api::hsa_memory_assign_agent);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, agent, access) }
@@ -435,7 +575,12 @@ pub unsafe extern "C" fn hsa_memory_assign_agent(ptr: *mut c_void, agent: hsa_ag
 
 /// `hsa_signal_create`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_create(initial_value: hsa_signal_value_t, num_consumers: u32, consumers: *const hsa_agent_t, signal: *mut hsa_signal_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_signal_create(
+    initial_value: hsa_signal_value_t,
+    num_consumers: u32,
+    consumers: *const hsa_agent_t,
+    signal: *mut hsa_signal_t,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_signal_create_fn).unwrap_or(crate::api::hsa_signal_create);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(initial_value, num_consumers, consumers, signal) }
@@ -500,7 +645,8 @@ pub unsafe extern "C" fn hsa_signal_store_release(signal: hsa_signal_t, value: h
 /// `hsa_signal_silent_store_relaxed`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_silent_store_relaxed(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_silent_store_relaxed_fn).unwrap_or(crate::api::hsa_signal_silent_store_relaxed);
+    let f = crate::table::slot!(core, hsa_signal_silent_store_relaxed_fn)
+        .unwrap_or(crate::api::hsa_signal_silent_store_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -508,14 +654,21 @@ pub unsafe extern "C" fn hsa_signal_silent_store_relaxed(signal: hsa_signal_t, v
 /// `hsa_signal_silent_store_screlease`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_silent_store_screlease(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_silent_store_screlease_fn).unwrap_or(crate::api::hsa_signal_silent_store_screlease);
+    let f = crate::table::slot!(core, hsa_signal_silent_store_screlease_fn)
+        .unwrap_or(crate::api::hsa_signal_silent_store_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
 
 /// `hsa_signal_wait_relaxed`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_wait_relaxed(signal: hsa_signal_t, condition: hsa_signal_condition_t, compare_value: hsa_signal_value_t, timeout_hint: u64, wait_state_hint: hsa_wait_state_t) -> hsa_signal_value_t {
+pub unsafe extern "C" fn hsa_signal_wait_relaxed(
+    signal: hsa_signal_t,
+    condition: hsa_signal_condition_t,
+    compare_value: hsa_signal_value_t,
+    timeout_hint: u64,
+    wait_state_hint: hsa_wait_state_t,
+) -> hsa_signal_value_t {
     let f = crate::table::slot!(core, hsa_signal_wait_relaxed_fn).unwrap_or(crate::api::hsa_signal_wait_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, condition, compare_value, timeout_hint, wait_state_hint) }
@@ -523,7 +676,13 @@ pub unsafe extern "C" fn hsa_signal_wait_relaxed(signal: hsa_signal_t, condition
 
 /// `hsa_signal_wait_scacquire`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_wait_scacquire(signal: hsa_signal_t, condition: hsa_signal_condition_t, compare_value: hsa_signal_value_t, timeout_hint: u64, wait_state_hint: hsa_wait_state_t) -> hsa_signal_value_t {
+pub unsafe extern "C" fn hsa_signal_wait_scacquire(
+    signal: hsa_signal_t,
+    condition: hsa_signal_condition_t,
+    compare_value: hsa_signal_value_t,
+    timeout_hint: u64,
+    wait_state_hint: hsa_wait_state_t,
+) -> hsa_signal_value_t {
     let f = crate::table::slot!(core, hsa_signal_wait_scacquire_fn).unwrap_or(crate::api::hsa_signal_wait_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, condition, compare_value, timeout_hint, wait_state_hint) }
@@ -531,7 +690,13 @@ pub unsafe extern "C" fn hsa_signal_wait_scacquire(signal: hsa_signal_t, conditi
 
 /// `hsa_signal_wait_acquire` (deprecated alias of `hsa_signal_wait_scacquire`).
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_wait_acquire(signal: hsa_signal_t, condition: hsa_signal_condition_t, compare_value: hsa_signal_value_t, timeout_hint: u64, wait_state_hint: hsa_wait_state_t) -> hsa_signal_value_t {
+pub unsafe extern "C" fn hsa_signal_wait_acquire(
+    signal: hsa_signal_t,
+    condition: hsa_signal_condition_t,
+    compare_value: hsa_signal_value_t,
+    timeout_hint: u64,
+    wait_state_hint: hsa_wait_state_t,
+) -> hsa_signal_value_t {
     let f = crate::table::slot!(core, hsa_signal_wait_scacquire_fn).unwrap_or(crate::api::hsa_signal_wait_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, condition, compare_value, timeout_hint, wait_state_hint) }
@@ -539,7 +704,13 @@ pub unsafe extern "C" fn hsa_signal_wait_acquire(signal: hsa_signal_t, condition
 
 /// `hsa_signal_group_create`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_group_create(num_signals: u32, signals: *const hsa_signal_t, num_consumers: u32, consumers: *const hsa_agent_t, signal_group: *mut hsa_signal_group_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_signal_group_create(
+    num_signals: u32,
+    signals: *const hsa_signal_t,
+    num_consumers: u32,
+    consumers: *const hsa_agent_t,
+    signal_group: *mut hsa_signal_group_t,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_signal_group_create_fn).unwrap_or(crate::api::hsa_signal_group_create);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(num_signals, signals, num_consumers, consumers, signal_group) }
@@ -555,16 +726,32 @@ pub unsafe extern "C" fn hsa_signal_group_destroy(signal_group: hsa_signal_group
 
 /// `hsa_signal_group_wait_any_scacquire`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_group_wait_any_scacquire(signal_group: hsa_signal_group_t, conditions: *const hsa_signal_condition_t, compare_values: *const hsa_signal_value_t, wait_state_hint: hsa_wait_state_t, signal: *mut hsa_signal_t, value: *mut hsa_signal_value_t) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_signal_group_wait_any_scacquire_fn).unwrap_or(crate::api::hsa_signal_group_wait_any_scacquire);
+pub unsafe extern "C" fn hsa_signal_group_wait_any_scacquire(
+    signal_group: hsa_signal_group_t,
+    conditions: *const hsa_signal_condition_t,
+    compare_values: *const hsa_signal_value_t,
+    wait_state_hint: hsa_wait_state_t,
+    signal: *mut hsa_signal_t,
+    value: *mut hsa_signal_value_t,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_signal_group_wait_any_scacquire_fn)
+        .unwrap_or(crate::api::hsa_signal_group_wait_any_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal_group, conditions, compare_values, wait_state_hint, signal, value) }
 }
 
 /// `hsa_signal_group_wait_any_relaxed`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_group_wait_any_relaxed(signal_group: hsa_signal_group_t, conditions: *const hsa_signal_condition_t, compare_values: *const hsa_signal_value_t, wait_state_hint: hsa_wait_state_t, signal: *mut hsa_signal_t, value: *mut hsa_signal_value_t) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_signal_group_wait_any_relaxed_fn).unwrap_or(crate::api::hsa_signal_group_wait_any_relaxed);
+pub unsafe extern "C" fn hsa_signal_group_wait_any_relaxed(
+    signal_group: hsa_signal_group_t,
+    conditions: *const hsa_signal_condition_t,
+    compare_values: *const hsa_signal_value_t,
+    wait_state_hint: hsa_wait_state_t,
+    signal: *mut hsa_signal_t,
+    value: *mut hsa_signal_value_t,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_signal_group_wait_any_relaxed_fn)
+        .unwrap_or(crate::api::hsa_signal_group_wait_any_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal_group, conditions, compare_values, wait_state_hint, signal, value) }
 }
@@ -739,56 +926,84 @@ pub unsafe extern "C" fn hsa_signal_xor_acq_rel(signal: hsa_signal_t, value: hsa
 
 /// `hsa_signal_exchange_relaxed`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_exchange_relaxed(signal: hsa_signal_t, value: hsa_signal_value_t) -> hsa_signal_value_t {
-    let f = crate::table::slot!(core, hsa_signal_exchange_relaxed_fn).unwrap_or(crate::api::hsa_signal_exchange_relaxed);
+pub unsafe extern "C" fn hsa_signal_exchange_relaxed(
+    signal: hsa_signal_t,
+    value: hsa_signal_value_t,
+) -> hsa_signal_value_t {
+    let f =
+        crate::table::slot!(core, hsa_signal_exchange_relaxed_fn).unwrap_or(crate::api::hsa_signal_exchange_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
 
 /// `hsa_signal_exchange_scacquire`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_exchange_scacquire(signal: hsa_signal_t, value: hsa_signal_value_t) -> hsa_signal_value_t {
-    let f = crate::table::slot!(core, hsa_signal_exchange_scacquire_fn).unwrap_or(crate::api::hsa_signal_exchange_scacquire);
+pub unsafe extern "C" fn hsa_signal_exchange_scacquire(
+    signal: hsa_signal_t,
+    value: hsa_signal_value_t,
+) -> hsa_signal_value_t {
+    let f = crate::table::slot!(core, hsa_signal_exchange_scacquire_fn)
+        .unwrap_or(crate::api::hsa_signal_exchange_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
 
 /// `hsa_signal_exchange_acquire` (deprecated alias of `hsa_signal_exchange_scacquire`).
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_exchange_acquire(signal: hsa_signal_t, value: hsa_signal_value_t) -> hsa_signal_value_t {
-    let f = crate::table::slot!(core, hsa_signal_exchange_scacquire_fn).unwrap_or(crate::api::hsa_signal_exchange_scacquire);
+pub unsafe extern "C" fn hsa_signal_exchange_acquire(
+    signal: hsa_signal_t,
+    value: hsa_signal_value_t,
+) -> hsa_signal_value_t {
+    let f = crate::table::slot!(core, hsa_signal_exchange_scacquire_fn)
+        .unwrap_or(crate::api::hsa_signal_exchange_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
 
 /// `hsa_signal_exchange_screlease`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_exchange_screlease(signal: hsa_signal_t, value: hsa_signal_value_t) -> hsa_signal_value_t {
-    let f = crate::table::slot!(core, hsa_signal_exchange_screlease_fn).unwrap_or(crate::api::hsa_signal_exchange_screlease);
+pub unsafe extern "C" fn hsa_signal_exchange_screlease(
+    signal: hsa_signal_t,
+    value: hsa_signal_value_t,
+) -> hsa_signal_value_t {
+    let f = crate::table::slot!(core, hsa_signal_exchange_screlease_fn)
+        .unwrap_or(crate::api::hsa_signal_exchange_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
 
 /// `hsa_signal_exchange_release` (deprecated alias of `hsa_signal_exchange_screlease`).
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_exchange_release(signal: hsa_signal_t, value: hsa_signal_value_t) -> hsa_signal_value_t {
-    let f = crate::table::slot!(core, hsa_signal_exchange_screlease_fn).unwrap_or(crate::api::hsa_signal_exchange_screlease);
+pub unsafe extern "C" fn hsa_signal_exchange_release(
+    signal: hsa_signal_t,
+    value: hsa_signal_value_t,
+) -> hsa_signal_value_t {
+    let f = crate::table::slot!(core, hsa_signal_exchange_screlease_fn)
+        .unwrap_or(crate::api::hsa_signal_exchange_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
 
 /// `hsa_signal_exchange_scacq_screl`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_exchange_scacq_screl(signal: hsa_signal_t, value: hsa_signal_value_t) -> hsa_signal_value_t {
-    let f = crate::table::slot!(core, hsa_signal_exchange_scacq_screl_fn).unwrap_or(crate::api::hsa_signal_exchange_scacq_screl);
+pub unsafe extern "C" fn hsa_signal_exchange_scacq_screl(
+    signal: hsa_signal_t,
+    value: hsa_signal_value_t,
+) -> hsa_signal_value_t {
+    let f = crate::table::slot!(core, hsa_signal_exchange_scacq_screl_fn)
+        .unwrap_or(crate::api::hsa_signal_exchange_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
 
 /// `hsa_signal_exchange_acq_rel` (deprecated alias of `hsa_signal_exchange_scacq_screl`).
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_exchange_acq_rel(signal: hsa_signal_t, value: hsa_signal_value_t) -> hsa_signal_value_t {
-    let f = crate::table::slot!(core, hsa_signal_exchange_scacq_screl_fn).unwrap_or(crate::api::hsa_signal_exchange_scacq_screl);
+pub unsafe extern "C" fn hsa_signal_exchange_acq_rel(
+    signal: hsa_signal_t,
+    value: hsa_signal_value_t,
+) -> hsa_signal_value_t {
+    let f = crate::table::slot!(core, hsa_signal_exchange_scacq_screl_fn)
+        .unwrap_or(crate::api::hsa_signal_exchange_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -852,7 +1067,8 @@ pub unsafe extern "C" fn hsa_signal_add_acq_rel(signal: hsa_signal_t, value: hsa
 /// `hsa_signal_subtract_relaxed`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_subtract_relaxed(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_subtract_relaxed_fn).unwrap_or(crate::api::hsa_signal_subtract_relaxed);
+    let f =
+        crate::table::slot!(core, hsa_signal_subtract_relaxed_fn).unwrap_or(crate::api::hsa_signal_subtract_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -860,7 +1076,8 @@ pub unsafe extern "C" fn hsa_signal_subtract_relaxed(signal: hsa_signal_t, value
 /// `hsa_signal_subtract_scacquire`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_subtract_scacquire(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_subtract_scacquire_fn).unwrap_or(crate::api::hsa_signal_subtract_scacquire);
+    let f = crate::table::slot!(core, hsa_signal_subtract_scacquire_fn)
+        .unwrap_or(crate::api::hsa_signal_subtract_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -868,7 +1085,8 @@ pub unsafe extern "C" fn hsa_signal_subtract_scacquire(signal: hsa_signal_t, val
 /// `hsa_signal_subtract_acquire` (deprecated alias of `hsa_signal_subtract_scacquire`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_subtract_acquire(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_subtract_scacquire_fn).unwrap_or(crate::api::hsa_signal_subtract_scacquire);
+    let f = crate::table::slot!(core, hsa_signal_subtract_scacquire_fn)
+        .unwrap_or(crate::api::hsa_signal_subtract_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -876,7 +1094,8 @@ pub unsafe extern "C" fn hsa_signal_subtract_acquire(signal: hsa_signal_t, value
 /// `hsa_signal_subtract_screlease`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_subtract_screlease(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_subtract_screlease_fn).unwrap_or(crate::api::hsa_signal_subtract_screlease);
+    let f = crate::table::slot!(core, hsa_signal_subtract_screlease_fn)
+        .unwrap_or(crate::api::hsa_signal_subtract_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -884,7 +1103,8 @@ pub unsafe extern "C" fn hsa_signal_subtract_screlease(signal: hsa_signal_t, val
 /// `hsa_signal_subtract_release` (deprecated alias of `hsa_signal_subtract_screlease`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_subtract_release(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_subtract_screlease_fn).unwrap_or(crate::api::hsa_signal_subtract_screlease);
+    let f = crate::table::slot!(core, hsa_signal_subtract_screlease_fn)
+        .unwrap_or(crate::api::hsa_signal_subtract_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -892,7 +1112,8 @@ pub unsafe extern "C" fn hsa_signal_subtract_release(signal: hsa_signal_t, value
 /// `hsa_signal_subtract_scacq_screl`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_subtract_scacq_screl(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_subtract_scacq_screl_fn).unwrap_or(crate::api::hsa_signal_subtract_scacq_screl);
+    let f = crate::table::slot!(core, hsa_signal_subtract_scacq_screl_fn)
+        .unwrap_or(crate::api::hsa_signal_subtract_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -900,14 +1121,19 @@ pub unsafe extern "C" fn hsa_signal_subtract_scacq_screl(signal: hsa_signal_t, v
 /// `hsa_signal_subtract_acq_rel` (deprecated alias of `hsa_signal_subtract_scacq_screl`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_subtract_acq_rel(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_subtract_scacq_screl_fn).unwrap_or(crate::api::hsa_signal_subtract_scacq_screl);
+    let f = crate::table::slot!(core, hsa_signal_subtract_scacq_screl_fn)
+        .unwrap_or(crate::api::hsa_signal_subtract_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
 
 /// `hsa_signal_cas_relaxed`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_cas_relaxed(signal: hsa_signal_t, expected: hsa_signal_value_t, value: hsa_signal_value_t) -> hsa_signal_value_t {
+pub unsafe extern "C" fn hsa_signal_cas_relaxed(
+    signal: hsa_signal_t,
+    expected: hsa_signal_value_t,
+    value: hsa_signal_value_t,
+) -> hsa_signal_value_t {
     let f = crate::table::slot!(core, hsa_signal_cas_relaxed_fn).unwrap_or(crate::api::hsa_signal_cas_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, expected, value) }
@@ -915,7 +1141,11 @@ pub unsafe extern "C" fn hsa_signal_cas_relaxed(signal: hsa_signal_t, expected: 
 
 /// `hsa_signal_cas_scacquire`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_cas_scacquire(signal: hsa_signal_t, expected: hsa_signal_value_t, value: hsa_signal_value_t) -> hsa_signal_value_t {
+pub unsafe extern "C" fn hsa_signal_cas_scacquire(
+    signal: hsa_signal_t,
+    expected: hsa_signal_value_t,
+    value: hsa_signal_value_t,
+) -> hsa_signal_value_t {
     let f = crate::table::slot!(core, hsa_signal_cas_scacquire_fn).unwrap_or(crate::api::hsa_signal_cas_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, expected, value) }
@@ -923,7 +1153,11 @@ pub unsafe extern "C" fn hsa_signal_cas_scacquire(signal: hsa_signal_t, expected
 
 /// `hsa_signal_cas_acquire` (deprecated alias of `hsa_signal_cas_scacquire`).
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_cas_acquire(signal: hsa_signal_t, expected: hsa_signal_value_t, value: hsa_signal_value_t) -> hsa_signal_value_t {
+pub unsafe extern "C" fn hsa_signal_cas_acquire(
+    signal: hsa_signal_t,
+    expected: hsa_signal_value_t,
+    value: hsa_signal_value_t,
+) -> hsa_signal_value_t {
     let f = crate::table::slot!(core, hsa_signal_cas_scacquire_fn).unwrap_or(crate::api::hsa_signal_cas_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, expected, value) }
@@ -931,7 +1165,11 @@ pub unsafe extern "C" fn hsa_signal_cas_acquire(signal: hsa_signal_t, expected: 
 
 /// `hsa_signal_cas_screlease`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_cas_screlease(signal: hsa_signal_t, expected: hsa_signal_value_t, value: hsa_signal_value_t) -> hsa_signal_value_t {
+pub unsafe extern "C" fn hsa_signal_cas_screlease(
+    signal: hsa_signal_t,
+    expected: hsa_signal_value_t,
+    value: hsa_signal_value_t,
+) -> hsa_signal_value_t {
     let f = crate::table::slot!(core, hsa_signal_cas_screlease_fn).unwrap_or(crate::api::hsa_signal_cas_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, expected, value) }
@@ -939,7 +1177,11 @@ pub unsafe extern "C" fn hsa_signal_cas_screlease(signal: hsa_signal_t, expected
 
 /// `hsa_signal_cas_release` (deprecated alias of `hsa_signal_cas_screlease`).
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_cas_release(signal: hsa_signal_t, expected: hsa_signal_value_t, value: hsa_signal_value_t) -> hsa_signal_value_t {
+pub unsafe extern "C" fn hsa_signal_cas_release(
+    signal: hsa_signal_t,
+    expected: hsa_signal_value_t,
+    value: hsa_signal_value_t,
+) -> hsa_signal_value_t {
     let f = crate::table::slot!(core, hsa_signal_cas_screlease_fn).unwrap_or(crate::api::hsa_signal_cas_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, expected, value) }
@@ -947,7 +1189,11 @@ pub unsafe extern "C" fn hsa_signal_cas_release(signal: hsa_signal_t, expected: 
 
 /// `hsa_signal_cas_scacq_screl`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_cas_scacq_screl(signal: hsa_signal_t, expected: hsa_signal_value_t, value: hsa_signal_value_t) -> hsa_signal_value_t {
+pub unsafe extern "C" fn hsa_signal_cas_scacq_screl(
+    signal: hsa_signal_t,
+    expected: hsa_signal_value_t,
+    value: hsa_signal_value_t,
+) -> hsa_signal_value_t {
     let f = crate::table::slot!(core, hsa_signal_cas_scacq_screl_fn).unwrap_or(crate::api::hsa_signal_cas_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, expected, value) }
@@ -955,7 +1201,11 @@ pub unsafe extern "C" fn hsa_signal_cas_scacq_screl(signal: hsa_signal_t, expect
 
 /// `hsa_signal_cas_acq_rel` (deprecated alias of `hsa_signal_cas_scacq_screl`).
 #[no_mangle]
-pub unsafe extern "C" fn hsa_signal_cas_acq_rel(signal: hsa_signal_t, expected: hsa_signal_value_t, value: hsa_signal_value_t) -> hsa_signal_value_t {
+pub unsafe extern "C" fn hsa_signal_cas_acq_rel(
+    signal: hsa_signal_t,
+    expected: hsa_signal_value_t,
+    value: hsa_signal_value_t,
+) -> hsa_signal_value_t {
     let f = crate::table::slot!(core, hsa_signal_cas_scacq_screl_fn).unwrap_or(crate::api::hsa_signal_cas_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, expected, value) }
@@ -971,7 +1221,11 @@ pub unsafe extern "C" fn hsa_isa_from_name(name: *const c_char, isa: *mut hsa_is
 
 /// `hsa_agent_iterate_isas`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_agent_iterate_isas(agent: hsa_agent_t, callback: Option<unsafe extern "C" fn(isa: hsa_isa_t, data: *mut c_void) -> hsa_status_t>, data: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_agent_iterate_isas(
+    agent: hsa_agent_t,
+    callback: Option<unsafe extern "C" fn(isa: hsa_isa_t, data: *mut c_void) -> hsa_status_t>,
+    data: *mut c_void,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_agent_iterate_isas_fn).unwrap_or(crate::api::hsa_agent_iterate_isas);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, callback, data) }
@@ -979,7 +1233,12 @@ pub unsafe extern "C" fn hsa_agent_iterate_isas(agent: hsa_agent_t, callback: Op
 
 /// `hsa_isa_get_info`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_isa_get_info(isa: hsa_isa_t, attribute: hsa_isa_info_t, index: u32, value: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_isa_get_info(
+    isa: hsa_isa_t,
+    attribute: hsa_isa_info_t,
+    index: u32,
+    value: *mut c_void,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_isa_get_info_fn).unwrap_or(crate::api::hsa_isa_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(isa, attribute, index, value) }
@@ -987,7 +1246,11 @@ pub unsafe extern "C" fn hsa_isa_get_info(isa: hsa_isa_t, attribute: hsa_isa_inf
 
 /// `hsa_isa_get_info_alt`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_isa_get_info_alt(isa: hsa_isa_t, attribute: hsa_isa_info_t, value: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_isa_get_info_alt(
+    isa: hsa_isa_t,
+    attribute: hsa_isa_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_isa_get_info_alt_fn).unwrap_or(crate::api::hsa_isa_get_info_alt);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(isa, attribute, value) }
@@ -995,15 +1258,25 @@ pub unsafe extern "C" fn hsa_isa_get_info_alt(isa: hsa_isa_t, attribute: hsa_isa
 
 /// `hsa_isa_get_exception_policies`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_isa_get_exception_policies(isa: hsa_isa_t, profile: hsa_profile_t, mask: *mut u16) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_isa_get_exception_policies_fn).unwrap_or(crate::api::hsa_isa_get_exception_policies);
+pub unsafe extern "C" fn hsa_isa_get_exception_policies(
+    isa: hsa_isa_t,
+    profile: hsa_profile_t,
+    mask: *mut u16,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_isa_get_exception_policies_fn)
+        .unwrap_or(crate::api::hsa_isa_get_exception_policies);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(isa, profile, mask) }
 }
 
 /// `hsa_isa_get_round_method`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_isa_get_round_method(isa: hsa_isa_t, fp_type: hsa_fp_type_t, flush_mode: hsa_flush_mode_t, round_method: *mut hsa_round_method_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_isa_get_round_method(
+    isa: hsa_isa_t,
+    fp_type: hsa_fp_type_t,
+    flush_mode: hsa_flush_mode_t,
+    round_method: *mut hsa_round_method_t,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_isa_get_round_method_fn).unwrap_or(crate::api::hsa_isa_get_round_method);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(isa, fp_type, flush_mode, round_method) }
@@ -1011,7 +1284,11 @@ pub unsafe extern "C" fn hsa_isa_get_round_method(isa: hsa_isa_t, fp_type: hsa_f
 
 /// `hsa_wavefront_get_info`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_wavefront_get_info(wavefront: hsa_wavefront_t, attribute: hsa_wavefront_info_t, value: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_wavefront_get_info(
+    wavefront: hsa_wavefront_t,
+    attribute: hsa_wavefront_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_wavefront_get_info_fn).unwrap_or(crate::api::hsa_wavefront_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(wavefront, attribute, value) }
@@ -1019,7 +1296,11 @@ pub unsafe extern "C" fn hsa_wavefront_get_info(wavefront: hsa_wavefront_t, attr
 
 /// `hsa_isa_iterate_wavefronts`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_isa_iterate_wavefronts(isa: hsa_isa_t, callback: Option< unsafe extern "C" fn(wavefront: hsa_wavefront_t, data: *mut c_void) -> hsa_status_t, >, data: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_isa_iterate_wavefronts(
+    isa: hsa_isa_t,
+    callback: Option<unsafe extern "C" fn(wavefront: hsa_wavefront_t, data: *mut c_void) -> hsa_status_t>,
+    data: *mut c_void,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_isa_iterate_wavefronts_fn).unwrap_or(crate::api::hsa_isa_iterate_wavefronts);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(isa, callback, data) }
@@ -1027,7 +1308,11 @@ pub unsafe extern "C" fn hsa_isa_iterate_wavefronts(isa: hsa_isa_t, callback: Op
 
 /// `hsa_isa_compatible`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_isa_compatible(code_object_isa: hsa_isa_t, agent_isa: hsa_isa_t, result: *mut bool) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_isa_compatible(
+    code_object_isa: hsa_isa_t,
+    agent_isa: hsa_isa_t,
+    result: *mut bool,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_isa_compatible_fn).unwrap_or(crate::api::hsa_isa_compatible);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(code_object_isa, agent_isa, result) }
@@ -1035,16 +1320,33 @@ pub unsafe extern "C" fn hsa_isa_compatible(code_object_isa: hsa_isa_t, agent_is
 
 /// `hsa_code_object_serialize`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_code_object_serialize(code_object: hsa_code_object_t, alloc_callback: Option< unsafe extern "C" fn( size: usize, data: hsa_callback_data_t, address: *mut *mut c_void, ) -> hsa_status_t, >, callback_data: hsa_callback_data_t, options: *const c_char, serialized_code_object: *mut *mut c_void, serialized_code_object_size: *mut usize) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_code_object_serialize(
+    code_object: hsa_code_object_t,
+    alloc_callback: Option<
+        unsafe extern "C" fn(size: usize, data: hsa_callback_data_t, address: *mut *mut c_void) -> hsa_status_t,
+    >,
+    callback_data: hsa_callback_data_t,
+    options: *const c_char,
+    serialized_code_object: *mut *mut c_void,
+    serialized_code_object_size: *mut usize,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_code_object_serialize_fn).unwrap_or(crate::api::hsa_code_object_serialize);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
-    unsafe { f(code_object, alloc_callback, callback_data, options, serialized_code_object, serialized_code_object_size) }
+    unsafe {
+        f(code_object, alloc_callback, callback_data, options, serialized_code_object, serialized_code_object_size)
+    }
 }
 
 /// `hsa_code_object_deserialize`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_code_object_deserialize(serialized_code_object: *mut c_void, serialized_code_object_size: usize, options: *const c_char, code_object: *mut hsa_code_object_t) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_code_object_deserialize_fn).unwrap_or(crate::api::hsa_code_object_deserialize);
+pub unsafe extern "C" fn hsa_code_object_deserialize(
+    serialized_code_object: *mut c_void,
+    serialized_code_object_size: usize,
+    options: *const c_char,
+    code_object: *mut hsa_code_object_t,
+) -> hsa_status_t {
+    let f =
+        crate::table::slot!(core, hsa_code_object_deserialize_fn).unwrap_or(crate::api::hsa_code_object_deserialize);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(serialized_code_object, serialized_code_object_size, options, code_object) }
 }
@@ -1059,7 +1361,11 @@ pub unsafe extern "C" fn hsa_code_object_destroy(code_object: hsa_code_object_t)
 
 /// `hsa_code_object_get_info`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_code_object_get_info(code_object: hsa_code_object_t, attribute: hsa_code_object_info_t, value: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_code_object_get_info(
+    code_object: hsa_code_object_t,
+    attribute: hsa_code_object_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_code_object_get_info_fn).unwrap_or(crate::api::hsa_code_object_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(code_object, attribute, value) }
@@ -1067,7 +1373,11 @@ pub unsafe extern "C" fn hsa_code_object_get_info(code_object: hsa_code_object_t
 
 /// `hsa_code_object_get_symbol`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_code_object_get_symbol(code_object: hsa_code_object_t, symbol_name: *const c_char, symbol: *mut hsa_code_symbol_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_code_object_get_symbol(
+    code_object: hsa_code_object_t,
+    symbol_name: *const c_char,
+    symbol: *mut hsa_code_symbol_t,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_code_object_get_symbol_fn).unwrap_or(crate::api::hsa_code_object_get_symbol);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(code_object, symbol_name, symbol) }
@@ -1075,15 +1385,25 @@ pub unsafe extern "C" fn hsa_code_object_get_symbol(code_object: hsa_code_object
 
 /// `hsa_code_object_get_symbol_from_name`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_code_object_get_symbol_from_name(code_object: hsa_code_object_t, module_name: *const c_char, symbol_name: *const c_char, symbol: *mut hsa_code_symbol_t) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_code_object_get_symbol_from_name_fn).unwrap_or(crate::api::hsa_code_object_get_symbol_from_name);
+pub unsafe extern "C" fn hsa_code_object_get_symbol_from_name(
+    code_object: hsa_code_object_t,
+    module_name: *const c_char,
+    symbol_name: *const c_char,
+    symbol: *mut hsa_code_symbol_t,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_code_object_get_symbol_from_name_fn)
+        .unwrap_or(crate::api::hsa_code_object_get_symbol_from_name);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(code_object, module_name, symbol_name, symbol) }
 }
 
 /// `hsa_code_symbol_get_info`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_code_symbol_get_info(code_symbol: hsa_code_symbol_t, attribute: hsa_code_symbol_info_t, value: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_code_symbol_get_info(
+    code_symbol: hsa_code_symbol_t,
+    attribute: hsa_code_symbol_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_code_symbol_get_info_fn).unwrap_or(crate::api::hsa_code_symbol_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(code_symbol, attribute, value) }
@@ -1091,24 +1411,44 @@ pub unsafe extern "C" fn hsa_code_symbol_get_info(code_symbol: hsa_code_symbol_t
 
 /// `hsa_code_object_iterate_symbols`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_code_object_iterate_symbols(code_object: hsa_code_object_t, callback: Option< unsafe extern "C" fn( code_object: hsa_code_object_t, symbol: hsa_code_symbol_t, data: *mut c_void, ) -> hsa_status_t, >, data: *mut c_void) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_code_object_iterate_symbols_fn).unwrap_or(crate::api::hsa_code_object_iterate_symbols);
+pub unsafe extern "C" fn hsa_code_object_iterate_symbols(
+    code_object: hsa_code_object_t,
+    callback: Option<
+        unsafe extern "C" fn(
+            code_object: hsa_code_object_t,
+            symbol: hsa_code_symbol_t,
+            data: *mut c_void,
+        ) -> hsa_status_t,
+    >,
+    data: *mut c_void,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_code_object_iterate_symbols_fn)
+        .unwrap_or(crate::api::hsa_code_object_iterate_symbols);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(code_object, callback, data) }
 }
 
 /// `hsa_code_object_reader_create_from_file`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_code_object_reader_create_from_file(file: hsa_file_t, code_object_reader: *mut hsa_code_object_reader_t) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_code_object_reader_create_from_file_fn).unwrap_or(crate::api::hsa_code_object_reader_create_from_file);
+pub unsafe extern "C" fn hsa_code_object_reader_create_from_file(
+    file: hsa_file_t,
+    code_object_reader: *mut hsa_code_object_reader_t,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_code_object_reader_create_from_file_fn)
+        .unwrap_or(crate::api::hsa_code_object_reader_create_from_file);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(file, code_object_reader) }
 }
 
 /// `hsa_code_object_reader_create_from_memory`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_code_object_reader_create_from_memory(code_object: *const c_void, size: usize, code_object_reader: *mut hsa_code_object_reader_t) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_code_object_reader_create_from_memory_fn).unwrap_or(crate::api::hsa_code_object_reader_create_from_memory);
+pub unsafe extern "C" fn hsa_code_object_reader_create_from_memory(
+    code_object: *const c_void,
+    size: usize,
+    code_object_reader: *mut hsa_code_object_reader_t,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_code_object_reader_create_from_memory_fn)
+        .unwrap_or(crate::api::hsa_code_object_reader_create_from_memory);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(code_object, size, code_object_reader) }
 }
@@ -1116,14 +1456,20 @@ pub unsafe extern "C" fn hsa_code_object_reader_create_from_memory(code_object: 
 /// `hsa_code_object_reader_destroy`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_code_object_reader_destroy(code_object_reader: hsa_code_object_reader_t) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_code_object_reader_destroy_fn).unwrap_or(crate::api::hsa_code_object_reader_destroy);
+    let f = crate::table::slot!(core, hsa_code_object_reader_destroy_fn)
+        .unwrap_or(crate::api::hsa_code_object_reader_destroy);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(code_object_reader) }
 }
 
 /// `hsa_executable_create`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_executable_create(profile: hsa_profile_t, executable_state: hsa_executable_state_t, options: *const c_char, executable: *mut hsa_executable_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_executable_create(
+    profile: hsa_profile_t,
+    executable_state: hsa_executable_state_t,
+    options: *const c_char,
+    executable: *mut hsa_executable_t,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_executable_create_fn).unwrap_or(crate::api::hsa_executable_create);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(profile, executable_state, options, executable) }
@@ -1131,7 +1477,12 @@ pub unsafe extern "C" fn hsa_executable_create(profile: hsa_profile_t, executabl
 
 /// `hsa_executable_create_alt`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_executable_create_alt(profile: hsa_profile_t, default_float_rounding_mode: hsa_default_float_rounding_mode_t, options: *const c_char, executable: *mut hsa_executable_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_executable_create_alt(
+    profile: hsa_profile_t,
+    default_float_rounding_mode: hsa_default_float_rounding_mode_t,
+    options: *const c_char,
+    executable: *mut hsa_executable_t,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_executable_create_alt_fn).unwrap_or(crate::api::hsa_executable_create_alt);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(profile, default_float_rounding_mode, options, executable) }
@@ -1147,24 +1498,43 @@ pub unsafe extern "C" fn hsa_executable_destroy(executable: hsa_executable_t) ->
 
 /// `hsa_executable_load_code_object`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_executable_load_code_object(executable: hsa_executable_t, agent: hsa_agent_t, code_object: hsa_code_object_t, options: *const c_char) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_executable_load_code_object_fn).unwrap_or(crate::api::hsa_executable_load_code_object);
+pub unsafe extern "C" fn hsa_executable_load_code_object(
+    executable: hsa_executable_t,
+    agent: hsa_agent_t,
+    code_object: hsa_code_object_t,
+    options: *const c_char,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_executable_load_code_object_fn)
+        .unwrap_or(crate::api::hsa_executable_load_code_object);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, agent, code_object, options) }
 }
 
 /// `hsa_executable_load_program_code_object`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_executable_load_program_code_object(executable: hsa_executable_t, code_object_reader: hsa_code_object_reader_t, options: *const c_char, loaded_code_object: *mut hsa_loaded_code_object_t) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_executable_load_program_code_object_fn).unwrap_or(crate::api::hsa_executable_load_program_code_object);
+pub unsafe extern "C" fn hsa_executable_load_program_code_object(
+    executable: hsa_executable_t,
+    code_object_reader: hsa_code_object_reader_t,
+    options: *const c_char,
+    loaded_code_object: *mut hsa_loaded_code_object_t,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_executable_load_program_code_object_fn)
+        .unwrap_or(crate::api::hsa_executable_load_program_code_object);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, code_object_reader, options, loaded_code_object) }
 }
 
 /// `hsa_executable_load_agent_code_object`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_executable_load_agent_code_object(executable: hsa_executable_t, agent: hsa_agent_t, code_object_reader: hsa_code_object_reader_t, options: *const c_char, loaded_code_object: *mut hsa_loaded_code_object_t) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_executable_load_agent_code_object_fn).unwrap_or(crate::api::hsa_executable_load_agent_code_object);
+pub unsafe extern "C" fn hsa_executable_load_agent_code_object(
+    executable: hsa_executable_t,
+    agent: hsa_agent_t,
+    code_object_reader: hsa_code_object_reader_t,
+    options: *const c_char,
+    loaded_code_object: *mut hsa_loaded_code_object_t,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_executable_load_agent_code_object_fn)
+        .unwrap_or(crate::api::hsa_executable_load_agent_code_object);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, agent, code_object_reader, options, loaded_code_object) }
 }
@@ -1179,7 +1549,11 @@ pub unsafe extern "C" fn hsa_executable_freeze(executable: hsa_executable_t, opt
 
 /// `hsa_executable_get_info`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_executable_get_info(executable: hsa_executable_t, attribute: hsa_executable_info_t, value: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_executable_get_info(
+    executable: hsa_executable_t,
+    attribute: hsa_executable_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_executable_get_info_fn).unwrap_or(crate::api::hsa_executable_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, attribute, value) }
@@ -1187,24 +1561,41 @@ pub unsafe extern "C" fn hsa_executable_get_info(executable: hsa_executable_t, a
 
 /// `hsa_executable_global_variable_define`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_executable_global_variable_define(executable: hsa_executable_t, variable_name: *const c_char, address: *mut c_void) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_executable_global_variable_define_fn).unwrap_or(crate::api::hsa_executable_global_variable_define);
+pub unsafe extern "C" fn hsa_executable_global_variable_define(
+    executable: hsa_executable_t,
+    variable_name: *const c_char,
+    address: *mut c_void,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_executable_global_variable_define_fn)
+        .unwrap_or(crate::api::hsa_executable_global_variable_define);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, variable_name, address) }
 }
 
 /// `hsa_executable_agent_global_variable_define`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_executable_agent_global_variable_define(executable: hsa_executable_t, agent: hsa_agent_t, variable_name: *const c_char, address: *mut c_void) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_executable_agent_global_variable_define_fn).unwrap_or(crate::api::hsa_executable_agent_global_variable_define);
+pub unsafe extern "C" fn hsa_executable_agent_global_variable_define(
+    executable: hsa_executable_t,
+    agent: hsa_agent_t,
+    variable_name: *const c_char,
+    address: *mut c_void,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_executable_agent_global_variable_define_fn)
+        .unwrap_or(crate::api::hsa_executable_agent_global_variable_define);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, agent, variable_name, address) }
 }
 
 /// `hsa_executable_readonly_variable_define`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_executable_readonly_variable_define(executable: hsa_executable_t, agent: hsa_agent_t, variable_name: *const c_char, address: *mut c_void) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_executable_readonly_variable_define_fn).unwrap_or(crate::api::hsa_executable_readonly_variable_define);
+pub unsafe extern "C" fn hsa_executable_readonly_variable_define(
+    executable: hsa_executable_t,
+    agent: hsa_agent_t,
+    variable_name: *const c_char,
+    address: *mut c_void,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_executable_readonly_variable_define_fn)
+        .unwrap_or(crate::api::hsa_executable_readonly_variable_define);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, agent, variable_name, address) }
 }
@@ -1219,15 +1610,27 @@ pub unsafe extern "C" fn hsa_executable_validate(executable: hsa_executable_t, r
 
 /// `hsa_executable_validate_alt`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_executable_validate_alt(executable: hsa_executable_t, options: *const c_char, result: *mut u32) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_executable_validate_alt_fn).unwrap_or(crate::api::hsa_executable_validate_alt);
+pub unsafe extern "C" fn hsa_executable_validate_alt(
+    executable: hsa_executable_t,
+    options: *const c_char,
+    result: *mut u32,
+) -> hsa_status_t {
+    let f =
+        crate::table::slot!(core, hsa_executable_validate_alt_fn).unwrap_or(crate::api::hsa_executable_validate_alt);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, options, result) }
 }
 
 /// `hsa_executable_get_symbol`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_executable_get_symbol(executable: hsa_executable_t, module_name: *const c_char, symbol_name: *const c_char, agent: hsa_agent_t, call_convention: i32, symbol: *mut hsa_executable_symbol_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_executable_get_symbol(
+    executable: hsa_executable_t,
+    module_name: *const c_char,
+    symbol_name: *const c_char,
+    agent: hsa_agent_t,
+    call_convention: i32,
+    symbol: *mut hsa_executable_symbol_t,
+) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_executable_get_symbol_fn).unwrap_or(crate::api::hsa_executable_get_symbol);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, module_name, symbol_name, agent, call_convention, symbol) }
@@ -1235,40 +1638,86 @@ pub unsafe extern "C" fn hsa_executable_get_symbol(executable: hsa_executable_t,
 
 /// `hsa_executable_get_symbol_by_name`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_executable_get_symbol_by_name(executable: hsa_executable_t, symbol_name: *const c_char, agent: *const hsa_agent_t, symbol: *mut hsa_executable_symbol_t) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_executable_get_symbol_by_name_fn).unwrap_or(crate::api::hsa_executable_get_symbol_by_name);
+pub unsafe extern "C" fn hsa_executable_get_symbol_by_name(
+    executable: hsa_executable_t,
+    symbol_name: *const c_char,
+    agent: *const hsa_agent_t,
+    symbol: *mut hsa_executable_symbol_t,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_executable_get_symbol_by_name_fn)
+        .unwrap_or(crate::api::hsa_executable_get_symbol_by_name);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, symbol_name, agent, symbol) }
 }
 
 /// `hsa_executable_symbol_get_info`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_executable_symbol_get_info(executable_symbol: hsa_executable_symbol_t, attribute: hsa_executable_symbol_info_t, value: *mut c_void) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_executable_symbol_get_info_fn).unwrap_or(crate::api::hsa_executable_symbol_get_info);
+pub unsafe extern "C" fn hsa_executable_symbol_get_info(
+    executable_symbol: hsa_executable_symbol_t,
+    attribute: hsa_executable_symbol_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_executable_symbol_get_info_fn)
+        .unwrap_or(crate::api::hsa_executable_symbol_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable_symbol, attribute, value) }
 }
 
 /// `hsa_executable_iterate_symbols`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_executable_iterate_symbols(executable: hsa_executable_t, callback: Option< unsafe extern "C" fn( exec: hsa_executable_t, symbol: hsa_executable_symbol_t, data: *mut c_void, ) -> hsa_status_t, >, data: *mut c_void) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_executable_iterate_symbols_fn).unwrap_or(crate::api::hsa_executable_iterate_symbols);
+pub unsafe extern "C" fn hsa_executable_iterate_symbols(
+    executable: hsa_executable_t,
+    callback: Option<
+        unsafe extern "C" fn(
+            exec: hsa_executable_t,
+            symbol: hsa_executable_symbol_t,
+            data: *mut c_void,
+        ) -> hsa_status_t,
+    >,
+    data: *mut c_void,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_executable_iterate_symbols_fn)
+        .unwrap_or(crate::api::hsa_executable_iterate_symbols);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, callback, data) }
 }
 
 /// `hsa_executable_iterate_agent_symbols`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_executable_iterate_agent_symbols(executable: hsa_executable_t, agent: hsa_agent_t, callback: Option< unsafe extern "C" fn( exec: hsa_executable_t, agent: hsa_agent_t, symbol: hsa_executable_symbol_t, data: *mut c_void, ) -> hsa_status_t, >, data: *mut c_void) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_executable_iterate_agent_symbols_fn).unwrap_or(crate::api::hsa_executable_iterate_agent_symbols);
+pub unsafe extern "C" fn hsa_executable_iterate_agent_symbols(
+    executable: hsa_executable_t,
+    agent: hsa_agent_t,
+    callback: Option<
+        unsafe extern "C" fn(
+            exec: hsa_executable_t,
+            agent: hsa_agent_t,
+            symbol: hsa_executable_symbol_t,
+            data: *mut c_void,
+        ) -> hsa_status_t,
+    >,
+    data: *mut c_void,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_executable_iterate_agent_symbols_fn)
+        .unwrap_or(crate::api::hsa_executable_iterate_agent_symbols);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, agent, callback, data) }
 }
 
 /// `hsa_executable_iterate_program_symbols`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_executable_iterate_program_symbols(executable: hsa_executable_t, callback: Option< unsafe extern "C" fn( exec: hsa_executable_t, symbol: hsa_executable_symbol_t, data: *mut c_void, ) -> hsa_status_t, >, data: *mut c_void) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_executable_iterate_program_symbols_fn).unwrap_or(crate::api::hsa_executable_iterate_program_symbols);
+pub unsafe extern "C" fn hsa_executable_iterate_program_symbols(
+    executable: hsa_executable_t,
+    callback: Option<
+        unsafe extern "C" fn(
+            exec: hsa_executable_t,
+            symbol: hsa_executable_symbol_t,
+            data: *mut c_void,
+        ) -> hsa_status_t,
+    >,
+    data: *mut c_void,
+) -> hsa_status_t {
+    let f = crate::table::slot!(core, hsa_executable_iterate_program_symbols_fn)
+        .unwrap_or(crate::api::hsa_executable_iterate_program_symbols);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, callback, data) }
 }
@@ -1283,7 +1732,13 @@ pub unsafe extern "C" fn hsa_status_string(status: hsa_status_t, status_string: 
 
 /// `hsa_ext_program_create`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_ext_program_create(machine_model: hsa_machine_model_t, profile: hsa_profile_t, default_float_rounding_mode: hsa_default_float_rounding_mode_t, options: *const c_char, program: *mut hsa_ext_program_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_ext_program_create(
+    machine_model: hsa_machine_model_t,
+    profile: hsa_profile_t,
+    default_float_rounding_mode: hsa_default_float_rounding_mode_t,
+    options: *const c_char,
+    program: *mut hsa_ext_program_t,
+) -> hsa_status_t {
     let f = crate::table::slot!(fin, hsa_ext_program_create_fn).unwrap_or(crate::api::hsa_ext_program_create);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(machine_model, profile, default_float_rounding_mode, options, program) }
@@ -1299,7 +1754,10 @@ pub unsafe extern "C" fn hsa_ext_program_destroy(program: hsa_ext_program_t) -> 
 
 /// `hsa_ext_program_add_module`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_ext_program_add_module(program: hsa_ext_program_t, module: hsa_ext_module_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_ext_program_add_module(
+    program: hsa_ext_program_t,
+    module: hsa_ext_module_t,
+) -> hsa_status_t {
     let f = crate::table::slot!(fin, hsa_ext_program_add_module_fn).unwrap_or(crate::api::hsa_ext_program_add_module);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(program, module) }
@@ -1307,15 +1765,26 @@ pub unsafe extern "C" fn hsa_ext_program_add_module(program: hsa_ext_program_t, 
 
 /// `hsa_ext_program_iterate_modules`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_ext_program_iterate_modules(program: hsa_ext_program_t, callback: Option< unsafe extern "C" fn( program: hsa_ext_program_t, module: hsa_ext_module_t, data: *mut c_void, ) -> hsa_status_t, >, data: *mut c_void) -> hsa_status_t {
-    let f = crate::table::slot!(fin, hsa_ext_program_iterate_modules_fn).unwrap_or(crate::api::hsa_ext_program_iterate_modules);
+pub unsafe extern "C" fn hsa_ext_program_iterate_modules(
+    program: hsa_ext_program_t,
+    callback: Option<
+        unsafe extern "C" fn(program: hsa_ext_program_t, module: hsa_ext_module_t, data: *mut c_void) -> hsa_status_t,
+    >,
+    data: *mut c_void,
+) -> hsa_status_t {
+    let f = crate::table::slot!(fin, hsa_ext_program_iterate_modules_fn)
+        .unwrap_or(crate::api::hsa_ext_program_iterate_modules);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(program, callback, data) }
 }
 
 /// `hsa_ext_program_get_info`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_ext_program_get_info(program: hsa_ext_program_t, attribute: hsa_ext_program_info_t, value: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_ext_program_get_info(
+    program: hsa_ext_program_t,
+    attribute: hsa_ext_program_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     let f = crate::table::slot!(fin, hsa_ext_program_get_info_fn).unwrap_or(crate::api::hsa_ext_program_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(program, attribute, value) }
@@ -1323,7 +1792,15 @@ pub unsafe extern "C" fn hsa_ext_program_get_info(program: hsa_ext_program_t, at
 
 /// `hsa_ext_program_finalize`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_ext_program_finalize(program: hsa_ext_program_t, isa: hsa_isa_t, call_convention: i32, control_directives: hsa_ext_control_directives_t, options: *const c_char, code_object_type: hsa_code_object_type_t, code_object: *mut hsa_code_object_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_ext_program_finalize(
+    program: hsa_ext_program_t,
+    isa: hsa_isa_t,
+    call_convention: i32,
+    control_directives: hsa_ext_control_directives_t,
+    options: *const c_char,
+    code_object_type: hsa_code_object_type_t,
+    code_object: *mut hsa_code_object_t,
+) -> hsa_status_t {
     let f = crate::table::slot!(fin, hsa_ext_program_finalize_fn).unwrap_or(crate::api::hsa_ext_program_finalize);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(program, isa, call_convention, control_directives, options, code_object_type, code_object) }
@@ -1331,7 +1808,10 @@ pub unsafe extern "C" fn hsa_ext_program_finalize(program: hsa_ext_program_t, is
 
 /// `hsa_amd_coherency_get_type`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_coherency_get_type(agent: hsa_agent_t, type_: *mut hsa_amd_coherency_type_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_coherency_get_type(
+    agent: hsa_agent_t,
+    type_: *mut hsa_amd_coherency_type_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_coherency_get_type_fn).unwrap_or(crate::api::hsa_amd_coherency_get_type)
     } else {
@@ -1343,7 +1823,10 @@ pub unsafe extern "C" fn hsa_amd_coherency_get_type(agent: hsa_agent_t, type_: *
 
 /// `hsa_amd_coherency_set_type`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_coherency_set_type(agent: hsa_agent_t, type_: hsa_amd_coherency_type_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_coherency_set_type(
+    agent: hsa_agent_t,
+    type_: hsa_amd_coherency_type_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_coherency_set_type_fn).unwrap_or(crate::api::hsa_amd_coherency_set_type)
     } else {
@@ -1355,11 +1838,16 @@ pub unsafe extern "C" fn hsa_amd_coherency_set_type(agent: hsa_agent_t, type_: h
 
 /// `hsa_amd_profiling_set_profiler_enabled`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_profiling_set_profiler_enabled(queue: *mut hsa_queue_t, enable: c_int) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_profiling_set_profiler_enabled(
+    queue: *mut hsa_queue_t,
+    enable: c_int,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_profiling_set_profiler_enabled_fn).unwrap_or(crate::api::hsa_amd_profiling_set_profiler_enabled)
+        crate::table::slot!(amd52, hsa_amd_profiling_set_profiler_enabled_fn)
+            .unwrap_or(crate::api::hsa_amd_profiling_set_profiler_enabled)
     } else {
-        crate::table::slot!(amd, hsa_amd_profiling_set_profiler_enabled_fn).unwrap_or(crate::api::hsa_amd_profiling_set_profiler_enabled)
+        crate::table::slot!(amd, hsa_amd_profiling_set_profiler_enabled_fn)
+            .unwrap_or(crate::api::hsa_amd_profiling_set_profiler_enabled)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, enable) }
@@ -1367,11 +1855,17 @@ pub unsafe extern "C" fn hsa_amd_profiling_set_profiler_enabled(queue: *mut hsa_
 
 /// `hsa_amd_profiling_get_dispatch_time`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_profiling_get_dispatch_time(agent: hsa_agent_t, signal: hsa_signal_t, time: *mut hsa_amd_profiling_dispatch_time_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_profiling_get_dispatch_time(
+    agent: hsa_agent_t,
+    signal: hsa_signal_t,
+    time: *mut hsa_amd_profiling_dispatch_time_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_profiling_get_dispatch_time_fn).unwrap_or(crate::api::hsa_amd_profiling_get_dispatch_time)
+        crate::table::slot!(amd52, hsa_amd_profiling_get_dispatch_time_fn)
+            .unwrap_or(crate::api::hsa_amd_profiling_get_dispatch_time)
     } else {
-        crate::table::slot!(amd, hsa_amd_profiling_get_dispatch_time_fn).unwrap_or(crate::api::hsa_amd_profiling_get_dispatch_time)
+        crate::table::slot!(amd, hsa_amd_profiling_get_dispatch_time_fn)
+            .unwrap_or(crate::api::hsa_amd_profiling_get_dispatch_time)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, signal, time) }
@@ -1381,9 +1875,11 @@ pub unsafe extern "C" fn hsa_amd_profiling_get_dispatch_time(agent: hsa_agent_t,
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_profiling_async_copy_enable(enable: bool) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_profiling_async_copy_enable_fn).unwrap_or(crate::api::hsa_amd_profiling_async_copy_enable)
+        crate::table::slot!(amd52, hsa_amd_profiling_async_copy_enable_fn)
+            .unwrap_or(crate::api::hsa_amd_profiling_async_copy_enable)
     } else {
-        crate::table::slot!(amd, hsa_amd_profiling_async_copy_enable_fn).unwrap_or(crate::api::hsa_amd_profiling_async_copy_enable)
+        crate::table::slot!(amd, hsa_amd_profiling_async_copy_enable_fn)
+            .unwrap_or(crate::api::hsa_amd_profiling_async_copy_enable)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(enable) }
@@ -1391,11 +1887,16 @@ pub unsafe extern "C" fn hsa_amd_profiling_async_copy_enable(enable: bool) -> hs
 
 /// `hsa_amd_profiling_get_async_copy_time`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_profiling_get_async_copy_time(signal: hsa_signal_t, time: *mut hsa_amd_profiling_async_copy_time_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_profiling_get_async_copy_time(
+    signal: hsa_signal_t,
+    time: *mut hsa_amd_profiling_async_copy_time_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_profiling_get_async_copy_time_fn).unwrap_or(crate::api::hsa_amd_profiling_get_async_copy_time)
+        crate::table::slot!(amd52, hsa_amd_profiling_get_async_copy_time_fn)
+            .unwrap_or(crate::api::hsa_amd_profiling_get_async_copy_time)
     } else {
-        crate::table::slot!(amd, hsa_amd_profiling_get_async_copy_time_fn).unwrap_or(crate::api::hsa_amd_profiling_get_async_copy_time)
+        crate::table::slot!(amd, hsa_amd_profiling_get_async_copy_time_fn)
+            .unwrap_or(crate::api::hsa_amd_profiling_get_async_copy_time)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, time) }
@@ -1403,11 +1904,17 @@ pub unsafe extern "C" fn hsa_amd_profiling_get_async_copy_time(signal: hsa_signa
 
 /// `hsa_amd_profiling_convert_tick_to_system_domain`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_profiling_convert_tick_to_system_domain(agent: hsa_agent_t, agent_tick: u64, system_tick: *mut u64) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_profiling_convert_tick_to_system_domain(
+    agent: hsa_agent_t,
+    agent_tick: u64,
+    system_tick: *mut u64,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_profiling_convert_tick_to_system_domain_fn).unwrap_or(crate::api::hsa_amd_profiling_convert_tick_to_system_domain)
+        crate::table::slot!(amd52, hsa_amd_profiling_convert_tick_to_system_domain_fn)
+            .unwrap_or(crate::api::hsa_amd_profiling_convert_tick_to_system_domain)
     } else {
-        crate::table::slot!(amd, hsa_amd_profiling_convert_tick_to_system_domain_fn).unwrap_or(crate::api::hsa_amd_profiling_convert_tick_to_system_domain)
+        crate::table::slot!(amd, hsa_amd_profiling_convert_tick_to_system_domain_fn)
+            .unwrap_or(crate::api::hsa_amd_profiling_convert_tick_to_system_domain)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, agent_tick, system_tick) }
@@ -1415,7 +1922,13 @@ pub unsafe extern "C" fn hsa_amd_profiling_convert_tick_to_system_domain(agent: 
 
 /// `hsa_amd_signal_create`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_signal_create(initial_value: hsa_signal_value_t, num_consumers: u32, consumers: *const hsa_agent_t, attributes: u64, signal: *mut hsa_signal_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_signal_create(
+    initial_value: hsa_signal_value_t,
+    num_consumers: u32,
+    consumers: *const hsa_agent_t,
+    attributes: u64,
+    signal: *mut hsa_signal_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_signal_create_fn).unwrap_or(crate::api::hsa_amd_signal_create)
     } else {
@@ -1427,7 +1940,15 @@ pub unsafe extern "C" fn hsa_amd_signal_create(initial_value: hsa_signal_value_t
 
 /// `hsa_amd_signal_wait_any`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_signal_wait_any(signal_count: u32, signals: *mut hsa_signal_t, conds: *mut hsa_signal_condition_t, values: *mut hsa_signal_value_t, timeout_hint: u64, wait_hint: hsa_wait_state_t, satisfying_value: *mut hsa_signal_value_t) -> u32 {
+pub unsafe extern "C" fn hsa_amd_signal_wait_any(
+    signal_count: u32,
+    signals: *mut hsa_signal_t,
+    conds: *mut hsa_signal_condition_t,
+    values: *mut hsa_signal_value_t,
+    timeout_hint: u64,
+    wait_hint: hsa_wait_state_t,
+    satisfying_value: *mut hsa_signal_value_t,
+) -> u32 {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_signal_wait_any_fn).unwrap_or(crate::api::hsa_amd_signal_wait_any)
     } else {
@@ -1439,7 +1960,13 @@ pub unsafe extern "C" fn hsa_amd_signal_wait_any(signal_count: u32, signals: *mu
 
 /// `hsa_amd_signal_async_handler`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_signal_async_handler(signal: hsa_signal_t, cond: hsa_signal_condition_t, value: hsa_signal_value_t, handler: hsa_amd_signal_handler, arg: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_signal_async_handler(
+    signal: hsa_signal_t,
+    cond: hsa_signal_condition_t,
+    value: hsa_signal_value_t,
+    handler: hsa_amd_signal_handler,
+    arg: *mut c_void,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_signal_async_handler_fn).unwrap_or(crate::api::hsa_amd_signal_async_handler)
     } else {
@@ -1451,7 +1978,10 @@ pub unsafe extern "C" fn hsa_amd_signal_async_handler(signal: hsa_signal_t, cond
 
 /// `hsa_amd_async_function`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_async_function(callback: Option<unsafe extern "C" fn(arg: *mut c_void)>, arg: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_async_function(
+    callback: Option<unsafe extern "C" fn(arg: *mut c_void)>,
+    arg: *mut c_void,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_async_function_fn).unwrap_or(crate::api::hsa_amd_async_function)
     } else {
@@ -1463,14 +1993,22 @@ pub unsafe extern "C" fn hsa_amd_async_function(callback: Option<unsafe extern "
 
 /// `hsa_amd_image_get_info_max_dim`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_image_get_info_max_dim(agent: hsa_agent_t, attribute: hsa_agent_info_t, value: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_image_get_info_max_dim(
+    agent: hsa_agent_t,
+    attribute: hsa_agent_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     // SAFETY: same signature and contract as the C function; the caller upholds it.
     unsafe { crate::api::hsa_amd_image_get_info_max_dim(agent, attribute, value) }
 }
 
 /// `hsa_amd_queue_cu_set_mask`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_queue_cu_set_mask(queue: *const hsa_queue_t, num_cu_mask_count: u32, cu_mask: *const u32) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_queue_cu_set_mask(
+    queue: *const hsa_queue_t,
+    num_cu_mask_count: u32,
+    cu_mask: *const u32,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_queue_cu_set_mask_fn).unwrap_or(crate::api::hsa_amd_queue_cu_set_mask)
     } else {
@@ -1482,7 +2020,11 @@ pub unsafe extern "C" fn hsa_amd_queue_cu_set_mask(queue: *const hsa_queue_t, nu
 
 /// `hsa_amd_queue_cu_get_mask`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_queue_cu_get_mask(queue: *const hsa_queue_t, num_cu_mask_count: u32, cu_mask: *mut u32) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_queue_cu_get_mask(
+    queue: *const hsa_queue_t,
+    num_cu_mask_count: u32,
+    cu_mask: *mut u32,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_queue_cu_get_mask_fn).unwrap_or(crate::api::hsa_amd_queue_cu_get_mask)
     } else {
@@ -1506,7 +2048,16 @@ pub unsafe extern "C" fn hsa_amd_memory_fill(ptr: *mut c_void, value: u32, count
 
 /// `hsa_amd_memory_async_copy`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_memory_async_copy(dst: *mut c_void, dst_agent: hsa_agent_t, src: *const c_void, src_agent: hsa_agent_t, size: usize, num_dep_signals: u32, dep_signals: *const hsa_signal_t, completion_signal: hsa_signal_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_memory_async_copy(
+    dst: *mut c_void,
+    dst_agent: hsa_agent_t,
+    src: *const c_void,
+    src_agent: hsa_agent_t,
+    size: usize,
+    num_dep_signals: u32,
+    dep_signals: *const hsa_signal_t,
+    completion_signal: hsa_signal_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_memory_async_copy_fn).unwrap_or(crate::api::hsa_amd_memory_async_copy)
     } else {
@@ -1518,23 +2069,53 @@ pub unsafe extern "C" fn hsa_amd_memory_async_copy(dst: *mut c_void, dst_agent: 
 
 /// `hsa_amd_memory_async_copy_on_engine`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_memory_async_copy_on_engine(dst: *mut c_void, dst_agent: hsa_agent_t, src: *const c_void, src_agent: hsa_agent_t, size: usize, num_dep_signals: u32, dep_signals: *const hsa_signal_t, completion_signal: hsa_signal_t, engine_id: hsa_amd_sdma_engine_id_t, force_copy_on_sdma: bool) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_memory_async_copy_on_engine(
+    dst: *mut c_void,
+    dst_agent: hsa_agent_t,
+    src: *const c_void,
+    src_agent: hsa_agent_t,
+    size: usize,
+    num_dep_signals: u32,
+    dep_signals: *const hsa_signal_t,
+    completion_signal: hsa_signal_t,
+    engine_id: hsa_amd_sdma_engine_id_t,
+    force_copy_on_sdma: bool,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::api::hsa_amd_memory_async_copy_on_engine
     } else {
-        crate::table::slot!(amd, hsa_amd_memory_async_copy_on_engine_fn).unwrap_or(crate::api::hsa_amd_memory_async_copy_on_engine)
+        crate::table::slot!(amd, hsa_amd_memory_async_copy_on_engine_fn)
+            .unwrap_or(crate::api::hsa_amd_memory_async_copy_on_engine)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
-    unsafe { f(dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals, completion_signal, engine_id, force_copy_on_sdma) }
+    unsafe {
+        f(
+            dst,
+            dst_agent,
+            src,
+            src_agent,
+            size,
+            num_dep_signals,
+            dep_signals,
+            completion_signal,
+            engine_id,
+            force_copy_on_sdma,
+        )
+    }
 }
 
 /// `hsa_amd_memory_copy_engine_status`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_memory_copy_engine_status(dst_agent: hsa_agent_t, src_agent: hsa_agent_t, engine_ids_mask: *mut u32) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_memory_copy_engine_status(
+    dst_agent: hsa_agent_t,
+    src_agent: hsa_agent_t,
+    engine_ids_mask: *mut u32,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::api::hsa_amd_memory_copy_engine_status
     } else {
-        crate::table::slot!(amd, hsa_amd_memory_copy_engine_status_fn).unwrap_or(crate::api::hsa_amd_memory_copy_engine_status)
+        crate::table::slot!(amd, hsa_amd_memory_copy_engine_status_fn)
+            .unwrap_or(crate::api::hsa_amd_memory_copy_engine_status)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(dst_agent, src_agent, engine_ids_mask) }
@@ -1542,11 +2123,16 @@ pub unsafe extern "C" fn hsa_amd_memory_copy_engine_status(dst_agent: hsa_agent_
 
 /// `hsa_amd_memory_get_preferred_copy_engine`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_memory_get_preferred_copy_engine(dst_agent: hsa_agent_t, src_agent: hsa_agent_t, recommended_ids_mask: *mut u32) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_memory_get_preferred_copy_engine(
+    dst_agent: hsa_agent_t,
+    src_agent: hsa_agent_t,
+    recommended_ids_mask: *mut u32,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::api::hsa_amd_memory_get_preferred_copy_engine
     } else {
-        crate::table::slot!(amd, hsa_amd_memory_get_preferred_copy_engine_fn).unwrap_or(crate::api::hsa_amd_memory_get_preferred_copy_engine)
+        crate::table::slot!(amd, hsa_amd_memory_get_preferred_copy_engine_fn)
+            .unwrap_or(crate::api::hsa_amd_memory_get_preferred_copy_engine)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(dst_agent, src_agent, recommended_ids_mask) }
@@ -1554,19 +2140,40 @@ pub unsafe extern "C" fn hsa_amd_memory_get_preferred_copy_engine(dst_agent: hsa
 
 /// `hsa_amd_memory_async_copy_rect`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_memory_async_copy_rect(dst: *const hsa_pitched_ptr_t, dst_offset: *const hsa_dim3_t, src: *const hsa_pitched_ptr_t, src_offset: *const hsa_dim3_t, range: *const hsa_dim3_t, copy_agent: hsa_agent_t, dir: hsa_amd_copy_direction_t, num_dep_signals: u32, dep_signals: *const hsa_signal_t, completion_signal: hsa_signal_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_memory_async_copy_rect(
+    dst: *const hsa_pitched_ptr_t,
+    dst_offset: *const hsa_dim3_t,
+    src: *const hsa_pitched_ptr_t,
+    src_offset: *const hsa_dim3_t,
+    range: *const hsa_dim3_t,
+    copy_agent: hsa_agent_t,
+    dir: hsa_amd_copy_direction_t,
+    num_dep_signals: u32,
+    dep_signals: *const hsa_signal_t,
+    completion_signal: hsa_signal_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_memory_async_copy_rect_fn).unwrap_or(crate::api::hsa_amd_memory_async_copy_rect)
+        crate::table::slot!(amd52, hsa_amd_memory_async_copy_rect_fn)
+            .unwrap_or(crate::api::hsa_amd_memory_async_copy_rect)
     } else {
-        crate::table::slot!(amd, hsa_amd_memory_async_copy_rect_fn).unwrap_or(crate::api::hsa_amd_memory_async_copy_rect)
+        crate::table::slot!(amd, hsa_amd_memory_async_copy_rect_fn)
+            .unwrap_or(crate::api::hsa_amd_memory_async_copy_rect)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
-    unsafe { f(dst, dst_offset, src, src_offset, range, copy_agent, dir, num_dep_signals, dep_signals, completion_signal) }
+    unsafe {
+        f(dst, dst_offset, src, src_offset, range, copy_agent, dir, num_dep_signals, dep_signals, completion_signal)
+    }
 }
 
 /// `hsa_amd_memory_lock`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_memory_lock(host_ptr: *mut c_void, size: usize, agents: *mut hsa_agent_t, num_agent: c_int, agent_ptr: *mut *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_memory_lock(
+    host_ptr: *mut c_void,
+    size: usize,
+    agents: *mut hsa_agent_t,
+    num_agent: c_int,
+    agent_ptr: *mut *mut c_void,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_memory_lock_fn).unwrap_or(crate::api::hsa_amd_memory_lock)
     } else {
@@ -1578,7 +2185,15 @@ pub unsafe extern "C" fn hsa_amd_memory_lock(host_ptr: *mut c_void, size: usize,
 
 /// `hsa_amd_memory_lock_to_pool`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_memory_lock_to_pool(host_ptr: *mut c_void, size: usize, agents: *mut hsa_agent_t, num_agent: c_int, pool: hsa_amd_memory_pool_t, flags: u32, agent_ptr: *mut *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_memory_lock_to_pool(
+    host_ptr: *mut c_void,
+    size: usize,
+    agents: *mut hsa_agent_t,
+    num_agent: c_int,
+    pool: hsa_amd_memory_pool_t,
+    flags: u32,
+    agent_ptr: *mut *mut c_void,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_memory_lock_to_pool_fn).unwrap_or(crate::api::hsa_amd_memory_lock_to_pool)
     } else {
@@ -1602,11 +2217,17 @@ pub unsafe extern "C" fn hsa_amd_memory_unlock(host_ptr: *mut c_void) -> hsa_sta
 
 /// `hsa_amd_agent_iterate_memory_pools`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_agent_iterate_memory_pools(agent: hsa_agent_t, callback: Option< unsafe extern "C" fn(memory_pool: hsa_amd_memory_pool_t, data: *mut c_void) -> hsa_status_t, >, data: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_agent_iterate_memory_pools(
+    agent: hsa_agent_t,
+    callback: Option<unsafe extern "C" fn(memory_pool: hsa_amd_memory_pool_t, data: *mut c_void) -> hsa_status_t>,
+    data: *mut c_void,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_agent_iterate_memory_pools_fn).unwrap_or(crate::api::hsa_amd_agent_iterate_memory_pools)
+        crate::table::slot!(amd52, hsa_amd_agent_iterate_memory_pools_fn)
+            .unwrap_or(crate::api::hsa_amd_agent_iterate_memory_pools)
     } else {
-        crate::table::slot!(amd, hsa_amd_agent_iterate_memory_pools_fn).unwrap_or(crate::api::hsa_amd_agent_iterate_memory_pools)
+        crate::table::slot!(amd, hsa_amd_agent_iterate_memory_pools_fn)
+            .unwrap_or(crate::api::hsa_amd_agent_iterate_memory_pools)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, callback, data) }
@@ -1614,11 +2235,18 @@ pub unsafe extern "C" fn hsa_amd_agent_iterate_memory_pools(agent: hsa_agent_t, 
 
 /// `hsa_amd_agent_memory_pool_get_info`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_agent_memory_pool_get_info(agent: hsa_agent_t, memory_pool: hsa_amd_memory_pool_t, attribute: hsa_amd_agent_memory_pool_info_t, value: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_agent_memory_pool_get_info(
+    agent: hsa_agent_t,
+    memory_pool: hsa_amd_memory_pool_t,
+    attribute: hsa_amd_agent_memory_pool_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_agent_memory_pool_get_info_fn).unwrap_or(crate::api::hsa_amd_agent_memory_pool_get_info)
+        crate::table::slot!(amd52, hsa_amd_agent_memory_pool_get_info_fn)
+            .unwrap_or(crate::api::hsa_amd_agent_memory_pool_get_info)
     } else {
-        crate::table::slot!(amd, hsa_amd_agent_memory_pool_get_info_fn).unwrap_or(crate::api::hsa_amd_agent_memory_pool_get_info)
+        crate::table::slot!(amd, hsa_amd_agent_memory_pool_get_info_fn)
+            .unwrap_or(crate::api::hsa_amd_agent_memory_pool_get_info)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, memory_pool, attribute, value) }
@@ -1626,7 +2254,12 @@ pub unsafe extern "C" fn hsa_amd_agent_memory_pool_get_info(agent: hsa_agent_t, 
 
 /// `hsa_amd_agents_allow_access`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_agents_allow_access(num_agents: u32, agents: *const hsa_agent_t, flags: *const u32, ptr: *const c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_agents_allow_access(
+    num_agents: u32,
+    agents: *const hsa_agent_t,
+    flags: *const u32,
+    ptr: *const c_void,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_agents_allow_access_fn).unwrap_or(crate::api::hsa_amd_agents_allow_access)
     } else {
@@ -1638,7 +2271,11 @@ pub unsafe extern "C" fn hsa_amd_agents_allow_access(num_agents: u32, agents: *c
 
 /// `hsa_amd_memory_pool_get_info`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_memory_pool_get_info(memory_pool: hsa_amd_memory_pool_t, attribute: hsa_amd_memory_pool_info_t, value: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_memory_pool_get_info(
+    memory_pool: hsa_amd_memory_pool_t,
+    attribute: hsa_amd_memory_pool_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_memory_pool_get_info_fn).unwrap_or(crate::api::hsa_amd_memory_pool_get_info)
     } else {
@@ -1650,7 +2287,12 @@ pub unsafe extern "C" fn hsa_amd_memory_pool_get_info(memory_pool: hsa_amd_memor
 
 /// `hsa_amd_memory_pool_allocate`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_memory_pool_allocate(memory_pool: hsa_amd_memory_pool_t, size: usize, flags: u32, ptr: *mut *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_memory_pool_allocate(
+    memory_pool: hsa_amd_memory_pool_t,
+    size: usize,
+    flags: u32,
+    ptr: *mut *mut c_void,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_memory_pool_allocate_fn).unwrap_or(crate::api::hsa_amd_memory_pool_allocate)
     } else {
@@ -1674,11 +2316,17 @@ pub unsafe extern "C" fn hsa_amd_memory_pool_free(ptr: *mut c_void) -> hsa_statu
 
 /// `hsa_amd_memory_pool_can_migrate`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_memory_pool_can_migrate(src_memory_pool: hsa_amd_memory_pool_t, dst_memory_pool: hsa_amd_memory_pool_t, result: *mut bool) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_memory_pool_can_migrate(
+    src_memory_pool: hsa_amd_memory_pool_t,
+    dst_memory_pool: hsa_amd_memory_pool_t,
+    result: *mut bool,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_memory_pool_can_migrate_fn).unwrap_or(crate::api::hsa_amd_memory_pool_can_migrate)
+        crate::table::slot!(amd52, hsa_amd_memory_pool_can_migrate_fn)
+            .unwrap_or(crate::api::hsa_amd_memory_pool_can_migrate)
     } else {
-        crate::table::slot!(amd, hsa_amd_memory_pool_can_migrate_fn).unwrap_or(crate::api::hsa_amd_memory_pool_can_migrate)
+        crate::table::slot!(amd, hsa_amd_memory_pool_can_migrate_fn)
+            .unwrap_or(crate::api::hsa_amd_memory_pool_can_migrate)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(src_memory_pool, dst_memory_pool, result) }
@@ -1686,7 +2334,11 @@ pub unsafe extern "C" fn hsa_amd_memory_pool_can_migrate(src_memory_pool: hsa_am
 
 /// `hsa_amd_memory_migrate`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_memory_migrate(ptr: *const c_void, memory_pool: hsa_amd_memory_pool_t, flags: u32) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_memory_migrate(
+    ptr: *const c_void,
+    memory_pool: hsa_amd_memory_pool_t,
+    flags: u32,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_memory_migrate_fn).unwrap_or(crate::api::hsa_amd_memory_migrate)
     } else {
@@ -1698,7 +2350,16 @@ pub unsafe extern "C" fn hsa_amd_memory_migrate(ptr: *const c_void, memory_pool:
 
 /// `hsa_amd_interop_map_buffer`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_interop_map_buffer(num_agents: u32, agents: *mut hsa_agent_t, interop_handle: c_int, flags: u32, size: *mut usize, ptr: *mut *mut c_void, metadata_size: *mut usize, metadata: *mut *const c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_interop_map_buffer(
+    num_agents: u32,
+    agents: *mut hsa_agent_t,
+    interop_handle: c_int,
+    flags: u32,
+    size: *mut usize,
+    ptr: *mut *mut c_void,
+    metadata_size: *mut usize,
+    metadata: *mut *const c_void,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_interop_map_buffer_fn).unwrap_or(crate::api::hsa_amd_interop_map_buffer)
     } else {
@@ -1722,7 +2383,14 @@ pub unsafe extern "C" fn hsa_amd_interop_unmap_buffer(ptr: *mut c_void) -> hsa_s
 
 /// `hsa_amd_image_create`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_image_create(agent: hsa_agent_t, image_descriptor: *const hsa_ext_image_descriptor_t, image_layout: *const hsa_amd_image_descriptor_t, image_data: *const c_void, access_permission: hsa_access_permission_t, image: *mut hsa_ext_image_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_image_create(
+    agent: hsa_agent_t,
+    image_descriptor: *const hsa_ext_image_descriptor_t,
+    image_layout: *const hsa_amd_image_descriptor_t,
+    image_data: *const c_void,
+    access_permission: hsa_access_permission_t,
+    image: *mut hsa_ext_image_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_image_create_fn).unwrap_or(crate::api::hsa_amd_image_create)
     } else {
@@ -1734,9 +2402,15 @@ pub unsafe extern "C" fn hsa_amd_image_create(agent: hsa_agent_t, image_descript
 
 /// `hsa_ext_image_get_capability`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_ext_image_get_capability(agent: hsa_agent_t, geometry: hsa_ext_image_geometry_t, image_format: *const hsa_ext_image_format_t, capability_mask: *mut u32) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_ext_image_get_capability(
+    agent: hsa_agent_t,
+    geometry: hsa_ext_image_geometry_t,
+    image_format: *const hsa_ext_image_format_t,
+    capability_mask: *mut u32,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_image_get_capability_fn).unwrap_or(crate::api::hsa_ext_image_get_capability)
+        crate::table::slot!(image52, hsa_ext_image_get_capability_fn)
+            .unwrap_or(crate::api::hsa_ext_image_get_capability)
     } else {
         crate::table::slot!(image, hsa_ext_image_get_capability_fn).unwrap_or(crate::api::hsa_ext_image_get_capability)
     };
@@ -1746,7 +2420,12 @@ pub unsafe extern "C" fn hsa_ext_image_get_capability(agent: hsa_agent_t, geomet
 
 /// `hsa_ext_image_data_get_info`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_ext_image_data_get_info(agent: hsa_agent_t, image_descriptor: *const hsa_ext_image_descriptor_t, access_permission: hsa_access_permission_t, image_data_info: *mut hsa_ext_image_data_info_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_ext_image_data_get_info(
+    agent: hsa_agent_t,
+    image_descriptor: *const hsa_ext_image_descriptor_t,
+    access_permission: hsa_access_permission_t,
+    image_data_info: *mut hsa_ext_image_data_info_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_data_get_info_fn).unwrap_or(crate::api::hsa_ext_image_data_get_info)
     } else {
@@ -1758,7 +2437,13 @@ pub unsafe extern "C" fn hsa_ext_image_data_get_info(agent: hsa_agent_t, image_d
 
 /// `hsa_ext_image_create`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_ext_image_create(agent: hsa_agent_t, image_descriptor: *const hsa_ext_image_descriptor_t, image_data: *const c_void, access_permission: hsa_access_permission_t, image: *mut hsa_ext_image_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_ext_image_create(
+    agent: hsa_agent_t,
+    image_descriptor: *const hsa_ext_image_descriptor_t,
+    image_data: *const c_void,
+    access_permission: hsa_access_permission_t,
+    image: *mut hsa_ext_image_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_create_fn).unwrap_or(crate::api::hsa_ext_image_create)
     } else {
@@ -1770,7 +2455,14 @@ pub unsafe extern "C" fn hsa_ext_image_create(agent: hsa_agent_t, image_descript
 
 /// `hsa_ext_image_import`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_ext_image_import(agent: hsa_agent_t, src_memory: *const c_void, src_row_pitch: usize, src_slice_pitch: usize, dst_image: hsa_ext_image_t, image_region: *const hsa_ext_image_region_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_ext_image_import(
+    agent: hsa_agent_t,
+    src_memory: *const c_void,
+    src_row_pitch: usize,
+    src_slice_pitch: usize,
+    dst_image: hsa_ext_image_t,
+    image_region: *const hsa_ext_image_region_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_import_fn).unwrap_or(crate::api::hsa_ext_image_import)
     } else {
@@ -1782,7 +2474,14 @@ pub unsafe extern "C" fn hsa_ext_image_import(agent: hsa_agent_t, src_memory: *c
 
 /// `hsa_ext_image_export`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_ext_image_export(agent: hsa_agent_t, src_image: hsa_ext_image_t, dst_memory: *mut c_void, dst_row_pitch: usize, dst_slice_pitch: usize, image_region: *const hsa_ext_image_region_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_ext_image_export(
+    agent: hsa_agent_t,
+    src_image: hsa_ext_image_t,
+    dst_memory: *mut c_void,
+    dst_row_pitch: usize,
+    dst_slice_pitch: usize,
+    image_region: *const hsa_ext_image_region_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_export_fn).unwrap_or(crate::api::hsa_ext_image_export)
     } else {
@@ -1794,7 +2493,14 @@ pub unsafe extern "C" fn hsa_ext_image_export(agent: hsa_agent_t, src_image: hsa
 
 /// `hsa_ext_image_copy`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_ext_image_copy(agent: hsa_agent_t, src_image: hsa_ext_image_t, src_offset: *const hsa_dim3_t, dst_image: hsa_ext_image_t, dst_offset: *const hsa_dim3_t, range: *const hsa_dim3_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_ext_image_copy(
+    agent: hsa_agent_t,
+    src_image: hsa_ext_image_t,
+    src_offset: *const hsa_dim3_t,
+    dst_image: hsa_ext_image_t,
+    dst_offset: *const hsa_dim3_t,
+    range: *const hsa_dim3_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_copy_fn).unwrap_or(crate::api::hsa_ext_image_copy)
     } else {
@@ -1806,7 +2512,12 @@ pub unsafe extern "C" fn hsa_ext_image_copy(agent: hsa_agent_t, src_image: hsa_e
 
 /// `hsa_ext_image_clear`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_ext_image_clear(agent: hsa_agent_t, image: hsa_ext_image_t, data: *const c_void, image_region: *const hsa_ext_image_region_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_ext_image_clear(
+    agent: hsa_agent_t,
+    image: hsa_ext_image_t,
+    data: *const c_void,
+    image_region: *const hsa_ext_image_region_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_clear_fn).unwrap_or(crate::api::hsa_ext_image_clear)
     } else {
@@ -1830,7 +2541,11 @@ pub unsafe extern "C" fn hsa_ext_image_destroy(agent: hsa_agent_t, image: hsa_ex
 
 /// `hsa_ext_sampler_create`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_ext_sampler_create(agent: hsa_agent_t, sampler_descriptor: *const hsa_ext_sampler_descriptor_t, sampler: *mut hsa_ext_sampler_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_ext_sampler_create(
+    agent: hsa_agent_t,
+    sampler_descriptor: *const hsa_ext_sampler_descriptor_t,
+    sampler: *mut hsa_ext_sampler_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_sampler_create_fn).unwrap_or(crate::api::hsa_ext_sampler_create)
     } else {
@@ -1842,7 +2557,11 @@ pub unsafe extern "C" fn hsa_ext_sampler_create(agent: hsa_agent_t, sampler_desc
 
 /// `hsa_ext_sampler_create_v2`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_ext_sampler_create_v2(agent: hsa_agent_t, sampler_descriptor: *const hsa_ext_sampler_descriptor_v2_t, sampler: *mut hsa_ext_sampler_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_ext_sampler_create_v2(
+    agent: hsa_agent_t,
+    sampler_descriptor: *const hsa_ext_sampler_descriptor_v2_t,
+    sampler: *mut hsa_ext_sampler_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::api::hsa_ext_sampler_create_v2
     } else {
@@ -1866,11 +2585,19 @@ pub unsafe extern "C" fn hsa_ext_sampler_destroy(agent: hsa_agent_t, sampler: hs
 
 /// `hsa_ext_image_get_capability_with_layout`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_ext_image_get_capability_with_layout(agent: hsa_agent_t, geometry: hsa_ext_image_geometry_t, image_format: *const hsa_ext_image_format_t, image_data_layout: hsa_ext_image_data_layout_t, capability_mask: *mut u32) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_ext_image_get_capability_with_layout(
+    agent: hsa_agent_t,
+    geometry: hsa_ext_image_geometry_t,
+    image_format: *const hsa_ext_image_format_t,
+    image_data_layout: hsa_ext_image_data_layout_t,
+    capability_mask: *mut u32,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_image_get_capability_with_layout_fn).unwrap_or(crate::api::hsa_ext_image_get_capability_with_layout)
+        crate::table::slot!(image52, hsa_ext_image_get_capability_with_layout_fn)
+            .unwrap_or(crate::api::hsa_ext_image_get_capability_with_layout)
     } else {
-        crate::table::slot!(image, hsa_ext_image_get_capability_with_layout_fn).unwrap_or(crate::api::hsa_ext_image_get_capability_with_layout)
+        crate::table::slot!(image, hsa_ext_image_get_capability_with_layout_fn)
+            .unwrap_or(crate::api::hsa_ext_image_get_capability_with_layout)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, geometry, image_format, image_data_layout, capability_mask) }
@@ -1878,31 +2605,79 @@ pub unsafe extern "C" fn hsa_ext_image_get_capability_with_layout(agent: hsa_age
 
 /// `hsa_ext_image_data_get_info_with_layout`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_ext_image_data_get_info_with_layout(agent: hsa_agent_t, image_descriptor: *const hsa_ext_image_descriptor_t, access_permission: hsa_access_permission_t, image_data_layout: hsa_ext_image_data_layout_t, image_data_row_pitch: usize, image_data_slice_pitch: usize, image_data_info: *mut hsa_ext_image_data_info_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_ext_image_data_get_info_with_layout(
+    agent: hsa_agent_t,
+    image_descriptor: *const hsa_ext_image_descriptor_t,
+    access_permission: hsa_access_permission_t,
+    image_data_layout: hsa_ext_image_data_layout_t,
+    image_data_row_pitch: usize,
+    image_data_slice_pitch: usize,
+    image_data_info: *mut hsa_ext_image_data_info_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_image_data_get_info_with_layout_fn).unwrap_or(crate::api::hsa_ext_image_data_get_info_with_layout)
+        crate::table::slot!(image52, hsa_ext_image_data_get_info_with_layout_fn)
+            .unwrap_or(crate::api::hsa_ext_image_data_get_info_with_layout)
     } else {
-        crate::table::slot!(image, hsa_ext_image_data_get_info_with_layout_fn).unwrap_or(crate::api::hsa_ext_image_data_get_info_with_layout)
+        crate::table::slot!(image, hsa_ext_image_data_get_info_with_layout_fn)
+            .unwrap_or(crate::api::hsa_ext_image_data_get_info_with_layout)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
-    unsafe { f(agent, image_descriptor, access_permission, image_data_layout, image_data_row_pitch, image_data_slice_pitch, image_data_info) }
+    unsafe {
+        f(
+            agent,
+            image_descriptor,
+            access_permission,
+            image_data_layout,
+            image_data_row_pitch,
+            image_data_slice_pitch,
+            image_data_info,
+        )
+    }
 }
 
 /// `hsa_ext_image_create_with_layout`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_ext_image_create_with_layout(agent: hsa_agent_t, image_descriptor: *const hsa_ext_image_descriptor_t, image_data: *const c_void, access_permission: hsa_access_permission_t, image_data_layout: hsa_ext_image_data_layout_t, image_data_row_pitch: usize, image_data_slice_pitch: usize, image: *mut hsa_ext_image_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_ext_image_create_with_layout(
+    agent: hsa_agent_t,
+    image_descriptor: *const hsa_ext_image_descriptor_t,
+    image_data: *const c_void,
+    access_permission: hsa_access_permission_t,
+    image_data_layout: hsa_ext_image_data_layout_t,
+    image_data_row_pitch: usize,
+    image_data_slice_pitch: usize,
+    image: *mut hsa_ext_image_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_image_create_with_layout_fn).unwrap_or(crate::api::hsa_ext_image_create_with_layout)
+        crate::table::slot!(image52, hsa_ext_image_create_with_layout_fn)
+            .unwrap_or(crate::api::hsa_ext_image_create_with_layout)
     } else {
-        crate::table::slot!(image, hsa_ext_image_create_with_layout_fn).unwrap_or(crate::api::hsa_ext_image_create_with_layout)
+        crate::table::slot!(image, hsa_ext_image_create_with_layout_fn)
+            .unwrap_or(crate::api::hsa_ext_image_create_with_layout)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
-    unsafe { f(agent, image_descriptor, image_data, access_permission, image_data_layout, image_data_row_pitch, image_data_slice_pitch, image) }
+    unsafe {
+        f(
+            agent,
+            image_descriptor,
+            image_data,
+            access_permission,
+            image_data_layout,
+            image_data_row_pitch,
+            image_data_slice_pitch,
+            image,
+        )
+    }
 }
 
 /// `hsa_amd_pointer_info`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_pointer_info(ptr: *const c_void, info: *mut hsa_amd_pointer_info_t, alloc: Option<unsafe extern "C" fn(arg0: usize) -> *mut c_void>, num_agents_accessible: *mut u32, accessible: *mut *mut hsa_agent_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_pointer_info(
+    ptr: *const c_void,
+    info: *mut hsa_amd_pointer_info_t,
+    alloc: Option<unsafe extern "C" fn(arg0: usize) -> *mut c_void>,
+    num_agents_accessible: *mut u32,
+    accessible: *mut *mut hsa_agent_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_pointer_info_fn).unwrap_or(crate::api::hsa_amd_pointer_info)
     } else {
@@ -1916,9 +2691,11 @@ pub unsafe extern "C" fn hsa_amd_pointer_info(ptr: *const c_void, info: *mut hsa
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_pointer_info_set_userdata(ptr: *const c_void, userdata: *mut c_void) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_pointer_info_set_userdata_fn).unwrap_or(crate::api::hsa_amd_pointer_info_set_userdata)
+        crate::table::slot!(amd52, hsa_amd_pointer_info_set_userdata_fn)
+            .unwrap_or(crate::api::hsa_amd_pointer_info_set_userdata)
     } else {
-        crate::table::slot!(amd, hsa_amd_pointer_info_set_userdata_fn).unwrap_or(crate::api::hsa_amd_pointer_info_set_userdata)
+        crate::table::slot!(amd, hsa_amd_pointer_info_set_userdata_fn)
+            .unwrap_or(crate::api::hsa_amd_pointer_info_set_userdata)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, userdata) }
@@ -1926,7 +2703,11 @@ pub unsafe extern "C" fn hsa_amd_pointer_info_set_userdata(ptr: *const c_void, u
 
 /// `hsa_amd_ipc_memory_create`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_ipc_memory_create(ptr: *mut c_void, len: usize, handle: *mut hsa_amd_ipc_memory_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_ipc_memory_create(
+    ptr: *mut c_void,
+    len: usize,
+    handle: *mut hsa_amd_ipc_memory_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_ipc_memory_create_fn).unwrap_or(crate::api::hsa_amd_ipc_memory_create)
     } else {
@@ -1938,7 +2719,13 @@ pub unsafe extern "C" fn hsa_amd_ipc_memory_create(ptr: *mut c_void, len: usize,
 
 /// `hsa_amd_ipc_memory_attach`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_ipc_memory_attach(handle: *const hsa_amd_ipc_memory_t, len: usize, num_agents: u32, mapping_agents: *const hsa_agent_t, mapped_ptr: *mut *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_ipc_memory_attach(
+    handle: *const hsa_amd_ipc_memory_t,
+    len: usize,
+    num_agents: u32,
+    mapping_agents: *const hsa_agent_t,
+    mapped_ptr: *mut *mut c_void,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_ipc_memory_attach_fn).unwrap_or(crate::api::hsa_amd_ipc_memory_attach)
     } else {
@@ -1962,7 +2749,10 @@ pub unsafe extern "C" fn hsa_amd_ipc_memory_detach(mapped_ptr: *mut c_void) -> h
 
 /// `hsa_amd_ipc_signal_create`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_ipc_signal_create(signal: hsa_signal_t, handle: *mut hsa_amd_ipc_signal_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_ipc_signal_create(
+    signal: hsa_signal_t,
+    handle: *mut hsa_amd_ipc_signal_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_ipc_signal_create_fn).unwrap_or(crate::api::hsa_amd_ipc_signal_create)
     } else {
@@ -1974,7 +2764,10 @@ pub unsafe extern "C" fn hsa_amd_ipc_signal_create(signal: hsa_signal_t, handle:
 
 /// `hsa_amd_ipc_signal_attach`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_ipc_signal_attach(handle: *const hsa_amd_ipc_signal_t, signal: *mut hsa_signal_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_ipc_signal_attach(
+    handle: *const hsa_amd_ipc_signal_t,
+    signal: *mut hsa_signal_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_ipc_signal_attach_fn).unwrap_or(crate::api::hsa_amd_ipc_signal_attach)
     } else {
@@ -1986,11 +2779,16 @@ pub unsafe extern "C" fn hsa_amd_ipc_signal_attach(handle: *const hsa_amd_ipc_si
 
 /// `hsa_amd_register_system_event_handler`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_register_system_event_handler(callback: hsa_amd_system_event_callback_t, data: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_register_system_event_handler(
+    callback: hsa_amd_system_event_callback_t,
+    data: *mut c_void,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_register_system_event_handler_fn).unwrap_or(crate::api::hsa_amd_register_system_event_handler)
+        crate::table::slot!(amd52, hsa_amd_register_system_event_handler_fn)
+            .unwrap_or(crate::api::hsa_amd_register_system_event_handler)
     } else {
-        crate::table::slot!(amd, hsa_amd_register_system_event_handler_fn).unwrap_or(crate::api::hsa_amd_register_system_event_handler)
+        crate::table::slot!(amd, hsa_amd_register_system_event_handler_fn)
+            .unwrap_or(crate::api::hsa_amd_register_system_event_handler)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(callback, data) }
@@ -1998,7 +2796,10 @@ pub unsafe extern "C" fn hsa_amd_register_system_event_handler(callback: hsa_amd
 
 /// `hsa_amd_queue_set_priority`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_queue_set_priority(queue: *mut hsa_queue_t, priority: hsa_amd_queue_priority_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_queue_set_priority(
+    queue: *mut hsa_queue_t,
+    priority: hsa_amd_queue_priority_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_queue_set_priority_fn).unwrap_or(crate::api::hsa_amd_queue_set_priority)
     } else {
@@ -2010,11 +2811,17 @@ pub unsafe extern "C" fn hsa_amd_queue_set_priority(queue: *mut hsa_queue_t, pri
 
 /// `hsa_amd_register_deallocation_callback`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_register_deallocation_callback(ptr: *mut c_void, callback: hsa_amd_deallocation_callback_t, user_data: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_register_deallocation_callback(
+    ptr: *mut c_void,
+    callback: hsa_amd_deallocation_callback_t,
+    user_data: *mut c_void,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_register_deallocation_callback_fn).unwrap_or(crate::api::hsa_amd_register_deallocation_callback)
+        crate::table::slot!(amd52, hsa_amd_register_deallocation_callback_fn)
+            .unwrap_or(crate::api::hsa_amd_register_deallocation_callback)
     } else {
-        crate::table::slot!(amd, hsa_amd_register_deallocation_callback_fn).unwrap_or(crate::api::hsa_amd_register_deallocation_callback)
+        crate::table::slot!(amd, hsa_amd_register_deallocation_callback_fn)
+            .unwrap_or(crate::api::hsa_amd_register_deallocation_callback)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, callback, user_data) }
@@ -2022,11 +2829,16 @@ pub unsafe extern "C" fn hsa_amd_register_deallocation_callback(ptr: *mut c_void
 
 /// `hsa_amd_deregister_deallocation_callback`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_deregister_deallocation_callback(ptr: *mut c_void, callback: hsa_amd_deallocation_callback_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_deregister_deallocation_callback(
+    ptr: *mut c_void,
+    callback: hsa_amd_deallocation_callback_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_deregister_deallocation_callback_fn).unwrap_or(crate::api::hsa_amd_deregister_deallocation_callback)
+        crate::table::slot!(amd52, hsa_amd_deregister_deallocation_callback_fn)
+            .unwrap_or(crate::api::hsa_amd_deregister_deallocation_callback)
     } else {
-        crate::table::slot!(amd, hsa_amd_deregister_deallocation_callback_fn).unwrap_or(crate::api::hsa_amd_deregister_deallocation_callback)
+        crate::table::slot!(amd, hsa_amd_deregister_deallocation_callback_fn)
+            .unwrap_or(crate::api::hsa_amd_deregister_deallocation_callback)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, callback) }
@@ -2034,7 +2846,10 @@ pub unsafe extern "C" fn hsa_amd_deregister_deallocation_callback(ptr: *mut c_vo
 
 /// `hsa_amd_signal_value_pointer`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_signal_value_pointer(signal: hsa_signal_t, value_ptr: *mut *mut hsa_signal_value_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_signal_value_pointer(
+    signal: hsa_signal_t,
+    value_ptr: *mut *mut hsa_signal_value_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_signal_value_pointer_fn).unwrap_or(crate::api::hsa_amd_signal_value_pointer)
     } else {
@@ -2046,7 +2861,12 @@ pub unsafe extern "C" fn hsa_amd_signal_value_pointer(signal: hsa_signal_t, valu
 
 /// `hsa_amd_svm_attributes_set`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_svm_attributes_set(ptr: *mut c_void, size: usize, attribute_list: *mut hsa_amd_svm_attribute_pair_t, attribute_count: usize) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_svm_attributes_set(
+    ptr: *mut c_void,
+    size: usize,
+    attribute_list: *mut hsa_amd_svm_attribute_pair_t,
+    attribute_count: usize,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_svm_attributes_set_fn).unwrap_or(crate::api::hsa_amd_svm_attributes_set)
     } else {
@@ -2058,7 +2878,12 @@ pub unsafe extern "C" fn hsa_amd_svm_attributes_set(ptr: *mut c_void, size: usiz
 
 /// `hsa_amd_svm_attributes_get`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_svm_attributes_get(ptr: *mut c_void, size: usize, attribute_list: *mut hsa_amd_svm_attribute_pair_t, attribute_count: usize) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_svm_attributes_get(
+    ptr: *mut c_void,
+    size: usize,
+    attribute_list: *mut hsa_amd_svm_attribute_pair_t,
+    attribute_count: usize,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_svm_attributes_get_fn).unwrap_or(crate::api::hsa_amd_svm_attributes_get)
     } else {
@@ -2070,7 +2895,14 @@ pub unsafe extern "C" fn hsa_amd_svm_attributes_get(ptr: *mut c_void, size: usiz
 
 /// `hsa_amd_svm_prefetch_async`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_svm_prefetch_async(ptr: *mut c_void, size: usize, agent: hsa_agent_t, num_dep_signals: u32, dep_signals: *const hsa_signal_t, completion_signal: hsa_signal_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_svm_prefetch_async(
+    ptr: *mut c_void,
+    size: usize,
+    agent: hsa_agent_t,
+    num_dep_signals: u32,
+    dep_signals: *const hsa_signal_t,
+    completion_signal: hsa_signal_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_svm_prefetch_async_fn).unwrap_or(crate::api::hsa_amd_svm_prefetch_async)
     } else {
@@ -2106,7 +2938,14 @@ pub unsafe extern "C" fn hsa_amd_spm_release(preferred_agent: hsa_agent_t) -> hs
 
 /// `hsa_amd_spm_set_dest_buffer`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_spm_set_dest_buffer(preferred_agent: hsa_agent_t, size_in_bytes: usize, timeout: *mut u32, size_copied: *mut u32, dest: *mut c_void, is_data_loss: *mut bool) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_spm_set_dest_buffer(
+    preferred_agent: hsa_agent_t,
+    size_in_bytes: usize,
+    timeout: *mut u32,
+    size_copied: *mut u32,
+    dest: *mut c_void,
+    is_data_loss: *mut bool,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::api::hsa_amd_spm_set_dest_buffer
     } else {
@@ -2118,11 +2957,17 @@ pub unsafe extern "C" fn hsa_amd_spm_set_dest_buffer(preferred_agent: hsa_agent_
 
 /// `hsa_amd_portable_export_dmabuf`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_portable_export_dmabuf(ptr: *const c_void, size: usize, dmabuf: *mut c_int, offset: *mut u64) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_portable_export_dmabuf(
+    ptr: *const c_void,
+    size: usize,
+    dmabuf: *mut c_int,
+    offset: *mut u64,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::api::hsa_amd_portable_export_dmabuf
     } else {
-        crate::table::slot!(amd, hsa_amd_portable_export_dmabuf_fn).unwrap_or(crate::api::hsa_amd_portable_export_dmabuf)
+        crate::table::slot!(amd, hsa_amd_portable_export_dmabuf_fn)
+            .unwrap_or(crate::api::hsa_amd_portable_export_dmabuf)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, size, dmabuf, offset) }
@@ -2142,7 +2987,12 @@ pub unsafe extern "C" fn hsa_amd_portable_close_dmabuf(dmabuf: c_int) -> hsa_sta
 
 /// `hsa_amd_vmem_address_reserve`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_vmem_address_reserve(va: *mut *mut c_void, size: usize, address: u64, flags: u64) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_vmem_address_reserve(
+    va: *mut *mut c_void,
+    size: usize,
+    address: u64,
+    flags: u64,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::api::hsa_amd_vmem_address_reserve
     } else {
@@ -2154,11 +3004,18 @@ pub unsafe extern "C" fn hsa_amd_vmem_address_reserve(va: *mut *mut c_void, size
 
 /// `hsa_amd_vmem_address_reserve_align`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_vmem_address_reserve_align(va: *mut *mut c_void, size: usize, address: u64, alignment: u64, flags: u64) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_vmem_address_reserve_align(
+    va: *mut *mut c_void,
+    size: usize,
+    address: u64,
+    alignment: u64,
+    flags: u64,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::api::hsa_amd_vmem_address_reserve_align
     } else {
-        crate::table::slot!(amd, hsa_amd_vmem_address_reserve_align_fn).unwrap_or(crate::api::hsa_amd_vmem_address_reserve_align)
+        crate::table::slot!(amd, hsa_amd_vmem_address_reserve_align_fn)
+            .unwrap_or(crate::api::hsa_amd_vmem_address_reserve_align)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(va, size, address, alignment, flags) }
@@ -2178,7 +3035,13 @@ pub unsafe extern "C" fn hsa_amd_vmem_address_free(va: *mut c_void, size: usize)
 
 /// `hsa_amd_vmem_handle_create`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_vmem_handle_create(pool: hsa_amd_memory_pool_t, size: usize, type_: hsa_amd_memory_type_t, flags: u64, memory_handle: *mut hsa_amd_vmem_alloc_handle_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_vmem_handle_create(
+    pool: hsa_amd_memory_pool_t,
+    size: usize,
+    type_: hsa_amd_memory_type_t,
+    flags: u64,
+    memory_handle: *mut hsa_amd_vmem_alloc_handle_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::api::hsa_amd_vmem_handle_create
     } else {
@@ -2202,7 +3065,13 @@ pub unsafe extern "C" fn hsa_amd_vmem_handle_release(memory_handle: hsa_amd_vmem
 
 /// `hsa_amd_vmem_map`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_vmem_map(va: *mut c_void, size: usize, in_offset: usize, memory_handle: hsa_amd_vmem_alloc_handle_t, flags: u64) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_vmem_map(
+    va: *mut c_void,
+    size: usize,
+    in_offset: usize,
+    memory_handle: hsa_amd_vmem_alloc_handle_t,
+    flags: u64,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::api::hsa_amd_vmem_map
     } else {
@@ -2226,7 +3095,12 @@ pub unsafe extern "C" fn hsa_amd_vmem_unmap(va: *mut c_void, size: usize) -> hsa
 
 /// `hsa_amd_vmem_set_access`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_vmem_set_access(va: *mut c_void, size: usize, desc: *const hsa_amd_memory_access_desc_t, desc_cnt: usize) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_vmem_set_access(
+    va: *mut c_void,
+    size: usize,
+    desc: *const hsa_amd_memory_access_desc_t,
+    desc_cnt: usize,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::api::hsa_amd_vmem_set_access
     } else {
@@ -2238,7 +3112,11 @@ pub unsafe extern "C" fn hsa_amd_vmem_set_access(va: *mut c_void, size: usize, d
 
 /// `hsa_amd_vmem_get_access`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_vmem_get_access(va: *mut c_void, perms: *mut hsa_access_permission_t, agent_handle: hsa_agent_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_vmem_get_access(
+    va: *mut c_void,
+    perms: *mut hsa_access_permission_t,
+    agent_handle: hsa_agent_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::api::hsa_amd_vmem_get_access
     } else {
@@ -2250,11 +3128,16 @@ pub unsafe extern "C" fn hsa_amd_vmem_get_access(va: *mut c_void, perms: *mut hs
 
 /// `hsa_amd_vmem_export_shareable_handle`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_vmem_export_shareable_handle(dmabuf_fd: *mut c_int, handle: hsa_amd_vmem_alloc_handle_t, flags: u64) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_vmem_export_shareable_handle(
+    dmabuf_fd: *mut c_int,
+    handle: hsa_amd_vmem_alloc_handle_t,
+    flags: u64,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::api::hsa_amd_vmem_export_shareable_handle
     } else {
-        crate::table::slot!(amd, hsa_amd_vmem_export_shareable_handle_fn).unwrap_or(crate::api::hsa_amd_vmem_export_shareable_handle)
+        crate::table::slot!(amd, hsa_amd_vmem_export_shareable_handle_fn)
+            .unwrap_or(crate::api::hsa_amd_vmem_export_shareable_handle)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(dmabuf_fd, handle, flags) }
@@ -2262,11 +3145,15 @@ pub unsafe extern "C" fn hsa_amd_vmem_export_shareable_handle(dmabuf_fd: *mut c_
 
 /// `hsa_amd_vmem_import_shareable_handle`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_vmem_import_shareable_handle(dmabuf_fd: c_int, handle: *mut hsa_amd_vmem_alloc_handle_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_vmem_import_shareable_handle(
+    dmabuf_fd: c_int,
+    handle: *mut hsa_amd_vmem_alloc_handle_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::api::hsa_amd_vmem_import_shareable_handle
     } else {
-        crate::table::slot!(amd, hsa_amd_vmem_import_shareable_handle_fn).unwrap_or(crate::api::hsa_amd_vmem_import_shareable_handle)
+        crate::table::slot!(amd, hsa_amd_vmem_import_shareable_handle_fn)
+            .unwrap_or(crate::api::hsa_amd_vmem_import_shareable_handle)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(dmabuf_fd, handle) }
@@ -2274,11 +3161,15 @@ pub unsafe extern "C" fn hsa_amd_vmem_import_shareable_handle(dmabuf_fd: c_int, 
 
 /// `hsa_amd_vmem_retain_alloc_handle`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_vmem_retain_alloc_handle(memory_handle: *mut hsa_amd_vmem_alloc_handle_t, addr: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_vmem_retain_alloc_handle(
+    memory_handle: *mut hsa_amd_vmem_alloc_handle_t,
+    addr: *mut c_void,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::api::hsa_amd_vmem_retain_alloc_handle
     } else {
-        crate::table::slot!(amd, hsa_amd_vmem_retain_alloc_handle_fn).unwrap_or(crate::api::hsa_amd_vmem_retain_alloc_handle)
+        crate::table::slot!(amd, hsa_amd_vmem_retain_alloc_handle_fn)
+            .unwrap_or(crate::api::hsa_amd_vmem_retain_alloc_handle)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(memory_handle, addr) }
@@ -2286,11 +3177,16 @@ pub unsafe extern "C" fn hsa_amd_vmem_retain_alloc_handle(memory_handle: *mut hs
 
 /// `hsa_amd_vmem_get_alloc_properties_from_handle`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_vmem_get_alloc_properties_from_handle(memory_handle: hsa_amd_vmem_alloc_handle_t, pool: *mut hsa_amd_memory_pool_t, type_: *mut hsa_amd_memory_type_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_vmem_get_alloc_properties_from_handle(
+    memory_handle: hsa_amd_vmem_alloc_handle_t,
+    pool: *mut hsa_amd_memory_pool_t,
+    type_: *mut hsa_amd_memory_type_t,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::api::hsa_amd_vmem_get_alloc_properties_from_handle
     } else {
-        crate::table::slot!(amd, hsa_amd_vmem_get_alloc_properties_from_handle_fn).unwrap_or(crate::api::hsa_amd_vmem_get_alloc_properties_from_handle)
+        crate::table::slot!(amd, hsa_amd_vmem_get_alloc_properties_from_handle_fn)
+            .unwrap_or(crate::api::hsa_amd_vmem_get_alloc_properties_from_handle)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(memory_handle, pool, type_) }
@@ -2302,7 +3198,8 @@ pub unsafe extern "C" fn hsa_amd_agent_set_async_scratch_limit(agent: hsa_agent_
     let f = if crate::table::abi_is_5_2() {
         crate::api::hsa_amd_agent_set_async_scratch_limit
     } else {
-        crate::table::slot!(amd, hsa_amd_agent_set_async_scratch_limit_fn).unwrap_or(crate::api::hsa_amd_agent_set_async_scratch_limit)
+        crate::table::slot!(amd, hsa_amd_agent_set_async_scratch_limit_fn)
+            .unwrap_or(crate::api::hsa_amd_agent_set_async_scratch_limit)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, threshold) }
@@ -2310,26 +3207,68 @@ pub unsafe extern "C" fn hsa_amd_agent_set_async_scratch_limit(agent: hsa_agent_
 
 /// `hsa_ven_amd_pcs_iterate_configuration`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_ven_amd_pcs_iterate_configuration(agent: hsa_agent_t, configuration_callback: hsa_ven_amd_pcs_iterate_configuration_callback_t, callback_data: *mut c_void) -> hsa_status_t {
-    let f = crate::table::slot!(pcs, hsa_ven_amd_pcs_iterate_configuration_fn).unwrap_or(crate::api::hsa_ven_amd_pcs_iterate_configuration);
+pub unsafe extern "C" fn hsa_ven_amd_pcs_iterate_configuration(
+    agent: hsa_agent_t,
+    configuration_callback: hsa_ven_amd_pcs_iterate_configuration_callback_t,
+    callback_data: *mut c_void,
+) -> hsa_status_t {
+    let f = crate::table::slot!(pcs, hsa_ven_amd_pcs_iterate_configuration_fn)
+        .unwrap_or(crate::api::hsa_ven_amd_pcs_iterate_configuration);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, configuration_callback, callback_data) }
 }
 
 /// `hsa_ven_amd_pcs_create`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_ven_amd_pcs_create(agent: hsa_agent_t, method: hsa_ven_amd_pcs_method_kind_t, units: hsa_ven_amd_pcs_units_t, interval: usize, latency: usize, buffer_size: usize, data_ready_callback: hsa_ven_amd_pcs_data_ready_callback_t, client_callback_data: *mut c_void, pc_sampling: *mut hsa_ven_amd_pcs_t) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_ven_amd_pcs_create(
+    agent: hsa_agent_t,
+    method: hsa_ven_amd_pcs_method_kind_t,
+    units: hsa_ven_amd_pcs_units_t,
+    interval: usize,
+    latency: usize,
+    buffer_size: usize,
+    data_ready_callback: hsa_ven_amd_pcs_data_ready_callback_t,
+    client_callback_data: *mut c_void,
+    pc_sampling: *mut hsa_ven_amd_pcs_t,
+) -> hsa_status_t {
     let f = crate::table::slot!(pcs, hsa_ven_amd_pcs_create_fn).unwrap_or(crate::api::hsa_ven_amd_pcs_create);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
-    unsafe { f(agent, method, units, interval, latency, buffer_size, data_ready_callback, client_callback_data, pc_sampling) }
+    unsafe {
+        f(agent, method, units, interval, latency, buffer_size, data_ready_callback, client_callback_data, pc_sampling)
+    }
 }
 
 /// `hsa_ven_amd_pcs_create_from_id`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_ven_amd_pcs_create_from_id(pcs_id: u32, agent: hsa_agent_t, method: hsa_ven_amd_pcs_method_kind_t, units: hsa_ven_amd_pcs_units_t, interval: usize, latency: usize, buffer_size: usize, data_ready_callback: hsa_ven_amd_pcs_data_ready_callback_t, client_callback_data: *mut c_void, pc_sampling: *mut hsa_ven_amd_pcs_t) -> hsa_status_t {
-    let f = crate::table::slot!(pcs, hsa_ven_amd_pcs_create_from_id_fn).unwrap_or(crate::api::hsa_ven_amd_pcs_create_from_id);
+pub unsafe extern "C" fn hsa_ven_amd_pcs_create_from_id(
+    pcs_id: u32,
+    agent: hsa_agent_t,
+    method: hsa_ven_amd_pcs_method_kind_t,
+    units: hsa_ven_amd_pcs_units_t,
+    interval: usize,
+    latency: usize,
+    buffer_size: usize,
+    data_ready_callback: hsa_ven_amd_pcs_data_ready_callback_t,
+    client_callback_data: *mut c_void,
+    pc_sampling: *mut hsa_ven_amd_pcs_t,
+) -> hsa_status_t {
+    let f = crate::table::slot!(pcs, hsa_ven_amd_pcs_create_from_id_fn)
+        .unwrap_or(crate::api::hsa_ven_amd_pcs_create_from_id);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
-    unsafe { f(pcs_id, agent, method, units, interval, latency, buffer_size, data_ready_callback, client_callback_data, pc_sampling) }
+    unsafe {
+        f(
+            pcs_id,
+            agent,
+            method,
+            units,
+            interval,
+            latency,
+            buffer_size,
+            data_ready_callback,
+            client_callback_data,
+            pc_sampling,
+        )
+    }
 }
 
 /// `hsa_ven_amd_pcs_destroy`.
@@ -2366,7 +3305,11 @@ pub unsafe extern "C" fn hsa_ven_amd_pcs_flush(pc_sampling: hsa_ven_amd_pcs_t) -
 
 /// `hsa_amd_queue_get_info`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_queue_get_info(queue: *mut hsa_queue_t, attribute: hsa_queue_info_attribute_t, value: *mut c_void) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_queue_get_info(
+    queue: *mut hsa_queue_t,
+    attribute: hsa_queue_info_attribute_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::api::hsa_amd_queue_get_info
     } else {
@@ -2390,7 +3333,15 @@ pub unsafe extern "C" fn hsa_amd_enable_logging(flags: *mut u8, file: *mut c_voi
 
 /// `hsa_amd_signal_wait_all`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_signal_wait_all(signal_count: u32, signals: *mut hsa_signal_t, conds: *mut hsa_signal_condition_t, values: *mut hsa_signal_value_t, timeout_hint: u64, wait_hint: hsa_wait_state_t, satisfying_values: *mut hsa_signal_value_t) -> u32 {
+pub unsafe extern "C" fn hsa_amd_signal_wait_all(
+    signal_count: u32,
+    signals: *mut hsa_signal_t,
+    conds: *mut hsa_signal_condition_t,
+    values: *mut hsa_signal_value_t,
+    timeout_hint: u64,
+    wait_hint: hsa_wait_state_t,
+    satisfying_values: *mut hsa_signal_value_t,
+) -> u32 {
     let f = if crate::table::abi_is_5_2() {
         crate::api::hsa_amd_signal_wait_all
     } else {
@@ -2402,11 +3353,18 @@ pub unsafe extern "C" fn hsa_amd_signal_wait_all(signal_count: u32, signals: *mu
 
 /// `hsa_amd_portable_export_dmabuf_v2`.
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_portable_export_dmabuf_v2(ptr: *const c_void, size: usize, dmabuf: *mut c_int, offset: *mut u64, flags: u64) -> hsa_status_t {
+pub unsafe extern "C" fn hsa_amd_portable_export_dmabuf_v2(
+    ptr: *const c_void,
+    size: usize,
+    dmabuf: *mut c_int,
+    offset: *mut u64,
+    flags: u64,
+) -> hsa_status_t {
     let f = if crate::table::abi_is_5_2() {
         crate::api::hsa_amd_portable_export_dmabuf_v2
     } else {
-        crate::table::slot!(amd, hsa_amd_portable_export_dmabuf_v2_fn).unwrap_or(crate::api::hsa_amd_portable_export_dmabuf_v2)
+        crate::table::slot!(amd, hsa_amd_portable_export_dmabuf_v2_fn)
+            .unwrap_or(crate::api::hsa_amd_portable_export_dmabuf_v2)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, size, dmabuf, offset, flags) }
@@ -2414,7 +3372,266 @@ pub unsafe extern "C" fn hsa_amd_portable_export_dmabuf_v2(ptr: *const c_void, s
 
 /// Names this file exports, for the unit test that compares them with rocprof-hsa-sys.
 #[cfg(test)]
-pub(crate) const NAMES: &[&str] = &["hsa_init", "hsa_shut_down", "hsa_system_get_info", "hsa_extension_get_name", "hsa_system_extension_supported", "hsa_system_major_extension_supported", "hsa_system_get_extension_table", "hsa_system_get_major_extension_table", "hsa_iterate_agents", "hsa_agent_get_info", "hsa_agent_get_exception_policies", "hsa_cache_get_info", "hsa_agent_iterate_caches", "hsa_agent_extension_supported", "hsa_agent_major_extension_supported", "hsa_queue_create", "hsa_soft_queue_create", "hsa_queue_destroy", "hsa_queue_inactivate", "hsa_queue_load_read_index_scacquire", "hsa_queue_load_read_index_acquire", "hsa_queue_load_read_index_relaxed", "hsa_queue_load_write_index_scacquire", "hsa_queue_load_write_index_acquire", "hsa_queue_load_write_index_relaxed", "hsa_queue_store_write_index_relaxed", "hsa_queue_store_write_index_screlease", "hsa_queue_store_write_index_release", "hsa_queue_cas_write_index_scacq_screl", "hsa_queue_cas_write_index_acq_rel", "hsa_queue_cas_write_index_scacquire", "hsa_queue_cas_write_index_acquire", "hsa_queue_cas_write_index_relaxed", "hsa_queue_cas_write_index_screlease", "hsa_queue_cas_write_index_release", "hsa_queue_add_write_index_scacq_screl", "hsa_queue_add_write_index_acq_rel", "hsa_queue_add_write_index_scacquire", "hsa_queue_add_write_index_acquire", "hsa_queue_add_write_index_relaxed", "hsa_queue_add_write_index_screlease", "hsa_queue_add_write_index_release", "hsa_queue_store_read_index_relaxed", "hsa_queue_store_read_index_screlease", "hsa_queue_store_read_index_release", "hsa_agent_iterate_regions", "hsa_region_get_info", "hsa_memory_register", "hsa_memory_deregister", "hsa_memory_allocate", "hsa_memory_free", "hsa_memory_copy", "hsa_memory_assign_agent", "hsa_signal_create", "hsa_signal_destroy", "hsa_signal_load_relaxed", "hsa_signal_load_scacquire", "hsa_signal_load_acquire", "hsa_signal_store_relaxed", "hsa_signal_store_screlease", "hsa_signal_store_release", "hsa_signal_silent_store_relaxed", "hsa_signal_silent_store_screlease", "hsa_signal_wait_relaxed", "hsa_signal_wait_scacquire", "hsa_signal_wait_acquire", "hsa_signal_group_create", "hsa_signal_group_destroy", "hsa_signal_group_wait_any_scacquire", "hsa_signal_group_wait_any_relaxed", "hsa_signal_and_relaxed", "hsa_signal_and_scacquire", "hsa_signal_and_acquire", "hsa_signal_and_screlease", "hsa_signal_and_release", "hsa_signal_and_scacq_screl", "hsa_signal_and_acq_rel", "hsa_signal_or_relaxed", "hsa_signal_or_scacquire", "hsa_signal_or_acquire", "hsa_signal_or_screlease", "hsa_signal_or_release", "hsa_signal_or_scacq_screl", "hsa_signal_or_acq_rel", "hsa_signal_xor_relaxed", "hsa_signal_xor_scacquire", "hsa_signal_xor_acquire", "hsa_signal_xor_screlease", "hsa_signal_xor_release", "hsa_signal_xor_scacq_screl", "hsa_signal_xor_acq_rel", "hsa_signal_exchange_relaxed", "hsa_signal_exchange_scacquire", "hsa_signal_exchange_acquire", "hsa_signal_exchange_screlease", "hsa_signal_exchange_release", "hsa_signal_exchange_scacq_screl", "hsa_signal_exchange_acq_rel", "hsa_signal_add_relaxed", "hsa_signal_add_scacquire", "hsa_signal_add_acquire", "hsa_signal_add_screlease", "hsa_signal_add_release", "hsa_signal_add_scacq_screl", "hsa_signal_add_acq_rel", "hsa_signal_subtract_relaxed", "hsa_signal_subtract_scacquire", "hsa_signal_subtract_acquire", "hsa_signal_subtract_screlease", "hsa_signal_subtract_release", "hsa_signal_subtract_scacq_screl", "hsa_signal_subtract_acq_rel", "hsa_signal_cas_relaxed", "hsa_signal_cas_scacquire", "hsa_signal_cas_acquire", "hsa_signal_cas_screlease", "hsa_signal_cas_release", "hsa_signal_cas_scacq_screl", "hsa_signal_cas_acq_rel", "hsa_isa_from_name", "hsa_agent_iterate_isas", "hsa_isa_get_info", "hsa_isa_get_info_alt", "hsa_isa_get_exception_policies", "hsa_isa_get_round_method", "hsa_wavefront_get_info", "hsa_isa_iterate_wavefronts", "hsa_isa_compatible", "hsa_code_object_serialize", "hsa_code_object_deserialize", "hsa_code_object_destroy", "hsa_code_object_get_info", "hsa_code_object_get_symbol", "hsa_code_object_get_symbol_from_name", "hsa_code_symbol_get_info", "hsa_code_object_iterate_symbols", "hsa_code_object_reader_create_from_file", "hsa_code_object_reader_create_from_memory", "hsa_code_object_reader_destroy", "hsa_executable_create", "hsa_executable_create_alt", "hsa_executable_destroy", "hsa_executable_load_code_object", "hsa_executable_load_program_code_object", "hsa_executable_load_agent_code_object", "hsa_executable_freeze", "hsa_executable_get_info", "hsa_executable_global_variable_define", "hsa_executable_agent_global_variable_define", "hsa_executable_readonly_variable_define", "hsa_executable_validate", "hsa_executable_validate_alt", "hsa_executable_get_symbol", "hsa_executable_get_symbol_by_name", "hsa_executable_symbol_get_info", "hsa_executable_iterate_symbols", "hsa_executable_iterate_agent_symbols", "hsa_executable_iterate_program_symbols", "hsa_status_string", "hsa_ext_program_create", "hsa_ext_program_destroy", "hsa_ext_program_add_module", "hsa_ext_program_iterate_modules", "hsa_ext_program_get_info", "hsa_ext_program_finalize", "hsa_amd_coherency_get_type", "hsa_amd_coherency_set_type", "hsa_amd_profiling_set_profiler_enabled", "hsa_amd_profiling_get_dispatch_time", "hsa_amd_profiling_async_copy_enable", "hsa_amd_profiling_get_async_copy_time", "hsa_amd_profiling_convert_tick_to_system_domain", "hsa_amd_signal_create", "hsa_amd_signal_wait_any", "hsa_amd_signal_async_handler", "hsa_amd_async_function", "hsa_amd_image_get_info_max_dim", "hsa_amd_queue_cu_set_mask", "hsa_amd_queue_cu_get_mask", "hsa_amd_memory_fill", "hsa_amd_memory_async_copy", "hsa_amd_memory_async_copy_on_engine", "hsa_amd_memory_copy_engine_status", "hsa_amd_memory_get_preferred_copy_engine", "hsa_amd_memory_async_copy_rect", "hsa_amd_memory_lock", "hsa_amd_memory_lock_to_pool", "hsa_amd_memory_unlock", "hsa_amd_agent_iterate_memory_pools", "hsa_amd_agent_memory_pool_get_info", "hsa_amd_agents_allow_access", "hsa_amd_memory_pool_get_info", "hsa_amd_memory_pool_allocate", "hsa_amd_memory_pool_free", "hsa_amd_memory_pool_can_migrate", "hsa_amd_memory_migrate", "hsa_amd_interop_map_buffer", "hsa_amd_interop_unmap_buffer", "hsa_amd_image_create", "hsa_ext_image_get_capability", "hsa_ext_image_data_get_info", "hsa_ext_image_create", "hsa_ext_image_import", "hsa_ext_image_export", "hsa_ext_image_copy", "hsa_ext_image_clear", "hsa_ext_image_destroy", "hsa_ext_sampler_create", "hsa_ext_sampler_create_v2", "hsa_ext_sampler_destroy", "hsa_ext_image_get_capability_with_layout", "hsa_ext_image_data_get_info_with_layout", "hsa_ext_image_create_with_layout", "hsa_amd_pointer_info", "hsa_amd_pointer_info_set_userdata", "hsa_amd_ipc_memory_create", "hsa_amd_ipc_memory_attach", "hsa_amd_ipc_memory_detach", "hsa_amd_ipc_signal_create", "hsa_amd_ipc_signal_attach", "hsa_amd_register_system_event_handler", "hsa_amd_queue_set_priority", "hsa_amd_register_deallocation_callback", "hsa_amd_deregister_deallocation_callback", "hsa_amd_signal_value_pointer", "hsa_amd_svm_attributes_set", "hsa_amd_svm_attributes_get", "hsa_amd_svm_prefetch_async", "hsa_amd_spm_acquire", "hsa_amd_spm_release", "hsa_amd_spm_set_dest_buffer", "hsa_amd_portable_export_dmabuf", "hsa_amd_portable_close_dmabuf", "hsa_amd_vmem_address_reserve", "hsa_amd_vmem_address_reserve_align", "hsa_amd_vmem_address_free", "hsa_amd_vmem_handle_create", "hsa_amd_vmem_handle_release", "hsa_amd_vmem_map", "hsa_amd_vmem_unmap", "hsa_amd_vmem_set_access", "hsa_amd_vmem_get_access", "hsa_amd_vmem_export_shareable_handle", "hsa_amd_vmem_import_shareable_handle", "hsa_amd_vmem_retain_alloc_handle", "hsa_amd_vmem_get_alloc_properties_from_handle", "hsa_amd_agent_set_async_scratch_limit", "hsa_ven_amd_pcs_iterate_configuration", "hsa_ven_amd_pcs_create", "hsa_ven_amd_pcs_create_from_id", "hsa_ven_amd_pcs_destroy", "hsa_ven_amd_pcs_start", "hsa_ven_amd_pcs_stop", "hsa_ven_amd_pcs_flush", "hsa_amd_queue_get_info", "hsa_amd_enable_logging", "hsa_amd_signal_wait_all", "hsa_amd_portable_export_dmabuf_v2"];
+pub(crate) const NAMES: &[&str] = &[
+    "hsa_init",
+    "hsa_shut_down",
+    "hsa_system_get_info",
+    "hsa_extension_get_name",
+    "hsa_system_extension_supported",
+    "hsa_system_major_extension_supported",
+    "hsa_system_get_extension_table",
+    "hsa_system_get_major_extension_table",
+    "hsa_iterate_agents",
+    "hsa_agent_get_info",
+    "hsa_agent_get_exception_policies",
+    "hsa_cache_get_info",
+    "hsa_agent_iterate_caches",
+    "hsa_agent_extension_supported",
+    "hsa_agent_major_extension_supported",
+    "hsa_queue_create",
+    "hsa_soft_queue_create",
+    "hsa_queue_destroy",
+    "hsa_queue_inactivate",
+    "hsa_queue_load_read_index_scacquire",
+    "hsa_queue_load_read_index_acquire",
+    "hsa_queue_load_read_index_relaxed",
+    "hsa_queue_load_write_index_scacquire",
+    "hsa_queue_load_write_index_acquire",
+    "hsa_queue_load_write_index_relaxed",
+    "hsa_queue_store_write_index_relaxed",
+    "hsa_queue_store_write_index_screlease",
+    "hsa_queue_store_write_index_release",
+    "hsa_queue_cas_write_index_scacq_screl",
+    "hsa_queue_cas_write_index_acq_rel",
+    "hsa_queue_cas_write_index_scacquire",
+    "hsa_queue_cas_write_index_acquire",
+    "hsa_queue_cas_write_index_relaxed",
+    "hsa_queue_cas_write_index_screlease",
+    "hsa_queue_cas_write_index_release",
+    "hsa_queue_add_write_index_scacq_screl",
+    "hsa_queue_add_write_index_acq_rel",
+    "hsa_queue_add_write_index_scacquire",
+    "hsa_queue_add_write_index_acquire",
+    "hsa_queue_add_write_index_relaxed",
+    "hsa_queue_add_write_index_screlease",
+    "hsa_queue_add_write_index_release",
+    "hsa_queue_store_read_index_relaxed",
+    "hsa_queue_store_read_index_screlease",
+    "hsa_queue_store_read_index_release",
+    "hsa_agent_iterate_regions",
+    "hsa_region_get_info",
+    "hsa_memory_register",
+    "hsa_memory_deregister",
+    "hsa_memory_allocate",
+    "hsa_memory_free",
+    "hsa_memory_copy",
+    "hsa_memory_assign_agent",
+    "hsa_signal_create",
+    "hsa_signal_destroy",
+    "hsa_signal_load_relaxed",
+    "hsa_signal_load_scacquire",
+    "hsa_signal_load_acquire",
+    "hsa_signal_store_relaxed",
+    "hsa_signal_store_screlease",
+    "hsa_signal_store_release",
+    "hsa_signal_silent_store_relaxed",
+    "hsa_signal_silent_store_screlease",
+    "hsa_signal_wait_relaxed",
+    "hsa_signal_wait_scacquire",
+    "hsa_signal_wait_acquire",
+    "hsa_signal_group_create",
+    "hsa_signal_group_destroy",
+    "hsa_signal_group_wait_any_scacquire",
+    "hsa_signal_group_wait_any_relaxed",
+    "hsa_signal_and_relaxed",
+    "hsa_signal_and_scacquire",
+    "hsa_signal_and_acquire",
+    "hsa_signal_and_screlease",
+    "hsa_signal_and_release",
+    "hsa_signal_and_scacq_screl",
+    "hsa_signal_and_acq_rel",
+    "hsa_signal_or_relaxed",
+    "hsa_signal_or_scacquire",
+    "hsa_signal_or_acquire",
+    "hsa_signal_or_screlease",
+    "hsa_signal_or_release",
+    "hsa_signal_or_scacq_screl",
+    "hsa_signal_or_acq_rel",
+    "hsa_signal_xor_relaxed",
+    "hsa_signal_xor_scacquire",
+    "hsa_signal_xor_acquire",
+    "hsa_signal_xor_screlease",
+    "hsa_signal_xor_release",
+    "hsa_signal_xor_scacq_screl",
+    "hsa_signal_xor_acq_rel",
+    "hsa_signal_exchange_relaxed",
+    "hsa_signal_exchange_scacquire",
+    "hsa_signal_exchange_acquire",
+    "hsa_signal_exchange_screlease",
+    "hsa_signal_exchange_release",
+    "hsa_signal_exchange_scacq_screl",
+    "hsa_signal_exchange_acq_rel",
+    "hsa_signal_add_relaxed",
+    "hsa_signal_add_scacquire",
+    "hsa_signal_add_acquire",
+    "hsa_signal_add_screlease",
+    "hsa_signal_add_release",
+    "hsa_signal_add_scacq_screl",
+    "hsa_signal_add_acq_rel",
+    "hsa_signal_subtract_relaxed",
+    "hsa_signal_subtract_scacquire",
+    "hsa_signal_subtract_acquire",
+    "hsa_signal_subtract_screlease",
+    "hsa_signal_subtract_release",
+    "hsa_signal_subtract_scacq_screl",
+    "hsa_signal_subtract_acq_rel",
+    "hsa_signal_cas_relaxed",
+    "hsa_signal_cas_scacquire",
+    "hsa_signal_cas_acquire",
+    "hsa_signal_cas_screlease",
+    "hsa_signal_cas_release",
+    "hsa_signal_cas_scacq_screl",
+    "hsa_signal_cas_acq_rel",
+    "hsa_isa_from_name",
+    "hsa_agent_iterate_isas",
+    "hsa_isa_get_info",
+    "hsa_isa_get_info_alt",
+    "hsa_isa_get_exception_policies",
+    "hsa_isa_get_round_method",
+    "hsa_wavefront_get_info",
+    "hsa_isa_iterate_wavefronts",
+    "hsa_isa_compatible",
+    "hsa_code_object_serialize",
+    "hsa_code_object_deserialize",
+    "hsa_code_object_destroy",
+    "hsa_code_object_get_info",
+    "hsa_code_object_get_symbol",
+    "hsa_code_object_get_symbol_from_name",
+    "hsa_code_symbol_get_info",
+    "hsa_code_object_iterate_symbols",
+    "hsa_code_object_reader_create_from_file",
+    "hsa_code_object_reader_create_from_memory",
+    "hsa_code_object_reader_destroy",
+    "hsa_executable_create",
+    "hsa_executable_create_alt",
+    "hsa_executable_destroy",
+    "hsa_executable_load_code_object",
+    "hsa_executable_load_program_code_object",
+    "hsa_executable_load_agent_code_object",
+    "hsa_executable_freeze",
+    "hsa_executable_get_info",
+    "hsa_executable_global_variable_define",
+    "hsa_executable_agent_global_variable_define",
+    "hsa_executable_readonly_variable_define",
+    "hsa_executable_validate",
+    "hsa_executable_validate_alt",
+    "hsa_executable_get_symbol",
+    "hsa_executable_get_symbol_by_name",
+    "hsa_executable_symbol_get_info",
+    "hsa_executable_iterate_symbols",
+    "hsa_executable_iterate_agent_symbols",
+    "hsa_executable_iterate_program_symbols",
+    "hsa_status_string",
+    "hsa_ext_program_create",
+    "hsa_ext_program_destroy",
+    "hsa_ext_program_add_module",
+    "hsa_ext_program_iterate_modules",
+    "hsa_ext_program_get_info",
+    "hsa_ext_program_finalize",
+    "hsa_amd_coherency_get_type",
+    "hsa_amd_coherency_set_type",
+    "hsa_amd_profiling_set_profiler_enabled",
+    "hsa_amd_profiling_get_dispatch_time",
+    "hsa_amd_profiling_async_copy_enable",
+    "hsa_amd_profiling_get_async_copy_time",
+    "hsa_amd_profiling_convert_tick_to_system_domain",
+    "hsa_amd_signal_create",
+    "hsa_amd_signal_wait_any",
+    "hsa_amd_signal_async_handler",
+    "hsa_amd_async_function",
+    "hsa_amd_image_get_info_max_dim",
+    "hsa_amd_queue_cu_set_mask",
+    "hsa_amd_queue_cu_get_mask",
+    "hsa_amd_memory_fill",
+    "hsa_amd_memory_async_copy",
+    "hsa_amd_memory_async_copy_on_engine",
+    "hsa_amd_memory_copy_engine_status",
+    "hsa_amd_memory_get_preferred_copy_engine",
+    "hsa_amd_memory_async_copy_rect",
+    "hsa_amd_memory_lock",
+    "hsa_amd_memory_lock_to_pool",
+    "hsa_amd_memory_unlock",
+    "hsa_amd_agent_iterate_memory_pools",
+    "hsa_amd_agent_memory_pool_get_info",
+    "hsa_amd_agents_allow_access",
+    "hsa_amd_memory_pool_get_info",
+    "hsa_amd_memory_pool_allocate",
+    "hsa_amd_memory_pool_free",
+    "hsa_amd_memory_pool_can_migrate",
+    "hsa_amd_memory_migrate",
+    "hsa_amd_interop_map_buffer",
+    "hsa_amd_interop_unmap_buffer",
+    "hsa_amd_image_create",
+    "hsa_ext_image_get_capability",
+    "hsa_ext_image_data_get_info",
+    "hsa_ext_image_create",
+    "hsa_ext_image_import",
+    "hsa_ext_image_export",
+    "hsa_ext_image_copy",
+    "hsa_ext_image_clear",
+    "hsa_ext_image_destroy",
+    "hsa_ext_sampler_create",
+    "hsa_ext_sampler_create_v2",
+    "hsa_ext_sampler_destroy",
+    "hsa_ext_image_get_capability_with_layout",
+    "hsa_ext_image_data_get_info_with_layout",
+    "hsa_ext_image_create_with_layout",
+    "hsa_amd_pointer_info",
+    "hsa_amd_pointer_info_set_userdata",
+    "hsa_amd_ipc_memory_create",
+    "hsa_amd_ipc_memory_attach",
+    "hsa_amd_ipc_memory_detach",
+    "hsa_amd_ipc_signal_create",
+    "hsa_amd_ipc_signal_attach",
+    "hsa_amd_register_system_event_handler",
+    "hsa_amd_queue_set_priority",
+    "hsa_amd_register_deallocation_callback",
+    "hsa_amd_deregister_deallocation_callback",
+    "hsa_amd_signal_value_pointer",
+    "hsa_amd_svm_attributes_set",
+    "hsa_amd_svm_attributes_get",
+    "hsa_amd_svm_prefetch_async",
+    "hsa_amd_spm_acquire",
+    "hsa_amd_spm_release",
+    "hsa_amd_spm_set_dest_buffer",
+    "hsa_amd_portable_export_dmabuf",
+    "hsa_amd_portable_close_dmabuf",
+    "hsa_amd_vmem_address_reserve",
+    "hsa_amd_vmem_address_reserve_align",
+    "hsa_amd_vmem_address_free",
+    "hsa_amd_vmem_handle_create",
+    "hsa_amd_vmem_handle_release",
+    "hsa_amd_vmem_map",
+    "hsa_amd_vmem_unmap",
+    "hsa_amd_vmem_set_access",
+    "hsa_amd_vmem_get_access",
+    "hsa_amd_vmem_export_shareable_handle",
+    "hsa_amd_vmem_import_shareable_handle",
+    "hsa_amd_vmem_retain_alloc_handle",
+    "hsa_amd_vmem_get_alloc_properties_from_handle",
+    "hsa_amd_agent_set_async_scratch_limit",
+    "hsa_ven_amd_pcs_iterate_configuration",
+    "hsa_ven_amd_pcs_create",
+    "hsa_ven_amd_pcs_create_from_id",
+    "hsa_ven_amd_pcs_destroy",
+    "hsa_ven_amd_pcs_start",
+    "hsa_ven_amd_pcs_stop",
+    "hsa_ven_amd_pcs_flush",
+    "hsa_amd_queue_get_info",
+    "hsa_amd_enable_logging",
+    "hsa_amd_signal_wait_all",
+    "hsa_amd_portable_export_dmabuf_v2",
+];
 
 #[cfg(test)]
 mod tests {

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 /// Sleeps while `*word == expected`, at most `timeout`. Spurious wake-ups are fine: callers re-check.
 pub(crate) fn wait(word: &AtomicU32, expected: u32, timeout: Duration) {
-    let ts = libc::timespec { tv_sec: timeout.as_secs() as libc::time_t, tv_nsec: timeout.subsec_nanos() as libc::c_long };
+    let ts =
+        libc::timespec { tv_sec: timeout.as_secs() as libc::time_t, tv_nsec: timeout.subsec_nanos() as libc::c_long };
     // SAFETY: FUTEX_WAIT reads the aligned u32 behind `word` (a live atomic) and `ts` (a live local); it never
     // writes through either pointer.
     unsafe {

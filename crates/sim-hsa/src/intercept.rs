@@ -105,14 +105,22 @@ fn process(ic: &'static Intercept) {
         let handlers: Vec<(Handler, usize)> = ic.handlers.lock().unwrap_or_else(|e| e.into_inner()).clone();
         invoke(ic, &handlers, handlers.len(), slot as *const c_void, 1, r);
         // SAFETY: as above; this thread holds the per-queue lock, so it owns the slot.
-        unsafe { &*(slot as *const AtomicU16) }.store((HSA_PACKET_TYPE_INVALID | (1 << HSA_PACKET_HEADER_BARRIER)) as u16, Ordering::Release);
+        unsafe { &*(slot as *const AtomicU16) }
+            .store((HSA_PACKET_TYPE_INVALID | (1 << HSA_PACKET_HEADER_BARRIER)) as u16, Ordering::Release);
         p.amd.read_dispatch_id.store(r + 1, Ordering::Release);
     }
     ACTIVE.with(|a| a.borrow_mut().retain(|x| *x != me));
 }
 
 /// Runs stage `stage` (1-based; 0 = the hardware submitter) on `count` packets.
-fn invoke(ic: &'static Intercept, handlers: &[(Handler, usize)], stage: usize, pkts: *const c_void, count: u64, index: u64) {
+fn invoke(
+    ic: &'static Intercept,
+    handlers: &[(Handler, usize)],
+    stage: usize,
+    pkts: *const c_void,
+    count: u64,
+    index: u64,
+) {
     if stage == 0 {
         submit(ic, pkts, count);
         return;
@@ -148,7 +156,9 @@ unsafe extern "C" fn writer(pkts: *const c_void, pkt_count: u64) {
 }
 
 fn is_marker(p: &[u8; 64]) -> bool {
-    u32::from(p[0]) == HSA_PACKET_TYPE_VENDOR_SPECIFIC && u32::from(p[2]) == AMD_AQL_FORMAT_INTERCEPT_MARKER && !table::abi_is_5_2()
+    u32::from(p[0]) == HSA_PACKET_TYPE_VENDOR_SPECIFIC
+        && u32::from(p[2]) == AMD_AQL_FORMAT_INTERCEPT_MARKER
+        && !table::abi_is_5_2()
 }
 
 /// The oldest stage: copy packets into the hardware ring (or the overflow list).
@@ -187,7 +197,8 @@ fn write_hw(ic: &'static Intercept, list: &[[u8; 64]]) -> Vec<[u8; 64]> {
                 // SAFETY: the marker's callback field holds an `amd_intercept_marker_handler` set by a tool;
                 // the packet copy lives on this stack during the call.
                 unsafe {
-                    let f: unsafe extern "C" fn(*const amd_aql_intercept_marker_t, *mut hsa_queue_t, u64) = std::mem::transmute(cb as usize);
+                    let f: unsafe extern "C" fn(*const amd_aql_intercept_marker_t, *mut hsa_queue_t, u64) =
+                        std::mem::transmute(cb as usize);
                     f(p.as_ptr().cast(), hw.hsa_ptr(), next + pending.len() as u64);
                 }
             }
@@ -220,7 +231,8 @@ fn write_hw(ic: &'static Intercept, list: &[[u8; 64]]) -> Vec<[u8; 64]> {
         // SAFETY: the reserved slot belongs to us until its header is published.
         unsafe {
             std::ptr::copy_nonoverlapping(p.as_ptr().add(4), slot.add(4), 60);
-            (*(slot as *const AtomicU32)).store(u32::from_le_bytes(p[0..4].try_into().expect("4 bytes")), Ordering::Release);
+            (*(slot as *const AtomicU32))
+                .store(u32::from_le_bytes(p[0..4].try_into().expect("4 bytes")), Ordering::Release);
         }
     }
     hw.doorbell.store((first + fit - 1) as i64);
@@ -332,7 +344,13 @@ mod tests {
     static DUPLICATED: AtomicU64 = AtomicU64::new(0);
 
     /// Registered first (runs second): forwards every packet twice.
-    unsafe extern "C" fn duplicate(pkts: *const std::ffi::c_void, count: u64, _i: u64, _d: *mut std::ffi::c_void, w: hsa_amd_queue_intercept_packet_writer) {
+    unsafe extern "C" fn duplicate(
+        pkts: *const std::ffi::c_void,
+        count: u64,
+        _i: u64,
+        _d: *mut std::ffi::c_void,
+        w: hsa_amd_queue_intercept_packet_writer,
+    ) {
         DUPLICATED.fetch_add(count, Ordering::SeqCst);
         let w = w.unwrap();
         // SAFETY: forwarding the packets we were given to our writer, from inside the handler.
@@ -343,7 +361,13 @@ mod tests {
     }
 
     /// Registered last (runs first): counts and forwards unchanged.
-    unsafe extern "C" fn count(pkts: *const std::ffi::c_void, count: u64, _i: u64, _d: *mut std::ffi::c_void, w: hsa_amd_queue_intercept_packet_writer) {
+    unsafe extern "C" fn count(
+        pkts: *const std::ffi::c_void,
+        count: u64,
+        _i: u64,
+        _d: *mut std::ffi::c_void,
+        w: hsa_amd_queue_intercept_packet_writer,
+    ) {
         assert_eq!(DUPLICATED.load(Ordering::SeqCst), SEEN.load(Ordering::SeqCst), "newest handler must run first");
         SEEN.fetch_add(count, Ordering::SeqCst);
         // SAFETY: as above.
@@ -357,16 +381,28 @@ mod tests {
         let mut q: *mut hsa_queue_t = std::ptr::null_mut();
         // SAFETY: valid arguments and out-pointers.
         unsafe {
-            assert_eq!(hsa_amd_queue_intercept_create(gpu, 2, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), 0, 0, &mut q), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-            assert_eq!(hsa_amd_queue_intercept_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), 0, 0, &mut q), HSA_STATUS_SUCCESS);
+            assert_eq!(
+                hsa_amd_queue_intercept_create(gpu, 2, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), 0, 0, &mut q),
+                HSA_STATUS_ERROR_INVALID_ARGUMENT
+            );
+            assert_eq!(
+                hsa_amd_queue_intercept_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), 0, 0, &mut q),
+                HSA_STATUS_SUCCESS
+            );
             assert_eq!(hsa_amd_queue_intercept_register(q, Some(duplicate), std::ptr::null_mut()), HSA_STATUS_SUCCESS);
             assert_eq!(hsa_amd_queue_intercept_register(q, Some(count), std::ptr::null_mut()), HSA_STATUS_SUCCESS);
         }
         let mut plain: *mut hsa_queue_t = std::ptr::null_mut();
         // SAFETY: as above.
         unsafe {
-            assert_eq!(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), 0, 0, &mut plain), HSA_STATUS_SUCCESS);
-            assert_eq!(hsa_amd_queue_intercept_register(plain, Some(count), std::ptr::null_mut()), HSA_STATUS_ERROR_INVALID_QUEUE);
+            assert_eq!(
+                hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), 0, 0, &mut plain),
+                HSA_STATUS_SUCCESS
+            );
+            assert_eq!(
+                hsa_amd_queue_intercept_register(plain, Some(count), std::ptr::null_mut()),
+                HSA_STATUS_ERROR_INVALID_QUEUE
+            );
         }
         // Each barrier is forwarded twice, so its completion signal (initial 2) reaches 0.
         let done = signal(2 * 5);
@@ -374,7 +410,9 @@ mod tests {
             submit(q, &barrier_and(0, done.handle, true));
         }
         // SAFETY: live signal.
-        let v = unsafe { hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 2_000_000_000, HSA_WAIT_STATE_BLOCKED) };
+        let v = unsafe {
+            hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 2_000_000_000, HSA_WAIT_STATE_BLOCKED)
+        };
         assert_eq!(v, 0);
         assert_eq!((SEEN.load(Ordering::SeqCst), DUPLICATED.load(Ordering::SeqCst)), (5, 5));
         let proxy = crate::queue::lookup(q).unwrap();
@@ -392,7 +430,13 @@ mod tests {
 
     static TRIPLED: AtomicU64 = AtomicU64::new(0);
 
-    unsafe extern "C" fn triple(pkts: *const std::ffi::c_void, count: u64, _i: u64, _d: *mut std::ffi::c_void, w: hsa_amd_queue_intercept_packet_writer) {
+    unsafe extern "C" fn triple(
+        pkts: *const std::ffi::c_void,
+        count: u64,
+        _i: u64,
+        _d: *mut std::ffi::c_void,
+        w: hsa_amd_queue_intercept_packet_writer,
+    ) {
         TRIPLED.fetch_add(count, Ordering::SeqCst);
         let mut three = [0u8; 192];
         for k in 0..3 {
@@ -410,7 +454,10 @@ mod tests {
         let mut q: *mut hsa_queue_t = std::ptr::null_mut();
         // SAFETY: valid arguments and out-pointers.
         unsafe {
-            assert_eq!(hsa_amd_queue_intercept_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), 0, 0, &mut q), HSA_STATUS_SUCCESS);
+            assert_eq!(
+                hsa_amd_queue_intercept_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), 0, 0, &mut q),
+                HSA_STATUS_SUCCESS
+            );
             assert_eq!(hsa_amd_queue_intercept_register(q, Some(triple), std::ptr::null_mut()), HSA_STATUS_SUCCESS);
         }
         // The first packet blocks the hardware queue until `gate` is 0; 50 packets x 3 = 150 > 64 slots.
@@ -423,13 +470,23 @@ mod tests {
         let proxy = crate::queue::lookup(q).unwrap();
         let hw = super::hardware_of(proxy);
         std::thread::sleep(std::time::Duration::from_millis(20));
-        assert_eq!(proxy.amd.read_dispatch_id.load(Ordering::SeqCst), 50, "every application packet went through the handlers");
-        assert!(hw.amd.write_dispatch_id.load(Ordering::SeqCst) <= 64 + 1, "the hardware ring cannot hold more than its size");
+        assert_eq!(
+            proxy.amd.read_dispatch_id.load(Ordering::SeqCst),
+            50,
+            "every application packet went through the handlers"
+        );
+        assert!(
+            hw.amd.write_dispatch_id.load(Ordering::SeqCst) <= 64 + 1,
+            "the hardware ring cannot hold more than its size"
+        );
         assert!(!super::of(proxy).unwrap().overflow.lock().unwrap().is_empty(), "the rest waits in the overflow list");
         // SAFETY: live signals.
         unsafe {
             hsa_signal_store_screlease(gate, 0);
-            assert_eq!(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 5_000_000_000, HSA_WAIT_STATE_BLOCKED), 0);
+            assert_eq!(
+                hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 5_000_000_000, HSA_WAIT_STATE_BLOCKED),
+                0
+            );
         }
         assert_eq!(hw.amd.write_dispatch_id.load(Ordering::SeqCst), 150);
         assert_eq!(TRIPLED.load(Ordering::SeqCst), 50);

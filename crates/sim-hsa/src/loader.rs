@@ -31,7 +31,10 @@ fn containing(addr: u64) -> Option<(u64, &'static LoadedCodeObject)> {
     all_loaded().into_iter().find(|(_, l)| addr >= l.load_base && addr < l.load_base + l.load_size)
 }
 
-pub(crate) unsafe extern "C" fn hsa_ven_amd_loader_query_host_address(device_address: *const c_void, host_address: *mut *const c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ven_amd_loader_query_host_address(
+    device_address: *const c_void,
+    host_address: *mut *const c_void,
+) -> hsa_status_t {
     status(|| {
         system()?;
         if device_address.is_null() || host_address.is_null() {
@@ -84,7 +87,10 @@ pub(crate) unsafe extern "C" fn hsa_ven_amd_loader_query_segment_descriptors(
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_ven_amd_loader_query_executable(device_address: *const c_void, executable: *mut hsa_executable_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ven_amd_loader_query_executable(
+    device_address: *const c_void,
+    executable: *mut hsa_executable_t,
+) -> hsa_status_t {
     status(|| {
         system()?;
         if device_address.is_null() || executable.is_null() {
@@ -99,7 +105,13 @@ pub(crate) unsafe extern "C" fn hsa_ven_amd_loader_query_executable(device_addre
 
 pub(crate) unsafe extern "C" fn hsa_ven_amd_loader_executable_iterate_loaded_code_objects(
     executable: hsa_executable_t,
-    callback: Option<unsafe extern "C" fn(executable: hsa_executable_t, loaded_code_object: hsa_loaded_code_object_t, data: *mut c_void) -> hsa_status_t>,
+    callback: Option<
+        unsafe extern "C" fn(
+            executable: hsa_executable_t,
+            loaded_code_object: hsa_loaded_code_object_t,
+            data: *mut c_void,
+        ) -> hsa_status_t,
+    >,
     data: *mut c_void,
 ) -> hsa_status_t {
     status_code(|| {
@@ -108,7 +120,9 @@ pub(crate) unsafe extern "C" fn hsa_ven_amd_loader_executable_iterate_loaded_cod
         let e = code_object::lookup_executable(executable)?;
         for l in code_object::loaded_of(e) {
             // SAFETY: tool callback with its own data.
-            let r = unsafe { cb(executable, hsa_loaded_code_object_t { handle: l as *const LoadedCodeObject as u64 }, data) };
+            let r = unsafe {
+                cb(executable, hsa_loaded_code_object_t { handle: l as *const LoadedCodeObject as u64 }, data)
+            };
             if r != HSA_STATUS_SUCCESS {
                 return Ok(r);
             }
@@ -131,12 +145,22 @@ pub(crate) unsafe extern "C" fn hsa_ven_amd_loader_loaded_code_object_get_info(
         // SAFETY: the caller provides storage of the attribute's type.
         unsafe {
             match attribute {
-                HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_EXECUTABLE => put(value, hsa_executable_t { handle: l.executable }),
-                HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_KIND => put(value, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_KIND_AGENT),
+                HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_EXECUTABLE => {
+                    put(value, hsa_executable_t { handle: l.executable })
+                }
+                HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_KIND => {
+                    put(value, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_KIND_AGENT)
+                }
                 HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_AGENT => put(value, l.agent.handle()),
-                HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_TYPE => put(value, HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_MEMORY),
-                HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_MEMORY_BASE => put(value, l.elf.as_ptr() as u64),
-                HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_MEMORY_SIZE => put(value, l.elf.len() as u64),
+                HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_TYPE => {
+                    put(value, HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_MEMORY)
+                }
+                HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_MEMORY_BASE => {
+                    put(value, l.elf.as_ptr() as u64)
+                }
+                HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_MEMORY_SIZE => {
+                    put(value, l.elf.len() as u64)
+                }
                 HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_DELTA => put(value, l.load_delta),
                 HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_BASE => put(value, l.load_base),
                 HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_SIZE => put(value, l.load_size),

@@ -34,7 +34,13 @@ static DEALLOC_CALLBACKS: Mutex<Vec<(usize, DeallocFn, usize)>> = Mutex::new(Vec
 
 /// Bytes currently allocated from pools of the agent with `index`.
 pub(crate) fn used_bytes(index: u32) -> u64 {
-    ALLOCS.lock().unwrap_or_else(|e| e.into_inner()).values().filter(|a| a.owner == index && !a.locked).map(|a| a.size as u64).sum()
+    ALLOCS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .values()
+        .filter(|a| a.owner == index && !a.locked)
+        .map(|a| a.size as u64)
+        .sum()
 }
 
 /// The allocation containing `addr` (base, record), if any.
@@ -69,7 +75,15 @@ pub(crate) fn allocate(pool: &'static Pool, size: usize) -> Result<*mut c_void, 
     }
     ALLOCS.lock().unwrap_or_else(|e| e.into_inner()).insert(
         p as usize,
-        Allocation { size, layout, pool: pool as *const Pool as usize, owner: pool.owner as u32, user_data: 0, allowed: Vec::new(), locked: false },
+        Allocation {
+            size,
+            layout,
+            pool: pool as *const Pool as usize,
+            owner: pool.owner as u32,
+            user_data: 0,
+            allowed: Vec::new(),
+            locked: false,
+        },
     );
     Ok(p.cast())
 }
@@ -87,7 +101,8 @@ pub(crate) fn free(ptr: *mut c_void) -> Result<(), Status> {
     };
     let callbacks: Vec<(DeallocFn, usize)> = {
         let mut cbs = DEALLOC_CALLBACKS.lock().unwrap_or_else(|e| e.into_inner());
-        let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut *cbs).into_iter().partition(|(p, _, _)| *p == ptr as usize);
+        let (mine, rest): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut *cbs).into_iter().partition(|(p, _, _)| *p == ptr as usize);
         *cbs = rest;
         mine.into_iter().map(|(_, f, d)| (f, d)).collect()
     };
@@ -100,7 +115,11 @@ pub(crate) fn free(ptr: *mut c_void) -> Result<(), Status> {
     Ok(())
 }
 
-pub(crate) unsafe extern "C" fn hsa_memory_allocate(region: hsa_region_t, size: usize, ptr: *mut *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_memory_allocate(
+    region: hsa_region_t,
+    size: usize,
+    ptr: *mut *mut c_void,
+) -> hsa_status_t {
     status(|| {
         system()?;
         let pool = agent::lookup_pool(region.handle).map_err(|_| HSA_STATUS_ERROR_INVALID_REGION)?;
@@ -329,7 +348,9 @@ pub(crate) unsafe extern "C" fn hsa_amd_pointer_info(
         }
         let n = out.size as usize;
         // SAFETY: copies the first `n <= caller_size` bytes into the caller's struct.
-        unsafe { std::ptr::copy_nonoverlapping((&out as *const hsa_amd_pointer_info_t).cast::<u8>(), info.cast::<u8>(), n) };
+        unsafe {
+            std::ptr::copy_nonoverlapping((&out as *const hsa_amd_pointer_info_t).cast::<u8>(), info.cast::<u8>(), n)
+        };
         if !num_agents_accessible.is_null() && !accessible.is_null() {
             let f = alloc.ok_or(HSA_STATUS_ERROR_INVALID_ARGUMENT)?;
             // SAFETY: the caller's allocator returns memory for the agent list (or NULL).
@@ -351,7 +372,10 @@ pub(crate) unsafe extern "C" fn hsa_amd_pointer_info(
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_pointer_info_set_userdata(ptr: *const c_void, userdata: *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_pointer_info_set_userdata(
+    ptr: *const c_void,
+    userdata: *mut c_void,
+) -> hsa_status_t {
     status(|| {
         system()?;
         let mut map = ALLOCS.lock().unwrap_or_else(|e| e.into_inner());
@@ -361,7 +385,10 @@ pub(crate) unsafe extern "C" fn hsa_amd_pointer_info_set_userdata(ptr: *const c_
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_coherency_get_type(agent: hsa_agent_t, type_: *mut hsa_amd_coherency_type_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_coherency_get_type(
+    agent: hsa_agent_t,
+    type_: *mut hsa_amd_coherency_type_t,
+) -> hsa_status_t {
     status(|| {
         agent::lookup_gpu(agent)?;
         if type_.is_null() {
@@ -373,7 +400,10 @@ pub(crate) unsafe extern "C" fn hsa_amd_coherency_get_type(agent: hsa_agent_t, t
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_coherency_set_type(agent: hsa_agent_t, type_: hsa_amd_coherency_type_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_coherency_set_type(
+    agent: hsa_agent_t,
+    type_: hsa_amd_coherency_type_t,
+) -> hsa_status_t {
     status(|| {
         agent::lookup_gpu(agent)?;
         if type_ > HSA_AMD_COHERENCY_TYPE_NONCOHERENT {
@@ -399,7 +429,10 @@ pub(crate) unsafe extern "C" fn hsa_amd_register_deallocation_callback(
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_deregister_deallocation_callback(ptr: *mut c_void, callback: hsa_amd_deallocation_callback_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_deregister_deallocation_callback(
+    ptr: *mut c_void,
+    callback: hsa_amd_deallocation_callback_t,
+) -> hsa_status_t {
     status(|| {
         system()?;
         let f = callback.ok_or(HSA_STATUS_ERROR_INVALID_ARGUMENT)?;
@@ -413,7 +446,10 @@ pub(crate) unsafe extern "C" fn hsa_amd_deregister_deallocation_callback(ptr: *m
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_register_system_event_handler(callback: hsa_amd_system_event_callback_t, _data: *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_register_system_event_handler(
+    callback: hsa_amd_system_event_callback_t,
+    _data: *mut c_void,
+) -> hsa_status_t {
     status(|| {
         system()?;
         // The simulated GPUs never fault, so the handler is kept by nobody and never called.
@@ -422,6 +458,9 @@ pub(crate) unsafe extern "C" fn hsa_amd_register_system_event_handler(callback: 
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_agent_set_async_scratch_limit(agent: hsa_agent_t, _threshold: usize) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_agent_set_async_scratch_limit(
+    agent: hsa_agent_t,
+    _threshold: usize,
+) -> hsa_status_t {
     status(|| agent::lookup_gpu(agent).map(|_| ()))
 }

@@ -68,7 +68,8 @@ pub(crate) fn processor(q: &'static Queue) {
         dispatch_log::record(q.id(), r, &pkt);
         // Free the slot: invalidate, then advance the read index (legal before completion).
         // SAFETY: as above; only this thread consumes the slot.
-        unsafe { &*(slot as *const AtomicU16) }.store((HSA_PACKET_TYPE_INVALID | (1 << HSA_PACKET_HEADER_BARRIER)) as u16, Ordering::Release);
+        unsafe { &*(slot as *const AtomicU16) }
+            .store((HSA_PACKET_TYPE_INVALID | (1 << HSA_PACKET_HEADER_BARRIER)) as u16, Ordering::Release);
         q.amd.read_dispatch_id.store(r + 1, Ordering::Release);
         if let Err(code) = execute(q, r, &pkt) {
             q.fail(code);
@@ -86,7 +87,11 @@ pub(crate) fn execute(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<(
         return Err(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
     }
     let completion = hsa_signal_t { handle: u64_at(pkt, 56) };
-    let completion = if completion.handle == 0 { None } else { Some(signal::lookup(completion).map_err(|_| HSA_STATUS_ERROR_INVALID_SIGNAL)?) };
+    let completion = if completion.handle == 0 {
+        None
+    } else {
+        Some(signal::lookup(completion).map_err(|_| HSA_STATUS_ERROR_INVALID_SIGNAL)?)
+    };
     if acquire != 0 {
         fence(Ordering::Acquire);
     }
@@ -178,7 +183,8 @@ fn kernel_dispatch(q: &'static Queue, pkt: &[u8; 64]) -> Result<(), Status> {
         crate::diag!("queue {}: group_segment_size {group} exceeds the agent's {} bytes of LDS", q.id(), m.lds_bytes);
         return bad;
     }
-    let shape = DispatchShape { workgroup: wg, grid, code_bytes: k.code_bytes, wavefront: if k.wave32 { 32 } else { 64 } };
+    let shape =
+        DispatchShape { workgroup: wg, grid, code_bytes: k.code_bytes, wavefront: if k.wave32 { 32 } else { 64 } };
     let scale = runtime::knobs().time_scale;
     let ns = (model_duration_ns(m, &shape) as f64 * scale) as u64;
     sleep_precise(Duration::from_nanos(ns));
@@ -231,7 +237,8 @@ fn vendor(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<bool, Status>
     match u32::from(pkt[2]) {
         1 => pm4::execute_ib(q, index, pkt).map(|()| true),
         HSA_AMD_PACKET_TYPE_BARRIER_VALUE => {
-            let s = signal::lookup(hsa_signal_t { handle: u64_at(pkt, 8) }).map_err(|_| HSA_STATUS_ERROR_INVALID_SIGNAL)?;
+            let s =
+                signal::lookup(hsa_signal_t { handle: u64_at(pkt, 8) }).map_err(|_| HSA_STATUS_ERROR_INVALID_SIGNAL)?;
             let value = u64_at(pkt, 16) as i64;
             let mask = u64_at(pkt, 24) as i64;
             let cond = u32_at(pkt, 32);
@@ -241,7 +248,10 @@ fn vendor(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<bool, Status>
             Ok(wait_until(q, || satisfied(cond, s.load() & mask, value)))
         }
         other => {
-            crate::diag!("queue {}: vendor packet format {other:#x} at index {index} is not executable on a hardware queue", q.id());
+            crate::diag!(
+                "queue {}: vendor packet format {other:#x} at index {index} is not executable on a hardware queue",
+                q.id()
+            );
             Err(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT)
         }
     }
@@ -279,7 +289,10 @@ mod runtime_tests {
         let mut q: *mut hsa_queue_t = std::ptr::null_mut();
         // SAFETY: valid arguments and out-pointer.
         unsafe {
-            assert_eq!(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), u32::MAX, u32::MAX, &mut q), HSA_STATUS_SUCCESS);
+            assert_eq!(
+                hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), u32::MAX, u32::MAX, &mut q),
+                HSA_STATUS_SUCCESS
+            );
             assert_eq!(hsa_amd_profiling_set_profiler_enabled(q, 1), HSA_STATUS_SUCCESS);
         }
         let dep = signal(1);
@@ -297,7 +310,10 @@ mod runtime_tests {
         // SAFETY: live signals.
         unsafe {
             hsa_signal_store_screlease(dep, 0);
-            assert_eq!(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 5_000_000_000, HSA_WAIT_STATE_BLOCKED), 0);
+            assert_eq!(
+                hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 5_000_000_000, HSA_WAIT_STATE_BLOCKED),
+                0
+            );
         }
         let after = crate::clock::system_ns();
         let raw = done.handle as *const amd_signal_t;
@@ -311,8 +327,17 @@ mod runtime_tests {
         // Clock resolution in the GPU domain is 10 ns, hence the slack.
         // The start is not compared with `released`: on a loaded machine the processor thread may be
         // descheduled between taking the packet and reading the clock.
-        assert!(before <= t.start + 10 && t.start <= t.end, "barrier began at {} (submitted {before}, ended {})", t.start, t.end);
-        assert!(released <= t.end + 10 && t.end <= after, "barrier ended at {} (released {released}, observed {after})", t.end);
+        assert!(
+            before <= t.start + 10 && t.start <= t.end,
+            "barrier began at {} (submitted {before}, ended {})",
+            t.start,
+            t.end
+        );
+        assert!(
+            released <= t.end + 10 && t.end <= after,
+            "barrier ended at {} (released {released}, observed {after})",
+            t.end
+        );
         // SAFETY: the queue and signals are ours.
         unsafe {
             assert_eq!(hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
@@ -328,7 +353,10 @@ mod runtime_tests {
         let mut q: *mut hsa_queue_t = std::ptr::null_mut();
         // SAFETY: valid arguments and out-pointer.
         unsafe {
-            assert_eq!(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), u32::MAX, u32::MAX, &mut q), HSA_STATUS_SUCCESS);
+            assert_eq!(
+                hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), u32::MAX, u32::MAX, &mut q),
+                HSA_STATUS_SUCCESS
+            );
         }
         let dep = signal(1);
         let done = signal(1);
@@ -341,7 +369,11 @@ mod runtime_tests {
         // SAFETY: our queue; destroy joins the processor thread, so nothing can touch `done` afterwards.
         assert_eq!(unsafe { hsa_queue_destroy(q) }, HSA_STATUS_SUCCESS);
         // SAFETY: live signal.
-        assert_eq!(unsafe { hsa_signal_load_scacquire(done) }, 1, "an abandoned barrier must not decrement its completion signal");
+        assert_eq!(
+            unsafe { hsa_signal_load_scacquire(done) },
+            1,
+            "an abandoned barrier must not decrement its completion signal"
+        );
         shut_down();
     }
 
@@ -362,15 +394,35 @@ mod runtime_tests {
         // SAFETY: valid buffers and out-pointers; the bytes outlive the reader (leaked below).
         unsafe {
             let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
-            assert_eq!(hsa_code_object_reader_create_from_memory(bytes.as_ptr().cast(), bytes.len(), &mut reader), HSA_STATUS_SUCCESS);
-            assert_eq!(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, std::ptr::null(), &mut exe), HSA_STATUS_SUCCESS);
-            assert_eq!(hsa_executable_load_agent_code_object(exe, gpu, reader, std::ptr::null(), std::ptr::null_mut()), HSA_STATUS_SUCCESS);
+            assert_eq!(
+                hsa_code_object_reader_create_from_memory(bytes.as_ptr().cast(), bytes.len(), &mut reader),
+                HSA_STATUS_SUCCESS
+            );
+            assert_eq!(
+                hsa_executable_create_alt(
+                    HSA_PROFILE_FULL,
+                    HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
+                    std::ptr::null(),
+                    &mut exe
+                ),
+                HSA_STATUS_SUCCESS
+            );
+            assert_eq!(
+                hsa_executable_load_agent_code_object(exe, gpu, reader, std::ptr::null(), std::ptr::null_mut()),
+                HSA_STATUS_SUCCESS
+            );
             assert_eq!(hsa_executable_freeze(exe, std::ptr::null()), HSA_STATUS_SUCCESS);
             assert_eq!(hsa_executable_get_symbol_by_name(exe, c"fill.kd".as_ptr(), &gpu, &mut sym), HSA_STATUS_SUCCESS);
             let ko: *mut u64 = &mut kernel_object;
             let gs: *mut u32 = &mut group;
-            assert_eq!(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, ko.cast()), HSA_STATUS_SUCCESS);
-            assert_eq!(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, gs.cast()), HSA_STATUS_SUCCESS);
+            assert_eq!(
+                hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, ko.cast()),
+                HSA_STATUS_SUCCESS
+            );
+            assert_eq!(
+                hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, gs.cast()),
+                HSA_STATUS_SUCCESS
+            );
         }
         (kernel_object, group)
     }
@@ -407,12 +459,27 @@ mod runtime_tests {
             let done = signal(1);
             // SAFETY: valid arguments and out-pointer.
             unsafe {
-                assert_eq!(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, Some(on_queue_error), std::ptr::null_mut(), u32::MAX, u32::MAX, &mut q), HSA_STATUS_SUCCESS);
+                assert_eq!(
+                    hsa_queue_create(
+                        gpu,
+                        64,
+                        HSA_QUEUE_TYPE_MULTI,
+                        Some(on_queue_error),
+                        std::ptr::null_mut(),
+                        u32::MAX,
+                        u32::MAX,
+                        &mut q
+                    ),
+                    HSA_STATUS_SUCCESS
+                );
             }
             submit(q, &dispatch(kernel_object, group, done.handle));
             let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
             // SAFETY: live signal.
-            while unsafe { hsa_signal_load_scacquire(done) } != 0 && QUEUE_ERROR.load(std::sync::atomic::Ordering::SeqCst) == 0 && std::time::Instant::now() < until {
+            while unsafe { hsa_signal_load_scacquire(done) } != 0
+                && QUEUE_ERROR.load(std::sync::atomic::Ordering::SeqCst) == 0
+                && std::time::Instant::now() < until
+            {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
             // SAFETY: our queue and signal.

@@ -159,7 +159,12 @@ pub(crate) fn execute_ib(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Resul
     ));
     for p in &packets {
         let body: Vec<String> = p.body.iter().map(|d| format!("{d:08x}")).collect();
-        dispatch_log::pm4_line(&format!("  +{} {} {}", p.offset_dw, opcode_name(p.opcode).unwrap_or("UNKNOWN"), body.join(" ")));
+        dispatch_log::pm4_line(&format!(
+            "  +{} {} {}",
+            p.offset_dw,
+            opcode_name(p.opcode).unwrap_or("UNKNOWN"),
+            body.join(" ")
+        ));
     }
     for i in issues {
         violation(q, index, &format!("{i:?}"));
@@ -234,7 +239,9 @@ mod tests {
         unsafe { std::ptr::copy_nonoverlapping(stream.as_ptr(), ib, stream.len()) };
         let mut q: *mut hsa_queue_t = std::ptr::null_mut();
         // SAFETY: valid arguments and out-pointer.
-        let created = unsafe { hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, Some(on_error), std::ptr::null_mut(), 0, 0, &mut q) };
+        let created = unsafe {
+            hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, Some(on_error), std::ptr::null_mut(), 0, 0, &mut q)
+        };
         assert_eq!(created, HSA_STATUS_SUCCESS);
         let done = signal(1);
         let (packets, violations) = (rocprof_sim_pm4_packets(), rocprof_sim_pm4_violations());
@@ -243,7 +250,12 @@ mod tests {
         p[56..64].copy_from_slice(&done.handle.to_le_bytes());
         submit(q, &p);
         // SAFETY: live signal.
-        assert_eq!(unsafe { hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 5_000_000_000, HSA_WAIT_STATE_BLOCKED) }, 0);
+        assert_eq!(
+            unsafe {
+                hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 5_000_000_000, HSA_WAIT_STATE_BLOCKED)
+            },
+            0
+        );
         assert_eq!(rocprof_sim_pm4_packets(), packets + 1);
         assert_eq!(rocprof_sim_pm4_violations(), violations, "a well-formed IB is no violation");
         // An IB outside any allocation is a fault: the queue stops and reports through its callback.

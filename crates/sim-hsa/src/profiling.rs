@@ -15,7 +15,10 @@ use crate::{agent, clock, queue, signal};
 /// `hsa_amd_profiling_async_copy_enable` state (all agents).
 pub(crate) static ASYNC_COPY_PROFILING: AtomicBool = AtomicBool::new(false);
 
-pub(crate) unsafe extern "C" fn hsa_amd_profiling_set_profiler_enabled(queue: *mut hsa_queue_t, enable: i32) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_profiling_set_profiler_enabled(
+    queue: *mut hsa_queue_t,
+    enable: i32,
+) -> hsa_status_t {
     status(|| {
         system()?;
         let q = queue::lookup(queue)?;
@@ -80,7 +83,11 @@ pub(crate) unsafe extern "C" fn hsa_amd_profiling_get_async_copy_time(
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_profiling_convert_tick_to_system_domain(agent: hsa_agent_t, agent_tick: u64, system_tick: *mut u64) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_profiling_convert_tick_to_system_domain(
+    agent: hsa_agent_t,
+    agent_tick: u64,
+    system_tick: *mut u64,
+) -> hsa_status_t {
     status(|| {
         let (a, _) = agent::lookup_gpu(agent)?;
         if system_tick.is_null() {

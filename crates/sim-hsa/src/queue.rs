@@ -63,8 +63,13 @@ const _: () = {
     assert!(offset_of!(AmdQueue, read_dispatch_id) == offset_of!(amd_queue_t, read_dispatch_id));
     assert!(offset_of!(AmdQueue, compute_tmpring_size) == offset_of!(amd_queue_t, compute_tmpring_size));
     assert!(offset_of!(AmdQueue, scratch_resource_descriptor) == offset_of!(amd_queue_t, scratch_resource_descriptor));
-    assert!(offset_of!(AmdQueue, scratch_backing_memory_byte_size) == offset_of!(amd_queue_v2_t, scratch_backing_memory_byte_size));
-    assert!(offset_of!(AmdQueue, scratch_wave64_lane_byte_size) == offset_of!(amd_queue_t, scratch_wave64_lane_byte_size));
+    assert!(
+        offset_of!(AmdQueue, scratch_backing_memory_byte_size)
+            == offset_of!(amd_queue_v2_t, scratch_backing_memory_byte_size)
+    );
+    assert!(
+        offset_of!(AmdQueue, scratch_wave64_lane_byte_size) == offset_of!(amd_queue_t, scratch_wave64_lane_byte_size)
+    );
     assert!(offset_of!(AmdQueue, queue_properties) == offset_of!(amd_queue_t, queue_properties));
     assert!(offset_of!(AmdQueue, scratch_max_use_index) == offset_of!(amd_queue_v2_t, scratch_max_use_index));
     assert!(offset_of!(AmdQueue, queue_inactive_signal) == offset_of!(amd_queue_t, queue_inactive_signal));
@@ -199,7 +204,8 @@ pub(crate) fn lookup(q: *const hsa_queue_t) -> Result<&'static Queue, Status> {
 
 /// Allocates a 64-byte aligned ring of `size` packets, every header INVALID.
 fn alloc_ring(size: u32) -> Result<usize, Status> {
-    let layout = std::alloc::Layout::from_size_align(size as usize * 64, 4096).map_err(|_| HSA_STATUS_ERROR_OUT_OF_RESOURCES)?;
+    let layout =
+        std::alloc::Layout::from_size_align(size as usize * 64, 4096).map_err(|_| HSA_STATUS_ERROR_OUT_OF_RESOURCES)?;
     // SAFETY: non-zero size.
     let p = unsafe { std::alloc::alloc_zeroed(layout) };
     if p.is_null() {
@@ -292,7 +298,12 @@ pub(crate) fn create_block(
 /// (`hsa_queue_create`, then `CpuAgent::QueueCreate` / `GpuAgent::QueueCreate`): a CPU agent has no packet
 /// processor (`HSA_STATUS_ERROR`), a GPU queue holds 64 (`minAqlSize_`, below: `INVALID_ARGUMENT`) to 131072
 /// (`maxAqlSize_`, above: `OUT_OF_RESOURCES`) packets.
-pub(crate) fn check_create_args(agent: hsa_agent_t, size: u32, type_: u32, queue: *mut *mut hsa_queue_t) -> Result<(&'static Agent, u32), Status> {
+pub(crate) fn check_create_args(
+    agent: hsa_agent_t,
+    size: u32,
+    type_: u32,
+    queue: *mut *mut hsa_queue_t,
+) -> Result<(&'static Agent, u32), Status> {
     system()?;
     if queue.is_null() || size == 0 || !size.is_power_of_two() || type_ > HSA_QUEUE_TYPE_COOPERATIVE {
         return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
@@ -476,7 +487,11 @@ add_index! {
     hsa_queue_add_write_index_screlease => Ordering::Release;
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_queue_cu_set_mask(queue: *const hsa_queue_t, num_cu_mask_count: u32, cu_mask: *const u32) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_queue_cu_set_mask(
+    queue: *const hsa_queue_t,
+    num_cu_mask_count: u32,
+    cu_mask: *const u32,
+) -> hsa_status_t {
     status(|| {
         system()?;
         let q = crate::intercept::hardware_of(lookup(queue)?);
@@ -491,7 +506,11 @@ pub(crate) unsafe extern "C" fn hsa_amd_queue_cu_set_mask(queue: *const hsa_queu
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_queue_cu_get_mask(queue: *const hsa_queue_t, num_cu_mask_count: u32, cu_mask: *mut u32) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_queue_cu_get_mask(
+    queue: *const hsa_queue_t,
+    num_cu_mask_count: u32,
+    cu_mask: *mut u32,
+) -> hsa_status_t {
     status(|| {
         system()?;
         let q = crate::intercept::hardware_of(lookup(queue)?);
@@ -511,7 +530,10 @@ pub(crate) unsafe extern "C" fn hsa_amd_queue_cu_get_mask(queue: *const hsa_queu
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_queue_set_priority(queue: *mut hsa_queue_t, priority: hsa_amd_queue_priority_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_queue_set_priority(
+    queue: *mut hsa_queue_t,
+    priority: hsa_amd_queue_priority_t,
+) -> hsa_status_t {
     status(|| {
         system()?;
         let q = crate::intercept::hardware_of(lookup(queue)?);
@@ -523,7 +545,11 @@ pub(crate) unsafe extern "C" fn hsa_amd_queue_set_priority(queue: *mut hsa_queue
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_queue_get_info(queue: *mut hsa_queue_t, attribute: hsa_queue_info_attribute_t, value: *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_queue_get_info(
+    queue: *mut hsa_queue_t,
+    attribute: hsa_queue_info_attribute_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     status(|| {
         system()?;
         let q = lookup(queue)?;
@@ -536,7 +562,9 @@ pub(crate) unsafe extern "C" fn hsa_amd_queue_get_info(queue: *mut hsa_queue_t, 
                 HSA_AMD_QUEUE_INFO_AGENT => put(value, q.agent.handle()),
                 // ROCr answers with the hardware doorbell's address (`hardware_doorbell_ptr`), and an intercept
                 // queue with that of the queue it wraps; the simulator's doorbell word is the signal's value.
-                HSA_AMD_QUEUE_INFO_DOORBELL_ID => put(value, crate::intercept::hardware_of(q).doorbell.value.as_ptr() as u64),
+                HSA_AMD_QUEUE_INFO_DOORBELL_ID => {
+                    put(value, crate::intercept::hardware_of(q).doorbell.value.as_ptr() as u64)
+                }
                 _ => return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT),
             }
         }
@@ -558,7 +586,10 @@ mod tests {
         let mut q: *mut hsa_queue_t = std::ptr::null_mut();
         // SAFETY: valid arguments and out-pointer; no callback, as an application may pass.
         unsafe {
-            assert_eq!(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), u32::MAX, u32::MAX, &mut q), HSA_STATUS_SUCCESS);
+            assert_eq!(
+                hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), u32::MAX, u32::MAX, &mut q),
+                HSA_STATUS_SUCCESS
+            );
         }
         let mut pkt = barrier_and(0, 0, true);
         pkt[0] = 7;
@@ -573,7 +604,12 @@ mod tests {
 
     fn run_child(opt_out: bool) -> std::process::Output {
         let mut cmd = std::process::Command::new(std::env::current_exe().unwrap());
-        cmd.args(["--exact", "queue::tests::queue_error_without_callback_aborts_as_rocr", "--nocapture", "--test-threads=1"]);
+        cmd.args([
+            "--exact",
+            "queue::tests::queue_error_without_callback_aborts_as_rocr",
+            "--nocapture",
+            "--test-threads=1",
+        ]);
         cmd.env(CHILD, "1");
         if opt_out {
             cmd.env("HSA_ENABLE_QUEUE_FAULT_MESSAGE", "0");
@@ -591,7 +627,18 @@ mod tests {
         let create = |agent, size| {
             let mut q: *mut hsa_queue_t = std::ptr::null_mut();
             // SAFETY: valid out-pointer.
-            let st = unsafe { hsa_queue_create(agent, size, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), u32::MAX, u32::MAX, &mut q) };
+            let st = unsafe {
+                hsa_queue_create(
+                    agent,
+                    size,
+                    HSA_QUEUE_TYPE_MULTI,
+                    None,
+                    std::ptr::null_mut(),
+                    u32::MAX,
+                    u32::MAX,
+                    &mut q,
+                )
+            };
             if st == HSA_STATUS_SUCCESS {
                 // SAFETY: the queue was just created.
                 unsafe {
@@ -608,7 +655,10 @@ mod tests {
         assert_eq!(create(cpu, 64), HSA_STATUS_ERROR, "CpuAgent::QueueCreate");
         let mut q: *mut hsa_queue_t = std::ptr::null_mut();
         // SAFETY: valid out-pointer.
-        assert_eq!(unsafe { hsa_queue_create(gpu, 64, 3, None, std::ptr::null_mut(), 0, 0, &mut q) }, HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        assert_eq!(
+            unsafe { hsa_queue_create(gpu, 64, 3, None, std::ptr::null_mut(), 0, 0, &mut q) },
+            HSA_STATUS_ERROR_INVALID_ARGUMENT
+        );
         shut_down();
     }
 
@@ -619,18 +669,40 @@ mod tests {
         let doorbell_id = |q: *mut hsa_queue_t| {
             let mut id = 0u64;
             // SAFETY: live queue, valid out-pointer of the attribute's type.
-            assert_eq!(unsafe { hsa_amd_queue_get_info(q, HSA_AMD_QUEUE_INFO_DOORBELL_ID, (&mut id as *mut u64).cast()) }, HSA_STATUS_SUCCESS);
+            assert_eq!(
+                unsafe { hsa_amd_queue_get_info(q, HSA_AMD_QUEUE_INFO_DOORBELL_ID, (&mut id as *mut u64).cast()) },
+                HSA_STATUS_SUCCESS
+            );
             id
         };
         let (mut proxy, mut plain): (*mut hsa_queue_t, *mut hsa_queue_t) = (std::ptr::null_mut(), std::ptr::null_mut());
         // SAFETY: valid arguments and out-pointers.
         unsafe {
-            assert_eq!(hsa_amd_queue_intercept_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), 0, 0, &mut proxy), HSA_STATUS_SUCCESS);
-            assert_eq!(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), 0, 0, &mut plain), HSA_STATUS_SUCCESS);
+            assert_eq!(
+                hsa_amd_queue_intercept_create(
+                    gpu,
+                    64,
+                    HSA_QUEUE_TYPE_MULTI,
+                    None,
+                    std::ptr::null_mut(),
+                    0,
+                    0,
+                    &mut proxy
+                ),
+                HSA_STATUS_SUCCESS
+            );
+            assert_eq!(
+                hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), 0, 0, &mut plain),
+                HSA_STATUS_SUCCESS
+            );
         }
         let hw = crate::intercept::hardware_of(crate::queue::lookup(proxy).unwrap());
         assert!(!std::ptr::eq(hw.hsa_ptr(), proxy));
-        assert_eq!(doorbell_id(proxy), doorbell_id(hw.hsa_ptr()), "an intercept queue reports the doorbell of the queue it wraps");
+        assert_eq!(
+            doorbell_id(proxy),
+            doorbell_id(hw.hsa_ptr()),
+            "an intercept queue reports the doorbell of the queue it wraps"
+        );
         assert_ne!(doorbell_id(proxy), doorbell_id(plain));
         // SAFETY: our queues.
         unsafe {

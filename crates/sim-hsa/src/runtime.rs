@@ -40,9 +40,12 @@ impl Config {
         };
         let path = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(std::path::PathBuf::from);
         let time_scale = match std::env::var("ROCPROF_RS_SIM_TIME_SCALE") {
-            Ok(v) => v.trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0).ok_or_else(|| {
-                format!("ROCPROF_RS_SIM_TIME_SCALE={v:?} is not a non-negative number")
-            })?,
+            Ok(v) => v
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .ok_or_else(|| format!("ROCPROF_RS_SIM_TIME_SCALE={v:?} is not a non-negative number"))?,
             Err(_) => 1.0,
         };
         let strict_doorbell = matches!(std::env::var("ROCPROF_RS_SIM_STRICT_DOORBELL").as_deref(), Ok("1"));
@@ -150,14 +153,18 @@ fn init() -> hsa_status_t {
         let have: Vec<String> = sys.agents.iter().filter(|a| !a.is_cpu()).map(|a| a.name()).collect();
         let want: Vec<&str> = config.gpus.iter().map(|m| m.name).collect();
         if have != want {
-            crate::diag!("ROCPROF_RS_SIM_AGENTS changed after the first hsa_init of this process; keeping {}", have.join(","));
+            crate::diag!(
+                "ROCPROF_RS_SIM_AGENTS changed after the first hsa_init of this process; keeping {}",
+                have.join(",")
+            );
         }
     } else {
         let agents = agent::build_agents(&config.gpus);
         let sys: &'static System = Box::leak(Box::new(System { agents }));
         let _ = SYSTEM.set(sys);
     }
-    *KNOBS.write().unwrap_or_else(|e| e.into_inner()) = Knobs { time_scale: config.time_scale, strict_doorbell: config.strict_doorbell };
+    *KNOBS.write().unwrap_or_else(|e| e.into_inner()) =
+        Knobs { time_scale: config.time_scale, strict_doorbell: config.strict_doorbell };
     crate::dispatch_log::open(config.dispatch_log.as_deref(), config.pm4_log.as_deref());
     table::reset();
     REFCOUNT.store(1, Ordering::Release);
@@ -244,7 +251,9 @@ fn loader_table() -> hsa_ven_amd_loader_1_03_pfn_t {
         hsa_ven_amd_loader_executable_iterate_loaded_code_objects: Some(
             crate::api::hsa_ven_amd_loader_executable_iterate_loaded_code_objects,
         ),
-        hsa_ven_amd_loader_loaded_code_object_get_info: Some(crate::api::hsa_ven_amd_loader_loaded_code_object_get_info),
+        hsa_ven_amd_loader_loaded_code_object_get_info: Some(
+            crate::api::hsa_ven_amd_loader_loaded_code_object_get_info,
+        ),
         hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size: Some(
             crate::api::hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size,
         ),
@@ -314,7 +323,13 @@ pub(crate) unsafe extern "C" fn hsa_system_get_major_extension_table(
         let t = loader_table();
         let n = table_length.min(size_of::<hsa_ven_amd_loader_1_03_pfn_t>());
         // SAFETY: copies `n` bytes of a local POD table into the caller's buffer of `table_length >= n` bytes.
-        unsafe { std::ptr::copy_nonoverlapping((&t as *const hsa_ven_amd_loader_1_03_pfn_t).cast::<u8>(), table.cast::<u8>(), n) };
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                (&t as *const hsa_ven_amd_loader_1_03_pfn_t).cast::<u8>(),
+                table.cast::<u8>(),
+                n,
+            )
+        };
         Ok(())
     })
 }
@@ -329,7 +344,14 @@ pub(crate) unsafe extern "C" fn hsa_system_get_extension_table(
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     }
     // SAFETY: the deprecated entry point copies the 1.00 table (three functions) as ROCr does.
-    unsafe { hsa_system_get_major_extension_table(extension, version_major, size_of::<hsa_ven_amd_loader_1_00_pfn_t>(), table) }
+    unsafe {
+        hsa_system_get_major_extension_table(
+            extension,
+            version_major,
+            size_of::<hsa_ven_amd_loader_1_00_pfn_t>(),
+            table,
+        )
+    }
 }
 
 pub(crate) unsafe extern "C" fn hsa_extension_get_name(extension: u16, name: *mut *const c_char) -> hsa_status_t {
@@ -361,7 +383,9 @@ fn status_text(status: hsa_status_t) -> Option<&'static CStr> {
         HSA_STATUS_INFO_BREAK => c"HSA_STATUS_INFO_BREAK: a traversal was stopped by its callback",
         HSA_STATUS_ERROR => c"HSA_STATUS_ERROR: a generic error occurred",
         HSA_STATUS_ERROR_INVALID_ARGUMENT => c"HSA_STATUS_ERROR_INVALID_ARGUMENT: an argument is invalid",
-        HSA_STATUS_ERROR_INVALID_QUEUE_CREATION => c"HSA_STATUS_ERROR_INVALID_QUEUE_CREATION: the queue cannot be created",
+        HSA_STATUS_ERROR_INVALID_QUEUE_CREATION => {
+            c"HSA_STATUS_ERROR_INVALID_QUEUE_CREATION: the queue cannot be created"
+        }
         HSA_STATUS_ERROR_INVALID_ALLOCATION => c"HSA_STATUS_ERROR_INVALID_ALLOCATION: the allocation is invalid",
         HSA_STATUS_ERROR_INVALID_AGENT => c"HSA_STATUS_ERROR_INVALID_AGENT: the agent is invalid",
         HSA_STATUS_ERROR_INVALID_REGION => c"HSA_STATUS_ERROR_INVALID_REGION: the memory region is invalid",
@@ -371,8 +395,12 @@ fn status_text(status: hsa_status_t) -> Option<&'static CStr> {
         HSA_STATUS_ERROR_INVALID_PACKET_FORMAT => c"HSA_STATUS_ERROR_INVALID_PACKET_FORMAT: an AQL packet is malformed",
         HSA_STATUS_ERROR_RESOURCE_FREE => c"HSA_STATUS_ERROR_RESOURCE_FREE: a resource could not be released",
         HSA_STATUS_ERROR_NOT_INITIALIZED => c"HSA_STATUS_ERROR_NOT_INITIALIZED: the runtime is not initialized",
-        HSA_STATUS_ERROR_REFCOUNT_OVERFLOW => c"HSA_STATUS_ERROR_REFCOUNT_OVERFLOW: the runtime reference count overflowed",
-        HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS => c"HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS: the arguments are incompatible",
+        HSA_STATUS_ERROR_REFCOUNT_OVERFLOW => {
+            c"HSA_STATUS_ERROR_REFCOUNT_OVERFLOW: the runtime reference count overflowed"
+        }
+        HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS => {
+            c"HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS: the arguments are incompatible"
+        }
         HSA_STATUS_ERROR_INVALID_INDEX => c"HSA_STATUS_ERROR_INVALID_INDEX: the index is invalid",
         HSA_STATUS_ERROR_INVALID_ISA => c"HSA_STATUS_ERROR_INVALID_ISA: the instruction set architecture is invalid",
         HSA_STATUS_ERROR_INVALID_ISA_NAME => c"HSA_STATUS_ERROR_INVALID_ISA_NAME: the ISA name is invalid",
@@ -380,28 +408,43 @@ fn status_text(status: hsa_status_t) -> Option<&'static CStr> {
         HSA_STATUS_ERROR_INVALID_EXECUTABLE => c"HSA_STATUS_ERROR_INVALID_EXECUTABLE: the executable is invalid",
         HSA_STATUS_ERROR_FROZEN_EXECUTABLE => c"HSA_STATUS_ERROR_FROZEN_EXECUTABLE: the executable is frozen",
         HSA_STATUS_ERROR_INVALID_SYMBOL_NAME => c"HSA_STATUS_ERROR_INVALID_SYMBOL_NAME: no symbol has that name",
-        HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED => c"HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED: the variable is already defined",
+        HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED => {
+            c"HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED: the variable is already defined"
+        }
         HSA_STATUS_ERROR_VARIABLE_UNDEFINED => c"HSA_STATUS_ERROR_VARIABLE_UNDEFINED: the variable is undefined",
         HSA_STATUS_ERROR_EXCEPTION => c"HSA_STATUS_ERROR_EXCEPTION: an HSAIL exception occurred",
         HSA_STATUS_ERROR_INVALID_CODE_SYMBOL => c"HSA_STATUS_ERROR_INVALID_CODE_SYMBOL: the code symbol is invalid",
-        HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL => c"HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL: the executable symbol is invalid",
+        HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL => {
+            c"HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL: the executable symbol is invalid"
+        }
         HSA_STATUS_ERROR_INVALID_FILE => c"HSA_STATUS_ERROR_INVALID_FILE: the file descriptor is invalid",
-        HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER => c"HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER: the code object reader is invalid",
+        HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER => {
+            c"HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER: the code object reader is invalid"
+        }
         HSA_STATUS_ERROR_INVALID_CACHE => c"HSA_STATUS_ERROR_INVALID_CACHE: the cache is invalid",
         HSA_STATUS_ERROR_INVALID_WAVEFRONT => c"HSA_STATUS_ERROR_INVALID_WAVEFRONT: the wavefront is invalid",
         HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP => c"HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP: the signal group is invalid",
-        HSA_STATUS_ERROR_INVALID_RUNTIME_STATE => c"HSA_STATUS_ERROR_INVALID_RUNTIME_STATE: the runtime is in an invalid state",
+        HSA_STATUS_ERROR_INVALID_RUNTIME_STATE => {
+            c"HSA_STATUS_ERROR_INVALID_RUNTIME_STATE: the runtime is in an invalid state"
+        }
         HSA_STATUS_ERROR_FATAL => c"HSA_STATUS_ERROR_FATAL: a fatal error occurred",
         HSA_STATUS_ERROR_INVALID_MEMORY_POOL => c"HSA_STATUS_ERROR_INVALID_MEMORY_POOL: the memory pool is invalid",
-        HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION => c"HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: memory access outside the aperture",
-        HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION => c"HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION: an illegal instruction was executed",
+        HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION => {
+            c"HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: memory access outside the aperture"
+        }
+        HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION => {
+            c"HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION: an illegal instruction was executed"
+        }
         HSA_STATUS_ERROR_MEMORY_FAULT => c"HSA_STATUS_ERROR_MEMORY_FAULT: a memory fault occurred",
         HSA_STATUS_ERROR_NOT_SUPPORTED => c"HSA_STATUS_ERROR_NOT_SUPPORTED: the operation is not supported",
         _ => return None,
     })
 }
 
-pub(crate) unsafe extern "C" fn hsa_status_string(status: hsa_status_t, status_string: *mut *const c_char) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_status_string(
+    status: hsa_status_t,
+    status_string: *mut *const c_char,
+) -> hsa_status_t {
     if status_string.is_null() {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     }
@@ -421,7 +464,12 @@ mod tests {
 
     #[test]
     fn every_status_code_has_text_naming_it() {
-        for code in [HSA_STATUS_SUCCESS, HSA_STATUS_ERROR_INVALID_SIGNAL, HSA_STATUS_ERROR_FATAL, HSA_STATUS_ERROR_NOT_SUPPORTED] {
+        for code in [
+            HSA_STATUS_SUCCESS,
+            HSA_STATUS_ERROR_INVALID_SIGNAL,
+            HSA_STATUS_ERROR_FATAL,
+            HSA_STATUS_ERROR_NOT_SUPPORTED,
+        ] {
             let s = status_text(code).unwrap().to_str().unwrap();
             assert!(s.starts_with("HSA_STATUS_"), "{s}");
         }

@@ -169,7 +169,10 @@ pub(crate) fn create(initial: i64, kind: i64, attributes: u64, cpu_consumer: boo
         attributes,
         cpu_consumer,
     }));
-    LIVE.write().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(HashSet::new).insert(s as *const Signal as usize);
+    LIVE.write()
+        .unwrap_or_else(|e| e.into_inner())
+        .get_or_insert_with(HashSet::new)
+        .insert(s as *const Signal as usize);
     s
 }
 
@@ -391,7 +394,10 @@ pub(crate) unsafe extern "C" fn hsa_signal_wait_scacquire(
 }
 
 /// Waits until one of `(signal, cond, value)` holds; returns its index and observed value, or `None` on timeout.
-pub(crate) fn wait_any(items: &[(&'static Signal, hsa_signal_condition_t, i64)], timeout_ns: u64) -> Option<(usize, i64)> {
+pub(crate) fn wait_any(
+    items: &[(&'static Signal, hsa_signal_condition_t, i64)],
+    timeout_ns: u64,
+) -> Option<(usize, i64)> {
     let deadline = deadline(timeout_ns);
     loop {
         let seen = ANY_SIGNAL.generation();
@@ -421,7 +427,8 @@ unsafe fn collect(
     let mut v = Vec::with_capacity(count as usize);
     for i in 0..count as usize {
         // SAFETY: the caller passes `count` entries in each array (checked non-null).
-        let (h, c, x) = unsafe { (signals.add(i).read_unaligned(), conds.add(i).read_unaligned(), values.add(i).read_unaligned()) };
+        let (h, c, x) =
+            unsafe { (signals.add(i).read_unaligned(), conds.add(i).read_unaligned(), values.add(i).read_unaligned()) };
         v.push((lookup(h).ok()?, c, x));
     }
     Some(v)
@@ -659,7 +666,10 @@ mod tests {
     fn wait_any_reports_the_first_satisfied() {
         let a = create(1, 1, 0, true);
         let b = create(0, 1, 0, true);
-        assert_eq!(wait_any(&[(a, HSA_SIGNAL_CONDITION_EQ, 0), (b, HSA_SIGNAL_CONDITION_EQ, 0)], 1_000_000), Some((1, 0)));
+        assert_eq!(
+            wait_any(&[(a, HSA_SIGNAL_CONDITION_EQ, 0), (b, HSA_SIGNAL_CONDITION_EQ, 0)], 1_000_000),
+            Some((1, 0))
+        );
         assert_eq!(wait_any(&[(a, HSA_SIGNAL_CONDITION_EQ, 0)], 1_000_000), None);
     }
 }

@@ -197,7 +197,8 @@ mod tests {
         set_abi(Abi::Newest);
         reset();
         // SAFETY: as above.
-        let (r, amd, core, img) = unsafe { ((*t).root.version, (*t).amd.version, (*t).core.version, (*t).image.version) };
+        let (r, amd, core, img) =
+            unsafe { ((*t).root.version, (*t).amd.version, (*t).core.version, (*t).image.version) };
         assert_eq!((r.major_id, r.minor_id, r.step_id), (3, 64, 1));
         assert_eq!((amd.major_id, amd.minor_id, amd.step_id), (2, 608, 7));
         assert_eq!((core.major_id, core.minor_id), (2, 1016));
@@ -265,9 +266,17 @@ mod tests {
         assert_eq!(WRAPPED.load(Ordering::SeqCst), 101, "both exports went through the live table");
         crate::api::testing::shut_down();
         let core = slot!(core, hsa_signal_create_fn).map(|f| f as usize);
-        assert_eq!(core, Some(crate::api::hsa_signal_create as PFN_hsa_signal_create as usize), "the last hsa_shut_down reset the core table");
+        assert_eq!(
+            core,
+            Some(crate::api::hsa_signal_create as PFN_hsa_signal_create as usize),
+            "the last hsa_shut_down reset the core table"
+        );
         let amd = if five_two { slot!(amd52, hsa_amd_signal_create_fn) } else { slot!(amd, hsa_amd_signal_create_fn) };
-        assert_eq!(amd.map(|f| f as usize), Some(crate::api::hsa_amd_signal_create as PFN_hsa_amd_signal_create as usize), "and the AmdExt table");
+        assert_eq!(
+            amd.map(|f| f as usize),
+            Some(crate::api::hsa_amd_signal_create as PFN_hsa_amd_signal_create as usize),
+            "and the AmdExt table"
+        );
     }
 
     #[test]

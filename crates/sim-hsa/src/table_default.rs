@@ -12,7 +12,11 @@ const fn version(major: u32, size: usize, step: u32) -> ApiTableVersion {
 /// Default `CoreApiTable`.
 pub(crate) const fn core() -> CoreApiTable {
     CoreApiTable {
-        version: version(HSA_CORE_API_TABLE_MAJOR_VERSION, core::mem::size_of::<CoreApiTable>(), HSA_CORE_API_TABLE_STEP_VERSION),
+        version: version(
+            HSA_CORE_API_TABLE_MAJOR_VERSION,
+            core::mem::size_of::<CoreApiTable>(),
+            HSA_CORE_API_TABLE_STEP_VERSION,
+        ),
         hsa_init_fn: Some(crate::api::hsa_init),
         hsa_shut_down_fn: Some(crate::api::hsa_shut_down),
         hsa_system_get_info_fn: Some(crate::api::hsa_system_get_info),
@@ -144,14 +148,20 @@ pub(crate) const fn core() -> CoreApiTable {
 /// Default `AmdExtTable`.
 pub(crate) const fn amd() -> AmdExtTable {
     AmdExtTable {
-        version: version(HSA_AMD_EXT_API_TABLE_MAJOR_VERSION, core::mem::size_of::<AmdExtTable>(), HSA_AMD_EXT_API_TABLE_STEP_VERSION),
+        version: version(
+            HSA_AMD_EXT_API_TABLE_MAJOR_VERSION,
+            core::mem::size_of::<AmdExtTable>(),
+            HSA_AMD_EXT_API_TABLE_STEP_VERSION,
+        ),
         hsa_amd_coherency_get_type_fn: Some(crate::api::hsa_amd_coherency_get_type),
         hsa_amd_coherency_set_type_fn: Some(crate::api::hsa_amd_coherency_set_type),
         hsa_amd_profiling_set_profiler_enabled_fn: Some(crate::api::hsa_amd_profiling_set_profiler_enabled),
         hsa_amd_profiling_async_copy_enable_fn: Some(crate::api::hsa_amd_profiling_async_copy_enable),
         hsa_amd_profiling_get_dispatch_time_fn: Some(crate::api::hsa_amd_profiling_get_dispatch_time),
         hsa_amd_profiling_get_async_copy_time_fn: Some(crate::api::hsa_amd_profiling_get_async_copy_time),
-        hsa_amd_profiling_convert_tick_to_system_domain_fn: Some(crate::api::hsa_amd_profiling_convert_tick_to_system_domain),
+        hsa_amd_profiling_convert_tick_to_system_domain_fn: Some(
+            crate::api::hsa_amd_profiling_convert_tick_to_system_domain,
+        ),
         hsa_amd_signal_async_handler_fn: Some(crate::api::hsa_amd_signal_async_handler),
         hsa_amd_async_function_fn: Some(crate::api::hsa_amd_async_function),
         hsa_amd_signal_wait_any_fn: Some(crate::api::hsa_amd_signal_wait_any),
@@ -211,7 +221,9 @@ pub(crate) const fn amd() -> AmdExtTable {
         hsa_amd_vmem_export_shareable_handle_fn: Some(crate::api::hsa_amd_vmem_export_shareable_handle),
         hsa_amd_vmem_import_shareable_handle_fn: Some(crate::api::hsa_amd_vmem_import_shareable_handle),
         hsa_amd_vmem_retain_alloc_handle_fn: Some(crate::api::hsa_amd_vmem_retain_alloc_handle),
-        hsa_amd_vmem_get_alloc_properties_from_handle_fn: Some(crate::api::hsa_amd_vmem_get_alloc_properties_from_handle),
+        hsa_amd_vmem_get_alloc_properties_from_handle_fn: Some(
+            crate::api::hsa_amd_vmem_get_alloc_properties_from_handle,
+        ),
         hsa_amd_agent_set_async_scratch_limit_fn: Some(crate::api::hsa_amd_agent_set_async_scratch_limit),
         hsa_amd_queue_get_info_fn: Some(crate::api::hsa_amd_queue_get_info),
         hsa_amd_vmem_address_reserve_align_fn: Some(crate::api::hsa_amd_vmem_address_reserve_align),
@@ -225,7 +237,11 @@ pub(crate) const fn amd() -> AmdExtTable {
 /// Default `FinalizerExtTable`.
 pub(crate) const fn fin() -> FinalizerExtTable {
     FinalizerExtTable {
-        version: version(HSA_FINALIZER_API_TABLE_MAJOR_VERSION, core::mem::size_of::<FinalizerExtTable>(), HSA_FINALIZER_API_TABLE_STEP_VERSION),
+        version: version(
+            HSA_FINALIZER_API_TABLE_MAJOR_VERSION,
+            core::mem::size_of::<FinalizerExtTable>(),
+            HSA_FINALIZER_API_TABLE_STEP_VERSION,
+        ),
         hsa_ext_program_create_fn: Some(crate::api::hsa_ext_program_create),
         hsa_ext_program_destroy_fn: Some(crate::api::hsa_ext_program_destroy),
         hsa_ext_program_add_module_fn: Some(crate::api::hsa_ext_program_add_module),
@@ -238,7 +254,11 @@ pub(crate) const fn fin() -> FinalizerExtTable {
 /// Default `ImageExtTable`.
 pub(crate) const fn image() -> ImageExtTable {
     ImageExtTable {
-        version: version(HSA_IMAGE_API_TABLE_MAJOR_VERSION, core::mem::size_of::<ImageExtTable>(), HSA_IMAGE_API_TABLE_STEP_VERSION),
+        version: version(
+            HSA_IMAGE_API_TABLE_MAJOR_VERSION,
+            core::mem::size_of::<ImageExtTable>(),
+            HSA_IMAGE_API_TABLE_STEP_VERSION,
+        ),
         hsa_ext_image_get_capability_fn: Some(crate::api::hsa_ext_image_get_capability),
         hsa_ext_image_data_get_info_fn: Some(crate::api::hsa_ext_image_data_get_info),
         hsa_ext_image_create_fn: Some(crate::api::hsa_ext_image_create),
@@ -259,7 +279,11 @@ pub(crate) const fn image() -> ImageExtTable {
 /// Default `PcSamplingExtTable`.
 pub(crate) const fn pcs() -> PcSamplingExtTable {
     PcSamplingExtTable {
-        version: version(HSA_PC_SAMPLING_API_TABLE_MAJOR_VERSION, core::mem::size_of::<PcSamplingExtTable>(), HSA_PC_SAMPLING_API_TABLE_STEP_VERSION),
+        version: version(
+            HSA_PC_SAMPLING_API_TABLE_MAJOR_VERSION,
+            core::mem::size_of::<PcSamplingExtTable>(),
+            HSA_PC_SAMPLING_API_TABLE_STEP_VERSION,
+        ),
         hsa_ven_amd_pcs_iterate_configuration_fn: Some(crate::api::hsa_ven_amd_pcs_iterate_configuration),
         hsa_ven_amd_pcs_create_fn: Some(crate::api::hsa_ven_amd_pcs_create),
         hsa_ven_amd_pcs_create_from_id_fn: Some(crate::api::hsa_ven_amd_pcs_create_from_id),
@@ -280,7 +304,9 @@ pub(crate) const fn amd52() -> rocm_5_2::AmdExtTable {
         hsa_amd_profiling_async_copy_enable_fn: Some(crate::api::hsa_amd_profiling_async_copy_enable),
         hsa_amd_profiling_get_dispatch_time_fn: Some(crate::api::hsa_amd_profiling_get_dispatch_time),
         hsa_amd_profiling_get_async_copy_time_fn: Some(crate::api::hsa_amd_profiling_get_async_copy_time),
-        hsa_amd_profiling_convert_tick_to_system_domain_fn: Some(crate::api::hsa_amd_profiling_convert_tick_to_system_domain),
+        hsa_amd_profiling_convert_tick_to_system_domain_fn: Some(
+            crate::api::hsa_amd_profiling_convert_tick_to_system_domain,
+        ),
         hsa_amd_signal_async_handler_fn: Some(crate::api::hsa_amd_signal_async_handler),
         hsa_amd_async_function_fn: Some(crate::api::hsa_amd_async_function),
         hsa_amd_signal_wait_any_fn: Some(crate::api::hsa_amd_signal_wait_any),
@@ -348,7 +374,11 @@ pub(crate) const fn image52() -> rocm_5_2::ImageExtTable {
 /// Default `ToolsApiTable`: every callback NULL.
 pub(crate) const fn tools() -> ToolsApiTable {
     ToolsApiTable {
-        version: version(HSA_TOOLS_API_TABLE_MAJOR_VERSION, core::mem::size_of::<ToolsApiTable>(), HSA_TOOLS_API_TABLE_STEP_VERSION),
+        version: version(
+            HSA_TOOLS_API_TABLE_MAJOR_VERSION,
+            core::mem::size_of::<ToolsApiTable>(),
+            HSA_TOOLS_API_TABLE_STEP_VERSION,
+        ),
         hsa_amd_tool_scratch_event_alloc_start_fn: None,
         hsa_amd_tool_scratch_event_alloc_end_fn: None,
         hsa_amd_tool_scratch_event_free_start_fn: None,

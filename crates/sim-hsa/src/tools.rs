@@ -91,7 +91,9 @@ struct LinkMap {
 fn defined_in(handle: *mut c_void, sym: *mut c_void) -> bool {
     let mut lm: *mut LinkMap = std::ptr::null_mut();
     // SAFETY: `handle` is a live dlopen handle and `lm` a writable pointer slot, as RTLD_DI_LINKMAP requires.
-    if unsafe { libc::dlinfo(handle, libc::RTLD_DI_LINKMAP, (&mut lm as *mut *mut LinkMap).cast()) } != 0 || lm.is_null() {
+    if unsafe { libc::dlinfo(handle, libc::RTLD_DI_LINKMAP, (&mut lm as *mut *mut LinkMap).cast()) } != 0
+        || lm.is_null()
+    {
         return false;
     }
     let mut info: libc::Dl_info = libc::Dl_info {

@@ -12,15 +12,35 @@ pub(crate) unsafe extern "C" fn hsa_amd_enable_logging(flags: *mut u8, file: *mu
     crate::api::unsupported("hsa_amd_enable_logging")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_image_create(agent: hsa_agent_t, image_descriptor: *const hsa_ext_image_descriptor_t, image_layout: *const hsa_amd_image_descriptor_t, image_data: *const c_void, access_permission: hsa_access_permission_t, image: *mut hsa_ext_image_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_image_create(
+    agent: hsa_agent_t,
+    image_descriptor: *const hsa_ext_image_descriptor_t,
+    image_layout: *const hsa_amd_image_descriptor_t,
+    image_data: *const c_void,
+    access_permission: hsa_access_permission_t,
+    image: *mut hsa_ext_image_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_image_create")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_image_get_info_max_dim(agent: hsa_agent_t, attribute: hsa_agent_info_t, value: *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_image_get_info_max_dim(
+    agent: hsa_agent_t,
+    attribute: hsa_agent_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_image_get_info_max_dim")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_interop_map_buffer(num_agents: u32, agents: *mut hsa_agent_t, interop_handle: c_int, flags: u32, size: *mut usize, ptr: *mut *mut c_void, metadata_size: *mut usize, metadata: *mut *const c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_interop_map_buffer(
+    num_agents: u32,
+    agents: *mut hsa_agent_t,
+    interop_handle: c_int,
+    flags: u32,
+    size: *mut usize,
+    ptr: *mut *mut c_void,
+    metadata_size: *mut usize,
+    metadata: *mut *const c_void,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_interop_map_buffer")
 }
 
@@ -28,11 +48,21 @@ pub(crate) unsafe extern "C" fn hsa_amd_interop_unmap_buffer(ptr: *mut c_void) -
     crate::api::unsupported("hsa_amd_interop_unmap_buffer")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_ipc_memory_attach(handle: *const hsa_amd_ipc_memory_t, len: usize, num_agents: u32, mapping_agents: *const hsa_agent_t, mapped_ptr: *mut *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_ipc_memory_attach(
+    handle: *const hsa_amd_ipc_memory_t,
+    len: usize,
+    num_agents: u32,
+    mapping_agents: *const hsa_agent_t,
+    mapped_ptr: *mut *mut c_void,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_ipc_memory_attach")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_ipc_memory_create(ptr: *mut c_void, len: usize, handle: *mut hsa_amd_ipc_memory_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_ipc_memory_create(
+    ptr: *mut c_void,
+    len: usize,
+    handle: *mut hsa_amd_ipc_memory_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_ipc_memory_create")
 }
 
@@ -40,19 +70,33 @@ pub(crate) unsafe extern "C" fn hsa_amd_ipc_memory_detach(mapped_ptr: *mut c_voi
     crate::api::unsupported("hsa_amd_ipc_memory_detach")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_ipc_signal_attach(handle: *const hsa_amd_ipc_signal_t, signal: *mut hsa_signal_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_ipc_signal_attach(
+    handle: *const hsa_amd_ipc_signal_t,
+    signal: *mut hsa_signal_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_ipc_signal_attach")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_ipc_signal_create(signal: hsa_signal_t, handle: *mut hsa_amd_ipc_signal_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_ipc_signal_create(
+    signal: hsa_signal_t,
+    handle: *mut hsa_amd_ipc_signal_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_ipc_signal_create")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_memory_migrate(ptr: *const c_void, memory_pool: hsa_amd_memory_pool_t, flags: u32) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_memory_migrate(
+    ptr: *const c_void,
+    memory_pool: hsa_amd_memory_pool_t,
+    flags: u32,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_memory_migrate")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_memory_pool_can_migrate(src_memory_pool: hsa_amd_memory_pool_t, dst_memory_pool: hsa_amd_memory_pool_t, result: *mut bool) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_memory_pool_can_migrate(
+    src_memory_pool: hsa_amd_memory_pool_t,
+    dst_memory_pool: hsa_amd_memory_pool_t,
+    result: *mut bool,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_memory_pool_can_migrate")
 }
 
@@ -60,11 +104,22 @@ pub(crate) unsafe extern "C" fn hsa_amd_portable_close_dmabuf(dmabuf: c_int) -> 
     crate::api::unsupported("hsa_amd_portable_close_dmabuf")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_portable_export_dmabuf(ptr: *const c_void, size: usize, dmabuf: *mut c_int, offset: *mut u64) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_portable_export_dmabuf(
+    ptr: *const c_void,
+    size: usize,
+    dmabuf: *mut c_int,
+    offset: *mut u64,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_portable_export_dmabuf")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_portable_export_dmabuf_v2(ptr: *const c_void, size: usize, dmabuf: *mut c_int, offset: *mut u64, flags: u64) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_portable_export_dmabuf_v2(
+    ptr: *const c_void,
+    size: usize,
+    dmabuf: *mut c_int,
+    offset: *mut u64,
+    flags: u64,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_portable_export_dmabuf_v2")
 }
 
@@ -76,19 +131,43 @@ pub(crate) unsafe extern "C" fn hsa_amd_spm_release(preferred_agent: hsa_agent_t
     crate::api::unsupported("hsa_amd_spm_release")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_spm_set_dest_buffer(preferred_agent: hsa_agent_t, size_in_bytes: usize, timeout: *mut u32, size_copied: *mut u32, dest: *mut c_void, is_data_loss: *mut bool) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_spm_set_dest_buffer(
+    preferred_agent: hsa_agent_t,
+    size_in_bytes: usize,
+    timeout: *mut u32,
+    size_copied: *mut u32,
+    dest: *mut c_void,
+    is_data_loss: *mut bool,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_spm_set_dest_buffer")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_svm_attributes_get(ptr: *mut c_void, size: usize, attribute_list: *mut hsa_amd_svm_attribute_pair_t, attribute_count: usize) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_svm_attributes_get(
+    ptr: *mut c_void,
+    size: usize,
+    attribute_list: *mut hsa_amd_svm_attribute_pair_t,
+    attribute_count: usize,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_svm_attributes_get")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_svm_attributes_set(ptr: *mut c_void, size: usize, attribute_list: *mut hsa_amd_svm_attribute_pair_t, attribute_count: usize) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_svm_attributes_set(
+    ptr: *mut c_void,
+    size: usize,
+    attribute_list: *mut hsa_amd_svm_attribute_pair_t,
+    attribute_count: usize,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_svm_attributes_set")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_svm_prefetch_async(ptr: *mut c_void, size: usize, agent: hsa_agent_t, num_dep_signals: u32, dep_signals: *const hsa_signal_t, completion_signal: hsa_signal_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_svm_prefetch_async(
+    ptr: *mut c_void,
+    size: usize,
+    agent: hsa_agent_t,
+    num_dep_signals: u32,
+    dep_signals: *const hsa_signal_t,
+    completion_signal: hsa_signal_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_svm_prefetch_async")
 }
 
@@ -96,47 +175,95 @@ pub(crate) unsafe extern "C" fn hsa_amd_vmem_address_free(va: *mut c_void, size:
     crate::api::unsupported("hsa_amd_vmem_address_free")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_vmem_address_reserve(va: *mut *mut c_void, size: usize, address: u64, flags: u64) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_vmem_address_reserve(
+    va: *mut *mut c_void,
+    size: usize,
+    address: u64,
+    flags: u64,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_vmem_address_reserve")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_vmem_address_reserve_align(va: *mut *mut c_void, size: usize, address: u64, alignment: u64, flags: u64) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_vmem_address_reserve_align(
+    va: *mut *mut c_void,
+    size: usize,
+    address: u64,
+    alignment: u64,
+    flags: u64,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_vmem_address_reserve_align")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_vmem_export_shareable_handle(dmabuf_fd: *mut c_int, handle: hsa_amd_vmem_alloc_handle_t, flags: u64) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_vmem_export_shareable_handle(
+    dmabuf_fd: *mut c_int,
+    handle: hsa_amd_vmem_alloc_handle_t,
+    flags: u64,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_vmem_export_shareable_handle")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_vmem_get_access(va: *mut c_void, perms: *mut hsa_access_permission_t, agent_handle: hsa_agent_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_vmem_get_access(
+    va: *mut c_void,
+    perms: *mut hsa_access_permission_t,
+    agent_handle: hsa_agent_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_vmem_get_access")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_vmem_get_alloc_properties_from_handle(memory_handle: hsa_amd_vmem_alloc_handle_t, pool: *mut hsa_amd_memory_pool_t, type_: *mut hsa_amd_memory_type_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_vmem_get_alloc_properties_from_handle(
+    memory_handle: hsa_amd_vmem_alloc_handle_t,
+    pool: *mut hsa_amd_memory_pool_t,
+    type_: *mut hsa_amd_memory_type_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_vmem_get_alloc_properties_from_handle")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_vmem_handle_create(pool: hsa_amd_memory_pool_t, size: usize, type_: hsa_amd_memory_type_t, flags: u64, memory_handle: *mut hsa_amd_vmem_alloc_handle_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_vmem_handle_create(
+    pool: hsa_amd_memory_pool_t,
+    size: usize,
+    type_: hsa_amd_memory_type_t,
+    flags: u64,
+    memory_handle: *mut hsa_amd_vmem_alloc_handle_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_vmem_handle_create")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_vmem_handle_release(memory_handle: hsa_amd_vmem_alloc_handle_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_vmem_handle_release(
+    memory_handle: hsa_amd_vmem_alloc_handle_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_vmem_handle_release")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_vmem_import_shareable_handle(dmabuf_fd: c_int, handle: *mut hsa_amd_vmem_alloc_handle_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_vmem_import_shareable_handle(
+    dmabuf_fd: c_int,
+    handle: *mut hsa_amd_vmem_alloc_handle_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_vmem_import_shareable_handle")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_vmem_map(va: *mut c_void, size: usize, in_offset: usize, memory_handle: hsa_amd_vmem_alloc_handle_t, flags: u64) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_vmem_map(
+    va: *mut c_void,
+    size: usize,
+    in_offset: usize,
+    memory_handle: hsa_amd_vmem_alloc_handle_t,
+    flags: u64,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_vmem_map")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_vmem_retain_alloc_handle(memory_handle: *mut hsa_amd_vmem_alloc_handle_t, addr: *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_vmem_retain_alloc_handle(
+    memory_handle: *mut hsa_amd_vmem_alloc_handle_t,
+    addr: *mut c_void,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_vmem_retain_alloc_handle")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_vmem_set_access(va: *mut c_void, size: usize, desc: *const hsa_amd_memory_access_desc_t, desc_cnt: usize) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_amd_vmem_set_access(
+    va: *mut c_void,
+    size: usize,
+    desc: *const hsa_amd_memory_access_desc_t,
+    desc_cnt: usize,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_vmem_set_access")
 }
 
@@ -144,7 +271,12 @@ pub(crate) unsafe extern "C" fn hsa_amd_vmem_unmap(va: *mut c_void, size: usize)
     crate::api::unsupported("hsa_amd_vmem_unmap")
 }
 
-pub(crate) unsafe extern "C" fn hsa_code_object_deserialize(serialized_code_object: *mut c_void, serialized_code_object_size: usize, options: *const c_char, code_object: *mut hsa_code_object_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_code_object_deserialize(
+    serialized_code_object: *mut c_void,
+    serialized_code_object_size: usize,
+    options: *const c_char,
+    code_object: *mut hsa_code_object_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_code_object_deserialize")
 }
 
@@ -152,71 +284,171 @@ pub(crate) unsafe extern "C" fn hsa_code_object_destroy(code_object: hsa_code_ob
     crate::api::unsupported("hsa_code_object_destroy")
 }
 
-pub(crate) unsafe extern "C" fn hsa_code_object_get_info(code_object: hsa_code_object_t, attribute: hsa_code_object_info_t, value: *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_code_object_get_info(
+    code_object: hsa_code_object_t,
+    attribute: hsa_code_object_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_code_object_get_info")
 }
 
-pub(crate) unsafe extern "C" fn hsa_code_object_get_symbol(code_object: hsa_code_object_t, symbol_name: *const c_char, symbol: *mut hsa_code_symbol_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_code_object_get_symbol(
+    code_object: hsa_code_object_t,
+    symbol_name: *const c_char,
+    symbol: *mut hsa_code_symbol_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_code_object_get_symbol")
 }
 
-pub(crate) unsafe extern "C" fn hsa_code_object_get_symbol_from_name(code_object: hsa_code_object_t, module_name: *const c_char, symbol_name: *const c_char, symbol: *mut hsa_code_symbol_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_code_object_get_symbol_from_name(
+    code_object: hsa_code_object_t,
+    module_name: *const c_char,
+    symbol_name: *const c_char,
+    symbol: *mut hsa_code_symbol_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_code_object_get_symbol_from_name")
 }
 
-pub(crate) unsafe extern "C" fn hsa_code_object_iterate_symbols(code_object: hsa_code_object_t, callback: Option< unsafe extern "C" fn( code_object: hsa_code_object_t, symbol: hsa_code_symbol_t, data: *mut c_void, ) -> hsa_status_t, >, data: *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_code_object_iterate_symbols(
+    code_object: hsa_code_object_t,
+    callback: Option<
+        unsafe extern "C" fn(
+            code_object: hsa_code_object_t,
+            symbol: hsa_code_symbol_t,
+            data: *mut c_void,
+        ) -> hsa_status_t,
+    >,
+    data: *mut c_void,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_code_object_iterate_symbols")
 }
 
-pub(crate) unsafe extern "C" fn hsa_code_object_serialize(code_object: hsa_code_object_t, alloc_callback: Option< unsafe extern "C" fn( size: usize, data: hsa_callback_data_t, address: *mut *mut c_void, ) -> hsa_status_t, >, callback_data: hsa_callback_data_t, options: *const c_char, serialized_code_object: *mut *mut c_void, serialized_code_object_size: *mut usize) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_code_object_serialize(
+    code_object: hsa_code_object_t,
+    alloc_callback: Option<
+        unsafe extern "C" fn(size: usize, data: hsa_callback_data_t, address: *mut *mut c_void) -> hsa_status_t,
+    >,
+    callback_data: hsa_callback_data_t,
+    options: *const c_char,
+    serialized_code_object: *mut *mut c_void,
+    serialized_code_object_size: *mut usize,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_code_object_serialize")
 }
 
-pub(crate) unsafe extern "C" fn hsa_code_symbol_get_info(code_symbol: hsa_code_symbol_t, attribute: hsa_code_symbol_info_t, value: *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_code_symbol_get_info(
+    code_symbol: hsa_code_symbol_t,
+    attribute: hsa_code_symbol_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_code_symbol_get_info")
 }
 
-pub(crate) unsafe extern "C" fn hsa_executable_agent_global_variable_define(executable: hsa_executable_t, agent: hsa_agent_t, variable_name: *const c_char, address: *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_executable_agent_global_variable_define(
+    executable: hsa_executable_t,
+    agent: hsa_agent_t,
+    variable_name: *const c_char,
+    address: *mut c_void,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_executable_agent_global_variable_define")
 }
 
-pub(crate) unsafe extern "C" fn hsa_executable_global_variable_define(executable: hsa_executable_t, variable_name: *const c_char, address: *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_executable_global_variable_define(
+    executable: hsa_executable_t,
+    variable_name: *const c_char,
+    address: *mut c_void,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_executable_global_variable_define")
 }
 
-pub(crate) unsafe extern "C" fn hsa_executable_load_code_object(executable: hsa_executable_t, agent: hsa_agent_t, code_object: hsa_code_object_t, options: *const c_char) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_executable_load_code_object(
+    executable: hsa_executable_t,
+    agent: hsa_agent_t,
+    code_object: hsa_code_object_t,
+    options: *const c_char,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_executable_load_code_object")
 }
 
-pub(crate) unsafe extern "C" fn hsa_executable_load_program_code_object(executable: hsa_executable_t, code_object_reader: hsa_code_object_reader_t, options: *const c_char, loaded_code_object: *mut hsa_loaded_code_object_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_executable_load_program_code_object(
+    executable: hsa_executable_t,
+    code_object_reader: hsa_code_object_reader_t,
+    options: *const c_char,
+    loaded_code_object: *mut hsa_loaded_code_object_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_executable_load_program_code_object")
 }
 
-pub(crate) unsafe extern "C" fn hsa_executable_readonly_variable_define(executable: hsa_executable_t, agent: hsa_agent_t, variable_name: *const c_char, address: *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_executable_readonly_variable_define(
+    executable: hsa_executable_t,
+    agent: hsa_agent_t,
+    variable_name: *const c_char,
+    address: *mut c_void,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_executable_readonly_variable_define")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ext_image_clear(agent: hsa_agent_t, image: hsa_ext_image_t, data: *const c_void, image_region: *const hsa_ext_image_region_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ext_image_clear(
+    agent: hsa_agent_t,
+    image: hsa_ext_image_t,
+    data: *const c_void,
+    image_region: *const hsa_ext_image_region_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ext_image_clear")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ext_image_copy(agent: hsa_agent_t, src_image: hsa_ext_image_t, src_offset: *const hsa_dim3_t, dst_image: hsa_ext_image_t, dst_offset: *const hsa_dim3_t, range: *const hsa_dim3_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ext_image_copy(
+    agent: hsa_agent_t,
+    src_image: hsa_ext_image_t,
+    src_offset: *const hsa_dim3_t,
+    dst_image: hsa_ext_image_t,
+    dst_offset: *const hsa_dim3_t,
+    range: *const hsa_dim3_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ext_image_copy")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ext_image_create(agent: hsa_agent_t, image_descriptor: *const hsa_ext_image_descriptor_t, image_data: *const c_void, access_permission: hsa_access_permission_t, image: *mut hsa_ext_image_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ext_image_create(
+    agent: hsa_agent_t,
+    image_descriptor: *const hsa_ext_image_descriptor_t,
+    image_data: *const c_void,
+    access_permission: hsa_access_permission_t,
+    image: *mut hsa_ext_image_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ext_image_create")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ext_image_create_with_layout(agent: hsa_agent_t, image_descriptor: *const hsa_ext_image_descriptor_t, image_data: *const c_void, access_permission: hsa_access_permission_t, image_data_layout: hsa_ext_image_data_layout_t, image_data_row_pitch: usize, image_data_slice_pitch: usize, image: *mut hsa_ext_image_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ext_image_create_with_layout(
+    agent: hsa_agent_t,
+    image_descriptor: *const hsa_ext_image_descriptor_t,
+    image_data: *const c_void,
+    access_permission: hsa_access_permission_t,
+    image_data_layout: hsa_ext_image_data_layout_t,
+    image_data_row_pitch: usize,
+    image_data_slice_pitch: usize,
+    image: *mut hsa_ext_image_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ext_image_create_with_layout")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ext_image_data_get_info(agent: hsa_agent_t, image_descriptor: *const hsa_ext_image_descriptor_t, access_permission: hsa_access_permission_t, image_data_info: *mut hsa_ext_image_data_info_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ext_image_data_get_info(
+    agent: hsa_agent_t,
+    image_descriptor: *const hsa_ext_image_descriptor_t,
+    access_permission: hsa_access_permission_t,
+    image_data_info: *mut hsa_ext_image_data_info_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ext_image_data_get_info")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ext_image_data_get_info_with_layout(agent: hsa_agent_t, image_descriptor: *const hsa_ext_image_descriptor_t, access_permission: hsa_access_permission_t, image_data_layout: hsa_ext_image_data_layout_t, image_data_row_pitch: usize, image_data_slice_pitch: usize, image_data_info: *mut hsa_ext_image_data_info_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ext_image_data_get_info_with_layout(
+    agent: hsa_agent_t,
+    image_descriptor: *const hsa_ext_image_descriptor_t,
+    access_permission: hsa_access_permission_t,
+    image_data_layout: hsa_ext_image_data_layout_t,
+    image_data_row_pitch: usize,
+    image_data_slice_pitch: usize,
+    image_data_info: *mut hsa_ext_image_data_info_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ext_image_data_get_info_with_layout")
 }
 
@@ -224,27 +456,61 @@ pub(crate) unsafe extern "C" fn hsa_ext_image_destroy(agent: hsa_agent_t, image:
     crate::api::unsupported("hsa_ext_image_destroy")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ext_image_export(agent: hsa_agent_t, src_image: hsa_ext_image_t, dst_memory: *mut c_void, dst_row_pitch: usize, dst_slice_pitch: usize, image_region: *const hsa_ext_image_region_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ext_image_export(
+    agent: hsa_agent_t,
+    src_image: hsa_ext_image_t,
+    dst_memory: *mut c_void,
+    dst_row_pitch: usize,
+    dst_slice_pitch: usize,
+    image_region: *const hsa_ext_image_region_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ext_image_export")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ext_image_get_capability(agent: hsa_agent_t, geometry: hsa_ext_image_geometry_t, image_format: *const hsa_ext_image_format_t, capability_mask: *mut u32) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ext_image_get_capability(
+    agent: hsa_agent_t,
+    geometry: hsa_ext_image_geometry_t,
+    image_format: *const hsa_ext_image_format_t,
+    capability_mask: *mut u32,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ext_image_get_capability")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ext_image_get_capability_with_layout(agent: hsa_agent_t, geometry: hsa_ext_image_geometry_t, image_format: *const hsa_ext_image_format_t, image_data_layout: hsa_ext_image_data_layout_t, capability_mask: *mut u32) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ext_image_get_capability_with_layout(
+    agent: hsa_agent_t,
+    geometry: hsa_ext_image_geometry_t,
+    image_format: *const hsa_ext_image_format_t,
+    image_data_layout: hsa_ext_image_data_layout_t,
+    capability_mask: *mut u32,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ext_image_get_capability_with_layout")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ext_image_import(agent: hsa_agent_t, src_memory: *const c_void, src_row_pitch: usize, src_slice_pitch: usize, dst_image: hsa_ext_image_t, image_region: *const hsa_ext_image_region_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ext_image_import(
+    agent: hsa_agent_t,
+    src_memory: *const c_void,
+    src_row_pitch: usize,
+    src_slice_pitch: usize,
+    dst_image: hsa_ext_image_t,
+    image_region: *const hsa_ext_image_region_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ext_image_import")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ext_program_add_module(program: hsa_ext_program_t, module: hsa_ext_module_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ext_program_add_module(
+    program: hsa_ext_program_t,
+    module: hsa_ext_module_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ext_program_add_module")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ext_program_create(machine_model: hsa_machine_model_t, profile: hsa_profile_t, default_float_rounding_mode: hsa_default_float_rounding_mode_t, options: *const c_char, program: *mut hsa_ext_program_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ext_program_create(
+    machine_model: hsa_machine_model_t,
+    profile: hsa_profile_t,
+    default_float_rounding_mode: hsa_default_float_rounding_mode_t,
+    options: *const c_char,
+    program: *mut hsa_ext_program_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ext_program_create")
 }
 
@@ -252,35 +518,85 @@ pub(crate) unsafe extern "C" fn hsa_ext_program_destroy(program: hsa_ext_program
     crate::api::unsupported("hsa_ext_program_destroy")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ext_program_finalize(program: hsa_ext_program_t, isa: hsa_isa_t, call_convention: i32, control_directives: hsa_ext_control_directives_t, options: *const c_char, code_object_type: hsa_code_object_type_t, code_object: *mut hsa_code_object_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ext_program_finalize(
+    program: hsa_ext_program_t,
+    isa: hsa_isa_t,
+    call_convention: i32,
+    control_directives: hsa_ext_control_directives_t,
+    options: *const c_char,
+    code_object_type: hsa_code_object_type_t,
+    code_object: *mut hsa_code_object_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ext_program_finalize")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ext_program_get_info(program: hsa_ext_program_t, attribute: hsa_ext_program_info_t, value: *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ext_program_get_info(
+    program: hsa_ext_program_t,
+    attribute: hsa_ext_program_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ext_program_get_info")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ext_program_iterate_modules(program: hsa_ext_program_t, callback: Option< unsafe extern "C" fn( program: hsa_ext_program_t, module: hsa_ext_module_t, data: *mut c_void, ) -> hsa_status_t, >, data: *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ext_program_iterate_modules(
+    program: hsa_ext_program_t,
+    callback: Option<
+        unsafe extern "C" fn(program: hsa_ext_program_t, module: hsa_ext_module_t, data: *mut c_void) -> hsa_status_t,
+    >,
+    data: *mut c_void,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ext_program_iterate_modules")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ext_sampler_create(agent: hsa_agent_t, sampler_descriptor: *const hsa_ext_sampler_descriptor_t, sampler: *mut hsa_ext_sampler_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ext_sampler_create(
+    agent: hsa_agent_t,
+    sampler_descriptor: *const hsa_ext_sampler_descriptor_t,
+    sampler: *mut hsa_ext_sampler_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ext_sampler_create")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ext_sampler_create_v2(agent: hsa_agent_t, sampler_descriptor: *const hsa_ext_sampler_descriptor_v2_t, sampler: *mut hsa_ext_sampler_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ext_sampler_create_v2(
+    agent: hsa_agent_t,
+    sampler_descriptor: *const hsa_ext_sampler_descriptor_v2_t,
+    sampler: *mut hsa_ext_sampler_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ext_sampler_create_v2")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ext_sampler_destroy(agent: hsa_agent_t, sampler: hsa_ext_sampler_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ext_sampler_destroy(
+    agent: hsa_agent_t,
+    sampler: hsa_ext_sampler_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ext_sampler_destroy")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ven_amd_pcs_create(agent: hsa_agent_t, method: hsa_ven_amd_pcs_method_kind_t, units: hsa_ven_amd_pcs_units_t, interval: usize, latency: usize, buffer_size: usize, data_ready_callback: hsa_ven_amd_pcs_data_ready_callback_t, client_callback_data: *mut c_void, pc_sampling: *mut hsa_ven_amd_pcs_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ven_amd_pcs_create(
+    agent: hsa_agent_t,
+    method: hsa_ven_amd_pcs_method_kind_t,
+    units: hsa_ven_amd_pcs_units_t,
+    interval: usize,
+    latency: usize,
+    buffer_size: usize,
+    data_ready_callback: hsa_ven_amd_pcs_data_ready_callback_t,
+    client_callback_data: *mut c_void,
+    pc_sampling: *mut hsa_ven_amd_pcs_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ven_amd_pcs_create")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ven_amd_pcs_create_from_id(pcs_id: u32, agent: hsa_agent_t, method: hsa_ven_amd_pcs_method_kind_t, units: hsa_ven_amd_pcs_units_t, interval: usize, latency: usize, buffer_size: usize, data_ready_callback: hsa_ven_amd_pcs_data_ready_callback_t, client_callback_data: *mut c_void, pc_sampling: *mut hsa_ven_amd_pcs_t) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ven_amd_pcs_create_from_id(
+    pcs_id: u32,
+    agent: hsa_agent_t,
+    method: hsa_ven_amd_pcs_method_kind_t,
+    units: hsa_ven_amd_pcs_units_t,
+    interval: usize,
+    latency: usize,
+    buffer_size: usize,
+    data_ready_callback: hsa_ven_amd_pcs_data_ready_callback_t,
+    client_callback_data: *mut c_void,
+    pc_sampling: *mut hsa_ven_amd_pcs_t,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ven_amd_pcs_create_from_id")
 }
 
@@ -292,7 +608,11 @@ pub(crate) unsafe extern "C" fn hsa_ven_amd_pcs_flush(pc_sampling: hsa_ven_amd_p
     crate::api::unsupported("hsa_ven_amd_pcs_flush")
 }
 
-pub(crate) unsafe extern "C" fn hsa_ven_amd_pcs_iterate_configuration(agent: hsa_agent_t, configuration_callback: hsa_ven_amd_pcs_iterate_configuration_callback_t, callback_data: *mut c_void) -> hsa_status_t {
+pub(crate) unsafe extern "C" fn hsa_ven_amd_pcs_iterate_configuration(
+    agent: hsa_agent_t,
+    configuration_callback: hsa_ven_amd_pcs_iterate_configuration_callback_t,
+    callback_data: *mut c_void,
+) -> hsa_status_t {
     crate::api::unsupported("hsa_ven_amd_pcs_iterate_configuration")
 }
 
@@ -303,4 +623,3 @@ pub(crate) unsafe extern "C" fn hsa_ven_amd_pcs_start(pc_sampling: hsa_ven_amd_p
 pub(crate) unsafe extern "C" fn hsa_ven_amd_pcs_stop(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t {
     crate::api::unsupported("hsa_ven_amd_pcs_stop")
 }
-

@@ -47,7 +47,13 @@ fn main() {
             }
         }
     }
-    println!("realtime equal {} other_simd equal {} info amd {:?} ours {:?}", x.realtime == y.realtime, x.other_simd == y.other_simd, x.info, y.info);
+    println!(
+        "realtime equal {} other_simd equal {} info amd {:?} ours {:?}",
+        x.realtime == y.realtime,
+        x.other_simd == y.other_simd,
+        x.info,
+        y.info
+    );
     if x.realtime != y.realtime {
         println!("realtime amd {} ours {}", x.realtime.len(), y.realtime.len());
         for (i, (p, q)) in x.realtime.iter().zip(&y.realtime).enumerate() {
@@ -62,19 +68,45 @@ fn main() {
         }
     }
     if x.shaderdata != y.shaderdata || x.perfevents != y.perfevents || x.gfxip != y.gfxip {
-        println!("shaderdata amd {:?}\n  ours {:?}\nperf amd {:?}\n  ours {:?}", x.shaderdata, y.shaderdata, x.perfevents, y.perfevents);
+        println!(
+            "shaderdata amd {:?}\n  ours {:?}\nperf amd {:?}\n  ours {:?}",
+            x.shaderdata, y.shaderdata, x.perfevents, y.perfevents
+        );
     }
     println!("waves amd {} native {}", x.waves.len(), y.waves.len());
     for (p, q) in x.waves.iter().zip(&y.waves) {
         if p == q {
             continue;
         }
-        println!("wave amd cu {} simd {} slot {} {}..{} ({} insts) ours {}..{} ({} insts)", p.cu, p.simd, p.wave_id, p.begin_time, p.end_time, p.instructions.len(), q.begin_time, q.end_time, q.instructions.len());
+        println!(
+            "wave amd cu {} simd {} slot {} {}..{} ({} insts) ours {}..{} ({} insts)",
+            p.cu,
+            p.simd,
+            p.wave_id,
+            p.begin_time,
+            p.end_time,
+            p.instructions.len(),
+            q.begin_time,
+            q.end_time,
+            q.instructions.len()
+        );
         for (i, (r, s)) in p.instructions.iter().zip(&q.instructions).enumerate() {
             if r != s {
                 for j in i.saturating_sub(2)..(i + 3).min(p.instructions.len()).min(q.instructions.len()) {
                     let (r, s) = (&p.instructions[j], &q.instructions[j]);
-                    println!("  row {j}: amd [{}, {}, {}, {}, {}] ours [{}, {}, {}, {}, {}]", rel(r.pc), r.time, r.stall, r.duration, r.category.name(), rel(s.pc), s.time, s.stall, s.duration, s.category.name());
+                    println!(
+                        "  row {j}: amd [{}, {}, {}, {}, {}] ours [{}, {}, {}, {}, {}]",
+                        rel(r.pc),
+                        r.time,
+                        r.stall,
+                        r.duration,
+                        r.category.name(),
+                        rel(s.pc),
+                        s.time,
+                        s.stall,
+                        s.duration,
+                        s.category.name()
+                    );
                 }
                 break;
             }

@@ -256,7 +256,10 @@ unsafe extern "C" fn trace(kind: u32, events: *mut c_void, count: u64, userdata:
 
 fn category(c: u32) -> Category {
     use Category::*;
-    [None, Smem, Salu, Vmem, Flat, Lds, Valu, Jump, Next, Immed, Context, Message, Bvh].get(c as usize).copied().unwrap_or(None)
+    [None, Smem, Salu, Vmem, Flat, Lds, Valu, Jump, Next, Immed, Context, Message, Bvh]
+        .get(c as usize)
+        .copied()
+        .unwrap_or(None)
 }
 
 fn state(s: i32) -> WaveState {
@@ -369,7 +372,12 @@ unsafe fn collect(out: &mut SeDecode, kind: u32, events: *mut c_void, count: usi
             // SAFETY: INST_OTHER_SIMD records are `rocprofiler_thread_trace_decoder_inst_other_simd_t`.
             for o in unsafe { records(events.cast::<RawOtherSimd>(), count) } {
                 let _ = o.size;
-                out.other_simd.push(OtherSimd { time: o.time, cycles: o.cycles, wgp: o.wgp, category: category(u32::from(o.category)) });
+                out.other_simd.push(OtherSimd {
+                    time: o.time,
+                    cycles: o.cycles,
+                    wgp: o.wgp,
+                    category: category(u32::from(o.category)),
+                });
             }
         }
         _ => {}

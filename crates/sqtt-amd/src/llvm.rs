@@ -24,7 +24,8 @@ pub const LLVM_SONAMES: &[&str] = &[
 ];
 
 type InitFn = unsafe extern "C" fn();
-type CreateFn = unsafe extern "C" fn(*const c_char, *const c_char, *mut c_void, c_int, *const c_void, *const c_void) -> *mut c_void;
+type CreateFn =
+    unsafe extern "C" fn(*const c_char, *const c_char, *mut c_void, c_int, *const c_void, *const c_void) -> *mut c_void;
 type DisasmFn = unsafe extern "C" fn(*mut c_void, *mut u8, u64, u64, *mut c_char, usize) -> usize;
 type DisposeFn = unsafe extern "C" fn(*mut c_void);
 type VersionFn = unsafe extern "C" fn(*mut u32, *mut u32, *mut u32);
@@ -116,11 +117,14 @@ impl LlvmDisassembler {
         // and `lib` is stored in the returned value.
         let (inits, create, disasm, dispose) = unsafe {
             let mut inits = Vec::new();
-            for name in ["LLVMInitializeAMDGPUTargetInfo", "LLVMInitializeAMDGPUTargetMC", "LLVMInitializeAMDGPUDisassembler"] {
+            for name in
+                ["LLVMInitializeAMDGPUTargetInfo", "LLVMInitializeAMDGPUTargetMC", "LLVMInitializeAMDGPUDisassembler"]
+            {
                 inits.push(*lib.get::<InitFn>(name.as_bytes()).map_err(|_| missing(name))?);
             }
             let create = *lib.get::<CreateFn>(b"LLVMCreateDisasmCPU").map_err(|_| missing("LLVMCreateDisasmCPU"))?;
-            let disasm = *lib.get::<DisasmFn>(b"LLVMDisasmInstruction").map_err(|_| missing("LLVMDisasmInstruction"))?;
+            let disasm =
+                *lib.get::<DisasmFn>(b"LLVMDisasmInstruction").map_err(|_| missing("LLVMDisasmInstruction"))?;
             let dispose = *lib.get::<DisposeFn>(b"LLVMDisasmDispose").map_err(|_| missing("LLVMDisasmDispose"))?;
             (inits, create, disasm, dispose)
         };
@@ -142,7 +146,9 @@ impl LlvmDisassembler {
         let triple = CString::new("amdgcn-amd-amdhsa").expect("literal has no NUL");
         // SAFETY: both strings are NUL-terminated and outlive the call; null callbacks and
         // DisInfo are allowed by the API (no symbolic operands).
-        let ctx = unsafe { create(triple.as_ptr(), cpu_c.as_ptr(), std::ptr::null_mut(), 0, std::ptr::null(), std::ptr::null()) };
+        let ctx = unsafe {
+            create(triple.as_ptr(), cpu_c.as_ptr(), std::ptr::null_mut(), 0, std::ptr::null(), std::ptr::null())
+        };
         if ctx.is_null() {
             return Err(LlvmError::Cpu { path, cpu: cpu.to_string() });
         }

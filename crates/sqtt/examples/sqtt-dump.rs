@@ -40,7 +40,9 @@ fn main() {
                 let detail = match t.kind {
                     rdna::RdnaKind::Inst => format!("{:?}", rdna::inst(t.raw, layout)),
                     rdna::RdnaKind::ValuInst | rdna::RdnaKind::Immediate => format!("slot {}", rdna::slot7(t.raw)),
-                    rdna::RdnaKind::WaveRdy | rdna::RdnaKind::ImmediateMask => format!("mask {:#x}", rdna::mask16(t.raw)),
+                    rdna::RdnaKind::WaveRdy | rdna::RdnaKind::ImmediateMask => {
+                        format!("mask {:#x}", rdna::mask16(t.raw))
+                    }
                     rdna::RdnaKind::WaveStart => format!("{:?}", rdna::wave_start(t.raw, layout)),
                     rdna::RdnaKind::WaveEnd => format!("{:?}", rdna::wave_end(t.raw, layout)),
                     _ => format!("{:#x}", t.raw),
@@ -68,13 +70,29 @@ fn dump_gfx9(data: &[u8], from: i64, to: i64, path: &str) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "header {:?}", toks.header());
     const NAMES: [&str; 16] = [
-        "MISC", "TIMESTAMP", "REG", "WAVESTART", "WAVEALLOC", "REG_CS", "WAVEEND", "EVENT", "EVENT_CS", "EVENT_GFX1",
-        "INST", "INST_PC", "USERDATA", "ISSUE", "PERF", "REG_CS_PRIV",
+        "MISC",
+        "TIMESTAMP",
+        "REG",
+        "WAVESTART",
+        "WAVEALLOC",
+        "REG_CS",
+        "WAVEEND",
+        "EVENT",
+        "EVENT_CS",
+        "EVENT_GFX1",
+        "INST",
+        "INST_PC",
+        "USERDATA",
+        "ISSUE",
+        "PERF",
+        "REG_CS_PRIV",
     ];
     for t in toks {
         match t {
             Ok(t) if t.time >= from && t.time <= to => {
-                if writeln!(out, "{:>10} {:>7} {} {:#x}", t.time, t.offset, NAMES[usize::from(t.kind & 0xf)], t.raw).is_err() {
+                if writeln!(out, "{:>10} {:>7} {} {:#x}", t.time, t.offset, NAMES[usize::from(t.kind & 0xf)], t.raw)
+                    .is_err()
+                {
                     return;
                 }
             }

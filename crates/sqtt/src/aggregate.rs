@@ -148,7 +148,12 @@ mod tests {
             contexts: 0,
             begin_time: 100,
             end_time: 140,
-            instructions: vec![inst(0x10, 110, 0, 1), inst(0x14, 115, 2, 3), inst(0x10, 120, 1, 2), inst(0x18, 121, 0, 19)],
+            instructions: vec![
+                inst(0x10, 110, 0, 1),
+                inst(0x14, 115, 2, 3),
+                inst(0x10, 120, 1, 2),
+                inst(0x18, 121, 0, 19),
+            ],
             timeline: vec![(WaveState::Idle, 10), (WaveState::Exec, 5), (WaveState::Wait, 5), (WaveState::Exec, 20)],
         };
         let mut t = PcTable::new();
@@ -165,6 +170,9 @@ mod tests {
 
         let s = WaveSummary::of(&w);
         assert_eq!((s.instructions, s.stall, s.duration()), (4, 3, 40));
-        assert_eq!((s.cycles_in(WaveState::Exec), s.cycles_in(WaveState::Wait), s.cycles_in(WaveState::Idle)), (25, 5, 10));
+        assert_eq!(
+            (s.cycles_in(WaveState::Exec), s.cycles_in(WaveState::Wait), s.cycles_in(WaveState::Idle)),
+            (25, 5, 10)
+        );
     }
 }

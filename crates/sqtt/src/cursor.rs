@@ -27,7 +27,8 @@ impl<'data> NibbleCursor<'data> {
         let byte = nib >> 1;
         let odd = (nib & 1) as u32 * 4;
         if let Some(chunk) = self.data.get(byte..byte + 9) {
-            let lo = u64::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7]]);
+            let lo =
+                u64::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7]]);
             if odd == 0 {
                 lo
             } else {

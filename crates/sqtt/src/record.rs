@@ -35,9 +35,8 @@ pub enum Category {
 impl Category {
     /// Upper-case name as in AMD's enum.
     pub fn name(self) -> &'static str {
-        [
-            "NONE", "SMEM", "SALU", "VMEM", "FLAT", "LDS", "VALU", "JUMP", "NEXT", "IMMED", "CONTEXT", "MESSAGE", "BVH",
-        ][self as usize]
+        ["NONE", "SMEM", "SALU", "VMEM", "FLAT", "LDS", "VALU", "JUMP", "NEXT", "IMMED", "CONTEXT", "MESSAGE", "BVH"]
+            [self as usize]
     }
 }
 

@@ -206,7 +206,16 @@ impl<'data> Gfx9Tokens<'data> {
         if !header.is_supported() {
             return Err(DecodeError::new(0, DecodeErrorKind::BadGfx9Header(header.version)));
         }
-        Ok(Self { data, pos: 8, time: 0, base: 0, header, lookahead: VecDeque::new(), truncated: false, skip_idle: false })
+        Ok(Self {
+            data,
+            pos: 8,
+            time: 0,
+            base: 0,
+            header,
+            lookahead: VecDeque::new(),
+            truncated: false,
+            skip_idle: false,
+        })
     }
 
     /// The parsed capture header.

@@ -284,7 +284,13 @@ mod tests {
 
     #[test]
     fn agent_labels_follow_agent_index() {
-        let a = Agent { node_id: 4, logical_node_id: 2, logical_node_type_id: 1, agent_type: AgentType::Gpu, ..Default::default() };
+        let a = Agent {
+            node_id: 4,
+            logical_node_id: 2,
+            logical_node_type_id: 1,
+            agent_type: AgentType::Gpu,
+            ..Default::default()
+        };
         assert_eq!(AgentIndex::Absolute.label(&a), "Agent 4");
         assert_eq!(AgentIndex::Relative.label(&a), "Agent 2");
         assert_eq!(AgentIndex::TypeRelative.label(&a), "GPU 1");

@@ -59,7 +59,11 @@ impl NodeInfo {
             machine_id,
             system_name: {
                 let s = kernel("ostype");
-                if s.is_empty() { "Linux".to_string() } else { s }
+                if s.is_empty() {
+                    "Linux".to_string()
+                } else {
+                    s
+                }
             },
             hostname,
             release: kernel("osrelease"),

@@ -299,10 +299,7 @@ pub fn write_trace(trace: &Trace, writers: &mut [Box<dyn Writer>], progress: Pro
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-            .collect()
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
     bar.finish_and_clear();
     let mut files = Vec::new();

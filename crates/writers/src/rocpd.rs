@@ -19,9 +19,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
-use rocprof_model::{
-    Agent, AgentType, CodeObject, KernelDispatch, KernelId, KernelSymbol, QueueId, Record, ThreadId,
-};
+use rocprof_model::{Agent, AgentType, CodeObject, KernelDispatch, KernelId, KernelSymbol, QueueId, Record, ThreadId};
 use rusqlite::{params, CachedStatement, Connection};
 use serde_json::json;
 
@@ -365,8 +363,21 @@ impl State {
             self.kernels.insert(d.kernel);
             self.stmt("kernel_symbol")?
                 .execute(params![
-                    to_i64(d.kernel.0), self.nid, self.pid, 0i64, "", "", 0i64, d.kernarg_size, 0, 0, 0,
-                    d.sgpr_count, d.arch_vgpr_count, d.accum_vgpr_count, "{}"
+                    to_i64(d.kernel.0),
+                    self.nid,
+                    self.pid,
+                    0i64,
+                    "",
+                    "",
+                    0i64,
+                    d.kernarg_size,
+                    0,
+                    0,
+                    0,
+                    d.sgpr_count,
+                    d.arch_vgpr_count,
+                    d.accum_vgpr_count,
+                    "{}"
                 ])
                 .map_err(sqlite_err(&self.path, "inserting a placeholder kernel symbol"))?;
         }
@@ -436,7 +447,13 @@ impl State {
 const ROWS_PER_INSERT: usize = 64;
 
 /// Binds one `event` row's values (order of `schemas/rocpd/inserts.sql`) from parameter `*i`.
-fn bind_event(st: &mut CachedStatement<'_>, i: &mut usize, event_id: i64, category: i64, d: &KernelDispatch) -> rusqlite::Result<()> {
+fn bind_event(
+    st: &mut CachedStatement<'_>,
+    i: &mut usize,
+    event_id: i64,
+    category: i64,
+    d: &KernelDispatch,
+) -> rusqlite::Result<()> {
     let corr = to_i64(d.correlation_id.0);
     for v in [event_id, category, corr, corr, 0] {
         st.raw_bind_parameter(*i, v)?;
@@ -487,9 +504,8 @@ fn bind_dispatch(
 
 /// The multi-row form of a single-row `INSERT ... VALUES (?1, ..., ?n);` from inserts.sql.
 fn multi_row(single: &str, rows: usize) -> Result<String> {
-    let (head, values) = single
-        .rsplit_once("VALUES")
-        .ok_or_else(|| Error::Schema(format!("INSERT without VALUES: {single}")))?;
+    let (head, values) =
+        single.rsplit_once("VALUES").ok_or_else(|| Error::Schema(format!("INSERT without VALUES: {single}")))?;
     let n = values.matches('?').count();
     let group = format!("({})", vec!["?"; n].join(","));
     Ok(format!("{head}VALUES {};", vec![group; rows].join(",")))

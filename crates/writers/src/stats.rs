@@ -409,7 +409,10 @@ mod tests {
     fn stats_csv_matches_rocprofv3_formats() {
         let text = stats_csv(&two_kernels());
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\",\"MinNs\",\"MaxNs\",\"StdDev\"");
+        assert_eq!(
+            lines[0],
+            "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\",\"MinNs\",\"MaxNs\",\"StdDev\""
+        );
         assert_eq!(lines[1], "\"multiply_kernel\",2,19040,9520.000000,52.63,9440,9600,113.137085");
         assert_eq!(lines[2], "\"divide_kernel\",2,17136,8568.000000,47.37,8480,8656,124.450793");
         assert_eq!(lines.len(), 3);

@@ -45,9 +45,7 @@ fn main() -> Result<()> {
     match stage("rocprof-bench") {
         None => println!("tracing overhead: skipped (ROCPROF_RS_STAGE not set)"),
         Some(stage) => {
-            let Some(app) = stage.fixture("vector_add", "rocprof-bench") else {
-                bail!("vector_add is not staged")
-            };
+            let Some(app) = stage.fixture("vector_add", "rocprof-bench") else { bail!("vector_add is not staged") };
             let n = dispatches.to_string();
             let env = stage.sim_env("gfx942");
             let plain = best(runs, || {
@@ -60,11 +58,7 @@ fn main() -> Result<()> {
             })?;
             // In-process cost only: the application under the interception library, exactly as
             // the CLI launches it, without the CLI's post-processing.
-            let intercept = stage
-                .dir
-                .join("librocprof_intercept.so")
-                .display()
-                .to_string();
+            let intercept = stage.dir.join("librocprof_intercept.so").display().to_string();
             let in_process = |gate: &str| {
                 best(runs, || {
                     let cap = scratch("bench-capture");
@@ -78,17 +72,11 @@ fn main() -> Result<()> {
                     let r = run(&app, &[&n], &env);
                     let e = t.elapsed();
                     if !r.status.success() {
-                        bail!(
-                            "vector_add with the interception library failed:\n{}",
-                            r.transcript()
-                        );
+                        bail!("vector_add with the interception library failed:\n{}", r.transcript());
                     }
                     let files = rocprof_e2e::find_files(&cap, ".rpcap");
                     let [file] = files.as_slice() else {
-                        bail!(
-                            "expected one capture file in {}, found {files:?}",
-                            cap.display()
-                        )
+                        bail!("expected one capture file in {}, found {files:?}", cap.display())
                     };
                     let c = rocprof_model::capture::read_capture(file)?;
                     if c.trace.dispatches.len() as u64 != dispatches
@@ -114,15 +102,7 @@ fn main() -> Result<()> {
                 let t = Instant::now();
                 let r = profile(
                     &stage,
-                    &[
-                        "--simulate",
-                        "gfx942",
-                        "--kernel-trace",
-                        "-f",
-                        "rocpd",
-                        "-d",
-                        &out_s,
-                    ],
+                    &["--simulate", "gfx942", "--kernel-trace", "-f", "rocpd", "-d", &out_s],
                     &app,
                     &[&n],
                     &[],
@@ -135,9 +115,10 @@ fn main() -> Result<()> {
                 Ok(e)
             })?;
             let ms = |d: Duration| d.as_secs_f64() * 1e3;
-            let per =
-                |d: Duration| (d.as_secs_f64() - plain.as_secs_f64()) * 1e6 / dispatches as f64;
-            println!("tracing overhead: vector_add {dispatches} dispatches on hsa-sim gfx942, best of {runs} runs each");
+            let per = |d: Duration| (d.as_secs_f64() - plain.as_secs_f64()) * 1e6 / dispatches as f64;
+            println!(
+                "tracing overhead: vector_add {dispatches} dispatches on hsa-sim gfx942, best of {runs} runs each"
+            );
             println!("  {:<52} {:>9.1} ms", "without the tool", ms(plain));
             for (label, d) in [
                 ("interception library (default)", ungated),
@@ -161,8 +142,7 @@ fn main() -> Result<()> {
     }
 
     let dir = scratch("rocpd-throughput");
-    let t = rocprof_writers::synthetic::rocpd_throughput(rows, &dir)
-        .context("writing the synthetic rocpd database")?;
+    let t = rocprof_writers::synthetic::rocpd_throughput(rows, &dir).context("writing the synthetic rocpd database")?;
     println!(
         "rocpd write throughput: {rows} synthetic dispatches in {:.2} s: {:.0} rows/s",
         t.seconds,

@@ -47,7 +47,8 @@ fn unwritable_output_directory() {
         .unwrap();
     assert_one_line_error(&o, 1, &format!("output directory {} cannot be created", target.display()));
 
-    let o = bin().args(["--simulate", "gfx942", "--kernel-trace", "-d"]).arg(&file).args(["--", "true"]).output().unwrap();
+    let o =
+        bin().args(["--simulate", "gfx942", "--kernel-trace", "-d"]).arg(&file).args(["--", "true"]).output().unwrap();
     assert_one_line_error(&o, 1, "exists and is not a directory");
 }
 
@@ -83,7 +84,18 @@ fn help_lists_the_options_and_exit_codes() {
     let o = bin().arg("--help").output().unwrap();
     assert_eq!(o.status.code(), Some(0));
     let text = stdout(&o);
-    for opt in ["--kernel-trace", "--output-directory", "--output-file", "--output-format", "--stats", "--summary", "--log-level", "--list-avail", "--simulate", "128+N"] {
+    for opt in [
+        "--kernel-trace",
+        "--output-directory",
+        "--output-file",
+        "--output-format",
+        "--stats",
+        "--summary",
+        "--log-level",
+        "--list-avail",
+        "--simulate",
+        "128+N",
+    ] {
         assert!(text.contains(opt), "--help lacks {opt}");
     }
 }
@@ -91,7 +103,8 @@ fn help_lists_the_options_and_exit_codes() {
 #[test]
 fn from_capture_without_captures() {
     let dir = scratch("from-capture-empty");
-    let o = bin().args(["--kernel-trace", "-f", "csv", "-d"]).arg(&dir).arg("--from-capture").arg(&dir).output().unwrap();
+    let o =
+        bin().args(["--kernel-trace", "-f", "csv", "-d"]).arg(&dir).arg("--from-capture").arg(&dir).output().unwrap();
     assert_one_line_error(&o, 1, &format!("{} holds no capture files (*.rpcap)", dir.display()));
     let o = bin().arg("--from-capture").arg(&dir).args(["--", "true"]).output().unwrap();
     assert_one_line_error(&o, 2, "--from-capture");

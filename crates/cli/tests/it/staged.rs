@@ -235,7 +235,11 @@ fn kept_captures_convert_to_the_same_outputs() {
         .map(|e| e.unwrap().path())
         .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(".rocprof-rs-capture-")))
         .expect("ROCPROF_RS_KEEP_CAPTURE=1 keeps the capture directory");
-    let o = run(crate::bin().args(["-f", "csv", "-d"]).arg(out.join("again")).args(["-o", "k", "--from-capture"]).arg(&kept));
+    let o = run(crate::bin()
+        .args(["-f", "csv", "-d"])
+        .arg(out.join("again"))
+        .args(["-o", "k", "--from-capture"])
+        .arg(&kept));
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
     let first = std::fs::read_to_string(out.join("run/k_kernel_trace.csv")).unwrap();
     assert_eq!(first.lines().count(), 1 + 7);

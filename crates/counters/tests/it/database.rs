@@ -1,6 +1,8 @@
 //! Whole-database checks: every counter of every target plans and evaluates.
 
-use rocprof_counters::{counter_dimensions, evaluate, plan, AccumulateMode, CounterKind, Database, Error, Samples, Values};
+use rocprof_counters::{
+    counter_dimensions, evaluate, plan, AccumulateMode, CounterKind, Database, Error, Samples, Values,
+};
 
 use crate::agent;
 

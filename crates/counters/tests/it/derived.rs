@@ -13,7 +13,10 @@ use crate::{agent, close, count, eval, eval1, put, put_all};
 #[test]
 fn value_counts_match_the_reference_agents() {
     let a = agent("gfx942");
-    assert_eq!((count(&a, "GRBM_COUNT"), count(&a, "SQ_WAVES"), count(&a, "TCC_HIT"), count(&a, "TA_TA_BUSY")), (8, 32, 128, 352));
+    assert_eq!(
+        (count(&a, "GRBM_COUNT"), count(&a, "SQ_WAVES"), count(&a, "TCC_HIT"), count(&a, "TA_TA_BUSY")),
+        (8, 32, 128, 352)
+    );
     let a = agent("gfx1100");
     assert_eq!((count(&a, "SQ_WAVES"), count(&a, "GL2C_HIT")), (48, 32));
     let a = agent("gfx1201");

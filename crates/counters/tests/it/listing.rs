@@ -6,7 +6,15 @@ use crate::agent;
 
 #[test]
 fn lists_every_counter_of_each_target_with_a_description() {
-    for (target, n) in [("gfx908", 386), ("gfx90a", 473), ("gfx942", 419), ("gfx950", 628), ("gfx1030", 89), ("gfx1100", 80), ("gfx1201", 58)] {
+    for (target, n) in [
+        ("gfx908", 386),
+        ("gfx90a", 473),
+        ("gfx942", 419),
+        ("gfx950", 628),
+        ("gfx1030", 89),
+        ("gfx1100", 80),
+        ("gfx1201", 58),
+    ] {
         let list = list_counters(&agent(target)).unwrap();
         assert_eq!(list.len(), n, "{target}");
         assert!(list.windows(2).all(|w| w[0].name < w[1].name), "{target}: sorted by name");
@@ -23,7 +31,10 @@ fn entries_show_kind_dimensions_and_description() {
     let find = |n: &str| list.iter().find(|c| c.name == n).unwrap();
     let waves = find("SQ_WAVES");
     assert_eq!(waves.kind, InfoKind::Hardware { block: "SQ".into(), event: 4 });
-    assert_eq!(format_dims(&waves.dimensions), "DIMENSION_XCC[0:7] DIMENSION_INSTANCE[0:0] DIMENSION_SHADER_ENGINE[0:3]");
+    assert_eq!(
+        format_dims(&waves.dimensions),
+        "DIMENSION_XCC[0:7] DIMENSION_INSTANCE[0:0] DIMENSION_SHADER_ENGINE[0:3]"
+    );
     assert!(waves.description.starts_with("waves launched"));
     assert_eq!(
         waves.to_avail_text(),
@@ -34,7 +45,9 @@ fn entries_show_kind_dimensions_and_description() {
         )
     );
     let util = find("GPU_UTIL");
-    assert!(matches!(&util.kind, InfoKind::Derived { expression } if expression == "100*reduce(GRBM_GUI_ACTIVE,max)/reduce(GRBM_COUNT,max)"));
+    assert!(
+        matches!(&util.kind, InfoKind::Derived { expression } if expression == "100*reduce(GRBM_GUI_ACTIVE,max)/reduce(GRBM_COUNT,max)")
+    );
     assert!(util.dimensions.is_empty());
     assert!(util.to_avail_text().ends_with("Expression          :\t100*reduce(GRBM_GUI_ACTIVE,max)/reduce(GRBM_COUNT,max)\nDimensions          :\tDIMENSION_INSTANCE[0:0]\n"));
     // Counters without a hand-written line get one built from their definition.
@@ -48,7 +61,10 @@ fn dimensions_follow_aqlprofile_per_family() {
     let dims = |t: &str, c: &str| counter_dimensions(db, &agent(t), c).unwrap();
     // gfx90a: 110 CUs over 8 SAs -> 14 CUs per SA; TA instances min(16, 14 + 1) = 15.
     let ta = dims("gfx90a", "TA_TA_BUSY");
-    assert_eq!(ta.iter().map(|d| (d.dim, d.extent)).collect::<Vec<_>>(), [(Dimension::Instance, 15), (Dimension::ShaderEngine, 8)]);
+    assert_eq!(
+        ta.iter().map(|d| (d.dim, d.extent)).collect::<Vec<_>>(),
+        [(Dimension::Instance, 15), (Dimension::ShaderEngine, 8)]
+    );
     // gfx1100 SQ: WGP = ceil(96/2 / 12 SAs) = 4, 6 SE, 2 SA.
     let sq = dims("gfx1100", "SQ_WAVES");
     assert_eq!(
@@ -57,7 +73,10 @@ fn dimensions_follow_aqlprofile_per_family() {
     );
     // gfx1030 SQ: no WGP dimension on gfx10.
     let sq = dims("gfx1030", "SQ_WAVES");
-    assert_eq!(sq.iter().map(|d| (d.dim, d.extent)).collect::<Vec<_>>(), [(Dimension::Instance, 1), (Dimension::ShaderEngine, 4)]);
+    assert_eq!(
+        sq.iter().map(|d| (d.dim, d.extent)).collect::<Vec<_>>(),
+        [(Dimension::Instance, 1), (Dimension::ShaderEngine, 4)]
+    );
     // Derived: a reduce without dimensions is one value; MfmaFlopsF64 keeps SQ's dimensions.
     assert!(dims("gfx942", "SQ_WAVES_sum").is_empty());
     assert_eq!(dims("gfx942", "MfmaFlopsF64").len(), 3);

@@ -12,12 +12,24 @@ fn blocks_slots_instances_and_dimensions_match_the_packet_builder() {
         let pt = rocprof_packets::Target::from_name(&t.name).unwrap();
         let pa = rocprof_packets::Agent::reference(pt);
         let a = &t.reference_agent;
-        assert_eq!((pa.cu_num, pa.se_num, pa.shader_arrays_per_se, pa.xcc_num), (a.cu_num, a.se_num, a.shader_arrays_per_se, a.xcc_num), "{}", t.name);
+        assert_eq!(
+            (pa.cu_num, pa.se_num, pa.shader_arrays_per_se, pa.xcc_num),
+            (a.cu_num, a.se_num, a.shader_arrays_per_se, a.xcc_num),
+            "{}",
+            t.name
+        );
         let theirs = rocprof_packets::blocks(pt);
         assert_eq!(theirs.len(), t.blocks.len(), "{}", t.name);
         for b in &t.blocks {
-            let p = rocprof_packets::block_by_name(pt, &b.name).unwrap_or_else(|e| panic!("{} {}: {e}", t.name, b.name));
-            assert_eq!((p.block_enum, p.instances, p.counters, p.attr, p.event_id_max), (b.enum_id, b.instances, b.counters, b.attr, b.event_max), "{} {}", t.name, b.name);
+            let p =
+                rocprof_packets::block_by_name(pt, &b.name).unwrap_or_else(|e| panic!("{} {}: {e}", t.name, b.name));
+            assert_eq!(
+                (p.block_enum, p.instances, p.counters, p.attr, p.event_id_max),
+                (b.enum_id, b.instances, b.counters, b.attr, b.event_max),
+                "{} {}",
+                t.name,
+                b.name
+            );
             assert_eq!(p.reported_instances(&pa), block_instances(t.family, b, a), "{} {}", t.name, b.name);
             let ours: Vec<(String, u32)> = block_dimensions(t.family, b, a)
                 .iter()

@@ -45,7 +45,9 @@ fn counter_of_another_target_is_rejected_naming_both() {
     let e = plan(&agent("gfx1201"), &["MfmaFlops", "BOGUS", "GPU_UTIL"]).unwrap_err();
     let Error::Request { problems, .. } = &e else { panic!("{e:?}") };
     assert_eq!(problems.len(), 2);
-    assert!(matches!(&problems[0], Error::UnavailableOnTarget { counter, target, .. } if counter == "MfmaFlops" && target == "gfx1201"));
+    assert!(
+        matches!(&problems[0], Error::UnavailableOnTarget { counter, target, .. } if counter == "MfmaFlops" && target == "gfx1201")
+    );
     assert!(matches!(&problems[1], Error::UnknownCounter { counter, .. } if counter == "BOGUS"));
 }
 
@@ -103,7 +105,10 @@ fn accumulation_takes_an_extra_internal_slot() {
     let p = plan(&a, &req).unwrap();
     assert_eq!(p.passes.len(), 1);
     assert_eq!(p.passes[0].usage.iter().find(|u| u.block == "SQ").unwrap().used, 8);
-    assert!(p.passes[0].events.iter().any(|e| e.counter == "SQ_LEVEL_WAVES" && e.accumulate == AccumulateMode::HighRes));
+    assert!(p.passes[0]
+        .events
+        .iter()
+        .any(|e| e.counter == "SQ_LEVEL_WAVES" && e.accumulate == AccumulateMode::HighRes));
     // One more plain SQ counter: 9 slots, two passes.
     req.push(SQ_TEN[6]);
     assert_eq!(plan(&a, &req).unwrap().passes.len(), 2);
@@ -120,7 +125,11 @@ fn events_beyond_the_block_table_warn() {
     // gfx908 SQ table ends at 303.
     let p = plan(&agent("gfx908"), &["SQC_DCACHE_REQ_READ_1", "SQ_WAVES"]).unwrap();
     assert_eq!(p.warnings.len(), 1);
-    assert!(p.warnings[0].contains("SQ event 323, above the highest event in aqlprofile's gfx908 table (303)"), "{}", p.warnings[0]);
+    assert!(
+        p.warnings[0].contains("SQ event 323, above the highest event in aqlprofile's gfx908 table (303)"),
+        "{}",
+        p.warnings[0]
+    );
     assert!(plan(&agent("gfx942"), &["SQC_DCACHE_REQ_READ_1"]).unwrap().warnings.is_empty());
 }
 

@@ -20,10 +20,47 @@ impl Rng {
 }
 
 const TOKENS: &[&str] = &[
-    "SQ_WAVES", "GRBM_COUNT", "TCC_HIT", "GPU_UTIL", "CU_NUM", "simd_count", "FOO", "reduce", "select", "accumulate",
-    "sum", "max", "min", "avr", "HIGH_RES", "LOW_RES", "NONE", "DIMENSION_XCC", "DIMENSION_SHADER_ENGINE",
-    "DIMENSION_INSTANCE", "(", ")", "[", "]", ",", "=", ":", "+", "-", "*", "/", "0", "1", "7", "1.5", ".", "e", "$", " ",
-    "\u{e9}", "|",
+    "SQ_WAVES",
+    "GRBM_COUNT",
+    "TCC_HIT",
+    "GPU_UTIL",
+    "CU_NUM",
+    "simd_count",
+    "FOO",
+    "reduce",
+    "select",
+    "accumulate",
+    "sum",
+    "max",
+    "min",
+    "avr",
+    "HIGH_RES",
+    "LOW_RES",
+    "NONE",
+    "DIMENSION_XCC",
+    "DIMENSION_SHADER_ENGINE",
+    "DIMENSION_INSTANCE",
+    "(",
+    ")",
+    "[",
+    "]",
+    ",",
+    "=",
+    ":",
+    "+",
+    "-",
+    "*",
+    "/",
+    "0",
+    "1",
+    "7",
+    "1.5",
+    ".",
+    "e",
+    "$",
+    " ",
+    "\u{e9}",
+    "|",
 ];
 
 #[test]
@@ -55,7 +92,8 @@ fn random_expressions_never_panic() {
 #[test]
 fn random_requests_never_panic_the_planner() {
     let mut rng = Rng(42);
-    let names: Vec<String> = Database::builtin().target("gfx950").unwrap().counters.iter().map(|c| c.name.clone()).collect();
+    let names: Vec<String> =
+        Database::builtin().target("gfx950").unwrap().counters.iter().map(|c| c.name.clone()).collect();
     let a = agent("gfx950");
     for _ in 0..30 {
         let k = 1 + (rng.next() % 24) as usize;

@@ -144,9 +144,7 @@ fn intercept_and_completion_handlers_allocate_nothing() {
     let dir = std::env::temp_dir().join(format!("rocprof-hot-path-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("hot.rpcap");
-    let sink: &'static Sink = Box::leak(Box::new(
-        Sink::create(&path, &HeaderInfo::default()).unwrap(),
-    ));
+    let sink: &'static Sink = Box::leak(Box::new(Sink::create(&path, &HeaderInfo::default()).unwrap()));
     sink.start_writer(|| {}).unwrap();
     let o = Originals {
         signal_create: Some(fake_signal_create),
@@ -163,12 +161,7 @@ fn intercept_and_completion_handlers_allocate_nothing() {
     queue::grow_pool(g, state::originals().unwrap(), 64);
     g.kernels.insert(0x7f00_0000, 1);
     let name = sink.write_string(b"_Z10vector_addPKfS0_Pfi.kd");
-    sink.write(&KernelSymbolRecord {
-        kernel_id: 1,
-        kernel_object: 0x7f00_0000,
-        name,
-        ..Default::default()
-    });
+    sink.write(&KernelSymbolRecord { kernel_id: 1, kernel_object: 0x7f00_0000, name, ..Default::default() });
     state::enable_for_tests();
     REGISTERED.lock().unwrap().reserve(4096);
     let _ = sink::tid();
@@ -179,14 +172,7 @@ fn intercept_and_completion_handlers_allocate_nothing() {
         let app_signal = if i % 2 == 0 { 0x5000 } else { 0 };
         let p = kernel_packet(app_signal);
         // SAFETY: one valid packet and our fake writer.
-        unsafe {
-            queue::on_packets(
-                (&p as *const hsa_kernel_dispatch_packet_t).cast(),
-                1,
-                queue_index,
-                fake_writer,
-            )
-        };
+        unsafe { queue::on_packets((&p as *const hsa_kernel_dispatch_packet_t).cast(), 1, queue_index, fake_writer) };
         if app_signal != 0 {
             // The application waits for its signal and sees it complete: the record is written
             // on its thread.
@@ -199,36 +185,16 @@ fn intercept_and_completion_handlers_allocate_nothing() {
         assert_eq!(queue::poll_completions(), 0);
     }
     let after = allocations();
-    assert!(
-        REGISTERED.lock().unwrap().is_empty(),
-        "by default no async handler is registered per dispatch"
-    );
-    assert_eq!(
-        after - before,
-        0,
-        "the hot path allocated {} times for {N} dispatches",
-        after - before
-    );
+    assert!(REGISTERED.lock().unwrap().is_empty(), "by default no async handler is registered per dispatch");
+    assert_eq!(after - before, 0, "the hot path allocated {} times for {N} dispatches", after - before);
     assert_eq!(
         WRITTEN.load(Ordering::Relaxed),
         N + N / 2,
         "one kernel packet per dispatch plus a barrier for each app signal"
     );
-    assert_eq!(
-        KERNELS_WITH_OUR_SIGNAL.load(Ordering::Relaxed),
-        N,
-        "every kernel completes our signal"
-    );
-    assert_eq!(
-        APP_BARRIERS.load(Ordering::Relaxed),
-        N / 2,
-        "every app signal moved to a barrier"
-    );
-    assert_eq!(
-        TIME_QUERIES.load(Ordering::Relaxed),
-        N,
-        "each completion recorded exactly once"
-    );
+    assert_eq!(KERNELS_WITH_OUR_SIGNAL.load(Ordering::Relaxed), N, "every kernel completes our signal");
+    assert_eq!(APP_BARRIERS.load(Ordering::Relaxed), N / 2, "every app signal moved to a barrier");
+    assert_eq!(TIME_QUERIES.load(Ordering::Relaxed), N, "each completion recorded exactly once");
     assert_eq!(g.in_flight.load(Ordering::Relaxed), 0);
 
     let cap = read_capture(&path).unwrap();

@@ -12,13 +12,7 @@
 /// use constructs outside the supported subset.
 pub fn demangle(mangled: &str) -> Option<String> {
     let rest = mangled.strip_prefix("_Z")?;
-    let mut p = Parser {
-        s: rest.as_bytes(),
-        pos: 0,
-        subs: Vec::new(),
-        tparams: Vec::new(),
-        depth: 0,
-    };
+    let mut p = Parser { s: rest.as_bytes(), pos: 0, subs: Vec::new(), tparams: Vec::new(), depth: 0 };
     let out = p.encoding()?;
     let tail = &rest[p.pos..];
     if tail.is_empty() {
@@ -74,11 +68,7 @@ impl<'a> Parser<'a> {
             // A data name (no parameters).
             return Some(name.text);
         }
-        let ret = if name.is_template && !name.is_ctor_dtor {
-            Some(self.ty()?)
-        } else {
-            None
-        };
+        let ret = if name.is_template && !name.is_ctor_dtor { Some(self.ty()?) } else { None };
         let mut params = Vec::new();
         while self.pos < self.s.len() && self.peek() != Some(b'.') && self.peek() != Some(b'E') {
             params.push(self.ty()?);
@@ -86,11 +76,7 @@ impl<'a> Parser<'a> {
         if params.is_empty() {
             return None;
         }
-        let params = if params.len() == 1 && params[0] == "void" {
-            String::new()
-        } else {
-            params.join(", ")
-        };
+        let params = if params.len() == 1 && params[0] == "void" { String::new() } else { params.join(", ") };
         let mut out = String::new();
         if let Some(r) = ret {
             out.push_str(&r);
@@ -138,19 +124,9 @@ impl<'a> Parser<'a> {
                     }
                     let args = self.template_args(true)?;
                     text.push_str(&args);
-                    return Some(Name {
-                        text,
-                        is_template: true,
-                        cv: "",
-                        is_ctor_dtor: false,
-                    });
+                    return Some(Name { text, is_template: true, cv: "", is_ctor_dtor: false });
                 }
-                Some(Name {
-                    text,
-                    is_template: false,
-                    cv: "",
-                    is_ctor_dtor: false,
-                })
+                Some(Name { text, is_template: false, cv: "", is_ctor_dtor: false })
             }
         }
     }
@@ -166,10 +142,7 @@ impl<'a> Parser<'a> {
         if self.eat(b'_') {
             self.number()?;
         }
-        Some(Name {
-            text: format!("{func}::{}", inner.text),
-            ..inner
-        })
+        Some(Name { text: format!("{func}::{}", inner.text), ..inner })
     }
 
     fn nested_name(&mut self) -> Option<Name> {
@@ -182,19 +155,11 @@ impl<'a> Parser<'a> {
                 }
                 b'V' => {
                     self.pos += 1;
-                    cv = if cv.is_empty() {
-                        " volatile"
-                    } else {
-                        " const volatile"
-                    };
+                    cv = if cv.is_empty() { " volatile" } else { " const volatile" };
                 }
                 b'K' => {
                     self.pos += 1;
-                    cv = if cv == " volatile" {
-                        " const volatile"
-                    } else {
-                        " const"
-                    };
+                    cv = if cv == " volatile" { " const volatile" } else { " const" };
                 }
                 b'R' | b'O' => {
                     self.pos += 1;
@@ -264,12 +229,7 @@ impl<'a> Parser<'a> {
         }
         // The full nested name is not itself a candidate.
         self.subs.pop();
-        Some(Name {
-            text,
-            is_template,
-            cv,
-            is_ctor_dtor,
-        })
+        Some(Name { text, is_template, cv, is_ctor_dtor })
     }
 
     /// `<source-name>`, a constructor/destructor name (needs the enclosing class), or
@@ -294,11 +254,7 @@ impl<'a> Parser<'a> {
             }
             b'U' if self.peek2() == Some(b't') => {
                 self.pos += 2;
-                let n = if self.peek() == Some(b'_') {
-                    1
-                } else {
-                    self.number()? + 2
-                };
+                let n = if self.peek() == Some(b'_') { 1 } else { self.number()? + 2 };
                 if !self.eat(b'_') {
                     return None;
                 }
@@ -313,10 +269,7 @@ impl<'a> Parser<'a> {
         while matches!(self.peek(), Some(b'0'..=b'9')) {
             self.pos += 1;
         }
-        std::str::from_utf8(&self.s[start..self.pos])
-            .ok()?
-            .parse()
-            .ok()
+        std::str::from_utf8(&self.s[start..self.pos]).ok()?.parse().ok()
     }
 
     fn source_name(&mut self) -> Option<String> {
@@ -356,11 +309,7 @@ impl<'a> Parser<'a> {
             }
             let mut n = 0usize;
             for &d in &self.s[start..self.pos] {
-                let v = if d.is_ascii_digit() {
-                    d - b'0'
-                } else {
-                    d - b'A' + 10
-                } as usize;
+                let v = if d.is_ascii_digit() { d - b'0' } else { d - b'A' + 10 } as usize;
                 n = n.checked_mul(36)?.checked_add(v)?;
             }
             n + 1
@@ -373,11 +322,7 @@ impl<'a> Parser<'a> {
 
     fn template_param(&mut self) -> Option<String> {
         self.pos += 1; // T
-        let idx = if self.peek() == Some(b'_') {
-            0
-        } else {
-            self.number()? + 1
-        };
+        let idx = if self.peek() == Some(b'_') { 0 } else { self.number()? + 1 };
         if !self.eat(b'_') {
             return None;
         }
@@ -434,9 +379,7 @@ impl<'a> Parser<'a> {
         while matches!(self.peek(), Some(b'0'..=b'9')) {
             self.pos += 1;
         }
-        let digits = std::str::from_utf8(&self.s[start..self.pos])
-            .ok()?
-            .to_owned();
+        let digits = std::str::from_utf8(&self.s[start..self.pos]).ok()?.to_owned();
         if !self.eat(b'E') {
             return None;
         }
@@ -621,19 +564,12 @@ mod tests {
 
     #[track_caller]
     fn check(mangled: &str, expected: &str) {
-        assert_eq!(
-            demangle(mangled).as_deref(),
-            Some(expected),
-            "demangling {mangled}"
-        );
+        assert_eq!(demangle(mangled).as_deref(), Some(expected), "demangling {mangled}");
     }
 
     #[test]
     fn plain_functions_and_pointer_qualifiers() {
-        check(
-            "_Z10vector_addPKfS0_Pfi",
-            "vector_add(float const*, float const*, float*, int)",
-        );
+        check("_Z10vector_addPKfS0_Pfi", "vector_add(float const*, float const*, float*, int)");
         check("_Z4vaddPfS_S_", "vadd(float*, float*, float*)");
         check("_Z3foov", "foo()");
         check("_Z3barRKdPVi", "bar(double const&, int volatile*)");
@@ -641,25 +577,13 @@ mod tests {
 
     #[test]
     fn templates_namespaces_and_substitutions() {
-        check(
-            "_Z15addition_kernelIfEvPT_PKS0_i",
-            "void addition_kernel<float>(float*, float const*, int)",
-        );
+        check("_Z15addition_kernelIfEvPT_PKS0_i", "void addition_kernel<float>(float*, float const*, int)");
         check("_ZN2ns6kernelEPi", "ns::kernel(int*)");
-        check(
-            "_ZN2ns5inner1kIiLi4EEEvPT_",
-            "void ns::inner::k<int, 4>(int*)",
-        );
-        check(
-            "_ZN12_GLOBAL__N_16kernelEv",
-            "(anonymous namespace)::kernel()",
-        );
+        check("_ZN2ns5inner1kIiLi4EEEvPT_", "void ns::inner::k<int, 4>(int*)");
+        check("_ZN12_GLOBAL__N_16kernelEv", "(anonymous namespace)::kernel()");
         check("_ZNK3Foo3getEv", "Foo::get() const");
         check("_Z1fIN2ns3VecEEvT_S2_", "void f<ns::Vec>(ns::Vec, ns::Vec)");
-        check(
-            "_Z1fSt6vectorIiSaIiEE",
-            "f(std::vector<int, std::allocator<int> >)",
-        );
+        check("_Z1fSt6vectorIiSaIiEE", "f(std::vector<int, std::allocator<int> >)");
     }
 
     #[test]
@@ -673,9 +597,7 @@ mod tests {
         let mut x: u64 = 7;
         for _ in 0..20_000 {
             let mut name = String::from("_Z");
-            x = x
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
             for _ in 0..(x >> 58) as usize + 1 {
                 x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
                 name.push(ALPHABET[(x >> 40) as usize % ALPHABET.len()] as char);
@@ -687,11 +609,7 @@ mod tests {
     #[test]
     fn unsupported_or_plain_names_return_none() {
         assert_eq!(demangle("vector_add"), None);
-        assert_eq!(
-            demangle("_ZplRK1AS1_"),
-            None,
-            "operator names are outside the subset"
-        );
+        assert_eq!(demangle("_ZplRK1AS1_"), None, "operator names are outside the subset");
         assert_eq!(demangle("_Z"), None);
         assert_eq!(demangle("_Z99x"), None);
         // Deep nesting must not overflow the stack.

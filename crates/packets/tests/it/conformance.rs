@@ -127,14 +127,14 @@ fn build_pmc(
     let events = pmc_events(case);
     let plan = PmcPlan::new(agent, &events)?;
     let pk = plan.build(alloc)?;
-    let rows: Vec<Value> = plan
-        .samples()
-        .iter()
-        .map(|s| json!([s.block_enum, s.block_index, s.event_id, s.sample_id]))
-        .collect();
+    let rows: Vec<Value> =
+        plan.samples().iter().map(|s| json!([s.block_enum, s.block_index, s.event_id, s.sample_id])).collect();
     let mut m = Map::new();
     m.insert("output_buffer_size".into(), json!(pk.output_size));
-    m.insert("samples".into(), json!({"columns": ["block_enum", "block_index", "event_id", "sample_id"], "rows": rows}));
+    m.insert(
+        "samples".into(),
+        json!({"columns": ["block_enum", "block_index", "event_id", "sample_id"], "rows": rows}),
+    );
     m.insert(
         "packets".into(),
         json!({"start": packet_json(&pk.start), "stop": packet_json(&pk.stop), "read": packet_json(&pk.read)}),
@@ -152,7 +152,10 @@ fn build_att(
         .as_array()
         .map(|a| {
             a.iter()
-                .map(|p| AttParameter { id: num(&p["id"]).unwrap_or(u64::MAX) as u32, value: num(&p["value"]).unwrap_or(0) as u32 })
+                .map(|p| AttParameter {
+                    id: num(&p["id"]).unwrap_or(u64::MAX) as u32,
+                    value: num(&p["value"]).unwrap_or(0) as u32,
+                })
                 .collect()
         })
         .unwrap_or_default();
@@ -190,7 +193,8 @@ fn compare(golden: &Value, ours: &Value) -> Vec<String> {
     let mut diffs = Vec::new();
     if let Some(gv) = golden["validate"].as_array() {
         let g: Vec<_> = gv.iter().map(|v| v["valid"].as_bool()).collect();
-        let o: Vec<_> = ours["validate"].as_array().map_or(vec![], |a| a.iter().map(|v| v["valid"].as_bool()).collect());
+        let o: Vec<_> =
+            ours["validate"].as_array().map_or(vec![], |a| a.iter().map(|v| v["valid"].as_bool()).collect());
         if g != o {
             diffs.push(format!("validate: golden {g:?}, ours {o:?}"));
         }
@@ -226,7 +230,10 @@ fn compare(golden: &Value, ours: &Value) -> Vec<String> {
         }
         for (g, o) in galloc.iter().zip(&oalloc) {
             if num(&g["addr"]) != num(&o["addr"]) || num(&g["size"]) != num(&o["size"]) || g["role"] != o["role"] {
-                diffs.push(format!("allocation {}: golden {} {} {}, ours {} {} {}", g["index"], g["role"], g["addr"], g["size"], o["role"], o["addr"], o["size"]));
+                diffs.push(format!(
+                    "allocation {}: golden {} {} {}, ours {} {} {}",
+                    g["index"], g["role"], g["addr"], g["size"], o["role"], o["addr"], o["size"]
+                ));
             }
         }
     }
@@ -277,7 +284,9 @@ fn has_answers(case: &Value) -> bool {
 #[test]
 fn pm4_conformance() {
     let Some(dir) = goldens_dir().filter(|d| d.is_dir()) else {
-        println!("pm4 conformance: SKIPPED, no goldens (set ROCPROF_RS_PM4_GOLDENS or provide ../shared/conformance/pm4)");
+        println!(
+            "pm4 conformance: SKIPPED, no goldens (set ROCPROF_RS_PM4_GOLDENS or provide ../shared/conformance/pm4)"
+        );
         return;
     };
     let out_dir = std::env::var_os("ROCPROF_RS_PM4_OUT").map(PathBuf::from);
@@ -287,7 +296,10 @@ fn pm4_conformance() {
     let mut failures = Vec::new();
     for f in &files {
         let rel = f.strip_prefix(&dir).unwrap_or(f).display().to_string();
-        let case: Value = match std::fs::read_to_string(f).map_err(|e| e.to_string()).and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string())) {
+        let case: Value = match std::fs::read_to_string(f)
+            .map_err(|e| e.to_string())
+            .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+        {
             Ok(v) => v,
             Err(e) => {
                 failures.push(format!("{rel}: unreadable: {e}"));

@@ -83,8 +83,16 @@ fn random_pmc_requests_build_or_fail_cleanly() {
                 let b = rng.pick(table);
                 PmcEvent {
                     block_enum: if rng.below(20) == 0 { rng.below(64) as u32 } else { b.block_enum },
-                    block_index: if rng.below(10) == 0 { b.instances + rng.below(4) as u32 } else { rng.below(u64::from(b.instances)) as u32 },
-                    event_id: if rng.below(30) == 0 { 0x100_0000 + rng.below(4) as u32 } else { rng.below(u64::from(b.event_id_max) + 1) as u32 },
+                    block_index: if rng.below(10) == 0 {
+                        b.instances + rng.below(4) as u32
+                    } else {
+                        rng.below(u64::from(b.instances)) as u32
+                    },
+                    event_id: if rng.below(30) == 0 {
+                        0x100_0000 + rng.below(4) as u32
+                    } else {
+                        rng.below(u64::from(b.event_id_max) + 1) as u32
+                    },
                     flags: if rng.below(8) == 0 { rng.below(4) as u32 } else { 0 },
                 }
             })
@@ -239,7 +247,9 @@ fn malformed_inputs_return_typed_errors() {
         Err(Error::ZeroSize { .. })
     ));
     assert_eq!(
-        AttPlan::new(&agent, &[AttParameter { id: param::ATT_BUFFER_SIZE, value: 0 }]).unwrap().build_at(0x1000, 0x2000, 0x4000),
+        AttPlan::new(&agent, &[AttParameter { id: param::ATT_BUFFER_SIZE, value: 0 }])
+            .unwrap()
+            .build_at(0x1000, 0x2000, 0x4000),
         Err(Error::ZeroSize { what: "trace buffer" })
     );
     assert!(matches!(Agent::new(Target::Gfx1100, 96, 12, 2, 2), Err(Error::InvalidAgent { .. })));
@@ -250,7 +260,10 @@ fn malformed_inputs_return_typed_errors() {
     // Bad agents and targets.
     assert!(matches!(Agent::new(Target::Gfx942, 304, 30, 1, 8), Err(Error::InvalidAgent { .. })));
     assert!(matches!(Target::from_name("gfx1036"), Err(Error::UnknownTarget(_))));
-    assert!(matches!(AttPlan::new(&agent, &[AttParameter { id: param::VM_ID_MASK, value: 1 }]), Err(Error::InvalidParameter { .. })));
+    assert!(matches!(
+        AttPlan::new(&agent, &[AttParameter { id: param::VM_ID_MASK, value: 1 }]),
+        Err(Error::InvalidParameter { .. })
+    ));
     assert!(matches!(
         AttPlan::new(&agent, &[AttParameter { id: param::COMPUTE_UNIT_TARGET, value: 16 }]),
         Err(Error::InvalidParameter { name: "COMPUTE_UNIT_TARGET", .. })

@@ -43,7 +43,11 @@ fn block_tables_match_reference_dump() {
             let rows = if b.has(rocprof_packets::block::attr::EXPL_INST) { b.instances } else { 1 };
             assert_eq!(regs.len() as u32, rows * b.counters, "{ctx}: register rows");
             assert_eq!(Some(u64::from(b.select_value(1))), num(&w["select_value_event1"]), "{ctx}: select(1)");
-            assert_eq!(Some(u64::from(b.select_value(0x3FF))), num(&w["select_value_event3ff"]), "{ctx}: select(0x3ff)");
+            assert_eq!(
+                Some(u64::from(b.select_value(0x3FF))),
+                num(&w["select_value_event3ff"]),
+                "{ctx}: select(0x3ff)"
+            );
             for (i, (r, wr)) in b.counter_registers().iter().zip(regs).enumerate() {
                 let field = |k: &str| num(&wr[k]).unwrap_or(0) as u32;
                 assert_eq!(

@@ -63,7 +63,13 @@ impl<'a> Elf<'a> {
         (0..shnum)
             .map(|i| {
                 let h = shoff + i * shentsize;
-                (self.u32(h + 4), self.u64(h + 0x18) as usize, self.u64(h + 0x20) as usize, self.u32(h + 0x28), self.u64(h + 0x38) as usize)
+                (
+                    self.u32(h + 4),
+                    self.u64(h + 0x18) as usize,
+                    self.u64(h + 0x20) as usize,
+                    self.u32(h + 0x28),
+                    self.u64(h + 0x38) as usize,
+                )
             })
             .collect()
     }
@@ -111,7 +117,8 @@ fn every_kernel_exists_for_every_target_as_an_amdgpu_code_object() {
     for target in TARGETS {
         for kernel in KERNELS {
             let path = dir.join(format!("{kernel}-{target}.co"));
-            let data = fs::read(&path).unwrap_or_else(|e| panic!("{}: {e} (run `cargo xtask fixtures`)", path.display()));
+            let data =
+                fs::read(&path).unwrap_or_else(|e| panic!("{}: {e} (run `cargo xtask fixtures`)", path.display()));
             let elf = Elf { data: &data };
             assert_eq!(&data[..4], b"\x7fELF", "{}", path.display());
             assert_eq!(data[4], 2, "{}: ELFCLASS64", path.display());
@@ -127,7 +134,11 @@ fn every_kernel_exists_for_every_target_as_an_amdgpu_code_object() {
             let features = if target.starts_with("gfx9") { 0x500 } else { 0 };
             assert_eq!(flags & 0xf00, features, "{}: xnack/sramecc bits of e_flags 0x{flags:x}", path.display());
             let needle = format!("amdgcn-amd-amdhsa--{target}");
-            assert!(data.windows(needle.len()).any(|w| w == needle.as_bytes()), "{}: metadata note lacks {needle}", path.display());
+            assert!(
+                data.windows(needle.len()).any(|w| w == needle.as_bytes()),
+                "{}: metadata note lacks {needle}",
+                path.display()
+            );
             checked += 1;
         }
     }
@@ -144,8 +155,16 @@ fn kernel_descriptors_match_the_documented_sizes_and_point_at_the_code() {
             let elf = Elf { data: &data };
             let symbols = elf.dynamic_symbols();
             let kd_name = format!("{kernel}.kd");
-            let kd = symbols.iter().find(|s| s.name == kd_name).unwrap_or_else(|| panic!("{}: no {kd_name} in {symbols:?}", path.display()));
-            assert_eq!((kd.kind, kd.bind, kd.size), (1, 1, 64), "{}: {kd_name} must be a global 64-byte STT_OBJECT", path.display());
+            let kd = symbols
+                .iter()
+                .find(|s| s.name == kd_name)
+                .unwrap_or_else(|| panic!("{}: no {kd_name} in {symbols:?}", path.display()));
+            assert_eq!(
+                (kd.kind, kd.bind, kd.size),
+                (1, 1, 64),
+                "{}: {kd_name} must be a global 64-byte STT_OBJECT",
+                path.display()
+            );
             assert_eq!(kd.value % 64, 0, "{}: descriptor alignment", path.display());
             let code = symbols
                 .iter()
@@ -161,9 +180,19 @@ fn kernel_descriptors_match_the_documented_sizes_and_point_at_the_code() {
             let properties = elf.u16(d + 56);
             assert_eq!((kernarg, group), expected_sizes(kernel), "{}: descriptor kernarg/group sizes", path.display());
             assert_eq!(private, 0, "{}: private segment", path.display());
-            assert_eq!(kd.value as i64 + entry, code.value as i64, "{}: entry offset must reach {kernel}", path.display());
+            assert_eq!(
+                kd.value as i64 + entry,
+                code.value as i64,
+                "{}: entry offset must reach {kernel}",
+                path.display()
+            );
             let wave32 = properties & (1 << 10) != 0;
-            assert_eq!(wave32, !target.starts_with("gfx9"), "{}: wavefront32 bit of kernel_code_properties 0x{properties:x}", path.display());
+            assert_eq!(
+                wave32,
+                !target.starts_with("gfx9"),
+                "{}: wavefront32 bit of kernel_code_properties 0x{properties:x}",
+                path.display()
+            );
         }
     }
 }
@@ -223,5 +252,8 @@ fn committed_code_objects_match_their_sources_when_clang_19_is_installed() {
         }
     }
     let _ = fs::remove_dir_all(&out_dir);
-    assert!(stale.is_empty(), "committed code objects differ from their sources, run `cargo xtask fixtures`: {stale:?}");
+    assert!(
+        stale.is_empty(),
+        "committed code objects differ from their sources, run `cargo xtask fixtures`: {stale:?}"
+    );
 }

@@ -17,7 +17,11 @@ fn every_fixture_runs_on_every_target() {
         cmd.arg("100");
         let out = run(cmd, TIMEOUT);
         out.assert_ok();
-        assert!(out.stdout.contains(&format!("vector_add: agent {target} (amdgcn-amd-amdhsa--{target}")), "{target}: {}", out.stdout);
+        assert!(
+            out.stdout.contains(&format!("vector_add: agent {target} (amdgcn-amd-amdhsa--{target}")),
+            "{target}: {}",
+            out.stdout
+        );
         assert!(out.stdout.contains("100/100 dispatches completed"), "{target}: {}", out.stdout);
         assert!(out.stdout.contains("read index 100, write index 100"), "{target}: {}", out.stdout);
         assert!(out.stdout.contains("kernarg 288 bytes"), "{target}: {}", out.stdout);
@@ -26,20 +30,40 @@ fn every_fixture_runs_on_every_target() {
         cmd.args(["3", "20"]);
         let out = run(cmd, TIMEOUT);
         out.assert_ok();
-        assert!(out.stdout.contains("3 threads x 20 dispatches = 60 completed on 1 GPU agent(s)"), "{target}: {}", out.stdout);
+        assert!(
+            out.stdout.contains("3 threads x 20 dispatches = 60 completed on 1 GPU agent(s)"),
+            "{target}: {}",
+            out.stdout
+        );
 
         let out = run(fixture(&stage, "async_copy", Some(target)), TIMEOUT);
         out.assert_ok();
         assert!(out.stdout.contains("3 round trips verified on 1 GPU agent(s)"), "{target}: {}", out.stdout);
-        assert!(out.stdout.contains(&format!("async_copy: {target}: 4194304 bytes host->device->device->host verified")), "{target}: {}", out.stdout);
+        assert!(
+            out.stdout.contains(&format!("async_copy: {target}: 4194304 bytes host->device->device->host verified")),
+            "{target}: {}",
+            out.stdout
+        );
 
         let out = run(fixture(&stage, "multi_code_object", Some(target)), TIMEOUT);
         out.assert_ok();
-        assert!(out.stdout.contains("4 kernels in 4 code objects in 2 executables, 4 dispatches"), "{target}: {}", out.stdout);
+        assert!(
+            out.stdout.contains("4 kernels in 4 code objects in 2 executables, 4 dispatches"),
+            "{target}: {}",
+            out.stdout
+        );
         assert!(out.stdout.contains("kernel block_sum.kd object 0x"), "{target}: {}", out.stdout);
         assert!(out.stdout.contains("group 1024"), "{target}: {}", out.stdout);
-        assert!(out.stdout.contains("uri file://"), "{target}: the file-reader code objects need file:// URIs\n{}", out.stdout);
-        assert!(out.stdout.contains("uri memory://"), "{target}: the memory-reader code object needs a memory:// URI\n{}", out.stdout);
+        assert!(
+            out.stdout.contains("uri file://"),
+            "{target}: the file-reader code objects need file:// URIs\n{}",
+            out.stdout
+        );
+        assert!(
+            out.stdout.contains("uri memory://"),
+            "{target}: the memory-reader code object needs a memory:// URI\n{}",
+            out.stdout
+        );
     }
 }
 
@@ -85,7 +109,11 @@ fn several_agents_share_the_work() {
     assert!(out.stdout.contains("6 threads x 10 dispatches = 60 completed on 3 GPU agent(s)"), "{}", out.stdout);
     // Threads go round-robin over the agents in iteration order (CPU first, then the GPUs as configured).
     for (thread, gfx) in [(0, "gfx942"), (1, "gfx1100"), (2, "gfx90a"), (3, "gfx942")] {
-        assert!(out.stdout.contains(&format!("thread {thread} on {gfx} queue")), "thread {thread} not on {gfx}:\n{}", out.stdout);
+        assert!(
+            out.stdout.contains(&format!("thread {thread} on {gfx} queue")),
+            "thread {thread} not on {gfx}:\n{}",
+            out.stdout
+        );
     }
     let out = run(fixture(&stage, "async_copy", Some(agents)), TIMEOUT);
     out.assert_ok();

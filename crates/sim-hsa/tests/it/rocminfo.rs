@@ -67,7 +67,10 @@ struct Agent {
 
 impl Agent {
     fn get(&self, key: &str) -> &str {
-        self.fields.get(key).map(String::as_str).unwrap_or_else(|| panic!("rocminfo printed no `{key}` for {:?}", self.fields.get("Name")))
+        self.fields
+            .get(key)
+            .map(String::as_str)
+            .unwrap_or_else(|| panic!("rocminfo printed no `{key}` for {:?}", self.fields.get("Name")))
     }
     /// `304`, `64(0x40)` → the decimal part.
     fn number(&self, key: &str) -> u64 {
@@ -126,7 +129,10 @@ fn assert_isa_name(what: &str, target: &str, isa: &str) {
     let mut parts = rest.split(':');
     assert_eq!(parts.next(), Some(target), "{what}: ISA {isa}");
     for feature in parts {
-        assert!(["sramecc+", "sramecc-", "xnack+", "xnack-"].contains(&feature), "{what}: ISA {isa} has feature `{feature}`");
+        assert!(
+            ["sramecc+", "sramecc-", "xnack+", "xnack-"].contains(&feature),
+            "{what}: ISA {isa} has feature `{feature}`"
+        );
     }
 }
 
@@ -161,7 +167,11 @@ fn rocminfo_lists_every_configured_agent() {
         let agents = parse_agents(&out.stdout);
         assert_eq!(agents.len(), 1 + targets.len(), "{abi}: one CPU agent plus the GPUs:\n{}", out.stdout);
         assert_eq!(agents[0].get("Device Type"), "CPU", "{abi}: the CPU agent comes first");
-        assert!(agents[0].pools.iter().any(|p| p.contains("KERNARG")), "{abi}: CPU pools {:?} lack a kernarg pool", agents[0].pools);
+        assert!(
+            agents[0].pools.iter().any(|p| p.contains("KERNARG")),
+            "{abi}: CPU pools {:?} lack a kernarg pool",
+            agents[0].pools
+        );
         for (agent, target) in agents[1..].iter().zip(targets) {
             let board = &boards[target];
             let what = format!("{abi} {target}");
@@ -171,7 +181,11 @@ fn rocminfo_lists_every_configured_agent() {
             assert_eq!(agent.get("Marketing Name"), board.marketing_name, "{what}");
             assert_eq!(agent.number("Compute Unit"), board.compute_units, "{what}: compute units");
             assert_eq!(agent.number("Shader Engines"), board.shader_engines, "{what}: shader engines");
-            assert_eq!(agent.number("Shader Arrs. per Eng."), board.arrays_per_engine, "{what}: shader arrays per engine");
+            assert_eq!(
+                agent.number("Shader Arrs. per Eng."),
+                board.arrays_per_engine,
+                "{what}: shader arrays per engine"
+            );
             assert_eq!(agent.number("SIMDs per CU"), board.simds_per_cu, "{what}: SIMDs per CU");
             assert_eq!(agent.number("Wavefront Size"), board.wavefront, "{what}: wavefront size");
             assert_eq!(agent.number("Max Clock Freq. (MHz)"), board.clock_mhz, "{what}: clock");
@@ -184,7 +198,11 @@ fn rocminfo_lists_every_configured_agent() {
                 .position(|p| p.starts_with("GLOBAL") && p.contains("COARSE GRAINED"))
                 .unwrap_or_else(|| panic!("{what}: no coarse-grained global pool in {:?}", agent.pools));
             assert_eq!(agent.pool_sizes_kb[vram], board.memory_gib * 1024 * 1024, "{what}: VRAM pool size in KB");
-            assert!(agent.pools.iter().any(|p| p == "GROUP"), "{what}: pools {:?} lack the LDS (GROUP) pool", agent.pools);
+            assert!(
+                agent.pools.iter().any(|p| p == "GROUP"),
+                "{what}: pools {:?} lack the LDS (GROUP) pool",
+                agent.pools
+            );
         }
     }
 }

@@ -17,7 +17,11 @@ pub(crate) const KERNELS: &[&str] = &["vector_add", "saxpy", "fill", "block_sum"
 
 /// The workspace root (two levels above this crate's manifest).
 pub(crate) fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("crates/sim-hsa lives two levels below the root").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("crates/sim-hsa lives two levels below the root")
+        .to_path_buf()
 }
 
 /// `../shared` next to the repository, if present.
@@ -58,7 +62,14 @@ pub(crate) struct Run {
 impl Run {
     /// Panics with the full output unless the program exited 0.
     pub(crate) fn assert_ok(&self) -> &Self {
-        assert!(self.status.success(), "{} failed with {}\n--- stdout\n{}\n--- stderr\n{}", self.what, self.status, self.stdout, self.stderr);
+        assert!(
+            self.status.success(),
+            "{} failed with {}\n--- stdout\n{}\n--- stderr\n{}",
+            self.what,
+            self.status,
+            self.stdout,
+            self.stderr
+        );
         self
     }
 
@@ -88,7 +99,15 @@ pub(crate) fn fixture(stage: &Path, program: &str, agents: Option<&str>) -> Comm
 
 /// Applies the hsa-sim environment to any command.
 pub(crate) fn sim_env(cmd: &mut Command, stage: &Path, agents: Option<&str>) {
-    for var in ["HSA_TOOLS_LIB", "LD_PRELOAD", "ROCPROF_RS_SIM_ABI", "ROCPROF_RS_SIM_AGENTS", "ROCPROF_RS_SIM_DISPATCH_LOG", "COUNT_TOOL_INTERCEPT", "COUNT_TOOL_OUTPUT"] {
+    for var in [
+        "HSA_TOOLS_LIB",
+        "LD_PRELOAD",
+        "ROCPROF_RS_SIM_ABI",
+        "ROCPROF_RS_SIM_AGENTS",
+        "ROCPROF_RS_SIM_DISPATCH_LOG",
+        "COUNT_TOOL_INTERCEPT",
+        "COUNT_TOOL_OUTPUT",
+    ] {
         cmd.env_remove(var);
     }
     cmd.env("LD_LIBRARY_PATH", stage);
@@ -174,8 +193,10 @@ pub(crate) fn read_dispatch_log(path: &Path) -> Vec<LoggedPacket> {
 fn parse_log_line(line: &str) -> LoggedPacket {
     let bad = || -> ! { panic!("dispatch log line not `queue=<id> index=<n> <128 hex>`: {line:?}") };
     let mut words = line.split_whitespace();
-    let queue: u64 = words.next().and_then(|w| w.strip_prefix("queue=")).and_then(|v| v.parse().ok()).unwrap_or_else(|| bad());
-    let index: u64 = words.next().and_then(|w| w.strip_prefix("index=")).and_then(|v| v.parse().ok()).unwrap_or_else(|| bad());
+    let queue: u64 =
+        words.next().and_then(|w| w.strip_prefix("queue=")).and_then(|v| v.parse().ok()).unwrap_or_else(|| bad());
+    let index: u64 =
+        words.next().and_then(|w| w.strip_prefix("index=")).and_then(|v| v.parse().ok()).unwrap_or_else(|| bad());
     let hex = words.next().unwrap_or_else(|| bad());
     if hex.len() != 128 || !hex.is_ascii() {
         bad();

@@ -13,7 +13,13 @@ use crate::support::{fixture, parse_pairs, read_dispatch_log, run, stage, temp_d
 const TIMEOUT: Duration = Duration::from_secs(120);
 
 /// Runs a fixture with the count tool and returns (program run, tool report).
-fn with_tool(stage: &Path, abi: &str, program: &str, args: &[&str], extra: &[(&str, &str)]) -> (Run, BTreeMap<String, String>) {
+fn with_tool(
+    stage: &Path,
+    abi: &str,
+    program: &str,
+    args: &[&str],
+    extra: &[(&str, &str)],
+) -> (Run, BTreeMap<String, String>) {
     let dir = temp_dir(&format!("tool-{abi}-{program}-{}", extra.len()));
     let report = dir.join("report.txt");
     let mut cmd = fixture(stage, program, Some("gfx942"));
@@ -34,7 +40,11 @@ fn with_tool(stage: &Path, abi: &str, program: &str, args: &[&str], extra: &[(&s
 }
 
 fn number(report: &BTreeMap<String, String>, key: &str) -> u64 {
-    report.get(key).unwrap_or_else(|| panic!("report lacks {key}: {report:?}")).parse().unwrap_or_else(|_| panic!("{key} is not a number: {report:?}"))
+    report
+        .get(key)
+        .unwrap_or_else(|| panic!("report lacks {key}: {report:?}"))
+        .parse()
+        .unwrap_or_else(|_| panic!("{key} is not a number: {report:?}"))
 }
 
 /// Versions the tool must see: (root, core, amd_ext, image, finalizer, tools, pc_sampling) as
@@ -65,7 +75,11 @@ fn expected_versions(abi: &str) -> [(&'static str, &'static str); 7] {
 fn assert_versions(abi: &str, report: &BTreeMap<String, String>) {
     assert_eq!(number(report, "onload_calls"), 1, "{abi}: OnLoad once");
     assert_eq!(number(report, "onunload_calls"), 1, "{abi}: OnUnload once, at hsa_shut_down");
-    assert_eq!(number(report, "runtime_version"), if abi == "5.2" { 1 } else { 3 }, "{abi}: runtime_version = root major");
+    assert_eq!(
+        number(report, "runtime_version"),
+        if abi == "5.2" { 1 } else { 3 },
+        "{abi}: runtime_version = root major"
+    );
     for (table, expected) in expected_versions(abi) {
         let seen = report.get(table).map(String::as_str).unwrap_or("missing");
         assert!(seen.starts_with(expected), "{abi}: {table} table version {seen}, expected {expected}");
@@ -158,7 +172,8 @@ fn tools_lib_paths_with_spaces_are_quoted_as_in_rocr() {
         cmd.arg("2").env("HSA_TOOLS_LIB", &list).env("COUNT_TOOL_OUTPUT", &report);
         let out = run(cmd, TIMEOUT);
         out.assert_ok();
-        let text = fs::read_to_string(&report).unwrap_or_else(|_| panic!("{how}: HSA_TOOLS_LIB={list} did not load the tool\n{}", out.stderr));
+        let text = fs::read_to_string(&report)
+            .unwrap_or_else(|_| panic!("{how}: HSA_TOOLS_LIB={list} did not load the tool\n{}", out.stderr));
         assert_eq!(parse_pairs(text.lines())["onload_calls"], 1, "{how}");
     }
     let _ = fs::remove_dir_all(&dir);
@@ -182,9 +197,17 @@ fn intercept_handlers_see_and_rewrite_every_packet() {
         assert_eq!(number(&report, "intercept_queues"), 1, "{abi}");
         assert_eq!(number(&report, "packets_seen"), 40, "{abi}: the newest handler sees each application packet once");
         assert_eq!(number(&report, "kernel_dispatches_seen"), 40, "{abi}");
-        assert_eq!(number(&report, "packets_rewritten_in"), 40, "{abi}: the older handler gets what the newer one forwarded");
+        assert_eq!(
+            number(&report, "packets_rewritten_in"),
+            40,
+            "{abi}: the older handler gets what the newer one forwarded"
+        );
         assert_eq!(number(&report, "packets_emitted"), 80, "{abi}");
-        assert_eq!(number(&report, "off_doorbell_thread"), 0, "{abi}: handlers run on the thread that rang the doorbell");
+        assert_eq!(
+            number(&report, "off_doorbell_thread"),
+            0,
+            "{abi}: handlers run on the thread that rang the doorbell"
+        );
         assert_eq!(number(&report, "index_errors"), 0, "{abi}: user_pkt_index counts the proxy ring from 0");
         assert_counts_match(&format!("{abi} intercepted vector_add"), &out, &report);
 
@@ -192,7 +215,8 @@ fn intercept_handlers_see_and_rewrite_every_packet() {
         // waits for it and completes the application's signal.
         let packets = read_dispatch_log(&log);
         assert_eq!(packets.len(), 80, "{abi}: 40 kernels and 40 barrier-AND packets reached the hardware queue");
-        let app_signals: std::collections::BTreeSet<u64> = packets.iter().skip(1).step_by(2).map(|p| p.u64_at(56)).collect();
+        let app_signals: std::collections::BTreeSet<u64> =
+            packets.iter().skip(1).step_by(2).map(|p| p.u64_at(56)).collect();
         assert_eq!(app_signals.len(), 16, "{abi}: the barrier packets carry the application's 16 signals");
         for (i, pair) in packets.chunks(2).enumerate() {
             let (kernel, barrier) = (&pair[0], &pair[1]);
@@ -211,7 +235,8 @@ fn intercept_handlers_see_and_rewrite_every_packet() {
 #[test]
 fn intercept_queues_from_several_threads() {
     let Some(stage) = stage("intercept_queues_from_several_threads") else { return };
-    let (out, report) = with_tool(&stage, "newest", "multi_queue", &["4", "10", "--no-profiling"], &[("COUNT_TOOL_INTERCEPT", "1")]);
+    let (out, report) =
+        with_tool(&stage, "newest", "multi_queue", &["4", "10", "--no-profiling"], &[("COUNT_TOOL_INTERCEPT", "1")]);
     assert_eq!(number(&report, "intercept_queues"), 4);
     assert_eq!(number(&report, "kernel_dispatches_seen"), 40);
     assert_eq!(number(&report, "packets_emitted"), 80);

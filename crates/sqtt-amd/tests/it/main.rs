@@ -29,7 +29,11 @@ fn search_order_is_explicit_then_environment_then_loader() {
     let c = candidates(Some(&dir), Some("/opt/rocm/lib/librocprof-trace-decoder.so"));
     assert_eq!(
         c,
-        vec![dir.join(LIBRARY_NAME), PathBuf::from("/opt/rocm/lib/librocprof-trace-decoder.so"), PathBuf::from(LIBRARY_NAME)]
+        vec![
+            dir.join(LIBRARY_NAME),
+            PathBuf::from("/opt/rocm/lib/librocprof-trace-decoder.so"),
+            PathBuf::from(LIBRARY_NAME)
+        ]
     );
     assert_eq!(candidates(None, Some("")), vec![PathBuf::from(LIBRARY_NAME)]);
 }
@@ -54,14 +58,19 @@ fn agrees_with_the_native_decoder_when_available() {
     let amd = AmdDecoder::load(None).expect("ROCPROF_ATT_LIBRARY_PATH names a loadable decoder");
     let (mut compared, mut differing) = (0, Vec::new());
     let mut with_llvm = 0;
-    for (arch, cpu, family) in [("gfx1100", "gfx1100", Family::Gfx11), ("gfx1200", "gfx1201", Family::Gfx12), ("gfx950", "gfx950", Family::Gfx9)] {
+    for (arch, cpu, family) in [
+        ("gfx1100", "gfx1100", Family::Gfx11),
+        ("gfx1200", "gfx1201", Family::Gfx12),
+        ("gfx950", "gfx950", Family::Gfx9),
+    ] {
         // With LLVM's text (what rocprofiler-sdk passes), when an LLVM for this target is installed.
         let llvm = rocprof_sqtt_amd::llvm::LlvmDisassembler::load(cpu).ok();
         let mut dirs: Vec<_> = std::fs::read_dir(root.join(arch)).unwrap().flatten().map(|e| e.path()).collect();
         dirs.sort();
         for dir in dirs {
             let meta = std::fs::read_to_string(dir.join("meta.json")).unwrap();
-            let base: u64 = meta.split("\"load_base\":").nth(1).unwrap().split(',').next().unwrap().trim().parse().unwrap();
+            let base: u64 =
+                meta.split("\"load_base\":").nth(1).unwrap().split(',').next().unwrap().trim().parse().unwrap();
             let code = CodeObject::from_elf(family, &std::fs::read(dir.join("code.elf")).unwrap(), base).unwrap();
             let mut native = Decoder::new(&code);
             for se in 0.. {
@@ -95,7 +104,10 @@ fn agrees_with_the_native_decoder_when_available() {
             }
         }
     }
-    println!("AMD backend: {compared} streams compared ({with_llvm} with LLVM's instruction text), {} differ", differing.len());
+    println!(
+        "AMD backend: {compared} streams compared ({with_llvm} with LLVM's instruction text), {} differ",
+        differing.len()
+    );
     assert!(differing.is_empty(), "streams where the decoders differ: {differing:?}");
 }
 
@@ -203,7 +215,8 @@ fn synthetic_rare_inst_ops_agree_when_available() {
     let text: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     for (layout, family) in [(3u64, Family::Gfx11), (4, Family::Gfx12)] {
         let code = CodeObject::from_text(family, 0x1000, &text, 0);
-        let inst = |op: u64| if layout == 3 { (0x2 | (1 << 4) | (op << 13), 5) } else { (0x2 | (1 << 3) | (op << 12), 5) };
+        let inst =
+            |op: u64| if layout == 3 { (0x2 | (1 << 4) | (op << 13), 5) } else { (0x2 | (1 << 3) | (op << 12), 5) };
         // A wave64 VALU (flag bit 6) next to a wave32 one.
         let toks = [
             (0x11 | (layout << 7), 16),
@@ -270,7 +283,8 @@ fn synthetic_new_pc_agrees_when_available() {
     let text: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     for (layout, family) in [(3u64, Family::Gfx11), (4, Family::Gfx12)] {
         let code = CodeObject::from_text(family, 0x1000, &text, 0);
-        let inst = |op: u64| if layout == 3 { (0x2 | (1 << 4) | (op << 13), 5) } else { (0x2 | (1 << 3) | (op << 12), 5) };
+        let inst =
+            |op: u64| if layout == 3 { (0x2 | (1 << 4) | (op << 13), 5) } else { (0x2 | (1 << 3) | (op << 12), 5) };
         let new_pc = (0x21 | (1 << 8) | ((0x100c / 4) << 16), if layout == 3 { 16 } else { 18 });
         let toks = [
             (0x11 | (layout << 7), 16),
@@ -285,7 +299,10 @@ fn synthetic_new_pc_agrees_when_available() {
         let data = rdna_stream(&toks);
         let a = amd.decode(&data, &code).unwrap();
         let n = Decoder::new(&code).decode(&data).unwrap();
-        println!("layout {layout}: amd {:?}", a.waves.first().map(|w| w.instructions.iter().map(|i| i.pc).collect::<Vec<_>>()));
+        println!(
+            "layout {layout}: amd {:?}",
+            a.waves.first().map(|w| w.instructions.iter().map(|i| i.pc).collect::<Vec<_>>())
+        );
         assert_eq!(a.waves, n.waves, "layout {layout}");
         let pcs: Vec<u64> = n.waves[0].instructions.iter().map(|i| i.pc).collect();
         assert_eq!(pcs, vec![0x1000, 0x1004, 0x100c, 0x1010], "layout {layout}");
@@ -312,7 +329,7 @@ fn synthetic_gfx9_waves_agree_when_available() {
     let amd = AmdDecoder::load(None).expect("loadable decoder");
     let misc = |d: u64| (d << 4, 1);
     let pgm = (0xf | (1 << 7) | (0x0c << 9) | (0x10 << 16), 3); // REG_CS_PRIV PGM_LO: entry 0x1000
-    // Three VALUs per wave on each SIMD with 1..3 MISC steps between issue and INST token.
+                                                                // Three VALUs per wave on each SIMD with 1..3 MISC steps between issue and INST token.
     let words = [0x7e00_0280u32, 0x7e00_0280, 0x7e00_0280, 0xbf80_0000, 0xbf81_0000];
     let text: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let code = CodeObject::from_text(Family::Gfx9, 0x1000, &text, 0);
@@ -323,10 +340,20 @@ fn synthetic_gfx9_waves_agree_when_available() {
             let toks = [
                 pgm,
                 (0x3 | (simd << 14), 2),
-                misc(2), issue, misc(gap), valu,
-                misc(4), issue, misc(gap), valu,
-                misc(4), issue, misc(gap), valu,
-                misc(2), (0x6 | (simd << 14), 1),
+                misc(2),
+                issue,
+                misc(gap),
+                valu,
+                misc(4),
+                issue,
+                misc(gap),
+                valu,
+                misc(4),
+                issue,
+                misc(gap),
+                valu,
+                misc(2),
+                (0x6 | (simd << 14), 1),
             ];
             let data = gfx9_stream(&toks);
             let a = amd.decode(&data, &code).unwrap();
@@ -341,13 +368,25 @@ fn synthetic_gfx9_waves_agree_when_available() {
     let issue = |status: u64| (0xd | (status << 8), 2);
     let inst = |op: u64| (0xa | (op << 11), 1);
     let toks = [
-        pgm, (0x3, 2),
-        misc(2), issue(2), misc(1), inst(5), // VALU
-        misc(2), issue(2), misc(1), inst(7), // s_setpc (PC)
-        (0xb | ((0x100c / 4) << 16), 4),     // INST_PC 0x100c
-        misc(3), issue(3),                   // s_nop (IMMED)
-        misc(3), issue(2), misc(1), inst(15), // s_endpgm (message)
-        misc(2), (0x6, 1),
+        pgm,
+        (0x3, 2),
+        misc(2),
+        issue(2),
+        misc(1),
+        inst(5), // VALU
+        misc(2),
+        issue(2),
+        misc(1),
+        inst(7),                         // s_setpc (PC)
+        (0xb | ((0x100c / 4) << 16), 4), // INST_PC 0x100c
+        misc(3),
+        issue(3), // s_nop (IMMED)
+        misc(3),
+        issue(2),
+        misc(1),
+        inst(15), // s_endpgm (message)
+        misc(2),
+        (0x6, 1),
     ];
     let data = gfx9_stream(&toks);
     let a = amd.decode(&data, &code).unwrap();
@@ -357,16 +396,34 @@ fn synthetic_gfx9_waves_agree_when_available() {
 
     // A backward indirect jump (INST_PC back to 0x1000) that only the INST_PC token explains.
     let toks = [
-        pgm, (0x3, 2),
-        misc(2), issue(2), misc(1), inst(5),  // 0x1000 VALU
-        misc(2), issue(2), misc(1), inst(7),  // 0x1004 s_setpc
-        (0xb | ((0x1000 / 4) << 16), 4),      // INST_PC 0x1000
-        misc(2), issue(2), misc(1), inst(5),  // 0x1000 VALU again
-        misc(2), issue(2), misc(1), inst(7),  // 0x1004 s_setpc
-        (0xb | ((0x100c / 4) << 16), 4),      // INST_PC 0x100c
-        misc(3), issue(3),
-        misc(3), issue(2), misc(1), inst(15),
-        misc(2), (0x6, 1),
+        pgm,
+        (0x3, 2),
+        misc(2),
+        issue(2),
+        misc(1),
+        inst(5), // 0x1000 VALU
+        misc(2),
+        issue(2),
+        misc(1),
+        inst(7),                         // 0x1004 s_setpc
+        (0xb | ((0x1000 / 4) << 16), 4), // INST_PC 0x1000
+        misc(2),
+        issue(2),
+        misc(1),
+        inst(5), // 0x1000 VALU again
+        misc(2),
+        issue(2),
+        misc(1),
+        inst(7),                         // 0x1004 s_setpc
+        (0xb | ((0x100c / 4) << 16), 4), // INST_PC 0x100c
+        misc(3),
+        issue(3),
+        misc(3),
+        issue(2),
+        misc(1),
+        inst(15),
+        misc(2),
+        (0x6, 1),
     ];
     let data = gfx9_stream(&toks);
     let a = amd.decode(&data, &code).unwrap();
@@ -392,12 +449,25 @@ fn synthetic_packet_lost_flag_agrees_when_available() {
             let data = rdna_stream(&[(0x11 | (layout << 7), 16), (ts, n), (0x0c | (1 << 5), 8), (0x15 | (1 << 5), 5)]);
             let a = amd.decode(&data, &code).unwrap();
             let nat = Decoder::new(&code).decode(&data).unwrap();
-            println!("layout {layout} pl {pl} rt {rt}: amd info {:?} occ {:?} rt {:?}", a.info, a.occupancy, a.realtime);
-            assert_eq!((a.info, a.occupancy, a.realtime), (nat.info, nat.occupancy, nat.realtime), "layout {layout} pl {pl} rt {rt}");
+            println!(
+                "layout {layout} pl {pl} rt {rt}: amd info {:?} occ {:?} rt {:?}",
+                a.info, a.occupancy, a.realtime
+            );
+            assert_eq!(
+                (a.info, a.occupancy, a.realtime),
+                (nat.info, nat.occupancy, nat.realtime),
+                "layout {layout} pl {pl} rt {rt}"
+            );
         }
         // Data lost and an incomplete target wave: the order of the two INFO records.
         let ts = 0x01 | (1 << pl_bit) | (0x40 << 12);
-        let data = rdna_stream(&[(0x11 | (layout << 7), 16), (0x0c | (1 << 5), 8), (0x3 | (1 << 3), 3), (ts, n), (0x3 | (1 << 3), 3)]);
+        let data = rdna_stream(&[
+            (0x11 | (layout << 7), 16),
+            (0x0c | (1 << 5), 8),
+            (0x3 | (1 << 3), 3),
+            (ts, n),
+            (0x3 | (1 << 3), 3),
+        ]);
         let a = amd.decode(&data, &code).unwrap();
         let nat = Decoder::new(&code).decode(&data).unwrap();
         println!("layout {layout} incomplete: amd info {:?}", a.info);
@@ -479,14 +549,29 @@ fn synthetic_gfx9_context_save_agrees_when_available() {
         let toks = [
             (0xf | (1 << 7) | (0x0c << 9) | (0x10 << 16), 3),
             (0x3, 2),
-            misc(2), issue(2), misc(1), inst(5),
+            misc(2),
+            issue(2),
+            misc(1),
+            inst(5),
             ((kind << 13) | (1 << 4), 1), // MISC of the given kind
-            misc(2), (0x3 | (70 << 22), 2), // CWSR wave start (count > 64)
-            misc(2), (0x3 | (70 << 22), 2),
-            misc(2), issue(2), misc(1), inst(7), // PC after the restore
-            misc(2), issue(2), misc(1), inst(5),
-            misc(3), issue(2), misc(1), inst(15),
-            misc(2), (0x6, 1),
+            misc(2),
+            (0x3 | (70 << 22), 2), // CWSR wave start (count > 64)
+            misc(2),
+            (0x3 | (70 << 22), 2),
+            misc(2),
+            issue(2),
+            misc(1),
+            inst(7), // PC after the restore
+            misc(2),
+            issue(2),
+            misc(1),
+            inst(5),
+            misc(3),
+            issue(2),
+            misc(1),
+            inst(15),
+            misc(2),
+            (0x6, 1),
         ];
         let data = gfx9_stream(&toks);
         let a = amd.decode(&data, &code).unwrap();
@@ -515,7 +600,8 @@ fn truncated_streams_agree_when_available() {
         dirs.sort();
         for dir in dirs {
             let meta = std::fs::read_to_string(dir.join("meta.json")).unwrap();
-            let base: u64 = meta.split("\"load_base\":").nth(1).unwrap().split(',').next().unwrap().trim().parse().unwrap();
+            let base: u64 =
+                meta.split("\"load_base\":").nth(1).unwrap().split(',').next().unwrap().trim().parse().unwrap();
             let code = CodeObject::from_elf(family, &std::fs::read(dir.join("code.elf")).unwrap(), base).unwrap();
             let mut native = Decoder::new(&code);
             for se in 0..2 {

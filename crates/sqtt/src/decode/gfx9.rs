@@ -10,13 +10,13 @@
 
 use super::stitch::{self, LineState};
 use super::{SparseTable, WaveBuild};
-use crate::error::Result;
 #[cfg(test)]
 use crate::error::DecodeErrorKind;
+use crate::error::Result;
 use crate::format::gfx9::{self as fmt, kind};
-use crate::tokens::Gfx9Tokens;
 use crate::isa::Program;
 use crate::record::{Category, Info, Occupancy, PerfEvent, SeDecode, ShaderData, WaveState};
+use crate::tokens::Gfx9Tokens;
 use std::collections::VecDeque;
 
 /// MISC kind reporting lost trace data.
@@ -518,7 +518,10 @@ mod tests {
         data.extend_from_slice(&perf.to_le_bytes());
         let prog = Program::new(crate::Family::Gfx9, 0, &[]);
         let d = decode(&data, &prog, &mut Gfx9State::default()).unwrap();
-        assert_eq!(d.shaderdata, vec![ShaderData { time: 0, value: 0xdead_beef, cu: 3, simd: 1, wave_id: 2, flags: 0 }]);
+        assert_eq!(
+            d.shaderdata,
+            vec![ShaderData { time: 0, value: 0xdead_beef, cu: 3, simd: 1, wave_id: 2, flags: 0 }]
+        );
         assert_eq!(d.perfevents, vec![PerfEvent { time: 20 - 8, events: [1, 2, 3, 4], cu: 2, bank: 1 }]);
     }
 

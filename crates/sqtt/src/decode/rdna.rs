@@ -391,7 +391,14 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut RdnaState) -> Result<
                     } else if is_restore {
                         let pc1 = st.saved.take(l);
                         st.running.set(l, pc1.max(1));
-                        occ.push(Occupancy { time, cu: f.cu, simd: f.simd, wave_id: f.slot, start: true, pc: pc1.saturating_sub(1) });
+                        occ.push(Occupancy {
+                            time,
+                            cu: f.cu,
+                            simd: f.simd,
+                            wave_id: f.slot,
+                            start: true,
+                            pc: pc1.saturating_sub(1),
+                        });
                     }
                     return;
                 }

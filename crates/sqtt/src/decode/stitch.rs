@@ -30,9 +30,17 @@ impl LineState {
 const MAX_FAILED: u32 = 1000;
 
 fn same(wave: Category, line: LineClass) -> bool {
-    matches!(line, LineClass::Smem | LineClass::Salu | LineClass::Vmem | LineClass::Flat | LineClass::Lds
-        | LineClass::Valu | LineClass::Immed | LineClass::Bvh)
-        && wave as u8 == line as u8
+    matches!(
+        line,
+        LineClass::Smem
+            | LineClass::Salu
+            | LineClass::Vmem
+            | LineClass::Flat
+            | LineClass::Lds
+            | LineClass::Valu
+            | LineClass::Immed
+            | LineClass::Bvh
+    ) && wave as u8 == line as u8
 }
 
 fn skippable(line: LineClass) -> bool {
@@ -171,7 +179,11 @@ pub(crate) fn stitch(prog: &Program, st: &mut LineState, gfxip: u8, w: &mut Wave
                     let Some(lk) = look else { break };
                     let c2 = wk.cat(lk);
                     let i2 = insts[j].category;
-                    look = if c2 == LineClass::Branch && i2 == Category::Jump { prog.jump_line(lk) } else { prog.next_line(lk) };
+                    look = if c2 == LineClass::Branch && i2 == Category::Jump {
+                        prog.jump_line(lk)
+                    } else {
+                        prog.next_line(lk)
+                    };
                     if look.is_none() {
                         break;
                     }

@@ -13,13 +13,13 @@ pub fn decode(bytes: &[u8]) -> Option<InstInfo> {
     let info = if w >> 23 == 0x17f {
         let op = (w >> 16) & 0x7f;
         let (class, f) = match op {
-            0x0c => (LineClass::Immed, flags::WAITCNT),       // s_waitcnt
-            0x0a => (LineClass::Gfx9Barrier, 0),              // s_barrier
-            0x01 => (LineClass::Immed, flags::ENDPGM),        // s_endpgm
+            0x0c => (LineClass::Immed, flags::WAITCNT),          // s_waitcnt
+            0x0a => (LineClass::Gfx9Barrier, 0),                 // s_barrier
+            0x01 => (LineClass::Immed, flags::ENDPGM),           // s_endpgm
             0x02..=0x09 | 0x17..=0x1a => (LineClass::Branch, 0), // s_branch, s_cbranch_*
-            0x1b..=0x1f => (LineClass::Immed, 0),             // s_endpgm_saved .. s_endpgm_ordered_ps_done
-            0x16 => (LineClass::Immed, 0),                    // s_set_gpr_idx_off
-            0x20..=0x21 => (LineClass::Salu, 0),              // s_round_mode .. (prefix s_round / s_denorm)
+            0x1b..=0x1f => (LineClass::Immed, 0),                // s_endpgm_saved .. s_endpgm_ordered_ps_done
+            0x16 => (LineClass::Immed, 0),                       // s_set_gpr_idx_off
+            0x20..=0x21 => (LineClass::Salu, 0),                 // s_round_mode .. (prefix s_round / s_denorm)
             _ => (LineClass::Immed, 0),
         };
         let mut i = InstInfo::new(4, class).with_flags(f);

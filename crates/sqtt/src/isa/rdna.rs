@@ -21,10 +21,10 @@ fn vop_src_extra(src0: u32) -> u8 {
 /// SOPP (`s_nop` .. `s_endpgm`, branches, waits): class and flags by opcode.
 fn sopp(op: u32, gfx12: bool) -> (LineClass, u8) {
     match op {
-        0x07 => (LineClass::Skip, 0), // s_delay_alu
-        0x08 if gfx12 => (LineClass::Skip, 0), // s_wait_alu
-        0x08 | 0x09 => (LineClass::Immed, flags::WAITCNT), // gfx11 s_waitcnt_depctr, s_waitcnt
-        0x11 | 0x12 => (LineClass::Salu, 0), // s_round_mode, s_denorm_mode
+        0x07 => (LineClass::Skip, 0),                             // s_delay_alu
+        0x08 if gfx12 => (LineClass::Skip, 0),                    // s_wait_alu
+        0x08 | 0x09 => (LineClass::Immed, flags::WAITCNT),        // gfx11 s_waitcnt_depctr, s_waitcnt
+        0x11 | 0x12 => (LineClass::Salu, 0),                      // s_round_mode, s_denorm_mode
         0x14 if gfx12 => (LineClass::Immed, flags::BARRIER_WAIT), // s_barrier_wait
         0x1f => (LineClass::Salu, 0), // s_code_end: no prefix entry, falls back to s_* = SALU
         0x20..=0x2a => (LineClass::Branch, 0), // s_branch, s_cbranch_*
@@ -169,10 +169,14 @@ fn decode_gfx11_mem(w: u32, w1: u32) -> InstInfo {
 
 fn decode_gfx12_mem(w: u32) -> InstInfo {
     match w >> 24 {
-        0xec => InstInfo::new(12, LineClass::Flat).with_flags(if flat_load((w >> 14) & 0x7f) { flags::LOAD } else { 0 }),
+        0xec => {
+            InstInfo::new(12, LineClass::Flat).with_flags(if flat_load((w >> 14) & 0x7f) { flags::LOAD } else { 0 })
+        }
         0xed => InstInfo::new(12, LineClass::Vmem)
             .with_flags(flags::SCRATCH | if flat_load((w >> 14) & 0x7f) { flags::LOAD } else { 0 }),
-        0xee => InstInfo::new(12, LineClass::Vmem).with_flags(if flat_load((w >> 14) & 0x7f) { flags::LOAD } else { 0 }),
+        0xee => {
+            InstInfo::new(12, LineClass::Vmem).with_flags(if flat_load((w >> 14) & 0x7f) { flags::LOAD } else { 0 })
+        }
         _ => match w >> 26 {
             0b11_0001 => {
                 let op = (w >> 14) & 0xff;
@@ -226,7 +230,10 @@ mod tests {
         assert_eq!(d(&[0xee068000, 0, 0], true).size, 12);
         assert_eq!(d(&[0xbf88fffd], true).class, LineClass::Skip);
         assert_eq!(d(&[0xbfc70000], true).class, LineClass::Immed);
-        assert_eq!((d(&[0xbf94ffff], true).class, d(&[0xbf94ffff], true).flags), (LineClass::Immed, flags::BARRIER_WAIT));
+        assert_eq!(
+            (d(&[0xbf94ffff], true).class, d(&[0xbf94ffff], true).flags),
+            (LineClass::Immed, flags::BARRIER_WAIT)
+        );
         assert_eq!(d(&[0xbe804ec1], true).class, LineClass::Immed);
         assert_eq!(d(&[0xf4004100, 0], true).class, LineClass::Smem);
         assert_eq!(d(&[0xcc404026, 0], true).size, 8);

@@ -104,7 +104,11 @@ fn compare_se(exp: &Value, cand: &Value, s: &mut Score, verbose: bool, name: &st
                 }
             }
             if !tl_ok {
-                eprintln!("    timeline exp {}\n    timeline ours {}", w["timeline"], cs.get(key).map(|c| &c["timeline"]).unwrap_or(&Value::Null));
+                eprintln!(
+                    "    timeline exp {}\n    timeline ours {}",
+                    w["timeline"],
+                    cs.get(key).map(|c| &c["timeline"]).unwrap_or(&Value::Null)
+                );
             }
         }
     }
@@ -122,12 +126,20 @@ fn compare_se(exp: &Value, cand: &Value, s: &mut Score, verbose: bool, name: &st
         if arr(&exp[k]) != arr(&cand[k]) {
             s.other_bad += 1;
             if verbose {
-                eprintln!("  {name} se{} {k} differs: exp {} ours {}", exp["se"], arr(&exp[k]).len(), arr(&cand[k]).len());
+                eprintln!(
+                    "  {name} se{} {k} differs: exp {} ours {}",
+                    exp["se"],
+                    arr(&exp[k]).len(),
+                    arr(&cand[k]).len()
+                );
             }
         }
     }
     if verbose && (s.occ_ok != s.occ_exp || s.waves_ok != s.waves_exp) {
-        eprintln!("  {name} se{}: occupancy {}/{} waves {}/{}", exp["se"], s.occ_ok, s.occ_exp, s.waves_ok, s.waves_exp);
+        eprintln!(
+            "  {name} se{}: occupancy {}/{} waves {}/{}",
+            exp["se"], s.occ_ok, s.occ_exp, s.waves_ok, s.waves_exp
+        );
     }
 }
 

@@ -50,7 +50,8 @@ fn new_pc_reanchors_the_walk_after_an_indirect_jump() {
         let code = CodeObject::from_text(family, 0x1000, &text, 0);
         let inst = if layout == 3 { 0x2 | (1 << 4) | (5 << 13) } else { 0x2 | (1 << 3) | (5 << 12) };
         let mut nibbles: Vec<u8> = Vec::new();
-        let mut push = |v: u64, n: usize| nibbles.extend((0..n).map(|i| if i < 16 { ((v >> (4 * i)) & 0xf) as u8 } else { 0 }));
+        let mut push =
+            |v: u64, n: usize| nibbles.extend((0..n).map(|i| if i < 16 { ((v >> (4 * i)) & 0xf) as u8 } else { 0 }));
         push(0x11 | (layout << 7), 16);
         push(0x9 | (1 << 15) | (0x0c << 16) | (0x10 << 32), 16);
         push(0x0c | (1 << 5), 8);

@@ -54,7 +54,12 @@ fn check(dec: &mut Decoder<'_>, data: &[u8], what: &str) -> Option<SeDecode> {
             // two per wave token at most; instructions: a few per token at most).
             let bound = 8 * data.len() + 64;
             let insts: usize = d.waves.iter().map(|w| w.instructions.len()).sum();
-            assert!(d.occupancy.len() <= bound, "{what}: {} occupancy rows from {} bytes", d.occupancy.len(), data.len());
+            assert!(
+                d.occupancy.len() <= bound,
+                "{what}: {} occupancy rows from {} bytes",
+                d.occupancy.len(),
+                data.len()
+            );
             assert!(insts <= 4 * bound, "{what}: {insts} instructions from {} bytes", data.len());
             assert!(d.waves.len() <= bound, "{what}: {} waves", d.waves.len());
             Some(d)

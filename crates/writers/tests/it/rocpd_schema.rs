@@ -67,13 +67,16 @@ fn every_amd_table_and_view_exists_with_the_same_columns() {
         assert_eq!(found.map(|(_, k)| k.as_str()), Some(kind.as_str()), "{kind} {name} missing or of another type");
         let theirs = columns(&amd, name);
         let mine = columns(&ours, name);
-        let names = |c: &[(String, String, bool, Option<String>, i64)]| c.iter().map(|c| c.0.clone()).collect::<Vec<_>>();
+        let names =
+            |c: &[(String, String, bool, Option<String>, i64)]| c.iter().map(|c| c.0.clone()).collect::<Vec<_>>();
         assert_eq!(names(&mine), names(&theirs), "columns of {kind} {name}");
         if kind == "table" {
             // Tables also agree on declared type, NOT NULL, default value and primary key
             // (defaults compared without quote style: AMD writes "{}" where we write '{}').
             let norm = |c: &[(String, String, bool, Option<String>, i64)]| {
-                c.iter().map(|(n, t, nn, d, pk)| (n.clone(), t.clone(), *nn, d.as_ref().map(|d| d.replace('"', "'")), *pk)).collect::<Vec<_>>()
+                c.iter()
+                    .map(|(n, t, nn, d, pk)| (n.clone(), t.clone(), *nn, d.as_ref().map(|d| d.replace('"', "'")), *pk))
+                    .collect::<Vec<_>>()
             };
             assert_eq!(norm(&mine), norm(&theirs), "column definitions of table {name}");
         }
@@ -102,7 +105,8 @@ fn database_is_consistent_and_carries_one_guid() {
     assert_eq!(fk_violations, 0, "foreign key violations");
 
     let tables: Vec<String> = {
-        let mut st = conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rocpd_%'").unwrap();
+        let mut st =
+            conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rocpd_%'").unwrap();
         st.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
     };
     assert_eq!(tables.len(), 20);
@@ -112,9 +116,8 @@ fn database_is_consistent_and_carries_one_guid() {
         if t.starts_with("rocpd_metadata") {
             continue;
         }
-        let other: i64 = conn
-            .query_row(&format!("SELECT COUNT(*) FROM \"{t}\" WHERE guid <> ?1"), [guid], |r| r.get(0))
-            .unwrap();
+        let other: i64 =
+            conn.query_row(&format!("SELECT COUNT(*) FROM \"{t}\" WHERE guid <> ?1"), [guid], |r| r.get(0)).unwrap();
         assert_eq!(other, 0, "rows of {t} with another guid");
     }
 
@@ -162,7 +165,12 @@ fn synthetic_throughput_writes_every_row() {
     let n: i64 = conn.query_row("SELECT COUNT(*) FROM kernels", [], |r| r.get(0)).unwrap();
     assert_eq!(n, 20_000);
     assert!(t.rows_per_sec() > 0.0);
-    println!("rocpd: {} rows in {:.3} s = {:.0} rows/s (debug or release as built)", t.rows, t.seconds, t.rows_per_sec());
+    println!(
+        "rocpd: {} rows in {:.3} s = {:.0} rows/s (debug or release as built)",
+        t.rows,
+        t.seconds,
+        t.rows_per_sec()
+    );
 }
 
 #[test]

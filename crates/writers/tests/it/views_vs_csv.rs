@@ -29,7 +29,16 @@ fn kernels_view_and_kernel_trace_csv_agree() {
     ];
     let files = write_trace(&trace, &mut writers, Progress::Hidden).unwrap();
     let names: Vec<String> = files.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
-    assert_eq!(names, ["run_results.db", "run_kernel_trace.csv", "run_agent_info.csv", "run_kernel_stats.csv", "run_domain_stats.csv"]);
+    assert_eq!(
+        names,
+        [
+            "run_results.db",
+            "run_kernel_trace.csv",
+            "run_agent_info.csv",
+            "run_kernel_stats.csv",
+            "run_domain_stats.csv"
+        ]
+    );
 
     let (header, rows) = read_csv(&out.file("kernel_trace.csv"));
     assert_eq!(header.len(), 22);
