@@ -16,7 +16,7 @@ const TASKS: &[(&str, &str)] = &[
     ("setup", "install the Debian packages the C fixtures and rocminfo tests need (root only)"),
     ("build", "build the workspace in release mode and stage it under target/stage/"),
     ("demo", "build, then profile the vector-add fixture on hsa-sim (gfx942) into ./rocprof-demo"),
-    ("test", "setup + build + run the whole test suite against the staged artifacts"),
+    ("test", "fmt and clippy gates, setup, build, then the whole test suite against the staged artifacts"),
     ("bench", "run the benchmarks (tracing overhead, rocpd write rate, SQTT decode rate)"),
     ("ci", "what .ci/run does: test"),
     ("fixtures", "rebuild the AMDGPU code objects from fixtures/kernels/*.cl (--check: compare; --stage DIR: stage C fixtures only)"),
@@ -93,11 +93,24 @@ fn demo(rest: &[String]) -> Result<()> {
 }
 
 fn test(rest: &[String]) -> Result<()> {
+    lint()?;
     stage::setup()?;
     let stage = stage::build()?;
     let mut cmd = cargo();
     cmd.args(["test", "--release", "--workspace"]).args(rest).env("ROCPROF_RS_STAGE", &stage);
     status(cmd)
+}
+
+/// The gates every change passes before the tests run: rustfmt's house style and clippy without warnings,
+/// over every target of the workspace.
+fn lint() -> Result<()> {
+    let mut fmt = cargo();
+    fmt.args(["fmt", "--all", "--check"]);
+    status(fmt).context("rustfmt: run `cargo fmt --all`")?;
+    let mut clippy = cargo();
+    clippy.args(["clippy", "--release", "--workspace", "--all-targets", "--", "-D", "warnings"]);
+    status(clippy).context("clippy found warnings")?;
+    Ok(())
 }
 
 /// Benchmarks, each a release binary of its own crate; one that does not exist yet is skipped.

@@ -60,7 +60,7 @@ pub const BUMP_ALIGN: u64 = 4096;
 impl BumpAllocator {
     /// A bump allocator starting at `base` (must be 4 KiB aligned).
     pub fn new(base: u64) -> Result<BumpAllocator> {
-        if base % BUMP_ALIGN != 0 {
+        if !base.is_multiple_of(BUMP_ALIGN) {
             return Err(Error::Misaligned { what: "arena base", addr: base, align: BUMP_ALIGN });
         }
         Ok(BumpAllocator { next: base, log: Vec::new() })

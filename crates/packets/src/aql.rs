@@ -35,7 +35,7 @@ pub fn pm4_ib_packet(family: Family, ib_addr: u64, ib_dwords: usize) -> Result<[
     if ib_dwords > MAX_IB_DWORDS {
         return Err(Error::StreamTooLong { dwords: ib_dwords });
     }
-    if ib_addr % 4 != 0 {
+    if !ib_addr.is_multiple_of(4) {
         return Err(Error::Misaligned { what: "indirect buffer", addr: ib_addr, align: 4 });
     }
     // IB control: IB_SIZE[19:0] | VALID[23] | cache policy [29:28]

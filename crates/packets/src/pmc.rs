@@ -563,7 +563,7 @@ fn dst(base: u64, dw: u64) -> Result<u64> {
 }
 
 pub(crate) fn check_align(what: &'static str, addr: u64, align: u64) -> Result<()> {
-    if addr % align != 0 {
+    if !addr.is_multiple_of(align) {
         return Err(Error::Misaligned { what, addr, align });
     }
     Ok(())

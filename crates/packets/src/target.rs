@@ -142,7 +142,7 @@ impl Agent {
         if xcc_num > 1 && target.family() != Family::Gfx9 {
             return bad("only gfx9 parts have more than one XCC");
         }
-        if se_num % xcc_num != 0 {
+        if !se_num.is_multiple_of(xcc_num) {
             return bad("se_num is not a multiple of xcc_num");
         }
         if se_num > 64 {

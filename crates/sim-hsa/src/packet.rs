@@ -369,11 +369,8 @@ mod runtime_tests {
         // SAFETY: our queue; destroy joins the processor thread, so nothing can touch `done` afterwards.
         assert_eq!(unsafe { hsa_queue_destroy(q) }, HSA_STATUS_SUCCESS);
         // SAFETY: live signal.
-        assert_eq!(
-            unsafe { hsa_signal_load_scacquire(done) },
-            1,
-            "an abandoned barrier must not decrement its completion signal"
-        );
+        let value = unsafe { hsa_signal_load_scacquire(done) };
+        assert_eq!(value, 1, "an abandoned barrier must not decrement its completion signal");
         shut_down();
     }
 

@@ -250,12 +250,10 @@ mod tests {
         p[56..64].copy_from_slice(&done.handle.to_le_bytes());
         submit(q, &p);
         // SAFETY: live signal.
-        assert_eq!(
-            unsafe {
-                hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 5_000_000_000, HSA_WAIT_STATE_BLOCKED)
-            },
-            0
-        );
+        let value = unsafe {
+            hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 5_000_000_000, HSA_WAIT_STATE_BLOCKED)
+        };
+        assert_eq!(value, 0);
         assert_eq!(rocprof_sim_pm4_packets(), packets + 1);
         assert_eq!(rocprof_sim_pm4_violations(), violations, "a well-formed IB is no violation");
         // An IB outside any allocation is a fault: the queue stops and reports through its callback.

@@ -655,10 +655,8 @@ mod tests {
         assert_eq!(create(cpu, 64), HSA_STATUS_ERROR, "CpuAgent::QueueCreate");
         let mut q: *mut hsa_queue_t = std::ptr::null_mut();
         // SAFETY: valid out-pointer.
-        assert_eq!(
-            unsafe { hsa_queue_create(gpu, 64, 3, None, std::ptr::null_mut(), 0, 0, &mut q) },
-            HSA_STATUS_ERROR_INVALID_ARGUMENT
-        );
+        let status = unsafe { hsa_queue_create(gpu, 64, 3, None, std::ptr::null_mut(), 0, 0, &mut q) };
+        assert_eq!(status, HSA_STATUS_ERROR_INVALID_ARGUMENT);
         shut_down();
     }
 
@@ -669,10 +667,9 @@ mod tests {
         let doorbell_id = |q: *mut hsa_queue_t| {
             let mut id = 0u64;
             // SAFETY: live queue, valid out-pointer of the attribute's type.
-            assert_eq!(
-                unsafe { hsa_amd_queue_get_info(q, HSA_AMD_QUEUE_INFO_DOORBELL_ID, (&mut id as *mut u64).cast()) },
-                HSA_STATUS_SUCCESS
-            );
+            let status =
+                unsafe { hsa_amd_queue_get_info(q, HSA_AMD_QUEUE_INFO_DOORBELL_ID, (&mut id as *mut u64).cast()) };
+            assert_eq!(status, HSA_STATUS_SUCCESS);
             id
         };
         let (mut proxy, mut plain): (*mut hsa_queue_t, *mut hsa_queue_t) = (std::ptr::null_mut(), std::ptr::null_mut());

@@ -247,5 +247,5 @@ fn per_pc_aggregates_match_the_reference_rows() {
     }
     // Every reference row is counted once (1092 instructions in the shared corpus).
     assert_eq!(table.iter().map(|s| s.hits).sum::<u64>(), want.values().map(|w| w.0).sum::<u64>());
-    assert!(table.len() > 0, "the handwritten example has instructions");
+    assert!(!table.is_empty(), "the handwritten example has instructions");
 }
