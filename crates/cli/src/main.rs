@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 mod args;
+mod cmd;
 mod config;
 mod launch;
 mod outputs;
@@ -26,7 +27,11 @@ use crate::launch::AppExit;
 const USAGE_ERROR: u8 = 2;
 
 fn main() -> ExitCode {
-    let args = match args::Args::try_parse() {
+    let mut argv: Vec<OsString> = std::env::args_os().collect();
+    if let Some(sub) = argv.get(1).and_then(cmd::find) {
+        return (sub.run)(argv.split_off(2));
+    }
+    let args = match args::Args::try_parse_from(argv) {
         Ok(a) => a,
         Err(e) => {
             use clap::error::ErrorKind;
