@@ -4,7 +4,7 @@
 //! benchmark: finding the staged artifacts (`ROCPROF_RS_STAGE`, set by `cargo xtask test`),
 //! running a fixture with or without the profiler, and reading what it wrote (CSV, rocpd, the
 //! simulator's dispatch log). Without `ROCPROF_RS_STAGE` every test prints why it skips and
-//! passes, so plain `cargo test` works.
+//! passes, so plain `cargo test` works; under `CI=true` such a test fails instead.
 
 #![forbid(unsafe_code)]
 
@@ -20,21 +20,11 @@ pub struct Stage {
     pub dir: PathBuf,
 }
 
-/// The stage from `ROCPROF_RS_STAGE`, or `None` after printing why the caller skips.
+/// The stage from `ROCPROF_RS_STAGE`, or `None` after printing why the caller skips (under
+/// `CI=true` a missing stage fails the test instead: see `rocprof_test_inputs`).
+#[track_caller]
 pub fn stage(test: &str) -> Option<Stage> {
-    match std::env::var_os("ROCPROF_RS_STAGE") {
-        Some(dir) if Path::new(&dir).join("rocprof-rs").exists() => Some(Stage { dir: PathBuf::from(dir) }),
-        Some(dir) => {
-            eprintln!("{test}: skipped: {} has no rocprof-rs; run `cargo xtask test`", PathBuf::from(dir).display());
-            None
-        }
-        None => {
-            eprintln!(
-                "{test}: skipped: ROCPROF_RS_STAGE is not set; run `cargo xtask test` to build and stage the tools"
-            );
-            None
-        }
-    }
+    rocprof_test_inputs::stage(test).map(|dir| Stage { dir })
 }
 
 impl Stage {
@@ -43,15 +33,11 @@ impl Stage {
         self.dir.join("rocprof-rs")
     }
 
-    /// A staged fixture program, or `None` after printing why the caller skips.
+    /// A staged fixture program, or `None` after printing why the caller skips (a failure under
+    /// `CI=true`).
+    #[track_caller]
     pub fn fixture(&self, name: &str, test: &str) -> Option<PathBuf> {
-        let p = self.dir.join("fixtures").join(name);
-        if p.exists() {
-            Some(p)
-        } else {
-            eprintln!("{test}: skipped: fixture {} is not staged (gcc or AMD's HSA headers missing?)", p.display());
-            None
-        }
+        rocprof_test_inputs::staged(test, &self.dir, &format!("fixtures/{name}"))
     }
 
     /// Environment that makes a program run on hsa-sim without the profiler.

@@ -1,6 +1,6 @@
 //! End-to-end tests: staged fixtures run under the staged `rocprof-rs` on hsa-sim, and what the
 //! profiler wrote is compared with what the application did. Each test skips (and passes) with a
-//! message when `ROCPROF_RS_STAGE` is unset; `cargo xtask test` sets it.
+//! message when `ROCPROF_RS_STAGE` is unset (fails under `CI=true`); `cargo xtask test` sets it.
 
 #![forbid(unsafe_code)]
 

@@ -10,12 +10,16 @@ use anyhow::{Context, Result};
 use crate::{cargo, root, status};
 
 /// Debian packages the fixtures and the rocminfo test need: AMD's HSA headers (ROCm 5.2 in
-/// Debian 12), Debian's rocminfo, and a C compiler.
-const APT_PACKAGES: &[&str] = &["libhsa-runtime-dev", "rocminfo", "gcc", "pkg-config"];
+/// Debian 12), Debian's rocminfo, a C compiler, and clang-19/lld-19 (the code-object rebuild
+/// test and LLVM's AMDGPU disassembler; required under `CI=true`).
+const APT_PACKAGES: &[&str] = &["libhsa-runtime-dev", "rocminfo", "gcc", "pkg-config", "clang-19", "lld-19"];
 
 /// Installs the Debian packages when they are missing and we are root; otherwise says what to run.
 pub(crate) fn setup() -> Result<()> {
-    let missing = !Path::new("/usr/include/hsa/hsa.h").exists() || !Path::new("/usr/bin/rocminfo").exists();
+    let missing = !Path::new("/usr/include/hsa/hsa.h").exists()
+        || !Path::new("/usr/bin/rocminfo").exists()
+        || !Path::new("/usr/bin/clang-19").exists()
+        || !Path::new("/usr/bin/ld.lld-19").exists();
     if !missing {
         return Ok(());
     }

@@ -298,7 +298,10 @@ mod tests {
         .unwrap();
         let built = std::process::Command::new("cc").args(["-shared", "-fPIC", "-o"]).arg(&lib).arg(&src).status();
         if !built.is_ok_and(|s| s.success()) {
-            println!("priority_symbol_discovers_loaded_tools_in_the_newest_abi_only: skipped: no C compiler (cc)");
+            rocprof_test_inputs::skip_or_fail(
+                "priority_symbol_discovers_loaded_tools_in_the_newest_abi_only",
+                "no C compiler (cc; apt-get install gcc)",
+            );
             return;
         }
         let c = CString::new(lib.to_str().unwrap()).unwrap();

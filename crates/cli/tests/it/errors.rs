@@ -71,7 +71,10 @@ fn application_not_found() {
 #[test]
 fn without_simulate_and_without_a_gpu_suggests_simulate() {
     if std::path::Path::new("/dev/kfd").exists() {
-        println!("SKIP: this machine has /dev/kfd (an AMD GPU driver); the no-GPU message cannot be tested");
+        rocprof_test_inputs::skip_optional(
+            "without_simulate_and_without_a_gpu_suggests_simulate",
+            "this machine has /dev/kfd (an AMD GPU driver); the no-GPU message cannot be tested",
+        );
         return;
     }
     let dir = scratch("no-gpu");

@@ -5,14 +5,10 @@ use std::process::Command;
 
 use crate::{scratch, stderr, stdout};
 
+/// The stage, or `None` after printing why the test skips (a failure under `CI=true`).
+#[track_caller]
 fn stage() -> Option<PathBuf> {
-    match std::env::var_os("ROCPROF_RS_STAGE") {
-        Some(s) if !s.is_empty() => Some(PathBuf::from(s)),
-        _ => {
-            println!("SKIP: ROCPROF_RS_STAGE is not set; run `cargo xtask test` to run the staged CLI tests");
-            None
-        }
-    }
+    rocprof_test_inputs::stage("staged CLI test")
 }
 
 fn staged_bin(stage: &Path) -> Command {
@@ -115,8 +111,13 @@ fn list_avail_with_an_application_prints_the_simulated_agents() {
 #[test]
 fn list_avail_alone_probes_the_runtime_with_rocminfo() {
     let Some(stage) = stage() else { return };
-    if !Path::new("/usr/bin/rocminfo").exists() {
-        println!("SKIP: /usr/bin/rocminfo is not installed (apt-get install rocminfo)");
+    if rocprof_test_inputs::program(
+        "list_avail_alone_probes_the_runtime_with_rocminfo",
+        "/usr/bin/rocminfo",
+        "rocminfo",
+    )
+    .is_none()
+    {
         return;
     }
     let out = scratch("staged-list-alone");

@@ -10,14 +10,7 @@ use std::path::{Path, PathBuf};
 use rocprof_packets::{Agent, BumpAllocator, Target};
 use serde_json::{json, Map, Value};
 
-use crate::util::{hex, num, shared_dir};
-
-fn goldens_dir() -> Option<PathBuf> {
-    match std::env::var_os("ROCPROF_RS_PM4_GOLDENS") {
-        Some(p) => Some(PathBuf::from(p)),
-        None => shared_dir("conformance/pm4"),
-    }
-}
+use crate::util::{hex, num};
 
 fn case_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -283,10 +276,8 @@ fn has_answers(case: &Value) -> bool {
 
 #[test]
 fn pm4_conformance() {
-    let Some(dir) = goldens_dir().filter(|d| d.is_dir()) else {
-        println!(
-            "pm4 conformance: SKIPPED, no goldens (set ROCPROF_RS_PM4_GOLDENS or provide ../shared/conformance/pm4)"
-        );
+    let Some(dir) = rocprof_test_inputs::shared_or_env("pm4_conformance", "ROCPROF_RS_PM4_GOLDENS", "conformance/pm4")
+    else {
         return;
     };
     let out_dir = std::env::var_os("ROCPROF_RS_PM4_OUT").map(PathBuf::from);

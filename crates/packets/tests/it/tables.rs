@@ -1,19 +1,17 @@
 //! Cross-checks the compiled-in block tables against the reference dump of
 //! aqlprofile's tables (`../shared/reference/pm4-block-tables.json`): every
 //! block, instance count, counter count, attribute, select encoding, sample
-//! count and register address must agree. Skips when the dump is absent.
+//! count and register address must agree. Skips when the dump is absent (fails under `CI=true`).
 
 use rocprof_packets::{blocks, Agent, Target};
 use serde_json::Value;
 
-use crate::util::{num, shared_dir};
+use crate::util::num;
 
 #[test]
 fn block_tables_match_reference_dump() {
-    let Some(path) = shared_dir("reference/pm4-block-tables.json") else {
-        println!("block tables: SKIPPED, ../shared/reference/pm4-block-tables.json not found");
-        return;
-    };
+    let test = "block_tables_match_reference_dump";
+    let Some(path) = rocprof_test_inputs::shared(test, "reference/pm4-block-tables.json") else { return };
     let text = std::fs::read_to_string(&path).expect("read block table dump");
     let dump: Value = serde_json::from_str(&text).expect("parse block table dump");
     let mut checked = 0;

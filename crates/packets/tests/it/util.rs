@@ -1,27 +1,4 @@
-//! Helpers shared by the integration tests: locating `../shared` data next to
-//! the workspace and hex formatting.
-
-use std::path::PathBuf;
-
-/// `<workspace root>/../shared/<rel>`, found by walking up from this crate to
-/// the directory holding the workspace `Cargo.toml`.
-pub(crate) fn shared_dir(rel: &str) -> Option<PathBuf> {
-    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    loop {
-        let manifest = dir.join("Cargo.toml");
-        if manifest.is_file() {
-            if let Ok(text) = std::fs::read_to_string(&manifest) {
-                if text.contains("[workspace]") {
-                    let p = dir.join("..").join("shared").join(rel);
-                    return p.exists().then_some(p);
-                }
-            }
-        }
-        if !dir.pop() {
-            return None;
-        }
-    }
-}
+//! Helpers shared by the integration tests: hex formatting and numbers from JSON.
 
 /// Lowercase hex of bytes.
 pub(crate) fn hex(bytes: &[u8]) -> String {

@@ -234,11 +234,10 @@ fn rebuild_with(clang: &str, lld: &str, kernel: &str, target: &str, out_dir: &st
 
 #[test]
 fn committed_code_objects_match_their_sources_when_clang_19_is_installed() {
-    let (clang, lld) = ("/usr/bin/clang-19", "/usr/bin/ld.lld-19");
-    if !std::path::Path::new(clang).is_file() || !std::path::Path::new(lld).is_file() {
-        println!("committed_code_objects_match_their_sources: skipped: clang-19/lld-19 not installed (apt-get install clang-19 lld-19)");
-        return;
-    }
+    let test = "committed_code_objects_match_their_sources";
+    let Some(clang) = rocprof_test_inputs::program(test, "/usr/bin/clang-19", "clang-19") else { return };
+    let Some(lld) = rocprof_test_inputs::program(test, "/usr/bin/ld.lld-19", "lld-19") else { return };
+    let (clang, lld) = (clang.to_str().expect("a UTF-8 path"), lld.to_str().expect("a UTF-8 path"));
     // gfx950 is built with a newer LLVM (see the README); every other target with Debian's 19.
     let out_dir = crate::support::temp_dir("rebuild-kernels");
     let dir = repo_root().join("fixtures").join("kernels");

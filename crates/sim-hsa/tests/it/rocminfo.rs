@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use crate::support::{run, shared_dir, sim_env, stage, Run};
+use crate::support::{run, sim_env, stage, Run};
 
 /// One row of the sim-agents.md table.
 #[derive(Debug)]
@@ -29,9 +29,8 @@ fn leading_number(cell: &str) -> u64 {
     digits.parse().unwrap_or_else(|_| panic!("sim-agents.md: `{cell}` does not start with a number"))
 }
 
-fn boards(shared: &Path) -> BTreeMap<String, Board> {
-    let path = shared.join("reference").join("sim-agents.md");
-    let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+fn boards(path: &Path) -> BTreeMap<String, Board> {
+    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut boards = BTreeMap::new();
     for line in text.lines().filter(|l| l.starts_with("| gfx")) {
         let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
@@ -137,13 +136,9 @@ fn assert_isa_name(what: &str, target: &str, isa: &str) {
 }
 
 fn rocminfo(stage: &Path, agents: Option<&str>, abi: &str) -> Option<Run> {
-    let rocminfo = Path::new("/usr/bin/rocminfo");
-    if !rocminfo.is_file() {
-        println!("rocminfo: skipped: /usr/bin/rocminfo is missing (apt-get install rocminfo; `.ci/run` installs it)");
-        return None;
-    }
+    let rocminfo = rocprof_test_inputs::program("rocminfo", "/usr/bin/rocminfo", "rocminfo")?;
     let shims = stage.join("fixtures").join("rocminfo");
-    let mut cmd = Command::new(rocminfo);
+    let mut cmd = Command::new(&rocminfo);
     sim_env(&mut cmd, stage, agents);
     let path = format!("{}:{}", shims.join("bin").display(), std::env::var("PATH").unwrap_or_default());
     cmd.env("PATH", path).env("LD_PRELOAD", shims.join("libkfd_redirect.so")).env("ROCPROF_RS_SIM_ABI", abi);
@@ -155,12 +150,10 @@ fn rocminfo(stage: &Path, agents: Option<&str>, abi: &str) -> Option<Run> {
 
 #[test]
 fn rocminfo_lists_every_configured_agent() {
-    let Some(stage) = stage("rocminfo_lists_every_configured_agent") else { return };
-    let Some(shared) = shared_dir() else {
-        println!("rocminfo_lists_every_configured_agent: skipped: ../shared is absent (sim-agents.md holds the expected values)");
-        return;
-    };
-    let boards = boards(&shared);
+    let test = "rocminfo_lists_every_configured_agent";
+    let Some(stage) = stage(test) else { return };
+    let Some(agents_md) = rocprof_test_inputs::shared(test, "reference/sim-agents.md") else { return };
+    let boards = boards(&agents_md);
     let targets = ["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"];
     for abi in ["newest", "5.2"] {
         let Some(out) = rocminfo(&stage, Some(&targets.join(",")), abi) else { return };

@@ -24,21 +24,12 @@ pub(crate) fn repo_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// `../shared` next to the repository, if present.
-pub(crate) fn shared_dir() -> Option<PathBuf> {
-    let dir = repo_root().join("..").join("shared");
-    dir.is_dir().then_some(dir)
-}
-
-/// The stage directory from `ROCPROF_RS_STAGE`, or `None` after printing why the test skips.
-/// A stage without the simulator or the fixtures is an error, not a skip: `cargo xtask test`
-/// promised to build them.
+/// The stage directory from `ROCPROF_RS_STAGE`, or `None` after printing why the test skips
+/// (under `CI=true` the test fails instead, see `rocprof_test_inputs`). A stage without the
+/// simulator or the fixtures is an error, not a skip: `cargo xtask test` promised to build them.
+#[track_caller]
 pub(crate) fn stage(test: &str) -> Option<PathBuf> {
-    let Some(dir) = env::var_os("ROCPROF_RS_STAGE") else {
-        println!("{test}: skipped: ROCPROF_RS_STAGE is not set; run `cargo xtask test` to build and stage hsa-sim and the fixtures");
-        return None;
-    };
-    let dir = PathBuf::from(dir);
+    let dir = rocprof_test_inputs::stage(test)?;
     let lib = dir.join("libhsa-runtime64.so.1");
     assert!(lib.is_file(), "{test}: {} is missing: the stage has no hsa-sim (run `cargo xtask build`)", lib.display());
     let vector_add = dir.join("fixtures").join("vector_add");

@@ -4,19 +4,11 @@ use rocprof_sqtt::{CodeObject, Decoder, Family, SeDecode};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
-/// The corpus root: `$ROCPROF_RS_SQTT_CORPUS`, else `<workspace>/../shared/conformance/sqtt`.
-pub(crate) fn corpus_root() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("ROCPROF_RS_SQTT_CORPUS").filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(p));
-    }
-    let mut dir = Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf();
-    while !dir.join("Cargo.lock").exists() && !dir.join("xtask").exists() {
-        if !dir.pop() {
-            return None;
-        }
-    }
-    let p = dir.join("../shared/conformance/sqtt");
-    p.is_dir().then_some(p)
+/// The corpus root: `$ROCPROF_RS_SQTT_CORPUS`, else `<workspace>/../shared/conformance/sqtt`;
+/// `None` after printing why `test` skips (a failure under `CI=true`).
+#[track_caller]
+pub(crate) fn corpus_root(test: &str) -> Option<PathBuf> {
+    rocprof_test_inputs::shared_or_env(test, "ROCPROF_RS_SQTT_CORPUS", "conformance/sqtt")
 }
 
 /// One example directory: `<arch>/<example>/`.

@@ -72,7 +72,7 @@ fn check(dec: &mut Decoder<'_>, data: &[u8], what: &str) -> Option<SeDecode> {
 }
 
 fn corpus_streams(family: Family) -> Vec<(CodeObject, Vec<Vec<u8>>)> {
-    let Some(root) = corpus_root() else { return Vec::new() };
+    let Some(root) = corpus_root(&format!("{family:?} robustness on corpus streams")) else { return Vec::new() };
     examples(&root)
         .into_iter()
         .filter(|e| e.family() == family && !e.name.ends_with("_run1"))

@@ -5,7 +5,7 @@ use rocprof_writers::rocpd::{uuid_suffix, RocpdOptions, RocpdWriter};
 use rocprof_writers::{synthetic, write_trace, OutputLocation, Progress, Writer};
 use rusqlite::Connection;
 
-use crate::{scratch, shared_dir};
+use crate::scratch;
 
 /// (name, type) of the objects in `sqlite_master`, excluding SQLite's own.
 fn objects(conn: &Connection) -> Vec<(String, String)> {
@@ -35,15 +35,8 @@ fn write_ours(dir: &std::path::Path, guid: &str) -> std::path::PathBuf {
 
 #[test]
 fn every_amd_table_and_view_exists_with_the_same_columns() {
-    let Some(shared) = shared_dir() else {
-        println!("SKIP: ../shared is absent, cannot compare against AMD's rocpd DDL");
-        return;
-    };
-    let sql_dir = shared.join("reference/rocpd-sql");
-    if !sql_dir.is_dir() {
-        println!("SKIP: {} is absent", sql_dir.display());
-        return;
-    }
+    let test = "every_amd_table_and_view_exists_with_the_same_columns";
+    let Some(sql_dir) = rocprof_test_inputs::shared(test, "reference/rocpd-sql") else { return };
     let guid = "0000ddb5-8903-7903-b269-cd8d3745bb8a";
     let uuid = uuid_suffix(guid);
 
