@@ -40,6 +40,19 @@ impl Stage {
         rocprof_test_inputs::staged(test, &self.dir, &format!("fixtures/{name}"))
     }
 
+    /// A staged HIP fixture (`fixtures/hip/`, built by `cargo xtask build` with Debian's `hipcc`),
+    /// or `None` after printing why the caller skips: only where `hipcc` is not installed, and
+    /// never under `CI=true` (CI installs it). With `hipcc` installed a missing program is a failure.
+    #[track_caller]
+    pub fn hip_fixture(&self, name: &str, test: &str) -> Option<PathBuf> {
+        let p = self.dir.join("fixtures").join(name);
+        if p.exists() {
+            return Some(p);
+        }
+        rocprof_test_inputs::program(test, "hipcc", "hipcc libamdhip64-dev rocm-device-libs libhiprand-dev")?;
+        panic!("{test}: HIP fixture {} is not staged although hipcc is installed; run `cargo xtask build`", p.display())
+    }
+
     /// Environment that makes a program run on hsa-sim without the profiler.
     pub fn sim_env(&self, agents: &str) -> Vec<(String, String)> {
         vec![

@@ -6,6 +6,7 @@
 
 mod common;
 mod crash;
+mod hip;
 mod kernel_trace;
 mod multi_queue;
 mod packets;

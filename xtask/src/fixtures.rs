@@ -25,6 +25,17 @@ pub(crate) const KERNELS: &[&str] = &["vector_add", "saxpy", "fill", "block_sum"
 const PROGRAMS: &[&str] =
     &["vector_add", "multi_queue", "async_copy", "multi_code_object", "crash_after", "bad_input", "init_cycles"];
 
+/// C programs in `fixtures/programs/` that also use ROCTx: built against our `roctx.h` and linked
+/// with `-lroctx64` from the stage.
+const ROCTX_PROGRAMS: &[&str] = &["roctx_threads"];
+
+/// The HIP programs in `fixtures/hip/` (`<name>.cpp`) and the extra libraries each links.
+const HIP_PROGRAMS: &[(&str, &[&str])] = &[("hip_trace_app", &["-lroctx64"]), ("hip_rand_app", &["-lhiprand"])];
+
+/// GPU targets of the HIP fixtures: one fat binary. Debian's HIP 5.2 (clang 15) knows gfx908, gfx90a
+/// and gfx1030 of hsa-sim's targets (`../shared/reference/hip-on-hsa-sim.md`).
+const HIP_TARGETS: &[&str] = &["gfx90a", "gfx1030"];
+
 /// Code-object version the kernels are built as (ROCm 6.x's default; `EI_ABIVERSION` 3).
 const CODE_OBJECT_VERSION: &str = "5";
 
@@ -58,9 +69,11 @@ pub(crate) fn stage_fixtures(stage: &Path) -> Result<()> {
     // when it exists (-L stage comes first), otherwise against Debian's ROCr, which has the same
     // soname and `ROCR_1` version node. At run time LD_LIBRARY_PATH picks the simulator.
     let programs = src.join("programs");
-    for name in PROGRAMS {
+    let roctx_staged = stage.join("libroctx64.so").exists();
+    for name in PROGRAMS.iter().chain(ROCTX_PROGRAMS.iter().filter(|_| roctx_staged)) {
         let dest = out.join(name);
         let _ = fs::remove_file(&dest);
+        let roctx = ROCTX_PROGRAMS.contains(name);
         let gcc = |search_stage: bool| {
             let mut cmd = Command::new("gcc");
             cmd.args(["-std=gnu11", "-O2", "-g", "-Wall", "-Wextra", "-pthread"])
@@ -68,8 +81,11 @@ pub(crate) fn stage_fixtures(stage: &Path) -> Result<()> {
                 .arg(programs.join("common.c"))
                 .arg("-o")
                 .arg(&dest);
-            if search_stage {
+            if search_stage || roctx {
                 cmd.arg(format!("-L{}", stage.display())).arg(format!("-Wl,-rpath-link,{}", stage.display()));
+            }
+            if roctx {
+                cmd.arg(format!("-I{}", stage.join("include").display())).arg("-lroctx64");
             }
             cmd.arg("-lhsa-runtime64");
             cmd
@@ -109,12 +125,56 @@ pub(crate) fn stage_fixtures(stage: &Path) -> Result<()> {
         .arg("-ldl");
     status(cmd).context("building the /dev/kfd open() redirect")?;
 
+    let hip = stage_hip_programs(stage, &src.join("hip"), &out)?;
     println!(
-        "xtask: fixtures: {copied} code objects, {} programs, test tool and rocminfo shims in {}",
-        PROGRAMS.len(),
+        "xtask: fixtures: {copied} code objects, {} C programs, {hip} HIP programs, test tool and rocminfo shims in {}",
+        PROGRAMS.len() + if roctx_staged { ROCTX_PROGRAMS.len() } else { 0 },
         out.display()
     );
     Ok(())
+}
+
+/// Builds the HIP programs with Debian's `hipcc` into `out` (see `fixtures/hip/README.md`);
+/// returns how many are there. Without `hipcc` they are skipped with a message (the tests that need
+/// them then skip too, except under `CI=true`, where `.ci/run` installs `hipcc`). A program newer
+/// than its source, our ROCTx header and library is not rebuilt (hipcc takes seconds per program).
+fn stage_hip_programs(stage: &Path, src: &Path, out: &Path) -> Result<usize> {
+    let Some(hipcc) = which("hipcc") else {
+        eprintln!(
+            "xtask: fixtures: hipcc not found, HIP fixtures ({}) not built (apt-get install {})",
+            HIP_PROGRAMS.iter().map(|p| p.0).collect::<Vec<_>>().join(", "),
+            crate::stage::APT_PACKAGES.join(" ")
+        );
+        return Ok(0);
+    };
+    let include = stage.join("include");
+    let inputs_newest = |name: &str| -> Option<std::time::SystemTime> {
+        [src.join(format!("{name}.cpp")), include.join("roctx.h"), stage.join("libroctx64.so.4")]
+            .iter()
+            .filter_map(|p| fs::metadata(p).and_then(|m| m.modified()).ok())
+            .max()
+    };
+    for (name, libs) in HIP_PROGRAMS {
+        let dest = out.join(name);
+        let built = fs::metadata(&dest).and_then(|m| m.modified()).ok();
+        if built.is_some() && built >= inputs_newest(name) {
+            continue;
+        }
+        let _ = fs::remove_file(&dest);
+        let mut cmd = Command::new(&hipcc);
+        for target in HIP_TARGETS {
+            cmd.arg(format!("--offload-arch={target}"));
+        }
+        cmd.args(["-O2", "-g", "-Wall"])
+            .arg(format!("-I{}", include.display()))
+            .arg(src.join(format!("{name}.cpp")))
+            .arg("-o")
+            .arg(&dest)
+            .arg(format!("-L{}", stage.display()))
+            .args(*libs);
+        status(cmd).with_context(|| format!("building HIP fixture {name} with {}", hipcc.display()))?;
+    }
+    Ok(HIP_PROGRAMS.len())
 }
 
 /// `cargo xtask fixtures [--check]`: rebuilds `fixtures/kernels/<kernel>-<gfx>.co` from the

@@ -10,16 +10,31 @@ use anyhow::{Context, Result};
 use crate::{cargo, root, status};
 
 /// Debian packages the fixtures and the rocminfo test need: AMD's HSA headers (ROCm 5.2 in
-/// Debian 12), Debian's rocminfo, a C compiler, and clang-19/lld-19 (the code-object rebuild
-/// test and LLVM's AMDGPU disassembler; required under `CI=true`).
-const APT_PACKAGES: &[&str] = &["libhsa-runtime-dev", "rocminfo", "gcc", "pkg-config", "clang-19", "lld-19"];
+/// Debian 12), Debian's rocminfo, a C compiler, clang-19/lld-19 (the code-object rebuild test and
+/// LLVM's AMDGPU disassembler; required under `CI=true`), and HIP 5.2 with rocRAND/hipRAND for the
+/// HIP fixtures (`fixtures/hip/`).
+pub(crate) const APT_PACKAGES: &[&str] = &[
+    "libhsa-runtime-dev",
+    "rocminfo",
+    "gcc",
+    "pkg-config",
+    "clang-19",
+    "lld-19",
+    "hipcc",
+    "libamdhip64-dev",
+    "rocm-device-libs",
+    "librocrand-dev",
+    "libhiprand-dev",
+];
 
 /// Installs the Debian packages when they are missing and we are root; otherwise says what to run.
 pub(crate) fn setup() -> Result<()> {
     let missing = !Path::new("/usr/include/hsa/hsa.h").exists()
         || !Path::new("/usr/bin/rocminfo").exists()
         || !Path::new("/usr/bin/clang-19").exists()
-        || !Path::new("/usr/bin/ld.lld-19").exists();
+        || !Path::new("/usr/bin/ld.lld-19").exists()
+        || !Path::new("/usr/bin/hipcc").exists()
+        || !Path::new("/usr/include/hiprand/hiprand.h").exists();
     if !missing {
         return Ok(());
     }
@@ -59,12 +74,37 @@ pub(crate) fn build() -> Result<PathBuf> {
     copy_if_exists(&release.join("librocprof_sim_hsa.so"), &stage.join("libhsa-runtime64.so.1"))?;
     if stage.join("libhsa-runtime64.so.1").exists() {
         // Applications link with -lhsa-runtime64, which the linker resolves through this name.
-        let link = stage.join("libhsa-runtime64.so");
-        let _ = fs::remove_file(&link);
-        std::os::unix::fs::symlink("libhsa-runtime64.so.1", &link)?;
+        symlink("libhsa-runtime64.so.1", &stage.join("libhsa-runtime64.so"))?;
     }
+    stage_roctx(&release, &stage)?;
     crate::stage_fixtures(&stage)?;
     Ok(stage)
+}
+
+/// Our ROCTx library under its soname, the link-time name and ROCm 6.2+'s name (the same file:
+/// programs linked with `-lrocprofiler-sdk-roctx` then need `libroctx64.so.4`), and its headers
+/// under `include/` (`roctx.h`, `rocprofiler-sdk-roctx/roctx.h`).
+fn stage_roctx(release: &Path, stage: &Path) -> Result<()> {
+    let lib = release.join("libroctx64.so");
+    if !lib.exists() {
+        return Ok(());
+    }
+    copy_if_exists(&lib, &stage.join("libroctx64.so.4"))?;
+    symlink("libroctx64.so.4", &stage.join("libroctx64.so"))?;
+    symlink("libroctx64.so.4", &stage.join("librocprofiler-sdk-roctx.so"))?;
+    let headers = root().join("crates").join("roctx").join("include");
+    let include = stage.join("include");
+    fs::create_dir_all(include.join("rocprofiler-sdk-roctx"))?;
+    for header in ["roctx.h", "rocprofiler-sdk-roctx/roctx.h"] {
+        copy_if_exists(&headers.join(header), &include.join(header))?;
+    }
+    Ok(())
+}
+
+/// Makes `link` a symbolic link to `target` (relative to the link's directory), replacing it.
+fn symlink(target: &str, link: &Path) -> Result<()> {
+    let _ = fs::remove_file(link);
+    std::os::unix::fs::symlink(target, link).with_context(|| format!("linking {}", link.display()))
 }
 
 fn copy_if_exists(from: &Path, to: &Path) -> Result<()> {

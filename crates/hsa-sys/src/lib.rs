@@ -18,6 +18,7 @@ mod hsa_ext_image;
 mod hsa_ven_amd_loader;
 mod hsa_ven_amd_pc_sampling;
 mod layout;
+mod roctx;
 
 pub use amd_hsa_kernel_code::*;
 pub use amd_hsa_queue::*;
@@ -31,3 +32,4 @@ pub use hsa_ext_finalize::*;
 pub use hsa_ext_image::*;
 pub use hsa_ven_amd_loader::*;
 pub use hsa_ven_amd_pc_sampling::*;
+pub use roctx::*;

@@ -1,0 +1,76 @@
+//! The HIP fixtures (`fixtures/hip/`, built with Debian's hipcc for gfx90a and gfx1030) and the
+//! ROCTx fixture on hsa-sim: they run to completion without the profiler (our `libroctx64` is a
+//! no-op then) and under `rocprof-rs --kernel-trace`, with one kernel row per launch they report.
+
+use std::collections::HashMap;
+
+use rocprof_e2e::{find_one, read_csv, run, stage};
+
+use crate::common::kernel_trace;
+
+/// `name=count` pairs of the line starting with `prefix` (e.g. `hip-calls:`) of a fixture's output.
+pub(crate) fn counts(stdout: &str, prefix: &str) -> HashMap<String, u64> {
+    let line = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix(prefix))
+        .unwrap_or_else(|| panic!("no `{prefix}` line in:\n{stdout}"));
+    line.split_whitespace()
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.parse().unwrap_or_else(|_| panic!("{k}={v} in {line}"))))
+        .collect()
+}
+
+#[test]
+fn hip_trace_app_runs_on_hsa_sim_and_its_launches_are_kernel_rows() {
+    let test = "hip_trace_app_runs_on_hsa_sim_and_its_launches_are_kernel_rows";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.hip_fixture("hip_trace_app", test) else { return };
+    for gpu in ["gfx90a", "gfx1030"] {
+        let plain = run(&app, &["3"], &stage.sim_env(gpu));
+        assert!(plain.status.success(), "{gpu}: hip_trace_app without the profiler:\n{}", plain.transcript());
+        let calls = counts(&plain.stdout, "hip-calls:");
+        assert_eq!(calls["hipLaunchKernel"], 3, "{gpu}");
+        assert_eq!(counts(&plain.stdout, "roctx-calls:")["roctxRangePushA"], 8, "{gpu}: 2 + 2 per iteration");
+
+        let p = kernel_trace(&stage, gpu, &app, &["5"], &[]);
+        assert!(p.run.status.success(), "{gpu}: hip_trace_app under rocprof-rs:\n{}", p.run.transcript());
+        let csv = read_csv(&find_one(&p.out, "kernel_trace.csv"));
+        let vadd = csv.rows.iter().filter(|r| r["Kernel_Name"] == "vadd(float const*, float const*, float*, int)");
+        assert_eq!(vadd.count(), 5, "{gpu}: one vadd row per hipLaunchKernel:\n{:?}", csv.rows);
+        // hipMemset and the device-to-device copy run HIP's own blit kernels.
+        assert!(
+            csv.rows.iter().any(|r| r["Kernel_Name"].contains("fillBuffer")),
+            "{gpu}: no fill kernel for hipMemset in {:?}",
+            csv.rows.iter().map(|r| &r["Kernel_Name"]).collect::<Vec<_>>()
+        );
+    }
+}
+
+#[test]
+fn hip_rand_app_generates_through_rocrand_kernels() {
+    let test = "hip_rand_app_generates_through_rocrand_kernels";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.hip_fixture("hip_rand_app", test) else { return };
+    let p = kernel_trace(&stage, "gfx90a", &app, &["65536"], &[]);
+    assert!(p.run.status.success(), "hip_rand_app under rocprof-rs:\n{}", p.run.transcript());
+    let csv = read_csv(&find_one(&p.out, "kernel_trace.csv"));
+    assert!(
+        csv.rows.iter().any(|r| r["Kernel_Name"].contains("rocrand")),
+        "no rocRAND kernel among {:?}",
+        csv.rows.iter().map(|r| &r["Kernel_Name"]).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn roctx_threads_runs_with_the_noop_roctx_library_and_under_the_profiler() {
+    let test = "roctx_threads_runs_with_the_noop_roctx_library_and_under_the_profiler";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.fixture("roctx_threads", test) else { return };
+    let plain = run(&app, &["3", "4"], &stage.sim_env("gfx90a"));
+    assert!(plain.status.success(), "roctx_threads without the profiler:\n{}", plain.transcript());
+    let roctx = counts(&plain.stdout, "roctx-calls:");
+    assert_eq!((roctx["roctxMarkA"], roctx["roctxRangePushA"], roctx["roctxRangePop"]), (13, 16, 16));
+    let p = kernel_trace(&stage, "gfx90a", &app, &["3", "4"], &[]);
+    assert!(p.run.status.success(), "roctx_threads under rocprof-rs:\n{}", p.run.transcript());
+    assert_eq!(read_csv(&find_one(&p.out, "kernel_trace.csv")).rows.len(), 12);
+}
