@@ -1,12 +1,15 @@
 //! Decode throughput of the native SQTT decoder on the conformance corpus, per family.
 //!
 //! Every `seN.att` blob is decoded repeatedly until at least `ROCPROF_RS_SQTT_BENCH_MB`
-//! (default 4) MB of it have gone through one decoder on one thread. Blobs of shader engines with
+//! (default 4) MB of it have gone through one decoder on one thread, split over `--rounds`
+//! (default 5) rounds whose fastest counts. Blobs of shader engines with
 //! instruction tracing and wave-only blobs are reported separately. The corpus comes from
 //! `ROCPROF_RS_SQTT_CORPUS`, else `<workspace>/../shared/conformance/sqtt`.
 //!
 //! When AMD's `librocprof-trace-decoder.so` can be loaded (`ROCPROF_ATT_LIBRARY_PATH` or the
-//! library path), the same blobs are decoded with it too and the speed ratio is printed.
+//! library path), the same blobs are decoded with it too, in rounds alternating with ours, and
+//! the speed ratio of the best rounds is printed. `--family gfx9|gfx11|gfx12` measures one
+//! family only (for example under callgrind).
 
 use rocprof_sqtt::{CodeObject, Decoder, Family};
 use std::path::{Path, PathBuf};
@@ -46,7 +49,20 @@ fn main() {
         return;
     };
     let tokens_only = std::env::args().any(|a| a == "--tokens");
+    // `--family gfx12` (or gfx9, gfx11) measures one family only, e.g. under callgrind.
+    let only: Option<Family> = std::env::args().skip_while(|a| a != "--family").nth(1).map(|f| match f.as_str() {
+        "gfx9" => Family::Gfx9,
+        "gfx11" => Family::Gfx11,
+        "gfx12" => Family::Gfx12,
+        _ => panic!("--family: expected gfx9, gfx11 or gfx12, got '{f}'"),
+    });
     let target_mb: f64 = std::env::var("ROCPROF_RS_SQTT_BENCH_MB").ok().and_then(|s| s.parse().ok()).unwrap_or(4.0);
+    let rounds: usize = std::env::args()
+        .skip_while(|a| a != "--rounds")
+        .nth(1)
+        .map(|r| r.parse().expect("--rounds takes a number"))
+        .unwrap_or(5)
+        .max(1);
     let mut codes = Vec::new();
     let mut blobs = Vec::new();
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
@@ -77,59 +93,89 @@ fn main() {
         println!("sqtt-bench: AMD's decoder not found (set ROCPROF_ATT_LIBRARY_PATH to compare)");
     }
     for family in [Family::Gfx9, Family::Gfx11, Family::Gfx12] {
+        if only.is_some_and(|f| f != family) {
+            continue;
+        }
         for itrace in [true, false] {
             let set: Vec<&Blob> = blobs.iter().filter(|b| b.family == family && b.itrace == itrace).collect();
             if set.is_empty() {
                 continue;
             }
-            let (mut bytes, mut secs, mut insts) = (0usize, 0f64, 0usize);
-            for b in &set {
-                let mut dec = Decoder::new(&codes[b.code]);
-                let reps = ((target_mb * 1e6) / b.bytes.len() as f64).ceil() as usize;
-                let t = Instant::now();
-                for _ in 0..reps {
-                    if tokens_only {
-                        // Token reading alone, to separate it from wave reconstruction.
-                        insts += count_tokens(family, &b.bytes);
-                        continue;
-                    }
-                    let d = dec.decode(std::hint::black_box(&b.bytes)).expect("corpus blob decodes");
-                    insts += d.waves.iter().map(|w| w.instructions.len()).sum::<usize>();
-                }
-                secs += t.elapsed().as_secs_f64();
-                bytes += reps * b.bytes.len();
-            }
-            println!(
-                "sqtt-bench: {:<5} {:<17} {:>4} blobs {:>8.1} MB in {:>6.3} s = {:>7.1} MB/s ({:.1} M {}/s)",
-                format!("{family:?}").to_lowercase(),
-                if itrace { "instruction-trace" } else { "wave-only" },
-                set.len(),
-                bytes as f64 / 1e6,
-                secs,
-                bytes as f64 / 1e6 / secs,
-                insts as f64 / 1e6 / secs,
-                if tokens_only { "tokens" } else { "instructions" }
-            );
-            if let (Some(amd), false) = (&amd, tokens_only) {
-                let (mut abytes, mut asecs) = (0usize, 0f64);
+            // Native and AMD alternate over `rounds` rounds and the best round of each counts, so
+            // that load from other processes on the machine hits both alike.
+            let mut native = Best::default();
+            let mut theirs = Best::default();
+            for _ in 0..rounds {
+                let (mut bytes, mut secs, mut insts) = (0usize, 0f64, 0usize);
                 for b in &set {
-                    let reps = ((target_mb * 1e6 / 4.0) / b.bytes.len() as f64).ceil() as usize;
+                    let mut dec = Decoder::new(&codes[b.code]);
+                    let reps = ((target_mb * 1e6 / rounds as f64) / b.bytes.len() as f64).ceil() as usize;
                     let t = Instant::now();
                     for _ in 0..reps {
-                        amd.decode(std::hint::black_box(&b.bytes), &codes[b.code]).expect("AMD decodes corpus blob");
+                        if tokens_only {
+                            // Token reading alone, to separate it from wave reconstruction.
+                            insts += count_tokens(family, &b.bytes);
+                            continue;
+                        }
+                        let d = dec.decode(std::hint::black_box(&b.bytes)).expect("corpus blob decodes");
+                        insts += d.waves.iter().map(|w| w.instructions.len()).sum::<usize>();
                     }
-                    asecs += t.elapsed().as_secs_f64();
-                    abytes += reps * b.bytes.len();
+                    secs += t.elapsed().as_secs_f64();
+                    bytes += reps * b.bytes.len();
                 }
-                let amd_mbs = abytes as f64 / 1e6 / asecs;
+                native.add(bytes, secs, insts);
+                if let (Some(amd), false) = (&amd, tokens_only) {
+                    let (mut bytes, mut secs) = (0usize, 0f64);
+                    for b in &set {
+                        let reps = ((target_mb * 1e6 / 4.0 / rounds as f64) / b.bytes.len() as f64).ceil() as usize;
+                        let t = Instant::now();
+                        for _ in 0..reps {
+                            amd.decode(std::hint::black_box(&b.bytes), &codes[b.code])
+                                .expect("AMD decodes corpus blob");
+                        }
+                        secs += t.elapsed().as_secs_f64();
+                        bytes += reps * b.bytes.len();
+                    }
+                    theirs.add(bytes, secs, 0);
+                }
+            }
+            let label = if itrace { "instruction-trace" } else { "wave-only" };
+            let fam = format!("{family:?}").to_lowercase();
+            println!(
+                "sqtt-bench: {fam:<5} {label:<17} {:>4} blobs {:>8.1} MB/round, best of {rounds}: {:>7.1} MB/s ({:.1} M {}/s)",
+                set.len(),
+                native.bytes as f64 / 1e6,
+                native.mbs(),
+                native.items as f64 / 1e6 / native.secs,
+                if tokens_only { "tokens" } else { "instructions" }
+            );
+            if theirs.secs > 0.0 {
                 println!(
-                    "sqtt-bench: {:<5} {:<17} AMD's decoder {:>7.1} MB/s; native is {:.1}x faster",
-                    format!("{family:?}").to_lowercase(),
-                    if itrace { "instruction-trace" } else { "wave-only" },
-                    amd_mbs,
-                    (bytes as f64 / 1e6 / secs) / amd_mbs
+                    "sqtt-bench: {fam:<5} {label:<17} AMD's decoder {:>7.1} MB/s; native is {:.1}x faster",
+                    theirs.mbs(),
+                    native.mbs() / theirs.mbs()
                 );
             }
+        }
+    }
+}
+
+/// The fastest round of a measurement.
+#[derive(Default)]
+struct Best {
+    bytes: usize,
+    secs: f64,
+    items: usize,
+}
+
+impl Best {
+    fn mbs(&self) -> f64 {
+        self.bytes as f64 / 1e6 / self.secs
+    }
+
+    fn add(&mut self, bytes: usize, secs: f64, items: usize) {
+        if self.secs == 0.0 || bytes as f64 / secs > self.bytes as f64 / self.secs {
+            *self = Best { bytes, secs, items };
         }
     }
 }

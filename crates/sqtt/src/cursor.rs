@@ -16,6 +16,11 @@ impl<'data> NibbleCursor<'data> {
         Self { data }
     }
 
+    /// The bytes under the cursor.
+    pub(crate) fn bytes(&self) -> &'data [u8] {
+        self.data
+    }
+
     /// Length in nibbles.
     pub fn len_nibbles(&self) -> usize {
         self.data.len() * 2

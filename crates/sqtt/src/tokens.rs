@@ -12,6 +12,11 @@ use std::collections::VecDeque;
 /// Upper bound of stream times (2^60 cycles; real streams stay far below).
 pub const MAX_TIME: i64 = 1 << 60;
 
+/// Nibbles before the end of an RDNA stream where [`RdnaTokens::for_each_token`] leaves its
+/// lean loop: the longest token (18 nibbles) plus the 32-nibble tail, with room for its
+/// 16-byte reads.
+const BULK_MARGIN: usize = 18 + 32;
+
 /// One RDNA token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RdnaToken {
@@ -27,6 +32,20 @@ pub struct RdnaToken {
     /// within the last 32 nibbles. AMD's decoder reads the tail with a different loop, which
     /// treats reference-clock markers differently (see the RDNA decoder).
     pub tail: bool,
+}
+
+/// Receives the tokens of [`RdnaTokens::for_each_token`]. A trait rather than a closure so that
+/// an implementation can ask for its method to be inlined into the reading loop.
+pub trait TokenSink {
+    /// One token, or a damaged one.
+    fn token(&mut self, token: Result<RdnaToken>);
+}
+
+impl<F: FnMut(Result<RdnaToken>)> TokenSink for F {
+    #[inline]
+    fn token(&mut self, token: Result<RdnaToken>) {
+        self(token)
+    }
 }
 
 /// Iterator over the tokens of one RDNA (layout 3 or 4) stream.
@@ -45,6 +64,10 @@ pub struct RdnaTokens<'data> {
     /// Layout 4: the previous token was a `WAVE_START_EXT`, whose optional 8-bit extension
     /// follows when the next nibble's low bit is set.
     after_ext: bool,
+    /// Kinds (bit `1 << kind`) whose time is counted but which are not yielded.
+    skip: u32,
+    /// With `REG` in `skip`: the command-processor register writes (CS flag set) still yielded.
+    keep_regs: [u16; 2],
 }
 
 impl<'data> RdnaTokens<'data> {
@@ -63,7 +86,61 @@ impl<'data> RdnaTokens<'data> {
             4 => &rdna::LAYOUT4,
             other => return Err(DecodeError::new(0, DecodeErrorKind::UnknownLayout(other))),
         };
-        Ok(Self { cur, pos: 0, end: cur.len_nibbles(), time: 0, table, header, cut: None, prev: 0, after_ext: false })
+        Ok(Self {
+            cur,
+            pos: 0,
+            end: cur.len_nibbles(),
+            time: 0,
+            table,
+            header,
+            cut: None,
+            prev: 0,
+            after_ext: false,
+            skip: 0,
+            keep_regs: [u16::MAX; 2],
+        })
+    }
+
+    /// Consumes tokens of these kinds without yielding them: their time deltas still count, so
+    /// the times of the tokens that are yielded do not change. Most tokens of a real stream are
+    /// timing and register tokens a consumer has no use for; skipping them inside the reader
+    /// saves a round trip through the iterator for each. `TS_DELTA_OR_MARK` in the set skips
+    /// plain time deltas only: reference-clock markers and packet-lost flags are still yielded
+    /// (`REG`: see [`RdnaTokens::keeping_registers`]).
+    pub fn skipping(mut self, kinds: &[RdnaKind]) -> Self {
+        for &k in kinds {
+            self.skip |= 1 << k as u32;
+        }
+        self
+    }
+
+    /// Yields only the `REG` tokens that are command-processor writes (CS flag set) of these
+    /// registers (at most two; the decoder wants `COMPUTE_PGM_LO/HI`). Register tokens are the
+    /// most frequent kind in real streams and almost all of them are of no use to a decoder.
+    pub fn keeping_registers(mut self, regs: &[u16]) -> Self {
+        self.skip |= 1 << RdnaKind::Reg as u32;
+        for (slot, &r) in self.keep_regs.iter_mut().zip(regs) {
+            *slot = r;
+        }
+        self
+    }
+
+    /// Whether a token of `kind` is consumed without being yielded. Computed without
+    /// short-circuits: which tokens a stream yields follows no pattern a branch predictor could
+    /// learn, so one data-dependent branch on the result is cheaper than several on the parts.
+    #[inline(always)]
+    fn skips(&self, kind: RdnaKind, w: u64) -> bool {
+        if self.skip & (1 << kind as u32) == 0 {
+            return false;
+        }
+        match kind {
+            RdnaKind::Reg => {
+                let (cs, _, _, reg, _) = rdna::reg(w);
+                !(cs && (reg == self.keep_regs[0] || reg == self.keep_regs[1]))
+            }
+            RdnaKind::TsDeltaOrMark => rdna::mark_flags(w, self.table.layout) == (false, false),
+            _ => true,
+        }
     }
 
     /// Trace layout (3 = gfx11, 4 = gfx12).
@@ -82,11 +159,78 @@ impl<'data> RdnaTokens<'data> {
     }
 }
 
-impl Iterator for RdnaTokens<'_> {
-    type Item = Result<RdnaToken>;
+impl RdnaTokens<'_> {
+    /// Calls `f` with every token (and error), like the iterator, in a loop the compiler can
+    /// keep in registers: the hot path of the decoder.
+    ///
+    /// Away from the end of the stream (more than [`BULK_MARGIN`] nibbles left) no token can
+    /// be cut off and none is in the tail, so that stretch is read by a lean loop without those
+    /// checks (AMD's decoder splits its reading the same way); the rest goes through the
+    /// iterator's own step.
+    #[inline(always)]
+    pub fn for_each_token<S: TokenSink>(mut self, sink: &mut S) {
+        let data = self.cur.bytes();
+        let table = self.table;
+        let l4 = table.layout >= 4;
+        let bulk_end = self.end.saturating_sub(BULK_MARGIN);
+        let (mut pos, mut time, mut prev, mut after_ext) = (self.pos, self.time, self.prev, self.after_ext);
+        while pos < bulk_end {
+            // pos < 2 * len - BULK_MARGIN, so the 16 bytes from pos / 2 are inside `data`.
+            let b = pos >> 1;
+            let wide = u128::from_le_bytes(data[b..b + 16].try_into().expect("16 bytes"));
+            let w = (wide >> ((pos & 1) * 4)) as u64;
+            if after_ext {
+                after_ext = false;
+                if w & 1 != 0 {
+                    // Layout 4 WAVE_START_EXT extension (VGPR/LDS fields): 8 more bits.
+                    prev = pos;
+                    pos += 2;
+                    continue;
+                }
+            }
+            if w & 0xf == 0 {
+                if w & 0xff == 0 && pos & 1 == 0 {
+                    pos += 2 * self.cur.zero_run(b).max(1);
+                } else {
+                    pos += 1;
+                }
+                prev = pos - 1;
+                continue;
+            }
+            let shape = table.shape_by_byte[(w & 0xff) as usize];
+            let kind = shape.kind;
+            if kind == RdnaKind::Unknown {
+                sink.token(Err(DecodeError::new(b as u64, DecodeErrorKind::UnknownToken((w & 0xff) as u8))));
+                prev = pos;
+                pos += 2;
+                continue;
+            }
+            let delta = if kind == RdnaKind::TsDeltaOrMark {
+                match rdna::mark_flags(w, table.layout) {
+                    (false, _) => rdna::wide_delta(w, table.layout) as i64,
+                    (true, _) => 0,
+                }
+            } else {
+                ((w >> shape.delta_lo) & u64::from(shape.delta_mask)) as i64 + i64::from(shape.delta_add)
+            };
+            // No overflow: time <= MAX_TIME = 2^60 and deltas stay below 2^52.
+            time = (time + delta).min(MAX_TIME);
+            let n = shape.nibbles as usize;
+            if !self.skips(kind, w) {
+                sink.token(Ok(RdnaToken { kind, time, raw: w, nibble: pos, tail: false }));
+                after_ext = l4 && kind == RdnaKind::WaveStartExt;
+            }
+            prev = pos;
+            pos += n;
+        }
+        (self.pos, self.time, self.prev, self.after_ext) = (pos, time, prev, after_ext);
+        while let Some(t) = self.step() {
+            sink.token(t);
+        }
+    }
 
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
+    #[inline(always)]
+    fn step(&mut self) -> Option<Result<RdnaToken>> {
         loop {
             if self.pos >= self.end {
                 return self.cut.take().map(|offset| Err(DecodeError::new(offset, DecodeErrorKind::TruncatedToken)));
@@ -112,40 +256,37 @@ impl Iterator for RdnaTokens<'_> {
                 self.prev = self.pos - 1;
                 continue;
             }
-            let kind = self.table.kind_by_byte[(w & 0xff) as usize];
-            let offset = (self.pos >> 1) as u64;
+            let shape = self.table.shape_by_byte[(w & 0xff) as usize];
+            let kind = shape.kind;
             if kind == RdnaKind::Unknown {
                 // AMD's decoder reads type bits that match no token as an 8-bit token that does
                 // nothing (found by probing it); resynchronise the same way.
+                let offset = (self.pos >> 1) as u64;
                 self.prev = self.pos;
                 self.pos += 2;
                 return Some(Err(DecodeError::new(offset, DecodeErrorKind::UnknownToken((w & 0xff) as u8))));
             }
-            let n = self.table.nibbles[kind as usize] as usize;
-            if self.pos + n > self.end {
+            let n = shape.nibbles as usize;
+            if self.pos + n > self.end && self.cut.is_none() {
                 // The last token is cut off by the end of the buffer. AMD's decoder reads it with
                 // zero bits in place of the missing ones; so do we, and report the cut as well.
-                if self.cut.is_none() {
-                    self.cut = Some(offset);
-                }
+                self.cut = Some((self.pos >> 1) as u64);
             }
-            let delta = match kind {
-                RdnaKind::TsDeltaOrMark => match rdna::mark_flags(w, self.table.layout) {
+            let delta = if kind == RdnaKind::TsDeltaOrMark {
+                match rdna::mark_flags(w, self.table.layout) {
                     (false, _) => rdna::wide_delta(w, self.table.layout) as i64,
                     (true, _) => 0,
-                },
-                RdnaKind::TsDeltaShort => rdna::bits(w, 4, 4) as i64 + 4,
-                _ => {
-                    let (lo, width) = self.table.delta[kind as usize];
-                    if width == 0 {
-                        0
-                    } else {
-                        rdna::bits(w, lo as u32, width as u32) as i64
-                    }
                 }
+            } else {
+                ((w >> shape.delta_lo) & u64::from(shape.delta_mask)) as i64 + i64::from(shape.delta_add)
             };
             // Saturate far below i64::MAX so that sums of two times never overflow downstream.
             self.time = self.time.saturating_add(delta).min(MAX_TIME);
+            if self.skips(kind, w) {
+                self.prev = self.pos;
+                self.pos += n;
+                continue;
+            }
             let tail = self.prev + 32 >= self.end;
             let tok = RdnaToken { kind, time: self.time, raw: w, nibble: self.pos, tail };
             self.prev = self.pos;
@@ -153,6 +294,15 @@ impl Iterator for RdnaTokens<'_> {
             self.pos += n;
             return Some(Ok(tok));
         }
+    }
+}
+
+impl Iterator for RdnaTokens<'_> {
+    type Item = Result<RdnaToken>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        self.step()
     }
 }
 

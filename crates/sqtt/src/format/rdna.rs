@@ -87,6 +87,24 @@ pub struct LayoutTable {
     pub nibbles: [u8; KINDS],
     /// Delta field `(low bit, width)` by kind; width 0 means the token carries no delta.
     pub delta: [(u8, u8); KINDS],
+    /// Everything the token reader needs about a token, by the low 8 bits of the window
+    /// (one load per token instead of three).
+    pub shape_by_byte: [Shape; 256],
+}
+
+/// A token's kind, size and time delta, looked up once per token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Token kind.
+    pub kind: RdnaKind,
+    /// Size in nibbles (0 for `Unknown`).
+    pub nibbles: u8,
+    /// Low bit of the delta field.
+    pub delta_lo: u8,
+    /// Constant added to the delta field (4 for `TS_DELTA_SHORT`).
+    pub delta_add: u8,
+    /// Mask of the delta field after shifting (0 = no delta).
+    pub delta_mask: u16,
 }
 
 /// Layout 3 (gfx11).
@@ -203,7 +221,21 @@ const fn build(layout: u8) -> LayoutTable {
     set!(ShaderDataShort, 8, 7, 3);
     set!(ExecPopcount1, 6, 7, 3);
     set!(ExecPopcount3, 12, 6, 3);
-    LayoutTable { layout, kind_by_byte, nibbles, delta }
+    let mut shape_by_byte = [Shape { kind: Unknown, nibbles: 0, delta_lo: 0, delta_add: 0, delta_mask: 0 }; 256];
+    let mut b = 0;
+    while b < 256 {
+        let kind = kind_by_byte[b];
+        let (lo, width) = delta[kind as usize];
+        shape_by_byte[b] = Shape {
+            kind,
+            nibbles: nibbles[kind as usize],
+            delta_lo: lo,
+            delta_add: if matches!(kind, TsDeltaShort) { 4 } else { 0 },
+            delta_mask: ((1u32 << width) - 1) as u16,
+        };
+        b += 1;
+    }
+    LayoutTable { layout, kind_by_byte, nibbles, delta, shape_by_byte }
 }
 
 /// Extracts `width` bits at `lo` from a token window.
