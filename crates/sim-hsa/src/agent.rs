@@ -8,9 +8,9 @@ use std::ffi::c_void;
 use rocprof_hsa_sys::*;
 
 use crate::api::{put, put_chars, status, status_code, Status};
-use crate::model::GpuModel;
 use crate::runtime::system;
 use crate::{clock, table};
+use rocprof_device::targets::GpuModel;
 
 /// CPU or GPU.
 #[derive(Debug, Clone, Copy)]
@@ -155,7 +155,7 @@ pub(crate) fn build_agents(gpus: &[&'static GpuModel]) -> Vec<&'static Agent> {
 /// One ISA object per model, shared by all agents of that target.
 fn isa_of(m: &'static GpuModel) -> &'static Isa {
     static ISAS: std::sync::OnceLock<Vec<&'static Isa>> = std::sync::OnceLock::new();
-    let all = ISAS.get_or_init(|| crate::model::MODELS.iter().map(|m| leak(Isa { model: m })).collect());
+    let all = ISAS.get_or_init(|| rocprof_device::targets::MODELS.iter().map(|m| leak(Isa { model: m })).collect());
     all.iter().find(|i| i.model.name == m.name).copied().expect("every model has an ISA")
 }
 
@@ -208,7 +208,7 @@ pub(crate) fn lookup_pool(handle: u64) -> Result<&'static Pool, Status> {
 }
 
 fn lookup_isa(h: hsa_isa_t) -> Result<&'static Isa, Status> {
-    crate::model::MODELS
+    rocprof_device::targets::MODELS
         .iter()
         .map(isa_of)
         .find(|i| *i as *const Isa as u64 == h.handle)
@@ -631,7 +631,7 @@ pub(crate) unsafe extern "C" fn hsa_isa_from_name(name: *const std::ffi::c_char,
         }
         // SAFETY: the caller passes a NUL-terminated string.
         let n = unsafe { std::ffi::CStr::from_ptr(name) }.to_string_lossy().into_owned();
-        let m = crate::model::MODELS
+        let m = rocprof_device::targets::MODELS
             .iter()
             .find(|m| {
                 m.isa == n || n.strip_prefix("amdgcn-amd-amdhsa--").is_some_and(|t| t.split(':').next() == Some(m.name))
@@ -846,7 +846,10 @@ mod tests {
 
     #[test]
     fn builds_cpu_then_gpus_with_pools() {
-        let agents = build_agents(&[crate::model::find("gfx942").unwrap(), crate::model::find("gfx1100").unwrap()]);
+        let agents = build_agents(&[
+            rocprof_device::targets::find("gfx942").unwrap(),
+            rocprof_device::targets::find("gfx1100").unwrap(),
+        ]);
         assert_eq!(agents.len(), 3);
         assert!(agents[0].is_cpu());
         assert_eq!(agents[1].name(), "gfx942");

@@ -28,8 +28,11 @@ pub(crate) struct KernelInfo {
     pub(crate) private_segment_size: u32,
     pub(crate) wave32: bool,
     pub(crate) dynamic_stack: bool,
-    /// Size of the kernel's machine code (its `STT_FUNC` symbol), for the duration model.
+    /// Size of the kernel's machine code (its `STT_FUNC` symbol), for the device model.
     pub(crate) code_bytes: u64,
+    /// Host address of the kernel's first instruction (descriptor address plus
+    /// `kernel_code_entry_byte_offset`); its `code_bytes` bytes stay mapped for the process's life.
+    pub(crate) code_addr: u64,
 }
 
 /// Kernel descriptor address -> kernel properties, for every loaded kernel.
@@ -336,6 +339,7 @@ unsafe fn read_descriptor(kd: *const u8, code_bytes: u64) -> KernelInfo {
     unsafe { std::ptr::copy_nonoverlapping(kd, d.as_mut_ptr(), 64) };
     let u32_at = |o: usize| u32::from_le_bytes(d[o..o + 4].try_into().expect("4 bytes"));
     let props = u16::from_le_bytes([d[56], d[57]]);
+    let entry = i64::from_le_bytes(d[16..24].try_into().expect("8 bytes"));
     KernelInfo {
         group_segment_size: u32_at(0),
         private_segment_size: u32_at(4),
@@ -343,6 +347,7 @@ unsafe fn read_descriptor(kd: *const u8, code_bytes: u64) -> KernelInfo {
         wave32: props & (1 << 10) != 0,
         dynamic_stack: props & (1 << 11) != 0,
         code_bytes,
+        code_addr: (kd as i64).wrapping_add(entry) as u64,
     }
 }
 
@@ -421,7 +426,13 @@ fn load(
                 return Err(HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
             }
             // SAFETY: the descriptor lies inside the loaded block (checked just above).
-            let k = unsafe { read_descriptor(address as *const u8, funcs.get(stem).copied().unwrap_or(0)) };
+            let mut k = unsafe { read_descriptor(address as *const u8, funcs.get(stem).copied().unwrap_or(0)) };
+            // The device model reads the kernel's code from memory: only if it lies inside the block.
+            let inside = k.code_addr >= base as u64
+                && k.code_addr.checked_add(k.code_bytes).is_some_and(|end| end <= base as u64 + size as u64);
+            if !inside {
+                k.code_bytes = 0;
+            }
             kernels.insert(address, k);
             Some(k)
         } else {

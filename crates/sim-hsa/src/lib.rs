@@ -27,7 +27,6 @@ mod futex;
 mod intercept;
 mod loader;
 mod memory;
-mod model;
 mod packet;
 mod pm4;
 mod profiling;

@@ -6,22 +6,23 @@
 //! enabled) and finally the completion signal decrement. One packet at a time, so the barrier bit is always
 //! honoured. A malformed packet stops the queue and reports the HSA error through the queue's callback.
 //!
-//! Kernel duration model (deterministic, documented in the README):
-//! `workgroups = ceil(gx/wx)*ceil(gy/wy)*ceil(gz/wz)`, `waves_per_wg = ceil(wx*wy*wz / wavefront)`,
-//! `concurrent = max(1, CUs * max_waves_per_CU / waves_per_wg)`, `rounds = ceil(workgroups / concurrent)`,
-//! `instructions = max(16, code_bytes / 6)`, `duration_ns = 2000 + rounds * instructions * 4 * 1000 / MHz`,
-//! times `ROCPROF_RS_SIM_TIME_SCALE`.
+//! Kernel dispatches take the duration the device model (`rocprof-device`: static walk of the kernel's
+//! code, wave placement, timing) gives them, times `ROCPROF_RS_SIM_TIME_SCALE`; the model of each kernel's
+//! code is built at its first dispatch and kept.
 
+use std::collections::HashMap;
 use std::sync::atomic::{fence, AtomicU16, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use rocprof_device::wave::{DetailRequest, DispatchInput, DispatchModel, KernelProfile};
 use rocprof_hsa_sys::*;
 
 use crate::api::Status;
-use crate::model::GpuModel;
 use crate::queue::{park, Queue, QueueState};
 use crate::signal::{self, satisfied, Signal, ANY_SIGNAL};
 use crate::{clock, code_object, dispatch_log, pm4, runtime};
+use rocprof_device::targets::GpuModel;
 
 pub(crate) fn u16_at(p: &[u8; 64], off: usize) -> u16 {
     u16::from_le_bytes([p[off], p[off + 1]])
@@ -128,25 +129,44 @@ pub(crate) fn execute(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<(
     Ok(())
 }
 
-/// Everything the model needs about one dispatch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct DispatchShape {
-    pub(crate) workgroup: [u32; 3],
-    pub(crate) grid: [u32; 3],
-    pub(crate) code_bytes: u64,
-    pub(crate) wavefront: u32,
+/// The walked code of every kernel dispatched so far, by kernel descriptor address. Kernels are never
+/// unmapped (executables keep their segments), so an address always names the same code; the profiles
+/// are leaked, bounded by the number of loaded kernels.
+static PROFILES: Mutex<Option<HashMap<u64, &'static KernelProfile>>> = Mutex::new(None);
+
+/// The walked code of the kernel at `kernel_object`.
+fn kernel_profile(m: &'static GpuModel, kernel_object: u64, k: &code_object::KernelInfo) -> &'static KernelProfile {
+    let mut map = PROFILES.lock().unwrap_or_else(|e| e.into_inner());
+    let map = map.get_or_insert_with(HashMap::new);
+    map.entry(kernel_object).or_insert_with(|| {
+        let code: &[u8] = if k.code_bytes == 0 {
+            &[]
+        } else {
+            // SAFETY: `code_addr .. code_addr + code_bytes` lies inside the kernel's loaded code-object
+            // block (checked when it was loaded), which is never unmapped or written after loading.
+            unsafe { std::slice::from_raw_parts(k.code_addr as *const u8, k.code_bytes as usize) }
+        };
+        Box::leak(Box::new(KernelProfile::from_code(m, code)))
+    })
 }
 
-/// Modelled kernel duration in nanoseconds (before the time scale).
-pub(crate) fn model_duration_ns(m: &GpuModel, d: &DispatchShape) -> u64 {
-    let wgs: u64 = (0..3).map(|i| u64::from(d.grid[i].div_ceil(d.workgroup[i].max(1)))).product();
-    let wg_items: u64 = d.workgroup.iter().map(|&x| u64::from(x.max(1))).product();
-    let waves_per_wg = wg_items.div_ceil(u64::from(d.wavefront.max(1)));
-    let slots = u64::from(m.compute_units) * u64::from(m.max_waves_per_cu());
-    let concurrent = (slots / waves_per_wg.max(1)).max(1);
-    let rounds = wgs.div_ceil(concurrent);
-    let instructions = (d.code_bytes / 6).max(16);
-    2000 + rounds * instructions * 4 * 1000 / u64::from(m.max_clock_mhz.max(1))
+/// The device model of a kernel dispatch packet already checked by [`kernel_dispatch`].
+pub(crate) fn dispatch_model(
+    m: &'static GpuModel,
+    pkt: &[u8; 64],
+    kernel_object: u64,
+    k: &code_object::KernelInfo,
+) -> DispatchModel {
+    let input = DispatchInput {
+        target: m,
+        grid: [u32_at(pkt, 12), u32_at(pkt, 16), u32_at(pkt, 20)],
+        workgroup: [u32::from(u16_at(pkt, 4)), u32::from(u16_at(pkt, 6)), u32::from(u16_at(pkt, 8))],
+        wavefront_size: if k.wave32 { 32 } else { 64 },
+        lds_bytes: u32_at(pkt, 28),
+        scratch_bytes: u32_at(pkt, 24),
+        kernel: kernel_profile(m, kernel_object, k),
+    };
+    DispatchModel::build(&input, &DetailRequest::NONE)
 }
 
 fn kernel_dispatch(q: &'static Queue, pkt: &[u8; 64]) -> Result<(), Status> {
@@ -183,10 +203,9 @@ fn kernel_dispatch(q: &'static Queue, pkt: &[u8; 64]) -> Result<(), Status> {
         crate::diag!("queue {}: group_segment_size {group} exceeds the agent's {} bytes of LDS", q.id(), m.lds_bytes);
         return bad;
     }
-    let shape =
-        DispatchShape { workgroup: wg, grid, code_bytes: k.code_bytes, wavefront: if k.wave32 { 32 } else { 64 } };
+    let model = dispatch_model(m, pkt, kernel_object, &k);
     let scale = runtime::knobs().time_scale;
-    let ns = (model_duration_ns(m, &shape) as f64 * scale) as u64;
+    let ns = (model.duration_ns as f64 * scale) as u64;
     sleep_precise(Duration::from_nanos(ns));
     Ok(())
 }
@@ -254,25 +273,6 @@ fn vendor(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<bool, Status>
             );
             Err(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT)
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn model_is_deterministic_and_grows_with_the_grid() {
-        let m = crate::model::find("gfx942").unwrap();
-        let small = DispatchShape { workgroup: [256, 1, 1], grid: [1 << 20, 1, 1], code_bytes: 200, wavefront: 64 };
-        let big = DispatchShape { grid: [1 << 26, 1, 1], ..small };
-        let a = model_duration_ns(m, &small);
-        assert_eq!(a, model_duration_ns(m, &small));
-        // 4096 workgroups of 4 waves on 304 CUs x 32 wave slots: 2432 at once -> 2 rounds of 33 instructions.
-        assert_eq!(a, 2000 + 2 * 33 * 4 * 1000 / 2100);
-        assert!(model_duration_ns(m, &big) > a * 3);
-        let slow = crate::model::find("gfx1201").unwrap();
-        assert!(model_duration_ns(slow, &big) > model_duration_ns(m, &big));
     }
 }
 

@@ -17,7 +17,8 @@ use rocprof_hsa_sys::*;
 use crate::agent::{self, Agent};
 use crate::api::{put, Status};
 use crate::table::{self, Abi};
-use crate::{clock, model, tools};
+use crate::{clock, tools};
+use rocprof_device::targets as model;
 
 /// Configuration sampled from the environment at the first `hsa_init`.
 #[derive(Debug, Clone)]

@@ -25,11 +25,6 @@ short forms %h %p %j %r %s).
 Example: rocprof-rs --simulate gfx942 --kernel-trace --stats -f rocpd csv -d out -- ./app";
 
 /// rocprof-rs: profile an unmodified ROCm application (rocprofv3-compatible options).
-/// The GPU targets hsa-sim models (`crates/sim-hsa/src/model.rs`, `MODELS`). Checked here so that a
-/// typo fails before the application starts, rather than as a runtime error inside it; the staged
-/// tests run every one of them.
-const SIMULATED_TARGETS: &[&str] = &["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"];
-
 #[derive(Debug, Parser)]
 #[command(name = "rocprof-rs", version, about, after_help = AFTER_HELP)]
 pub(crate) struct Args {
@@ -166,8 +161,11 @@ impl Args {
                 if list.is_empty() {
                     bail!("--simulate needs at least one GPU target, e.g. --simulate gfx942");
                 }
-                if let Some(bad) = list.iter().find(|g| !SIMULATED_TARGETS.contains(&g.as_str())) {
-                    bail!("--simulate: hsa-sim has no target '{bad}' (it simulates {})", SIMULATED_TARGETS.join(", "));
+                // Checked against the device model's target table (the one hsa-sim uses), so that a typo
+                // fails before the application starts rather than as a runtime error inside it.
+                if let Some(bad) = list.iter().find(|g| rocprof_device::targets::find(g).is_none()) {
+                    let known: Vec<&str> = rocprof_device::targets::names().collect();
+                    bail!("--simulate: hsa-sim has no target '{bad}' (it simulates {})", known.join(", "));
                 }
                 Some(list)
             }

@@ -1,51 +1,70 @@
-//! Per-target properties of the simulated GPUs (facts from `../shared/reference/sim-agents.md` plus board
-//! data from public `rocminfo` dumps) and the parsing of `ROCPROF_RS_SIM_AGENTS`.
+//! The table of simulated GPU targets: the one source of truth for which targets hsa-sim models and
+//! what they look like (facts from `../shared/reference/sim-agents.md` plus board data from public
+//! `rocminfo` dumps), the parsing of `ROCPROF_RS_SIM_AGENTS`, and the shader-engine / CU topology
+//! the wave placement and the counter model use.
 //!
-//! Pure data, no FFI: the agent objects that HSA handles point at are built from these in `agent.rs`.
+//! Pure data: hsa-sim builds its HSA agent objects from these, the CLI checks `--simulate` against
+//! [`MODELS`] and asks it for the agents' geometry before it launches an application.
 
 /// Everything the simulator needs to know about one GPU target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct GpuModel {
+pub struct GpuModel {
     /// Target name without features, e.g. `gfx942` (`HSA_AGENT_INFO_NAME`).
-    pub(crate) name: &'static str,
+    pub name: &'static str,
     /// Full ISA name as ROCr reports it.
-    pub(crate) isa: &'static str,
+    pub isa: &'static str,
     /// Board marketing name (`HSA_AMD_AGENT_INFO_PRODUCT_NAME`).
-    pub(crate) product: &'static str,
+    pub product: &'static str,
     /// `EF_AMDGPU_MACH_*` value of code objects built for this target (`amd_hsa_elf.h`).
-    pub(crate) elf_mach: u32,
+    pub elf_mach: u32,
     /// xnack setting of the agent: `None` = feature not supported by the target.
-    pub(crate) xnack: Option<bool>,
+    pub xnack: Option<bool>,
     /// sramecc setting of the agent: `None` = feature not supported by the target.
-    pub(crate) sramecc: Option<bool>,
-    pub(crate) chip_id: u32,
-    pub(crate) family_id: u32,
-    pub(crate) compute_units: u32,
+    pub sramecc: Option<bool>,
+    /// PCI device id (`HSA_AMD_AGENT_INFO_CHIP_ID`).
+    pub chip_id: u32,
+    /// KFD family id.
+    pub family_id: u32,
+    /// Compute units over all XCCs.
+    pub compute_units: u32,
     /// Shader engines over all XCCs.
-    pub(crate) shader_engines: u32,
-    pub(crate) shader_arrays_per_se: u32,
-    pub(crate) xccs: u32,
-    pub(crate) simds_per_cu: u32,
-    pub(crate) waves_per_simd: u32,
-    pub(crate) wavefront_size: u32,
-    pub(crate) max_clock_mhz: u32,
-    pub(crate) memory_bytes: u64,
-    pub(crate) memory_width_bits: u32,
-    pub(crate) memory_clock_mhz: u32,
+    pub shader_engines: u32,
+    /// Shader arrays per shader engine.
+    pub shader_arrays_per_se: u32,
+    /// Accelerator complexes (XCDs); 1 except on MI300-class parts.
+    pub xccs: u32,
+    /// SIMDs per CU.
+    pub simds_per_cu: u32,
+    /// Wave slots per SIMD.
+    pub waves_per_simd: u32,
+    /// Native wavefront size (64 on gfx9, 32 on RDNA; RDNA kernels may also run wave64).
+    pub wavefront_size: u32,
+    /// Engine clock in MHz; the timing model counts cycles at this clock.
+    pub max_clock_mhz: u32,
+    /// Device memory in bytes.
+    pub memory_bytes: u64,
+    /// Memory bus width in bits.
+    pub memory_width_bits: u32,
+    /// Memory clock in MHz.
+    pub memory_clock_mhz: u32,
     /// L1 (per CU), L2 (per XCC), L3 (Infinity Cache, 0 = none) in bytes.
-    pub(crate) cache_bytes: [u32; 3],
-    pub(crate) cacheline_bytes: u32,
-    pub(crate) lds_bytes: u32,
-    pub(crate) sdma_engines: u32,
-    pub(crate) sdma_xgmi_engines: u32,
+    pub cache_bytes: [u32; 3],
+    /// Cache line size in bytes.
+    pub cacheline_bytes: u32,
+    /// LDS per CU (per workgroup at most) in bytes.
+    pub lds_bytes: u32,
+    /// SDMA engines.
+    pub sdma_engines: u32,
+    /// SDMA engines for XGMI links.
+    pub sdma_xgmi_engines: u32,
 }
 
 const GIB: u64 = 1 << 30;
 const KIB: u32 = 1 << 10;
 const MIB: u32 = 1 << 20;
 
-/// Every target the simulator knows; the order is only used for `hsa_isa_from_name` lookups.
-pub(crate) static MODELS: &[GpuModel] = &[
+/// Every target the simulator knows; the order is only used for `hsa_isa_from_name` lookups and listings.
+pub static MODELS: &[GpuModel] = &[
     GpuModel {
         name: "gfx908",
         isa: "amdgcn-amd-amdhsa--gfx908:sramecc+:xnack-",
@@ -231,14 +250,15 @@ pub(crate) static MODELS: &[GpuModel] = &[
 ];
 
 /// Default agent list when `ROCPROF_RS_SIM_AGENTS` is unset or empty.
-pub(crate) const DEFAULT_AGENTS: &str = "gfx942";
+pub const DEFAULT_AGENTS: &str = "gfx942";
 
-pub(crate) fn find(name: &str) -> Option<&'static GpuModel> {
+/// The target called `name` (exact, without feature suffix), if hsa-sim models it.
+pub fn find(name: &str) -> Option<&'static GpuModel> {
     MODELS.iter().find(|m| m.name == name)
 }
 
 /// Parses `ROCPROF_RS_SIM_AGENTS` (comma-separated targets; whitespace and empty items ignored).
-pub(crate) fn parse_agents(spec: &str) -> Result<Vec<&'static GpuModel>, String> {
+pub fn parse_agents(spec: &str) -> Result<Vec<&'static GpuModel>, String> {
     let mut out = Vec::new();
     for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         match find(item) {
@@ -255,15 +275,82 @@ pub(crate) fn parse_agents(spec: &str) -> Result<Vec<&'static GpuModel>, String>
     Ok(out)
 }
 
+/// GFX IP generation of a target: decides instruction encodings, register maps and counter blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Generation {
+    /// CDNA / gfx9 (gfx908, gfx90a, gfx942, gfx950).
+    Gfx9,
+    /// RDNA2 (gfx1030).
+    Gfx10,
+    /// RDNA3 (gfx1100).
+    Gfx11,
+    /// RDNA4 (gfx1201).
+    Gfx12,
+}
+
+/// Names of every simulated target, in table order (for messages such as "it simulates ...").
+pub fn names() -> impl Iterator<Item = &'static str> {
+    MODELS.iter().map(|m| m.name)
+}
+
 impl GpuModel {
+    /// The target's GFX IP generation (from the name: `gfx9xx`, `gfx10xx`, `gfx11xx`, `gfx12xx`).
+    pub fn generation(&self) -> Generation {
+        match self.name.get(3..5) {
+            Some("10") => Generation::Gfx10,
+            Some("11") => Generation::Gfx11,
+            Some("12") => Generation::Gfx12,
+            _ => Generation::Gfx9,
+        }
+    }
+
+    /// Shader engines per XCC.
+    pub fn se_per_xcc(&self) -> u32 {
+        (self.shader_engines / self.xccs.max(1)).max(1)
+    }
+
+    /// Compute units per XCC.
+    pub fn cus_per_xcc(&self) -> u32 {
+        (self.compute_units / self.xccs.max(1)).max(1)
+    }
+
+    /// Compute units in shader engine `se_in_xcc` of an XCC. The CUs of an XCC are spread over its
+    /// SEs as evenly as the count allows, the first SEs taking one more (gfx942: 38 CUs per XCC over
+    /// 4 SEs = 10, 10, 9, 9, as on a harvested MI300X die).
+    pub fn cus_in_se(&self, se_in_xcc: u32) -> u32 {
+        let (per, rest) = (self.cus_per_xcc() / self.se_per_xcc(), self.cus_per_xcc() % self.se_per_xcc());
+        per + u32::from(se_in_xcc < rest)
+    }
+
+    /// Global index of the first CU of shader engine `se_in_xcc` in XCC `xcc` (CUs are numbered XCC by
+    /// XCC, SE by SE).
+    pub fn first_cu_of_se(&self, xcc: u32, se_in_xcc: u32) -> u32 {
+        let before: u32 = (0..se_in_xcc).map(|s| self.cus_in_se(s)).sum();
+        xcc * self.cus_per_xcc() + before
+    }
+
+    /// Shader array of the `cu_in_se`-th CU of a shader engine with `cus_in_se` CUs: CUs are split
+    /// over the arrays in order, as evenly as the count allows.
+    pub fn sa_of_cu(&self, cu_in_se: u32, cus_in_se: u32) -> u32 {
+        let sas = self.shader_arrays_per_se.max(1);
+        let (per, rest) = (cus_in_se / sas, cus_in_se % sas);
+        // The first `rest` arrays hold `per + 1` CUs.
+        let big = rest * (per + 1);
+        if cu_in_se < big {
+            cu_in_se / (per + 1)
+        } else {
+            rest + (cu_in_se - big) / per.max(1)
+        }
+    }
+
     /// Most waves resident on one CU (`HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU`).
-    pub(crate) fn max_waves_per_cu(&self) -> u32 {
+    pub fn max_waves_per_cu(&self) -> u32 {
         self.simds_per_cu * self.waves_per_simd
     }
 
     /// Whether a code object with these ELF `e_flags` (v4+ encoding) may run on this target: same processor,
     /// and xnack/sramecc either "any" or equal to the agent's setting (ROCr's rule).
-    pub(crate) fn accepts_elf_flags(&self, e_flags: u32) -> bool {
+    pub fn accepts_elf_flags(&self, e_flags: u32) -> bool {
         if e_flags & 0xff != self.elf_mach {
             return false;
         }
@@ -296,6 +383,26 @@ mod tests {
         assert_eq!(m.max_waves_per_cu(), 32);
         let r = find("gfx1201").unwrap();
         assert_eq!((r.compute_units, r.shader_engines, r.shader_arrays_per_se, r.wavefront_size), (64, 4, 2, 32));
+    }
+
+    #[test]
+    fn topology_spreads_cus_over_engines_and_arrays() {
+        let m = find("gfx942").unwrap();
+        assert_eq!((m.se_per_xcc(), m.cus_per_xcc()), (4, 38));
+        assert_eq!((0..4).map(|s| m.cus_in_se(s)).collect::<Vec<_>>(), [10, 10, 9, 9]);
+        assert_eq!(m.first_cu_of_se(1, 2), 38 + 20);
+        let r = find("gfx1100").unwrap();
+        assert_eq!(r.cus_in_se(0), 16);
+        assert_eq!((0..16).map(|c| r.sa_of_cu(c, 16)).filter(|&a| a == 1).count(), 8);
+        assert_eq!(r.sa_of_cu(14, 15), 1);
+        assert_eq!(r.sa_of_cu(7, 15), 0);
+        for m in MODELS {
+            let total: u32 = (0..m.xccs).map(|_| (0..m.se_per_xcc()).map(|s| m.cus_in_se(s)).sum::<u32>()).sum();
+            assert_eq!(total, m.compute_units, "{}", m.name);
+        }
+        assert_eq!(find("gfx1030").unwrap().generation(), Generation::Gfx10);
+        assert_eq!(find("gfx950").unwrap().generation(), Generation::Gfx9);
+        assert_eq!(names().count(), MODELS.len());
     }
 
     #[test]

@@ -1,0 +1,10 @@
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod targets;
+pub mod timing;
+pub mod wave;
+
+pub use targets::{GpuModel, MODELS};
+pub use wave::{DetailRequest, DispatchInput, DispatchModel, KernelProfile};

@@ -1,0 +1,345 @@
+//! The static walk of a kernel's machine code: what one wave executes when every instruction of the
+//! kernel's code runs exactly once, in address order (the `Static` source of a [`DispatchModel`]).
+//!
+//! Instruction sizes and issue classes come from `rocprof-sqtt`'s ISA tables (gfx9 for CDNA, the RDNA
+//! tables for gfx11 and gfx12). gfx10 (RDNA2) shares the RDNA layouts for most encodings, but its SOPP
+//! opcodes are gfx9's and its FLAT/GLOBAL opcodes and segment field are its own, so those two
+//! encodings are decoded here. Access widths (bytes per lane of a vector load/store, bytes of a scalar
+//! load) are read from the opcode for the common FLAT/GLOBAL/SMEM forms; other memory instructions
+//! count 4 bytes per lane (documented in the README). Branches are not followed: a conditional branch
+//! counts as not taken, `s_branch` as taken, and the code after both is still counted once.
+//!
+//! [`DispatchModel`]: crate::wave::DispatchModel
+
+use rocprof_sqtt::isa::{self, flags, InstInfo, LineClass};
+use rocprof_sqtt::Family;
+
+use crate::targets::{Generation, GpuModel};
+use crate::timing::CostModel;
+use crate::wave::{InstClass, InstCounts};
+
+/// One instruction of a kernel, as the static walk sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StaticInstruction {
+    /// Byte offset from the kernel's first instruction.
+    pub pc_offset: u32,
+    /// Size in bytes (4 to 16).
+    pub size: u8,
+    /// Issue class.
+    pub class: InstClass,
+    /// Bytes moved: per lane for vector memory and LDS, per wave for scalar loads; 0 otherwise.
+    pub access_bytes: u16,
+    /// The access is a scratch (private segment) access.
+    pub scratch: bool,
+}
+
+/// What one wave of a kernel does, from its code alone. Built once per kernel and shared by its
+/// dispatches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelProfile {
+    /// The kernel's instructions in address order (`s_delay_alu`-style hints that never issue are left
+    /// out).
+    pub instructions: Vec<StaticInstruction>,
+    /// Instructions per class for one wave.
+    pub counts: InstCounts,
+    /// Per-lane bytes read from global/flat memory by one wave's instructions.
+    pub global_read_bytes_per_lane: u64,
+    /// Per-lane bytes written to global/flat memory.
+    pub global_write_bytes_per_lane: u64,
+    /// Per-lane bytes read from LDS.
+    pub lds_read_bytes_per_lane: u64,
+    /// Per-lane bytes written to LDS.
+    pub lds_write_bytes_per_lane: u64,
+    /// Per-lane bytes read from scratch.
+    pub scratch_read_bytes_per_lane: u64,
+    /// Per-lane bytes written to scratch.
+    pub scratch_write_bytes_per_lane: u64,
+    /// Bytes one wave loads through the scalar cache.
+    pub scalar_read_bytes: u64,
+}
+
+/// The cycle-by-cycle shape of one wave of a kernel under a [`CostModel`]: same for every wave of a
+/// static model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WaveTimeline {
+    /// Per instruction (same order as [`KernelProfile::instructions`]): issue cycle relative to the
+    /// wave's start, and the cycles it stalled before issuing (an `s_waitcnt` waiting for memory).
+    pub issue: Vec<(u64, u32)>,
+    /// Cycles spent issuing.
+    pub issue_cycles: u64,
+    /// Cycles spent stalled.
+    pub stall_cycles: u64,
+    /// Wave lifetime in cycles (`issue_cycles + stall_cycles`, at least 1).
+    pub cycles: u64,
+}
+
+fn family_of(generation: Generation) -> Family {
+    match generation {
+        Generation::Gfx9 => Family::Gfx9,
+        Generation::Gfx10 | Generation::Gfx11 => Family::Gfx11,
+        Generation::Gfx12 => Family::Gfx12,
+    }
+}
+
+/// Bytes per lane of a FLAT/GLOBAL/SCRATCH opcode (`load` tells which table); 4 when unknown.
+fn flat_width(generation: Generation, op: u32, load: bool) -> u16 {
+    match (generation, load) {
+        (Generation::Gfx10, true) => match op {
+            0x08..=0x09 => 1,
+            0x0a..=0x0b => 2,
+            0x0d => 8,
+            0x0e => 16,
+            0x0f => 12,
+            _ => 4,
+        },
+        (Generation::Gfx10, false) => match op {
+            0x18..=0x19 => 1,
+            0x1a..=0x1b => 2,
+            0x1d => 8,
+            0x1e => 16,
+            0x1f => 12,
+            _ => 4,
+        },
+        (_, true) => match op {
+            0x10..=0x11 => 1,
+            0x12..=0x13 => 2,
+            0x15 => 8,
+            0x16 => 12,
+            0x17 => 16,
+            _ => 4,
+        },
+        (Generation::Gfx9, false) => match op {
+            0x18..=0x19 => 1,
+            0x1a..=0x1b => 2,
+            0x1d => 8,
+            0x1e => 12,
+            0x1f => 16,
+            _ => 4,
+        },
+        (_, false) => match op {
+            0x18 => 1,
+            0x19 => 2,
+            0x1b => 8,
+            0x1c => 12,
+            0x1d => 16,
+            _ => 4,
+        },
+    }
+}
+
+/// Facts about one instruction: class, access bytes, scratch.
+fn classify(generation: Generation, bytes: &[u8]) -> Option<(InstInfo, InstClass, u16, bool)> {
+    let w = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
+    let mut info = if generation == Generation::Gfx10 && w >> 23 == 0x17f {
+        isa::gfx9::decode(bytes)?
+    } else {
+        isa::decode(family_of(generation), bytes)?
+    };
+    let sopp_op = (w >> 23 == 0x17f).then_some((w >> 16) & 0x7f);
+    // gfx10 FLAT/GLOBAL/SCRATCH: segment in bits 15:14 and gfx10's own opcode numbers.
+    if generation == Generation::Gfx10 && w >> 26 == 0b11_0111 {
+        let op = (w >> 18) & 0x7f;
+        let load = matches!(op, 0x08..=0x0f | 0x20..=0x23);
+        info.size = 8;
+        info.class = match (w >> 14) & 3 {
+            0 => LineClass::Flat,
+            _ => LineClass::Vmem,
+        };
+        info.flags = if load { flags::LOAD } else { 0 } | if (w >> 14) & 3 == 1 { flags::SCRATCH } else { 0 };
+    }
+    let load = info.flags & flags::LOAD != 0;
+    let scratch = info.flags & flags::SCRATCH != 0;
+    let class = match info.class {
+        LineClass::Skip => return Some((info, InstClass::Other, 0, false)),
+        LineClass::Smem => InstClass::Smem,
+        LineClass::Salu => InstClass::Salu,
+        LineClass::Vmem | LineClass::Bvh if load => InstClass::VmemLoad,
+        LineClass::Vmem | LineClass::Bvh => InstClass::VmemStore,
+        LineClass::Flat if load => InstClass::FlatLoad,
+        LineClass::Flat => InstClass::FlatStore,
+        LineClass::Lds => InstClass::Lds,
+        LineClass::Valu | LineClass::VMovB64 | LineClass::MfmaScale => InstClass::Valu,
+        LineClass::Branch => {
+            let unconditional = match generation {
+                Generation::Gfx9 | Generation::Gfx10 => sopp_op == Some(0x02),
+                Generation::Gfx11 | Generation::Gfx12 => sopp_op == Some(0x20),
+            };
+            if unconditional {
+                InstClass::BranchTaken
+            } else {
+                InstClass::BranchNotTaken
+            }
+        }
+        LineClass::Gfx9Barrier | LineClass::BarrierWaitExcluded => InstClass::Barrier,
+        LineClass::Immed if info.flags & flags::BARRIER_WAIT != 0 => InstClass::Barrier,
+        LineClass::Immed if generation == Generation::Gfx11 && sopp_op == Some(0x3d) => InstClass::Barrier,
+        LineClass::Immed if info.flags & flags::WAITCNT != 0 => InstClass::Waitcnt,
+        LineClass::Immed | LineClass::DontKnow => InstClass::Other,
+    };
+    let access = match class {
+        InstClass::Smem if load => {
+            let op = if generation == Generation::Gfx12 { (w >> 13) & 0x3f } else { (w >> 18) & 0xff };
+            match op & 7 {
+                0..=4 => 4u16 << (op & 7),
+                5 => 12,
+                _ => 4,
+            }
+        }
+        InstClass::VmemLoad | InstClass::VmemStore | InstClass::FlatLoad | InstClass::FlatStore => {
+            let flat_encoding = match generation {
+                Generation::Gfx12 => matches!(w >> 24, 0xec..=0xee),
+                _ => w >> 26 == 0b11_0111,
+            };
+            if flat_encoding {
+                let op = if generation == Generation::Gfx12 { (w >> 14) & 0x7f } else { (w >> 18) & 0x7f };
+                flat_width(generation, op, load)
+            } else {
+                4
+            }
+        }
+        InstClass::Lds => 4,
+        _ => 0,
+    };
+    Some((info, class, access, scratch))
+}
+
+impl KernelProfile {
+    /// Walks `code` (the kernel's machine code, starting at its entry point; its length is the size of
+    /// the kernel's function symbol) for `target`. Bytes that do not decode end the walk.
+    pub fn from_code(target: &GpuModel, code: &[u8]) -> KernelProfile {
+        let generation = target.generation();
+        let mut p = KernelProfile {
+            instructions: Vec::new(),
+            counts: InstCounts::default(),
+            global_read_bytes_per_lane: 0,
+            global_write_bytes_per_lane: 0,
+            lds_read_bytes_per_lane: 0,
+            lds_write_bytes_per_lane: 0,
+            scratch_read_bytes_per_lane: 0,
+            scratch_write_bytes_per_lane: 0,
+            scalar_read_bytes: 0,
+        };
+        let mut off = 0usize;
+        while off + 4 <= code.len() {
+            let Some((info, class, access, scratch)) = classify(generation, &code[off..]) else { break };
+            let size = info.size.max(4);
+            if info.class != LineClass::Skip {
+                p.counts.add(class, 1);
+                let b = u64::from(access);
+                let load = info.flags & flags::LOAD != 0;
+                match class {
+                    InstClass::Smem => p.scalar_read_bytes += b,
+                    InstClass::Lds if load => p.lds_read_bytes_per_lane += b,
+                    InstClass::Lds => p.lds_write_bytes_per_lane += b,
+                    InstClass::VmemLoad | InstClass::FlatLoad if scratch => p.scratch_read_bytes_per_lane += b,
+                    InstClass::VmemStore | InstClass::FlatStore if scratch => p.scratch_write_bytes_per_lane += b,
+                    InstClass::VmemLoad | InstClass::FlatLoad => p.global_read_bytes_per_lane += b,
+                    InstClass::VmemStore | InstClass::FlatStore => p.global_write_bytes_per_lane += b,
+                    _ => {}
+                }
+                p.instructions.push(StaticInstruction {
+                    pc_offset: off as u32,
+                    size,
+                    class,
+                    access_bytes: access,
+                    scratch,
+                });
+            }
+            off += usize::from(size);
+        }
+        p
+    }
+
+    /// The wave's cycle-by-cycle shape under `costs`: each instruction issues after the previous one
+    /// (its issue cycles), and an `s_waitcnt` first waits until every earlier memory access has
+    /// completed (issue cycle + latency).
+    pub fn timeline(&self, costs: &CostModel) -> WaveTimeline {
+        let mut t = 0u64;
+        let mut pending = 0u64; // completion cycle of the latest outstanding access
+        let mut issue = Vec::with_capacity(self.instructions.len());
+        let (mut issue_cycles, mut stall_cycles) = (0u64, 0u64);
+        for i in &self.instructions {
+            let mut stall = 0u32;
+            if i.class == InstClass::Waitcnt && pending > t {
+                stall = (pending - t).min(u64::from(u32::MAX)) as u32;
+                t = pending;
+                stall_cycles += u64::from(stall);
+            }
+            issue.push((t, stall));
+            let latency = u64::from(costs.latency(i.class));
+            if latency > 0 {
+                pending = pending.max(t + latency);
+            }
+            let c = u64::from(costs.issue(i.class));
+            t += c;
+            issue_cycles += c;
+        }
+        WaveTimeline { issue, issue_cycles, stall_cycles, cycles: (issue_cycles + stall_cycles).max(1) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::targets::find;
+
+    fn words(w: &[u32]) -> Vec<u8> {
+        w.iter().flat_map(|d| d.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn gfx9_vector_add_body_is_classified_with_access_widths() {
+        // From llvm-objdump of fixtures/kernels/vector_add-gfx942.co.
+        let code = words(&[
+            0xC002_00C0,
+            0x0000_002C, // s_load_dword
+            0xBF8C_C07F, // s_waitcnt lgkmcnt(0)
+            0x68000002,  // v_add_u32_e32
+            0xBF88_0016, // s_cbranch_execz
+            0xC00A_0100,
+            0, // s_load_dwordx4
+            0xDC50_8000,
+            0x067F_0004, // global_load_dword
+            0xBF8C_0F70, // s_waitcnt vmcnt(0)
+            0xDC70_8000,
+            0x007F_0200, // global_store_dword
+            0xBF81_0000, // s_endpgm
+        ]);
+        let p = KernelProfile::from_code(find("gfx942").unwrap(), &code);
+        let c = &p.counts;
+        assert_eq!(c.get(InstClass::Smem), 2);
+        assert_eq!(c.get(InstClass::Waitcnt), 2);
+        assert_eq!(c.get(InstClass::Valu), 1);
+        assert_eq!(c.get(InstClass::BranchNotTaken), 1);
+        assert_eq!((c.get(InstClass::VmemLoad), c.get(InstClass::VmemStore)), (1, 1));
+        assert_eq!(c.get(InstClass::Other), 1);
+        assert_eq!(c.total(), 9);
+        assert_eq!(p.scalar_read_bytes, 4 + 16);
+        assert_eq!((p.global_read_bytes_per_lane, p.global_write_bytes_per_lane), (4, 4));
+        assert_eq!(p.instructions[5].pc_offset, 28);
+
+        // 9 instructions x 4 cycles; the first waitcnt waits for the s_load (40 cycles after issue at 0),
+        // the second for the global load issued at cycle 56 (+500).
+        let t = p.timeline(&CostModel::new(find("gfx942").unwrap(), 64));
+        assert_eq!(t.issue[1], (40, 36));
+        assert_eq!(t.issue[6], (556, 496));
+        assert_eq!((t.issue_cycles, t.stall_cycles, t.cycles), (36, 532, 568));
+    }
+
+    #[test]
+    fn rdna_widths_and_gfx10_flat_opcodes() {
+        // gfx12: s_load_b128, global_load_b32 (12 bytes), global_store_b32, s_endpgm.
+        let g12 = words(&[0xF400_4100, 0xF800_0000, 0xEE05_007C, 2, 2, 0xEE06_807C, 0x0100_0000, 0, 0xBFB0_0000]);
+        let p = KernelProfile::from_code(find("gfx1201").unwrap(), &g12);
+        assert_eq!(p.scalar_read_bytes, 16);
+        assert_eq!((p.global_read_bytes_per_lane, p.global_write_bytes_per_lane), (4, 4));
+        assert_eq!(p.counts.total(), 4);
+        // gfx10: s_load_dwordx4, global_load_dword (op 0x0c), s_waitcnt (gfx9 SOPP), s_endpgm.
+        let g10 = words(&[0xF408_0002, 0xFA00_0000, 0xDC30_8000, 0x027D_0002, 0xBF8C_3F70, 0xBF81_0000]);
+        let p = KernelProfile::from_code(find("gfx1030").unwrap(), &g10);
+        assert_eq!(p.counts.get(InstClass::VmemLoad), 1);
+        assert_eq!(p.counts.get(InstClass::Waitcnt), 1);
+        assert_eq!(p.counts.get(InstClass::Other), 1, "s_endpgm");
+        assert_eq!((p.scalar_read_bytes, p.global_read_bytes_per_lane), (16, 4));
+    }
+}
