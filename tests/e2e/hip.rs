@@ -46,6 +46,22 @@ fn hip_trace_app_runs_on_hsa_sim_and_its_launches_are_kernel_rows() {
     }
 }
 
+/// `hipMallocManaged` needs hsa-sim's SVM attributes (it failed with `hipErrorOutOfMemory` while
+/// `hsa_amd_svm_attributes_set` was unsupported); the launch on managed memory is traced.
+#[test]
+fn hip_managed_memory_works_on_hsa_sim() {
+    let test = "hip_managed_memory_works_on_hsa_sim";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.hip_fixture("hip_trace_app", test) else { return };
+    let p = kernel_trace(&stage, "gfx90a", &app, &["1", "--managed"], &[]);
+    assert!(p.run.status.success(), "hip_trace_app --managed under rocprof-rs:\n{}", p.run.transcript());
+    assert!(!p.run.stderr.contains("not supported"), "{}", p.run.transcript());
+    assert_eq!(counts(&p.run.stdout, "kernels:")["vadd"], 2);
+    let csv = read_csv(&find_one(&p.out, "kernel_trace.csv"));
+    let vadd = csv.rows.iter().filter(|r| r["Kernel_Name"].starts_with("vadd(")).count();
+    assert_eq!(vadd, 2, "one vadd per iteration plus the managed one");
+}
+
 #[test]
 fn hip_rand_app_generates_through_rocrand_kernels() {
     let test = "hip_rand_app_generates_through_rocrand_kernels";

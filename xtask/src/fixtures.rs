@@ -23,7 +23,7 @@ pub(crate) const KERNELS: &[&str] = &["vector_add", "saxpy", "fill", "block_sum"
 
 /// The C programs in `fixtures/programs/` (each `<name>.c` plus the shared `common.c`).
 const PROGRAMS: &[&str] =
-    &["vector_add", "multi_queue", "async_copy", "multi_code_object", "crash_after", "bad_input", "init_cycles"];
+    &["vector_add", "multi_queue", "async_copy", "multi_code_object", "crash_after", "bad_input", "init_cycles", "svm"];
 
 /// C programs in `fixtures/programs/` that also use ROCTx: built against our `roctx.h` and linked
 /// with `-lroctx64` from the stage.

@@ -33,6 +33,7 @@ mod profiling;
 mod queue;
 mod runtime;
 mod signal;
+mod svm;
 mod table;
 mod table_default;
 mod tools;

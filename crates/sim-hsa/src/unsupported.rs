@@ -142,35 +142,6 @@ pub(crate) unsafe extern "C" fn hsa_amd_spm_set_dest_buffer(
     crate::api::unsupported("hsa_amd_spm_set_dest_buffer")
 }
 
-pub(crate) unsafe extern "C" fn hsa_amd_svm_attributes_get(
-    ptr: *mut c_void,
-    size: usize,
-    attribute_list: *mut hsa_amd_svm_attribute_pair_t,
-    attribute_count: usize,
-) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_svm_attributes_get")
-}
-
-pub(crate) unsafe extern "C" fn hsa_amd_svm_attributes_set(
-    ptr: *mut c_void,
-    size: usize,
-    attribute_list: *mut hsa_amd_svm_attribute_pair_t,
-    attribute_count: usize,
-) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_svm_attributes_set")
-}
-
-pub(crate) unsafe extern "C" fn hsa_amd_svm_prefetch_async(
-    ptr: *mut c_void,
-    size: usize,
-    agent: hsa_agent_t,
-    num_dep_signals: u32,
-    dep_signals: *const hsa_signal_t,
-    completion_signal: hsa_signal_t,
-) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_svm_prefetch_async")
-}
-
 pub(crate) unsafe extern "C" fn hsa_amd_vmem_address_free(va: *mut c_void, size: usize) -> hsa_status_t {
     crate::api::unsupported("hsa_amd_vmem_address_free")
 }

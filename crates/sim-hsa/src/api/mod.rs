@@ -20,6 +20,7 @@ pub(crate) use crate::profiling::*;
 pub(crate) use crate::queue::*;
 pub(crate) use crate::runtime::*;
 pub(crate) use crate::signal::*;
+pub(crate) use crate::svm::*;
 pub(crate) use crate::unsupported::*;
 
 /// An HSA status code used as an error value (`Err(HSA_STATUS_ERROR_INVALID_SIGNAL)`).

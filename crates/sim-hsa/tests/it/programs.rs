@@ -204,3 +204,20 @@ fn dispatch_log_keeps_2d_grids_and_group_segments() {
     assert_eq!(block_sum.u16_at(4), 256, "block_sum workgroup");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `svm` checks the SVM attribute API against ROCr's behaviour (values read back, KFD defaults,
+/// status codes, a prefetch waiting for its dependency), under both table layouts; HIP's
+/// `hipMallocManaged` depends on it (`tests/e2e/hip.rs` runs that path).
+#[test]
+fn svm_attributes_and_prefetch_behave_as_in_rocr() {
+    let Some(stage) = stage("svm_attributes_and_prefetch_behave_as_in_rocr") else { return };
+    for abi in ["newest", "5.2"] {
+        let mut cmd = fixture(&stage, "svm", Some("gfx90a,gfx942"));
+        cmd.env("ROCPROF_RS_SIM_ABI", abi);
+        let out = run(cmd, TIMEOUT);
+        out.assert_ok();
+        assert!(out.stdout.contains("svm: ok"), "ABI {abi}:\n{}", out.stdout);
+        assert!(!out.stdout.contains("MISMATCH"), "ABI {abi}:\n{}", out.stdout);
+        assert!(out.stdout.contains("prefetch waits for its dependency: 0x1\n"), "ABI {abi}:\n{}", out.stdout);
+    }
+}
