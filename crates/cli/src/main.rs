@@ -182,12 +182,9 @@ fn run(cfg: &Config) -> Result<u8> {
         );
         return Ok(exit.status());
     }
-    let (captures, mut failures) = outputs::read_captures(&files);
-    if cfg.list_avail {
-        if let Some(c) = captures.first() {
-            outputs::to_console(std::io::stdout().lock(), &outputs::agent_listing(&c.trace))
-                .context("printing the agent list")?;
-        }
+    let (captures, mut failures) = outputs::open_captures(&files);
+    if cfg.list_avail && !captures.is_empty() {
+        outputs::print_agents(&files[0])?;
     }
     let written = outputs::write_all(cfg, captures, Some(&env), &mut failures);
     if let AppExit::Signal(sig) = exit {
@@ -222,7 +219,7 @@ fn convert_kept_captures(cfg: &Config, dir: &Path) -> Result<u8> {
     if files.is_empty() {
         bail!("{} holds no capture files (*.{})", dir.display(), outputs::CAPTURE_EXT);
     }
-    let (captures, mut failures) = outputs::read_captures(&files);
+    let (captures, mut failures) = outputs::open_captures(&files);
     outputs::write_all(cfg, captures, None, &mut failures);
     if let Some(last) = failures.pop() {
         for e in &failures {
@@ -269,19 +266,18 @@ fn list_agents_with_probe(cfg: &Config, mut env: Vec<(String, OsString)>, captur
         );
     }
     let files = outputs::capture_files(capture_dir)?;
-    let (captures, mut failures) = outputs::read_captures(&files);
+    let (captures, mut failures) = outputs::open_captures(&files);
     if captures.is_empty() {
         if let Some(e) = failures.pop() {
             return Err(e);
         }
     }
-    let Some(c) = captures.first() else {
+    let Some(first) = files.iter().find(|f| captures.iter().any(|c| c.path() == f.as_path())) else {
         bail!(
             "the probe {} did not start the HSA runtime, so there are no agents to list; pass an application after -- (rocprof-rs -L [options] -- APP) or set ROCPROF_RS_PROBE",
             probe.to_string_lossy()
         );
     };
-    outputs::to_console(std::io::stdout().lock(), &outputs::agent_listing(&c.trace))
-        .context("printing the agent list")?;
+    outputs::print_agents(first)?;
     Ok(0)
 }

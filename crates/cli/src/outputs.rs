@@ -5,12 +5,12 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
-use rocprof_model::capture::{read_capture, Capture};
-use rocprof_model::{Agent, Trace};
+use rocprof_model::capture::{CaptureFile, CaptureReader, ReadAt};
+use rocprof_model::{Agent, DroppedRecords, Record, RecordSource, SessionMeta, SourceError, StringTable};
 use rocprof_writers::csv::CsvWriter;
 use rocprof_writers::rocpd::{RocpdOptions, RocpdWriter};
-use rocprof_writers::stats::{kernel_dispatch_stats, summary_table, KernelStatsWriter, KERNEL_DISPATCH_DOMAIN};
-use rocprof_writers::{write_trace, OutputLocation, Progress, Writer};
+use rocprof_writers::stats::{summary_table, DomainStats, KernelStatsWriter, KERNEL_DISPATCH_DOMAIN};
+use rocprof_writers::{write_stream, OutputLocation, StreamOptions, Writer};
 
 use crate::config::{Config, OutputFormat, SummaryOutput};
 use crate::placeholders::{expand, Context};
@@ -36,14 +36,43 @@ pub(crate) fn capture_files(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Reads every capture. A file that cannot be decoded at all becomes an error naming it, next
-/// to the captures that could be read: one process's broken capture must not cost the outputs
-/// of the others.
-pub(crate) fn read_captures(files: &[PathBuf]) -> (Vec<Capture>, Vec<anyhow::Error>) {
+/// One profiled process's records, ready to stream: a capture reader, or (in tests) a trace in
+/// memory. Process facts are known before streaming; loss counts are final after it.
+pub(crate) trait ProcessRecords: RecordSource {
+    /// Process facts.
+    fn meta(&self) -> &SessionMeta;
+    /// Losses, final once the stream ended.
+    fn losses(&self) -> Losses;
+}
+
+/// What a process lost on the way to the outputs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Losses {
+    pub(crate) dropped: DroppedRecords,
+    /// Dispatches that had not completed when the process ended (left out of the outputs).
+    pub(crate) incomplete: u64,
+    /// False when the process crashed or was killed.
+    pub(crate) clean_exit: bool,
+}
+
+impl<R: ReadAt> ProcessRecords for CaptureReader<R> {
+    fn meta(&self) -> &SessionMeta {
+        &self.info().meta
+    }
+
+    fn losses(&self) -> Losses {
+        let i = self.info();
+        Losses { dropped: i.dropped, incomplete: i.incomplete_dispatches, clean_exit: i.clean_exit }
+    }
+}
+
+/// Opens every capture. A file that cannot be opened becomes an error naming it, next to the
+/// captures that could be: one process's broken capture must not cost the outputs of the others.
+pub(crate) fn open_captures(files: &[PathBuf]) -> (Vec<CaptureReader<CaptureFile>>, Vec<anyhow::Error>) {
     let mut captures = Vec::new();
     let mut failures = Vec::new();
     for f in files {
-        match read_capture(f).with_context(|| format!("reading capture {}", f.display())) {
+        match CaptureReader::open(f).with_context(|| format!("reading capture {}", f.display())) {
             Ok(c) => captures.push(c),
             Err(e) => failures.push(e),
         }
@@ -51,19 +80,32 @@ pub(crate) fn read_captures(files: &[PathBuf]) -> (Vec<Capture>, Vec<anyhow::Err
     (captures, failures)
 }
 
+/// The agents a capture recorded, with the strings they refer to (reads the definitions only).
+pub(crate) fn capture_agents(capture: &mut dyn RecordSource) -> Result<(Vec<Agent>, StringTable)> {
+    let mut strings = StringTable::new();
+    let mut agents = Vec::new();
+    while let Some(r) = capture.next_record(&mut strings).map_err(|e| anyhow::anyhow!(e))? {
+        match r {
+            Record::Agent(a) => agents.push(*a),
+            r if r.is_event() => break,
+            _ => {}
+        }
+    }
+    Ok((agents, strings))
+}
+
+/// Prints the agents the capture `file` recorded (`-L`).
+pub(crate) fn print_agents(file: &Path) -> Result<()> {
+    let mut capture = CaptureReader::open(file).with_context(|| format!("reading capture {}", file.display()))?;
+    let (agents, strings) = capture_agents(&mut capture)?;
+    to_console(std::io::stdout().lock(), &agent_listing(&agents, &strings)).context("printing the agent list")
+}
+
 /// Totals over all processes of a run, for the final report.
 #[derive(Debug, Default)]
 pub(crate) struct Written {
     pub(crate) files: Vec<PathBuf>,
     pub(crate) dispatches: u64,
-}
-
-/// Removes dispatches that never completed (the process died first; the capture reader keeps
-/// them with both timestamps 0) and returns how many there were.
-fn drop_incomplete(trace: &mut Trace) -> u64 {
-    let before = trace.dispatches.len();
-    trace.dispatches.retain(|d| !(d.start.ns == 0 && d.end.ns == 0));
-    (before - trace.dispatches.len()) as u64
 }
 
 /// The application's environment at launch (ours plus what we added) as the JSON object rocpd
@@ -81,9 +123,9 @@ fn environment_json(app_env: &[(String, OsString)]) -> serde_json::Value {
 }
 
 /// One line per agent, for `-L`.
-pub(crate) fn agent_listing(trace: &Trace) -> String {
-    let s = |id| trace.strings.resolve(id);
-    let mut agents: Vec<&Agent> = trace.agents.iter().collect();
+pub(crate) fn agent_listing(agents: &[Agent], strings: &StringTable) -> String {
+    let s = |id| strings.resolve(id);
+    let mut agents: Vec<&Agent> = agents.iter().collect();
     agents.sort_by_key(|a| a.node_id);
     let mut out = String::from("Agents:\n");
     for a in agents {
@@ -108,9 +150,9 @@ pub(crate) fn agent_listing(trace: &Trace) -> String {
 /// outputs cannot be written adds its error to `failures`; the others are still written.
 /// `app_env` is what rocprof-rs added to its own environment for the application; `None` when
 /// the application's environment is unknown (`--from-capture`), stored as `{}`.
-pub(crate) fn write_all(
+pub(crate) fn write_all<P: ProcessRecords>(
     cfg: &Config,
-    captures: Vec<Capture>,
+    captures: Vec<P>,
     app_env: Option<&[(String, OsString)]>,
     failures: &mut Vec<anyhow::Error>,
 ) -> Written {
@@ -118,54 +160,62 @@ pub(crate) fn write_all(
     let environment = app_env.map_or_else(|| "{}".to_string(), |env| environment_json(env).to_string());
     let processes = captures.len();
     let mut used = std::collections::HashSet::new();
-    for capture in captures {
-        if let Err(e) = write_process(cfg, capture, processes, &environment, &mut used, &mut written) {
+    for mut capture in captures {
+        if let Err(e) = write_process(cfg, &mut capture, processes, &environment, &mut used, &mut written) {
             failures.push(e);
         }
     }
     written
 }
 
+/// rocprofv3's `-T` / `-M` kernel naming, applied to symbols as they stream by: the name the
+/// outputs print ([`rocprof_model::KernelSymbol::formatted_name`]) becomes the truncated or the
+/// raw symbol name.
+struct KernelNames<'a> {
+    inner: &'a mut dyn RecordSource,
+    truncate: bool,
+    mangled: bool,
+}
+
+impl RecordSource for KernelNames<'_> {
+    fn next_record(&mut self, strings: &mut StringTable) -> Result<Option<Record>, SourceError> {
+        let mut r = self.inner.next_record(strings)?;
+        if let Some(Record::KernelSymbol(k)) = &mut r {
+            // rocprofv3: -T wins over -M (truncation always demangles first).
+            if self.truncate {
+                k.formatted_name = k.truncated_name;
+            } else if self.mangled {
+                k.formatted_name = k.name;
+            }
+        }
+        Ok(r)
+    }
+
+    fn len_hint(&self) -> Option<u64> {
+        self.inner.len_hint()
+    }
+}
+
 /// Writes the outputs of one captured process. `used` holds the output locations of the
 /// processes written before it.
 fn write_process(
     cfg: &Config,
-    capture: Capture,
+    capture: &mut dyn ProcessRecords,
     processes: usize,
     environment: &str,
     used: &mut std::collections::HashSet<OutputLocation>,
     written: &mut Written,
 ) -> Result<()> {
-    let mut trace = capture.trace;
-    let pid = trace.meta.pid.0;
-    let incomplete = drop_incomplete(&mut trace);
-    report_losses(cfg, pid, &trace, incomplete, capture.clean_exit);
-    // rocprofv3: -T wins over -M (truncation always demangles first).
-    if cfg.truncate_kernels {
-        for k in &mut trace.kernel_symbols {
-            k.formatted_name = k.truncated_name;
-        }
-    } else if cfg.mangled_kernels {
-        for k in &mut trace.kernel_symbols {
-            k.formatted_name = k.name;
-        }
-    }
-    if trace.dispatches.is_empty() {
-        if cfg.log_level.shows_info() && cfg.any_tracing() {
-            eprintln!("rocprof-rs: process {pid} recorded no kernel dispatches; no output files for it");
-        }
-        return Ok(());
-    }
-
-    let argv = if trace.meta.command.is_empty() {
+    let meta = capture.meta().clone();
+    let pid = meta.pid.0;
+    let argv = if meta.command.is_empty() {
         cfg.app.iter().map(|a| a.to_string_lossy().into_owned()).collect()
     } else {
-        trace.meta.command.clone()
+        meta.command.clone()
     };
     // Dates expand to the launch time, not to when the outputs are written: the directory
     // checked before the run and the one written after it must agree on a long run.
-    let ctx =
-        Context::new(pid, trace.meta.ppid.0, argv, cfg.launch_dir.display().to_string(), processes, cfg.launch_secs);
+    let ctx = Context::new(pid, meta.ppid.0, argv, cfg.launch_dir.display().to_string(), processes, cfg.launch_secs);
     let dir = expand(&cfg.output_directory_template(), &ctx);
     let prefix = expand(&cfg.output_file_template(), &ctx);
     let dir = if Path::new(&dir).is_absolute() { PathBuf::from(dir) } else { cfg.launch_dir.join(dir) };
@@ -202,45 +252,79 @@ fn write_process(
             }
         }
     }
-    let files = write_trace(&trace, &mut writers, Progress::Auto)
-        .with_context(|| format!("writing outputs of process {pid} under {}", out.dir().display()))?;
-    if cfg.log_level.shows_info() {
-        for f in &files {
-            eprintln!("rocprof-rs: wrote {}", f.display());
+    let mut summary = KernelStatsWriter::collect_only();
+    let mut refs: Vec<&mut dyn Writer> = writers.iter_mut().map(|w| &mut **w as &mut dyn Writer).collect();
+    if cfg.summary || cfg.summary_per_domain {
+        refs.push(&mut summary);
+    }
+    let mut source = KernelNames { inner: capture, truncate: cfg.truncate_kernels, mangled: cfg.mangled_kernels };
+    let outcome = write_stream(&mut source, &mut refs, &StreamOptions::default())
+        .with_context(|| format!("reading the capture of process {pid}"));
+    drop(refs);
+    report_losses(cfg, pid, &capture.losses());
+    let outcome = outcome?;
+    if outcome.events == 0 {
+        if cfg.log_level.shows_info() && cfg.any_tracing() {
+            eprintln!("rocprof-rs: process {pid} recorded no kernel dispatches; no output files for it");
+        }
+        return Ok(());
+    }
+    let dispatches = outcome.count("kernel_dispatch");
+    let mut first_error = None;
+    for w in outcome.writers {
+        match w.result {
+            Ok(files) => {
+                if cfg.log_level.shows_info() {
+                    for f in &files {
+                        eprintln!("rocprof-rs: wrote {}", f.display());
+                    }
+                }
+                written.files.extend(files);
+            }
+            Err(e) => {
+                let e = anyhow::Error::new(e).context(format!(
+                    "writing the {} output of process {pid} under {}",
+                    w.name,
+                    out.dir().display()
+                ));
+                if first_error.is_some() {
+                    eprintln!("rocprof-rs: error: {e:#}");
+                } else {
+                    first_error = Some(e);
+                }
+            }
         }
     }
-    written.dispatches += trace.dispatches.len() as u64;
-    written.files.extend(files);
     if cfg.summary || cfg.summary_per_domain {
-        if let Some(f) = print_summaries(cfg, &trace, &out)? {
+        if let Some(f) = print_summaries(cfg, summary.stats(), &out)? {
             if cfg.log_level.shows_info() {
                 eprintln!("rocprof-rs: wrote {}", f.display());
             }
             written.files.push(f);
         }
     }
-    Ok(())
+    match first_error {
+        Some(e) => Err(e),
+        None => {
+            written.dispatches += dispatches;
+            Ok(())
+        }
+    }
 }
 
 /// Prints (or writes, with `--summary-output-file NAME`) the `-D` per-domain and `-S` overall
 /// tables of one process. Returns the file written, if any.
-fn print_summaries(cfg: &Config, trace: &Trace, out: &OutputLocation) -> Result<Option<PathBuf>> {
-    let stats = kernel_dispatch_stats(trace);
+fn print_summaries(cfg: &Config, stats: &DomainStats, out: &OutputLocation) -> Result<Option<PathBuf>> {
     if stats.is_empty() {
         return Ok(None);
     }
     let indent = if matches!(cfg.summary_output, SummaryOutput::File(_)) { 0 } else { 4 };
     let mut text = String::new();
     if cfg.summary_per_domain {
-        text.push_str(&summary_table(
-            &format!("{KERNEL_DISPATCH_DOMAIN} SUMMARY"),
-            &[&stats],
-            cfg.summary_unit,
-            indent,
-        ));
+        text.push_str(&summary_table(&format!("{KERNEL_DISPATCH_DOMAIN} SUMMARY"), &[stats], cfg.summary_unit, indent));
     }
     if cfg.summary {
-        text.push_str(&summary_table("SUMMARY", &[&stats], cfg.summary_unit, indent));
+        text.push_str(&summary_table("SUMMARY", &[stats], cfg.summary_unit, indent));
     }
     match &cfg.summary_output {
         SummaryOutput::Stdout => {
@@ -269,19 +353,20 @@ pub(crate) fn to_console(mut w: impl std::io::Write, text: &str) -> std::io::Res
     }
 }
 
-fn report_losses(cfg: &Config, pid: u32, trace: &Trace, incomplete: u64, clean_exit: bool) {
-    for line in loss_messages(pid, trace, incomplete) {
+fn report_losses(cfg: &Config, pid: u32, losses: &Losses) {
+    for line in loss_messages(pid, losses) {
         eprintln!("{line}");
     }
-    if !clean_exit && cfg.log_level.shows_info() {
+    if !losses.clean_exit && cfg.log_level.shows_info() {
         eprintln!("rocprof-rs: process {pid} did not exit cleanly; writing what it captured");
     }
 }
 
 /// The warnings about lost records of one process (empty when nothing was lost).
-fn loss_messages(pid: u32, trace: &Trace, incomplete: u64) -> Vec<String> {
+fn loss_messages(pid: u32, losses: &Losses) -> Vec<String> {
     let mut out = Vec::new();
-    let d = trace.dropped_records;
+    let d = losses.dropped;
+    let incomplete = losses.incomplete;
     if d.total() > 0 {
         out.push(format!(
             "rocprof-rs: warning: process {pid}: {} records were lost ({} dropped in the process because buffers were full, {} in a cut-off capture tail, {} undecodable)",
@@ -303,7 +388,7 @@ fn loss_messages(pid: u32, trace: &Trace, incomplete: u64) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::config::LogLevel;
-    use rocprof_model::DroppedRecords;
+    use rocprof_model::{Trace, TraceSource};
     use rocprof_writers::csv::AgentIndex;
     use rocprof_writers::stats::SummaryUnit;
 
@@ -331,6 +416,31 @@ mod tests {
         }
     }
 
+    /// A process's records from memory, as the capture reader would deliver them.
+    struct InMemory<'a> {
+        source: TraceSource<'a>,
+        meta: SessionMeta,
+    }
+
+    impl RecordSource for InMemory<'_> {
+        fn next_record(&mut self, strings: &mut StringTable) -> Result<Option<Record>, SourceError> {
+            self.source.next_record(strings)
+        }
+    }
+
+    impl ProcessRecords for InMemory<'_> {
+        fn meta(&self) -> &SessionMeta {
+            &self.meta
+        }
+        fn losses(&self) -> Losses {
+            Losses { clean_exit: true, ..Default::default() }
+        }
+    }
+
+    fn mem(t: &Trace) -> InMemory<'_> {
+        InMemory { source: t.source(), meta: t.meta.clone() }
+    }
+
     fn scratch(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("rocprof-cli-unit-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
@@ -340,25 +450,17 @@ mod tests {
 
     #[test]
     fn losses_are_reported_by_reason() {
-        let mut t = rocprof_writers::synthetic::trace(3);
-        assert!(loss_messages(7, &t, 0).is_empty());
-        t.dropped_records = DroppedRecords { in_process: 2, torn_tail: 1, undecodable: 0 };
-        let m = loss_messages(7, &t, 4);
+        let mut l = Losses { clean_exit: true, ..Default::default() };
+        assert!(loss_messages(7, &l).is_empty());
+        l.dropped = DroppedRecords { in_process: 2, torn_tail: 1, undecodable: 0 };
+        l.incomplete = 4;
+        let m = loss_messages(7, &l);
         assert_eq!(m.len(), 2);
         assert_eq!(
             m[0],
             "rocprof-rs: warning: process 7: 3 records were lost (2 dropped in the process because buffers were full, 1 in a cut-off capture tail, 0 undecodable)"
         );
         assert!(m[1].contains("4 kernel dispatches had not completed"), "{}", m[1]);
-    }
-
-    #[test]
-    fn incomplete_dispatches_are_left_out() {
-        let mut t = rocprof_writers::synthetic::trace(5);
-        t.dispatches[4].start.ns = 0;
-        t.dispatches[4].end.ns = 0;
-        assert_eq!(drop_incomplete(&mut t), 1);
-        assert_eq!(t.dispatches.len(), 4);
     }
 
     #[test]
@@ -370,10 +472,7 @@ mod tests {
         a.meta.command = vec!["/bin/app".into()];
         let mut b = rocprof_writers::synthetic::trace(0);
         b.meta.pid = rocprof_model::ProcessId(222);
-        let captures = vec![
-            Capture { trace: a, clean_exit: true, ..Default::default() },
-            Capture { trace: b, clean_exit: true, ..Default::default() },
-        ];
+        let captures = vec![mem(&a), mem(&b)];
         let mut failures = Vec::new();
         let w = write_all(&cfg, captures, Some(&[("ROCPROF_RS_TRACE".into(), "kernel".into())]), &mut failures);
         assert!(failures.is_empty(), "{failures:?}");
@@ -415,7 +514,7 @@ mod tests {
         cfg.mangled_kernels = true;
         let t = rocprof_writers::synthetic::trace(1);
         let mut failures = Vec::new();
-        write_all(&cfg, vec![Capture { trace: t, clean_exit: true, ..Default::default() }], None, &mut failures);
+        write_all(&cfg, vec![mem(&t)], None, &mut failures);
         assert!(failures.is_empty(), "{failures:?}");
         let pid = rocprof_writers::synthetic::trace(0).meta.pid;
         let text = std::fs::read_to_string(dir.join(format!("synthetic/p{pid}_kernel_trace.csv"))).unwrap();
@@ -432,9 +531,9 @@ mod tests {
         std::fs::write(&good, rocprof_model::capture::encode_header(&header)).unwrap();
         let bad = dir.join("200.rpcap");
         std::fs::write(&bad, b"RPCAP").unwrap();
-        let (captures, failures) = read_captures(&capture_files(&dir).unwrap());
+        let (captures, failures) = open_captures(&capture_files(&dir).unwrap());
         assert_eq!(captures.len(), 1);
-        assert_eq!(captures[0].trace.meta.pid.0, 100);
+        assert_eq!(captures[0].meta().pid.0, 100);
         assert_eq!(failures.len(), 1);
         let e = format!("{:#}", failures[0]);
         assert!(e.starts_with(&format!("reading capture {}: ", bad.display())), "{e}");
@@ -449,10 +548,7 @@ mod tests {
         let mut a = rocprof_writers::synthetic::trace(2);
         a.meta.command = vec!["/bin/app".into()];
         let b = rocprof_writers::synthetic::trace(3);
-        let captures = vec![
-            Capture { trace: a, clean_exit: true, ..Default::default() },
-            Capture { trace: b, clean_exit: true, ..Default::default() },
-        ];
+        let captures = vec![mem(&a), mem(&b)];
         let mut failures = Vec::new();
         let w = write_all(&cfg, captures, None, &mut failures);
         assert_eq!(failures.len(), 1, "{failures:?}");
@@ -472,8 +568,7 @@ mod tests {
         cfg.output_file = Some("%launch_time%/run".into());
         let t = rocprof_writers::synthetic::trace(1);
         let mut failures = Vec::new();
-        let w =
-            write_all(&cfg, vec![Capture { trace: t, clean_exit: true, ..Default::default() }], None, &mut failures);
+        let w = write_all(&cfg, vec![mem(&t)], None, &mut failures);
         assert!(failures.is_empty(), "{failures:?}");
         // 1_700_000_000 s is 2023-11-14 22:13:20 UTC.
         assert!(w.files.iter().all(|f| f.starts_with(dir.join("2023-11-14_22.13"))), "{:?}", w.files);
@@ -508,10 +603,7 @@ mod tests {
         let a = rocprof_writers::synthetic::trace(2);
         let mut b = rocprof_writers::synthetic::trace(3);
         b.meta.pid = rocprof_model::ProcessId(4343);
-        let captures = vec![
-            Capture { trace: a, clean_exit: true, ..Default::default() },
-            Capture { trace: b, clean_exit: true, ..Default::default() },
-        ];
+        let captures = vec![mem(&a), mem(&b)];
         let mut failures = Vec::new();
         write_all(&cfg, captures, None, &mut failures);
         assert!(failures.is_empty(), "{failures:?}");
@@ -523,7 +615,7 @@ mod tests {
     #[test]
     fn agent_listing_names_every_agent() {
         let t = rocprof_writers::synthetic::trace(0);
-        let text = agent_listing(&t);
+        let text = agent_listing(&t.agents, &t.strings);
         assert_eq!(text.lines().count(), 3, "{text}");
         assert!(text.contains("Agent 1   GPU  gfx942     AMD Instinct MI300X (node 1, 304 CUs"), "{text}");
     }

@@ -34,17 +34,19 @@
 //!
 //! Unknown record kinds with a plausible size are skipped and counted as undecodable, so an older
 //! reader survives a newer writer's additions; incompatible changes bump [`VERSION`].
-
-use std::collections::HashMap;
-use std::path::Path;
+//!
+//! The reader ([`CaptureReader`]) streams: see its module for the two passes it makes.
 
 use crate::records::{
     Agent, AgentId, AgentType, ClockDomain, CodeObject, CodeObjectId, CodeObjectStorage, CorrelationId, Dim3,
     DispatchId, DroppedRecords, KernelDispatch, KernelId, KernelSymbol, ProcessId, Queue, QueueId, SessionMeta,
-    StreamId, ThreadId, Timestamp, Trace,
+    StreamId, StringTable, ThreadId, Timestamp,
 };
 
 pub mod demangle;
+mod reader;
+
+pub use reader::*;
 
 /// First eight bytes of every capture file.
 pub const MAGIC: [u8; 8] = *b"RPRSCAP\0";
@@ -616,292 +618,6 @@ pub fn write_chunk_header(chunk: &mut [u8], seq: u64, tid: u32) {
     chunk[16..20].copy_from_slice(&tid.to_le_bytes());
 }
 
-// ------------------------------------------------------------------------------------------------
-// Reader
-// ------------------------------------------------------------------------------------------------
-
-/// Errors of [`read_capture`] and [`parse_capture`].
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// The file could not be read.
-    #[error("reading capture {path}")]
-    Io {
-        /// The file.
-        path: String,
-        /// The cause.
-        #[source]
-        source: std::io::Error,
-    },
-    /// Shorter than a file header.
-    #[error("capture is truncated inside its header ({len} bytes)")]
-    TruncatedHeader {
-        /// Bytes available.
-        len: usize,
-    },
-    /// Not a capture file.
-    #[error("not a rocprof-rs capture (bad magic)")]
-    BadMagic,
-    /// Written by a big-endian or otherwise foreign writer.
-    #[error("capture has an unsupported byte order marker {marker:#010x}")]
-    BadEndian {
-        /// The marker found.
-        marker: u32,
-    },
-    /// A format version this reader does not know.
-    #[error("capture format version {found} is not supported (this build reads version {VERSION})")]
-    UnsupportedVersion {
-        /// The version found.
-        found: u32,
-    },
-    /// Inconsistent header sizes.
-    #[error("capture header is corrupt: {what}")]
-    CorruptHeader {
-        /// Which field.
-        what: &'static str,
-    },
-}
-
-/// Result alias of this module.
-pub type Result<T> = std::result::Result<T, Error>;
-
-/// A decoded capture: the process's records as a [`Trace`], plus facts about the capture itself.
-#[derive(Debug, Clone, Default)]
-pub struct Capture {
-    /// The records, ready for the writers; `trace.dropped_records` has the loss counts.
-    pub trace: Trace,
-    /// True when the process flushed at exit (false after a crash or kill).
-    pub clean_exit: bool,
-    /// Dispatches whose completion was never recorded (the process died first); they are kept in
-    /// the trace with `start == end == 0`.
-    pub incomplete_dispatches: u64,
-    /// Completions whose dispatch record is missing (dropped in the process).
-    pub orphan_completions: u64,
-    /// The clock the profiled process used (the trace's [`ClockDomain`] cannot name
-    /// `CLOCK_MONOTONIC_RAW`, so it is kept here as well).
-    pub clock: Option<ClockId>,
-    /// Root API table major the tool saw.
-    pub table_major: u32,
-    /// AmdExt table size the tool saw.
-    pub amd_ext_size: u32,
-}
-
-/// Reads and decodes one capture file. Only the chunks the header says were claimed are read:
-/// the writer extends the file ahead of use, and that (sparse) tail holds nothing.
-pub fn read_capture(path: &Path) -> Result<Capture> {
-    use std::io::Read;
-    let io = |source| Error::Io { path: path.display().to_string(), source };
-    let mut file = std::fs::File::open(path).map_err(io)?;
-    let mut bytes = Vec::new();
-    file.by_ref().take(HEADER_FIXED_SIZE as u64).read_to_end(&mut bytes).map_err(io)?;
-    let mut limit = u64::MAX;
-    if bytes.len() == HEADER_FIXED_SIZE && bytes[..8] == MAGIC {
-        let claimed = u64_at(&bytes, header::CHUNKS_CLAIMED);
-        let header_size = u64::from(u32_at(&bytes, header::HEADER_SIZE));
-        let chunk_size = u64::from(u32_at(&bytes, header::CHUNK_SIZE));
-        if claimed > 0 {
-            limit =
-                claimed.saturating_mul(chunk_size).saturating_add(header_size).saturating_sub(HEADER_FIXED_SIZE as u64);
-        }
-    }
-    file.take(limit).read_to_end(&mut bytes).map_err(io)?;
-    parse_capture(&bytes)
-}
-
-fn u32_at(b: &[u8], off: usize) -> u32 {
-    <u32 as Field>::get(&b[off..])
-}
-
-fn u64_at(b: &[u8], off: usize) -> u64 {
-    <u64 as Field>::get(&b[off..])
-}
-
-/// Raw records collected from a capture before they are turned into a [`Trace`].
-#[derive(Default)]
-struct Raw {
-    strings: HashMap<u32, String>,
-    agents: Vec<AgentRecord>,
-    queues: Vec<QueueRecord>,
-    code_objects: Vec<CodeObjectLoadRecord>,
-    symbols: Vec<KernelSymbolRecord>,
-    begins: Vec<DispatchBeginRecord>,
-    ends: Vec<DispatchEndRecord>,
-    dropped: DroppedRecords,
-}
-
-/// How a record sequence ended.
-enum SeqEnd {
-    /// Every byte was consumed, or the rest is zero.
-    Clean,
-    /// A record was being written when the producer died.
-    Torn,
-    /// A record frame made no sense; the rest of the sequence cannot be trusted.
-    Corrupt,
-}
-
-impl Raw {
-    /// Decodes records from `b` until the first uncommitted frame.
-    fn scan(&mut self, b: &[u8]) -> SeqEnd {
-        let mut off = 0usize;
-        while off + FRAME_SIZE <= b.len() {
-            let word = u32_at(b, off);
-            if word == 0 {
-                return if b[off..].iter().all(|&x| x == 0) { SeqEnd::Clean } else { SeqEnd::Torn };
-            }
-            let kind = (word & 0xFFFF) as u16;
-            let size = (word >> 16) as usize;
-            if size < FRAME_SIZE || size & 7 != 0 || off + size > b.len() {
-                return SeqEnd::Corrupt;
-            }
-            let body = &b[off + FRAME_SIZE..off + size];
-            if !self.decode(kind, body) {
-                self.dropped.undecodable += 1;
-            }
-            off += size;
-        }
-        if b[off..].iter().all(|&x| x == 0) {
-            SeqEnd::Clean
-        } else {
-            SeqEnd::Torn
-        }
-    }
-
-    /// Decodes one record body; false when the kind is unknown or the body too short.
-    fn decode(&mut self, kind: u16, body: &[u8]) -> bool {
-        fn fixed<R: FixedRecord>(body: &[u8], out: &mut Vec<R>) -> bool {
-            if body.len() < R::BODY_SIZE {
-                return false;
-            }
-            out.push(R::read_body(body));
-            true
-        }
-        match RecordKind::from_u16(kind) {
-            Some(RecordKind::String) => {
-                if body.len() < 8 {
-                    return false;
-                }
-                let id = u32_at(body, 0);
-                let len = u32_at(body, 4) as usize;
-                let Some(bytes) = body.get(8..8 + len) else {
-                    return false;
-                };
-                self.strings.insert(id, String::from_utf8_lossy(bytes).into_owned());
-                true
-            }
-            Some(RecordKind::Agent) => fixed(body, &mut self.agents),
-            Some(RecordKind::Queue) => fixed(body, &mut self.queues),
-            Some(RecordKind::CodeObjectLoad) => fixed(body, &mut self.code_objects),
-            Some(RecordKind::CodeObjectUnload) => body.len() >= CodeObjectUnloadRecord::BODY_SIZE,
-            Some(RecordKind::KernelSymbol) => fixed(body, &mut self.symbols),
-            Some(RecordKind::DispatchBegin) => fixed(body, &mut self.begins),
-            Some(RecordKind::DispatchEnd) => fixed(body, &mut self.ends),
-            Some(RecordKind::Padding) => true,
-            None => false,
-        }
-    }
-
-    fn count_end(&mut self, end: SeqEnd) {
-        match end {
-            SeqEnd::Clean => {}
-            SeqEnd::Torn => self.dropped.torn_tail += 1,
-            SeqEnd::Corrupt => self.dropped.undecodable += 1,
-        }
-    }
-}
-
-/// Decodes a capture held in memory. A file cut anywhere after its header decodes to the records
-/// that were complete; torn or garbled records are counted in `trace.dropped_records`.
-pub fn parse_capture(b: &[u8]) -> Result<Capture> {
-    if b.len() < HEADER_FIXED_SIZE {
-        return Err(Error::TruncatedHeader { len: b.len() });
-    }
-    if b[..8] != MAGIC {
-        return Err(Error::BadMagic);
-    }
-    let marker = u32_at(b, header::ENDIAN);
-    if marker != ENDIAN_MARKER {
-        return Err(Error::BadEndian { marker });
-    }
-    let version = u32_at(b, header::VERSION);
-    if version != VERSION {
-        return Err(Error::UnsupportedVersion { found: version });
-    }
-    let header_size = u32_at(b, header::HEADER_SIZE) as usize;
-    let chunk_size = u32_at(b, header::CHUNK_SIZE) as usize;
-    let cmd_len = u32_at(b, header::CMDLINE_LEN) as usize;
-    let agents_len = u32_at(b, header::AGENTS_LEN) as usize;
-    let agents_start = (HEADER_FIXED_SIZE + cmd_len + 7) & !7;
-    if header_size < agents_start + agents_len || header_size & (HEADER_ALIGN - 1) != 0 {
-        return Err(Error::CorruptHeader { what: "header_size" });
-    }
-    if chunk_size < CHUNK_HEADER_SIZE + FRAME_SIZE || chunk_size & 7 != 0 {
-        return Err(Error::CorruptHeader { what: "chunk_size" });
-    }
-    if b.len() < agents_start + agents_len {
-        return Err(Error::TruncatedHeader { len: b.len() });
-    }
-
-    let mut raw = Raw::default();
-    raw.dropped.in_process = u64_at(b, header::DROPPED);
-    let end = raw.scan(&b[agents_start..agents_start + agents_len]);
-    raw.count_end(end);
-
-    // Chunks in claim order. An unclaimed chunk (pre-extended but never used) is all zero.
-    let mut chunks: Vec<(u64, &[u8])> = Vec::new();
-    let mut off = header_size;
-    while off < b.len() {
-        let chunk = &b[off..b.len().min(off + chunk_size)];
-        off += chunk_size;
-        if chunk.len() < CHUNK_HEADER_SIZE || u32_at(chunk, 0) != CHUNK_MAGIC {
-            if chunk.iter().any(|&x| x != 0) {
-                raw.dropped.undecodable += 1;
-            }
-            continue;
-        }
-        chunks.push((u64_at(chunk, 8), &chunk[CHUNK_HEADER_SIZE..]));
-    }
-    chunks.sort_by_key(|c| c.0);
-    for (_, body) in chunks {
-        let end = raw.scan(body);
-        raw.count_end(end);
-    }
-
-    let clock = match u32_at(b, header::CLOCK) {
-        0 => Some(ClockId::Boottime),
-        1 => Some(ClockId::Monotonic),
-        2 => Some(ClockId::Realtime),
-        3 => Some(ClockId::MonotonicRaw),
-        _ => None,
-    };
-    let domain = match clock {
-        Some(ClockId::Monotonic) | Some(ClockId::MonotonicRaw) => ClockDomain::Monotonic,
-        Some(ClockId::Realtime) => ClockDomain::Realtime,
-        _ => ClockDomain::Boottime,
-    };
-    let flags = u32_at(b, header::FLAGS);
-    let command = b[HEADER_FIXED_SIZE..HEADER_FIXED_SIZE + cmd_len]
-        .split(|&c| c == 0)
-        .filter(|a| !a.is_empty())
-        .map(|a| String::from_utf8_lossy(a).into_owned())
-        .collect();
-    let meta = SessionMeta {
-        pid: ProcessId(u32_at(b, header::PID)),
-        ppid: ProcessId(u32_at(b, header::PPID)),
-        command,
-        start: Timestamp { ns: u64_at(b, header::START_NS), domain },
-        end: Timestamp { ns: u64_at(b, header::END_NS), domain },
-    };
-    let mut cap = Capture {
-        clean_exit: flags & FLAG_CLEAN_EXIT != 0,
-        clock,
-        table_major: u32_at(b, header::TABLE_MAJOR),
-        amd_ext_size: u32_at(b, header::AMD_EXT_SIZE),
-        ..Capture::default()
-    };
-    build_trace(raw, meta, domain, &mut cap);
-    Ok(cap)
-}
-
 /// Architected VGPRs of a kernel, from its descriptor, the way rocprofiler-sdk computes them
 /// (`code_object.cpp`, `arch_vgpr_count`): gfx90a/gfx94x read `ACCUM_OFFSET` (rsrc3 bits 0-5),
 /// others the granulated VGPR count (rsrc1 bits 0-5) in granules of 4 (8 in wave32 mode).
@@ -936,198 +652,12 @@ pub fn sgpr_count(gfx: &str, rsrc1: u32) -> u32 {
     }
 }
 
-fn build_trace(raw: Raw, meta: SessionMeta, domain: ClockDomain, cap: &mut Capture) {
-    let mut t = Trace { meta, clock: domain, dropped_records: raw.dropped, ..Trace::default() };
-    let ts = |ns: u64| Timestamp { ns, domain };
-    let string = |id: u32| raw.strings.get(&id).map(String::as_str).unwrap_or("");
-
-    // Agents: id = node id; remember handle -> (id, name) for the other records.
-    let mut agent_by_handle: HashMap<u64, (AgentId, String)> = HashMap::new();
-    for a in &raw.agents {
-        let id = AgentId(a.node_id);
-        let name = string(a.name).to_owned();
-        agent_by_handle.insert(a.handle, (id, name.clone()));
-        if t.agents.iter().any(|x| x.id == id) {
-            // The same agent again under a new handle (the runtime was initialised again).
-            continue;
-        }
-        let agent = Agent {
-            id,
-            handle: a.handle,
-            node_id: a.node_id,
-            logical_node_id: a.logical_node_id,
-            logical_node_type_id: a.logical_node_type_id,
-            agent_type: match a.agent_type {
-                1 => AgentType::Cpu,
-                2 => AgentType::Gpu,
-                _ => AgentType::default(),
-            },
-            cpu_cores_count: a.cpu_cores_count,
-            simd_count: a.simd_count,
-            cpu_core_id_base: a.cpu_core_id_base,
-            simd_id_base: a.simd_id_base,
-            max_waves_per_simd: a.max_waves_per_simd,
-            lds_size_in_kb: a.lds_size_in_kb,
-            gds_size_in_kb: a.gds_size_in_kb,
-            num_gws: a.num_gws,
-            wave_front_size: a.wave_front_size,
-            num_xcc: a.num_xcc,
-            cu_count: a.cu_count,
-            array_count: a.array_count,
-            num_shader_banks: a.num_shader_banks,
-            simd_arrays_per_engine: a.simd_arrays_per_engine,
-            cu_per_simd_array: a.cu_per_simd_array,
-            simd_per_cu: a.simd_per_cu,
-            max_slots_scratch_cu: a.max_slots_scratch_cu,
-            gfx_target_version: a.gfx_target_version,
-            vendor_id: a.vendor_id,
-            device_id: a.device_id,
-            location_id: a.location_id,
-            domain: a.domain,
-            drm_render_minor: a.drm_render_minor,
-            num_sdma_engines: a.num_sdma_engines,
-            num_sdma_xgmi_engines: a.num_sdma_xgmi_engines,
-            num_sdma_queues_per_engine: a.num_sdma_queues_per_engine,
-            num_cp_queues: a.num_cp_queues,
-            max_engine_clk_ccompute: a.max_engine_clk_ccompute,
-            max_engine_clk_fcompute: a.max_engine_clk_fcompute,
-            sdma_fw_version: a.sdma_fw_version,
-            fw_version: a.fw_version,
-            capability: a.capability,
-            cu_per_engine: a.cu_per_engine,
-            max_waves_per_cu: a.max_waves_per_cu,
-            family_id: a.family_id,
-            workgroup_max_size: a.workgroup_max_size,
-            grid_max_size: a.grid_max_size,
-            local_mem_size: a.local_mem_size,
-            hive_id: a.hive_id,
-            gpu_id: a.gpu_id,
-            workgroup_max_dim: Dim3::new(a.workgroup_max_dim_x, a.workgroup_max_dim_y, a.workgroup_max_dim_z),
-            grid_max_dim: Dim3::new(a.grid_max_dim_x, a.grid_max_dim_y, a.grid_max_dim_z),
-            name: t.strings.intern(&name),
-            vendor_name: t.strings.intern(string(a.vendor_name)),
-            product_name: t.strings.intern(string(a.product_name)),
-            model_name: t.strings.intern(string(a.model_name)),
-        };
-        t.agents.push(agent);
-    }
-    t.agents.sort_by_key(|a| a.node_id);
-    let agent_id = |h: u64| agent_by_handle.get(&h).map(|a| a.0).unwrap_or_default();
-
-    for q in &raw.queues {
-        t.queues.push(Queue {
-            id: QueueId(q.queue_id),
-            agent: agent_id(q.agent_handle),
-            handle: q.hsa_queue_id,
-            size: q.size,
-            thread: ThreadId(q.tid),
-            created: ts(q.created_ns),
-        });
-    }
-
-    let mut co_agent: HashMap<u64, u64> = HashMap::new();
-    for c in &raw.code_objects {
-        co_agent.insert(c.code_object_id, c.agent_handle);
-        t.code_objects.push(CodeObject {
-            id: CodeObjectId(c.code_object_id),
-            agent: agent_id(c.agent_handle),
-            uri: t.strings.intern(string(c.uri)),
-            load_base: c.load_base,
-            load_size: c.load_size,
-            load_delta: c.load_delta,
-            storage: match c.storage {
-                1 => CodeObjectStorage::File,
-                2 => CodeObjectStorage::Memory,
-                _ => CodeObjectStorage::None,
-            },
-            memory_base: c.memory_base,
-            memory_size: c.memory_size,
-            loaded: ts(c.loaded_ns),
-        });
-    }
-
-    let mut sym_by_id: HashMap<u64, KernelSymbol> = HashMap::new();
-    for s in &raw.symbols {
-        let gfx =
-            co_agent.get(&s.code_object_id).and_then(|h| agent_by_handle.get(h)).map(|a| a.1.as_str()).unwrap_or("");
-        let (sgpr, arch, accum) = if s.descriptor_valid != 0 {
-            (
-                sgpr_count(gfx, s.pgm_rsrc1),
-                arch_vgpr_count(gfx, s.pgm_rsrc1, s.pgm_rsrc3, s.code_properties),
-                accum_vgpr_count(gfx, s.pgm_rsrc1, s.pgm_rsrc3, s.code_properties),
-            )
-        } else {
-            (0, 0, 0)
-        };
-        let raw_name = string(s.name);
-        let demangled = demangle::demangle(raw_name.strip_suffix(".kd").unwrap_or(raw_name));
-        let sym = KernelSymbol {
-            id: KernelId(s.kernel_id),
-            code_object: CodeObjectId(s.code_object_id),
-            kernel_object: s.kernel_object,
-            kernarg_segment_size: s.kernarg_size,
-            kernarg_segment_alignment: s.kernarg_alignment,
-            group_segment_size: s.group_segment_size,
-            private_segment_size: s.private_segment_size,
-            sgpr_count: sgpr,
-            arch_vgpr_count: arch,
-            accum_vgpr_count: accum,
-            kernel_code_entry_byte_offset: s.entry_byte_offset,
-            kernel_address: s.kernel_object.wrapping_add(s.entry_byte_offset as u64),
-            ..KernelSymbol::default()
-        };
-        let demangled = match demangled {
-            Some(d) if raw_name.ends_with(".kd") => format!("{d}.kd"),
-            Some(d) => d,
-            None => raw_name.to_owned(),
-        };
-        let stored = t.push_kernel_symbol(sym, raw_name, &demangled).clone();
-        sym_by_id.insert(s.kernel_id, stored);
-    }
-
-    let mut ends: HashMap<u64, DispatchEndRecord> = HashMap::with_capacity(raw.ends.len());
-    for e in &raw.ends {
-        ends.insert(e.dispatch_id, *e);
-    }
-    let mut begins = raw.begins;
-    begins.sort_by_key(|d| d.dispatch_id);
-    for d in &begins {
-        let sym = sym_by_id.get(&d.kernel_id);
-        let (start, end) = match ends.remove(&d.dispatch_id) {
-            Some(e) if e.status == DISPATCH_OK => (e.start_ns, e.end_ns),
-            Some(_) => (0, 0),
-            None => {
-                cap.incomplete_dispatches += 1;
-                (0, 0)
-            }
-        };
-        t.dispatches.push(KernelDispatch {
-            dispatch_id: DispatchId(d.dispatch_id),
-            correlation_id: CorrelationId(d.correlation_id),
-            agent: agent_id(d.agent_handle),
-            queue: QueueId(d.queue_id),
-            stream: StreamId(0),
-            thread: ThreadId(d.tid),
-            kernel: KernelId(d.kernel_id),
-            grid: Dim3::new(d.grid_x, d.grid_y, d.grid_z),
-            workgroup: Dim3::new(d.workgroup_x, d.workgroup_y, d.workgroup_z),
-            group_segment_size: d.group_segment_size,
-            private_segment_size: d.private_segment_size,
-            kernarg_size: sym.map(|s| s.kernarg_segment_size).unwrap_or(0),
-            arch_vgpr_count: sym.map(|s| s.arch_vgpr_count).unwrap_or(0),
-            accum_vgpr_count: sym.map(|s| s.accum_vgpr_count).unwrap_or(0),
-            sgpr_count: sym.map(|s| s.sgpr_count).unwrap_or(0),
-            start: ts(start),
-            end: ts(end),
-        });
-    }
-    cap.orphan_completions = ends.len() as u64;
-    cap.trace = t;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stream::{Record, RecordSource};
+    use crate::Trace;
+    use std::path::Path;
 
     const CHUNK: usize = 4096;
 
@@ -1303,6 +833,73 @@ mod tests {
         assert_eq!(ids, [1, 2]);
         assert_eq!(cap.trace.dropped_records.total(), 0);
         assert_eq!(cap.trace.kernel_symbols.len(), 1);
+    }
+
+    #[test]
+    fn definitions_stream_before_events_even_from_later_chunks() {
+        // Thread A's chunk (claimed first) holds the dispatch; thread B's chunk, claimed later,
+        // holds the code object and kernel the dispatch runs. The stream still delivers the
+        // symbol first and the dispatch gets the symbol's register counts.
+        let mut a = Vec::new();
+        push_record(&mut a, &begin(1));
+        push_record(&mut a, &DispatchEndRecord { dispatch_id: 1, start_ns: 10, end_ns: 20, status: DISPATCH_OK });
+        let b = code_object_and_symbol();
+        let mut file = header_bytes(0, FLAG_CLEAN_EXIT);
+        file.extend(chunk(1, &a));
+        file.extend(chunk(2, &b));
+        let mut reader = CaptureReader::new(file.as_slice()).unwrap();
+        let mut strings = StringTable::new();
+        let mut kinds = Vec::new();
+        let mut dispatch = None;
+        while let Some(r) = reader.next_record(&mut strings).unwrap() {
+            kinds.push(r.kind());
+            if let Record::KernelDispatch(d) = r {
+                dispatch = Some(d);
+            }
+        }
+        assert_eq!(kinds, ["process", "agent", "code_object", "kernel_symbol", "kernel_dispatch"]);
+        let d = dispatch.unwrap();
+        assert_eq!((d.arch_vgpr_count, d.accum_vgpr_count, d.sgpr_count, d.kernarg_size), (8, 24, 32, 28));
+        assert_eq!(reader.info().events, 1);
+        assert_eq!(reader.info().dropped.total(), 0);
+    }
+
+    #[test]
+    fn incomplete_dispatches_are_counted_and_left_out_of_the_stream() {
+        let mut recs = code_object_and_symbol();
+        for id in 1..=3 {
+            push_record(&mut recs, &begin(id));
+        }
+        push_record(&mut recs, &DispatchEndRecord { dispatch_id: 2, start_ns: 10, end_ns: 20, status: DISPATCH_OK });
+        // A completion whose dispatch record was dropped in the process.
+        push_record(&mut recs, &DispatchEndRecord { dispatch_id: 9, start_ns: 30, end_ns: 40, status: DISPATCH_OK });
+        let mut file = header_bytes(0, 0);
+        file.extend(chunk(1, &recs));
+        let mut reader = CaptureReader::new(file.as_slice()).unwrap();
+        let t = Trace::collect(&mut reader).unwrap();
+        assert_eq!(t.dispatches.iter().map(|d| d.dispatch_id.0).collect::<Vec<_>>(), [2]);
+        assert_eq!(reader.info().incomplete_dispatches, 2);
+        assert_eq!(reader.info().orphan_completions, 1);
+        // parse_capture keeps them, with zero timestamps, for diagnostics.
+        let cap = parse_capture(&file).unwrap();
+        assert_eq!(cap.trace.dispatches.len(), 3);
+        assert_eq!(cap.incomplete_dispatches, 2);
+    }
+
+    #[test]
+    fn dispatches_completing_out_of_order_stream_in_dispatch_order() {
+        let mut recs = code_object_and_symbol();
+        for id in 1..=12u64 {
+            push_record(&mut recs, &begin(id));
+        }
+        for id in (1..=12u64).rev() {
+            push_record(&mut recs, &DispatchEndRecord { dispatch_id: id, start_ns: id, end_ns: id + 1, status: 0 });
+        }
+        let mut file = header_bytes(0, 0);
+        file.extend(chunk(1, &recs));
+        let t = Trace::collect(&mut CaptureReader::new(file.as_slice()).unwrap()).unwrap();
+        let ids: Vec<u64> = t.dispatches.iter().map(|d| d.dispatch_id.0).collect();
+        assert_eq!(ids, (1..=12).collect::<Vec<_>>());
     }
 
     #[test]

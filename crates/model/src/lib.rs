@@ -1,13 +1,20 @@
-//! rocprof-model: the records shared by the interception library, the writers and the CLI, and
-//! the versioned capture format that carries them from the profiled process to the CLI.
+//! rocprof-model: the records shared by the interception library, the writers and the CLI, the
+//! versioned capture format that carries them from the profiled process to the CLI, and the record
+//! stream that carries them from a source to the writers.
 //!
-//! [`records`] holds plain owned values ([`Trace`], [`Agent`], [`KernelDispatch`], ...); they are
-//! re-exported at the crate root. [`capture`] is the on-disk format written by the interception
-//! library and decoded into a [`Trace`].
+//! [`records`] holds plain owned values ([`Agent`], [`KernelDispatch`], ...); they are re-exported
+//! at the crate root. [`stream`] defines the owned [`Record`] enum and [`RecordSource`], the
+//! streaming interface every output path uses. [`capture`] is the on-disk format written by the
+//! interception library and its streaming reader. [`Trace`] holds one process's records in memory
+//! (tests, small tools).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod capture;
 pub mod records;
+pub mod stream;
+mod trace;
 
 pub use records::*;
+pub use stream::{Chain, Record, RecordSource, SourceError};
+pub use trace::{Trace, TraceIndex, TraceSource};

@@ -1,6 +1,6 @@
 //! Plain owned records that describe one profiled process: agents, queues, code objects, kernel
-//! symbols and kernel dispatches, plus the [`Trace`] container that holds them together with the
-//! interned strings and the count of records that were lost on the way.
+//! symbols and kernel dispatches, the interned strings they refer to, process facts and the count
+//! of records that were lost on the way.
 //!
 //! These are the values the writers format and the CLI reports on. They are not the on-disk
 //! capture records (see [`crate::capture`]), which are fixed-size and allocation-free; the capture
@@ -117,7 +117,7 @@ impl ClockDomain {
 /// A point in time, in nanoseconds, in an explicit clock domain.
 ///
 /// Ordering compares nanoseconds first; comparing timestamps of different domains is a bug the
-/// caller must avoid (every record of one [`Trace`] uses [`Trace::clock`]).
+/// caller must avoid (every record of one process uses [`SessionMeta::clock`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Timestamp {
     /// Nanoseconds since the clock's origin.
@@ -208,6 +208,12 @@ impl StringTable {
     /// All strings with their ids, in id order.
     pub fn iter(&self) -> impl Iterator<Item = (StringId, &str)> {
         self.strings.iter().enumerate().map(|(i, s)| (StringId(i as u32), &**s))
+    }
+
+    /// The strings with ids `from` and up, in id order: what was interned since the table had
+    /// `from` strings. Streaming consumers replicate a table by interning these in order.
+    pub fn since(&self, from: usize) -> impl Iterator<Item = &str> {
+        self.strings.get(from..).unwrap_or(&[]).iter().map(|s| &**s)
     }
 }
 
@@ -646,118 +652,8 @@ pub struct SessionMeta {
     pub start: Timestamp,
     /// When it ended (last flush; equal to the last record's time after a crash).
     pub end: Timestamp,
-}
-
-/// Everything captured from one process, ready for the writers.
-///
-/// Vectors are in record-delivery order. Ids are unique within their kind.
-#[derive(Debug, Clone, Default)]
-pub struct Trace {
-    /// Process facts.
-    pub meta: SessionMeta,
-    /// Clock domain of every timestamp in this trace.
+    /// Clock domain of every timestamp recorded for the process.
     pub clock: ClockDomain,
-    /// Interned strings referenced by the records.
-    pub strings: StringTable,
-    /// CPU and GPU agents, sorted by node id.
-    pub agents: Vec<Agent>,
-    /// Queues.
-    pub queues: Vec<Queue>,
-    /// Loaded code objects.
-    pub code_objects: Vec<CodeObject>,
-    /// Kernel symbols.
-    pub kernel_symbols: Vec<KernelSymbol>,
-    /// Kernel dispatches.
-    pub dispatches: Vec<KernelDispatch>,
-    /// Records lost on the way.
-    pub dropped_records: DroppedRecords,
-}
-
-/// One record of any kind, borrowed from a [`Trace`]; the unit the streaming writers consume.
-#[derive(Debug, Clone, Copy)]
-#[non_exhaustive]
-pub enum Record<'a> {
-    /// An agent.
-    Agent(&'a Agent),
-    /// A queue.
-    Queue(&'a Queue),
-    /// A code object load.
-    CodeObject(&'a CodeObject),
-    /// A kernel symbol.
-    KernelSymbol(&'a KernelSymbol),
-    /// A kernel dispatch.
-    KernelDispatch(&'a KernelDispatch),
-}
-
-impl Trace {
-    /// An empty trace.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Every record, parents before children: agents, queues, code objects, kernel symbols,
-    /// then dispatches in delivery order.
-    pub fn records(&self) -> impl Iterator<Item = Record<'_>> {
-        self.agents
-            .iter()
-            .map(Record::Agent)
-            .chain(self.queues.iter().map(Record::Queue))
-            .chain(self.code_objects.iter().map(Record::CodeObject))
-            .chain(self.kernel_symbols.iter().map(Record::KernelSymbol))
-            .chain(self.dispatches.iter().map(Record::KernelDispatch))
-    }
-
-    /// Lookup tables from ids to records, built once.
-    pub fn index(&self) -> TraceIndex<'_> {
-        TraceIndex {
-            agents: self.agents.iter().map(|a| (a.id, a)).collect(),
-            queues: self.queues.iter().map(|q| (q.id, q)).collect(),
-            code_objects: self.code_objects.iter().map(|c| (c.id, c)).collect(),
-            kernels: self.kernel_symbols.iter().map(|k| (k.id, k)).collect(),
-        }
-    }
-
-    /// Adds a kernel symbol whose derived names are computed from `raw_name` and `demangled`
-    /// (pass the raw name again when it is not mangled). Returns the stored symbol.
-    pub fn push_kernel_symbol(&mut self, mut sym: KernelSymbol, raw_name: &str, demangled: &str) -> &KernelSymbol {
-        sym.name = self.strings.intern(raw_name);
-        sym.demangled_name = self.strings.intern(demangled);
-        sym.formatted_name = self.strings.intern(format_kernel_name(demangled));
-        sym.truncated_name = self.strings.intern(truncate_kernel_name(demangled));
-        self.kernel_symbols.push(sym);
-        self.kernel_symbols.last().expect("just pushed")
-    }
-}
-
-/// Id -> record maps over a [`Trace`], see [`Trace::index`].
-#[derive(Debug)]
-pub struct TraceIndex<'a> {
-    agents: HashMap<AgentId, &'a Agent>,
-    queues: HashMap<QueueId, &'a Queue>,
-    code_objects: HashMap<CodeObjectId, &'a CodeObject>,
-    kernels: HashMap<KernelId, &'a KernelSymbol>,
-}
-
-impl<'a> TraceIndex<'a> {
-    /// The agent with this id.
-    pub fn agent(&self, id: AgentId) -> Option<&'a Agent> {
-        self.agents.get(&id).copied()
-    }
-
-    /// The queue with this id.
-    pub fn queue(&self, id: QueueId) -> Option<&'a Queue> {
-        self.queues.get(&id).copied()
-    }
-
-    /// The code object with this id.
-    pub fn code_object(&self, id: CodeObjectId) -> Option<&'a CodeObject> {
-        self.code_objects.get(&id).copied()
-    }
-
-    /// The kernel symbol with this id.
-    pub fn kernel(&self, id: KernelId) -> Option<&'a KernelSymbol> {
-        self.kernels.get(&id).copied()
-    }
 }
 
 #[cfg(test)]
@@ -815,29 +711,5 @@ mod tests {
     fn dim3_product_does_not_overflow() {
         assert_eq!(Dim3::new(u32::MAX, u32::MAX, 1).product(), u64::from(u32::MAX) * u64::from(u32::MAX));
         assert_eq!(Dim3::new(1024, 1, 1).product(), 1024);
-    }
-
-    #[test]
-    fn records_come_parents_first_and_the_index_finds_them() {
-        let mut a = Trace::new();
-        let name = a.strings.intern("gfx942");
-        a.agents.push(Agent { id: AgentId(1), node_id: 1, agent_type: AgentType::Gpu, name, ..Default::default() });
-        a.push_kernel_symbol(KernelSymbol { id: KernelId(1), ..Default::default() }, "k.kd", "k.kd");
-        a.dispatches.push(KernelDispatch { dispatch_id: DispatchId(1), kernel: KernelId(1), ..Default::default() });
-        let kinds: Vec<&str> = a
-            .records()
-            .map(|r| match r {
-                Record::Agent(_) => "agent",
-                Record::KernelSymbol(_) => "symbol",
-                Record::KernelDispatch(_) => "dispatch",
-                _ => "other",
-            })
-            .collect();
-        assert_eq!(kinds, ["agent", "symbol", "dispatch"]);
-        assert_eq!(a.strings.resolve(a.kernel_symbols[0].formatted_name), "k");
-        let idx = a.index();
-        assert_eq!(idx.kernel(KernelId(1)).map(|k| a.strings.resolve(k.name)), Some("k.kd"));
-        assert!(idx.kernel(KernelId(2)).is_none());
-        assert!(idx.agent(AgentId(1)).is_some());
     }
 }

@@ -196,11 +196,11 @@ impl Writer for CsvWriter {
         Ok(())
     }
 
-    fn write(&mut self, session: &Session<'_>, record: Record<'_>) -> Result<()> {
+    fn write(&mut self, session: &Session<'_>, record: &Record) -> Result<()> {
         match record {
             Record::Agent(a) => {
                 self.agent_labels.insert(a.id, self.agent_index.label(a));
-                self.agents.push(a.clone());
+                self.agents.push((**a).clone());
             }
             Record::KernelSymbol(k) => {
                 self.kernels.insert(
@@ -218,6 +218,10 @@ impl Writer for CsvWriter {
             _ => {}
         }
         Ok(())
+    }
+
+    fn abandon(&mut self) {
+        self.kernel_trace = None;
     }
 
     fn finish(&mut self, session: &Session<'_>) -> Result<Vec<PathBuf>> {
@@ -272,7 +276,7 @@ mod tests {
             ..Default::default()
         };
         t.agents.push(a);
-        let row = agent_info_row(&Session::of(&t), &t.agents[0]);
+        let row = agent_info_row(&Session { strings: &t.strings }, &t.agents[0]);
         let fields: Vec<&str> = row.split(',').collect();
         assert_eq!(fields.len(), 53);
         assert_eq!(&fields[..5], ["1", "1", "\"GPU\"", "0", "240"]);

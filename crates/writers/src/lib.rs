@@ -1,8 +1,9 @@
 //! rocprof-writers: turns a [`Trace`] into the files rocprofv3 users read.
 //!
 //! One module per format, all behind one streaming trait, [`Writer`]: `begin` once, `write`
-//! once per [`Record`] (parents before children, as [`Trace::records`] yields them), `finish`
-//! once. Writers only format; derived values (durations, formatted names, LDS rounding) come
+//! once per [`Record`] of a record stream ([`rocprof_model::stream`]: process sections, parents
+//! before children), `finish` once. [`write_stream`] runs several writers over one pass of a
+//! [`rocprof_model::RecordSource`] in bounded memory; no writer holds the whole trace. Writers only format; derived values (durations, formatted names, LDS rounding) come
 //! from `rocprof-model`. Table and column names come from `schemas/` (see [`schema`]).
 //!
 //! | module | files |
@@ -29,7 +30,9 @@
 
 pub mod csv;
 mod host;
+mod pipeline;
 pub use host::hostname;
+pub use pipeline::{write_stream, Outcome, Progress, StreamOptions, WriterResult};
 mod numfmt;
 pub mod rocpd;
 pub mod schema;
@@ -40,7 +43,7 @@ use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
-use rocprof_model::{ClockDomain, Record, SessionMeta, StringTable, Trace};
+use rocprof_model::{Record, StringTable, Trace};
 
 /// Errors of this crate.
 #[derive(Debug, thiserror::Error)]
@@ -69,6 +72,12 @@ pub enum Error {
     /// A schema file in `schemas/` is inconsistent (missing statement, wrong column count).
     #[error("schema error: {0}")]
     Schema(String),
+    /// The record source failed (reading a capture or a database).
+    #[error("reading the records")]
+    Source(#[source] rocprof_model::SourceError),
+    /// A writer got records it cannot write (e.g. a second process into one database).
+    #[error("{0}")]
+    Unsupported(String),
 }
 
 /// `Result` with this crate's [`Error`].
@@ -214,99 +223,42 @@ impl OutputFile {
     }
 }
 
-/// What every writer may consult while writing: process facts and the string table that the
-/// records' [`rocprof_model::StringId`]s point into.
+/// What every writer may consult while writing: the string table that the records'
+/// [`rocprof_model::StringId`]s point into. Process facts arrive as [`Record::Process`].
 #[derive(Debug, Clone, Copy)]
 pub struct Session<'a> {
-    /// Process facts.
-    pub meta: &'a SessionMeta,
-    /// Strings referenced by the records.
+    /// Strings referenced by the records delivered so far (it grows as the stream goes on).
     pub strings: &'a StringTable,
-    /// Clock of all timestamps.
-    pub clock: ClockDomain,
-}
-
-impl<'a> Session<'a> {
-    /// The session view of a whole trace.
-    pub fn of(trace: &'a Trace) -> Self {
-        Self { meta: &trace.meta, strings: &trace.strings, clock: trace.clock }
-    }
 }
 
 /// A streaming output format. Configuration happens in each writer's constructor and is
-/// frozen afterwards. Writers are `Send` so that [`write_trace`] can run them side by side.
+/// frozen afterwards. Writers are `Send` so that [`write_stream`] can run them side by side.
+///
+/// Each writer ignores record kinds it does not write (`_ => Ok(())`), so adding a kind to the
+/// model never breaks a writer; writing it is one match arm.
 pub trait Writer: Send {
     /// Short name for progress and error messages (`rocpd`, `csv`, ...).
     fn name(&self) -> &'static str;
     /// Called once before any record.
     fn begin(&mut self, session: &Session<'_>) -> Result<()>;
-    /// Called once per record, parents (agents, queues, code objects, symbols) first.
-    fn write(&mut self, session: &Session<'_>, record: Record<'_>) -> Result<()>;
-    /// Called once at the end; returns the files written (none when there was no data).
+    /// Called once per record, in stream order ([`rocprof_model::stream`]).
+    fn write(&mut self, session: &Session<'_>, record: &Record) -> Result<()>;
+    /// Called once at the end of a complete stream; returns the files written (none when there
+    /// was no data). Files appear under their final names only here.
     fn finish(&mut self, session: &Session<'_>) -> Result<Vec<PathBuf>>;
+    /// Called instead of [`Writer::finish`] when the stream is abandoned (the source failed, or
+    /// there was nothing to write): drops partial files. Writers that keep files open between
+    /// `begin` and `finish` must release them here.
+    fn abandon(&mut self) {}
 }
 
-/// Whether [`write_trace`] shows a progress bar.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Progress {
-    /// A bar on stderr when it is a terminal and the trace is large enough to take a while.
-    Auto,
-    /// Never.
-    Hidden,
-}
-
-/// Traces smaller than this are written without a progress bar: they finish in well under a
-/// second and a flashing bar is noise.
-const PROGRESS_MIN_RECORDS: u64 = 200_000;
-
-/// Streams every record of `trace` through every writer and returns the files they wrote.
+/// Streams every record of `trace` through every writer and returns the files they wrote; the
+/// first writer error is returned (after every writer ran). For tests and small traces; the CLI
+/// streams from the capture with [`write_stream`].
 pub fn write_trace(trace: &Trace, writers: &mut [Box<dyn Writer>], progress: Progress) -> Result<Vec<PathBuf>> {
-    let session = Session::of(trace);
-    let total = (trace.agents.len()
-        + trace.queues.len()
-        + trace.code_objects.len()
-        + trace.kernel_symbols.len()
-        + trace.dispatches.len()) as u64;
-    let bar = if progress == Progress::Auto && total >= PROGRESS_MIN_RECORDS {
-        let bar = indicatif::ProgressBar::new(total * writers.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("writing outputs [{bar:40}] {pos}/{len} records ({per_sec})")
-                .expect("static progress template is valid")
-                .progress_chars("=> "),
-        );
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    // Each writer streams the whole trace on its own thread: the formats are independent, and
-    // with rocpd and CSV requested together the run takes as long as the slower one, not the sum.
-    let per_writer: Vec<Result<Vec<PathBuf>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = writers
-            .iter_mut()
-            .map(|w| {
-                let bar = bar.clone();
-                let session = &session;
-                scope.spawn(move || -> Result<Vec<PathBuf>> {
-                    w.begin(session)?;
-                    for (i, record) in trace.records().enumerate() {
-                        w.write(session, record)?;
-                        if i % 4096 == 4095 {
-                            bar.inc(4096);
-                        }
-                    }
-                    bar.inc(total % 4096);
-                    w.finish(session)
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
-    });
-    bar.finish_and_clear();
-    let mut files = Vec::new();
-    for r in per_writer {
-        files.extend(r?);
-    }
-    Ok(files)
+    let mut refs: Vec<&mut dyn Writer> = writers.iter_mut().map(|w| &mut **w as &mut dyn Writer).collect();
+    let options = StreamOptions { progress, ..StreamOptions::default() };
+    write_stream(&mut trace.source(), &mut refs, &options)?.into_result()
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! plain-named alias view per table, the data and summary views, three metadata rows
 //! (`schema_version`, `uuid`, `guid`), and every row's `guid` column defaulted to the session
 //! guid. Strings (agent names, kernel names, URIs, categories) are interned into `rocpd_string`
-//! sorted byte-wise with ids from 1, as rocprofv3 does, so `""` is always id 1.
+//! with ids from 1 in the order the record stream introduces them, so `""` is always id 1.
 //!
 //! Speed: rocprofv3 formats one SQL text per row. We prepare each INSERT once (statements in
 //! `schemas/rocpd/inserts.sql`) and run everything in one transaction with journaling and
@@ -19,7 +19,9 @@
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
-use rocprof_model::{Agent, AgentType, CodeObject, KernelDispatch, KernelId, KernelSymbol, QueueId, Record, ThreadId};
+use rocprof_model::{
+    Agent, AgentType, CodeObject, KernelDispatch, KernelId, KernelSymbol, QueueId, Record, SessionMeta, ThreadId,
+};
 use rusqlite::{params, CachedStatement, Connection};
 use serde_json::json;
 
@@ -86,7 +88,11 @@ struct State {
     nid: i64,
     pid: i64,
     ppid: i64,
-    /// rocpd ids of strings the writer adds itself (categories).
+    /// rocpd ids of the session's strings, by [`rocprof_model::StringId`] (inserted as they
+    /// appear in the stream).
+    string_ids: Vec<i64>,
+    /// rocpd ids of every string inserted, by text (the session's and the writer's own
+    /// categories), so that no text gets two rows.
     extra_strings: HashMap<String, i64>,
     next_string_id: i64,
     threads: HashSet<ThreadId>,
@@ -157,6 +163,31 @@ impl State {
             .get(name)
             .ok_or_else(|| Error::Schema(format!("no INSERT named `{name}` in schemas/rocpd/inserts.sql")))?;
         self.conn.prepare_cached(sql).map_err(sqlite_err(&self.path, "preparing an insert"))
+    }
+
+    /// Inserts the session's strings that are new since the last call. A string the writer
+    /// already added itself keeps that row.
+    fn sync_strings(&mut self, session: &Session<'_>) -> Result<()> {
+        if self.string_ids.len() == session.strings.len() {
+            return Ok(());
+        }
+        let new: Vec<String> = session.strings.since(self.string_ids.len()).map(str::to_owned).collect();
+        for s in new {
+            let id = match self.extra_strings.get(&s) {
+                Some(&id) => id,
+                None => {
+                    let id = self.next_string_id;
+                    self.stmt("string")?
+                        .execute(params![id, s])
+                        .map_err(sqlite_err(&self.path, "inserting a string"))?;
+                    self.next_string_id += 1;
+                    self.extra_strings.insert(s, id);
+                    id
+                }
+            };
+            self.string_ids.push(id);
+        }
+        Ok(())
     }
 
     fn extra_string(&mut self, s: &str) -> Result<i64> {
@@ -511,16 +542,12 @@ fn multi_row(single: &str, rows: usize) -> Result<String> {
     Ok(format!("{head}VALUES {};", vec![group; rows].join(",")))
 }
 
-impl Writer for RocpdWriter {
-    fn name(&self) -> &'static str {
-        "rocpd"
-    }
-
-    fn begin(&mut self, session: &Session<'_>) -> Result<()> {
+impl RocpdWriter {
+    /// Creates the database for the process `meta` (the first record of the stream).
+    fn open(&self, meta: &SessionMeta) -> Result<State> {
         let partial = PartialPath::prepare(self.out.file("results.db"))?;
         let path = partial.path().to_path_buf();
         let conn = Connection::open(partial.partial()).map_err(sqlite_err(&path, "opening the database"))?;
-        let meta = session.meta;
         let guid = self.options.guid.clone().unwrap_or_else(|| new_guid(meta.start.ns, meta.pid.0));
         let uuid = uuid_suffix(&guid);
         let ddl = format!(
@@ -556,6 +583,7 @@ impl Writer for RocpdWriter {
             nid: node.id,
             pid: i64::from(meta.pid.0),
             ppid: i64::from(meta.ppid.0),
+            string_ids: Vec::new(),
             extra_strings: HashMap::new(),
             next_string_id: 1,
             threads: HashSet::new(),
@@ -564,27 +592,6 @@ impl Writer for RocpdWriter {
             next_event_id: 1,
             dispatch_rows: 0,
         };
-
-        // Strings: every interned string plus the categories we use, sorted byte-wise, ids 1...
-        let mut all: Vec<&str> = session.strings.iter().map(|(_, s)| s).collect();
-        if session.strings.find(KERNEL_DISPATCH_CATEGORY).is_none() {
-            all.push(KERNEL_DISPATCH_CATEGORY);
-        }
-        all.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
-        {
-            let mut stmt = st.stmt("string")?;
-            for (i, s) in all.iter().enumerate() {
-                stmt.execute(params![i as i64 + 1, s]).map_err(sqlite_err(&st.path, "inserting a string"))?;
-            }
-        }
-        for (i, s) in all.iter().enumerate() {
-            if *s == KERNEL_DISPATCH_CATEGORY {
-                st.extra_strings.insert(s.to_string(), i as i64 + 1);
-            }
-        }
-        st.next_string_id = all.len() as i64 + 1;
-        debug_assert_eq!(all.first().copied(), Some(""), "the empty string sorts first and gets id 1");
-
         st.stmt("node")?
             .execute(params![
                 node.id,
@@ -620,12 +627,36 @@ impl Writer for RocpdWriter {
         st.stmt("stream")?
             .execute(params![0i64, st.nid, st.pid, "Default Stream", "{}"])
             .map_err(sqlite_err(&st.path, "inserting the default stream"))?;
-        self.state = Some(st);
+        Ok(st)
+    }
+}
+
+impl Writer for RocpdWriter {
+    fn name(&self) -> &'static str {
+        "rocpd"
+    }
+
+    fn begin(&mut self, _session: &Session<'_>) -> Result<()> {
         Ok(())
     }
 
-    fn write(&mut self, session: &Session<'_>, record: Record<'_>) -> Result<()> {
-        let st = self.state.as_mut().ok_or_else(|| Error::Schema("rocpd writer used before begin".into()))?;
+    fn write(&mut self, session: &Session<'_>, record: &Record) -> Result<()> {
+        if let Record::Process(meta) = record {
+            if self.state.is_some() {
+                return Err(Error::Unsupported(format!(
+                    "a rocpd database holds one process; {} was given a second one (pid {})",
+                    self.out.file("results.db").display(),
+                    meta.pid
+                )));
+            }
+            self.state = Some(self.open(meta)?);
+            return Ok(());
+        }
+        let st = self
+            .state
+            .as_mut()
+            .ok_or_else(|| Error::Unsupported("rocpd writer: records before their process record".into()))?;
+        st.sync_strings(session)?;
         match record {
             Record::Agent(a) => st.agent(session, a),
             Record::Queue(q) => {
@@ -648,6 +679,10 @@ impl Writer for RocpdWriter {
         let State { path, conn, partial, .. } = st;
         conn.close().map_err(|(_, e)| sqlite_err(&path, "closing the database")(e))?;
         Ok(vec![partial.commit()?])
+    }
+
+    fn abandon(&mut self) {
+        self.state = None;
     }
 }
 

@@ -312,7 +312,7 @@ pub fn summary_table(label: &str, domains: &[&DomainStats], unit: SummaryUnit, i
 }
 
 /// Kernel-dispatch statistics by formatted kernel name, fed one record at a time (symbols before
-/// the dispatches that use them, as [`Trace::records`] yields them).
+/// the dispatches that use them, as every record stream delivers them).
 #[derive(Debug)]
 struct KernelStats {
     names: HashMap<KernelId, StringId>,
@@ -324,7 +324,7 @@ impl KernelStats {
         Self { names: HashMap::new(), stats: DomainStats::new(KERNEL_DISPATCH_DOMAIN) }
     }
 
-    fn add(&mut self, strings: &StringTable, record: Record<'_>) {
+    fn add(&mut self, strings: &StringTable, record: &Record) {
         match record {
             Record::KernelSymbol(k) => {
                 self.names.insert(k.id, k.formatted_name);
@@ -343,7 +343,7 @@ impl KernelStats {
 pub fn kernel_dispatch_stats(trace: &Trace) -> DomainStats {
     let mut acc = KernelStats::new();
     for record in trace.records() {
-        acc.add(&trace.strings, record);
+        acc.add(&trace.strings, &record);
     }
     acc.stats
 }
@@ -352,14 +352,24 @@ pub fn kernel_dispatch_stats(trace: &Trace) -> DomainStats {
 /// `kernel_stats.csv` and `domain_stats.csv` at the end.
 #[derive(Debug)]
 pub struct KernelStatsWriter {
-    out: OutputLocation,
+    out: Option<OutputLocation>,
     acc: KernelStats,
 }
 
 impl KernelStatsWriter {
     /// Collects statistics and writes the stats CSV files under `out`.
     pub fn new(out: OutputLocation) -> Self {
-        Self { out, acc: KernelStats::new() }
+        Self { out: Some(out), acc: KernelStats::new() }
+    }
+
+    /// Collects statistics without writing files (for the `-S` summary tables).
+    pub fn collect_only() -> Self {
+        Self { out: None, acc: KernelStats::new() }
+    }
+
+    /// The statistics collected so far.
+    pub fn stats(&self) -> &DomainStats {
+        &self.acc.stats
     }
 }
 
@@ -372,19 +382,17 @@ impl Writer for KernelStatsWriter {
         Ok(())
     }
 
-    fn write(&mut self, session: &Session<'_>, record: Record<'_>) -> Result<()> {
+    fn write(&mut self, session: &Session<'_>, record: &Record) -> Result<()> {
         self.acc.add(session.strings, record);
         Ok(())
     }
 
     fn finish(&mut self, _session: &Session<'_>) -> Result<Vec<PathBuf>> {
         let stats = &self.acc.stats;
-        if stats.is_empty() {
-            return Ok(Vec::new());
-        }
+        let Some(out) = self.out.as_ref().filter(|_| !stats.is_empty()) else { return Ok(Vec::new()) };
         let mut files = Vec::new();
         for (name, text) in [("kernel_stats.csv", stats_csv(stats)), ("domain_stats.csv", domain_stats_csv(&[stats]))] {
-            let mut f = self.out.create(name)?;
+            let mut f = out.create(name)?;
             f.write_all(text.as_bytes())?;
             files.push(f.commit()?);
         }

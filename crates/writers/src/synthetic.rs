@@ -23,7 +23,7 @@ const THREADS: u32 = 2;
 /// A trace with `dispatches` kernel dispatches. Deterministic for a given size.
 pub fn trace(dispatches: u64) -> Trace {
     let mut t = Trace::new();
-    t.clock = ClockDomain::Boottime;
+    t.meta.clock = ClockDomain::Boottime;
     let pid = 4242u32;
     t.meta.pid = ProcessId(pid);
     t.meta.ppid = ProcessId(1);

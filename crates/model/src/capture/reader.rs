@@ -1,0 +1,858 @@
+//! The capture reader: a [`RecordSource`] over a capture file that holds one chunk in memory at
+//! a time, so a capture of any size converts in bounded memory.
+//!
+//! Two passes over the chunks (in claim order), because a record may be written by one thread
+//! before the record it refers to is written by another into a chunk claimed later (a dispatch on
+//! a queue whose creating thread's chunk comes after it, a kernel loaded by another thread):
+//!
+//! 1. *definitions*: strings, agents, queues, code objects and kernel symbols are collected (they
+//!    are few) and delivered first, after the [`Record::Process`] record;
+//! 2. *events*: dispatch begin and end records are paired by dispatch id and delivered as
+//!    [`KernelDispatch`]es. A small reorder window delivers them in dispatch-id order whenever
+//!    they complete within [`REORDER_WINDOW`] dispatches of each other (always, in practice).
+//!
+//! Losses are counted, never silent: torn and undecodable records in
+//! [`CaptureInfo::dropped`], dispatches that never completed and completions without their
+//! dispatch in [`CaptureInfo::incomplete_dispatches`] / [`CaptureInfo::orphan_completions`]
+//! (final once the stream ended).
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::path::Path;
+
+use super::*;
+use crate::records::StringId;
+use crate::stream::{Record, RecordSource, SourceError};
+use crate::trace::Trace;
+
+fn u32_at(b: &[u8], off: usize) -> u32 {
+    <u32 as Field>::get(&b[off..])
+}
+
+fn u64_at(b: &[u8], off: usize) -> u64 {
+    <u64 as Field>::get(&b[off..])
+}
+
+/// Dispatches completed out of order by up to this many are still delivered in dispatch-id order.
+pub const REORDER_WINDOW: usize = 1 << 16;
+
+/// Chunks larger than this are a corrupt header, not a real capture (the interception library
+/// uses 256 KiB).
+const MAX_CHUNK_SIZE: usize = 1 << 30;
+
+/// Errors of opening a capture.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The file could not be read.
+    #[error("reading capture {path}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Shorter than a file header.
+    #[error("capture is truncated inside its header ({len} bytes)")]
+    TruncatedHeader {
+        /// Bytes available.
+        len: usize,
+    },
+    /// Not a capture file.
+    #[error("not a rocprof-rs capture (bad magic)")]
+    BadMagic,
+    /// Written by a big-endian or otherwise foreign writer.
+    #[error("capture has an unsupported byte order marker {marker:#010x}")]
+    BadEndian {
+        /// The marker found.
+        marker: u32,
+    },
+    /// A format version this reader does not know.
+    #[error("capture format version {found} is not supported (this build reads version {VERSION})")]
+    UnsupportedVersion {
+        /// The version found.
+        found: u32,
+    },
+    /// Inconsistent header sizes.
+    #[error("capture header is corrupt: {what}")]
+    CorruptHeader {
+        /// Which field.
+        what: &'static str,
+    },
+}
+
+/// Result alias of this module.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Bytes the reader can fetch by offset: a file (read with `pread`) or a buffer in memory.
+pub trait ReadAt {
+    /// Total length in bytes.
+    fn len(&self) -> u64;
+    /// True when empty.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Fills `buf` from `offset`; the caller never reads past [`ReadAt::len`].
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()>;
+}
+
+impl ReadAt for [u8] {
+    fn len(&self) -> u64 {
+        <[u8]>::len(self) as u64
+    }
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+        let start = offset as usize;
+        buf.copy_from_slice(&self[start..start + buf.len()]);
+        Ok(())
+    }
+}
+
+impl ReadAt for &[u8] {
+    fn len(&self) -> u64 {
+        <[u8]>::len(self) as u64
+    }
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+        (**self).read_at(buf, offset)
+    }
+}
+
+/// A capture file, limited to the part the header says was claimed.
+#[derive(Debug)]
+pub struct CaptureFile {
+    file: std::fs::File,
+    len: u64,
+    path: std::path::PathBuf,
+}
+
+impl ReadAt for CaptureFile {
+    fn len(&self) -> u64 {
+        self.len
+    }
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+        std::os::unix::fs::FileExt::read_exact_at(&self.file, buf, offset)
+    }
+}
+
+/// Facts about a capture: from its header, and loss counts that are final once the stream ended.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CaptureInfo {
+    /// Process facts.
+    pub meta: SessionMeta,
+    /// True when the process flushed at exit (false after a crash or kill).
+    pub clean_exit: bool,
+    /// The clock the profiled process used (the trace's [`ClockDomain`] cannot name
+    /// `CLOCK_MONOTONIC_RAW`, so it is kept here as well).
+    pub clock: Option<ClockId>,
+    /// Root API table major the tool saw.
+    pub table_major: u32,
+    /// AmdExt table size the tool saw.
+    pub amd_ext_size: u32,
+    /// Records lost, by reason.
+    pub dropped: DroppedRecords,
+    /// Dispatches whose completion was never recorded (the process died first).
+    pub incomplete_dispatches: u64,
+    /// Completions whose dispatch record is missing (dropped in the process).
+    pub orphan_completions: u64,
+    /// Event records delivered so far.
+    pub events: u64,
+}
+
+/// What to do with dispatches that never completed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Incomplete {
+    /// Count them, deliver nothing (outputs hold only complete dispatches).
+    #[default]
+    Drop,
+    /// Count them and deliver them at the end with `start == end == 0` (tests, diagnostics).
+    Keep,
+}
+
+/// Where the reader is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Process,
+    Definitions,
+    Events,
+    Drain,
+    Done,
+}
+
+/// A chunk: file offset, length, claim sequence.
+#[derive(Debug, Clone, Copy)]
+struct ChunkRef {
+    offset: u64,
+    len: usize,
+    seq: u64,
+}
+
+/// How a record sequence ended.
+enum SeqEnd {
+    /// Every byte was consumed, or the rest is zero.
+    Clean,
+    /// A record was being written when the producer died.
+    Torn,
+    /// A record frame made no sense; the rest of the sequence cannot be trusted.
+    Corrupt,
+}
+
+/// Walks the records of one sequence (the agent section or a chunk body), calling `f(kind,
+/// body)` for each committed one, and says how it ended.
+fn walk(b: &[u8], mut f: impl FnMut(u16, &[u8])) -> SeqEnd {
+    let mut off = 0usize;
+    while off + FRAME_SIZE <= b.len() {
+        let word = u32_at(b, off);
+        if word == 0 {
+            return if b[off..].iter().all(|&x| x == 0) { SeqEnd::Clean } else { SeqEnd::Torn };
+        }
+        let kind = (word & 0xFFFF) as u16;
+        let size = (word >> 16) as usize;
+        if size < FRAME_SIZE || size & 7 != 0 || off + size > b.len() {
+            return SeqEnd::Corrupt;
+        }
+        f(kind, &b[off + FRAME_SIZE..off + size]);
+        off += size;
+    }
+    if b[off..].iter().all(|&x| x == 0) {
+        SeqEnd::Clean
+    } else {
+        SeqEnd::Torn
+    }
+}
+
+fn fixed<R: FixedRecord>(body: &[u8]) -> Option<R> {
+    (body.len() >= R::BODY_SIZE).then(|| R::read_body(body))
+}
+
+/// The per-kernel values a dispatch takes from its symbol.
+#[derive(Debug, Clone, Copy, Default)]
+struct SymbolValues {
+    kernarg_size: u32,
+    arch_vgpr_count: u32,
+    accum_vgpr_count: u32,
+    sgpr_count: u32,
+}
+
+/// Definitions collected by pass 1.
+#[derive(Default)]
+struct Definitions {
+    strings: HashMap<u32, StringId>,
+    agents: Vec<AgentRecord>,
+    queues: Vec<QueueRecord>,
+    code_objects: Vec<CodeObjectLoadRecord>,
+    symbols: Vec<KernelSymbolRecord>,
+    /// Event records seen (for the progress estimate).
+    events: u64,
+}
+
+impl Definitions {
+    /// Decodes one record of pass 1; event kinds are only counted.
+    fn decode(&mut self, kind: u16, body: &[u8], strings: &mut StringTable) {
+        match RecordKind::from_u16(kind) {
+            Some(RecordKind::String) => {
+                if body.len() < 8 {
+                    return;
+                }
+                let id = u32_at(body, 0);
+                let len = u32_at(body, 4) as usize;
+                if let Some(bytes) = body.get(8..8 + len) {
+                    let s = String::from_utf8_lossy(bytes);
+                    self.strings.insert(id, strings.intern(&s));
+                }
+            }
+            Some(RecordKind::Agent) => self.agents.extend(fixed::<AgentRecord>(body)),
+            Some(RecordKind::Queue) => self.queues.extend(fixed::<QueueRecord>(body)),
+            Some(RecordKind::CodeObjectLoad) => self.code_objects.extend(fixed::<CodeObjectLoadRecord>(body)),
+            Some(RecordKind::KernelSymbol) => self.symbols.extend(fixed::<KernelSymbolRecord>(body)),
+            Some(RecordKind::DispatchEnd) => self.events += 1,
+            _ => {}
+        }
+    }
+}
+
+/// State of pass 2 and the lookups it needs from pass 1.
+#[derive(Default)]
+struct Events {
+    agent_by_handle: HashMap<u64, AgentId>,
+    symbols: HashMap<u64, SymbolValues>,
+    begins: HashMap<u64, DispatchBeginRecord>,
+    ends: HashMap<u64, DispatchEndRecord>,
+    reorder: BTreeMap<u64, KernelDispatch>,
+}
+
+/// A streaming capture reader; see the module docs. Create it with [`CaptureReader::open`] (a
+/// file) or [`CaptureReader::new`] (any [`ReadAt`]).
+pub struct CaptureReader<R> {
+    src: R,
+    info: CaptureInfo,
+    domain: ClockDomain,
+    agent_section: (u64, usize),
+    chunks: Vec<ChunkRef>,
+    phase: Phase,
+    next_chunk: usize,
+    buf: Vec<u8>,
+    defs: Definitions,
+    events: Events,
+    out: VecDeque<Record>,
+    incomplete: Incomplete,
+    expected_events: u64,
+}
+
+impl<R> std::fmt::Debug for CaptureReader<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CaptureReader").field("info", &self.info).field("phase", &self.phase).finish()
+    }
+}
+
+impl CaptureReader<CaptureFile> {
+    /// Opens a capture file. Only the chunks the header says were claimed are read: the writer
+    /// extends the file ahead of use, and that (sparse) tail holds nothing.
+    pub fn open(path: &Path) -> Result<Self> {
+        let io = |source| Error::Io { path: path.display().to_string(), source };
+        let file = std::fs::File::open(path).map_err(io)?;
+        let mut len = file.metadata().map_err(io)?.len();
+        let mut fixed = [0u8; HEADER_FIXED_SIZE];
+        if len >= HEADER_FIXED_SIZE as u64 {
+            std::os::unix::fs::FileExt::read_exact_at(&file, &mut fixed, 0).map_err(io)?;
+            if fixed[..8] == MAGIC {
+                let claimed = u64_at(&fixed, header::CHUNKS_CLAIMED);
+                let header_size = u64::from(u32_at(&fixed, header::HEADER_SIZE));
+                let chunk_size = u64::from(u32_at(&fixed, header::CHUNK_SIZE));
+                if claimed > 0 {
+                    len = len.min(claimed.saturating_mul(chunk_size).saturating_add(header_size));
+                }
+            }
+        }
+        Self::new(CaptureFile { file, len, path: path.to_path_buf() }).map_err(|e| match e {
+            Error::Io { source, .. } => io(source),
+            e => e,
+        })
+    }
+}
+
+impl CaptureReader<CaptureFile> {
+    /// The file being read.
+    pub fn path(&self) -> &Path {
+        &self.src.path
+    }
+}
+
+impl<R: ReadAt> CaptureReader<R> {
+    /// A reader over `src`; checks the header and lists the chunks.
+    pub fn new(src: R) -> Result<Self> {
+        let io = |source| Error::Io { path: String::new(), source };
+        let total = src.len();
+        if total < HEADER_FIXED_SIZE as u64 {
+            return Err(Error::TruncatedHeader { len: total as usize });
+        }
+        let mut h = vec![0u8; HEADER_FIXED_SIZE];
+        src.read_at(&mut h, 0).map_err(io)?;
+        if h[..8] != MAGIC {
+            return Err(Error::BadMagic);
+        }
+        let marker = u32_at(&h, header::ENDIAN);
+        if marker != ENDIAN_MARKER {
+            return Err(Error::BadEndian { marker });
+        }
+        let version = u32_at(&h, header::VERSION);
+        if version != VERSION {
+            return Err(Error::UnsupportedVersion { found: version });
+        }
+        let header_size = u32_at(&h, header::HEADER_SIZE) as usize;
+        let chunk_size = u32_at(&h, header::CHUNK_SIZE) as usize;
+        let cmd_len = u32_at(&h, header::CMDLINE_LEN) as usize;
+        let agents_len = u32_at(&h, header::AGENTS_LEN) as usize;
+        let agents_start = (HEADER_FIXED_SIZE + cmd_len + 7) & !7;
+        if header_size < agents_start + agents_len || header_size & (HEADER_ALIGN - 1) != 0 {
+            return Err(Error::CorruptHeader { what: "header_size" });
+        }
+        if chunk_size < CHUNK_HEADER_SIZE + FRAME_SIZE || chunk_size & 7 != 0 || chunk_size > MAX_CHUNK_SIZE {
+            return Err(Error::CorruptHeader { what: "chunk_size" });
+        }
+        if total < (agents_start + agents_len) as u64 {
+            return Err(Error::TruncatedHeader { len: total as usize });
+        }
+        let mut cmd = vec![0u8; cmd_len];
+        src.read_at(&mut cmd, HEADER_FIXED_SIZE as u64).map_err(io)?;
+
+        let mut info = CaptureInfo::default();
+        info.dropped.in_process = u64_at(&h, header::DROPPED);
+        info.clock = match u32_at(&h, header::CLOCK) {
+            0 => Some(ClockId::Boottime),
+            1 => Some(ClockId::Monotonic),
+            2 => Some(ClockId::Realtime),
+            3 => Some(ClockId::MonotonicRaw),
+            _ => None,
+        };
+        let domain = match info.clock {
+            Some(ClockId::Monotonic) | Some(ClockId::MonotonicRaw) => ClockDomain::Monotonic,
+            Some(ClockId::Realtime) => ClockDomain::Realtime,
+            _ => ClockDomain::Boottime,
+        };
+        info.clean_exit = u32_at(&h, header::FLAGS) & FLAG_CLEAN_EXIT != 0;
+        info.table_major = u32_at(&h, header::TABLE_MAJOR);
+        info.amd_ext_size = u32_at(&h, header::AMD_EXT_SIZE);
+        info.meta = SessionMeta {
+            pid: ProcessId(u32_at(&h, header::PID)),
+            ppid: ProcessId(u32_at(&h, header::PPID)),
+            command: cmd
+                .split(|&c| c == 0)
+                .filter(|a| !a.is_empty())
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect(),
+            start: Timestamp { ns: u64_at(&h, header::START_NS), domain },
+            end: Timestamp { ns: u64_at(&h, header::END_NS), domain },
+            clock: domain,
+        };
+
+        // Chunks in claim order. An unclaimed chunk (pre-extended but never used) is all zero.
+        let mut chunks = Vec::new();
+        let mut chunk_header = [0u8; CHUNK_HEADER_SIZE];
+        let mut off = header_size as u64;
+        while off < total {
+            let len = (total - off).min(chunk_size as u64) as usize;
+            let claimed = len >= CHUNK_HEADER_SIZE && {
+                src.read_at(&mut chunk_header, off).map_err(io)?;
+                u32_at(&chunk_header, 0) == CHUNK_MAGIC
+            };
+            if claimed {
+                chunks.push(ChunkRef { offset: off, len, seq: u64_at(&chunk_header, 8) });
+            } else {
+                // Not a chunk: garbage counts as one undecodable record, zeros are unused space.
+                let mut rest = vec![0u8; len];
+                src.read_at(&mut rest, off).map_err(io)?;
+                if rest.iter().any(|&x| x != 0) {
+                    info.dropped.undecodable += 1;
+                }
+            }
+            off += chunk_size as u64;
+        }
+        chunks.sort_by_key(|c| c.seq);
+        Ok(Self {
+            src,
+            info,
+            domain,
+            agent_section: (agents_start as u64, agents_len),
+            chunks,
+            phase: Phase::Process,
+            next_chunk: 0,
+            buf: Vec::new(),
+            defs: Definitions::default(),
+            events: Events::default(),
+            out: VecDeque::new(),
+            incomplete: Incomplete::Drop,
+            expected_events: 0,
+        })
+    }
+
+    /// Chooses what happens to dispatches that never completed (default: [`Incomplete::Drop`]).
+    pub fn incomplete(mut self, incomplete: Incomplete) -> Self {
+        self.incomplete = incomplete;
+        self
+    }
+
+    /// Header facts, and loss counts (final once [`RecordSource::next_record`] returned `None`).
+    pub fn info(&self) -> &CaptureInfo {
+        &self.info
+    }
+
+    /// Reads `len` bytes at `offset` into the reused buffer.
+    fn load(&mut self, offset: u64, len: usize) -> std::io::Result<()> {
+        self.buf.resize(len, 0);
+        self.src.read_at(&mut self.buf, offset)
+    }
+
+    fn count_end(&mut self, end: SeqEnd) {
+        match end {
+            SeqEnd::Clean => {}
+            SeqEnd::Torn => self.info.dropped.torn_tail += 1,
+            SeqEnd::Corrupt => self.info.dropped.undecodable += 1,
+        }
+    }
+
+    /// Pass 1 over the agent section and every chunk; queues the definitions.
+    fn definitions(&mut self, strings: &mut StringTable) -> std::io::Result<()> {
+        let (off, len) = self.agent_section;
+        self.load(off, len)?;
+        let mut defs = std::mem::take(&mut self.defs);
+        let end = walk(&self.buf, |kind, body| defs.decode(kind, body, strings));
+        self.count_end(end);
+        for i in 0..self.chunks.len() {
+            let c = self.chunks[i];
+            self.load(c.offset, c.len)?;
+            walk(&self.buf[CHUNK_HEADER_SIZE..], |kind, body| defs.decode(kind, body, strings));
+        }
+        self.expected_events = defs.events;
+        self.build_definitions(defs, strings);
+        Ok(())
+    }
+
+    /// Turns the raw definitions into model records (agents sorted by node id and deduplicated,
+    /// derived names and register counts computed) and queues them.
+    fn build_definitions(&mut self, defs: Definitions, strings: &mut StringTable) {
+        let domain = self.domain;
+        let ts = move |ns: u64| Timestamp { ns, domain };
+        let string = |id: u32| defs.strings.get(&id).copied().unwrap_or(StringId::EMPTY);
+        let ev = &mut self.events;
+
+        let mut agent_name: HashMap<u64, StringId> = HashMap::new();
+        let mut agents: Vec<Agent> = Vec::new();
+        for a in &defs.agents {
+            let id = AgentId(a.node_id);
+            ev.agent_by_handle.insert(a.handle, id);
+            agent_name.insert(a.handle, string(a.name));
+            if agents.iter().any(|x| x.id == id) {
+                // The same agent again under a new handle (the runtime was initialised again).
+                continue;
+            }
+            agents.push(agent(a, id, &string));
+        }
+        agents.sort_by_key(|a| a.node_id);
+        let agent_id = |h: u64| ev.agent_by_handle.get(&h).copied().unwrap_or_default();
+        self.out.extend(agents.into_iter().map(|a| Record::Agent(Box::new(a))));
+
+        for q in &defs.queues {
+            self.out.push_back(Record::Queue(Queue {
+                id: QueueId(q.queue_id),
+                agent: agent_id(q.agent_handle),
+                handle: q.hsa_queue_id,
+                size: q.size,
+                thread: ThreadId(q.tid),
+                created: ts(q.created_ns),
+            }));
+        }
+
+        let mut co_agent: HashMap<u64, u64> = HashMap::new();
+        for c in &defs.code_objects {
+            co_agent.insert(c.code_object_id, c.agent_handle);
+            self.out.push_back(Record::CodeObject(CodeObject {
+                id: CodeObjectId(c.code_object_id),
+                agent: agent_id(c.agent_handle),
+                uri: string(c.uri),
+                load_base: c.load_base,
+                load_size: c.load_size,
+                load_delta: c.load_delta,
+                storage: match c.storage {
+                    1 => CodeObjectStorage::File,
+                    2 => CodeObjectStorage::Memory,
+                    _ => CodeObjectStorage::None,
+                },
+                memory_base: c.memory_base,
+                memory_size: c.memory_size,
+                loaded: ts(c.loaded_ns),
+            }));
+        }
+
+        for s in &defs.symbols {
+            let gfx = co_agent.get(&s.code_object_id).and_then(|h| agent_name.get(h)).copied().unwrap_or_default();
+            let gfx = strings.resolve(gfx).to_owned();
+            let (sgpr, arch, accum) = if s.descriptor_valid != 0 {
+                (
+                    sgpr_count(&gfx, s.pgm_rsrc1),
+                    arch_vgpr_count(&gfx, s.pgm_rsrc1, s.pgm_rsrc3, s.code_properties),
+                    accum_vgpr_count(&gfx, s.pgm_rsrc1, s.pgm_rsrc3, s.code_properties),
+                )
+            } else {
+                (0, 0, 0)
+            };
+            let raw_name = strings.resolve(string(s.name)).to_owned();
+            let demangled = match demangle::demangle(raw_name.strip_suffix(".kd").unwrap_or(&raw_name)) {
+                Some(d) if raw_name.ends_with(".kd") => format!("{d}.kd"),
+                Some(d) => d,
+                None => raw_name.clone(),
+            };
+            let sym = KernelSymbol {
+                id: KernelId(s.kernel_id),
+                code_object: CodeObjectId(s.code_object_id),
+                kernel_object: s.kernel_object,
+                kernarg_segment_size: s.kernarg_size,
+                kernarg_segment_alignment: s.kernarg_alignment,
+                group_segment_size: s.group_segment_size,
+                private_segment_size: s.private_segment_size,
+                sgpr_count: sgpr,
+                arch_vgpr_count: arch,
+                accum_vgpr_count: accum,
+                kernel_code_entry_byte_offset: s.entry_byte_offset,
+                kernel_address: s.kernel_object.wrapping_add(s.entry_byte_offset as u64),
+                ..KernelSymbol::default()
+            }
+            .with_names(strings, &raw_name, &demangled);
+            ev.symbols.insert(
+                s.kernel_id,
+                SymbolValues {
+                    kernarg_size: sym.kernarg_segment_size,
+                    arch_vgpr_count: sym.arch_vgpr_count,
+                    accum_vgpr_count: sym.accum_vgpr_count,
+                    sgpr_count: sym.sgpr_count,
+                },
+            );
+            self.out.push_back(Record::KernelSymbol(sym));
+        }
+    }
+
+    /// Pass 2 over one chunk: decodes its events and queues those that are ready.
+    fn events_of_next_chunk(&mut self) -> std::io::Result<()> {
+        let c = self.chunks[self.next_chunk];
+        self.next_chunk += 1;
+        self.load(c.offset, c.len)?;
+        let mut undecodable = 0u64;
+        let mut ready = Vec::new();
+        let ev = &mut self.events;
+        let domain = self.domain;
+        let end = walk(&self.buf[CHUNK_HEADER_SIZE..], |kind, body| {
+            let ok = match RecordKind::from_u16(kind) {
+                Some(RecordKind::DispatchBegin) => {
+                    fixed::<DispatchBeginRecord>(body).map(|b| match ev.ends.remove(&b.dispatch_id) {
+                        Some(e) => ready.push(ev.dispatch(&b, Some(&e), domain)),
+                        None => {
+                            ev.begins.insert(b.dispatch_id, b);
+                        }
+                    })
+                }
+                Some(RecordKind::DispatchEnd) => {
+                    fixed::<DispatchEndRecord>(body).map(|e| match ev.begins.remove(&e.dispatch_id) {
+                        Some(b) => ready.push(ev.dispatch(&b, Some(&e), domain)),
+                        None => {
+                            ev.ends.insert(e.dispatch_id, e);
+                        }
+                    })
+                }
+                // Definitions were read by pass 1.
+                Some(RecordKind::String) => Some(()).filter(|()| body.len() >= 8),
+                Some(RecordKind::Agent) => fixed::<AgentRecord>(body).map(drop),
+                Some(RecordKind::Queue) => fixed::<QueueRecord>(body).map(drop),
+                Some(RecordKind::CodeObjectLoad) => fixed::<CodeObjectLoadRecord>(body).map(drop),
+                Some(RecordKind::KernelSymbol) => fixed::<KernelSymbolRecord>(body).map(drop),
+                Some(RecordKind::CodeObjectUnload) => fixed::<CodeObjectUnloadRecord>(body).map(drop),
+                Some(RecordKind::Padding) => Some(()),
+                None => None,
+            };
+            if ok.is_none() {
+                undecodable += 1;
+            }
+        });
+        self.info.dropped.undecodable += undecodable;
+        self.count_end(end);
+        for d in ready {
+            self.reorder(d);
+        }
+        Ok(())
+    }
+
+    fn reorder(&mut self, d: KernelDispatch) {
+        self.events.reorder.insert(d.dispatch_id.0, d);
+        if self.events.reorder.len() > REORDER_WINDOW {
+            if let Some((_, first)) = self.events.reorder.pop_first() {
+                self.out.push_back(Record::KernelDispatch(first));
+            }
+        }
+    }
+
+    /// After the last chunk: counts unmatched halves and flushes the reorder window.
+    fn drain(&mut self) {
+        self.info.incomplete_dispatches = self.events.begins.len() as u64;
+        self.info.orphan_completions = self.events.ends.len() as u64;
+        if self.incomplete == Incomplete::Keep {
+            let begins: Vec<DispatchBeginRecord> = self.events.begins.drain().map(|(_, b)| b).collect();
+            for b in begins {
+                let d = self.events.dispatch(&b, None, self.domain);
+                self.events.reorder.insert(d.dispatch_id.0, d);
+            }
+        }
+        let window = std::mem::take(&mut self.events.reorder);
+        self.out.extend(window.into_values().map(Record::KernelDispatch));
+    }
+}
+
+impl Events {
+    /// A dispatch from its begin and (if recorded) end record.
+    fn dispatch(
+        &self,
+        d: &DispatchBeginRecord,
+        end: Option<&DispatchEndRecord>,
+        domain: ClockDomain,
+    ) -> KernelDispatch {
+        let sym = self.symbols.get(&d.kernel_id).copied().unwrap_or_default();
+        let (start, end) = match end {
+            Some(e) if e.status == DISPATCH_OK => (e.start_ns, e.end_ns),
+            _ => (0, 0),
+        };
+        KernelDispatch {
+            dispatch_id: DispatchId(d.dispatch_id),
+            correlation_id: CorrelationId(d.correlation_id),
+            agent: self.agent_by_handle.get(&d.agent_handle).copied().unwrap_or_default(),
+            queue: QueueId(d.queue_id),
+            stream: StreamId(0),
+            thread: ThreadId(d.tid),
+            kernel: KernelId(d.kernel_id),
+            grid: Dim3::new(d.grid_x, d.grid_y, d.grid_z),
+            workgroup: Dim3::new(d.workgroup_x, d.workgroup_y, d.workgroup_z),
+            group_segment_size: d.group_segment_size,
+            private_segment_size: d.private_segment_size,
+            kernarg_size: sym.kernarg_size,
+            arch_vgpr_count: sym.arch_vgpr_count,
+            accum_vgpr_count: sym.accum_vgpr_count,
+            sgpr_count: sym.sgpr_count,
+            start: Timestamp { ns: start, domain },
+            end: Timestamp { ns: end, domain },
+        }
+    }
+}
+
+/// The model agent of an agent record.
+fn agent(a: &AgentRecord, id: AgentId, string: &impl Fn(u32) -> StringId) -> Agent {
+    Agent {
+        id,
+        handle: a.handle,
+        node_id: a.node_id,
+        logical_node_id: a.logical_node_id,
+        logical_node_type_id: a.logical_node_type_id,
+        agent_type: match a.agent_type {
+            1 => AgentType::Cpu,
+            2 => AgentType::Gpu,
+            _ => AgentType::default(),
+        },
+        cpu_cores_count: a.cpu_cores_count,
+        simd_count: a.simd_count,
+        cpu_core_id_base: a.cpu_core_id_base,
+        simd_id_base: a.simd_id_base,
+        max_waves_per_simd: a.max_waves_per_simd,
+        lds_size_in_kb: a.lds_size_in_kb,
+        gds_size_in_kb: a.gds_size_in_kb,
+        num_gws: a.num_gws,
+        wave_front_size: a.wave_front_size,
+        num_xcc: a.num_xcc,
+        cu_count: a.cu_count,
+        array_count: a.array_count,
+        num_shader_banks: a.num_shader_banks,
+        simd_arrays_per_engine: a.simd_arrays_per_engine,
+        cu_per_simd_array: a.cu_per_simd_array,
+        simd_per_cu: a.simd_per_cu,
+        max_slots_scratch_cu: a.max_slots_scratch_cu,
+        gfx_target_version: a.gfx_target_version,
+        vendor_id: a.vendor_id,
+        device_id: a.device_id,
+        location_id: a.location_id,
+        domain: a.domain,
+        drm_render_minor: a.drm_render_minor,
+        num_sdma_engines: a.num_sdma_engines,
+        num_sdma_xgmi_engines: a.num_sdma_xgmi_engines,
+        num_sdma_queues_per_engine: a.num_sdma_queues_per_engine,
+        num_cp_queues: a.num_cp_queues,
+        max_engine_clk_ccompute: a.max_engine_clk_ccompute,
+        max_engine_clk_fcompute: a.max_engine_clk_fcompute,
+        sdma_fw_version: a.sdma_fw_version,
+        fw_version: a.fw_version,
+        capability: a.capability,
+        cu_per_engine: a.cu_per_engine,
+        max_waves_per_cu: a.max_waves_per_cu,
+        family_id: a.family_id,
+        workgroup_max_size: a.workgroup_max_size,
+        grid_max_size: a.grid_max_size,
+        local_mem_size: a.local_mem_size,
+        hive_id: a.hive_id,
+        gpu_id: a.gpu_id,
+        workgroup_max_dim: Dim3::new(a.workgroup_max_dim_x, a.workgroup_max_dim_y, a.workgroup_max_dim_z),
+        grid_max_dim: Dim3::new(a.grid_max_dim_x, a.grid_max_dim_y, a.grid_max_dim_z),
+        name: string(a.name),
+        vendor_name: string(a.vendor_name),
+        product_name: string(a.product_name),
+        model_name: string(a.model_name),
+    }
+}
+
+impl<R: ReadAt> RecordSource for CaptureReader<R> {
+    fn next_record(&mut self, strings: &mut StringTable) -> std::result::Result<Option<Record>, SourceError> {
+        loop {
+            if let Some(r) = self.out.pop_front() {
+                if r.is_event() {
+                    self.info.events += 1;
+                }
+                return Ok(Some(r));
+            }
+            match self.phase {
+                Phase::Process => {
+                    self.out.push_back(Record::Process(Box::new(self.info.meta.clone())));
+                    self.phase = Phase::Definitions;
+                }
+                Phase::Definitions => {
+                    self.definitions(strings)?;
+                    self.phase = Phase::Events;
+                }
+                Phase::Events => {
+                    if self.next_chunk < self.chunks.len() {
+                        self.events_of_next_chunk()?;
+                    } else {
+                        self.phase = Phase::Drain;
+                    }
+                }
+                Phase::Drain => {
+                    self.drain();
+                    self.phase = Phase::Done;
+                }
+                Phase::Done => return Ok(None),
+            }
+        }
+    }
+
+    fn len_hint(&self) -> Option<u64> {
+        match self.phase {
+            Phase::Process | Phase::Definitions => None,
+            _ => Some(self.expected_events.saturating_sub(self.info.events) + self.out.len() as u64),
+        }
+    }
+}
+
+/// A decoded capture held in memory: the process's records as a [`Trace`], plus facts about the
+/// capture itself. For tests and small tools; outputs stream through [`CaptureReader`].
+#[derive(Debug, Clone, Default)]
+pub struct Capture {
+    /// The records; `trace.dropped_records` has the loss counts.
+    pub trace: Trace,
+    /// True when the process flushed at exit (false after a crash or kill).
+    pub clean_exit: bool,
+    /// Dispatches whose completion was never recorded (the process died first); they are kept in
+    /// the trace with `start == end == 0`.
+    pub incomplete_dispatches: u64,
+    /// Completions whose dispatch record is missing (dropped in the process).
+    pub orphan_completions: u64,
+    /// The clock the profiled process used.
+    pub clock: Option<ClockId>,
+    /// Root API table major the tool saw.
+    pub table_major: u32,
+    /// AmdExt table size the tool saw.
+    pub amd_ext_size: u32,
+}
+
+fn collect<R: ReadAt>(reader: CaptureReader<R>, path: &str) -> Result<Capture> {
+    let mut reader = reader.incomplete(Incomplete::Keep);
+    let mut trace = Trace::collect(&mut reader).map_err(|e| Error::Io {
+        path: path.to_string(),
+        source: match e.downcast::<std::io::Error>() {
+            Ok(io) => *io,
+            Err(other) => std::io::Error::other(other),
+        },
+    })?;
+    let info = reader.info().clone();
+    trace.dropped_records = info.dropped;
+    Ok(Capture {
+        trace,
+        clean_exit: info.clean_exit,
+        incomplete_dispatches: info.incomplete_dispatches,
+        orphan_completions: info.orphan_completions,
+        clock: info.clock,
+        table_major: info.table_major,
+        amd_ext_size: info.amd_ext_size,
+    })
+}
+
+/// Reads and decodes a whole capture file into memory (dispatches that never completed are kept
+/// with zero timestamps). Outputs use [`CaptureReader`] instead.
+pub fn read_capture(path: &Path) -> Result<Capture> {
+    collect(CaptureReader::open(path)?, &path.display().to_string())
+}
+
+/// Decodes a capture held in memory. A file cut anywhere after its header decodes to the records
+/// that were complete; torn or garbled records are counted in `trace.dropped_records`.
+pub fn parse_capture(b: &[u8]) -> Result<Capture> {
+    collect(CaptureReader::new(b)?, "<memory>")
+}
