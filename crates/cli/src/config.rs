@@ -70,6 +70,8 @@ impl LogLevel {
 /// Everything a run needs.
 #[derive(Debug, Clone)]
 pub(crate) struct Config {
+    /// Which dispatches counters and thread traces select (`--kernel-*-regex`, `--kernel-iteration-range`).
+    pub(crate) kernel_filter: rocprof_model::kernel_filter::KernelFilterSpec,
     pub(crate) kernel_trace: bool,
     pub(crate) output_directory: Option<String>,
     pub(crate) output_file: Option<String>,
@@ -131,6 +133,9 @@ impl Config {
             "pftrace_output": false,
             "otf2_output": false,
             "simulate": self.simulate,
+            "kernel_include_regex": self.kernel_filter.include,
+            "kernel_exclude_regex": self.kernel_filter.exclude,
+            "kernel_iteration_range": self.kernel_filter.iterations,
             "tool": "rocprof-rs",
             "tool_version": env!("CARGO_PKG_VERSION"),
         })

@@ -175,6 +175,9 @@ pub(crate) fn launch_env(
         domains.push("kernel");
     }
     env.push(("ROCPROF_RS_TRACE".to_string(), OsString::from(domains.join(","))));
+    for (name, value) in cfg.kernel_filter.to_env() {
+        env.push((name.to_string(), OsString::from(value)));
+    }
     if let (Some(dir), Some(targets)) = (sim_dir, &cfg.simulate) {
         env.push(("LD_LIBRARY_PATH".to_string(), prepend("LD_LIBRARY_PATH", dir, ":")));
         env.push(("ROCPROF_RS_SIM_AGENTS".to_string(), OsString::from(targets.join(","))));

@@ -394,6 +394,7 @@ mod tests {
 
     fn config(dir: &Path, formats: Vec<OutputFormat>) -> Config {
         Config {
+            kernel_filter: Default::default(),
             kernel_trace: true,
             output_directory: Some(dir.display().to_string()),
             output_file: Some("%tag%/p%pid%".into()),

@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod capture;
+pub mod kernel_filter;
 pub mod records;
 pub mod stream;
 mod trace;

@@ -5,6 +5,8 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+mod kernel_filter;
+
 use anyhow::{bail, Result};
 use clap::{Parser, ValueEnum};
 
@@ -93,6 +95,9 @@ pub(crate) struct Args {
     /// instead of running an application.
     #[arg(long, value_name = "DIR", conflicts_with = "app")]
     from_capture: Option<PathBuf>,
+
+    #[command(flatten)]
+    kernel_filter: kernel_filter::KernelFilterArgs,
 
     /// The application and its arguments, after `--`.
     #[arg(last = true, value_name = "APP")]
@@ -184,7 +189,9 @@ impl Args {
         if self.app.is_empty() && !self.list_avail.unwrap_or(false) && self.from_capture.is_none() {
             bail!("no application given; usage: rocprof-rs [options] -- <application> [arguments]");
         }
+        let kernel_filter = self.kernel_filter.into_spec()?;
         Ok(Config {
+            kernel_filter,
             kernel_trace: self.kernel_trace.unwrap_or(false),
             output_directory: self.output_directory,
             output_file: self.output_file,
@@ -260,6 +267,21 @@ mod tests {
         assert!(parse(&["--simulate", "942", "--", "a"]).is_err());
         let err = parse(&["--simulate", "gfx942,gfx999", "--", "a"]).unwrap_err().to_string();
         assert!(err.contains("hsa-sim has no target 'gfx999'") && err.contains("gfx1201"), "{err}");
+    }
+
+    #[test]
+    fn kernel_filter_options_are_validated_before_launch() {
+        let c =
+            parse(&["--kernel-include-regex", "add", "--kernel-iteration-range", "[1,", "3-4]", "--", "a"]).unwrap();
+        assert_eq!(c.kernel_filter.include.as_deref(), Some("add"));
+        assert_eq!(c.kernel_filter.iterations, [(1, 1), (3, 4)]);
+        let e = parse(&["--kernel-iteration-range", "4-2", "--", "a"]).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "--kernel-iteration-range: bad range '4-2' (expected N or A-B with 1 <= A <= B, e.g. \"[1, 3-5]\")"
+        );
+        let e = parse(&["--kernel-exclude-regex", "a(", "--", "a"]).unwrap_err().to_string();
+        assert!(e.starts_with("--kernel-exclude-regex: invalid regular expression 'a('"), "{e}");
     }
 
     #[test]
