@@ -9,6 +9,7 @@ use anyhow::{bail, Context, Result};
 
 mod counters;
 mod fixtures;
+mod isa_tables;
 mod stage;
 
 /// One line of help per task, printed by `cargo xtask help`.
@@ -20,6 +21,7 @@ const TASKS: &[(&str, &str)] = &[
     ("bench", "run the benchmarks (tracing overhead, rocpd write rate, SQTT decode rate)"),
     ("ci", "what .ci/run does: test"),
     ("fixtures", "rebuild the AMDGPU code objects from fixtures/kernels/*.cl (--check: compare; --stage DIR: stage C fixtures only)"),
+    ("codegen-isa", "regenerate crates/isa/tables/*.txt from llvm-mc-19's disassembly (--check: only verify)"),
     ("codegen-counters", "regenerate schemas/counters/counters.txt from ../shared/reference (--check: only verify)"),
 ];
 
@@ -43,6 +45,7 @@ fn run() -> Result<()> {
         "demo" => demo(rest),
         "test" | "ci" => test(rest),
         "bench" => bench(rest),
+        "codegen-isa" => isa_tables::codegen(rest),
         "fixtures" => fixtures::rebuild_kernels(rest),
         "codegen-counters" => counters::codegen(rest),
         "help" | "--help" | "-h" => {

@@ -1,0 +1,754 @@
+//! Instruction decoding: bytes to [`Inst`], for every encoding of the four families.
+//!
+//! Field positions follow AMD's ISA reference guides' "Microcode Formats" chapters (Vega/CDNA, RDNA2,
+//! RDNA3, RDNA4); opcode numbers come from the generated per-target tables ([`crate::table`]). Operands are
+//! normalised into one code space so the interpreter never looks at the family again:
+//!
+//! * `0..=127` scalar registers: SGPRs, [`VCC_LO`], TTMPs, [`M0`] = 124, [`NULL`] = 125, [`EXEC_LO`]
+//!   (gfx11+ swap M0 and NULL in the encoding; the decoder swaps them back),
+//! * `128..=255` constants and specials as the hardware numbers them (inline integers and floats,
+//!   apertures, `vccz`/`execz`/`scc`, [`LITERAL`]),
+//! * `256..=511` VGPR 0..255, `512..=767` AGPR 0..255 (CDNA's accumulation registers).
+
+use crate::op::Op;
+use crate::table::{Enc, Entry, OpTable};
+use crate::target::{Family, Target};
+
+/// `vcc_lo`.
+pub const VCC_LO: u16 = 106;
+/// `m0` (gfx9/gfx10 numbering).
+pub const M0: u16 = 124;
+/// `null` (gfx10 numbering; reads 0, writes are dropped).
+pub const NULL: u16 = 125;
+/// `exec_lo`.
+pub const EXEC_LO: u16 = 126;
+/// `exec_hi`.
+pub const EXEC_HI: u16 = 127;
+/// A 32-bit literal follows the instruction.
+pub const LITERAL: u16 = 255;
+/// First VGPR operand code.
+pub const VGPR0: u16 = 256;
+/// First AGPR operand code.
+pub const AGPR0: u16 = 512;
+/// "No operand".
+pub const NONE: u16 = u16::MAX;
+
+/// Flag bits of [`Inst::flags`].
+pub mod flags {
+    /// MUBUF: the VGPR address holds an offset.
+    pub const OFFEN: u8 = 1;
+    /// MUBUF: the VGPR address holds an index (first VGPR when both are set).
+    pub const IDXEN: u8 = 2;
+    /// Globally coherent / sc0 (affects atomics: return the old value).
+    pub const GLC: u8 = 4;
+    /// Scratch: the address VGPR is used (gfx940/gfx11 `sve`; always on gfx9 before gfx940 when addr is used).
+    pub const SVE: u8 = 8;
+    /// VOPC written to VCC implicitly (the e32 form) rather than to an explicit SGPR.
+    pub const IMPLICIT_VCC: u8 = 16;
+    /// MUBUF LDS-direct load (not supported).
+    pub const LDS: u8 = 32;
+}
+
+/// Per-operand modifiers of VOP3/VOP3P (and the SDWA/DPP forms), bit `i` for source `i`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Mods {
+    /// `|x|` per source.
+    pub abs: u8,
+    /// `-x` per source (VOP3P: low half).
+    pub neg: u8,
+    /// VOP3P: negate the high half.
+    pub neg_hi: u8,
+    /// VOP3 (gfx9+): source/destination halves; VOP3P: which half feeds the low lanes. Bit 3 = destination.
+    pub opsel: u8,
+    /// VOP3P: which half feeds the high lanes.
+    pub opsel_hi: u8,
+    /// Clamp the result.
+    pub clamp: bool,
+    /// Output modifier: 0 none, 1 *2, 2 *4, 3 /2.
+    pub omod: u8,
+}
+
+/// Sub-dword addressing (gfx9/gfx10 VOP1/VOP2/VOPC `_sdwa`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sdwa {
+    /// Destination select: 0..3 bytes, 4/5 words, 6 dword.
+    pub dst_sel: u8,
+    /// What happens to the other destination bits: 0 pad with zeros, 1 sign-extend, 2 preserve.
+    pub dst_unused: u8,
+    /// Source selects (0..3 bytes, 4/5 words, 6 dword).
+    pub src_sel: [u8; 2],
+    /// Sign-extend the selected source bits.
+    pub sext: [bool; 2],
+}
+
+/// Data-parallel primitives: a cross-lane read of src0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dpp {
+    /// DPP16 (`dpp_ctrl`, `row_mask`, `bank_mask`, `bound_ctrl`, `fi`).
+    Dpp16 {
+        /// The control word (quad_perm, row_shl, ..., row_bcast).
+        ctrl: u16,
+        /// Rows (of 16 lanes) written.
+        row_mask: u8,
+        /// Banks (of 4 lanes within a row) written.
+        bank_mask: u8,
+        /// Invalid source lanes read 0 instead of disabling the write.
+        bound_ctrl: bool,
+        /// Fetch inactive lanes (gfx10+).
+        fi: bool,
+    },
+    /// DPP8: eight 3-bit lane selects within each group of 8 lanes.
+    Dpp8 {
+        /// Lane selects, 3 bits each.
+        sel: u32,
+        /// Fetch inactive lanes.
+        fi: bool,
+    },
+}
+
+/// Lane transforms an instruction carries besides its operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extra {
+    /// None.
+    None,
+    /// `_sdwa`.
+    Sdwa(Sdwa),
+    /// `_dpp`.
+    Dpp(Dpp),
+}
+
+/// One decoded instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inst {
+    /// What it does.
+    pub op: Op,
+    /// Encoding.
+    pub enc: Enc,
+    /// Size in bytes, literal included.
+    pub size: u8,
+    /// LLVM mnemonic (without encoding suffix).
+    pub name: &'static str,
+    /// Destination operand (VGPR/AGPR code for vector results, scalar code for scalar ones).
+    pub dst: u16,
+    /// Scalar destination of VOP3b carries, VOPC results and `v_readlane`; [`NONE`] otherwise.
+    pub sdst: u16,
+    /// Sources. Memory: `[address, data, saddr/srsrc]`; DS: `[address, data0, data1]`; SMEM: `[sbase, -, -]`.
+    pub src: [u16; 3],
+    /// The literal dword, when an operand is [`LITERAL`] or the instruction always carries one.
+    pub lit: u32,
+    /// SOPK/SOPP `simm16` (sign-extended); memory offsets (SMEM, FLAT, MUBUF, DS offset0).
+    pub imm: i32,
+    /// DS `offset1`.
+    pub imm1: u8,
+    /// SMEM/MUBUF `soffset` operand code ([`NULL`] when absent).
+    pub soffset: u16,
+    /// VOP3/VOP3P/SDWA/DPP modifiers.
+    pub mods: Mods,
+    /// [`flags`] bits.
+    pub flags: u8,
+    /// SDWA/DPP.
+    pub extra: Extra,
+    /// The Y half of a VOPD instruction.
+    pub y: Option<Box<Inst>>,
+}
+
+/// Why bytes did not decode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    /// Fewer bytes than the instruction needs.
+    Truncated,
+    /// The first dword matches no encoding of the family.
+    UnknownEncoding(u32),
+    /// The encoding is known, the opcode is not (for this target); `size` is what the instruction would occupy.
+    UnknownOpcode {
+        /// Encoding.
+        enc: Enc,
+        /// Opcode number.
+        opcode: u32,
+        /// Size in bytes it would have.
+        size: u8,
+    },
+}
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Truncated => write!(f, "truncated instruction"),
+            Self::UnknownEncoding(w) => write!(f, "unknown encoding {w:#010x}"),
+            Self::UnknownOpcode { enc, opcode, .. } => write!(f, "unknown {} opcode {opcode:#x}", enc.name()),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+fn dword(bytes: &[u8], i: usize) -> Result<u32, DecodeError> {
+    let b = bytes.get(4 * i..4 * i + 4).ok_or(DecodeError::Truncated)?;
+    Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+fn sext(v: u32, bits: u32) -> i32 {
+    ((v << (32 - bits)) as i32) >> (32 - bits)
+}
+
+/// Field decoding context of one family.
+struct Ctx {
+    fam: Family,
+    table: &'static OpTable,
+}
+
+impl Ctx {
+    /// A scalar operand field (7 or 8 bits) into the canonical code space.
+    fn scalar(&self, code: u32) -> u16 {
+        let c = code as u16;
+        if self.fam >= Family::Gfx11 {
+            match c {
+                124 => NULL,
+                125 => M0,
+                _ => c,
+            }
+        } else {
+            c
+        }
+    }
+
+    /// A 9-bit source field (scalar/constant below 256, VGPR from 256).
+    fn src9(&self, code: u32) -> u16 {
+        if code >= 256 {
+            code as u16
+        } else {
+            self.scalar(code)
+        }
+    }
+
+    fn entry(&self, enc: Enc, opcode: u32, size: u8) -> Result<&'static Entry, DecodeError> {
+        self.table.get(enc, opcode).ok_or(DecodeError::UnknownOpcode { enc, opcode, size })
+    }
+}
+
+fn base(op: Op, enc: Enc, size: u8, name: &'static str) -> Inst {
+    Inst {
+        op,
+        enc,
+        size,
+        name,
+        dst: NONE,
+        sdst: NONE,
+        src: [NONE; 3],
+        lit: 0,
+        imm: 0,
+        imm1: 0,
+        soffset: NULL,
+        mods: Mods::default(),
+        flags: 0,
+        extra: Extra::None,
+        y: None,
+    }
+}
+
+/// Decodes the instruction at the start of `bytes` for `target`.
+pub fn decode(target: &Target, bytes: &[u8]) -> Result<Inst, DecodeError> {
+    let table = crate::table::table(target.table).expect("every target names a table");
+    let cx = Ctx { fam: target.family, table };
+    let w = dword(bytes, 0)?;
+    match target.family {
+        Family::Gfx9 => decode_gfx9(&cx, w, bytes),
+        _ => decode_rdna(&cx, w, bytes),
+    }
+}
+
+/// The size of the instruction at the start of `bytes`, also for opcodes the target's table lacks.
+pub fn size_of(target: &Target, bytes: &[u8]) -> Result<u8, DecodeError> {
+    match decode(target, bytes) {
+        Ok(i) => Ok(i.size),
+        Err(DecodeError::UnknownOpcode { size, .. }) => Ok(size),
+        Err(e) => Err(e),
+    }
+}
+
+/// Reads the literal at `bytes[at..]` if `needed`, returning (size, literal).
+fn with_literal(bytes: &[u8], at_dword: usize, needed: bool) -> Result<(u8, u32), DecodeError> {
+    if needed {
+        Ok((4 * at_dword as u8 + 4, dword(bytes, at_dword)?))
+    } else {
+        Ok((4 * at_dword as u8, 0))
+    }
+}
+
+fn scalar_formats(cx: &Ctx, w: u32, bytes: &[u8]) -> Option<Result<Inst, DecodeError>> {
+    let r = (|| {
+        if w >> 23 == 0x17f {
+            let opcode = (w >> 16) & 0x7f;
+            let e = cx.entry(Enc::Sopp, opcode, 4)?;
+            let mut i = base(e.op, Enc::Sopp, 4, e.name);
+            i.imm = w as u16 as i16 as i32;
+            return Ok(i);
+        }
+        if w >> 23 == 0x17d {
+            let opcode = (w >> 8) & 0xff;
+            let src0 = cx.scalar(w & 0xff);
+            let (size, lit) = with_literal(bytes, 1, src0 == LITERAL)?;
+            let e = cx.entry(Enc::Sop1, opcode, size)?;
+            let mut i = base(e.op, Enc::Sop1, size, e.name);
+            i.dst = cx.scalar((w >> 16) & 0x7f);
+            i.src[0] = src0;
+            i.lit = lit;
+            return Ok(i);
+        }
+        if w >> 23 == 0x17e {
+            let opcode = (w >> 16) & 0x7f;
+            let (s0, s1) = (cx.scalar(w & 0xff), cx.scalar((w >> 8) & 0xff));
+            let (size, lit) = with_literal(bytes, 1, s0 == LITERAL || s1 == LITERAL)?;
+            let e = cx.entry(Enc::Sopc, opcode, size)?;
+            let mut i = base(e.op, Enc::Sopc, size, e.name);
+            i.src = [s0, s1, NONE];
+            i.lit = lit;
+            return Ok(i);
+        }
+        if w >> 28 == 0xb {
+            let opcode = (w >> 23) & 0x1f;
+            let lit_needed = cx.table.get(Enc::Sopk, opcode).is_some_and(|e| e.lit);
+            let (size, lit) = with_literal(bytes, 1, lit_needed)?;
+            let e = cx.entry(Enc::Sopk, opcode, size)?;
+            let mut i = base(e.op, Enc::Sopk, size, e.name);
+            i.dst = cx.scalar((w >> 16) & 0x7f);
+            i.imm = w as u16 as i16 as i32;
+            i.lit = lit;
+            return Ok(i);
+        }
+        if w >> 30 == 0b10 {
+            let opcode = (w >> 23) & 0x7f;
+            let (s0, s1) = (cx.scalar(w & 0xff), cx.scalar((w >> 8) & 0xff));
+            let (size, lit) = with_literal(bytes, 1, s0 == LITERAL || s1 == LITERAL)?;
+            let e = cx.entry(Enc::Sop2, opcode, size)?;
+            let mut i = base(e.op, Enc::Sop2, size, e.name);
+            i.dst = cx.scalar((w >> 16) & 0x7f);
+            i.src = [s0, s1, NONE];
+            i.lit = lit;
+            return Ok(i);
+        }
+        Err(DecodeError::UnknownEncoding(w))
+    })();
+    match r {
+        Err(DecodeError::UnknownEncoding(_)) => None,
+        other => Some(other),
+    }
+}
+
+/// VOP1/VOP2/VOPC (32-bit encodings, with SDWA/DPP/literal extensions).
+fn vop_short(cx: &Ctx, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
+    let (enc, opcode, dst) = if w >> 25 == 0x3f {
+        (Enc::Vop1, (w >> 9) & 0xff, VGPR0 + ((w >> 17) & 0xff) as u16)
+    } else if w >> 25 == 0x3e {
+        (Enc::Vopc, (w >> 17) & 0xff, NONE)
+    } else {
+        (Enc::Vop2, (w >> 25) & 0x3f, VGPR0 + ((w >> 17) & 0xff) as u16)
+    };
+    let src0_field = w & 0x1ff;
+    let vsrc1 = VGPR0 + ((w >> 9) & 0xff) as u16;
+    let mandatory = cx.table.get(enc, opcode).is_some_and(|e| e.lit);
+    let gfx9 = cx.fam == Family::Gfx9;
+    let (size, extra, src0, lit, mods, sdst) = match src0_field {
+        0xf9 if cx.fam <= Family::Gfx10 => {
+            let d1 = dword(bytes, 1)?;
+            let s0_is_sgpr = d1 & (1 << 23) != 0;
+            let src0 = if s0_is_sgpr { cx.scalar(d1 & 0xff) } else { VGPR0 + (d1 & 0xff) as u16 };
+            let mut mods = Mods::default();
+            let mut sdst = NONE;
+            let sdwa = Sdwa {
+                dst_sel: ((d1 >> 8) & 7) as u8,
+                dst_unused: ((d1 >> 11) & 3) as u8,
+                src_sel: [((d1 >> 16) & 7) as u8, ((d1 >> 24) & 7) as u8],
+                sext: [d1 & (1 << 19) != 0, d1 & (1 << 27) != 0],
+            };
+            if enc == Enc::Vopc {
+                // VOPC SDWA: sdst[14:8] with sd[15]; without sd the result goes to VCC.
+                sdst = if d1 & (1 << 15) != 0 { cx.scalar((d1 >> 8) & 0x7f) } else { VCC_LO };
+            } else {
+                mods.clamp = d1 & (1 << 13) != 0;
+                if gfx9 {
+                    mods.omod = ((d1 >> 14) & 3) as u8;
+                }
+            }
+            mods.neg = (((d1 >> 20) & 1) | (((d1 >> 28) & 1) << 1)) as u8;
+            mods.abs = (((d1 >> 21) & 1) | (((d1 >> 29) & 1) << 1)) as u8;
+            (8, Extra::Sdwa(sdwa), src0, 0, mods, sdst)
+        }
+        0xfa => {
+            let d1 = dword(bytes, 1)?;
+            let mods = Mods {
+                neg: (((d1 >> 20) & 1) | (((d1 >> 22) & 1) << 1)) as u8,
+                abs: (((d1 >> 21) & 1) | (((d1 >> 23) & 1) << 1)) as u8,
+                ..Mods::default()
+            };
+            let dpp = Dpp::Dpp16 {
+                ctrl: ((d1 >> 8) & 0x1ff) as u16,
+                row_mask: (d1 >> 28) as u8,
+                bank_mask: ((d1 >> 24) & 0xf) as u8,
+                bound_ctrl: d1 & (1 << 19) != 0,
+                fi: !gfx9 && d1 & (1 << 18) != 0,
+            };
+            (8, Extra::Dpp(dpp), VGPR0 + (d1 & 0xff) as u16, 0, mods, NONE)
+        }
+        0xe9 | 0xea if !gfx9 => {
+            let d1 = dword(bytes, 1)?;
+            let dpp = Dpp::Dpp8 { sel: d1 >> 8, fi: src0_field == 0xea };
+            (8, Extra::Dpp(dpp), VGPR0 + (d1 & 0xff) as u16, 0, Mods::default(), NONE)
+        }
+        _ => {
+            let src0 = cx.src9(src0_field);
+            let (size, lit) = with_literal(bytes, 1, src0 == LITERAL || mandatory)?;
+            (size, Extra::None, src0, lit, Mods::default(), NONE)
+        }
+    };
+    let e = cx.entry(enc, opcode, size)?;
+    let mut i = base(e.op, enc, size, e.name);
+    i.dst = dst;
+    if e.op == Op::Valu(crate::op::VOp::ReadfirstlaneB32) {
+        // v_readfirstlane_b32's VOP1 destination field names an SGPR.
+        i.dst = cx.scalar((w >> 17) & 0xff);
+    }
+    i.src = [src0, if enc == Enc::Vop1 { NONE } else { vsrc1 }, NONE];
+    i.lit = lit;
+    i.mods = mods;
+    i.extra = extra;
+    if enc == Enc::Vop2 {
+        use crate::op::VOp::*;
+        if let Op::Valu(v) = e.op {
+            if matches!(v, AddCoU32 | SubCoU32 | SubrevCoU32 | AddcCoU32 | SubbCoU32 | SubbrevCoU32) {
+                i.sdst = VCC_LO;
+            }
+            if matches!(v, AddcCoU32 | SubbCoU32 | SubbrevCoU32 | CndmaskB32) {
+                i.src[2] = VCC_LO;
+            }
+        }
+    }
+    if enc == Enc::Vopc {
+        i.sdst = if sdst == NONE { VCC_LO } else { sdst };
+        i.flags |= flags::IMPLICIT_VCC * u8::from(sdst == NONE || sdst == VCC_LO);
+    }
+    // VOP2 carry forms read/write VCC implicitly; a literal-carrying madmk/fmamk keeps its operand order
+    // (src0 * K + vsrc1) and madak/fmaak (src0 * vsrc1 + K): the executor reads `lit` as K.
+    Ok(i)
+}
+
+/// VOP3 / VOP3b (64-bit), with gfx10+ literal and gfx11+ DPP.
+fn vop3(cx: &Ctx, w: u32, bytes: &[u8], opcode: u32) -> Result<Inst, DecodeError> {
+    let d1 = dword(bytes, 1)?;
+    let srcs = [d1 & 0x1ff, (d1 >> 9) & 0x1ff, (d1 >> 18) & 0x1ff];
+    let mut src = srcs.map(|s| cx.src9(s));
+    let mut extra = Extra::None;
+    let mut size = 8;
+    let mut lit = 0;
+    if cx.fam >= Family::Gfx11 && matches!(srcs[0], 0xfa | 0xe9 | 0xea) {
+        let d2 = dword(bytes, 2)?;
+        size = 12;
+        src[0] = VGPR0 + (d2 & 0xff) as u16;
+        extra = Extra::Dpp(if srcs[0] == 0xfa {
+            Dpp::Dpp16 {
+                ctrl: ((d2 >> 8) & 0x1ff) as u16,
+                row_mask: (d2 >> 28) as u8,
+                bank_mask: ((d2 >> 24) & 0xf) as u8,
+                bound_ctrl: d2 & (1 << 19) != 0,
+                fi: d2 & (1 << 18) != 0,
+            }
+        } else {
+            Dpp::Dpp8 { sel: d2 >> 8, fi: srcs[0] == 0xea }
+        });
+    } else if cx.fam >= Family::Gfx10 && src.contains(&LITERAL) {
+        size = 12;
+        lit = dword(bytes, 2)?;
+    }
+    let e = cx.entry(Enc::Vop3, opcode, size)?;
+    let mut i = base(e.op, Enc::Vop3, size, e.name);
+    i.lit = lit;
+    i.extra = extra;
+    i.dst = VGPR0 + (w & 0xff) as u16;
+    // VOP3b (carry-out/scale forms) put an SGPR destination where abs/opsel live.
+    let vop3b = matches!(
+        e.op,
+        Op::Valu(
+            crate::op::VOp::AddCoU32
+                | crate::op::VOp::SubCoU32
+                | crate::op::VOp::SubrevCoU32
+                | crate::op::VOp::AddcCoU32
+                | crate::op::VOp::SubbCoU32
+                | crate::op::VOp::SubbrevCoU32
+                | crate::op::VOp::DivScaleF32
+                | crate::op::VOp::DivScaleF64
+                | crate::op::VOp::MadU64U32
+                | crate::op::VOp::MadI64I32
+        )
+    );
+    let mut mods =
+        Mods { neg: (d1 >> 29) as u8, omod: ((d1 >> 27) & 3) as u8, clamp: w & (1 << 15) != 0, ..Mods::default() };
+    if vop3b {
+        i.sdst = cx.scalar((w >> 8) & 0x7f);
+    } else {
+        mods.abs = ((w >> 8) & 7) as u8;
+        mods.opsel = ((w >> 11) & 0xf) as u8;
+    }
+    match e.op {
+        Op::Vcmp { .. } => {
+            // VOP3-encoded compares write an SGPR pair (or EXEC for gfx10+ v_cmpx) at vdst.
+            i.sdst = cx.scalar(w & 0xff);
+            i.dst = NONE;
+        }
+        Op::Valu(crate::op::VOp::ReadlaneB32 | crate::op::VOp::ReadfirstlaneB32) => {
+            i.dst = cx.scalar(w & 0xff);
+        }
+        _ => {}
+    }
+    i.src = src;
+    i.mods = mods;
+    Ok(i)
+}
+
+fn vop3p(cx: &Ctx, w: u32, bytes: &[u8], opcode: u32) -> Result<Inst, DecodeError> {
+    let d1 = dword(bytes, 1)?;
+    let src = [d1 & 0x1ff, (d1 >> 9) & 0x1ff, (d1 >> 18) & 0x1ff].map(|s| cx.src9(s));
+    let (size, lit) = if cx.fam >= Family::Gfx10 && src.contains(&LITERAL) { (12, dword(bytes, 2)?) } else { (8, 0) };
+    let e = cx.entry(Enc::Vop3p, opcode, size)?;
+    let mut i = base(e.op, Enc::Vop3p, size, e.name);
+    i.dst = VGPR0 + (w & 0xff) as u16;
+    i.src = src;
+    i.lit = lit;
+    i.mods = Mods {
+        neg: (d1 >> 29) as u8,
+        neg_hi: ((w >> 8) & 7) as u8,
+        opsel: ((w >> 11) & 7) as u8,
+        opsel_hi: (((d1 >> 27) & 3) | (((w >> 14) & 1) << 2)) as u8,
+        clamp: w & (1 << 15) != 0,
+        omod: 0,
+        abs: 0,
+    };
+    if cx.table.get(Enc::Vop3p, opcode).is_some_and(|e| e.name.starts_with("v_accvgpr")) {
+        i.dst += 256;
+    }
+    Ok(i)
+}
+
+fn smem(cx: &Ctx, w: u32, bytes: &[u8], opcode: u32) -> Result<Inst, DecodeError> {
+    let d1 = dword(bytes, 1)?;
+    let e = cx.entry(Enc::Smem, opcode, 8)?;
+    let mut i = base(e.op, Enc::Smem, 8, e.name);
+    i.dst = cx.scalar((w >> 6) & 0x7f);
+    i.src[0] = ((w & 0x3f) << 1) as u16;
+    match cx.fam {
+        Family::Gfx9 => {
+            let imm = w & (1 << 17) != 0;
+            let soe = w & (1 << 14) != 0;
+            match (imm, soe) {
+                (true, false) => i.imm = sext(d1 & 0x1f_ffff, 21),
+                (true, true) => {
+                    i.imm = sext(d1 & 0x1f_ffff, 21);
+                    i.soffset = cx.scalar(d1 >> 25);
+                }
+                (false, false) => i.soffset = cx.scalar(d1 & 0xff),
+                (false, true) => i.soffset = cx.scalar(d1 >> 25),
+            }
+            i.flags |= flags::GLC * u8::from(w & (1 << 16) != 0);
+        }
+        Family::Gfx10 | Family::Gfx11 => {
+            i.imm = sext(d1 & 0x1f_ffff, 21);
+            i.soffset = cx.scalar(d1 >> 25);
+        }
+        Family::Gfx12 => {
+            i.imm = sext(d1 & 0xff_ffff, 24);
+            i.soffset = cx.scalar(d1 >> 25);
+        }
+    }
+    Ok(i)
+}
+
+fn ds(cx: &Ctx, w: u32, bytes: &[u8], opcode: u32, acc: bool) -> Result<Inst, DecodeError> {
+    let d1 = dword(bytes, 1)?;
+    let e = cx.entry(Enc::Ds, opcode, 8)?;
+    let mut i = base(e.op, Enc::Ds, 8, e.name);
+    let vreg = if acc { AGPR0 } else { VGPR0 };
+    i.dst = vreg + (d1 >> 24) as u16;
+    i.src = [VGPR0 + (d1 & 0xff) as u16, vreg + ((d1 >> 8) & 0xff) as u16, vreg + ((d1 >> 16) & 0xff) as u16];
+    i.imm = (w & 0xff) as i32;
+    i.imm1 = ((w >> 8) & 0xff) as u8;
+    Ok(i)
+}
+
+/// FLAT/GLOBAL/SCRATCH for gfx9..gfx11 (64-bit encodings).
+fn flat(cx: &Ctx, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
+    let d1 = dword(bytes, 1)?;
+    let opcode = (w >> 18) & 0x7f;
+    let seg = if cx.fam == Family::Gfx11 { (w >> 16) & 3 } else { (w >> 14) & 3 };
+    let enc = match seg {
+        0 => Enc::Flat,
+        1 => Enc::Scratch,
+        2 => Enc::Global,
+        _ => return Err(DecodeError::UnknownEncoding(w)),
+    };
+    let e = cx.entry(enc, opcode, 8)?;
+    let mut i = base(e.op, enc, 8, e.name);
+    let (offset, acc, sve) = match cx.fam {
+        Family::Gfx9 => {
+            let off = if enc == Enc::Flat { (w & 0xfff) as i32 } else { sext(w & 0x1fff, 13) };
+            (off, d1 & (1 << 23) != 0, w & (1 << 13) != 0)
+        }
+        Family::Gfx10 => {
+            let off = if enc == Enc::Flat { (w & 0x7ff) as i32 } else { sext(w & 0xfff, 12) };
+            (off, false, false)
+        }
+        _ => (sext(w & 0x1fff, 13), false, d1 & (1 << 23) != 0),
+    };
+    let vreg = if acc { AGPR0 } else { VGPR0 };
+    i.imm = offset;
+    i.dst = vreg + (d1 >> 24) as u16;
+    let saddr_field = (d1 >> 16) & 0x7f;
+    let saddr_off = match cx.fam {
+        Family::Gfx9 => saddr_field == 0x7f,
+        Family::Gfx10 => saddr_field == 0x7d || saddr_field == 0x7f,
+        _ => saddr_field == 0x7c || saddr_field == 0x7f,
+    };
+    i.src = [
+        VGPR0 + (d1 & 0xff) as u16,
+        vreg + ((d1 >> 8) & 0xff) as u16,
+        if saddr_off { NULL } else { cx.scalar(saddr_field) },
+    ];
+    i.flags |= flags::GLC * u8::from(w & (1 << if cx.fam == Family::Gfx11 { 14 } else { 16 }) != 0);
+    // Scratch uses its address VGPR when saddr is off (gfx9 before gfx940, gfx10) or when SVE says so.
+    let uses_vaddr = match (cx.fam, enc) {
+        (_, Enc::Scratch) if cx.fam == Family::Gfx10 => saddr_off,
+        (Family::Gfx9, Enc::Scratch) => sve || saddr_off,
+        (_, Enc::Scratch) => sve,
+        _ => true,
+    };
+    i.flags |= flags::SVE * u8::from(uses_vaddr);
+    Ok(i)
+}
+
+fn mubuf(cx: &Ctx, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
+    let d1 = dword(bytes, 1)?;
+    let opcode = if cx.fam == Family::Gfx9 { (w >> 18) & 0x7f } else { (w >> 18) & 0xff };
+    let e = cx.entry(Enc::Mubuf, opcode, 8)?;
+    let mut i = base(e.op, Enc::Mubuf, 8, e.name);
+    let (offen, idxen, acc, lds) = match cx.fam {
+        Family::Gfx9 => (w & (1 << 12) != 0, w & (1 << 13) != 0, d1 & (1 << 23) != 0, w & (1 << 16) != 0),
+        Family::Gfx10 => (w & (1 << 12) != 0, w & (1 << 13) != 0, false, w & (1 << 16) != 0),
+        _ => (d1 & (1 << 22) != 0, d1 & (1 << 23) != 0, false, false),
+    };
+    let vreg = if acc { AGPR0 } else { VGPR0 };
+    i.imm = (w & 0xfff) as i32;
+    i.dst = vreg + ((d1 >> 8) & 0xff) as u16;
+    i.src = [VGPR0 + (d1 & 0xff) as u16, vreg + ((d1 >> 8) & 0xff) as u16, (((d1 >> 16) & 0x1f) << 2) as u16];
+    i.soffset = cx.src9(d1 >> 24);
+    i.flags |= (flags::OFFEN * u8::from(offen)) | (flags::IDXEN * u8::from(idxen)) | (flags::LDS * u8::from(lds));
+    i.flags |= flags::GLC * u8::from(w & (1 << 14) != 0);
+    Ok(i)
+}
+
+fn decode_gfx9(cx: &Ctx, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
+    if let Some(r) = scalar_formats(cx, w, bytes) {
+        return r;
+    }
+    match w >> 26 {
+        0b11_0000 => smem(cx, w, bytes, (w >> 18) & 0xff),
+        0b11_0100 => {
+            if w >> 23 == 0x1a7 {
+                vop3p(cx, w, bytes, (w >> 16) & 0x7f)
+            } else {
+                vop3(cx, w, bytes, (w >> 16) & 0x3ff)
+            }
+        }
+        0b11_0110 => ds(cx, w, bytes, (w >> 17) & 0xff, w & (1 << 25) != 0),
+        0b11_0111 => flat(cx, w, bytes),
+        0b11_1000 => mubuf(cx, w, bytes),
+        _ if w >> 31 == 0 => vop_short(cx, w, bytes),
+        _ => Err(DecodeError::UnknownEncoding(w)),
+    }
+}
+
+fn vopd(cx: &Ctx, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
+    let d1 = dword(bytes, 1)?;
+    let (opx, opy) = ((w >> 22) & 0xf, (w >> 17) & 0x1f);
+    let srcx0 = cx.src9(w & 0x1ff);
+    let srcy0 = cx.src9(d1 & 0x1ff);
+    let lit_x = cx.table.get(Enc::VopdX, opx).is_some_and(|e| e.lit);
+    let lit_y = cx.table.get(Enc::VopdY, opy).is_some_and(|e| e.lit);
+    let (size, lit) = with_literal(bytes, 2, srcx0 == LITERAL || srcy0 == LITERAL || lit_x || lit_y)?;
+    let ex = cx.entry(Enc::VopdX, opx, size)?;
+    let ey = cx.entry(Enc::VopdY, opy, size)?;
+    let vdstx = (d1 >> 24) as u16;
+    let vdsty = ((((d1 >> 17) & 0x7f) << 1) as u16) | ((vdstx & 1) ^ 1);
+    let mut x = base(ex.op, Enc::VopdX, size, ex.name);
+    x.dst = VGPR0 + vdstx;
+    x.src = [srcx0, VGPR0 + ((w >> 9) & 0xff) as u16, NONE];
+    x.lit = lit;
+    let mut y = base(ey.op, Enc::VopdY, size, ey.name);
+    y.dst = VGPR0 + vdsty;
+    y.src = [srcy0, VGPR0 + ((d1 >> 9) & 0xff) as u16, NONE];
+    y.lit = lit;
+    // v_dual_fmac/fmamk/fmaak read their destination as the addend (src2).
+    for h in [&mut x, &mut y] {
+        h.src[2] = h.dst;
+    }
+    x.y = Some(Box::new(y));
+    Ok(x)
+}
+
+fn decode_gfx12_mem(cx: &Ctx, w: u32, bytes: &[u8]) -> Option<Result<Inst, DecodeError>> {
+    let enc = match w >> 24 {
+        0xec => Enc::Flat,
+        0xed => Enc::Scratch,
+        0xee => Enc::Global,
+        _ if w >> 26 == 0b11_0001 => Enc::Mubuf,
+        _ => return None,
+    };
+    Some((|| {
+        let d1 = dword(bytes, 1)?;
+        let d2 = dword(bytes, 2)?;
+        let opcode = (w >> 14) & if enc == Enc::Mubuf { 0xff } else { 0x7f };
+        let e = cx.entry(enc, opcode, 12)?;
+        let mut i = base(e.op, enc, 12, e.name);
+        i.imm = sext(d2 >> 8, 24);
+        i.dst = VGPR0 + (d1 & 0xff) as u16;
+        if enc == Enc::Mubuf {
+            i.src = [VGPR0 + (d2 & 0xff) as u16, VGPR0 + (d1 & 0xff) as u16, ((d1 >> 9) & 0x7f) as u16];
+            i.soffset = cx.scalar(w & 0x7f);
+            i.flags |= (flags::OFFEN * u8::from(d1 & (1 << 30) != 0)) | (flags::IDXEN * u8::from(d1 & (1 << 31) != 0));
+        } else {
+            let saddr = w & 0x7f;
+            i.src = [
+                VGPR0 + (d2 & 0xff) as u16,
+                VGPR0 + ((d1 >> 23) & 0xff) as u16,
+                if saddr == 0x7c { NULL } else { cx.scalar(saddr) },
+            ];
+            let sve = d1 & (1 << 17) != 0;
+            i.flags |= flags::SVE * u8::from(enc != Enc::Scratch || sve);
+        }
+        // gfx12 has no GLC bit; atomics return the old value when th says so (TH_ATOMIC_RETURN = bit 0).
+        i.flags |= flags::GLC * u8::from((d1 >> 20) & 1 != 0);
+        Ok(i)
+    })())
+}
+
+fn decode_rdna(cx: &Ctx, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
+    if let Some(r) = scalar_formats(cx, w, bytes) {
+        return r;
+    }
+    if cx.fam == Family::Gfx12 {
+        if let Some(r) = decode_gfx12_mem(cx, w, bytes) {
+            return r;
+        }
+    }
+    match w >> 26 {
+        0b11_1101 => {
+            let opcode = if cx.fam == Family::Gfx12 { (w >> 13) & 0x3f } else { (w >> 18) & 0xff };
+            smem(cx, w, bytes, opcode)
+        }
+        0b11_0101 => vop3(cx, w, bytes, (w >> 16) & 0x3ff),
+        0b11_0011 if w >> 24 == 0xcc => vop3p(cx, w, bytes, (w >> 16) & 0x7f),
+        0b11_0010 if cx.fam >= Family::Gfx11 => vopd(cx, w, bytes),
+        0b11_0110 => ds(cx, w, bytes, (w >> 18) & 0xff, false),
+        0b11_0111 if cx.fam <= Family::Gfx11 => flat(cx, w, bytes),
+        0b11_1000 if cx.fam <= Family::Gfx11 => mubuf(cx, w, bytes),
+        _ if w >> 31 == 0 => vop_short(cx, w, bytes),
+        _ => Err(DecodeError::UnknownEncoding(w)),
+    }
+}

@@ -1,0 +1,641 @@
+//! Running a kernel dispatch: the kernel descriptor, the initial wave state the hardware sets up (user and
+//! system SGPRs, work-item ids in VGPRs), workgroups on a few host threads with their waves scheduled
+//! round robin until barriers, and the per-wave records.
+//!
+//! Determinism: each workgroup runs on one thread from start to end, so anything that does not race
+//! between workgroups (the usual case: each workgroup writes its own outputs) gives the same results with
+//! any thread count. Races between workgroups (atomics, float atomics in particular) resolve in whatever
+//! order the threads reach them, as on a GPU; one thread ([`RunOptions::threads`] = 1) runs workgroups in
+//! dispatch order.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use crate::decode::{decode, Inst};
+use crate::exec::{class_of, execute, Ctx, Flow, Stop};
+use crate::memory::{Fault, Memory, PRIVATE_APERTURE};
+use crate::stats::{InstClass, Step, WaveRecord, WaveStats};
+use crate::target::{Family, Target};
+use crate::wave::{Wave, MAX_LANES};
+
+/// The fields of an AMDHSA kernel descriptor (code object v3+, 64 bytes; `amd_hsa_kernel_descriptor.h`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KernelDescriptor {
+    /// LDS the kernel declares.
+    pub group_segment_fixed_size: u32,
+    /// Scratch per work-item the kernel declares.
+    pub private_segment_fixed_size: u32,
+    /// Kernel argument bytes.
+    pub kernarg_size: u32,
+    /// Entry point relative to the descriptor's address.
+    pub kernel_code_entry_byte_offset: i64,
+    /// `COMPUTE_PGM_RSRC3`.
+    pub rsrc3: u32,
+    /// `COMPUTE_PGM_RSRC1`.
+    pub rsrc1: u32,
+    /// `COMPUTE_PGM_RSRC2`.
+    pub rsrc2: u32,
+    /// `kernel_code_properties`.
+    pub properties: u16,
+    /// `kernarg_preload` (gfx940, gfx12).
+    pub kernarg_preload: u16,
+}
+
+impl KernelDescriptor {
+    /// Parses 64 descriptor bytes.
+    pub fn parse(b: &[u8; 64]) -> Self {
+        let u32_at = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().expect("4 bytes"));
+        KernelDescriptor {
+            group_segment_fixed_size: u32_at(0),
+            private_segment_fixed_size: u32_at(4),
+            kernarg_size: u32_at(8),
+            kernel_code_entry_byte_offset: i64::from_le_bytes(b[16..24].try_into().expect("8 bytes")),
+            rsrc3: u32_at(44),
+            rsrc1: u32_at(48),
+            rsrc2: u32_at(52),
+            properties: u16::from_le_bytes([b[56], b[57]]),
+            kernarg_preload: u16::from_le_bytes([b[58], b[59]]),
+        }
+    }
+
+    /// The kernel runs in wave32 (`ENABLE_WAVEFRONT_SIZE32`, gfx10+).
+    pub fn wave32(&self) -> bool {
+        self.properties & (1 << 10) != 0
+    }
+
+    /// VGPR rows the kernel may use (granulated count, generous; AGPRs separately).
+    fn vgprs(&self) -> usize {
+        (((self.rsrc1 & 0x3f) as usize + 1) * 8).min(256)
+    }
+}
+
+/// One kernel dispatch, as the packet processor sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Dispatch {
+    /// The agent's target.
+    pub target: &'static Target,
+    /// Address of the kernel descriptor (`kernel_object`).
+    pub kernel_object: u64,
+    /// The descriptor.
+    pub descriptor: KernelDescriptor,
+    /// Grid size in work-items.
+    pub grid: [u32; 3],
+    /// Workgroup size in work-items.
+    pub workgroup: [u32; 3],
+    /// LDS per workgroup (AQL `group_segment_size`, dynamic LDS included).
+    pub group_segment_size: u32,
+    /// Scratch per work-item (AQL `private_segment_size`).
+    pub private_segment_size: u32,
+    /// Kernel arguments.
+    pub kernarg: u64,
+    /// Address of the dispatch packet (`dispatch_ptr` user SGPRs).
+    pub dispatch_ptr: u64,
+    /// Address of the `amd_queue_t` (`queue_ptr`).
+    pub queue_ptr: u64,
+    /// Dispatch id (`dispatch_id` user SGPRs).
+    pub dispatch_id: u64,
+}
+
+impl Dispatch {
+    /// The kernel's first instruction.
+    pub fn entry(&self) -> u64 {
+        self.kernel_object.wrapping_add(self.descriptor.kernel_code_entry_byte_offset as u64)
+    }
+
+    /// Lanes per wave.
+    pub fn lanes(&self) -> usize {
+        if self.target.family >= Family::Gfx10 && self.descriptor.wave32() {
+            32
+        } else {
+            64
+        }
+    }
+
+    /// Workgroups per dimension.
+    pub fn workgroups(&self) -> [u64; 3] {
+        [0, 1, 2].map(|d| u64::from(self.grid[d].div_ceil(self.workgroup[d].max(1))))
+    }
+}
+
+/// Which waves get per-instruction detail.
+pub type DetailFilter<'a> = &'a (dyn Fn(u64, u32) -> bool + Sync);
+
+/// How to run.
+#[derive(Clone, Copy)]
+pub struct RunOptions<'a> {
+    /// Host threads (at least 1).
+    pub threads: usize,
+    /// Waves to record instruction by instruction (`(workgroup, wave) -> bool`).
+    pub detail: Option<DetailFilter<'a>>,
+    /// At most this many steps per detailed wave.
+    pub max_detail_steps: usize,
+    /// A wave that executes more instructions than this stops the dispatch (a hung kernel).
+    pub max_wave_instructions: u64,
+}
+
+impl Default for RunOptions<'_> {
+    fn default() -> Self {
+        RunOptions { threads: 1, detail: None, max_detail_steps: 1 << 16, max_wave_instructions: 1 << 32 }
+    }
+}
+
+/// Why a dispatch stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ErrorKind {
+    /// An instruction without semantics here.
+    Unimplemented,
+    /// An operand combination not supported.
+    Unsupported(String),
+    /// Memory outside what the kernel may touch.
+    Fault(Fault),
+    /// `s_trap`.
+    Trap,
+    /// Not an instruction.
+    Decode(String),
+    /// More instructions than [`RunOptions::max_wave_instructions`].
+    Hang,
+}
+
+/// A dispatch that could not run to the end, with where it stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DispatchError {
+    /// What went wrong.
+    pub kind: ErrorKind,
+    /// Absolute PC of the instruction.
+    pub pc: u64,
+    /// PC relative to the kernel's entry.
+    pub pc_offset: i64,
+    /// LLVM mnemonic, when the bytes decoded.
+    pub mnemonic: Option<&'static str>,
+    /// The instruction's dwords.
+    pub words: Vec<u32>,
+    /// Workgroup index in dispatch order.
+    pub workgroup: u64,
+    /// Wave within the workgroup.
+    pub wave: u32,
+}
+
+impl std::fmt::Display for DispatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let words: Vec<String> = self.words.iter().map(|w| format!("{w:08x}")).collect();
+        let inst = match self.mnemonic {
+            Some(m) => format!("`{m}` [{}]", words.join(" ")),
+            None => format!("[{}]", words.join(" ")),
+        };
+        let at = format!(
+            "at pc {:#x} (entry{:+#x}), workgroup {} wave {}",
+            self.pc, self.pc_offset, self.workgroup, self.wave
+        );
+        match &self.kind {
+            ErrorKind::Unimplemented => write!(f, "unimplemented instruction {inst} {at}"),
+            ErrorKind::Unsupported(why) => write!(f, "unsupported: {why}: {inst} {at}"),
+            ErrorKind::Fault(fault) => write!(f, "memory fault: {fault}: {inst} {at}"),
+            ErrorKind::Trap => write!(f, "s_trap {at}"),
+            ErrorKind::Decode(e) => write!(f, "undecodable instruction ({e}) {inst} {at}"),
+            ErrorKind::Hang => write!(f, "wave exceeded the instruction limit (hung kernel?) {at}"),
+        }
+    }
+}
+
+impl std::error::Error for DispatchError {}
+
+/// The outcome of a dispatch that ran to the end.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DispatchRecord {
+    /// One record per wave, in (workgroup, wave) order.
+    pub waves: Vec<WaveRecord>,
+    /// Sum over all waves.
+    pub totals: WaveStats,
+}
+
+/// Decoded instructions by PC, per thread (no sharing, no locks).
+struct Program {
+    target: &'static Target,
+    base: u64,
+    slots: Vec<u32>,
+    far: HashMap<u64, u32>,
+    insts: Vec<Inst>,
+}
+
+/// Bytes of code around the entry decoded through the direct-mapped table.
+const WINDOW: u64 = 1 << 20;
+
+impl Program {
+    fn new(target: &'static Target, base: u64) -> Self {
+        Program { target, base, slots: Vec::new(), far: HashMap::new(), insts: Vec::new() }
+    }
+
+    #[inline]
+    fn fetch(&mut self, mem: &dyn Memory, pc: u64) -> Result<usize, (Stop, Vec<u32>)> {
+        let off = pc.wrapping_sub(self.base);
+        if off < WINDOW && pc & 3 == 0 {
+            let k = (off / 4) as usize;
+            if let Some(&i) = self.slots.get(k) {
+                if i != u32::MAX {
+                    return Ok(i as usize);
+                }
+            }
+            let i = self.decode_at(mem, pc)?;
+            if self.slots.len() <= k {
+                self.slots.resize(k + 1, u32::MAX);
+            }
+            self.slots[k] = i as u32;
+            return Ok(i);
+        }
+        if let Some(&i) = self.far.get(&pc) {
+            return Ok(i as usize);
+        }
+        let i = self.decode_at(mem, pc)?;
+        self.far.insert(pc, i as u32);
+        Ok(i)
+    }
+
+    fn decode_at(&mut self, mem: &dyn Memory, pc: u64) -> Result<usize, (Stop, Vec<u32>)> {
+        let mut buf = [0u8; 16];
+        // The last instruction of a code object may sit close to the end of its mapping.
+        let mut n = 16;
+        while n > 4 && mem.read(pc, &mut buf[..n]).is_err() {
+            n -= 4;
+        }
+        if n == 4 {
+            mem.read(pc, &mut buf[..4]).map_err(|f| (Stop::Fault(f), Vec::new()))?;
+        }
+        let words: Vec<u32> = buf[..n].chunks(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+        match decode(self.target, &buf[..n]) {
+            Ok(inst) => {
+                self.insts.push(inst);
+                Ok(self.insts.len() - 1)
+            }
+            Err(e) => Err((Stop::Decode(e), words)),
+        }
+    }
+}
+
+/// A wave's place in its workgroup.
+struct Slot {
+    wave: Wave,
+    stats: WaveStats,
+    steps: Option<Vec<Step>>,
+    truncated: bool,
+    lanes: u32,
+    at_barrier: bool,
+    executed: u64,
+}
+
+struct Worker<'a> {
+    d: &'a Dispatch,
+    mem: &'a dyn Memory,
+    opts: &'a RunOptions<'a>,
+    program: Program,
+    lds: Vec<u8>,
+    slots: Vec<Slot>,
+}
+
+fn error_at(
+    d: &Dispatch,
+    w: &Wave,
+    stop: Stop,
+    inst: Option<&Inst>,
+    words: Vec<u32>,
+    wg: u64,
+    wave: u32,
+) -> DispatchError {
+    let kind = match stop {
+        Stop::Unimplemented => ErrorKind::Unimplemented,
+        Stop::Invalid(s) => ErrorKind::Unsupported(s),
+        Stop::Fault(f) => ErrorKind::Fault(f),
+        Stop::Trap => ErrorKind::Trap,
+        Stop::Decode(e) => ErrorKind::Decode(e.to_string()),
+    };
+    DispatchError {
+        kind,
+        pc: w.pc,
+        pc_offset: w.pc.wrapping_sub(d.entry()) as i64,
+        mnemonic: inst.map(|i| i.name),
+        words,
+        workgroup: wg,
+        wave,
+    }
+}
+
+impl<'a> Worker<'a> {
+    fn new(d: &'a Dispatch, mem: &'a dyn Memory, opts: &'a RunOptions<'a>) -> Self {
+        Worker {
+            d,
+            mem,
+            opts,
+            program: Program::new(d.target, d.entry()),
+            lds: vec![0; d.group_segment_size as usize],
+            slots: Vec::new(),
+        }
+    }
+
+    /// Sets up the waves of workgroup `wg` (index in dispatch order).
+    fn setup(&mut self, wg: u64) {
+        let d = self.d;
+        let n = d.workgroups();
+        let id = [wg % n[0], wg / n[0] % n[1], wg / (n[0] * n[1])];
+        // A partial workgroup at the grid's edge has fewer work-items; waves pack its real shape.
+        let size: [u32; 3] = [0, 1, 2].map(|k| {
+            let start = id[k] * u64::from(d.workgroup[k]);
+            (u64::from(d.grid[k]) - start).min(u64::from(d.workgroup[k])) as u32
+        });
+        let items = size.iter().map(|&s| s as usize).product::<usize>();
+        let lanes = d.lanes();
+        let waves = items.div_ceil(lanes);
+        let private = d.private_segment_size.max(d.descriptor.private_segment_fixed_size);
+        while self.slots.len() < waves {
+            self.slots.push(Slot {
+                wave: Wave::new(d.target.family, lanes, private),
+                stats: WaveStats::default(),
+                steps: None,
+                truncated: false,
+                lanes: 0,
+                at_barrier: false,
+                executed: 0,
+            });
+        }
+        self.slots.truncate(waves);
+        self.lds.fill(0);
+        let kd = &d.descriptor;
+        let vgprs = kd.vgprs();
+        let agprs = if d.target.agprs { 256 } else { 0 };
+        for (k, slot) in self.slots.iter_mut().enumerate() {
+            let w = &mut slot.wave;
+            w.reset(vgprs, agprs);
+            w.pc = d.entry();
+            w.hw_id = k as u32;
+            // User SGPRs in the order of kernel_code_properties.
+            let mut s = 0u16;
+            let props = kd.properties;
+            let put2 = |w: &mut Wave, s: &mut u16, v: u64| {
+                w.set_s64(*s, v);
+                *s += 2;
+            };
+            if props & 1 != 0 {
+                // Private segment buffer V#: base in the private aperture, so MUBUF scratch maps to the wave's
+                // private memory; swizzle/add-tid bits as ROCr sets them do not matter to this model.
+                w.set_s64(s, PRIVATE_APERTURE);
+                w.set_s(s + 2, u32::MAX);
+                w.set_s(s + 3, 0x0080_0000);
+                s += 4;
+            }
+            if props & 2 != 0 {
+                put2(w, &mut s, d.dispatch_ptr);
+            }
+            if props & 4 != 0 {
+                put2(w, &mut s, d.queue_ptr);
+            }
+            if props & 8 != 0 {
+                put2(w, &mut s, d.kernarg);
+            }
+            if props & 16 != 0 {
+                put2(w, &mut s, d.dispatch_id);
+            }
+            if props & 32 != 0 {
+                put2(w, &mut s, 0);
+            }
+            if props & 64 != 0 {
+                w.set_s(s, private);
+                s += 1;
+            }
+            // Preloaded kernel arguments follow (gfx940/gfx12, kernarg_preload[6:0] dwords from [15:7]).
+            let preload = u32::from(kd.kernarg_preload & 0x7f);
+            let preload_off = u64::from(kd.kernarg_preload >> 7) * 4;
+            for p in 0..preload {
+                let mut b = [0u8; 4];
+                if self.mem.read(d.kernarg + preload_off + 4 * u64::from(p), &mut b).is_ok() {
+                    w.set_s(s, u32::from_le_bytes(b));
+                }
+                s += 1;
+            }
+            // System SGPRs start at USER_SGPR_COUNT.
+            let mut s = ((kd.rsrc2 >> 1) & 0x1f) as u16;
+            for (dim, bit) in [(0, 7), (1, 8), (2, 9)] {
+                if kd.rsrc2 & (1 << bit) != 0 {
+                    w.set_s(s, id[dim] as u32);
+                    s += 1;
+                }
+            }
+            if kd.rsrc2 & (1 << 10) != 0 {
+                w.set_s(s, 0); // workgroup info
+                s += 1;
+            }
+            if kd.rsrc2 & 1 != 0 {
+                w.set_s(s, 0); // private segment wave offset: private memory is per wave here
+            }
+            if d.target.family >= Family::Gfx12 {
+                // Architected SGPRs (gfx12): the workgroup ids live in ttmp9 (x) and ttmp7 (y | z << 16).
+                w.set_s(108 + 9, id[0] as u32);
+                w.set_s(108 + 7, (id[1] as u32 & 0xffff) | ((id[2] as u32) << 16));
+            }
+            // Work-item ids and EXEC.
+            let mut exec = 0u64;
+            let packed = d.target.packed_tid;
+            for l in 0..lanes {
+                let flat = k * lanes + l;
+                if flat >= items {
+                    continue;
+                }
+                exec |= 1 << l;
+                let x = (flat % size[0] as usize) as u32;
+                let y = (flat / size[0] as usize % size[1] as usize) as u32;
+                let z = (flat / (size[0] as usize * size[1] as usize)) as u32;
+                if packed {
+                    w.set_vr(0, l, x | (y << 10) | (z << 20));
+                } else {
+                    w.set_vr(0, l, x);
+                    w.set_vr(1, l, y);
+                    w.set_vr(2, l, z);
+                }
+            }
+            w.set_exec(exec);
+            slot.lanes = exec.count_ones();
+            slot.stats = WaveStats::default();
+            slot.at_barrier = false;
+            slot.executed = 0;
+            slot.truncated = false;
+            slot.steps = match self.opts.detail {
+                Some(f) if f(wg, k as u32) => Some(Vec::new()),
+                _ => None,
+            };
+        }
+    }
+
+    /// Runs wave `k` until it ends, reaches a barrier or used its time slice. Returns whether it progressed.
+    fn run_wave(&mut self, k: usize, wg: u64, budget: u64) -> Result<(), DispatchError> {
+        let d = self.d;
+        let entry = d.entry();
+        let slot = &mut self.slots[k];
+        let w = &mut slot.wave;
+        for _ in 0..budget {
+            let idx = match self.program.fetch(self.mem, w.pc) {
+                Ok(i) => i,
+                Err((stop, words)) => return Err(error_at(d, w, stop, None, words, wg, k as u32)),
+            };
+            let inst = &self.program.insts[idx];
+            let class = class_of(&inst.op, inst.name);
+            slot.stats.counts[class as usize] += 1;
+            let exec_before = w.exec();
+            let mut cx = Ctx { mem: self.mem, lds: &mut self.lds, clock: slot.executed * 4, stats: &mut slot.stats };
+            let flow = match execute(w, &mut cx, inst) {
+                Ok(f) => f,
+                Err(stop) => {
+                    let words = words_of(inst, self.mem, w.pc);
+                    return Err(error_at(d, w, stop, Some(inst), words, wg, k as u32));
+                }
+            };
+            slot.executed += 1;
+            if let Some(steps) = &mut slot.steps {
+                if steps.len() < self.opts.max_detail_steps {
+                    let class = if class == InstClass::BranchNotTaken && matches!(flow, Flow::Jump(_)) {
+                        InstClass::BranchTaken
+                    } else {
+                        class
+                    };
+                    steps.push(Step { pc_offset: w.pc.wrapping_sub(entry) as i64, class, exec: exec_before });
+                } else {
+                    slot.truncated = true;
+                }
+            }
+            match flow {
+                Flow::Next => w.pc += u64::from(inst.size),
+                Flow::Jump(t) => w.pc = t,
+                Flow::End => {
+                    w.done = true;
+                    return Ok(());
+                }
+                Flow::Barrier => {
+                    w.pc += u64::from(inst.size);
+                    slot.at_barrier = true;
+                    return Ok(());
+                }
+            }
+            if slot.executed > self.opts.max_wave_instructions {
+                let mut e = error_at(d, w, Stop::Invalid(String::new()), None, Vec::new(), wg, k as u32);
+                e.kind = ErrorKind::Hang;
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    fn run_workgroup(&mut self, wg: u64, out: &mut Vec<WaveRecord>) -> Result<(), DispatchError> {
+        self.setup(wg);
+        const SLICE: u64 = 1 << 14;
+        loop {
+            let mut live = 0;
+            for k in 0..self.slots.len() {
+                let s = &self.slots[k];
+                if s.wave.done || s.at_barrier {
+                    continue;
+                }
+                live += 1;
+                self.run_wave(k, wg, SLICE)?;
+            }
+            if live == 0 {
+                // Everyone is done or waiting: release the barrier (ended waves do not take part).
+                let waiting = self.slots.iter().filter(|s| s.at_barrier).count();
+                if waiting == 0 {
+                    break;
+                }
+                for s in &mut self.slots {
+                    s.at_barrier = false;
+                }
+            }
+        }
+        for (k, s) in self.slots.iter_mut().enumerate() {
+            out.push(WaveRecord {
+                workgroup: wg,
+                wave: k as u32,
+                lanes: s.lanes,
+                stats: s.stats,
+                steps: s.steps.take(),
+                truncated: s.truncated,
+            });
+        }
+        Ok(())
+    }
+}
+
+fn words_of(inst: &Inst, mem: &dyn Memory, pc: u64) -> Vec<u32> {
+    let mut b = vec![0u8; inst.size as usize];
+    if mem.read(pc, &mut b).is_err() {
+        return Vec::new();
+    }
+    b.chunks(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect()
+}
+
+/// Runs `d` to completion on `mem`. On an error, no further workgroups start; the error reported is the
+/// one of the lowest workgroup index that failed (the same with any thread count).
+pub fn run(d: &Dispatch, mem: &dyn Memory, opts: &RunOptions<'_>) -> Result<DispatchRecord, DispatchError> {
+    let n = d.workgroups();
+    let total = n[0] * n[1] * n[2];
+    if d.workgroup.iter().product::<u32>() == 0 || total == 0 {
+        return Ok(DispatchRecord::default());
+    }
+    if d.workgroup.iter().map(|&x| x as usize).product::<usize>() > 1024 || d.lanes() > MAX_LANES {
+        return Err(DispatchError {
+            kind: ErrorKind::Unsupported("workgroup larger than 1024 work-items".into()),
+            pc: d.entry(),
+            pc_offset: 0,
+            mnemonic: None,
+            words: Vec::new(),
+            workgroup: 0,
+            wave: 0,
+        });
+    }
+    let threads = opts.threads.clamp(1, 64).min(total as usize);
+    let next = AtomicU64::new(0);
+    let failed = AtomicBool::new(false);
+    let results: Mutex<Vec<(u64, Vec<WaveRecord>)>> = Mutex::new(Vec::new());
+    let errors: Mutex<Vec<DispatchError>> = Mutex::new(Vec::new());
+    let work = || {
+        let mut worker = Worker::new(d, mem, opts);
+        let mut mine: Vec<(u64, Vec<WaveRecord>)> = Vec::new();
+        loop {
+            if failed.load(Ordering::Relaxed) {
+                break;
+            }
+            let wg = next.fetch_add(1, Ordering::Relaxed);
+            if wg >= total {
+                break;
+            }
+            let mut recs = Vec::new();
+            match worker.run_workgroup(wg, &mut recs) {
+                Ok(()) => mine.push((wg, recs)),
+                Err(e) => {
+                    failed.store(true, Ordering::Relaxed);
+                    errors.lock().unwrap_or_else(|e| e.into_inner()).push(e);
+                    break;
+                }
+            }
+        }
+        results.lock().unwrap_or_else(|e| e.into_inner()).extend(mine);
+    };
+    if threads == 1 {
+        work();
+    } else {
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(work);
+            }
+        });
+    }
+    let mut errors = errors.into_inner().unwrap_or_else(|e| e.into_inner());
+    if !errors.is_empty() {
+        errors.sort_by_key(|e| e.workgroup);
+        return Err(errors.swap_remove(0));
+    }
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by_key(|(wg, _)| *wg);
+    let mut rec = DispatchRecord::default();
+    for (_, waves) in results {
+        for w in waves {
+            rec.totals.add(&w.stats);
+            rec.waves.push(w);
+        }
+    }
+    Ok(rec)
+}

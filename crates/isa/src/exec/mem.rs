@@ -1,0 +1,544 @@
+//! Memory instructions: scalar loads (SMEM), vector loads/stores/atomics (FLAT, GLOBAL, SCRATCH, MUBUF)
+//! and LDS (DS), with the address computations of AMD's ISA guides. Every access completes at once (the
+//! functional model needs no `s_waitcnt`); global memory goes through [`crate::Memory`], LDS and private
+//! memory are the interpreter's own.
+
+use super::{Ctx, Flow, Stop};
+use crate::decode::{flags, Inst, NULL, VGPR0};
+use crate::memory::{PRIVATE_APERTURE, SHARED_APERTURE};
+use crate::op::{Access, AtomicOp, DsOp, Ext, Seg, SmemOp};
+use crate::target::Family;
+use crate::wave::{Ty, Wave, MAX_LANES};
+
+/// Where one lane's access goes.
+#[derive(Clone, Copy, Debug)]
+enum Place {
+    Global(u64),
+    Lds(u64),
+    Private(u64),
+    /// Out of a buffer's range: loads read 0, stores are dropped.
+    Nowhere,
+}
+
+fn rmw(op: AtomicOp, bytes: u8, old: u64, src: u64, cmp: u64) -> u64 {
+    let w64 = bytes == 8;
+    let (o, s) = if w64 { (old, src) } else { (old & 0xffff_ffff, src & 0xffff_ffff) };
+    let sgn = |v: u64| if w64 { v as i64 } else { i64::from(v as u32 as i32) };
+    let fl = |v: u64| if w64 { f64::from_bits(v) } else { f64::from(f32::from_bits(v as u32)) };
+    let unfl = |v: f64| if w64 { v.to_bits() } else { u64::from((v as f32).to_bits()) };
+    match op {
+        AtomicOp::Swap => s,
+        AtomicOp::CmpSwap => {
+            if o == cmp {
+                s
+            } else {
+                o
+            }
+        }
+        AtomicOp::Add => o.wrapping_add(s),
+        AtomicOp::Sub => o.wrapping_sub(s),
+        AtomicOp::Rsub => s.wrapping_sub(o),
+        AtomicOp::Csub => o.saturating_sub(s),
+        AtomicOp::MinI => {
+            if sgn(o) < sgn(s) {
+                o
+            } else {
+                s
+            }
+        }
+        AtomicOp::MaxI => {
+            if sgn(o) > sgn(s) {
+                o
+            } else {
+                s
+            }
+        }
+        AtomicOp::MinU => o.min(s),
+        AtomicOp::MaxU => o.max(s),
+        AtomicOp::And => o & s,
+        AtomicOp::Or => o | s,
+        AtomicOp::Xor => o ^ s,
+        AtomicOp::Inc => {
+            if o >= s {
+                0
+            } else {
+                o + 1
+            }
+        }
+        AtomicOp::Dec => {
+            if o == 0 || o > s {
+                s
+            } else {
+                o - 1
+            }
+        }
+        AtomicOp::AddF => unfl(fl(o) + fl(s)),
+        AtomicOp::MinF => unfl(fl(o).min(fl(s))),
+        AtomicOp::MaxF => unfl(fl(o).max(fl(s))),
+        AtomicOp::PkAddF16 => {
+            use super::float::{f16_to_f32, f32_to_f16};
+            let lo = f32_to_f16(f16_to_f32(o as u16) + f16_to_f32(s as u16));
+            let hi = f32_to_f16(f16_to_f32((o >> 16) as u16) + f16_to_f32((s >> 16) as u16));
+            u64::from(lo) | (u64::from(hi) << 16)
+        }
+    }
+    .wrapping_add(0)
+        & if w64 { u64::MAX } else { 0xffff_ffff }
+}
+
+/// Scalar memory.
+pub(super) fn smem(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: SmemOp) -> Result<Flow, Stop> {
+    let base = w.s64(i.src[0], 0, Ty::U);
+    let soff = if i.soffset == NULL { 0 } else { u64::from(w.s32(i.soffset, 0, Ty::U)) };
+    let off = (i.imm as i64 as u64).wrapping_add(soff);
+    match op {
+        SmemOp::Nop => {}
+        SmemOp::Time => {
+            let t = cx.clock;
+            w.set_s64(i.dst, t);
+        }
+        SmemOp::Load(n) | SmemOp::BufferLoad(n) => {
+            let n = n as usize;
+            let (addr, limit) = if let SmemOp::BufferLoad(_) = op {
+                let r = [w.sgpr(i.src[0]), w.sgpr(i.src[0] + 1), w.sgpr(i.src[0] + 2), w.sgpr(i.src[0] + 3)];
+                let b = u64::from(r[0]) | (u64::from(r[1] & 0xffff) << 32);
+                (b.wrapping_add(off & !3), Some((off & !3, u64::from(r[2]))))
+            } else {
+                (base.wrapping_add(off) & !3, None)
+            };
+            let mut buf = [0u8; 64];
+            let bytes = &mut buf[..4 * n];
+            match limit {
+                Some((o, records)) if o + 4 * n as u64 > records => {
+                    // Partly out of range: dwords inside read memory, the rest 0.
+                    for k in 0..n {
+                        if o + 4 * k as u64 + 4 <= records {
+                            cx.mem.read(addr + 4 * k as u64, &mut bytes[4 * k..4 * k + 4]).map_err(Stop::Fault)?;
+                        }
+                    }
+                }
+                _ => cx.mem.read(addr, bytes).map_err(Stop::Fault)?,
+            }
+            for k in 0..n {
+                let v = u32::from_le_bytes(bytes[4 * k..4 * k + 4].try_into().expect("4 bytes"));
+                w.set_s(i.dst + k as u16, v);
+            }
+            cx.stats.bytes.scalar_read += 4 * n as u64;
+        }
+        SmemOp::Store(n) | SmemOp::BufferStore(n) => {
+            let addr = if let SmemOp::BufferStore(_) = op {
+                let r0 = w.sgpr(i.src[0]);
+                let r1 = w.sgpr(i.src[0] + 1);
+                (u64::from(r0) | (u64::from(r1 & 0xffff) << 32)).wrapping_add(off & !3)
+            } else {
+                base.wrapping_add(off) & !3
+            };
+            let mut buf = Vec::with_capacity(4 * n as usize);
+            for k in 0..n as u16 {
+                buf.extend_from_slice(&w.sgpr(i.dst + k).to_le_bytes());
+            }
+            cx.mem.write(addr, &buf).map_err(Stop::Fault)?;
+        }
+    }
+    Ok(Flow::Next)
+}
+
+/// 32-bit VGPR `code` of lane `l`.
+#[inline]
+fn v(w: &Wave, code: u16, l: usize) -> u32 {
+    w.vr((code - VGPR0) as usize, l)
+}
+
+#[inline]
+fn v64(w: &Wave, code: u16, l: usize) -> u64 {
+    u64::from(v(w, code, l)) | (u64::from(v(w, code + 1, l)) << 32)
+}
+
+/// Per-lane places of a FLAT/GLOBAL/SCRATCH/MUBUF access.
+fn places(w: &Wave, i: &Inst, seg: Seg, bytes: u64, out: &mut [Place; MAX_LANES]) {
+    let exec = w.exec();
+    let off = i.imm as i64 as u64;
+    match seg {
+        Seg::Global => {
+            let sbase = if i.src[2] == NULL { None } else { Some(w.s64(i.src[2], 0, Ty::U)) };
+            for l in 0..w.lanes {
+                if exec >> l & 1 != 0 {
+                    let a = match sbase {
+                        Some(b) => b.wrapping_add(u64::from(v(w, i.src[0], l))),
+                        None => v64(w, i.src[0], l),
+                    };
+                    out[l] = Place::Global(a.wrapping_add(off));
+                }
+            }
+        }
+        Seg::Flat => {
+            for l in 0..w.lanes {
+                if exec >> l & 1 != 0 {
+                    let a = v64(w, i.src[0], l).wrapping_add(off);
+                    out[l] = if Wave::in_shared(a) {
+                        Place::Lds(a - SHARED_APERTURE)
+                    } else if Wave::in_private(a) {
+                        Place::Private(a - PRIVATE_APERTURE)
+                    } else {
+                        Place::Global(a)
+                    };
+                }
+            }
+        }
+        Seg::Scratch => {
+            let s = if i.src[2] == NULL { 0 } else { u64::from(w.s32(i.src[2], 0, Ty::U)) };
+            let use_v = i.flags & flags::SVE != 0;
+            for l in 0..w.lanes {
+                if exec >> l & 1 != 0 {
+                    let vo = if use_v { u64::from(v(w, i.src[0], l)) } else { 0 };
+                    out[l] = Place::Private((s.wrapping_add(vo).wrapping_add(off)) & 0xffff_ffff);
+                }
+            }
+        }
+        Seg::Buffer => {
+            let r = [w.sgpr(i.src[2]), w.sgpr(i.src[2] + 1), w.sgpr(i.src[2] + 2), w.sgpr(i.src[2] + 3)];
+            let base = u64::from(r[0]) | (u64::from(r[1] & 0xffff) << 32);
+            let stride = u64::from((r[1] >> 16) & 0x3fff);
+            let records = u64::from(r[2]);
+            let soff = u64::from(w.s32(i.soffset, 0, Ty::U));
+            let private = Wave::in_private(base);
+            let (idxen, offen) = (i.flags & flags::IDXEN != 0, i.flags & flags::OFFEN != 0);
+            for l in 0..w.lanes {
+                if exec >> l & 1 == 0 {
+                    continue;
+                }
+                let index = if idxen { u64::from(v(w, i.src[0], l)) } else { 0 };
+                let voff = if offen { u64::from(v(w, i.src[0] + u16::from(idxen), l)) } else { 0 };
+                let o = voff.wrapping_add(off).wrapping_add(soff) & 0xffff_ffff;
+                out[l] = if private {
+                    // The private segment buffer: a per-lane view of the wave's scratch.
+                    Place::Private((base - PRIVATE_APERTURE).wrapping_add(o) & 0xffff_ffff)
+                } else if stride == 0 {
+                    if o + bytes > records {
+                        Place::Nowhere
+                    } else {
+                        Place::Global(base.wrapping_add(o))
+                    }
+                } else if index >= records {
+                    Place::Nowhere
+                } else {
+                    Place::Global(base.wrapping_add(index * stride).wrapping_add(o))
+                };
+            }
+        }
+    }
+}
+
+fn read_place(w: &Wave, cx: &mut Ctx<'_>, p: Place, lane: usize, out: &mut [u8]) -> Result<(), Stop> {
+    match p {
+        Place::Global(a) => {
+            cx.mem.read(a, out).map_err(Stop::Fault)?;
+            cx.stats.bytes.global_read += out.len() as u64;
+        }
+        Place::Lds(a) => {
+            lds_read(cx.lds, a, out);
+            cx.stats.bytes.lds_read += out.len() as u64;
+        }
+        Place::Private(a) => {
+            let r = w
+                .private_range(a, lane, out.len())
+                .ok_or_else(|| Stop::Invalid(format!("scratch access at offset {a:#x} beyond the private segment")))?;
+            out.copy_from_slice(&w.private[r..r + out.len()]);
+            cx.stats.bytes.scratch_read += out.len() as u64;
+        }
+        Place::Nowhere => out.fill(0),
+    }
+    Ok(())
+}
+
+fn write_place(w: &mut Wave, cx: &mut Ctx<'_>, p: Place, lane: usize, data: &[u8]) -> Result<(), Stop> {
+    match p {
+        Place::Global(a) => {
+            cx.mem.write(a, data).map_err(Stop::Fault)?;
+            cx.stats.bytes.global_write += data.len() as u64;
+        }
+        Place::Lds(a) => {
+            lds_write(cx.lds, a, data);
+            cx.stats.bytes.lds_write += data.len() as u64;
+        }
+        Place::Private(a) => {
+            let r = w
+                .private_range(a, lane, data.len())
+                .ok_or_else(|| Stop::Invalid(format!("scratch access at offset {a:#x} beyond the private segment")))?;
+            w.private[r..r + data.len()].copy_from_slice(data);
+            cx.stats.bytes.scratch_write += data.len() as u64;
+        }
+        Place::Nowhere => {}
+    }
+    Ok(())
+}
+
+/// LDS reads outside the allocation return 0 (the hardware's bounds check).
+fn lds_read(lds: &[u8], a: u64, out: &mut [u8]) {
+    let a = a as usize;
+    if a.checked_add(out.len()).is_some_and(|e| e <= lds.len()) {
+        out.copy_from_slice(&lds[a..a + out.len()]);
+    } else {
+        out.fill(0);
+    }
+}
+
+/// LDS writes outside the allocation are dropped.
+fn lds_write(lds: &mut [u8], a: u64, data: &[u8]) {
+    let a = a as usize;
+    if a.checked_add(data.len()).is_some_and(|e| e <= lds.len()) {
+        lds[a..a + data.len()].copy_from_slice(data);
+    }
+}
+
+/// Places loaded bytes into the destination VGPRs of lane `l`.
+fn put_loaded(w: &mut Wave, dst: u16, l: usize, bytes: u8, ext: Ext, data: &[u8]) {
+    let row = (dst - VGPR0) as usize;
+    let word = |k: usize| u32::from_le_bytes(data[4 * k..4 * k + 4].try_into().expect("4 bytes"));
+    let small = |sign: bool| -> u32 {
+        match (bytes, sign) {
+            (1, false) => u32::from(data[0]),
+            (1, true) => data[0] as i8 as i32 as u32,
+            (2, false) => u32::from(u16::from_le_bytes([data[0], data[1]])),
+            _ => i16::from_le_bytes([data[0], data[1]]) as i32 as u32,
+        }
+    };
+    match ext {
+        Ext::D16Lo(sign) => {
+            let old = w.vr(row, l);
+            w.set_vr(row, l, (old & 0xffff_0000) | (small(sign) & 0xffff));
+        }
+        Ext::D16Hi(sign) => {
+            let old = w.vr(row, l);
+            w.set_vr(row, l, (old & 0xffff) | (small(sign) << 16));
+        }
+        _ if bytes < 4 => w.set_vr(row, l, small(ext == Ext::Sign)),
+        _ => {
+            for k in 0..bytes as usize / 4 {
+                w.set_vr(row + k, l, word(k));
+            }
+        }
+    }
+}
+
+/// Gathers the store data of lane `l`.
+fn store_data(w: &Wave, data: u16, l: usize, bytes: u8, hi: bool, out: &mut [u8; 16]) {
+    let row = (data - VGPR0) as usize;
+    if bytes < 4 {
+        let x = w.vr(row, l);
+        let x = if hi { x >> 16 } else { x };
+        out[..4].copy_from_slice(&x.to_le_bytes());
+    } else {
+        for k in 0..bytes as usize / 4 {
+            out[4 * k..4 * k + 4].copy_from_slice(&w.vr(row + k, l).to_le_bytes());
+        }
+    }
+}
+
+/// Vector memory (FLAT, GLOBAL, SCRATCH, MUBUF).
+pub(super) fn vmem(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, seg: Seg, a: Access) -> Result<Flow, Stop> {
+    if i.flags & flags::LDS != 0 {
+        return Err(Stop::Unimplemented);
+    }
+    let bytes = match a {
+        Access::Load { bytes, .. } | Access::Store { bytes, .. } | Access::Atomic { bytes, .. } => bytes,
+    };
+    let mut pl = [Place::Nowhere; MAX_LANES];
+    places(w, i, seg, u64::from(bytes), &mut pl);
+    let exec = w.exec();
+    let mut buf = [0u8; 16];
+    match a {
+        Access::Load { bytes, ext } => {
+            for l in 0..w.lanes {
+                if exec >> l & 1 != 0 {
+                    read_place(w, cx, pl[l], l, &mut buf[..bytes as usize])?;
+                    put_loaded(w, i.dst, l, bytes, ext, &buf);
+                }
+            }
+        }
+        Access::Store { bytes, hi } => {
+            for l in 0..w.lanes {
+                if exec >> l & 1 != 0 {
+                    store_data(w, i.src[1], l, bytes, hi, &mut buf);
+                    write_place(w, cx, pl[l], l, &buf[..bytes as usize])?;
+                }
+            }
+        }
+        Access::Atomic { op, bytes, .. } => {
+            let rtn = i.flags & flags::GLC != 0;
+            for l in 0..w.lanes {
+                if exec >> l & 1 == 0 {
+                    continue;
+                }
+                let n = u16::from(bytes / 4);
+                let src = if bytes == 8 { v64(w, i.src[1], l) } else { u64::from(v(w, i.src[1], l)) };
+                let cmp = match (op, bytes) {
+                    (AtomicOp::CmpSwap, 8) => v64(w, i.src[1] + n, l),
+                    (AtomicOp::CmpSwap, _) => u64::from(v(w, i.src[1] + n, l)),
+                    _ => 0,
+                };
+                let old = match pl[l] {
+                    Place::Global(addr) => {
+                        cx.stats.bytes.global_read += u64::from(bytes);
+                        cx.stats.bytes.global_write += u64::from(bytes);
+                        cx.mem.atomic(addr, bytes, &mut |old| rmw(op, bytes, old, src, cmp)).map_err(Stop::Fault)?
+                    }
+                    Place::Lds(addr) => lds_atomic(cx.lds, addr, op, bytes, src, cmp),
+                    Place::Private(addr) => {
+                        let r = w
+                            .private_range(addr, l, bytes as usize)
+                            .ok_or_else(|| Stop::Invalid("scratch atomic beyond the private segment".into()))?;
+                        let mut b = [0u8; 8];
+                        b[..bytes as usize].copy_from_slice(&w.private[r..r + bytes as usize]);
+                        let old = u64::from_le_bytes(b);
+                        let new = rmw(op, bytes, old, src, cmp).to_le_bytes();
+                        w.private[r..r + bytes as usize].copy_from_slice(&new[..bytes as usize]);
+                        old
+                    }
+                    Place::Nowhere => 0,
+                };
+                if rtn {
+                    let row = (i.dst - VGPR0) as usize;
+                    w.set_vr(row, l, old as u32);
+                    if bytes == 8 {
+                        w.set_vr(row + 1, l, (old >> 32) as u32);
+                    }
+                }
+            }
+        }
+    }
+    Ok(Flow::Next)
+}
+
+fn lds_atomic(lds: &mut [u8], addr: u64, op: AtomicOp, bytes: u8, src: u64, cmp: u64) -> u64 {
+    let mut b = [0u8; 8];
+    lds_read(lds, addr, &mut b[..bytes as usize]);
+    let old = u64::from_le_bytes(b);
+    let new = rmw(op, bytes, old, src, cmp).to_le_bytes();
+    lds_write(lds, addr, &new[..bytes as usize]);
+    old
+}
+
+/// LDS instructions.
+pub(super) fn ds(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: DsOp) -> Result<Flow, Stop> {
+    let exec = w.exec();
+    let off16 = u64::from(i.imm as u32 | (u32::from(i.imm1) << 8));
+    let addr = |w: &Wave, l: usize| u64::from(v(w, i.src[0], l));
+    match op {
+        DsOp::Nop => {}
+        DsOp::Access(Access::Load { bytes, ext }) => {
+            let mut buf = [0u8; 16];
+            for l in 0..w.lanes {
+                if exec >> l & 1 != 0 {
+                    lds_read(cx.lds, addr(w, l) + off16, &mut buf[..bytes as usize]);
+                    put_loaded(w, i.dst, l, bytes, ext, &buf);
+                    cx.stats.bytes.lds_read += u64::from(bytes);
+                }
+            }
+        }
+        DsOp::Access(Access::Store { bytes, hi }) => {
+            let mut buf = [0u8; 16];
+            for l in 0..w.lanes {
+                if exec >> l & 1 != 0 {
+                    store_data(w, i.src[1], l, bytes, hi, &mut buf);
+                    lds_write(cx.lds, addr(w, l) + off16, &buf[..bytes as usize]);
+                    cx.stats.bytes.lds_write += u64::from(bytes);
+                }
+            }
+        }
+        DsOp::Access(Access::Atomic { op, bytes, rtn }) => {
+            for l in 0..w.lanes {
+                if exec >> l & 1 == 0 {
+                    continue;
+                }
+                let src = if bytes == 8 { v64(w, i.src[1], l) } else { u64::from(v(w, i.src[1], l)) };
+                // DS compare-swap takes the compare value in data0 and the new value in data1.
+                let (src, cmp) = if op == AtomicOp::CmpSwap {
+                    let other = if bytes == 8 { v64(w, i.src[2], l) } else { u64::from(v(w, i.src[2], l)) };
+                    (other, src)
+                } else {
+                    (src, 0)
+                };
+                let old = lds_atomic(cx.lds, addr(w, l) + off16, op, bytes, src, cmp);
+                cx.stats.bytes.lds_read += u64::from(bytes);
+                cx.stats.bytes.lds_write += u64::from(bytes);
+                if rtn {
+                    let row = (i.dst - VGPR0) as usize;
+                    w.set_vr(row, l, old as u32);
+                    if bytes == 8 {
+                        w.set_vr(row + 1, l, (old >> 32) as u32);
+                    }
+                }
+            }
+        }
+        DsOp::Read2 { bytes, stride } => {
+            let step = u64::from(bytes) * u64::from(stride);
+            let mut buf = [0u8; 16];
+            for l in 0..w.lanes {
+                if exec >> l & 1 != 0 {
+                    let a = addr(w, l);
+                    let n = bytes as usize;
+                    lds_read(cx.lds, a + (i.imm as u64) * step, &mut buf[..n]);
+                    lds_read(cx.lds, a + u64::from(i.imm1) * step, &mut buf[n..2 * n]);
+                    put_loaded(w, i.dst, l, 2 * bytes, Ext::Zero, &buf);
+                    cx.stats.bytes.lds_read += 2 * u64::from(bytes);
+                }
+            }
+        }
+        DsOp::Write2 { bytes, stride } => {
+            let step = u64::from(bytes) * u64::from(stride);
+            let (mut b0, mut b1) = ([0u8; 16], [0u8; 16]);
+            for l in 0..w.lanes {
+                if exec >> l & 1 != 0 {
+                    let a = addr(w, l);
+                    store_data(w, i.src[1], l, bytes, false, &mut b0);
+                    store_data(w, i.src[2], l, bytes, false, &mut b1);
+                    lds_write(cx.lds, a + (i.imm as u64) * step, &b0[..bytes as usize]);
+                    lds_write(cx.lds, a + u64::from(i.imm1) * step, &b1[..bytes as usize]);
+                    cx.stats.bytes.lds_write += 2 * u64::from(bytes);
+                }
+            }
+        }
+        DsOp::Swizzle => {
+            let pattern = off16 as u32;
+            let mut d = [0u32; MAX_LANES];
+            for l in 0..w.lanes {
+                let src = if pattern & 0x8000 != 0 {
+                    // Quad-permute mode: 2-bit selects within each quad.
+                    (l & !3) | ((pattern >> (2 * (l & 3))) & 3) as usize
+                } else {
+                    let (and, or, xor) = (pattern & 0x1f, (pattern >> 5) & 0x1f, (pattern >> 10) & 0x1f);
+                    let g = l & !31;
+                    g | (((((l & 31) as u32 & and) | or) ^ xor) as usize & 31)
+                };
+                d[l] = if exec >> src & 1 != 0 { v(w, i.src[1], src) } else { 0 };
+            }
+            w.write32(i.dst, exec, &d);
+        }
+        DsOp::Bpermute => {
+            let mut d = [0u32; MAX_LANES];
+            for l in 0..w.lanes {
+                if exec >> l & 1 != 0 {
+                    let src = ((addr(w, l) + off16) / 4) as usize % w.lanes;
+                    d[l] = if exec >> src & 1 != 0 { v(w, i.src[1], src) } else { 0 };
+                }
+            }
+            w.write32(i.dst, exec, &d);
+        }
+        DsOp::Permute => {
+            let mut d = [0u32; MAX_LANES];
+            let mut written = 0u64;
+            for l in 0..w.lanes {
+                if exec >> l & 1 != 0 {
+                    let dst = ((addr(w, l) + off16) / 4) as usize % w.lanes;
+                    d[dst] = v(w, i.src[1], l);
+                    written |= 1 << dst;
+                }
+            }
+            let _ = written;
+            w.write32(i.dst, exec, &d);
+        }
+    }
+    let _ = Family::Gfx9;
+    Ok(Flow::Next)
+}

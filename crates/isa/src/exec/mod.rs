@@ -1,0 +1,134 @@
+//! Executing one decoded instruction on a wave: the dispatch on [`Op`], control flow, and what the
+//! instruction counts as for the statistics ([`InstClass`]).
+
+mod float;
+mod mem;
+mod packed;
+mod salu;
+mod valu;
+mod vcmp;
+
+use crate::decode::{DecodeError, Inst};
+use crate::memory::{Fault, Memory};
+use crate::op::{Access, BranchCond, Op, Seg};
+use crate::stats::{InstClass, WaveStats};
+use crate::wave::Wave;
+
+/// What happens after an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flow {
+    /// Fall through to `pc + size`.
+    Next,
+    /// Continue at an absolute address.
+    Jump(u64),
+    /// `s_endpgm`.
+    End,
+    /// `s_barrier`: wait for the workgroup.
+    Barrier,
+}
+
+/// Why a wave could not go on.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Stop {
+    /// The instruction is known but its semantics are not implemented.
+    Unimplemented,
+    /// An operand combination the interpreter does not support (the message says which).
+    Invalid(String),
+    /// A memory access outside mapped memory.
+    Fault(Fault),
+    /// `s_trap`.
+    Trap,
+    /// The bytes at the PC are not an instruction.
+    Decode(DecodeError),
+}
+
+/// Everything an instruction may touch besides its wave.
+pub(crate) struct Ctx<'a> {
+    pub(crate) mem: &'a dyn Memory,
+    pub(crate) lds: &'a mut [u8],
+    /// Value `s_memtime` returns.
+    pub(crate) clock: u64,
+    pub(crate) stats: &'a mut WaveStats,
+}
+
+/// The statistics class of an instruction (branches count as not taken here; the executor corrects that).
+pub fn class_of(op: &Op, name: &str) -> InstClass {
+    match op {
+        Op::Salu(_) => InstClass::Salu,
+        Op::Smem(_) => InstClass::Smem,
+        Op::Valu(_) | Op::Vcmp { .. } => InstClass::Valu,
+        Op::Vmem(seg, a) => {
+            let load = match a {
+                Access::Load { .. } => true,
+                Access::Store { .. } => false,
+                Access::Atomic { rtn, .. } => *rtn,
+            };
+            match (seg, load) {
+                (Seg::Flat, true) => InstClass::FlatLoad,
+                (Seg::Flat, false) => InstClass::FlatStore,
+                (_, true) => InstClass::VmemLoad,
+                (_, false) => InstClass::VmemStore,
+            }
+        }
+        Op::Ds(_) => InstClass::Lds,
+        Op::Branch(_) => InstClass::BranchNotTaken,
+        Op::Barrier => InstClass::Barrier,
+        Op::Nop if name.starts_with("s_waitcnt") || name.starts_with("s_wait_") => InstClass::Waitcnt,
+        Op::Unimplemented if name.starts_with("v_") => InstClass::Valu,
+        Op::Unimplemented if name.starts_with("s_") => InstClass::Salu,
+        _ => InstClass::Other,
+    }
+}
+
+/// Executes `i` on `w`.
+pub(crate) fn execute(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Result<Flow, Stop> {
+    let flow = match i.op {
+        Op::Nop | Op::Sendmsg => Flow::Next,
+        Op::Endpgm => Flow::End,
+        Op::Barrier => Flow::Barrier,
+        Op::Trap => return Err(Stop::Trap),
+        Op::Branch(c) => {
+            let taken = match c {
+                BranchCond::Always => true,
+                BranchCond::Scc0 => !w.scc,
+                BranchCond::Scc1 => w.scc,
+                BranchCond::Vccz => w.vcc() == 0,
+                BranchCond::Vccnz => w.vcc() != 0,
+                BranchCond::Execz => w.exec() == 0,
+                BranchCond::Execnz => w.exec() != 0,
+            };
+            if taken {
+                cx.stats.branch_taken();
+                let target = (w.pc as i64).wrapping_add(4).wrapping_add(4 * i64::from(i.imm)) as u64;
+                Flow::Jump(target)
+            } else {
+                Flow::Next
+            }
+        }
+        Op::Salu(op) => salu::exec(w, i, op)?,
+        Op::Smem(op) => mem::smem(w, cx, i, op)?,
+        Op::Valu(op) => {
+            cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
+            let f = valu::exec(w, i, op)?;
+            if let Some(y) = &i.y {
+                // VOPD: both halves read their sources before either writes; the encoding's bank rules
+                // guarantee the halves neither read nor write each other's destination, so sequential
+                // execution is equivalent.
+                if let Op::Valu(yop) = y.op {
+                    valu::exec(w, y, yop)?;
+                } else {
+                    return Err(Stop::Unimplemented);
+                }
+            }
+            f
+        }
+        Op::Vcmp { cond, ty, x, class } => {
+            cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
+            vcmp::exec(w, i, cond, ty, x, class)?
+        }
+        Op::Ds(op) => mem::ds(w, cx, i, op)?,
+        Op::Vmem(seg, a) => mem::vmem(w, cx, i, seg, a)?,
+        Op::Unimplemented => return Err(Stop::Unimplemented),
+    };
+    Ok(flow)
+}

@@ -1,0 +1,464 @@
+//! Scalar ALU semantics (SOP1, SOP2, SOPK, SOPC), following the pseudo-code of AMD's ISA guides:
+//! which ops set SCC and how (carry, signed overflow, result != 0, comparison).
+
+use super::{Flow, Stop};
+use crate::decode::Inst;
+use crate::op::{CmpTy, Cond, Logic, SOp};
+use crate::wave::{Ty, Wave};
+
+fn icmp<T: PartialOrd>(c: Cond, a: T, b: T) -> bool {
+    match c {
+        Cond::F => false,
+        Cond::Lt => a < b,
+        Cond::Eq => a == b,
+        Cond::Le => a <= b,
+        Cond::Gt => a > b,
+        Cond::Lg => a != b,
+        Cond::Ge => a >= b,
+        _ => true,
+    }
+}
+
+fn bfe32(v: u32, ctl: u32, signed: bool) -> u32 {
+    let off = ctl & 31;
+    let width = (ctl >> 16) & 0x7f;
+    if width == 0 {
+        return 0;
+    }
+    let x = if width >= 32 { v >> off } else { (v >> off) & ((1u32 << width) - 1) };
+    if signed && width < 32 {
+        (((x << (32 - width)) as i32) >> (32 - width)) as u32
+    } else {
+        x
+    }
+}
+
+fn bfe64(v: u64, ctl: u32, signed: bool) -> u64 {
+    let off = ctl & 63;
+    let width = (ctl >> 16) & 0x7f;
+    if width == 0 {
+        return 0;
+    }
+    let x = if width >= 64 { v >> off } else { (v >> off) & ((1u64 << width) - 1) };
+    if signed && width < 64 {
+        (((x << (64 - width)) as i64) >> (64 - width)) as u64
+    } else {
+        x
+    }
+}
+
+fn ctz32(v: u32) -> u32 {
+    if v == 0 {
+        u32::MAX
+    } else {
+        v.trailing_zeros()
+    }
+}
+
+fn ctz64(v: u64) -> u32 {
+    if v == 0 {
+        u32::MAX
+    } else {
+        v.trailing_zeros()
+    }
+}
+
+fn clz32(v: u32) -> u32 {
+    if v == 0 {
+        u32::MAX
+    } else {
+        v.leading_zeros()
+    }
+}
+
+fn clz64(v: u64) -> u32 {
+    if v == 0 {
+        u32::MAX
+    } else {
+        v.leading_zeros()
+    }
+}
+
+fn cls32(v: u32) -> u32 {
+    let x = if (v as i32) < 0 { !v } else { v };
+    if x == 0 {
+        u32::MAX
+    } else {
+        x.leading_zeros()
+    }
+}
+
+fn cls64(v: u64) -> u32 {
+    let x = if (v as i64) < 0 { !v } else { v };
+    if x == 0 {
+        u32::MAX
+    } else {
+        x.leading_zeros()
+    }
+}
+
+fn wqm(v: u64, bits: u32) -> u64 {
+    let mut out = 0;
+    for q in 0..bits / 4 {
+        if (v >> (4 * q)) & 0xf != 0 {
+            out |= 0xf << (4 * q);
+        }
+    }
+    out
+}
+
+fn quadmask(v: u64, bits: u32) -> u64 {
+    let mut out = 0;
+    for q in 0..bits / 4 {
+        if (v >> (4 * q)) & 0xf != 0 {
+            out |= 1 << q;
+        }
+    }
+    out
+}
+
+/// Executes a scalar ALU instruction.
+pub(super) fn exec(w: &mut Wave, i: &Inst, op: SOp) -> Result<Flow, Stop> {
+    use SOp::*;
+    let lit = i.lit;
+    let a32 = |w: &Wave, ty| w.s32(i.src[0], lit, ty);
+    let b32 = |w: &Wave, ty| w.s32(i.src[1], lit, ty);
+    let a64 = |w: &Wave, ty| w.s64(i.src[0], lit, ty);
+    let b64 = |w: &Wave, ty| w.s64(i.src[1], lit, ty);
+    let d = i.dst;
+    macro_rules! r32 {
+        ($v:expr) => {{
+            let v: u32 = $v;
+            w.set_s(d, v);
+        }};
+    }
+    macro_rules! r32z {
+        ($v:expr) => {{
+            let v: u32 = $v;
+            w.set_s(d, v);
+            w.scc = v != 0;
+        }};
+    }
+    macro_rules! r64z {
+        ($v:expr) => {{
+            let v: u64 = $v;
+            w.set_s64(d, v);
+            w.scc = v != 0;
+        }};
+    }
+    match op {
+        AddU32 => {
+            let t = u64::from(a32(w, Ty::U)) + u64::from(b32(w, Ty::U));
+            w.set_s(d, t as u32);
+            w.scc = t >> 32 != 0;
+        }
+        AddcU32 => {
+            let t = u64::from(a32(w, Ty::U)) + u64::from(b32(w, Ty::U)) + u64::from(w.scc);
+            w.set_s(d, t as u32);
+            w.scc = t >> 32 != 0;
+        }
+        SubU32 => {
+            let (a, b) = (a32(w, Ty::U), b32(w, Ty::U));
+            w.set_s(d, a.wrapping_sub(b));
+            w.scc = b > a;
+        }
+        SubbU32 => {
+            let (a, b, c) = (u64::from(a32(w, Ty::U)), u64::from(b32(w, Ty::U)), u64::from(w.scc));
+            w.set_s(d, a.wrapping_sub(b).wrapping_sub(c) as u32);
+            w.scc = b + c > a;
+        }
+        AddI32 => {
+            let (a, b) = (a32(w, Ty::I), b32(w, Ty::I));
+            let t = a.wrapping_add(b);
+            w.set_s(d, t);
+            w.scc = (a >> 31 == b >> 31) && (a >> 31 != t >> 31);
+        }
+        SubI32 => {
+            let (a, b) = (a32(w, Ty::I), b32(w, Ty::I));
+            let t = a.wrapping_sub(b);
+            w.set_s(d, t);
+            w.scc = (a >> 31 != b >> 31) && (a >> 31 != t >> 31);
+        }
+        MinI32 | MinU32 | MaxI32 | MaxU32 => {
+            let (a, b) = (a32(w, Ty::I), b32(w, Ty::I));
+            let take_a = match op {
+                MinI32 => (a as i32) < (b as i32),
+                MinU32 => a < b,
+                MaxI32 => (a as i32) > (b as i32),
+                _ => a > b,
+            };
+            w.set_s(d, if take_a { a } else { b });
+            w.scc = take_a;
+        }
+        CselectB32 => r32!(if w.scc { a32(w, Ty::U) } else { b32(w, Ty::U) }),
+        CselectB64 => {
+            let v = if w.scc { a64(w, Ty::U) } else { b64(w, Ty::U) };
+            w.set_s64(d, v);
+        }
+        AndB32 => r32z!(a32(w, Ty::U) & b32(w, Ty::U)),
+        OrB32 => r32z!(a32(w, Ty::U) | b32(w, Ty::U)),
+        XorB32 => r32z!(a32(w, Ty::U) ^ b32(w, Ty::U)),
+        Andn2B32 => r32z!(a32(w, Ty::U) & !b32(w, Ty::U)),
+        Orn2B32 => r32z!(a32(w, Ty::U) | !b32(w, Ty::U)),
+        NandB32 => r32z!(!(a32(w, Ty::U) & b32(w, Ty::U))),
+        NorB32 => r32z!(!(a32(w, Ty::U) | b32(w, Ty::U))),
+        XnorB32 => r32z!(!(a32(w, Ty::U) ^ b32(w, Ty::U))),
+        AndB64 => r64z!(a64(w, Ty::U) & b64(w, Ty::U)),
+        OrB64 => r64z!(a64(w, Ty::U) | b64(w, Ty::U)),
+        XorB64 => r64z!(a64(w, Ty::U) ^ b64(w, Ty::U)),
+        Andn2B64 => r64z!(a64(w, Ty::U) & !b64(w, Ty::U)),
+        Orn2B64 => r64z!(a64(w, Ty::U) | !b64(w, Ty::U)),
+        NandB64 => r64z!(!(a64(w, Ty::U) & b64(w, Ty::U))),
+        NorB64 => r64z!(!(a64(w, Ty::U) | b64(w, Ty::U))),
+        XnorB64 => r64z!(!(a64(w, Ty::U) ^ b64(w, Ty::U))),
+        LshlB32 => r32z!(a32(w, Ty::U) << (b32(w, Ty::U) & 31)),
+        LshrB32 => r32z!(a32(w, Ty::U) >> (b32(w, Ty::U) & 31)),
+        AshrI32 => r32z!(((a32(w, Ty::I) as i32) >> (b32(w, Ty::U) & 31)) as u32),
+        LshlB64 => r64z!(a64(w, Ty::U) << (b32(w, Ty::U) & 63)),
+        LshrB64 => r64z!(a64(w, Ty::U) >> (b32(w, Ty::U) & 63)),
+        AshrI64 => r64z!(((a64(w, Ty::I) as i64) >> (b32(w, Ty::U) & 63)) as u64),
+        BfmB32 => r32!(((1u64 << (a32(w, Ty::U) & 31)) as u32).wrapping_sub(1) << (b32(w, Ty::U) & 31)),
+        BfmB64 => {
+            let v = ((1u128 << (a32(w, Ty::U) & 63)) as u64).wrapping_sub(1) << (b32(w, Ty::U) & 63);
+            w.set_s64(d, v);
+        }
+        AddNcU64 => {
+            let v = a64(w, Ty::U).wrapping_add(b64(w, Ty::U));
+            w.set_s64(d, v);
+        }
+        SubNcU64 => {
+            let v = a64(w, Ty::U).wrapping_sub(b64(w, Ty::U));
+            w.set_s64(d, v);
+        }
+        MulU64 => {
+            let v = a64(w, Ty::U).wrapping_mul(b64(w, Ty::U));
+            w.set_s64(d, v);
+        }
+        MulI32 => r32!(a32(w, Ty::I).wrapping_mul(b32(w, Ty::I))),
+        MulHiU32 => r32!(((u64::from(a32(w, Ty::U)) * u64::from(b32(w, Ty::U))) >> 32) as u32),
+        MulHiI32 => r32!(((i64::from(a32(w, Ty::I) as i32) * i64::from(b32(w, Ty::I) as i32)) >> 32) as u32),
+        BfeU32 => r32z!(bfe32(a32(w, Ty::U), b32(w, Ty::U), false)),
+        BfeI32 => r32z!(bfe32(a32(w, Ty::I), b32(w, Ty::U), true)),
+        BfeU64 => r64z!(bfe64(a64(w, Ty::U), b32(w, Ty::U), false)),
+        BfeI64 => r64z!(bfe64(a64(w, Ty::I), b32(w, Ty::U), true)),
+        AbsdiffI32 => r32z!((a32(w, Ty::I) as i32).wrapping_sub(b32(w, Ty::I) as i32).unsigned_abs()),
+        Lshl1AddU32 | Lshl2AddU32 | Lshl3AddU32 | Lshl4AddU32 => {
+            let sh = match op {
+                Lshl1AddU32 => 1,
+                Lshl2AddU32 => 2,
+                Lshl3AddU32 => 3,
+                _ => 4,
+            };
+            let t = (u64::from(a32(w, Ty::U)) << sh) + u64::from(b32(w, Ty::U));
+            w.set_s(d, t as u32);
+            w.scc = t >> 32 != 0;
+        }
+        PackLlB32B16 => r32!((a32(w, Ty::U) & 0xffff) | (b32(w, Ty::U) << 16)),
+        PackLhB32B16 => r32!((a32(w, Ty::U) & 0xffff) | (b32(w, Ty::U) & 0xffff_0000)),
+        PackHhB32B16 => r32!((a32(w, Ty::U) >> 16) | (b32(w, Ty::U) & 0xffff_0000)),
+        PackHlB32B16 => r32!((a32(w, Ty::U) >> 16) | (b32(w, Ty::U) << 16)),
+        MovB32 => r32!(a32(w, Ty::U)),
+        MovB64 => {
+            let v = a64(w, Ty::U);
+            w.set_s64(d, v);
+        }
+        CmovB32 => {
+            if w.scc {
+                r32!(a32(w, Ty::U))
+            }
+        }
+        CmovB64 => {
+            if w.scc {
+                let v = a64(w, Ty::U);
+                w.set_s64(d, v);
+            }
+        }
+        NotB32 => r32z!(!a32(w, Ty::U)),
+        NotB64 => r64z!(!a64(w, Ty::U)),
+        WqmB32 => r32z!(wqm(u64::from(a32(w, Ty::U)), 32) as u32),
+        WqmB64 => r64z!(wqm(a64(w, Ty::U), 64)),
+        QuadmaskB32 => r32z!(quadmask(u64::from(a32(w, Ty::U)), 32) as u32),
+        QuadmaskB64 => r64z!(quadmask(a64(w, Ty::U), 64)),
+        BrevB32 => r32!(a32(w, Ty::U).reverse_bits()),
+        BrevB64 => {
+            let v = a64(w, Ty::U).reverse_bits();
+            w.set_s64(d, v);
+        }
+        Bcnt0B32 => r32z!(a32(w, Ty::U).count_zeros()),
+        Bcnt0B64 => r32z!(a64(w, Ty::U).count_zeros()),
+        Bcnt1B32 => r32z!(a32(w, Ty::U).count_ones()),
+        Bcnt1B64 => r32z!(a64(w, Ty::U).count_ones()),
+        Ff0B32 => r32!(ctz32(!a32(w, Ty::U))),
+        Ff0B64 => r32!(ctz64(!a64(w, Ty::U))),
+        Ff1B32 => r32!(ctz32(a32(w, Ty::U))),
+        Ff1B64 => r32!(ctz64(a64(w, Ty::U))),
+        FlbitB32 => r32!(clz32(a32(w, Ty::U))),
+        FlbitB64 => r32!(clz64(a64(w, Ty::U))),
+        FlbitI32 => r32!(cls32(a32(w, Ty::I))),
+        FlbitI64 => r32!(cls64(a64(w, Ty::I))),
+        SextI8 => r32!(a32(w, Ty::I) as i8 as i32 as u32),
+        SextI16 => r32!(a32(w, Ty::I) as i16 as i32 as u32),
+        Bitset0B32 => {
+            let v = w.sgpr(d) & !(1 << (a32(w, Ty::U) & 31));
+            r32!(v)
+        }
+        Bitset1B32 => {
+            let v = w.sgpr(d) | (1 << (a32(w, Ty::U) & 31));
+            r32!(v)
+        }
+        Bitset0B64 | Bitset1B64 => {
+            let old = u64::from(w.sgpr(d)) | (u64::from(w.sgpr(d + 1)) << 32);
+            let bit = 1u64 << (a32(w, Ty::U) & 63);
+            w.set_s64(d, if op == Bitset1B64 { old | bit } else { old & !bit });
+        }
+        AbsI32 => r32z!((a32(w, Ty::I) as i32).unsigned_abs()),
+        GetpcB64 => {
+            let next = w.pc + u64::from(i.size);
+            w.set_s64(d, next);
+        }
+        SetpcB64 => return Ok(Flow::Jump(a64(w, Ty::U))),
+        SwappcB64 => {
+            let target = a64(w, Ty::U);
+            let next = w.pc + u64::from(i.size);
+            w.set_s64(d, next);
+            return Ok(Flow::Jump(target));
+        }
+        CallB64 => {
+            let next = w.pc + u64::from(i.size);
+            w.set_s64(d, next);
+            let target = (next as i64).wrapping_add(4 * i64::from(i.imm)) as u64;
+            return Ok(Flow::Jump(target));
+        }
+        MovrelsB32 | MovrelsB64 | MovreldB32 | MovreldB64 => {
+            let m0 = w.m0() as u16;
+            let wide = matches!(op, MovrelsB64 | MovreldB64);
+            let (src, dst) = if matches!(op, MovrelsB32 | MovrelsB64) {
+                (i.src[0].wrapping_add(m0), d)
+            } else {
+                (i.src[0], d.wrapping_add(m0))
+            };
+            if src >= 106 || dst >= 106 {
+                return Err(Stop::Invalid(format!("{} indexes past the SGPRs (m0 = {m0})", i.name)));
+            }
+            let v = w.s64(src, 0, Ty::U);
+            if wide {
+                w.set_s64(dst, v);
+            } else {
+                w.set_s(dst, v as u32);
+            }
+        }
+        Saveexec(logic, wide) => {
+            let exec = w.exec();
+            let s = if wide { a64(w, Ty::U) } else { u64::from(a32(w, Ty::U)) };
+            let full = w.full();
+            let new = match logic {
+                Logic::And => s & exec,
+                Logic::Or => s | exec,
+                Logic::Xor => s ^ exec,
+                Logic::AndNotExec => s & !exec,
+                Logic::OrNotExec => s | !exec,
+                Logic::Nand => !(s & exec),
+                Logic::Nor => !(s | exec),
+                Logic::Xnor => !(s ^ exec),
+                Logic::NotSAndExec | Logic::NotSAndExecWr => !s & exec,
+                Logic::NotSOrExec => !s | exec,
+                Logic::AndNotExecWr => s & !exec,
+            } & full;
+            w.set_exec(new);
+            let saved = if matches!(logic, Logic::NotSAndExecWr | Logic::AndNotExecWr) { new } else { exec };
+            if wide {
+                w.set_s64(d, saved);
+            } else {
+                w.set_s(d, saved as u32);
+            }
+            w.scc = new != 0;
+        }
+        MovkI32 => r32!(i.imm as u32),
+        CmovkI32 => {
+            if w.scc {
+                r32!(i.imm as u32)
+            }
+        }
+        AddkI32 => {
+            let a = w.sgpr(d);
+            let b = i.imm as u32;
+            let t = a.wrapping_add(b);
+            w.set_s(d, t);
+            w.scc = (a >> 31 == b >> 31) && (a >> 31 != t >> 31);
+        }
+        MulkI32 => {
+            let v = w.sgpr(d).wrapping_mul(i.imm as u32);
+            r32!(v)
+        }
+        Cmpk(c, ty) => {
+            let a = w.sgpr(d);
+            w.scc = if ty == CmpTy::I32 { icmp(c, a as i32, i.imm) } else { icmp(c, a, i.imm as u32 & 0xffff) };
+        }
+        Cmp(c, ty) => {
+            w.scc = match ty {
+                CmpTy::I32 => icmp(c, a32(w, Ty::I) as i32, b32(w, Ty::I) as i32),
+                CmpTy::U32 => icmp(c, a32(w, Ty::U), b32(w, Ty::U)),
+                CmpTy::U64 | CmpTy::I64 => icmp(c, a64(w, Ty::U), b64(w, Ty::U)),
+                _ => return Err(Stop::Unimplemented),
+            };
+        }
+        Bitcmp(value, wide) => {
+            let bit = if wide {
+                (a64(w, Ty::U) >> (b32(w, Ty::U) & 63)) & 1 != 0
+            } else {
+                (a32(w, Ty::U) >> (b32(w, Ty::U) & 31)) & 1 != 0
+            };
+            w.scc = bit == value;
+        }
+        GetregB32 => {
+            let (id, off, size) = hwreg(i.imm as u32);
+            let v = read_hwreg(w, id);
+            r32!((v >> off) & mask(size))
+        }
+        SetregB32 | SetregImm32B32 => {
+            let (id, off, size) = hwreg(i.imm as u32);
+            let src = if op == SetregImm32B32 { i.lit } else { w.s32(i.dst, 0, Ty::U) };
+            write_hwreg(w, id, off, size, src);
+        }
+    }
+    Ok(Flow::Next)
+}
+
+/// `hwreg(id, offset, size)` from a SOPK simm16.
+fn hwreg(simm: u32) -> (u32, u32, u32) {
+    (simm & 0x3f, (simm >> 6) & 0x1f, ((simm >> 11) & 0x1f) + 1)
+}
+
+fn mask(size: u32) -> u32 {
+    if size >= 32 {
+        u32::MAX
+    } else {
+        (1 << size) - 1
+    }
+}
+
+/// Hardware register ids (`HW_REG_*`, LLVM `SIDefines.h`): 1 MODE, 2 STATUS, 3 TRAPSTS, 4 HW_ID,
+/// 20/21 FLAT_SCR_LO/HI (gfx10+), 23 HW_ID1 (gfx10+).
+fn read_hwreg(w: &Wave, id: u32) -> u32 {
+    match id {
+        1 => w.mode,
+        2 => u32::from(w.exec() != 0) << 9 | u32::from(w.scc),
+        3 => w.trapsts,
+        4 | 23 => w.hw_id,
+        20 => w.flat_scratch as u32,
+        21 => (w.flat_scratch >> 32) as u32,
+        _ => 0,
+    }
+}
+
+fn write_hwreg(w: &mut Wave, id: u32, off: u32, size: u32, v: u32) {
+    let m = mask(size) << off;
+    let put = |old: u32| (old & !m) | ((v << off) & m);
+    match id {
+        1 => w.mode = put(w.mode),
+        3 => w.trapsts = put(w.trapsts),
+        20 => w.flat_scratch = (w.flat_scratch & !0xffff_ffff) | u64::from(put(w.flat_scratch as u32)),
+        21 => w.flat_scratch = (w.flat_scratch & 0xffff_ffff) | (u64::from(put((w.flat_scratch >> 32) as u32)) << 32),
+        _ => {}
+    }
+}

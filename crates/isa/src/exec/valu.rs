@@ -1,0 +1,964 @@
+//! Vector ALU semantics (VOP1, VOP2, VOP3, VOP3b, VOPD halves; packed VOP3P ops are in `packed.rs`).
+//!
+//! Every operation reads its sources for all lanes into arrays (SGPRs and constants broadcast, SDWA/DPP
+//! and abs/neg applied), computes per lane and writes the active lanes back, so the per-lane loops stay
+//! simple enough for the compiler to vectorise. Float results get the output modifier and clamp.
+
+use super::float::*;
+use super::{Flow, Stop};
+use crate::decode::{Inst, NONE, VGPR0};
+use crate::op::VOp;
+use crate::wave::{Lanes32, Lanes64, Ty, Wave, MAX_LANES};
+
+type L32 = Lanes32;
+type L64 = Lanes64;
+
+#[inline]
+fn z32() -> L32 {
+    [0; MAX_LANES]
+}
+
+#[inline]
+fn z64() -> L64 {
+    [0; MAX_LANES]
+}
+
+fn out_mod32(i: &Inst, v: f32) -> f32 {
+    let v = match i.mods.omod {
+        1 => v * 2.0,
+        2 => v * 4.0,
+        3 => v * 0.5,
+        _ => v,
+    };
+    if i.mods.clamp {
+        if v.is_nan() {
+            0.0
+        } else {
+            v.clamp(0.0, 1.0)
+        }
+    } else {
+        v
+    }
+}
+
+fn out_mod64(i: &Inst, v: f64) -> f64 {
+    let v = match i.mods.omod {
+        1 => v * 2.0,
+        2 => v * 4.0,
+        3 => v * 0.5,
+        _ => v,
+    };
+    if i.mods.clamp {
+        if v.is_nan() {
+            0.0
+        } else {
+            v.clamp(0.0, 1.0)
+        }
+    } else {
+        v
+    }
+}
+
+/// Integer ops do not support clamp here; a clamped one is reported rather than computed wrongly.
+fn no_clamp(i: &Inst) -> Result<(), Stop> {
+    if i.mods.clamp {
+        return Err(Stop::Invalid(format!("{} with clamp (integer saturation) is not supported", i.name)));
+    }
+    Ok(())
+}
+
+fn u1(w: &mut Wave, i: &Inst, f: impl Fn(u32) -> u32) -> Result<(), Stop> {
+    no_clamp(i)?;
+    let mut a = z32();
+    w.src32(i, 0, Ty::U, &mut a);
+    let mut d = z32();
+    for l in 0..w.lanes {
+        d[l] = f(a[l]);
+    }
+    w.write_result32(i, &mut d);
+    Ok(())
+}
+
+fn u2(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32) -> u32) -> Result<(), Stop> {
+    no_clamp(i)?;
+    let (mut a, mut b) = (z32(), z32());
+    w.src32(i, 0, Ty::U, &mut a);
+    w.src32(i, 1, Ty::U, &mut b);
+    let mut d = z32();
+    for l in 0..w.lanes {
+        d[l] = f(a[l], b[l]);
+    }
+    w.write_result32(i, &mut d);
+    Ok(())
+}
+
+fn u3(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32, u32) -> u32) -> Result<(), Stop> {
+    no_clamp(i)?;
+    let (mut a, mut b, mut c) = (z32(), z32(), z32());
+    w.src32(i, 0, Ty::U, &mut a);
+    w.src32(i, 1, Ty::U, &mut b);
+    w.src32(i, 2, Ty::U, &mut c);
+    let mut d = z32();
+    for l in 0..w.lanes {
+        d[l] = f(a[l], b[l], c[l]);
+    }
+    w.write_result32(i, &mut d);
+    Ok(())
+}
+
+fn f1(w: &mut Wave, i: &Inst, f: impl Fn(f32) -> f32) {
+    let mut a = z32();
+    w.src32(i, 0, Ty::F32, &mut a);
+    let mut d = z32();
+    for l in 0..w.lanes {
+        d[l] = out_mod32(i, f(f32::from_bits(a[l]))).to_bits();
+    }
+    w.write_result32(i, &mut d);
+}
+
+fn f2(w: &mut Wave, i: &Inst, f: impl Fn(f32, f32) -> f32) {
+    let (mut a, mut b) = (z32(), z32());
+    w.src32(i, 0, Ty::F32, &mut a);
+    w.src32(i, 1, Ty::F32, &mut b);
+    let mut d = z32();
+    if i.mods.omod == 0 && !i.mods.clamp {
+        for l in 0..w.lanes {
+            d[l] = f(f32::from_bits(a[l]), f32::from_bits(b[l])).to_bits();
+        }
+    } else {
+        for l in 0..w.lanes {
+            d[l] = out_mod32(i, f(f32::from_bits(a[l]), f32::from_bits(b[l]))).to_bits();
+        }
+    }
+    w.write_result32(i, &mut d);
+}
+
+/// Three float sources; `src2` of `fmac`-style ops is the destination itself (`acc`).
+fn f3(w: &mut Wave, i: &Inst, acc: bool, f: impl Fn(f32, f32, f32) -> f32) {
+    let (mut a, mut b, mut c) = (z32(), z32(), z32());
+    w.src32(i, 0, Ty::F32, &mut a);
+    w.src32(i, 1, Ty::F32, &mut b);
+    if acc {
+        w.raw32(i.dst, 0, Ty::F32, &mut c);
+    } else {
+        w.src32(i, 2, Ty::F32, &mut c);
+    }
+    let mut d = z32();
+    for l in 0..w.lanes {
+        d[l] = out_mod32(i, f(f32::from_bits(a[l]), f32::from_bits(b[l]), f32::from_bits(c[l]))).to_bits();
+    }
+    w.write_result32(i, &mut d);
+}
+
+fn d1(w: &mut Wave, i: &Inst, f: impl Fn(f64) -> f64) {
+    let mut a = z64();
+    w.src64(i, 0, Ty::F64, &mut a);
+    let mut d = z64();
+    for l in 0..w.lanes {
+        d[l] = out_mod64(i, f(f64::from_bits(a[l]))).to_bits();
+    }
+    let m = w.vmask(i);
+    w.write64(i.dst, m, &d);
+}
+
+fn d2(w: &mut Wave, i: &Inst, f: impl Fn(f64, f64) -> f64) {
+    let (mut a, mut b) = (z64(), z64());
+    w.src64(i, 0, Ty::F64, &mut a);
+    w.src64(i, 1, Ty::F64, &mut b);
+    let mut d = z64();
+    for l in 0..w.lanes {
+        d[l] = out_mod64(i, f(f64::from_bits(a[l]), f64::from_bits(b[l]))).to_bits();
+    }
+    let m = w.vmask(i);
+    w.write64(i.dst, m, &d);
+}
+
+fn d3(w: &mut Wave, i: &Inst, acc: bool, f: impl Fn(f64, f64, f64) -> f64) {
+    let (mut a, mut b, mut c) = (z64(), z64(), z64());
+    w.src64(i, 0, Ty::F64, &mut a);
+    w.src64(i, 1, Ty::F64, &mut b);
+    if acc {
+        w.raw64(i.dst, 0, Ty::F64, &mut c);
+    } else {
+        w.src64(i, 2, Ty::F64, &mut c);
+    }
+    let mut d = z64();
+    for l in 0..w.lanes {
+        d[l] = out_mod64(i, f(f64::from_bits(a[l]), f64::from_bits(b[l]), f64::from_bits(c[l]))).to_bits();
+    }
+    let m = w.vmask(i);
+    w.write64(i.dst, m, &d);
+}
+
+/// A 16-bit source: the low half, or the high half when VOP3's `op_sel` bit for it is set; abs/neg act
+/// on the selected half.
+pub(super) fn src16(w: &Wave, i: &Inst, k: usize, ty: Ty, out: &mut L32) {
+    w.src32_nomods(i, k, ty, out);
+    let hi = i.mods.opsel >> k & 1 != 0 && i.enc == crate::table::Enc::Vop3;
+    let bit = 1 << k;
+    let (abs, neg) = (ty == Ty::F16 && i.mods.abs & bit != 0, ty == Ty::F16 && i.mods.neg & bit != 0);
+    for x in out.iter_mut().take(w.lanes) {
+        let mut v = if hi { *x >> 16 } else { *x } & 0xffff;
+        if abs {
+            v &= 0x7fff;
+        }
+        if neg {
+            v ^= 0x8000;
+        }
+        *x = v;
+    }
+}
+
+impl Inst {
+    /// A copy without the VOPD Y half (for executing with adjusted operands).
+    pub(crate) fn clone_without_y(&self) -> Inst {
+        Inst {
+            op: self.op,
+            enc: self.enc,
+            size: self.size,
+            name: self.name,
+            dst: self.dst,
+            sdst: self.sdst,
+            src: self.src,
+            lit: self.lit,
+            imm: self.imm,
+            imm1: self.imm1,
+            soffset: self.soffset,
+            mods: self.mods,
+            flags: self.flags,
+            extra: self.extra,
+            y: None,
+        }
+    }
+}
+
+fn h_out(i: &Inst, v: f32) -> u32 {
+    u32::from(f32_to_f16(out_mod32(i, v)))
+}
+
+fn h1(w: &mut Wave, i: &Inst, f: impl Fn(f32) -> f32) {
+    let mut a = z32();
+    src16(w, i, 0, Ty::F16, &mut a);
+    let mut d = z32();
+    for l in 0..w.lanes {
+        d[l] = h_out(i, f(f16_to_f32(a[l] as u16)));
+    }
+    w.write_result16(i, &d);
+}
+
+fn h2(w: &mut Wave, i: &Inst, f: impl Fn(f32, f32) -> f32) {
+    let (mut a, mut b) = (z32(), z32());
+    src16(w, i, 0, Ty::F16, &mut a);
+    src16(w, i, 1, Ty::F16, &mut b);
+    let mut d = z32();
+    for l in 0..w.lanes {
+        d[l] = h_out(i, f(f16_to_f32(a[l] as u16), f16_to_f32(b[l] as u16)));
+    }
+    w.write_result16(i, &d);
+}
+
+fn h3(w: &mut Wave, i: &Inst, acc: bool, f: impl Fn(f64, f64, f64) -> f64) {
+    let (mut a, mut b, mut c) = (z32(), z32(), z32());
+    src16(w, i, 0, Ty::F16, &mut a);
+    src16(w, i, 1, Ty::F16, &mut b);
+    if acc {
+        w.raw32(i.dst, 0, Ty::F16, &mut c);
+        let hi = i.mods.opsel & 8 != 0;
+        for x in c.iter_mut() {
+            *x = if hi { *x >> 16 } else { *x & 0xffff };
+        }
+    } else {
+        src16(w, i, 2, Ty::F16, &mut c);
+    }
+    let mut d = z32();
+    for l in 0..w.lanes {
+        let r = f(
+            f64::from(f16_to_f32(a[l] as u16)),
+            f64::from(f16_to_f32(b[l] as u16)),
+            f64::from(f16_to_f32(c[l] as u16)),
+        );
+        d[l] = h_out(i, r as f32);
+    }
+    w.write_result16(i, &d);
+}
+
+fn i16_2(w: &mut Wave, i: &Inst, f: impl Fn(u16, u16) -> u16) -> Result<(), Stop> {
+    no_clamp(i)?;
+    let (mut a, mut b) = (z32(), z32());
+    src16(w, i, 0, Ty::U, &mut a);
+    src16(w, i, 1, Ty::U, &mut b);
+    let mut d = z32();
+    for l in 0..w.lanes {
+        d[l] = u32::from(f(a[l] as u16, b[l] as u16));
+    }
+    w.write_result16(i, &d);
+    Ok(())
+}
+
+/// Carry-out ops: `f(a, b, carry_in) -> (result, carry_out)`; the carry mask goes to `sdst`.
+fn carry(w: &mut Wave, i: &Inst, carry_in: bool, f: impl Fn(u32, u32, u32) -> (u32, bool)) -> Result<(), Stop> {
+    no_clamp(i)?;
+    let (mut a, mut b) = (z32(), z32());
+    w.src32(i, 0, Ty::U, &mut a);
+    w.src32(i, 1, Ty::U, &mut b);
+    let cin = if carry_in { w.read_mask(i.src[2], i.lit) } else { 0 };
+    let mask = w.vmask(i);
+    let mut d = z32();
+    let mut cout = 0u64;
+    for l in 0..w.lanes {
+        let (r, c) = f(a[l], b[l], (cin >> l & 1) as u32);
+        d[l] = r;
+        if c && mask >> l & 1 != 0 {
+            cout |= 1 << l;
+        }
+    }
+    w.write_result32(i, &mut d);
+    w.write_mask(i.sdst, cout);
+    Ok(())
+}
+
+fn mbcnt(w: &mut Wave, i: &Inst, hi: bool) -> Result<(), Stop> {
+    let (mut a, mut b) = (z32(), z32());
+    w.src32(i, 0, Ty::U, &mut a);
+    w.src32(i, 1, Ty::U, &mut b);
+    let mut d = z32();
+    for l in 0..w.lanes {
+        let below: u64 = (1u64 << l).wrapping_sub(1);
+        let m = if hi { (below >> 32) as u32 } else { below as u32 };
+        d[l] = (a[l] & m).count_ones().wrapping_add(b[l]);
+    }
+    w.write_result32(i, &mut d);
+    Ok(())
+}
+
+fn perm_byte(data: u64, sel: u32) -> u32 {
+    let byte = |k: u32| ((data >> (8 * k)) & 0xff) as u32;
+    match sel {
+        0..=7 => byte(sel),
+        8 => 0xff * (byte(1) >> 7),
+        9 => 0xff * (byte(3) >> 7),
+        10 => 0xff * (byte(5) >> 7),
+        11 => 0xff * (byte(7) >> 7),
+        12 => 0,
+        _ => 0xff,
+    }
+}
+
+fn bfe(v: u32, off: u32, width: u32, signed: bool) -> u32 {
+    let (off, width) = (off & 31, width & 31);
+    if width == 0 {
+        return 0;
+    }
+    let x = (v >> off) & ((1u32 << width) - 1);
+    if signed {
+        (((x << (32 - width)) as i32) >> (32 - width)) as u32
+    } else {
+        x
+    }
+}
+
+fn i24(v: u32) -> i64 {
+    i64::from(((v << 8) as i32) >> 8)
+}
+
+fn med3<T: Ord + Copy>(a: T, b: T, c: T) -> T {
+    a.max(b).min(a.min(b).max(c))
+}
+
+/// Executes one vector ALU instruction.
+pub(super) fn exec(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
+    use VOp::*;
+    match op {
+        Nop => {}
+        MovB32 => {
+            let mut a = z32();
+            w.src32(i, 0, Ty::F32, &mut a);
+            w.write_result32(i, &mut a);
+        }
+        MovB64 => {
+            let mut a = z64();
+            w.src64(i, 0, Ty::U, &mut a);
+            let m = w.vmask(i);
+            w.write64(i.dst, m, &a);
+        }
+        CndmaskB32 => {
+            let (mut a, mut b) = (z32(), z32());
+            w.src32(i, 0, Ty::F32, &mut a);
+            w.src32(i, 1, Ty::F32, &mut b);
+            let sel = w.read_mask(i.src[2], i.lit);
+            let mut d = z32();
+            for l in 0..w.lanes {
+                d[l] = if sel >> l & 1 != 0 { b[l] } else { a[l] };
+            }
+            w.write_result32(i, &mut d);
+        }
+        ReadlaneB32 => {
+            let lane = (w.s32(i.src[1], i.lit, Ty::U) as usize) % w.lanes;
+            let v = w.vr((i.src[0] - VGPR0) as usize, lane);
+            w.set_s(i.dst, v);
+        }
+        ReadfirstlaneB32 => {
+            let exec = w.exec();
+            let lane = if exec == 0 { 0 } else { exec.trailing_zeros() as usize };
+            let v =
+                if i.src[0] >= VGPR0 { w.vr((i.src[0] - VGPR0) as usize, lane) } else { w.s32(i.src[0], i.lit, Ty::U) };
+            w.set_s(i.dst, v);
+        }
+        WritelaneB32 => {
+            let v = w.s32(i.src[0], i.lit, Ty::U);
+            let lane = (w.s32(i.src[1], i.lit, Ty::U) as usize) % w.lanes;
+            w.set_vr((i.dst - VGPR0) as usize, lane, v);
+        }
+        AccvgprRead | AccvgprWrite | AccvgprMov => {
+            // Read: VGPR <- AGPR (src operand names an AGPR); write: AGPR <- VGPR/constant.
+            let mut a = z32();
+            let mut src = i.clone_without_y();
+            if op != AccvgprWrite && src.src[0] >= VGPR0 && src.src[0] < 512 {
+                src.src[0] += 256;
+            }
+            w.src32(&src, 0, Ty::U, &mut a);
+            let mut dst = src.clone_without_y();
+            if op != AccvgprRead && dst.dst < 512 {
+                dst.dst += 256;
+            }
+            if op == AccvgprRead && dst.dst >= 512 {
+                dst.dst -= 256;
+            }
+            w.write_result32(&dst, &mut a);
+        }
+        SwapB32 => {
+            let (mut a, mut b) = (z32(), z32());
+            w.raw32(i.src[0], 0, Ty::U, &mut a);
+            w.raw32(i.dst, 0, Ty::U, &mut b);
+            let m = w.exec();
+            w.write32(i.dst, m, &a);
+            w.write32(i.src[0], m, &b);
+        }
+        MovrelsB32 | MovreldB32 => {
+            let m0 = w.m0() as u16;
+            let mut src = i.clone_without_y();
+            if op == MovrelsB32 {
+                src.src[0] = src.src[0].wrapping_add(m0);
+            } else {
+                src.dst = src.dst.wrapping_add(m0);
+            }
+            if src.src[0] >= 512 || src.dst >= 512 {
+                return Err(Stop::Invalid(format!("{} indexes past the VGPRs (m0 = {m0})", i.name)));
+            }
+            let mut a = z32();
+            w.src32(&src, 0, Ty::U, &mut a);
+            w.write_result32(&src, &mut a);
+        }
+        PermlaneX16 | Permlane16 => return Err(Stop::Unimplemented),
+        AddU32 => u2(w, i, u32::wrapping_add)?,
+        SubU32 => u2(w, i, u32::wrapping_sub)?,
+        SubrevU32 => u2(w, i, |a, b| b.wrapping_sub(a))?,
+        AddI32 => u2(w, i, u32::wrapping_add)?,
+        SubI32 => u2(w, i, u32::wrapping_sub)?,
+        AddCoU32 => carry(w, i, false, |a, b, _| {
+            let (r, c) = a.overflowing_add(b);
+            (r, c)
+        })?,
+        SubCoU32 => carry(w, i, false, |a, b, _| (a.wrapping_sub(b), b > a))?,
+        SubrevCoU32 => carry(w, i, false, |a, b, _| (b.wrapping_sub(a), a > b))?,
+        AddcCoU32 => carry(w, i, true, |a, b, c| {
+            let t = u64::from(a) + u64::from(b) + u64::from(c);
+            (t as u32, t >> 32 != 0)
+        })?,
+        SubbCoU32 => carry(w, i, true, |a, b, c| {
+            (a.wrapping_sub(b).wrapping_sub(c), u64::from(b) + u64::from(c) > u64::from(a))
+        })?,
+        SubbrevCoU32 => carry(w, i, true, |a, b, c| {
+            (b.wrapping_sub(a).wrapping_sub(c), u64::from(a) + u64::from(c) > u64::from(b))
+        })?,
+        MulLoU32 => u2(w, i, u32::wrapping_mul)?,
+        MulHiU32 => u2(w, i, |a, b| ((u64::from(a) * u64::from(b)) >> 32) as u32)?,
+        MulHiI32 => u2(w, i, |a, b| ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32)?,
+        MulU32U24 => u2(w, i, |a, b| (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff))?,
+        MulHiU32U24 => u2(w, i, |a, b| ((u64::from(a & 0xff_ffff) * u64::from(b & 0xff_ffff)) >> 32) as u32)?,
+        MulI32I24 => u2(w, i, |a, b| (i24(a) * i24(b)) as u32)?,
+        MulHiI32I24 => u2(w, i, |a, b| ((i24(a) * i24(b)) >> 32) as u32)?,
+        MinU32 => u2(w, i, u32::min)?,
+        MaxU32 => u2(w, i, u32::max)?,
+        MinI32 => u2(w, i, |a, b| (a as i32).min(b as i32) as u32)?,
+        MaxI32 => u2(w, i, |a, b| (a as i32).max(b as i32) as u32)?,
+        AndB32 => u2(w, i, |a, b| a & b)?,
+        OrB32 => u2(w, i, |a, b| a | b)?,
+        XorB32 => u2(w, i, |a, b| a ^ b)?,
+        XnorB32 => u2(w, i, |a, b| !(a ^ b))?,
+        NotB32 => u1(w, i, |a| !a)?,
+        LshlrevB32 => u2(w, i, |a, b| b << (a & 31))?,
+        LshrrevB32 => u2(w, i, |a, b| b >> (a & 31))?,
+        AshrrevI32 => u2(w, i, |a, b| ((b as i32) >> (a & 31)) as u32)?,
+        BfmB32 => u2(w, i, |a, b| ((1u64 << (a & 31)) as u32).wrapping_sub(1) << (b & 31))?,
+        BcntU32B32 => u2(w, i, |a, b| a.count_ones().wrapping_add(b))?,
+        MbcntLoU32B32 => mbcnt(w, i, false)?,
+        MbcntHiU32B32 => mbcnt(w, i, true)?,
+        BfrevB32 => u1(w, i, u32::reverse_bits)?,
+        FfbhU32 => u1(w, i, |a| if a == 0 { u32::MAX } else { a.leading_zeros() })?,
+        FfblB32 => u1(w, i, |a| if a == 0 { u32::MAX } else { a.trailing_zeros() })?,
+        FfbhI32 => u1(w, i, |a| {
+            let x = if (a as i32) < 0 { !a } else { a };
+            if x == 0 {
+                u32::MAX
+            } else {
+                x.leading_zeros() - 1
+            }
+        })?,
+        Add3U32 => u3(w, i, |a, b, c| a.wrapping_add(b).wrapping_add(c))?,
+        LshlAddU32 => u3(w, i, |a, b, c| (a << (b & 31)).wrapping_add(c))?,
+        AddLshlU32 => u3(w, i, |a, b, c| a.wrapping_add(b) << (c & 31))?,
+        LshlOrB32 => u3(w, i, |a, b, c| (a << (b & 31)) | c)?,
+        AndOrB32 => u3(w, i, |a, b, c| (a & b) | c)?,
+        Or3B32 => u3(w, i, |a, b, c| a | b | c)?,
+        Xor3B32 => u3(w, i, |a, b, c| a ^ b ^ c)?,
+        XadU32 => u3(w, i, |a, b, c| (a ^ b).wrapping_add(c))?,
+        BfeU32 => u3(w, i, |a, b, c| bfe(a, b, c, false))?,
+        BfeI32 => u3(w, i, |a, b, c| bfe(a, b, c, true))?,
+        BfiB32 => u3(w, i, |a, b, c| (a & b) | (!a & c))?,
+        AlignbitB32 => u3(w, i, |a, b, c| (((u64::from(a) << 32) | u64::from(b)) >> (c & 31)) as u32)?,
+        AlignbyteB32 => u3(w, i, |a, b, c| (((u64::from(a) << 32) | u64::from(b)) >> (8 * (c & 3))) as u32)?,
+        PermB32 => u3(w, i, |a, b, c| {
+            let data = (u64::from(a) << 32) | u64::from(b);
+            (0..4).map(|k| perm_byte(data, (c >> (8 * k)) & 0xff) << (8 * k)).fold(0, |x, y| x | y)
+        })?,
+        MadU32U24 => u3(w, i, |a, b, c| (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff).wrapping_add(c))?,
+        MadI32I24 => u3(w, i, |a, b, c| ((i24(a) * i24(b)) as u32).wrapping_add(c))?,
+        Min3I32 => u3(w, i, |a, b, c| (a as i32).min(b as i32).min(c as i32) as u32)?,
+        Max3I32 => u3(w, i, |a, b, c| (a as i32).max(b as i32).max(c as i32) as u32)?,
+        Med3I32 => u3(w, i, |a, b, c| med3(a as i32, b as i32, c as i32) as u32)?,
+        Min3U32 => u3(w, i, |a, b, c| a.min(b).min(c))?,
+        Max3U32 => u3(w, i, |a, b, c| a.max(b).max(c))?,
+        Med3U32 => u3(w, i, med3)?,
+        SadU32 => u3(w, i, |a, b, c| a.abs_diff(b).wrapping_add(c))?,
+        MadU64U32 | MadI64I32 => {
+            no_clamp(i)?;
+            let (mut a, mut b, mut c) = (z32(), z32(), z64());
+            w.src32(i, 0, Ty::U, &mut a);
+            w.src32(i, 1, Ty::U, &mut b);
+            w.src64(i, 2, if op == MadU64U32 { Ty::U } else { Ty::I }, &mut c);
+            let mask = w.vmask(i);
+            let mut d = z64();
+            let mut cout = 0u64;
+            for l in 0..w.lanes {
+                let (r, carry) = if op == MadU64U32 {
+                    let t = u128::from(a[l]) * u128::from(b[l]) + u128::from(c[l]);
+                    (t as u64, t >> 64 != 0)
+                } else {
+                    let t = i128::from(a[l] as i32) * i128::from(b[l] as i32) + i128::from(c[l] as i64);
+                    (t as u64, t != i128::from(t as i64))
+                };
+                d[l] = r;
+                if carry && mask >> l & 1 != 0 {
+                    cout |= 1 << l;
+                }
+            }
+            w.write64(i.dst, mask, &d);
+            w.write_mask(i.sdst, cout);
+        }
+        LshlrevB64 | LshrrevB64 | AshrrevI64 => {
+            let (mut a, mut b) = (z32(), z64());
+            w.src32(i, 0, Ty::U, &mut a);
+            w.src64(i, 1, Ty::U, &mut b);
+            let mut d = z64();
+            for l in 0..w.lanes {
+                let s = a[l] & 63;
+                d[l] = match op {
+                    LshlrevB64 => b[l] << s,
+                    LshrrevB64 => b[l] >> s,
+                    _ => ((b[l] as i64) >> s) as u64,
+                };
+            }
+            let m = w.vmask(i);
+            w.write64(i.dst, m, &d);
+        }
+        LshlAddU64 => {
+            let (mut a, mut b, mut c) = (z64(), z32(), z64());
+            w.src64(i, 0, Ty::U, &mut a);
+            w.src32(i, 1, Ty::U, &mut b);
+            w.src64(i, 2, Ty::U, &mut c);
+            let mut d = z64();
+            for l in 0..w.lanes {
+                d[l] = (a[l] << (b[l] & 7)).wrapping_add(c[l]);
+            }
+            let m = w.vmask(i);
+            w.write64(i.dst, m, &d);
+        }
+        AddU16 => i16_2(w, i, u16::wrapping_add)?,
+        SubU16 => i16_2(w, i, u16::wrapping_sub)?,
+        SubrevU16 => i16_2(w, i, |a, b| b.wrapping_sub(a))?,
+        AddNcI16 => i16_2(w, i, u16::wrapping_add)?,
+        SubNcI16 => i16_2(w, i, u16::wrapping_sub)?,
+        MulLoU16 => i16_2(w, i, u16::wrapping_mul)?,
+        LshlrevB16 => i16_2(w, i, |a, b| b << (a & 15))?,
+        LshrrevB16 => i16_2(w, i, |a, b| b >> (a & 15))?,
+        AshrrevI16 => i16_2(w, i, |a, b| ((b as i16) >> (a & 15)) as u16)?,
+        MaxU16 => i16_2(w, i, u16::max)?,
+        MinU16 => i16_2(w, i, u16::min)?,
+        MaxI16 => i16_2(w, i, |a, b| (a as i16).max(b as i16) as u16)?,
+        MinI16 => i16_2(w, i, |a, b| (a as i16).min(b as i16) as u16)?,
+        AddF32 => f2(w, i, |a, b| a + b),
+        SubF32 => f2(w, i, |a, b| a - b),
+        SubrevF32 => f2(w, i, |a, b| b - a),
+        MulF32 => f2(w, i, |a, b| a * b),
+        MulLegacyF32 => f2(w, i, |a, b| if a == 0.0 || b == 0.0 { 0.0 } else { a * b }),
+        FmacLegacyF32 => f3(w, i, true, |a, b, c| if a == 0.0 || b == 0.0 { c } else { a.mul_add(b, c) }),
+        MinF32 => f2(w, i, fmin32),
+        MaxF32 => f2(w, i, fmax32),
+        LdexpF32 => {
+            let (mut a, mut b) = (z32(), z32());
+            w.src32(i, 0, Ty::F32, &mut a);
+            w.src32(i, 1, Ty::U, &mut b);
+            let mut d = z32();
+            for l in 0..w.lanes {
+                d[l] = out_mod32(i, ldexp32(f32::from_bits(a[l]), b[l] as i32)).to_bits();
+            }
+            w.write_result32(i, &mut d);
+        }
+        FmaF32 => f3(w, i, false, f32::mul_add),
+        FmacF32 => f3(w, i, true, f32::mul_add),
+        MadF32 => f3(w, i, false, |a, b, c| a * b + c),
+        MacF32 => f3(w, i, true, |a, b, c| a * b + c),
+        FmamkF32 | MadmkF32 | FmaakF32 | MadakF32 => {
+            let k = f32::from_bits(i.lit);
+            let fused = matches!(op, FmamkF32 | FmaakF32);
+            let mk = matches!(op, FmamkF32 | MadmkF32);
+            // VOPD halves have only src0/vsrc1; their addend for fmaak/fmamk is the same as VOP2's.
+            let mut j = i.clone_without_y();
+            j.src[2] = NONE;
+            f2(w, &j, |a, b| {
+                let (m, add) = if mk { (k, b) } else { (b, k) };
+                if fused {
+                    a.mul_add(m, add)
+                } else {
+                    a * m + add
+                }
+            });
+        }
+        Min3F32 => f3(w, i, false, |a, b, c| fmin32(fmin32(a, b), c)),
+        Max3F32 => f3(w, i, false, |a, b, c| fmax32(fmax32(a, b), c)),
+        Med3F32 => f3(w, i, false, med3_32),
+        RcpF32 | RcpIflagF32 => f1(w, i, |a| 1.0 / a),
+        RsqF32 => f1(w, i, |a| 1.0 / a.sqrt()),
+        SqrtF32 => f1(w, i, f32::sqrt),
+        LogF32 => f1(w, i, f32::log2),
+        ExpF32 => f1(w, i, f32::exp2),
+        SinF32 => f1(w, i, |a| (f64::from(a) * std::f64::consts::TAU).sin() as f32),
+        CosF32 => f1(w, i, |a| (f64::from(a) * std::f64::consts::TAU).cos() as f32),
+        FloorF32 => f1(w, i, f32::floor),
+        CeilF32 => f1(w, i, f32::ceil),
+        TruncF32 => f1(w, i, f32::trunc),
+        RndneF32 => f1(w, i, f32::round_ties_even),
+        FractF32 => {
+            f1(w, i, |a| if a.is_infinite() { f32::NAN } else { (a - a.floor()).min(f32::from_bits(0x3f7f_ffff)) })
+        }
+        FrexpMantF32 => f1(w, i, |a| frexp_mant64(f64::from(a)) as f32),
+        FrexpExpI32F32 => {
+            let mut a = z32();
+            w.src32(i, 0, Ty::F32, &mut a);
+            let mut d = z32();
+            for l in 0..w.lanes {
+                d[l] = frexp_exp64(f64::from(f32::from_bits(a[l]))) as u32;
+            }
+            w.write_result32(i, &mut d);
+        }
+        DivScaleF32 => {
+            let (mut a, mut b, mut c) = (z32(), z32(), z32());
+            w.src32(i, 0, Ty::F32, &mut a);
+            w.src32(i, 1, Ty::F32, &mut b);
+            w.src32(i, 2, Ty::F32, &mut c);
+            let mask = w.vmask(i);
+            let mut d = z32();
+            let mut vcc = 0u64;
+            for l in 0..w.lanes {
+                let (r, v) = div_scale32(f32::from_bits(a[l]), f32::from_bits(b[l]), f32::from_bits(c[l]));
+                d[l] = r.to_bits();
+                if v && mask >> l & 1 != 0 {
+                    vcc |= 1 << l;
+                }
+            }
+            w.write_result32(i, &mut d);
+            w.write_mask(i.sdst, vcc);
+        }
+        DivScaleF64 => {
+            let (mut a, mut b, mut c) = (z64(), z64(), z64());
+            w.src64(i, 0, Ty::F64, &mut a);
+            w.src64(i, 1, Ty::F64, &mut b);
+            w.src64(i, 2, Ty::F64, &mut c);
+            let mask = w.vmask(i);
+            let mut d = z64();
+            let mut vcc = 0u64;
+            for l in 0..w.lanes {
+                let (r, v) = div_scale64(f64::from_bits(a[l]), f64::from_bits(b[l]), f64::from_bits(c[l]));
+                d[l] = r.to_bits();
+                if v && mask >> l & 1 != 0 {
+                    vcc |= 1 << l;
+                }
+            }
+            w.write64(i.dst, mask, &d);
+            w.write_mask(i.sdst, vcc);
+        }
+        DivFmasF32 => {
+            let vcc = w.vcc();
+            let (mut a, mut b, mut c) = (z32(), z32(), z32());
+            w.src32(i, 0, Ty::F32, &mut a);
+            w.src32(i, 1, Ty::F32, &mut b);
+            w.src32(i, 2, Ty::F32, &mut c);
+            let mut d = z32();
+            for l in 0..w.lanes {
+                let r = f32::from_bits(a[l]).mul_add(f32::from_bits(b[l]), f32::from_bits(c[l]));
+                let r = if vcc >> l & 1 != 0 { ldexp32(r, 32) } else { r };
+                d[l] = out_mod32(i, r).to_bits();
+            }
+            w.write_result32(i, &mut d);
+        }
+        DivFmasF64 => {
+            let vcc = w.vcc();
+            let (mut a, mut b, mut c) = (z64(), z64(), z64());
+            w.src64(i, 0, Ty::F64, &mut a);
+            w.src64(i, 1, Ty::F64, &mut b);
+            w.src64(i, 2, Ty::F64, &mut c);
+            let mut d = z64();
+            for l in 0..w.lanes {
+                let r = f64::from_bits(a[l]).mul_add(f64::from_bits(b[l]), f64::from_bits(c[l]));
+                let r = if vcc >> l & 1 != 0 { ldexp64(r, 64) } else { r };
+                d[l] = out_mod64(i, r).to_bits();
+            }
+            let m = w.vmask(i);
+            w.write64(i.dst, m, &d);
+        }
+        DivFixupF32 => f3(w, i, false, div_fixup32),
+        DivFixupF64 => d3(w, i, false, div_fixup64),
+        CvtF32I32 => cvt_from_u32(w, i, |a| a as i32 as f32),
+        CvtF32U32 => cvt_from_u32(w, i, |a| a as f32),
+        CvtI32F32 => cvt_to_u32(w, i, |a| a as i32 as u32),
+        CvtU32F32 => cvt_to_u32(w, i, |a| a as u32),
+        CvtRpiI32F32 => cvt_to_u32(w, i, |a| (a + 0.5).floor() as i32 as u32),
+        CvtFlrI32F32 => cvt_to_u32(w, i, |a| a.floor() as i32 as u32),
+        CvtF32Ubyte0 => cvt_from_u32(w, i, |a| (a & 0xff) as f32),
+        CvtF32Ubyte1 => cvt_from_u32(w, i, |a| ((a >> 8) & 0xff) as f32),
+        CvtF32Ubyte2 => cvt_from_u32(w, i, |a| ((a >> 16) & 0xff) as f32),
+        CvtF32Ubyte3 => cvt_from_u32(w, i, |a| (a >> 24) as f32),
+        CvtPkrtzF16F32 => {
+            let (mut a, mut b) = (z32(), z32());
+            w.src32(i, 0, Ty::F32, &mut a);
+            w.src32(i, 1, Ty::F32, &mut b);
+            let mut d = z32();
+            for l in 0..w.lanes {
+                d[l] = u32::from(f32_to_f16_rtz(f32::from_bits(a[l])))
+                    | (u32::from(f32_to_f16_rtz(f32::from_bits(b[l]))) << 16);
+            }
+            w.write_result32(i, &mut d);
+        }
+        AddF64 => d2(w, i, |a, b| a + b),
+        MulF64 => d2(w, i, |a, b| a * b),
+        MinF64 => d2(w, i, fmin64),
+        MaxF64 => d2(w, i, fmax64),
+        FmaF64 => d3(w, i, false, f64::mul_add),
+        FmacF64 => d3(w, i, true, f64::mul_add),
+        LdexpF64 | TrigPreopF64 => {
+            let (mut a, mut b) = (z64(), z32());
+            w.src64(i, 0, Ty::F64, &mut a);
+            w.src32(i, 1, Ty::U, &mut b);
+            let mut d = z64();
+            for l in 0..w.lanes {
+                let x = f64::from_bits(a[l]);
+                let r = if op == LdexpF64 { ldexp64(x, b[l] as i32) } else { trig_preop(x, b[l]) };
+                d[l] = out_mod64(i, r).to_bits();
+            }
+            let m = w.vmask(i);
+            w.write64(i.dst, m, &d);
+        }
+        RcpF64 => d1(w, i, |a| 1.0 / a),
+        RsqF64 => d1(w, i, |a| 1.0 / a.sqrt()),
+        SqrtF64 => d1(w, i, f64::sqrt),
+        FractF64 => d1(w, i, |a| {
+            if a.is_infinite() {
+                f64::NAN
+            } else {
+                (a - a.floor()).min(f64::from_bits(0x3fef_ffff_ffff_ffff))
+            }
+        }),
+        FloorF64 => d1(w, i, f64::floor),
+        CeilF64 => d1(w, i, f64::ceil),
+        TruncF64 => d1(w, i, f64::trunc),
+        RndneF64 => d1(w, i, f64::round_ties_even),
+        FrexpMantF64 => d1(w, i, frexp_mant64),
+        FrexpExpI32F64 => {
+            let mut a = z64();
+            w.src64(i, 0, Ty::F64, &mut a);
+            let mut d = z32();
+            for l in 0..w.lanes {
+                d[l] = frexp_exp64(f64::from_bits(a[l])) as u32;
+            }
+            w.write_result32(i, &mut d);
+        }
+        CvtF64I32 | CvtF64U32 | CvtF64F32 => {
+            let mut a = z32();
+            w.src32(i, 0, if op == CvtF64F32 { Ty::F32 } else { Ty::U }, &mut a);
+            let mut d = z64();
+            for l in 0..w.lanes {
+                let x = match op {
+                    CvtF64I32 => f64::from(a[l] as i32),
+                    CvtF64U32 => f64::from(a[l]),
+                    _ => f64::from(f32::from_bits(a[l])),
+                };
+                d[l] = out_mod64(i, x).to_bits();
+            }
+            let m = w.vmask(i);
+            w.write64(i.dst, m, &d);
+        }
+        CvtI32F64 | CvtU32F64 | CvtF32F64 => {
+            let mut a = z64();
+            w.src64(i, 0, Ty::F64, &mut a);
+            let mut d = z32();
+            for l in 0..w.lanes {
+                let x = f64::from_bits(a[l]);
+                d[l] = match op {
+                    CvtI32F64 => x as i32 as u32,
+                    CvtU32F64 => x as u32,
+                    _ => out_mod32(i, x as f32).to_bits(),
+                };
+            }
+            w.write_result32(i, &mut d);
+        }
+        AddF16 => h2(w, i, |a, b| a + b),
+        SubF16 => h2(w, i, |a, b| a - b),
+        SubrevF16 => h2(w, i, |a, b| b - a),
+        MulF16 => h2(w, i, |a, b| a * b),
+        MinF16 => h2(w, i, fmin32),
+        MaxF16 => h2(w, i, fmax32),
+        FmaF16 => h3(w, i, false, f64::mul_add),
+        FmacF16 => h3(w, i, true, f64::mul_add),
+        MadF16 => h3(w, i, false, |a, b, c| f64::from(f16_to_f32(f32_to_f16((a * b) as f32))) + c),
+        MacF16 => h3(w, i, true, |a, b, c| f64::from(f16_to_f32(f32_to_f16((a * b) as f32))) + c),
+        Min3F16 => h3(w, i, false, |a, b, c| fmin64(fmin64(a, b), c)),
+        Max3F16 => h3(w, i, false, |a, b, c| fmax64(fmax64(a, b), c)),
+        Med3F16 => h3(w, i, false, |a, b, c| f64::from(med3_32(a as f32, b as f32, c as f32))),
+        FmamkF16 | FmaakF16 => {
+            let k = f64::from(f16_to_f32(i.lit as u16));
+            let mk = op == FmamkF16;
+            let mut j = i.clone_without_y();
+            j.src[2] = NONE;
+            let (mut a, mut b) = (z32(), z32());
+            src16(w, &j, 0, Ty::F16, &mut a);
+            src16(w, &j, 1, Ty::F16, &mut b);
+            let mut d = z32();
+            for l in 0..w.lanes {
+                let (x, y) = (f64::from(f16_to_f32(a[l] as u16)), f64::from(f16_to_f32(b[l] as u16)));
+                let r = if mk { x.mul_add(k, y) } else { x.mul_add(y, k) };
+                d[l] = u32::from(f32_to_f16(r as f32));
+            }
+            w.write_result16(&j, &d);
+        }
+        SqrtF16 => h1(w, i, f32::sqrt),
+        RcpF16 => h1(w, i, |a| 1.0 / a),
+        RsqF16 => h1(w, i, |a| 1.0 / a.sqrt()),
+        LogF16 => h1(w, i, f32::log2),
+        ExpF16 => h1(w, i, f32::exp2),
+        FloorF16 => h1(w, i, f32::floor),
+        CeilF16 => h1(w, i, f32::ceil),
+        TruncF16 => h1(w, i, f32::trunc),
+        RndneF16 => h1(w, i, f32::round_ties_even),
+        FractF16 => h1(w, i, |a| if a.is_infinite() { f32::NAN } else { a - a.floor() }),
+        LdexpF16 => {
+            let (mut a, mut b) = (z32(), z32());
+            src16(w, i, 0, Ty::F16, &mut a);
+            w.src32(i, 1, Ty::U, &mut b);
+            let mut d = z32();
+            for l in 0..w.lanes {
+                d[l] = h_out(i, ldexp32(f16_to_f32(a[l] as u16), i32::from(b[l] as i16)));
+            }
+            w.write_result16(i, &d);
+        }
+        CvtF32F16 => {
+            let mut a = z32();
+            src16(w, i, 0, Ty::F16, &mut a);
+            let mut d = z32();
+            for l in 0..w.lanes {
+                d[l] = out_mod32(i, f16_to_f32(a[l] as u16)).to_bits();
+            }
+            w.write_result32(i, &mut d);
+        }
+        CvtF16F32 => {
+            let mut a = z32();
+            w.src32(i, 0, Ty::F32, &mut a);
+            let mut d = z32();
+            for l in 0..w.lanes {
+                d[l] = h_out(i, f32::from_bits(a[l]));
+            }
+            w.write_result16(i, &d);
+        }
+        CvtF16U16 | CvtF16I16 => {
+            let mut a = z32();
+            src16(w, i, 0, Ty::U, &mut a);
+            let mut d = z32();
+            for l in 0..w.lanes {
+                let x = if op == CvtF16U16 { f32::from(a[l] as u16) } else { f32::from(a[l] as u16 as i16) };
+                d[l] = h_out(i, x);
+            }
+            w.write_result16(i, &d);
+        }
+        CvtU16F16 | CvtI16F16 => {
+            let mut a = z32();
+            src16(w, i, 0, Ty::F16, &mut a);
+            let mut d = z32();
+            for l in 0..w.lanes {
+                let x = f16_to_f32(a[l] as u16);
+                d[l] = if op == CvtU16F16 { u32::from(x as u16) } else { u32::from(x as i16 as u16) };
+            }
+            w.write_result16(i, &d);
+        }
+        PackB32F16 => {
+            let (mut a, mut b) = (z32(), z32());
+            src16(w, i, 0, Ty::F16, &mut a);
+            src16(w, i, 1, Ty::F16, &mut b);
+            let mut d = z32();
+            for l in 0..w.lanes {
+                d[l] = (a[l] & 0xffff) | (b[l] << 16);
+            }
+            let mut j = i.clone_without_y();
+            j.mods.opsel &= 7;
+            w.write_result32(&j, &mut d);
+        }
+        Dot2cF32F16 => {
+            let (mut a, mut b, mut c) = (z32(), z32(), z32());
+            w.src32(i, 0, Ty::U, &mut a);
+            w.src32(i, 1, Ty::U, &mut b);
+            w.raw32(i.dst, 0, Ty::F32, &mut c);
+            let mut d = z32();
+            for l in 0..w.lanes {
+                let lo = f16_to_f32(a[l] as u16) * f16_to_f32(b[l] as u16);
+                let hi = f16_to_f32((a[l] >> 16) as u16) * f16_to_f32((b[l] >> 16) as u16);
+                d[l] = (f32::from_bits(c[l]) + lo + hi).to_bits();
+            }
+            w.write_result32(i, &mut d);
+        }
+        FmaMixF32 | FmaMixloF16 | FmaMixhiF16 | PkAddF16 | PkMulF16 | PkFmaF16 | PkMinF16 | PkMaxF16 | PkAddU16
+        | PkSubU16 | PkAddI16 | PkSubI16 | PkMulLoU16 | PkLshlrevB16 | PkLshrrevB16 | PkAshrrevI16 | PkMaxU16
+        | PkMinU16 | PkMaxI16 | PkMinI16 | PkMadU16 | PkMovB32 | PkFmaF32 | PkMulF32 | PkAddF32 => {
+            super::packed::exec(w, i, op)?
+        }
+    }
+    Ok(Flow::Next)
+}
+
+fn cvt_from_u32(w: &mut Wave, i: &Inst, f: impl Fn(u32) -> f32) {
+    let mut a = z32();
+    w.src32(i, 0, Ty::U, &mut a);
+    let mut d = z32();
+    for l in 0..w.lanes {
+        d[l] = out_mod32(i, f(a[l])).to_bits();
+    }
+    w.write_result32(i, &mut d);
+}
+
+fn cvt_to_u32(w: &mut Wave, i: &Inst, f: impl Fn(f32) -> u32) {
+    let mut a = z32();
+    w.src32(i, 0, Ty::F32, &mut a);
+    let mut d = z32();
+    for l in 0..w.lanes {
+        d[l] = f(f32::from_bits(a[l]));
+    }
+    w.write_result32(i, &mut d);
+}

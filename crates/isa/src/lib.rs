@@ -1,0 +1,28 @@
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+// Lane loops index several per-lane arrays (sources, results, masks) with the same lane number.
+#![allow(clippy::needless_range_loop)]
+
+pub mod codeobject;
+pub mod decode;
+mod dispatch;
+mod exec;
+pub mod memory;
+pub mod op;
+pub mod stats;
+pub mod table;
+pub mod target;
+mod wave;
+
+pub use codeobject::CodeObject;
+pub use decode::{decode, size_of, DecodeError, Inst};
+pub use dispatch::{
+    run, DetailFilter, Dispatch, DispatchError, DispatchRecord, ErrorKind, KernelDescriptor, RunOptions,
+};
+pub use exec::class_of;
+pub use memory::{Fault, Memory, VecMemory};
+pub use op::Op;
+pub use stats::{InstClass, MemBytes, Step, WaveRecord, WaveStats};
+pub use target::{Family, Target, TARGETS};
+pub use wave::Wave;

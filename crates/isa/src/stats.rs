@@ -1,0 +1,154 @@
+//! What the waves executed, for the device model: instruction counts by class, bytes per memory kind,
+//! active lanes, and (for the waves a consumer asks for) the executed instructions with their EXEC masks.
+
+/// Issue class of an executed instruction (the same classes as the device model's counters use).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum InstClass {
+    /// Scalar ALU.
+    Salu = 0,
+    /// Scalar memory.
+    Smem = 1,
+    /// Vector ALU (compares included).
+    Valu = 2,
+    /// Vector memory load (global, scratch, buffer; atomics with return).
+    VmemLoad = 3,
+    /// Vector memory store (and atomics without return).
+    VmemStore = 4,
+    /// Flat load.
+    FlatLoad = 5,
+    /// Flat store.
+    FlatStore = 6,
+    /// LDS.
+    Lds = 7,
+    /// Branch taken.
+    BranchTaken = 8,
+    /// Branch not taken.
+    BranchNotTaken = 9,
+    /// Barrier.
+    Barrier = 10,
+    /// `s_waitcnt` / `s_wait_*`.
+    Waitcnt = 11,
+    /// Anything else (`s_nop`, `s_endpgm`, messages, cache maintenance).
+    Other = 12,
+}
+
+/// Number of classes.
+pub const CLASS_COUNT: usize = 13;
+
+impl InstClass {
+    /// Every class in numeric order.
+    pub const ALL: [InstClass; CLASS_COUNT] = [
+        InstClass::Salu,
+        InstClass::Smem,
+        InstClass::Valu,
+        InstClass::VmemLoad,
+        InstClass::VmemStore,
+        InstClass::FlatLoad,
+        InstClass::FlatStore,
+        InstClass::Lds,
+        InstClass::BranchTaken,
+        InstClass::BranchNotTaken,
+        InstClass::Barrier,
+        InstClass::Waitcnt,
+        InstClass::Other,
+    ];
+}
+
+/// Bytes moved by kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MemBytes {
+    /// Read from global memory (VMEM/FLAT, atomics included).
+    pub global_read: u64,
+    /// Written to global memory.
+    pub global_write: u64,
+    /// Read by scalar loads.
+    pub scalar_read: u64,
+    /// Read from LDS (DS and flat accesses that hit LDS).
+    pub lds_read: u64,
+    /// Written to LDS.
+    pub lds_write: u64,
+    /// Read from private memory.
+    pub scratch_read: u64,
+    /// Written to private memory.
+    pub scratch_write: u64,
+}
+
+impl MemBytes {
+    /// Adds `o`.
+    pub fn add(&mut self, o: &MemBytes) {
+        self.global_read += o.global_read;
+        self.global_write += o.global_write;
+        self.scalar_read += o.scalar_read;
+        self.lds_read += o.lds_read;
+        self.lds_write += o.lds_write;
+        self.scratch_read += o.scratch_read;
+        self.scratch_write += o.scratch_write;
+    }
+}
+
+/// One wave's work.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WaveStats {
+    /// Instructions by [`InstClass`].
+    pub counts: [u64; CLASS_COUNT],
+    /// Bytes by kind.
+    pub bytes: MemBytes,
+    /// Sum over VALU instructions of the active lanes.
+    pub valu_active_lanes: u64,
+}
+
+impl WaveStats {
+    /// All instructions.
+    pub fn instructions(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// Count of `c`.
+    pub fn count(&self, c: InstClass) -> u64 {
+        self.counts[c as usize]
+    }
+
+    /// Adds `o`.
+    pub fn add(&mut self, o: &WaveStats) {
+        for (a, b) in self.counts.iter_mut().zip(o.counts) {
+            *a += b;
+        }
+        self.bytes.add(&o.bytes);
+        self.valu_active_lanes += o.valu_active_lanes;
+    }
+
+    /// Moves the last counted branch from not-taken to taken.
+    pub(crate) fn branch_taken(&mut self) {
+        self.counts[InstClass::BranchTaken as usize] += 1;
+        self.counts[InstClass::BranchNotTaken as usize] -= 1;
+    }
+}
+
+/// One executed instruction of a wave with detail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    /// Byte offset of the instruction from the kernel's entry.
+    pub pc_offset: i64,
+    /// Class (branches as taken or not).
+    pub class: InstClass,
+    /// EXEC when it issued.
+    pub exec: u64,
+}
+
+/// What one wave did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WaveRecord {
+    /// Workgroup index in dispatch order (x fastest).
+    pub workgroup: u64,
+    /// Wave index within the workgroup.
+    pub wave: u32,
+    /// Work-items in the wave.
+    pub lanes: u32,
+    /// Its counts.
+    pub stats: WaveStats,
+    /// Executed instructions, for waves the run was asked to detail.
+    pub steps: Option<Vec<Step>>,
+    /// More instructions ran than the detail limit kept.
+    pub truncated: bool,
+}

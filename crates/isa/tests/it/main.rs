@@ -1,0 +1,7 @@
+//! Integration tests of rocprof-isa: real code objects (the fixtures' OpenCL kernels built by clang-19,
+//! HIP kernels built by Debian's hipcc) run on the interpreter against values worked out on the host,
+//! hand-assembled instructions with hand-worked results, and LLVM's disassembler as a cross-check.
+#![allow(clippy::needless_range_loop)]
+
+mod fixtures;
+mod harness;
