@@ -12,6 +12,7 @@ mod config;
 mod launch;
 mod outputs;
 mod placeholders;
+mod progress;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

@@ -3,6 +3,10 @@
 //! clap parser; `main` looks the first argument up here before parsing the profiling options, so an
 //! application that happens to be called like a subcommand is still reachable with `rocprof-rs -- app`.
 
+mod diff;
+mod merge;
+mod summary;
+
 use std::ffi::OsString;
 use std::process::ExitCode;
 
@@ -15,9 +19,49 @@ pub(crate) struct Subcommand {
 }
 
 /// Every subcommand, one line each.
-pub(crate) const SUBCOMMANDS: &[Subcommand] = &[];
+pub(crate) const SUBCOMMANDS: &[Subcommand] = &[
+    Subcommand { name: "diff", run: diff::run },
+    Subcommand { name: "summary", run: summary::run },
+    Subcommand { name: "merge", run: merge::run },
+];
 
 /// The subcommand named by `word`, if any.
 pub(crate) fn find(word: &OsString) -> Option<&'static Subcommand> {
     SUBCOMMANDS.iter().find(|c| word == c.name)
+}
+
+/// Exit status of a command-line or input error (argparse's, which rocprofv3 users know).
+pub(crate) const USAGE_ERROR: u8 = 2;
+
+/// Parses a subcommand's arguments with clap. `--help` prints and exits 0; an error prints one
+/// line, `rocprof-rs: error: ... (see rocprof-rs <name> --help)`, and exits 2.
+pub(crate) fn parse<T: clap::Parser>(name: &str, args: Vec<OsString>) -> Result<T, ExitCode> {
+    let argv = std::iter::once(OsString::from(format!("rocprof-rs {name}"))).chain(args);
+    T::try_parse_from(argv).map_err(|e| {
+        use clap::error::ErrorKind;
+        if matches!(
+            e.kind(),
+            ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        ) {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        let text = e.to_string();
+        let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+        let first = lines.next().unwrap_or("invalid command line");
+        let first = first.strip_prefix("error: ").unwrap_or(first);
+        // "the following required arguments were not provided:" names them on the next line.
+        let first = match (first.ends_with(':'), lines.next()) {
+            (true, Some(next)) => format!("{first} {next}"),
+            _ => first.to_string(),
+        };
+        eprintln!("rocprof-rs: error: {first} (see rocprof-rs {name} --help)");
+        ExitCode::from(USAGE_ERROR)
+    })
+}
+
+/// Prints `rocprof-rs: error: <e>` (one line) and returns exit status 2.
+pub(crate) fn fail(e: &dyn std::fmt::Display) -> ExitCode {
+    eprintln!("rocprof-rs: error: {e}");
+    ExitCode::from(USAGE_ERROR)
 }
