@@ -9,6 +9,7 @@ mod eval;
 mod expr;
 mod list;
 mod plan;
+mod session;
 
 pub use db::{Agent, Block, Counter, CounterKind, Database, Family, Target, AGENT_PROPERTIES};
 pub use dims::{block_dimensions, block_instances, element_count, format_dims, DimExtent, Dimension};
@@ -20,3 +21,4 @@ pub use list::{
     pmc_names_for_device, CounterInfo, InfoKind, PmcItem,
 };
 pub use plan::{plan, plan_with, BlockUsage, HwEvent, Pass, Placement, Plan};
+pub use session::{evaluate_output, packets_agent, pass_events, pmc_plan};

@@ -2,6 +2,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod counters;
+pub mod pm4;
 pub mod targets;
 pub mod timing;
 pub mod wave;

@@ -105,6 +105,11 @@ impl BlockInfo {
         self.select_fixed | (event_id & self.select_mask)
     }
 
+    /// Event id a select register value programs (the inverse of [`BlockInfo::select_value`]).
+    pub fn select_event(&self, value: u32) -> u32 {
+        value & self.select_mask
+    }
+
     /// Registers of counter slot `slot` for instance `index`.
     pub(crate) fn regs_for(&self, index: u32, slot: u32) -> Option<CounterRegs> {
         let base = if self.has(attr::EXPL_INST) { index as usize * self.counters as usize } else { 0 };

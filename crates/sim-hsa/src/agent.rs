@@ -53,6 +53,9 @@ pub(crate) struct Agent {
     pub(crate) caches: Vec<&'static Cache>,
     pub(crate) isa: Option<&'static Isa>,
     pub(crate) tick_offset: u64,
+    /// PM4 register file and performance counters of a GPU (the device model's executor), made at the
+    /// agent's first PM4-IB packet.
+    pub(crate) pm4: std::sync::OnceLock<std::sync::Mutex<rocprof_device::pm4::Pm4Device>>,
 }
 
 /// The single wavefront object per wave size.
@@ -105,6 +108,7 @@ pub(crate) fn build_agents(gpus: &[&'static GpuModel]) -> Vec<&'static Agent> {
         ],
         isa: None,
         tick_offset: 0,
+        pm4: std::sync::OnceLock::new(),
     }));
     for (i, m) in gpus.iter().enumerate() {
         let index = i as u32 + 1;
@@ -147,6 +151,7 @@ pub(crate) fn build_agents(gpus: &[&'static GpuModel]) -> Vec<&'static Agent> {
             caches,
             isa: Some(isa_of(m)),
             tick_offset: clock::tick_offset(index),
+            pm4: std::sync::OnceLock::new(),
         }));
     }
     agents

@@ -48,6 +48,11 @@ pub(crate) fn record(queue: u64, index: u64, pkt: &[u8; 64]) {
     }
 }
 
+/// Whether `ROCPROF_RS_SIM_PM4_LOG` is open (callers skip formatting lines otherwise).
+pub(crate) fn pm4_enabled() -> bool {
+    PM4.lock().unwrap_or_else(|e| e.into_inner()).is_some()
+}
+
 pub(crate) fn pm4_line(line: &str) {
     let mut g = PM4.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(f) = g.as_mut() {

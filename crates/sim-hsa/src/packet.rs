@@ -207,6 +207,13 @@ fn kernel_dispatch(q: &'static Queue, pkt: &[u8; 64]) -> Result<(), Status> {
     let scale = runtime::knobs().time_scale;
     let ns = (model.duration_ns as f64 * scale) as u64;
     sleep_precise(Duration::from_nanos(ns));
+    // Performance counters count the dispatch if a PM4 stream started them on this agent.
+    if let Some(device) = q.agent.pm4.get() {
+        let mut device = device.lock().unwrap_or_else(|e| e.into_inner());
+        if device.is_counting() {
+            device.dispatch_completed(std::sync::Arc::new(model));
+        }
+    }
     Ok(())
 }
 

@@ -1,8 +1,9 @@
-//! PM4 indirect-buffer vendor packets, stage 1 of `hsa-sim-notes.md` §3.4: validate the AQL wrapper and the
-//! INDIRECT_BUFFER, parse the type-3 packet stream it points at and log every packet (opcode name, dwords),
-//! counting violations. Register writes are not executed yet (counters and thread trace come later); nothing
-//! is silently ignored: an unknown opcode is logged and counted, a malformed wrapper or an IB outside live
-//! memory stops the queue with `HSA_STATUS_ERROR_INVALID_PACKET_FORMAT`, as a page fault would.
+//! PM4 indirect-buffer vendor packets: validate the AQL wrapper and the INDIRECT_BUFFER, log the type-3
+//! stream it points at (opcode name, dwords) to `ROCPROF_RS_SIM_PM4_LOG`, then execute it with the device
+//! model's PM4 executor (`rocprof_device::pm4`, stage 2 of `hsa-sim-notes.md` §3.4): register writes,
+//! counter reads, memory writes, per-XCC predication. Nothing is silently ignored: unknown opcodes,
+//! unsatisfiable waits and bad addresses are logged and counted as violations; a malformed wrapper or an IB
+//! outside live memory stops the queue with `HSA_STATUS_ERROR_INVALID_PACKET_FORMAT`, as a page fault would.
 //!
 //! Layout (AMD `hsa_ext_amd_aql_pm4_packet_t` with ROCr's `ExecutePM4`/aqlprofile contents): format u16 @2 = 1,
 //! INDIRECT_BUFFER u32[4] @4 = header `0xC0023F00`, address lo (bits 31:2), address hi, control (IB_SIZE
@@ -10,6 +11,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use rocprof_device::pm4::{DeviceMemory, Pm4Device};
 use rocprof_hsa_sys::*;
 
 use crate::api::Status;
@@ -150,26 +152,58 @@ pub(crate) fn execute_ib(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Resul
     let mut dwords = vec![0u32; size];
     // SAFETY: the range lies inside a live allocation (checked above); read as plain bytes.
     unsafe { std::ptr::copy_nonoverlapping(addr as *const u8, dwords.as_mut_ptr().cast::<u8>(), size * 4) };
-    let (packets, issues) = parse(&dwords);
-    dispatch_log::pm4_line(&format!(
-        "queue={} index={index} PM4_IB addr={addr:#x} dwords={size} packets={} completion={:#x}",
-        q.id(),
-        packets.len(),
-        u64_at(pkt, 56)
-    ));
-    for p in &packets {
-        let body: Vec<String> = p.body.iter().map(|d| format!("{d:08x}")).collect();
+    if dispatch_log::pm4_enabled() {
+        let (packets, _) = parse(&dwords);
         dispatch_log::pm4_line(&format!(
-            "  +{} {} {}",
-            p.offset_dw,
-            opcode_name(p.opcode).unwrap_or("UNKNOWN"),
-            body.join(" ")
+            "queue={} index={index} PM4_IB addr={addr:#x} dwords={size} packets={} completion={:#x}",
+            q.id(),
+            packets.len(),
+            u64_at(pkt, 56)
         ));
+        for p in &packets {
+            let body: Vec<String> = p.body.iter().map(|d| format!("{d:08x}")).collect();
+            dispatch_log::pm4_line(&format!(
+                "  +{} {} {}",
+                p.offset_dw,
+                opcode_name(p.opcode).unwrap_or("UNKNOWN"),
+                body.join(" ")
+            ));
+        }
     }
-    for i in issues {
+    let Some(model) = q.agent.gpu() else {
+        violation(q, index, "PM4 IB on an agent without a command processor");
+        return Ok(());
+    };
+    let device = q.agent.pm4.get_or_init(|| std::sync::Mutex::new(Pm4Device::new(model)));
+    let report = device.lock().unwrap_or_else(|e| e.into_inner()).execute(&dwords, &SimMemory);
+    for i in report.issues {
         violation(q, index, &format!("{i:?}"));
     }
     Ok(())
+}
+
+/// Device memory for the executor: any live allocation (pool memory is host memory in the sim).
+struct SimMemory;
+
+impl DeviceMemory for SimMemory {
+    fn read(&self, addr: u64, out: &mut [u8]) -> bool {
+        if !memory::contains(addr as usize, out.len()) {
+            return false;
+        }
+        // SAFETY: the range lies inside a live allocation (checked above).
+        unsafe { std::ptr::copy_nonoverlapping(addr as *const u8, out.as_mut_ptr(), out.len()) };
+        true
+    }
+
+    fn write(&self, addr: u64, data: &[u8]) -> bool {
+        if !memory::contains(addr as usize, data.len()) {
+            return false;
+        }
+        // SAFETY: the range lies inside a live allocation (checked above); device writes race with host
+        // access exactly as they do on hardware (the profiler reads only after the packet completed).
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), addr as *mut u8, data.len()) };
+        true
+    }
 }
 
 #[cfg(test)]
