@@ -30,7 +30,8 @@ const PROGRAMS: &[&str] =
 const ROCTX_PROGRAMS: &[&str] = &["roctx_threads"];
 
 /// The HIP programs in `fixtures/hip/` (`<name>.cpp`) and the extra libraries each links.
-const HIP_PROGRAMS: &[(&str, &[&str])] = &[("hip_trace_app", &["-lroctx64"]), ("hip_rand_app", &["-lhiprand"])];
+const HIP_PROGRAMS: &[(&str, &[&str])] =
+    &[("hip_trace_app", &["-lroctx64"]), ("hip_rand_app", &["-lhiprand"]), ("hip_api_loop", &[])];
 
 /// GPU targets of the HIP fixtures: one fat binary. Debian's HIP 5.2 (clang 15) knows gfx908, gfx90a
 /// and gfx1030 of hsa-sim's targets (`../shared/reference/hip-on-hsa-sim.md`).
