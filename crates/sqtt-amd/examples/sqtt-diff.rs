@@ -24,6 +24,7 @@ fn main() {
     for d in [&mut x, &mut y] {
         // AMD's decoder does not count skipped unknown tokens.
         d.unknown_tokens = 0;
+        d.damage = None;
         d.occupancy.sort_by_key(|o| (o.time, o.cu, o.simd, o.wave_id, o.start, o.pc));
         d.waves.sort_by_key(|w| (w.cu, w.simd, w.wave_id, w.begin_time, w.end_time));
     }

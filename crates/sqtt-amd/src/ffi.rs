@@ -245,7 +245,7 @@ unsafe extern "C" fn trace(kind: u32, events: *mut c_void, count: u64, userdata:
     let st = unsafe { &mut *userdata.cast::<CallState<'_, '_>>() };
     let r = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: forwarded contract of this function.
-        unsafe { collect(&mut st.out, kind, events, count as usize) }
+        unsafe { collect(&mut st.out, st.code, kind, events, count as usize) }
     }));
     if r.is_err() {
         st.failed = true;
@@ -287,7 +287,9 @@ unsafe fn records<'a, T>(p: *const T, n: usize) -> &'a [T] {
 
 /// # Safety
 /// `events` points at `count` records of type `kind` (or carries the GFX IP for GFXIP).
-unsafe fn collect(out: &mut SeDecode, kind: u32, events: *mut c_void, count: usize) {
+unsafe fn collect(out: &mut SeDecode, code: &CodeObject, kind: u32, events: *mut c_void, count: usize) {
+    // With code-object markers in the stream the decoder reports (id, offset) PCs.
+    let abs = |pc: Pc| code.absolute(pc.code_object_id, pc.address).unwrap_or(pc.address);
     match kind {
         record::GFXIP => out.gfxip = events as usize as u8,
         record::OCCUPANCY => {
@@ -299,7 +301,7 @@ unsafe fn collect(out: &mut SeDecode, kind: u32, events: *mut c_void, count: usi
                     simd: o.simd,
                     wave_id: o.wave_id,
                     start: o.bits & 1 != 0,
-                    pc: o.pc.address,
+                    pc: abs(o.pc),
                 });
             }
         }
@@ -320,7 +322,7 @@ unsafe fn collect(out: &mut SeDecode, kind: u32, events: *mut c_void, count: usi
                     instructions: insts
                         .iter()
                         .map(|i| Instruction {
-                            pc: i.pc.address,
+                            pc: abs(i.pc),
                             time: i.time,
                             stall: i64::from(i.cat_stall >> 8),
                             duration: i64::from(i.duration),
@@ -390,10 +392,12 @@ unsafe extern "C" fn isa(text: *mut u8, memory_size: *mut u64, size: *mut u64, p
     // SAFETY: as in `se_data`.
     let st = unsafe { &mut *userdata.cast::<CallState<'_, '_>>() };
     let prog = st.code.program();
-    let Some(line) = prog.line_at(pc.address) else { return STATUS_INVALID_ARGUMENT };
+    // With code-object markers in the stream the decoder asks by (id, offset in the object).
+    let Some(address) = st.code.absolute(pc.code_object_id, pc.address) else { return STATUS_INVALID_ARGUMENT };
+    let Some(line) = prog.line_at(address) else { return STATUS_INVALID_ARGUMENT };
     let (_, info) = prog.line(line);
     let supplied = match st.text.as_mut() {
-        Some(f) => catch_unwind(AssertUnwindSafe(|| f(pc.address))).ok().flatten(),
+        Some(f) => catch_unwind(AssertUnwindSafe(|| f(address))).ok().flatten(),
         None => None,
     };
     let line_text = supplied.unwrap_or_else(|| class_text(&info));

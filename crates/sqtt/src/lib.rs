@@ -48,6 +48,7 @@ mod error;
 mod family;
 pub mod format;
 pub mod isa;
+pub mod markers;
 pub mod record;
 pub mod tokens;
 
@@ -55,15 +56,29 @@ pub use cursor::NibbleCursor;
 pub use error::{DecodeError, DecodeErrorKind, Result};
 pub use family::Family;
 pub use isa::Program;
+pub use markers::{code_object_markers, CodeObjectMarker};
 pub use record::{
     Category, Info, Instruction, Occupancy, OtherSimd, PerfEvent, Realtime, SeDecode, ShaderData, Wave, WaveState,
 };
 
-/// A loaded kernel code object: its decoded `.text` at the address it ran from.
+/// The code a stream ran: one code object's decoded `.text` at the address it ran from, or
+/// several (each with the id a profiler gave it, see [`markers`]).
 #[derive(Clone, Debug)]
 pub struct CodeObject {
     program: Program,
     load_base: u64,
+    objects: Vec<LoadedCode>,
+}
+
+/// Where one code object sat while the stream was captured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LoadedCode {
+    /// The profiler's code-object id (0 when unknown).
+    pub id: u64,
+    /// Load delta: absolute address of ELF virtual address 0.
+    pub address: u64,
+    /// Bytes the loaded object spans (`u64::MAX` when unknown).
+    pub size: u64,
 }
 
 impl CodeObject {
@@ -75,7 +90,31 @@ impl CodeObject {
 
     /// Uses raw code bytes that start at absolute address `text_addr`.
     pub fn from_text(family: Family, text_addr: u64, text: &[u8], load_base: u64) -> Self {
-        Self { program: Program::new(family, text_addr, text), load_base }
+        Self {
+            program: Program::new(family, text_addr, text),
+            load_base,
+            objects: vec![LoadedCode { id: 0, address: load_base, size: u64::MAX }],
+        }
+    }
+
+    /// Several ELF code objects, each where it was loaded. An unreadable ELF is an error; the
+    /// caller knows which one from the order (`Err((index, error))`).
+    pub fn from_elfs(
+        family: Family,
+        objects: &[(LoadedCode, &[u8])],
+    ) -> std::result::Result<Self, (usize, DecodeError)> {
+        let mut texts = Vec::with_capacity(objects.len());
+        for (i, (o, elf)) in objects.iter().enumerate() {
+            let text = elf::text_section(elf).map_err(|e| (i, e))?;
+            texts.push((o.address.wrapping_add(text.vaddr), text.bytes));
+        }
+        let mut loaded: Vec<LoadedCode> = objects.iter().map(|(o, _)| *o).collect();
+        loaded.sort_by_key(|o| o.address);
+        Ok(Self {
+            program: Program::with_texts(family, &texts),
+            load_base: loaded.first().map_or(0, |o| o.address),
+            objects: loaded,
+        })
     }
 
     /// The decoded program.
@@ -83,9 +122,28 @@ impl CodeObject {
         &self.program
     }
 
-    /// Load base: subtract it from an absolute PC to get the ELF virtual address.
+    /// Load base: subtract it from an absolute PC to get the ELF virtual address (of the first
+    /// object, when there are several; see [`CodeObject::resolve`]).
     pub fn load_base(&self) -> u64 {
         self.load_base
+    }
+
+    /// The loaded objects, by address.
+    pub fn objects(&self) -> &[LoadedCode] {
+        &self.objects
+    }
+
+    /// `(code-object id, ELF virtual address)` of an absolute PC, if some object spans it.
+    pub fn resolve(&self, pc: u64) -> Option<(u64, u64)> {
+        self.objects.iter().rev().find(|o| pc >= o.address && pc - o.address < o.size).map(|o| (o.id, pc - o.address))
+    }
+
+    /// Absolute address of `offset` in code object `id` (id 0: `offset` is already absolute).
+    pub fn absolute(&self, id: u64, offset: u64) -> Option<u64> {
+        if id == 0 {
+            return Some(offset);
+        }
+        self.objects.iter().find(|o| o.id == id).map(|o| o.address.wrapping_add(offset))
     }
 
     /// Family the code was decoded for.

@@ -358,7 +358,13 @@ pub(crate) fn decode(data: &[u8], prog: &Program, st: &mut Gfx9State) -> Result<
     };
 
     for t in &mut gen {
-        let Ok(t) = t else { continue };
+        let t = match t {
+            Ok(t) => t,
+            Err(e) => {
+                out.damage.get_or_insert(e);
+                continue;
+            }
+        };
         let (raw, time) = (t.raw, t.time);
         match t.kind {
             kind::MISC if fmt::misc(raw).1 == MISC_PACKET_LOST => data_lost = true,

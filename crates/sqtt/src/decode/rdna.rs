@@ -8,7 +8,7 @@
 
 use super::stitch::{self, LineState};
 use super::{SparseTable, WaveBuild};
-use crate::error::{DecodeErrorKind, Result};
+use crate::error::{DecodeError, DecodeErrorKind, Result};
 use crate::format::rdna::{self, RdnaKind};
 use crate::isa::Program;
 use crate::record::{Category, Info, Occupancy, OtherSimd, Realtime, SeDecode, ShaderData, WaveState};
@@ -294,6 +294,12 @@ struct Run<'p, 's> {
 }
 
 impl Run<'_, '_> {
+    #[inline(never)]
+    fn damaged(&mut self, e: DecodeError) {
+        self.out.unknown_tokens += u64::from(e.kind != DecodeErrorKind::TruncatedToken);
+        self.out.damage.get_or_insert(e);
+    }
+
     /// Stitches a finished wave and moves it to the output.
     fn finish(&mut self, mut w: WaveBuild) {
         let (_, barriers) = stitch::stitch(self.prog, &mut self.st.lines, self.gfxip, &mut w);
@@ -534,7 +540,7 @@ impl TokenSink for Run<'_, '_> {
     fn token(&mut self, token: Result<RdnaToken>) {
         match token {
             Ok(t) => self.apply(t),
-            Err(e) => self.out.unknown_tokens += u64::from(e.kind != DecodeErrorKind::TruncatedToken),
+            Err(e) => self.damaged(e),
         }
     }
 }
@@ -565,7 +571,7 @@ impl TokenSink for Held<'_, '_, '_> {
         let tok = match token {
             Ok(t) => t,
             Err(e) => {
-                self.run.out.unknown_tokens += u64::from(e.kind != DecodeErrorKind::TruncatedToken);
+                self.run.damaged(e);
                 return;
             }
         };

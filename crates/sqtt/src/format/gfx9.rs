@@ -108,6 +108,12 @@ pub const fn reg_cs(raw: u64) -> (u8, u8, u16, u32) {
     (((raw >> 5) & 3) as u8, ((raw >> 7) & 3) as u8, ((raw >> 9) & 0x7f) as u16, ((raw >> 16) & 0xffff_ffff) as u32)
 }
 
+/// REG: `(pipe, me, register, value)`: pipe 5..6, ME 7..8 (stored +1, as in REG_CS), register
+/// 16..31, value 32..63 (`Reg` in AMD's `gfx9token.h`).
+pub const fn reg(raw: u64) -> (u8, u8, u16, u32) {
+    (((raw >> 5) & 3) as u8, ((((raw >> 7) & 3) + 1) & 1) as u8, ((raw >> 16) & 0xffff) as u16, (raw >> 32) as u32)
+}
+
 /// WAVESTART pipe (16..17) and ME (18..19).
 pub const fn wave_start_pipe_me(raw: u64) -> (u8, u8) {
     (((raw >> 16) & 3) as u8, ((raw >> 18) & 3) as u8)

@@ -130,36 +130,62 @@ pub fn decode(family: Family, bytes: &[u8]) -> Option<InstInfo> {
     }
 }
 
-/// A kernel's code as the walker sees it: `.text` linearly disassembled at its load address.
+/// A kernel's code as the walker sees it: `.text` linearly disassembled at its load address, or
+/// several code objects' `.text` at theirs (an application with more than one code object).
 ///
 /// Like the reference decode (which answered from a linear LLVM disassembly of `.text`), only
 /// addresses where the linear sweep starts an instruction are known; any other address is a miss.
 #[derive(Clone, Debug)]
 pub struct Program {
     family: Family,
+    /// One per code object, ordered by address.
+    segments: Vec<Segment>,
+    lines: Vec<(u64, InstInfo)>,
+}
+
+/// One swept `.text`.
+#[derive(Clone, Debug)]
+struct Segment {
     /// Absolute address of `.text`.
     base: u64,
     /// Line index by dword offset in `.text` (`u32::MAX` = not an instruction start).
     index: Vec<u32>,
-    lines: Vec<(u64, InstInfo)>,
 }
 
 impl Program {
     /// Sweeps `text` (the `.text` bytes, loaded at absolute address `text_addr`).
     pub fn new(family: Family, text_addr: u64, text: &[u8]) -> Self {
-        let mut index = vec![u32::MAX; text.len().div_ceil(4)];
+        Self::with_texts(family, &[(text_addr, text)])
+    }
+
+    /// Sweeps several `.text` sections, each at its absolute address. Sections that overlap an
+    /// earlier one (by address) are left out.
+    pub fn with_texts(family: Family, texts: &[(u64, &[u8])]) -> Self {
+        let mut order: Vec<usize> = (0..texts.len()).collect();
+        order.sort_by_key(|&i| texts[i].0);
+        let mut segments: Vec<Segment> = Vec::with_capacity(texts.len());
         let mut lines = Vec::new();
-        let mut off = 0usize;
-        while off + 4 <= text.len() {
-            let Some(mut info) = decode(family, &text[off..]) else { break };
-            if off + info.size as usize > text.len() {
-                info.size = (text.len() - off) as u8;
+        let mut end = 0u64;
+        for i in order {
+            let (text_addr, text) = texts[i];
+            if !segments.is_empty() && text_addr < end {
+                continue;
             }
-            index[off / 4] = lines.len() as u32;
-            lines.push((text_addr + off as u64, info));
-            off += (info.size as usize).max(4);
+            end = text_addr.saturating_add(text.len() as u64);
+            let mut index = vec![u32::MAX; text.len().div_ceil(4)];
+            let mut off = 0usize;
+            while off + 4 <= text.len() {
+                let Some(mut info) = decode(family, &text[off..]) else { break };
+                if off + info.size as usize > text.len() {
+                    info.size = (text.len() - off) as u8;
+                }
+                index[off / 4] = lines.len() as u32;
+                lines.push((text_addr + off as u64, info));
+                off += (info.size as usize).max(4);
+            }
+            segments.push(Segment { base: text_addr, index });
         }
-        Self { family, base: text_addr, index, lines }
+        Self { family, segments, lines }
     }
 
     /// The family this code was decoded for.
@@ -180,18 +206,26 @@ impl Program {
     /// Line index of the instruction starting at absolute address `pc`.
     #[inline]
     pub fn line_at(&self, pc: u64) -> Option<usize> {
-        let off = pc.checked_sub(self.base)?;
-        if off & 3 != 0 {
-            return None;
+        for seg in &self.segments {
+            let Some(off) = pc.checked_sub(seg.base) else { continue };
+            if off & 3 != 0 {
+                return None;
+            }
+            let Some(&i) = seg.index.get((off / 4) as usize) else { continue };
+            return (i != u32::MAX).then_some(i as usize);
         }
-        let i = *self.index.get((off / 4) as usize)?;
-        (i != u32::MAX).then_some(i as usize)
+        None
     }
 
     /// Address and facts of line `i`.
     #[inline]
     pub fn line(&self, i: usize) -> (u64, InstInfo) {
         self.lines[i]
+    }
+
+    /// Every line in address order: `(absolute pc, facts)`.
+    pub fn lines(&self) -> &[(u64, InstInfo)] {
+        &self.lines
     }
 
     /// Line after `i` in address order (`pc + size`), if it is an instruction start.
@@ -240,5 +274,20 @@ mod tests {
         assert_eq!(p.next_line(b), p.line_at(0x1010));
         assert_eq!(p.line(p.line_at(0x1010).unwrap()).1.flags, flags::ENDPGM);
         assert_eq!(p.next_line(p.line_at(0x1010).unwrap()), None);
+    }
+
+    #[test]
+    fn several_texts_answer_at_their_own_addresses() {
+        let endpgm = 0xbfb0_0000u32.to_le_bytes();
+        let mut two = 0xbf89_fc07u32.to_le_bytes().to_vec();
+        two.extend_from_slice(&endpgm);
+        let p = Program::with_texts(Family::Gfx11, &[(0x9000, &two), (0x1000, &endpgm), (0x9004, &endpgm)]);
+        assert_eq!(p.len(), 3, "the overlapping third text is left out");
+        assert_eq!(p.line_at(0x1000), Some(0));
+        assert_eq!(p.line_at(0x9000), Some(1));
+        assert_eq!(p.next_line(1), Some(2));
+        assert_eq!(p.line(2).0, 0x9004);
+        assert_eq!(p.next_line(0), None, "no fall-through from one object into another");
+        assert_eq!(p.line_at(0x5000), None);
     }
 }
