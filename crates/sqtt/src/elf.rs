@@ -57,6 +57,69 @@ pub fn text_section(elf: &[u8]) -> Result<Text<'_>> {
     Err(DecodeError::new(0, DecodeErrorKind::NoText))
 }
 
+/// A function symbol of a code object: a kernel's (or device function's) code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    /// Symbol name as stored (mangled).
+    pub name: String,
+    /// ELF virtual address of its first instruction.
+    pub vaddr: u64,
+    /// Size in bytes (0 when the symbol does not say).
+    pub size: u64,
+}
+
+/// `STT_FUNC` symbols of `.symtab` (falling back to `.dynsym`), by address. An unreadable symbol
+/// table yields no functions rather than an error: symbols only name what the trace shows.
+pub fn functions(elf: &[u8]) -> Vec<Function> {
+    const SHT_SYMTAB: u32 = 2;
+    const SHT_DYNSYM: u32 = 11;
+    const STT_FUNC: u8 = 2;
+    let Some(shoff) = le_u64(elf, 0x28).and_then(|v| usize::try_from(v).ok()) else { return Vec::new() };
+    let Some(shnum) = le_u16(elf, 0x3c).map(usize::from) else { return Vec::new() };
+    let header = |i: usize| -> Option<(u32, u64, u64, u32)> {
+        let base = shoff.checked_add(i.checked_mul(SHDR)?)?;
+        let ty = le_u32(elf, base + 4)?;
+        let off = le_u64(elf, base + 0x18)?;
+        let size = le_u64(elf, base + 0x20)?;
+        let link = le_u32(elf, base + 0x28)?;
+        Some((ty, off, size, link))
+    };
+    let bytes = |off: u64, size: u64| -> Option<&[u8]> {
+        let start = usize::try_from(off).ok()?;
+        elf.get(start..start.checked_add(usize::try_from(size).ok()?)?)
+    };
+    let mut out = Vec::new();
+    for want in [SHT_SYMTAB, SHT_DYNSYM] {
+        for i in 0..shnum.min(1 << 16) {
+            let Some((ty, off, size, link)) = header(i) else { break };
+            if ty != want {
+                continue;
+            }
+            let (Some(syms), Some(strtab)) =
+                (bytes(off, size), header(link as usize).and_then(|(_, o, s, _)| bytes(o, s)))
+            else {
+                continue;
+            };
+            for sym in syms.chunks_exact(24) {
+                if sym[4] & 0xf != STT_FUNC {
+                    continue;
+                }
+                let name_off = u32::from_le_bytes([sym[0], sym[1], sym[2], sym[3]]) as usize;
+                let Some(name) = strtab.get(name_off..).and_then(|n| n.split(|&b| b == 0).next()) else { continue };
+                let vaddr = u64::from_le_bytes(sym[8..16].try_into().expect("8 bytes"));
+                let size = u64::from_le_bytes(sym[16..24].try_into().expect("8 bytes"));
+                out.push(Function { name: String::from_utf8_lossy(name).into_owned(), vaddr, size });
+            }
+        }
+        if !out.is_empty() {
+            break;
+        }
+    }
+    out.sort_by(|a, b| (a.vaddr, &a.name).cmp(&(b.vaddr, &b.name)));
+    out.dedup_by(|a, b| a.vaddr == b.vaddr);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,6 +157,16 @@ mod tests {
         let t = text_section(&e).unwrap();
         assert_eq!(t.vaddr, 0x1600);
         assert_eq!(t.bytes, &0xbfb0_0000u32.to_le_bytes());
+    }
+
+    #[test]
+    fn kernel_symbols_of_a_fixture() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/kernels/vector_add-gfx1100.co");
+        let elf = std::fs::read(path).expect("fixture code object");
+        let f = functions(&elf);
+        let text = text_section(&elf).unwrap();
+        assert!(f.iter().any(|f| f.name == "vector_add" && f.vaddr == text.vaddr && f.size > 0), "{f:?}");
+        assert!(functions(b"garbage").is_empty());
     }
 
     #[test]
