@@ -72,13 +72,19 @@ impl Capture {
         format!("ui_output_agent_{}_dispatch_{}", self.agent, self.dispatch)
     }
 
-    /// A short name for messages.
+    /// A short name for messages: the dispatch, and the process prefix or (corpus layout) the
+    /// directory.
     pub fn label(&self) -> String {
-        let mut s = format!("agent {} dispatch {}", self.agent, self.dispatch);
-        if !self.prefix.is_empty() {
-            s = format!("{} ({s})", self.prefix);
+        let s = format!("agent {} dispatch {}", self.agent, self.dispatch);
+        match &self.code {
+            CodeSource::Fixed { .. } => {
+                let parts: Vec<_> = self.dir.components().rev().take(2).collect();
+                let dir: PathBuf = parts.into_iter().rev().collect();
+                format!("{} ({s})", dir.display())
+            }
+            CodeSource::ById { .. } if !self.prefix.is_empty() => format!("{} ({s})", self.prefix),
+            CodeSource::ById { .. } => s,
         }
-        s
     }
 }
 

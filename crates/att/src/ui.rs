@@ -45,6 +45,9 @@ pub struct Written {
     pub wave_files: usize,
 }
 
+/// `wave_filenames` below one SE: `{SIMD: {slot: {N: [file, begin, end]}}}`.
+type Slots = BTreeMap<String, BTreeMap<String, BTreeMap<String, Value>>>;
+
 fn write_file(path: &Path, value: &Value) -> Result<()> {
     let text = serde_json::to_string(value).expect("JSON values serialise");
     std::fs::write(path, text).map_err(|e| Error::io(path, e))
@@ -64,7 +67,7 @@ pub fn write(d: &Decoded, listing: &Listing, out_dir: &Path, opts: &UiOptions) -
     std::fs::create_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
 
     // Wave files and the manifest.
-    let mut manifest: BTreeMap<String, BTreeMap<String, BTreeMap<String, BTreeMap<String, Value>>>> = BTreeMap::new();
+    let mut manifest: BTreeMap<String, Slots> = BTreeMap::new();
     let mut wave_files = 0;
     for se in &d.ses {
         let mut order: Vec<&rocprof_sqtt::Wave> = se.decode.waves.iter().collect();

@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 mod args;
+mod att;
 mod cmd;
 mod config;
 mod launch;

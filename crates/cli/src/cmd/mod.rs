@@ -3,6 +3,7 @@
 //! clap parser; `main` looks the first argument up here before parsing the profiling options, so an
 //! application that happens to be called like a subcommand is still reachable with `rocprof-rs -- app`.
 
+mod att_decode;
 mod diff;
 mod merge;
 mod summary;
@@ -23,6 +24,7 @@ pub(crate) const SUBCOMMANDS: &[Subcommand] = &[
     Subcommand { name: "diff", run: diff::run },
     Subcommand { name: "summary", run: summary::run },
     Subcommand { name: "merge", run: merge::run },
+    Subcommand { name: "att-decode", run: att_decode::main },
 ];
 
 /// The subcommand named by `word`, if any.

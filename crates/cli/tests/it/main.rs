@@ -1,6 +1,7 @@
 //! Integration tests of the `rocprof-rs` binary: command-line errors (no staged artifacts
 //! needed) and, with `ROCPROF_RS_STAGE` set by `cargo xtask test`, real runs on hsa-sim.
 
+mod att_decode;
 mod errors;
 mod exit_status;
 mod staged;

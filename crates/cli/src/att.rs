@@ -1,0 +1,172 @@
+//! Thread-trace post-processing for the CLI: decode every capture under a directory (after an
+//! `--att` run, or for `rocprof-rs att-decode DIR`), write rocprofv3's ui_output directories and
+//! stats CSVs, and render the hotspot report. Decoding runs on every core, with a progress bar on
+//! a terminal; one bad capture does not stop the others.
+
+use std::collections::HashMap;
+use std::io::IsTerminal as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Result};
+use rocprof_att::report::{self, SeLoss, Summary};
+use rocprof_att::{decode_captures, ui, Backend, Decoded, Listing};
+use rocprof_sqtt_amd::llvm::LlvmDisassembler;
+
+/// Which decoder the user asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum DecoderChoice {
+    /// Ours.
+    Native,
+    /// AMD's library, from this path (file or directory) or the usual search when `None`.
+    Amd(Option<PathBuf>),
+}
+
+impl DecoderChoice {
+    /// Resolves `--att-decoder`, `--att-library-path` and `$ROCPROF_ATT_LIBRARY_PATH`: native
+    /// unless AMD's decoder is asked for by name or its library is named.
+    pub(crate) fn resolve(decoder: Option<&str>, library_paths: &[PathBuf]) -> Result<DecoderChoice> {
+        let env = std::env::var_os(rocprof_sqtt_amd::LIBRARY_ENV).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let named = library_paths.iter().find(|p| p.exists()).cloned().or_else(|| library_paths.first().cloned());
+        match decoder {
+            Some("native") => Ok(DecoderChoice::Native),
+            Some("amd") => Ok(DecoderChoice::Amd(named.or(env))),
+            Some(other) => bail!("--att-decoder: expected native or amd, got '{other}'"),
+            None if named.is_some() || env.is_some() => Ok(DecoderChoice::Amd(named.or(env))),
+            None => Ok(DecoderChoice::Native),
+        }
+    }
+
+    /// Loads the backend (a one-line error when AMD's library cannot be loaded).
+    pub(crate) fn load(&self) -> Result<Backend> {
+        match self {
+            DecoderChoice::Native => Ok(Backend::Native),
+            DecoderChoice::Amd(path) => Ok(Backend::Amd(rocprof_sqtt_amd::AmdDecoder::load(path.as_deref())?)),
+        }
+    }
+}
+
+/// What to decode and how.
+pub(crate) struct Request<'a> {
+    /// Directory searched for captures.
+    pub(crate) input: &'a Path,
+    /// Outputs go to the same relative places under this directory.
+    pub(crate) output: &'a Path,
+    pub(crate) backend: &'a Backend,
+    /// Streamed SQ counter names (gfx9), for filenames.json.
+    pub(crate) counter_names: Vec<String>,
+    /// Rows per hotspot ranking.
+    pub(crate) top: usize,
+    /// Loss known from the capture, by (agent, dispatch) as the file names spell them.
+    pub(crate) loss: HashMap<(String, u64), Vec<SeLoss>>,
+    /// Print the files written.
+    pub(crate) verbose: bool,
+}
+
+/// What came out.
+pub(crate) struct Outcome {
+    pub(crate) written: Vec<ui::Written>,
+    pub(crate) summaries: Vec<Summary>,
+    pub(crate) errors: Vec<rocprof_att::Error>,
+}
+
+impl Outcome {
+    /// The hotspot report.
+    pub(crate) fn report(&self) -> String {
+        report::render(&self.summaries)
+    }
+}
+
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// LLVM's AMDGPU disassembler for the capture's target (one per thread and target), when an LLVM
+/// that knows it is installed; the listing falls back to mnemonic-level text otherwise.
+fn text_for<'a>(cache: &'a mut HashMap<String, Option<LlvmDisassembler>>, d: &Decoded) -> Option<&'a LlvmDisassembler> {
+    let cpu = d.capture.target.clone().unwrap_or_else(|| {
+        match d.family {
+            rocprof_sqtt::Family::Gfx9 => "gfx942",
+            rocprof_sqtt::Family::Gfx11 => "gfx1100",
+            rocprof_sqtt::Family::Gfx12 => "gfx1201",
+        }
+        .to_string()
+    });
+    cache.entry(cpu.clone()).or_insert_with(|| LlvmDisassembler::load(&cpu).ok()).as_ref()
+}
+
+/// Decodes everything under `req.input` and writes the outputs.
+pub(crate) fn decode_dir(req: &Request<'_>) -> Result<Outcome> {
+    let captures = rocprof_att::discover(req.input)?;
+    let streams: u64 = captures.iter().map(|c| c.streams.len() as u64).sum();
+    let bar = indicatif::ProgressBar::hidden();
+    if std::io::stderr().is_terminal() {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+    }
+    bar.set_length(streams);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("decoding thread traces [{bar:40}] {pos}/{len} streams ({eta} left)")
+            .expect("static progress template is valid")
+            .progress_chars("=> "),
+    );
+    let decoded = decode_captures(captures, req.backend, threads(), &|| bar.inc(1));
+    bar.finish_and_clear();
+
+    let mut errors = Vec::new();
+    let ok: Vec<Decoded> = decoded
+        .into_iter()
+        .filter_map(|r| match r {
+            Ok(d) => Some(d),
+            Err(e) => {
+                errors.push(e);
+                None
+            }
+        })
+        .collect();
+    let opts = ui::UiOptions { counter_names: req.counter_names.clone() };
+    // Listing and writing per dispatch, in parallel; LLVM contexts are per thread.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    type Done = (usize, std::result::Result<(ui::Written, Summary), rocprof_att::Error>);
+    let results: std::sync::Mutex<Vec<Done>> = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..threads().min(ok.len()).max(1) {
+            s.spawn(|| {
+                let mut llvm: HashMap<String, Option<LlvmDisassembler>> = HashMap::new();
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(d) = ok.get(i) else { break };
+                    let dis = text_for(&mut llvm, d);
+                    let mut text = |pc: u64, bytes: &[u8]| dis.and_then(|l| l.text(bytes, pc)).map(|(t, _)| t);
+                    let listing = Listing::build(d, &mut text);
+                    let rel = d.capture.dir.strip_prefix(req.input).unwrap_or(Path::new(""));
+                    let out = req.output.join(rel);
+                    let loss =
+                        req.loss.get(&(d.capture.agent.clone(), d.capture.dispatch)).map(Vec::as_slice).unwrap_or(&[]);
+                    let r =
+                        ui::write(d, &listing, &out, &opts).map(|w| (w, report::summarize(d, &listing, req.top, loss)));
+                    results.lock().unwrap_or_else(|e| e.into_inner()).push((i, r));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by_key(|(i, _)| *i);
+    let mut outcome = Outcome { written: Vec::new(), summaries: Vec::new(), errors };
+    for (_, r) in results {
+        match r {
+            Ok((w, s)) => {
+                if req.verbose {
+                    eprintln!(
+                        "rocprof-rs: wrote {} ({} wave files) and {}",
+                        w.dir.display(),
+                        w.wave_files,
+                        w.stats.display()
+                    );
+                }
+                outcome.written.push(w);
+                outcome.summaries.push(s);
+            }
+            Err(e) => outcome.errors.push(e),
+        }
+    }
+    Ok(outcome)
+}
