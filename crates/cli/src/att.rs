@@ -4,7 +4,6 @@
 //! a terminal; one bad capture does not stop the others.
 
 use std::collections::HashMap;
-use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
@@ -98,16 +97,7 @@ fn text_for<'a>(cache: &'a mut HashMap<String, Option<LlvmDisassembler>>, d: &De
 pub(crate) fn decode_dir(req: &Request<'_>) -> Result<Outcome> {
     let captures = rocprof_att::discover(req.input)?;
     let streams: u64 = captures.iter().map(|c| c.streams.len() as u64).sum();
-    let bar = indicatif::ProgressBar::hidden();
-    if std::io::stderr().is_terminal() {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-    }
-    bar.set_length(streams);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("decoding thread traces [{bar:40}] {pos}/{len} streams ({eta} left)")
-            .expect("static progress template is valid")
-            .progress_chars("=> "),
-    );
+    let bar = crate::progress::bar(streams, "decoding thread traces (streams)");
     let decoded = decode_captures(captures, req.backend, threads(), &|| bar.inc(1));
     bar.finish_and_clear();
 
