@@ -22,8 +22,18 @@ pub(crate) const TARGETS: &[&str] = &["gfx908", "gfx90a", "gfx942", "gfx950", "g
 pub(crate) const KERNELS: &[&str] = &["vector_add", "saxpy", "fill", "block_sum"];
 
 /// The C programs in `fixtures/programs/` (each `<name>.c` plus the shared `common.c`).
-const PROGRAMS: &[&str] =
-    &["vector_add", "multi_queue", "async_copy", "multi_code_object", "crash_after", "bad_input", "init_cycles", "svm"];
+const PROGRAMS: &[&str] = &[
+    "vector_add",
+    "multi_queue",
+    "async_copy",
+    "multi_code_object",
+    "crash_after",
+    "bad_input",
+    "init_cycles",
+    "svm",
+    "kernel_mix",
+    "fork_exec",
+];
 
 /// C programs in `fixtures/programs/` that also use ROCTx: built against our `roctx.h` and linked
 /// with `-lroctx64` from the stage.

@@ -26,6 +26,8 @@
 //! `2000 + rounds * max(16, code_bytes / 6) * 4 * 1000 / MHz`; the model here is the same shape with the
 //! instruction count and memory stalls taken from the kernel's code.
 
+pub mod knobs;
+
 use crate::targets::{Generation, GpuModel};
 use crate::wave::{InstClass, CLASS_COUNT};
 

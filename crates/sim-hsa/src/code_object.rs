@@ -33,6 +33,8 @@ pub(crate) struct KernelInfo {
     /// Host address of the kernel's first instruction (descriptor address plus
     /// `kernel_code_entry_byte_offset`); its `code_bytes` bytes stay mapped for the process's life.
     pub(crate) code_addr: u64,
+    /// `ROCPROF_RS_SIM_KERNEL_SCALE`'s factor for this kernel (1 when no rule matches its name).
+    pub(crate) time_factor: f64,
 }
 
 /// Kernel descriptor address -> kernel properties, for every loaded kernel.
@@ -348,6 +350,7 @@ unsafe fn read_descriptor(kd: *const u8, code_bytes: u64) -> KernelInfo {
         dynamic_stack: props & (1 << 11) != 0,
         code_bytes,
         code_addr: (kd as i64).wrapping_add(entry) as u64,
+        time_factor: 1.0,
     }
 }
 
@@ -433,6 +436,7 @@ fn load(
             if !inside {
                 k.code_bytes = 0;
             }
+            k.time_factor = crate::runtime::timing_knobs().kernel_scale(stem);
             kernels.insert(address, k);
             Some(k)
         } else {

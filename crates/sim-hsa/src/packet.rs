@@ -98,8 +98,12 @@ pub(crate) fn execute(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<(
     }
     let offset = q.agent.tick_offset;
     let start = clock::gpu_ticks(offset);
+    let mut modelled_ns = None;
     let finished = match ty {
-        HSA_PACKET_TYPE_KERNEL_DISPATCH => kernel_dispatch(q, pkt).map(|()| true)?,
+        HSA_PACKET_TYPE_KERNEL_DISPATCH => {
+            modelled_ns = Some(kernel_dispatch(q, index, pkt)?);
+            true
+        }
         HSA_PACKET_TYPE_BARRIER_AND => barrier(q, pkt, true)?,
         HSA_PACKET_TYPE_BARRIER_OR => barrier(q, pkt, false)?,
         HSA_PACKET_TYPE_VENDOR_SPECIFIC => vendor(q, index, pkt)?,
@@ -114,7 +118,13 @@ pub(crate) fn execute(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<(
     if release != 0 {
         fence(Ordering::Release);
     }
-    let end = clock::gpu_ticks(offset).max(start + 1);
+    // A kernel's end timestamp is its start plus its modelled duration, not the time the packet
+    // processor woke up after waiting for it: on a loaded host that wake-up comes late by a
+    // scheduling delay no GPU has, which would add host noise to every kernel time.
+    let end = match modelled_ns {
+        Some(ns) => start + clock::ns_to_ticks(ns + 5, 0).max(1),
+        None => clock::gpu_ticks(offset).max(start + 1),
+    };
     if let Some(s) = completion {
         if q.profiling_enabled() {
             s.start_ts.store(start, Ordering::Release);
@@ -169,7 +179,10 @@ pub(crate) fn dispatch_model(
     DispatchModel::build(&input, &DetailRequest::NONE)
 }
 
-fn kernel_dispatch(q: &'static Queue, pkt: &[u8; 64]) -> Result<(), Status> {
+/// Runs a kernel dispatch packet for its modelled duration and returns that duration in ns: the
+/// device model's, times `ROCPROF_RS_SIM_TIME_SCALE`, the kernel's `ROCPROF_RS_SIM_KERNEL_SCALE`
+/// factor and the dispatch's `ROCPROF_RS_SIM_JITTER` noise (a function of queue and packet index).
+fn kernel_dispatch(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<u64, Status> {
     let bad = Err(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
     let dims = u16_at(pkt, 2) & 3;
     if !(1..=3).contains(&dims) || u16_at(pkt, 2) >> 2 != 0 {
@@ -205,7 +218,8 @@ fn kernel_dispatch(q: &'static Queue, pkt: &[u8; 64]) -> Result<(), Status> {
     }
     let model = dispatch_model(m, pkt, kernel_object, &k);
     let scale = runtime::knobs().time_scale;
-    let ns = (model.duration_ns as f64 * scale) as u64;
+    let timing = runtime::timing_knobs();
+    let ns = (model.duration_ns as f64 * scale * k.time_factor * timing.noise(q.id(), index)).round() as u64;
     sleep_precise(Duration::from_nanos(ns));
     // Performance counters count the dispatch if a PM4 stream started them on this agent.
     if let Some(device) = q.agent.pm4.get() {
@@ -214,7 +228,7 @@ fn kernel_dispatch(q: &'static Queue, pkt: &[u8; 64]) -> Result<(), Status> {
             device.dispatch_completed(std::sync::Arc::new(model));
         }
     }
-    Ok(())
+    Ok(ns)
 }
 
 /// Sleeps for `d` (spinning for the last part so short kernels still take their modelled time).

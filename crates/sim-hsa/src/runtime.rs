@@ -19,6 +19,7 @@ use crate::api::{put, Status};
 use crate::table::{self, Abi};
 use crate::{clock, tools};
 use rocprof_device::targets as model;
+use rocprof_device::timing::knobs::TimingKnobs;
 
 /// Configuration sampled from the environment at the first `hsa_init`.
 #[derive(Debug, Clone)]
@@ -29,6 +30,8 @@ pub(crate) struct Config {
     pub(crate) pm4_log: Option<std::path::PathBuf>,
     pub(crate) time_scale: f64,
     pub(crate) strict_doorbell: bool,
+    /// `ROCPROF_RS_SIM_KERNEL_SCALE`, `ROCPROF_RS_SIM_JITTER`, `ROCPROF_RS_SIM_SEED`.
+    pub(crate) timing: TimingKnobs,
 }
 
 impl Config {
@@ -50,6 +53,15 @@ impl Config {
             Err(_) => 1.0,
         };
         let strict_doorbell = matches!(std::env::var("ROCPROF_RS_SIM_STRICT_DOORBELL").as_deref(), Ok("1"));
+        let var = |k: &str| std::env::var(k).ok();
+        // Without ROCPROF_RS_SIM_SEED every process draws other noise, as runs on hardware differ.
+        let fallback_seed = u64::from(std::process::id()) << 32 ^ clock::system_ns();
+        let timing = TimingKnobs::parse(
+            var("ROCPROF_RS_SIM_KERNEL_SCALE").as_deref(),
+            var("ROCPROF_RS_SIM_JITTER").as_deref(),
+            var("ROCPROF_RS_SIM_SEED").as_deref(),
+            fallback_seed,
+        )?;
         Ok(Self {
             gpus,
             abi,
@@ -57,6 +69,7 @@ impl Config {
             pm4_log: path("ROCPROF_RS_SIM_PM4_LOG"),
             time_scale,
             strict_doorbell,
+            timing,
         })
     }
 }
@@ -76,6 +89,14 @@ pub(crate) struct Knobs {
 }
 
 static KNOBS: std::sync::RwLock<Knobs> = std::sync::RwLock::new(Knobs { time_scale: 1.0, strict_doorbell: false });
+
+/// The timing knobs of the current init/shutdown cycle (none before the first `hsa_init`).
+static TIMING: std::sync::RwLock<Option<std::sync::Arc<TimingKnobs>>> = std::sync::RwLock::new(None);
+
+/// The timing knobs (per-kernel scale, noise) sampled at the last `hsa_init`.
+pub(crate) fn timing_knobs() -> std::sync::Arc<TimingKnobs> {
+    TIMING.read().unwrap_or_else(|e| e.into_inner()).clone().unwrap_or_default()
+}
 
 pub(crate) fn knobs() -> Knobs {
     *KNOBS.read().unwrap_or_else(|e| e.into_inner())
@@ -166,6 +187,7 @@ fn init() -> hsa_status_t {
     }
     *KNOBS.write().unwrap_or_else(|e| e.into_inner()) =
         Knobs { time_scale: config.time_scale, strict_doorbell: config.strict_doorbell };
+    *TIMING.write().unwrap_or_else(|e| e.into_inner()) = Some(std::sync::Arc::new(config.timing.clone()));
     crate::dispatch_log::open(config.dispatch_log.as_deref(), config.pm4_log.as_deref());
     table::reset();
     REFCOUNT.store(1, Ordering::Release);
