@@ -4,6 +4,7 @@
 
 #![forbid(unsafe_code)]
 
+mod ci_diff;
 mod common;
 mod crash;
 mod hip;

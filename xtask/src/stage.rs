@@ -25,6 +25,7 @@ pub(crate) const APT_PACKAGES: &[&str] = &[
     "rocm-device-libs",
     "librocrand-dev",
     "libhiprand-dev",
+    "openmpi-bin",
 ];
 
 /// Installs the Debian packages when they are missing and we are root; otherwise says what to run.
