@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
 use rocprof_model::capture::{CaptureFile, CaptureReader, ReadAt};
-use rocprof_model::{Agent, DroppedRecords, Record, RecordSource, SessionMeta, SourceError, StringTable};
+use rocprof_model::{Agent, Record, RecordSource, RunHealth, SessionMeta, SourceError, StringTable};
 use rocprof_writers::csv::CsvWriter;
 use rocprof_writers::rocpd::{RocpdOptions, RocpdWriter};
 use rocprof_writers::stats::{summary_table, DomainStats, KernelStatsWriter, KERNEL_DISPATCH_DOMAIN};
@@ -41,18 +41,9 @@ pub(crate) fn capture_files(dir: &Path) -> Result<Vec<PathBuf>> {
 pub(crate) trait ProcessRecords: RecordSource {
     /// Process facts.
     fn meta(&self) -> &SessionMeta;
-    /// Losses, final once the stream ended.
-    fn losses(&self) -> Losses;
-}
-
-/// What a process lost on the way to the outputs.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct Losses {
-    pub(crate) dropped: DroppedRecords,
-    /// Dispatches that had not completed when the process ended (left out of the outputs).
-    pub(crate) incomplete: u64,
-    /// False when the process crashed or was killed.
-    pub(crate) clean_exit: bool,
+    /// The run's health (losses by reason, dispatches that never completed, clean exit),
+    /// final once the stream ended.
+    fn health(&self) -> RunHealth;
 }
 
 impl<R: ReadAt> ProcessRecords for CaptureReader<R> {
@@ -60,9 +51,8 @@ impl<R: ReadAt> ProcessRecords for CaptureReader<R> {
         &self.info().meta
     }
 
-    fn losses(&self) -> Losses {
-        let i = self.info();
-        Losses { dropped: i.dropped, incomplete: i.incomplete_dispatches, clean_exit: i.clean_exit }
+    fn health(&self) -> RunHealth {
+        self.info().health
     }
 }
 
@@ -261,7 +251,7 @@ fn write_process(
     let outcome = write_stream(&mut source, &mut refs, &StreamOptions::default())
         .with_context(|| format!("reading the capture of process {pid}"));
     drop(refs);
-    report_losses(cfg, pid, &capture.losses());
+    report_health(cfg, pid, &capture.health());
     let outcome = outcome?;
     if outcome.events == 0 {
         if cfg.log_level.shows_info() && cfg.any_tracing() {
@@ -353,42 +343,51 @@ pub(crate) fn to_console(mut w: impl std::io::Write, text: &str) -> std::io::Res
     }
 }
 
-fn report_losses(cfg: &Config, pid: u32, losses: &Losses) {
-    for line in loss_messages(pid, losses) {
+fn report_health(cfg: &Config, pid: u32, health: &RunHealth) {
+    for line in loss_messages(pid, health) {
         eprintln!("{line}");
     }
-    if !losses.clean_exit && cfg.log_level.shows_info() {
-        eprintln!("rocprof-rs: process {pid} did not exit cleanly; writing what it captured");
+    if cfg.log_level.shows_info() {
+        eprintln!("{}", health_line(pid, health));
+        if !health.clean_exit {
+            eprintln!("rocprof-rs: process {pid} did not exit cleanly; writing what it captured");
+        }
     }
 }
 
-/// The warnings about lost records of one process (empty when nothing was lost).
-fn loss_messages(pid: u32, losses: &Losses) -> Vec<String> {
-    let mut out = Vec::new();
-    let d = losses.dropped;
-    let incomplete = losses.incomplete;
-    if d.total() > 0 {
+/// The warnings about what one process lost, one line per reason (empty when nothing was lost
+/// or degraded).
+fn loss_messages(pid: u32, health: &RunHealth) -> Vec<String> {
+    let mut out: Vec<String> =
+        health.loss_lines().into_iter().map(|l| format!("rocprof-rs: warning: process {pid}: {l}")).collect();
+    if health.incomplete_dispatches > 0 {
         out.push(format!(
-            "rocprof-rs: warning: process {pid}: {} records were lost ({} dropped in the process because buffers were full, {} in a cut-off capture tail, {} undecodable)",
-            d.total(),
-            d.in_process,
-            d.torn_tail,
-            d.undecodable
-        ));
-    }
-    if incomplete > 0 {
-        out.push(format!(
-            "rocprof-rs: warning: process {pid}: {incomplete} kernel dispatches had not completed when the process ended; they are not in the outputs"
+            "rocprof-rs: warning: process {pid}: {} kernel dispatches had not completed when the process ended; they are not in the outputs",
+            health.incomplete_dispatches
         ));
     }
     out
+}
+
+/// One line on the run's health: records, losses, the interception library's overhead.
+fn health_line(pid: u32, h: &RunHealth) -> String {
+    let overhead = match (h.ns_per_packet(), h.overhead_fraction()) {
+        (Some(per), Some(f)) => format!("{per:.0} ns per packet in hooks, {:.3}% of the run", f * 100.0),
+        (Some(per), None) => format!("{per:.0} ns per packet in hooks"),
+        _ => "no packets intercepted".into(),
+    };
+    let lost = match h.lost.total() {
+        0 => "complete".to_string(),
+        n => format!("{n} lost (by reason above)"),
+    };
+    format!("rocprof-rs: process {pid}: {} records written, {lost}; {overhead}", h.records_written)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::config::LogLevel;
-    use rocprof_model::{Trace, TraceSource};
+    use rocprof_model::{LossReason, Trace, TraceSource};
     use rocprof_writers::csv::AgentIndex;
     use rocprof_writers::stats::SummaryUnit;
 
@@ -433,8 +432,8 @@ mod tests {
         fn meta(&self) -> &SessionMeta {
             &self.meta
         }
-        fn losses(&self) -> Losses {
-            Losses { clean_exit: true, ..Default::default() }
+        fn health(&self) -> RunHealth {
+            RunHealth { clean_exit: true, ..Default::default() }
         }
     }
 
@@ -451,17 +450,26 @@ mod tests {
 
     #[test]
     fn losses_are_reported_by_reason() {
-        let mut l = Losses { clean_exit: true, ..Default::default() };
-        assert!(loss_messages(7, &l).is_empty());
-        l.dropped = DroppedRecords { in_process: 2, torn_tail: 1, undecodable: 0 };
-        l.incomplete = 4;
-        let m = loss_messages(7, &l);
-        assert_eq!(m.len(), 2);
+        let mut h = RunHealth { clean_exit: true, ..Default::default() };
+        assert!(loss_messages(7, &h).is_empty());
+        h.lost.add(LossReason::ChunkPoolEmpty, 2);
+        h.lost.add(LossReason::TornTail, 1);
+        h.lost.add(LossReason::KernelTableFull, 5);
+        h.incomplete_dispatches = 4;
+        assert_eq!(loss_messages(7, &h), [
+            "rocprof-rs: warning: process 7: 2 records dropped (capture space exhausted: disk full?) [chunk_pool_empty]",
+            "rocprof-rs: warning: process 7: 5 kernel symbols not resolvable (kernel table full; their dispatches are unnamed) [kernel_table_full]",
+            "rocprof-rs: warning: process 7: 1 records cut off at the end of the capture (process killed mid-write) [torn_tail]",
+            "rocprof-rs: warning: process 7: 4 kernel dispatches had not completed when the process ended; they are not in the outputs",
+        ]);
+        h.records_written = 40;
+        h.hook_ns = 3_000;
+        h.hook_packets = 10;
+        h.wall_ns = 1_000_000;
         assert_eq!(
-            m[0],
-            "rocprof-rs: warning: process 7: 3 records were lost (2 dropped in the process because buffers were full, 1 in a cut-off capture tail, 0 undecodable)"
+            health_line(7, &h),
+            "rocprof-rs: process 7: 40 records written, 8 lost (by reason above); 300 ns per packet in hooks, 0.300% of the run"
         );
-        assert!(m[1].contains("4 kernel dispatches had not completed"), "{}", m[1]);
     }
 
     #[test]

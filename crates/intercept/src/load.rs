@@ -239,8 +239,12 @@ pub fn at_exit() {
     }
     if let Some(g) = state::global() {
         g.sink.mark_clean(clock::now_ns());
-        if g.sink.dropped() > 0 {
-            diag!(Level::Warning, "{} records were dropped", g.sink.dropped());
+        if g.sink.lost_total() > 0 {
+            diag!(
+                Level::Warning,
+                "{} records or dispatches were lost (the CLI reports them by reason)",
+                g.sink.lost_total()
+            );
         }
         g.sink.stop_writer();
     }

@@ -24,6 +24,7 @@ use std::thread::Thread;
 use std::time::Duration;
 
 use rocprof_model::capture::{self, header, FixedRecord, HeaderInfo, RecordKind, CHUNK_HEADER_SIZE, FRAME_SIZE};
+use rocprof_model::LossReason;
 
 /// Bytes per chunk.
 pub const CHUNK_SIZE: usize = 256 * 1024;
@@ -176,14 +177,51 @@ impl Sink {
         unsafe { &*(self.base.add(off) as *const AtomicU32) }
     }
 
-    /// Counts one record that could not be written. Never fails, never blocks.
-    pub fn count_drop(&self) {
-        self.header_u64(header::DROPPED).fetch_add(1, Ordering::Relaxed);
+    /// Counts one loss (or degradation) of kind `reason` in the capture header, where it
+    /// survives a crash. Never fails, never blocks. Reader-side reasons are ignored.
+    pub fn count_loss(&self, reason: LossReason) {
+        let i = reason as usize;
+        if i < LossReason::IN_PROCESS {
+            self.header_u64(header::LOSSES + 8 * i).fetch_add(1, Ordering::Relaxed);
+        }
     }
 
-    /// Records dropped so far.
-    pub fn dropped(&self) -> u64 {
-        self.header_u64(header::DROPPED).load(Ordering::Relaxed)
+    /// Counts one record that could not be written for lack of capture space.
+    pub fn count_drop(&self) {
+        self.count_loss(LossReason::ChunkPoolEmpty);
+    }
+
+    /// The count for `reason` so far.
+    pub fn losses(&self, reason: LossReason) -> u64 {
+        let i = reason as usize;
+        if i < LossReason::IN_PROCESS {
+            self.header_u64(header::LOSSES + 8 * i).load(Ordering::Relaxed)
+        } else {
+            0
+        }
+    }
+
+    /// Sum of every in-process count that lost data.
+    pub fn lost_total(&self) -> u64 {
+        LossReason::ALL.iter().filter(|r| r.loses_data()).map(|&r| self.losses(r)).sum()
+    }
+
+    /// Adds `ns` spent in packet hooks handling `packets` packets to the calling thread's chunk
+    /// header (plain stores to memory only this thread writes: no shared counter, no false
+    /// sharing). Dropped when the thread has no chunk.
+    pub fn add_hook_time(&self, ns: u64, packets: u64) {
+        let Ok((chunk, _)) = CURSOR.try_with(|c| c.get()) else { return };
+        if chunk == 0 {
+            return;
+        }
+        let field = |off: usize| {
+            // SAFETY: `chunk` is the start of a chunk this thread claimed (inside the mapping,
+            // 64-aligned); the chunk-header fields are 8-aligned and only this thread writes them.
+            unsafe { &*((chunk + off) as *const AtomicU64) }
+        };
+        let (t, n) = (field(capture::chunk::HOOK_NS), field(capture::chunk::HOOK_PACKETS));
+        t.store(t.load(Ordering::Relaxed).wrapping_add(ns), Ordering::Relaxed);
+        n.store(n.load(Ordering::Relaxed).wrapping_add(packets), Ordering::Relaxed);
     }
 
     /// True in the process that created the capture (false in a forked child).
@@ -242,10 +280,18 @@ impl Sink {
         Some(chunk + off)
     }
 
-    /// Stores the commit word of the record at `addr` (release: the body is visible first).
+    /// Seals the record at `addr` whose body is written: stores the body's checksum, then the
+    /// commit word (release: body and checksum are visible first).
     fn commit(addr: usize, word: u32) {
-        // SAFETY: `addr` is an 8-aligned record start in a chunk this thread owns; the word is
-        // read by other processes only after this store, and only atomically in this one.
+        let size = (word >> 16) as usize;
+        // SAFETY: `addr` is an 8-aligned record start of `size` bytes in a chunk this thread
+        // owns; the body is fully written.
+        let body = unsafe { std::slice::from_raw_parts((addr + FRAME_SIZE) as *const u8, size - FRAME_SIZE) };
+        let sum = capture::record_checksum(body);
+        // SAFETY: as above; the checksum word sits at `addr + 4`, inside the record.
+        unsafe { ((addr + 4) as *mut u32).write(sum.to_le()) };
+        // SAFETY: the commit word at `addr` is read by other processes only after this store,
+        // and only atomically in this one.
         let w = unsafe { &*(addr as *const AtomicU32) };
         w.store(word, Ordering::Release);
     }
@@ -309,7 +355,7 @@ impl Sink {
             };
             // SAFETY: `reserve` returned `size` zeroed bytes owned by this thread.
             let bytes = unsafe { std::slice::from_raw_parts_mut(addr as *mut u8, size) };
-            bytes[4..].copy_from_slice(&records[4..size]);
+            bytes[FRAME_SIZE..].copy_from_slice(&records[FRAME_SIZE..size]);
             Self::commit(addr, word);
             records = &records[size..];
         }
@@ -445,8 +491,8 @@ mod tests {
         let cap = read_capture(&path).unwrap();
         assert_eq!(cap.trace.dispatches.len(), 12_000);
         assert_eq!(cap.incomplete_dispatches, 0);
-        assert_eq!(cap.trace.dropped_records.torn_tail, 1);
-        assert_eq!(cap.trace.dropped_records.in_process, 0);
+        assert_eq!(cap.trace.health.lost.get(LossReason::TornTail), 1);
+        assert_eq!(cap.trace.health.lost.total(), 1);
         assert!(!cap.clean_exit);
         assert_eq!(cap.trace.strings.resolve(cap.trace.kernel_symbols[0].name), "k.kd");
         sink.mark_clean(77);
@@ -495,7 +541,7 @@ mod tests {
         let cap = read_capture(&path).unwrap();
         assert_eq!(cap.trace.agents.len(), 1);
         assert_eq!(cap.trace.strings.resolve(cap.trace.agents[0].name), "gfx90a");
-        assert_eq!(cap.trace.dropped_records.total(), 0);
+        assert_eq!(cap.trace.health.lost.total(), 0);
     }
 
     #[test]
@@ -512,12 +558,12 @@ mod tests {
             }
         }
         assert_eq!(ok, ready * per_chunk);
-        assert_eq!(sink.dropped(), 10);
+        assert_eq!(sink.losses(LossReason::ChunkPoolEmpty), 10);
         let failed = sink.write_string_with(4, |_| false);
         assert_eq!(failed, 0);
         Sink::reset_thread_cursor();
         let cap = read_capture(&path).unwrap();
-        assert_eq!(cap.trace.dropped_records.in_process, 11);
+        assert_eq!(cap.trace.health.lost.get(LossReason::ChunkPoolEmpty), 11);
         assert_eq!(cap.orphan_completions as usize, ready * per_chunk);
     }
 }

@@ -16,31 +16,38 @@
 //! ```
 //!
 //! * The fixed header ([`header`] offsets) holds the magic, the format version, an endianness
-//!   marker, pid/ppid, the clock domain and a few counters the profiled process keeps updated
-//!   *inside the mapping* (dropped records, end time, a clean-exit flag), so they survive a crash.
+//!   marker, pid/ppid, the clock domain and counters the profiled process keeps updated *inside
+//!   the mapping* (losses by [`LossReason`], end time, a clean-exit flag), so they survive a
+//!   crash.
 //! * The agent section is a sequence of ordinary records (strings and agents), written once when
 //!   the tool loads.
 //! * Every chunk belongs to one producer thread, which appends records to it in order. A chunk
-//!   starts with a [`CHUNK_HEADER_SIZE`]-byte header (magic, claim sequence, thread id).
+//!   starts with a [`CHUNK_HEADER_SIZE`]-byte header ([`chunk`] offsets: magic, claim sequence,
+//!   thread id, and the time that thread spent in hooks while it owned the chunk).
 //! * A record is an 8-byte frame followed by its body. The first u32 of the frame is the *commit
 //!   word* `kind | total_size << 16`; it is stored last, with release ordering, after the body.
 //!   A zero commit word therefore means "never committed": the reader stops reading that chunk
 //!   there, and counts a torn record if any byte after it is non-zero (a producer died while
-//!   writing). The second u32 is reserved (0). `total_size` includes the frame and is a multiple
-//!   of 8.
+//!   writing). The second u32 is the [`record_checksum`] of the body, so the reader can tell a
+//!   damaged record from a good one: a damaged record is skipped and counted
+//!   ([`LossReason::Damaged`]), and reading resumes at the next intact record (a resync over
+//!   8-byte boundaries that accepts only a frame whose checksum matches). `total_size` includes
+//!   the frame and is a multiple of 8.
 //! * Fixed-size records have one body size per kind ([`RecordKind`]); string records are
 //!   `id u32, len u32, bytes, zero padding`. Other records refer to strings by capture-local id
 //!   (0 = empty string).
 //!
-//! Unknown record kinds with a plausible size are skipped and counted as undecodable, so an older
-//! reader survives a newer writer's additions; incompatible changes bump [`VERSION`].
+//! Unknown record kinds with a plausible size and a good checksum are skipped and counted as
+//! damaged, so an older reader survives a newer writer's additions; incompatible changes bump
+//! [`VERSION`].
 //!
 //! The reader ([`CaptureReader`]) streams: see its module for the two passes it makes.
 
+use crate::health::{LossReason, RunHealth};
 use crate::records::{
     Agent, AgentId, AgentType, ClockDomain, CodeObject, CodeObjectId, CodeObjectStorage, CorrelationId, Dim3,
-    DispatchId, DroppedRecords, KernelDispatch, KernelId, KernelSymbol, ProcessId, Queue, QueueId, SessionMeta,
-    StreamId, StringTable, ThreadId, Timestamp,
+    DispatchId, KernelDispatch, KernelId, KernelSymbol, ProcessId, Queue, QueueId, SessionMeta, StreamId, StringTable,
+    ThreadId, Timestamp,
 };
 
 pub mod demangle;
@@ -50,12 +57,13 @@ pub use reader::*;
 
 /// First eight bytes of every capture file.
 pub const MAGIC: [u8; 8] = *b"RPRSCAP\0";
-/// Format version written by this build. Readers reject other versions.
-pub const VERSION: u32 = 1;
+/// Format version written by this build. Readers reject other versions. Version 2: loss
+/// counters by reason, per-record checksums, per-chunk hook time.
+pub const VERSION: u32 = 2;
 /// Written as a little-endian u32; a reader sees `04 03 02 01` in a file from a little-endian writer.
 pub const ENDIAN_MARKER: u32 = 0x0102_0304;
 /// Size of the fixed part of the file header; the command line starts here.
-pub const HEADER_FIXED_SIZE: usize = 128;
+pub const HEADER_FIXED_SIZE: usize = 256;
 /// Alignment of `header_size` (chunks start on a page boundary so they can be mapped).
 pub const HEADER_ALIGN: usize = 4096;
 /// Bytes at the start of every chunk before its first record.
@@ -93,8 +101,8 @@ pub mod header {
     pub const START_NS: usize = 40;
     /// u64 last flush time, ns (0 until the process flushes at exit), updated in place.
     pub const END_NS: usize = 48;
-    /// u64 records dropped inside the process, updated in place.
-    pub const DROPPED: usize = 56;
+    /// u64 reserved (version 1 kept its single drop counter here; see [`LOSSES`]).
+    pub const RESERVED_56: usize = 56;
     /// u64 number of chunks claimed so far, updated in place (informational).
     pub const CHUNKS_CLAIMED: usize = 64;
     /// u32 length of the command line (arguments separated by NUL).
@@ -105,6 +113,23 @@ pub mod header {
     pub const TABLE_MAJOR: usize = 80;
     /// u32 AmdExt table size (`minor_id`) seen by `OnLoad` (diagnostics).
     pub const AMD_EXT_SIZE: usize = 84;
+    /// `[u64; LossReason::IN_PROCESS]` loss counters, indexed by [`super::LossReason`]
+    /// discriminant, updated in place by the profiled process.
+    pub const LOSSES: usize = 128;
+}
+
+/// Byte offsets of the chunk-header fields.
+pub mod chunk {
+    /// u32 [`super::CHUNK_MAGIC`].
+    pub const MAGIC: usize = 0;
+    /// u64 claim sequence (1, 2, ... in claim order).
+    pub const SEQ: usize = 8;
+    /// u32 OS thread id of the owner.
+    pub const TID: usize = 16;
+    /// u64 ns the owner spent in packet hooks while it owned this chunk, updated in place.
+    pub const HOOK_NS: usize = 24;
+    /// u64 packets the owner handled in that time, updated in place.
+    pub const HOOK_PACKETS: usize = 32;
 }
 
 /// Set in the header flags once the process flushed at exit (absent after a crash).
@@ -176,6 +201,35 @@ pub const fn record_header_word(kind: RecordKind, total_size: usize) -> u32 {
 /// Total size (frame + body, 8-aligned) of a string record carrying `len` bytes.
 pub const fn string_record_size(len: usize) -> usize {
     (FRAME_SIZE + 8 + len + 7) & !7
+}
+
+/// The checksum stored in a record frame's second word: a fast 32-bit mix over the body's
+/// 8-byte words (the body is zero-padded to a multiple of 8 in the file). Allocation-free; about
+/// 1 ns per word, so the hot path pays a few ns per record.
+pub fn record_checksum(body: &[u8]) -> u32 {
+    let mut h: u64 = 0x9E37_79B9_7F4A_7C15 ^ body.len() as u64;
+    let mut words = body.chunks_exact(8);
+    for w in &mut words {
+        let v = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+        h = (h ^ v).wrapping_mul(0xBF58_476D_1CE4_E5B9).rotate_left(29);
+    }
+    let rest = words.remainder();
+    if !rest.is_empty() {
+        let mut last = [0u8; 8];
+        last[..rest.len()].copy_from_slice(rest);
+        h = (h ^ u64::from_le_bytes(last)).wrapping_mul(0xBF58_476D_1CE4_E5B9).rotate_left(29);
+    }
+    (h ^ (h >> 32)) as u32
+}
+
+/// Writes the frame (checksum of `record[FRAME_SIZE..total]`, then the commit word) of a record
+/// whose body is already in place; for writers that commit in one step (the agent section,
+/// tests). The profiled process stores the checksum first and the commit word last itself.
+pub fn seal_record(record: &mut [u8], word: u32) {
+    let size = (word >> 16) as usize;
+    let sum = record_checksum(&record[FRAME_SIZE..size]);
+    record[4..8].copy_from_slice(&sum.to_le_bytes());
+    record[0..4].copy_from_slice(&word.to_le_bytes());
 }
 
 /// Writes the body prefix of a string record (`id`, `len`) into `body[..8]`; the caller copies
@@ -535,7 +589,7 @@ fixed_record!(
 pub fn encode_record<R: FixedRecord>(rec: &R, out: &mut [u8]) -> usize {
     out[..R::TOTAL_SIZE].fill(0);
     rec.write_body(&mut out[FRAME_SIZE..]);
-    out[0..4].copy_from_slice(&R::HEADER_WORD.to_le_bytes());
+    seal_record(out, R::HEADER_WORD);
     R::TOTAL_SIZE
 }
 
@@ -549,7 +603,7 @@ pub fn push_string_record(out: &mut Vec<u8>, id: u32, s: &[u8]) {
     let rec = &mut out[start..];
     write_string_prefix(id, s.len() as u32, &mut rec[FRAME_SIZE..]);
     rec[FRAME_SIZE + 8..FRAME_SIZE + 8 + s.len()].copy_from_slice(s);
-    rec[0..4].copy_from_slice(&record_header_word(RecordKind::String, total).to_le_bytes());
+    seal_record(rec, record_header_word(RecordKind::String, total));
 }
 
 /// Appends a whole fixed record to `out`.
@@ -613,9 +667,9 @@ pub fn encode_header(info: &HeaderInfo) -> Vec<u8> {
 /// Writes a chunk header into `chunk[..CHUNK_HEADER_SIZE]`.
 pub fn write_chunk_header(chunk: &mut [u8], seq: u64, tid: u32) {
     chunk[..CHUNK_HEADER_SIZE].fill(0);
-    chunk[0..4].copy_from_slice(&CHUNK_MAGIC.to_le_bytes());
-    chunk[8..16].copy_from_slice(&seq.to_le_bytes());
-    chunk[16..20].copy_from_slice(&tid.to_le_bytes());
+    chunk[chunk::MAGIC..chunk::MAGIC + 4].copy_from_slice(&CHUNK_MAGIC.to_le_bytes());
+    chunk[chunk::SEQ..chunk::SEQ + 8].copy_from_slice(&seq.to_le_bytes());
+    chunk[chunk::TID..chunk::TID + 4].copy_from_slice(&tid.to_le_bytes());
 }
 
 /// Architected VGPRs of a kernel, from its descriptor, the way rocprofiler-sdk computes them
@@ -680,7 +734,8 @@ mod tests {
             table_major: 3,
             amd_ext_size: 608,
         });
-        h[header::DROPPED..header::DROPPED + 8].copy_from_slice(&dropped.to_le_bytes());
+        // Chunk pool empty is loss counter 0.
+        h[header::LOSSES..header::LOSSES + 8].copy_from_slice(&dropped.to_le_bytes());
         h[header::FLAGS..header::FLAGS + 4].copy_from_slice(&flags.to_le_bytes());
         h
     }
@@ -746,7 +801,7 @@ mod tests {
         assert_eq!(DispatchEndRecord::BODY_SIZE, 28);
         assert_eq!(n, 40);
         assert_eq!(&out[0..4], &[8, 0, 40, 0]);
-        assert_eq!(&out[4..8], &[0, 0, 0, 0]);
+        assert_eq!(&out[4..8], &record_checksum(&out[8..40]).to_le_bytes(), "the frame's second word is the checksum");
         assert_eq!(&out[8..16], &[2, 1, 0, 0, 0, 0, 0, 0]);
         assert_eq!(out[16], 3);
         assert_eq!(out[24], 4);
@@ -780,7 +835,10 @@ mod tests {
         let k = &t.kernel_symbols[0];
         assert_eq!(t.strings.resolve(k.name), "_Z10vector_addPKfS0_Pfi.kd");
         assert_eq!(t.strings.resolve(k.formatted_name), "vector_add(float const*, float const*, float*, int)");
-        assert_eq!(t.dropped_records.total(), 0);
+        assert_eq!(t.health.lost.total(), 0);
+        // Header: a string and an agent; chunk: two strings, code object, symbol, begin, end.
+        assert_eq!(t.health.records_written, 8);
+        assert!(t.health.clean_exit && t.health.is_complete());
         assert_eq!(cap.incomplete_dispatches, 0);
     }
 
@@ -799,8 +857,8 @@ mod tests {
         let cap = parse_capture(&file).unwrap();
         assert!(!cap.clean_exit);
         assert_eq!(cap.trace.dispatches.len(), 2);
-        assert_eq!(cap.trace.dropped_records.torn_tail, 1);
-        assert_eq!(cap.trace.dropped_records.in_process, 5);
+        assert_eq!(cap.trace.health.lost.get(LossReason::TornTail), 1);
+        assert_eq!(cap.trace.health.lost.get(LossReason::ChunkPoolEmpty), 5);
         assert_eq!(cap.incomplete_dispatches, 2, "no completion records were written");
     }
 
@@ -815,7 +873,7 @@ mod tests {
         file.truncate(start + CHUNK_HEADER_SIZE + recs.len() - 10);
         let cap = parse_capture(&file).unwrap();
         assert_eq!(cap.trace.dispatches.len(), 1);
-        assert_eq!(cap.trace.dropped_records.undecodable, 1, "the cut frame claims more bytes than exist");
+        assert_eq!(cap.trace.health.lost.get(LossReason::Damaged), 1, "the cut frame claims more bytes than exist");
     }
 
     #[test]
@@ -831,7 +889,7 @@ mod tests {
         let cap = parse_capture(&file).unwrap();
         let ids: Vec<u64> = cap.trace.dispatches.iter().map(|d| d.dispatch_id.0).collect();
         assert_eq!(ids, [1, 2]);
-        assert_eq!(cap.trace.dropped_records.total(), 0);
+        assert_eq!(cap.trace.health.lost.total(), 0);
         assert_eq!(cap.trace.kernel_symbols.len(), 1);
     }
 
@@ -857,11 +915,11 @@ mod tests {
                 dispatch = Some(d);
             }
         }
-        assert_eq!(kinds, ["process", "agent", "code_object", "kernel_symbol", "kernel_dispatch"]);
+        assert_eq!(kinds, ["process", "agent", "code_object", "kernel_symbol", "kernel_dispatch", "run_health"]);
         let d = dispatch.unwrap();
         assert_eq!((d.arch_vgpr_count, d.accum_vgpr_count, d.sgpr_count, d.kernarg_size), (8, 24, 32, 28));
         assert_eq!(reader.info().events, 1);
-        assert_eq!(reader.info().dropped.total(), 0);
+        assert_eq!(reader.info().health.lost.total(), 0);
     }
 
     #[test]
@@ -911,7 +969,80 @@ mod tests {
         file.extend(chunk(1, &recs));
         let cap = parse_capture(&file).unwrap();
         assert_eq!(cap.trace.dispatches.len(), 1);
-        assert_eq!(cap.trace.dropped_records.undecodable, 1);
+        assert_eq!(cap.trace.health.lost.get(LossReason::Damaged), 1);
+    }
+
+    /// Offset of the `n`-th record (0-based) in a sequence built by `push_record`.
+    fn record_offset(recs: &[u8], n: usize) -> usize {
+        let mut off = 0;
+        for _ in 0..n {
+            off += (u32::from_le_bytes(recs[off..off + 4].try_into().unwrap()) >> 16) as usize;
+        }
+        off
+    }
+
+    #[test]
+    fn a_damaged_record_costs_only_itself_and_is_counted() {
+        let mut recs = code_object_and_symbol();
+        for id in 1..=5 {
+            push_record(&mut recs, &begin(id));
+        }
+        let first_begin = record_offset(&recs, 4);
+        let base = header_bytes(0, 0).len() + CHUNK_HEADER_SIZE;
+        // 1. A flipped bit inside the body of dispatch 2: the checksum catches it.
+        let mut file = header_bytes(0, 0);
+        file.extend(chunk(1, &recs));
+        file[base + record_offset(&recs, 5) + 20] ^= 0x10;
+        let cap = parse_capture(&file).unwrap();
+        let ids: Vec<u64> = cap.trace.dispatches.iter().map(|d| d.dispatch_id.0).collect();
+        assert_eq!(ids, [1, 3, 4, 5]);
+        assert_eq!(cap.trace.health.lost.get(LossReason::Damaged), 1);
+        // 2. A garbled size in the frame of dispatch 3: the reader resyncs at dispatch 4.
+        let mut file = header_bytes(0, 0);
+        file.extend(chunk(1, &recs));
+        file[base + record_offset(&recs, 6) + 2] = 0x13;
+        let cap = parse_capture(&file).unwrap();
+        let ids: Vec<u64> = cap.trace.dispatches.iter().map(|d| d.dispatch_id.0).collect();
+        assert_eq!(ids, [1, 2, 4, 5]);
+        assert_eq!(cap.trace.health.lost.get(LossReason::Damaged), 1);
+        assert_eq!(cap.trace.kernel_symbols.len(), 1, "records before the damage are intact");
+        // 3. A damaged chunk header: its records are still read (after the intact chunks).
+        let mut file = header_bytes(0, 0);
+        file.extend(chunk(1, &recs[..first_begin]));
+        let mut rest = Vec::new();
+        push_record(&mut rest, &begin(9));
+        let mut c = chunk(2, &rest);
+        c[0] ^= 0xFF;
+        file.extend(c);
+        let cap = parse_capture(&file).unwrap();
+        assert_eq!(cap.trace.dispatches.len(), 1);
+        assert_eq!(cap.trace.health.lost.get(LossReason::Damaged), 1, "the chunk header");
+    }
+
+    #[test]
+    fn hook_time_is_summed_over_chunks_and_losses_come_from_the_header() {
+        let mut file = header_bytes(0, FLAG_CLEAN_EXIT);
+        file[header::END_NS..header::END_NS + 8].copy_from_slice(&1_001_000u64.to_le_bytes());
+        let put = |f: &mut Vec<u8>, at: usize, v: u64| f[at..at + 8].copy_from_slice(&v.to_le_bytes());
+        put(&mut file, header::LOSSES + 8 * LossReason::SignalPoolEmpty as usize, 3);
+        put(&mut file, header::LOSSES + 8 * LossReason::KernelTableFull as usize, 2);
+        put(&mut file, header::LOSSES + 8 * 15, 7); // a reason this reader does not know
+        for (seq, ns, packets) in [(1u64, 400u64, 4u64), (2, 600, 6)] {
+            let mut c = chunk(seq, &[]);
+            put(&mut c, chunk::HOOK_NS, ns);
+            put(&mut c, chunk::HOOK_PACKETS, packets);
+            file.extend(c);
+        }
+        let mut reader = CaptureReader::new(file.as_slice()).unwrap();
+        let t = Trace::collect(&mut reader).unwrap();
+        let h = t.health;
+        assert_eq!(h, reader.info().health, "the streamed record is the reader's final count");
+        assert_eq!((h.hook_ns, h.hook_packets, h.wall_ns), (1000, 10, 1_000_000));
+        assert_eq!(h.overhead_fraction(), Some(0.001));
+        assert_eq!(h.lost.get(LossReason::SignalPoolEmpty), 3);
+        assert_eq!(h.lost.get(LossReason::KernelTableFull), 2);
+        assert_eq!(h.lost.get(LossReason::Damaged), 7, "unknown counters are reported, not dropped");
+        assert_eq!(h.records_written, 2, "the header's string and agent");
     }
 
     #[test]
@@ -946,7 +1077,7 @@ mod tests {
         let cap = read_capture(&path).unwrap();
         let _ = std::fs::remove_file(&path);
         assert_eq!(cap.trace.dispatches.len(), 1);
-        assert_eq!(cap.trace.dropped_records.total(), 0, "the unclaimed tail was not read");
+        assert_eq!(cap.trace.health.lost.total(), 0, "the unclaimed tail was not read");
     }
 
     #[test]

@@ -6,16 +6,19 @@
 //! at the crate root. [`stream`] defines the owned [`Record`] enum and [`RecordSource`], the
 //! streaming interface every output path uses. [`capture`] is the on-disk format written by the
 //! interception library and its streaming reader. [`Trace`] holds one process's records in memory
-//! (tests, small tools).
+//! (tests, small tools). [`health`] is the run's health record: records written, losses by
+//! [`LossReason`], the profiler's overhead.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod capture;
+pub mod health;
 pub mod kernel_filter;
 pub mod records;
 pub mod stream;
 mod trace;
 
+pub use health::{LossReason, Losses, RunHealth};
 pub use records::*;
 pub use stream::{Chain, Record, RecordSource, SourceError};
 pub use trace::{Trace, TraceIndex, TraceSource};

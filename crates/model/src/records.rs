@@ -612,32 +612,6 @@ pub fn truncate_kernel_name(name: &str) -> &str {
 // Session container
 // ------------------------------------------------------------------------------------------------
 
-/// Records that did not make it into the trace, by reason. Never silent: the CLI prints them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct DroppedRecords {
-    /// Dropped inside the profiled process (ring full, buffer pool empty), as counted there.
-    pub in_process: u64,
-    /// Lost at the end of a capture that was cut short (crash, kill): the reader counts a torn
-    /// final record here.
-    pub torn_tail: u64,
-    /// Records the reader could not decode (unknown kind, bad length) and skipped.
-    pub undecodable: u64,
-}
-
-impl DroppedRecords {
-    /// Sum over all reasons.
-    pub fn total(&self) -> u64 {
-        self.in_process + self.torn_tail + self.undecodable
-    }
-
-    /// Adds another set of counts (several captures, one per process).
-    pub fn add(&mut self, other: &DroppedRecords) {
-        self.in_process += other.in_process;
-        self.torn_tail += other.torn_tail;
-        self.undecodable += other.undecodable;
-    }
-}
-
 /// Facts about the profiled process and the session, printed in headers and rocpd's
 /// `rocpd_info_process`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -24,6 +24,7 @@
 //!    so steps 1-3 build on their own; `crates/writers/tests/it/every_kind.rs` lists the formats
 //!    that must write each kind).
 
+use crate::health::RunHealth;
 use crate::records::{Agent, CodeObject, KernelDispatch, KernelSymbol, Queue, SessionMeta, StringTable};
 
 /// One record of any kind, owned; the unit the writers consume.
@@ -45,6 +46,10 @@ pub enum Record {
     KernelSymbol(KernelSymbol),
     /// A kernel dispatch.
     KernelDispatch(KernelDispatch),
+    /// The health of the process's run (records written, losses by reason, overhead): the last
+    /// record of a process section, once the source has read everything. Writers put it in
+    /// their metadata ([`RunHealth::metadata`] gives the stable keys).
+    RunHealth(Box<RunHealth>),
 }
 
 impl Record {
@@ -57,6 +62,7 @@ impl Record {
             Self::CodeObject(_) => "code_object",
             Self::KernelSymbol(_) => "kernel_symbol",
             Self::KernelDispatch(_) => "kernel_dispatch",
+            Self::RunHealth(_) => "run_health",
         }
     }
 
@@ -66,7 +72,12 @@ impl Record {
     pub fn is_event(&self) -> bool {
         match self {
             Self::KernelDispatch(_) => true,
-            Self::Process(_) | Self::Agent(_) | Self::Queue(_) | Self::CodeObject(_) | Self::KernelSymbol(_) => false,
+            Self::Process(_)
+            | Self::Agent(_)
+            | Self::Queue(_)
+            | Self::CodeObject(_)
+            | Self::KernelSymbol(_)
+            | Self::RunHealth(_) => false,
         }
     }
 }

@@ -4,9 +4,10 @@
 
 use std::collections::HashMap;
 
+use crate::health::RunHealth;
 use crate::records::{
-    format_kernel_name, truncate_kernel_name, Agent, AgentId, CodeObject, CodeObjectId, DroppedRecords, KernelDispatch,
-    KernelId, KernelSymbol, Queue, QueueId, SessionMeta, StringTable,
+    format_kernel_name, truncate_kernel_name, Agent, AgentId, CodeObject, CodeObjectId, KernelDispatch, KernelId,
+    KernelSymbol, Queue, QueueId, SessionMeta, StringTable,
 };
 use crate::stream::{Record, RecordSource, SourceError};
 
@@ -29,8 +30,8 @@ pub struct Trace {
     pub kernel_symbols: Vec<KernelSymbol>,
     /// Kernel dispatches.
     pub dispatches: Vec<KernelDispatch>,
-    /// Records lost on the way.
-    pub dropped_records: DroppedRecords,
+    /// What was written, lost (by reason), and what profiling cost.
+    pub health: RunHealth,
 }
 
 impl Trace {
@@ -40,7 +41,7 @@ impl Trace {
     }
 
     /// Every record as a stream section: the process, then agents, queues, code objects, kernel
-    /// symbols, then the events in delivery order. Records are cloned.
+    /// symbols, then the events in delivery order, and the run's health last. Records are cloned.
     pub fn records(&self) -> impl Iterator<Item = Record> + '_ {
         std::iter::once(Record::Process(Box::new(self.meta.clone())))
             .chain(self.agents.iter().map(|a| Record::Agent(Box::new(a.clone()))))
@@ -48,6 +49,7 @@ impl Trace {
             .chain(self.code_objects.iter().cloned().map(Record::CodeObject))
             .chain(self.kernel_symbols.iter().cloned().map(Record::KernelSymbol))
             .chain(self.dispatches.iter().copied().map(Record::KernelDispatch))
+            .chain(std::iter::once(Record::RunHealth(Box::new(self.health))))
     }
 
     /// Number of records [`Trace::records`] yields.
@@ -56,7 +58,8 @@ impl Trace {
             + self.queues.len()
             + self.code_objects.len()
             + self.kernel_symbols.len()
-            + self.dispatches.len()) as u64
+            + self.dispatches.len()
+            + 1) as u64
     }
 
     /// This trace as a record source. It must be the first source of its stream (its string
@@ -84,6 +87,7 @@ impl Trace {
             Record::CodeObject(c) => self.code_objects.push(c),
             Record::KernelSymbol(k) => self.kernel_symbols.push(k),
             Record::KernelDispatch(d) => self.dispatches.push(d),
+            Record::RunHealth(h) => self.health = *h,
         }
     }
 
@@ -203,8 +207,8 @@ mod tests {
     fn records_come_process_first_then_parents_and_the_index_finds_them() {
         let a = one_dispatch();
         let kinds: Vec<&str> = a.records().map(|r| r.kind()).collect();
-        assert_eq!(kinds, ["process", "agent", "kernel_symbol", "kernel_dispatch"]);
-        assert_eq!(a.record_count(), 4);
+        assert_eq!(kinds, ["process", "agent", "kernel_symbol", "kernel_dispatch", "run_health"]);
+        assert_eq!(a.record_count(), 5);
         assert_eq!(a.strings.resolve(a.kernel_symbols[0].formatted_name), "k");
         let idx = a.index();
         assert_eq!(idx.kernel(KernelId(1)).map(|k| a.strings.resolve(k.name)), Some("k.kd"));
@@ -219,6 +223,7 @@ mod tests {
         assert_eq!(b.agents, a.agents);
         assert_eq!(b.kernel_symbols, a.kernel_symbols);
         assert_eq!(b.dispatches, a.dispatches);
+        assert_eq!(b.health, a.health);
         assert_eq!(b.strings.resolve(b.agents[0].name), "gfx942");
         assert_eq!(b.strings.len(), a.strings.len());
     }
@@ -238,7 +243,7 @@ mod tests {
                 Err(e) => break e,
             }
         };
-        assert_eq!(n, 1, "the first trace's process record");
+        assert_eq!(n, 2, "the first trace's process and run-health records");
         assert!(err.to_string().contains("first source"), "{err}");
         assert_eq!(strings.resolve(StringId(1)), "something else");
     }

@@ -80,14 +80,14 @@ fn main() -> Result<()> {
                     };
                     let c = rocprof_model::capture::read_capture(file)?;
                     if c.trace.dispatches.len() as u64 != dispatches
-                        || c.trace.dropped_records.total() != 0
+                        || c.trace.health.lost.nonzero().next().is_some()
                         || c.incomplete_dispatches != 0
                     {
                         bail!(
-                            "capture has {} dispatches ({} incomplete) and {} lost records for {dispatches} dispatches",
+                            "capture has {} dispatches ({} incomplete) and losses {:?} for {dispatches} dispatches",
                             c.trace.dispatches.len(),
                             c.incomplete_dispatches,
-                            c.trace.dropped_records.total()
+                            c.trace.health.loss_lines()
                         );
                     }
                     let _ = std::fs::remove_dir_all(&cap);

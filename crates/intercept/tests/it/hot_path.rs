@@ -201,7 +201,7 @@ fn intercept_and_completion_handlers_allocate_nothing() {
     let t = &cap.trace;
     assert_eq!(t.dispatches.len(), N);
     assert_eq!(cap.incomplete_dispatches, 0);
-    assert_eq!(t.dropped_records.total(), 0);
+    assert_eq!(t.health.lost.total(), 0);
     let ids: Vec<u64> = t.dispatches.iter().map(|d| d.dispatch_id.0).collect();
     assert_eq!(ids, (1..=N as u64).collect::<Vec<_>>());
     let d = &t.dispatches[0];

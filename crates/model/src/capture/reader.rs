@@ -11,8 +11,8 @@
 //!    [`KernelDispatch`]es. A small reorder window delivers them in dispatch-id order whenever
 //!    they complete within [`REORDER_WINDOW`] dispatches of each other (always, in practice).
 //!
-//! Losses are counted, never silent: torn and undecodable records in
-//! [`CaptureInfo::dropped`], dispatches that never completed and completions without their
+//! Losses are counted, never silent: the profiled process's counters, torn and damaged records in
+//! [`CaptureInfo::health`] (delivered last as [`Record::RunHealth`]), dispatches that never completed and completions without their
 //! dispatch in [`CaptureInfo::incomplete_dispatches`] / [`CaptureInfo::orphan_completions`]
 //! (final once the stream ended).
 
@@ -147,8 +147,9 @@ pub struct CaptureInfo {
     pub table_major: u32,
     /// AmdExt table size the tool saw.
     pub amd_ext_size: u32,
-    /// Records lost, by reason.
-    pub dropped: DroppedRecords,
+    /// The run's health: records written, lost by reason, hook time (final once the stream
+    /// ended, when it is also delivered as the section's last record).
+    pub health: RunHealth,
     /// Dispatches whose completion was never recorded (the process died first).
     pub incomplete_dispatches: u64,
     /// Completions whose dispatch record is missing (dropped in the process).
@@ -177,7 +178,8 @@ enum Phase {
     Done,
 }
 
-/// A chunk: file offset, length, claim sequence.
+/// A chunk: file offset, length, claim sequence (`u64::MAX` for a chunk whose header is damaged:
+/// its records, which carry their own checksums, are read after the others).
 #[derive(Debug, Clone, Copy)]
 struct ChunkRef {
     offset: u64,
@@ -185,38 +187,110 @@ struct ChunkRef {
     seq: u64,
 }
 
-/// How a record sequence ended.
-enum SeqEnd {
-    /// Every byte was consumed, or the rest is zero.
-    Clean,
-    /// A record was being written when the producer died.
-    Torn,
-    /// A record frame made no sense; the rest of the sequence cannot be trusted.
-    Corrupt,
+/// What one walk over a record sequence found.
+#[derive(Debug, Clone, Copy, Default)]
+struct Walked {
+    /// Intact records the callback decoded (padding excluded).
+    records: u64,
+    /// Damaged stretches skipped (bad frame or checksum, or a kind/body the callback rejected).
+    damaged: u64,
+    /// The sequence ends with a record a producer was writing when it died.
+    torn: bool,
 }
 
-/// Walks the records of one sequence (the agent section or a chunk body), calling `f(kind,
-/// body)` for each committed one, and says how it ended.
-fn walk(b: &[u8], mut f: impl FnMut(u16, &[u8])) -> SeqEnd {
+impl Walked {
+    fn count_into(&self, h: &mut RunHealth) {
+        h.records_written += self.records;
+        h.lost.add(LossReason::Damaged, self.damaged);
+        h.lost.add(LossReason::TornTail, u64::from(self.torn));
+    }
+}
+
+/// Whether a body of `body` bytes is possible for record kind `kind` (exact sizes for the fixed
+/// kinds this reader knows; kinds it does not know are only checked for plausibility).
+fn body_size_is_plausible(kind: u16, body: usize) -> bool {
+    const fn padded(body: usize) -> usize {
+        ((FRAME_SIZE + body + 7) & !7) - FRAME_SIZE
+    }
+    match RecordKind::from_u16(kind) {
+        Some(RecordKind::String) => body >= 8,
+        Some(RecordKind::Padding) | None => true,
+        Some(RecordKind::Agent) => body == padded(AgentRecord::BODY_SIZE),
+        Some(RecordKind::Queue) => body == padded(QueueRecord::BODY_SIZE),
+        Some(RecordKind::CodeObjectLoad) => body == padded(CodeObjectLoadRecord::BODY_SIZE),
+        Some(RecordKind::CodeObjectUnload) => body == padded(CodeObjectUnloadRecord::BODY_SIZE),
+        Some(RecordKind::KernelSymbol) => body == padded(KernelSymbolRecord::BODY_SIZE),
+        Some(RecordKind::DispatchBegin) => body == padded(DispatchBeginRecord::BODY_SIZE),
+        Some(RecordKind::DispatchEnd) => body == padded(DispatchEndRecord::BODY_SIZE),
+    }
+}
+
+/// What is at one offset of a record sequence.
+enum Frame {
+    /// Nothing was committed here (a zero commit word).
+    Uncommitted,
+    /// An intact record of `size` bytes (plausible frame, matching checksum).
+    Intact { kind: u16, size: usize },
+    /// A record whose frame or checksum is wrong.
+    Damaged,
+}
+
+fn frame_at(b: &[u8], off: usize) -> Frame {
+    let word = u32_at(b, off);
+    if word == 0 {
+        return Frame::Uncommitted;
+    }
+    let kind = (word & 0xFFFF) as u16;
+    let size = (word >> 16) as usize;
+    if size < FRAME_SIZE || size & 7 != 0 || off + size > b.len() || !body_size_is_plausible(kind, size - FRAME_SIZE) {
+        return Frame::Damaged;
+    }
+    if u32_at(b, off + 4) != record_checksum(&b[off + FRAME_SIZE..off + size]) {
+        return Frame::Damaged;
+    }
+    Frame::Intact { kind, size }
+}
+
+/// Walks the records of one sequence (the agent section or a chunk body) up to its first
+/// uncommitted frame, calling `f(kind, body)` for each intact record (`f` returns false for a
+/// kind or body it cannot decode). A damaged record is skipped by a resync to the next intact
+/// frame, so it costs only itself (and whatever bytes around it are damaged too).
+fn walk(b: &[u8], mut f: impl FnMut(u16, &[u8]) -> bool) -> Walked {
+    let mut w = Walked::default();
     let mut off = 0usize;
     while off + FRAME_SIZE <= b.len() {
-        let word = u32_at(b, off);
-        if word == 0 {
-            return if b[off..].iter().all(|&x| x == 0) { SeqEnd::Clean } else { SeqEnd::Torn };
+        match frame_at(b, off) {
+            Frame::Uncommitted => {
+                w.torn = b[off..].iter().any(|&x| x != 0);
+                return w;
+            }
+            Frame::Intact { kind, size } => {
+                if f(kind, &b[off + FRAME_SIZE..off + size]) {
+                    w.records += u64::from(kind != RecordKind::Padding as u16);
+                } else {
+                    w.damaged += 1;
+                }
+                off += size;
+            }
+            Frame::Damaged => {
+                // Resync at the next intact frame; a zero word here may lie inside the damaged
+                // record's body, so only an intact frame ends the search.
+                w.damaged += 1;
+                off += 8;
+                while off + FRAME_SIZE <= b.len() && !matches!(frame_at(b, off), Frame::Intact { .. }) {
+                    off += 8;
+                }
+                if off + FRAME_SIZE > b.len() {
+                    return w;
+                }
+            }
         }
-        let kind = (word & 0xFFFF) as u16;
-        let size = (word >> 16) as usize;
-        if size < FRAME_SIZE || size & 7 != 0 || off + size > b.len() {
-            return SeqEnd::Corrupt;
-        }
-        f(kind, &b[off + FRAME_SIZE..off + size]);
-        off += size;
     }
-    if b[off..].iter().all(|&x| x == 0) {
-        SeqEnd::Clean
-    } else {
-        SeqEnd::Torn
+    if b[off.min(b.len())..].iter().any(|&x| x != 0) {
+        // Fewer than a frame's bytes left and not zero: the sequence was cut inside a record.
+        w.damaged += 1;
     }
+    w
 }
 
 fn fixed<R: FixedRecord>(body: &[u8]) -> Option<R> {
@@ -245,27 +319,29 @@ struct Definitions {
 }
 
 impl Definitions {
-    /// Decodes one record of pass 1; event kinds are only counted.
-    fn decode(&mut self, kind: u16, body: &[u8], strings: &mut StringTable) {
+    /// Decodes one record of pass 1 (event kinds are only counted); false when a definition
+    /// cannot be decoded.
+    fn decode(&mut self, kind: u16, body: &[u8], strings: &mut StringTable) -> bool {
         match RecordKind::from_u16(kind) {
             Some(RecordKind::String) => {
                 if body.len() < 8 {
-                    return;
+                    return false;
                 }
                 let id = u32_at(body, 0);
                 let len = u32_at(body, 4) as usize;
-                if let Some(bytes) = body.get(8..8 + len) {
-                    let s = String::from_utf8_lossy(bytes);
-                    self.strings.insert(id, strings.intern(&s));
-                }
+                let Some(bytes) = body.get(8..8 + len) else { return false };
+                let s = String::from_utf8_lossy(bytes);
+                self.strings.insert(id, strings.intern(&s));
             }
             Some(RecordKind::Agent) => self.agents.extend(fixed::<AgentRecord>(body)),
             Some(RecordKind::Queue) => self.queues.extend(fixed::<QueueRecord>(body)),
             Some(RecordKind::CodeObjectLoad) => self.code_objects.extend(fixed::<CodeObjectLoadRecord>(body)),
             Some(RecordKind::KernelSymbol) => self.symbols.extend(fixed::<KernelSymbolRecord>(body)),
             Some(RecordKind::DispatchEnd) => self.events += 1,
-            _ => {}
+            Some(_) => {}
+            None => return false,
         }
+        true
     }
 }
 
@@ -375,7 +451,14 @@ impl<R: ReadAt> CaptureReader<R> {
         src.read_at(&mut cmd, HEADER_FIXED_SIZE as u64).map_err(io)?;
 
         let mut info = CaptureInfo::default();
-        info.dropped.in_process = u64_at(&h, header::DROPPED);
+        for i in 0..LossReason::IN_PROCESS {
+            let n = u64_at(&h, header::LOSSES + 8 * i);
+            match LossReason::from_index(i) {
+                Some(r) => info.health.lost.add(r, n),
+                // A counter this reader has no name for (a newer writer): still reported.
+                None => info.health.lost.add(LossReason::Damaged, n),
+            }
+        }
         info.clock = match u32_at(&h, header::CLOCK) {
             0 => Some(ClockId::Boottime),
             1 => Some(ClockId::Monotonic),
@@ -389,6 +472,7 @@ impl<R: ReadAt> CaptureReader<R> {
             _ => ClockDomain::Boottime,
         };
         info.clean_exit = u32_at(&h, header::FLAGS) & FLAG_CLEAN_EXIT != 0;
+        info.health.clean_exit = info.clean_exit;
         info.table_major = u32_at(&h, header::TABLE_MAJOR);
         info.amd_ext_size = u32_at(&h, header::AMD_EXT_SIZE);
         info.meta = SessionMeta {
@@ -404,7 +488,11 @@ impl<R: ReadAt> CaptureReader<R> {
             clock: domain,
         };
 
-        // Chunks in claim order. An unclaimed chunk (pre-extended but never used) is all zero.
+        let end = info.meta.end.ns;
+        info.health.wall_ns = if end != 0 { end.saturating_sub(info.meta.start.ns) } else { 0 };
+
+        // Chunks in claim order. An unclaimed chunk (pre-extended but never used) is all zero; a
+        // chunk with a damaged header but other bytes is counted and still read.
         let mut chunks = Vec::new();
         let mut chunk_header = [0u8; CHUNK_HEADER_SIZE];
         let mut off = header_size as u64;
@@ -412,16 +500,25 @@ impl<R: ReadAt> CaptureReader<R> {
             let len = (total - off).min(chunk_size as u64) as usize;
             let claimed = len >= CHUNK_HEADER_SIZE && {
                 src.read_at(&mut chunk_header, off).map_err(io)?;
-                u32_at(&chunk_header, 0) == CHUNK_MAGIC
+                u32_at(&chunk_header, chunk::MAGIC) == CHUNK_MAGIC
             };
             if claimed {
-                chunks.push(ChunkRef { offset: off, len, seq: u64_at(&chunk_header, 8) });
-            } else {
-                // Not a chunk: garbage counts as one undecodable record, zeros are unused space.
+                let h = &mut info.health;
+                h.hook_ns = h.hook_ns.saturating_add(u64_at(&chunk_header, chunk::HOOK_NS));
+                h.hook_packets = h.hook_packets.saturating_add(u64_at(&chunk_header, chunk::HOOK_PACKETS));
+                chunks.push(ChunkRef { offset: off, len, seq: u64_at(&chunk_header, chunk::SEQ) });
+            } else if len >= CHUNK_HEADER_SIZE {
                 let mut rest = vec![0u8; len];
                 src.read_at(&mut rest, off).map_err(io)?;
                 if rest.iter().any(|&x| x != 0) {
-                    info.dropped.undecodable += 1;
+                    info.health.lost.add(LossReason::Damaged, 1);
+                    chunks.push(ChunkRef { offset: off, len, seq: u64::MAX });
+                }
+            } else {
+                let mut rest = vec![0u8; len];
+                src.read_at(&mut rest, off).map_err(io)?;
+                if rest.iter().any(|&x| x != 0) {
+                    info.health.lost.add(LossReason::Damaged, 1);
                 }
             }
             off += chunk_size as u64;
@@ -461,21 +558,13 @@ impl<R: ReadAt> CaptureReader<R> {
         self.src.read_at(&mut self.buf, offset)
     }
 
-    fn count_end(&mut self, end: SeqEnd) {
-        match end {
-            SeqEnd::Clean => {}
-            SeqEnd::Torn => self.info.dropped.torn_tail += 1,
-            SeqEnd::Corrupt => self.info.dropped.undecodable += 1,
-        }
-    }
-
     /// Pass 1 over the agent section and every chunk; queues the definitions.
     fn definitions(&mut self, strings: &mut StringTable) -> std::io::Result<()> {
         let (off, len) = self.agent_section;
         self.load(off, len)?;
         let mut defs = std::mem::take(&mut self.defs);
-        let end = walk(&self.buf, |kind, body| defs.decode(kind, body, strings));
-        self.count_end(end);
+        // The agent section is walked once, here; chunks are counted in pass 2.
+        walk(&self.buf, |kind, body| defs.decode(kind, body, strings)).count_into(&mut self.info.health);
         for i in 0..self.chunks.len() {
             let c = self.chunks[i];
             self.load(c.offset, c.len)?;
@@ -594,11 +683,10 @@ impl<R: ReadAt> CaptureReader<R> {
         let c = self.chunks[self.next_chunk];
         self.next_chunk += 1;
         self.load(c.offset, c.len)?;
-        let mut undecodable = 0u64;
         let mut ready = Vec::new();
         let ev = &mut self.events;
         let domain = self.domain;
-        let end = walk(&self.buf[CHUNK_HEADER_SIZE..], |kind, body| {
+        let walked = walk(&self.buf[CHUNK_HEADER_SIZE..], |kind, body| {
             let ok = match RecordKind::from_u16(kind) {
                 Some(RecordKind::DispatchBegin) => {
                     fixed::<DispatchBeginRecord>(body).map(|b| match ev.ends.remove(&b.dispatch_id) {
@@ -626,12 +714,9 @@ impl<R: ReadAt> CaptureReader<R> {
                 Some(RecordKind::Padding) => Some(()),
                 None => None,
             };
-            if ok.is_none() {
-                undecodable += 1;
-            }
+            ok.is_some()
         });
-        self.info.dropped.undecodable += undecodable;
-        self.count_end(end);
+        walked.count_into(&mut self.info.health);
         for d in ready {
             self.reorder(d);
         }
@@ -651,6 +736,7 @@ impl<R: ReadAt> CaptureReader<R> {
     fn drain(&mut self) {
         self.info.incomplete_dispatches = self.events.begins.len() as u64;
         self.info.orphan_completions = self.events.ends.len() as u64;
+        self.info.health.incomplete_dispatches = self.info.incomplete_dispatches;
         if self.incomplete == Incomplete::Keep {
             let begins: Vec<DispatchBeginRecord> = self.events.begins.drain().map(|(_, b)| b).collect();
             for b in begins {
@@ -660,6 +746,7 @@ impl<R: ReadAt> CaptureReader<R> {
         }
         let window = std::mem::take(&mut self.events.reorder);
         self.out.extend(window.into_values().map(Record::KernelDispatch));
+        self.out.push_back(Record::RunHealth(Box::new(self.info.health)));
     }
 }
 
@@ -806,7 +893,7 @@ impl<R: ReadAt> RecordSource for CaptureReader<R> {
 /// capture itself. For tests and small tools; outputs stream through [`CaptureReader`].
 #[derive(Debug, Clone, Default)]
 pub struct Capture {
-    /// The records; `trace.dropped_records` has the loss counts.
+    /// The records; `trace.health` has the loss counts and the overhead.
     pub trace: Trace,
     /// True when the process flushed at exit (false after a crash or kill).
     pub clean_exit: bool,
@@ -833,7 +920,7 @@ fn collect<R: ReadAt>(reader: CaptureReader<R>, path: &str) -> Result<Capture> {
         },
     })?;
     let info = reader.info().clone();
-    trace.dropped_records = info.dropped;
+    trace.health = info.health;
     Ok(Capture {
         trace,
         clean_exit: info.clean_exit,
@@ -852,7 +939,8 @@ pub fn read_capture(path: &Path) -> Result<Capture> {
 }
 
 /// Decodes a capture held in memory. A file cut anywhere after its header decodes to the records
-/// that were complete; torn or garbled records are counted in `trace.dropped_records`.
+/// that were complete; torn or damaged records are counted in `trace.health.lost`, and only they
+/// are lost.
 pub fn parse_capture(b: &[u8]) -> Result<Capture> {
     collect(CaptureReader::new(b)?, "<memory>")
 }
