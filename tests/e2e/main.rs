@@ -7,6 +7,7 @@
 mod ci_diff;
 mod common;
 mod crash;
+mod formats;
 mod hip;
 mod kernel_trace;
 mod multi_queue;

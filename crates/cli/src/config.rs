@@ -14,6 +14,26 @@ pub(crate) enum OutputFormat {
     Rocpd,
     /// rocprofv3 CSV files.
     Csv,
+    /// Perfetto trace (`results.pftrace`).
+    Pftrace,
+    /// rocprofv3's JSON (`results.json`).
+    Json,
+}
+
+impl OutputFormat {
+    /// Every format with its name on the command line (`-f`), in the order listed in messages.
+    pub(crate) const ALL: [(&'static str, OutputFormat); 4] =
+        [("csv", Self::Csv), ("json", Self::Json), ("pftrace", Self::Pftrace), ("rocpd", Self::Rocpd)];
+
+    /// The format named `name` (case-insensitive).
+    pub(crate) fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, f)| *f)
+    }
+
+    /// The names, comma-separated, for messages.
+    pub(crate) fn names() -> String {
+        Self::ALL.map(|(n, _)| n).join(", ")
+    }
 }
 
 /// Where summary tables go (`--summary-output-file`).

@@ -8,6 +8,8 @@ use anyhow::{Context as _, Result};
 use rocprof_model::capture::{CaptureFile, CaptureReader, ReadAt};
 use rocprof_model::{Agent, Record, RecordSource, RunHealth, SessionMeta, SourceError, StringTable};
 use rocprof_writers::csv::CsvWriter;
+use rocprof_writers::json::{JsonOptions, JsonWriter};
+use rocprof_writers::perfetto::{PerfettoOptions, PerfettoWriter};
 use rocprof_writers::rocpd::{RocpdOptions, RocpdWriter};
 use rocprof_writers::stats::{summary_table, DomainStats, KernelStatsWriter, KERNEL_DISPATCH_DOMAIN};
 use rocprof_writers::{write_stream, OutputLocation, StreamOptions, Writer};
@@ -240,6 +242,17 @@ fn write_process(
                     writers.push(Box::new(KernelStatsWriter::new(out.clone())));
                 }
             }
+            OutputFormat::Json => writers.push(Box::new(JsonWriter::with_options(
+                out.clone(),
+                JsonOptions {
+                    config_json: Some(cfg.to_json().to_string()),
+                    summary: cfg.stats || cfg.summary || cfg.summary_per_domain,
+                },
+            ))),
+            OutputFormat::Pftrace => writers.push(Box::new(PerfettoWriter::with_options(
+                out.clone(),
+                PerfettoOptions { agent_index: cfg.agent_index, ..Default::default() },
+            ))),
         }
     }
     let mut summary = KernelStatsWriter::collect_only();

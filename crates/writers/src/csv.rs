@@ -25,6 +25,15 @@ pub enum AgentIndex {
 }
 
 impl AgentIndex {
+    /// The label word and index of `agent` in this scheme: `("Agent", 1)`, `("GPU", 0)`.
+    pub fn parts(self, agent: &Agent) -> (&'static str, u32) {
+        match self {
+            Self::Absolute => ("Agent", agent.node_id),
+            Self::Relative => ("Agent", agent.logical_node_id),
+            Self::TypeRelative => (agent.agent_type.as_str(), agent.logical_node_type_id),
+        }
+    }
+
     /// The label of `agent` in this scheme.
     pub fn label(self, agent: &Agent) -> String {
         match self {

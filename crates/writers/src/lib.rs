@@ -10,6 +10,8 @@
 //! |---|---|
 //! | [`rocpd`] | `<prefix>_results.db`, AMD rocpd SQLite schema version 3 |
 //! | [`csv`] | `<prefix>_kernel_trace.csv`, `<prefix>_agent_info.csv` |
+//! | [`json`] | `<prefix>_results.json` (rocprofv3's layout, schema in `schemas/json/`) |
+//! | [`perfetto`] | `<prefix>_results.pftrace` (Perfetto, rocprofv3's track layout) |
 //! | [`stats`] | `<prefix>_kernel_stats.csv`, `<prefix>_domain_stats.csv` (`--stats`), and the `-S` summary table |
 //! | [`synthetic`] | synthetic traces for throughput measurements |
 //!
@@ -30,6 +32,10 @@
 
 pub mod csv;
 mod host;
+pub mod json;
+pub mod json_schema;
+pub mod kinds;
+pub mod perfetto;
 mod pipeline;
 pub use host::hostname;
 pub use pipeline::{write_stream, Outcome, Progress, StreamOptions, WriterResult};

@@ -56,6 +56,11 @@ impl NameStats {
         self.sum_sq += other.sum_sq;
     }
 
+    /// Sum of squared durations, ns² (rocprofv3's `sqr`).
+    pub fn sum_sq(&self) -> f64 {
+        self.sum_sq
+    }
+
     /// Mean duration, ns.
     pub fn mean_ns(&self) -> f64 {
         if self.calls == 0 {

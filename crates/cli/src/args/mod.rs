@@ -144,13 +144,12 @@ impl Args {
     pub(crate) fn into_config(self) -> Result<Config> {
         let mut formats = Vec::new();
         for f in self.output_format.iter().flat_map(|f| f.split([' ', '\t', ';', ':'])).filter(|f| !f.is_empty()) {
-            let format = match f.to_ascii_lowercase().as_str() {
-                "rocpd" => OutputFormat::Rocpd,
-                "csv" => OutputFormat::Csv,
-                "json" | "pftrace" | "otf2" => {
-                    bail!("output format '{f}' is not supported yet (supported: rocpd, csv)")
+            let format = match OutputFormat::from_name(f) {
+                Some(format) => format,
+                None if f.eq_ignore_ascii_case("otf2") => {
+                    bail!("output format '{f}' is not supported yet (supported: {})", OutputFormat::names())
                 }
-                _ => bail!("unknown output format '{f}' (supported: rocpd, csv)"),
+                None => bail!("unknown output format '{f}' (supported: {})", OutputFormat::names()),
             };
             if !formats.contains(&format) {
                 formats.push(format);
@@ -256,8 +255,9 @@ mod tests {
         assert_eq!(parse(&["--", "a"]).unwrap().formats, [OutputFormat::Rocpd]);
         let e = parse(&["-f", "xml", "--", "a"]).unwrap_err().to_string();
         assert!(e.contains("unknown output format 'xml'"), "{e}");
-        let e = parse(&["-f", "json", "--", "a"]).unwrap_err().to_string();
-        assert!(e.contains("not supported yet"), "{e}");
+        assert_eq!(e, "unknown output format 'xml' (supported: csv, json, pftrace, rocpd)");
+        let c = parse(&["-f", "pftrace", "json", "--", "a"]).unwrap();
+        assert_eq!(c.formats, [OutputFormat::Pftrace, OutputFormat::Json]);
     }
 
     #[test]

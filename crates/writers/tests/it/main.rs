@@ -1,6 +1,8 @@
 //! Integration tests of rocprof-writers: rocpd schema conformance against AMD's DDL, agreement
 //! between the rocpd views and the CSV files, and database integrity.
 
+mod json;
+mod perfetto;
 mod rocpd_schema;
 mod views_vs_csv;
 

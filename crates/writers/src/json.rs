@@ -1,0 +1,467 @@
+//! rocprofv3's JSON output (`<prefix>_results.json`): `{"rocprofiler-sdk-tool": [<one object per
+//! process>]}` with `metadata`, `agents`, `counters`, `strings`, `code_objects`,
+//! `kernel_symbols`, `host_functions`, `summary`, `callback_records` and `buffer_records`, each
+//! element as rocprofiler-sdk serialises its records (see `schemas/json/results.schema.json`).
+//!
+//! Streaming: the big arrays (`buffer_records.*`, `callback_records.counter_collection`) are
+//! written, record by record, with serde_json into one spill file per array beside the output;
+//! when a process section ends its object is assembled into the output file (definitions and
+//! summary from memory, the arrays copied from their spill files), so memory holds only the
+//! definitions (agents, code objects, symbols) and per-kernel statistics, whatever the number of
+//! records. Several processes (a conversion of several databases) give several objects.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::io::{BufWriter, Write as _};
+use std::path::PathBuf;
+
+use rocprof_model::{Agent, AgentType, CodeObject, KernelDispatch, KernelId, KernelSymbol, Record, SessionMeta};
+use serde_json::{json, Value};
+
+use crate::host::NodeInfo;
+use crate::kinds;
+use crate::stats::{DomainStats, NameStats, KERNEL_DISPATCH_DOMAIN};
+use crate::{Error, OutputFile, OutputLocation, Result, Session, Writer};
+
+/// The `buffer_records` arrays, in rocprofv3's order (all present, empty when not traced).
+pub const BUFFER_RECORD_ARRAYS: [&str; 12] = [
+    "kernel_dispatch",
+    "hip_api",
+    "hsa_api",
+    "marker_api",
+    "rccl_api",
+    "memory_copy",
+    "memory_allocation",
+    "scratch_memory",
+    "rocdecode_api",
+    "rocjpeg_api",
+    "pc_sample_host_trap",
+    "pc_sample_stochastic",
+];
+
+/// `sizeof(rocprofiler_buffer_tracing_kernel_dispatch_record_t)`, printed as its `size`.
+const KERNEL_DISPATCH_RECORD_SIZE: u64 = 136;
+/// `sizeof(rocprofiler_kernel_dispatch_info_t)`.
+const KERNEL_DISPATCH_INFO_SIZE: u64 = 72;
+
+/// Settings of the JSON writer.
+#[derive(Debug, Clone, Default)]
+pub struct JsonOptions {
+    /// The resolved configuration (`metadata.config`), a JSON object.
+    pub config_json: Option<String>,
+    /// Write `summary` (rocprofv3 does with `--stats` or a summary option).
+    pub summary: bool,
+}
+
+/// Writes `results.json`.
+#[derive(Debug)]
+pub struct JsonWriter {
+    out: OutputLocation,
+    options: JsonOptions,
+    state: Option<State>,
+}
+
+impl JsonWriter {
+    /// A writer with default options.
+    pub fn new(out: OutputLocation) -> Self {
+        Self::with_options(out, JsonOptions::default())
+    }
+
+    /// A writer with the given options.
+    pub fn with_options(out: OutputLocation, options: JsonOptions) -> Self {
+        Self { out, options, state: None }
+    }
+}
+
+/// One array being streamed to its spill file.
+#[derive(Debug)]
+struct Spill {
+    path: PathBuf,
+    file: BufWriter<File>,
+    items: u64,
+}
+
+impl Spill {
+    fn create(path: PathBuf) -> Result<Self> {
+        let file = File::create(&path).map_err(|source| Error::Io { path: path.clone(), source })?;
+        Ok(Self { path, file: BufWriter::with_capacity(1 << 16, file), items: 0 })
+    }
+
+    fn push(&mut self, value: &Value) -> Result<()> {
+        let io = |source| Error::Io { path: self.path.clone(), source };
+        if self.items > 0 {
+            self.file.write_all(b",").map_err(io)?;
+        }
+        serde_json::to_writer(&mut self.file, value).map_err(|e| io(e.into()))?;
+        self.items += 1;
+        Ok(())
+    }
+}
+
+/// The directory of spill files, removed with everything in it when dropped.
+#[derive(Debug)]
+struct SpillDir(PathBuf);
+
+impl Drop for SpillDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// One process object being built.
+#[derive(Debug)]
+struct ProcessJson {
+    meta: SessionMeta,
+    agents: Vec<Value>,
+    code_objects: Vec<Value>,
+    kernel_symbols: Vec<Value>,
+    kernel_names: HashMap<KernelId, String>,
+    stats: DomainStats,
+    arrays: BTreeMap<&'static str, Spill>,
+}
+
+#[derive(Debug)]
+struct State {
+    file: OutputFile,
+    spill_dir: SpillDir,
+    process: Option<ProcessJson>,
+    processes: u64,
+    node: Value,
+}
+
+fn agent_json(session: &Session<'_>, a: &Agent) -> Value {
+    let s = |id| session.strings.resolve(id);
+    json!({
+        "size": 0,
+        "id": { "handle": a.id.0 },
+        "type": match a.agent_type { AgentType::Cpu => 1, AgentType::Gpu => 2, AgentType::Unknown => 0 },
+        "cpu_cores_count": a.cpu_cores_count,
+        "simd_count": a.simd_count,
+        "mem_banks_count": 0,
+        "caches_count": 0,
+        "io_links_count": 0,
+        "cpu_core_id_base": a.cpu_core_id_base,
+        "simd_id_base": a.simd_id_base,
+        "max_waves_per_simd": a.max_waves_per_simd,
+        "lds_size_in_kb": a.lds_size_in_kb,
+        "gds_size_in_kb": a.gds_size_in_kb,
+        "num_gws": a.num_gws,
+        "wave_front_size": a.wave_front_size,
+        "num_xcc": a.num_xcc,
+        "cu_count": a.cu_count,
+        "array_count": a.array_count,
+        "num_shader_banks": a.num_shader_banks,
+        "simd_arrays_per_engine": a.simd_arrays_per_engine,
+        "cu_per_simd_array": a.cu_per_simd_array,
+        "simd_per_cu": a.simd_per_cu,
+        "max_slots_scratch_cu": a.max_slots_scratch_cu,
+        "gfx_target_version": a.gfx_target_version,
+        "vendor_id": a.vendor_id,
+        "device_id": a.device_id,
+        "location_id": a.location_id,
+        "domain": a.domain,
+        "drm_render_minor": a.drm_render_minor,
+        "num_sdma_engines": a.num_sdma_engines,
+        "num_sdma_xgmi_engines": a.num_sdma_xgmi_engines,
+        "num_sdma_queues_per_engine": a.num_sdma_queues_per_engine,
+        "num_cp_queues": a.num_cp_queues,
+        "max_engine_clk_ccompute": a.max_engine_clk_ccompute,
+        "max_engine_clk_fcompute": a.max_engine_clk_fcompute,
+        "sdma_fw_version": { "uCodeSDMA": a.sdma_fw_version },
+        "fw_version": { "uCode": a.fw_version },
+        "capability": { "Value": a.capability },
+        "cu_per_engine": a.cu_per_engine,
+        "max_waves_per_cu": a.max_waves_per_cu,
+        "family_id": a.family_id,
+        "workgroup_max_size": a.workgroup_max_size,
+        "grid_max_size": a.grid_max_size,
+        "local_mem_size": a.local_mem_size,
+        "hive_id": a.hive_id,
+        "gpu_id": a.gpu_id,
+        "workgroup_max_dim": { "x": a.workgroup_max_dim.x, "y": a.workgroup_max_dim.y, "z": a.workgroup_max_dim.z },
+        "grid_max_dim": { "x": a.grid_max_dim.x, "y": a.grid_max_dim.y, "z": a.grid_max_dim.z },
+        "name": s(a.name),
+        "vendor_name": s(a.vendor_name),
+        "product_name": s(a.product_name),
+        "model_name": s(a.model_name),
+        "node_id": a.node_id,
+        "logical_node_id": a.logical_node_id,
+        "logical_node_type_id": a.logical_node_type_id,
+    })
+}
+
+fn code_object_json(session: &Session<'_>, c: &CodeObject) -> Value {
+    json!({
+        "size": 0,
+        "code_object_id": c.id.0,
+        "rocp_agent": { "handle": c.agent.0 },
+        "hsa_agent": { "handle": 0 },
+        "uri": session.strings.resolve(c.uri),
+        "load_base": c.load_base,
+        "load_size": c.load_size,
+        "load_delta": c.load_delta,
+        "storage_type": c.storage.as_u32(),
+        "memory_base": c.memory_base,
+        "memory_size": c.memory_size,
+    })
+}
+
+fn kernel_symbol_json(session: &Session<'_>, k: &KernelSymbol) -> Value {
+    let s = |id| session.strings.resolve(id);
+    json!({
+        "size": 0,
+        "kernel_id": k.id.0,
+        "code_object_id": k.code_object.0,
+        "kernel_name": s(k.name),
+        "kernel_object": k.kernel_object,
+        "kernarg_segment_size": k.kernarg_segment_size,
+        "kernarg_segment_alignment": k.kernarg_segment_alignment,
+        "group_segment_size": k.group_segment_size,
+        "private_segment_size": k.private_segment_size,
+        "sgpr_count": k.sgpr_count,
+        "arch_vgpr_count": k.arch_vgpr_count,
+        "accum_vgpr_count": k.accum_vgpr_count,
+        "kernel_code_entry_byte_offset": k.kernel_code_entry_byte_offset,
+        "kernel_address": { "handle": k.kernel_address },
+        "formatted_kernel_name": s(k.formatted_name),
+        "demangled_kernel_name": s(k.demangled_name),
+        "truncated_kernel_name": s(k.truncated_name),
+    })
+}
+
+fn kernel_dispatch_json(d: &KernelDispatch) -> Value {
+    json!({
+        "size": KERNEL_DISPATCH_RECORD_SIZE,
+        "kind": kinds::KERNEL_DISPATCH,
+        "operation": kinds::KERNEL_DISPATCH_COMPLETE,
+        "thread_id": d.thread.0,
+        "correlation_id": { "internal": d.correlation_id.0, "external": 0, "ancestor": 0 },
+        "start_timestamp": d.start.ns,
+        "end_timestamp": d.end.ns,
+        "dispatch_info": {
+            "size": KERNEL_DISPATCH_INFO_SIZE,
+            "agent_id": { "handle": d.agent.0 },
+            "queue_id": { "handle": d.queue.0 },
+            "kernel_id": d.kernel.0,
+            "dispatch_id": d.dispatch_id.0,
+            "private_segment_size": d.private_segment_size,
+            "group_segment_size": d.group_segment_size,
+            "workgroup_size": { "x": d.workgroup.x, "y": d.workgroup.y, "z": d.workgroup.z },
+            "grid_size": { "x": d.grid.x, "y": d.grid.y, "z": d.grid.z },
+        },
+        "stream_id": { "handle": d.stream.0 },
+    })
+}
+
+/// `strings.buffer_records`: every kind with its operation names (empty where we record none).
+fn buffer_record_strings() -> Value {
+    Value::Array(
+        kinds::BUFFER_TRACING_KINDS
+            .iter()
+            .enumerate()
+            .map(|(i, k)| {
+                let ops: Vec<&str> = if i as u64 == kinds::KERNEL_DISPATCH {
+                    kinds::KERNEL_DISPATCH_OPERATIONS.to_vec()
+                } else {
+                    Vec::new()
+                };
+                json!({ "kind": k, "operations": ops })
+            })
+            .collect(),
+    )
+}
+
+fn stats_json(e: &NameStats) -> Value {
+    let n = e.calls as f64;
+    let sum = e.total_ns as f64;
+    let variance = e.stddev_ns() * e.stddev_ns();
+    json!({
+        "count": e.calls,
+        "sum": sum,
+        "sqr": e.sum_sq(),
+        "min": if e.calls == 0 { 0 } else { e.min_ns },
+        "max": e.max_ns,
+        "mean": if e.calls == 0 { 0.0 } else { sum / n },
+        "stddev": e.stddev_ns(),
+        "variance": variance,
+    })
+}
+
+fn summary_json(stats: &DomainStats) -> Value {
+    if stats.is_empty() {
+        return json!([]);
+    }
+    let mut all = stats_json(&stats.overall());
+    all["operations"] =
+        Value::Array(stats.sorted().into_iter().map(|e| json!({ "key": e.name, "value": stats_json(e) })).collect());
+    json!([{ "domain": stats.domain, "stats": all }])
+}
+
+/// Appends `"name":[<items>]` to the output from a spill file, and removes the spill file.
+fn copy_spill(file: &mut OutputFile, name: &str, spill: Spill) -> Result<()> {
+    let Spill { path, file: mut buffered, .. } = spill;
+    let io = |source| Error::Io { path: path.clone(), source };
+    buffered.flush().map_err(io)?;
+    drop(buffered);
+    let mut f = File::open(&path).map_err(io)?;
+    file.write_all(format!("\"{name}\":[").as_bytes())?;
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = std::io::Read::read(&mut f, &mut buf).map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        file.write_all(&buf[..n])?;
+    }
+    drop(f);
+    let _ = std::fs::remove_file(&path);
+    file.write_all(b"]")
+}
+
+impl State {
+    fn start_process(&mut self, meta: &SessionMeta) -> Result<()> {
+        self.end_process(None)?;
+        let mut arrays = BTreeMap::new();
+        for name in BUFFER_RECORD_ARRAYS.iter().chain(["counter_collection"].iter()) {
+            let path = self.spill_dir.0.join(format!("{}-{name}.json", self.processes));
+            arrays.insert(*name, Spill::create(path)?);
+        }
+        self.process = Some(ProcessJson {
+            meta: meta.clone(),
+            agents: Vec::new(),
+            code_objects: Vec::new(),
+            kernel_symbols: Vec::new(),
+            kernel_names: HashMap::new(),
+            stats: DomainStats::new(KERNEL_DISPATCH_DOMAIN),
+            arrays,
+        });
+        Ok(())
+    }
+
+    /// Writes the current process object (if any) into the output.
+    fn end_process(&mut self, options: Option<&JsonOptions>) -> Result<()> {
+        let Some(p) = self.process.take() else { return Ok(()) };
+        let options = options.cloned().unwrap_or_default();
+        let config: Value =
+            options.config_json.as_deref().and_then(|c| serde_json::from_str(c).ok()).unwrap_or(json!({}));
+        let head = json!({
+            "metadata": {
+                "node": self.node,
+                "pid": p.meta.pid.0,
+                "init_time": p.meta.start.ns,
+                "fini_time": p.meta.end.ns,
+                "command": p.meta.command,
+                "config": config,
+            },
+            "agents": p.agents,
+            "counters": [],
+            "strings": {
+                "callback_records": [],
+                "buffer_records": buffer_record_strings(),
+                "marker_api": [],
+                "correlation_id": { "external": [] },
+                "counters": { "dimension_ids": [] },
+                "pc_sample_instructions": [],
+                "pc_sample_comments": [],
+                "att_filenames": [],
+                "code_object_snapshot_filenames": [],
+            },
+            "code_objects": p.code_objects,
+            "kernel_symbols": p.kernel_symbols,
+            "host_functions": [],
+        });
+        let mut text =
+            serde_json::to_string(&head).map_err(|e| Error::Io { path: self.file.path().into(), source: e.into() })?;
+        text.pop(); // the closing brace: the streamed parts follow
+        if self.processes > 0 {
+            self.file.write_all(b",")?;
+        }
+        self.file.write_all(text.as_bytes())?;
+        if options.summary {
+            self.file.write_all(b",\"summary\":")?;
+            self.file.write_all(summary_json(&p.stats).to_string().as_bytes())?;
+        }
+        let mut arrays = p.arrays;
+        let mut take = |name: &str| arrays.remove(name).expect("every array has a spill file");
+        self.file.write_all(b",\"callback_records\":{")?;
+        copy_spill(&mut self.file, "counter_collection", take("counter_collection"))?;
+        self.file.write_all(b"},\"buffer_records\":{")?;
+        for (i, name) in BUFFER_RECORD_ARRAYS.iter().enumerate() {
+            if i > 0 {
+                self.file.write_all(b",")?;
+            }
+            copy_spill(&mut self.file, name, take(name))?;
+        }
+        self.file.write_all(b"}}")?;
+        self.processes += 1;
+        Ok(())
+    }
+}
+
+impl Writer for JsonWriter {
+    fn name(&self) -> &'static str {
+        "json"
+    }
+
+    fn begin(&mut self, _session: &Session<'_>) -> Result<()> {
+        let mut file = self.out.create("results.json")?;
+        let mut dir = file.path().as_os_str().to_owned();
+        dir.push(".parts");
+        let dir = PathBuf::from(dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).map_err(|source| Error::Io { path: dir.clone(), source })?;
+        file.write_all(b"{\"rocprofiler-sdk-tool\":[")?;
+        let node = NodeInfo::current();
+        let node = json!({
+            "machine_id": node.machine_id,
+            "system_name": node.system_name,
+            "hostname": node.hostname,
+            "release": node.release,
+            "version": node.version,
+            "hardware_name": node.hardware_name,
+            "domain_name": node.domain_name,
+        });
+        self.state = Some(State { file, spill_dir: SpillDir(dir), process: None, processes: 0, node });
+        Ok(())
+    }
+
+    fn write(&mut self, session: &Session<'_>, record: &Record) -> Result<()> {
+        let Some(st) = self.state.as_mut() else { return Ok(()) };
+        if let Record::Process(meta) = record {
+            st.end_process(Some(&self.options))?;
+            return st.start_process(meta);
+        }
+        let Some(p) = st.process.as_mut() else { return Ok(()) };
+        match record {
+            Record::Agent(a) => p.agents.push(agent_json(session, a)),
+            Record::CodeObject(c) => p.code_objects.push(code_object_json(session, c)),
+            Record::KernelSymbol(k) => {
+                p.kernel_symbols.push(kernel_symbol_json(session, k));
+                p.kernel_names.insert(k.id, session.strings.resolve(k.formatted_name).to_string());
+            }
+            Record::KernelDispatch(d) => {
+                if self.options.summary {
+                    let name = p.kernel_names.get(&d.kernel).map(String::as_str).unwrap_or("");
+                    p.stats.add(name, d.duration_ns());
+                }
+                p.arrays.get_mut("kernel_dispatch").expect("array").push(&kernel_dispatch_json(d))?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _session: &Session<'_>) -> Result<Vec<PathBuf>> {
+        let Some(mut st) = self.state.take() else { return Ok(Vec::new()) };
+        st.end_process(Some(&self.options))?;
+        st.file.write_all(b"]}\n")?;
+        let State { file, spill_dir, .. } = st;
+        let path = file.commit()?;
+        drop(spill_dir);
+        Ok(vec![path])
+    }
+
+    fn abandon(&mut self) {
+        self.state = None;
+    }
+}

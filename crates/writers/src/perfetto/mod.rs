@@ -1,0 +1,598 @@
+//! Perfetto trace output (`<prefix>_results.pftrace`), laid out as rocprofv3's: one process
+//! track per profiled process, thread tracks for host activity, one track per GPU queue
+//! (`COMPUTE Agent [1] QUEUE [0] GPU`) or HIP stream (`STREAM [" 1 "] `), slices with rocprofv3's
+//! categories and debug annotations, and a flow from each API call to the kernel or copy it
+//! launched (flow id derived from the correlation id, per process).
+//!
+//! Streaming: packets go straight to the file as records arrive. Everything goes on one packet
+//! sequence; its first packet clears the incremental state and interns the categories and
+//! annotation names; event names (kernel names, API names) are interned the first time a slice
+//! uses them. A track's descriptor is written before its first event. The trace processor sorts
+//! events by time, so records need not arrive in time order. Kernels on one queue are held back by
+//! one dispatch: when a kernel's end overlaps the next one's start (a firmware timestamp error
+//! rocprofv3 works around), both are moved to the middle of the overlap, as rocprofv3 does, so that
+//! slices on a queue track never cross.
+
+mod proto;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use rocprof_model::{Agent, AgentId, KernelDispatch, KernelId, KernelSymbol, QueueId, Record, SessionMeta, ThreadId};
+
+use self::proto::{annotation, event, interned, packet, track};
+use crate::csv::AgentIndex;
+use crate::kinds;
+use crate::{OutputFile, OutputLocation, Result, Session, Writer};
+
+/// Our only packet sequence.
+const SEQUENCE_ID: u64 = 1;
+
+/// Categories, interned with fixed ids (index + 1) in the first packet. Names are rocprofv3's
+/// Perfetto categories.
+const CATEGORIES: [&str; 10] = [
+    "hsa_api",
+    "hip_api",
+    "marker_api",
+    "rccl_api",
+    "rocdecode_api",
+    "rocjpeg_api",
+    "kernel_dispatch",
+    "memory_copy",
+    "memory_allocation",
+    "scratch_memory",
+];
+
+/// Debug annotation names, interned with fixed ids (index + 1) in the first packet. The names
+/// are rocprofv3's.
+const ANNOTATIONS: [&str; 25] = [
+    "begin_ns",
+    "end_ns",
+    "delta_ns",
+    "tid",
+    "kind",
+    "operation",
+    "corr_id",
+    "ancestor_id",
+    "stream_ID",
+    "agent",
+    "agent_type",
+    "queue",
+    "kernel_id",
+    "Scratch_Size",
+    "LDS_Block_Size",
+    "VGPR_Count",
+    "Accum_VGPR_Count",
+    "SGPR_Count",
+    "workgroup_size",
+    "grid_size",
+    "src_agent",
+    "dst_agent",
+    "copy_bytes",
+    "size",
+    "address",
+];
+
+/// The interned id of category `name`.
+fn category_iid(name: &str) -> u64 {
+    CATEGORIES.iter().position(|c| *c == name).expect("category in CATEGORIES") as u64 + 1
+}
+
+/// The interned id of annotation `name`.
+fn annotation_iid(name: &str) -> u64 {
+    ANNOTATIONS.iter().position(|c| *c == name).expect("annotation in ANNOTATIONS") as u64 + 1
+}
+
+/// A value of a debug annotation (signed and floating values serve counter annotations).
+#[derive(Debug, Clone, Copy)]
+#[allow(dead_code)]
+enum Value<'a> {
+    Uint(u64),
+    Int(i64),
+    Double(f64),
+    Str(&'a str),
+}
+
+/// Settings of the Perfetto writer.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PerfettoOptions {
+    /// How agents are named in track names and annotations (`-A`).
+    pub agent_index: AgentIndex,
+    /// Kernels and copies on per-queue tracks even when HIP streams are known
+    /// (`--group-by-queue`).
+    pub group_by_queue: bool,
+}
+
+/// Writes `results.pftrace`.
+#[derive(Debug)]
+pub struct PerfettoWriter {
+    out: OutputLocation,
+    options: PerfettoOptions,
+    state: Option<State>,
+}
+
+impl PerfettoWriter {
+    /// A writer with default options.
+    pub fn new(out: OutputLocation) -> Self {
+        Self::with_options(out, PerfettoOptions::default())
+    }
+
+    /// A writer with the given options.
+    pub fn with_options(out: OutputLocation, options: PerfettoOptions) -> Self {
+        Self { out, options, state: None }
+    }
+}
+
+/// What a kernel slice takes from the kernel's symbol.
+#[derive(Debug, Clone, Copy)]
+struct KernelInfo {
+    name_iid: u64,
+    arch_vgpr_count: u32,
+    accum_vgpr_count: u32,
+    sgpr_count: u32,
+}
+
+/// What slices and track names take from an agent.
+#[derive(Debug, Clone)]
+struct AgentInfo {
+    /// `Agent-1` / `GPU-0`: annotations.
+    dashed: String,
+    /// `Agent [1]`: track names.
+    bracketed: String,
+    /// `GPU`, `CPU`.
+    type_name: &'static str,
+}
+
+/// Per-process state (ids are per process).
+#[derive(Debug, Default)]
+struct Process {
+    pid: u32,
+    uuid: u64,
+    main_tid: u32,
+    agents: HashMap<AgentId, AgentInfo>,
+    kernels: HashMap<KernelId, KernelInfo>,
+    /// Track uuid by (agent, queue) and the number of queues named per agent.
+    queue_tracks: HashMap<(AgentId, QueueId), u64>,
+    queues_per_agent: HashMap<AgentId, u32>,
+    stream_tracks: HashMap<u64, u64>,
+    thread_tracks: HashMap<ThreadId, u64>,
+    /// The last dispatch of each queue, held back for the overlap fix.
+    held: HashMap<(AgentId, QueueId), KernelDispatch>,
+}
+
+#[derive(Debug)]
+struct State {
+    file: OutputFile,
+    /// Scratch buffers: packet body, track event, one annotation / interned entry, interned data.
+    pkt: Vec<u8>,
+    ev: Vec<u8>,
+    small: Vec<u8>,
+    small2: Vec<u8>,
+    interned: Vec<u8>,
+    /// Interned event names and the next id.
+    names: HashMap<Box<str>, u64>,
+    next_name_iid: u64,
+    process: Option<Process>,
+    options: PerfettoOptions,
+    slices: u64,
+}
+
+/// A 64-bit mix (splitmix64 finaliser) for track uuids and flow ids: distinct inputs give
+/// distinct-looking, well-spread values.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// A uuid for `(pid, kind, key)`.
+fn uuid(pid: u32, kind: u64, key: u64) -> u64 {
+    mix(mix(u64::from(pid) ^ (kind << 40)) ^ key).max(1)
+}
+
+/// rocprofv3 names kernel slices by the demangled raw symbol, which ends in ` [clone .kd]` for
+/// mangled names; our demangled names end in `.kd` instead.
+fn slice_kernel_name(raw: &str, demangled: &str) -> String {
+    match demangled.strip_suffix(".kd") {
+        Some(d) if raw != demangled => format!("{d} [clone .kd]"),
+        _ => demangled.to_string(),
+    }
+}
+
+impl State {
+    fn new(file: OutputFile, options: PerfettoOptions) -> Result<Self> {
+        let mut st = Self {
+            file,
+            pkt: Vec::with_capacity(1024),
+            ev: Vec::with_capacity(1024),
+            small: Vec::with_capacity(256),
+            small2: Vec::with_capacity(256),
+            interned: Vec::with_capacity(1024),
+            names: HashMap::new(),
+            next_name_iid: 1,
+            process: None,
+            options,
+            slices: 0,
+        };
+        // First packet: clears the incremental state and interns the fixed tables.
+        for (i, c) in CATEGORIES.iter().enumerate() {
+            proto::interned_entry(&mut st.interned, interned::EVENT_CATEGORIES, i as u64 + 1, c, &mut st.small);
+        }
+        for (i, a) in ANNOTATIONS.iter().enumerate() {
+            proto::interned_entry(&mut st.interned, interned::DEBUG_ANNOTATION_NAMES, i as u64 + 1, a, &mut st.small);
+        }
+        st.pkt.clear();
+        proto::uint(&mut st.pkt, packet::TRUSTED_PACKET_SEQUENCE_ID, SEQUENCE_ID);
+        proto::uint(&mut st.pkt, packet::SEQUENCE_FLAGS, packet::SEQ_INCREMENTAL_STATE_CLEARED);
+        proto::bytes(&mut st.pkt, packet::INTERNED_DATA, &st.interned);
+        st.interned.clear();
+        st.flush_packet()?;
+        Ok(st)
+    }
+
+    /// Appends the packet in `pkt` to the file as `Trace.packet`.
+    fn flush_packet(&mut self) -> Result<()> {
+        self.small.clear();
+        prost::encoding::encode_key(proto::TRACE_PACKET, prost::encoding::WireType::LengthDelimited, &mut self.small);
+        prost::encoding::encode_varint(self.pkt.len() as u64, &mut self.small);
+        self.file.write_all(&self.small)?;
+        self.file.write_all(&self.pkt)
+    }
+
+    /// The interned id of event name `name`, adding it to this packet's interned data if new.
+    fn name_iid(&mut self, name: &str) -> u64 {
+        if let Some(&iid) = self.names.get(name) {
+            return iid;
+        }
+        let iid = self.next_name_iid;
+        self.next_name_iid += 1;
+        self.names.insert(name.into(), iid);
+        proto::interned_entry(&mut self.interned, interned::EVENT_NAMES, iid, name, &mut self.small);
+        iid
+    }
+
+    /// Writes a track descriptor packet; `body` fills the descriptor after its uuid.
+    fn descriptor(&mut self, uuid: u64, body: impl FnOnce(&mut Vec<u8>, &mut Vec<u8>)) -> Result<()> {
+        self.ev.clear();
+        proto::uint(&mut self.ev, track::UUID, uuid);
+        body(&mut self.ev, &mut self.small2);
+        self.pkt.clear();
+        proto::uint(&mut self.pkt, packet::TRUSTED_PACKET_SEQUENCE_ID, SEQUENCE_ID);
+        proto::bytes(&mut self.pkt, packet::TRACK_DESCRIPTOR, &self.ev);
+        self.flush_packet()
+    }
+
+    /// A named track under the current process.
+    fn named_track(&mut self, uuid: u64, name: &str) -> Result<()> {
+        let parent = self.process.as_ref().map_or(0, |p| p.uuid);
+        self.descriptor(uuid, |d, _| {
+            proto::string(d, track::NAME, name);
+            if parent != 0 {
+                proto::uint(d, track::PARENT_UUID, parent);
+            }
+        })
+    }
+
+    fn start_process(&mut self, meta: &SessionMeta) -> Result<()> {
+        let pid = meta.pid.0;
+        let uuid = uuid(pid, 1, meta.start.ns);
+        let name = meta.command.first().map(|c| c.rsplit('/').next().unwrap_or(c)).unwrap_or("").to_string();
+        let command = meta.command.clone();
+        self.descriptor(uuid, |d, s| {
+            s.clear();
+            proto::int(s, track::PROCESS_PID, i64::from(pid));
+            for arg in &command {
+                proto::string(s, track::PROCESS_CMDLINE, arg);
+            }
+            proto::string(s, track::PROCESS_NAME, &name);
+            proto::bytes(d, track::PROCESS, s);
+        })?;
+        self.process = Some(Process { pid, uuid, main_tid: pid, ..Process::default() });
+        Ok(())
+    }
+
+    /// The track of host thread `tid` (written on first use): the main thread is named after
+    /// the executable, the others `THREAD <n> (<tid>)` in order of appearance.
+    #[allow(dead_code)]
+    fn thread_track(&mut self, tid: ThreadId) -> Result<u64> {
+        let Some(p) = self.process.as_mut() else { return Ok(0) };
+        if let Some(&u) = p.thread_tracks.get(&tid) {
+            return Ok(u);
+        }
+        let (pid, parent, main) = (p.pid, p.uuid, tid.0 == p.main_tid);
+        let n = p.thread_tracks.keys().filter(|t| t.0 != p.main_tid).count() + 1;
+        let u = uuid(pid, 2, u64::from(tid.0));
+        p.thread_tracks.insert(tid, u);
+        let name = if main { String::new() } else { format!("THREAD {n} ({})", tid.0) };
+        self.descriptor(u, |d, s| {
+            s.clear();
+            proto::int(s, track::THREAD_PID, i64::from(pid));
+            proto::int(s, track::THREAD_TID, i64::from(tid.0));
+            if !name.is_empty() {
+                proto::string(s, track::THREAD_NAME, &name);
+            }
+            proto::bytes(d, track::THREAD, s);
+            proto::uint(d, track::PARENT_UUID, parent);
+        })?;
+        Ok(u)
+    }
+
+    /// The track kernels of `d` go on: its queue's, or its HIP stream's.
+    fn kernel_track(&mut self, d: &KernelDispatch) -> Result<u64> {
+        let Some(p) = self.process.as_mut() else { return Ok(0) };
+        if d.stream.0 != 0 && !self.options.group_by_queue {
+            if let Some(&u) = p.stream_tracks.get(&d.stream.0) {
+                return Ok(u);
+            }
+            let u = uuid(p.pid, 3, d.stream.0);
+            p.stream_tracks.insert(d.stream.0, u);
+            self.named_track(u, &format!("STREAM [\" {} \"] ", d.stream.0))?;
+            return Ok(u);
+        }
+        if let Some(&u) = p.queue_tracks.get(&(d.agent, d.queue)) {
+            return Ok(u);
+        }
+        let k = p.queues_per_agent.entry(d.agent).or_insert(0);
+        let index = *k;
+        *k += 1;
+        let u = uuid(p.pid, 4, (u64::from(d.agent.0) << 32) ^ d.queue.0);
+        p.queue_tracks.insert((d.agent, d.queue), u);
+        let (bracketed, type_name) = p
+            .agents
+            .get(&d.agent)
+            .map_or((format!("Agent [{}]", d.agent.0), "UNK"), |a| (a.bracketed.clone(), a.type_name));
+        self.named_track(u, &format!("COMPUTE {bracketed} QUEUE [{index}] {type_name}"))?;
+        Ok(u)
+    }
+
+    /// Writes one annotation into `ev`.
+    fn annotate(ev: &mut Vec<u8>, scratch: &mut Vec<u8>, name: &str, v: Value<'_>) {
+        scratch.clear();
+        proto::uint(scratch, annotation::NAME_IID, annotation_iid(name));
+        match v {
+            Value::Uint(x) => proto::uint(scratch, annotation::UINT_VALUE, x),
+            Value::Int(x) => proto::int(scratch, annotation::INT_VALUE, x),
+            Value::Double(x) => proto::double(scratch, annotation::DOUBLE_VALUE, x),
+            Value::Str(x) => proto::string(scratch, annotation::STRING_VALUE, x),
+        }
+        proto::bytes(ev, event::DEBUG_ANNOTATIONS, scratch);
+    }
+
+    /// Writes a complete slice: the begin packet (with any new interned names, the category,
+    /// the annotations and the flow) and the end packet.
+    #[allow(clippy::too_many_arguments)]
+    fn slice(
+        &mut self,
+        track_uuid: u64,
+        category: &str,
+        name_iid: u64,
+        start: u64,
+        end: u64,
+        flow: Option<u64>,
+        args: &[(&str, Value<'_>)],
+    ) -> Result<()> {
+        self.ev.clear();
+        proto::uint(&mut self.ev, event::TYPE, event::TYPE_SLICE_BEGIN);
+        proto::uint(&mut self.ev, event::TRACK_UUID, track_uuid);
+        proto::uint(&mut self.ev, event::CATEGORY_IIDS, category_iid(category));
+        proto::uint(&mut self.ev, event::NAME_IID, name_iid);
+        for (k, v) in args {
+            Self::annotate(&mut self.ev, &mut self.small2, k, *v);
+        }
+        if let Some(f) = flow {
+            proto::uint(&mut self.ev, event::FLOW_IDS_OLD, f);
+        }
+        self.pkt.clear();
+        proto::uint(&mut self.pkt, packet::TIMESTAMP, start);
+        proto::uint(&mut self.pkt, packet::TRUSTED_PACKET_SEQUENCE_ID, SEQUENCE_ID);
+        proto::uint(&mut self.pkt, packet::SEQUENCE_FLAGS, packet::SEQ_NEEDS_INCREMENTAL_STATE);
+        if !self.interned.is_empty() {
+            proto::bytes(&mut self.pkt, packet::INTERNED_DATA, &self.interned);
+            self.interned.clear();
+        }
+        proto::bytes(&mut self.pkt, packet::TRACK_EVENT, &self.ev);
+        self.flush_packet()?;
+
+        self.ev.clear();
+        proto::uint(&mut self.ev, event::TYPE, event::TYPE_SLICE_END);
+        proto::uint(&mut self.ev, event::TRACK_UUID, track_uuid);
+        self.pkt.clear();
+        proto::uint(&mut self.pkt, packet::TIMESTAMP, end);
+        proto::uint(&mut self.pkt, packet::TRUSTED_PACKET_SEQUENCE_ID, SEQUENCE_ID);
+        proto::uint(&mut self.pkt, packet::SEQUENCE_FLAGS, packet::SEQ_NEEDS_INCREMENTAL_STATE);
+        proto::bytes(&mut self.pkt, packet::TRACK_EVENT, &self.ev);
+        self.slices += 1;
+        self.flush_packet()
+    }
+
+    /// Writes a counter track descriptor.
+    #[allow(dead_code)]
+    fn counter_track(&mut self, uuid: u64, name: &str, bytes_kib: bool) -> Result<()> {
+        let parent = self.process.as_ref().map_or(0, |p| p.uuid);
+        self.descriptor(uuid, |d, s| {
+            proto::string(d, track::NAME, name);
+            if parent != 0 {
+                proto::uint(d, track::PARENT_UUID, parent);
+            }
+            s.clear();
+            if bytes_kib {
+                proto::uint(s, track::COUNTER_UNIT, track::UNIT_SIZE_BYTES);
+                proto::int(s, track::COUNTER_UNIT_MULTIPLIER, 1024);
+            }
+            proto::bytes(d, track::COUNTER, s);
+        })
+    }
+
+    /// Writes one counter value.
+    #[allow(dead_code)]
+    fn counter(&mut self, track_uuid: u64, ts: u64, value: f64) -> Result<()> {
+        self.ev.clear();
+        proto::uint(&mut self.ev, event::TYPE, event::TYPE_COUNTER);
+        proto::uint(&mut self.ev, event::TRACK_UUID, track_uuid);
+        if value.fract() == 0.0 && value.abs() < 9.0e15 {
+            proto::int(&mut self.ev, event::COUNTER_VALUE, value as i64);
+        } else {
+            proto::double(&mut self.ev, event::DOUBLE_COUNTER_VALUE, value);
+        }
+        self.pkt.clear();
+        proto::uint(&mut self.pkt, packet::TIMESTAMP, ts);
+        proto::uint(&mut self.pkt, packet::TRUSTED_PACKET_SEQUENCE_ID, SEQUENCE_ID);
+        proto::uint(&mut self.pkt, packet::SEQUENCE_FLAGS, packet::SEQ_NEEDS_INCREMENTAL_STATE);
+        proto::bytes(&mut self.pkt, packet::TRACK_EVENT, &self.ev);
+        self.flush_packet()
+    }
+
+    /// The flow id of correlation id `corr` in the current process (0 = none).
+    fn flow(&self, corr: u64) -> Option<u64> {
+        let p = self.process.as_ref()?;
+        (corr != 0).then(|| uuid(p.pid, 5, corr))
+    }
+
+    /// Holds `d` back until the next dispatch of its queue (overlap fix), writing the one held.
+    fn dispatch(&mut self, d: KernelDispatch) -> Result<()> {
+        let Some(p) = self.process.as_mut() else { return Ok(()) };
+        let key = (d.agent, d.queue);
+        let mut next = d;
+        let Some(mut prev) = p.held.insert(key, d) else { return Ok(()) };
+        if next.start.ns < prev.end.ns && next.start.ns >= prev.start.ns {
+            let end = prev.end.ns.min(next.end.ns);
+            let mid = next.start.ns + (end - next.start.ns) / 2;
+            prev.end.ns = mid;
+            next.start.ns = mid;
+            p.held.insert(key, next);
+        }
+        self.kernel_slice(&prev)
+    }
+
+    fn flush_held(&mut self) -> Result<()> {
+        let Some(p) = self.process.as_mut() else { return Ok(()) };
+        let mut held: Vec<KernelDispatch> = p.held.drain().map(|(_, d)| d).collect();
+        held.sort_by_key(|d| d.dispatch_id);
+        for d in held {
+            self.kernel_slice(&d)?;
+        }
+        Ok(())
+    }
+
+    fn kernel_slice(&mut self, d: &KernelDispatch) -> Result<()> {
+        let track = self.kernel_track(d)?;
+        let Some(p) = self.process.as_ref() else { return Ok(()) };
+        let k = p.kernels.get(&d.kernel).copied();
+        let agent = p.agents.get(&d.agent).cloned();
+        let name_iid = match k {
+            Some(k) => k.name_iid,
+            None => self.name_iid(&format!("kernel {}", d.kernel.0)),
+        };
+        let (agent_dashed, agent_type) = agent.map_or((String::new(), "UNK"), |a| (a.dashed, a.type_name));
+        let flow = self.flow(d.correlation_id.0);
+        let args = [
+            ("begin_ns", Value::Uint(d.start.ns)),
+            ("end_ns", Value::Uint(d.end.ns)),
+            ("delta_ns", Value::Uint(d.duration_ns())),
+            ("kind", Value::Uint(kinds::KERNEL_DISPATCH)),
+            ("agent", Value::Str(&agent_dashed)),
+            ("agent_type", Value::Str(agent_type)),
+            ("corr_id", Value::Uint(d.correlation_id.0)),
+            ("queue", Value::Uint(d.queue.0.saturating_sub(1))),
+            ("tid", Value::Uint(u64::from(d.thread.0))),
+            ("kernel_id", Value::Uint(d.kernel.0)),
+            ("Scratch_Size", Value::Uint(u64::from(d.private_segment_size))),
+            ("LDS_Block_Size", Value::Uint(u64::from(d.group_segment_size))),
+            ("VGPR_Count", Value::Uint(u64::from(k.map_or(d.arch_vgpr_count, |k| k.arch_vgpr_count)))),
+            ("Accum_VGPR_Count", Value::Uint(u64::from(k.map_or(d.accum_vgpr_count, |k| k.accum_vgpr_count)))),
+            ("SGPR_Count", Value::Uint(u64::from(k.map_or(d.sgpr_count, |k| k.sgpr_count)))),
+            ("workgroup_size", Value::Uint(d.workgroup.product())),
+            ("grid_size", Value::Uint(d.grid.product())),
+            ("stream_ID", Value::Uint(d.stream.0)),
+        ];
+        self.slice(track, "kernel_dispatch", name_iid, d.start.ns, d.end.ns, flow, &args)
+    }
+
+    fn agent(&mut self, a: &Agent) {
+        let (label, index) = self.options.agent_index.parts(a);
+        let info = AgentInfo {
+            dashed: format!("{label}-{index}"),
+            bracketed: format!("{label} [{index}]"),
+            type_name: a.agent_type.as_str(),
+        };
+        if let Some(p) = self.process.as_mut() {
+            p.agents.insert(a.id, info);
+        }
+    }
+
+    fn kernel_symbol(&mut self, session: &Session<'_>, k: &KernelSymbol) {
+        let name = slice_kernel_name(session.strings.resolve(k.name), session.strings.resolve(k.demangled_name));
+        let name_iid = self.name_iid(&name);
+        let info = KernelInfo {
+            name_iid,
+            arch_vgpr_count: k.arch_vgpr_count,
+            accum_vgpr_count: k.accum_vgpr_count,
+            sgpr_count: k.sgpr_count,
+        };
+        if let Some(p) = self.process.as_mut() {
+            p.kernels.insert(k.id, info);
+        }
+    }
+}
+
+impl Writer for PerfettoWriter {
+    fn name(&self) -> &'static str {
+        "pftrace"
+    }
+
+    fn begin(&mut self, _session: &Session<'_>) -> Result<()> {
+        let file = self.out.create("results.pftrace")?;
+        self.state = Some(State::new(file, self.options)?);
+        Ok(())
+    }
+
+    fn write(&mut self, session: &Session<'_>, record: &Record) -> Result<()> {
+        let Some(st) = self.state.as_mut() else { return Ok(()) };
+        match record {
+            Record::Process(meta) => {
+                st.flush_held()?;
+                st.start_process(meta)
+            }
+            Record::Agent(a) => {
+                st.agent(a);
+                Ok(())
+            }
+            Record::KernelSymbol(k) => {
+                st.kernel_symbol(session, k);
+                Ok(())
+            }
+            Record::KernelDispatch(d) => st.dispatch(*d),
+            _ => Ok(()),
+        }
+    }
+
+    fn finish(&mut self, _session: &Session<'_>) -> Result<Vec<PathBuf>> {
+        let Some(mut st) = self.state.take() else { return Ok(Vec::new()) };
+        st.flush_held()?;
+        Ok(vec![st.file.commit()?])
+    }
+
+    fn abandon(&mut self) {
+        self.state = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kernel_slice_names_follow_rocprofv3() {
+        assert_eq!(slice_kernel_name("_Z3addPfi.kd", "add(float*, int).kd"), "add(float*, int) [clone .kd]");
+        assert_eq!(slice_kernel_name("vector_add.kd", "vector_add.kd"), "vector_add.kd");
+    }
+
+    #[test]
+    fn uuids_differ_by_process_kind_and_key() {
+        let a = uuid(1, 4, 7);
+        assert_ne!(a, uuid(2, 4, 7));
+        assert_ne!(a, uuid(1, 3, 7));
+        assert_ne!(a, uuid(1, 4, 8));
+        assert_ne!(uuid(0, 0, 0), 0);
+    }
+}

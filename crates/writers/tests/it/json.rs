@@ -1,0 +1,82 @@
+//! `results.json`: rocprofv3's layout, valid under `schemas/json/results.schema.json`.
+
+use rocprof_writers::json::{JsonOptions, JsonWriter};
+use rocprof_writers::json_schema::{validate, RESULTS_SCHEMA};
+use rocprof_writers::{synthetic, write_trace, OutputLocation, Progress, Writer};
+use serde_json::Value;
+
+use crate::scratch;
+
+/// Parses `path` and checks it against the schema.
+pub(crate) fn read_valid(path: &std::path::Path) -> Value {
+    let doc: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let schema: Value = serde_json::from_str(RESULTS_SCHEMA).unwrap();
+    let errors = validate(&schema, &doc, 20);
+    assert!(errors.is_empty(), "{} violates the schema:\n{}", path.display(), errors.join("\n"));
+    doc
+}
+
+#[test]
+fn kernel_dispatches_definitions_and_summary_are_written_and_valid() {
+    let dir = scratch("json");
+    let trace = synthetic::trace(100);
+    let opts = JsonOptions { summary: true, config_json: Some(r#"{"kernel_trace":true}"#.into()) };
+    let mut w: Vec<Box<dyn Writer>> = vec![Box::new(JsonWriter::with_options(OutputLocation::new(&dir, "run"), opts))];
+    let files = write_trace(&trace, &mut w, Progress::Hidden).unwrap();
+    assert_eq!(files, [dir.join("run_results.json")]);
+    let names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(names, ["run_results.json"], "spill files are gone");
+
+    let doc = read_valid(&files[0]);
+    let procs = doc["rocprofiler-sdk-tool"].as_array().unwrap();
+    assert_eq!(procs.len(), 1);
+    let p = &procs[0];
+    assert_eq!(p["metadata"]["pid"], 4242);
+    assert_eq!(p["metadata"]["command"], serde_json::json!(["synthetic", "100"]));
+    assert_eq!(p["metadata"]["config"]["kernel_trace"], true);
+    assert_eq!(p["agents"].as_array().unwrap().len(), 2);
+    assert_eq!(p["agents"][1]["name"], "gfx942");
+    assert_eq!(p["kernel_symbols"].as_array().unwrap().len(), 4);
+    assert_eq!(p["kernel_symbols"][1]["formatted_kernel_name"], "saxpy");
+    assert_eq!(p["code_objects"][0]["uri"], "file:///synthetic/kernels.co#offset=0&size=8192");
+
+    let kd = p["buffer_records"]["kernel_dispatch"].as_array().unwrap();
+    assert_eq!(kd.len(), 100);
+    let src = &trace.dispatches[41];
+    let rec = &kd[41];
+    assert_eq!(rec["correlation_id"]["internal"], src.correlation_id.0);
+    assert_eq!(rec["start_timestamp"], src.start.ns);
+    assert_eq!(rec["end_timestamp"], src.end.ns);
+    assert_eq!(rec["dispatch_info"]["kernel_id"], src.kernel.0);
+    assert_eq!(rec["dispatch_info"]["queue_id"]["handle"], src.queue.0);
+    assert_eq!(rec["dispatch_info"]["grid_size"]["x"], 1 << 20);
+    // kind and operation resolve through the strings table, as rocprofv3's readers do it.
+    let kind = rec["kind"].as_u64().unwrap() as usize;
+    let op = rec["operation"].as_u64().unwrap() as usize;
+    let names = &p["strings"]["buffer_records"][kind];
+    assert_eq!(names["kind"], "KERNEL_DISPATCH");
+    assert_eq!(names["operations"][op], "KERNEL_DISPATCH_COMPLETE");
+
+    let summary = &p["summary"][0];
+    assert_eq!(summary["domain"], "KERNEL_DISPATCH");
+    assert_eq!(summary["stats"]["count"], 100);
+    let ops = summary["stats"]["operations"].as_array().unwrap();
+    assert_eq!(ops.len(), 4);
+    assert_eq!(ops.iter().map(|o| o["value"]["count"].as_u64().unwrap()).sum::<u64>(), 100);
+    let total: u64 = trace.dispatches.iter().map(|d| d.duration_ns()).sum();
+    assert_eq!(summary["stats"]["sum"].as_f64().unwrap(), total as f64);
+    for empty in ["hip_api", "hsa_api", "memory_copy"] {
+        assert_eq!(p["buffer_records"][empty], serde_json::json!([]), "{empty}");
+    }
+}
+
+#[test]
+fn without_stats_there_is_no_summary() {
+    let dir = scratch("json-no-summary");
+    let mut w: Vec<Box<dyn Writer>> = vec![Box::new(JsonWriter::new(OutputLocation::new(&dir, "")))];
+    let files = write_trace(&synthetic::trace(3), &mut w, Progress::Hidden).unwrap();
+    assert_eq!(files, [dir.join("results.json")]);
+    let doc = read_valid(&files[0]);
+    assert!(doc["rocprofiler-sdk-tool"][0].get("summary").is_none());
+}

@@ -1,0 +1,131 @@
+//! Every output format from one run (`-f pftrace json rocpd csv`), checked with the readers users
+//! have: Perfetto's trace processor (`../shared/tools/perfetto-check`) and Perfetto's canonical
+//! schema for `.pftrace`, the JSON schema for `results.json`, SQLite for rocpd; and the
+//! command-line errors about formats.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use perfetto_protos::trace::Trace as PfTrace;
+use perfetto_protos::track_event::track_event;
+use protobuf::Message as _;
+use rocprof_e2e::{db_kernels, find_one, profile, read_csv, scratch, stage, Run};
+use rocprof_writers::json_schema::{validate, RESULTS_SCHEMA};
+use serde_json::Value;
+
+/// Slices per category name in a `.pftrace`, decoded with `perfetto_protos`.
+pub(crate) fn pftrace_slices(path: &Path) -> HashMap<String, usize> {
+    let trace = PfTrace::parse_from_bytes(&std::fs::read(path).unwrap()).expect("a Perfetto trace");
+    let mut cats: HashMap<u64, String> = HashMap::new();
+    let mut out = HashMap::new();
+    for p in &trace.packet {
+        if let Some(d) = p.interned_data.as_ref() {
+            for c in &d.event_categories {
+                cats.insert(c.iid(), c.name().to_string());
+            }
+        }
+        if p.has_track_event() && p.track_event().type_() == track_event::Type::TYPE_SLICE_BEGIN {
+            for c in &p.track_event().category_iids {
+                *out.entry(cats.get(c).cloned().unwrap_or_default()).or_insert(0) += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Runs `../shared/tools/perfetto-check/check.sh --strict` on `trace` and returns its report;
+/// fails the test when the trace processor reports import errors.
+pub(crate) fn perfetto_check(test: &str, trace: &Path) -> Option<String> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tools/perfetto-check/check.sh");
+    if !script.exists() {
+        rocprof_test_inputs::skip_or_fail(test, format!("{} not found", script.display()));
+        return None;
+    }
+    let out = Command::new("bash").arg(&script).arg(trace).arg("--strict").output().expect("run perfetto-check");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    if out.status.code() == Some(3) {
+        rocprof_test_inputs::skip_or_fail(test, format!("perfetto-check could not set up:\n{text}"));
+        return None;
+    }
+    assert!(out.status.success(), "perfetto-check rejected {}:\n{text}", trace.display());
+    Some(text)
+}
+
+/// Parses `results.json` and checks it against `schemas/json/results.schema.json`.
+pub(crate) fn valid_json(path: &Path) -> Value {
+    let doc: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let schema: Value = serde_json::from_str(RESULTS_SCHEMA).unwrap();
+    let errors = validate(&schema, &doc, 20);
+    assert!(errors.is_empty(), "{} violates the schema:\n{}", path.display(), errors.join("\n"));
+    doc
+}
+
+fn run_formats(test: &str, formats: &[&str], n: u64) -> Option<(Run, PathBuf)> {
+    let stage = stage(test)?;
+    let app = stage.fixture("vector_add", test)?;
+    let out = scratch(test);
+    let out_s = out.display().to_string();
+    let mut args = vec!["--simulate", "gfx942", "--kernel-trace", "-d", &out_s, "-o", "run", "-f"];
+    args.extend_from_slice(formats);
+    let n_s = n.to_string();
+    let run = profile(&stage, &args, &app, &[&n_s], &[]);
+    assert!(run.status.success(), "{test}: rocprof-rs failed:\n{}", run.transcript());
+    Some((run, out))
+}
+
+#[test]
+fn one_run_writes_every_format_with_every_dispatch() {
+    let test = "one_run_writes_every_format_with_every_dispatch";
+    let Some((_, out)) = run_formats(test, &["pftrace", "json", "rocpd", "csv"], 50) else { return };
+    let names: Vec<String> = {
+        let mut v: Vec<String> =
+            std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        names,
+        ["run_agent_info.csv", "run_kernel_trace.csv", "run_results.db", "run_results.json", "run_results.pftrace"]
+    );
+
+    let pftrace = out.join("run_results.pftrace");
+    assert_eq!(pftrace_slices(&pftrace).get("kernel_dispatch"), Some(&50));
+    if let Some(report) = perfetto_check(test, &pftrace) {
+        assert!(report.contains("== slices: total=50 unfinished=0 unnamed=0"), "{report}");
+        assert!(report.contains("COMPUTE Agent [1] QUEUE [0] GPU"), "{report}");
+    }
+
+    let doc = valid_json(&out.join("run_results.json"));
+    let p = &doc["rocprofiler-sdk-tool"][0];
+    let kd = p["buffer_records"]["kernel_dispatch"].as_array().unwrap();
+    assert_eq!(kd.len(), 50);
+    let ids: Vec<u64> = kd.iter().map(|r| r["dispatch_info"]["dispatch_id"].as_u64().unwrap()).collect();
+    assert_eq!(ids, (1..=50).collect::<Vec<_>>());
+    assert_eq!(p["kernel_symbols"][0]["formatted_kernel_name"], "vector_add");
+
+    let db = db_kernels(&find_one(&out, ".db"));
+    assert_eq!(db.len(), 50);
+    let csv = read_csv(&out.join("run_kernel_trace.csv"));
+    assert_eq!(csv.rows.len(), 50);
+    // The same dispatches everywhere: JSON start times equal the database's.
+    let json_starts: Vec<u64> = kd.iter().map(|r| r["start_timestamp"].as_u64().unwrap()).collect();
+    let db_starts: Vec<u64> = db.iter().map(|k| k.start).collect();
+    assert_eq!(json_starts, db_starts);
+}
+
+#[test]
+fn an_unknown_format_is_a_one_line_error_before_the_application_starts() {
+    let test = "an_unknown_format_is_a_one_line_error_before_the_application_starts";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.fixture("vector_add", test) else { return };
+    let out = scratch(test);
+    let out_s = out.display().to_string();
+    let run = profile(&stage, &["--simulate", "gfx942", "-d", &out_s, "-f", "csv", "xml"], &app, &["3"], &[]);
+    assert_eq!(run.status.code(), Some(2), "{}", run.transcript());
+    assert_eq!(
+        run.stderr.trim(),
+        "rocprof-rs: error: unknown output format 'xml' (supported: csv, json, pftrace, rocpd)"
+    );
+    assert!(!run.stdout.contains("vector_add"), "the application ran:\n{}", run.transcript());
+}
