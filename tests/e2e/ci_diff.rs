@@ -268,3 +268,157 @@ fn issue_12_a_four_rank_mpi_launch_gives_one_database_per_rank() {
     assert_eq!(find_files(&dir, "_results.db").len(), 4);
     assert_eq!(merged_calls(&stage, &dir), "80");
 }
+
+#[test]
+fn issue_12_rank_and_size_come_from_open_mpi_mpich_and_slurm_variables() {
+    let test = "issue_12_rank_and_size_come_from_open_mpi_mpich_and_slurm_variables";
+    let Some(stage) = rocprof_e2e::stage(test) else { return };
+    let Some(app) = stage.fixture("vector_add", test) else { return };
+    let dir = scratch("ci-rank");
+    let _guard = ScratchGuard(dir.clone());
+    let d = dir.display().to_string();
+    let cases: [(&[(&str, &str)], &str); 3] = [
+        (&[("OMPI_COMM_WORLD_RANK", "1"), ("OMPI_COMM_WORLD_SIZE", "2")], "r1_of_2"),
+        // MPICH's Hydra also sets the node-local MPI_LOCALRANKID, which must not win.
+        (&[("PMI_RANK", "2"), ("PMI_SIZE", "4"), ("MPI_LOCALRANKID", "0"), ("MPI_LOCALNRANKS", "1")], "r2_of_4"),
+        (&[("SLURM_PROCID", "3"), ("SLURM_NTASKS", "8")], "r3_of_8"),
+    ];
+    for (vars, name) in cases {
+        let env: Vec<(String, String)> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let r = profile(
+            &stage,
+            &["--simulate", "gfx942", "--kernel-trace", "-d", &d, "-o", "r%rank%_of_%size%"],
+            &app,
+            &["3"],
+            &env,
+        );
+        assert!(r.status.success(), "{}", r.transcript());
+        assert!(dir.join(format!("{name}_results.db")).is_file(), "{name}: {:?}", find_files(&dir, ".db"));
+    }
+}
+
+#[test]
+fn issue_12_collection_period_keeps_only_dispatches_inside_its_windows() {
+    let test = "issue_12_collection_period_keeps_only_dispatches_inside_its_windows";
+    let Some(stage) = rocprof_e2e::stage(test) else { return };
+    let Some(app) = stage.fixture("kernel_mix", test) else { return };
+    let dir = scratch("ci-period");
+    let _guard = ScratchGuard(dir.clone());
+    let d = dir.display().to_string();
+    // Kernels of about 9 ms (time scale 4000), 30 of them back to back: about 280 ms of GPU time,
+    // of which the window 100..200 ms after the start of profiling sees about a third.
+    let env = [("ROCPROF_RS_SIM_TIME_SCALE".to_string(), "4000".to_string())];
+    let r = profile(
+        &stage,
+        &[
+            "--simulate",
+            "gfx942",
+            "--kernel-trace",
+            "--log-level",
+            "info",
+            "-P",
+            "100:100:0",
+            "--collection-period-unit",
+            "msec",
+            "-d",
+            &d,
+            "-o",
+            "p",
+        ],
+        &app,
+        &["10"],
+        &env,
+    );
+    assert!(r.status.success(), "{}", r.transcript());
+    let left_out: u64 = r
+        .stderr
+        .lines()
+        .find_map(|l| {
+            l.split("records outside the --collection-period windows")
+                .next()
+                .filter(|_| l.contains("windows were left out"))
+        })
+        .and_then(|l| l.rsplit(' ').nth(1).and_then(|n| n.parse().ok()))
+        .unwrap_or_else(|| panic!("no left-out line:\n{}", r.transcript()));
+    let db = dir.join("p_results.db");
+    let kept = if db.is_file() {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let init: u64 = conn.query_row("SELECT init FROM rocpd_info_process", [], |r| r.get(0)).unwrap();
+        let starts: Vec<u64> = db_kernels(&db).iter().map(|k| k.start).collect();
+        for s in &starts {
+            assert!(
+                (100_000_000..200_000_000).contains(&(s - init)),
+                "dispatch at +{} ns is outside the window",
+                s - init
+            );
+        }
+        starts.len() as u64
+    } else {
+        0
+    };
+    assert_eq!(kept + left_out, 30, "{}", r.transcript());
+    assert!(left_out >= 15, "a 100 ms window cannot hold 280 ms of kernels: kept {kept}");
+}
+
+#[test]
+fn issue_12_minimum_output_data_writes_nothing_below_the_threshold() {
+    let test = "issue_12_minimum_output_data_writes_nothing_below_the_threshold";
+    let Some(stage) = rocprof_e2e::stage(test) else { return };
+    let Some(app) = stage.fixture("kernel_mix", test) else { return };
+    let dir = scratch("ci-minimum");
+    let _guard = ScratchGuard(dir.clone());
+    let d = dir.display().to_string();
+    let args = |prefix: &'static str| -> Vec<&'static str> {
+        vec!["--simulate", "gfx942", "--kernel-trace", "--minimum-output-data", "1", "-f", "rocpd", "csv", "-o", prefix]
+    };
+    let mut small = args("small");
+    small.extend(["-d", &d]);
+    let r = profile(&stage, &small, &app, &["1"], &[]);
+    assert!(r.status.success(), "{}", r.transcript());
+    assert!(
+        find_files(&dir, "").iter().all(|f| !f.display().to_string().contains("small")),
+        "{:?}",
+        find_files(&dir, "")
+    );
+    let mut big = args("big");
+    big.extend(["-d", &d]);
+    let r = profile(&stage, &big, &app, &["50"], &[]);
+    assert!(r.status.success(), "{}", r.transcript());
+    assert_eq!(db_kernels(&dir.join("big_results.db")).len(), 150);
+    assert!(dir.join("big_kernel_trace.csv").is_file());
+}
+
+#[test]
+fn issue_12_the_example_ci_script_passes_equal_builds_and_fails_a_slower_head() {
+    let test = "issue_12_the_example_ci_script_passes_equal_builds_and_fails_a_slower_head";
+    let Some(stage) = rocprof_e2e::stage(test) else { return };
+    let Some(app) = stage.fixture("kernel_mix", test) else { return };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/ci/perf-regression.sh");
+    let dir = scratch("ci-script");
+    let _guard = ScratchGuard(dir.clone());
+    let app = app.display().to_string();
+    let base_env = |out: &str| -> Vec<(String, String)> {
+        [
+            ("ROCPROF_RS", stage.cli().display().to_string()),
+            ("SIMULATE", "gfx942".into()),
+            ("RUNS", "3".into()),
+            ("OUT", dir.join(out).display().to_string()),
+            ("ROCPROF_RS_SIM_JITTER", "0.05".into()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+    };
+    let r = run(Path::new("bash"), &[&script.display().to_string(), &app, &app, "20"], &base_env("same"));
+    assert_eq!(r.status.code(), Some(0), "{}", r.transcript());
+    let mut env = base_env("slower");
+    env.push(("HEAD_ENV".into(), "ROCPROF_RS_SIM_KERNEL_SCALE=saxpy=1.1".into()));
+    let r = run(Path::new("bash"), &[&script.display().to_string(), &app, &app, "20"], &env);
+    assert_eq!(r.status.code(), Some(1), "{}", r.transcript());
+    let md = std::fs::read_to_string(dir.join("slower/diff.md")).unwrap();
+    assert!(md.contains("| :red_circle: regression | kernel | `saxpy` |"), "{md}");
+    for f in ["diff.xml", "diff.json"] {
+        assert!(dir.join("slower").join(f).is_file(), "{f}");
+    }
+    assert_eq!(find_files(&dir.join("slower/head"), "_results.db").len(), 3);
+}

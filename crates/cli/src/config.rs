@@ -90,6 +90,8 @@ impl LogLevel {
 /// Everything a run needs.
 #[derive(Debug, Clone)]
 pub(crate) struct Config {
+    /// `--collection-period` windows and `--minimum-output-data`.
+    pub(crate) collection: CollectionSpec,
     /// Which dispatches counters and thread traces select (`--kernel-*-regex`, `--kernel-iteration-range`).
     pub(crate) kernel_filter: rocprof_model::kernel_filter::KernelFilterSpec,
     pub(crate) kernel_trace: bool,
@@ -156,8 +158,49 @@ impl Config {
             "kernel_include_regex": self.kernel_filter.include,
             "kernel_exclude_regex": self.kernel_filter.exclude,
             "kernel_iteration_range": self.kernel_filter.iterations,
+            "collection_period": self.collection.periods.iter().map(|p| serde_json::json!({
+                "delay": p.delay_ns, "duration": p.duration_ns, "repeat": p.repeat
+            })).collect::<Vec<_>>(),
+            "minimum_output_bytes": self.collection.minimum_output_bytes,
             "tool": "rocprof-rs",
             "tool_version": env!("CARGO_PKG_VERSION"),
         })
+    }
+}
+
+/// One `--collection-period` triplet, in nanoseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CollectionPeriod {
+    pub(crate) delay_ns: u64,
+    pub(crate) duration_ns: u64,
+    /// Times the (delay, duration) cycle runs; 0 runs it once, as rocprofv3's code does.
+    pub(crate) repeat: u32,
+}
+
+/// When records are kept and whether a process's outputs are written at all.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct CollectionSpec {
+    /// Empty: collect all the time.
+    pub(crate) periods: Vec<CollectionPeriod>,
+    /// A process whose event records add up to fewer bytes writes no outputs (0: always write).
+    pub(crate) minimum_output_bytes: u64,
+}
+
+impl CollectionSpec {
+    /// The collection windows `[start, end)` in ns on the clock of `origin_ns` (when profiling
+    /// started in the process): each triplet's cycles one after the other, then the next
+    /// triplet's. Empty when collection is never restricted.
+    pub(crate) fn windows(&self, origin_ns: u64) -> Vec<(u64, u64)> {
+        let mut t = origin_ns;
+        let mut out = Vec::new();
+        for p in &self.periods {
+            for _ in 0..p.repeat.max(1) {
+                let start = t.saturating_add(p.delay_ns);
+                let end = start.saturating_add(p.duration_ns);
+                out.push((start, end));
+                t = end;
+            }
+        }
+        out
     }
 }

@@ -14,6 +14,7 @@ mod launch;
 mod outputs;
 mod placeholders;
 mod progress;
+mod version;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -53,6 +54,15 @@ fn main() -> ExitCode {
             return ExitCode::from(USAGE_ERROR);
         }
     };
+    if args.wants_version() {
+        return match outputs::to_console(std::io::stdout().lock(), &version::text()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("rocprof-rs: error: printing the version: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
     let cfg = match args.into_config() {
         Ok(c) => c,
         Err(e) => {

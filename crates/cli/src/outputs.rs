@@ -188,6 +188,41 @@ impl RecordSource for KernelNames<'_> {
     }
 }
 
+/// `--collection-period` and `--minimum-output-data` on a record stream: events that began
+/// outside every collection window are left out (counted), and the bytes of the events kept are
+/// summed for the output threshold.
+struct Collection<'a> {
+    inner: &'a mut dyn RecordSource,
+    /// `[start, end)` windows in ns; empty = keep everything.
+    windows: Vec<(u64, u64)>,
+    kept_bytes: u64,
+    left_out: u64,
+}
+
+impl RecordSource for Collection<'_> {
+    fn next_record(&mut self, strings: &mut StringTable) -> Result<Option<Record>, SourceError> {
+        loop {
+            let r = self.inner.next_record(strings)?;
+            if let Some(rec) = r.as_ref().filter(|r| r.is_event()) {
+                let outside = rec
+                    .start_ns()
+                    .is_some_and(|t| !self.windows.is_empty() && !self.windows.iter().any(|&(s, e)| t >= s && t < e));
+                if outside {
+                    self.left_out += 1;
+                    continue;
+                }
+                // What the tool holds per record, as rocprofv3 counts its buffer records.
+                self.kept_bytes += std::mem::size_of::<Record>() as u64;
+            }
+            return Ok(r);
+        }
+    }
+
+    fn len_hint(&self) -> Option<u64> {
+        self.inner.len_hint()
+    }
+}
+
 /// Writes the outputs of one captured process. `used` holds the output locations of the
 /// processes written before it.
 fn write_process(
@@ -260,15 +295,42 @@ fn write_process(
     if cfg.summary || cfg.summary_per_domain {
         refs.push(&mut summary);
     }
-    let mut source = KernelNames { inner: capture, truncate: cfg.truncate_kernels, mangled: cfg.mangled_kernels };
+    let mut names = KernelNames { inner: capture, truncate: cfg.truncate_kernels, mangled: cfg.mangled_kernels };
+    let mut source =
+        Collection { inner: &mut names, windows: cfg.collection.windows(meta.start.ns), kept_bytes: 0, left_out: 0 };
     let outcome = write_stream(&mut source, &mut refs, &StreamOptions::default())
         .with_context(|| format!("reading the capture of process {pid}"));
+    let (kept_bytes, left_out) = (source.kept_bytes, source.left_out);
     drop(refs);
+    if left_out > 0 && cfg.log_level.shows_info() {
+        eprintln!(
+            "rocprof-rs: process {pid}: {left_out} records outside the --collection-period windows were left out"
+        );
+    }
     report_health(cfg, pid, &capture.health());
     let outcome = outcome?;
     if outcome.events == 0 {
         if cfg.log_level.shows_info() && cfg.any_tracing() {
             eprintln!("rocprof-rs: process {pid} recorded no kernel dispatches; no output files for it");
+        }
+        return Ok(());
+    }
+    if kept_bytes < cfg.collection.minimum_output_bytes {
+        // rocprofv3 writes nothing below the threshold; the files are already complete here, so
+        // they are removed again (they were never visible under a partial name's final name
+        // for long, and nothing else reads them in between).
+        for w in &outcome.writers {
+            if let Ok(files) = &w.result {
+                for f in files {
+                    let _ = std::fs::remove_file(f);
+                }
+            }
+        }
+        if cfg.log_level.shows_info() {
+            eprintln!(
+                "rocprof-rs: process {pid}: {kept_bytes} bytes of records are below --minimum-output-data ({} bytes); no outputs written for it",
+                cfg.collection.minimum_output_bytes
+            );
         }
         return Ok(());
     }
@@ -407,6 +469,7 @@ mod tests {
     fn config(dir: &Path, formats: Vec<OutputFormat>) -> Config {
         Config {
             kernel_filter: Default::default(),
+            collection: Default::default(),
             kernel_trace: true,
             output_directory: Some(dir.display().to_string()),
             output_file: Some("%tag%/p%pid%".into()),

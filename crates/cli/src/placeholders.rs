@@ -50,16 +50,24 @@ fn mpi_value(names: &[&str]) -> Option<String> {
     names.iter().rev().find_map(|n| env_nonempty(n))
 }
 
+/// rocprofv3's rank variables, generic to specific, plus MPICH's (Hydra's) `PMI_RANK` before
+/// Open MPI's: Hydra also sets the node-local `MPI_LOCALRANKID`, which must not win.
+const RANK_VARS: &[&str] =
+    &["MPI_RANK", "MPI_LOCALRANKID", "MPI_RANKID", "MV2_COMM_WORLD_RANK", "PMI_RANK", "OMPI_COMM_WORLD_RANK"];
+/// The matching size variables.
+const SIZE_VARS: &[&str] =
+    &["MPI_SIZE", "MPI_LOCALNRANKS", "MPI_NRANKS", "MV2_COMM_WORLD_SIZE", "PMI_SIZE", "OMPI_COMM_WORLD_SIZE"];
+
+/// `%rank%`: Slurm's `SLURM_PROCID` first (as rocprofv3), then the MPI launchers' variables.
 fn rank() -> String {
-    env_nonempty("SLURM_PROCID")
-        .or_else(|| {
-            mpi_value(&["MPI_RANK", "MPI_LOCALRANKID", "MPI_RANKID", "MV2_COMM_WORLD_RANK", "OMPI_COMM_WORLD_RANK"])
-        })
-        .unwrap_or_else(|| "0".into())
+    env_nonempty("SLURM_PROCID").or_else(|| mpi_value(RANK_VARS)).unwrap_or_else(|| "0".into())
 }
 
+/// `%size%`: the MPI launchers' variables, else Slurm's task count under `srun` (rocprofv3 has no
+/// Slurm fallback and prints 1 there, next to a real `%rank%`).
 fn size() -> String {
-    mpi_value(&["MPI_SIZE", "MPI_LOCALNRANKS", "MPI_NRANKS", "MV2_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE"])
+    mpi_value(SIZE_VARS)
+        .or_else(|| env_nonempty("SLURM_PROCID").and_then(|_| env_nonempty("SLURM_NTASKS")))
         .unwrap_or_else(|| "1".into())
 }
 

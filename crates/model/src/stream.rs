@@ -66,6 +66,20 @@ impl Record {
         }
     }
 
+    /// When an event began (ns, on the trace's clock), for time windows such as
+    /// `--collection-period`; `None` for definitions. Every new event kind answers here.
+    pub fn start_ns(&self) -> Option<u64> {
+        match self {
+            Self::KernelDispatch(d) => Some(d.start.ns),
+            Self::Process(_)
+            | Self::Agent(_)
+            | Self::Queue(_)
+            | Self::CodeObject(_)
+            | Self::KernelSymbol(_)
+            | Self::RunHealth(_) => None,
+        }
+    }
+
     /// True for records of something that happened during the run (a dispatch, an API call, a
     /// copy, a counter sample), false for definitions others refer to (process, agents, queues,
     /// code objects, symbols). A process section without events produces no output files.

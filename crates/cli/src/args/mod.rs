@@ -5,6 +5,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+mod collection;
 mod kernel_filter;
 
 use anyhow::{bail, Result};
@@ -28,8 +29,12 @@ Example: rocprof-rs --simulate gfx942 --kernel-trace --stats -f rocpd csv -d out
 
 /// rocprof-rs: profile an unmodified ROCm application (rocprofv3-compatible options).
 #[derive(Debug, Parser)]
-#[command(name = "rocprof-rs", version, about, after_help = AFTER_HELP)]
+#[command(name = "rocprof-rs", about, after_help = AFTER_HELP, disable_version_flag = true)]
 pub(crate) struct Args {
+    /// Print the version information (rocprofv3's format) and exit.
+    #[arg(short = 'v', long = "version", visible_short_alias = 'V')]
+    version: bool,
+
     /// Trace kernel dispatches (KERNEL_DISPATCH).
     #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", value_parser = parse_bool)]
     kernel_trace: Option<bool>,
@@ -99,6 +104,9 @@ pub(crate) struct Args {
     #[command(flatten)]
     kernel_filter: kernel_filter::KernelFilterArgs,
 
+    #[command(flatten)]
+    collection: collection::CollectionArgs,
+
     /// The application and its arguments, after `--`.
     #[arg(last = true, value_name = "APP")]
     app: Vec<OsString>,
@@ -140,6 +148,11 @@ enum LogLevelArg {
 }
 
 impl Args {
+    /// `-v` / `--version` was given: print the version and do nothing else.
+    pub(crate) fn wants_version(&self) -> bool {
+        self.version
+    }
+
     /// Validates and converts into the internal configuration.
     pub(crate) fn into_config(self) -> Result<Config> {
         let mut formats = Vec::new();
@@ -189,8 +202,10 @@ impl Args {
             bail!("no application given; usage: rocprof-rs [options] -- <application> [arguments]");
         }
         let kernel_filter = self.kernel_filter.into_spec()?;
+        let collection = self.collection.into_spec()?;
         Ok(Config {
             kernel_filter,
+            collection,
             kernel_trace: self.kernel_trace.unwrap_or(false),
             output_directory: self.output_directory,
             output_file: self.output_file,

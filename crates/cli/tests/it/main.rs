@@ -5,6 +5,7 @@ mod att_decode;
 mod errors;
 mod exit_status;
 mod staged;
+mod subcommands;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
