@@ -129,3 +129,74 @@ fn an_unknown_format_is_a_one_line_error_before_the_application_starts() {
     );
     assert!(!run.stdout.contains("vector_add"), "the application ran:\n{}", run.transcript());
 }
+
+#[test]
+fn convert_of_the_database_matches_the_direct_outputs() {
+    let test = "convert_of_the_database_matches_the_direct_outputs";
+    let Some((_, out)) = run_formats(test, &["rocpd", "pftrace", "json", "csv"], 30) else { return };
+    let Some(stage) = stage(test) else { return };
+    let conv = out.join("converted");
+    let conv_s = conv.display().to_string();
+    let db = out.join("run_results.db").display().to_string();
+    let run = rocprof_e2e::run(&stage.cli(), &["convert", &db, "-f", "pftrace", "json", "csv", "-d", &conv_s], &[]);
+    assert!(run.status.success(), "{}", run.transcript());
+    // AMD's rocpd convert names: <OUT>/out_<name>.
+    let direct = pftrace_slices(&out.join("run_results.pftrace"));
+    let converted = pftrace_slices(&conv.join("out_results.pftrace"));
+    assert_eq!(converted, direct);
+    assert_eq!(converted.get("kernel_dispatch"), Some(&30));
+    perfetto_check(test, &conv.join("out_results.pftrace"));
+
+    let a = valid_json(&out.join("run_results.json"));
+    let b = valid_json(&conv.join("out_results.json"));
+    let records = |d: &Value| d["rocprofiler-sdk-tool"][0]["buffer_records"]["kernel_dispatch"].clone();
+    assert_eq!(records(&b), records(&a), "the same dispatch records, field for field");
+    assert_eq!(b["rocprofiler-sdk-tool"][0]["kernel_symbols"], a["rocprofiler-sdk-tool"][0]["kernel_symbols"]);
+
+    let direct = std::fs::read_to_string(out.join("run_kernel_trace.csv")).unwrap();
+    let converted = std::fs::read_to_string(conv.join("out_kernel_trace.csv")).unwrap();
+    assert_eq!(converted, direct, "kernel_trace.csv identical");
+    let agents = read_csv(&conv.join("out_agent_info.csv"));
+    assert_eq!(agents.rows.len(), read_csv(&out.join("run_agent_info.csv")).rows.len());
+}
+
+#[test]
+fn convert_merges_several_databases_into_one_output() {
+    let test = "convert_merges_several_databases_into_one_output";
+    let Some((_, a)) = run_formats(test, &["rocpd"], 4) else { return };
+    let Some((_, b)) = run_formats(&format!("{test}-b"), &["rocpd"], 6) else { return };
+    let Some(stage) = stage(test) else { return };
+    let conv = scratch(&format!("{test}-out"));
+    let conv_s = conv.display().to_string();
+    let (da, db) = (a.join("run_results.db").display().to_string(), b.join("run_results.db").display().to_string());
+    let run = rocprof_e2e::run(
+        &stage.cli(),
+        &["convert", "-i", &da, &db, "-f", "perfetto", "json", "csv", "-d", &conv_s, "-o", "ranks"],
+        &[],
+    );
+    assert!(run.status.success(), "{}", run.transcript());
+    assert_eq!(pftrace_slices(&conv.join("ranks_results.pftrace")).get("kernel_dispatch"), Some(&10));
+    perfetto_check(test, &conv.join("ranks_results.pftrace"));
+    let doc = valid_json(&conv.join("ranks_results.json"));
+    let procs = doc["rocprofiler-sdk-tool"].as_array().unwrap();
+    let counts: Vec<usize> =
+        procs.iter().map(|p| p["buffer_records"]["kernel_dispatch"].as_array().unwrap().len()).collect();
+    assert_eq!(counts, [4, 6]);
+    assert_eq!(read_csv(&conv.join("ranks_kernel_trace.csv")).rows.len(), 10);
+}
+
+#[test]
+fn convert_errors_are_one_line() {
+    let test = "convert_errors_are_one_line";
+    let Some(stage) = stage(test) else { return };
+    let dir = scratch(test);
+    let not_db = dir.join("x.db");
+    std::fs::write(&not_db, b"not a database").unwrap();
+    let run = rocprof_e2e::run(&stage.cli(), &["convert", &not_db.display().to_string(), "-f", "csv"], &[]);
+    assert_eq!(run.status.code(), Some(1), "{}", run.transcript());
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.transcript());
+    assert!(run.stderr.contains(&not_db.display().to_string()), "{}", run.transcript());
+    let run = rocprof_e2e::run(&stage.cli(), &["convert", &not_db.display().to_string(), "-f", "xml"], &[]);
+    assert_eq!(run.status.code(), Some(2), "{}", run.transcript());
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.transcript());
+}

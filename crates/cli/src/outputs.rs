@@ -16,6 +16,7 @@ use rocprof_writers::{write_stream, OutputLocation, StreamOptions, Writer};
 
 use crate::config::{Config, OutputFormat, SummaryOutput};
 use crate::placeholders::{expand, Context};
+use crate::progress;
 
 /// Extension of the capture files the interception library writes (`<pid>.rpcap`).
 pub(crate) const CAPTURE_EXT: &str = "rpcap";
@@ -160,6 +161,54 @@ pub(crate) fn write_all<P: ProcessRecords>(
     written
 }
 
+/// What the writers of [`writers_for`] are configured with.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct WriterSettings {
+    /// `-A`: agent naming in CSV, Perfetto and OTF2.
+    pub(crate) agent_index: rocprof_writers::csv::AgentIndex,
+    /// `--stats`: the stats CSV files.
+    pub(crate) stats: bool,
+    /// The JSON `summary` section.
+    pub(crate) summary: bool,
+    /// The resolved configuration, stored in rocpd and JSON metadata.
+    pub(crate) config_json: Option<String>,
+    /// The application's environment, stored in rocpd.
+    pub(crate) environment_json: Option<String>,
+}
+
+/// One writer per requested format (plus the stats writer with CSV and `--stats`), writing
+/// under `out`. The profiling path and `convert` build their writers here.
+pub(crate) fn writers_for(formats: &[OutputFormat], out: &OutputLocation, s: &WriterSettings) -> Vec<Box<dyn Writer>> {
+    let mut writers: Vec<Box<dyn Writer>> = Vec::new();
+    for f in formats {
+        match f {
+            OutputFormat::Rocpd => writers.push(Box::new(RocpdWriter::with_options(
+                out.clone(),
+                RocpdOptions {
+                    config_json: s.config_json.clone(),
+                    environment_json: s.environment_json.clone(),
+                    ..Default::default()
+                },
+            ))),
+            OutputFormat::Csv => {
+                writers.push(Box::new(CsvWriter::with_agent_index(out.clone(), s.agent_index)));
+                if s.stats {
+                    writers.push(Box::new(KernelStatsWriter::new(out.clone())));
+                }
+            }
+            OutputFormat::Json => writers.push(Box::new(JsonWriter::with_options(
+                out.clone(),
+                JsonOptions { config_json: s.config_json.clone(), summary: s.summary },
+            ))),
+            OutputFormat::Pftrace => writers.push(Box::new(PerfettoWriter::with_options(
+                out.clone(),
+                PerfettoOptions { agent_index: s.agent_index, ..Default::default() },
+            ))),
+        }
+    }
+    writers
+}
+
 /// rocprofv3's `-T` / `-M` kernel naming, applied to symbols as they stream by: the name the
 /// outputs print ([`rocprof_model::KernelSymbol::formatted_name`]) becomes the truncated or the
 /// raw symbol name.
@@ -260,36 +309,14 @@ fn write_process(
     }
     used.insert(out.clone());
 
-    let mut writers: Vec<Box<dyn Writer>> = Vec::new();
-    for f in &cfg.formats {
-        match f {
-            OutputFormat::Rocpd => writers.push(Box::new(RocpdWriter::with_options(
-                out.clone(),
-                RocpdOptions {
-                    config_json: Some(cfg.to_json().to_string()),
-                    environment_json: Some(environment.to_string()),
-                    ..Default::default()
-                },
-            ))),
-            OutputFormat::Csv => {
-                writers.push(Box::new(CsvWriter::with_agent_index(out.clone(), cfg.agent_index)));
-                if cfg.stats {
-                    writers.push(Box::new(KernelStatsWriter::new(out.clone())));
-                }
-            }
-            OutputFormat::Json => writers.push(Box::new(JsonWriter::with_options(
-                out.clone(),
-                JsonOptions {
-                    config_json: Some(cfg.to_json().to_string()),
-                    summary: cfg.stats || cfg.summary || cfg.summary_per_domain,
-                },
-            ))),
-            OutputFormat::Pftrace => writers.push(Box::new(PerfettoWriter::with_options(
-                out.clone(),
-                PerfettoOptions { agent_index: cfg.agent_index, ..Default::default() },
-            ))),
-        }
-    }
+    let settings = WriterSettings {
+        agent_index: cfg.agent_index,
+        stats: cfg.stats,
+        summary: cfg.stats || cfg.summary || cfg.summary_per_domain,
+        config_json: Some(cfg.to_json().to_string()),
+        environment_json: Some(environment.to_string()),
+    };
+    let mut writers = writers_for(&cfg.formats, &out, &settings);
     let mut summary = KernelStatsWriter::collect_only();
     let mut refs: Vec<&mut dyn Writer> = writers.iter_mut().map(|w| &mut **w as &mut dyn Writer).collect();
     if cfg.summary || cfg.summary_per_domain {
@@ -298,8 +325,9 @@ fn write_process(
     let mut names = KernelNames { inner: capture, truncate: cfg.truncate_kernels, mangled: cfg.mangled_kernels };
     let mut source =
         Collection { inner: &mut names, windows: cfg.collection.windows(meta.start.ns), kept_bytes: 0, left_out: 0 };
-    let outcome = write_stream(&mut source, &mut refs, &StreamOptions::default())
-        .with_context(|| format!("reading the capture of process {pid}"));
+    let options = StreamOptions { bar: Some(progress::bar(0, "writing outputs")), ..StreamOptions::default() };
+    let outcome =
+        write_stream(&mut source, &mut refs, &options).with_context(|| format!("reading the capture of process {pid}"));
     let (kept_bytes, left_out) = (source.kept_bytes, source.left_out);
     drop(refs);
     if left_out > 0 && cfg.log_level.shows_info() {

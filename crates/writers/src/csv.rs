@@ -245,6 +245,8 @@ impl Writer for CsvWriter {
         let mut text = csv_header(AGENT_INFO_COLUMNS);
         let mut agents: Vec<&Agent> = self.agents.iter().collect();
         agents.sort_by_key(|a| a.node_id);
+        // Several processes (a conversion of several databases) list the same agents again.
+        agents.dedup_by_key(|a| a.node_id);
         for a in agents {
             text.push_str(&agent_info_row(session, a));
             text.push('\n');

@@ -41,6 +41,7 @@ pub use host::hostname;
 pub use pipeline::{write_stream, Outcome, Progress, StreamOptions, WriterResult};
 mod numfmt;
 pub mod rocpd;
+pub mod rocpd_source;
 pub mod schema;
 pub mod stats;
 pub mod synthetic;

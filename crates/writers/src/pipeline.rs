@@ -42,8 +42,11 @@ pub enum Progress {
 /// Settings of [`write_stream`].
 #[derive(Debug, Clone, Default)]
 pub struct StreamOptions {
-    /// Progress bar policy.
+    /// Progress bar policy when no `bar` is given.
     pub progress: Progress,
+    /// The bar to drive (the CLI's, which knows when drawing is allowed); its length is set from
+    /// the source's estimate as the stream goes on.
+    pub bar: Option<indicatif::ProgressBar>,
     /// Text before the bar (default `writing outputs`).
     pub label: Option<String>,
     /// Finish the writers even when the stream held no event records ([`Record::is_event`]);
@@ -159,8 +162,8 @@ pub fn write_stream(
     writers: &mut [&mut dyn Writer],
     options: &StreamOptions,
 ) -> Result<Outcome> {
-    let show = options.progress == Progress::Auto && std::io::stderr().is_terminal();
-    let mut bar: Option<indicatif::ProgressBar> = None;
+    let show = options.bar.is_some() || (options.progress == Progress::Auto && std::io::stderr().is_terminal());
+    let mut bar: Option<indicatif::ProgressBar> = options.bar.clone();
     let names: Vec<&'static str> = writers.iter().map(|w| w.name()).collect();
     std::thread::scope(|scope| {
         let mut senders = Vec::new();

@@ -4,6 +4,7 @@
 //! application that happens to be called like a subcommand is still reachable with `rocprof-rs -- app`.
 
 mod att_decode;
+mod convert;
 mod diff;
 mod merge;
 mod summary;
@@ -25,6 +26,7 @@ pub(crate) const SUBCOMMANDS: &[Subcommand] = &[
     Subcommand { name: "summary", run: summary::run },
     Subcommand { name: "merge", run: merge::run },
     Subcommand { name: "att-decode", run: att_decode::main },
+    Subcommand { name: "convert", run: convert::run },
 ];
 
 /// The subcommand named by `word`, if any.

@@ -1,0 +1,352 @@
+//! Reading a rocpd database (ours, or one AMD's rocprofv3 wrote: the schema is the same) as a
+//! [`RecordSource`], for `rocprof-rs convert`.
+//!
+//! Queries go through the plain-named views every rocpd database has (`rocpd_info_agent`,
+//! `rocpd_kernel_dispatch`, ...), so the session uuid suffix of the physical tables does not
+//! matter. Each process row becomes a process section: its definitions first, then its kernel
+//! dispatches read in pages of [`PAGE`] rows by primary key, so memory stays bounded whatever
+//! the database's size.
+
+use std::collections::{HashMap, VecDeque};
+use std::path::{Path, PathBuf};
+
+use rocprof_model::{
+    Agent, AgentId, AgentType, ClockDomain, CodeObject, CodeObjectId, CodeObjectStorage, CorrelationId, Dim3,
+    DispatchId, KernelDispatch, KernelId, KernelSymbol, ProcessId, Queue, QueueId, Record, RecordSource, SessionMeta,
+    SourceError, StreamId, StringTable, ThreadId, Timestamp,
+};
+use rusqlite::{Connection, OpenFlags};
+use serde_json::Value;
+
+use crate::{Error, Result};
+
+/// Dispatch rows read per query.
+const PAGE: i64 = 8192;
+
+#[derive(Debug, Clone)]
+struct ProcessRow {
+    pid: i64,
+    meta: SessionMeta,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct SymbolValues {
+    kernarg_size: u32,
+    arch_vgpr_count: u32,
+    accum_vgpr_count: u32,
+    sgpr_count: u32,
+}
+
+/// A rocpd database as a record source.
+#[derive(Debug)]
+pub struct RocpdSource {
+    path: PathBuf,
+    conn: Connection,
+    processes: VecDeque<ProcessRow>,
+    current: Option<i64>,
+    last_id: i64,
+    symbols: HashMap<u64, SymbolValues>,
+    out: VecDeque<Record>,
+    remaining: u64,
+}
+
+fn sqlite_err<'p>(path: &'p Path, what: &'static str) -> impl Fn(rusqlite::Error) -> Error + 'p {
+    move |source| Error::Sqlite { path: path.to_path_buf(), what, source }
+}
+
+fn u32_of(v: Option<i64>) -> u32 {
+    v.unwrap_or(0).clamp(0, i64::from(u32::MAX)) as u32
+}
+
+fn ext_u32(ext: &Value, key: &str) -> u32 {
+    ext.get(key).and_then(Value::as_u64).map_or(0, |v| v.min(u64::from(u32::MAX)) as u32)
+}
+
+fn ext_u64(ext: &Value, key: &str) -> u64 {
+    ext.get(key).and_then(Value::as_u64).unwrap_or(0)
+}
+
+fn ext_dim(ext: &Value, key: &str) -> Dim3 {
+    let d = |c| ext.get(key).and_then(|v| v.get(c)).and_then(Value::as_u64).unwrap_or(0) as u32;
+    Dim3::new(d("x"), d("y"), d("z"))
+}
+
+impl RocpdSource {
+    /// Opens `path` read-only and lists its processes.
+    pub fn open(path: &Path) -> Result<Self> {
+        let conn =
+            Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+                .map_err(sqlite_err(path, "opening the database"))?;
+        let err = sqlite_err(path, "reading rocpd_info_process (is this a rocpd database?)");
+        let processes = {
+            let mut st = conn
+                .prepare(r#"SELECT pid, ppid, start, "end", command FROM rocpd_info_process ORDER BY id"#)
+                .map_err(&err)?;
+            let rows = st
+                .query_map([], |r| {
+                    let pid: i64 = r.get(0)?;
+                    let ppid: Option<i64> = r.get(1)?;
+                    let start: Option<i64> = r.get(2)?;
+                    let end: Option<i64> = r.get(3)?;
+                    let command: Option<String> = r.get(4)?;
+                    Ok(ProcessRow {
+                        pid,
+                        meta: SessionMeta {
+                            pid: ProcessId(pid as u32),
+                            ppid: ProcessId(ppid.unwrap_or(0) as u32),
+                            command: command.unwrap_or_default().split_whitespace().map(str::to_string).collect(),
+                            start: Timestamp::boottime(start.unwrap_or(0) as u64),
+                            end: Timestamp::boottime(end.unwrap_or(0) as u64),
+                            clock: ClockDomain::Boottime,
+                        },
+                    })
+                })
+                .map_err(&err)?;
+            rows.collect::<rusqlite::Result<VecDeque<_>>>().map_err(&err)?
+        };
+        let remaining: i64 = conn
+            .query_row("SELECT COUNT(*) FROM rocpd_kernel_dispatch", [], |r| r.get(0))
+            .map_err(sqlite_err(path, "counting kernel dispatches"))?;
+        Ok(Self {
+            path: path.to_path_buf(),
+            conn,
+            processes,
+            current: None,
+            last_id: 0,
+            symbols: HashMap::new(),
+            out: VecDeque::new(),
+            remaining: remaining as u64 + 1,
+        })
+    }
+
+    /// The database being read.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Queues the process record and the definitions of process `pid`.
+    fn definitions(&mut self, p: &ProcessRow, strings: &mut StringTable) -> rusqlite::Result<()> {
+        self.out.push_back(Record::Process(Box::new(p.meta.clone())));
+        let mut st = self.conn.prepare(
+            "SELECT id, type, absolute_index, logical_index, type_index, uuid, name, model_name, vendor_name, \
+                 product_name, extdata FROM rocpd_info_agent WHERE pid = ?1 ORDER BY id",
+        )?;
+        let mut rows = st.query([p.pid])?;
+        let mut agents = Vec::new();
+        while let Some(r) = rows.next()? {
+            let s = |i: usize| -> rusqlite::Result<String> { Ok(r.get::<_, Option<String>>(i)?.unwrap_or_default()) };
+            let ext: Value = serde_json::from_str(&s(10)?).unwrap_or(Value::Null);
+            let kind: Option<String> = r.get(1)?;
+            let agent_type = match kind.as_deref() {
+                Some("CPU") => AgentType::Cpu,
+                Some("GPU") => AgentType::Gpu,
+                _ => AgentType::Unknown,
+            };
+            agents.push(Agent {
+                id: AgentId(u32_of(r.get(0).ok())),
+                handle: ext.get("id").map_or(0, |h| ext_u64(h, "handle")),
+                node_id: u32_of(r.get(2).ok()),
+                logical_node_id: u32_of(r.get(3).ok()),
+                logical_node_type_id: u32_of(r.get(4).ok()),
+                agent_type,
+                cpu_cores_count: ext_u32(&ext, "cpu_cores_count"),
+                simd_count: ext_u32(&ext, "simd_count"),
+                cpu_core_id_base: ext_u32(&ext, "cpu_core_id_base"),
+                simd_id_base: ext_u32(&ext, "simd_id_base"),
+                max_waves_per_simd: ext_u32(&ext, "max_waves_per_simd"),
+                lds_size_in_kb: ext_u32(&ext, "lds_size_in_kb"),
+                gds_size_in_kb: ext_u32(&ext, "gds_size_in_kb"),
+                num_gws: ext_u32(&ext, "num_gws"),
+                wave_front_size: ext_u32(&ext, "wave_front_size"),
+                num_xcc: ext_u32(&ext, "num_xcc"),
+                cu_count: ext_u32(&ext, "cu_count"),
+                array_count: ext_u32(&ext, "array_count"),
+                num_shader_banks: ext_u32(&ext, "num_shader_banks"),
+                simd_arrays_per_engine: ext_u32(&ext, "simd_arrays_per_engine"),
+                cu_per_simd_array: ext_u32(&ext, "cu_per_simd_array"),
+                simd_per_cu: ext_u32(&ext, "simd_per_cu"),
+                max_slots_scratch_cu: ext_u32(&ext, "max_slots_scratch_cu"),
+                gfx_target_version: ext_u32(&ext, "gfx_target_version"),
+                vendor_id: ext_u32(&ext, "vendor_id"),
+                device_id: u32_of(r.get(5).ok()),
+                location_id: ext_u32(&ext, "location_id"),
+                domain: ext_u32(&ext, "domain"),
+                drm_render_minor: ext_u32(&ext, "drm_render_minor"),
+                num_sdma_engines: ext_u32(&ext, "num_sdma_engines"),
+                num_sdma_xgmi_engines: ext_u32(&ext, "num_sdma_xgmi_engines"),
+                num_sdma_queues_per_engine: ext_u32(&ext, "num_sdma_queues_per_engine"),
+                num_cp_queues: ext_u32(&ext, "num_cp_queues"),
+                max_engine_clk_ccompute: ext_u32(&ext, "max_engine_clk_ccompute"),
+                max_engine_clk_fcompute: ext_u32(&ext, "max_engine_clk_fcompute"),
+                sdma_fw_version: ext.get("sdma_fw_version").map_or(0, |v| ext_u32(v, "uCodeSDMA")),
+                fw_version: ext.get("fw_version").map_or(0, |v| ext_u32(v, "uCode")),
+                capability: ext.get("capability").map_or(0, |v| ext_u32(v, "Value")),
+                cu_per_engine: ext_u32(&ext, "cu_per_engine"),
+                max_waves_per_cu: ext_u32(&ext, "max_waves_per_cu"),
+                family_id: ext_u32(&ext, "family_id"),
+                workgroup_max_size: ext_u32(&ext, "workgroup_max_size"),
+                grid_max_size: ext_u64(&ext, "grid_max_size"),
+                local_mem_size: ext_u64(&ext, "local_mem_size"),
+                hive_id: ext_u64(&ext, "hive_id"),
+                gpu_id: ext_u64(&ext, "gpu_id"),
+                workgroup_max_dim: ext_dim(&ext, "workgroup_max_dim"),
+                grid_max_dim: ext_dim(&ext, "grid_max_dim"),
+                name: strings.intern(&s(6)?),
+                model_name: strings.intern(&s(7)?),
+                vendor_name: strings.intern(&s(8)?),
+                product_name: strings.intern(&s(9)?),
+            });
+        }
+        drop(rows);
+        drop(st);
+        self.out.extend(agents.into_iter().map(|a| Record::Agent(Box::new(a))));
+        let mut st = self.conn.prepare("SELECT id FROM rocpd_info_queue WHERE pid = ?1 ORDER BY id")?;
+        let queues: Vec<i64> = st.query_map([p.pid], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+        drop(st);
+        for q in queues.into_iter().filter(|&q| q > 0) {
+            self.out.push_back(Record::Queue(Queue { id: QueueId(q as u64), ..Queue::default() }));
+        }
+        let mut st = self.conn.prepare(
+            "SELECT id, agent_id, uri, load_base, load_size, load_delta, storage_type, extdata \
+                 FROM rocpd_info_code_object WHERE pid = ?1 ORDER BY id",
+        )?;
+        let mut rows = st.query([p.pid])?;
+        while let Some(r) = rows.next()? {
+            let ext: Value =
+                serde_json::from_str(&r.get::<_, Option<String>>(7)?.unwrap_or_default()).unwrap_or(Value::Null);
+            let storage: Option<String> = r.get(6)?;
+            self.out.push_back(Record::CodeObject(CodeObject {
+                id: CodeObjectId(r.get::<_, i64>(0)? as u64),
+                agent: AgentId(u32_of(r.get(1)?)),
+                uri: strings.intern(&r.get::<_, Option<String>>(2)?.unwrap_or_default()),
+                load_base: r.get::<_, Option<i64>>(3)?.unwrap_or(0) as u64,
+                load_size: r.get::<_, Option<i64>>(4)?.unwrap_or(0) as u64,
+                load_delta: r.get::<_, Option<i64>>(5)?.unwrap_or(0),
+                storage: match storage.as_deref() {
+                    Some("FILE") => CodeObjectStorage::File,
+                    Some("MEMORY") => CodeObjectStorage::Memory,
+                    _ => CodeObjectStorage::None,
+                },
+                memory_base: ext_u64(&ext, "memory_base"),
+                memory_size: ext_u64(&ext, "memory_size"),
+                loaded: Timestamp::default(),
+            }));
+        }
+        drop(rows);
+        drop(st);
+        let mut st = self.conn.prepare(
+            "SELECT id, code_object_id, kernel_name, kernel_object, kernarg_segment_size, \
+                 kernarg_segment_alignment, group_segment_size, private_segment_size, sgpr_count, arch_vgpr_count, \
+                 accum_vgpr_count, extdata FROM rocpd_info_kernel_symbol WHERE pid = ?1 ORDER BY id",
+        )?;
+        let mut rows = st.query([p.pid])?;
+        self.symbols.clear();
+        while let Some(r) = rows.next()? {
+            let raw: String = r.get::<_, Option<String>>(2)?.unwrap_or_default();
+            let ext: Value =
+                serde_json::from_str(&r.get::<_, Option<String>>(11)?.unwrap_or_default()).unwrap_or(Value::Null);
+            let demangled = match rocprof_model::capture::demangle::demangle(raw.strip_suffix(".kd").unwrap_or(&raw)) {
+                Some(d) if raw.ends_with(".kd") => format!("{d}.kd"),
+                Some(d) => d,
+                None => raw.clone(),
+            };
+            let kernel_object = r.get::<_, Option<i64>>(3)?.unwrap_or(0) as u64;
+            let entry = ext.get("kernel_code_entry_byte_offset").and_then(Value::as_i64).unwrap_or(0);
+            let sym = KernelSymbol {
+                id: KernelId(r.get::<_, i64>(0)? as u64),
+                code_object: CodeObjectId(r.get::<_, Option<i64>>(1)?.unwrap_or(0) as u64),
+                kernel_object,
+                kernarg_segment_size: u32_of(r.get(4)?),
+                kernarg_segment_alignment: u32_of(r.get(5)?),
+                group_segment_size: u32_of(r.get(6)?),
+                private_segment_size: u32_of(r.get(7)?),
+                sgpr_count: u32_of(r.get(8)?),
+                arch_vgpr_count: u32_of(r.get(9)?),
+                accum_vgpr_count: u32_of(r.get(10)?),
+                kernel_code_entry_byte_offset: entry,
+                kernel_address: kernel_object.wrapping_add(entry as u64),
+                ..KernelSymbol::default()
+            }
+            .with_names(strings, &raw, &demangled);
+            self.symbols.insert(
+                sym.id.0,
+                SymbolValues {
+                    kernarg_size: sym.kernarg_segment_size,
+                    arch_vgpr_count: sym.arch_vgpr_count,
+                    accum_vgpr_count: sym.accum_vgpr_count,
+                    sgpr_count: sym.sgpr_count,
+                },
+            );
+            self.out.push_back(Record::KernelSymbol(sym));
+        }
+        Ok(())
+    }
+
+    /// Queues the next page of the current process's dispatches; false when there were none.
+    fn dispatches(&mut self, pid: i64) -> rusqlite::Result<bool> {
+        let mut st = self.conn.prepare_cached(
+            r#"SELECT kd.id, kd.tid, kd.agent_id, kd.kernel_id, kd.dispatch_id, kd.queue_id, kd.stream_id,
+                   kd.start, kd."end", kd.private_segment_size, kd.group_segment_size, kd.workgroup_size_x,
+                   kd.workgroup_size_y, kd.workgroup_size_z, kd.grid_size_x, kd.grid_size_y, kd.grid_size_z,
+                   e.stack_id
+                   FROM rocpd_kernel_dispatch kd LEFT JOIN rocpd_event e ON e.id = kd.event_id
+                   WHERE kd.pid = ?1 AND kd.id > ?2 ORDER BY kd.id LIMIT ?3"#,
+        )?;
+        let mut rows = st.query(rusqlite::params![pid, self.last_id, PAGE])?;
+        let mut any = false;
+        while let Some(r) = rows.next()? {
+            any = true;
+            let g = |i: usize| -> rusqlite::Result<i64> { Ok(r.get::<_, Option<i64>>(i)?.unwrap_or(0)) };
+            self.last_id = g(0)?;
+            let kernel = g(3)? as u64;
+            let sym = self.symbols.get(&kernel).copied().unwrap_or_default();
+            self.out.push_back(Record::KernelDispatch(KernelDispatch {
+                dispatch_id: DispatchId(g(4)? as u64),
+                correlation_id: CorrelationId(g(17)? as u64),
+                agent: AgentId(g(2)? as u32),
+                queue: QueueId(g(5)? as u64),
+                stream: StreamId(g(6)? as u64),
+                thread: ThreadId(g(1)? as u32),
+                kernel: KernelId(kernel),
+                grid: Dim3::new(g(14)? as u32, g(15)? as u32, g(16)? as u32),
+                workgroup: Dim3::new(g(11)? as u32, g(12)? as u32, g(13)? as u32),
+                group_segment_size: g(10)? as u32,
+                private_segment_size: g(9)? as u32,
+                kernarg_size: sym.kernarg_size,
+                arch_vgpr_count: sym.arch_vgpr_count,
+                accum_vgpr_count: sym.accum_vgpr_count,
+                sgpr_count: sym.sgpr_count,
+                start: Timestamp::boottime(g(7)? as u64),
+                end: Timestamp::boottime(g(8)? as u64),
+            }));
+        }
+        Ok(any)
+    }
+}
+
+impl RecordSource for RocpdSource {
+    fn next_record(&mut self, strings: &mut StringTable) -> std::result::Result<Option<Record>, SourceError> {
+        loop {
+            if let Some(r) = self.out.pop_front() {
+                self.remaining = self.remaining.saturating_sub(1);
+                return Ok(Some(r));
+            }
+            let path = self.path.clone();
+            let err = sqlite_err(&path, "reading the database");
+            if let Some(pid) = self.current {
+                if self.dispatches(pid).map_err(&err)? {
+                    continue;
+                }
+                self.current = None;
+            }
+            let Some(p) = self.processes.pop_front() else { return Ok(None) };
+            self.definitions(&p, strings).map_err(&err)?;
+            self.current = Some(p.pid);
+            self.last_id = 0;
+        }
+    }
+
+    fn len_hint(&self) -> Option<u64> {
+        Some(self.remaining)
+    }
+}
