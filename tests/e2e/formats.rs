@@ -92,8 +92,13 @@ fn one_run_writes_every_format_with_every_dispatch() {
     let pftrace = out.join("run_results.pftrace");
     assert_eq!(pftrace_slices(&pftrace).get("kernel_dispatch"), Some(&50));
     if let Some(report) = perfetto_check(test, &pftrace) {
-        assert!(report.contains("== slices: total=50 unfinished=0 unnamed=0"), "{report}");
-        assert!(report.contains("COMPUTE Agent [1] QUEUE [0] GPU"), "{report}");
+        // 50 kernel slices on the queue track, plus the run_health instant on the process track.
+        assert!(report.contains("== slices: total=51 unfinished=0 unnamed=0"), "{report}");
+        assert!(
+            report.lines().any(|l| l.contains("COMPUTE Agent [1] QUEUE [0] GPU") && l.trim_end().ends_with(" 50")),
+            "{report}"
+        );
+        assert!(report.lines().any(|l| l.trim_start().starts_with("run_health ")), "{report}");
     }
 
     let doc = valid_json(&out.join("run_results.json"));

@@ -118,6 +118,9 @@ struct ProcessJson {
     kernel_names: HashMap<KernelId, String>,
     stats: DomainStats,
     arrays: BTreeMap<&'static str, Spill>,
+    /// `metadata.run_health`: the process's health record (records written, losses by reason,
+    /// overhead), when the stream carried one.
+    health: Option<Value>,
 }
 
 #[derive(Debug)]
@@ -334,6 +337,7 @@ impl State {
             kernel_names: HashMap::new(),
             stats: DomainStats::new(KERNEL_DISPATCH_DOMAIN),
             arrays,
+            health: None,
         });
         Ok(())
     }
@@ -344,7 +348,7 @@ impl State {
         let options = options.cloned().unwrap_or_default();
         let config: Value =
             options.config_json.as_deref().and_then(|c| serde_json::from_str(c).ok()).unwrap_or(json!({}));
-        let head = json!({
+        let mut head = json!({
             "metadata": {
                 "node": self.node,
                 "pid": p.meta.pid.0,
@@ -370,6 +374,9 @@ impl State {
             "kernel_symbols": p.kernel_symbols,
             "host_functions": [],
         });
+        if let Some(h) = p.health {
+            head["metadata"]["run_health"] = h;
+        }
         let mut text =
             serde_json::to_string(&head).map_err(|e| Error::Io { path: self.file.path().into(), source: e.into() })?;
         text.pop(); // the closing brace: the streamed parts follow
@@ -438,6 +445,9 @@ impl Writer for JsonWriter {
             Record::KernelSymbol(k) => {
                 p.kernel_symbols.push(kernel_symbol_json(session, k));
                 p.kernel_names.insert(k.id, session.strings.resolve(k.formatted_name).to_string());
+            }
+            Record::RunHealth(h) => {
+                p.health = Some(Value::Object(h.metadata().into_iter().map(|(k, v)| (k, Value::from(v))).collect()));
             }
             Record::KernelDispatch(d) => {
                 if self.options.summary {

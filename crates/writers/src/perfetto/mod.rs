@@ -18,7 +18,9 @@ mod proto;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use rocprof_model::{Agent, AgentId, KernelDispatch, KernelId, KernelSymbol, QueueId, Record, SessionMeta, ThreadId};
+use rocprof_model::{
+    Agent, AgentId, KernelDispatch, KernelId, KernelSymbol, QueueId, Record, RunHealth, SessionMeta, ThreadId,
+};
 
 use self::proto::{annotation, event, interned, packet, track};
 use crate::csv::AgentIndex;
@@ -148,6 +150,8 @@ struct AgentInfo {
 struct Process {
     pid: u32,
     uuid: u64,
+    /// The process's end (or its last event, if later): where the health record goes.
+    end_ns: u64,
     main_tid: u32,
     agents: HashMap<AgentId, AgentInfo>,
     kernels: HashMap<KernelId, KernelInfo>,
@@ -287,7 +291,7 @@ impl State {
             proto::string(s, track::PROCESS_NAME, &name);
             proto::bytes(d, track::PROCESS, s);
         })?;
-        self.process = Some(Process { pid, uuid, main_tid: pid, ..Process::default() });
+        self.process = Some(Process { pid, uuid, main_tid: pid, end_ns: meta.end.ns, ..Process::default() });
         Ok(())
     }
 
@@ -405,6 +409,35 @@ impl State {
         self.flush_packet()
     }
 
+    /// Writes the process's health record as an instant event `run_health` on its process track,
+    /// one annotation per [`RunHealth::metadata`] entry (records written, losses by reason,
+    /// overhead), at the process's end.
+    fn run_health(&mut self, h: &RunHealth) -> Result<()> {
+        let Some(p) = self.process.as_ref() else { return Ok(()) };
+        let (track, ts) = (p.uuid, p.end_ns);
+        let name_iid = self.name_iid("run_health");
+        self.ev.clear();
+        proto::uint(&mut self.ev, event::TYPE, event::TYPE_INSTANT);
+        proto::uint(&mut self.ev, event::TRACK_UUID, track);
+        proto::uint(&mut self.ev, event::NAME_IID, name_iid);
+        for (k, v) in h.metadata() {
+            self.small2.clear();
+            proto::string(&mut self.small2, annotation::NAME, &k);
+            proto::uint(&mut self.small2, annotation::UINT_VALUE, v);
+            proto::bytes(&mut self.ev, event::DEBUG_ANNOTATIONS, &self.small2);
+        }
+        self.pkt.clear();
+        proto::uint(&mut self.pkt, packet::TIMESTAMP, ts);
+        proto::uint(&mut self.pkt, packet::TRUSTED_PACKET_SEQUENCE_ID, SEQUENCE_ID);
+        proto::uint(&mut self.pkt, packet::SEQUENCE_FLAGS, packet::SEQ_NEEDS_INCREMENTAL_STATE);
+        if !self.interned.is_empty() {
+            proto::bytes(&mut self.pkt, packet::INTERNED_DATA, &self.interned);
+            self.interned.clear();
+        }
+        proto::bytes(&mut self.pkt, packet::TRACK_EVENT, &self.ev);
+        self.flush_packet()
+    }
+
     /// Writes a counter track descriptor.
     #[allow(dead_code)]
     fn counter_track(&mut self, uuid: u64, name: &str, bytes_kib: bool) -> Result<()> {
@@ -485,6 +518,9 @@ impl State {
         };
         let (agent_dashed, agent_type) = agent.map_or((String::new(), "UNK"), |a| (a.dashed, a.type_name));
         let flow = self.flow(d.correlation_id.0);
+        if let Some(p) = self.process.as_mut() {
+            p.end_ns = p.end_ns.max(d.end.ns);
+        }
         let args = [
             ("begin_ns", Value::Uint(d.start.ns)),
             ("end_ns", Value::Uint(d.end.ns)),
@@ -562,6 +598,10 @@ impl Writer for PerfettoWriter {
                 Ok(())
             }
             Record::KernelDispatch(d) => st.dispatch(*d),
+            Record::RunHealth(h) => {
+                st.flush_held()?;
+                st.run_health(h)
+            }
             _ => Ok(()),
         }
     }

@@ -70,6 +70,8 @@ pub(crate) mod event {
     pub(crate) const TYPE_SLICE_BEGIN: u64 = 1;
     /// `TYPE_SLICE_END = 2;`
     pub(crate) const TYPE_SLICE_END: u64 = 2;
+    /// `TYPE_INSTANT = 3;`
+    pub(crate) const TYPE_INSTANT: u64 = 3;
     /// `TYPE_COUNTER = 4;`
     pub(crate) const TYPE_COUNTER: u64 = 4;
 }
@@ -86,6 +88,8 @@ pub(crate) mod annotation {
     pub(crate) const DOUBLE_VALUE: u32 = 5;
     /// `string string_value = 6;`
     pub(crate) const STRING_VALUE: u32 = 6;
+    /// `string name = 10;` (not interned: for keys outside the fixed table)
+    pub(crate) const NAME: u32 = 10;
 }
 
 /// Fields of `track_event/track_descriptor.proto` `TrackDescriptor` and the descriptors in it.

@@ -35,6 +35,9 @@ fn kernel_dispatches_definitions_and_summary_are_written_and_valid() {
     assert_eq!(p["metadata"]["pid"], 4242);
     assert_eq!(p["metadata"]["command"], serde_json::json!(["synthetic", "100"]));
     assert_eq!(p["metadata"]["config"]["kernel_trace"], true);
+    let health = &p["metadata"]["run_health"];
+    assert_eq!(health["lost_total"], 0, "{health}");
+    assert!(health.get("records_written").is_some() && health.get("lost.torn_tail").is_some(), "{health}");
     assert_eq!(p["agents"].as_array().unwrap().len(), 2);
     assert_eq!(p["agents"][1]["name"], "gfx942");
     assert_eq!(p["kernel_symbols"].as_array().unwrap().len(), 4);

@@ -179,8 +179,12 @@ fn interned_names_are_written_once() {
     let bytes = write(&trace, "pftrace-interning");
     let raw = PfTrace::parse_from_bytes(&bytes).unwrap();
     let names: usize = raw.packet.iter().filter_map(|p| p.interned_data.as_ref()).map(|d| d.event_names.len()).sum();
-    assert_eq!(names, synthetic::KERNELS.len());
-    // 1 state packet + process + 4 queue tracks + 2 packets per slice.
-    assert_eq!(raw.packet.len(), 1 + 1 + 4 + 2 * 2000);
+    assert_eq!(names, synthetic::KERNELS.len() + 1, "the kernels and run_health");
+    // 1 state packet + process + 4 queue tracks + 2 packets per slice + the run_health instant.
+    assert_eq!(raw.packet.len(), 1 + 1 + 4 + 2 * 2000 + 1);
+    let health = raw.packet.last().unwrap().track_event();
+    assert_eq!(health.type_(), track_event::Type::TYPE_INSTANT);
+    let keys: Vec<&str> = health.debug_annotations.iter().map(|a| a.name()).collect();
+    assert!(keys.contains(&"records_written") && keys.contains(&"lost_total"), "{keys:?}");
     assert!(bytes.len() < 2000 * 400, "{} bytes for 2000 slices", bytes.len());
 }
