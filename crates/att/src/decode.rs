@@ -42,6 +42,8 @@ pub struct ObjectInfo {
     pub address: u64,
     /// Its function (kernel) symbols.
     pub functions: Vec<Function>,
+    /// Bytes it spans once loaded (from its marker; `u64::MAX` when unknown).
+    pub size: u64,
     /// The ELF bytes.
     pub elf: Vec<u8>,
 }
@@ -158,6 +160,7 @@ fn prepare(c: &Capture) -> Result<Prepared> {
                 id: 0,
                 path: elf.clone(),
                 address: *load_base,
+                size: u64::MAX,
                 functions: elf::functions(&bytes),
                 elf: bytes,
             });
@@ -176,12 +179,13 @@ fn prepare(c: &Capture) -> Result<Prepared> {
                 }
             }
             for (id, path) in files {
-                let Some(&(address, _)) = placed.get(id) else { continue };
+                let Some(&(address, size)) = placed.get(id) else { continue };
                 let bytes = read(path)?;
                 objects.push(ObjectInfo {
                     id: *id,
                     path: path.clone(),
                     address,
+                    size: if size == 0 { u64::MAX } else { size },
                     functions: elf::functions(&bytes),
                     elf: bytes,
                 });
@@ -191,13 +195,7 @@ fn prepare(c: &Capture) -> Result<Prepared> {
             }
         }
     }
-    let sizes: Vec<u64> = objects
-        .iter()
-        .map(|o| match &c.code {
-            CodeSource::Fixed { .. } => u64::MAX,
-            CodeSource::ById { .. } => o.elf.len() as u64,
-        })
-        .collect();
+    let sizes: Vec<u64> = objects.iter().map(|o| o.size).collect();
     let loaded: Vec<(LoadedCode, &[u8])> = objects
         .iter()
         .zip(&sizes)

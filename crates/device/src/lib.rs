@@ -4,6 +4,7 @@
 
 pub mod counters;
 pub mod pm4;
+pub mod sqtt;
 pub mod targets;
 pub mod timing;
 pub mod wave;

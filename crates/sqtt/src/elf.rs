@@ -57,6 +57,31 @@ pub fn text_section(elf: &[u8]) -> Result<Text<'_>> {
     Err(DecodeError::new(0, DecodeErrorKind::NoText))
 }
 
+/// Bytes the code object spans once loaded: the end of its last `PT_LOAD` segment
+/// (`p_vaddr + p_memsz`), what a loader reserves and a profiler's markers announce. `None` when
+/// the program headers cannot be read.
+pub fn load_span(elf: &[u8]) -> Option<u64> {
+    const PT_LOAD: u32 = 1;
+    let phoff = usize::try_from(le_u64(elf, 0x20)?).ok()?;
+    let phentsize = usize::from(le_u16(elf, 0x36)?);
+    let phnum = usize::from(le_u16(elf, 0x38)?);
+    if phentsize < 56 {
+        return None;
+    }
+    let mut end = None;
+    for i in 0..phnum {
+        let base = phoff.checked_add(i.checked_mul(phentsize)?)?;
+        if le_u32(elf, base)? != PT_LOAD {
+            continue;
+        }
+        let vaddr = le_u64(elf, base + 0x10)?;
+        let memsz = le_u64(elf, base + 0x28)?;
+        let e = vaddr.checked_add(memsz)?;
+        end = Some(end.map_or(e, |x: u64| x.max(e)));
+    }
+    end
+}
+
 /// A function symbol of a code object: a kernel's (or device function's) code.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Function {
@@ -167,6 +192,9 @@ mod tests {
         let text = text_section(&elf).unwrap();
         assert!(f.iter().any(|f| f.name == "vector_add" && f.vaddr == text.vaddr && f.size > 0), "{f:?}");
         assert!(functions(b"garbage").is_empty());
+        let span = load_span(&elf).unwrap();
+        assert!(span >= text.vaddr + text.bytes.len() as u64, "{span:#x}");
+        assert_eq!(load_span(b"garbage"), None);
     }
 
     #[test]

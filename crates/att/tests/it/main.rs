@@ -4,3 +4,4 @@
 mod corpus;
 mod damaged;
 mod support;
+mod synthetic;

@@ -257,7 +257,7 @@ impl Gfx9Wave {
         let n = self.w.insts.len();
         let endpgm_gap = n >= 2 && self.w.insts[n - 1].category == Category::Message && {
             let p = self.w.insts[n - 2];
-            p.time + p.duration < self.w.insts[n - 1].time
+            p.time + p.duration <= self.w.insts[n - 1].time
         };
         if endpgm_gap {
             // As in the 0.1.6 reference: the final message (s_endpgm) starts when the previous

@@ -1,0 +1,151 @@
+//! The encoder against the decoder: encode a modelled dispatch of a real kernel, decode it with
+//! `rocprof-sqtt`, and find exactly the waves and the instruction path the model ran.
+
+use rocprof_sqtt::{CodeObject, Decoder, Family};
+
+use super::*;
+use crate::targets::find;
+use crate::wave::{DetailRequest, DispatchInput, DispatchModel, KernelProfile};
+
+/// The `vector_add` kernel of `fixtures/kernels/vector_add-<target>.co`: its code from the entry.
+pub(crate) fn fixture_kernel(target: &str) -> Vec<u8> {
+    let path = format!("{}/../../fixtures/kernels/vector_add-{target}.co", env!("CARGO_MANIFEST_DIR"));
+    let elf = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let text = rocprof_sqtt::elf::text_section(&elf).unwrap();
+    let f = rocprof_sqtt::elf::functions(&elf).into_iter().find(|f| f.name == "vector_add").unwrap();
+    let off = (f.vaddr - text.vaddr) as usize;
+    text.bytes[off..off + f.size as usize].to_vec()
+}
+
+struct Case {
+    model: DispatchModel,
+    code: Vec<u8>,
+    entry: u64,
+    unit: TracedUnit,
+}
+
+fn case(target: &str, grid: u32, unit: TracedUnit) -> Case {
+    let t = find(target).unwrap();
+    let code = fixture_kernel(target);
+    let kernel = KernelProfile::from_code(t, &code);
+    let input = DispatchInput {
+        target: t,
+        grid: [grid, 1, 1],
+        workgroup: [64, 1, 1],
+        wavefront_size: t.wavefront_size,
+        lds_bytes: 0,
+        scratch_bytes: 0,
+        kernel: &kernel,
+    };
+    let req = DetailRequest {
+        se_mask: 1,
+        cu_in_se: Some(traced_cu_in_se(t, unit)),
+        max_waves: 1000,
+        max_instructions_per_wave: 10_000,
+    };
+    Case { model: DispatchModel::build(&input, &req), code, entry: 0x7f00_0000_1000, unit }
+}
+
+fn encode(c: &Case, capacity: u64) -> SeStream {
+    let mut e = SeEncoder::new(c.model.target, 0, c.unit, capacity).unwrap();
+    e.dispatch(&c.model, c.entry, &c.code);
+    e.finish()
+}
+
+fn decode(c: &Case, s: &SeStream) -> rocprof_sqtt::SeDecode {
+    let family = family_of(c.model.target).unwrap();
+    let mut bytes = s.bytes.clone();
+    if family == Family::Gfx9 {
+        let mut with_header = gfx9_header(c.model.target, c.unit, 0).to_vec();
+        with_header.extend_from_slice(&bytes);
+        bytes = with_header;
+    }
+    let code = CodeObject::from_text(family, c.entry, &c.code, c.entry);
+    Decoder::new(&code).decode(&bytes).unwrap()
+}
+
+/// The PCs one wave runs through the kernel: from the entry, falling through conditional branches,
+/// until `s_endpgm` (vector_add has no unconditional branch).
+fn code_path(c: &Case) -> Vec<u64> {
+    let family = family_of(c.model.target).unwrap();
+    let prog = rocprof_sqtt::Program::new(family, c.entry, &c.code);
+    let mut out = Vec::new();
+    let mut l = prog.line_at(c.entry);
+    while let Some(i) = l {
+        let (pc, info) = prog.line(i);
+        if info.class != rocprof_sqtt::isa::LineClass::Skip {
+            out.push(pc);
+        }
+        if info.flags & rocprof_sqtt::isa::flags::ENDPGM != 0 {
+            break;
+        }
+        l = prog.next_line(i);
+    }
+    out
+}
+
+#[test]
+fn encoded_traces_decode_to_the_modelled_waves_and_code_path() {
+    for (target, unit) in [
+        ("gfx942", TracedUnit { target_cu: 1, simd_select: 0xF }),
+        ("gfx950", TracedUnit { target_cu: 1, simd_select: 0xF }),
+        ("gfx90a", TracedUnit { target_cu: 0, simd_select: 0x5 }),
+        ("gfx1100", TracedUnit { target_cu: 1, simd_select: 0xF }),
+        ("gfx1201", TracedUnit { target_cu: 1, simd_select: 0 }),
+    ] {
+        let c = case(target, 64 * 4000, unit);
+        let s = encode(&c, 1 << 24);
+        assert_eq!(s.dropped_bytes, 0, "{target}");
+        assert_eq!(s.bytes.len() % 32, 0);
+        let d = decode(&c, &s);
+        assert_eq!(d.unknown_tokens, 0, "{target}");
+        // Every wave of SE 0 starts and ends once.
+        let se0_waves: u64 = c.model.per_se[0].waves;
+        assert_eq!(s.waves, se0_waves, "{target}");
+        assert_eq!(d.occupancy.iter().filter(|o| o.start).count() as u64, se0_waves, "{target}");
+        assert_eq!(d.occupancy.iter().filter(|o| !o.start).count() as u64, se0_waves, "{target}");
+        let bad: Vec<_> = d.occupancy.iter().filter(|o| o.pc != c.entry).take(3).collect();
+        assert!(bad.is_empty(), "{target}: every wave starts at the kernel entry: {bad:?}");
+        // The traced unit's waves: as many as the model placed there, each running the code path.
+        let traced = c
+            .model
+            .detail
+            .iter()
+            .filter(|w| {
+                w.wave.placement.se == 0 && {
+                    let l = trace_loc(c.model.target, &w.wave.placement);
+                    l.sa == 0
+                        && l.cu == unit.target_cu
+                        && match family_of(c.model.target).unwrap() {
+                            Family::Gfx9 => unit.simd_select & (1 << l.simd) != 0,
+                            _ => l.simd == unit.simd_select & 3,
+                        }
+                }
+            })
+            .count();
+        assert!(traced > 1, "{target}: the target unit ran several waves ({traced})");
+        assert_eq!(s.waves_traced as usize, traced, "{target}");
+        let with_insts: Vec<_> = d.waves.iter().filter(|w| !w.instructions.is_empty()).collect();
+        assert_eq!(with_insts.len(), traced, "{target}: decoded waves with instructions");
+        let path = code_path(&c);
+        for w in &with_insts {
+            let pcs: Vec<u64> = w.instructions.iter().map(|i| i.pc).collect();
+            assert_eq!(pcs, path, "{target}: wave {}/{}/{}", w.cu, w.simd, w.wave_id);
+        }
+    }
+}
+
+#[test]
+fn a_small_buffer_keeps_what_fits_and_counts_the_rest() {
+    let c = case("gfx1100", 64 * 4000, TracedUnit { target_cu: 1, simd_select: 0 });
+    let full = encode(&c, 1 << 24);
+    let cap = full.bytes.len() as u64 * 2 / 3 / 32 * 32;
+    let small = encode(&c, cap);
+    assert_eq!(small.bytes.len() as u64, cap);
+    assert_eq!(&small.bytes[..], &full.bytes[..cap as usize]);
+    assert_eq!(small.dropped_bytes, full.bytes.len() as u64 - cap);
+    assert!(small.waves_lost > 0 && small.waves_lost < small.waves, "{small:?}");
+    // What fit still decodes.
+    let d = decode(&c, &small);
+    assert!(d.occupancy.iter().any(|o| o.start));
+}
