@@ -99,7 +99,19 @@ pub fn summarize(d: &Decoded, listing: &Listing, top: usize, capture_loss: &[SeL
         by_latency: rank(|r| r.latency),
         data_lost_ses: d.ses.iter().filter(|s| s.decode.info.contains(&Info::DataLost)).map(|s| s.se).collect(),
         incomplete_ses: d.ses.iter().filter(|s| s.decode.info.contains(&Info::WaveIncomplete)).map(|s| s.se).collect(),
-        capture_loss: capture_loss.iter().copied().filter(|l| l.bytes_lost > 0 || l.waves_lost > 0).collect(),
+        capture_loss: capture_loss
+            .iter()
+            .filter(|l| l.bytes_lost > 0 || l.waves_lost > 0)
+            .map(|l| {
+                // Waves that started in the trace but whose end did not fit the buffer.
+                let cut = d.ses.iter().find(|s| s.se == l.se).map_or(0, |s| {
+                    let starts = s.decode.occupancy.iter().filter(|o| o.start).count();
+                    let ends = s.decode.occupancy.iter().filter(|o| !o.start).count();
+                    starts.saturating_sub(ends) as u64
+                });
+                SeLoss { waves_lost: l.waves_lost.max(cut), ..*l }
+            })
+            .collect(),
     }
 }
 

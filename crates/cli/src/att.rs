@@ -59,6 +59,8 @@ pub(crate) struct Request<'a> {
     pub(crate) loss: HashMap<(String, u64), Vec<SeLoss>>,
     /// Print the files written.
     pub(crate) verbose: bool,
+    /// Only captures with these `-o` prefixes (`None`: all found).
+    pub(crate) prefixes: Option<Vec<String>>,
 }
 
 /// What came out.
@@ -95,7 +97,10 @@ fn text_for<'a>(cache: &'a mut HashMap<String, Option<LlvmDisassembler>>, d: &De
 
 /// Decodes everything under `req.input` and writes the outputs.
 pub(crate) fn decode_dir(req: &Request<'_>) -> Result<Outcome> {
-    let captures = rocprof_att::discover(req.input)?;
+    let mut captures = rocprof_att::discover(req.input)?;
+    if let Some(p) = &req.prefixes {
+        captures.retain(|c| p.contains(&c.prefix));
+    }
     let streams: u64 = captures.iter().map(|c| c.streams.len() as u64).sum();
     let bar = crate::progress::bar(streams, "decoding thread traces (streams)");
     let decoded = decode_captures(captures, req.backend, threads(), &|| bar.inc(1));
@@ -159,4 +164,91 @@ pub(crate) fn decode_dir(req: &Request<'_>) -> Result<Outcome> {
         }
     }
     Ok(outcome)
+}
+
+/// After an `--att` run: moves the raw `.att` / `.out` files the interception library wrote into
+/// `<capture dir>/att/<pid>/` to rocprofv3's places (`<output dir>/<prefix>_<name>`), reports
+/// trace-buffer loss on stderr, decodes everything into `ui_output_*` directories and stats CSVs
+/// in the output directory, and prints the hotspot report. Returns false when a capture could not
+/// be decoded (each is named on stderr).
+pub(crate) fn after_run(cfg: &crate::config::Config, capture_dir: &Path) -> Result<bool> {
+    use crate::placeholders::{expand, Context};
+    let Some(att) = &cfg.att else { return Ok(true) };
+    let root = capture_dir.join("att");
+    let Ok(entries) = std::fs::read_dir(&root) else {
+        eprintln!("rocprof-rs: warning: --att: the application traced no dispatch (no GPU kernel ran)");
+        return Ok(true);
+    };
+    let argv: Vec<String> = cfg.app.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let mut ok = true;
+    let mut any = false;
+    for e in entries.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
+        let ctx = Context::new(pid, 0, argv.clone(), cfg.launch_dir.display().to_string(), 1, cfg.launch_secs);
+        let dir = expand(&cfg.output_directory_template(), &ctx);
+        let dir = if Path::new(&dir).is_absolute() { PathBuf::from(dir) } else { cfg.launch_dir.join(dir) };
+        let out = rocprof_writers::OutputLocation::new(&dir, expand(&cfg.output_file_template(), &ctx));
+        let mut loss: HashMap<(String, u64), Vec<SeLoss>> = HashMap::new();
+        let mut input: Option<PathBuf> = None;
+        let mut files: Vec<PathBuf> = std::fs::read_dir(e.path())?.flatten().map(|f| f.path()).collect();
+        files.sort();
+        for f in files {
+            let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+            if name == "loss.tsv" {
+                for line in std::fs::read_to_string(&f).unwrap_or_default().lines() {
+                    let cols: Vec<&str> = line.split('\t').collect();
+                    match cols.as_slice() {
+                        ["busy", n] => eprintln!(
+                            "rocprof-rs: warning: thread trace: {n} selected dispatches were not traced (a trace was already running on their GPU)"
+                        ),
+                        [agent, dispatch, se, bytes] => {
+                            let (Ok(d), Ok(se), Ok(b)) = (dispatch.parse(), se.parse(), bytes.parse()) else { continue };
+                            loss.entry((agent.to_string(), d)).or_default().push(SeLoss { se, bytes_lost: b, waves_lost: 0 });
+                        }
+                        _ => {}
+                    }
+                }
+                continue;
+            }
+            let dest = out.file(&name);
+            if let Some(parent) = dest.parent() {
+                std::fs::create_dir_all(parent)?;
+                input.get_or_insert_with(|| parent.to_path_buf());
+            }
+            if std::fs::rename(&f, &dest).is_err() {
+                std::fs::copy(&f, &dest)?;
+            }
+            any = true;
+        }
+        let Some(input) = input else { continue };
+        let prefix = Path::new(out.prefix()).file_name().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+        let backend = att.decoder.load()?;
+        let outcome = decode_dir(&Request {
+            input: &input,
+            output: &dir,
+            backend: &backend,
+            counter_names: att.counter_names(),
+            top: 10,
+            loss,
+            verbose: cfg.log_level.shows_info(),
+            prefixes: Some(vec![prefix]),
+        })?;
+        for s in &outcome.summaries {
+            for l in &s.capture_loss {
+                eprintln!(
+                    "rocprof-rs: warning: thread trace of {}: the trace buffer of shader engine {} was full: {} bytes and {} waves lost (raise --att-buffer-size)",
+                    s.label, l.se, l.bytes_lost, l.waves_lost
+                );
+            }
+        }
+        crate::outputs::to_console(std::io::stdout().lock(), &outcome.report())?;
+        for e in &outcome.errors {
+            eprintln!("rocprof-rs: error: {e}");
+            ok = false;
+        }
+    }
+    if !any {
+        eprintln!("rocprof-rs: warning: --att: no dispatch was traced (did the kernel filter select any kernel?)");
+    }
+    Ok(ok)
 }

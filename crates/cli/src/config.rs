@@ -94,6 +94,8 @@ pub(crate) struct Config {
     pub(crate) collection: CollectionSpec,
     /// Which dispatches counters and thread traces select (`--kernel-*-regex`, `--kernel-iteration-range`).
     pub(crate) kernel_filter: rocprof_model::kernel_filter::KernelFilterSpec,
+    /// `--att`: thread-trace capture and decoding.
+    pub(crate) att: Option<crate::args::AttOptions>,
     pub(crate) kernel_trace: bool,
     pub(crate) output_directory: Option<String>,
     pub(crate) output_file: Option<String>,
@@ -124,7 +126,7 @@ pub(crate) const DEFAULT_OUTPUT_FILE: &str = "%hostname%/%pid%";
 impl Config {
     /// True when some tracing domain is on.
     pub(crate) fn any_tracing(&self) -> bool {
-        self.kernel_trace
+        self.kernel_trace || self.att.is_some()
     }
 
     /// The output-directory template (unexpanded).

@@ -171,8 +171,14 @@ pub(crate) fn launch_env(
         ("ROCPROF_RS_LOG_LEVEL".to_string(), OsString::from(cfg.log_level.env_value())),
     ];
     let mut domains = Vec::new();
-    if cfg.kernel_trace {
+    // Thread traces are started and stopped around dispatches in the intercept queues.
+    if cfg.kernel_trace || cfg.att.is_some() {
         domains.push("kernel");
+    }
+    if let Some(att) = &cfg.att {
+        for (name, value) in att.to_env() {
+            env.push((name.to_string(), OsString::from(value)));
+        }
     }
     env.push(("ROCPROF_RS_TRACE".to_string(), OsString::from(domains.join(","))));
     for (name, value) in cfg.kernel_filter.to_env() {

@@ -212,6 +212,9 @@ fn run(cfg: &Config) -> Result<u8> {
     if written.files.is_empty() && cfg.any_tracing() && cfg.log_level.shows_info() {
         eprintln!("rocprof-rs: nothing was traced, so no output files were written");
     }
+    if cfg.att.is_some() && !att::after_run(cfg, &capture.path)? {
+        return Ok(exit.status().max(1));
+    }
     Ok(exit.status())
 }
 

@@ -498,6 +498,7 @@ mod tests {
         Config {
             kernel_filter: Default::default(),
             collection: Default::default(),
+            att: None,
             kernel_trace: true,
             output_directory: Some(dir.display().to_string()),
             output_file: Some("%tag%/p%pid%".into()),

@@ -30,6 +30,7 @@ use rocprof_packets::regs::{COMPUTE_PERFCOUNT_ENABLE, CP_PERFMON_CNTL, GRBM_GFX_
 use rocprof_packets::{Family, Target};
 
 use crate::counters::{event_value, Unit};
+use crate::sqtt::SqttSession;
 use crate::targets::GpuModel;
 use crate::wave::DispatchModel;
 
@@ -39,6 +40,11 @@ pub trait DeviceMemory {
     fn read(&self, addr: u64, out: &mut [u8]) -> bool;
     /// Writes `data` at `addr`; false when the range is not accessible.
     fn write(&self, addr: u64, data: &[u8]) -> bool;
+    /// The GPU clock counter (`COPY_DATA` source `GPU_CLOCK_COUNT`, which gfx9 thread-trace
+    /// streams copy to mark their start and end); 0 when the memory has no clock.
+    fn gpu_clock(&self) -> u64 {
+        0
+    }
 }
 
 /// Most dispatches one counting period keeps; later ones are not counted (reported by
@@ -124,6 +130,8 @@ pub struct Pm4Device {
     events: HashMap<(String, u32), String>,
     xcc: Vec<Xcc>,
     overflowed: u64,
+    /// Thread-trace registers and running traces.
+    sqtt: SqttSession,
 }
 
 /// Decoded `GRBM_GFX_INDEX`: `None` = broadcast.
@@ -190,6 +198,7 @@ impl Pm4Device {
             events,
             xcc: (0..target.xccs.max(1)).map(|_| Xcc::default()).collect(),
             overflowed: 0,
+            sqtt: SqttSession::new(target, pt.map(Target::family).unwrap_or(Family::Gfx9)),
         }
     }
 
@@ -216,9 +225,36 @@ impl Pm4Device {
         }
     }
 
+    /// True when a thread trace runs on some shader engine (the sim then asks
+    /// [`Pm4Device::sqtt_detail_request`] before modelling a dispatch and hands the model to
+    /// [`Pm4Device::sqtt_dispatch`]).
+    pub fn is_tracing(&self) -> bool {
+        self.sqtt.is_tracing()
+    }
+
+    /// The per-instruction detail the running thread traces need from a dispatch model.
+    pub fn sqtt_detail_request(&self) -> Option<crate::wave::DetailRequest> {
+        self.sqtt.detail_request()
+    }
+
+    /// A dispatch completed while thread traces run: its waves go into every running trace
+    /// (`entry_pc`: absolute address of the kernel's first instruction; `code`: its code).
+    pub fn sqtt_dispatch(&mut self, model: &DispatchModel, entry_pc: u64, code: &[u8]) {
+        self.sqtt.dispatch(model, entry_pc, code);
+    }
+
+    /// The thread-trace state (for tests and diagnostics).
+    pub fn sqtt(&self) -> &SqttSession {
+        &self.sqtt
+    }
+
     /// Value of register `addr` on XCC `xcc` (counter registers read the counter model).
     pub fn read_register(&self, xcc: usize, addr: u32) -> u32 {
         let x = &self.xcc[xcc];
+        let grbm = x.regs.get(&GRBM_GFX_INDEX).copied().unwrap_or(0xE000_0000);
+        if let Some(v) = self.sqtt.read(xcc as u32, grbm, addr) {
+            return v;
+        }
         if let Some(candidates) = self.counter_regs.get(&addr) {
             let grbm = decode_grbm(self.family, x.regs.get(&GRBM_GFX_INDEX).copied().unwrap_or(0xE000_0000));
             let value = self.counter_value(xcc, candidates, grbm);
@@ -308,6 +344,10 @@ impl Pm4Device {
     }
 
     fn write_register(&mut self, xcc: usize, addr: u32, value: u32) {
+        if self.sqtt.handles(addr) {
+            let grbm = self.xcc[xcc].regs.get(&GRBM_GFX_INDEX).copied().unwrap_or(0xE000_0000);
+            self.sqtt.write(xcc as u32, grbm, addr, value);
+        }
         let x = &mut self.xcc[xcc];
         if self.select_regs.contains_key(&addr) {
             let grbm = x.regs.get(&GRBM_GFX_INDEX).copied().unwrap_or(0xE000_0000);
@@ -340,8 +380,21 @@ impl Pm4Device {
         let mut report = Pm4Report::default();
         for xcc in 0..self.xcc.len() {
             self.execute_on(xcc, dwords, mem, &mut report);
+            self.flush_traces(mem, &mut report);
         }
         report
+    }
+
+    /// Writes the buffers of thread traces that stopped into device memory (before the next packet
+    /// of the stop stream reads their write pointers back).
+    fn flush_traces(&mut self, mem: &dyn DeviceMemory, report: &mut Pm4Report) {
+        for w in self.sqtt.take_writes() {
+            if mem.write(w.addr, &w.bytes) {
+                report.memory_bytes_written += w.bytes.len();
+            } else if !w.bytes.is_empty() {
+                report.issues.push(Pm4Issue::BadAddress { offset_dw: 0, addr: w.addr });
+            }
+        }
     }
 
     fn execute_on(&mut self, xcc: usize, dw: &[u32], mem: &dyn DeviceMemory, report: &mut Pm4Report) {
@@ -371,6 +424,7 @@ impl Pm4Device {
                 continue;
             }
             report.packets += 1;
+            self.flush_traces(mem, report);
             match op {
                 // SET_UCONFIG_REG / SET_SH_REG: offset, then consecutive values.
                 0x79 | 0x76 => {
@@ -395,6 +449,8 @@ impl Pm4Device {
                             u64::from(lo) | u64::from(hi) << 32
                         }
                         5 => src,
+                        // GPU_CLOCK_COUNT.
+                        9 => mem.gpu_clock(),
                         1 | 2 => {
                             let mut b = [0u8; 8];
                             let n = if wide { 8 } else { 4 };

@@ -144,6 +144,7 @@ fn record_code_object(g: &Global, o: &Originals, exe: hsa_executable_t, lco: hsa
         uri,
     });
     g.add_code_object(exe.handle, base, size, id);
+    crate::att::code_object_loaded(o, agent, id, mem_base, mem_size);
 
     let Some(iterate) = o.executable_iterate_agent_symbols else {
         return;
@@ -268,6 +269,13 @@ fn record_symbol(ctx: &CoCtx<'_>, sym: hsa_executable_symbol_t) {
         descriptor_valid: valid,
     });
     ctx.g.kernels.insert(kernel_object, kernel_id);
+    if crate::att::enabled() && name_len > 0 {
+        // Cold path: the thread-trace kernel filter matches names once per kernel.
+        let mut buf = vec![0u8; name_len as usize + 1];
+        if info(HSA_EXECUTABLE_SYMBOL_INFO_NAME, buf.as_mut_ptr().cast()) {
+            crate::att::kernel_loaded(kernel_id, &buf[..name_len as usize]);
+        }
+    }
 }
 
 #[cfg(test)]

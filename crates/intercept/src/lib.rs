@@ -35,6 +35,7 @@
 //!   buffer.
 
 pub mod agents;
+pub mod att;
 pub mod clock;
 pub mod code_object;
 pub mod diag;

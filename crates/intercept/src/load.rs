@@ -184,6 +184,7 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
         }
         global.gate_completions = std::env::var("ROCPROF_RS_GATE_COMPLETIONS").is_ok_and(|v| v.trim() == "1");
         state::init_global(global);
+        crate::att::init(&dir, &found.gpus);
         register_process_hooks();
         diag!(
             Level::Info,
@@ -218,6 +219,7 @@ pub fn on_unload() {
     // Stop recording new work first (the writer thread's pool upkeep checks this too); the
     // completion handlers of what is in flight still run.
     state::deactivate();
+    crate::att::drain(DRAIN_TIMEOUT);
     if !queue::drain(DRAIN_TIMEOUT) {
         diag!(Level::Warning, "some dispatches did not complete before shutdown; their end times are missing");
     }
@@ -233,6 +235,9 @@ pub fn on_unload() {
 pub fn at_exit() {
     if state::global().is_some_and(|g| !g.sink.is_owner()) {
         return; // A forked child: the capture belongs to the parent.
+    }
+    if state::is_active() {
+        crate::att::drain(DRAIN_TIMEOUT);
     }
     if state::is_active() && !queue::drain(DRAIN_TIMEOUT) {
         diag!(Level::Warning, "exiting with dispatches still in flight; their end times are missing");

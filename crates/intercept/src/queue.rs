@@ -172,6 +172,7 @@ fn create_profiling_signal(o: &Originals, gated: bool) -> Option<hsa_signal_t> {
 /// call that allocates, so it never happens on the hot path).
 pub fn maintain_pool() {
     poll_completions();
+    crate::att::poll();
     let (Some(g), Some(o)) = (state::global(), state::originals()) else {
         return;
     };
@@ -439,7 +440,23 @@ unsafe fn on_packet(
         g.sink.count_drop();
         return forward();
     }
-    let out = rewrite(&app, signal, gated);
+    let mut out = rewrite(&app, signal, gated);
+    if crate::att::enabled() {
+        if crate::att::serialize_all() {
+            out.packets[0].header |= BARRIER_BIT;
+        }
+        if crate::att::selects(rec.kernel_id) {
+            // Cold path: this dispatch is thread-traced (start, kernel, stop, barrier).
+            // SAFETY: the expansion's packets are 64-byte plain C structs.
+            let raw: Vec<[u8; 64]> =
+                out.packets[..out.count].iter().map(|p| unsafe { std::mem::transmute_copy(p) }).collect();
+            if let Some(wrapped) = crate::att::wrap(agent, dispatch_id, &raw) {
+                // SAFETY: `wrapped` holds contiguous 64-byte packets, valid for the call.
+                unsafe { writer(wrapped.as_ptr().cast(), wrapped.len() as u64) };
+                return;
+            }
+        }
+    }
     // SAFETY: `out` holds `count` contiguous packets, valid for the call.
     unsafe { writer(out.packets.as_ptr().cast(), out.count as u64) };
 }

@@ -87,6 +87,9 @@ pub struct Originals {
     pub amd_signal_create: Option<PFN_hsa_amd_signal_create>,
     pub iterate_memory_pools: Option<PFN_hsa_amd_agent_iterate_memory_pools>,
     pub memory_pool_get_info: Option<PFN_hsa_amd_memory_pool_get_info>,
+    pub memory_pool_allocate: Option<PFN_hsa_amd_memory_pool_allocate>,
+    pub memory_pool_free: Option<PFN_hsa_amd_memory_pool_free>,
+    pub agents_allow_access: Option<PFN_hsa_amd_agents_allow_access>,
     pub loader: Option<hsa_ven_amd_loader_1_01_pfn_t>,
 }
 
@@ -190,6 +193,11 @@ pub unsafe fn negotiate(table: *const HsaApiTable) -> Result<Negotiated, Negotia
             o.amd_ext_size = v.minor_id;
             // Entry #10, position-stable in every layout.
             o.amd_signal_wait_any = entry!(amd as *const AmdExtTable, AmdExtTable, hsa_amd_signal_wait_any_fn);
+            // Memory pool entries (#15, #16, #19) sit at the same offsets in every layout.
+            let a = amd as *const AmdExtTable;
+            o.memory_pool_allocate = entry!(a, AmdExtTable, hsa_amd_memory_pool_allocate_fn);
+            o.memory_pool_free = entry!(a, AmdExtTable, hsa_amd_memory_pool_free_fn);
+            o.agents_allow_access = entry!(a, AmdExtTable, hsa_amd_agents_allow_access_fn);
             match (v.major_id, v.minor_id) {
                 (1, 400) => {
                     let a = amd as *const rocm_5_2::AmdExtTable;

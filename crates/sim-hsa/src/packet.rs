@@ -166,6 +166,7 @@ pub(crate) fn dispatch_model(
     pkt: &[u8; 64],
     kernel_object: u64,
     k: &code_object::KernelInfo,
+    detail: &DetailRequest,
 ) -> DispatchModel {
     let input = DispatchInput {
         target: m,
@@ -176,7 +177,17 @@ pub(crate) fn dispatch_model(
         scratch_bytes: u32_at(pkt, 24),
         kernel: kernel_profile(m, kernel_object, k),
     };
-    DispatchModel::build(&input, &DetailRequest::NONE)
+    DispatchModel::build(&input, detail)
+}
+
+/// The kernel's machine code (from its entry, `code_bytes` long).
+fn kernel_code(k: &code_object::KernelInfo) -> &'static [u8] {
+    if k.code_bytes == 0 {
+        return &[];
+    }
+    // SAFETY: `code_addr .. code_addr + code_bytes` lies inside the kernel's loaded code-object block
+    // (checked when it was loaded), which is never unmapped or written after loading.
+    unsafe { std::slice::from_raw_parts(k.code_addr as *const u8, k.code_bytes as usize) }
 }
 
 /// Runs a kernel dispatch packet for its modelled duration and returns that duration in ns: the
@@ -216,14 +227,25 @@ fn kernel_dispatch(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<u64,
         crate::diag!("queue {}: group_segment_size {group} exceeds the agent's {} bytes of LDS", q.id(), m.lds_bytes);
         return bad;
     }
-    let model = dispatch_model(m, pkt, kernel_object, &k);
+    // Running thread traces need per-instruction detail for the waves of their traced unit.
+    let detail = q
+        .agent
+        .pm4
+        .get()
+        .and_then(|d| d.lock().unwrap_or_else(|e| e.into_inner()).sqtt_detail_request())
+        .unwrap_or(DetailRequest::NONE);
+    let model = dispatch_model(m, pkt, kernel_object, &k, &detail);
     let scale = runtime::knobs().time_scale;
     let timing = runtime::timing_knobs();
     let ns = (model.duration_ns as f64 * scale * k.time_factor * timing.noise(q.id(), index)).round() as u64;
     sleep_precise(Duration::from_nanos(ns));
-    // Performance counters count the dispatch if a PM4 stream started them on this agent.
+    // Performance counters count the dispatch if a PM4 stream started them on this agent; running
+    // thread traces record its waves.
     if let Some(device) = q.agent.pm4.get() {
         let mut device = device.lock().unwrap_or_else(|e| e.into_inner());
+        if device.is_tracing() {
+            device.sqtt_dispatch(&model, k.code_addr, kernel_code(&k));
+        }
         if device.is_counting() {
             device.dispatch_completed(std::sync::Arc::new(model));
         }

@@ -195,6 +195,10 @@ impl DeviceMemory for SimMemory {
         true
     }
 
+    fn gpu_clock(&self) -> u64 {
+        crate::clock::gpu_ticks(0)
+    }
+
     fn write(&self, addr: u64, data: &[u8]) -> bool {
         if !memory::contains(addr as usize, data.len()) {
             return false;

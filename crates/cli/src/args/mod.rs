@@ -5,8 +5,11 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+mod att;
 mod collection;
 mod kernel_filter;
+
+pub(crate) use att::AttOptions;
 
 use anyhow::{bail, Result};
 use clap::{Parser, ValueEnum};
@@ -107,6 +110,9 @@ pub(crate) struct Args {
     #[command(flatten)]
     collection: collection::CollectionArgs,
 
+    #[command(flatten)]
+    att: att::AttArgs,
+
     /// The application and its arguments, after `--`.
     #[arg(last = true, value_name = "APP")]
     app: Vec<OsString>,
@@ -203,8 +209,10 @@ impl Args {
         }
         let kernel_filter = self.kernel_filter.into_spec()?;
         let collection = self.collection.into_spec()?;
+        let att = self.att.into_options(false)?;
         Ok(Config {
             kernel_filter,
+            att,
             collection,
             kernel_trace: self.kernel_trace.unwrap_or(false),
             output_directory: self.output_directory,

@@ -54,6 +54,7 @@ fn run(args: AttDecodeArgs) -> anyhow::Result<bool> {
         top: args.top,
         loss: Default::default(),
         verbose: true,
+        prefixes: None,
     })?;
     if !args.quiet {
         print!("{}", outcome.report());

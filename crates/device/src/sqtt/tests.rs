@@ -149,3 +149,93 @@ fn a_small_buffer_keeps_what_fits_and_counts_the_rest() {
     let d = decode(&c, &small);
     assert!(d.occupancy.iter().any(|o| o.start));
 }
+
+/// Device memory for the executor tests: one zeroed region.
+struct Region {
+    base: u64,
+    bytes: std::cell::RefCell<Vec<u8>>,
+}
+
+impl crate::pm4::DeviceMemory for Region {
+    fn read(&self, addr: u64, out: &mut [u8]) -> bool {
+        let Some(off) = addr.checked_sub(self.base).map(|o| o as usize) else { return false };
+        let b = self.bytes.borrow();
+        let Some(src) = b.get(off..off + out.len()) else { return false };
+        out.copy_from_slice(src);
+        true
+    }
+    fn write(&self, addr: u64, data: &[u8]) -> bool {
+        let Some(off) = addr.checked_sub(self.base).map(|o| o as usize) else { return false };
+        let mut b = self.bytes.borrow_mut();
+        let Some(dst) = b.get_mut(off..off + data.len()) else { return false };
+        dst.copy_from_slice(data);
+        true
+    }
+}
+
+/// aqlprofile's start stream, a code-object marker, one dispatch, the stop stream: what the stop
+/// stream copied to the control buffer names the data, which decodes to the dispatch.
+#[test]
+fn the_att_packets_program_a_trace_that_decodes() {
+    use rocprof_packets::att::{param, AttParameter, AttPlan};
+    use rocprof_packets::marker::CodeObjectMarker;
+    use rocprof_packets::{parse::parse_sqtt_control, Agent, Target};
+    for (name, pt) in [("gfx942", Target::Gfx942), ("gfx1100", Target::Gfx1100), ("gfx1201", Target::Gfx1201)] {
+        let t = find(name).unwrap();
+        let agent = Agent::reference(pt);
+        let params = [
+            AttParameter { id: param::SE_MASK, value: 1 },
+            AttParameter { id: param::COMPUTE_UNIT_TARGET, value: 1 },
+            AttParameter { id: param::SIMD_SELECTION, value: 0xF },
+            AttParameter { id: param::ATT_BUFFER_SIZE, value: 1 << 20 },
+        ];
+        let plan = AttPlan::new(&agent, &params).unwrap();
+        let (control, trace) = (0x10_0000_0000u64, 0x10_0001_0000u64);
+        let mem = Region { base: control, bytes: std::cell::RefCell::new(vec![0; (0x1_0000 + (1 << 20)) as usize]) };
+        let mut dev = crate::pm4::Pm4Device::new(t);
+        let start = plan.start_stream(control, trace).unwrap();
+        let r = dev.execute(&start, &mem);
+        assert!(r.issues.is_empty(), "{name}: {:?}", r.issues);
+        assert!(dev.is_tracing(), "{name}");
+        let code = fixture_kernel(name);
+        let entry = 0x7f00_0000_1900u64;
+        let marker = CodeObjectMarker { id: 3, addr: entry - 0x1900, size: 0x4000, is_unload: false, from_start: true };
+        assert!(dev.execute(&marker.stream(&agent), &mem).issues.is_empty());
+        let req = dev.sqtt_detail_request().expect("a trace runs");
+        let kernel = KernelProfile::from_code(t, &code);
+        let input = DispatchInput {
+            target: t,
+            grid: [64 * 300, 1, 1],
+            workgroup: [64, 1, 1],
+            wavefront_size: t.wavefront_size,
+            lds_bytes: 0,
+            scratch_bytes: 0,
+            kernel: &kernel,
+        };
+        let model = DispatchModel::build(&input, &req);
+        dev.sqtt_dispatch(&model, entry, &code);
+        let stop = plan.stop_stream(control, trace).unwrap();
+        let r = dev.execute(&stop, &mem);
+        assert!(r.issues.is_empty(), "{name}: {:?}", r.issues);
+        assert!(!dev.is_tracing());
+        let ctl = mem.bytes.borrow()[..plan.control_buffer_size() as usize].to_vec();
+        let res = parse_sqtt_control(&plan, trace, &ctl).unwrap();
+        let se0 = res.ses[0];
+        assert!(se0.enabled && !se0.overflow && se0.data_bytes > 64, "{name}: {se0:?}");
+        let off = (se0.data_addr - control) as usize;
+        let mut data = mem.bytes.borrow()[off..off + se0.data_bytes as usize].to_vec();
+        let family = family_of(t).unwrap();
+        if family == Family::Gfx9 {
+            let unit = TracedUnit { target_cu: 1, simd_select: 0xF };
+            let mut h = gfx9_header(t, unit, 0).to_vec();
+            h.append(&mut data);
+            data = h;
+        }
+        let markers = rocprof_sqtt::code_object_markers(&data).unwrap();
+        assert_eq!(markers.iter().map(|m| (m.id, m.address)).collect::<Vec<_>>(), [(3, entry - 0x1900)], "{name}");
+        let co = CodeObject::from_text(family, entry, &code, entry);
+        let d = Decoder::new(&co).decode(&data).unwrap();
+        assert_eq!(d.occupancy.iter().filter(|o| o.start).count() as u64, model.per_se[0].waves, "{name}");
+        assert!(d.waves.iter().any(|w| !w.instructions.is_empty()), "{name}");
+    }
+}
