@@ -2,6 +2,7 @@
 //! needed) and, with `ROCPROF_RS_STAGE` set by `cargo xtask test`, real runs on hsa-sim.
 
 mod att_decode;
+mod att_staged;
 mod errors;
 mod exit_status;
 mod staged;
