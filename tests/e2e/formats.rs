@@ -52,6 +52,24 @@ pub(crate) fn perfetto_check(test: &str, trace: &Path) -> Option<String> {
     Some(text)
 }
 
+/// Runs `../shared/tools/otf2-check/check.sh` (the OTF2 reference reader) on `anchor` and returns
+/// its report; fails the test when the archive is rejected.
+pub(crate) fn otf2_check(test: &str, anchor: &Path) -> Option<String> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tools/otf2-check/check.sh");
+    if !script.exists() {
+        rocprof_test_inputs::skip_or_fail(test, format!("{} not found", script.display()));
+        return None;
+    }
+    let out = Command::new("bash").arg(&script).arg(anchor).output().expect("run otf2-check");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    if out.status.code() == Some(3) {
+        rocprof_test_inputs::skip_or_fail(test, format!("otf2-check could not set up:\n{text}"));
+        return None;
+    }
+    assert!(out.status.success(), "otf2-check rejected {}:\n{text}", anchor.display());
+    Some(text)
+}
+
 /// Parses `results.json` and checks it against `schemas/json/results.schema.json`.
 pub(crate) fn valid_json(path: &Path) -> Value {
     let doc: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
@@ -77,7 +95,7 @@ fn run_formats(test: &str, formats: &[&str], n: u64) -> Option<(Run, PathBuf)> {
 #[test]
 fn one_run_writes_every_format_with_every_dispatch() {
     let test = "one_run_writes_every_format_with_every_dispatch";
-    let Some((_, out)) = run_formats(test, &["pftrace", "json", "rocpd", "csv"], 50) else { return };
+    let Some((_, out)) = run_formats(test, &["pftrace", "json", "otf2", "rocpd", "csv"], 50) else { return };
     let names: Vec<String> = {
         let mut v: Vec<String> =
             std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
@@ -86,8 +104,21 @@ fn one_run_writes_every_format_with_every_dispatch() {
     };
     assert_eq!(
         names,
-        ["run_agent_info.csv", "run_kernel_trace.csv", "run_results.db", "run_results.json", "run_results.pftrace"]
+        [
+            "run_agent_info.csv",
+            "run_kernel_trace.csv",
+            "run_results",
+            "run_results.db",
+            "run_results.def",
+            "run_results.json",
+            "run_results.otf2",
+            "run_results.pftrace"
+        ]
     );
+    if let Some(report) = otf2_check(test, &out.join("run_results.otf2")) {
+        assert!(report.contains("Enter=50 Leave=50"), "{report}");
+        assert!(report.contains("== events total: 100"), "{report}");
+    }
 
     let pftrace = out.join("run_results.pftrace");
     assert_eq!(pftrace_slices(&pftrace).get("kernel_dispatch"), Some(&50));
@@ -130,7 +161,7 @@ fn an_unknown_format_is_a_one_line_error_before_the_application_starts() {
     assert_eq!(run.status.code(), Some(2), "{}", run.transcript());
     assert_eq!(
         run.stderr.trim(),
-        "rocprof-rs: error: unknown output format 'xml' (supported: csv, json, pftrace, rocpd)"
+        "rocprof-rs: error: unknown output format 'xml' (supported: csv, json, otf2, pftrace, rocpd)"
     );
     assert!(!run.stdout.contains("vector_add"), "the application ran:\n{}", run.transcript());
 }
@@ -143,7 +174,8 @@ fn convert_of_the_database_matches_the_direct_outputs() {
     let conv = out.join("converted");
     let conv_s = conv.display().to_string();
     let db = out.join("run_results.db").display().to_string();
-    let run = rocprof_e2e::run(&stage.cli(), &["convert", &db, "-f", "pftrace", "json", "csv", "-d", &conv_s], &[]);
+    let run =
+        rocprof_e2e::run(&stage.cli(), &["convert", &db, "-f", "pftrace", "json", "csv", "otf2", "-d", &conv_s], &[]);
     assert!(run.status.success(), "{}", run.transcript());
     // AMD's rocpd convert names: <OUT>/out_<name>.
     let direct = pftrace_slices(&out.join("run_results.pftrace"));
@@ -161,6 +193,9 @@ fn convert_of_the_database_matches_the_direct_outputs() {
     let direct = std::fs::read_to_string(out.join("run_kernel_trace.csv")).unwrap();
     let converted = std::fs::read_to_string(conv.join("out_kernel_trace.csv")).unwrap();
     assert_eq!(converted, direct, "kernel_trace.csv identical");
+    if let Some(report) = otf2_check(test, &conv.join("out_results.otf2")) {
+        assert!(report.contains("Enter=30 Leave=30"), "{report}");
+    }
     let agents = read_csv(&conv.join("out_agent_info.csv"));
     assert_eq!(agents.rows.len(), read_csv(&out.join("run_agent_info.csv")).rows.len());
 }

@@ -26,6 +26,10 @@ pub(crate) const APT_PACKAGES: &[&str] = &[
     "librocrand-dev",
     "libhiprand-dev",
     "openmpi-bin",
+    // -f otf2 loads the OTF2 library at run time; otf2-check reads archives with the tools.
+    "libopen-trace-format2-10",
+    "otf2-tools",
+    "python3-otf2",
 ];
 
 /// Installs the Debian packages when they are missing and we are root; otherwise says what to run.

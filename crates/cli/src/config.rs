@@ -18,12 +18,19 @@ pub(crate) enum OutputFormat {
     Pftrace,
     /// rocprofv3's JSON (`results.json`).
     Json,
+    /// OTF2 archive (`results.otf2`, `results.def`, `results/`).
+    Otf2,
 }
 
 impl OutputFormat {
     /// Every format with its name on the command line (`-f`), in the order listed in messages.
-    pub(crate) const ALL: [(&'static str, OutputFormat); 4] =
-        [("csv", Self::Csv), ("json", Self::Json), ("pftrace", Self::Pftrace), ("rocpd", Self::Rocpd)];
+    pub(crate) const ALL: [(&'static str, OutputFormat); 5] = [
+        ("csv", Self::Csv),
+        ("json", Self::Json),
+        ("otf2", Self::Otf2),
+        ("pftrace", Self::Pftrace),
+        ("rocpd", Self::Rocpd),
+    ];
 
     /// The format named `name` (case-insensitive).
     pub(crate) fn from_name(name: &str) -> Option<Self> {

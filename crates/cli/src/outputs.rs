@@ -200,6 +200,9 @@ pub(crate) fn writers_for(formats: &[OutputFormat], out: &OutputLocation, s: &Wr
                 out.clone(),
                 JsonOptions { config_json: s.config_json.clone(), summary: s.summary },
             ))),
+            OutputFormat::Otf2 => {
+                writers.push(Box::new(rocprof_writers::otf2::Otf2Writer::new(out.clone(), s.agent_index)))
+            }
             OutputFormat::Pftrace => writers.push(Box::new(PerfettoWriter::with_options(
                 out.clone(),
                 PerfettoOptions { agent_index: s.agent_index, ..Default::default() },

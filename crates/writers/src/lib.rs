@@ -11,6 +11,7 @@
 //! | [`rocpd`] | `<prefix>_results.db`, AMD rocpd SQLite schema version 3 |
 //! | [`csv`] | `<prefix>_kernel_trace.csv`, `<prefix>_agent_info.csv` |
 //! | [`json`] | `<prefix>_results.json` (rocprofv3's layout, schema in `schemas/json/`) |
+//! | [`otf2`] | `<prefix>_results.otf2` + `.def` + `<prefix>_results/` (OTF2, through libotf2) |
 //! | [`perfetto`] | `<prefix>_results.pftrace` (Perfetto, rocprofv3's track layout) |
 //! | [`stats`] | `<prefix>_kernel_stats.csv`, `<prefix>_domain_stats.csv` (`--stats`), and the `-S` summary table |
 //! | [`synthetic`] | synthetic traces for throughput measurements |
@@ -35,6 +36,7 @@ mod host;
 pub mod json;
 pub mod json_schema;
 pub mod kinds;
+pub mod otf2;
 pub mod perfetto;
 mod pipeline;
 pub use host::hostname;

@@ -165,11 +165,12 @@ impl Args {
         for f in self.output_format.iter().flat_map(|f| f.split([' ', '\t', ';', ':'])).filter(|f| !f.is_empty()) {
             let format = match OutputFormat::from_name(f) {
                 Some(format) => format,
-                None if f.eq_ignore_ascii_case("otf2") => {
-                    bail!("output format '{f}' is not supported yet (supported: {})", OutputFormat::names())
-                }
                 None => bail!("unknown output format '{f}' (supported: {})", OutputFormat::names()),
             };
+            if format == OutputFormat::Otf2 {
+                // Before the application starts: the OTF2 library is loaded at run time.
+                rocprof_writers::otf2::check_available().map_err(|e| anyhow::anyhow!(e))?;
+            }
             if !formats.contains(&format) {
                 formats.push(format);
             }
@@ -278,7 +279,7 @@ mod tests {
         assert_eq!(parse(&["--", "a"]).unwrap().formats, [OutputFormat::Rocpd]);
         let e = parse(&["-f", "xml", "--", "a"]).unwrap_err().to_string();
         assert!(e.contains("unknown output format 'xml'"), "{e}");
-        assert_eq!(e, "unknown output format 'xml' (supported: csv, json, pftrace, rocpd)");
+        assert_eq!(e, "unknown output format 'xml' (supported: csv, json, otf2, pftrace, rocpd)");
         let c = parse(&["-f", "pftrace", "json", "--", "a"]).unwrap();
         assert_eq!(c.formats, [OutputFormat::Pftrace, OutputFormat::Json]);
     }

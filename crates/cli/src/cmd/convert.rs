@@ -21,7 +21,8 @@ use crate::progress;
 
 const AFTER_HELP: &str = "\
 Formats: csv (kernel_trace.csv, agent_info.csv; with --stats the stats files), json (results.json),
-pftrace (results.pftrace; 'perfetto' is accepted too). Files are <OUT>/<PREFIX>_<name>, as AMD's
+pftrace (results.pftrace; 'perfetto' is accepted too), otf2 (results.otf2 + results.def +
+results/; needs the OTF2 library, Debian package libopen-trace-format2-10). Files are <OUT>/<PREFIX>_<name>, as AMD's
 rocpd convert names them. A directory given as input stands for every *.db under it.
 
 Exit status: 0 when every output was written, 1 when a database could not be read or an output
@@ -69,6 +70,7 @@ struct ConvertArgs {
 enum FormatArg {
     Csv,
     Json,
+    Otf2,
     #[value(alias = "perfetto")]
     Pftrace,
 }
@@ -112,6 +114,12 @@ pub(crate) fn run(args: Vec<OsString>) -> ExitCode {
             FormatArg::Csv => OutputFormat::Csv,
             FormatArg::Json => OutputFormat::Json,
             FormatArg::Pftrace => OutputFormat::Pftrace,
+            FormatArg::Otf2 => {
+                if let Err(e) = rocprof_writers::otf2::check_available() {
+                    return super::fail(&e);
+                }
+                OutputFormat::Otf2
+            }
         };
         if !formats.contains(&f) {
             formats.push(f);

@@ -1,0 +1,340 @@
+//! OTF2 output (`<prefix>_results.otf2`, `<prefix>_results.def`, `<prefix>_results/`), laid out as
+//! rocprofv3's: clock properties in ns, one system-tree node (the host), a PROCESS location group
+//! per process and an ACCELERATOR group per agent, one location per (thread, agent, queue) for
+//! kernels (`Thread <tid>, Compute on GPU Agent-1, Queue 0`), one region per kernel name, ENTER and
+//! LEAVE per kernel with the string attribute `category`.
+//!
+//! Written through the OTF2 library ([`rocprof_otf2`], loaded at run time). Events stream to the
+//! library as records arrive; the library needs times on one location never to decrease, so each
+//! location holds back its last kernel (which also applies rocprofv3's overlap fix) and a kernel
+//! that would start before its predecessor ended is clamped (counted in [`Otf2Writer::clamped`]).
+//! The archive is built in a hidden `.<name>.partial/` directory and moved into place when complete.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use rocprof_model::{AgentId, KernelDispatch, KernelId, QueueId, Record, SessionMeta, ThreadId};
+use rocprof_otf2::{Archive, Otf2};
+
+use crate::csv::AgentIndex;
+use crate::host::NodeInfo;
+use crate::{Error, OutputLocation, Result, Session, Writer};
+
+/// The OTF2 library, loaded once per process.
+fn library() -> std::result::Result<&'static Otf2, &'static rocprof_otf2::Error> {
+    static LIB: OnceLock<std::result::Result<Otf2, rocprof_otf2::Error>> = OnceLock::new();
+    LIB.get_or_init(Otf2::load).as_ref()
+}
+
+/// Whether `-f otf2` can work here; the error is the one-line message for users.
+pub fn check_available() -> std::result::Result<(), String> {
+    library().map(|_| ()).map_err(|e| e.to_string())
+}
+
+fn otf2_err(path: &Path) -> impl Fn(rocprof_otf2::Error) -> Error + '_ {
+    move |e| Error::Io { path: path.to_path_buf(), source: std::io::Error::other(e) }
+}
+
+/// Writes the OTF2 archive.
+#[derive(Debug)]
+pub struct Otf2Writer {
+    out: OutputLocation,
+    agent_index: AgentIndex,
+    state: Option<State>,
+    clamped: u64,
+}
+
+impl Otf2Writer {
+    /// A writer naming agents as `agent_index` says (`-A`).
+    pub fn new(out: OutputLocation, agent_index: AgentIndex) -> Self {
+        Self { out, agent_index, state: None, clamped: 0 }
+    }
+
+    /// Kernels whose start had to be moved to their predecessor's end on the same location.
+    pub fn clamped(&self) -> u64 {
+        self.clamped
+    }
+}
+
+#[derive(Debug)]
+struct Location {
+    id: u64,
+    name: u32,
+    group: u32,
+    last_end: u64,
+    held: Option<KernelDispatch>,
+}
+
+#[derive(Debug, Default)]
+struct ProcessState {
+    group: u32,
+    agents: HashMap<AgentId, (String, u32)>,
+    kernels: HashMap<KernelId, u32>,
+    queue_rank: HashMap<(AgentId, QueueId), u32>,
+    locations: HashMap<(ThreadId, AgentId, QueueId), usize>,
+}
+
+#[derive(Debug)]
+struct State {
+    archive: Archive<'static>,
+    /// Final paths and where they are built.
+    path: PathBuf,
+    build_dir: PathBuf,
+    name: String,
+    strings: Vec<String>,
+    string_ids: HashMap<String, u32>,
+    /// (name string, role, paradigm).
+    regions: Vec<u32>,
+    region_ids: HashMap<u32, u32>,
+    locations: Vec<Location>,
+    /// (name, type, parent process group or undefined).
+    groups: Vec<(u32, u8, u32)>,
+    process: Option<ProcessState>,
+    first: Option<SessionMeta>,
+    min_ts: u64,
+    max_ts: u64,
+    category_attr_value: u32,
+    clamped: u64,
+}
+
+impl State {
+    fn string(&mut self, s: &str) -> u32 {
+        if let Some(&id) = self.string_ids.get(s) {
+            return id;
+        }
+        let id = self.strings.len() as u32;
+        self.strings.push(s.to_string());
+        self.string_ids.insert(s.to_string(), id);
+        id
+    }
+
+    fn region(&mut self, name: &str) -> u32 {
+        let sid = self.string(name);
+        if let Some(&r) = self.region_ids.get(&sid) {
+            return r;
+        }
+        let r = self.regions.len() as u32;
+        self.regions.push(sid);
+        self.region_ids.insert(sid, r);
+        r
+    }
+
+    fn start_process(&mut self, meta: &SessionMeta) -> Result<()> {
+        self.flush_held()?;
+        let exe = meta.command.first().map(|c| c.rsplit('/').next().unwrap_or(c).to_string()).unwrap_or_default();
+        let name = self.string(&exe);
+        let group = self.groups.len() as u32;
+        self.groups.push((name, rocprof_otf2::LOCATION_GROUP_PROCESS, rocprof_otf2::UNDEFINED));
+        self.process = Some(ProcessState { group, ..ProcessState::default() });
+        self.min_ts = self.min_ts.min(meta.start.ns);
+        self.max_ts = self.max_ts.max(meta.end.ns);
+        if self.first.is_none() {
+            self.first = Some(meta.clone());
+        }
+        Ok(())
+    }
+
+    fn location(&mut self, d: &KernelDispatch) -> usize {
+        let p = self.process.as_mut().expect("a process section is open");
+        if let Some(&l) = p.locations.get(&(d.thread, d.agent, d.queue)) {
+            return l;
+        }
+        let n = p.queue_rank.len() as u32;
+        let rank = *p.queue_rank.entry((d.agent, d.queue)).or_insert(n);
+        let (label, agent_group) =
+            p.agents.get(&d.agent).cloned().unwrap_or_else(|| (format!("UNK Agent-{}", d.agent.0), p.group));
+        let name = format!("Thread {}, Compute on {label}, Queue {rank}", d.thread.0);
+        let key = (d.thread, d.agent, d.queue);
+        let idx = self.locations.len();
+        let name = self.string(&name);
+        self.locations.push(Location { id: idx as u64, name, group: agent_group, last_end: 0, held: None });
+        self.process.as_mut().expect("open").locations.insert(key, idx);
+        idx
+    }
+
+    fn dispatch(&mut self, path: &Path, mut d: KernelDispatch) -> Result<()> {
+        let l = self.location(&d);
+        let Some(mut prev) = self.locations[l].held.take() else {
+            self.locations[l].held = Some(d);
+            return Ok(());
+        };
+        if d.start.ns < prev.end.ns && d.start.ns >= prev.start.ns {
+            let end = prev.end.ns.min(d.end.ns);
+            let mid = d.start.ns + (end - d.start.ns) / 2;
+            prev.end.ns = mid;
+            d.start.ns = mid;
+        }
+        self.locations[l].held = Some(d);
+        self.kernel_events(path, l, &prev)
+    }
+
+    fn kernel_events(&mut self, path: &Path, l: usize, d: &KernelDispatch) -> Result<()> {
+        let region = {
+            let name = self.process.as_ref().and_then(|p| p.kernels.get(&d.kernel)).copied();
+            match name {
+                Some(sid) => {
+                    let s = self.strings[sid as usize].clone();
+                    self.region(&s)
+                }
+                None => self.region(&format!("kernel {}", d.kernel.0)),
+            }
+        };
+        let loc = &mut self.locations[l];
+        let mut start = d.start.ns;
+        if start < loc.last_end {
+            start = loc.last_end;
+            self.clamped += 1;
+        }
+        let end = d.end.ns.max(start);
+        loc.last_end = end;
+        let id = loc.id;
+        self.min_ts = self.min_ts.min(start);
+        self.max_ts = self.max_ts.max(end);
+        let err = otf2_err(path);
+        self.archive.enter(id, start, region, Some((0, self.category_attr_value))).map_err(&err)?;
+        self.archive.leave(id, end, region).map_err(&err)
+    }
+
+    fn flush_held(&mut self) -> Result<()> {
+        let path = self.path.clone();
+        for l in 0..self.locations.len() {
+            if let Some(d) = self.locations[l].held.take() {
+                self.kernel_events(&path, l, &d)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Writer for Otf2Writer {
+    fn name(&self) -> &'static str {
+        "otf2"
+    }
+
+    fn begin(&mut self, _session: &Session<'_>) -> Result<()> {
+        let path = self.out.file("results.otf2");
+        let lib = library().map_err(|e| Error::Unsupported(e.to_string()))?;
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let build_dir = dir.join(format!(".{name}.partial"));
+        let _ = std::fs::remove_dir_all(&build_dir);
+        std::fs::create_dir_all(&build_dir).map_err(|source| Error::Io { path: build_dir.clone(), source })?;
+        let archive = Archive::create(lib, &build_dir, &name).map_err(otf2_err(&path))?;
+        let mut st = State {
+            archive,
+            path,
+            build_dir,
+            name,
+            strings: Vec::new(),
+            string_ids: HashMap::new(),
+            regions: Vec::new(),
+            region_ids: HashMap::new(),
+            locations: Vec::new(),
+            groups: Vec::new(),
+            process: None,
+            first: None,
+            min_ts: u64::MAX,
+            max_ts: 0,
+            category_attr_value: 0,
+            clamped: 0,
+        };
+        st.string("category");
+        st.string("tracing category");
+        st.category_attr_value = st.string("kernel_dispatch");
+        self.state = Some(st);
+        Ok(())
+    }
+
+    fn write(&mut self, session: &Session<'_>, record: &Record) -> Result<()> {
+        let Some(st) = self.state.as_mut() else { return Ok(()) };
+        match record {
+            Record::Process(meta) => st.start_process(meta)?,
+            Record::Agent(a) => {
+                let (label, index) = self.agent_index.parts(a);
+                let label = format!("{} {label}-{index}", a.agent_type.as_str());
+                let name = st.string(session.strings.resolve(a.name));
+                let group = st.groups.len() as u32;
+                let parent = st.process.as_ref().map_or(rocprof_otf2::UNDEFINED, |p| p.group);
+                st.groups.push((name, rocprof_otf2::LOCATION_GROUP_ACCELERATOR, parent));
+                if let Some(p) = st.process.as_mut() {
+                    p.agents.insert(a.id, (label, group));
+                }
+            }
+            Record::KernelSymbol(k) => {
+                let name = st.string(session.strings.resolve(k.formatted_name));
+                if let Some(p) = st.process.as_mut() {
+                    p.kernels.insert(k.id, name);
+                }
+            }
+            Record::KernelDispatch(d) => {
+                let path = st.path.clone();
+                st.dispatch(&path, *d)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _session: &Session<'_>) -> Result<Vec<PathBuf>> {
+        let Some(mut st) = self.state.take() else { return Ok(Vec::new()) };
+        st.flush_held()?;
+        self.clamped = st.clamped;
+        let path = st.path.clone();
+        let node = NodeInfo::current();
+        let host = st.string(&node.hostname);
+        let argv0 = st.first.as_ref().and_then(|m| m.command.first()).cloned().unwrap_or_default();
+        let class = st.string(&argv0);
+        let (min, max) = if st.min_ts == u64::MAX { (0, 0) } else { (st.min_ts, st.max_ts) };
+        let realtime =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        let State { archive, strings, regions, locations, groups, build_dir, name, .. } = st;
+        let counts: Vec<u64> = locations.iter().map(|l| archive.events(l.id)).collect();
+        archive
+            .close(|d| {
+                d.clock_properties(1_000_000_000, min, max - min + 1, realtime)?;
+                for (i, s) in strings.iter().enumerate() {
+                    d.string(i as u32, s)?;
+                }
+                d.attribute(0, 0, 1, rocprof_otf2::TYPE_STRING)?;
+                d.system_tree_node(0, host, class, rocprof_otf2::UNDEFINED)?;
+                for (i, (name, ty, parent)) in groups.iter().enumerate() {
+                    d.location_group(i as u32, *name, *ty, 0, *parent)?;
+                }
+                for (i, r) in regions.iter().enumerate() {
+                    d.region(i as u32, *r, rocprof_otf2::ROLE_FUNCTION, rocprof_otf2::PARADIGM_HIP)?;
+                }
+                for (l, n) in locations.iter().zip(&counts) {
+                    d.location(l.id, l.name, rocprof_otf2::LOCATION_ACCELERATOR_STREAM, *n, l.group)?;
+                }
+                Ok(())
+            })
+            .map_err(otf2_err(&path))?;
+        // Move the finished archive into place: <name>.otf2, <name>.def, <name>/.
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let io = |p: &Path| {
+            let p = p.to_path_buf();
+            move |source| Error::Io { path: p, source }
+        };
+        for item in [format!("{name}.otf2"), format!("{name}.def"), name.clone()] {
+            let from = build_dir.join(&item);
+            let to = dir.join(&item);
+            if to.is_dir() {
+                std::fs::remove_dir_all(&to).map_err(io(&to))?;
+            }
+            if from.exists() {
+                std::fs::rename(&from, &to).map_err(io(&to))?;
+            }
+        }
+        let _ = std::fs::remove_dir_all(&build_dir);
+        Ok(vec![path])
+    }
+
+    fn abandon(&mut self) {
+        if let Some(st) = self.state.take() {
+            let dir = st.build_dir.clone();
+            drop(st);
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
