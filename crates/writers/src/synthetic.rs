@@ -138,6 +138,88 @@ pub fn trace(dispatches: u64) -> Trace {
     t
 }
 
+/// A synthetic trace of `dispatches` dispatches as a record stream generated on the fly: the same
+/// records as [`trace`] (definitions, then dispatches), without holding them, for measuring
+/// conversions of any size in bounded memory.
+#[derive(Debug)]
+pub struct Source {
+    definitions: std::collections::VecDeque<rocprof_model::Record>,
+    template: Trace,
+    next: u64,
+    total: u64,
+    queue_time: [u64; QUEUES as usize],
+    started: bool,
+}
+
+impl Source {
+    /// A stream of `dispatches` dispatches.
+    pub fn new(dispatches: u64) -> Self {
+        let template = trace(0);
+        Self {
+            definitions: std::collections::VecDeque::new(),
+            queue_time: [template.meta.start.ns + 1_000; QUEUES as usize],
+            template,
+            next: 0,
+            total: dispatches,
+            started: false,
+        }
+    }
+}
+
+impl rocprof_model::RecordSource for Source {
+    fn next_record(
+        &mut self,
+        strings: &mut rocprof_model::StringTable,
+    ) -> std::result::Result<Option<rocprof_model::Record>, rocprof_model::SourceError> {
+        use rocprof_model::Record;
+        if !self.started {
+            self.started = true;
+            for (_, s) in self.template.strings.iter() {
+                strings.intern(s);
+            }
+            let mut meta = self.template.meta.clone();
+            meta.command = vec!["synthetic".into(), self.total.to_string()];
+            self.definitions.push_back(Record::Process(Box::new(meta)));
+            self.definitions
+                .extend(self.template.records().filter(|r| !matches!(r, Record::Process(_) | Record::RunHealth(_))));
+        }
+        if let Some(r) = self.definitions.pop_front() {
+            return Ok(Some(r));
+        }
+        if self.next >= self.total {
+            return Ok(None);
+        }
+        let n = self.next;
+        self.next += 1;
+        let q = (n % QUEUES) as usize;
+        let k = (n % KERNELS.len() as u64) as usize;
+        let duration = 2_000 + (n * 7_919) % 3_000 + 1_000 * k as u64;
+        let start = self.queue_time[q] + 500;
+        self.queue_time[q] = start + duration;
+        Ok(Some(Record::KernelDispatch(KernelDispatch {
+            dispatch_id: DispatchId(n + 1),
+            correlation_id: CorrelationId(n + 1),
+            agent: AgentId(1),
+            queue: QueueId(q as u64 + 1),
+            thread: ThreadId(4242 + (q as u32 % THREADS)),
+            kernel: KernelId(k as u64 + 1),
+            grid: Dim3::new(1 << 20, 1, 1),
+            workgroup: Dim3::new(256, 1, 1),
+            group_segment_size: 512 * k as u32,
+            kernarg_size: 24,
+            sgpr_count: 16,
+            arch_vgpr_count: 8 + 4 * k as u32,
+            start: Timestamp::boottime(start),
+            end: Timestamp::boottime(start + duration),
+            ..Default::default()
+        })))
+    }
+
+    fn len_hint(&self) -> Option<u64> {
+        Some(self.total - self.next + self.definitions.len() as u64)
+    }
+}
+
 /// Result of [`rocpd_throughput`].
 #[derive(Debug, Clone)]
 pub struct Throughput {
@@ -170,6 +252,15 @@ pub fn rocpd_throughput(dispatches: u64, dir: &Path) -> Result<Throughput> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_streamed_source_yields_the_same_dispatches_as_the_trace() {
+        let t = trace(100);
+        let streamed = Trace::collect(&mut Source::new(100)).unwrap();
+        assert_eq!(streamed.dispatches, t.dispatches);
+        assert_eq!(streamed.kernel_symbols, t.kernel_symbols);
+        assert_eq!(streamed.agents, t.agents);
+    }
 
     #[test]
     fn synthetic_dispatches_do_not_overlap_per_queue() {

@@ -8,7 +8,10 @@
 //! database). Best of several runs each, to keep the noise of shared
 //! cores out; the report gives wall-time ratios and the extra time per dispatch.
 //!
-//! Usage: `rocprof-bench [--dispatches N] [--runs R] [--rows M]`.
+//! Conversion: a streamed synthetic trace of `--convert-records` (default 10 M) kernel-dispatch
+//! records to each format, each in its own child process, reporting records/s and peak RSS.
+//!
+//! Usage: `rocprof-bench [--dispatches N] [--runs R] [--rows M] [--convert-records K]`.
 
 #![forbid(unsafe_code)]
 
@@ -38,6 +41,10 @@ fn best(runs: u64, mut f: impl FnMut() -> Result<Duration>) -> Result<Duration> 
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(i) = args.iter().position(|a| a == "--convert") {
+        let format = args.get(i + 1).context("--convert needs a format")?;
+        return convert_child(format, arg(&args, "--records", 1_000_000)?);
+    }
     let dispatches = arg(&args, "--dispatches", 2000)?;
     let runs = arg(&args, "--runs", 5)?;
     let rows = arg(&args, "--rows", 1_000_000)?;
@@ -143,10 +150,80 @@ fn main() -> Result<()> {
 
     let dir = scratch("rocpd-throughput");
     let t = rocprof_writers::synthetic::rocpd_throughput(rows, &dir).context("writing the synthetic rocpd database")?;
+    let bytes = std::fs::metadata(&t.path).map(|m| m.len()).unwrap_or(0);
     println!(
-        "rocpd write throughput: {rows} synthetic dispatches in {:.2} s: {:.0} rows/s",
+        "rocpd write throughput: {rows} synthetic dispatches in {:.2} s: {:.0} rows/s, {:.1} bytes per dispatch row ({bytes} bytes)",
         t.seconds,
-        t.rows_per_sec()
+        t.rows_per_sec(),
+        bytes as f64 / rows.max(1) as f64
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // Conversions of a large synthetic record stream, one format per child process so that each
+    // peak RSS is that format's alone.
+    let records = arg(&args, "--convert-records", 10_000_000)?;
+    println!("conversion of {records} synthetic kernel-dispatch records (streamed), one process per format:");
+    let me = std::env::current_exe()?;
+    for format in ["csv", "json", "pftrace", "otf2", "rocpd"] {
+        let out = std::process::Command::new(&me)
+            .args(["--convert", format, "--records", &records.to_string()])
+            .output()
+            .context("running a conversion child")?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        if !out.status.success() {
+            println!("  {format:<8} failed: {}{}", text.trim(), String::from_utf8_lossy(&out.stderr).trim());
+            continue;
+        }
+        println!("  {}", text.trim());
+    }
+    Ok(())
+}
+
+/// Peak resident set size of this process, KiB (`VmHWM`).
+fn peak_rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
+        })
+        .unwrap_or(0)
+}
+
+/// `--convert FORMAT --records N`: one conversion of the streamed synthetic trace.
+fn convert_child(format: &str, records: u64) -> Result<()> {
+    use rocprof_writers::{write_stream, OutputLocation, Progress, StreamOptions, Writer};
+    let dir = scratch(&format!("convert-{format}"));
+    let out = OutputLocation::new(&dir, "synthetic");
+    let mut w: Box<dyn Writer> = match format {
+        "csv" => Box::new(rocprof_writers::csv::CsvWriter::new(out)),
+        "json" => Box::new(rocprof_writers::json::JsonWriter::new(out)),
+        "pftrace" => Box::new(rocprof_writers::perfetto::PerfettoWriter::new(out)),
+        "otf2" => {
+            if let Err(e) = rocprof_writers::otf2::check_available() {
+                bail!("{e}");
+            }
+            Box::new(rocprof_writers::otf2::Otf2Writer::new(out, Default::default()))
+        }
+        "rocpd" => Box::new(rocprof_writers::rocpd::RocpdWriter::new(out)),
+        other => bail!("unknown format {other}"),
+    };
+    let mut source = rocprof_writers::synthetic::Source::new(records);
+    let t = Instant::now();
+    let outcome = write_stream(
+        &mut source,
+        &mut [&mut *w],
+        &StreamOptions { progress: Progress::Hidden, ..StreamOptions::default() },
+    )?;
+    let secs = t.elapsed().as_secs_f64();
+    let files = outcome.into_result()?;
+    let bytes: u64 = files.iter().filter_map(|f| std::fs::metadata(f).ok()).map(|m| m.len()).sum();
+    println!(
+        "{format:<8} {records} records in {secs:.2} s: {:.0} records/s, peak RSS {:.1} MiB, {:.1} bytes per record",
+        records as f64 / secs,
+        peak_rss_kib() as f64 / 1024.0,
+        bytes as f64 / records.max(1) as f64
     );
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())

@@ -509,14 +509,15 @@ impl State {
 
     fn kernel_slice(&mut self, d: &KernelDispatch) -> Result<()> {
         let track = self.kernel_track(d)?;
-        let Some(p) = self.process.as_ref() else { return Ok(()) };
+        let Some(p) = self.process.as_mut() else { return Ok(()) };
         let k = p.kernels.get(&d.kernel).copied();
-        let agent = p.agents.get(&d.agent).cloned();
+        // The agent's strings are moved out and back to avoid a copy per slice.
+        let agent = p.agents.get_mut(&d.agent).map(|a| (std::mem::take(&mut a.dashed), a.type_name));
         let name_iid = match k {
             Some(k) => k.name_iid,
             None => self.name_iid(&format!("kernel {}", d.kernel.0)),
         };
-        let (agent_dashed, agent_type) = agent.map_or((String::new(), "UNK"), |a| (a.dashed, a.type_name));
+        let (agent_dashed, agent_type) = agent.unwrap_or((String::new(), "UNK"));
         let flow = self.flow(d.correlation_id.0);
         if let Some(p) = self.process.as_mut() {
             p.end_ns = p.end_ns.max(d.end.ns);
@@ -541,7 +542,11 @@ impl State {
             ("grid_size", Value::Uint(d.grid.product())),
             ("stream_ID", Value::Uint(d.stream.0)),
         ];
-        self.slice(track, "kernel_dispatch", name_iid, d.start.ns, d.end.ns, flow, &args)
+        let r = self.slice(track, "kernel_dispatch", name_iid, d.start.ns, d.end.ns, flow, &args);
+        if let Some(a) = self.process.as_mut().and_then(|p| p.agents.get_mut(&d.agent)) {
+            a.dashed = agent_dashed;
+        }
+        r
     }
 
     fn agent(&mut self, a: &Agent) {
