@@ -530,6 +530,9 @@ mod tests {
         write_kernel_dispatch(&mut s, &d);
         let parsed: Value = serde_json::from_str(&s).unwrap();
         assert_eq!(parsed, kernel_dispatch_json(&d));
-        assert!(s.starts_with("{\"size\":136,\"kind\":11,\"operation\":2,\"thread_id\":"), "rocprofv3's key order: {s}");
+        assert!(
+            s.starts_with("{\"size\":136,\"kind\":11,\"operation\":2,\"thread_id\":"),
+            "rocprofv3's key order: {s}"
+        );
     }
 }
