@@ -14,6 +14,7 @@ use std::sync::atomic::Ordering;
 
 use rocprof_hsa_sys::*;
 use rocprof_model::capture::{CodeObjectLoadRecord, CodeObjectUnloadRecord, KernelSymbolRecord};
+use rocprof_model::LossReason;
 
 use crate::clock;
 use crate::guard::callback_guard;
@@ -143,7 +144,9 @@ fn record_code_object(g: &Global, o: &Originals, exe: hsa_executable_t, lco: hsa
         storage,
         uri,
     });
-    g.add_code_object(exe.handle, base, size, id);
+    if !g.add_code_object(exe.handle, base, size, id) {
+        g.sink.count_loss(LossReason::CodeObjectTableFull);
+    }
     crate::att::code_object_loaded(o, agent, id, mem_base, mem_size);
 
     let Some(iterate) = o.executable_iterate_agent_symbols else {
@@ -268,7 +271,9 @@ fn record_symbol(ctx: &CoCtx<'_>, sym: hsa_executable_symbol_t) {
         code_properties: words.properties,
         descriptor_valid: valid,
     });
-    ctx.g.kernels.insert(kernel_object, kernel_id);
+    if !ctx.g.kernels.insert(kernel_object, kernel_id) {
+        ctx.g.sink.count_loss(LossReason::KernelTableFull);
+    }
     if crate::att::enabled() && name_len > 0 {
         // Cold path: the thread-trace kernel filter matches names once per kernel.
         let mut buf = vec![0u8; name_len as usize + 1];

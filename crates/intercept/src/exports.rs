@@ -213,6 +213,92 @@ pub unsafe extern "C" fn amd_signal_wait_any_wrapper(
     index
 }
 
+/// Replaces `hsa_amd_signal_wait_all`: when the wait is satisfied, every signal of the set was
+/// observed.
+///
+/// # Safety
+/// The `hsa_amd_signal_wait_all` contract (`signals` holds `signal_count` handles).
+pub unsafe extern "C" fn amd_signal_wait_all_wrapper(
+    signal_count: u32,
+    signals: *mut hsa_signal_t,
+    conds: *mut hsa_signal_condition_t,
+    values: *mut hsa_signal_value_t,
+    timeout_hint: u64,
+    wait_hint: hsa_wait_state_t,
+    satisfying_values: *mut hsa_signal_value_t,
+) -> u32 {
+    let rc = match state::originals().and_then(|o| o.amd_signal_wait_all) {
+        // SAFETY: forwarding the caller's arguments to the original (same contract).
+        Some(f) => unsafe { f(signal_count, signals, conds, values, timeout_hint, wait_hint, satisfying_values) },
+        None => u32::MAX,
+    };
+    if rc == 0 && !signals.is_null() {
+        for i in 0..signal_count as usize {
+            // SAFETY: the caller's array holds `signal_count` signals.
+            let signal = unsafe { *signals.add(i) };
+            ffi_guard("hsa_amd_signal_wait_all", || (), || queue::on_app_signal_observed(signal));
+        }
+    }
+    rc
+}
+
+/// Replaces `hsa_signal_group_wait_any_relaxed`.
+///
+/// # Safety
+/// The `hsa_signal_group_wait_any_relaxed` contract.
+pub unsafe extern "C" fn signal_group_wait_any_relaxed_wrapper(
+    group: hsa_signal_group_t,
+    conditions: *const hsa_signal_condition_t,
+    compare_values: *const hsa_signal_value_t,
+    wait_state_hint: hsa_wait_state_t,
+    signal: *mut hsa_signal_t,
+    value: *mut hsa_signal_value_t,
+) -> hsa_status_t {
+    let status = match state::originals().and_then(|o| o.signal_group_wait_any_relaxed) {
+        // SAFETY: forwarding the caller's arguments to the original (same contract).
+        Some(f) => unsafe { f(group, conditions, compare_values, wait_state_hint, signal, value) },
+        None => HSA_STATUS_ERROR,
+    };
+    // SAFETY: on success the runtime wrote the satisfying signal to the caller's out-pointer.
+    unsafe { observe_group_result(status, signal, "hsa_signal_group_wait_any_relaxed") };
+    status
+}
+
+/// Replaces `hsa_signal_group_wait_any_scacquire`.
+///
+/// # Safety
+/// The `hsa_signal_group_wait_any_scacquire` contract.
+pub unsafe extern "C" fn signal_group_wait_any_scacquire_wrapper(
+    group: hsa_signal_group_t,
+    conditions: *const hsa_signal_condition_t,
+    compare_values: *const hsa_signal_value_t,
+    wait_state_hint: hsa_wait_state_t,
+    signal: *mut hsa_signal_t,
+    value: *mut hsa_signal_value_t,
+) -> hsa_status_t {
+    let status = match state::originals().and_then(|o| o.signal_group_wait_any_scacquire) {
+        // SAFETY: forwarding the caller's arguments to the original (same contract).
+        Some(f) => unsafe { f(group, conditions, compare_values, wait_state_hint, signal, value) },
+        None => HSA_STATUS_ERROR,
+    };
+    // SAFETY: as in the relaxed variant.
+    unsafe { observe_group_result(status, signal, "hsa_signal_group_wait_any_scacquire") };
+    status
+}
+
+/// After a successful group wait, the signal the runtime reported as satisfied was observed.
+///
+/// # Safety
+/// `signal` is the caller's out-pointer (NULL or valid), written by the runtime on success.
+unsafe fn observe_group_result(status: hsa_status_t, signal: *const hsa_signal_t, what: &str) {
+    if status != HSA_STATUS_SUCCESS || signal.is_null() {
+        return;
+    }
+    // SAFETY: non-null out-pointer the runtime filled (caller).
+    let s = unsafe { *signal };
+    ffi_guard(what, || (), || queue::on_app_signal_observed(s));
+}
+
 /// The intercept-queue packet handler.
 ///
 /// # Safety

@@ -44,6 +44,7 @@ pub mod guard;
 pub mod kernel_map;
 pub mod load;
 pub mod mpmc;
+pub mod padded;
 pub mod queue;
 pub mod sink;
 pub mod state;

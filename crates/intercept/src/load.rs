@@ -28,6 +28,9 @@ fn wrappers() -> Wrappers {
         signal_wait_relaxed: exports::signal_wait_relaxed_wrapper,
         signal_wait_scacquire: exports::signal_wait_scacquire_wrapper,
         amd_signal_wait_any: exports::amd_signal_wait_any_wrapper,
+        amd_signal_wait_all: exports::amd_signal_wait_all_wrapper,
+        signal_group_wait_any_relaxed: exports::signal_group_wait_any_relaxed_wrapper,
+        signal_group_wait_any_scacquire: exports::signal_group_wait_any_scacquire_wrapper,
     }
 }
 
@@ -62,6 +65,15 @@ fn unwrap_ours(fresh: &mut Originals, previous: Option<&Originals>) {
     }
     if fresh.amd_signal_wait_any.map(|f| f as usize) == Some(w.amd_signal_wait_any as usize) {
         fresh.amd_signal_wait_any = previous.and_then(|p| p.amd_signal_wait_any);
+    }
+    if fresh.amd_signal_wait_all.map(|f| f as usize) == Some(w.amd_signal_wait_all as usize) {
+        fresh.amd_signal_wait_all = previous.and_then(|p| p.amd_signal_wait_all);
+    }
+    if fresh.signal_group_wait_any_relaxed.map(|f| f as usize) == Some(w.signal_group_wait_any_relaxed as usize) {
+        fresh.signal_group_wait_any_relaxed = previous.and_then(|p| p.signal_group_wait_any_relaxed);
+    }
+    if fresh.signal_group_wait_any_scacquire.map(|f| f as usize) == Some(w.signal_group_wait_any_scacquire as usize) {
+        fresh.signal_group_wait_any_scacquire = previous.and_then(|p| p.signal_group_wait_any_scacquire);
     }
 }
 
@@ -227,6 +239,7 @@ pub fn on_unload() {
         g.sink.mark_clean(clock::now_ns());
         // The runtime destroys every signal when it shuts down.
         g.pool.reset();
+        g.app_signals.clear();
         g.in_flight.store(0, Ordering::Release);
     }
 }

@@ -5,6 +5,8 @@
 
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 
+use crate::padded::Padded;
+
 struct Cell {
     seq: AtomicUsize,
     value: AtomicU32,
@@ -14,8 +16,9 @@ struct Cell {
 pub struct Mpmc {
     cells: Box<[Cell]>,
     mask: usize,
-    head: AtomicUsize,
-    tail: AtomicUsize,
+    // Consumers and producers are different threads: keep the two ends on their own lines.
+    head: Padded<AtomicUsize>,
+    tail: Padded<AtomicUsize>,
 }
 
 impl Mpmc {
@@ -23,7 +26,7 @@ impl Mpmc {
     pub fn new(capacity: usize) -> Self {
         let cap = capacity.max(2).next_power_of_two();
         let cells = (0..cap).map(|i| Cell { seq: AtomicUsize::new(i), value: AtomicU32::new(0) }).collect();
-        Self { cells, mask: cap - 1, head: AtomicUsize::new(0), tail: AtomicUsize::new(0) }
+        Self { cells, mask: cap - 1, head: Padded(AtomicUsize::new(0)), tail: Padded(AtomicUsize::new(0)) }
     }
 
     /// Adds a value; false when full.

@@ -41,6 +41,7 @@ use std::sync::atomic::Ordering;
 
 use rocprof_hsa_sys::*;
 use rocprof_model::capture::{DispatchBeginRecord, DispatchEndRecord, QueueRecord, DISPATCH_NO_TIME, DISPATCH_OK};
+use rocprof_model::LossReason;
 
 use crate::diag::Level;
 use crate::guard::ffi_guard;
@@ -98,6 +99,7 @@ pub unsafe fn create(
         // Our failure must not become the application's: create the queue the normal way (an
         // invalid argument fails there again with the runtime's own status) and say once that
         // it is not traced.
+        g.sink.count_loss(LossReason::QueueInterceptFailed);
         static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
         if !WARNED.swap(true, Ordering::Relaxed) {
             diag!(
@@ -113,6 +115,7 @@ pub unsafe fn create(
         return status;
     }
     let Some((index, queue_id)) = g.add_queue(q as usize, agent.handle) else {
+        g.sink.count_loss(LossReason::QueueTableFull);
         diag!(Level::Warning, "too many queues; queue {:p} is not traced", q);
         return status;
     };
@@ -122,6 +125,7 @@ pub unsafe fn create(
         (o.set_profiler_enabled.expect("can_trace_kernels"))(q, 1);
         let rc = (o.intercept_register.expect("can_trace_kernels"))(q, handler, index as *mut c_void);
         if rc != HSA_STATUS_SUCCESS {
+            g.sink.count_loss(LossReason::QueueInterceptFailed);
             diag!(Level::Warning, "could not register the packet handler on queue {}: status {:#x}", queue_id, rc);
         }
     }
@@ -244,11 +248,21 @@ fn settle_queue(g: &Global, o: &Originals, queue_index: usize) {
         {
             continue;
         }
+        forget_app_signal(g, slot);
         slot.state.store(state::SLOT_DONE, Ordering::Release);
         if !gated {
             g.pool.release(i);
         }
         g.in_flight.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Removes the slot's application signal from [`Global::app_signals`] (its dispatch's completion
+/// is recorded or abandoned), so that the map holds only dispatches in flight.
+fn forget_app_signal(g: &Global, slot: &state::Slot) {
+    let pos = slot.map_pos.swap(crate::kernel_map::NO_POS, Ordering::AcqRel);
+    if pos != crate::kernel_map::NO_POS {
+        g.app_signals.remove_at(pos, slot.app_signal.load(Ordering::Relaxed));
     }
 }
 
@@ -365,8 +379,12 @@ unsafe fn on_packet(
     let Some(q) = g.queues.get(queue_index) else {
         return forward();
     };
+    // Our own time for this packet (from here to the hand-off to the runtime's writer, whose
+    // time is the runtime's) goes into the run's health as the overhead estimate; this reading
+    // is also the dispatch's enqueue time.
+    let entered_ns = clock::now_ns();
     let Some((slot_index, slot)) = g.pool.acquire() else {
-        g.sink.count_drop();
+        g.sink.count_loss(LossReason::SignalPoolEmpty);
         g.sink.wake_writer();
         return forward();
     };
@@ -379,7 +397,7 @@ unsafe fn on_packet(
         kernel_object: app.kernel_object,
         agent_handle: agent,
         queue_id: q.id.load(Ordering::Acquire),
-        enqueue_ns: clock::now_ns(),
+        enqueue_ns: entered_ns,
         tid: sink::tid(),
         setup: u32::from(app.setup),
         workgroup_x: u32::from(app.workgroup_size_x),
@@ -411,11 +429,16 @@ unsafe fn on_packet(
     let rc = unsafe {
         reset(signal, start_value);
         slot.app_signal.store(app.completion_signal.handle, Ordering::Relaxed);
+        // The map entry exists before the slot is pending, so whoever records the completion
+        // also finds (and removes) it.
+        if !gated && app.completion_signal.handle != 0 {
+            match g.app_signals.insert_new(app.completion_signal.handle, u64::from(slot_index) + 1) {
+                Some(pos) => slot.map_pos.store(pos, Ordering::Relaxed),
+                None => g.sink.count_loss(LossReason::SignalMapFull),
+            }
+        }
         // Publishes the fields above (and the reset) to whoever records the completion.
         slot.state.store(state::SLOT_PENDING, Ordering::Release);
-        if !gated && app.completion_signal.handle != 0 {
-            g.app_signals.insert(app.completion_signal.handle, u64::from(slot_index) + 1);
-        }
         if gated {
             register(
                 signal,
@@ -437,10 +460,12 @@ unsafe fn on_packet(
         slot.state.store(state::SLOT_DONE, Ordering::Release);
         g.in_flight.fetch_sub(1, Ordering::AcqRel);
         g.pool.release(slot_index);
-        g.sink.count_drop();
+        g.sink.count_loss(LossReason::HandlerRegistrationFailed);
         return forward();
     }
     let mut out = rewrite(&app, signal, gated);
+    // Kept in the calling thread's own chunk header: no shared counter on the hot path.
+    g.sink.add_hook_time(clock::now_ns().saturating_sub(entered_ns), 1);
     if crate::att::enabled() {
         if crate::att::serialize_all() {
             out.packets[0].header |= BARRIER_BIT;
@@ -553,11 +578,14 @@ pub fn on_app_signal_observed(signal: hsa_signal_t) {
     let (Some(g), Some(o)) = (state::global(), state::originals()) else {
         return;
     };
-    let v = g.app_signals.get(signal.handle);
-    if v == 0 {
-        return;
-    }
-    let Some(slot) = g.pool.slot((v - 1) as u32) else {
+    // Every dispatch in flight that completes this signal (an application may reuse one signal
+    // for several dispatches at once).
+    g.app_signals.for_each(signal.handle, |v| observe_slot(g, o, signal, (v - 1) as u32));
+}
+
+/// [`on_app_signal_observed`] for one slot whose dispatch completes `signal`.
+fn observe_slot(g: &Global, o: &Originals, signal: hsa_signal_t, slot_index: u32) {
+    let Some(slot) = g.pool.slot(slot_index) else {
         return;
     };
     if slot.app_signal.load(Ordering::Relaxed) != signal.handle {
@@ -596,7 +624,7 @@ pub fn on_app_signal_observed(signal: hsa_signal_t) {
         slot.state.store(state::SLOT_PENDING, Ordering::Release);
         return;
     }
-    finish(g, o, (v - 1) as u32, slot);
+    finish(g, o, slot_index, slot);
 }
 
 /// Writes the completion record of a slot this thread holds in `SLOT_RECORDING` and whose
@@ -604,6 +632,7 @@ pub fn on_app_signal_observed(signal: hsa_signal_t) {
 /// signal and no barrier waits for it); a gated one is released by its completion handler.
 fn finish(g: &Global, o: &Originals, slot_index: u32, slot: &state::Slot) {
     record_end(g, o, slot);
+    forget_app_signal(g, slot);
     let gated = slot.start_value.load(Ordering::Relaxed) == 2;
     slot.state.store(state::SLOT_DONE, Ordering::Release);
     if !gated {
@@ -664,7 +693,7 @@ pub fn open_gate(slot_index: u32) {
             unsafe { store(signal, 0) };
         }
     }
-    g.sink.count_drop();
+    g.sink.count_loss(LossReason::CompletionLost);
 }
 
 /// Waits (bounded) until every submitted dispatch has its completion record.

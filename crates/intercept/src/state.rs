@@ -6,8 +6,9 @@ use std::sync::OnceLock;
 
 use rocprof_hsa_sys::hsa_signal_t;
 
-use crate::kernel_map::KernelMap;
+use crate::kernel_map::{KernelMap, NO_POS};
 use crate::mpmc::Mpmc;
+use crate::padded::Padded;
 use crate::sink::Sink;
 use crate::tables::Originals;
 
@@ -77,7 +78,9 @@ pub fn set_originals(o: Originals) {
     ORIGINALS.store(Box::leak(Box::new(o)), Ordering::Release);
 }
 
-/// One profiling-signal slot: a runtime signal we own, reused across dispatches.
+/// One profiling-signal slot: a runtime signal we own, reused across dispatches. One cache line
+/// each: neighbouring slots belong to dispatches of different threads.
+#[repr(C, align(64))]
 pub struct Slot {
     /// The signal handle (0 until created).
     pub signal: AtomicU64,
@@ -93,6 +96,9 @@ pub struct Slot {
     pub app_signal: AtomicU64,
     /// Who records the completion: [`SLOT_PENDING`], [`SLOT_RECORDING`], [`SLOT_DONE`].
     pub state: AtomicU8,
+    /// The entry of `app_signal` in [`Global::app_signals`] ([`NO_POS`]: none), removed when the
+    /// completion is recorded.
+    pub map_pos: AtomicU32,
 }
 
 /// The dispatch's completion is not recorded yet.
@@ -109,10 +115,10 @@ pub struct SignalPool {
     created: AtomicUsize,
     free: Mpmc,
     /// Approximate number of free slots (maintenance decides when to grow).
-    free_count: std::sync::atomic::AtomicI64,
+    free_count: Padded<std::sync::atomic::AtomicI64>,
     /// The slot whose completion handler ran last: it is released by the *next* completion,
     /// after its own handler has returned to the runtime (see `queue::on_complete`).
-    deferred: AtomicU32,
+    deferred: Padded<AtomicU32>,
 }
 
 /// No slot.
@@ -130,14 +136,15 @@ impl SignalPool {
                 start_value: AtomicU64::new(1),
                 app_signal: AtomicU64::new(0),
                 state: AtomicU8::new(SLOT_DONE),
+                map_pos: AtomicU32::new(NO_POS),
             })
             .collect();
         Self {
             slots,
             created: AtomicUsize::new(0),
             free: Mpmc::new(capacity),
-            free_count: std::sync::atomic::AtomicI64::new(0),
-            deferred: AtomicU32::new(NO_SLOT),
+            free_count: Padded(std::sync::atomic::AtomicI64::new(0)),
+            deferred: Padded(AtomicU32::new(NO_SLOT)),
         }
     }
 
@@ -255,7 +262,8 @@ pub struct Global {
     /// kernel_object -> kernel id.
     pub kernels: KernelMap,
     /// Application completion signal -> profiling slot index + 1, for recording a completion on
-    /// the application thread that observes the signal (see `queue`).
+    /// the application thread that observes the signal (see `queue`). An entry lives from the
+    /// dispatch's submission to its recorded completion (`Slot::map_pos`).
     pub app_signals: KernelMap,
     /// Profiling signals.
     pub pool: SignalPool,
@@ -271,9 +279,9 @@ pub struct Global {
     /// Number of agent discoveries so far (namespaces their string ids).
     pub discoveries: AtomicU32,
     /// Next dispatch id.
-    pub next_dispatch: AtomicU64,
+    pub next_dispatch: Padded<AtomicU64>,
     /// Next correlation id.
-    pub next_correlation: AtomicU64,
+    pub next_correlation: Padded<AtomicU64>,
     /// Next queue id.
     pub next_queue: AtomicU64,
     /// Next code object id.
@@ -281,7 +289,7 @@ pub struct Global {
     /// Next kernel id.
     pub next_kernel: AtomicU64,
     /// Dispatches submitted whose completion has not been recorded yet.
-    pub in_flight: AtomicU64,
+    pub in_flight: Padded<AtomicU64>,
 }
 
 /// A small fixed set of handles, readable without locks (agents: a handful per machine).
@@ -368,12 +376,12 @@ impl Global {
             gpu_agents: HandleSet::from(gpu_agents),
             known_agents: HandleSet::from(gpu_agents),
             discoveries: AtomicU32::new(1),
-            next_dispatch: AtomicU64::new(1),
-            next_correlation: AtomicU64::new(1),
+            next_dispatch: Padded(AtomicU64::new(1)),
+            next_correlation: Padded(AtomicU64::new(1)),
             next_queue: AtomicU64::new(1),
             next_code_object: AtomicU64::new(1),
             next_kernel: AtomicU64::new(1),
-            in_flight: AtomicU64::new(0),
+            in_flight: Padded(AtomicU64::new(0)),
         }
     }
 
@@ -404,16 +412,17 @@ impl Global {
         }
     }
 
-    /// Remembers a loaded code object for its unload record.
-    pub fn add_code_object(&self, executable: u64, base: u64, size: u64, id: u64) {
+    /// Remembers a loaded code object for its unload record; false when the table is full.
+    pub fn add_code_object(&self, executable: u64, base: u64, size: u64, id: u64) -> bool {
         for e in self.code_objects.iter() {
             if e.executable.compare_exchange(0, executable, Ordering::AcqRel, Ordering::Acquire).is_ok() {
                 e.base.store(base, Ordering::Release);
                 e.size.store(size, Ordering::Release);
                 e.id.store(id, Ordering::Release);
-                return;
+                return true;
             }
         }
+        false
     }
 
     /// Is `agent` a GPU?

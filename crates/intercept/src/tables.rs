@@ -71,6 +71,9 @@ pub struct Originals {
     pub signal_wait_relaxed: Option<PFN_hsa_signal_wait_relaxed>,
     pub signal_wait_scacquire: Option<PFN_hsa_signal_wait_scacquire>,
     pub amd_signal_wait_any: Option<PFN_hsa_amd_signal_wait_any>,
+    pub amd_signal_wait_all: Option<PFN_hsa_amd_signal_wait_all>,
+    pub signal_group_wait_any_relaxed: Option<PFN_hsa_signal_group_wait_any_relaxed>,
+    pub signal_group_wait_any_scacquire: Option<PFN_hsa_signal_group_wait_any_scacquire>,
     pub iterate_agents: Option<PFN_hsa_iterate_agents>,
     pub agent_get_info: Option<PFN_hsa_agent_get_info>,
     pub system_get_info: Option<PFN_hsa_system_get_info>,
@@ -175,6 +178,8 @@ pub unsafe fn negotiate(table: *const HsaApiTable) -> Result<Negotiated, Negotia
             signal_wait_relaxed: entry!(c, CoreApiTable, hsa_signal_wait_relaxed_fn),
             signal_wait_scacquire: entry!(c, CoreApiTable, hsa_signal_wait_scacquire_fn),
             signal_silent_store_relaxed: entry!(c, CoreApiTable, hsa_signal_silent_store_relaxed_fn),
+            signal_group_wait_any_relaxed: entry!(c, CoreApiTable, hsa_signal_group_wait_any_relaxed_fn),
+            signal_group_wait_any_scacquire: entry!(c, CoreApiTable, hsa_signal_group_wait_any_scacquire_fn),
             iterate_agents: entry!(c, CoreApiTable, hsa_iterate_agents_fn),
             agent_get_info: entry!(c, CoreApiTable, hsa_agent_get_info_fn),
             system_get_info: entry!(c, CoreApiTable, hsa_system_get_info_fn),
@@ -222,6 +227,7 @@ pub unsafe fn negotiate(table: *const HsaApiTable) -> Result<Negotiated, Negotia
                     o.amd_signal_create = entry!(a, AmdExtTable, hsa_amd_signal_create_fn);
                     o.iterate_memory_pools = entry!(a, AmdExtTable, hsa_amd_agent_iterate_memory_pools_fn);
                     o.memory_pool_get_info = entry!(a, AmdExtTable, hsa_amd_memory_pool_get_info_fn);
+                    o.amd_signal_wait_all = entry!(a, AmdExtTable, hsa_amd_signal_wait_all_fn);
                     AmdLayout::Major2
                 }
                 (major, size) => {
@@ -261,6 +267,12 @@ pub struct Wrappers {
     pub signal_wait_scacquire: PFN_hsa_signal_wait_scacquire,
     /// Replaces `hsa_amd_signal_wait_any`.
     pub amd_signal_wait_any: PFN_hsa_amd_signal_wait_any,
+    /// Replaces `hsa_amd_signal_wait_all` (AMD table major 2 only).
+    pub amd_signal_wait_all: PFN_hsa_amd_signal_wait_all,
+    /// Replaces `hsa_signal_group_wait_any_relaxed`.
+    pub signal_group_wait_any_relaxed: PFN_hsa_signal_group_wait_any_relaxed,
+    /// Replaces `hsa_signal_group_wait_any_scacquire` (and its `_acquire` alias).
+    pub signal_group_wait_any_scacquire: PFN_hsa_signal_group_wait_any_scacquire,
 }
 
 /// Installs the wrappers into the live core table, each only where the original exists.
@@ -291,8 +303,19 @@ pub unsafe fn install(core: *mut CoreApiTable, amd: *mut AmdExtTable, o: &Origin
             if o.signal_wait_scacquire.is_some() {
                 (*core).hsa_signal_wait_scacquire_fn = Some(w.signal_wait_scacquire);
             }
+            if o.signal_group_wait_any_relaxed.is_some() {
+                (*core).hsa_signal_group_wait_any_relaxed_fn = Some(w.signal_group_wait_any_relaxed);
+            }
+            if o.signal_group_wait_any_scacquire.is_some() {
+                (*core).hsa_signal_group_wait_any_scacquire_fn = Some(w.signal_group_wait_any_scacquire);
+            }
             if o.amd_signal_wait_any.is_some() && !amd.is_null() {
                 (*amd).hsa_amd_signal_wait_any_fn = Some(w.amd_signal_wait_any);
+            }
+            // Only read from a major-2 table (append-only, same offset in every step), so the
+            // slot exists in the table we write.
+            if o.amd_signal_wait_all.is_some() && !amd.is_null() {
+                (*amd).hsa_amd_signal_wait_all_fn = Some(w.amd_signal_wait_all);
             }
         }
         if o.executable_freeze.is_some() {
