@@ -160,12 +160,15 @@ fn write_merged(
         render(schema::ROCPD_SUMMARY_VIEWS_SQL, &suffix, &guid),
     );
     conn.execute_batch(&ddl).map_err(err("creating the schema"))?;
-    conn.execute_batch(
-        "CREATE TEMP TABLE merge_strings (string TEXT PRIMARY KEY) WITHOUT ROWID;
-         CREATE TEMP TABLE merge_map (tbl TEXT NOT NULL, old INTEGER NOT NULL, new INTEGER NOT NULL, PRIMARY KEY (tbl, old)) WITHOUT ROWID;
-         CREATE TEMP TABLE merge_shift (tbl TEXT PRIMARY KEY, delta INTEGER NOT NULL) WITHOUT ROWID;",
-    )
-    .map_err(err("preparing the merge"))?;
+    let mut temp = String::from("CREATE TEMP TABLE merge_strings (string TEXT PRIMARY KEY) WITHOUT ROWID;\n");
+    for t in MAPPED {
+        // `old` is the rowid: each lookup is one B-tree probe.
+        temp.push_str(&format!(
+            "CREATE TEMP TABLE {} (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);\n",
+            map_table(t)
+        ));
+    }
+    conn.execute_batch(&temp).map_err(err("preparing the merge"))?;
 
     // Pass 1: the pooled, sorted string table.
     let mut files: Vec<&PathBuf> = sessions.iter().map(|(p, _)| p).collect();
@@ -190,27 +193,32 @@ fn write_merged(
     for (path, session_guid) in sessions {
         attach(&conn, path, output)?;
         conn.execute_batch("BEGIN").map_err(err("starting a transaction"))?;
-        conn.execute_batch("DELETE FROM merge_map; DELETE FROM merge_shift;").map_err(err("resetting id maps"))?;
+        let reset: String = MAPPED.iter().map(|t| format!("DELETE FROM {};\n", map_table(t))).collect();
+        conn.execute_batch(&reset).map_err(err("resetting id maps"))?;
         conn.execute(
             &format!(
-                "INSERT INTO merge_map SELECT 'rocpd_string', s.id, o.id FROM src.rocpd_string s
+                "INSERT INTO merge_map_string SELECT s.id, o.id FROM src.rocpd_string s
                  JOIN \"rocpd_string{suffix}\" o ON o.string = s.string WHERE s.guid = ?1"
             ),
             [session_guid],
         )
         .map_err(err("mapping strings"))?;
+        let mut deltas: std::collections::HashMap<&'static str, i64> = std::collections::HashMap::new();
         progress.inc(1);
         for &table in tables.iter().filter(|t| **t != "rocpd_string") {
             let cols = table_columns(&conn, &format!("{table}{suffix}")).map_err(err("reading the schema"))?;
-            plan_ids(&conn, table, &suffix, session_guid, path, &mut renumbered, output)?;
+            if let Some(delta) = plan_ids(&conn, table, &suffix, session_guid, path, &mut renumbered, output)? {
+                deltas.insert(table, delta);
+            }
             let mut names = Vec::new();
             let mut exprs = Vec::new();
             for c in &cols {
                 let e = match rekey(table, c) {
                     Rekey::Default => continue,
                     Rekey::Keep => format!("s.\"{c}\""),
-                    Rekey::Map(t) => format!("(SELECT new FROM merge_map WHERE tbl = '{t}' AND old = s.\"{c}\")"),
-                    Rekey::Shift(t) => format!("s.\"{c}\" + (SELECT delta FROM merge_shift WHERE tbl = '{t}')"),
+                    Rekey::Map(t) => format!("(SELECT new FROM {} WHERE old = s.\"{c}\")", map_table(t)),
+                    // Parents come first in DDL order, so their shift is planned already.
+                    Rekey::Shift(t) => format!("s.\"{c}\" + {}", deltas.get(t).copied().unwrap_or(0)),
                 };
                 names.push(format!("\"{c}\""));
                 exprs.push(e);
@@ -239,8 +247,10 @@ fn write_merged(
             .map_err(err("counting rows"))?;
         rows.push((t, n as u64));
     }
-    conn.execute_batch("DROP TABLE temp.merge_strings; DROP TABLE temp.merge_map; DROP TABLE temp.merge_shift;")
-        .map_err(err("cleaning up"))?;
+    let drop: String = std::iter::once("DROP TABLE temp.merge_strings;\n".to_string())
+        .chain(MAPPED.iter().map(|t| format!("DROP TABLE temp.{};\n", map_table(t))))
+        .collect();
+    conn.execute_batch(&drop).map_err(err("cleaning up"))?;
     conn.close().map_err(|(_, e)| err("closing the output")(e))?;
     Ok(MergeSummary {
         output: output.to_path_buf(),
@@ -261,8 +271,14 @@ fn detach(conn: &Connection, output: &Path) -> Result<()> {
     conn.execute_batch("DETACH DATABASE src").map_err(sqlite(output, "detaching an input"))
 }
 
-/// Prepares the ids of `table` for one session: a shift (past the ids already in the output)
-/// or, for nodes, processes and threads, a map that keeps ids where they are free.
+/// The temporary id map of a mapped table (`merge_map_string`, ...).
+fn map_table(table: &str) -> String {
+    format!("merge_map_{}", table.trim_start_matches("rocpd_").trim_start_matches("info_"))
+}
+
+/// Prepares the ids of `table` for one session: the shift past the ids already in the output
+/// (returned), or, for nodes, processes and threads, a map that keeps ids where they are free
+/// (filled in; `None` returned).
 fn plan_ids(
     conn: &Connection,
     table: &'static str,
@@ -271,7 +287,7 @@ fn plan_ids(
     path: &Path,
     renumbered: &mut Vec<(PathBuf, i64, i64)>,
     output: &Path,
-) -> Result<()> {
+) -> Result<Option<i64>> {
     let err = |what| sqlite(output, what);
     let out = format!("\"{table}{suffix}\"");
     if !MAPPED.contains(&table) {
@@ -285,10 +301,9 @@ fn plan_ids(
                 |r| r.get(0),
             )
             .map_err(err("planning ids"))?;
-        conn.execute("INSERT INTO merge_shift (tbl, delta) VALUES (?1, ?2)", params![table, delta])
-            .map_err(err("planning ids"))?;
-        return Ok(());
+        return Ok(Some(delta));
     }
+    let map = map_table(table);
     // Nodes are the same machine when their machine_id is (the row is then not copied again, see
     // `row_filter`); processes and threads are distinct per session (an OS id seen twice belongs
     // to processes of different runs or hosts).
@@ -311,9 +326,9 @@ fn plan_ids(
                     .query_row(
                         &format!(
                             "SELECT EXISTS (SELECT 1 FROM {out} WHERE id = ?1)
-                                 OR EXISTS (SELECT 1 FROM merge_map WHERE tbl = ?2 AND new = ?1)"
+                                 OR EXISTS (SELECT 1 FROM {map} WHERE new = ?1)"
                         ),
-                        params![old, table],
+                        [old],
                         |r| r.get(0),
                     )
                     .map_err(err("planning ids"))?;
@@ -322,9 +337,9 @@ fn plan_ids(
                         .query_row(
                             &format!(
                                 "SELECT MAX(COALESCE((SELECT MAX(id) FROM {out}), 0),
-                                            COALESCE((SELECT MAX(new) FROM merge_map WHERE tbl = ?1), 0)) + 1"
+                                            COALESCE((SELECT MAX(new) FROM {map}), 0)) + 1"
                             ),
-                            [table],
+                            [],
                             |r| r.get(0),
                         )
                         .map_err(err("planning ids"))?;
@@ -337,10 +352,10 @@ fn plan_ids(
                 }
             }
         };
-        conn.execute("INSERT INTO merge_map (tbl, old, new) VALUES (?1, ?2, ?3)", params![table, old, new])
+        conn.execute(&format!("INSERT INTO {map} (old, new) VALUES (?1, ?2)"), params![old, new])
             .map_err(err("planning ids"))?;
     }
-    Ok(())
+    Ok(None)
 }
 
 /// Extra condition on the source rows of `table`: node rows of machines already in the output
