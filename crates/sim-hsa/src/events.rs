@@ -131,7 +131,9 @@ pub(crate) unsafe extern "C" fn hsa_amd_signal_async_handler(
         if cond > HSA_SIGNAL_CONDITION_GTE {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
-        if s.attributes & u64::from(HSA_AMD_SIGNAL_AMD_GPU_ONLY) != 0 || !s.cpu_consumer {
+        if s.attributes.load(std::sync::atomic::Ordering::Relaxed) & u64::from(HSA_AMD_SIGNAL_AMD_GPU_ONLY) != 0
+            || !s.cpu_consumer.load(std::sync::atomic::Ordering::Relaxed)
+        {
             return Err(HSA_STATUS_ERROR_INVALID_SIGNAL);
         }
         register(s, cond, value, f, arg as usize);

@@ -10,9 +10,15 @@
 //! the proxy slot is invalidated and the proxy read index advanced.
 //!
 //! Newest ABI only: vendor packets with format `0xFE` (intercept markers) are not forwarded; their callback
-//! gets the hardware queue and the index the next packet will occupy. When the hardware ring is full the
-//! remaining packets wait in an overflow list that a helper thread flushes as the ring drains (later packets
-//! queue behind it, so order is kept). A doorbell rung from inside a handler of the same queue is deferred
+//! gets the hardware queue and the index the next packet will occupy.
+//!
+//! Back-pressure, as in ROCr (`InterceptQueue::StoreRelaxed`): when the hardware ring is full, the rest of
+//! the packets the handlers wrote for *one* application packet wait in an overflow list, and processing of
+//! the proxy ring stops right after that packet. The proxy's read index then stays put, so the
+//! application's ring fills up and its producer waits for a free slot, exactly as it would in front of a
+//! full hardware queue; the overflow list never holds more than one packet's rewrite. A helper thread (in
+//! ROCr: a retry barrier packet with an async handler) submits the overflow as the hardware ring drains and
+//! resumes processing the proxy ring. A doorbell rung from inside a handler of the same queue is deferred
 //! to the async-event thread.
 
 use std::cell::RefCell;
@@ -87,6 +93,12 @@ fn process(ic: &'static Intercept) {
     ACTIVE.with(|a| a.borrow_mut().push(me));
     flush_overflow(ic);
     let p = ic.proxy;
+    if !ic.overflow.lock().unwrap_or_else(|e| e.into_inner()).is_empty() {
+        // Still blocked by a full hardware ring: the helper thread resumes processing.
+        start_flusher(ic);
+        ACTIVE.with(|a| a.borrow_mut().retain(|x| *x != me));
+        return;
+    }
     loop {
         if p.state() == QueueState::Destroyed {
             break;
@@ -108,6 +120,12 @@ fn process(ic: &'static Intercept) {
         unsafe { &*(slot as *const AtomicU16) }
             .store((HSA_PACKET_TYPE_INVALID | (1 << HSA_PACKET_HEADER_BARRIER)) as u16, Ordering::Release);
         p.amd.read_dispatch_id.store(r + 1, Ordering::Release);
+        if !ic.overflow.lock().unwrap_or_else(|e| e.into_inner()).is_empty() {
+            // The hardware ring is full: stop here (the producer now waits on the proxy ring) until the
+            // helper thread has submitted the overflow and resumes processing.
+            start_flusher(ic);
+            break;
+        }
     }
     ACTIVE.with(|a| a.borrow_mut().retain(|x| *x != me));
 }
@@ -175,10 +193,8 @@ fn submit(ic: &'static Intercept, pkts: *const c_void, count: u64) {
         let rest = write_hw(ic, &list);
         ov.extend(rest);
     } else {
+        // A handler wrote more packets for the same application packet after the ring filled up.
         ov.extend(list);
-    }
-    if !ov.is_empty() {
-        start_flusher(ic);
     }
 }
 
@@ -259,11 +275,24 @@ fn start_flusher(ic: &'static Intercept) {
             ic.flusher.store(false, Ordering::Release);
             return;
         }
-        let _g = ic.lock.lock().unwrap_or_else(|e| e.into_inner());
-        flush_overflow(ic);
-        if ic.overflow.lock().unwrap_or_else(|e| e.into_inner()).is_empty() {
+        let overflow_empty = || ic.overflow.lock().unwrap_or_else(|e| e.into_inner()).is_empty();
+        let flushed = {
+            let _g = ic.lock.lock().unwrap_or_else(|e| e.into_inner());
+            flush_overflow(ic);
+            overflow_empty()
+        };
+        if !flushed {
+            continue;
+        }
+        // Resume the proxy ring where processing stopped (packets the producer wrote meanwhile); it may
+        // stop again at a full ring, leaving a new overflow for this thread.
+        process(ic);
+        if overflow_empty() {
             ic.flusher.store(false, Ordering::Release);
-            return;
+            // A doorbell on another thread may have left an overflow just before the flag went down.
+            if overflow_empty() || ic.flusher.swap(true, Ordering::AcqRel) {
+                return;
+            }
         }
     });
     if spawned.is_err() {
@@ -447,8 +476,29 @@ mod tests {
         unsafe { w.unwrap()(three.as_ptr().cast(), 3) };
     }
 
+    /// Writes a packet the way applications do: waits while the ring is full (write - read = size).
+    fn submit_waiting(q: *mut hsa_queue_t, pkt: &[u8; 64]) -> u64 {
+        // SAFETY: `q` is a live queue of the test.
+        let size = u64::from(unsafe { (*q).size });
+        // SAFETY: as above.
+        let index = unsafe { hsa_queue_add_write_index_scacq_screl(q, 1) };
+        // SAFETY: as above.
+        while index - unsafe { hsa_queue_load_read_index_scacquire(q) } >= size {
+            std::thread::yield_now();
+        }
+        // SAFETY: the reserved slot is free (read index moved past it) and ours until published.
+        unsafe {
+            let slot = (*q).base_address.cast::<u8>().add((index % size) as usize * 64);
+            std::ptr::copy_nonoverlapping(pkt.as_ptr().add(4), slot.add(4), 60);
+            (*(slot as *const std::sync::atomic::AtomicU32))
+                .store(u32::from_le_bytes(pkt[0..4].try_into().unwrap()), Ordering::Release);
+            hsa_signal_store_screlease((*q).doorbell_signal, index as i64);
+        }
+        index
+    }
+
     #[test]
-    fn a_full_hardware_ring_overflows_and_drains_in_order() {
+    fn a_full_hardware_ring_blocks_the_producer_with_a_bounded_overflow_then_drains_in_order() {
         let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let gpu = init_gpu();
         let mut q: *mut hsa_queue_t = std::ptr::null_mut();
@@ -460,36 +510,60 @@ mod tests {
             );
             assert_eq!(hsa_amd_queue_intercept_register(q, Some(triple), std::ptr::null_mut()), HSA_STATUS_SUCCESS);
         }
-        // The first packet blocks the hardware queue until `gate` is 0; 50 packets x 3 = 150 > 64 slots.
+        // The first packet blocks the hardware queue until `gate` is 0; 200 packets x 3 = 600 packets
+        // go through a hardware ring of 64 slots and a proxy ring of 64.
+        const N: u64 = 200;
         let gate = signal(1);
-        let done = signal(3 * 50);
-        submit(q, &barrier_and(gate.handle, done.handle, true));
-        for _ in 1..50 {
-            submit(q, &barrier_and(0, done.handle, true));
-        }
+        let done = signal(3 * N as i64);
+        let qa = q as usize;
+        let submitted = std::sync::Arc::new(AtomicU64::new(0));
+        let producer = {
+            let submitted = submitted.clone();
+            std::thread::spawn(move || {
+                let q = qa as *mut hsa_queue_t;
+                submit_waiting(q, &barrier_and(gate.handle, done.handle, true));
+                submitted.fetch_add(1, Ordering::SeqCst);
+                for _ in 1..N {
+                    submit_waiting(q, &barrier_and(0, done.handle, true));
+                    submitted.fetch_add(1, Ordering::SeqCst);
+                }
+            })
+        };
         let proxy = crate::queue::lookup(q).unwrap();
         let hw = super::hardware_of(proxy);
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        assert_eq!(
-            proxy.amd.read_dispatch_id.load(Ordering::SeqCst),
-            50,
-            "every application packet went through the handlers"
-        );
-        assert!(
-            hw.amd.write_dispatch_id.load(Ordering::SeqCst) <= 64 + 1,
-            "the hardware ring cannot hold more than its size"
-        );
-        assert!(!super::of(proxy).unwrap().overflow.lock().unwrap().is_empty(), "the rest waits in the overflow list");
+        let ic = super::of(proxy).unwrap();
+        // Wait (bounded) until the producer has filled the proxy ring: it is then blocked.
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while proxy.amd.write_dispatch_id.load(Ordering::SeqCst) - proxy.amd.read_dispatch_id.load(Ordering::SeqCst)
+            < 64
+            && std::time::Instant::now() < until
+        {
+            std::thread::yield_now();
+        }
+        let (read, write) =
+            (proxy.amd.read_dispatch_id.load(Ordering::SeqCst), proxy.amd.write_dispatch_id.load(Ordering::SeqCst));
+        // (The blocked producer has reserved the next index already.)
+        assert!((64..=65).contains(&(write - read)), "the application's ring is full: {read}..{write}");
+        assert!(submitted.load(Ordering::SeqCst) < N, "the producer waits for a free slot");
+        // 64 hardware slots (65 once the processor has taken the gate's first packet) hold 21 rewrites:
+        // the 22nd application packet's rewrite (the 21st if the processor had not taken the first
+        // packet yet) fills the ring and the rest of it waits alone in the overflow list.
+        assert!((21..=22).contains(&read), "processing stopped after the packet whose rewrite did not fit: {read}");
+        assert!(hw.amd.write_dispatch_id.load(Ordering::SeqCst) <= 64 + 1, "the hardware ring holds at most its size");
+        let overflow = ic.overflow.lock().unwrap().len();
+        assert!((1..=3).contains(&overflow), "one packet's rewrite at most waits in the overflow list: {overflow}");
         // SAFETY: live signals.
         unsafe {
             hsa_signal_store_screlease(gate, 0);
             assert_eq!(
-                hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 5_000_000_000, HSA_WAIT_STATE_BLOCKED),
+                hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 20_000_000_000, HSA_WAIT_STATE_BLOCKED),
                 0
             );
         }
-        assert_eq!(hw.amd.write_dispatch_id.load(Ordering::SeqCst), 150);
-        assert_eq!(TRIPLED.load(Ordering::SeqCst), 50);
+        producer.join().unwrap();
+        assert_eq!(hw.amd.write_dispatch_id.load(Ordering::SeqCst), 3 * N);
+        assert_eq!(TRIPLED.load(Ordering::SeqCst), N);
+        assert!(ic.overflow.lock().unwrap().is_empty());
         // SAFETY: queue created above.
         unsafe { assert_eq!(hsa_queue_destroy(q), HSA_STATUS_SUCCESS) };
         shut_down();

@@ -1,14 +1,23 @@
 //! The packet processor (one thread per hardware queue) and the execution model.
 //!
 //! Loop: take the packet at the read index once its header is no longer INVALID, record it in the dispatch
-//! log exactly as received, free the slot (header := INVALID|barrier, read index += 1), then execute it to
-//! completion: acquire fence, the packet's work, release fence, timestamps (when the queue has profiling
-//! enabled) and finally the completion signal decrement. One packet at a time, so the barrier bit is always
-//! honoured. A malformed packet stops the queue and reports the HSA error through the queue's callback.
+//! log exactly as received, free the slot (header := INVALID|barrier, read index += 1), then launch it.
+//!
+//! Kernels run concurrently, as on hardware: a kernel-dispatch packet whose barrier bit is clear is
+//! launched while the kernels before it still run (up to [`MAX_CONCURRENT_KERNELS`] per queue); a packet
+//! with the barrier bit set is launched only after every earlier packet completed. Each running kernel
+//! completes at its own modelled end: timestamps (when the queue has profiling enabled), release fence,
+//! then its completion-signal decrement, in end-time order. Every other packet (barrier-AND/OR, PM4 IBs,
+//! barrier-value) waits for the running kernels and executes to completion before the next packet is
+//! taken: conservative for barriers without the barrier bit, and what the flush events of aqlprofile's PM4
+//! streams do on hardware. Concurrent kernels do not slow each other down (no shared-CU contention is
+//! modelled). A malformed packet stops the queue and reports the HSA error through the queue's callback.
 //!
 //! Kernel dispatches take the duration the device model (`rocprof-device`: static walk of the kernel's
 //! code, wave placement, timing) gives them, times `ROCPROF_RS_SIM_TIME_SCALE`; the model of each kernel's
-//! code is built at its first dispatch and kept.
+//! code is built at its first dispatch and kept. The device model is called in two places only:
+//! [`kernel_dispatch`] (model and duration at launch) and `Running::complete` (running thread traces and
+//! the counter model see the dispatch when it completes).
 
 use std::collections::HashMap;
 use std::sync::atomic::{fence, AtomicU16, Ordering};
@@ -24,6 +33,9 @@ use crate::signal::{self, satisfied, Signal, ANY_SIGNAL};
 use crate::{clock, code_object, dispatch_log, pm4, runtime};
 use rocprof_device::targets::GpuModel;
 
+/// Most kernels one queue runs at once.
+pub(crate) const MAX_CONCURRENT_KERNELS: usize = 8;
+
 pub(crate) fn u16_at(p: &[u8; 64], off: usize) -> u16 {
     u16::from_le_bytes([p[off], p[off + 1]])
 }
@@ -34,15 +46,90 @@ pub(crate) fn u64_at(p: &[u8; 64], off: usize) -> u64 {
     u64::from_le_bytes(p[off..off + 8].try_into().expect("8 bytes"))
 }
 
+/// A launched kernel that has not completed yet.
+pub(crate) struct Running {
+    /// GPU ticks at launch and at the modelled end.
+    start: u64,
+    end: u64,
+    /// Host instant of the modelled end (for sleeping until it).
+    end_at: Instant,
+    completion: Option<&'static Signal>,
+    release: bool,
+    model: DispatchModel,
+    /// The kernel's code (address, bytes), for running thread traces.
+    code_addr: u64,
+    code: &'static [u8],
+}
+
+impl Running {
+    /// Completes the kernel at its end: thread trace and counters, release fence, timestamps,
+    /// completion signal.
+    fn complete(self, q: &'static Queue) {
+        sleep_until(self.end_at);
+        // Never signal before the end timestamp is in the past.
+        let offset = q.agent.tick_offset;
+        while clock::gpu_ticks(offset) < self.end {
+            std::hint::spin_loop();
+        }
+        // Performance counters count the dispatch if a PM4 stream started them on this agent; running
+        // thread traces record its waves.
+        if let Some(device) = q.agent.pm4.get() {
+            let mut device = device.lock().unwrap_or_else(|e| e.into_inner());
+            if device.is_tracing() {
+                device.sqtt_dispatch(&self.model, self.code_addr, self.code);
+            }
+            if device.is_counting() {
+                device.dispatch_completed(std::sync::Arc::new(self.model));
+            }
+        }
+        if self.release {
+            fence(Ordering::Release);
+        }
+        if let Some(s) = self.completion {
+            if q.profiling_enabled() {
+                s.start_ts.store(self.start, Ordering::Release);
+                s.end_ts.store(self.end, Ordering::Release);
+            }
+            s.subtract(1);
+        }
+    }
+}
+
+/// Completes the running kernels whose end has passed (all of them with `all`), in end order.
+fn complete_running(q: &'static Queue, running: &mut Vec<Running>, all: bool) {
+    running.sort_by_key(|k| std::cmp::Reverse(k.end));
+    let now = Instant::now();
+    while let Some(k) = running.last() {
+        if !all && k.end_at > now {
+            break;
+        }
+        let k = running.pop().expect("checked above");
+        k.complete(q);
+    }
+}
+
+/// How long the processor may park: until the earliest running kernel ends, at most `cap`.
+fn park_for(running: &[Running], cap: Duration) -> Duration {
+    let now = Instant::now();
+    running.iter().map(|k| k.end_at.saturating_duration_since(now)).min().map_or(cap, |d| d.min(cap))
+}
+
 /// Packet-processor thread body.
 pub(crate) fn processor(q: &'static Queue) {
+    let mut running: Vec<Running> = Vec::new();
     loop {
+        complete_running(q, &mut running, false);
         let strict = runtime::knobs().strict_doorbell;
         let seen = q.wake.generation();
         match q.state() {
-            QueueState::Destroyed => return,
+            QueueState::Destroyed => {
+                // Kernels already launched finish (their signals are decremented), as before the queue
+                // was destroyed; nothing further is taken.
+                complete_running(q, &mut running, true);
+                return;
+            }
             QueueState::Inactive | QueueState::Error => {
-                park(q, seen, Duration::from_millis(50));
+                park(q, seen, park_for(&running, Duration::from_millis(50)));
                 continue;
             }
             QueueState::Active => {}
@@ -51,16 +138,26 @@ pub(crate) fn processor(q: &'static Queue) {
         let w = q.amd.write_dispatch_id.load(Ordering::Acquire);
         let rung = q.doorbell.load();
         if r >= w || (strict && (rung < 0 || (rung as u64) < r)) {
-            park(q, seen, Duration::from_millis(20));
+            park(q, seen, park_for(&running, Duration::from_millis(20)));
             continue;
         }
         let slot = q.slot(r);
-        // SAFETY: `slot` is a 64-byte aligned packet slot inside the queue's ring, which lives forever; the
-        // header is accessed atomically because producers publish it with a release store.
+        // SAFETY: `slot` is a 64-byte aligned packet slot inside the queue's ring, which lives as long as
+        // the queue; the header is accessed atomically because producers publish it with a release store.
         let header = unsafe { &*(slot as *const AtomicU16) }.load(Ordering::Acquire);
         if u32::from(header & 0xff) == HSA_PACKET_TYPE_INVALID {
-            park(q, seen, Duration::from_millis(1));
+            park(q, seen, park_for(&running, Duration::from_millis(1)));
             continue;
+        }
+        let kernel = u32::from(header & 0xff) == HSA_PACKET_TYPE_KERNEL_DISPATCH;
+        let barrier = header & (1 << HSA_PACKET_HEADER_BARRIER) != 0;
+        if !kernel || barrier {
+            complete_running(q, &mut running, true);
+        } else if running.len() >= MAX_CONCURRENT_KERNELS {
+            running.sort_by_key(|k| std::cmp::Reverse(k.end));
+            if let Some(first) = running.pop() {
+                first.complete(q);
+            }
         }
         let mut pkt = [0u8; 64];
         // SAFETY: reads the 64-byte slot after the acquire load of its header.
@@ -72,38 +169,62 @@ pub(crate) fn processor(q: &'static Queue) {
         unsafe { &*(slot as *const AtomicU16) }
             .store((HSA_PACKET_TYPE_INVALID | (1 << HSA_PACKET_HEADER_BARRIER)) as u16, Ordering::Release);
         q.amd.read_dispatch_id.store(r + 1, Ordering::Release);
-        if let Err(code) = execute(q, r, &pkt) {
+        let result = if kernel { launch(q, r, &pkt).map(|k| running.push(k)) } else { execute(q, r, &pkt) };
+        if let Err(code) = result {
             q.fail(code);
         }
     }
 }
 
-/// Executes one packet to completion.
-pub(crate) fn execute(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<(), Status> {
-    let header = u16_at(pkt, 0);
-    let ty = u32::from(header & 0xff);
+/// Checks a packet's header fences and reserved bits; returns (acquire, release) scopes.
+fn fences(header: u16) -> Result<(u16, u16), Status> {
     let acquire = (header >> HSA_PACKET_HEADER_ACQUIRE_FENCE_SCOPE) & 3;
     let release = (header >> HSA_PACKET_HEADER_RELEASE_FENCE_SCOPE) & 3;
     if acquire == 3 || release == 3 || header >> 13 != 0 {
         return Err(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
     }
+    Ok((acquire, release))
+}
+
+/// The packet's completion signal (`None` for handle 0).
+fn completion_of(pkt: &[u8; 64]) -> Result<Option<&'static Signal>, Status> {
     let completion = hsa_signal_t { handle: u64_at(pkt, 56) };
-    let completion = if completion.handle == 0 {
-        None
-    } else {
-        Some(signal::lookup(completion).map_err(|_| HSA_STATUS_ERROR_INVALID_SIGNAL)?)
-    };
+    if completion.handle == 0 {
+        return Ok(None);
+    }
+    signal::lookup(completion).map(Some).map_err(|_| HSA_STATUS_ERROR_INVALID_SIGNAL)
+}
+
+/// Launches a kernel-dispatch packet: it starts now and ends after its modelled duration.
+fn launch(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<Running, Status> {
+    let (acquire, release) = fences(u16_at(pkt, 0))?;
+    let completion = completion_of(pkt)?;
+    if acquire != 0 {
+        fence(Ordering::Acquire);
+    }
+    let start = clock::gpu_ticks(q.agent.tick_offset);
+    let launched = Instant::now();
+    let (ns, model, code_addr, code) = kernel_dispatch(q, index, pkt)?;
+    // A kernel's end timestamp is its start plus its modelled duration, not the time the packet
+    // processor woke up after waiting for it: on a loaded host that wake-up comes late by a
+    // scheduling delay no GPU has, which would add host noise to every kernel time.
+    let end = start + clock::ns_to_ticks(ns + 5, 0).max(1);
+    let end_at = launched + Duration::from_nanos(ns);
+    Ok(Running { start, end, end_at, completion, release: release != 0, model, code_addr, code })
+}
+
+/// Executes one packet other than a kernel dispatch to completion.
+pub(crate) fn execute(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<(), Status> {
+    let header = u16_at(pkt, 0);
+    let ty = u32::from(header & 0xff);
+    let (acquire, release) = fences(header)?;
+    let completion = completion_of(pkt)?;
     if acquire != 0 {
         fence(Ordering::Acquire);
     }
     let offset = q.agent.tick_offset;
     let start = clock::gpu_ticks(offset);
-    let mut modelled_ns = None;
     let finished = match ty {
-        HSA_PACKET_TYPE_KERNEL_DISPATCH => {
-            modelled_ns = Some(kernel_dispatch(q, index, pkt)?);
-            true
-        }
         HSA_PACKET_TYPE_BARRIER_AND => barrier(q, pkt, true)?,
         HSA_PACKET_TYPE_BARRIER_OR => barrier(q, pkt, false)?,
         HSA_PACKET_TYPE_VENDOR_SPECIFIC => vendor(q, index, pkt)?,
@@ -118,21 +239,11 @@ pub(crate) fn execute(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<(
     if release != 0 {
         fence(Ordering::Release);
     }
-    // A kernel's end timestamp is its start plus its modelled duration, not the time the packet
-    // processor woke up after waiting for it: on a loaded host that wake-up comes late by a
-    // scheduling delay no GPU has, which would add host noise to every kernel time.
-    let end = match modelled_ns {
-        Some(ns) => start + clock::ns_to_ticks(ns + 5, 0).max(1),
-        None => clock::gpu_ticks(offset).max(start + 1),
-    };
+    let end = clock::gpu_ticks(offset).max(start + 1);
     if let Some(s) = completion {
         if q.profiling_enabled() {
             s.start_ts.store(start, Ordering::Release);
             s.end_ts.store(end, Ordering::Release);
-        }
-        // Never signal before the end timestamp is in the past.
-        while clock::gpu_ticks(offset) < end {
-            std::hint::spin_loop();
         }
         s.subtract(1);
     }
@@ -190,10 +301,13 @@ fn kernel_code(k: &code_object::KernelInfo) -> &'static [u8] {
     unsafe { std::slice::from_raw_parts(k.code_addr as *const u8, k.code_bytes as usize) }
 }
 
-/// Runs a kernel dispatch packet for its modelled duration and returns that duration in ns: the
-/// device model's, times `ROCPROF_RS_SIM_TIME_SCALE`, the kernel's `ROCPROF_RS_SIM_KERNEL_SCALE`
-/// factor and the dispatch's `ROCPROF_RS_SIM_JITTER` noise (a function of queue and packet index).
-fn kernel_dispatch(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<u64, Status> {
+/// Checks a kernel dispatch packet and models it: returns its duration in ns (the device model's,
+/// times `ROCPROF_RS_SIM_TIME_SCALE`, the kernel's `ROCPROF_RS_SIM_KERNEL_SCALE` factor and the
+/// dispatch's `ROCPROF_RS_SIM_JITTER` noise, a function of queue and packet index), the model, and
+/// the kernel's code (address and bytes).
+type Modelled = (u64, DispatchModel, u64, &'static [u8]);
+
+fn kernel_dispatch(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<Modelled, Status> {
     let bad = Err(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
     let dims = u16_at(pkt, 2) & 3;
     if !(1..=3).contains(&dims) || u16_at(pkt, 2) >> 2 != 0 {
@@ -238,24 +352,12 @@ fn kernel_dispatch(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<u64,
     let scale = runtime::knobs().time_scale;
     let timing = runtime::timing_knobs();
     let ns = (model.duration_ns as f64 * scale * k.time_factor * timing.noise(q.id(), index)).round() as u64;
-    sleep_precise(Duration::from_nanos(ns));
-    // Performance counters count the dispatch if a PM4 stream started them on this agent; running
-    // thread traces record its waves.
-    if let Some(device) = q.agent.pm4.get() {
-        let mut device = device.lock().unwrap_or_else(|e| e.into_inner());
-        if device.is_tracing() {
-            device.sqtt_dispatch(&model, k.code_addr, kernel_code(&k));
-        }
-        if device.is_counting() {
-            device.dispatch_completed(std::sync::Arc::new(model));
-        }
-    }
-    Ok(ns)
+    Ok((ns, model, k.code_addr, kernel_code(&k)))
 }
 
-/// Sleeps for `d` (spinning for the last part so short kernels still take their modelled time).
-fn sleep_precise(d: Duration) {
-    let until = Instant::now() + d;
+/// Sleeps until `until` (spinning for the last part so short kernels still take their modelled time).
+fn sleep_until(until: Instant) {
+    let d = until.saturating_duration_since(Instant::now());
     if d > Duration::from_micros(200) {
         std::thread::sleep(d - Duration::from_micros(100));
     }
@@ -485,6 +587,60 @@ mod runtime_tests {
         p[40..48].copy_from_slice(&0x1000u64.to_le_bytes());
         p[56..64].copy_from_slice(&completion.to_le_bytes());
         p
+    }
+
+    /// Two dispatches of `fill` on one queue, the second with or without the barrier bit; returns
+    /// both (start, end) in system ns.
+    fn two_kernels(gpu: hsa_agent_t, kernel_object: u64, group: u32, second_barrier: bool) -> [(u64, u64); 2] {
+        let mut q: *mut hsa_queue_t = std::ptr::null_mut();
+        // SAFETY: valid arguments and out-pointer.
+        unsafe {
+            assert_eq!(
+                hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), u32::MAX, u32::MAX, &mut q),
+                HSA_STATUS_SUCCESS
+            );
+            assert_eq!(hsa_amd_profiling_set_profiler_enabled(q, 1), HSA_STATUS_SUCCESS);
+        }
+        let done = [signal(1), signal(1)];
+        for (i, d) in done.iter().enumerate() {
+            let mut p = dispatch(kernel_object, group, d.handle);
+            let barrier = if i == 0 || second_barrier { 1u16 << 8 } else { 0 };
+            let header = HSA_PACKET_TYPE_KERNEL_DISPATCH as u16 | barrier | (2 << 9) | (2 << 11);
+            p[0..2].copy_from_slice(&header.to_le_bytes());
+            submit(q, &p);
+        }
+        let mut out = [(0, 0); 2];
+        for (i, d) in done.iter().enumerate() {
+            let mut t = hsa_amd_profiling_dispatch_time_t { start: 0, end: 0 };
+            // SAFETY: live signals and a valid out-pointer.
+            unsafe {
+                assert_eq!(
+                    hsa_signal_wait_scacquire(*d, HSA_SIGNAL_CONDITION_EQ, 0, 60_000_000_000, HSA_WAIT_STATE_BLOCKED),
+                    0
+                );
+                assert_eq!(hsa_amd_profiling_get_dispatch_time(gpu, *d, &mut t), HSA_STATUS_SUCCESS);
+            }
+            out[i] = (t.start, t.end);
+        }
+        // SAFETY: our queue.
+        unsafe { assert_eq!(hsa_queue_destroy(q), HSA_STATUS_SUCCESS) };
+        out
+    }
+
+    #[test]
+    fn kernels_without_the_barrier_bit_run_at_once_and_a_barrier_bit_waits() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = init_gpu();
+        let (kernel_object, group) = load_fill_kernel(gpu);
+        // Kernels of tens of milliseconds: longer than any scheduling delay of the processor thread
+        // between the two launches on a loaded machine.
+        crate::runtime::set_time_scale_for_tests(20_000.0);
+        let [a, b] = two_kernels(gpu, kernel_object, group, false);
+        assert!(a.0 < a.1 && b.0 < b.1, "{a:?} {b:?}");
+        assert!(b.0 < a.1, "the second kernel started ({}) before the first ended ({}): they overlap", b.0, a.1);
+        let [a, b] = two_kernels(gpu, kernel_object, group, true);
+        assert!(b.0 >= a.1, "with the barrier bit the second kernel starts ({}) after the first ends ({})", b.0, a.1);
+        shut_down();
     }
 
     #[test]

@@ -102,6 +102,13 @@ pub(crate) fn knobs() -> Knobs {
     *KNOBS.read().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Sets `ROCPROF_RS_SIM_TIME_SCALE` of the current cycle (tests that need long kernels; the next
+/// `hsa_init` reads the environment again).
+#[cfg(test)]
+pub(crate) fn set_time_scale_for_tests(scale: f64) {
+    KNOBS.write().unwrap_or_else(|e| e.into_inner()).time_scale = scale;
+}
+
 impl System {
     pub(crate) fn cpu(&self) -> &'static Agent {
         self.agents[0]

@@ -5,12 +5,20 @@
 //!
 //! Waiting: every API mutation bumps a per-signal futex generation and a process-wide one (for
 //! `wait_any`, barrier packets and the async-handler thread); waiters also re-read the value at least every
-//! millisecond, so writes made outside the API are noticed. Signal memory is never freed: tools keep handles
-//! in callbacks that may run late.
+//! millisecond, so writes made outside the API are noticed.
+//!
+//! Storage: every signal lives in one address range reserved at the first creation ([`MAX_SIGNALS`]
+//! blocks of `size_of::<Signal>()` bytes, `MAP_NORESERVE`, touched on demand). A handle is valid when it
+//! points at a block below the high-water mark whose magic word says "live": a range check and one load,
+//! no lock and no registry on any signal operation (ROCr's `hsa_signal_*` take no process-wide lock
+//! either). Destroyed blocks are recycled, oldest first (creation and destruction take one mutex), so a
+//! program that creates and destroys millions of signals keeps a flat footprint; a block's memory is never
+//! unmapped, so a stale handle (a tool's late callback) reads a signal, never freed memory, and the
+//! operations on a destroyed handle fail with `INVALID_SIGNAL` until the block is reused.
 
-use std::collections::HashSet;
-use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, AtomicUsize, Ordering};
-use std::sync::RwLock;
+use std::collections::{HashSet, VecDeque};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock, RwLock};
 use std::time::{Duration, Instant};
 
 use rocprof_hsa_sys::*;
@@ -45,9 +53,9 @@ pub(crate) struct Signal {
     /// Start/end of that copy in the system domain (ns).
     pub(crate) copy_start_ns: AtomicU64,
     pub(crate) copy_end_ns: AtomicU64,
-    pub(crate) attributes: u64,
+    pub(crate) attributes: AtomicU64,
     /// False when the consumer list excludes every CPU agent.
-    pub(crate) cpu_consumer: bool,
+    pub(crate) cpu_consumer: AtomicBool,
 }
 
 const _: () = {
@@ -67,7 +75,52 @@ const _: () = {
 /// Bumped on every signal mutation anywhere (multi-signal waiters, async handlers, barrier packets).
 pub(crate) static ANY_SIGNAL: Event = Event::new();
 
-static LIVE: RwLock<Option<HashSet<usize>>> = RwLock::new(None);
+/// Most signals alive at once (512 MiB of address space at 128 bytes each, only touched pages use memory).
+pub(crate) const MAX_SIGNALS: usize = 1 << 22;
+
+/// The reserved range: its base address (0 when the reservation failed).
+static REGION: OnceLock<usize> = OnceLock::new();
+/// Blocks handed out so far (the high-water mark).
+static HIGH: AtomicUsize = AtomicUsize::new(0);
+/// Destroyed blocks, reused oldest first.
+static FREE: Mutex<VecDeque<u32>> = Mutex::new(VecDeque::new());
+/// Live signals (a statistic for tests).
+static LIVE_COUNT: AtomicUsize = AtomicUsize::new(0);
+
+fn region() -> usize {
+    *REGION.get_or_init(|| {
+        // SAFETY: a fresh private anonymous mapping; nothing else refers to it.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                MAX_SIGNALS * size_of::<Signal>(),
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        if p == libc::MAP_FAILED {
+            0
+        } else {
+            p as usize
+        }
+    })
+}
+
+/// The block of signal number `i` (below [`MAX_SIGNALS`]).
+fn block(i: usize) -> &'static Signal {
+    // SAFETY: `i < MAX_SIGNALS`, so the block lies inside the reserved range, which is never unmapped;
+    // zeroed or previously initialised memory is a valid `Signal` (all fields are atomics or plain
+    // integers), and every field is only accessed atomically.
+    unsafe { &*((region() + i * size_of::<Signal>()) as *const Signal) }
+}
+
+/// Signals alive now.
+#[cfg(test)]
+pub(crate) fn live_count() -> usize {
+    LIVE_COUNT.load(Ordering::Relaxed)
+}
 
 impl Signal {
     pub(crate) fn handle(&'static self) -> hsa_signal_t {
@@ -148,52 +201,83 @@ pub(crate) fn satisfied(cond: hsa_signal_condition_t, v: i64, compare: i64) -> b
     }
 }
 
-/// Creates a signal (runtime-internal users too: doorbells, copy and retry signals).
-pub(crate) fn create(initial: i64, kind: i64, attributes: u64, cpu_consumer: bool) -> &'static Signal {
-    let s: &'static Signal = Box::leak(Box::new(Signal {
-        kind: AtomicI64::new(kind),
-        value: AtomicI64::new(initial),
-        event_mailbox_ptr: AtomicU64::new(0),
-        event_id: AtomicU32::new(0),
-        reserved1: AtomicU32::new(0),
-        start_ts: AtomicU64::new(0),
-        end_ts: AtomicU64::new(0),
-        queue_ptr: AtomicU64::new(0),
-        reserved3: [AtomicU32::new(0), AtomicU32::new(0)],
-        magic: AtomicU64::new(MAGIC),
-        event: Event::new(),
-        doorbell: AtomicUsize::new(0),
-        copy_agent: AtomicU64::new(0),
-        copy_start_ns: AtomicU64::new(0),
-        copy_end_ns: AtomicU64::new(0),
-        attributes,
-        cpu_consumer,
-    }));
-    LIVE.write()
-        .unwrap_or_else(|e| e.into_inner())
-        .get_or_insert_with(HashSet::new)
-        .insert(s as *const Signal as usize);
-    s
+/// Creates a signal (runtime-internal users too: doorbells, copy and retry signals). `None` when
+/// [`MAX_SIGNALS`] are alive (or the address range could not be reserved).
+pub(crate) fn try_create(initial: i64, kind: i64, attributes: u64, cpu_consumer: bool) -> Option<&'static Signal> {
+    if region() == 0 {
+        return None;
+    }
+    let reused = FREE.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
+    let i = match reused {
+        Some(i) => i as usize,
+        None => {
+            let i = HIGH.fetch_add(1, Ordering::AcqRel);
+            if i >= MAX_SIGNALS {
+                HIGH.fetch_sub(1, Ordering::AcqRel);
+                return None;
+            }
+            i
+        }
+    };
+    let s = block(i);
+    // Field by field: a stale handle to the block's previous signal may be read concurrently.
+    s.kind.store(kind, Ordering::Relaxed);
+    s.value.store(initial, Ordering::Relaxed);
+    s.event_mailbox_ptr.store(0, Ordering::Relaxed);
+    s.event_id.store(0, Ordering::Relaxed);
+    s.reserved1.store(0, Ordering::Relaxed);
+    s.start_ts.store(0, Ordering::Relaxed);
+    s.end_ts.store(0, Ordering::Relaxed);
+    s.queue_ptr.store(0, Ordering::Relaxed);
+    s.reserved3[0].store(0, Ordering::Relaxed);
+    s.reserved3[1].store(0, Ordering::Relaxed);
+    s.doorbell.store(0, Ordering::Relaxed);
+    s.copy_agent.store(0, Ordering::Relaxed);
+    s.copy_start_ns.store(0, Ordering::Relaxed);
+    s.copy_end_ns.store(0, Ordering::Relaxed);
+    s.attributes.store(attributes, Ordering::Relaxed);
+    s.cpu_consumer.store(cpu_consumer, Ordering::Relaxed);
+    // Publishes the fields above to every `lookup`.
+    s.magic.store(MAGIC, Ordering::Release);
+    LIVE_COUNT.fetch_add(1, Ordering::Relaxed);
+    Some(s)
 }
 
-/// Validates a handle: 0 -> `INVALID_ARGUMENT` (ROCr), unknown or destroyed -> `INVALID_SIGNAL`.
+/// [`try_create`] for the runtime's own signals, which it cannot do without.
+pub(crate) fn create(initial: i64, kind: i64, attributes: u64, cpu_consumer: bool) -> &'static Signal {
+    try_create(initial, kind, attributes, cpu_consumer).expect("room for one of the runtime's own signals")
+}
+
+/// Validates a handle without a lock: 0 -> `INVALID_ARGUMENT` (ROCr), not a live signal of ours ->
+/// `INVALID_SIGNAL`.
 pub(crate) fn lookup(h: hsa_signal_t) -> Result<&'static Signal, Status> {
     if h.handle == 0 {
         return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
     }
-    let live = LIVE.read().unwrap_or_else(|e| e.into_inner());
-    if live.as_ref().is_some_and(|s| s.contains(&(h.handle as usize))) {
-        // SAFETY: the address is in the registry, so it is a leaked, never-freed `Signal`.
-        Ok(unsafe { &*(h.handle as usize as *const Signal) })
+    let base = region();
+    let off = (h.handle as usize).wrapping_sub(base);
+    let size = size_of::<Signal>();
+    if base == 0 || off % size != 0 || off / size >= HIGH.load(Ordering::Acquire).min(MAX_SIGNALS) {
+        return Err(HSA_STATUS_ERROR_INVALID_SIGNAL);
+    }
+    let s = block(off / size);
+    if s.magic.load(Ordering::Acquire) == MAGIC {
+        Ok(s)
     } else {
         Err(HSA_STATUS_ERROR_INVALID_SIGNAL)
     }
 }
 
 fn destroy(s: &'static Signal) {
-    LIVE.write().unwrap_or_else(|e| e.into_inner()).as_mut().map(|l| l.remove(&(s as *const Signal as usize)));
-    s.magic.store(0, Ordering::Release);
+    if s.magic.compare_exchange(MAGIC, 0, Ordering::AcqRel, Ordering::Acquire).is_err() {
+        return; // destroyed already (a racing second destroy)
+    }
     crate::events::forget_signal(s);
+    // Wake anyone still waiting on it (they re-check and see a dead signal's last value).
+    s.changed(true);
+    LIVE_COUNT.fetch_sub(1, Ordering::Relaxed);
+    let i = ((s as *const Signal as usize) - region()) / size_of::<Signal>();
+    FREE.lock().unwrap_or_else(|e| e.into_inner()).push_back(i as u32);
 }
 
 fn create_checked(
@@ -216,7 +300,8 @@ fn create_checked(
             cpu_consumer = true;
         }
     }
-    let s = create(initial, AMD_SIGNAL_KIND_USER as i64, attributes, cpu_consumer);
+    let s = try_create(initial, AMD_SIGNAL_KIND_USER as i64, attributes, cpu_consumer)
+        .ok_or(HSA_STATUS_ERROR_OUT_OF_RESOURCES)?;
     // SAFETY: `out` is a non-null out-pointer from the caller.
     unsafe { put(out.cast(), s.handle()) };
     Ok(())
@@ -615,6 +700,42 @@ pub(crate) unsafe extern "C" fn hsa_signal_group_wait_any_relaxed(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_hundred_thousand_signals_created_and_destroyed_reuse_their_blocks() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        crate::api::testing::init_gpu();
+        // Sixteen free blocks first: a destroyed block goes to the back of the free list, so a test
+        // creating signals meanwhile takes older blocks and this one stays destroyed while checked.
+        let spare: Vec<hsa_signal_t> = (0..16).map(crate::api::testing::signal).collect();
+        for s in spare {
+            // SAFETY: our own signal.
+            assert_eq!(unsafe { hsa_signal_destroy(s) }, HSA_STATUS_SUCCESS);
+        }
+        let high = HIGH.load(Ordering::Acquire);
+        let mut first = 0;
+        for i in 0..100_000i64 {
+            let s = crate::api::testing::signal(i);
+            if i == 0 {
+                first = s.handle;
+            }
+            // SAFETY: plain calls with the signal just created.
+            unsafe {
+                assert_eq!(hsa_signal_load_relaxed(s), i);
+                assert_eq!(hsa_signal_destroy(s), HSA_STATUS_SUCCESS);
+                assert_eq!(hsa_signal_destroy(s), HSA_STATUS_ERROR_INVALID_SIGNAL, "a destroyed handle is invalid");
+            }
+        }
+        let grown = HIGH.load(Ordering::Acquire) - high;
+        // (Tests running meanwhile may create a few signals of their own.)
+        assert!(grown < 100, "destroyed blocks are reused: 100000 signals took {grown} new blocks");
+        assert!(live_count() < 1000, "{} signals alive", live_count());
+        // Handles that are not signals of ours are refused without touching memory.
+        for bad in [1u64, first + 8, region() as u64 + (MAX_SIGNALS * size_of::<Signal>()) as u64, !63u64] {
+            assert_eq!(lookup(hsa_signal_t { handle: bad }).err(), Some(HSA_STATUS_ERROR_INVALID_SIGNAL), "{bad:#x}");
+        }
+        crate::api::testing::shut_down();
+    }
 
     #[test]
     fn conditions_are_signed() {
