@@ -173,6 +173,12 @@ pub enum RecordKind {
     /// Filler with no meaning: a writer that reserved space but could not fill it commits this,
     /// so the records after it in the same chunk stay readable.
     Padding = 9,
+    /// [`PmcGroupRecord`].
+    PmcGroup = 10,
+    /// A dispatch's counter output: a [`PmcOutputHeader`] followed by up to
+    /// [`PMC_OUTPUT_MAX_PAYLOAD`] bytes of the output buffer (larger outputs take several records,
+    /// each naming its offset).
+    PmcOutput = 11,
 }
 
 impl RecordKind {
@@ -187,6 +193,8 @@ impl RecordKind {
             7 => Self::DispatchBegin,
             8 => Self::DispatchEnd,
             9 => Self::Padding,
+            10 => Self::PmcGroup,
+            11 => Self::PmcOutput,
             _ => return None,
         })
     }
@@ -583,6 +591,52 @@ fixed_record!(
     }
 );
 
+fixed_record!(
+    /// One counter group of one agent as the interception library programmed it (see
+    /// `rocprof_model::counters::PmcGroup`).
+    PmcGroupRecord = PmcGroup {
+        /// Agent handle.
+        agent_handle: u64,
+        /// The agent's index among the GPUs.
+        gpu_index: u32,
+        /// Group number.
+        group: u32,
+        /// String id: the requested counter names, separated by spaces.
+        counters: u32,
+        /// String id: the programmed events (`PmcEventSpec::list_to_text`).
+        events: u32,
+        /// Output buffer bytes per dispatch.
+        output_size: u32,
+        /// Output buffers in the pool.
+        buffers: u32,
+    }
+);
+
+fixed_record!(
+    /// The fixed part of a [`RecordKind::PmcOutput`] record; the payload follows it.
+    PmcOutputHeader = PmcOutput {
+        /// Dispatch id.
+        dispatch_id: u64,
+        /// Agent handle.
+        agent_handle: u64,
+        /// Group number.
+        group: u32,
+        /// `rocprof_model::counters::PmcStatus` as a number.
+        status: u32,
+        /// Offset of this record's payload in the output buffer.
+        offset: u32,
+        /// Total output bytes of the dispatch.
+        total: u32,
+        /// Payload bytes in this record.
+        len: u32,
+        /// Reserved (0).
+        reserved: u32,
+    }
+);
+
+/// Most payload bytes one [`RecordKind::PmcOutput`] record carries.
+pub const PMC_OUTPUT_MAX_PAYLOAD: usize = (MAX_RECORD_SIZE - FRAME_SIZE - PmcOutputHeader::BODY_SIZE) & !7;
+
 /// Encodes a whole fixed record (frame + body, commit word included) into `out`, which must be
 /// at least `R::TOTAL_SIZE` bytes. For writers that do not need the two-step commit (the header's
 /// agent section, tests).
@@ -604,6 +658,29 @@ pub fn push_string_record(out: &mut Vec<u8>, id: u32, s: &[u8]) {
     write_string_prefix(id, s.len() as u32, &mut rec[FRAME_SIZE..]);
     rec[FRAME_SIZE + 8..FRAME_SIZE + 8 + s.len()].copy_from_slice(s);
     seal_record(rec, record_header_word(RecordKind::String, total));
+}
+
+/// Total size (frame + header + payload, 8-aligned) of a [`RecordKind::PmcOutput`] record with
+/// `len` payload bytes.
+pub const fn pmc_output_record_size(len: usize) -> usize {
+    (FRAME_SIZE + PmcOutputHeader::BODY_SIZE + len + 7) & !7
+}
+
+/// Writes the body of a [`RecordKind::PmcOutput`] record (header, then `payload`) into `body`, which
+/// must hold `PmcOutputHeader::BODY_SIZE + payload.len()` bytes. Allocation-free.
+pub fn write_pmc_output_body(h: &PmcOutputHeader, payload: &[u8], body: &mut [u8]) {
+    h.write_body(body);
+    body[PmcOutputHeader::BODY_SIZE..PmcOutputHeader::BODY_SIZE + payload.len()].copy_from_slice(payload);
+}
+
+/// Appends a whole [`RecordKind::PmcOutput`] record to `out` (tests; the interception library writes
+/// them in place with [`write_pmc_output_body`]).
+pub fn push_pmc_output(out: &mut Vec<u8>, h: &PmcOutputHeader, payload: &[u8]) {
+    let total = pmc_output_record_size(payload.len());
+    let start = out.len();
+    out.resize(start + total, 0);
+    write_pmc_output_body(h, payload, &mut out[start + FRAME_SIZE..]);
+    seal_record(&mut out[start..], record_header_word(RecordKind::PmcOutput, total));
 }
 
 /// Appends a whole fixed record to `out`.
@@ -1061,6 +1138,71 @@ mod tests {
         h[header::CHUNK_SIZE..header::CHUNK_SIZE + 4].copy_from_slice(&3u32.to_le_bytes());
         assert!(matches!(parse_capture(&h), Err(Error::CorruptHeader { what: "chunk_size" })));
         assert!(matches!(read_capture(Path::new("/nonexistent/x.rpcap")), Err(Error::Io { .. })));
+    }
+
+    #[test]
+    fn counter_groups_and_outputs_follow_their_dispatch() {
+        let mut recs = code_object_and_symbol();
+        push_string_record(&mut recs, 4, b"GRBM_COUNT SQ_WAVES");
+        push_string_record(&mut recs, 5, b"3.0.2.0,6.0.4.0");
+        push_record(
+            &mut recs,
+            &PmcGroupRecord {
+                agent_handle: 0x100,
+                gpu_index: 0,
+                group: 0,
+                counters: 4,
+                events: 5,
+                output_size: 24,
+                buffers: 8,
+            },
+        );
+        push_record(&mut recs, &begin(1));
+        let payload: Vec<u8> = (0u8..24).collect();
+        // The output in two pieces, the second first.
+        let h = PmcOutputHeader { dispatch_id: 1, agent_handle: 0x100, total: 24, ..Default::default() };
+        push_pmc_output(&mut recs, &PmcOutputHeader { offset: 16, len: 8, ..h }, &payload[16..]);
+        push_pmc_output(&mut recs, &PmcOutputHeader { offset: 0, len: 16, ..h }, &payload[..16]);
+        push_record(&mut recs, &DispatchEndRecord { dispatch_id: 1, start_ns: 5, end_ns: 9, status: 0 });
+        // A dispatch whose counters were not read.
+        push_record(&mut recs, &begin(2));
+        push_pmc_output(&mut recs, &PmcOutputHeader { dispatch_id: 2, agent_handle: 0x100, status: 1, ..h }, &[]);
+        push_record(&mut recs, &DispatchEndRecord { dispatch_id: 2, start_ns: 10, end_ns: 19, status: 0 });
+        let mut file = header_bytes(0, 0);
+        file.extend(chunk(1, &recs));
+        let mut reader = CaptureReader::new(&file[..]).unwrap();
+        let mut strings = StringTable::new();
+        let mut kinds = Vec::new();
+        let mut outputs = Vec::new();
+        while let Some(r) = reader.next_record(&mut strings).unwrap() {
+            kinds.push(r.kind());
+            match r {
+                Record::PmcGroup(g) => {
+                    assert_eq!(g.counters, ["GRBM_COUNT", "SQ_WAVES"]);
+                    assert_eq!(g.events.len(), 2);
+                    assert_eq!((g.agent, g.output_size), (AgentId(1), 24));
+                }
+                Record::PmcOutput(o) => outputs.push(*o),
+                _ => {}
+            }
+        }
+        assert_eq!(
+            kinds,
+            [
+                "process",
+                "agent",
+                "code_object",
+                "kernel_symbol",
+                "pmc_group",
+                "kernel_dispatch",
+                "pmc_output",
+                "kernel_dispatch",
+                "pmc_output",
+                "run_health"
+            ]
+        );
+        assert_eq!(outputs[0].bytes, payload);
+        assert_eq!((outputs[1].status, outputs[1].bytes.len()), (crate::counters::PmcStatus::PoolExhausted, 0));
     }
 
     #[test]

@@ -13,6 +13,7 @@
 
 pub mod capture;
 pub mod health;
+pub mod counters;
 pub mod kernel_filter;
 pub mod records;
 pub mod stream;

@@ -25,6 +25,7 @@
 //!    that must write each kind).
 
 use crate::health::RunHealth;
+use crate::counters::{CounterCollection, CounterInfo, PmcGroup, PmcOutput};
 use crate::records::{Agent, CodeObject, KernelDispatch, KernelSymbol, Queue, SessionMeta, StringTable};
 
 /// One record of any kind, owned; the unit the writers consume.
@@ -50,6 +51,15 @@ pub enum Record {
     /// record of a process section, once the source has read everything. Writers put it in
     /// their metadata ([`RunHealth::metadata`] gives the stable keys).
     RunHealth(Box<RunHealth>),
+    /// A counter group as programmed (raw stage; the CLI turns these into [`Record::Counter`]s).
+    PmcGroup(Box<PmcGroup>),
+    /// One dispatch's raw counter output (raw stage; the CLI turns these into
+    /// [`Record::CounterCollection`]s). Delivered right after its [`Record::KernelDispatch`].
+    PmcOutput(Box<PmcOutput>),
+    /// A counter collected on an agent.
+    Counter(Box<CounterInfo>),
+    /// The counter values of one dispatch.
+    CounterCollection(Box<CounterCollection>),
 }
 
 impl Record {
@@ -63,6 +73,10 @@ impl Record {
             Self::KernelSymbol(_) => "kernel_symbol",
             Self::KernelDispatch(_) => "kernel_dispatch",
             Self::RunHealth(_) => "run_health",
+            Self::PmcGroup(_) => "pmc_group",
+            Self::PmcOutput(_) => "pmc_output",
+            Self::Counter(_) => "counter",
+            Self::CounterCollection(_) => "counter_collection",
         }
     }
 
@@ -85,13 +99,15 @@ impl Record {
     /// code objects, symbols). A process section without events produces no output files.
     pub fn is_event(&self) -> bool {
         match self {
-            Self::KernelDispatch(_) => true,
+            Self::KernelDispatch(_) | Self::PmcOutput(_) | Self::CounterCollection(_) => true,
             Self::Process(_)
             | Self::Agent(_)
             | Self::Queue(_)
             | Self::CodeObject(_)
             | Self::KernelSymbol(_)
-            | Self::RunHealth(_) => false,
+            | Self::RunHealth(_)
+            | Self::PmcGroup(_)
+            | Self::Counter(_) => false,
         }
     }
 }

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use crate::health::RunHealth;
+use crate::counters::{CounterCollection, CounterInfo, PmcGroup, PmcOutput};
 use crate::records::{
     format_kernel_name, truncate_kernel_name, Agent, AgentId, CodeObject, CodeObjectId, KernelDispatch, KernelId,
     KernelSymbol, Queue, QueueId, SessionMeta, StringTable,
@@ -32,6 +33,14 @@ pub struct Trace {
     pub dispatches: Vec<KernelDispatch>,
     /// What was written, lost (by reason), and what profiling cost.
     pub health: RunHealth,
+    /// Counter groups as programmed (raw stage).
+    pub pmc_groups: Vec<PmcGroup>,
+    /// Raw counter outputs (raw stage).
+    pub pmc_outputs: Vec<PmcOutput>,
+    /// Counters collected.
+    pub counters: Vec<CounterInfo>,
+    /// Counter values per dispatch.
+    pub counter_collections: Vec<CounterCollection>,
 }
 
 impl Trace {
@@ -48,7 +57,11 @@ impl Trace {
             .chain(self.queues.iter().cloned().map(Record::Queue))
             .chain(self.code_objects.iter().cloned().map(Record::CodeObject))
             .chain(self.kernel_symbols.iter().cloned().map(Record::KernelSymbol))
+            .chain(self.pmc_groups.iter().map(|g| Record::PmcGroup(Box::new(g.clone()))))
+            .chain(self.counters.iter().map(|c| Record::Counter(Box::new(c.clone()))))
             .chain(self.dispatches.iter().copied().map(Record::KernelDispatch))
+            .chain(self.pmc_outputs.iter().map(|o| Record::PmcOutput(Box::new(o.clone()))))
+            .chain(self.counter_collections.iter().map(|c| Record::CounterCollection(Box::new(c.clone()))))
             .chain(std::iter::once(Record::RunHealth(Box::new(self.health))))
     }
 
@@ -58,7 +71,11 @@ impl Trace {
             + self.queues.len()
             + self.code_objects.len()
             + self.kernel_symbols.len()
+            + self.pmc_groups.len()
+            + self.counters.len()
             + self.dispatches.len()
+            + self.pmc_outputs.len()
+            + self.counter_collections.len()
             + 1) as u64
     }
 
@@ -88,6 +105,10 @@ impl Trace {
             Record::KernelSymbol(k) => self.kernel_symbols.push(k),
             Record::KernelDispatch(d) => self.dispatches.push(d),
             Record::RunHealth(h) => self.health = *h,
+            Record::PmcGroup(g) => self.pmc_groups.push(*g),
+            Record::PmcOutput(o) => self.pmc_outputs.push(*o),
+            Record::Counter(c) => self.counters.push(*c),
+            Record::CounterCollection(c) => self.counter_collections.push(*c),
         }
     }
 

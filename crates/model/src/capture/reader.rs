@@ -20,6 +20,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::Path;
 
 use super::*;
+use crate::counters::{PmcOutput, PmcStatus};
 use crate::records::StringId;
 use crate::stream::{Record, RecordSource, SourceError};
 use crate::trace::Trace;
@@ -222,6 +223,8 @@ fn body_size_is_plausible(kind: u16, body: usize) -> bool {
         Some(RecordKind::KernelSymbol) => body == padded(KernelSymbolRecord::BODY_SIZE),
         Some(RecordKind::DispatchBegin) => body == padded(DispatchBeginRecord::BODY_SIZE),
         Some(RecordKind::DispatchEnd) => body == padded(DispatchEndRecord::BODY_SIZE),
+        Some(RecordKind::PmcGroup) => body == padded(PmcGroupRecord::BODY_SIZE),
+        Some(RecordKind::PmcOutput) => body >= PmcOutputHeader::BODY_SIZE,
     }
 }
 
@@ -314,6 +317,7 @@ struct Definitions {
     queues: Vec<QueueRecord>,
     code_objects: Vec<CodeObjectLoadRecord>,
     symbols: Vec<KernelSymbolRecord>,
+    pmc_groups: Vec<PmcGroupRecord>,
     /// Event records seen (for the progress estimate).
     events: u64,
 }
@@ -337,6 +341,7 @@ impl Definitions {
             Some(RecordKind::Queue) => self.queues.extend(fixed::<QueueRecord>(body)),
             Some(RecordKind::CodeObjectLoad) => self.code_objects.extend(fixed::<CodeObjectLoadRecord>(body)),
             Some(RecordKind::KernelSymbol) => self.symbols.extend(fixed::<KernelSymbolRecord>(body)),
+            Some(RecordKind::PmcGroup) => self.pmc_groups.extend(fixed::<PmcGroupRecord>(body)),
             Some(RecordKind::DispatchEnd) => self.events += 1,
             Some(_) => {}
             None => return false,
@@ -353,6 +358,8 @@ struct Events {
     begins: HashMap<u64, DispatchBeginRecord>,
     ends: HashMap<u64, DispatchEndRecord>,
     reorder: BTreeMap<u64, KernelDispatch>,
+    /// Counter outputs by dispatch id, assembled from their records, until their dispatch is delivered.
+    pmc: HashMap<u64, PmcOutput>,
 }
 
 /// A streaming capture reader; see the module docs. Create it with [`CaptureReader::open`] (a
@@ -676,6 +683,20 @@ impl<R: ReadAt> CaptureReader<R> {
             );
             self.out.push_back(Record::KernelSymbol(sym));
         }
+
+        for g in &defs.pmc_groups {
+            let counters = strings.resolve(string(g.counters)).split_whitespace().map(str::to_string).collect();
+            let events =
+                crate::counters::PmcEventSpec::parse_list(strings.resolve(string(g.events))).unwrap_or_default();
+            self.out.push_back(Record::PmcGroup(Box::new(crate::counters::PmcGroup {
+                agent: agent_id(g.agent_handle),
+                gpu_index: g.gpu_index,
+                group: g.group,
+                counters,
+                events,
+                output_size: g.output_size,
+            })));
+        }
     }
 
     /// Pass 2 over one chunk: decodes its events and queues those that are ready.
@@ -704,7 +725,28 @@ impl<R: ReadAt> CaptureReader<R> {
                         }
                     })
                 }
+                Some(RecordKind::PmcOutput) => fixed::<PmcOutputHeader>(body).and_then(|h| {
+                    let payload = body.get(PmcOutputHeader::BODY_SIZE..PmcOutputHeader::BODY_SIZE + h.len as usize)?;
+                    let agent = ev.agent_by_handle.get(&h.agent_handle).copied().unwrap_or_default();
+                    let out = ev.pmc.entry(h.dispatch_id).or_insert_with(|| PmcOutput {
+                        dispatch: DispatchId(h.dispatch_id),
+                        agent,
+                        group: h.group,
+                        status: PmcStatus::from_u32(h.status),
+                        bytes: Vec::new(),
+                    });
+                    if out.status != PmcStatus::Ok {
+                        return Some(());
+                    }
+                    if out.bytes.len() < h.total as usize {
+                        out.bytes.resize(h.total as usize, 0);
+                    }
+                    let end = h.offset as usize + payload.len();
+                    out.bytes.get_mut(h.offset as usize..end)?.copy_from_slice(payload);
+                    Some(())
+                }),
                 // Definitions were read by pass 1.
+                Some(RecordKind::PmcGroup) => fixed::<PmcGroupRecord>(body).map(drop),
                 Some(RecordKind::String) => Some(()).filter(|()| body.len() >= 8),
                 Some(RecordKind::Agent) => fixed::<AgentRecord>(body).map(drop),
                 Some(RecordKind::Queue) => fixed::<QueueRecord>(body).map(drop),
@@ -727,8 +769,17 @@ impl<R: ReadAt> CaptureReader<R> {
         self.events.reorder.insert(d.dispatch_id.0, d);
         if self.events.reorder.len() > REORDER_WINDOW {
             if let Some((_, first)) = self.events.reorder.pop_first() {
-                self.out.push_back(Record::KernelDispatch(first));
+                self.deliver(first);
             }
+        }
+    }
+
+    /// Queues a dispatch, followed by its counter output if it has one.
+    fn deliver(&mut self, d: KernelDispatch) {
+        let pmc = self.events.pmc.remove(&d.dispatch_id.0);
+        self.out.push_back(Record::KernelDispatch(d));
+        if let Some(p) = pmc {
+            self.out.push_back(Record::PmcOutput(Box::new(p)));
         }
     }
 
@@ -745,7 +796,14 @@ impl<R: ReadAt> CaptureReader<R> {
             }
         }
         let window = std::mem::take(&mut self.events.reorder);
-        self.out.extend(window.into_values().map(Record::KernelDispatch));
+        for d in window.into_values() {
+            self.deliver(d);
+        }
+        // Outputs whose dispatch never completed (or was dropped) follow on their own, so the loss is
+        // reported rather than silent.
+        let mut rest: Vec<PmcOutput> = self.events.pmc.drain().map(|(_, p)| p).collect();
+        rest.sort_by_key(|p| p.dispatch);
+        self.out.extend(rest.into_iter().map(|p| Record::PmcOutput(Box::new(p))));
         self.out.push_back(Record::RunHealth(Box::new(self.info.health)));
     }
 }
