@@ -20,6 +20,28 @@ pub struct Discovered {
     pub all: Vec<u64>,
     /// Number of agents.
     pub count: usize,
+    /// GPUs in iteration order (their index is rocprofv3's `gpu_index`), with the geometry counter
+    /// collection needs.
+    pub gpu_geometry: Vec<GpuGeometry>,
+    /// Handle of the first CPU agent (0 when none), whose pools hold host-visible buffers.
+    pub cpu: u64,
+}
+
+/// What counter collection needs to know about a GPU agent.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GpuGeometry {
+    /// Agent handle.
+    pub handle: u64,
+    /// Target name, e.g. `gfx942`.
+    pub name: String,
+    /// Compute units.
+    pub cu: u32,
+    /// Shader engines (total).
+    pub se: u32,
+    /// Shader arrays per engine.
+    pub sa_per_se: u32,
+    /// XCCs.
+    pub xcc: u32,
 }
 
 /// `gfx942` -> 90402, `gfx90a` -> 90010, `gfx1100` -> 110000 (major * 10000 + minor * 100 +
@@ -271,11 +293,24 @@ pub fn discover(o: &Originals, string_base: u32, skip: &dyn Fn(u64) -> bool) -> 
         };
         let name = q.string(HSA_AGENT_INFO_NAME);
         let cu = q.u32(HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT);
+        if device == HSA_DEVICE_TYPE_CPU && out.cpu == 0 {
+            out.cpu = agent.handle;
+        }
         let simd_per_cu = q.u32(HSA_AMD_AGENT_INFO_NUM_SIMDS_PER_CU);
         let se = q.u32(HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES);
         let sa_per_se = q.u32(HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE);
         let waves_per_cu = q.u32(HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU);
         let arrays = se * sa_per_se;
+        if is_gpu {
+            out.gpu_geometry.push(GpuGeometry {
+                handle: agent.handle,
+                name: name.clone(),
+                cu,
+                se,
+                sa_per_se,
+                xcc: q.u32(HSA_AMD_AGENT_INFO_NUM_XCC).max(1),
+            });
+        }
         let (lds, global) = if is_gpu { q.pools() } else { (0, 0) };
         let wg_dim = q.dims16(HSA_AGENT_INFO_WORKGROUP_MAX_DIM);
         let grid_dim = q.dims32(HSA_AGENT_INFO_GRID_MAX_DIM);

@@ -19,7 +19,9 @@
 //! `<dir>/<pid>.rpcap`), `ROCPROF_RS_TRACE` (comma list; `kernel` enables dispatch tracing),
 //! `ROCPROF_RS_LOG_LEVEL` (`error`, `warning`, `info`, `trace`) and
 //! `ROCPROF_RS_GATE_COMPLETIONS=1` (see [`queue`]); `ROCPROF_RS_KFD_TOPOLOGY` overrides the KFD
-//! topology directory agents are enriched from (see [`agents`]).
+//! topology directory agents are enriched from (see [`agents`]); `ROCPROF_RS_PMC`,
+//! `ROCPROF_RS_PMC_INTERVAL`, `ROCPROF_RS_KERNEL_NAMES` and the `ROCPROF_RS_KERNEL_*` filter variables
+//! configure counter collection (see [`pmc`]).
 //!
 //! Architecture invariants:
 //!
@@ -45,6 +47,7 @@ pub mod kernel_map;
 pub mod load;
 pub mod mpmc;
 pub mod padded;
+pub mod pmc;
 pub mod queue;
 pub mod sink;
 pub mod state;

@@ -195,6 +195,14 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
             global.known_agents.insert(h);
         }
         global.gate_completions = std::env::var("ROCPROF_RS_GATE_COMPLETIONS").is_ok_and(|v| v.trim() == "1");
+        if trace_kernels && o.can_trace_kernels() {
+            global.pmc = crate::pmc::PmcState::from_env(o, sink, &found.gpu_geometry, found.cpu);
+        } else if std::env::var_os(crate::pmc::ENV_PMC).is_some() {
+            diag!(
+                Level::Error,
+                "counter collection needs intercept queues, which this runtime does not offer; no counters"
+            );
+        }
         state::init_global(global);
         crate::att::init(&dir, &found.gpus);
         register_process_hooks();

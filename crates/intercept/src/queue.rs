@@ -249,6 +249,11 @@ fn settle_queue(g: &Global, o: &Originals, queue_index: usize) {
             continue;
         }
         forget_app_signal(g, slot);
+        let a = slot.pmc_agent.swap(crate::pmc::NONE, Ordering::AcqRel);
+        if let (Some(p), true) = (g.pmc.as_ref(), a != crate::pmc::NONE) {
+            let buffer = slot.pmc_buffer.load(Ordering::Relaxed);
+            p.abandon(o, g.sink, a as usize, buffer, slot.dispatch_id.load(Ordering::Relaxed));
+        }
         slot.state.store(state::SLOT_DONE, Ordering::Release);
         if !gated {
             g.pool.release(i);
@@ -482,8 +487,51 @@ unsafe fn on_packet(
             }
         }
     }
+    // Counter collection: when the agent has counters configured and the filter selects this dispatch,
+    // wrap the kernel in the PMC start/stop/read packets (see `pmc`).
+    slot.pmc_agent.store(crate::pmc::NONE, Ordering::Relaxed);
+    if let Some(p) = g.pmc.as_ref() {
+        if let Some(a) = p.agent_index(agent) {
+            if p.selects(rec.kernel_id) {
+                let mut before = [[0u8; 64]; 2];
+                let mut after = [[0u8; 64]; 2];
+                let (buffer, n_before) = p.begin(o, a, &mut before, &mut after);
+                slot.pmc_buffer.store(buffer, Ordering::Relaxed);
+                slot.pmc_agent.store(a as u32, Ordering::Release);
+                if buffer != crate::pmc::EXHAUSTED {
+                    let mut seq = Counted { packets: [[0u8; 64]; 6] };
+                    seq.packets[..n_before].copy_from_slice(&before[..n_before]);
+                    // SAFETY: the expansion's packets are 64-byte plain C structs.
+                    let kernel = unsafe {
+                        std::ptr::read((&out.packets[0] as *const hsa_kernel_dispatch_packet_t).cast::<[u8; 64]>())
+                    };
+                    seq.packets[n_before] = kernel;
+                    seq.packets[n_before + 1..n_before + 3].copy_from_slice(&after);
+                    let mut n = n_before + 3;
+                    if out.count == 2 {
+                        // SAFETY: as above.
+                        seq.packets[n] = unsafe {
+                            std::ptr::read((&out.packets[1] as *const hsa_kernel_dispatch_packet_t).cast::<[u8; 64]>())
+                        };
+                        n += 1;
+                    }
+                    // SAFETY: `seq` holds `n` contiguous packets, valid for the call.
+                    unsafe { writer(seq.packets.as_ptr().cast(), n as u64) };
+                    return;
+                }
+                g.sink.count_loss(LossReason::CounterBufferPoolEmpty);
+            }
+        }
+    }
     // SAFETY: `out` holds `count` contiguous packets, valid for the call.
     unsafe { writer(out.packets.as_ptr().cast(), out.count as u64) };
+}
+
+/// The packets of a counted dispatch (at most: serialising barrier, start, kernel, stop, read,
+/// completion barrier), 64-byte aligned like a queue slot.
+#[repr(C, align(64))]
+struct Counted {
+    packets: [[u8; 64]; 6],
 }
 
 /// The completion handler's body (runtime async thread). Returns false: one-shot.
@@ -547,6 +595,11 @@ pub fn on_complete(slot_index: u32) -> bool {
 /// Reads the slot's dispatch times and writes its completion record (the caller owns the
 /// slot's `SLOT_RECORDING` state).
 fn record_end(g: &Global, o: &Originals, slot: &state::Slot) {
+    let pmc_agent = slot.pmc_agent.swap(crate::pmc::NONE, Ordering::AcqRel);
+    if let (Some(p), true) = (g.pmc.as_ref(), pmc_agent != crate::pmc::NONE) {
+        let buffer = slot.pmc_buffer.load(Ordering::Relaxed);
+        p.finish(o, g.sink, pmc_agent as usize, buffer, slot.dispatch_id.load(Ordering::Relaxed));
+    }
     let signal = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };
     let agent = hsa_agent_t { handle: slot.agent.load(Ordering::Relaxed) };
     let mut t = hsa_amd_profiling_dispatch_time_t { start: 0, end: 0 };
@@ -667,7 +720,7 @@ pub fn poll_completions() -> usize {
         let ours = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };
         // SAFETY: our own live signal, read through the runtime's original function.
         let value = unsafe { load(ours) };
-        if value >= slot.start_value.load(Ordering::Relaxed) as i64 {
+        if value >= slot.start_value.load(Ordering::Relaxed) as i64 || !counters_read(g, o, slot) {
             slot.state.store(state::SLOT_PENDING, Ordering::Release);
             continue;
         }
@@ -675,6 +728,15 @@ pub fn poll_completions() -> usize {
         recorded += 1;
     }
     recorded
+}
+
+/// Whether a counted dispatch's counters have been read (true when it is not counted).
+fn counters_read(g: &Global, o: &Originals, slot: &state::Slot) -> bool {
+    let a = slot.pmc_agent.load(Ordering::Acquire);
+    match g.pmc.as_ref() {
+        Some(p) if a != crate::pmc::NONE => p.read_done(o, a as usize, slot.pmc_buffer.load(Ordering::Relaxed)),
+        _ => true,
+    }
 }
 
 /// Last resort when [`on_complete`] failed: opens the gate of a gated dispatch so the

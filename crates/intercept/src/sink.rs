@@ -310,6 +310,22 @@ impl Sink {
         true
     }
 
+    /// Appends a counter-output record: `h` followed by `payload` (at most
+    /// `capture::PMC_OUTPUT_MAX_PAYLOAD` bytes). No allocation. Returns false and counts a drop on
+    /// failure.
+    pub fn write_pmc_output(&self, h: &capture::PmcOutputHeader, payload: &[u8]) -> bool {
+        let total = capture::pmc_output_record_size(payload.len());
+        let Some(addr) = self.reserve(total) else {
+            self.count_drop();
+            return false;
+        };
+        // SAFETY: `reserve` returned `total` zeroed bytes owned by this thread.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(addr as *mut u8, total) };
+        capture::write_pmc_output_body(h, payload, &mut bytes[FRAME_SIZE..]);
+        Self::commit(addr, capture::record_header_word(RecordKind::PmcOutput, total));
+        true
+    }
+
     /// Appends a string record of `len` bytes whose content `fill` writes in place (for example the
     /// runtime copying a symbol name straight into the file); `fill` gets `len + 1` bytes, the
     /// last one for an optional NUL. Returns the string id, or 0 (the

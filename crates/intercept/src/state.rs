@@ -99,6 +99,11 @@ pub struct Slot {
     /// The entry of `app_signal` in [`Global::app_signals`] ([`NO_POS`]: none), removed when the
     /// completion is recorded.
     pub map_pos: AtomicU32,
+    /// Counter collection of the dispatch: index into `pmc.agents` ([`crate::pmc::NONE`] when not
+    /// counted).
+    pub pmc_agent: AtomicU32,
+    /// Its counter buffer (or [`crate::pmc::EXHAUSTED`]).
+    pub pmc_buffer: AtomicU32,
 }
 
 /// The dispatch's completion is not recorded yet.
@@ -137,6 +142,8 @@ impl SignalPool {
                 app_signal: AtomicU64::new(0),
                 state: AtomicU8::new(SLOT_DONE),
                 map_pos: AtomicU32::new(NO_POS),
+                pmc_agent: AtomicU32::new(crate::pmc::NONE),
+                pmc_buffer: AtomicU32::new(crate::pmc::NONE),
             })
             .collect();
         Self {
@@ -290,6 +297,8 @@ pub struct Global {
     pub next_kernel: AtomicU64,
     /// Dispatches submitted whose completion has not been recorded yet.
     pub in_flight: Padded<AtomicU64>,
+    /// Counter collection, when `ROCPROF_RS_PMC` configures it.
+    pub pmc: Option<crate::pmc::PmcState>,
 }
 
 /// A small fixed set of handles, readable without locks (agents: a handful per machine).
@@ -382,6 +391,7 @@ impl Global {
             next_code_object: AtomicU64::new(1),
             next_kernel: AtomicU64::new(1),
             in_flight: Padded(AtomicU64::new(0)),
+            pmc: None,
         }
     }
 

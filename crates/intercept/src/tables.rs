@@ -215,6 +215,9 @@ pub unsafe fn negotiate(table: *const HsaApiTable) -> Result<Negotiated, Negotia
                     o.amd_signal_create = entry!(a, rocm_5_2::AmdExtTable, hsa_amd_signal_create_fn);
                     o.iterate_memory_pools = entry!(a, rocm_5_2::AmdExtTable, hsa_amd_agent_iterate_memory_pools_fn);
                     o.memory_pool_get_info = entry!(a, rocm_5_2::AmdExtTable, hsa_amd_memory_pool_get_info_fn);
+                    o.memory_pool_allocate = entry!(a, rocm_5_2::AmdExtTable, hsa_amd_memory_pool_allocate_fn);
+                    o.memory_pool_free = entry!(a, rocm_5_2::AmdExtTable, hsa_amd_memory_pool_free_fn);
+                    o.agents_allow_access = entry!(a, rocm_5_2::AmdExtTable, hsa_amd_agents_allow_access_fn);
                     AmdLayout::Rocm52
                 }
                 (2, _) => {
@@ -228,6 +231,9 @@ pub unsafe fn negotiate(table: *const HsaApiTable) -> Result<Negotiated, Negotia
                     o.iterate_memory_pools = entry!(a, AmdExtTable, hsa_amd_agent_iterate_memory_pools_fn);
                     o.memory_pool_get_info = entry!(a, AmdExtTable, hsa_amd_memory_pool_get_info_fn);
                     o.amd_signal_wait_all = entry!(a, AmdExtTable, hsa_amd_signal_wait_all_fn);
+                    o.memory_pool_allocate = entry!(a, AmdExtTable, hsa_amd_memory_pool_allocate_fn);
+                    o.memory_pool_free = entry!(a, AmdExtTable, hsa_amd_memory_pool_free_fn);
+                    o.agents_allow_access = entry!(a, AmdExtTable, hsa_amd_agents_allow_access_fn);
                     AmdLayout::Major2
                 }
                 (major, size) => {

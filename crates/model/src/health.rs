@@ -42,6 +42,11 @@ pub enum LossReason {
     /// A forked child without its own capture ran with profiling off: its dispatches are not in
     /// any output (counted in the parent's capture, once per such child).
     ForkedChildUntraced = 9,
+    /// No free counter buffer: a dispatch selected for counter collection ran without counters (it
+    /// is recorded with that status, never with zeros).
+    CounterBufferPoolEmpty = 10,
+    /// A counted dispatch's counters were not read back (the read packet had not completed).
+    CountersNotRead = 11,
     /// Reader: the capture ended inside a record (the process was killed while writing it).
     TornTail = 16,
     /// Reader: damaged records (bad checksum, impossible size, unknown kind) skipped; the records
@@ -54,7 +59,7 @@ impl LossReason {
     pub const IN_PROCESS: usize = 16;
 
     /// Every reason, in report order.
-    pub const ALL: [LossReason; 12] = [
+    pub const ALL: [LossReason; 14] = [
         Self::ChunkPoolEmpty,
         Self::SignalPoolEmpty,
         Self::SignalMapFull,
@@ -65,6 +70,8 @@ impl LossReason {
         Self::HandlerRegistrationFailed,
         Self::CompletionLost,
         Self::ForkedChildUntraced,
+        Self::CounterBufferPoolEmpty,
+        Self::CountersNotRead,
         Self::TornTail,
         Self::Damaged,
     ];
@@ -87,6 +94,8 @@ impl LossReason {
             Self::HandlerRegistrationFailed => "handler_registration_failed",
             Self::CompletionLost => "completion_lost",
             Self::ForkedChildUntraced => "forked_child_untraced",
+            Self::CounterBufferPoolEmpty => "counter_buffer_pool_empty",
+            Self::CountersNotRead => "counters_not_read",
             Self::TornTail => "torn_tail",
             Self::Damaged => "damaged",
         }
@@ -105,6 +114,8 @@ impl LossReason {
             Self::HandlerRegistrationFailed => "dispatches not traced (completion handler refused)",
             Self::CompletionLost => "completion records lost (internal error in a completion handler)",
             Self::ForkedChildUntraced => "forked child processes not traced",
+            Self::CounterBufferPoolEmpty => "counted dispatches without counters (no free counter buffer)",
+            Self::CountersNotRead => "counted dispatches whose counters were not read back",
             Self::TornTail => "records cut off at the end of the capture (process killed mid-write)",
             Self::Damaged => "damaged records skipped in the capture",
         }

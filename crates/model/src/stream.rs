@@ -85,12 +85,16 @@ impl Record {
     pub fn start_ns(&self) -> Option<u64> {
         match self {
             Self::KernelDispatch(d) => Some(d.start.ns),
+            Self::CounterCollection(c) => Some(c.dispatch.start.ns),
             Self::Process(_)
             | Self::Agent(_)
             | Self::Queue(_)
             | Self::CodeObject(_)
             | Self::KernelSymbol(_)
-            | Self::RunHealth(_) => None,
+            | Self::RunHealth(_)
+            | Self::PmcGroup(_)
+            | Self::PmcOutput(_)
+            | Self::Counter(_) => None,
         }
     }
 
