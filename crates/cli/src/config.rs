@@ -99,6 +99,10 @@ impl LogLevel {
 pub(crate) struct Config {
     /// `--collection-period` windows and `--minimum-output-data`.
     pub(crate) collection: CollectionSpec,
+    /// Counter collection (`--pmc`, input files' `pmc_groups`), when requested.
+    pub(crate) pmc: Option<PmcRequest>,
+    /// `pmc_N` / `pass_N` of an input-file pass, appended to the output directory.
+    pub(crate) output_subdir: Option<String>,
     /// Which dispatches counters and thread traces select (`--kernel-*-regex`, `--kernel-iteration-range`).
     pub(crate) kernel_filter: rocprof_model::kernel_filter::KernelFilterSpec,
     /// `--att`: thread-trace capture and decoding.
@@ -127,18 +131,37 @@ pub(crate) struct Config {
     pub(crate) launch_secs: u64,
 }
 
+/// A counter request as given (validated against the agents only before launch).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PmcRequest {
+    /// `--pmc`: one entry; `pmc_groups`: one entry per group.
+    pub(crate) groups: Vec<Vec<rocprof_counters::PmcItem>>,
+    /// The groups are multiplexed in one run (`pmc_groups`), not one request to plan into passes.
+    pub(crate) multiplexed: bool,
+    /// Dispatches per agent before the next group (`pmc_group_interval`).
+    pub(crate) interval: u64,
+    /// `-E`: extra derived counter definitions.
+    pub(crate) extra_counters: Option<PathBuf>,
+    /// `--no-replay`: a request that needs several passes is an error.
+    pub(crate) no_replay: bool,
+}
+
 /// rocprofv3's default output prefix.
 pub(crate) const DEFAULT_OUTPUT_FILE: &str = "%hostname%/%pid%";
 
 impl Config {
     /// True when some tracing domain is on.
     pub(crate) fn any_tracing(&self) -> bool {
-        self.kernel_trace || self.att.is_some()
+        self.kernel_trace || self.att.is_some() || self.pmc.is_some()
     }
 
-    /// The output-directory template (unexpanded).
+    /// The output-directory template (unexpanded), with an input file's pass sub-directory.
     pub(crate) fn output_directory_template(&self) -> String {
-        self.output_directory.clone().unwrap_or_else(|| self.launch_dir.display().to_string())
+        let dir = self.output_directory.clone().unwrap_or_else(|| self.launch_dir.display().to_string());
+        match &self.output_subdir {
+            Some(sub) => format!("{}/{sub}", dir.trim_end_matches('/')),
+            None => dir,
+        }
     }
 
     /// The output-file template (unexpanded).
@@ -164,6 +187,8 @@ impl Config {
             "pftrace_output": false,
             "otf2_output": false,
             "simulate": self.simulate,
+            "counters": self.pmc.as_ref().map(|p| p.groups.iter().map(|g| g.iter().map(|i| i.name.clone()).collect::<Vec<_>>()).collect::<Vec<_>>()),
+            "counter_groups_interval": self.pmc.as_ref().map(|p| p.interval),
             "kernel_include_regex": self.kernel_filter.include,
             "kernel_exclude_regex": self.kernel_filter.exclude,
             "kernel_iteration_range": self.kernel_filter.iterations,

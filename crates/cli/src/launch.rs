@@ -171,8 +171,9 @@ pub(crate) fn launch_env(
         ("ROCPROF_RS_LOG_LEVEL".to_string(), OsString::from(cfg.log_level.env_value())),
     ];
     let mut domains = Vec::new();
-    // Thread traces are started and stopped around dispatches in the intercept queues.
-    if cfg.kernel_trace || cfg.att.is_some() {
+    // Thread traces are started and stopped around dispatches in the intercept queues, and counter
+    // collection needs the dispatches traced (each counter row carries its dispatch).
+    if cfg.kernel_trace || cfg.att.is_some() || cfg.pmc.is_some() {
         domains.push("kernel");
     }
     if let Some(att) = &cfg.att {
@@ -184,6 +185,15 @@ pub(crate) fn launch_env(
     for (name, value) in cfg.kernel_filter.to_env() {
         env.push((name.to_string(), OsString::from(value)));
     }
+    // Kernel filters match the name as the outputs show it.
+    let names = if cfg.truncate_kernels {
+        "truncated"
+    } else if cfg.mangled_kernels {
+        "mangled"
+    } else {
+        "demangled"
+    };
+    env.push(("ROCPROF_RS_KERNEL_NAMES".to_string(), OsString::from(names)));
     if let (Some(dir), Some(targets)) = (sim_dir, &cfg.simulate) {
         env.push(("LD_LIBRARY_PATH".to_string(), prepend("LD_LIBRARY_PATH", dir, ":")));
         env.push(("ROCPROF_RS_SIM_AGENTS".to_string(), OsString::from(targets.join(","))));

@@ -10,6 +10,7 @@ mod args;
 mod att;
 mod cmd;
 mod config;
+mod counters;
 mod launch;
 mod outputs;
 mod placeholders;
@@ -34,25 +35,9 @@ fn main() -> ExitCode {
     if let Some(sub) = argv.get(1).and_then(cmd::find) {
         return (sub.run)(argv.split_off(2));
     }
-    let args = match args::Args::try_parse_from(argv) {
+    let args = match parse_args(&argv) {
         Ok(a) => a,
-        Err(e) => {
-            use clap::error::ErrorKind;
-            if matches!(
-                e.kind(),
-                ErrorKind::DisplayHelp
-                    | ErrorKind::DisplayVersion
-                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-            ) {
-                let _ = e.print();
-                return ExitCode::SUCCESS;
-            }
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("invalid command line");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            eprintln!("rocprof-rs: error: {first} (see rocprof-rs --help)");
-            return ExitCode::from(USAGE_ERROR);
-        }
+        Err(code) => return code,
     };
     if args.wants_version() {
         return match outputs::to_console(std::io::stdout().lock(), &version::text()) {
@@ -63,23 +48,160 @@ fn main() -> ExitCode {
             }
         };
     }
-    let cfg = match args.into_config() {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("rocprof-rs: error: {e:#}");
-            return ExitCode::from(USAGE_ERROR);
-        }
-    };
-    match run(&cfg) {
-        Ok(code) => ExitCode::from(code),
-        Err(e) => {
-            if is_broken_pipe(&e) {
-                return ExitCode::SUCCESS;
+    // -i FILE: one run per pass/job, every job validated before the first one starts.
+    let configs = match &args.input {
+        Some(file) => {
+            let jobs = match args::input::jobs(&argv, file) {
+                Ok(j) => j,
+                Err(e) => {
+                    eprintln!("rocprof-rs: error: {e:#}");
+                    return ExitCode::from(USAGE_ERROR);
+                }
+            };
+            let mut configs = Vec::new();
+            for job in jobs {
+                let args = match parse_args(&job.argv) {
+                    Ok(a) => a,
+                    Err(code) => return code,
+                };
+                match args.into_config() {
+                    Ok(mut c) => {
+                        c.output_subdir = job.subdir;
+                        configs.push(c);
+                    }
+                    Err(e) => {
+                        eprintln!("rocprof-rs: error: input file {}: {e:#}", file.display());
+                        return ExitCode::from(USAGE_ERROR);
+                    }
+                }
             }
-            eprintln!("rocprof-rs: error: {e:#}");
-            ExitCode::from(1)
+            configs
+        }
+        None => match args.into_config() {
+            Ok(c) => vec![c],
+            Err(e) => {
+                eprintln!("rocprof-rs: error: {e:#}");
+                return ExitCode::from(USAGE_ERROR);
+            }
+        },
+    };
+    let mut prepared = Vec::new();
+    for cfg in &configs {
+        match prepare(cfg) {
+            Ok(p) => prepared.push(p),
+            Err(e) => return fail(e),
         }
     }
+    let several = configs.len() > 1;
+    let mut status = 0;
+    for (n, (cfg, prep)) in configs.iter().zip(&prepared).enumerate() {
+        match run(cfg, prep) {
+            Ok(code) => {
+                status = code;
+                if several && code != 0 {
+                    eprintln!(
+                        "rocprof-rs: error: pass {} of {}: the application exited with status {code}; the remaining passes are not run",
+                        n + 1,
+                        configs.len()
+                    );
+                    return ExitCode::from(1);
+                }
+            }
+            Err(e) => return fail(e),
+        }
+    }
+    ExitCode::from(status)
+}
+
+/// Parses a command line; on error prints one line and returns the exit code.
+fn parse_args(argv: &[OsString]) -> std::result::Result<args::Args, ExitCode> {
+    args::Args::try_parse_from(argv).map_err(|e| {
+        use clap::error::ErrorKind;
+        if matches!(
+            e.kind(),
+            ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        ) {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        let text = e.to_string();
+        let first = text.lines().next().unwrap_or("invalid command line");
+        let first = first.strip_prefix("error: ").unwrap_or(first);
+        eprintln!("rocprof-rs: error: {first} (see rocprof-rs --help)");
+        ExitCode::from(USAGE_ERROR)
+    })
+}
+
+/// Prints `e` and returns its exit status: 2 for a request that cannot run (found before launch), 1
+/// otherwise, 0 for a closed pipe.
+fn fail(e: anyhow::Error) -> ExitCode {
+    if is_broken_pipe(&e) {
+        return ExitCode::SUCCESS;
+    }
+    eprintln!("rocprof-rs: error: {e:#}");
+    if e.downcast_ref::<counters::RequestError>().is_some() {
+        ExitCode::from(USAGE_ERROR)
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// What is decided before the application starts.
+struct Prepared {
+    /// The planned counter request.
+    counters: Option<counters::CounterSetup>,
+}
+
+/// Validation that needs the agents: the counter request is checked and planned before the
+/// application starts (on `--simulate` from the target table, else from an agent query).
+fn prepare(cfg: &Config) -> Result<Prepared> {
+    let counters = match &cfg.pmc {
+        Some(req) if !cfg.app.is_empty() => {
+            let agents = counters::target_agents(cfg, || probe_gpu_agents(cfg))?;
+            Some(counters::plan(req, &agents)?)
+        }
+        _ => None,
+    };
+    Ok(Prepared { counters })
+}
+
+/// The GPU agents of this machine, by running the agent probe (`ROCPROF_RS_PROBE`, default
+/// `rocminfo`) under the interception library before the application (real ROCm only).
+fn probe_gpu_agents(cfg: &Config) -> Result<Vec<(rocprof_model::Agent, String)>> {
+    launch::check_real_rocr()?;
+    let dir = std::env::temp_dir().join(format!("rocprof-rs-agents-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let _cleanup = CaptureDir { path: dir.clone(), keep: false };
+    let intercept = launch::find_intercept()?;
+    let mut probe_cfg = cfg.clone();
+    probe_cfg.pmc = None;
+    let env = launch::launch_env(&probe_cfg, &intercept, None, &dir);
+    let probe = std::env::var_os("ROCPROF_RS_PROBE").filter(|p| !p.is_empty()).unwrap_or_else(|| "rocminfo".into());
+    let status = std::process::Command::new(&probe)
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_os_str())))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status();
+    if let Err(e) = status {
+        bail!(
+            "checking counters before the run needs the GPU agents, which rocprof-rs queries with {} ({e}); install rocminfo or set ROCPROF_RS_PROBE",
+            probe.to_string_lossy()
+        );
+    }
+    let files = outputs::capture_files(&dir)?;
+    let Some(file) = files.first() else {
+        bail!("the agent query ({}) did not start the HSA runtime; set ROCPROF_RS_PROBE", probe.to_string_lossy());
+    };
+    let mut capture = rocprof_model::capture::CaptureReader::open(file)?;
+    let (agents, strings) = outputs::capture_agents(&mut capture)?;
+    Ok(agents
+        .into_iter()
+        .filter(|a| a.agent_type == rocprof_model::AgentType::Gpu)
+        .map(|a| {
+            let name = strings.resolve(a.name).to_string();
+            (a, name)
+        })
+        .collect())
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
@@ -145,7 +267,7 @@ fn print_env(env: &[(String, OsString)]) {
 }
 
 /// The whole run; returns our exit status.
-fn run(cfg: &Config) -> Result<u8> {
+fn run(cfg: &Config, prep: &Prepared) -> Result<u8> {
     if let Some(dir) = &cfg.from_capture {
         return convert_kept_captures(cfg, dir);
     }
@@ -175,7 +297,16 @@ fn run(cfg: &Config) -> Result<u8> {
         }
     };
     let intercept = launch::find_intercept()?;
-    let env = launch::launch_env(cfg, &intercept, sim_dir.as_deref(), &capture.path);
+    let mut env = launch::launch_env(cfg, &intercept, sim_dir.as_deref(), &capture.path);
+    if let Some(c) = &prep.counters {
+        env.extend(c.env(0));
+        if c.passes > 1 {
+            eprintln!("rocprof-rs: the counters do not fit one pass; the application runs {} times:", c.passes);
+            for line in c.plan_text() {
+                eprintln!("rocprof-rs:   {line}");
+            }
+        }
+    }
     if cfg.log_level.shows_env() {
         print_env(&env);
     }
@@ -187,6 +318,10 @@ fn run(cfg: &Config) -> Result<u8> {
     }
 
     let exit = launch::run_app(&cfg.app, &env)?;
+    let mut merged = Vec::new();
+    if let Some(c) = &prep.counters {
+        merged = replay(cfg, c, &intercept, sim_dir.as_deref(), &capture.path, exit)?;
+    }
     let files = outputs::capture_files(&capture.path)?;
     if files.is_empty() {
         eprintln!(
@@ -198,7 +333,8 @@ fn run(cfg: &Config) -> Result<u8> {
     if cfg.list_avail && !captures.is_empty() {
         outputs::print_agents(&files[0])?;
     }
-    let written = outputs::write_all(cfg, captures, Some(&env), &mut failures);
+    let counter_outputs = prep.counters.as_ref().map(|c| outputs::CounterOutputs { db: &c.db, merged: &merged });
+    let written = outputs::write_all(cfg, captures, Some(&env), counter_outputs.as_ref(), &mut failures);
     if let AppExit::Signal(sig) = exit {
         eprintln!("rocprof-rs: the application was killed by signal {sig}; outputs hold what it captured before");
     }
@@ -218,6 +354,57 @@ fn run(cfg: &Config) -> Result<u8> {
     Ok(exit.status())
 }
 
+/// Passes 2..N of an automatic replay: runs the application once per further pass (each with its own
+/// capture directory under `capture_dir`) and collects their counters, per process, for merging into
+/// pass 1's outputs. A pass whose application fails ends the replay (reported; the counters of the
+/// passes that did not run are missing from the outputs, and said so).
+fn replay(
+    cfg: &Config,
+    c: &counters::CounterSetup,
+    intercept: &Path,
+    sim_dir: Option<&Path>,
+    capture_dir: &Path,
+    first: AppExit,
+) -> Result<Vec<counters::eval::Merged>> {
+    let mut merged: Vec<counters::eval::Merged> = Vec::new();
+    if c.passes <= 1 {
+        return Ok(merged);
+    }
+    if first != AppExit::Code(0) {
+        eprintln!("rocprof-rs: warning: pass 1 did not end normally; the remaining passes are not run");
+        return Ok(merged);
+    }
+    for pass in 1..c.passes {
+        let dir = capture_dir.join(format!("pass-{}", pass + 1));
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let mut env = launch::launch_env(cfg, intercept, sim_dir, &dir);
+        env.extend(c.env(pass));
+        eprintln!("rocprof-rs: pass {} of {}", pass + 1, c.passes);
+        let exit = launch::run_app(&cfg.app, &env)?;
+        if exit != AppExit::Code(0) {
+            eprintln!(
+                "rocprof-rs: warning: pass {} of {} ended with {exit:?}; its counters and those of later passes are missing",
+                pass + 1,
+                c.passes
+            );
+            break;
+        }
+        let files = outputs::capture_files(&dir)?;
+        let (captures, failures) = outputs::open_captures(&files);
+        for e in failures {
+            eprintln!("rocprof-rs: warning: pass {}: {e:#}", pass + 1);
+        }
+        for (i, mut capture) in captures.into_iter().enumerate() {
+            if merged.len() <= i {
+                merged.push(counters::eval::Merged::default());
+            }
+            counters::eval::collect_pass(&mut capture, &c.db, &mut merged[i])
+                .map_err(|e| anyhow::anyhow!("reading the capture of pass {}: {e}", pass + 1))?;
+        }
+    }
+    Ok(merged)
+}
+
 /// Keeps the capture files when converting them failed, and says how to convert them later.
 fn keep_on_error(mut capture: CaptureDir, e: anyhow::Error) -> anyhow::Error {
     capture.keep = true;
@@ -235,7 +422,7 @@ fn convert_kept_captures(cfg: &Config, dir: &Path) -> Result<u8> {
         bail!("{} holds no capture files (*.{})", dir.display(), outputs::CAPTURE_EXT);
     }
     let (captures, mut failures) = outputs::open_captures(&files);
-    outputs::write_all(cfg, captures, None, &mut failures);
+    outputs::write_all(cfg, captures, None, None, &mut failures);
     if let Some(last) = failures.pop() {
         for e in &failures {
             eprintln!("rocprof-rs: error: {e:#}");

@@ -147,14 +147,16 @@ pub(crate) fn write_all<P: ProcessRecords>(
     cfg: &Config,
     captures: Vec<P>,
     app_env: Option<&[(String, OsString)]>,
+    counters: Option<&CounterOutputs<'_>>,
     failures: &mut Vec<anyhow::Error>,
 ) -> Written {
     let mut written = Written::default();
     let environment = app_env.map_or_else(|| "{}".to_string(), |env| environment_json(env).to_string());
     let processes = captures.len();
     let mut used = std::collections::HashSet::new();
-    for mut capture in captures {
-        if let Err(e) = write_process(cfg, &mut capture, processes, &environment, &mut used, &mut written) {
+    for (i, mut capture) in captures.into_iter().enumerate() {
+        let counters = counters.map(|c| (c.db, c.merged.get(i)));
+        if let Err(e) = write_process(cfg, &mut capture, processes, &environment, counters, &mut used, &mut written) {
             failures.push(e);
         }
     }
@@ -210,6 +212,15 @@ pub(crate) fn writers_for(formats: &[OutputFormat], out: &OutputLocation, s: &Wr
         }
     }
     writers
+}
+
+/// What the counter evaluation of the outputs needs: the database, and per process (in capture order)
+/// the counters of the replayed passes to merge.
+pub(crate) struct CounterOutputs<'a> {
+    /// Counter database (with `-E` extras).
+    pub(crate) db: &'a rocprof_counters::Database,
+    /// Replayed passes' values, by process.
+    pub(crate) merged: &'a [crate::counters::eval::Merged],
 }
 
 /// rocprofv3's `-T` / `-M` kernel naming, applied to symbols as they stream by: the name the
@@ -282,6 +293,7 @@ fn write_process(
     capture: &mut dyn ProcessRecords,
     processes: usize,
     environment: &str,
+    counters: Option<(&rocprof_counters::Database, Option<&crate::counters::eval::Merged>)>,
     used: &mut std::collections::HashSet<OutputLocation>,
     written: &mut Written,
 ) -> Result<()> {
@@ -326,12 +338,22 @@ fn write_process(
         refs.push(&mut summary);
     }
     let mut names = KernelNames { inner: capture, truncate: cfg.truncate_kernels, mangled: cfg.mangled_kernels };
+    let mut eval: Option<crate::counters::eval::CounterEval<'_>> = None;
+    let counted: &mut dyn RecordSource = match counters {
+        Some((db, merged)) => {
+            eval.insert(crate::counters::eval::CounterEval::new(&mut names, db, cfg.kernel_trace, merged))
+        }
+        None => &mut names,
+    };
     let mut source =
-        Collection { inner: &mut names, windows: cfg.collection.windows(meta.start.ns), kept_bytes: 0, left_out: 0 };
+        Collection { inner: counted, windows: cfg.collection.windows(meta.start.ns), kept_bytes: 0, left_out: 0 };
     let options = StreamOptions { bar: Some(progress::bar(0, "writing outputs")), ..StreamOptions::default() };
     let outcome =
         write_stream(&mut source, &mut refs, &options).with_context(|| format!("reading the capture of process {pid}"));
     let (kept_bytes, left_out) = (source.kept_bytes, source.left_out);
+    if let (Some(e), Some((_, merged))) = (&eval, counters) {
+        crate::counters::report(pid, &e.report, merged);
+    }
     drop(refs);
     if left_out > 0 && cfg.log_level.shows_info() {
         eprintln!(
@@ -502,6 +524,8 @@ mod tests {
             kernel_filter: Default::default(),
             collection: Default::default(),
             att: None,
+            pmc: None,
+            output_subdir: None,
             kernel_trace: true,
             output_directory: Some(dir.display().to_string()),
             output_file: Some("%tag%/p%pid%".into()),
@@ -591,7 +615,7 @@ mod tests {
         b.meta.pid = rocprof_model::ProcessId(222);
         let captures = vec![mem(&a), mem(&b)];
         let mut failures = Vec::new();
-        let w = write_all(&cfg, captures, Some(&[("ROCPROF_RS_TRACE".into(), "kernel".into())]), &mut failures);
+        let w = write_all(&cfg, captures, Some(&[("ROCPROF_RS_TRACE".into(), "kernel".into())]), None, &mut failures);
         assert!(failures.is_empty(), "{failures:?}");
         assert_eq!(w.dispatches, 10);
         let names: Vec<String> = w.files.iter().map(|f| f.strip_prefix(&dir).unwrap().display().to_string()).collect();
@@ -631,7 +655,7 @@ mod tests {
         cfg.mangled_kernels = true;
         let t = rocprof_writers::synthetic::trace(1);
         let mut failures = Vec::new();
-        write_all(&cfg, vec![mem(&t)], None, &mut failures);
+        write_all(&cfg, vec![mem(&t)], None, None, &mut failures);
         assert!(failures.is_empty(), "{failures:?}");
         let pid = rocprof_writers::synthetic::trace(0).meta.pid;
         let text = std::fs::read_to_string(dir.join(format!("synthetic/p{pid}_kernel_trace.csv"))).unwrap();
@@ -667,7 +691,7 @@ mod tests {
         let b = rocprof_writers::synthetic::trace(3);
         let captures = vec![mem(&a), mem(&b)];
         let mut failures = Vec::new();
-        let w = write_all(&cfg, captures, None, &mut failures);
+        let w = write_all(&cfg, captures, None, None, &mut failures);
         assert_eq!(failures.len(), 1, "{failures:?}");
         assert!(format!("{:#}", failures[0]).contains(&dir.join("app").display().to_string()), "{:#}", failures[0]);
         assert_eq!(w.dispatches, 3);
@@ -685,7 +709,7 @@ mod tests {
         cfg.output_file = Some("%launch_time%/run".into());
         let t = rocprof_writers::synthetic::trace(1);
         let mut failures = Vec::new();
-        let w = write_all(&cfg, vec![mem(&t)], None, &mut failures);
+        let w = write_all(&cfg, vec![mem(&t)], None, None, &mut failures);
         assert!(failures.is_empty(), "{failures:?}");
         // 1_700_000_000 s is 2023-11-14 22:13:20 UTC.
         assert!(w.files.iter().all(|f| f.starts_with(dir.join("2023-11-14_22.13"))), "{:?}", w.files);
@@ -722,7 +746,7 @@ mod tests {
         b.meta.pid = rocprof_model::ProcessId(4343);
         let captures = vec![mem(&a), mem(&b)];
         let mut failures = Vec::new();
-        write_all(&cfg, captures, None, &mut failures);
+        write_all(&cfg, captures, None, None, &mut failures);
         assert!(failures.is_empty(), "{failures:?}");
         let rows = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap().lines().count() - 1;
         assert_eq!(rows("run_kernel_trace.csv"), 2);

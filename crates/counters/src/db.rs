@@ -194,6 +194,29 @@ impl Target {
     }
 }
 
+impl Database {
+    /// Adds (or replaces) a derived counter of `target`, as `-E/--extra-counters` files do. The
+    /// expression is checked for syntax here; names it uses are checked when it is planned.
+    pub fn add_derived(&mut self, target: &str, name: &str, expression: &str) -> Result<()> {
+        let source: String = expression.split_whitespace().collect();
+        let expr = Expr::parse(&source)?;
+        let t = self
+            .targets
+            .iter_mut()
+            .find(|t| t.name == target)
+            .ok_or_else(|| Error::UnknownTarget { target: target.to_string(), known: String::new() })?;
+        let counter = Counter { name: name.to_string(), kind: CounterKind::Derived { source, expr } };
+        match t.by_name.get(name) {
+            Some(&i) => t.counters[i] = counter,
+            None => {
+                t.by_name.insert(name.to_string(), t.counters.len());
+                t.counters.push(counter);
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The whole database.
 #[derive(Debug, Clone)]
 pub struct Database {

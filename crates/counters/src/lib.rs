@@ -20,5 +20,5 @@ pub use list::{
     counter_dimensions, describe, list_counters, list_counters_with, parse_pmc_items, parse_pmc_list,
     pmc_names_for_device, CounterInfo, InfoKind, PmcItem,
 };
-pub use plan::{plan, plan_with, BlockUsage, HwEvent, Pass, Placement, Plan};
+pub use plan::{plan, plan_with, usable_slots, BlockUsage, HwEvent, Pass, Placement, Plan};
 pub use session::{evaluate_output, packets_agent, pass_events, pmc_plan};

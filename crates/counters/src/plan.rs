@@ -288,9 +288,20 @@ fn usage<'a>(target: &Target, events: impl Iterator<Item = &'a HwEvent>) -> Vec<
             .map(|(e, _)| *e)
             .collect();
         let used = set.len() as u32 + flagged_without_twin.len() as u32;
-        out.push((b.name.clone(), used, b.counters));
+        out.push((b.name.clone(), used, usable_slots(target, b)));
     }
     out
+}
+
+/// Slots of a block the planner may use. gfx1201's SQ claims 16 counters, but aqlprofile's register
+/// table for it has 8 rows: counters 9..16 would program the registers that follow the table (other
+/// blocks' selects) on real hardware, so requests are capped at 8 and split into passes beyond that.
+pub fn usable_slots(target: &Target, block: &Block) -> u32 {
+    if target.name == "gfx1201" && block.name == "SQ" {
+        block.counters.min(8)
+    } else {
+        block.counters
+    }
 }
 
 fn fits(target: &Target, events: &BTreeSet<&HwEvent>) -> bool {

@@ -12,8 +12,8 @@
 #![warn(missing_docs)]
 
 pub mod capture;
-pub mod health;
 pub mod counters;
+pub mod health;
 pub mod kernel_filter;
 pub mod records;
 pub mod stream;

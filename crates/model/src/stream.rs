@@ -24,8 +24,8 @@
 //!    so steps 1-3 build on their own; `crates/writers/tests/it/every_kind.rs` lists the formats
 //!    that must write each kind).
 
-use crate::health::RunHealth;
 use crate::counters::{CounterCollection, CounterInfo, PmcGroup, PmcOutput};
+use crate::health::RunHealth;
 use crate::records::{Agent, CodeObject, KernelDispatch, KernelSymbol, Queue, SessionMeta, StringTable};
 
 /// One record of any kind, owned; the unit the writers consume.

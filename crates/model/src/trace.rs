@@ -4,8 +4,8 @@
 
 use std::collections::HashMap;
 
-use crate::health::RunHealth;
 use crate::counters::{CounterCollection, CounterInfo, PmcGroup, PmcOutput};
+use crate::health::RunHealth;
 use crate::records::{
     format_kernel_name, truncate_kernel_name, Agent, AgentId, CodeObject, CodeObjectId, KernelDispatch, KernelId,
     KernelSymbol, Queue, QueueId, SessionMeta, StringTable,

@@ -1,4 +1,4 @@
-//! rocprofv3's CSV files: `kernel_trace.csv` and `agent_info.csv`.
+//! rocprofv3's CSV files: `kernel_trace.csv`, `counter_collection.csv` and `agent_info.csv`.
 //!
 //! Encoding as rocprofv3 writes it: header names double-quoted, string fields double-quoted
 //! without escaping, numbers bare, `\n` line ends, rows in delivery order. A file is created only
@@ -7,9 +7,12 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+use rocprof_model::counters::CounterCollection;
 use rocprof_model::{Agent, AgentId, KernelDispatch, KernelId, Record, StringId};
 
-use crate::schema::{columns, csv_header, AGENT_INFO_COLUMNS, KERNEL_TRACE_COLUMNS};
+use crate::numfmt::{fixed, scientific};
+
+use crate::schema::{columns, csv_header, AGENT_INFO_COLUMNS, COUNTER_COLLECTION_COLUMNS, KERNEL_TRACE_COLUMNS};
 use crate::{OutputFile, OutputLocation, Result, Session, Writer};
 
 /// How agents are named in CSV rows (`-A/--agent-index`).
@@ -64,6 +67,8 @@ pub struct CsvWriter {
     agent_labels: HashMap<AgentId, String>,
     kernels: HashMap<KernelId, KernelColumns>,
     kernel_trace: Option<OutputFile>,
+    counter_collection: Option<OutputFile>,
+    pid: u32,
     line: String,
 }
 
@@ -82,6 +87,8 @@ impl CsvWriter {
             agent_labels: HashMap::new(),
             kernels: HashMap::new(),
             kernel_trace: None,
+            counter_collection: None,
+            pid: 0,
             line: String::with_capacity(512),
         }
     }
@@ -128,6 +135,57 @@ impl CsvWriter {
             d.grid.z,
         );
         self.kernel_trace.as_mut().expect("opened above").write_all(self.line.as_bytes())
+    }
+}
+
+impl CsvWriter {
+    /// One `counter_collection.csv` row per counter of a dispatch whose counters were read (a dispatch
+    /// whose counters could not be read has no rows: never zeros).
+    fn counter_rows(&mut self, session: &Session<'_>, c: &CounterCollection) -> Result<()> {
+        use std::fmt::Write as _;
+        if c.values.is_empty() {
+            return Ok(());
+        }
+        if self.counter_collection.is_none() {
+            let mut f = self.out.create("counter_collection.csv")?;
+            f.write_all(csv_header(COUNTER_COLLECTION_COLUMNS).as_bytes())?;
+            self.counter_collection = Some(f);
+        }
+        let d = &c.dispatch;
+        let agent = self.agent_labels.get(&d.agent).map(String::as_str).unwrap_or("");
+        let k = self.kernels.get(&d.kernel).copied().unwrap_or(KernelColumns {
+            name: StringId::EMPTY,
+            lds_block_size: d.lds_block_size(),
+            arch_vgpr_count: d.arch_vgpr_count,
+            accum_vgpr_count: d.accum_vgpr_count,
+            sgpr_count: d.sgpr_count,
+        });
+        let name = session.strings.resolve(k.name);
+        let grid = u64::from(d.grid.x) * u64::from(d.grid.y) * u64::from(d.grid.z);
+        let wg = u64::from(d.workgroup.x) * u64::from(d.workgroup.y) * u64::from(d.workgroup.z);
+        self.line.clear();
+        for v in &c.values {
+            let value = if v.value >= 1.0 { fixed(v.value, 6) } else { scientific(v.value, 8) };
+            let _ = writeln!(
+                self.line,
+                "{},{},\"{agent}\",{},{},{},{grid},{},\"{name}\",{wg},{},{},{},{},{},\"{}\",{value},{},{}",
+                d.correlation_id,
+                d.dispatch_id,
+                d.queue,
+                self.pid,
+                d.thread,
+                d.kernel,
+                k.lds_block_size,
+                d.private_segment_size,
+                k.arch_vgpr_count,
+                k.accum_vgpr_count,
+                k.sgpr_count,
+                session.strings.resolve(v.name),
+                d.start.ns,
+                d.end.ns,
+            );
+        }
+        self.counter_collection.as_mut().expect("opened above").write_all(self.line.as_bytes())
     }
 }
 
@@ -224,6 +282,8 @@ impl Writer for CsvWriter {
                 );
             }
             Record::KernelDispatch(d) => self.kernel_row(session, d)?,
+            Record::Process(m) => self.pid = m.pid.0,
+            Record::CounterCollection(c) => self.counter_rows(session, c)?,
             _ => {}
         }
         Ok(())
@@ -231,11 +291,15 @@ impl Writer for CsvWriter {
 
     fn abandon(&mut self) {
         self.kernel_trace = None;
+        self.counter_collection = None;
     }
 
     fn finish(&mut self, session: &Session<'_>) -> Result<Vec<PathBuf>> {
         let mut files = Vec::new();
         if let Some(f) = self.kernel_trace.take() {
+            files.push(f.commit()?);
+        }
+        if let Some(f) = self.counter_collection.take() {
             files.push(f.commit()?);
         }
         if files.is_empty() {

@@ -20,6 +20,8 @@ pub const KERNEL_TRACE_COLUMNS: &str = include_str!("../../../schemas/csv/kernel
 pub const AGENT_INFO_COLUMNS: &str = include_str!("../../../schemas/csv/agent_info.columns");
 /// Header of every `*_stats.csv` and `domain_stats.csv`, one column per line.
 pub const STATS_COLUMNS: &str = include_str!("../../../schemas/csv/stats.columns");
+/// `counter_collection.csv` columns.
+pub const COUNTER_COLLECTION_COLUMNS: &str = include_str!("../../../schemas/csv/counter_collection.columns");
 
 /// The rocpd schema version written to `rocpd_metadata` (matches AMD's).
 pub const ROCPD_SCHEMA_VERSION: &str = "3";
@@ -91,6 +93,10 @@ mod tests {
     #[test]
     fn csv_headers_have_rocprofv3_column_counts() {
         assert_eq!(columns(KERNEL_TRACE_COLUMNS).len(), 22);
+        assert_eq!(
+            csv_header(COUNTER_COLLECTION_COLUMNS),
+            "\"Correlation_Id\",\"Dispatch_Id\",\"Agent_Id\",\"Queue_Id\",\"Process_Id\",\"Thread_Id\",\"Grid_Size\",\"Kernel_Id\",\"Kernel_Name\",\"Workgroup_Size\",\"LDS_Block_Size\",\"Scratch_Size\",\"VGPR_Count\",\"Accum_VGPR_Count\",\"SGPR_Count\",\"Counter_Name\",\"Counter_Value\",\"Start_Timestamp\",\"End_Timestamp\"\n"
+        );
         assert_eq!(columns(AGENT_INFO_COLUMNS).len(), 53);
         assert_eq!(
             csv_header(STATS_COLUMNS),

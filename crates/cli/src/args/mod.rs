@@ -7,7 +7,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 mod att;
 mod collection;
+pub(crate) mod input;
 mod kernel_filter;
+mod pmc;
 
 pub(crate) use att::AttOptions;
 
@@ -113,6 +115,14 @@ pub(crate) struct Args {
     #[command(flatten)]
     att: att::AttArgs,
 
+    #[command(flatten)]
+    pmc: pmc::PmcArgs,
+
+    /// Run configuration file (.txt with `pmc:` lines, or .yaml/.yml/.json with a `jobs` list of
+    /// option settings); the application runs once per pass/job.
+    #[arg(short = 'i', long, value_name = "FILE")]
+    pub(crate) input: Option<PathBuf>,
+
     /// The application and its arguments, after `--`.
     #[arg(last = true, value_name = "APP")]
     app: Vec<OsString>,
@@ -211,10 +221,13 @@ impl Args {
         let kernel_filter = self.kernel_filter.into_spec()?;
         let collection = self.collection.into_spec()?;
         let att = self.att.into_options(false)?;
+        let pmc = self.pmc.into_request()?;
         Ok(Config {
             kernel_filter,
             att,
             collection,
+            pmc,
+            output_subdir: None,
             kernel_trace: self.kernel_trace.unwrap_or(false),
             output_directory: self.output_directory,
             output_file: self.output_file,

@@ -214,3 +214,25 @@ fn events_carry_the_instance_count_aqlprofile_reports() {
     let p = plan(&agent("gfx942"), &["TCC_HIT"]).unwrap();
     assert_eq!(p.passes[0].events[0].instances, 16);
 }
+
+/// gfx1201's SQ register table has 8 rows although the block claims 16 counters: nine SQ counters
+/// need two passes there (see the packets crate's notes), eight fit one.
+#[test]
+fn gfx1201_sq_is_capped_at_eight_counters_per_pass() {
+    let agent = Agent::reference("gfx1201").unwrap();
+    let names = [
+        "SQ_BUSY_CYCLES",
+        "SQ_INSTS_FLAT",
+        "SQ_INSTS_LDS",
+        "SQ_INSTS_SALU",
+        "SQ_INSTS_SMEM",
+        "SQ_INSTS_TEX_LOAD",
+        "SQ_INSTS_TEX_STORE",
+        "SQ_INSTS_VALU",
+        "SQ_INSTS_WAVE32",
+    ];
+    let p = plan(&agent, &names).unwrap();
+    assert_eq!(p.passes.len(), 2, "{:?}", p.passes.iter().map(|x| &x.counters).collect::<Vec<_>>());
+    assert!(p.passes.iter().all(|x| x.usage.iter().all(|u| u.block != "SQ" || (u.used <= 8 && u.slots == 8))));
+    assert!(plan(&agent, &names[..8]).unwrap().is_single_pass());
+}

@@ -1,0 +1,296 @@
+//! `-i/--input FILE`: rocprofv3's run-configuration files.
+//!
+//! * `.txt`: every line containing `pmc:` is one pass collecting the counters after it (`#` starts a
+//!   comment); passes write under `pmc_1/`, `pmc_2/`, ...
+//! * `.yaml`/`.yml`/`.json`: `{"jobs": [ {...}, ... ]}`; each job's keys are the option destination
+//!   names (`kernel_trace`, `output_directory`, `pmc`, `kernel_iteration_range`, ...) plus the
+//!   input-only `pmc_groups` and `pmc_group_interval`. Several jobs run the application once each,
+//!   under `pass_1/`, `pass_2/`, ...; a single job uses `pass_1/` only when it collects counters.
+//!
+//! Each job becomes a command line (ours, minus `-i FILE`, plus the job's options) parsed like any
+//! other, so a job is validated exactly as the options would be. A key also given on the command line
+//! with a different value is an error (`conflicting value for KEY: CLI vs JOB`), as in rocprofv3; keys
+//! rocprof-rs has no option for are reported and ignored (rocprofv3 ignores unknown keys silently).
+//! Bad files are one-line errors naming the file.
+
+use std::ffi::OsString;
+use std::path::Path;
+
+use anyhow::{anyhow, bail, Context as _, Result};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, CommandFactory};
+use serde_json::Value;
+
+use super::Args;
+
+/// One run an input file asks for: its command line and output sub-directory.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Job {
+    /// Command line (program name first), as if typed.
+    pub(crate) argv: Vec<OsString>,
+    /// `pmc_N` / `pass_N`, or none.
+    pub(crate) subdir: Option<String>,
+}
+
+/// The jobs of `-i FILE`, given the command line `argv` that named it.
+pub(crate) fn jobs(argv: &[OsString], file: &Path) -> Result<Vec<Job>> {
+    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    let text = std::fs::read_to_string(file).with_context(|| format!("input file {}", file.display()))?;
+    let (specs, prefix): (Vec<serde_json::Map<String, Value>>, &str) = match ext.as_str() {
+        "txt" => (txt_jobs(&text), "pmc_"),
+        "json" => {
+            let v: Value = serde_json::from_str(&text).map_err(|e| anyhow!("input file {}: {e}", file.display()))?;
+            (job_list(v, file)?, "pass_")
+        }
+        "yaml" | "yml" => (job_list(yaml_to_json(&text, file)?, file)?, "pass_"),
+        _ => bail!("input file '{}' does not have a recognized extension (.txt, .json, .yaml, .yml)", file.display()),
+    };
+    if specs.is_empty() {
+        bail!("input file {} defines no job (no `pmc:` line / empty `jobs` list)", file.display());
+    }
+    let (head, app) = split_app(argv);
+    let head = strip_input(&head);
+    let matches = Args::command()
+        .try_get_matches_from(head.iter().chain(std::iter::once(&OsString::from("--"))).chain(&app))
+        .map_err(|e| anyhow!("{}", e.to_string().lines().next().unwrap_or("invalid command line")))?;
+    let single = specs.len() == 1;
+    let mut out = Vec::new();
+    for (n, spec) in specs.iter().enumerate() {
+        let mut argv = head.clone();
+        for (key, value) in spec {
+            let tokens = match option_tokens(key, value) {
+                Ok(Some(t)) => t,
+                Ok(None) => continue,
+                Err(e) => bail!("input file {}: job {}: {e}", file.display(), n + 1),
+            };
+            check_conflict(&matches, key, value)?;
+            argv.extend(tokens);
+        }
+        argv.push("--".into());
+        argv.extend(app.iter().cloned());
+        let has_pmc = spec.get("pmc").is_some_and(|v| !matches!(v, Value::Null) && v != &Value::Array(vec![]))
+            || spec.contains_key("pmc_groups");
+        let subdir = (!single || has_pmc).then(|| format!("{prefix}{}", n + 1));
+        out.push(Job { argv, subdir });
+    }
+    Ok(out)
+}
+
+/// Everything before the first `--`, and the application after it.
+fn split_app(argv: &[OsString]) -> (Vec<OsString>, Vec<OsString>) {
+    match argv.iter().position(|a| a == "--") {
+        Some(i) => (argv[..i].to_vec(), argv[i + 1..].to_vec()),
+        None => (argv.to_vec(), Vec::new()),
+    }
+}
+
+/// The command line without `-i FILE` / `--input FILE` / `--input=FILE`.
+fn strip_input(head: &[OsString]) -> Vec<OsString> {
+    let mut out = Vec::new();
+    let mut skip = false;
+    for a in head {
+        if skip {
+            skip = false;
+            continue;
+        }
+        let s = a.to_string_lossy();
+        if s == "-i" || s == "--input" {
+            skip = true;
+        } else if !(s.starts_with("--input=") || (s.starts_with("-i") && s.len() > 2 && !s.starts_with("--"))) {
+            out.push(a.clone());
+        }
+    }
+    out
+}
+
+fn txt_jobs(text: &str) -> Vec<serde_json::Map<String, Value>> {
+    text.lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .filter_map(|l| l.split_once("pmc:").map(|(_, rest)| rest.trim().to_string()))
+        .map(|rest| {
+            let mut m = serde_json::Map::new();
+            m.insert("pmc".into(), Value::String(rest));
+            m
+        })
+        .collect()
+}
+
+fn job_list(v: Value, file: &Path) -> Result<Vec<serde_json::Map<String, Value>>> {
+    let bad = |what: &str| anyhow!("input file {}: {what}", file.display());
+    let jobs = v.get("jobs").ok_or_else(|| bad("no top-level `jobs` list"))?;
+    let Value::Array(list) = jobs else { return Err(bad("`jobs` is not a list")) };
+    list.iter()
+        .enumerate()
+        .map(|(i, j)| match j {
+            Value::Object(m) => Ok(m.clone()),
+            Value::Null => Ok(serde_json::Map::new()),
+            _ => Err(bad(&format!("job {} is not a mapping", i + 1))),
+        })
+        .collect()
+}
+
+/// Parses YAML into the JSON value model (the keys and values input files use).
+pub(crate) fn yaml_to_json(text: &str, file: &Path) -> Result<Value> {
+    use yaml_rust2::{Yaml, YamlLoader};
+    let docs = YamlLoader::load_from_str(text).map_err(|e| anyhow!("input file {}: {e}", file.display()))?;
+    fn conv(y: &Yaml) -> Value {
+        match y {
+            Yaml::Real(s) => {
+                s.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map_or(Value::Null, Value::Number)
+            }
+            Yaml::Integer(i) => Value::from(*i),
+            Yaml::String(s) => Value::String(s.clone()),
+            Yaml::Boolean(b) => Value::Bool(*b),
+            Yaml::Array(a) => Value::Array(a.iter().map(conv).collect()),
+            Yaml::Hash(h) => Value::Object(
+                h.iter()
+                    .map(|(k, v)| {
+                        let key = match k {
+                            Yaml::String(s) => s.clone(),
+                            Yaml::Integer(i) => i.to_string(),
+                            Yaml::Boolean(b) => b.to_string(),
+                            other => format!("{other:?}"),
+                        };
+                        (key, conv(v))
+                    })
+                    .collect(),
+            ),
+            Yaml::Alias(_) | Yaml::Null | Yaml::BadValue => Value::Null,
+        }
+    }
+    Ok(docs.first().map(conv).unwrap_or(Value::Null))
+}
+
+/// A job value as text (lists joined by spaces), for the conflict message and comparison.
+fn value_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Array(a) => a.iter().map(value_text).collect::<Vec<_>>().join(" "),
+        Value::Bool(b) => b.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// The tokens that set option `key` to `value`; `None` for a key without an option (reported).
+fn option_tokens(key: &str, value: &Value) -> Result<Option<Vec<OsString>>> {
+    if value.is_null() {
+        return Ok(None);
+    }
+    let cmd = Args::command();
+    if key == "pmc_groups" {
+        let Value::Array(groups) = value else { bail!("pmc_groups must be a list of counter lists") };
+        let text: Vec<String> = groups.iter().map(|g| value_text(g).replace(' ', ",")).collect();
+        return Ok(Some(vec!["--pmc-groups".into(), text.join(";").into()]));
+    }
+    let Some(arg) = cmd.get_arguments().find(|a| a.get_id() == key) else {
+        eprintln!("rocprof-rs: warning: input file key '{key}' has no rocprof-rs option; ignored");
+        return Ok(None);
+    };
+    let Some(long) = arg.get_long() else { return Ok(None) };
+    let flag = format!("--{long}");
+    let takes_values = arg.get_num_args().is_some_and(|n| n.takes_values());
+    let tokens: Vec<OsString> = match value {
+        Value::Bool(b) if !takes_values => {
+            if *b {
+                vec![flag.into()]
+            } else {
+                vec![]
+            }
+        }
+        Value::Bool(b) => vec![format!("{flag}={b}").into()],
+        Value::Array(items) => {
+            let mut t: Vec<OsString> = vec![flag.into()];
+            t.extend(items.iter().map(|v| OsString::from(value_text(v))));
+            t
+        }
+        Value::Object(_) => bail!("{key} must not be a mapping"),
+        other => vec![flag.into(), value_text(other).into()],
+    };
+    Ok(Some(tokens))
+}
+
+/// rocprofv3's rule: a key set on the command line and in the job to different values is an error.
+fn check_conflict(matches: &ArgMatches, key: &str, value: &Value) -> Result<()> {
+    let Ok(Some(raw)) = matches.try_get_raw(key) else { return Ok(()) };
+    if matches.value_source(key) != Some(ValueSource::CommandLine) {
+        return Ok(());
+    }
+    let cli: Vec<String> = raw.map(|v| v.to_string_lossy().into_owned()).collect();
+    let cli = cli.join(" ");
+    let job = value_text(value);
+    let norm = |s: &str| match s.to_ascii_lowercase().as_str() {
+        "y" | "yes" | "t" | "true" | "on" | "1" => "true".to_string(),
+        "n" | "no" | "f" | "false" | "off" | "0" => "false".to_string(),
+        other => other.split([',', ' ']).filter(|t| !t.is_empty()).collect::<Vec<_>>().join(" "),
+    };
+    if norm(&cli) != norm(&job) {
+        bail!("conflicting value for {key} : {cli} vs {job}");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(name: &str, text: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("rocprof-rs-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    fn argv(a: &[&str]) -> Vec<OsString> {
+        a.iter().map(OsString::from).collect()
+    }
+
+    fn strs(v: &[OsString]) -> Vec<String> {
+        v.iter().map(|s| s.to_string_lossy().into_owned()).collect()
+    }
+
+    #[test]
+    fn txt_lines_are_passes_under_pmc_n() {
+        let f = write("in.txt", "# comment\npmc: SQ_WAVES GRBM_COUNT\n\npmc: GRBM_GUI_ACTIVE # trailing\nignored\n");
+        let j = jobs(&argv(&["rocprof-rs", "-i", f.to_str().unwrap(), "-d", "out", "--", "app", "1"]), &f).unwrap();
+        assert_eq!(j.len(), 2);
+        assert_eq!(strs(&j[0].argv), ["rocprof-rs", "-d", "out", "--pmc", "SQ_WAVES GRBM_COUNT", "--", "app", "1"]);
+        assert_eq!(j[1].subdir.as_deref(), Some("pmc_2"));
+    }
+
+    #[test]
+    fn yaml_and_json_jobs_become_options() {
+        let y = write(
+            "in.yml",
+            "jobs:\n  - pmc: [SQ_WAVES]\n    kernel_include_regex: \".*_kernel\"\n    kernel_iteration_range:\n    - \"[1-2]\"\n    - \"[3-4]\"\n    truncate_kernels: true\n  -\n    pmc_groups: [[\"SQ_WAVES\", \"GRBM_COUNT\"], [\"GRBM_GUI_ACTIVE\"]]\n    pmc_group_interval: 1\n",
+        );
+        let j = jobs(&argv(&["rocprof-rs", "--input", y.to_str().unwrap(), "--", "app"]), &y).unwrap();
+        let a = strs(&j[0].argv);
+        assert!(a.windows(2).any(|w| w == ["--kernel-include-regex", ".*_kernel"]), "{a:?}");
+        assert!(a.windows(3).any(|w| w == ["--kernel-iteration-range", "[1-2]", "[3-4]"]), "{a:?}");
+        assert!(a.contains(&"--truncate-kernels=true".to_string()), "{a:?}");
+        let b = strs(&j[1].argv);
+        assert!(b.windows(2).any(|w| w == ["--pmc-groups", "SQ_WAVES,GRBM_COUNT;GRBM_GUI_ACTIVE"]), "{b:?}");
+        assert!(b.windows(2).any(|w| w == ["--pmc-group-interval", "1"]), "{b:?}");
+        assert_eq!(j[1].subdir.as_deref(), Some("pass_2"));
+        let js = write("in.json", r#"{"jobs": [{"kernel_trace": true}]}"#);
+        let j = jobs(&argv(&["rocprof-rs", "-i", js.to_str().unwrap(), "--", "app"]), &js).unwrap();
+        assert_eq!(j[0].subdir, None, "a single job without counters writes where -d says");
+    }
+
+    #[test]
+    fn conflicts_and_bad_files_are_one_line_errors() {
+        let js = write("c.json", r#"{"jobs": [{"output_directory": "elsewhere"}]}"#);
+        let e = jobs(&argv(&["rocprof-rs", "-d", "here", "-i", js.to_str().unwrap(), "--", "app"]), &js).unwrap_err();
+        assert_eq!(e.to_string(), "conflicting value for output_directory : here vs elsewhere");
+        let here = write("same.json", r#"{"jobs": [{"output_directory": "here"}]}"#);
+        assert!(jobs(&argv(&["rocprof-rs", "-d", "here", "-i", here.to_str().unwrap(), "--", "a"]), &here).is_ok());
+        let bad = write("bad.json", "{\"jobs\": [");
+        let e = jobs(&argv(&["rocprof-rs", "--", "a"]), &bad).unwrap_err().to_string();
+        assert!(e.starts_with("input file ") && !e.contains('\n'), "{e}");
+        let e = jobs(&argv(&["rocprof-rs", "--", "a"]), &write("x.ini", "")).unwrap_err().to_string();
+        assert!(e.contains("does not have a recognized extension"), "{e}");
+        let e = jobs(&argv(&["rocprof-rs", "--", "a"]), &write("nojobs.yaml", "foo: 1\n")).unwrap_err().to_string();
+        assert!(e.contains("no top-level `jobs` list"), "{e}");
+    }
+}
