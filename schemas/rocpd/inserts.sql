@@ -59,3 +59,13 @@ INSERT INTO "rocpd_kernel_dispatch{{uuid}}" ("id", "nid", "pid", "tid", "agent_i
     "grid_size_x", "grid_size_y", "grid_size_z", "region_name_id", "event_id")
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
     ?20, ?21);
+
+-- name: pmc_info
+INSERT INTO "rocpd_info_pmc{{uuid}}" ("id", "nid", "pid", "agent_id", "target_arch", "event_code",
+    "instance_id", "name", "symbol", "description", "long_description", "component", "units",
+    "value_type", "block", "expression", "is_constant", "is_derived", "extdata")
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19);
+
+-- name: pmc_event
+INSERT INTO "rocpd_pmc_event{{uuid}}" ("event_id", "pmc_id", "value", "extdata")
+VALUES (?1, ?2, ?3, ?4);

@@ -6,6 +6,7 @@
 
 mod ci_diff;
 mod common;
+mod counters;
 mod crash;
 mod formats;
 mod hip;

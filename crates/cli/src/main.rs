@@ -167,7 +167,7 @@ fn prepare(cfg: &Config) -> Result<Prepared> {
 
 /// The GPU agents of this machine, by running the agent probe (`ROCPROF_RS_PROBE`, default
 /// `rocminfo`) under the interception library before the application (real ROCm only).
-fn probe_gpu_agents(cfg: &Config) -> Result<Vec<(rocprof_model::Agent, String)>> {
+pub(crate) fn probe_gpu_agents(cfg: &Config) -> Result<Vec<(rocprof_model::Agent, String)>> {
     launch::check_real_rocr()?;
     let dir = std::env::temp_dir().join(format!("rocprof-rs-agents-{}", std::process::id()));
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;

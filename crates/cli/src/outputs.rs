@@ -91,7 +91,31 @@ pub(crate) fn capture_agents(capture: &mut dyn RecordSource) -> Result<(Vec<Agen
 pub(crate) fn print_agents(file: &Path) -> Result<()> {
     let mut capture = CaptureReader::open(file).with_context(|| format!("reading capture {}", file.display()))?;
     let (agents, strings) = capture_agents(&mut capture)?;
-    to_console(std::io::stdout().lock(), &agent_listing(&agents, &strings)).context("printing the agent list")
+    let mut text = agent_listing(&agents, &strings);
+    text.push_str(&counter_listing(&agents, &strings));
+    to_console(std::io::stdout().lock(), &text).context("printing the agent list")
+}
+
+/// `-L`'s counter part: every GPU's counters (name, description, block or expression, dimensions), as
+/// rocprofv3-avail prints them.
+pub(crate) fn counter_listing(agents: &[Agent], strings: &StringTable) -> String {
+    let mut out = String::new();
+    let gpus = agents.iter().filter(|a| a.agent_type == rocprof_model::AgentType::Gpu);
+    for (index, a) in gpus.enumerate() {
+        let name = strings.resolve(a.name);
+        let agent = crate::counters::agent_of(a, name);
+        match rocprof_counters::list_counters(&agent) {
+            Ok(list) => {
+                out.push_str(&format!("\nGPU {index} ({name}): {} counters\n", list.len()));
+                for c in list {
+                    out.push('\n');
+                    out.push_str(&c.to_avail_text());
+                }
+            }
+            Err(e) => out.push_str(&format!("\nGPU {index} ({name}): no counters ({e})\n")),
+        }
+    }
+    out
 }
 
 /// Totals over all processes of a run, for the final report.

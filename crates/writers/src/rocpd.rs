@@ -19,8 +19,10 @@
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
+use rocprof_model::counters::{CounterCollection, CounterInfo};
 use rocprof_model::{
-    Agent, AgentType, CodeObject, KernelDispatch, KernelId, KernelSymbol, QueueId, Record, SessionMeta, ThreadId,
+    Agent, AgentType, CodeObject, DispatchId, KernelDispatch, KernelId, KernelSymbol, QueueId, Record, SessionMeta,
+    ThreadId,
 };
 use rusqlite::{params, CachedStatement, Connection};
 use serde_json::json;
@@ -33,7 +35,9 @@ use crate::{Error, OutputLocation, PartialPath, Result, Session, Writer};
 const KERNEL_DISPATCH_CATEGORY: &str = "KERNEL_DISPATCH";
 
 /// Names of the statements in `schemas/rocpd/inserts.sql`.
-const INSERT_NAMES: [&str; 11] = [
+const INSERT_NAMES: [&str; 13] = [
+    "pmc_info",
+    "pmc_event",
     "string",
     "node",
     "process",
@@ -100,6 +104,8 @@ struct State {
     kernels: HashSet<KernelId>,
     next_event_id: i64,
     dispatch_rows: u64,
+    /// The last dispatch queued and the event id it gets (a counter record follows its dispatch).
+    last_dispatch: Option<(DispatchId, i64)>,
 }
 
 impl RocpdWriter {
@@ -414,6 +420,7 @@ impl State {
         }
         self.ensure_thread(d.thread)?;
         self.ensure_queue(d.queue)?;
+        self.last_dispatch = Some((d.dispatch_id, self.next_event_id + self.pending.len() as i64));
         self.pending.push(*d);
         if self.pending.len() >= BATCH {
             self.flush_dispatches()?;
@@ -470,6 +477,60 @@ impl State {
         self.next_event_id = first_event + pending.len() as i64;
         self.pending = pending;
         self.pending.clear();
+        Ok(())
+    }
+}
+
+impl State {
+    /// A counter collected on an agent: one `rocpd_info_pmc` row.
+    fn counter(&mut self, session: &Session<'_>, c: &CounterInfo) -> Result<()> {
+        let s = |id| session.strings.resolve(id);
+        let extdata = json!({ "dimensions": s(c.dimensions) });
+        self.stmt("pmc_info")?
+            .execute(params![
+                i64::from(c.id.0),
+                self.nid,
+                self.pid,
+                i64::from(c.agent.0),
+                "GPU",
+                0i64,
+                0i64,
+                s(c.name),
+                s(c.name),
+                s(c.description),
+                "",
+                s(c.block),
+                "",
+                "ABS",
+                s(c.block),
+                s(c.expression),
+                0i64,
+                i64::from(c.is_derived),
+                extdata.to_string(),
+            ])
+            .map_err(sqlite_err(&self.path, "inserting a counter"))?;
+        Ok(())
+    }
+
+    /// The counters of one dispatch: its dispatch row (unless the kernel trace wrote it just before)
+    /// and one `rocpd_pmc_event` row per counter (the value summed over its dimensions). A dispatch
+    /// whose counters were not read has no counter rows.
+    fn counter_collection(&mut self, c: &CounterCollection) -> Result<()> {
+        if c.values.is_empty() {
+            return Ok(());
+        }
+        let event = match self.last_dispatch {
+            Some((id, event)) if id == c.dispatch.dispatch_id => event,
+            _ => {
+                self.dispatch(&c.dispatch)?;
+                self.last_dispatch.map(|(_, e)| e).unwrap_or_default()
+            }
+        };
+        let mut st = self.stmt("pmc_event")?;
+        for v in &c.values {
+            st.execute(params![event, i64::from(v.counter.0), v.value, "{}"])
+                .map_err(sqlite_err(&self.path, "inserting a counter value"))?;
+        }
         Ok(())
     }
 }
@@ -591,6 +652,7 @@ impl RocpdWriter {
             kernels: HashSet::new(),
             next_event_id: 1,
             dispatch_rows: 0,
+            last_dispatch: None,
         };
         st.stmt("node")?
             .execute(params![
@@ -668,6 +730,8 @@ impl Writer for RocpdWriter {
             Record::CodeObject(c) => st.code_object(session, c),
             Record::KernelSymbol(k) => st.kernel_symbol(session, k),
             Record::KernelDispatch(d) => st.dispatch(d),
+            Record::Counter(c) => st.counter(session, c),
+            Record::CounterCollection(c) => st.counter_collection(c),
             _ => Ok(()),
         }
     }

@@ -4,6 +4,7 @@
 //! application that happens to be called like a subcommand is still reachable with `rocprof-rs -- app`.
 
 mod att_decode;
+mod avail;
 mod convert;
 mod diff;
 mod merge;
@@ -27,6 +28,7 @@ pub(crate) const SUBCOMMANDS: &[Subcommand] = &[
     Subcommand { name: "merge", run: merge::run },
     Subcommand { name: "att-decode", run: att_decode::main },
     Subcommand { name: "convert", run: convert::run },
+    Subcommand { name: "avail", run: avail::run },
 ];
 
 /// The subcommand named by `word`, if any.
