@@ -8,6 +8,7 @@ mod ci_diff;
 mod common;
 mod counters;
 mod crash;
+mod exec;
 mod formats;
 mod hip;
 mod kernel_trace;

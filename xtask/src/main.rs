@@ -18,7 +18,7 @@ const TASKS: &[(&str, &str)] = &[
     ("build", "build the workspace in release mode and stage it under target/stage/"),
     ("demo", "build, then profile the vector-add fixture on hsa-sim (gfx942) into ./rocprof-demo"),
     ("test", "fmt and clippy gates, setup, build, then the whole test suite against the staged artifacts"),
-    ("bench", "run the benchmarks (tracing overhead, rocpd write rate, SQTT decode rate)"),
+    ("bench", "run the benchmarks (tracing overhead, rocpd write rate, SQTT decode rate, ISA interpreter rate)"),
     ("ci", "what .ci/run does: test"),
     ("fixtures", "rebuild the AMDGPU code objects from fixtures/kernels/*.cl (--check: compare; --stage DIR: stage C fixtures only)"),
     ("codegen-isa", "regenerate crates/isa/tables/*.txt from llvm-mc-19's disassembly (--check: only verify)"),
@@ -121,6 +121,7 @@ const BENCHES: &[(&str, &str, &str)] = &[
     // (package, kind, target name); the source path is checked before running.
     ("rocprof-e2e", "bin", "rocprof-bench"),
     ("rocprof-sqtt", "example", "sqtt-bench"),
+    ("rocprof-isa", "example", "isa-bench"),
 ];
 
 fn bench(rest: &[String]) -> Result<()> {

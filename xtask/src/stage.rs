@@ -10,8 +10,9 @@ use anyhow::{Context, Result};
 use crate::{cargo, root, status};
 
 /// Debian packages the fixtures and the rocminfo test need: AMD's HSA headers (ROCm 5.2 in
-/// Debian 12), Debian's rocminfo, a C compiler, clang-19/lld-19 (the code-object rebuild test and
-/// LLVM's AMDGPU disassembler; required under `CI=true`), and HIP 5.2 with rocRAND/hipRAND for the
+/// Debian 12), Debian's rocminfo, a C compiler, clang-19/lld-19 (the code-object rebuild test),
+/// llvm-19 (LLVM's AMDGPU disassembler: `rocprof-isa`'s decoder cross-check and `cargo xtask
+/// codegen-isa`; required under `CI=true`), and HIP 5.2 with rocRAND/hipRAND for the
 /// HIP fixtures (`fixtures/hip/`).
 pub(crate) const APT_PACKAGES: &[&str] = &[
     "libhsa-runtime-dev",
@@ -20,6 +21,7 @@ pub(crate) const APT_PACKAGES: &[&str] = &[
     "pkg-config",
     "clang-19",
     "lld-19",
+    "llvm-19",
     "hipcc",
     "libamdhip64-dev",
     "rocm-device-libs",
@@ -38,6 +40,7 @@ pub(crate) fn setup() -> Result<()> {
         || !Path::new("/usr/bin/rocminfo").exists()
         || !Path::new("/usr/bin/clang-19").exists()
         || !Path::new("/usr/bin/ld.lld-19").exists()
+        || !Path::new("/usr/bin/llvm-objdump-19").exists()
         || !Path::new("/usr/bin/hipcc").exists()
         || !Path::new("/usr/include/hiprand/hiprand.h").exists();
     if !missing {

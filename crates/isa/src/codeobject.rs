@@ -26,6 +26,8 @@ pub struct CodeObject {
     pub symbols: Vec<Symbol>,
     /// `.text`: virtual address and size.
     pub text: (u64, u64),
+    /// File offset of `.text`.
+    pub text_offset: u64,
 }
 
 fn u16_at(b: &[u8], o: usize) -> Option<u16> {
@@ -75,6 +77,7 @@ impl CodeObject {
         };
         let mut symbols = Vec::new();
         let mut text = (0, 0);
+        let mut text_offset = 0;
         let mut symtab = None;
         for k in 0..shnum {
             let h = sh(k);
@@ -82,6 +85,7 @@ impl CodeObject {
             let ty = u32_at(elf, h + 4)?;
             if name == ".text" {
                 text = (u64_at(elf, h + 16)?, u64_at(elf, h + 32)?);
+                text_offset = u64_at(elf, h + 24)?;
             }
             if ty == 2 || (ty == 11 && symtab.is_none()) {
                 symtab = Some(k);
@@ -104,7 +108,7 @@ impl CodeObject {
                 symbols.push(Symbol { name, value: u64_at(elf, e + 8)?, size: u64_at(elf, e + 16)? });
             }
         }
-        Some(CodeObject { target, image, symbols, text })
+        Some(CodeObject { target, image, symbols, text, text_offset })
     }
 
     /// The address (in the image) of `<kernel>.kd`.

@@ -150,6 +150,8 @@ pub struct Inst {
     pub extra: Extra,
     /// The Y half of a VOPD instruction.
     pub y: Option<Box<Inst>>,
+    /// Statistics class ([`crate::class_of`]; branches as not taken).
+    pub class: crate::stats::InstClass,
 }
 
 /// Why bytes did not decode.
@@ -243,6 +245,7 @@ fn base(op: Op, enc: Enc, size: u8, name: &'static str) -> Inst {
         flags: 0,
         extra: Extra::None,
         y: None,
+        class: crate::exec::class_of(&op, name),
     }
 }
 

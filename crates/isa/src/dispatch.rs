@@ -13,9 +13,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use crate::decode::{decode, Inst};
-use crate::exec::{class_of, execute, Ctx, Flow, Stop};
+use crate::exec::{execute, Ctx, Flow, Stop};
 use crate::memory::{Fault, Memory, PRIVATE_APERTURE};
-use crate::stats::{InstClass, Step, WaveRecord, WaveStats};
+use crate::stats::{Costs, InstClass, Step, WaveRecord, WaveStats};
 use crate::target::{Family, Target};
 use crate::wave::{Wave, MAX_LANES};
 
@@ -132,11 +132,19 @@ pub struct RunOptions<'a> {
     pub max_detail_steps: usize,
     /// A wave that executes more instructions than this stops the dispatch (a hung kernel).
     pub max_wave_instructions: u64,
+    /// Cycle costs for the per-wave cycle accounting (all zero: no cycles counted).
+    pub costs: Costs,
 }
 
 impl Default for RunOptions<'_> {
     fn default() -> Self {
-        RunOptions { threads: 1, detail: None, max_detail_steps: 1 << 16, max_wave_instructions: 1 << 32 }
+        RunOptions {
+            threads: 1,
+            detail: None,
+            max_detail_steps: 1 << 16,
+            max_wave_instructions: 1 << 32,
+            costs: Costs::default(),
+        }
     }
 }
 
@@ -281,6 +289,9 @@ struct Slot {
     lanes: u32,
     at_barrier: bool,
     executed: u64,
+    /// Current cycle and the completion cycle of the latest outstanding access (cycle accounting).
+    cycle: u64,
+    pending: u64,
 }
 
 struct Worker<'a> {
@@ -354,13 +365,23 @@ impl<'a> Worker<'a> {
                 lanes: 0,
                 at_barrier: false,
                 executed: 0,
+                cycle: 0,
+                pending: 0,
             });
         }
         self.slots.truncate(waves);
         self.lds.fill(0);
         let kd = &d.descriptor;
         let vgprs = kd.vgprs();
-        let agprs = if d.target.agprs { 256 } else { 0 };
+        // AGPRs in use: on gfx90a/gfx94x the unified file's rows above ACCUM_OFFSET ((rsrc3[5:0] + 1) * 4).
+        let agprs = if d.target.agprs && d.target.packed_tid {
+            let accum = ((kd.rsrc3 & 0x3f) as usize + 1) * 4;
+            vgprs.saturating_sub(accum)
+        } else if d.target.agprs {
+            256
+        } else {
+            0
+        };
         for (k, slot) in self.slots.iter_mut().enumerate() {
             let w = &mut slot.wave;
             w.reset(vgprs, agprs);
@@ -430,18 +451,17 @@ impl<'a> Worker<'a> {
                 w.set_s(108 + 9, id[0] as u32);
                 w.set_s(108 + 7, (id[1] as u32 & 0xffff) | ((id[2] as u32) << 16));
             }
-            // Work-item ids and EXEC.
+            // Work-item ids and EXEC: flat ids k*lanes.. walk x fastest, then y, then z.
             let mut exec = 0u64;
             let packed = d.target.packed_tid;
-            for l in 0..lanes {
-                let flat = k * lanes + l;
-                if flat >= items {
-                    continue;
-                }
+            let first = k * lanes;
+            let (mut x, mut y, mut z) = (
+                (first % size[0] as usize) as u32,
+                (first / size[0] as usize % size[1] as usize) as u32,
+                (first / (size[0] as usize * size[1] as usize)) as u32,
+            );
+            for l in 0..lanes.min(items.saturating_sub(first)) {
                 exec |= 1 << l;
-                let x = (flat % size[0] as usize) as u32;
-                let y = (flat / size[0] as usize % size[1] as usize) as u32;
-                let z = (flat / (size[0] as usize * size[1] as usize)) as u32;
                 if packed {
                     w.set_vr(0, l, x | (y << 10) | (z << 20));
                 } else {
@@ -449,12 +469,23 @@ impl<'a> Worker<'a> {
                     w.set_vr(1, l, y);
                     w.set_vr(2, l, z);
                 }
+                x += 1;
+                if x == size[0] {
+                    x = 0;
+                    y += 1;
+                    if y == size[1] {
+                        y = 0;
+                        z += 1;
+                    }
+                }
             }
             w.set_exec(exec);
             slot.lanes = exec.count_ones();
             slot.stats = WaveStats::default();
             slot.at_barrier = false;
             slot.executed = 0;
+            slot.cycle = 0;
+            slot.pending = 0;
             slot.truncated = false;
             slot.steps = match self.opts.detail {
                 Some(f) if f(wg, k as u32) => Some(Vec::new()),
@@ -475,10 +506,30 @@ impl<'a> Worker<'a> {
                 Err((stop, words)) => return Err(error_at(d, w, stop, None, words, wg, k as u32)),
             };
             let inst = &self.program.insts[idx];
-            let class = class_of(&inst.op, inst.name);
+            let class = inst.class;
             slot.stats.counts[class as usize] += 1;
+            let costs = &self.opts.costs;
+            let mut stall = 0u32;
+            if class == InstClass::Waitcnt && slot.pending > slot.cycle {
+                stall = (slot.pending - slot.cycle).min(u64::from(u32::MAX)) as u32;
+                slot.cycle = slot.pending;
+                slot.stats.stall_cycles += u64::from(stall);
+            }
+            let issued_at = slot.cycle;
+            let latency = u64::from(costs.latency[class as usize]);
+            if latency > 0 {
+                slot.pending = slot.pending.max(slot.cycle + latency);
+            }
+            let issue = u64::from(costs.issue[class as usize]);
+            slot.cycle += issue;
+            slot.stats.issue_cycles += issue;
             let exec_before = w.exec();
-            let mut cx = Ctx { mem: self.mem, lds: &mut self.lds, clock: slot.executed * 4, stats: &mut slot.stats };
+            let mut cx = Ctx {
+                mem: self.mem,
+                lds: &mut self.lds,
+                clock: slot.cycle.max(slot.executed * 4),
+                stats: &mut slot.stats,
+            };
             let flow = match execute(w, &mut cx, inst) {
                 Ok(f) => f,
                 Err(stop) => {
@@ -494,7 +545,13 @@ impl<'a> Worker<'a> {
                     } else {
                         class
                     };
-                    steps.push(Step { pc_offset: w.pc.wrapping_sub(entry) as i64, class, exec: exec_before });
+                    steps.push(Step {
+                        pc_offset: w.pc.wrapping_sub(entry) as i64,
+                        class,
+                        exec: exec_before,
+                        cycle: issued_at,
+                        stall,
+                    });
                 } else {
                     slot.truncated = true;
                 }

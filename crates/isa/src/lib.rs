@@ -21,8 +21,8 @@ pub use dispatch::{
     run, DetailFilter, Dispatch, DispatchError, DispatchRecord, ErrorKind, KernelDescriptor, RunOptions,
 };
 pub use exec::class_of;
-pub use memory::{Fault, Memory, VecMemory};
+pub use memory::{Fault, FlatMemory, Memory, VecMemory};
 pub use op::Op;
-pub use stats::{InstClass, MemBytes, Step, WaveRecord, WaveStats};
+pub use stats::{Costs, InstClass, MemBytes, Step, WaveRecord, WaveStats, CLASS_COUNT};
 pub use target::{Family, Target, TARGETS};
 pub use wave::Wave;

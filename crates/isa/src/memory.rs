@@ -5,6 +5,7 @@
 //! the wave; the interpreter owns both and routes flat addresses inside the [`SHARED_APERTURE`] and
 //! [`PRIVATE_APERTURE`] to them, as the hardware's apertures do.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// Base of the flat address range that maps LDS (`src_shared_base` is its high dword). The value is the
@@ -100,5 +101,125 @@ impl Memory for VecMemory {
             d.copy_from_slice(&new[..n]);
             old
         })
+    }
+}
+
+/// A memory of a few regions stored as 64-bit atomic words: concurrent access from several interpreter
+/// threads without locks (aligned 4- and 8-byte accesses are single relaxed loads/stores, atomics are
+/// compare-and-swap loops). For tests, benchmarks and embedders that own the memory a kernel sees.
+#[derive(Debug, Default)]
+pub struct FlatMemory {
+    regions: Vec<(u64, u64, Vec<AtomicU64>)>,
+}
+
+impl FlatMemory {
+    /// An empty memory.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Maps `data` at `addr` (8-byte aligned; the region is rounded up to whole words).
+    pub fn map(&mut self, addr: u64, data: &[u8]) {
+        assert_eq!(addr % 8, 0, "FlatMemory regions start 8-byte aligned");
+        let words = data
+            .chunks(8)
+            .map(|c| {
+                let mut b = [0u8; 8];
+                b[..c.len()].copy_from_slice(c);
+                AtomicU64::new(u64::from_le_bytes(b))
+            })
+            .collect();
+        self.regions.push((addr, data.len() as u64, words));
+    }
+
+    /// A copy of `len` bytes at `addr`.
+    pub fn get(&self, addr: u64, len: usize) -> Option<Vec<u8>> {
+        let mut out = vec![0; len];
+        self.read(addr, &mut out).ok()?;
+        Some(out)
+    }
+
+    #[inline]
+    fn region(&self, addr: u64, len: usize, write: bool) -> Result<(&[AtomicU64], u64), Fault> {
+        for (base, size, words) in &self.regions {
+            if addr >= *base && addr - base + len as u64 <= *size {
+                return Ok((words, addr - base));
+            }
+        }
+        Err(Fault { addr, len: len as u32, write })
+    }
+}
+
+impl Memory for FlatMemory {
+    #[inline]
+    fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), Fault> {
+        let (words, off) = self.region(addr, out.len(), false)?;
+        let sh = (off % 8) * 8;
+        if out.len() == 4 && off % 4 == 0 {
+            let w = words[(off / 8) as usize].load(Ordering::Relaxed);
+            out.copy_from_slice(&((w >> sh) as u32).to_le_bytes());
+            return Ok(());
+        }
+        // Whole words where the range is word-aligned, bytes at the unaligned ends.
+        let mut k = 0;
+        while k < out.len() {
+            let o = off + k as u64;
+            let word = words[(o / 8) as usize].load(Ordering::Relaxed).to_le_bytes();
+            let first = (o % 8) as usize;
+            let n = (8 - first).min(out.len() - k);
+            out[k..k + n].copy_from_slice(&word[first..first + n]);
+            k += n;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn write(&self, addr: u64, data: &[u8]) -> Result<(), Fault> {
+        let (words, off) = self.region(addr, data.len(), true)?;
+        if data.len() == 8 && off % 8 == 0 {
+            words[(off / 8) as usize].store(u64::from_le_bytes(data.try_into().expect("8 bytes")), Ordering::Relaxed);
+            return Ok(());
+        }
+        // Sub-word stores merge into their word with a CAS so concurrent stores to neighbouring bytes of
+        // the same word (different lanes, different workgroups) never lose each other.
+        let mut k = 0;
+        while k < data.len() {
+            let o = off + k as u64;
+            let w = &words[(o / 8) as usize];
+            let first = (o % 8) as usize;
+            let n = (8 - first).min(data.len() - k);
+            if n == 8 {
+                w.store(u64::from_le_bytes(data[k..k + 8].try_into().expect("8 bytes")), Ordering::Relaxed);
+                k += 8;
+                continue;
+            }
+            let mut mask = 0u64;
+            let mut val = 0u64;
+            for j in 0..n {
+                mask |= 0xff << (8 * (first + j));
+                val |= u64::from(data[k + j]) << (8 * (first + j));
+            }
+            let _ = w.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| Some((old & !mask) | val));
+            k += n;
+        }
+        Ok(())
+    }
+
+    fn atomic(&self, addr: u64, size: u8, f: &mut dyn FnMut(u64) -> u64) -> Result<u64, Fault> {
+        let (words, off) = self.region(addr, size as usize, true)?;
+        if off % u64::from(size) != 0 {
+            return Err(Fault { addr, len: u32::from(size), write: true });
+        }
+        let w = &words[(off / 8) as usize];
+        let (sh, mask) = if size == 8 { (0, u64::MAX) } else { ((off % 8) * 8, 0xffff_ffffu64) };
+        let mut old = w.load(Ordering::SeqCst);
+        loop {
+            let cur = (old >> sh) & mask;
+            let new = (old & !(mask << sh)) | ((f(cur) & mask) << sh);
+            match w.compare_exchange_weak(old, new, Ordering::SeqCst, Ordering::SeqCst) {
+                Ok(_) => return Ok(cur),
+                Err(v) => old = v,
+            }
+        }
     }
 }

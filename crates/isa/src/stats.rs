@@ -87,6 +87,18 @@ impl MemBytes {
     }
 }
 
+/// What each instruction class costs a wave, for the interpreter's cycle accounting: issue cycles, and the
+/// latency an `s_waitcnt` waits for (the embedder's timing model; the interpreter itself has none). A wave's
+/// time is `sum(issue) + sum(stalls)`, where an `s_waitcnt` stalls until every earlier access with a
+/// latency has completed — the same rule the device model's static walk applies to a kernel's code.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Costs {
+    /// Issue cycles per class.
+    pub issue: [u32; CLASS_COUNT],
+    /// Latency per class (0: nothing waits for it).
+    pub latency: [u32; CLASS_COUNT],
+}
+
 /// One wave's work.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct WaveStats {
@@ -96,6 +108,10 @@ pub struct WaveStats {
     pub bytes: MemBytes,
     /// Sum over VALU instructions of the active lanes.
     pub valu_active_lanes: u64,
+    /// Cycles spent issuing under the run's [`Costs`].
+    pub issue_cycles: u64,
+    /// Cycles stalled at `s_waitcnt` under the run's [`Costs`].
+    pub stall_cycles: u64,
 }
 
 impl WaveStats {
@@ -116,6 +132,13 @@ impl WaveStats {
         }
         self.bytes.add(&o.bytes);
         self.valu_active_lanes += o.valu_active_lanes;
+        self.issue_cycles += o.issue_cycles;
+        self.stall_cycles += o.stall_cycles;
+    }
+
+    /// The wave's lifetime in cycles (`issue + stall`, at least 1).
+    pub fn cycles(&self) -> u64 {
+        (self.issue_cycles + self.stall_cycles).max(1)
     }
 
     /// Moves the last counted branch from not-taken to taken.
@@ -134,6 +157,10 @@ pub struct Step {
     pub class: InstClass,
     /// EXEC when it issued.
     pub exec: u64,
+    /// Issue cycle relative to the wave's start (under the run's [`Costs`]).
+    pub cycle: u64,
+    /// Cycles it stalled before issuing.
+    pub stall: u32,
 }
 
 /// What one wave did.

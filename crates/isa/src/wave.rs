@@ -11,6 +11,10 @@ pub(crate) const MAX_LANES: usize = 64;
 /// VGPR rows a wave can name: 256 VGPRs, 256 AGPRs, plus slack so a 4-dword access at v255 stays in range.
 pub(crate) const ROWS: usize = 516;
 
+/// Largest private memory one wave may have (scratch per work-item times lanes); a kernel that accesses
+/// scratch under a larger private segment is reported instead of allocating it.
+const MAX_PRIVATE_BYTES: u64 = 64 << 20;
+
 /// Operand type, for constants, literals and modifiers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Ty {
@@ -74,7 +78,7 @@ impl Wave {
             mode: 0,
             trapsts: 0,
             flat_scratch: 0,
-            private: vec![0; private_bytes as usize * lanes],
+            private: Vec::new(),
             private_bytes,
             hw_id: 0,
             done: false,
@@ -88,7 +92,7 @@ impl Wave {
         if agprs > 0 {
             self.v[256 * MAX_LANES..(256 + agprs).min(ROWS) * MAX_LANES].fill(0);
         }
-        self.private.fill(0);
+        self.private.clear();
         self.scc = false;
         self.done = false;
         self.mode = 0;
@@ -486,11 +490,20 @@ impl Wave {
         self.write_result32(i, &mut out);
     }
 
-    /// Translates a flat private-aperture or scratch offset for lane `l` into this wave's private memory.
-    pub(crate) fn private_range(&self, offset: u64, lane: usize, len: usize) -> Option<usize> {
+    /// Translates a flat private-aperture or scratch offset for lane `l` into this wave's private memory,
+    /// which is allocated (zeroed) at the first access: most kernels never touch it, and a dispatch packet
+    /// may declare far more than a kernel uses.
+    pub(crate) fn private_range(&mut self, offset: u64, lane: usize, len: usize) -> Option<usize> {
         let per = u64::from(self.private_bytes);
         if offset.checked_add(len as u64)? > per {
             return None;
+        }
+        if self.private.is_empty() {
+            let total = per.checked_mul(self.lanes as u64)?;
+            if total > MAX_PRIVATE_BYTES {
+                return None;
+            }
+            self.private = vec![0; total as usize];
         }
         Some((lane as u64 * per + offset) as usize)
     }

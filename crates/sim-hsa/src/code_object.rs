@@ -40,6 +40,31 @@ pub(crate) struct KernelInfo {
 /// Kernel descriptor address -> kernel properties, for every loaded kernel.
 static KERNELS: RwLock<Option<HashMap<u64, KernelInfo>>> = RwLock::new(None);
 
+/// `[base, base + size)` of every loaded code object (kernels may read constants next to their code).
+pub(crate) fn loaded_ranges() -> Vec<(u64, u64)> {
+    let mut v = Vec::new();
+    for exe in all_executables() {
+        // SAFETY: registered executables are leaked, never freed.
+        let e = unsafe { &*(exe as usize as *const Executable) };
+        let st = e.state.lock().unwrap_or_else(|e| e.into_inner());
+        v.extend(st.loaded.iter().map(|l| (l.load_base, l.load_base + l.load_size)));
+    }
+    v
+}
+
+/// The name of the kernel whose descriptor is at `kernel_object` (without `.kd`).
+pub(crate) fn kernel_name(kernel_object: u64) -> Option<String> {
+    for exe in all_executables() {
+        // SAFETY: registered executables are leaked, never freed.
+        let e = unsafe { &*(exe as usize as *const Executable) };
+        let st = e.state.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(s) = st.symbols.iter().find(|s| s.address == kernel_object && s.kernel.is_some()) {
+            return Some(s.name.trim_end_matches(".kd").to_string());
+        }
+    }
+    None
+}
+
 pub(crate) fn kernel_info(kernel_object: u64) -> Option<KernelInfo> {
     KERNELS.read().unwrap_or_else(|e| e.into_inner()).as_ref()?.get(&kernel_object).copied()
 }

@@ -22,6 +22,7 @@ mod copy;
 mod dispatch_log;
 mod elf;
 mod events;
+mod exec;
 mod exports;
 mod futex;
 mod intercept;

@@ -27,6 +27,21 @@ pub(crate) struct Allocation {
 
 static ALLOCS: Mutex<BTreeMap<usize, Allocation>> = Mutex::new(BTreeMap::new());
 
+/// Host ranges locked with `hsa_amd_memory_lock*` (base -> size): agents may access them.
+static LOCKED: Mutex<BTreeMap<usize, usize>> = Mutex::new(BTreeMap::new());
+
+/// Every range a kernel may access through the allocation map: pool allocations and locked host memory.
+pub(crate) fn kernel_visible_ranges() -> Vec<(u64, u64)> {
+    let mut v: Vec<(u64, u64)> = ALLOCS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .map(|(&b, a)| (b as u64, (b + a.size) as u64))
+        .collect();
+    v.extend(LOCKED.lock().unwrap_or_else(|e| e.into_inner()).iter().map(|(&b, &n)| (b as u64, (b + n) as u64)));
+    v
+}
+
 type DeallocFn = unsafe extern "C" fn(*mut c_void, *mut c_void);
 
 /// `hsa_amd_register_deallocation_callback` registrations: (allocation base, callback, user data).
@@ -268,6 +283,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_memory_lock(
         }
         // SAFETY: non-null out-pointer; host and agent addresses are identical in the simulator.
         unsafe { put(agent_ptr.cast(), host_ptr) };
+        LOCKED.lock().unwrap_or_else(|e| e.into_inner()).insert(host_ptr as usize, size);
         Ok(())
     })
 }
@@ -297,6 +313,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_memory_unlock(host_ptr: *mut c_void) -> 
         if host_ptr.is_null() {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
+        LOCKED.lock().unwrap_or_else(|e| e.into_inner()).remove(&(host_ptr as usize));
         Ok(())
     })
 }

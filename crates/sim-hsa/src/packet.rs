@@ -13,11 +13,14 @@
 //! streams do on hardware. Concurrent kernels do not slow each other down (no shared-CU contention is
 //! modelled). A malformed packet stops the queue and reports the HSA error through the queue's callback.
 //!
-//! Kernel dispatches take the duration the device model (`rocprof-device`: static walk of the kernel's
-//! code, wave placement, timing) gives them, times `ROCPROF_RS_SIM_TIME_SCALE`; the model of each kernel's
-//! code is built at its first dispatch and kept. The device model is called in two places only:
-//! [`kernel_dispatch`] (model and duration at launch) and `Running::complete` (running thread traces and
-//! the counter model see the dispatch when it completes).
+//! Kernel dispatches execute on `rocprof-isa`'s interpreter (`exec.rs`; `ROCPROF_RS_SIM_EXEC=off` skips it)
+//! when they are launched, and take the duration the device model (`rocprof-device`: wave placement and
+//! timing over what the waves executed, or over a static walk of the kernel's code without execution)
+//! gives them, times `ROCPROF_RS_SIM_TIME_SCALE`; the model of each kernel's code is built at its first
+//! dispatch and kept. A dispatch whose execution took longer than its modelled duration completes later,
+//! with the model's timestamps. The device model is called in two places only: [`kernel_dispatch`] (model
+//! and duration at launch) and `Running::complete` (running thread traces and the counter model see the
+//! dispatch when it completes).
 
 use std::collections::HashMap;
 use std::sync::atomic::{fence, AtomicU16, Ordering};
@@ -271,15 +274,14 @@ fn kernel_profile(m: &'static GpuModel, kernel_object: u64, k: &code_object::Ker
     })
 }
 
-/// The device model of a kernel dispatch packet already checked by [`kernel_dispatch`].
-pub(crate) fn dispatch_model(
+/// What the device model needs about a kernel dispatch packet already checked by [`kernel_dispatch`].
+fn dispatch_input(
     m: &'static GpuModel,
     pkt: &[u8; 64],
     kernel_object: u64,
     k: &code_object::KernelInfo,
-    detail: &DetailRequest,
-) -> DispatchModel {
-    let input = DispatchInput {
+) -> DispatchInput<'static> {
+    DispatchInput {
         target: m,
         grid: [u32_at(pkt, 12), u32_at(pkt, 16), u32_at(pkt, 20)],
         workgroup: [u32::from(u16_at(pkt, 4)), u32::from(u16_at(pkt, 6)), u32::from(u16_at(pkt, 8))],
@@ -287,8 +289,7 @@ pub(crate) fn dispatch_model(
         lds_bytes: u32_at(pkt, 28),
         scratch_bytes: u32_at(pkt, 24),
         kernel: kernel_profile(m, kernel_object, k),
-    };
-    DispatchModel::build(&input, detail)
+    }
 }
 
 /// The kernel's machine code (from its entry, `code_bytes` long).
@@ -299,6 +300,37 @@ fn kernel_code(k: &code_object::KernelInfo) -> &'static [u8] {
     // SAFETY: `code_addr .. code_addr + code_bytes` lies inside the kernel's loaded code-object block
     // (checked when it was loaded), which is never unmapped or written after loading.
     unsafe { std::slice::from_raw_parts(k.code_addr as *const u8, k.code_bytes as usize) }
+}
+
+/// The device model of a kernel dispatch packet already checked by [`kernel_dispatch`]: executed on the
+/// interpreter (the program's buffers receive the kernel's results; the model counts what ran, and the
+/// waves `detail` selects carry the instructions they executed), or the static walk of the kernel's code
+/// when execution is off or the dispatch fell back.
+pub(crate) fn dispatch_model(
+    q: &'static Queue,
+    m: &'static GpuModel,
+    pkt: &[u8; 64],
+    kernel_object: u64,
+    k: &code_object::KernelInfo,
+    detail: &DetailRequest,
+) -> DispatchModel {
+    let input = dispatch_input(m, pkt, kernel_object, k);
+    if !crate::exec::enabled() {
+        return DispatchModel::build(&input, detail);
+    }
+    // The waves to record instruction by instruction, chosen by the static model's placement.
+    let wanted: std::collections::HashSet<(u64, u32)> = if detail.max_waves == 0 || detail.se_mask == 0 {
+        std::collections::HashSet::new()
+    } else {
+        DispatchModel::build(&input, &DetailRequest::NONE).detail_waves(detail).into_iter().collect()
+    };
+    let filter = |g: u64, w: u32| wanted.contains(&(g, w));
+    let filter: Option<&(dyn Fn(u64, u32) -> bool + Sync)> = if wanted.is_empty() { None } else { Some(&filter) };
+    let opts = rocprof_device::wave::run_options(&input, detail, 1, filter);
+    match crate::exec::run(q, pkt, kernel_object, m.name, opts) {
+        Some(rec) => DispatchModel::from_execution(&input, &rec, detail),
+        None => DispatchModel::build(&input, detail),
+    }
 }
 
 /// Checks a kernel dispatch packet and models it: returns its duration in ns (the device model's,
@@ -348,7 +380,8 @@ fn kernel_dispatch(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<Mode
         .get()
         .and_then(|d| d.lock().unwrap_or_else(|e| e.into_inner()).sqtt_detail_request())
         .unwrap_or(DetailRequest::NONE);
-    let model = dispatch_model(m, pkt, kernel_object, &k, &detail);
+    // Execute now (the program's buffers get the kernel's results) and model what ran.
+    let model = dispatch_model(q, m, pkt, kernel_object, &k, &detail);
     let scale = runtime::knobs().time_scale;
     let timing = runtime::timing_knobs();
     let ns = (model.duration_ns as f64 * scale * k.time_factor * timing.noise(q.id(), index)).round() as u64;

@@ -244,8 +244,9 @@ pub(crate) fn create_block(
             caps: 0,
             reserved1: [0; 3],
             write_dispatch_id: AtomicU64::new(0),
-            group_segment_aperture_base_hi: 0,
-            private_segment_aperture_base_hi: 0,
+            // The flat-address apertures the interpreter decodes (code objects before v3 read them here).
+            group_segment_aperture_base_hi: (rocprof_isa::memory::SHARED_APERTURE >> 32) as u32,
+            private_segment_aperture_base_hi: (rocprof_isa::memory::PRIVATE_APERTURE >> 32) as u32,
             max_cu_id: agent.gpu().map_or(0, |m| m.compute_units - 1),
             max_wave_id: agent.gpu().map_or(0, |m| m.waves_per_simd - 1),
             max_legacy_doorbell_dispatch_id_plus_1: 0,

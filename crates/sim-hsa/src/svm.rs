@@ -66,6 +66,11 @@ impl Default for Attributes {
 /// Page ranges `[start, end)` with their attributes; non-overlapping, keyed by start.
 static RANGES: Mutex<BTreeMap<u64, (u64, Attributes)>> = Mutex::new(BTreeMap::new());
 
+/// Every SVM range with attributes (agents may access them).
+pub(crate) fn ranges() -> Vec<(u64, u64)> {
+    RANGES.lock().unwrap_or_else(|e| e.into_inner()).iter().map(|(&s, (e, _))| (s, *e)).collect()
+}
+
 fn page_span(ptr: *mut c_void, size: usize) -> (u64, u64) {
     let start = ptr as u64 & !(PAGE - 1);
     let end = (ptr as u64).saturating_add(size as u64).div_ceil(PAGE) * PAGE;

@@ -26,8 +26,8 @@
 //! Layers, usable on their own:
 //! * [`tokens`]: token iterators per format ([`tokens::RdnaTokens`], [`tokens::Gfx9Tokens`]) with
 //!   AMD's time model; [`format`](mod@format) holds the bit layouts.
-//! * [`isa`]: our AMDGPU instruction-length/class decoder and the linear [`Program`] sweep that
-//!   the PC walk uses (no LLVM needed); [`isa::class_text`] is a mnemonic-level stand-in text.
+//! * [`isa`]: AMDGPU instruction classes (AMD's mnemonic rules), sizes from `rocprof-isa`'s opcode
+//!   tables, and the linear [`Program`] sweep that the PC walk uses (no LLVM needed); [`isa::class_text`] is a mnemonic-level stand-in text.
 //! * [`Decoder`]: per-SE records ([`SeDecode`]); [`aggregate`]: per-PC and per-wave summaries.
 //!
 //! Examples: `sqtt-bench` (throughput), `sqtt-dump` (tokens of a stream), `sqtt-isa` (how a code

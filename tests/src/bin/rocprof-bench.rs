@@ -11,6 +11,9 @@
 //! Conversion: a streamed synthetic trace of `--convert-records` (default 10 M) kernel-dispatch
 //! records to each format, each in its own child process, reporting records/s and peak RSS.
 //!
+//! Kernels do not execute here (`ROCPROF_RS_SIM_EXEC=off`): the overhead is the profiler's, not the
+//! interpreter's.
+//!
 //! Usage: `rocprof-bench [--dispatches N] [--runs R] [--rows M] [--convert-records K]`.
 
 #![forbid(unsafe_code)]
@@ -54,7 +57,11 @@ fn main() -> Result<()> {
         Some(stage) => {
             let Some(app) = stage.fixture("vector_add", "rocprof-bench") else { bail!("vector_add is not staged") };
             let n = dispatches.to_string();
-            let env = stage.sim_env("gfx942");
+            // The profiler's overhead is measured against hsa-sim's timing-only mode: executing 2000
+            // vector adds on the interpreter would add the same seconds to both sides and hide the
+            // ratio (the interpreter's own rate is `isa-bench`'s figure).
+            let mut env = stage.sim_env("gfx942");
+            env.push(("ROCPROF_RS_SIM_EXEC".into(), "off".into()));
             let plain = best(runs, || {
                 let t = Instant::now();
                 let r = run(&app, &[&n], &env);

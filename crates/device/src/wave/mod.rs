@@ -22,8 +22,10 @@
 //! waves costs a few kilobytes: per-CU and per-SE totals, plus per-instruction detail only for the waves
 //! a [`DetailRequest`] selects (bounded by its limits).
 
+mod executed;
 mod walk;
 
+pub use executed::{isa_costs, run_options};
 pub use walk::{KernelProfile, StaticInstruction, WaveTimeline};
 
 use crate::targets::GpuModel;

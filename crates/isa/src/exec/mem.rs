@@ -229,7 +229,7 @@ fn places(w: &Wave, i: &Inst, seg: Seg, bytes: u64, out: &mut [Place; MAX_LANES]
     }
 }
 
-fn read_place(w: &Wave, cx: &mut Ctx<'_>, p: Place, lane: usize, out: &mut [u8]) -> Result<(), Stop> {
+fn read_place(w: &mut Wave, cx: &mut Ctx<'_>, p: Place, lane: usize, out: &mut [u8]) -> Result<(), Stop> {
     match p {
         Place::Global(a) => {
             cx.mem.read(a, out).map_err(Stop::Fault)?;
@@ -343,9 +343,21 @@ pub(super) fn vmem(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, seg: Seg, a: Access
     let bytes = match a {
         Access::Load { bytes, .. } | Access::Store { bytes, .. } | Access::Atomic { bytes, .. } => bytes,
     };
+    let exec = w.exec();
+    if let Some(base) = contiguous(w, i, seg, exec, u64::from(bytes)) {
+        if let Access::Load { bytes, ext: Ext::Zero } | Access::Load { bytes, ext: Ext::Sign } = a {
+            if bytes >= 4 {
+                return load_contiguous(w, cx, i, base, bytes);
+            }
+        }
+        if let Access::Store { bytes, hi: false } = a {
+            if bytes >= 4 {
+                return store_contiguous(w, cx, i, base, bytes);
+            }
+        }
+    }
     let mut pl = [Place::Nowhere; MAX_LANES];
     places(w, i, seg, u64::from(bytes), &mut pl);
-    let exec = w.exec();
     let mut buf = [0u8; 16];
     match a {
         Access::Load { bytes, ext } => {
@@ -407,6 +419,88 @@ pub(super) fn vmem(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, seg: Seg, a: Access
             }
         }
     }
+    Ok(Flow::Next)
+}
+
+/// The base address when every lane of the wave is active and lane `l` accesses `base + l * bytes` of
+/// global memory: the whole access is one contiguous block (the common, coalesced case).
+#[inline]
+fn contiguous(w: &Wave, i: &Inst, seg: Seg, exec: u64, bytes: u64) -> Option<u64> {
+    if exec != w.full() || !matches!(seg, Seg::Global | Seg::Flat) {
+        return None;
+    }
+    let off = i.imm as i64 as u64;
+    let row = (i.src[0] - VGPR0) as usize * MAX_LANES;
+    let lo: &[u32; MAX_LANES] = w.v[row..row + MAX_LANES].try_into().expect("a row");
+    let mut addr = [0u64; MAX_LANES];
+    if seg == Seg::Global && i.src[2] != NULL {
+        let b = w.s64(i.src[2], 0, Ty::U).wrapping_add(off);
+        for l in 0..MAX_LANES {
+            addr[l] = b.wrapping_add(u64::from(lo[l]));
+        }
+    } else {
+        let hi: &[u32; MAX_LANES] = w.v[row + MAX_LANES..row + 2 * MAX_LANES].try_into().expect("a row");
+        for l in 0..MAX_LANES {
+            addr[l] = (u64::from(lo[l]) | (u64::from(hi[l]) << 32)).wrapping_add(off);
+        }
+    }
+    let base = addr[0];
+    let mut ok = true;
+    for l in 0..w.lanes {
+        ok &= addr[l] == base.wrapping_add(l as u64 * bytes);
+    }
+    let end = base.wrapping_add(w.lanes as u64 * bytes - 1);
+    let apertures = Wave::in_shared(base) || Wave::in_private(base) || Wave::in_shared(end) || Wave::in_private(end);
+    (ok && !apertures).then_some(base)
+}
+
+/// A contiguous dword-sized load: one memory read, then the dwords distributed to the lanes' VGPRs.
+fn load_contiguous(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, base: u64, bytes: u8) -> Result<Flow, Stop> {
+    let n = w.lanes * bytes as usize;
+    let mut buf = [0u8; MAX_LANES * 16];
+    cx.mem.read(base, &mut buf[..n]).map_err(Stop::Fault)?;
+    cx.stats.bytes.global_read += n as u64;
+    let row = (i.dst - VGPR0) as usize;
+    let dw = bytes as usize / 4;
+    if dw == 1 {
+        let r = &mut w.v[row * MAX_LANES..(row + 1) * MAX_LANES];
+        for (x, c) in r.iter_mut().zip(buf[..n].chunks_exact(4)) {
+            *x = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        }
+        return Ok(Flow::Next);
+    }
+    for k in 0..dw {
+        let r = &mut w.v[(row + k) * MAX_LANES..(row + k + 1) * MAX_LANES];
+        for (l, x) in r.iter_mut().enumerate().take(w.lanes) {
+            let o = (l * dw + k) * 4;
+            *x = u32::from_le_bytes([buf[o], buf[o + 1], buf[o + 2], buf[o + 3]]);
+        }
+    }
+    Ok(Flow::Next)
+}
+
+/// A contiguous dword-sized store: the lanes' data gathered, then one memory write.
+fn store_contiguous(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, base: u64, bytes: u8) -> Result<Flow, Stop> {
+    let n = w.lanes * bytes as usize;
+    let mut buf = [0u8; MAX_LANES * 16];
+    let row = (i.src[1] - VGPR0) as usize;
+    let dw = bytes as usize / 4;
+    if dw == 1 {
+        let r = &w.v[row * MAX_LANES..(row + 1) * MAX_LANES];
+        for (x, c) in r.iter().zip(buf[..n].chunks_exact_mut(4)) {
+            c.copy_from_slice(&x.to_le_bytes());
+        }
+    } else {
+        for k in 0..dw {
+            let r = &w.v[(row + k) * MAX_LANES..(row + k + 1) * MAX_LANES];
+            for (l, x) in r.iter().enumerate().take(w.lanes) {
+                let o = (l * dw + k) * 4;
+                buf[o..o + 4].copy_from_slice(&x.to_le_bytes());
+            }
+        }
+    }
+    cx.mem.write(base, &buf[..n]).map_err(Stop::Fault)?;
+    cx.stats.bytes.global_write += n as u64;
     Ok(Flow::Next)
 }
 

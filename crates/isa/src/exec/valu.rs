@@ -59,6 +59,126 @@ fn out_mod64(i: &Inst, v: f64) -> f64 {
     }
 }
 
+/// A source operand of the fast paths: a VGPR row (offset into the register file) or one value for all
+/// lanes.
+#[derive(Clone, Copy)]
+enum Opnd {
+    Row(usize),
+    Imm(u32),
+}
+
+#[inline(always)]
+fn opnd(w: &Wave, code: u16, lit: u32, ty: Ty) -> Opnd {
+    if code >= VGPR0 {
+        Opnd::Row((code - VGPR0) as usize * MAX_LANES)
+    } else {
+        Opnd::Imm(w.s32(code, lit, ty))
+    }
+}
+
+/// The fast path applies: no SDWA/DPP, no input or output modifiers.
+#[inline(always)]
+fn plain(i: &Inst) -> bool {
+    matches!(i.extra, crate::decode::Extra::None)
+        && i.mods.abs == 0
+        && i.mods.neg == 0
+        && i.mods.omod == 0
+        && !i.mods.clamp
+}
+
+/// Writes all 64 computed lanes to VGPR `dst` under EXEC.
+#[inline(always)]
+fn put(w: &mut Wave, dst: u16, d: &L32) {
+    let exec = w.exec();
+    let full = exec == w.full();
+    let off = (dst - VGPR0) as usize * MAX_LANES;
+    let row: &mut [u32; MAX_LANES] = (&mut w.v[off..off + MAX_LANES]).try_into().expect("a row");
+    if full {
+        *row = *d;
+    } else {
+        for l in 0..MAX_LANES {
+            if exec >> l & 1 != 0 {
+                row[l] = d[l];
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn row(v: &[u32], off: usize) -> &[u32; MAX_LANES] {
+    (&v[off..off + MAX_LANES]).try_into().expect("a row")
+}
+
+/// `d = f(a)` over all lanes.
+#[inline(always)]
+fn fast1(w: &mut Wave, i: &Inst, ty: Ty, f: impl Fn(u32) -> u32) {
+    let mut d = [0u32; MAX_LANES];
+    match opnd(w, i.src[0], i.lit, ty) {
+        Opnd::Row(a) => {
+            let a = row(&w.v, a);
+            for l in 0..MAX_LANES {
+                d[l] = f(a[l]);
+            }
+        }
+        Opnd::Imm(a) => d = [f(a); MAX_LANES],
+    }
+    put(w, i.dst, &d);
+}
+
+/// `d = f(a, b)` over all lanes.
+#[inline(always)]
+fn fast2(w: &mut Wave, i: &Inst, ty: Ty, f: impl Fn(u32, u32) -> u32) {
+    let mut d = [0u32; MAX_LANES];
+    match (opnd(w, i.src[0], i.lit, ty), opnd(w, i.src[1], i.lit, ty)) {
+        (Opnd::Row(a), Opnd::Row(b)) => {
+            let (a, b) = (row(&w.v, a), row(&w.v, b));
+            for l in 0..MAX_LANES {
+                d[l] = f(a[l], b[l]);
+            }
+        }
+        (Opnd::Imm(a), Opnd::Row(b)) => {
+            let b = row(&w.v, b);
+            for l in 0..MAX_LANES {
+                d[l] = f(a, b[l]);
+            }
+        }
+        (Opnd::Row(a), Opnd::Imm(b)) => {
+            let a = row(&w.v, a);
+            for l in 0..MAX_LANES {
+                d[l] = f(a[l], b);
+            }
+        }
+        (Opnd::Imm(a), Opnd::Imm(b)) => d = [f(a, b); MAX_LANES],
+    }
+    put(w, i.dst, &d);
+}
+
+/// `d = f(a, b, c)` over all lanes (`c` the destination itself when `acc`).
+#[inline(always)]
+fn fast3(w: &mut Wave, i: &Inst, ty: Ty, acc: bool, f: impl Fn(u32, u32, u32) -> u32) {
+    let mut d = [0u32; MAX_LANES];
+    let c = if acc { Opnd::Row((i.dst - VGPR0) as usize * MAX_LANES) } else { opnd(w, i.src[2], i.lit, ty) };
+    let get = |v: &[u32], o: Opnd, l: usize| match o {
+        Opnd::Row(r) => v[r + l],
+        Opnd::Imm(x) => x,
+    };
+    let (a, b) = (opnd(w, i.src[0], i.lit, ty), opnd(w, i.src[1], i.lit, ty));
+    match (a, b, c) {
+        (Opnd::Row(a), Opnd::Row(b), Opnd::Row(c)) => {
+            let (a, b, c) = (row(&w.v, a), row(&w.v, b), row(&w.v, c));
+            for l in 0..MAX_LANES {
+                d[l] = f(a[l], b[l], c[l]);
+            }
+        }
+        _ => {
+            for l in 0..MAX_LANES {
+                d[l] = f(get(&w.v, a, l), get(&w.v, b, l), get(&w.v, c, l));
+            }
+        }
+    }
+    put(w, i.dst, &d);
+}
+
 /// Integer ops do not support clamp here; a clamped one is reported rather than computed wrongly.
 fn no_clamp(i: &Inst) -> Result<(), Stop> {
     if i.mods.clamp {
@@ -69,6 +189,10 @@ fn no_clamp(i: &Inst) -> Result<(), Stop> {
 
 fn u1(w: &mut Wave, i: &Inst, f: impl Fn(u32) -> u32) -> Result<(), Stop> {
     no_clamp(i)?;
+    if plain(i) {
+        fast1(w, i, Ty::U, f);
+        return Ok(());
+    }
     let mut a = z32();
     w.src32(i, 0, Ty::U, &mut a);
     let mut d = z32();
@@ -81,6 +205,10 @@ fn u1(w: &mut Wave, i: &Inst, f: impl Fn(u32) -> u32) -> Result<(), Stop> {
 
 fn u2(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32) -> u32) -> Result<(), Stop> {
     no_clamp(i)?;
+    if plain(i) {
+        fast2(w, i, Ty::U, f);
+        return Ok(());
+    }
     let (mut a, mut b) = (z32(), z32());
     w.src32(i, 0, Ty::U, &mut a);
     w.src32(i, 1, Ty::U, &mut b);
@@ -94,6 +222,10 @@ fn u2(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32) -> u32) -> Result<(), Stop> {
 
 fn u3(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32, u32) -> u32) -> Result<(), Stop> {
     no_clamp(i)?;
+    if plain(i) {
+        fast3(w, i, Ty::U, false, f);
+        return Ok(());
+    }
     let (mut a, mut b, mut c) = (z32(), z32(), z32());
     w.src32(i, 0, Ty::U, &mut a);
     w.src32(i, 1, Ty::U, &mut b);
@@ -107,6 +239,10 @@ fn u3(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32, u32) -> u32) -> Result<(), St
 }
 
 fn f1(w: &mut Wave, i: &Inst, f: impl Fn(f32) -> f32) {
+    if plain(i) {
+        fast1(w, i, Ty::F32, |a| f(f32::from_bits(a)).to_bits());
+        return;
+    }
     let mut a = z32();
     w.src32(i, 0, Ty::F32, &mut a);
     let mut d = z32();
@@ -117,6 +253,10 @@ fn f1(w: &mut Wave, i: &Inst, f: impl Fn(f32) -> f32) {
 }
 
 fn f2(w: &mut Wave, i: &Inst, f: impl Fn(f32, f32) -> f32) {
+    if plain(i) {
+        fast2(w, i, Ty::F32, |a, b| f(f32::from_bits(a), f32::from_bits(b)).to_bits());
+        return;
+    }
     let (mut a, mut b) = (z32(), z32());
     w.src32(i, 0, Ty::F32, &mut a);
     w.src32(i, 1, Ty::F32, &mut b);
@@ -135,6 +275,10 @@ fn f2(w: &mut Wave, i: &Inst, f: impl Fn(f32, f32) -> f32) {
 
 /// Three float sources; `src2` of `fmac`-style ops is the destination itself (`acc`).
 fn f3(w: &mut Wave, i: &Inst, acc: bool, f: impl Fn(f32, f32, f32) -> f32) {
+    if plain(i) {
+        fast3(w, i, Ty::F32, acc, |a, b, c| f(f32::from_bits(a), f32::from_bits(b), f32::from_bits(c)).to_bits());
+        return;
+    }
     let (mut a, mut b, mut c) = (z32(), z32(), z32());
     w.src32(i, 0, Ty::F32, &mut a);
     w.src32(i, 1, Ty::F32, &mut b);
@@ -228,6 +372,7 @@ impl Inst {
             flags: self.flags,
             extra: self.extra,
             y: None,
+            class: self.class,
         }
     }
 }
@@ -298,6 +443,33 @@ fn i16_2(w: &mut Wave, i: &Inst, f: impl Fn(u16, u16) -> u16) -> Result<(), Stop
 /// Carry-out ops: `f(a, b, carry_in) -> (result, carry_out)`; the carry mask goes to `sdst`.
 fn carry(w: &mut Wave, i: &Inst, carry_in: bool, f: impl Fn(u32, u32, u32) -> (u32, bool)) -> Result<(), Stop> {
     no_clamp(i)?;
+    if plain(i) {
+        let cin = if carry_in { w.read_mask(i.src[2], i.lit) } else { 0 };
+        let mut d = [0u32; MAX_LANES];
+        let mut c = [false; MAX_LANES];
+        let (a, b) = (opnd(w, i.src[0], i.lit, Ty::U), opnd(w, i.src[1], i.lit, Ty::U));
+        let av = match a {
+            Opnd::Row(r) => *row(&w.v, r),
+            Opnd::Imm(x) => [x; MAX_LANES],
+        };
+        let bv = match b {
+            Opnd::Row(r) => *row(&w.v, r),
+            Opnd::Imm(x) => [x; MAX_LANES],
+        };
+        for l in 0..MAX_LANES {
+            let (r, co) = f(av[l], bv[l], (cin >> l & 1) as u32);
+            d[l] = r;
+            c[l] = co;
+        }
+        let mut cout = 0u64;
+        for l in 0..MAX_LANES {
+            cout |= u64::from(c[l]) << l;
+        }
+        let mask = w.exec();
+        put(w, i.dst, &d);
+        w.write_mask(i.sdst, cout & mask);
+        return Ok(());
+    }
     let (mut a, mut b) = (z32(), z32());
     w.src32(i, 0, Ty::U, &mut a);
     w.src32(i, 1, Ty::U, &mut b);

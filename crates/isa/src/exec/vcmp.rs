@@ -48,7 +48,47 @@ fn icmp<T: PartialOrd>(c: Cond, a: T, b: T) -> bool {
 }
 
 /// Executes a vector compare.
+/// Compares of 32-bit registers or constants without modifiers: the common case, as one tight loop.
+fn fast32(w: &Wave, i: &Inst, cond: Cond, ty: CmpTy) -> Option<u64> {
+    if !matches!(i.extra, crate::decode::Extra::None) || i.mods.abs != 0 || i.mods.neg != 0 {
+        return None;
+    }
+    let fty = if ty == CmpTy::F32 { Ty::F32 } else { Ty::U };
+    let (mut a, mut b) = ([0u32; MAX_LANES], [0u32; MAX_LANES]);
+    w.raw32(i.src[0], i.lit, fty, &mut a);
+    w.raw32(i.src[1], i.lit, fty, &mut b);
+    let mut r = [false; MAX_LANES];
+    match ty {
+        CmpTy::U32 => {
+            for l in 0..MAX_LANES {
+                r[l] = icmp(cond, a[l], b[l]);
+            }
+        }
+        CmpTy::I32 => {
+            for l in 0..MAX_LANES {
+                r[l] = icmp(cond, a[l] as i32, b[l] as i32);
+            }
+        }
+        _ => {
+            for l in 0..MAX_LANES {
+                r[l] = fcmp(cond, f64::from(f32::from_bits(a[l])), f64::from(f32::from_bits(b[l])));
+            }
+        }
+    }
+    let mut bits = 0u64;
+    for l in 0..MAX_LANES {
+        bits |= u64::from(r[l]) << l;
+    }
+    Some(bits & w.exec())
+}
+
 pub(super) fn exec(w: &mut Wave, i: &Inst, cond: Cond, ty: CmpTy, x: bool, class: bool) -> Result<Flow, Stop> {
+    if !class && matches!(ty, CmpTy::U32 | CmpTy::I32 | CmpTy::F32) {
+        if let Some(bits) = fast32(w, i, cond, ty) {
+            finish(w, i, x, bits);
+            return Ok(Flow::Next);
+        }
+    }
     let exec = w.exec();
     let n = w.lanes;
     let mut bits = 0u64;
@@ -134,6 +174,11 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, cond: Cond, ty: CmpTy, x: bool, class
             }
         }
     }
+    finish(w, i, x, bits);
+    Ok(Flow::Next)
+}
+
+fn finish(w: &mut Wave, i: &Inst, x: bool, bits: u64) {
     if x {
         w.set_exec(bits);
         if w.family == Family::Gfx9 {
@@ -142,5 +187,4 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, cond: Cond, ty: CmpTy, x: bool, class
     } else {
         w.write_mask(i.sdst, bits);
     }
-    Ok(Flow::Next)
 }

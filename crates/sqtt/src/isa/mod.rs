@@ -121,8 +121,34 @@ pub fn class_text(info: &InstInfo) -> String {
     text.to_string()
 }
 
+/// The `rocprof-isa` target whose opcode table sizes `family`'s instructions: the family's newest target
+/// in LLVM 19 (its opcodes are a superset of the older targets' for the encodings that matter here).
+fn isa_target(family: Family) -> &'static rocprof_isa::Target {
+    let name = match family {
+        Family::Gfx9 => "gfx942",
+        Family::Gfx11 => "gfx1100",
+        Family::Gfx12 => "gfx1201",
+    };
+    rocprof_isa::Target::find(name).expect("rocprof-isa knows the SQTT families' targets")
+}
+
 /// Decodes the instruction at the start of `bytes` for `family`; `None` if fewer than 4 bytes remain.
+///
+/// The size is `rocprof-isa`'s (from LLVM 19's opcode tables, the sizes AMD's decoder saw in LLVM's
+/// disassembly) whenever it knows the instruction; the class and flags are this module's, which
+/// reproduce AMD's mnemonic-based classification and its quirks. For words `rocprof-isa` does not
+/// decode (gfx950-only opcodes, garbage) this module's own size rules apply. [`own_decode`] is the
+/// table-free decoder alone (the two agree on every instruction of the fixtures, checked by a test).
 pub fn decode(family: Family, bytes: &[u8]) -> Option<InstInfo> {
+    let mut info = own_decode(family, bytes)?;
+    if let Ok(size) = rocprof_isa::decode(isa_target(family), bytes).map(|i| i.size) {
+        info.size = size;
+    }
+    Some(info)
+}
+
+/// This module's own decoder (size rules per encoding, no opcode tables).
+pub fn own_decode(family: Family, bytes: &[u8]) -> Option<InstInfo> {
     match family {
         Family::Gfx9 => gfx9::decode(bytes),
         Family::Gfx11 => rdna::decode(bytes, false),
@@ -254,6 +280,40 @@ mod tests {
         b.simm16 = -3;
         assert_eq!(class_text(&b), "s_cbranch_scc0 65533");
         assert_eq!(class_text(&InstInfo::new(8, LineClass::Vmem).with_flags(flags::LOAD)), "global_load_b32");
+    }
+
+    /// The size rules here agree with rocprof-isa's opcode tables (LLVM's sizes) on every instruction of
+    /// the fixtures' code objects of the three families, so either may size a sweep.
+    #[test]
+    fn own_sizes_agree_with_rocprof_isa_on_the_fixture_kernels() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/kernels");
+        let mut compared = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "co") {
+                continue;
+            }
+            let elf = std::fs::read(&path).unwrap();
+            let obj = rocprof_isa::CodeObject::parse(&elf).unwrap();
+            let target = obj.target.unwrap();
+            let family = match target.family {
+                rocprof_isa::Family::Gfx9 => Family::Gfx9,
+                rocprof_isa::Family::Gfx11 => Family::Gfx11,
+                rocprof_isa::Family::Gfx12 => Family::Gfx12,
+                rocprof_isa::Family::Gfx10 => continue,
+            };
+            let text = obj.text_bytes();
+            let mut off = 0;
+            while off + 4 <= text.len() {
+                let own = own_decode(family, &text[off..]).unwrap();
+                if let Ok(i) = rocprof_isa::decode(target, &text[off..]) {
+                    assert_eq!(own.size, i.size, "{} +{off:#x} {}", path.display(), i.name);
+                    compared += 1;
+                }
+                off += usize::from(own.size.max(4));
+            }
+        }
+        assert!(compared > 2000, "{compared}");
     }
 
     #[test]

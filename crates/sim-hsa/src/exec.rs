@@ -1,0 +1,474 @@
+//! Kernel execution: hands a kernel dispatch to `rocprof-isa`'s interpreter over the simulator's memory
+//! map, so the program's buffers receive the kernel's real results.
+//!
+//! * `ROCPROF_RS_SIM_EXEC=off` keeps the timing-only model (nothing is computed); on by default.
+//! * `ROCPROF_RS_SIM_EXEC_THREADS=N`: host threads per dispatch (default: the available cores, at most 4).
+//!   Workgroups are distributed over them; a workgroup always runs on one thread.
+//! * `ROCPROF_RS_SIM_STATS=FILE`: after every dispatch, the execution statistics as `key value` lines.
+//!
+//! What a kernel may touch (anything else is a memory fault): pool allocations (kernarg included),
+//! memory locked with `hsa_amd_memory_lock`, SVM ranges, loaded code objects (constant data next to the
+//! code), the dispatching queue's `amd_queue_t` and ring, and the dispatch packet itself.
+//!
+//! A dispatch the interpreter cannot run to the end (an instruction without semantics, a memory fault, a
+//! trap, a hung wave) is reported on stderr once per kernel and reason with the instruction, its PC and
+//! the kernel's name, counted in the statistics, and falls back to the timing-only model: the
+//! application sees its completion signal as before but must not trust the results. Memory the kernel
+//! already wrote stays written.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use rocprof_isa::{Dispatch, DispatchError, DispatchRecord, ErrorKind, Fault, KernelDescriptor, RunOptions, Target};
+
+use crate::code_object;
+use crate::queue::Queue;
+
+/// Execution settings, read once per process.
+#[derive(Debug, Clone)]
+struct Settings {
+    enabled: bool,
+    threads: usize,
+    stats_file: Option<std::path::PathBuf>,
+}
+
+fn settings() -> &'static Settings {
+    static S: OnceLock<Settings> = OnceLock::new();
+    S.get_or_init(|| {
+        let enabled =
+            !matches!(std::env::var("ROCPROF_RS_SIM_EXEC").as_deref().map(str::trim), Ok("off" | "0" | "false" | "no"));
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = std::env::var("ROCPROF_RS_SIM_EXEC_THREADS")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|&n| n > 0)
+            .unwrap_or(cores.min(4));
+        let stats_file = std::env::var_os("ROCPROF_RS_SIM_STATS").filter(|v| !v.is_empty()).map(Into::into);
+        Settings { enabled, threads, stats_file }
+    })
+}
+
+/// Whether kernels execute (`ROCPROF_RS_SIM_EXEC`).
+pub(crate) fn enabled() -> bool {
+    settings().enabled
+}
+
+/// Execution statistics of the process.
+struct Stats {
+    executed: AtomicU64,
+    fallback: AtomicU64,
+    unimplemented: AtomicU64,
+    fault: AtomicU64,
+    unsupported: AtomicU64,
+    trap: AtomicU64,
+    decode: AtomicU64,
+    hang: AtomicU64,
+    waves: AtomicU64,
+    wave_instructions: AtomicU64,
+}
+
+static STATS: Stats = Stats {
+    executed: AtomicU64::new(0),
+    fallback: AtomicU64::new(0),
+    unimplemented: AtomicU64::new(0),
+    fault: AtomicU64::new(0),
+    unsupported: AtomicU64::new(0),
+    trap: AtomicU64::new(0),
+    decode: AtomicU64::new(0),
+    hang: AtomicU64::new(0),
+    waves: AtomicU64::new(0),
+    wave_instructions: AtomicU64::new(0),
+};
+
+fn write_stats() {
+    let Some(path) = &settings().stats_file else { return };
+    let s = &STATS;
+    let text = [
+        ("dispatches_executed", &s.executed),
+        ("dispatches_fallback", &s.fallback),
+        ("fallback_unimplemented", &s.unimplemented),
+        ("fallback_memory_fault", &s.fault),
+        ("fallback_unsupported", &s.unsupported),
+        ("fallback_trap", &s.trap),
+        ("fallback_undecodable", &s.decode),
+        ("fallback_hang", &s.hang),
+        ("waves_executed", &s.waves),
+        ("wave_instructions_executed", &s.wave_instructions),
+    ]
+    .iter()
+    .map(|(k, v)| format!("{k} {}\n", v.load(Ordering::Relaxed)))
+    .collect::<String>();
+    // Written whole under a lock so concurrent queues never interleave lines.
+    static LOCK: Mutex<()> = Mutex::new(());
+    let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let tmp = path.with_extension("partial");
+    if std::fs::write(&tmp, text).is_ok() {
+        let _ = std::fs::rename(&tmp, path);
+    }
+}
+
+/// The simulator's memory as a kernel sees it: sorted, merged `[start, end)` ranges it may touch.
+struct SimMemory {
+    ranges: Vec<(u64, u64)>,
+}
+
+impl SimMemory {
+    fn new(mut ranges: Vec<(u64, u64)>) -> Self {
+        ranges.retain(|&(s, e)| e > s);
+        ranges.sort_unstable();
+        let mut merged: Vec<(u64, u64)> = Vec::with_capacity(ranges.len());
+        for (s, e) in ranges {
+            match merged.last_mut() {
+                Some(last) if s <= last.1 => last.1 = last.1.max(e),
+                _ => merged.push((s, e)),
+            }
+        }
+        SimMemory { ranges: merged }
+    }
+
+    #[inline]
+    fn check(&self, addr: u64, len: usize, write: bool) -> Result<(), Fault> {
+        let end = addr.checked_add(len as u64);
+        let i = self.ranges.partition_point(|&(s, _)| s <= addr);
+        match (i.checked_sub(1).map(|k| self.ranges[k]), end) {
+            (Some((_, e)), Some(end)) if end <= e => Ok(()),
+            _ => Err(Fault { addr, len: len as u32, write }),
+        }
+    }
+}
+
+impl rocprof_isa::Memory for SimMemory {
+    fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), Fault> {
+        self.check(addr, out.len(), false)?;
+        // SAFETY: `[addr, addr + len)` lies inside memory the simulator mapped for the application (checked
+        // above) and stays mapped for the dispatch. Like a GPU, the kernel shares it with the application's
+        // threads; unsynchronised access to the same bytes is the program's race, as on hardware.
+        unsafe { std::ptr::copy_nonoverlapping(addr as *const u8, out.as_mut_ptr(), out.len()) };
+        Ok(())
+    }
+
+    fn write(&self, addr: u64, data: &[u8]) -> Result<(), Fault> {
+        self.check(addr, data.len(), true)?;
+        // SAFETY: as in `read`; the range is writable application memory.
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), addr as *mut u8, data.len()) };
+        Ok(())
+    }
+
+    fn atomic(&self, addr: u64, size: u8, f: &mut dyn FnMut(u64) -> u64) -> Result<u64, Fault> {
+        self.check(addr, size as usize, true)?;
+        if addr % u64::from(size) != 0 {
+            // Hardware atomics need natural alignment.
+            return Err(Fault { addr, len: u32::from(size), write: true });
+        }
+        if size == 8 {
+            // SAFETY: in range and 8-byte aligned (checked above); the location is only ever accessed
+            // atomically or by plain copies of the kind a GPU and its host also race with.
+            let a = unsafe { std::sync::atomic::AtomicU64::from_ptr(addr as *mut u64) };
+            let mut old = a.load(Ordering::SeqCst);
+            loop {
+                match a.compare_exchange_weak(old, f(old), Ordering::SeqCst, Ordering::SeqCst) {
+                    Ok(v) => return Ok(v),
+                    Err(v) => old = v,
+                }
+            }
+        } else {
+            // SAFETY: in range and 4-byte aligned (checked above).
+            let a = unsafe { std::sync::atomic::AtomicU32::from_ptr(addr as *mut u32) };
+            let mut old = a.load(Ordering::SeqCst);
+            loop {
+                match a.compare_exchange_weak(old, f(u64::from(old)) as u32, Ordering::SeqCst, Ordering::SeqCst) {
+                    Ok(v) => return Ok(u64::from(v)),
+                    Err(v) => old = v,
+                }
+            }
+        }
+    }
+}
+
+/// The last fallback report (for tests).
+static LAST_REPORT: Mutex<String> = Mutex::new(String::new());
+
+/// Kernels (descriptor address, reason) already reported, so a loop of failing dispatches prints once.
+static REPORTED: Mutex<Option<HashSet<(u64, u8)>>> = Mutex::new(None);
+
+fn reason_code(k: &ErrorKind) -> u8 {
+    match k {
+        ErrorKind::Unimplemented => 0,
+        ErrorKind::Fault(_) => 1,
+        ErrorKind::Unsupported(_) => 2,
+        ErrorKind::Trap => 3,
+        ErrorKind::Decode(_) => 4,
+        ErrorKind::Hang => 5,
+    }
+}
+
+fn fall_back(q: &Queue, kernel_object: u64, e: &DispatchError) {
+    let s = &STATS;
+    s.fallback.fetch_add(1, Ordering::Relaxed);
+    let counter = match e.kind {
+        ErrorKind::Unimplemented => &s.unimplemented,
+        ErrorKind::Fault(_) => &s.fault,
+        ErrorKind::Unsupported(_) => &s.unsupported,
+        ErrorKind::Trap => &s.trap,
+        ErrorKind::Decode(_) => &s.decode,
+        ErrorKind::Hang => &s.hang,
+    };
+    counter.fetch_add(1, Ordering::Relaxed);
+    let first = REPORTED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get_or_insert_with(HashSet::new)
+        .insert((kernel_object, reason_code(&e.kind)));
+    let name = code_object::kernel_name(kernel_object).unwrap_or_else(|| format!("{kernel_object:#x}"));
+    let report = format!(
+        "queue {}: kernel {name}: {e}; this dispatch falls back to the timing-only model (its results are not computed)",
+        q.id()
+    );
+    if first {
+        crate::diag!("{report}");
+    }
+    *LAST_REPORT.lock().unwrap_or_else(|e| e.into_inner()) = report;
+}
+
+/// Memory ranges a dispatch may touch, besides the packet copy.
+fn memory_map(q: &'static Queue) -> Vec<(u64, u64)> {
+    let mut r = crate::memory::kernel_visible_ranges();
+    r.extend(code_object::loaded_ranges());
+    r.extend(crate::svm::ranges());
+    let qa = q as *const Queue as u64;
+    r.push((qa, qa + std::mem::size_of::<Queue>() as u64));
+    r.push((q.ring as u64, q.ring as u64 + u64::from(q.size) * 64));
+    r
+}
+
+/// Runs one kernel dispatch (already validated by the packet processor) on the interpreter. `None`
+/// when execution is off, the target has no interpreter, or the dispatch fell back (reported).
+pub(crate) fn run(
+    q: &'static Queue,
+    pkt: &[u8; 64],
+    kernel_object: u64,
+    target_name: &str,
+    opts: RunOptions<'_>,
+) -> Option<DispatchRecord> {
+    if !enabled() {
+        return None;
+    }
+    let target = Target::find(target_name)?;
+    // The packet the kernel's dispatch_ptr points at: a stable copy (the ring slot may be reused as soon as
+    // the read index moved).
+    let packet: Box<[u8; 64]> = Box::new(*pkt);
+    let pa = packet.as_ptr() as u64;
+    let mut kd = [0u8; 64];
+    // SAFETY: `kernel_object` is a loaded kernel descriptor (checked by the packet processor through
+    // `code_object::kernel_info`), 64 bytes inside its code object's block, which is never unmapped.
+    unsafe { std::ptr::copy_nonoverlapping(kernel_object as *const u8, kd.as_mut_ptr(), 64) };
+    let u16_at = |o: usize| u16::from_le_bytes([pkt[o], pkt[o + 1]]);
+    let u32_at = |o: usize| u32::from_le_bytes(pkt[o..o + 4].try_into().expect("4 bytes"));
+    let u64_at = |o: usize| u64::from_le_bytes(pkt[o..o + 8].try_into().expect("8 bytes"));
+    let d = Dispatch {
+        target,
+        kernel_object,
+        descriptor: KernelDescriptor::parse(&kd),
+        grid: [u32_at(12), u32_at(16), u32_at(20)],
+        workgroup: [u32::from(u16_at(4)), u32::from(u16_at(6)), u32::from(u16_at(8))],
+        group_segment_size: u32_at(28),
+        private_segment_size: u32_at(24),
+        kernarg: u64_at(40),
+        dispatch_ptr: pa,
+        queue_ptr: q as *const Queue as u64,
+        dispatch_id: q.amd.read_dispatch_id.load(Ordering::Relaxed).saturating_sub(1),
+    };
+    let mut ranges = memory_map(q);
+    ranges.push((pa, pa + 64));
+    let mem = SimMemory::new(ranges);
+    let opts = RunOptions { threads: settings().threads, ..opts };
+    let out = match rocprof_isa::run(&d, &mem, &opts) {
+        Ok(rec) => {
+            STATS.executed.fetch_add(1, Ordering::Relaxed);
+            STATS.waves.fetch_add(rec.waves.len() as u64, Ordering::Relaxed);
+            STATS.wave_instructions.fetch_add(rec.totals.instructions(), Ordering::Relaxed);
+            Some(rec)
+        }
+        Err(e) => {
+            fall_back(q, kernel_object, &e);
+            None
+        }
+    };
+    write_stats();
+    drop(packet);
+    out
+}
+
+#[cfg(test)]
+mod runtime_tests {
+    use super::*;
+    use crate::api::testing::*;
+    use crate::api::*;
+    use rocprof_hsa_sys::*;
+
+    /// Loads code-object `bytes` on `gpu`; returns the kernel object of `kernel`.
+    fn load(gpu: hsa_agent_t, bytes: Vec<u8>, kernel: &str) -> u64 {
+        let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+        let mut reader = hsa_code_object_reader_t { handle: 0 };
+        let mut exe = hsa_executable_t { handle: 0 };
+        let mut sym = hsa_executable_symbol_t { handle: 0 };
+        let mut kernel_object = 0u64;
+        let name = std::ffi::CString::new(format!("{kernel}.kd")).unwrap();
+        // SAFETY: valid buffers and out-pointers; the bytes are leaked.
+        unsafe {
+            assert_eq!(
+                hsa_code_object_reader_create_from_memory(bytes.as_ptr().cast(), bytes.len(), &mut reader),
+                HSA_STATUS_SUCCESS
+            );
+            assert_eq!(
+                hsa_executable_create_alt(
+                    HSA_PROFILE_FULL,
+                    HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
+                    std::ptr::null(),
+                    &mut exe
+                ),
+                HSA_STATUS_SUCCESS
+            );
+            assert_eq!(
+                hsa_executable_load_agent_code_object(exe, gpu, reader, std::ptr::null(), std::ptr::null_mut()),
+                HSA_STATUS_SUCCESS
+            );
+            assert_eq!(hsa_executable_freeze(exe, std::ptr::null()), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_executable_get_symbol_by_name(exe, name.as_ptr(), &gpu, &mut sym), HSA_STATUS_SUCCESS);
+            let ko: *mut u64 = &mut kernel_object;
+            assert_eq!(
+                hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, ko.cast()),
+                HSA_STATUS_SUCCESS
+            );
+        }
+        kernel_object
+    }
+
+    /// Pool memory of the GPU's first allocatable pool.
+    fn alloc(gpu: hsa_agent_t, size: usize) -> *mut u8 {
+        let (agent, _) = crate::agent::lookup_gpu(gpu).unwrap();
+        let pool = agent.pools.iter().find(|p| p.alloc_allowed).expect("an allocatable pool");
+        crate::memory::allocate(pool, size).unwrap().cast()
+    }
+
+    /// Dispatches `fill(p, value, pitch = n, n)` over `n` work-items and waits for its completion.
+    fn fill(gpu: hsa_agent_t, kernel_object: u64, p: *mut u8, value: u32, n: u32) {
+        let kernarg = alloc(gpu, 512);
+        let mut args = (p as u64).to_le_bytes().to_vec();
+        for v in [value, n, n] {
+            args.extend_from_slice(&v.to_le_bytes());
+        }
+        // Hidden arguments at 24: block count x, group size x (code object v5).
+        args.resize(24, 0);
+        args.extend_from_slice(&n.div_ceil(64).to_le_bytes());
+        args.extend_from_slice(&[1, 0, 0, 0, 1, 0, 0, 0]);
+        args.extend_from_slice(&64u16.to_le_bytes());
+        args.extend_from_slice(&[1, 0, 1, 0]);
+        // SAFETY: the kernarg allocation holds 512 bytes.
+        unsafe { std::ptr::copy_nonoverlapping(args.as_ptr(), kernarg, args.len()) };
+        let mut q: *mut hsa_queue_t = std::ptr::null_mut();
+        // SAFETY: valid arguments and out-pointer.
+        unsafe {
+            assert_eq!(
+                hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), u32::MAX, u32::MAX, &mut q),
+                HSA_STATUS_SUCCESS
+            );
+        }
+        let done = signal(1);
+        let mut pkt = [0u8; 64];
+        let header = HSA_PACKET_TYPE_KERNEL_DISPATCH as u16 | (1 << 8) | (2 << 9) | (2 << 11);
+        pkt[0..2].copy_from_slice(&header.to_le_bytes());
+        pkt[2..4].copy_from_slice(&1u16.to_le_bytes());
+        pkt[4..6].copy_from_slice(&64u16.to_le_bytes());
+        pkt[6..8].copy_from_slice(&1u16.to_le_bytes());
+        pkt[8..10].copy_from_slice(&1u16.to_le_bytes());
+        pkt[12..16].copy_from_slice(&n.to_le_bytes());
+        pkt[16..20].copy_from_slice(&1u32.to_le_bytes());
+        pkt[20..24].copy_from_slice(&1u32.to_le_bytes());
+        pkt[32..40].copy_from_slice(&kernel_object.to_le_bytes());
+        pkt[40..48].copy_from_slice(&(kernarg as u64).to_le_bytes());
+        pkt[56..64].copy_from_slice(&done.handle.to_le_bytes());
+        submit(q, &pkt);
+        // SAFETY: live signal and queue.
+        unsafe {
+            assert_eq!(
+                hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 10_000_000_000, HSA_WAIT_STATE_BLOCKED),
+                0,
+                "the dispatch completes, executed or not"
+            );
+            hsa_queue_destroy(q);
+        }
+    }
+
+    /// An instruction the interpreter has no semantics for (an MFMA, hand-patched over the first instruction
+    /// of the fixture `fill` kernel) stops that dispatch with a report naming the instruction, its PC and
+    /// the kernel; the fallback is counted and the dispatch still completes. The unpatched kernel runs.
+    #[test]
+    fn unimplemented_instruction_is_reported_counted_and_falls_back() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = init_gpu();
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/kernels/fill-gfx942.co");
+        let elf = std::fs::read(&path).unwrap();
+        let n = 200u32;
+        let buf = alloc(gpu, 4 * n as usize);
+
+        let executed = STATS.executed.load(Ordering::Relaxed);
+        let good = load(gpu, elf.clone(), "fill");
+        fill(gpu, good, buf, 0x1234_5678, n);
+        // SAFETY: the allocation holds `n` dwords.
+        let out = unsafe { std::slice::from_raw_parts(buf.cast::<u32>(), n as usize) };
+        assert!(out.iter().all(|&v| v == 0x1234_5678), "fill wrote {:x?}", &out[..8]);
+        assert_eq!(STATS.executed.load(Ordering::Relaxed), executed + 1);
+
+        // v_mfma_f32_32x32x1_2b_f32 a[0:31], v0, v0, a[0:31] over the kernel's first 8 bytes.
+        let obj = rocprof_isa::CodeObject::parse(&elf).unwrap();
+        let entry = obj.symbols.iter().find(|s| s.name == "fill").unwrap().value;
+        let file_off = (entry - obj.text.0 + obj.text_offset) as usize;
+        let mut patched = elf;
+        patched[file_off..file_off + 8].copy_from_slice(&[0x00, 0x80, 0xc0, 0xd3, 0x00, 0x01, 0x02, 0x04]);
+        let bad = load(gpu, patched, "fill");
+        let unimplemented = STATS.unimplemented.load(Ordering::Relaxed);
+        let fallback = STATS.fallback.load(Ordering::Relaxed);
+        fill(gpu, bad, buf, 0xabcd, n);
+        assert_eq!(STATS.unimplemented.load(Ordering::Relaxed), unimplemented + 1);
+        assert_eq!(STATS.fallback.load(Ordering::Relaxed), fallback + 1);
+        assert!(out.iter().all(|&v| v == 0x1234_5678), "nothing ran after the stop");
+        let report = LAST_REPORT.lock().unwrap().clone();
+        for want in [
+            "kernel fill",
+            "unimplemented instruction `v_mfma_f32_32x32x1_2b_f32`",
+            "d3c08000 04020100",
+            "(entry+0x0)",
+            "workgroup 0 wave 0",
+            "timing-only model",
+        ] {
+            assert!(report.contains(want), "report lacks {want:?}: {report}");
+        }
+        shut_down();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rocprof_isa::Memory;
+
+    #[test]
+    fn memory_map_merges_ranges_and_faults_outside() {
+        let mut buf = vec![0u8; 64];
+        let base = buf.as_mut_ptr() as u64;
+        let m = SimMemory::new(vec![(base + 32, base + 64), (base, base + 16), (base + 8, base + 32)]);
+        assert_eq!(m.ranges, vec![(base, base + 64)]);
+        m.write(base + 60, &[1, 2, 3, 4]).unwrap();
+        let mut out = [0u8; 4];
+        m.read(base + 60, &mut out).unwrap();
+        assert_eq!(out, [1, 2, 3, 4]);
+        assert_eq!(m.read(base + 62, &mut out), Err(Fault { addr: base + 62, len: 4, write: false }));
+        assert!(m.write(base - 4, &[0; 4]).is_err());
+        let old = m.atomic(base + 8, 4, &mut |v| v + 5).unwrap();
+        assert_eq!(old, 0);
+        assert_eq!(buf[8], 5);
+        assert!(m.atomic(base + 9, 4, &mut |v| v).is_err(), "unaligned atomic");
+    }
+}

@@ -1,0 +1,154 @@
+//! Kernels execute on hsa-sim (`rocprof-isa`'s interpreter): real HIP programs built by Debian's `hipcc`
+//! for gfx90a and gfx1030 and the C fixtures on gfx942 and gfx1100 check their results on the host and
+//! must pass; with `ROCPROF_RS_SIM_EXEC=off` (timing only) the same checks fail, which shows they can;
+//! the simulator's execution statistics count what ran; and profiling with `--simulate` writes the same
+//! kernel rows whether or not kernels execute.
+
+use std::collections::BTreeMap;
+
+use rocprof_e2e::{find_one, read_csv, run, scratch, stage, ScratchGuard};
+
+use crate::common::kernel_trace;
+
+/// The self-checking HIP programs with small arguments (iterations first).
+const HIP_CHECKS: &[(&str, &[&str])] = &[
+    ("hip_vector_add", &["2", "100000"]),
+    ("hip_reduce", &["1", "300007"]),
+    ("hip_transpose", &["1", "300", "257"]),
+    ("hip_branches", &["1", "20000"]),
+    ("hip_atomics", &["2", "50000"]),
+    ("hip_memops", &["1"]),
+    ("hip_rand_check", &["1", "20000"]),
+];
+
+#[test]
+fn hip_programs_compute_correct_results_on_gfx90a_and_gfx1030() {
+    let test = "hip_programs_compute_correct_results_on_gfx90a_and_gfx1030";
+    let Some(stage) = stage(test) else { return };
+    for (name, args) in HIP_CHECKS {
+        let Some(app) = stage.hip_fixture(name, test) else { return };
+        for gpu in ["gfx90a", "gfx1030"] {
+            let r = run(&app, args, &stage.sim_env(gpu));
+            assert!(r.status.success(), "{gpu}: {name} {args:?} failed:\n{}", r.transcript());
+            assert!(r.stdout.contains(&format!("{name}: ok")), "{gpu}: {name}:\n{}", r.transcript());
+            assert!(!r.stderr.contains("falls back"), "{gpu}: {name}: a dispatch fell back:\n{}", r.transcript());
+        }
+    }
+}
+
+/// The checks are real: without execution every program reports wrong results and exits 1.
+#[test]
+fn hip_programs_fail_their_checks_when_execution_is_off() {
+    let test = "hip_programs_fail_their_checks_when_execution_is_off";
+    let Some(stage) = stage(test) else { return };
+    for (name, args) in
+        [("hip_vector_add", &["1", "4096"][..]), ("hip_memops", &["1"]), ("hip_rand_check", &["1", "1000"])]
+    {
+        let Some(app) = stage.hip_fixture(name, test) else { return };
+        let mut env = stage.sim_env("gfx90a");
+        env.push(("ROCPROF_RS_SIM_EXEC".into(), "off".into()));
+        let r = run(&app, args, &env);
+        assert_eq!(r.status.code(), Some(1), "{name} without execution:\n{}", r.transcript());
+        assert!(r.stderr.contains(&format!("{name}: FAILED")), "{name}:\n{}", r.transcript());
+    }
+}
+
+fn read_stats(path: &std::path::Path) -> BTreeMap<String, u64> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter_map(|l| l.split_once(' '))
+        .map(|(k, v)| (k.to_string(), v.trim().parse().unwrap_or_else(|_| panic!("{l:?}", l = (k, v)))))
+        .collect()
+}
+
+/// `ROCPROF_RS_SIM_STATS` counts the dispatches that executed (HIP's own fill kernel for `hipMemset`
+/// included) and the wave-instructions they ran.
+#[test]
+fn execution_statistics_count_what_ran() {
+    let test = "execution_statistics_count_what_ran";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.hip_fixture("hip_reduce", test) else { return };
+    let dir = scratch("exec-stats");
+    let _g = ScratchGuard(dir.clone());
+    let stats = dir.join("stats.txt");
+    let mut env = stage.sim_env("gfx90a");
+    env.push(("ROCPROF_RS_SIM_STATS".into(), stats.display().to_string()));
+    let r = run(&app, &["2", "50000"], &env);
+    assert!(r.status.success(), "{}", r.transcript());
+    let s = read_stats(&stats);
+    // Per iteration: 4 block_sum launches, a hipMemset (HIP's fill kernel) and the atomicAdd kernel.
+    assert_eq!(s["dispatches_executed"], 12, "{s:?}");
+    assert_eq!(s["dispatches_fallback"], 0, "{s:?}");
+    assert!(s["waves_executed"] >= 2 * (120 * 4 + 4 + 50000 / 64), "{s:?}");
+    assert!(s["wave_instructions_executed"] > s["waves_executed"] * 10, "{s:?}");
+
+    let mut env = stage.sim_env("gfx90a");
+    env.push(("ROCPROF_RS_SIM_STATS".into(), stats.display().to_string()));
+    env.push(("ROCPROF_RS_SIM_EXEC".into(), "off".into()));
+    let _ = std::fs::remove_file(&stats);
+    let _ = run(&app, &["1", "1000"], &env);
+    assert!(!stats.exists(), "no statistics are written when nothing executes");
+}
+
+/// The C fixtures check their kernels' results (vector_add's c = a + b, multi_queue's per-thread sums,
+/// the four kernels of multi_code_object) on the clang-19 targets; async_copy checks HSA copies.
+#[test]
+fn fixture_programs_compute_correct_results_on_gfx942_and_gfx1100() {
+    let test = "fixture_programs_compute_correct_results_on_gfx942_and_gfx1100";
+    let Some(stage) = stage(test) else { return };
+    for (name, args) in
+        [("vector_add", &["3"][..]), ("multi_queue", &["3", "4"]), ("multi_code_object", &[]), ("async_copy", &[])]
+    {
+        let Some(app) = stage.fixture(name, test) else { return };
+        for gpu in ["gfx942", "gfx1100"] {
+            let r = run(&app, args, &stage.sim_env(gpu));
+            assert!(r.status.success(), "{gpu}: {name} failed:\n{}", r.transcript());
+            assert!(r.stdout.contains(&format!("{name}: ok")), "{gpu}: {name}:\n{}", r.transcript());
+            assert!(!r.stderr.contains("falls back"), "{gpu}: {name}: a dispatch fell back:\n{}", r.transcript());
+        }
+        if name == "vector_add" {
+            let mut env = stage.sim_env("gfx942");
+            env.push(("ROCPROF_RS_SIM_EXEC".into(), "off".into()));
+            let r = run(&app, args, &env);
+            assert!(r.status.success(), "the timing-only mode skips the check:\n{}", r.transcript());
+            assert!(r.stdout.contains("c = a + b holds for 0 of"), "{}", r.transcript());
+        }
+    }
+}
+
+/// `--simulate` profiling writes the same kernel rows (names, grid and workgroup sizes, LDS, registers)
+/// whether kernels execute or not.
+#[test]
+fn simulated_kernel_traces_are_the_same_with_and_without_execution() {
+    let test = "simulated_kernel_traces_are_the_same_with_and_without_execution";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.hip_fixture("hip_memops", test) else { return };
+    let rows = |exec: &str| {
+        let env = vec![("ROCPROF_RS_SIM_EXEC".to_string(), exec.to_string())];
+        let p = kernel_trace(&stage, "gfx90a", &app, &["1"], &env);
+        let want = if exec == "on" { Some(0) } else { Some(1) };
+        assert_eq!(p.run.status.code(), want, "exec={exec}:\n{}", p.run.transcript());
+        let csv = read_csv(&find_one(&p.out, "kernel_trace.csv"));
+        csv.rows
+            .iter()
+            .map(|r| {
+                [
+                    "Kernel_Name",
+                    "Grid_Size",
+                    "Workgroup_Size",
+                    "LDS_Block_Size",
+                    "Scratch_Size",
+                    "VGPR_Count",
+                    "SGPR_Count",
+                ]
+                .iter()
+                .map(|c| r.get(*c).cloned().unwrap_or_default())
+                .collect::<Vec<String>>()
+            })
+            .collect::<Vec<_>>()
+    };
+    let executed = rows("on");
+    assert!(executed.iter().any(|r| r[0].contains("fillBuffer")), "{executed:?}");
+    assert!(executed.iter().any(|r| r[0].contains("copyBuffer")), "{executed:?}");
+    assert_eq!(executed, rows("off"));
+}
