@@ -152,6 +152,9 @@ pub struct Inst {
     pub y: Option<Box<Inst>>,
     /// Statistics class ([`crate::class_of`]; branches as not taken).
     pub class: crate::stats::InstClass,
+    /// A scheduling hint that never issues (`s_delay_alu`, `s_wait_alu`, `s_set_vgpr_msb`): executed as a
+    /// no-op but neither counted nor recorded, as the hardware's counters and thread traces skip it.
+    pub hint: bool,
 }
 
 /// Why bytes did not decode.
@@ -246,6 +249,7 @@ fn base(op: Op, enc: Enc, size: u8, name: &'static str) -> Inst {
         extra: Extra::None,
         y: None,
         class: crate::exec::class_of(&op, name),
+        hint: matches!(name, "s_delay_alu" | "s_wait_alu" | "s_set_vgpr_msb"),
     }
 }
 

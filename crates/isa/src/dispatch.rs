@@ -506,6 +506,10 @@ impl<'a> Worker<'a> {
                 Err((stop, words)) => return Err(error_at(d, w, stop, None, words, wg, k as u32)),
             };
             let inst = &self.program.insts[idx];
+            if inst.hint {
+                w.pc += u64::from(inst.size);
+                continue;
+            }
             let class = inst.class;
             slot.stats.counts[class as usize] += 1;
             let costs = &self.opts.costs;

@@ -373,6 +373,7 @@ impl Inst {
             extra: self.extra,
             y: None,
             class: self.class,
+            hint: self.hint,
         }
     }
 }
