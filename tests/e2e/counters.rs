@@ -324,7 +324,10 @@ fn the_pm4_the_simulator_executed_is_what_the_packets_crate_builds() {
         let ibs = logged_ibs(&log);
         assert_eq!(ibs.len(), 6, "{target}: start, stop and read per dispatch");
         let agent = rocprof_counters::Agent::reference(target).unwrap();
-        let plan = rocprof_counters::plan(&agent, &["SQ_WAVES", "GRBM_COUNT"]).unwrap();
+        // The request as the CLI reads it: rocprofv3's list rules (deduplicated, sorted).
+        let names = rocprof_counters::parse_pmc_list("SQ_WAVES GRBM_COUNT");
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let plan = rocprof_counters::plan(&agent, &names).unwrap();
         let pmc = rocprof_counters::pmc_plan(&agent, &plan.passes[0].events).unwrap();
         for d in 0..2 {
             let (start, stop, read) = (&ibs[3 * d], &ibs[3 * d + 1], &ibs[3 * d + 2]);
