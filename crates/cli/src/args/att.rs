@@ -263,7 +263,13 @@ mod tests {
     fn defaults_are_rocprofv3s() {
         let o = opts(&["--att"]).unwrap().unwrap();
         assert_eq!((o.target_cu, o.se_mask, o.simd_select, o.buffer_size), (1, 1, 0xF, 0x1000_0000));
-        assert_eq!(o.decoder, DecoderChoice::Native);
+        // Native unless the environment names AMD's library (as when the suite runs with it).
+        let env = std::env::var_os("ROCPROF_ATT_LIBRARY_PATH").filter(|p| !p.is_empty());
+        match env {
+            None => assert_eq!(o.decoder, DecoderChoice::Native),
+            Some(p) => assert_eq!(o.decoder, DecoderChoice::Amd(Some(p.into()))),
+        }
+        assert_eq!(opts(&["--att", "--att-decoder", "native"]).unwrap().unwrap().decoder, DecoderChoice::Native);
         assert!(opts(&["--advanced-thread-trace", "--att-target-cu", "0x3"])
             .unwrap()
             .is_some_and(|o| o.target_cu == 3));
