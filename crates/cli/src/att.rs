@@ -182,6 +182,7 @@ pub(crate) fn after_run(cfg: &crate::config::Config, capture_dir: &Path) -> Resu
     let argv: Vec<String> = cfg.app.iter().map(|a| a.to_string_lossy().into_owned()).collect();
     let mut ok = true;
     let mut any = false;
+    let mut unsupported = false;
     for e in entries.flatten() {
         let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
         let ctx = Context::new(pid, 0, argv.clone(), cfg.launch_dir.display().to_string(), 1, cfg.launch_secs);
@@ -190,6 +191,7 @@ pub(crate) fn after_run(cfg: &crate::config::Config, capture_dir: &Path) -> Resu
         let out = rocprof_writers::OutputLocation::new(&dir, expand(&cfg.output_file_template(), &ctx));
         let mut loss: HashMap<(String, u64), Vec<SeLoss>> = HashMap::new();
         let mut input: Option<PathBuf> = None;
+        let mut traces = false;
         let mut files: Vec<PathBuf> = std::fs::read_dir(e.path())?.flatten().map(|f| f.path()).collect();
         files.sort();
         for f in files {
@@ -198,6 +200,12 @@ pub(crate) fn after_run(cfg: &crate::config::Config, capture_dir: &Path) -> Resu
                 for line in std::fs::read_to_string(&f).unwrap_or_default().lines() {
                     let cols: Vec<&str> = line.split('\t').collect();
                     match cols.as_slice() {
+                        ["unsupported", gfx] => {
+                            eprintln!(
+                                "rocprof-rs: warning: --att: thread trace is not supported on {gfx} (gfx9, gfx11 and gfx12 are); its dispatches were not traced"
+                            );
+                            unsupported = true;
+                        }
                         ["busy", n] => eprintln!(
                             "rocprof-rs: warning: thread trace: {n} selected dispatches were not traced (a trace was already running on their GPU)"
                         ),
@@ -218,9 +226,11 @@ pub(crate) fn after_run(cfg: &crate::config::Config, capture_dir: &Path) -> Resu
             if std::fs::rename(&f, &dest).is_err() {
                 std::fs::copy(&f, &dest)?;
             }
-            any = true;
+            traces |= name.ends_with(".att");
         }
-        let Some(input) = input else { continue };
+        any |= traces;
+        // Code objects alone (no dispatch traced in this process) are kept but not decoded.
+        let Some(input) = input.filter(|_| traces) else { continue };
         let prefix = Path::new(out.prefix()).file_name().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
         let backend = att.decoder.load()?;
         let outcome = decode_dir(&Request {
@@ -247,7 +257,7 @@ pub(crate) fn after_run(cfg: &crate::config::Config, capture_dir: &Path) -> Resu
             ok = false;
         }
     }
-    if !any {
+    if !any && !unsupported {
         eprintln!("rocprof-rs: warning: --att: no dispatch was traced (did the kernel filter select any kernel?)");
     }
     Ok(ok)

@@ -311,7 +311,16 @@ fn tracer(a: &AttState, o: &Originals, agent: hsa_agent_t) -> Option<&'static Tr
         command: 0,
         sessions: Mutex::new(Sessions::default()),
     };
-    let traced = a.config.gpu_index.as_ref().is_none_or(|l| l.contains(&gpu_index));
+    let mut traced = a.config.gpu_index.as_ref().is_none_or(|l| l.contains(&gpu_index));
+    if traced && Target::from_name(&gfx).is_ok_and(|t| t.family() == rocprof_packets::Family::Gfx10) {
+        // gfx10 (RDNA1/2) traces have a token format of their own that no decoder here reads.
+        diag!(
+            Level::Warning,
+            "thread trace: {gfx} is not supported (gfx9, gfx11 and gfx12 are); its dispatches are not traced"
+        );
+        append(&a.config.dir.join("loss.tsv"), &format!("unsupported\t{gfx}\n"));
+        traced = false;
+    }
     let built = traced.then(|| build_resources(a, o, &mut t)).flatten();
     if traced && built.is_none() {
         diag!(Level::Error, "thread trace: could not set up agent {gfx} (node {node}); its dispatches are not traced");
