@@ -283,3 +283,27 @@ fn att_captures_decode_the_same_with_amds_decoder_when_available() {
         }
     }
 }
+
+#[test]
+fn att_on_gfx10_warns_once_and_the_application_runs_untraced() {
+    let Some(stage) = stage() else { return };
+    let out = scratch("att-gfx1030");
+    let o = staged_bin(&stage)
+        .args(["--simulate", "gfx1030", "--att", "-d"])
+        .arg(&out)
+        .arg("--")
+        .arg(stage.join("fixtures/vector_add"))
+        .arg("2")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    let warnings: Vec<&str> = err.lines().filter(|l| l.contains("not supported on gfx1030")).collect();
+    assert_eq!(warnings.len(), 1, "{err}");
+    assert!(warnings[0].contains("gfx9, gfx11 and gfx12"), "{err}");
+    assert!(!err.contains("no dispatch was traced"), "{err}");
+    // The application ran (its result line) and nothing pretends to be a trace.
+    assert!(stdout(&o).contains("vector_add: ok"), "{}", stdout(&o));
+    assert!(files(&out, &|n| n.ends_with(".att")).is_empty());
+    assert!(files(&out, &|n| n.starts_with("ui_output_agent_")).is_empty());
+}
