@@ -7,6 +7,9 @@
 -- name: string
 INSERT INTO "rocpd_string{{uuid}}" ("id", "string") VALUES (?1, ?2);
 
+-- name: metadata
+INSERT INTO "rocpd_metadata{{uuid}}" ("tag", "value") VALUES (?1, ?2);
+
 -- name: node
 INSERT INTO "rocpd_info_node{{uuid}}" ("id", "hash", "machine_id", "system_name", "hostname",
     "release", "version", "hardware_name", "domain_name")

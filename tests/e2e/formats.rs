@@ -112,9 +112,13 @@ fn one_run_writes_every_format_with_every_dispatch() {
             "run_results.def",
             "run_results.json",
             "run_results.otf2",
-            "run_results.pftrace"
+            "run_results.pftrace",
+            "run_run_health.csv"
         ]
     );
+    // The run's health (rocpd metadata, run_health.csv) says nothing was lost.
+    let health = std::fs::read_to_string(out.join("run_run_health.csv")).unwrap();
+    assert!(health.contains("\n\"lost_total\",0\n") && health.contains("\n\"clean_exit\",1\n"), "{health}");
     if let Some(report) = otf2_check(test, &out.join("run_results.otf2")) {
         assert!(report.contains("Enter=50 Leave=50"), "{report}");
         assert!(report.contains("== events total: 100"), "{report}");

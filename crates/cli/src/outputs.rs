@@ -635,6 +635,8 @@ mod tests {
         let mut a = rocprof_writers::synthetic::trace(10);
         a.meta.pid = rocprof_model::ProcessId(111);
         a.meta.command = vec!["/bin/app".into()];
+        a.health.records_written = 123;
+        a.health.lost.add(LossReason::KernelTableFull, 3);
         let mut b = rocprof_writers::synthetic::trace(0);
         b.meta.pid = rocprof_model::ProcessId(222);
         let captures = vec![mem(&a), mem(&b)];
@@ -648,12 +650,27 @@ mod tests {
             [
                 "app/p111_kernel_trace.csv",
                 "app/p111_agent_info.csv",
+                "app/p111_run_health.csv",
                 "app/p111_kernel_stats.csv",
                 "app/p111_domain_stats.csv",
                 "app/p111_results.db",
                 "app/p111_summary.txt"
             ]
         );
+        // The run's health reaches the CSV and rocpd metadata.
+        let health = std::fs::read_to_string(dir.join("app/p111_run_health.csv")).unwrap();
+        assert!(health.starts_with("\"Name\",\"Value\"\n\"records_written\",123\n"), "{health}");
+        assert!(
+            health.contains("\n\"lost.kernel_table_full\",3\n") && health.contains("\n\"lost_total\",3\n"),
+            "{health}"
+        );
+        let conn = rusqlite::Connection::open(dir.join("app/p111_results.db")).unwrap();
+        let lost: String = conn
+            .query_row("SELECT value FROM rocpd_metadata WHERE tag = 'run_health.lost.kernel_table_full'", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(lost, "3");
         let db = stored_environment(&dir.join("app/p111_results.db"));
         assert!(db.contains("\"ROCPROF_RS_TRACE\":\"kernel\""), "{db}");
         let summary = std::fs::read_to_string(dir.join("app/p111_summary.txt")).unwrap();

@@ -70,6 +70,8 @@ pub struct CsvWriter {
     counter_collection: Option<OutputFile>,
     pid: u32,
     line: String,
+    /// The run's health (summed over the processes of the stream), for `run_health.csv`.
+    health: Option<rocprof_model::RunHealth>,
 }
 
 impl CsvWriter {
@@ -90,6 +92,7 @@ impl CsvWriter {
             counter_collection: None,
             pid: 0,
             line: String::with_capacity(512),
+            health: None,
         }
     }
 
@@ -284,6 +287,10 @@ impl Writer for CsvWriter {
             Record::KernelDispatch(d) => self.kernel_row(session, d)?,
             Record::Process(m) => self.pid = m.pid.0,
             Record::CounterCollection(c) => self.counter_rows(session, c)?,
+            Record::RunHealth(h) => match &mut self.health {
+                Some(sum) => sum.merge(h),
+                None => self.health = Some(**h),
+            },
             _ => {}
         }
         Ok(())
@@ -317,6 +324,17 @@ impl Writer for CsvWriter {
         }
         f.write_all(text.as_bytes())?;
         files.push(f.commit()?);
+        if let Some(h) = self.health.take() {
+            // Not a rocprofv3 file: what the profiler wrote, lost by reason and cost (the keys of
+            // `RunHealth::metadata`, the same as rocpd's `run_health.*` metadata rows).
+            let mut f = self.out.create("run_health.csv")?;
+            let mut text = String::from("\"Name\",\"Value\"\n");
+            for (key, value) in h.metadata() {
+                text.push_str(&format!("\"{key}\",{value}\n"));
+            }
+            f.write_all(text.as_bytes())?;
+            files.push(f.commit()?);
+        }
         Ok(files)
     }
 }

@@ -35,10 +35,11 @@ use crate::{Error, OutputLocation, PartialPath, Result, Session, Writer};
 const KERNEL_DISPATCH_CATEGORY: &str = "KERNEL_DISPATCH";
 
 /// Names of the statements in `schemas/rocpd/inserts.sql`.
-const INSERT_NAMES: [&str; 13] = [
+const INSERT_NAMES: [&str; 14] = [
     "pmc_info",
     "pmc_event",
     "string",
+    "metadata",
     "node",
     "process",
     "thread",
@@ -603,6 +604,20 @@ fn multi_row(single: &str, rows: usize) -> Result<String> {
     Ok(format!("{head}VALUES {};", vec![group; rows].join(",")))
 }
 
+impl State {
+    /// The run's health as `rocpd_metadata` rows `run_health.<key>` (records written, lost by
+    /// reason, overhead; keys from `RunHealth::metadata`), next to `schema_version`.
+    fn run_health(&self, h: &rocprof_model::RunHealth) -> Result<()> {
+        let path = self.path.clone();
+        let mut stmt = self.stmt("metadata")?;
+        for (key, value) in h.metadata() {
+            stmt.execute(params![format!("run_health.{key}"), value.to_string()])
+                .map_err(sqlite_err(&path, "inserting the run health"))?;
+        }
+        Ok(())
+    }
+}
+
 impl RocpdWriter {
     /// Creates the database for the process `meta` (the first record of the stream).
     fn open(&self, meta: &SessionMeta) -> Result<State> {
@@ -732,6 +747,7 @@ impl Writer for RocpdWriter {
             Record::KernelDispatch(d) => st.dispatch(d),
             Record::Counter(c) => st.counter(session, c),
             Record::CounterCollection(c) => st.counter_collection(c),
+            Record::RunHealth(h) => st.run_health(h),
             _ => Ok(()),
         }
     }

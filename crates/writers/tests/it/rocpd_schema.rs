@@ -77,15 +77,20 @@ fn every_amd_table_and_view_exists_with_the_same_columns() {
     }
     println!("checked {checked} tables and views against AMD's schema");
 
-    // Same metadata rows.
+    // Same metadata rows (ours add the run's health, `run_health.*`, after AMD's three).
     let meta = |c: &Connection| {
-        let mut st = c.prepare("SELECT id, tag, value FROM rocpd_metadata ORDER BY id").unwrap();
+        let mut st = c
+            .prepare("SELECT id, tag, value FROM rocpd_metadata WHERE tag NOT LIKE 'run_health.%' ORDER BY id")
+            .unwrap();
         st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))
             .unwrap()
             .map(Result::unwrap)
             .collect::<Vec<_>>()
     };
     assert_eq!(meta(&ours), meta(&amd));
+    let health: i64 =
+        ours.query_row("SELECT COUNT(*) FROM rocpd_metadata WHERE tag LIKE 'run_health.%'", [], |r| r.get(0)).unwrap();
+    assert_eq!(health as usize, rocprof_model::RunHealth::default().metadata().len());
 }
 
 #[test]
@@ -148,7 +153,9 @@ fn rewriting_replaces_the_previous_database() {
     let second = write_ours(&dir, "00000001-0002-7003-8004-000000000002");
     assert_eq!(first, second);
     let conn = Connection::open(&second).unwrap();
-    let n: i64 = conn.query_row("SELECT COUNT(*) FROM rocpd_metadata", [], |r| r.get(0)).unwrap();
+    let n: i64 = conn
+        .query_row("SELECT COUNT(*) FROM rocpd_metadata WHERE tag NOT LIKE 'run_health.%'", [], |r| r.get(0))
+        .unwrap();
     assert_eq!(n, 3, "old tables must not survive");
 }
 

@@ -35,6 +35,7 @@ fn kernels_view_and_kernel_trace_csv_agree() {
             "run_results.db",
             "run_kernel_trace.csv",
             "run_agent_info.csv",
+            "run_run_health.csv",
             "run_kernel_stats.csv",
             "run_domain_stats.csv"
         ]
