@@ -26,7 +26,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use rocprof_packets::block::{attr, BlockInfo};
-use rocprof_packets::regs::{COMPUTE_PERFCOUNT_ENABLE, CP_PERFMON_CNTL, GRBM_GFX_INDEX};
+use rocprof_packets::regs::{
+    COMPUTE_PERFCOUNT_ENABLE, CP_PERFMON_CNTL, GRBM_GFX_INDEX, SQ_PERFCOUNTER0_SELECT, SQ_PERFCOUNTER_CTRL,
+};
 use rocprof_packets::{Family, Target};
 
 use crate::counters::{event_value, Unit};
@@ -51,6 +53,13 @@ pub trait DeviceMemory {
 /// [`Pm4Device::overflowed`]). A PMC session counts one dispatch; only a stream that starts counting
 /// and never stops reaches this.
 pub const MAX_COUNTED_DISPATCHES: usize = 4096;
+
+/// gfx9 `SQ_THREAD_TRACE_TOKEN_MASK` and its perf-token enable (bit 14).
+const GFX9_SQTT_TOKEN_MASK: u32 = 0xC333;
+const GFX9_SQTT_TOKEN_PERF: u32 = 0x4000;
+/// gfx9 `SQ_THREAD_TRACE_MODE` and its mode-on bit (a trace starts with this write).
+const GFX9_SQTT_MODE: u32 = 0xC336;
+const GFX9_SQTT_MODE_ON: u32 = 1 << 21;
 
 /// Something in a stream the executor could not do as asked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -343,7 +352,33 @@ impl Pm4Device {
         Some(Unit::Cus(scope))
     }
 
+    /// gfx9's streamed SQ counters as XCC `xcc`'s registers program them: the token mask's perf
+    /// bit, `SQ_PERFCOUNTERn_SELECT` (event in bits 0..8, SIMD mask in bits 24..27) and
+    /// `SQ_PERFCOUNTER_CTRL`'s rate.
+    fn sqtt_perf(&self, xcc: usize) -> Option<crate::sqtt::PerfConfig> {
+        let regs = &self.xcc[xcc].regs;
+        if regs.get(&GFX9_SQTT_TOKEN_MASK).copied().unwrap_or(0) & GFX9_SQTT_TOKEN_PERF == 0 {
+            return None;
+        }
+        let mut p = crate::sqtt::PerfConfig {
+            period: crate::sqtt::PerfConfig::period_for_ctrl(regs.get(&SQ_PERFCOUNTER_CTRL).copied().unwrap_or(0)),
+            ..Default::default()
+        };
+        for (n, slot) in p.slots.iter_mut().enumerate() {
+            let Some(&v) = regs.get(&(SQ_PERFCOUNTER0_SELECT + n as u32)) else { continue };
+            if v == 0 {
+                continue;
+            }
+            *slot = self.events.get(&("SQ".to_string(), v & 0x1FF)).map(|name| (name.clone(), (v >> 24) & 0xF));
+        }
+        Some(p)
+    }
+
     fn write_register(&mut self, xcc: usize, addr: u32, value: u32) {
+        if self.family == Family::Gfx9 && addr == GFX9_SQTT_MODE && value & GFX9_SQTT_MODE_ON != 0 {
+            let perf = self.sqtt_perf(xcc);
+            self.sqtt.set_perf(xcc as u32, perf);
+        }
         if self.sqtt.handles(addr) {
             let grbm = self.xcc[xcc].regs.get(&GRBM_GFX_INDEX).copied().unwrap_or(0xE000_0000);
             self.sqtt.write(xcc as u32, grbm, addr, value);

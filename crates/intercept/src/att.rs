@@ -59,6 +59,11 @@ pub struct AttConfig {
     pub gpu_index: Option<Vec<u32>>,
     /// `--att-serialize-all`.
     pub serialize_all: bool,
+    /// `--att-perfcounter-ctrl` (1..32) when counters are streamed (gfx9).
+    pub perf_ctrl: Option<u32>,
+    /// Per gfx9 target: the streamed counters' SQ events and SIMD masks (`--att-perfcounters`,
+    /// resolved by the CLI).
+    pub perf_events: Vec<(String, Vec<(u32, u32)>)>,
     /// Where `.att`, `.out` and `loss.tsv` go.
     pub dir: PathBuf,
 }
@@ -89,9 +94,30 @@ impl AttConfig {
             gpu_index: get("ROCPROF_RS_ATT_GPU_INDEX")
                 .map(|v| v.split(',').filter_map(|s| s.trim().parse().ok()).collect()),
             serialize_all: get("ROCPROF_RS_ATT_SERIALIZE_ALL").as_deref() == Some("1"),
+            perf_ctrl: get("ROCPROF_RS_ATT_PERF_CTRL")
+                .and_then(|v| v.trim().parse().ok())
+                .filter(|c| (1..=32).contains(c)),
+            perf_events: get("ROCPROF_RS_ATT_PERF_EVENTS").map(|v| parse_perf_events(&v)).unwrap_or_default(),
             dir: capture_dir.join("att").join(std::process::id().to_string()),
         })
     }
+}
+
+/// `gfx942=4:f,26:f;gfx90a=...` (event:hex SIMD mask per counter, per target).
+fn parse_perf_events(v: &str) -> Vec<(String, Vec<(u32, u32)>)> {
+    v.split(';')
+        .filter_map(|t| {
+            let (gfx, list) = t.split_once('=')?;
+            let ev: Option<Vec<(u32, u32)>> = list
+                .split(',')
+                .map(|e| {
+                    let (ev, mask) = e.split_once(':')?;
+                    Some((ev.trim().parse().ok()?, u32::from_str_radix(mask.trim(), 16).ok()?))
+                })
+                .collect();
+            Some((gfx.trim().to_string(), ev?))
+        })
+        .collect()
 }
 
 struct Selection {
@@ -313,11 +339,8 @@ fn tracer(a: &AttState, o: &Originals, agent: hsa_agent_t) -> Option<&'static Tr
     };
     let mut traced = a.config.gpu_index.as_ref().is_none_or(|l| l.contains(&gpu_index));
     if traced && Target::from_name(&gfx).is_ok_and(|t| t.family() == rocprof_packets::Family::Gfx10) {
-        // gfx10 (RDNA1/2) traces have a token format of their own that no decoder here reads.
-        diag!(
-            Level::Warning,
-            "thread trace: {gfx} is not supported (gfx9, gfx11 and gfx12 are); its dispatches are not traced"
-        );
+        // gfx10 (RDNA1/2) traces have a token format of their own that no decoder here reads. The
+        // CLI reports it once after the run (from `loss.tsv`).
         append(&a.config.dir.join("loss.tsv"), &format!("unsupported\t{gfx}\n"));
         traced = false;
     }
@@ -351,13 +374,30 @@ fn build_resources(a: &AttState, o: &Originals, t: &mut Tracer) -> Option<()> {
         pa.xcc_num = xcc;
     }
     let c = &a.config;
-    let params = [
+    let mut params = vec![
         AttParameter { id: param::COMPUTE_UNIT_TARGET, value: c.target_cu },
         AttParameter { id: param::SE_MASK, value: c.se_mask },
         AttParameter { id: param::SIMD_SELECTION, value: c.simd_select },
         AttParameter { id: param::ATT_BUFFER_SIZE, value: c.buffer_size as u32 },
         AttParameter { id: param::BUFFER_SIZE_HIGH, value: (c.buffer_size >> 32) as u32 },
     ];
+    if let Some(ctrl) = c.perf_ctrl {
+        // Streamed SQ counters (gfx9 only, as rocprofv3): aqlprofile's parameters, the rate as
+        // rocprofv3 passes it (the option minus one).
+        match c.perf_events.iter().find(|(g, _)| *g == t.gfx) {
+            Some((_, events)) if pa.family() == rocprof_packets::Family::Gfx9 => {
+                params.push(AttParameter { id: param::PERFCOUNTER_CTRL, value: ctrl - 1 });
+                params.extend(
+                    events.iter().map(|&(e, m)| AttParameter { id: param::PERFCOUNTER_NAME, value: e | (m & 0xF) << 28 }),
+                );
+            }
+            _ => diag!(
+                Level::Warning,
+                "thread trace: {} cannot stream SQ counters (--att-perfcounters is gfx9-only and needs every counter on the target); traced without them",
+                t.gfx
+            ),
+        }
+    }
     let plan = match AttPlan::new(&pa, &params) {
         Ok(p) => p,
         Err(e) => {

@@ -20,6 +20,9 @@ const ACTIVITY_COUNTERS: &[&str] = &[
     "SQ_ACTIVE_INST_MISC",
 ];
 
+/// A target and the SQ events (with SIMD masks) of the streamed counters on it.
+pub(crate) type TargetEvents = (String, Vec<(u32, u32)>);
+
 /// `--att` and the `--att-*` options.
 #[derive(Debug, Default, Args)]
 pub(crate) struct AttArgs {
@@ -99,6 +102,9 @@ pub(crate) struct AttOptions {
     /// `(NAME, simd mask)`, upper-cased.
     pub(crate) perfcounters: Vec<(String, Option<u32>)>,
     pub(crate) perfcounter_ctrl: Option<u32>,
+    /// Per gfx9 target that has every streamed counter: its SQ events and SIMD masks, in the
+    /// order of `perfcounters` (the interception library programs the agent's list).
+    pub(crate) perf_events: Vec<TargetEvents>,
     pub(crate) decoder: DecoderChoice,
 }
 
@@ -118,6 +124,19 @@ impl AttOptions {
         }
         if self.serialize_all {
             v.push(("ROCPROF_RS_ATT_SERIALIZE_ALL", "1".into()));
+        }
+        if let Some(ctrl) = self.perfcounter_ctrl {
+            // `gfx942=4:f,26:f;gfx90a=...`: event:simd mask per counter, per target.
+            let per_target: Vec<String> = self
+                .perf_events
+                .iter()
+                .map(|(gfx, ev)| {
+                    let l: Vec<String> = ev.iter().map(|(e, m)| format!("{e}:{m:x}")).collect();
+                    format!("{gfx}={}", l.join(","))
+                })
+                .collect();
+            v.push(("ROCPROF_RS_ATT_PERF_CTRL", ctrl.to_string()));
+            v.push(("ROCPROF_RS_ATT_PERF_EVENTS", per_target.join(";")));
         }
         v
     }
@@ -198,6 +217,7 @@ impl AttArgs {
                 _ => bail!("ATT perf requires setting both --att-perfcounter-ctrl and --att-perfcounters"),
             }
         };
+        let perf_events = perf_events(&perfcounters)?;
         let decoder = DecoderChoice::resolve(self.att_decoder.as_deref(), &self.att_library_path)?;
         if let DecoderChoice::Amd(path) = &decoder {
             // Fail before the application runs, not after.
@@ -214,9 +234,41 @@ impl AttArgs {
             serialize_all: self.att_serialize_all.unwrap_or(false),
             perfcounters,
             perfcounter_ctrl: ctrl,
+            perf_events,
             decoder,
         }))
     }
+}
+
+/// The SQ events of the streamed counters on every gfx9 target of the counter database that has
+/// them all (streamed counters are a gfx9 feature). A name that is no SQ hardware counter on any
+/// gfx9 target is an error before launch.
+fn perf_events(counters: &[(String, Option<u32>)]) -> Result<Vec<TargetEvents>> {
+    if counters.is_empty() {
+        return Ok(Vec::new());
+    }
+    let db = rocprof_counters::Database::builtin();
+    let gfx9: Vec<_> = db.targets().iter().filter(|t| t.family == rocprof_counters::Family::Gfx9).collect();
+    let sq_event = |t: &rocprof_counters::Target, name: &str| match t.counter(name).map(|c| &c.kind) {
+        Some(rocprof_counters::CounterKind::Base { block, event }) if block == "SQ" => Some(*event),
+        _ => None,
+    };
+    for (name, mask) in counters {
+        if !gfx9.iter().any(|t| sq_event(t, name).is_some()) {
+            bail!("--att-perfcounters: {name} is not an SQ hardware counter of any gfx9 target (see rocprof-rs avail; derived counters cannot be streamed)");
+        }
+        if mask.is_some_and(|m| m == 0 || m > 0xF) {
+            bail!("--att-perfcounters: the SIMD mask of {name} must be 1..f");
+        }
+    }
+    Ok(gfx9
+        .iter()
+        .filter_map(|t| {
+            let ev: Option<Vec<(u32, u32)>> =
+                counters.iter().map(|(n, m)| sq_event(t, n).map(|e| (e, m.unwrap_or(0xF)))).collect();
+            ev.map(|ev| (t.name.clone(), ev))
+        })
+        .collect())
 }
 
 /// `"NAME[:simdmask_hex] ..."` (space or comma separated, upper-cased, at most 8).
@@ -277,6 +329,26 @@ mod tests {
     }
 
     #[test]
+    fn streamed_counters_resolve_to_sq_events_per_gfx9_target() {
+        let o = opts(&["--att", "--att-perfcounters", "SQ_WAVES:3 SQ_INSTS_VALU", "--att-perfcounter-ctrl", "4"])
+            .unwrap()
+            .unwrap();
+        // The database's SQ events: SQ_WAVES 4, SQ_INSTS_VALU 26 on gfx908 (counters.txt).
+        let gfx908 = o.perf_events.iter().find(|(g, _)| g == "gfx908").unwrap();
+        assert_eq!(gfx908.1, [(4, 3), (26, 0xF)]);
+        let targets: Vec<&str> = o.perf_events.iter().map(|(g, _)| g.as_str()).collect();
+        assert_eq!(targets, ["gfx908", "gfx90a", "gfx942", "gfx950"]);
+        let env = o.to_env();
+        let get = |k: &str| env.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone()).unwrap();
+        assert_eq!(get("ROCPROF_RS_ATT_PERF_CTRL"), "4");
+        assert!(get("ROCPROF_RS_ATT_PERF_EVENTS").starts_with("gfx908=4:3,26:f;gfx90a="));
+        // SQ_VALU_MFMA_BUSY_CYCLES (in --att-activity's set) is not a gfx908 counter: gfx908 is left out.
+        let o = opts(&["--att", "--att-activity", "1"]).unwrap().unwrap();
+        assert!(o.perf_events.iter().all(|(g, ev)| g != "gfx908" && ev.len() == 8));
+        assert!(!o.perf_events.is_empty());
+    }
+
+    #[test]
     fn invalid_combinations_are_one_line_errors() {
         let e = |a: &[&str]| opts(a).unwrap_err().to_string();
         assert!(e(&["--att-target-cu", "2"]).contains("need --att"));
@@ -291,6 +363,10 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(o.counter_names(), ["SQ_WAVES:3", "SQ_BUSY_CYCLES"]);
+        let e2 = |a: &[&str]| opts(a).unwrap_err().to_string();
+        let err = e2(&["--att", "--att-perfcounters", "SQ_WAVES GRBM_COUNT", "--att-perfcounter-ctrl", "2"]);
+        assert!(err.contains("GRBM_COUNT is not an SQ hardware counter"), "{err}");
+        assert!(e2(&["--att", "--att-perfcounters", "SQ_WAVES:0", "--att-perfcounter-ctrl", "2"]).contains("SIMD mask"));
         let t = T::try_parse_from(["t", "--att", "--att-activity", "2"]).unwrap();
         assert!(t.att.into_options(true).unwrap_err().to_string().contains("--pmc"));
     }

@@ -251,10 +251,20 @@ fn att_captures_decode_the_same_with_amds_decoder_when_available() {
         return;
     };
     let Some(stage) = stage() else { return };
-    for target in ["gfx942", "gfx950", "gfx1100", "gfx1201"] {
-        let out = scratch(&format!("att-amd-{target}"));
+    let perf = [
+        "--att-perfcounters",
+        "SQ_WAVES SQ_INSTS_VALU SQ_BUSY_CU_CYCLES SQ_INSTS_SALU SQ_INSTS_SMEM",
+        "--att-perfcounter-ctrl",
+        "2",
+    ];
+    for (target, extra) in
+        [("gfx942", &[][..]), ("gfx950", &[][..]), ("gfx1100", &[][..]), ("gfx1201", &[][..]), ("gfx942", &perf[..])]
+    {
+        let out = scratch(&format!("att-amd-{target}-{}", extra.len()));
         let o = staged_bin(&stage)
-            .args(["--simulate", target, "--att", "--kernel-iteration-range", "1-2", "-d"])
+            .args(["--simulate", target, "--att", "--kernel-iteration-range", "1-2"])
+            .args(extra)
+            .arg("-d")
             .arg(out.join("run"))
             .arg("--")
             .arg(stage.join("fixtures/vector_add"))
@@ -276,6 +286,9 @@ fn att_captures_decode_the_same_with_amds_decoder_when_available() {
         }
         let native = files(&out.join("native"), &|n| n.ends_with(".json") || n.ends_with(".csv"));
         assert!(native.len() > 6, "{target}");
+        if !extra.is_empty() {
+            assert!(native.iter().any(|f| f.ends_with("se0_perfcounter.json")), "{target}: no streamed counters");
+        }
         for f in native {
             let rel = f.strip_prefix(out.join("native")).unwrap();
             let theirs = std::fs::read(out.join("amd").join(rel)).unwrap();
@@ -298,7 +311,7 @@ fn att_on_gfx10_warns_once_and_the_application_runs_untraced() {
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let err = stderr(&o);
-    let warnings: Vec<&str> = err.lines().filter(|l| l.contains("not supported on gfx1030")).collect();
+    let warnings: Vec<&str> = err.lines().filter(|l| l.contains("gfx1030") && l.contains("not supported")).collect();
     assert_eq!(warnings.len(), 1, "{err}");
     assert!(warnings[0].contains("gfx9, gfx11 and gfx12"), "{err}");
     assert!(!err.contains("no dispatch was traced"), "{err}");
@@ -306,4 +319,83 @@ fn att_on_gfx10_warns_once_and_the_application_runs_untraced() {
     assert!(stdout(&o).contains("vector_add: ok"), "{}", stdout(&o));
     assert!(files(&out, &|n| n.ends_with(".att")).is_empty());
     assert!(files(&out, &|n| n.starts_with("ui_output_agent_")).is_empty());
+}
+
+/// `--att-perfcounters` on gfx942: the streamed SQ counters reach `se0_perfcounter.json` and
+/// `filenames.json`'s `counter_names`; per CU of shader array 0 the samples sum to what the
+/// simulated dispatch ran there (waves the model placed on the CU; VALU instructions = waves x
+/// the kernel's VALU instructions).
+#[test]
+fn att_perfcounters_stream_the_models_sq_counts_per_cu() {
+    let Some(stage) = stage() else { return };
+    let out = scratch("att-perf");
+    let elements: u32 = 1 << 20;
+    let o = staged_bin(&stage)
+        .args([
+            "--simulate",
+            "gfx942",
+            "--att",
+            "--att-perfcounters",
+            "SQ_WAVES SQ_INSTS_VALU SQ_BUSY_CU_CYCLES SQ_INSTS_SALU sq_insts_smem:3",
+        ])
+        .args(["--att-perfcounter-ctrl", "2", "-d"])
+        .arg(&out)
+        .arg("--")
+        .arg(stage.join("fixtures/vector_add"))
+        .args(["1", &elements.to_string()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let ui = files(&out, &|n| n.starts_with("ui_output_agent_"));
+    assert_eq!(ui.len(), 1);
+    let names = json(&ui[0].join("filenames.json"))["counter_names"].clone();
+    assert_eq!(
+        names,
+        serde_json::json!(["SQ_WAVES", "SQ_INSTS_VALU", "SQ_BUSY_CU_CYCLES", "SQ_INSTS_SALU", "SQ_INSTS_SMEM:3"])
+    );
+    let rows = json(&ui[0].join("se0_perfcounter.json"))["data"].as_array().unwrap().clone();
+    let t = find_target("gfx942").unwrap();
+    let per_cu = |cu: u32, bank: u64, k: usize| -> u64 {
+        rows.iter()
+            .filter(|r| r[5].as_u64() == Some(u64::from(cu)) && r[6].as_u64() == Some(bank))
+            .map(|r| r[1 + k].as_u64().unwrap())
+            .sum()
+    };
+    // The model the sim ran (workgroups of 256), and the kernel's VALU instructions per wave.
+    let (code, vaddr) = kernel("gfx942");
+    let k = KernelProfile::from_code(t, &code);
+    let input = DispatchInput {
+        target: t,
+        grid: [elements, 1, 1],
+        workgroup: [256, 1, 1],
+        wavefront_size: t.wavefront_size,
+        lds_bytes: 0,
+        scratch_bytes: 0,
+        kernel: &k,
+    };
+    let m = DispatchModel::build(
+        &input,
+        &DetailRequest { se_mask: 0, cu_in_se: None, max_waves: 0, max_instructions_per_wave: 0 },
+    );
+    let (_, path) = expected("gfx942", elements, TracedUnit { target_cu: 1, simd_select: 0xF });
+    let prog = rocprof_sqtt::Program::new(rocprof_sqtt::Family::Gfx9, vaddr, &code);
+    let valu = path
+        .iter()
+        .filter(|&&pc| {
+            let c = prog.line(prog.line_at(pc).unwrap()).1.class;
+            matches!(c, rocprof_sqtt::isa::LineClass::Valu | rocprof_sqtt::isa::LineClass::VMovB64)
+        })
+        .count() as u64;
+    assert!(valu > 0);
+    let n = t.cus_in_se(0);
+    let mut cus = 0;
+    for cu in (0..n).filter(|&c| t.sa_of_cu(c, n) == 0) {
+        let waves: u64 = m.workgroups_on_cu(0, cu).map(|g| u64::from(m.waves_in_workgroup(g))).sum();
+        assert_eq!(per_cu(cu, 0, 0), waves, "SQ_WAVES on CU {cu}");
+        assert_eq!(per_cu(cu, 0, 1), waves * valu, "SQ_INSTS_VALU on CU {cu}");
+        assert!(per_cu(cu, 0, 2) > 0, "SQ_BUSY_CU_CYCLES on CU {cu}");
+        assert!(per_cu(cu, 1, 0) > 0, "SQ_INSTS_SMEM on CU {cu} (bank 1)");
+        cus += u32::from(waves > 0);
+    }
+    assert!(cus >= 4, "{cus} CUs with waves");
 }

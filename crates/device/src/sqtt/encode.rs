@@ -24,11 +24,22 @@
 //!
 //! Times are the model's cycles, offset so that each dispatch starts after what the stream already
 //! holds. gfx9 tokens count time in units of 4 cycles, so gfx9 event times round up to them.
+//!
+//! Streamed SQ counters (gfx9 `--att-perfcounters`, [`PerfConfig`]): every sampling period, one
+//! `PERF` token per CU of shader array 0 (the token's 4-bit CU field) and bank (counters 0..3, 4..7)
+//! with the counts of that period, the CU `c` token 4*`c` cycles after the sample time (the decoders
+//! subtract that again). A CU's count of an event over the dispatch is the counter model's value
+//! for that CU ([`crate::counters::event_value`]), spread evenly over the time its waves are resident
+//! (the whole dispatch for a CU without waves), so the samples of a CU sum to the model's value.
+//! Modelled choices, not hardware facts: the period is 64 cycles per unit of `CNTR_RATE + 1`, a
+//! sample that exceeds the token's 13-bit field saturates (and is counted), and the SIMD mask of a
+//! select is not applied (the counts are the CU's).
 
 use rocprof_sqtt::isa::{flags, LineClass, Program};
 use rocprof_sqtt::Family;
 
 use super::writer::{NibbleWriter, WordWriter};
+use crate::counters::{event_value, Unit};
 use crate::targets::{Generation, GpuModel};
 use crate::wave::{DispatchModel, WavePlacement};
 
@@ -111,6 +122,23 @@ pub fn gfx9_header(target: &GpuModel, unit: TracedUnit, se: u32) -> [u8; 8] {
     v.to_le_bytes()
 }
 
+/// Streamed SQ counters of a gfx9 trace: what `SQ_PERFCOUNTERn_SELECT`, `SQ_PERFCOUNTER_CTRL` and
+/// the token mask's perf bit programmed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PerfConfig {
+    /// Per counter slot 0..7: the event name (`None`: slot not programmed) and the SIMD mask.
+    pub slots: [Option<(String, u32)>; 8],
+    /// Cycles between samples.
+    pub period: u64,
+}
+
+impl PerfConfig {
+    /// The sampling period for `SQ_PERFCOUNTER_CTRL.CNTR_RATE` (bits 8..12).
+    pub fn period_for_ctrl(ctrl: u32) -> u64 {
+        64 * (u64::from((ctrl >> 8) & 0x1F) + 1)
+    }
+}
+
 /// What one stream came to.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SeStream {
@@ -126,6 +154,10 @@ pub struct SeStream {
     pub waves_traced: u64,
     /// Instruction tokens written for them.
     pub instructions: u64,
+    /// `PERF` tokens written (streamed counters).
+    pub perf_tokens: u64,
+    /// Counter samples that did not fit the token's 13 bits (written as 8191).
+    pub perf_saturated: u64,
 }
 
 enum Out {
@@ -146,6 +178,9 @@ pub struct SeEncoder {
     waves_lost: u64,
     waves_traced: u64,
     instructions: u64,
+    perf: Option<PerfConfig>,
+    perf_tokens: u64,
+    perf_saturated: u64,
 }
 
 /// One event of a dispatch on the shader engine.
@@ -157,6 +192,8 @@ enum Event {
     Inst(usize),
     /// Order 2: wave end.
     End(TraceLocKey),
+    /// Order 3: a streamed-counter sample (index into the sample list).
+    Perf(usize),
 }
 
 /// [`TraceLoc`] packed so that events sort deterministically.
@@ -175,6 +212,16 @@ struct SlotWave {
     start: u64,
     end: u64,
     insts: std::ops::Range<usize>,
+}
+
+/// One `PERF` token to write.
+#[derive(Debug, Clone, Copy)]
+struct PerfSample {
+    /// Token time (the sample time + 4 cycles per CU).
+    time: u64,
+    cu: u32,
+    bank: u32,
+    values: [u64; 4],
 }
 
 /// An instruction token to write.
@@ -206,6 +253,9 @@ impl SeEncoder {
             waves_lost: 0,
             waves_traced: 0,
             instructions: 0,
+            perf: None,
+            perf_tokens: 0,
+            perf_saturated: 0,
         };
         if let Out::Rdna(w) = &mut e.out {
             let layout: u64 = if family == Family::Gfx12 { 4 } else { 3 };
@@ -220,6 +270,12 @@ impl SeEncoder {
             w.put(header, 16);
         }
         Some(e)
+    }
+
+    /// Streams the SQ counters `perf` selects into this trace (gfx9; other families have no
+    /// streamed counters and ignore it).
+    pub fn set_perf(&mut self, perf: Option<PerfConfig>) {
+        self.perf = perf.filter(|p| self.family == Family::Gfx9 && p.period > 0 && p.slots.iter().any(Option::is_some));
     }
 
     /// The stream's trace family.
@@ -416,12 +472,14 @@ impl SeEncoder {
                 }
             }
         }
-        let mut events: Vec<(u64, Event)> = Vec::with_capacity(2 * waves.len() + insts.len());
+        let samples = self.perf_samples(model, base, &waves);
+        let mut events: Vec<(u64, Event)> = Vec::with_capacity(2 * waves.len() + insts.len() + samples.len());
         for w in &waves {
             events.push((w.start, Event::Start(w.loc)));
             events.push((w.end, Event::End(w.loc)));
         }
         events.extend(insts.iter().enumerate().map(|(i, (t, _))| (*t, Event::Inst(i))));
+        events.extend(samples.iter().enumerate().map(|(i, s)| (s.time, Event::Perf(i))));
         events.sort();
         for (t, e) in events {
             match e {
@@ -439,8 +497,73 @@ impl SeEncoder {
                     self.instructions += 1;
                     self.instruction(t, insts[i].1);
                 }
+                Event::Perf(i) => self.perf_token(&samples[i]),
             }
         }
+    }
+
+    /// The streamed-counter samples of one dispatch (empty unless [`SeEncoder::set_perf`] enabled
+    /// them): per sample time, CU of shader array 0 and bank in use, the counts of that period.
+    fn perf_samples(&self, model: &DispatchModel, base: u64, waves: &[SlotWave]) -> Vec<PerfSample> {
+        let Some(perf) = &self.perf else { return Vec::new() };
+        let (xcc, se_in_xcc) = (self.se / self.target.se_per_xcc(), self.se % self.target.se_per_xcc());
+        let n = self.target.cus_in_se(se_in_xcc);
+        let first = self.target.first_cu_of_se(xcc, se_in_xcc);
+        let end = waves.iter().map(|w| w.end).max().unwrap_or(base) + 1;
+        let times: Vec<u64> = (1..).map(|k| base + k * perf.period).take_while(|&t| t < end + perf.period).collect();
+        let banks: Vec<u32> =
+            (0..2).filter(|&b| perf.slots[4 * b as usize..4 * b as usize + 4].iter().any(Option::is_some)).collect();
+        let mut out = Vec::new();
+        for c in (0..n).filter(|&c| self.target.sa_of_cu(c, n) == 0 && c < 16) {
+            let g = first + c;
+            let totals: Vec<u64> = perf
+                .slots
+                .iter()
+                .map(|s| s.as_ref().map_or(0, |(name, _)| event_value(model, name, &Unit::Cus(g..g + 1))))
+                .collect();
+            let on_cu: Vec<&SlotWave> = waves.iter().filter(|w| w.loc.sa == 0 && w.loc.cu == c).collect();
+            let (from, to) = match (on_cu.iter().map(|w| w.start).min(), on_cu.iter().map(|w| w.end).max()) {
+                (Some(s), Some(e)) => (s, e + 1),
+                _ => (base, end),
+            };
+            // Counts up to time `t`: the total spread evenly over [from, to).
+            let upto = |total: u64, t: u64| -> u64 {
+                let done = t.clamp(from, to) - from;
+                (u128::from(total) * u128::from(done) / u128::from((to - from).max(1))) as u64
+            };
+            for &bank in &banks {
+                let idx = 4 * bank as usize;
+                if totals[idx..idx + 4].iter().all(|&v| v == 0) {
+                    continue;
+                }
+                let mut prev = base;
+                for (k, &t) in times.iter().enumerate() {
+                    // The last sample takes whatever is left.
+                    let t_end = if k + 1 == times.len() { u64::MAX } else { t };
+                    let mut values = [0u64; 4];
+                    for (j, v) in values.iter_mut().enumerate() {
+                        let total = totals[idx + j];
+                        *v = upto(total, t_end.min(to)) - upto(total, prev);
+                    }
+                    prev = t;
+                    out.push(PerfSample { time: t + 4 * u64::from(c), cu: c, bank, values });
+                }
+            }
+        }
+        out
+    }
+
+    fn perf_token(&mut self, s: &PerfSample) {
+        let d = self.advance(s.time, 1);
+        let mut v = 14 | d << 4 | u64::from(s.cu & 0xF) << 6 | u64::from(s.bank & 3) << 10;
+        for (j, &x) in s.values.iter().enumerate() {
+            if x > 0x1FFF {
+                self.perf_saturated += 1;
+            }
+            v |= x.min(0x1FFF) << (12 + 13 * j);
+        }
+        self.perf_tokens += 1;
+        self.words(v, 4);
     }
 
     fn wave_start(&mut self, t: u64, l: TraceLocKey) {
@@ -573,6 +696,8 @@ impl SeEncoder {
             waves_lost: self.waves_lost,
             waves_traced: self.waves_traced,
             instructions: self.instructions,
+            perf_tokens: self.perf_tokens,
+            perf_saturated: self.perf_saturated,
         }
     }
 }

@@ -7,7 +7,8 @@ pub mod session;
 mod writer;
 
 pub use encode::{
-    family_of, gfx9_header, trace_loc, traced_cu_in_se, SeEncoder, SeStream, TraceLoc, TracedUnit, REG_USERDATA_2,
+    family_of, gfx9_header, trace_loc, traced_cu_in_se, PerfConfig, SeEncoder, SeStream, TraceLoc, TracedUnit,
+    REG_USERDATA_2,
 };
 pub use session::{BufferWrite, SqttSession};
 

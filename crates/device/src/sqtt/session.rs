@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use rocprof_packets::regs::{COMPUTE_THREAD_TRACE_ENABLE, GRBM_GFX_INDEX, SQ_THREAD_TRACE_USERDATA_2};
 use rocprof_packets::Family as PktFamily;
 
-use super::encode::{traced_cu_in_se, SeEncoder, SeStream, TracedUnit};
+use super::encode::{traced_cu_in_se, PerfConfig, SeEncoder, SeStream, TracedUnit};
 use crate::targets::GpuModel;
 use crate::wave::{DetailRequest, DispatchModel};
 
@@ -97,6 +97,8 @@ pub struct SqttSession {
     pending: Vec<BufferWrite>,
     /// Per stopped SE: (global SE, stream statistics), for diagnostics and tests.
     finished: HashMap<u32, SeStream>,
+    /// Per XCC: the streamed SQ counters programmed when its traces start (gfx9).
+    perf: Vec<Option<PerfConfig>>,
 }
 
 impl std::fmt::Debug for SqttSession {
@@ -124,6 +126,16 @@ impl SqttSession {
             ses: (0..target.shader_engines.max(1)).map(|_| SeTrace::default()).collect(),
             pending: Vec::new(),
             finished: HashMap::new(),
+            perf: vec![None; target.xccs.max(1) as usize],
+        }
+    }
+
+    /// The streamed SQ counters (gfx9 `SQ_PERFCOUNTERn_SELECT`, `SQ_PERFCOUNTER_CTRL`, token mask)
+    /// of XCC `xcc` as they stand when its traces start; the executor sets them before it
+    /// forwards the write that starts a trace.
+    pub fn set_perf(&mut self, xcc: u32, perf: Option<PerfConfig>) {
+        if let Some(p) = self.perf.get_mut(xcc as usize) {
+            *p = perf;
         }
     }
 
@@ -236,11 +248,15 @@ impl SqttSession {
         }
         let unit = self.unit(&self.ses[se]);
         let capacity = self.ses[se].size;
+        let perf = self.perf.get(se / self.per_xcc().max(1) as usize).cloned().flatten();
         let s = &mut self.ses[se];
         s.written = 0;
         s.dropped = 0;
         s.waves_lost = 0;
         s.running = SeEncoder::new(self.target, se as u32, unit, capacity);
+        if let Some(e) = s.running.as_mut() {
+            e.set_perf(perf);
+        }
     }
 
     fn stop(&mut self, se: usize) {

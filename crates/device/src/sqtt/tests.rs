@@ -239,3 +239,88 @@ fn the_att_packets_program_a_trace_that_decodes() {
         assert!(d.waves.iter().any(|w| !w.instructions.is_empty()), "{name}");
     }
 }
+
+/// `--att-perfcounters` on gfx9: aqlprofile's start stream with five SQ counters (two banks) and a
+/// sampling rate; the trace carries `PERF` samples for the CUs of shader array 0 whose counts,
+/// summed per CU, are the counter model's values for that CU.
+#[test]
+fn streamed_sq_counters_sum_to_the_counter_model_per_cu() {
+    use rocprof_packets::att::{param, AttParameter, AttPlan};
+    use rocprof_packets::{parse::parse_sqtt_control, Agent, Target};
+    let names = ["SQ_WAVES", "SQ_INSTS_VALU", "SQ_INSTS_SALU", "SQ_BUSY_CU_CYCLES", "SQ_INSTS_SMEM"];
+    let db = rocprof_counters::Database::builtin();
+    for (name, pt, ctrl) in [("gfx942", Target::Gfx942, 1u32), ("gfx90a", Target::Gfx90a, 2)] {
+        let t = find(name).unwrap();
+        let agent = Agent::reference(pt);
+        let mut params = vec![
+            AttParameter { id: param::SE_MASK, value: 1 },
+            AttParameter { id: param::COMPUTE_UNIT_TARGET, value: 1 },
+            AttParameter { id: param::SIMD_SELECTION, value: 0xF },
+            AttParameter { id: param::ATT_BUFFER_SIZE, value: 1 << 22 },
+            // rocprofv3 passes --att-perfcounter-ctrl minus one.
+            AttParameter { id: param::PERFCOUNTER_CTRL, value: ctrl - 1 },
+        ];
+        for n in names {
+            let rocprof_counters::CounterKind::Base { event, .. } = db.resolve(name, n).unwrap().kind else {
+                panic!("{n} is a base counter")
+            };
+            params.push(AttParameter { id: param::PERFCOUNTER_NAME, value: event | 0xF << 28 });
+        }
+        let plan = AttPlan::new(&agent, &params).unwrap();
+        let (control, trace) = (0x10_0000_0000u64, 0x10_0001_0000u64);
+        let mem = Region { base: control, bytes: std::cell::RefCell::new(vec![0; (0x1_0000 + (1 << 22)) as usize]) };
+        let mut dev = crate::pm4::Pm4Device::new(t);
+        assert!(dev.execute(&plan.start_stream(control, trace).unwrap(), &mem).issues.is_empty());
+        let req = dev.sqtt_detail_request().expect("a trace runs");
+        let code = fixture_kernel(name);
+        let entry = 0x7f00_0000_1900u64;
+        let kernel = KernelProfile::from_code(t, &code);
+        let input = DispatchInput {
+            target: t,
+            grid: [64 * 2000, 1, 1],
+            workgroup: [64, 1, 1],
+            wavefront_size: t.wavefront_size,
+            lds_bytes: 0,
+            scratch_bytes: 0,
+            kernel: &kernel,
+        };
+        let model = DispatchModel::build(&input, &req);
+        dev.sqtt_dispatch(&model, entry, &code);
+        assert!(dev.execute(&plan.stop_stream(control, trace).unwrap(), &mem).issues.is_empty());
+        let stream = dev.sqtt().finished(0).unwrap().clone();
+        assert_eq!(stream.perf_saturated, 0, "{name}");
+        let ctl = mem.bytes.borrow()[..plan.control_buffer_size() as usize].to_vec();
+        let se0 = parse_sqtt_control(&plan, trace, &ctl).unwrap().ses[0];
+        let off = (se0.data_addr - control) as usize;
+        let unit = TracedUnit { target_cu: 1, simd_select: 0xF };
+        let mut data = gfx9_header(t, unit, 0).to_vec();
+        data.extend_from_slice(&mem.bytes.borrow()[off..off + se0.data_bytes as usize]);
+        let co = CodeObject::from_text(Family::Gfx9, entry, &code, entry);
+        let d = Decoder::new(&co).decode(&data).unwrap();
+        assert_eq!(d.unknown_tokens, 0, "{name}");
+        assert_eq!(d.perfevents.len() as u64, stream.perf_tokens, "{name}");
+        // Samples are a period apart per CU and bank.
+        let period = 64 * u64::from(ctrl);
+        let cu0: Vec<i64> = d.perfevents.iter().filter(|p| p.cu == 0 && p.bank == 0).map(|p| p.time).collect();
+        assert!(cu0.len() >= 3, "{name}: {} samples", cu0.len());
+        assert!(cu0.windows(2).all(|w| (w[1] - w[0]) as u64 == period), "{name}: {cu0:?}");
+        // Per CU of shader array 0 and counter: the samples sum to the model's value.
+        let n = t.cus_in_se(0);
+        let mut checked = 0;
+        for cu in (0..n).filter(|&c| t.sa_of_cu(c, n) == 0) {
+            for (k, counter) in names.iter().enumerate() {
+                let sum: u64 = d
+                    .perfevents
+                    .iter()
+                    .filter(|p| u32::from(p.cu) == cu && usize::from(p.bank) == k / 4)
+                    .map(|p| u64::from(p.events[k % 4]))
+                    .sum();
+                let g = t.first_cu_of_se(0, 0) + cu;
+                let want = crate::counters::event_value(&model, counter, &crate::counters::Unit::Cus(g..g + 1));
+                assert_eq!(sum, want, "{name}: CU {cu} {counter}");
+                checked += u64::from(want > 0);
+            }
+        }
+        assert!(checked >= 2 * names.len() as u64, "{name}: too few non-zero counters ({checked})");
+    }
+}
