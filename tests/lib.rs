@@ -355,6 +355,25 @@ pub fn kernel_descriptor(code_object: &Path, name: &str) -> Option<[u8; 64]> {
 /// Simulated GPU targets (`../shared/reference/sim-agents.md`).
 pub const TARGETS: &[&str] = &["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"];
 
+/// The value of `run_health.<key>` in a rocpd database's metadata (`lost.kernel_table_full`,
+/// `records_written`, `clean_exit`, ...), or None when the row is absent.
+pub fn db_health(db: &Path, key: &str) -> Option<String> {
+    let conn = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .unwrap_or_else(|e| panic!("opening {}: {e}", db.display()));
+    conn.query_row("SELECT value FROM rocpd_metadata WHERE tag = ?1", [format!("run_health.{key}")], |r| {
+        r.get::<_, String>(0)
+    })
+    .ok()
+}
+
+/// The profiled process's pid from a rocpd database.
+pub fn db_pid(db: &Path) -> u64 {
+    let conn = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .unwrap_or_else(|e| panic!("opening {}: {e}", db.display()));
+    conn.query_row("SELECT pid FROM rocpd_info_process", [], |r| r.get::<_, i64>(0))
+        .unwrap_or_else(|e| panic!("pid of {}: {e}", db.display())) as u64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

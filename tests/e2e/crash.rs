@@ -1,9 +1,9 @@
-//! An application that dies from SIGSEGV after N waited dispatches still yields a database with
+//! An application that dies (SIGSEGV, abort) after N waited dispatches still yields a database with
 //! exactly those N dispatches, and the CLI's exit status says it died from the signal.
 
 use std::os::unix::process::ExitStatusExt;
 
-use rocprof_e2e::{db_kernels, find_one, stage};
+use rocprof_e2e::{db_health, db_kernels, find_one, stage};
 
 use crate::common::kernel_trace;
 
@@ -38,4 +38,42 @@ fn crash_after_n_dispatches_keeps_all_n() {
         let ids: Vec<u64> = db.iter().map(|k| k.dispatch_id).collect();
         assert_eq!(ids, (1..=n).collect::<Vec<_>>());
     }
+}
+
+/// Issue 14: abort() (a failed assert) instead of SIGSEGV: every waited dispatch is kept, the
+/// database says the process did not exit cleanly, and the CLI exits 128 + 6.
+#[test]
+fn issue_14_an_aborting_application_keeps_every_dispatch_and_exits_134() {
+    let test = "issue_14_an_aborting_application_keeps_every_dispatch_and_exits_134";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.fixture("crash_after", test) else { return };
+    let p = kernel_trace(&stage, "gfx942", &app, &["6", "abort"], &[]);
+    assert_eq!(p.run.status.code(), Some(128 + 6), "SIGABRT propagated:\n{}", p.run.transcript());
+    let db = find_one(&p.out, ".db");
+    let ids: Vec<u64> = db_kernels(&db).iter().map(|k| k.dispatch_id).collect();
+    assert_eq!(ids, (1..=6).collect::<Vec<_>>(), "{}", p.run.transcript());
+    assert_eq!(db_health(&db, "clean_exit").as_deref(), Some("0"));
+    assert_eq!(db_health(&db, "incomplete_dispatches").as_deref(), Some("0"));
+    assert!(p.run.stderr.contains("killed by signal 6"), "{}", p.run.transcript());
+}
+
+/// Issue 14: a dispatch still queued when the application aborts cannot have an end time; it is
+/// reported (CLI warning and `run_health.incomplete_dispatches`), the completed ones are kept.
+#[test]
+fn issue_14_a_dispatch_pending_at_a_crash_is_reported_not_silently_dropped() {
+    let test = "issue_14_a_dispatch_pending_at_a_crash_is_reported_not_silently_dropped";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.fixture("crash_after", test) else { return };
+    let p = kernel_trace(&stage, "gfx942", &app, &["5", "pending"], &[]);
+    assert_eq!(p.run.status.code(), Some(128 + 6), "SIGABRT propagated:\n{}", p.run.transcript());
+    let db = find_one(&p.out, ".db");
+    let ids: Vec<u64> = db_kernels(&db).iter().map(|k| k.dispatch_id).collect();
+    assert_eq!(ids, (1..=5).collect::<Vec<_>>(), "{}", p.run.transcript());
+    assert_eq!(db_health(&db, "incomplete_dispatches").as_deref(), Some("1"));
+    assert_eq!(db_health(&db, "clean_exit").as_deref(), Some("0"));
+    assert!(
+        p.run.stderr.contains("1 kernel dispatches had not completed when the process ended"),
+        "{}",
+        p.run.transcript()
+    );
 }

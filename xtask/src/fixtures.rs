@@ -33,6 +33,8 @@ const PROGRAMS: &[&str] = &[
     "svm",
     "kernel_mix",
     "fork_exec",
+    "fork_only",
+    "soak",
 ];
 
 /// C programs in `fixtures/programs/` that also use ROCTx: built against our `roctx.h` and linked

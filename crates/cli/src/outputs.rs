@@ -528,9 +528,10 @@ fn health_line(pid: u32, h: &RunHealth) -> String {
         (Some(per), None) => format!("{per:.0} ns per packet in hooks"),
         _ => "no packets intercepted".into(),
     };
-    let lost = match h.lost.total() {
-        0 => "complete".to_string(),
-        n => format!("{n} lost (by reason above)"),
+    let lost = match (h.lost.total(), h.incomplete_dispatches) {
+        (0, 0) => "complete".to_string(),
+        (0, n) => format!("{n} dispatches incomplete (above)"),
+        (n, _) => format!("{n} lost (by reason above)"),
     };
     format!("rocprof-rs: process {pid}: {} records written, {lost}; {overhead}", h.records_written)
 }

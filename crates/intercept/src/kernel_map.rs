@@ -35,6 +35,8 @@ pub struct KernelMap {
     buckets: Box<[Bucket]>,
     values: Box<[AtomicU64]>,
     mask: usize,
+    /// Keys used per bucket ([`BUCKET`], or fewer in a [`KernelMap::limited`] map).
+    width: usize,
 }
 
 impl KernelMap {
@@ -45,11 +47,31 @@ impl KernelMap {
             buckets: (0..n).map(|_| Bucket { keys: std::array::from_fn(|_| AtomicU64::new(0)) }).collect(),
             values: (0..n * BUCKET).map(|_| AtomicU64::new(0)).collect(),
             mask: n - 1,
+            width: BUCKET,
         }
+    }
+
+    /// A map that holds exactly `entries` keys (rounded up to even, at most `2 * BUCKET`): two
+    /// buckets using `entries / 2` keys each, so every key has both and an insert fails exactly
+    /// when the map is full. Larger requests get [`KernelMap::new`]. For tests of a full table
+    /// (`ROCPROF_RS_LIMITS`).
+    pub fn limited(entries: usize) -> Self {
+        if entries > 2 * BUCKET {
+            return Self::new(entries);
+        }
+        let mut m = Self::new(2 * BUCKET);
+        debug_assert_eq!(m.buckets.len(), 2);
+        m.width = entries.div_ceil(2).clamp(1, BUCKET);
+        m
     }
 
     /// Total entries.
     pub fn capacity(&self) -> usize {
+        self.buckets.len() * self.width
+    }
+
+    /// Entry positions, used or not (positions are `bucket * BUCKET + key index`).
+    fn slots(&self) -> usize {
         self.buckets.len() * BUCKET
     }
 
@@ -69,7 +91,7 @@ impl KernelMap {
     }
 
     fn free_in(&self, bucket: usize) -> usize {
-        self.buckets[bucket].keys.iter().filter(|k| k.load(Ordering::Relaxed) == 0).count()
+        self.buckets[bucket].keys[..self.width].iter().filter(|k| k.load(Ordering::Relaxed) == 0).count()
     }
 
     /// Claims a free entry for `key` (0 is not a key) and stores `value`; duplicates of `key` are
@@ -82,7 +104,7 @@ impl KernelMap {
         let [a, b] = self.candidates(key);
         let order = if self.free_in(b) > self.free_in(a) { [b, a] } else { [a, b] };
         for bucket in order {
-            for (i, k) in self.buckets[bucket].keys.iter().enumerate() {
+            for (i, k) in self.buckets[bucket].keys[..self.width].iter().enumerate() {
                 if k.load(Ordering::Relaxed) == 0
                     && k.compare_exchange(0, key, Ordering::AcqRel, Ordering::Relaxed).is_ok()
                 {
@@ -111,7 +133,7 @@ impl KernelMap {
 
     fn for_each_pos(&self, key: u64, mut f: impl FnMut(usize)) {
         for bucket in self.candidates(key) {
-            for (i, k) in self.buckets[bucket].keys.iter().enumerate() {
+            for (i, k) in self.buckets[bucket].keys[..self.width].iter().enumerate() {
                 if k.load(Ordering::Acquire) == key {
                     f(bucket * BUCKET + i);
                 }
@@ -150,7 +172,7 @@ impl KernelMap {
     /// Removes the entry at `pos` if it still holds `key` (its owner's removal).
     pub fn remove_at(&self, pos: Pos, key: u64) {
         let pos = pos as usize;
-        if pos >= self.capacity() || key == 0 {
+        if pos >= self.slots() || key == 0 {
             return;
         }
         let k = self.key_at(pos);
@@ -162,7 +184,7 @@ impl KernelMap {
 
     /// Removes every key in `[base, base + size)` (their code object was unloaded).
     pub fn forget_range(&self, base: u64, size: u64) {
-        for pos in 0..self.capacity() {
+        for pos in 0..self.slots() {
             let k = self.key_at(pos);
             let key = k.load(Ordering::Acquire);
             if key != 0 && key >= base && key - base < size {
@@ -174,7 +196,7 @@ impl KernelMap {
 
     /// Removes everything (the runtime destroyed every signal at shutdown).
     pub fn clear(&self) {
-        for pos in 0..self.capacity() {
+        for pos in 0..self.slots() {
             self.values[pos].store(0, Ordering::Release);
             self.key_at(pos).store(0, Ordering::Release);
         }
@@ -182,7 +204,7 @@ impl KernelMap {
 
     /// Live entries (a scan; tests and diagnostics).
     pub fn len(&self) -> usize {
-        (0..self.capacity()).filter(|&p| self.key_at(p).load(Ordering::Relaxed) != 0).count()
+        (0..self.slots()).filter(|&p| self.key_at(p).load(Ordering::Relaxed) != 0).count()
     }
 
     /// True when no entry is live.
@@ -194,6 +216,18 @@ impl KernelMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_limited_map_holds_exactly_its_entries_and_frees_them() {
+        let m = KernelMap::limited(4);
+        assert_eq!(m.capacity(), 4);
+        let pos: Vec<Pos> = (1..=4u64).map(|k| m.insert_new(k * 0x40, k).expect("room")).collect();
+        assert_eq!(m.insert_new(0x1000, 9), None, "the fifth key does not fit");
+        assert_eq!(m.len(), 4);
+        m.remove_at(pos[2], 3 * 0x40);
+        assert!(m.insert_new(0x1000, 9).is_some(), "a removed entry is reused");
+        assert_eq!((m.get(0x1000), m.get(0x40), m.get(3 * 0x40)), (9, 1, 0));
+    }
 
     #[test]
     fn insert_get_forget_and_reuse() {

@@ -1,7 +1,7 @@
 //! Tool load, unload, exit and fork: everything that runs outside the hooks and may allocate.
 
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 use std::time::Duration;
 
@@ -180,8 +180,18 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
             table_major: o.root_major,
             amd_ext_size: o.amd_ext_size,
         };
+        let limits = match std::env::var("ROCPROF_RS_LIMITS") {
+            Ok(text) => state::Limits::parse(&text).unwrap_or_else(|e| {
+                diag!(Level::Error, "ROCPROF_RS_LIMITS: {e}; using the default capacities");
+                state::Limits::DEFAULT
+            }),
+            Err(_) => state::Limits::DEFAULT,
+        };
         let sink = match Sink::create(&path, &info) {
-            Ok(s) => Box::leak(Box::new(s)),
+            Ok(mut s) => {
+                s.limit_chunks(limits.capture_chunks);
+                Box::leak(Box::new(s))
+            }
             Err(e) => {
                 diag!(Level::Error, "cannot create capture file {}: {e}; not profiling", path.display());
                 return true;
@@ -190,7 +200,7 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
         if let Err(e) = sink.start_writer(queue::maintain_pool) {
             diag!(Level::Warning, "cannot start the writer thread: {e}; records may be dropped");
         }
-        let mut global = Global::new(sink, trace_kernels, &found.gpus);
+        let mut global = Global::with_limits(sink, trace_kernels, &found.gpus, &limits);
         for &h in &found.all {
             global.known_agents.insert(h);
         }
@@ -276,9 +286,31 @@ pub fn at_exit() {
     }
 }
 
-/// fork child handler: the writer thread and our chunks belong to the parent.
+/// Set in a forked child once its untraced GPU work has been counted.
+static FORK_CHILD_COUNTED: AtomicBool = AtomicBool::new(false);
+
+/// fork child handler: the writer thread and our chunks belong to the parent, so the child runs
+/// with profiling off (async-signal-safe: two atomic stores).
 pub fn at_fork_child() {
     state::disable();
+    FORK_CHILD_COUNTED.store(false, Ordering::Relaxed);
+}
+
+/// A forked child (profiling off, the capture is the parent's) starts GPU work of its own (it
+/// creates a queue): that work is in no output, so count the child once as
+/// [`LossReason::ForkedChildUntraced`](rocprof_model::LossReason) in the capture header, which
+/// the child shares with the parent. Only the header counter is touched, never a chunk. A
+/// child that exec's gets its own capture instead and is never counted here.
+pub fn note_untraced_fork_child(g: &Global) {
+    if g.sink.is_owner() || FORK_CHILD_COUNTED.swap(true, Ordering::Relaxed) {
+        return;
+    }
+    g.sink.count_loss(rocprof_model::LossReason::ForkedChildUntraced);
+    diag!(
+        Level::Warning,
+        "process {} was forked from a profiled process and creates a GPU queue: its GPU work is not traced (exec a program to trace it)",
+        std::process::id()
+    );
 }
 
 fn register_process_hooks() {

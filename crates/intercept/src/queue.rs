@@ -89,6 +89,9 @@ pub unsafe fn create(
     let traced =
         state::is_active() && o.can_trace_kernels() && g.is_some_and(|g| g.trace_kernels && g.is_gpu(agent.handle));
     if !traced {
+        if let Some(g) = g {
+            crate::load::note_untraced_fork_child(g);
+        }
         return untraced();
     }
     let g = g.expect("checked above");

@@ -89,6 +89,8 @@ pub struct Sink {
     writer: OnceLock<Thread>,
     /// The process that created the file; a forked child shares the mapping but must not touch it.
     owner_pid: u32,
+    /// Most chunks the file may grow to ([`MAX_CHUNKS`], or less with [`Sink::limit_chunks`]).
+    max_chunks: u64,
 }
 
 // SAFETY: the mapping is process-wide memory; each chunk is written only by the thread that
@@ -161,7 +163,17 @@ impl Sink {
             stop: AtomicBool::new(false),
             writer: OnceLock::new(),
             owner_pid: std::process::id(),
+            max_chunks: MAX_CHUNKS,
         })
+    }
+
+    /// Caps the capture at `n` chunks (at least 1, at most [`MAX_CHUNKS`]): once they are taken,
+    /// records are dropped and counted as [`LossReason::ChunkPoolEmpty`], exactly as when the
+    /// disk is full. Call before any record is written.
+    pub fn limit_chunks(&mut self, n: u64) {
+        self.max_chunks = n.clamp(1, MAX_CHUNKS);
+        let ready = self.ready_chunks.load(Ordering::Relaxed).min(self.max_chunks);
+        self.ready_chunks.store(ready, Ordering::Relaxed);
     }
 
     fn header_u64(&self, off: usize) -> &AtomicU64 {
@@ -397,10 +409,10 @@ impl Sink {
     fn top_up(&self) {
         let claimed = self.next_chunk.load(Ordering::Relaxed);
         let ready = self.ready_chunks.load(Ordering::Relaxed);
-        if ready >= MAX_CHUNKS || ready - claimed.min(ready) >= LOW_WATER {
+        if ready >= self.max_chunks || ready - claimed.min(ready) >= LOW_WATER {
             return;
         }
-        let target = (claimed + LOW_WATER + EXTEND_BY).min(MAX_CHUNKS);
+        let target = (claimed + LOW_WATER + EXTEND_BY).min(self.max_chunks);
         let from = self.header_size + ready as usize * CHUNK_SIZE;
         let len = self.header_size + target as usize * CHUNK_SIZE;
         if extend(self.fd, from, len) {

@@ -356,17 +356,77 @@ pub const MAX_CODE_OBJECTS: usize = 4096;
 /// Most kernel symbols resolvable.
 pub const MAX_KERNELS: usize = 64 * 1024;
 
+/// Capacities of the fixed tables and of the capture. `ROCPROF_RS_LIMITS` may lower them (never
+/// raise them), so that tests can fill each table with a small application and check that the
+/// matching loss is counted and reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Kernel symbols resolvable ([`MAX_KERNELS`]).
+    pub kernels: usize,
+    /// Application completion signals of dispatches in flight (`4 * MAX_SLOTS`).
+    pub app_signals: usize,
+    /// Profiling signals: dispatches in flight at once ([`MAX_SLOTS`]).
+    pub signals: usize,
+    /// Queues traced at once ([`MAX_QUEUES`]).
+    pub queues: usize,
+    /// Code objects remembered for unload records ([`MAX_CODE_OBJECTS`]).
+    pub code_objects: usize,
+    /// Capture chunks ([`crate::sink::MAX_CHUNKS`], 256 KiB each: the capture's size limit).
+    pub capture_chunks: u64,
+}
+
+impl Limits {
+    /// The capacities used unless `ROCPROF_RS_LIMITS` lowers them.
+    pub const DEFAULT: Limits = Limits {
+        kernels: MAX_KERNELS,
+        app_signals: MAX_SLOTS * 4,
+        signals: MAX_SLOTS,
+        queues: MAX_QUEUES,
+        code_objects: MAX_CODE_OBJECTS,
+        capture_chunks: crate::sink::MAX_CHUNKS,
+    };
+
+    /// Parses `name=N,...` (names as the fields). Values above the default are capped; unknown
+    /// names, bad numbers and 0 are errors (the caller says so and keeps the defaults).
+    pub fn parse(text: &str) -> Result<Limits, String> {
+        let mut l = Limits::DEFAULT;
+        for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (name, value) = item.split_once('=').ok_or_else(|| format!("`{item}` is not NAME=N"))?;
+            let n: u64 = value.trim().parse().map_err(|_| format!("`{item}`: not a number"))?;
+            if n == 0 {
+                return Err(format!("`{item}`: a limit must be at least 1"));
+            }
+            let cap = |d: usize| (n as usize).min(d);
+            match name.trim() {
+                "kernels" => l.kernels = cap(l.kernels),
+                "app_signals" => l.app_signals = cap(l.app_signals),
+                "signals" => l.signals = cap(l.signals),
+                "queues" => l.queues = cap(l.queues),
+                "code_objects" => l.code_objects = cap(l.code_objects),
+                "capture_chunks" => l.capture_chunks = n.min(l.capture_chunks),
+                other => return Err(format!("unknown limit `{other}`")),
+            }
+        }
+        Ok(l)
+    }
+}
+
 impl Global {
-    /// Allocates every table.
+    /// Allocates every table with the default capacities.
     pub fn new(sink: &'static Sink, trace_kernels: bool, gpu_agents: &[u64]) -> Self {
+        Self::with_limits(sink, trace_kernels, gpu_agents, &Limits::DEFAULT)
+    }
+
+    /// Allocates every table with the capacities of `limits`.
+    pub fn with_limits(sink: &'static Sink, trace_kernels: bool, gpu_agents: &[u64], limits: &Limits) -> Self {
         Self {
             sink,
             trace_kernels,
             gate_completions: false,
-            kernels: KernelMap::new(MAX_KERNELS),
-            app_signals: KernelMap::new(MAX_SLOTS * 4),
-            pool: SignalPool::new(MAX_SLOTS),
-            queues: (0..MAX_QUEUES)
+            kernels: KernelMap::limited(limits.kernels),
+            app_signals: KernelMap::limited(limits.app_signals),
+            pool: SignalPool::new(limits.signals),
+            queues: (0..limits.queues)
                 .map(|_| QueueCtx {
                     queue: AtomicUsize::new(0),
                     agent: AtomicU64::new(0),
@@ -374,7 +434,7 @@ impl Global {
                     pending_slot: AtomicU32::new(NO_SLOT),
                 })
                 .collect(),
-            code_objects: (0..MAX_CODE_OBJECTS)
+            code_objects: (0..limits.code_objects)
                 .map(|_| CodeObjectEntry {
                     executable: AtomicU64::new(0),
                     base: AtomicU64::new(0),
@@ -457,6 +517,17 @@ pub fn init_global(g: Global) -> &'static Global {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn limits_lower_capacities_and_refuse_nonsense() {
+        let l = Limits::parse("kernels=2, signals=3,queues=1,code_objects=1,app_signals=4,capture_chunks=2").unwrap();
+        assert_eq!(l, Limits { kernels: 2, app_signals: 4, signals: 3, queues: 1, code_objects: 1, capture_chunks: 2 });
+        assert_eq!(Limits::parse("kernels=99999999").unwrap().kernels, MAX_KERNELS, "never raised");
+        assert_eq!(Limits::parse("").unwrap(), Limits::DEFAULT);
+        for bad in ["kernels", "kernels=x", "kernels=0", "tables=3"] {
+            assert!(Limits::parse(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn pool_hands_out_each_slot_once_and_defers_release_by_one() {

@@ -1,0 +1,133 @@
+//! Issue 14: every table of the interception library, filled on purpose (`ROCPROF_RS_LIMITS`
+//! lowers its capacity so that a small application fills it), shows its loss counter in the
+//! database's `run_health` rows and the CLI's warning line for that reason; what was not lost is
+//! still written. The `--gate` mode of the `soak` fixture queues a whole batch behind a barrier
+//! before any of it runs, so the number of dispatches in flight (and hence the counts) is exact.
+
+use rocprof_e2e::{db_health, db_kernels, find_one, DbKernel};
+
+use crate::common::{kernel_trace, Profiled};
+
+struct Filled {
+    p: Profiled,
+    rows: Vec<DbKernel>,
+    db: std::path::PathBuf,
+}
+
+fn fill(test: &str, limits: &str, fixture: &str, args: &[&str]) -> Option<Filled> {
+    let stage = rocprof_e2e::stage(test)?;
+    let app = stage.fixture(fixture, test)?;
+    let env = vec![("ROCPROF_RS_LIMITS".to_string(), limits.to_string())];
+    let p = kernel_trace(&stage, "gfx942", &app, args, &env);
+    assert!(p.run.status.success(), "the application is never harmed by a full table:\n{}", p.run.transcript());
+    let db = find_one(&p.out, ".db");
+    Some(Filled { rows: db_kernels(&db), db, p })
+}
+
+impl Filled {
+    fn health(&self, key: &str) -> u64 {
+        db_health(&self.db, key)
+            .unwrap_or_else(|| panic!("no run_health.{key} row"))
+            .parse()
+            .unwrap_or_else(|e| panic!("run_health.{key}: {e}"))
+    }
+
+    /// The CLI's warning for `reason` says `count` and names the reason.
+    fn assert_warned(&self, count: u64, reason: &str) {
+        let line = self
+            .p
+            .run
+            .stderr
+            .lines()
+            .find(|l| l.starts_with("rocprof-rs: warning: process ") && l.ends_with(&format!("[{reason}]")))
+            .unwrap_or_else(|| panic!("no warning for {reason}:\n{}", self.p.run.transcript()));
+        assert!(line.contains(&format!(": {count} ")), "{line}");
+    }
+
+    fn assert_other_reasons_zero(&self, except: &str) {
+        for reason in rocprof_model::LossReason::ALL {
+            let key = reason.as_str();
+            if key != except && reason.loses_data() {
+                if let Some(v) = db_health(&self.db, &format!("lost.{key}")) {
+                    assert_eq!(v, "0", "lost.{key}:\n{}", self.p.run.transcript());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn issue_14_a_full_kernel_table_is_counted_and_its_dispatches_kept_unnamed() {
+    let test = "issue_14_a_full_kernel_table_is_counted_and_its_dispatches_kept_unnamed";
+    // multi_code_object: four kernels (vector_add, saxpy, fill, block_sum), one dispatch each.
+    let Some(f) = fill(test, "kernels=2", "multi_code_object", &[]) else { return };
+    let names: Vec<&str> = f.rows.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["vector_add", "saxpy", "", ""], "{}", f.p.run.transcript());
+    assert_eq!(f.health("lost.kernel_table_full"), 2);
+    f.assert_warned(2, "kernel_table_full");
+    f.assert_other_reasons_zero("kernel_table_full");
+}
+
+#[test]
+fn issue_14_a_full_code_object_table_is_counted_and_reported() {
+    let test = "issue_14_a_full_code_object_table_is_counted_and_reported";
+    // The main executable takes the only entry; each of the 3 load/unload cycles misses it.
+    let Some(f) = fill(test, "code_objects=1", "soak", &["1", "1", "4", "3", "2"]) else { return };
+    assert_eq!(f.rows.len(), 7, "{}", f.p.run.transcript());
+    assert!(f.rows.iter().all(|k| k.name == "vector_add"), "every dispatch still named: {:?}", f.rows);
+    assert_eq!(f.health("lost.code_object_table_full"), 3);
+    f.assert_warned(3, "code_object_table_full");
+    f.assert_other_reasons_zero("code_object_table_full");
+}
+
+#[test]
+fn issue_14_a_full_queue_table_is_counted_and_the_traced_queue_complete() {
+    let test = "issue_14_a_full_queue_table_is_counted_and_the_traced_queue_complete";
+    // One thread, two queues, two batches of 5 dispatches alternating between them (3 + 2 per
+    // batch): the first queue is traced.
+    let Some(f) = fill(test, "queues=1", "soak", &["1", "2", "10", "0", "5"]) else { return };
+    assert_eq!(f.rows.len(), 6, "{}", f.p.run.transcript());
+    assert_eq!(f.health("lost.queue_table_full"), 1);
+    f.assert_warned(1, "queue_table_full");
+    f.assert_other_reasons_zero("queue_table_full");
+}
+
+#[test]
+fn issue_14_an_empty_signal_pool_is_counted_per_untraced_dispatch() {
+    let test = "issue_14_an_empty_signal_pool_is_counted_per_untraced_dispatch";
+    // Two batches of 5 dispatches held in flight together, 3 profiling signals: 2 untraced each.
+    let Some(f) = fill(test, "signals=3", "soak", &["1", "2", "10", "0", "5", "--gate"]) else { return };
+    assert_eq!(f.rows.len(), 6, "{}", f.p.run.transcript());
+    assert_eq!(f.health("lost.signal_pool_empty"), 4);
+    f.assert_warned(4, "signal_pool_empty");
+    f.assert_other_reasons_zero("signal_pool_empty");
+}
+
+#[test]
+fn issue_14_a_full_signal_map_delays_completions_but_loses_nothing() {
+    let test = "issue_14_a_full_signal_map_delays_completions_but_loses_nothing";
+    // 5 distinct completion signals in flight per batch, room for 2: 3 per batch go to the poll.
+    let Some(f) = fill(test, "app_signals=2", "soak", &["1", "2", "10", "0", "5", "--gate"]) else { return };
+    let ids: Vec<u64> = f.rows.iter().map(|k| k.dispatch_id).collect();
+    assert_eq!(ids, (1..=10).collect::<Vec<_>>(), "{}", f.p.run.transcript());
+    assert!(f.rows.iter().all(|k| k.end > k.start), "{:?}", f.rows);
+    assert_eq!(f.health("lost.signal_map_full"), 6);
+    assert_eq!(f.health("lost_total"), 0, "a degradation, not a loss");
+    f.assert_warned(6, "signal_map_full");
+}
+
+#[test]
+fn issue_14_exhausted_capture_space_is_counted_and_every_dispatch_accounted_for() {
+    let test = "issue_14_exhausted_capture_space_is_counted_and_every_dispatch_accounted_for";
+    // Two 256 KiB chunks: the main thread's and the first other thread's; any third thread that
+    // writes (the dispatching thread or the writer thread's completion poll) finds no space, as
+    // on a full disk.
+    let Some(f) = fill(test, "capture_chunks=2", "soak", &["2", "1", "10", "0", "5"]) else { return };
+    let dropped = f.health("lost.chunk_pool_empty");
+    assert!(dropped >= 1, "three writing threads, two chunks:\n{}", f.p.run.transcript());
+    f.assert_warned(dropped, "chunk_pool_empty");
+    // A dispatch is in the output, or reported incomplete (its end record was dropped), or its
+    // begin record was one of the dropped records.
+    let accounted = f.rows.len() as u64 + f.health("incomplete_dispatches") + dropped;
+    assert!(accounted >= 20, "{} rows + incomplete + {dropped} dropped < 20:\n{}", f.rows.len(), f.p.run.transcript());
+}
