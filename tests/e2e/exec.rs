@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use rocprof_e2e::{find_one, read_csv, run, scratch, stage, ScratchGuard};
+use rocprof_e2e::{find_one, profile, read_csv, run, scratch, stage, ScratchGuard};
 
 use crate::common::kernel_trace;
 
@@ -19,6 +19,7 @@ const HIP_CHECKS: &[(&str, &[&str])] = &[
     ("hip_atomics", &["2", "50000"]),
     ("hip_memops", &["1"]),
     ("hip_rand_check", &["1", "20000"]),
+    ("hip_sparse_check", &["1", "3000", "2000"]),
 ];
 
 #[test]
@@ -41,9 +42,12 @@ fn hip_programs_compute_correct_results_on_gfx90a_and_gfx1030() {
 fn hip_programs_fail_their_checks_when_execution_is_off() {
     let test = "hip_programs_fail_their_checks_when_execution_is_off";
     let Some(stage) = stage(test) else { return };
-    for (name, args) in
-        [("hip_vector_add", &["1", "4096"][..]), ("hip_memops", &["1"]), ("hip_rand_check", &["1", "1000"])]
-    {
+    for (name, args) in [
+        ("hip_vector_add", &["1", "4096"][..]),
+        ("hip_memops", &["1"]),
+        ("hip_rand_check", &["1", "1000"]),
+        ("hip_sparse_check", &["1", "300", "200"]),
+    ] {
         let Some(app) = stage.hip_fixture(name, test) else { return };
         let mut env = stage.sim_env("gfx90a");
         env.push(("ROCPROF_RS_SIM_EXEC".into(), "off".into()));
@@ -151,4 +155,61 @@ fn simulated_kernel_traces_are_the_same_with_and_without_execution() {
     assert!(executed.iter().any(|r| r[0].contains("fillBuffer")), "{executed:?}");
     assert!(executed.iter().any(|r| r[0].contains("copyBuffer")), "{executed:?}");
     assert_eq!(executed, rows("off"));
+}
+
+/// `--simulate --pmc` counts of executed instructions are the interpreter's own: over every dispatch of a
+/// run (`hip_reduce`'s kernels, HIP's fill kernel for `hipMemset`), the sums of `SQ_WAVES` and
+/// `SQ_INSTS_<class>` equal what the simulator's statistics counted it executed, class by class; and
+/// they are not the static walk's (timing-only mode counts each instruction of the code once per wave).
+#[test]
+fn counters_report_the_interpreters_instruction_counts() {
+    let test = "counters_report_the_interpreters_instruction_counts";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.hip_fixture("hip_reduce", test) else { return };
+    let dir = scratch("exec-pmc");
+    let _g = ScratchGuard(dir.clone());
+    let stats = dir.join("stats.txt");
+    let out = dir.join("out").display().to_string();
+    // (counter, the statistics' classes it counts); SQ_WAVES against waves_executed.
+    let classes: &[(&str, &[&str])] = &[
+        ("SQ_INSTS_VALU", &["valu"]),
+        ("SQ_INSTS_SALU", &["salu"]),
+        ("SQ_INSTS_SMEM", &["smem"]),
+        ("SQ_INSTS_LDS", &["lds"]),
+        ("SQ_INSTS_BRANCH", &["branch_taken", "branch_not_taken"]),
+    ];
+    let sums = |exec: &str| {
+        let mut env = vec![("ROCPROF_RS_SIM_EXEC_THREADS".to_string(), "1".to_string())];
+        env.push(("ROCPROF_RS_SIM_EXEC".into(), exec.into()));
+        env.push(("ROCPROF_RS_SIM_STATS".into(), stats.display().to_string()));
+        let _ = std::fs::remove_file(&stats);
+        let _ = std::fs::remove_dir_all(&out);
+        let mut args = vec!["--simulate", "gfx90a", "-f", "csv", "-d", &out, "--pmc", "SQ_WAVES"];
+        args.extend(classes.iter().map(|(c, _)| *c));
+        let r = profile(&stage, &args, &app, &["1", "50000"], &env);
+        assert_eq!(r.status.success(), exec == "on", "exec={exec}:\n{}", r.transcript());
+        let csv = read_csv(&find_one(std::path::Path::new(&out), "counter_collection.csv"));
+        let mut sum: BTreeMap<String, f64> = BTreeMap::new();
+        let mut dispatches = std::collections::BTreeSet::new();
+        for row in &csv.rows {
+            dispatches.insert(row["Dispatch_Id"].clone());
+            *sum.entry(row["Counter_Name"].clone()).or_default() += row["Counter_Value"].parse::<f64>().unwrap();
+        }
+        (sum, dispatches.len())
+    };
+    let (on, dispatches) = sums("on");
+    let s = read_stats(&stats);
+    assert_eq!(dispatches as u64, s["dispatches_executed"], "every executed dispatch has counters: {on:?} {s:?}");
+    assert_eq!(s["dispatches_fallback"], 0, "{s:?}");
+    assert_eq!(on["SQ_WAVES"], s["waves_executed"] as f64, "{on:?} {s:?}");
+    for (counter, names) in classes {
+        let want: u64 = names.iter().map(|n| s[&format!("instructions_{n}")]).sum();
+        assert!(want > 0, "{counter}: hip_reduce executes some ({s:?})");
+        assert_eq!(on[*counter], want as f64, "{counter} against the interpreter's {names:?}: {on:?} {s:?}");
+    }
+    // The static walk counts the reduction's loops once; execution counts every trip.
+    let (off, _) = sums("off");
+    assert!(!stats.exists(), "nothing executed without execution");
+    assert_eq!(off["SQ_WAVES"], on["SQ_WAVES"]);
+    assert_ne!(off["SQ_INSTS_VALU"], on["SQ_INSTS_VALU"], "{off:?} {on:?}");
 }

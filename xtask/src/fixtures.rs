@@ -54,6 +54,7 @@ const HIP_PROGRAMS: &[(&str, &[&str])] = &[
     ("hip_atomics", &[]),
     ("hip_memops", &[]),
     ("hip_rand_check", &["-lhiprand"]),
+    ("hip_sparse_check", &["-lrocsparse"]),
 ];
 
 /// GPU targets of the HIP fixtures: one fat binary. Debian's HIP 5.2 (clang 15) knows gfx908, gfx90a

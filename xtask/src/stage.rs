@@ -27,6 +27,7 @@ pub(crate) const APT_PACKAGES: &[&str] = &[
     "rocm-device-libs",
     "librocrand-dev",
     "libhiprand-dev",
+    "librocsparse-dev",
     "openmpi-bin",
     // -f otf2 loads the OTF2 library at run time; otf2-check reads archives with the tools.
     "libopen-trace-format2-10",

@@ -4,7 +4,9 @@
 //! * `ROCPROF_RS_SIM_EXEC=off` keeps the timing-only model (nothing is computed); on by default.
 //! * `ROCPROF_RS_SIM_EXEC_THREADS=N`: host threads per dispatch (default: the available cores, at most 4).
 //!   Workgroups are distributed over them; a workgroup always runs on one thread.
-//! * `ROCPROF_RS_SIM_STATS=FILE`: after every dispatch, the execution statistics as `key value` lines.
+//! * `ROCPROF_RS_SIM_STATS=FILE`: after every dispatch, the execution statistics as `key value` lines
+//!   (dispatches executed and fallen back by reason, waves, wave-instructions, and wave-instructions by
+//!   class as `instructions_valu`, `instructions_salu`, ...: the counts the counter model reports).
 //!
 //! What a kernel may touch (anything else is a memory fault): pool allocations (kernarg included),
 //! memory locked with `hsa_amd_memory_lock`, SVM ranges, loaded code objects (constant data next to the
@@ -20,7 +22,10 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-use rocprof_isa::{Dispatch, DispatchError, DispatchRecord, ErrorKind, Fault, KernelDescriptor, RunOptions, Target};
+use rocprof_isa::{
+    Dispatch, DispatchError, DispatchRecord, ErrorKind, Fault, InstClass, KernelDescriptor, RunOptions, Target,
+    CLASS_COUNT,
+};
 
 use crate::code_object;
 use crate::queue::Queue;
@@ -66,7 +71,26 @@ struct Stats {
     hang: AtomicU64,
     waves: AtomicU64,
     wave_instructions: AtomicU64,
+    /// Wave-instructions by class ([`InstClass`] order).
+    by_class: [AtomicU64; CLASS_COUNT],
 }
+
+/// The statistics' names of the instruction classes, in [`InstClass`] order: `instructions_<name>`.
+const CLASS_NAMES: [&str; CLASS_COUNT] = [
+    "salu",
+    "smem",
+    "valu",
+    "vmem_load",
+    "vmem_store",
+    "flat_load",
+    "flat_store",
+    "lds",
+    "branch_taken",
+    "branch_not_taken",
+    "barrier",
+    "waitcnt",
+    "other",
+];
 
 static STATS: Stats = Stats {
     executed: AtomicU64::new(0),
@@ -79,6 +103,7 @@ static STATS: Stats = Stats {
     hang: AtomicU64::new(0),
     waves: AtomicU64::new(0),
     wave_instructions: AtomicU64::new(0),
+    by_class: [const { AtomicU64::new(0) }; CLASS_COUNT],
 };
 
 fn write_stats() {
@@ -98,6 +123,9 @@ fn write_stats() {
     ]
     .iter()
     .map(|(k, v)| format!("{k} {}\n", v.load(Ordering::Relaxed)))
+    .chain(
+        CLASS_NAMES.iter().zip(&s.by_class).map(|(k, v)| format!("instructions_{k} {}\n", v.load(Ordering::Relaxed))),
+    )
     .collect::<String>();
     // Written whole under a lock so concurrent queues never interleave lines.
     static LOCK: Mutex<()> = Mutex::new(());
@@ -288,6 +316,9 @@ pub(crate) fn run(
             STATS.executed.fetch_add(1, Ordering::Relaxed);
             STATS.waves.fetch_add(rec.waves.len() as u64, Ordering::Relaxed);
             STATS.wave_instructions.fetch_add(rec.totals.instructions(), Ordering::Relaxed);
+            for (c, n) in InstClass::ALL.iter().zip(&STATS.by_class) {
+                n.fetch_add(rec.totals.count(*c), Ordering::Relaxed);
+            }
             Some(rec)
         }
         Err(e) => {

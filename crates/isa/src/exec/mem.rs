@@ -605,7 +605,8 @@ pub(super) fn ds(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: DsOp) -> Result<F
                     let g = l & !31;
                     g | (((((l & 31) as u32 & and) | or) ^ xor) as usize & 31)
                 };
-                d[l] = if exec >> src & 1 != 0 { v(w, i.src[1], src) } else { 0 };
+                // The swizzled value is the ADDR operand's VGPR (the instruction has no DATA0 operand).
+                d[l] = if exec >> src & 1 != 0 { v(w, i.src[0], src) } else { 0 };
             }
             w.write32(i.dst, exec, &d);
         }

@@ -205,9 +205,24 @@ fn u1(w: &mut Wave, i: &Inst, f: impl Fn(u32) -> u32) -> Result<(), Stop> {
 
 fn u2(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32) -> u32) -> Result<(), Stop> {
     no_clamp(i)?;
+    u2_any(w, i, f);
+    Ok(())
+}
+
+/// An add or subtract whose VOP3 clamp bit saturates the integer result (AMD's ISA guides: "clamp"
+/// on integer add/sub selects saturation instead of wrap-around): `wrap` without it, `sat` with it.
+fn u2_sat(w: &mut Wave, i: &Inst, wrap: impl Fn(u32, u32) -> u32, sat: impl Fn(u32, u32) -> u32) {
+    if i.mods.clamp {
+        u2_any(w, i, sat);
+    } else {
+        u2_any(w, i, wrap);
+    }
+}
+
+fn u2_any(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32) -> u32) {
     if plain(i) {
         fast2(w, i, Ty::U, f);
-        return Ok(());
+        return;
     }
     let (mut a, mut b) = (z32(), z32());
     w.src32(i, 0, Ty::U, &mut a);
@@ -217,7 +232,6 @@ fn u2(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32) -> u32) -> Result<(), Stop> {
         d[l] = f(a[l], b[l]);
     }
     w.write_result32(i, &mut d);
-    Ok(())
 }
 
 fn u3(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32, u32) -> u32) -> Result<(), Stop> {
@@ -430,6 +444,20 @@ fn h3(w: &mut Wave, i: &Inst, acc: bool, f: impl Fn(f64, f64, f64) -> f64) {
 
 fn i16_2(w: &mut Wave, i: &Inst, f: impl Fn(u16, u16) -> u16) -> Result<(), Stop> {
     no_clamp(i)?;
+    i16_2_any(w, i, f);
+    Ok(())
+}
+
+/// 16-bit add/sub: wrap-around, or saturation with the clamp bit (see [`u2_sat`]).
+fn i16_2_sat(w: &mut Wave, i: &Inst, wrap: impl Fn(u16, u16) -> u16, sat: impl Fn(u16, u16) -> u16) {
+    if i.mods.clamp {
+        i16_2_any(w, i, sat);
+    } else {
+        i16_2_any(w, i, wrap);
+    }
+}
+
+fn i16_2_any(w: &mut Wave, i: &Inst, f: impl Fn(u16, u16) -> u16) {
     let (mut a, mut b) = (z32(), z32());
     src16(w, i, 0, Ty::U, &mut a);
     src16(w, i, 1, Ty::U, &mut b);
@@ -438,7 +466,6 @@ fn i16_2(w: &mut Wave, i: &Inst, f: impl Fn(u16, u16) -> u16) -> Result<(), Stop
         d[l] = u32::from(f(a[l] as u16, b[l] as u16));
     }
     w.write_result16(i, &d);
-    Ok(())
 }
 
 /// Carry-out ops: `f(a, b, carry_in) -> (result, carry_out)`; the carry mask goes to `sdst`.
@@ -623,11 +650,11 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
             w.write_result32(&src, &mut a);
         }
         PermlaneX16 | Permlane16 => return Err(Stop::Unimplemented),
-        AddU32 => u2(w, i, u32::wrapping_add)?,
-        SubU32 => u2(w, i, u32::wrapping_sub)?,
-        SubrevU32 => u2(w, i, |a, b| b.wrapping_sub(a))?,
-        AddI32 => u2(w, i, u32::wrapping_add)?,
-        SubI32 => u2(w, i, u32::wrapping_sub)?,
+        AddU32 => u2_sat(w, i, u32::wrapping_add, u32::saturating_add),
+        SubU32 => u2_sat(w, i, u32::wrapping_sub, u32::saturating_sub),
+        SubrevU32 => u2_sat(w, i, |a, b| b.wrapping_sub(a), |a, b| b.saturating_sub(a)),
+        AddI32 => u2_sat(w, i, u32::wrapping_add, |a, b| (a as i32).saturating_add(b as i32) as u32),
+        SubI32 => u2_sat(w, i, u32::wrapping_sub, |a, b| (a as i32).saturating_sub(b as i32) as u32),
         AddCoU32 => carry(w, i, false, |a, b, _| {
             let (r, c) = a.overflowing_add(b);
             (r, c)
@@ -757,11 +784,11 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
             let m = w.vmask(i);
             w.write64(i.dst, m, &d);
         }
-        AddU16 => i16_2(w, i, u16::wrapping_add)?,
-        SubU16 => i16_2(w, i, u16::wrapping_sub)?,
-        SubrevU16 => i16_2(w, i, |a, b| b.wrapping_sub(a))?,
-        AddNcI16 => i16_2(w, i, u16::wrapping_add)?,
-        SubNcI16 => i16_2(w, i, u16::wrapping_sub)?,
+        AddU16 => i16_2_sat(w, i, u16::wrapping_add, u16::saturating_add),
+        SubU16 => i16_2_sat(w, i, u16::wrapping_sub, u16::saturating_sub),
+        SubrevU16 => i16_2_sat(w, i, |a, b| b.wrapping_sub(a), |a, b| b.saturating_sub(a)),
+        AddNcI16 => i16_2_sat(w, i, u16::wrapping_add, |a, b| (a as i16).saturating_add(b as i16) as u16),
+        SubNcI16 => i16_2_sat(w, i, u16::wrapping_sub, |a, b| (a as i16).saturating_sub(b as i16) as u16),
         MulLoU16 => i16_2(w, i, u16::wrapping_mul)?,
         LshlrevB16 => i16_2(w, i, |a, b| b << (a & 15))?,
         LshrrevB16 => i16_2(w, i, |a, b| b >> (a & 15))?,

@@ -199,6 +199,31 @@ fn valu_integer_carry_chains_and_bit_operations() {
     }
 }
 
+/// VOP3's clamp bit on integer add/sub saturates instead of wrapping (rocPRIM's block reduce uses
+/// `v_sub_u32 ... clamp`): per lane l, v1 = l - 5 clamped at 0, v2 = (0xfffffffc + l) clamped at
+/// 0xffffffff, v3 = i32::MAX - 2 + l clamped at i32::MAX, v4 = the unclamped wrap of v1's subtraction,
+/// v5 = 16-bit 0xfffe + l clamped at 0xffff.
+#[test]
+fn valu_integer_clamp_saturates() {
+    let body = "
+        v_mov_b32 v20, 0xfffffffc
+        v_mov_b32 v21, 0x7ffffffd
+        v_mov_b32 v22, 0xfffe
+        v_sub_u32_e64 v1, v0, 5 clamp
+        v_add_u32_e64 v2, v20, v0 clamp
+        v_add_i32 v3, v21, v0 clamp
+        v_sub_u32_e64 v4, v0, 5
+        v_add_u16_e64 v5, v22, v0 clamp";
+    let Some(r) = run_body("gfx90a", 64, body, 5, &[]) else { return };
+    for l in 0..64u32 {
+        assert_eq!(r[0][l as usize], l.saturating_sub(5), "v_sub_u32 clamp, lane {l}");
+        assert_eq!(r[1][l as usize], 0xffff_fffcu32.saturating_add(l), "v_add_u32 clamp, lane {l}");
+        assert_eq!(r[2][l as usize], 0x7fff_fffdi32.saturating_add(l as i32) as u32, "v_add_i32 clamp, lane {l}");
+        assert_eq!(r[3][l as usize], l.wrapping_sub(5), "no clamp wraps, lane {l}");
+        assert_eq!(r[4][l as usize] & 0xffff, 0xfffeu16.saturating_add(l as u16) as u32, "v_add_u16 clamp, lane {l}");
+    }
+}
+
 #[test]
 fn valu_float_rounding_division_and_conversions() {
     // v1 = fma(1.5, 2, 0.25) = 3.25; v2 = 1/3 by the compiler's division sequence (div_scale, rcp, fma,
@@ -321,7 +346,9 @@ fn compares_exec_masking_and_branches() {
 fn cross_lane_operations() {
     // readfirstlane of lane*3 under EXEC from lane 5: 15; readlane 33: 99; writelane sets lane 7 to 0x77;
     // DPP row_shr:1 (bound_ctrl) moves lane-1 into each lane of a row (lane 0 of a row reads 0);
-    // ds_bpermute pulls from lane (l + 1) % 64; ds_swizzle with xor 1 swaps neighbours.
+    // ds_bpermute pulls from lane (l + 1) % 64; ds_swizzle with xor 1 swaps neighbours; ds_swizzle
+    // BROADCAST(32, 15) of 5 * lane gives every lane of a 32-lane group lane 15's value (rocPRIM's wave32
+    // scans use it to carry a row's total into the next row).
     let body = "
         v_mul_u32_u24 v20, v0, 3
         s_mov_b64 s[10:11], exec
@@ -341,8 +368,10 @@ fn cross_lane_operations() {
         v_lshlrev_b32 v21, 2, v21
         ds_bpermute_b32 v5, v21, v0
         ds_swizzle_b32 v6, v0 offset:swizzle(SWAP, 1)
+        v_mul_u32_u24 v22, v0, 5
+        ds_swizzle_b32 v7, v22 offset:swizzle(BROADCAST, 32, 15)
         s_waitcnt lgkmcnt(0)";
-    let Some(r) = run_body("gfx90a", 64, body, 6, &[]) else { return };
+    let Some(r) = run_body("gfx90a", 64, body, 7, &[]) else { return };
     for l in 0..64usize {
         assert_eq!(r[0][l], 15);
         assert_eq!(r[1][l], 99);
@@ -350,6 +379,8 @@ fn cross_lane_operations() {
         assert_eq!(r[3][l], if l % 16 == 0 { 0 } else { l as u32 - 1 }, "row_shr lane {l}");
         assert_eq!(r[4][l], ((l + 1) % 64) as u32, "bpermute lane {l}");
         assert_eq!(r[5][l], (l ^ 1) as u32, "swizzle lane {l}");
+        // The swizzled register is the ADDR operand (v22 here), not DATA0 (encoded as v0).
+        assert_eq!(r[6][l], 5 * ((l & 32) as u32 + 15), "swizzle broadcast lane {l}");
     }
 }
 
