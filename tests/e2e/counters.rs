@@ -259,6 +259,11 @@ fn bad_requests_are_one_line_errors_and_the_application_never_starts() {
             "rocprof-rs: error: conflicting value for output_directory : here vs elsewhere",
         ),
         (vec!["--simulate", "gfx942", "--pmc", "SQ_WAVES", "--pmc-groups", "GRBM_COUNT"], "cannot specify both --pmc"),
+        // ATT's streamed counters use the SQ counters --pmc programs (rocprofv3: fatal too).
+        (
+            vec!["--simulate", "gfx942", "--att", "--att-activity", "1", "--pmc", "SQ_WAVES"],
+            "rocprof-rs: error: --att-perfcounters, --att-perfcounter-ctrl and --att-activity cannot be combined with --pmc",
+        ),
     ];
     for (args, want) in cases {
         let (r, started) = never_started(&stage, &args);
@@ -380,5 +385,212 @@ fn extra_counters_are_planned_and_evaluated() {
             "dispatch {id}: {} vs {want}",
             c["WAVES_PER_KCYCLE"]
         );
+    }
+}
+
+/// `--att` with `--pmc` (rocprofv3 configures both): the traced dispatch is counted too, with the
+/// same values as the untraced ones, its counters nested inside the trace (PM4 log); a replayed
+/// request thread-traces pass 1 only.
+#[test]
+fn thread_trace_and_counters_together() {
+    let test = "thread_trace_and_counters_together";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.fixture("vector_add", test) else { return };
+    let out = out_dir("att-pmc");
+    let d = out.dir.display().to_string();
+    let log = out.dir.join("pm4.log");
+    let env = vec![("ROCPROF_RS_SIM_PM4_LOG".to_string(), log.display().to_string())];
+    let common = ["--simulate", "gfx942", "--att", "--att-decoder", "native", "-f", "csv", "-d", &d];
+    let mut args = common.to_vec();
+    args.extend(["--kernel-trace", "--pmc", "SQ_WAVES", "GRBM_COUNT"]);
+    let r = profile(&stage, &args, &app, &["3"], &env);
+    assert!(r.status.success(), "{}", r.transcript());
+    let (work_items, wg) = vector_add_sizes(&r.stdout);
+    let by_dispatch = counters(&read_csv(&find_one(&out.dir, "counter_collection.csv")));
+    assert_eq!(by_dispatch.keys().copied().collect::<Vec<_>>(), [1, 2, 3], "every dispatch is counted");
+    for (id, c) in &by_dispatch {
+        assert_eq!(c["SQ_WAVES"], waves("gfx942", work_items, wg) as f64, "dispatch {id}");
+        assert_eq!(c["GRBM_COUNT"], by_dispatch[&2]["GRBM_COUNT"], "dispatch {id}: tracing changes no count");
+    }
+    // The first dispatch (rocprofv3's default iteration) is thread-traced, with its waves decoded.
+    let att = find_files(&out.dir, ".att");
+    assert_eq!(att.len(), 1, "{att:?}\n{}", r.transcript());
+    let ui = find_files(&out.dir, "filenames.json");
+    assert_eq!(ui.len(), 1, "{ui:?}");
+    assert!(ui[0].parent().unwrap().display().to_string().ends_with("_dispatch_1"), "{ui:?}");
+    let waves_traced = std::fs::read_dir(ui[0].parent().unwrap())
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with("se0_sm"))
+        .count();
+    assert!(waves_traced >= 2, "waves traced: {waves_traced}");
+    assert_eq!(read_csv(&find_one(&out.dir, "kernel_trace.csv")).rows.len(), 3);
+    // PM4 executed: [trace start][PMC start][PMC stop][PMC read][trace stop] for dispatch 1, then
+    // start/stop/read for dispatches 2 and 3.
+    let ibs = logged_ibs(&log);
+    assert_eq!(ibs.len(), 5 + 3 + 3, "{} IBs", ibs.len());
+    let agent = rocprof_counters::Agent::reference("gfx942").unwrap();
+    let names = rocprof_counters::parse_pmc_list("SQ_WAVES GRBM_COUNT");
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let plan = rocprof_counters::plan(&agent, &names).unwrap();
+    let pmc = rocprof_counters::pmc_plan(&agent, &plan.passes[0].events).unwrap();
+    for (i, want) in [(1, "start"), (2, "stop"), (5, "start"), (6, "stop"), (8, "start"), (9, "stop")] {
+        let stream = if want == "start" { pmc.start_stream() } else { pmc.stop_stream() };
+        assert_eq!(ibs[i], stream, "IB {i}: PMC {want}");
+    }
+    assert!(ibs[0] != pmc.start_stream() && ibs[4] != pmc.stop_stream(), "the trace's own IBs wrap the counters");
+
+    // Two passes (9 SQ counters, 8 SQ slots on gfx942): counted in both runs, traced in the first only.
+    let out = out_dir("att-pmc-replay");
+    let d = out.dir.display().to_string();
+    let log = out.dir.join("pm4.log");
+    let env = vec![("ROCPROF_RS_SIM_PM4_LOG".to_string(), log.display().to_string())];
+    let names = [
+        "SQ_WAVES",
+        "SQ_INSTS_VALU",
+        "SQ_INSTS_SALU",
+        "SQ_INSTS_SMEM",
+        "SQ_INSTS_LDS",
+        "SQ_INSTS_FLAT",
+        "SQ_INSTS_VMEM_RD",
+        "SQ_INSTS_VMEM_WR",
+        "SQ_INSTS_BRANCH",
+    ];
+    let mut args = vec!["--simulate", "gfx942", "--att", "--att-decoder", "native", "-f", "csv", "-d", &d, "--pmc"];
+    args.extend(names);
+    let r = profile(&stage, &args, &app, &["2"], &env);
+    assert!(r.status.success(), "{}", r.transcript());
+    assert_eq!(r.stdout.matches("vector_add: ok").count(), 2, "two passes:\n{}", r.transcript());
+    let by_dispatch = counters(&read_csv(&find_one(&out.dir, "counter_collection.csv")));
+    assert_eq!(by_dispatch.len(), 2);
+    assert!(by_dispatch.values().all(|c| c.len() == names.len()), "{by_dispatch:?}");
+    assert_eq!(find_files(&out.dir, ".att").len(), 1, "one trace, from pass 1");
+    // Pass 1: trace start/stop + 2 x 3 counter IBs; pass 2: 2 x 3 counter IBs only.
+    assert_eq!(logged_ibs(&log).len(), 2 + 6 + 6, "the replayed pass is not thread-traced");
+}
+
+/// Counted dispatches from six queues on two GPUs (one thread per queue, submitting concurrently):
+/// every dispatch carries its own values, and the counted kernels of one agent never overlap in
+/// time (counters are per device, so rocprofv3 serialises counted dispatches across queues).
+#[test]
+fn counted_dispatches_from_several_queues_are_serialised() {
+    let test = "counted_dispatches_from_several_queues_are_serialised";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.fixture("multi_queue", test) else { return };
+    let (threads, per_thread) = (6u64, 20u64);
+    let out = out_dir("pmc-queues");
+    let d = out.dir.display().to_string();
+    let r = profile(
+        &stage,
+        &["--simulate", "gfx942,gfx90a", "--pmc", "SQ_WAVES", "GRBM_COUNT", "-f", "csv", "-d", &d],
+        &app,
+        &[&threads.to_string(), &per_thread.to_string()],
+        &[],
+    );
+    assert!(r.status.success(), "{}", r.transcript());
+    assert!(!r.stderr.contains("warning"), "{}", r.stderr);
+    let csv = read_csv(&find_one(&out.dir, "counter_collection.csv"));
+    let by_dispatch = counters(&csv);
+    assert_eq!(by_dispatch.len() as u64, threads * per_thread, "every dispatch is counted");
+    // multi_queue: 4096 work-items in workgroups of 64, wave64 on both targets.
+    for (id, c) in &by_dispatch {
+        assert_eq!(c["SQ_WAVES"], 64.0, "dispatch {id}: its own waves only");
+        assert!(c["GRBM_COUNT"] > 0.0, "dispatch {id}");
+    }
+    let queues: std::collections::HashSet<&String> = csv.rows.iter().map(|r| &r["Queue_Id"]).collect();
+    assert_eq!(queues.len() as u64, threads, "{queues:?}");
+    let mut per_agent: BTreeMap<String, BTreeMap<u64, (u64, u64, String)>> = BTreeMap::new();
+    for row in &csv.rows {
+        let (start, end) = (row["Start_Timestamp"].parse().unwrap(), row["End_Timestamp"].parse().unwrap());
+        per_agent
+            .entry(row["Agent_Id"].clone())
+            .or_default()
+            .insert(row["Dispatch_Id"].parse().unwrap(), (start, end, row["Queue_Id"].clone()));
+    }
+    assert_eq!(per_agent.len(), 2);
+    for (agent, dispatches) in &per_agent {
+        let mut spans: Vec<&(u64, u64, String)> = dispatches.values().collect();
+        spans.sort();
+        let from: std::collections::HashSet<&String> = spans.iter().map(|s| &s.2).collect();
+        assert_eq!(from.len() as u64, threads / 2, "agent {agent}: three queues each");
+        for w in spans.windows(2) {
+            assert!(
+                w[1].0 >= w[0].1,
+                "agent {agent}: counted kernels overlap: queue {} [{}, {}] and queue {} [{}, {}]",
+                w[0].2,
+                w[0].0,
+                w[0].1,
+                w[1].2,
+                w[1].0,
+                w[1].1
+            );
+        }
+    }
+}
+
+/// AMD's rocpd reader (`../shared/tools/rocpd-check`, AMD's `rocpd` Python package) on a counter
+/// database: its `counters_collection` query shows every dispatch's counters with our values, and its
+/// summary reads the database. Needs `ROCPD_MIRROR` (a git dir of ROCm/rocm-systems, which CI does
+/// not have); without it only our own reading of the view runs.
+#[test]
+fn amds_rocpd_reader_shows_the_counters() {
+    let test = "amds_rocpd_reader_shows_the_counters";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.fixture("vector_add", test) else { return };
+    let out = out_dir("rocpd-check");
+    let d = out.dir.display().to_string();
+    let r = profile(
+        &stage,
+        &["--simulate", "gfx942", "--kernel-trace", "--pmc", "SQ_WAVES", "GRBM_COUNT", "-d", &d],
+        &app,
+        &["3"],
+        &[],
+    );
+    assert!(r.status.success(), "{}", r.transcript());
+    let (work_items, wg) = vector_add_sizes(&r.stdout);
+    let want_waves = waves("gfx942", work_items, wg) as f64;
+    let db_path = find_one(&out.dir, ".db");
+    // The query AMD's check runs, through SQLite.
+    let db = rusqlite::Connection::open(&db_path).unwrap();
+    let mut q = db.prepare("SELECT dispatch_id, counter_name, value FROM counters_collection").unwrap();
+    let ours: Vec<(u64, String, f64)> =
+        q.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect();
+    assert_eq!(ours.len(), 6, "{ours:?}");
+    let Some(mirror) = std::env::var_os("ROCPD_MIRROR") else {
+        eprintln!("{test}: AMD's rocpd reader not run: set ROCPD_MIRROR to a git dir of ROCm/rocm-systems");
+        return;
+    };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tools/rocpd-check/run.sh");
+    let o = std::process::Command::new("bash")
+        .arg(&script)
+        .arg(&db_path)
+        .env("ROCPD_MIRROR", mirror)
+        .env("KEEP", "1")
+        .output()
+        .unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    let work = text.lines().find_map(|l| l.strip_prefix("work dir kept: ")).map(PathBuf::from);
+    let _work_guard = work.clone().map(ScratchGuard);
+    assert!(o.status.success(), "AMD's rocpd reader:\n{text}");
+    for check in ["query counters_collection", "query kernels view", "summary (console)"] {
+        let line =
+            text.lines().find(|l| l.starts_with(check) && l.contains(" shim ")).unwrap_or_else(|| panic!("{text}"));
+        assert!(line.split_whitespace().any(|w| w == "ok"), "{line}\n{text}");
+    }
+    // What AMD's query printed (pandas' table): every dispatch, both counters, our values.
+    let logs = find_files(&work.expect("KEEP=1 prints the work dir").join("logs"), ".log");
+    let table = logs
+        .iter()
+        .map(|l| std::fs::read_to_string(l).unwrap())
+        .find(|t| t.trim_start().starts_with("dispatch_id") && t.contains("counter_name"))
+        .unwrap_or_else(|| panic!("no counters_collection output in {logs:?}"));
+    let rows: Vec<Vec<&str>> =
+        table.lines().skip(1).map(|l| l.split_whitespace().collect::<Vec<_>>()).filter(|w| w.len() == 3).collect();
+    assert_eq!(rows.len(), 6, "{table}");
+    for w in rows {
+        let value: f64 = w[2].parse().unwrap();
+        if w[1] == "SQ_WAVES" {
+            assert_eq!(value, want_waves, "{table}");
+        }
+        assert!(ours.iter().any(|(id, n, v)| id.to_string() == w[0] && n == w[1] && *v == value), "{table}");
     }
 }

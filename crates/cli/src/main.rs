@@ -377,7 +377,9 @@ fn replay(
     for pass in 1..c.passes {
         let dir = capture_dir.join(format!("pass-{}", pass + 1));
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-        let mut env = launch::launch_env(cfg, intercept, sim_dir, &dir);
+        // Thread traces come from pass 1 only: a replay repeats the run for its counters.
+        let pass_cfg = Config { att: None, ..cfg.clone() };
+        let mut env = launch::launch_env(&pass_cfg, intercept, sim_dir, &dir);
         env.extend(c.env(pass));
         eprintln!("rocprof-rs: pass {} of {}", pass + 1, c.passes);
         let exit = launch::run_app(&cfg.app, &env)?;

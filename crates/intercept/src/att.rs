@@ -473,16 +473,19 @@ const VENDOR_HEADER: u16 = HSA_PACKET_TYPE_VENDOR_SPECIFIC as u16
     | (HSA_FENCE_SCOPE_SYSTEM as u16) << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE
     | (HSA_FENCE_SCOPE_SYSTEM as u16) << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
 
-/// Wraps the rewritten packets of a selected dispatch (`kernel` and, when the application has a
-/// completion signal, its barrier) with the trace start and stop. Returns the packets to submit
-/// (`[wait for the previous trace's copy-out]`, start, kernel, stop, `[barrier]`) or `None` when
+/// Wraps the packets of a selected dispatch with the trace start and stop. `inner` builds them
+/// (see [`crate::queue::Sequence`]: `[serialising barrier, PMC start]`, kernel, `[PMC stop, PMC
+/// read]`, `[the application's completion barrier]`); it is called at most once, under the agent's
+/// trace lock and only once the dispatch is sure to be traced, so counter collection's chain orders
+/// traced dispatches as this one does. Returns the packets to submit (`[wait for the previous trace's
+/// copy-out]`, start, the counted kernel, stop, `[barrier]`), or `None` without calling `inner` when
 /// this dispatch cannot be traced.
 ///
 /// One trace buffer per agent serves consecutive traced dispatches: a trace starts only after the
 /// host copied the previous one out (a barrier-AND on the previous session's `copied` signal, which
 /// the writer thread's [`poll`] clears), so traced dispatches run one after the other, as
 /// rocprofv3 serialises them.
-pub fn wrap(agent: u64, dispatch_id: u64, packets: &[[u8; 64]]) -> Option<Vec<[u8; 64]>> {
+pub fn wrap(agent: u64, dispatch_id: u64, inner: &mut dyn FnMut() -> crate::queue::Sequence) -> Option<Vec<[u8; 64]>> {
     let (a, g, o) = (ATT.get()?, state::global()?, state::originals()?);
     let t = tracer(a, o, hsa_agent_t { handle: agent })?;
     let store = o.signal_store_relaxed?;
@@ -499,7 +502,7 @@ pub fn wrap(agent: u64, dispatch_id: u64, packets: &[[u8; 64]]) -> Option<Vec<[u
         store(stopped, 1);
         store(copied, 1);
     }
-    let mut out = Vec::with_capacity(5);
+    let mut out = Vec::with_capacity(9);
     if let Some(prev) = sessions.in_flight.back() {
         let wait = crate::queue::completion_barrier(VENDOR_HEADER, hsa_signal_t { handle: 0 }, prev.copied);
         // SAFETY: a barrier-AND packet is a 64-byte plain C struct.
@@ -509,12 +512,15 @@ pub fn wrap(agent: u64, dispatch_id: u64, packets: &[[u8; 64]]) -> Option<Vec<[u
     stop[0..2].copy_from_slice(&VENDOR_HEADER.to_le_bytes());
     stop[56..64].copy_from_slice(&stopped.handle.to_le_bytes());
     sessions.in_flight.push_back(Session { dispatch_id, stopped, copied });
+    let mut seq = inner();
     drop(sessions);
-    let mut kernel = packets[0];
+    let kernel = &mut seq.packets[seq.kernel_at];
     let h = u16::from_le_bytes([kernel[0], kernel[1]]) | 1 << HSA_PACKET_HEADER_BARRIER;
     kernel[0..2].copy_from_slice(&h.to_le_bytes());
-    out.extend([start, kernel, stop]);
-    out.extend_from_slice(&packets[1..]);
+    out.push(start);
+    out.extend_from_slice(&seq.packets[..seq.body_end]);
+    out.push(stop);
+    out.extend_from_slice(&seq.packets[seq.body_end..seq.count]);
     Some(out)
 }
 

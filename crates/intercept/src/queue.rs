@@ -474,67 +474,94 @@ unsafe fn on_packet(
     let mut out = rewrite(&app, signal, gated);
     // Kept in the calling thread's own chunk header: no shared counter on the hot path.
     g.sink.add_hook_time(clock::now_ns().saturating_sub(entered_ns), 1);
-    if crate::att::enabled() {
+    let att_selected = crate::att::enabled() && {
         if crate::att::serialize_all() {
             out.packets[0].header |= BARRIER_BIT;
         }
-        if crate::att::selects(rec.kernel_id) {
-            // Cold path: this dispatch is thread-traced (start, kernel, stop, barrier).
-            // SAFETY: the expansion's packets are 64-byte plain C structs.
-            let raw: Vec<[u8; 64]> =
-                out.packets[..out.count].iter().map(|p| unsafe { std::mem::transmute_copy(p) }).collect();
-            if let Some(wrapped) = crate::att::wrap(agent, dispatch_id, &raw) {
-                // SAFETY: `wrapped` holds contiguous 64-byte packets, valid for the call.
-                unsafe { writer(wrapped.as_ptr().cast(), wrapped.len() as u64) };
-                return;
-            }
+        crate::att::selects(rec.kernel_id)
+    };
+    // Counter collection: when the agent has counters configured and the filter selects this dispatch,
+    // the kernel is wrapped in the PMC start/stop/read packets (see `pmc`).
+    slot.pmc_agent.store(crate::pmc::NONE, Ordering::Relaxed);
+    let mut counted = || counted_sequence(g, o, slot, agent, rec.kernel_id, &out);
+    if att_selected {
+        // Cold path: this dispatch is thread-traced too (trace start, the sequence above, trace
+        // stop). The sequence is built under the trace's lock, so that traced and counted
+        // dispatches take the same order in both serialisation chains (opposite orders would
+        // make each wait for the other).
+        if let Some(wrapped) = crate::att::wrap(agent, dispatch_id, &mut counted) {
+            // SAFETY: `wrapped` holds contiguous 64-byte packets, valid for the call.
+            unsafe { writer(wrapped.as_ptr().cast(), wrapped.len() as u64) };
+            return;
         }
     }
-    // Counter collection: when the agent has counters configured and the filter selects this dispatch,
-    // wrap the kernel in the PMC start/stop/read packets (see `pmc`).
-    slot.pmc_agent.store(crate::pmc::NONE, Ordering::Relaxed);
-    if let Some(p) = g.pmc.as_ref() {
-        if let Some(a) = p.agent_index(agent) {
-            if p.selects(rec.kernel_id) {
-                let mut before = [[0u8; 64]; 2];
-                let mut after = [[0u8; 64]; 2];
-                let (buffer, n_before) = p.begin(o, a, &mut before, &mut after);
-                slot.pmc_buffer.store(buffer, Ordering::Relaxed);
-                slot.pmc_agent.store(a as u32, Ordering::Release);
-                if buffer != crate::pmc::EXHAUSTED {
-                    let mut seq = Counted { packets: [[0u8; 64]; 6] };
-                    seq.packets[..n_before].copy_from_slice(&before[..n_before]);
-                    // SAFETY: the expansion's packets are 64-byte plain C structs.
-                    let kernel = unsafe {
-                        std::ptr::read((&out.packets[0] as *const hsa_kernel_dispatch_packet_t).cast::<[u8; 64]>())
-                    };
-                    seq.packets[n_before] = kernel;
-                    seq.packets[n_before + 1..n_before + 3].copy_from_slice(&after);
-                    let mut n = n_before + 3;
-                    if out.count == 2 {
-                        // SAFETY: as above.
-                        seq.packets[n] = unsafe {
-                            std::ptr::read((&out.packets[1] as *const hsa_kernel_dispatch_packet_t).cast::<[u8; 64]>())
-                        };
-                        n += 1;
-                    }
-                    // SAFETY: `seq` holds `n` contiguous packets, valid for the call.
-                    unsafe { writer(seq.packets.as_ptr().cast(), n as u64) };
-                    return;
-                }
+    let seq = counted();
+    // SAFETY: `seq` holds `count` contiguous packets, valid for the call.
+    unsafe { writer(seq.packets.as_ptr().cast(), seq.count as u64) };
+}
+
+/// The packets one application dispatch becomes, 64-byte aligned like a queue slot: at most a
+/// serialising barrier, the PMC start, the kernel, the PMC stop and read, and the barrier that
+/// completes the application's signal.
+#[repr(C, align(64))]
+pub struct Sequence {
+    /// The packets.
+    pub packets: [[u8; 64]; 6],
+    /// How many are used.
+    pub count: usize,
+    /// Index of the kernel packet.
+    pub kernel_at: usize,
+    /// Index of the first packet after the profiling of the kernel (the application's completion
+    /// barrier, or `count`): a thread trace's stop goes there.
+    pub body_end: usize,
+}
+
+/// [`Sequence`] of a dispatch: the rewritten packets `out`, wrapped in counter collection when
+/// the agent has counters configured and the filter selects the dispatch (records the buffer in
+/// `slot`; a selected dispatch without a free buffer is counted as lost and runs uncounted).
+fn counted_sequence(
+    g: &Global,
+    o: &Originals,
+    slot: &state::Slot,
+    agent: u64,
+    kernel_id: u64,
+    out: &Expansion,
+) -> Sequence {
+    // SAFETY: the expansion's packets are 64-byte plain C structs.
+    let raw = |i: usize| unsafe {
+        std::ptr::read((&out.packets[i] as *const hsa_kernel_dispatch_packet_t).cast::<[u8; 64]>())
+    };
+    let mut seq = Sequence { packets: [[0u8; 64]; 6], count: 0, kernel_at: 0, body_end: 1 };
+    let mut n = 0;
+    if let Some((p, a)) = g.pmc.as_ref().and_then(|p| Some((p, p.agent_index(agent)?))) {
+        if p.selects(kernel_id) {
+            let mut before = [[0u8; 64]; 2];
+            let mut after = [[0u8; 64]; 2];
+            let (buffer, n_before) = p.begin(o, a, &mut before, &mut after);
+            slot.pmc_buffer.store(buffer, Ordering::Relaxed);
+            slot.pmc_agent.store(a as u32, Ordering::Release);
+            if buffer != crate::pmc::EXHAUSTED {
+                seq.packets[..n_before].copy_from_slice(&before[..n_before]);
+                seq.kernel_at = n_before;
+                seq.packets[n_before] = raw(0);
+                seq.packets[n_before + 1..n_before + 3].copy_from_slice(&after);
+                n = n_before + 3;
+            } else {
                 g.sink.count_loss(LossReason::CounterBufferPoolEmpty);
             }
         }
     }
-    // SAFETY: `out` holds `count` contiguous packets, valid for the call.
-    unsafe { writer(out.packets.as_ptr().cast(), out.count as u64) };
-}
-
-/// The packets of a counted dispatch (at most: serialising barrier, start, kernel, stop, read,
-/// completion barrier), 64-byte aligned like a queue slot.
-#[repr(C, align(64))]
-struct Counted {
-    packets: [[u8; 64]; 6],
+    if n == 0 {
+        seq.packets[0] = raw(0);
+        n = 1;
+    }
+    seq.body_end = n;
+    if out.count == 2 {
+        seq.packets[n] = raw(1);
+        n += 1;
+    }
+    seq.count = n;
+    seq
 }
 
 /// The completion handler's body (runtime async thread). Returns false: one-shot.

@@ -5,7 +5,9 @@
 //! environment the CLI sets, no CLI: the in-process cost, with the capture checked for N complete
 //! dispatches and no losses), once by default and once with the strict in-queue completion gate,
 //! and under `rocprof-rs --kernel-trace -f rocpd` (adds reading the capture and writing the
-//! database). Best of several runs each, to keep the noise of shared
+//! database). Counter collection (`--pmc SQ_WAVES GRBM_COUNT`, every dispatch counted) is measured
+//! the same two ways, in process (with the counter environment the CLI sets) and end to end, and
+//! reported as a ratio to kernel trace alone. Best of several runs each, to keep the noise of shared
 //! cores out; the report gives wall-time ratios and the extra time per dispatch.
 //!
 //! Conversion: a streamed synthetic trace of `--convert-records` (default 10 M) kernel-dispatch
@@ -21,7 +23,8 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use rocprof_e2e::{profile, run, scratch, stage};
+use rocprof_e2e::{profile, run, scratch, stage, Stage};
+use rocprof_model::counters::PmcStatus;
 
 fn arg(args: &[String], name: &str, default: u64) -> Result<u64> {
     match args.iter().position(|a| a == name) {
@@ -73,10 +76,11 @@ fn main() -> Result<()> {
             // In-process cost only: the application under the interception library, exactly as
             // the CLI launches it, without the CLI's post-processing.
             let intercept = stage.dir.join("librocprof_intercept.so").display().to_string();
-            let in_process = |gate: &str| {
+            let in_process = |gate: &str, extra: &[(String, String)]| {
                 best(runs, || {
                     let cap = scratch("bench-capture");
                     let mut env = env.clone();
+                    env.extend(extra.iter().cloned());
                     env.push(("LD_PRELOAD".into(), intercept.clone()));
                     env.push(("HSA_TOOLS_LIB".into(), intercept.clone()));
                     env.push(("ROCPROF_RS_CAPTURE_DIR".into(), cap.display().to_string()));
@@ -93,9 +97,11 @@ fn main() -> Result<()> {
                         bail!("expected one capture file in {}, found {files:?}", cap.display())
                     };
                     let c = rocprof_model::capture::read_capture(file)?;
+                    let counted = c.trace.pmc_outputs.iter().filter(|o| o.status == PmcStatus::Ok).count() as u64;
                     if c.trace.dispatches.len() as u64 != dispatches
                         || c.trace.health.lost.nonzero().next().is_some()
                         || c.incomplete_dispatches != 0
+                        || (!extra.is_empty() && counted != dispatches)
                     {
                         bail!(
                             "capture has {} dispatches ({} incomplete) and losses {:?} for {dispatches} dispatches",
@@ -108,26 +114,33 @@ fn main() -> Result<()> {
                     Ok(e)
                 })
             };
-            let ungated = in_process("0")?;
-            let gated = in_process("1")?;
-            let end_to_end = best(runs, || {
-                let out = scratch("bench");
-                let out_s = out.display().to_string();
-                let t = Instant::now();
-                let r = profile(
-                    &stage,
-                    &["--simulate", "gfx942", "--kernel-trace", "-f", "rocpd", "-d", &out_s],
-                    &app,
-                    &[&n],
-                    &[],
-                );
-                let e = t.elapsed();
-                if !r.status.success() {
-                    bail!("vector_add under rocprof-rs failed:\n{}", r.transcript());
-                }
-                let _ = std::fs::remove_dir_all(&out);
-                Ok(e)
-            })?;
+            let ungated = in_process("0", &[])?;
+            let gated = in_process("1", &[])?;
+            let end_to_end_with = |extra: &[&str]| {
+                best(runs, || {
+                    let out = scratch("bench");
+                    let out_s = out.display().to_string();
+                    let mut args = vec!["--simulate", "gfx942", "--kernel-trace", "-f", "rocpd", "-d", &out_s];
+                    args.extend(extra);
+                    let t = Instant::now();
+                    let r = profile(&stage, &args, &app, &[&n], &[]);
+                    let e = t.elapsed();
+                    if !r.status.success() {
+                        bail!("vector_add under rocprof-rs {extra:?} failed:\n{}", r.transcript());
+                    }
+                    let _ = std::fs::remove_dir_all(&out);
+                    Ok(e)
+                })
+            };
+            let end_to_end = end_to_end_with(&[])?;
+            // Counter collection: the same runs with two counters on every dispatch. The in-process
+            // variant gets exactly the environment the CLI sets for the request (printed by
+            // `--log-level env`).
+            let pmc_env = pmc_environment(&stage, &app, PMC_REQUEST)?;
+            let counted = in_process("0", &pmc_env)?;
+            let mut pmc_args = vec!["--pmc"];
+            pmc_args.extend(PMC_REQUEST);
+            let counted_end_to_end = end_to_end_with(&pmc_args)?;
             let ms = |d: Duration| d.as_secs_f64() * 1e3;
             let per = |d: Duration| (d.as_secs_f64() - plain.as_secs_f64()) * 1e6 / dispatches as f64;
             println!(
@@ -151,6 +164,30 @@ fn main() -> Result<()> {
                 ms(end_to_end),
                 end_to_end.as_secs_f64() / plain.as_secs_f64(),
                 per(end_to_end)
+            );
+            let label = format!("interception library + --pmc {}", PMC_REQUEST.join(" "));
+            println!(
+                "  {label:<52} {:>9.1} ms  ratio {:.3}x  {:+.2} us per dispatch",
+                ms(counted),
+                counted.as_secs_f64() / plain.as_secs_f64(),
+                per(counted)
+            );
+            let label = format!("rocprof-rs --kernel-trace --pmc {}", PMC_REQUEST.join(" "));
+            println!(
+                "  {label:<52} {:>9.1} ms  ratio {:.3}x  {:+.2} us per dispatch",
+                ms(counted_end_to_end),
+                counted_end_to_end.as_secs_f64() / plain.as_secs_f64(),
+                per(counted_end_to_end)
+            );
+            let extra = |with: Duration, without: Duration| {
+                (with.as_secs_f64() - without.as_secs_f64()) * 1e6 / dispatches as f64
+            };
+            println!(
+                "  counter collection vs kernel trace alone: in process ratio {:.3}x ({:+.2} us per counted dispatch), end to end ratio {:.3}x ({:+.2} us per counted dispatch)",
+                counted.as_secs_f64() / ungated.as_secs_f64(),
+                extra(counted, ungated),
+                counted_end_to_end.as_secs_f64() / end_to_end.as_secs_f64(),
+                extra(counted_end_to_end, end_to_end)
             );
         }
     }
@@ -184,6 +221,35 @@ fn main() -> Result<()> {
         println!("  {}", text.trim());
     }
     Ok(())
+}
+
+/// The counters of the counter-collection benchmark (one pass on every target).
+const PMC_REQUEST: &[&str] = &["SQ_WAVES", "GRBM_COUNT"];
+
+/// The `ROCPROF_RS_*` counter variables the CLI sets for `--pmc counters` on gfx942, read from a
+/// `--log-level env` run.
+fn pmc_environment(stage: &Stage, app: &std::path::Path, counters: &[&str]) -> Result<Vec<(String, String)>> {
+    let out = scratch("bench-pmc-env");
+    let out_s = out.display().to_string();
+    let mut args = vec!["--simulate", "gfx942", "--log-level", "env", "-d", &out_s, "--pmc"];
+    args.extend(counters);
+    let r = profile(stage, &args, app, &["1"], &[]);
+    let _ = std::fs::remove_dir_all(&out);
+    if !r.status.success() {
+        bail!("rocprof-rs --pmc failed:\n{}", r.transcript());
+    }
+    let env: Vec<(String, String)> = r
+        .stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("rocprof-rs: env "))
+        .filter_map(|kv| kv.split_once('='))
+        .filter(|(k, _)| k.starts_with("ROCPROF_RS_PMC") || *k == "ROCPROF_RS_KERNEL_NAMES")
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    if !env.iter().any(|(k, _)| k == "ROCPROF_RS_PMC") {
+        bail!("rocprof-rs --log-level env printed no ROCPROF_RS_PMC:\n{}", r.transcript());
+    }
+    Ok(env)
 }
 
 /// Peak resident set size of this process, KiB (`VmHWM`).

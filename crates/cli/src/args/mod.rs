@@ -220,8 +220,10 @@ impl Args {
         }
         let kernel_filter = self.kernel_filter.into_spec()?;
         let collection = self.collection.into_spec()?;
-        let att = self.att.into_options(false)?;
         let pmc = self.pmc.into_request()?;
+        // As rocprofv3: --att and --pmc together trace and count the same dispatches; only ATT's own
+        // streamed counters (they use the same SQ counter registers) conflict with --pmc.
+        let att = self.att.into_options(pmc.is_some())?;
         Ok(Config {
             kernel_filter,
             att,
