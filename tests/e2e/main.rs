@@ -17,3 +17,4 @@ mod losses;
 mod multi_queue;
 mod packets;
 mod programs;
+mod rocpd_amd;
