@@ -244,3 +244,145 @@ fn convert_errors_are_one_line() {
     assert_eq!(run.status.code(), Some(2), "{}", run.transcript());
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.transcript());
 }
+
+/// What a `.pftrace` says about counters, decoded with `perfetto_protos`: samples per counter
+/// track name, and every kernel slice's numeric debug annotations that are not the fixed ones
+/// (the counter values), as (annotation name, value) in slice order.
+fn pftrace_counters(path: &Path) -> (HashMap<String, usize>, Vec<(String, f64)>) {
+    let trace = PfTrace::parse_from_bytes(&std::fs::read(path).unwrap()).expect("a Perfetto trace");
+    let mut names: HashMap<u64, String> = HashMap::new();
+    let mut samples = HashMap::new();
+    let mut values = Vec::new();
+    for p in &trace.packet {
+        if p.has_track_descriptor() {
+            let d = p.track_descriptor();
+            if d.counter.is_some() {
+                names.insert(d.uuid(), d.name().to_string());
+            }
+        }
+        if !p.has_track_event() {
+            continue;
+        }
+        let e = p.track_event();
+        match e.type_() {
+            track_event::Type::TYPE_COUNTER => {
+                let name = names.get(&e.track_uuid()).cloned().expect("a counter on a declared counter track");
+                *samples.entry(name).or_insert(0) += 1;
+            }
+            track_event::Type::TYPE_SLICE_BEGIN => {
+                for a in &e.debug_annotations {
+                    if a.has_name() && a.has_double_value() {
+                        values.push((a.name().to_string(), a.double_value()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    (samples, values)
+}
+
+#[test]
+fn counters_reach_every_format_with_the_csv_values() {
+    let test = "counters_reach_every_format_with_the_csv_values";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.fixture("vector_add", test) else { return };
+    let out = scratch(test);
+    let out_s = out.display().to_string();
+    let args = [
+        "--simulate",
+        "gfx942",
+        "--kernel-trace",
+        "--pmc",
+        "SQ_WAVES",
+        "GRBM_COUNT",
+        "-d",
+        &out_s,
+        "-o",
+        "run",
+        "-f",
+        "csv",
+        "json",
+        "pftrace",
+        "otf2",
+    ];
+    let run = profile(&stage, &args, &app, &["20"], &[]);
+    assert!(run.status.success(), "{}", run.transcript());
+
+    // The reference: counter_collection.csv, (dispatch id, counter) -> value.
+    let csv = read_csv(&out.join("run_counter_collection.csv"));
+    assert_eq!(csv.rows.len(), 40, "20 dispatches x 2 counters");
+    let mut expected: HashMap<(u64, String), f64> = HashMap::new();
+    for r in &csv.rows {
+        let key = (r["Dispatch_Id"].parse().unwrap(), r["Counter_Name"].clone());
+        expected.insert(key, r["Counter_Value"].parse().unwrap());
+    }
+    assert!(expected.values().any(|v| *v > 0.0), "{expected:?}");
+    let expected_sorted = |name: &str| {
+        let mut v: Vec<f64> = expected.iter().filter(|(k, _)| k.1 == name).map(|(_, v)| *v).collect();
+        v.sort_by(f64::total_cmp);
+        v
+    };
+    let waves = expected_sorted("SQ_WAVES");
+    let grbm = expected_sorted("GRBM_COUNT");
+
+    // JSON: the two counters, and one counter_collection record per dispatch with the CSV values.
+    let doc = valid_json(&out.join("run_results.json"));
+    let p = &doc["rocprofiler-sdk-tool"][0];
+    let counters = p["counters"].as_array().unwrap();
+    let mut counter_names: HashMap<u64, String> = HashMap::new();
+    for c in counters {
+        counter_names.insert(c["id"]["handle"].as_u64().unwrap(), c["name"].as_str().unwrap().to_string());
+    }
+    let mut sorted_names: Vec<&String> = counter_names.values().collect();
+    sorted_names.sort();
+    assert_eq!(sorted_names, ["GRBM_COUNT", "SQ_WAVES"]);
+    let cc = p["callback_records"]["counter_collection"].as_array().unwrap();
+    assert_eq!(cc.len(), 20);
+    for r in cc {
+        let id = r["dispatch_data"]["dispatch_info"]["dispatch_id"].as_u64().unwrap();
+        let records = r["records"].as_array().unwrap();
+        assert_eq!(records.len(), 2);
+        for v in records {
+            let name = &counter_names[&v["counter_id"]["handle"].as_u64().unwrap()];
+            assert_eq!(v["value"].as_f64(), expected.get(&(id, name.clone())).copied(), "dispatch {id} {name}");
+        }
+    }
+
+    // Perfetto: a PMC counter track per counter with 5 points per dispatch plus the two 0 points
+    // around all of them, and each kernel slice annotated with its values.
+    let pftrace = out.join("run_results.pftrace");
+    let (samples, values) = pftrace_counters(&pftrace);
+    assert_eq!(samples.get("Agent [1] PMC SQ_WAVES"), Some(&102), "{samples:?}");
+    assert_eq!(samples.get("Agent [1] PMC GRBM_COUNT"), Some(&102), "{samples:?}");
+    let slice_values = |name: &str| {
+        let mut v: Vec<f64> = values.iter().filter(|(n, _)| n == name).map(|(_, v)| *v).collect();
+        v.sort_by(f64::total_cmp);
+        v
+    };
+    assert_eq!(slice_values("SQ_WAVES"), waves);
+    assert_eq!(slice_values("GRBM_COUNT"), grbm);
+    if let Some(report) = perfetto_check(test, &pftrace) {
+        let max = waves.last().copied().unwrap();
+        assert!(
+            report.lines().any(|l| l.contains("Agent [1] PMC SQ_WAVES")
+                && l.contains(" 102 ")
+                && l.contains(&format!("{max:.1}"))),
+            "{report}"
+        );
+    }
+
+    // OTF2: one metric per counter, two samples (value, then 0) per dispatch.
+    if let Some(report) = otf2_check(test, &out.join("run_results.otf2")) {
+        for name in ["SQ_WAVES", "GRBM_COUNT"] {
+            assert!(
+                report.lines().any(|l| l.trim_start().starts_with(name)
+                    && l.contains("ABSOLUTE_NEXT")
+                    && l.trim_end().ends_with(" 40")),
+                "{name}:\n{report}"
+            );
+        }
+        // 20 kernels (ENTER + LEAVE) and 2 counters x 20 dispatches x 2 samples.
+        assert!(report.contains("== events total: 120"), "{report}");
+    }
+}

@@ -172,6 +172,7 @@ functions! {
     OTF2_Archive_GetGlobalDefWriter: fn(Handle) -> Handle;
     OTF2_EvtWriter_Enter: fn(Handle, Handle, u64, u32) -> i32;
     OTF2_EvtWriter_Leave: fn(Handle, Handle, u64, u32) -> i32;
+    OTF2_EvtWriter_Metric: fn(Handle, Handle, u64, u32, u8, *const u8, *const u64) -> i32;
     OTF2_AttributeList_New: fn() -> Handle;
     OTF2_AttributeList_Delete: fn(Handle) -> i32;
     OTF2_AttributeList_AddStringRef: fn(Handle, u32, u32) -> i32;
@@ -182,6 +183,8 @@ functions! {
     OTF2_GlobalDefWriter_WriteLocationGroup: fn(Handle, u32, u32, u8, u32, u32) -> i32;
     OTF2_GlobalDefWriter_WriteLocation: fn(Handle, u64, u32, u8, u64, u32) -> i32;
     OTF2_GlobalDefWriter_WriteRegion: fn(Handle, u32, u32, u32, u32, u8, u8, u32, u32, u32, u32) -> i32;
+    OTF2_GlobalDefWriter_WriteMetricMember: fn(Handle, u32, u32, u32, u8, u8, u8, u8, i64, u32) -> i32;
+    OTF2_GlobalDefWriter_WriteMetricClass: fn(Handle, u32, u8, *const u32, u8, u8) -> i32;
 }
 
 /// `OTF2_UNDEFINED_UINT32`: no system tree parent, no creating group, no string.
@@ -194,6 +197,8 @@ pub const LOCATION_GROUP_ACCELERATOR: u8 = 2;
 pub const LOCATION_CPU_THREAD: u8 = 1;
 /// `OTF2_LOCATION_TYPE_ACCELERATOR_STREAM`.
 pub const LOCATION_ACCELERATOR_STREAM: u8 = 2;
+/// `OTF2_LOCATION_TYPE_METRIC`.
+pub const LOCATION_METRIC: u8 = 3;
 /// `OTF2_REGION_ROLE_FUNCTION`.
 pub const ROLE_FUNCTION: u8 = 1;
 /// `OTF2_REGION_ROLE_DATA_TRANSFER`.
@@ -204,6 +209,18 @@ pub const PARADIGM_USER: u8 = 1;
 pub const PARADIGM_HIP: u8 = 23;
 /// `OTF2_TYPE_STRING`.
 pub const TYPE_STRING: u8 = 11;
+/// `OTF2_TYPE_DOUBLE`.
+pub const TYPE_DOUBLE: u8 = 10;
+/// `OTF2_METRIC_TYPE_OTHER`.
+const METRIC_TYPE_OTHER: u8 = 0;
+/// `OTF2_METRIC_ABSOLUTE_NEXT`: an absolute value, valid from its sample until the next one.
+const METRIC_ABSOLUTE_NEXT: u8 = 1 | (3 << 4);
+/// `OTF2_BASE_DECIMAL`.
+const BASE_DECIMAL: u8 = 1;
+/// `OTF2_METRIC_ASYNCHRONOUS`: samples at any time, not tied to ENTER/LEAVE.
+const METRIC_ASYNCHRONOUS: u8 = 2;
+/// `OTF2_RECORDER_KIND_UNKNOWN`.
+const RECORDER_KIND_UNKNOWN: u8 = 0;
 
 /// The loaded library.
 pub struct Otf2 {
@@ -347,6 +364,22 @@ impl<'l> Archive<'l> {
         Ok(())
     }
 
+    /// A Metric event on `location`: metric class `metric` (one `double` member) has `value`
+    /// from `time` on. Times on one location must not decrease.
+    pub fn metric(&mut self, location: u64, time: u64, metric: u32, value: f64) -> Result<()> {
+        let w = self.writer(location)?;
+        let ty = [TYPE_DOUBLE];
+        // OTF2_MetricValue is a union of int64/uint64/double: the double's bits.
+        let v = [value.to_bits()];
+        // SAFETY: as in `enter`; `ty` and `v` hold the one member's type and value and outlive
+        // the call.
+        check("OTF2_EvtWriter_Metric", unsafe {
+            (self.lib.fns.OTF2_EvtWriter_Metric)(w, std::ptr::null_mut(), time, metric, 1, ty.as_ptr(), v.as_ptr())
+        })?;
+        *self.counts.entry(location).or_insert(0) += 1;
+        Ok(())
+    }
+
     /// Events written on `location` so far (what its definition declares).
     pub fn events(&self, location: u64) -> u64 {
         self.counts.get(&location).copied().unwrap_or(0)
@@ -480,6 +513,42 @@ impl Definitions<'_> {
                 UNDEFINED,
                 0,
                 0,
+            )
+        })
+    }
+
+    /// A MetricMember definition: an absolute `double` value valid until the next sample
+    /// (type OTHER, base 10, exponent 0).
+    pub fn metric_member(&mut self, id: u32, name: u32, description: u32, unit: u32) -> Result<()> {
+        // SAFETY: as above.
+        check("WriteMetricMember", unsafe {
+            (self.fns.OTF2_GlobalDefWriter_WriteMetricMember)(
+                self.writer,
+                id,
+                name,
+                description,
+                METRIC_TYPE_OTHER,
+                METRIC_ABSOLUTE_NEXT,
+                TYPE_DOUBLE,
+                BASE_DECIMAL,
+                0,
+                unit,
+            )
+        })
+    }
+
+    /// A MetricClass definition with the one member `member`, sampled asynchronously.
+    pub fn metric_class(&mut self, id: u32, member: u32) -> Result<()> {
+        let members = [member];
+        // SAFETY: as above; `members` outlives the call.
+        check("WriteMetricClass", unsafe {
+            (self.fns.OTF2_GlobalDefWriter_WriteMetricClass)(
+                self.writer,
+                id,
+                1,
+                members.as_ptr(),
+                METRIC_ASYNCHRONOUS,
+                RECORDER_KIND_UNKNOWN,
             )
         })
     }

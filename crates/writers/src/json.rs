@@ -15,6 +15,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
 
+use rocprof_model::counters::{CounterCollection, CounterInfo};
 use rocprof_model::{Agent, AgentType, CodeObject, KernelDispatch, KernelId, KernelSymbol, Record, SessionMeta};
 use serde_json::{json, Value};
 
@@ -43,6 +44,9 @@ pub const BUFFER_RECORD_ARRAYS: [&str; 12] = [
 const KERNEL_DISPATCH_RECORD_SIZE: u64 = 136;
 /// `sizeof(rocprofiler_kernel_dispatch_info_t)`.
 const KERNEL_DISPATCH_INFO_SIZE: u64 = 72;
+/// `sizeof(rocprofiler_dispatch_counting_service_data_t)`: size, correlation id (internal +
+/// external), dispatch info, start and end timestamps.
+const COUNTING_SERVICE_DATA_SIZE: u64 = 112;
 
 /// Settings of the JSON writer.
 #[derive(Debug, Clone, Default)]
@@ -118,6 +122,13 @@ struct ProcessJson {
     code_objects: Vec<Value>,
     kernel_symbols: Vec<Value>,
     kernel_names: HashMap<KernelId, String>,
+    /// Register counts by kernel (`arch_vgpr_count`, `accum_vgpr_count`, `sgpr_count`), which
+    /// counter records repeat.
+    kernel_regs: HashMap<KernelId, [u32; 3]>,
+    /// `counters` and the dimensions they use (`strings.counters.dimension_ids`: id -> name and
+    /// the largest instance count seen).
+    counters: Vec<Value>,
+    dimensions: BTreeMap<u64, (&'static str, u64)>,
     stats: DomainStats,
     arrays: BTreeMap<&'static str, Spill>,
     /// Scratch text of one record.
@@ -268,6 +279,77 @@ fn write_kernel_dispatch(out: &mut String, d: &KernelDispatch) {
     );
 }
 
+/// A `counters` entry and the dimensions it uses (id, name, instance count), parsed from the
+/// counter's dimension text (`DIMENSION_XCC[0:7] DIMENSION_SHADER_ENGINE[0:3]`).
+fn counter_json(session: &Session<'_>, c: &CounterInfo) -> (Value, Vec<(u64, &'static str, u64)>) {
+    let s = |id| session.strings.resolve(id);
+    let dims: Vec<(u64, &'static str, u64)> = s(c.dimensions)
+        .split_whitespace()
+        .filter_map(|d| {
+            let (name, range) = d.split_once('[')?;
+            let (lo, hi) = range.strip_suffix(']')?.split_once(':')?;
+            let (lo, hi) = (lo.parse::<u64>().ok()?, hi.parse::<u64>().ok()?);
+            let id = kinds::COUNTER_DIMENSIONS.iter().position(|n| *n == name)?;
+            Some((id as u64, kinds::COUNTER_DIMENSIONS[id], hi.saturating_sub(lo) + 1))
+        })
+        .collect();
+    let value = json!({
+        "agent_id": { "handle": c.agent.0 },
+        "id": { "handle": c.id.0 },
+        "is_constant": 0,
+        "is_derived": u8::from(c.is_derived),
+        "name": s(c.name),
+        "description": s(c.description),
+        "block": s(c.block),
+        "expression": s(c.expression),
+        "dimension_ids": dims.iter().map(|d| d.0).collect::<Vec<_>>(),
+    });
+    (value, dims)
+}
+
+/// A `callback_records.counter_collection` entry: rocprofv3's keys (`thread_id`,
+/// `dispatch_data`, `records`, `stream_id`) and the register and LDS fields its schema also
+/// lists. `regs` are the kernel's register counts (else the dispatch's).
+fn write_counter_collection(out: &mut String, c: &CounterCollection, regs: Option<[u32; 3]>) {
+    use std::fmt::Write as _;
+    let d = &c.dispatch;
+    let [arch, accum, sgpr] = regs.unwrap_or([d.arch_vgpr_count, d.accum_vgpr_count, d.sgpr_count]);
+    let _ = write!(
+        out,
+        "{{\"thread_id\":{},\"dispatch_data\":{{\"size\":{},\"correlation_id\":{{\"internal\":{},\"external\":0}},\"dispatch_info\":{{\"size\":{},\"agent_id\":{{\"handle\":{}}},\"queue_id\":{{\"handle\":{}}},\"kernel_id\":{},\"dispatch_id\":{},\"private_segment_size\":{},\"group_segment_size\":{},\"workgroup_size\":{{\"x\":{},\"y\":{},\"z\":{}}},\"grid_size\":{{\"x\":{},\"y\":{},\"z\":{}}}}},\"start_timestamp\":{},\"end_timestamp\":{}}},\"records\":[",
+        d.thread.0,
+        COUNTING_SERVICE_DATA_SIZE,
+        d.correlation_id.0,
+        KERNEL_DISPATCH_INFO_SIZE,
+        d.agent.0,
+        d.queue.0,
+        d.kernel.0,
+        d.dispatch_id.0,
+        d.private_segment_size,
+        d.group_segment_size,
+        d.workgroup.x,
+        d.workgroup.y,
+        d.workgroup.z,
+        d.grid.x,
+        d.grid.y,
+        d.grid.z,
+        d.start.ns,
+        d.end.ns,
+    );
+    for (i, v) in c.values.iter().enumerate() {
+        let sep = if i > 0 { "," } else { "" };
+        // serde_json's float formatting (shortest round trip; non-finite values become null).
+        let value = serde_json::to_string(&v.value).unwrap_or_else(|_| "null".into());
+        let _ = write!(out, "{sep}{{\"counter_id\":{{\"handle\":{}}},\"value\":{value}}}", v.counter.0);
+    }
+    let _ = write!(
+        out,
+        "],\"stream_id\":{{\"handle\":{}}},\"arch_vgpr_count\":{arch},\"accum_vgpr_count\":{accum},\"sgpr_count\":{sgpr},\"lds_block_size_v\":{}}}",
+        d.stream.0,
+        d.lds_block_size(),
+    );
+}
+
 #[cfg(test)]
 fn kernel_dispatch_json(d: &KernelDispatch) -> Value {
     json!({
@@ -372,6 +454,9 @@ impl State {
             code_objects: Vec::new(),
             kernel_symbols: Vec::new(),
             kernel_names: HashMap::new(),
+            kernel_regs: HashMap::new(),
+            counters: Vec::new(),
+            dimensions: BTreeMap::new(),
             stats: DomainStats::new(KERNEL_DISPATCH_DOMAIN),
             arrays,
             line: String::with_capacity(512),
@@ -396,13 +481,15 @@ impl State {
                 "config": config,
             },
             "agents": p.agents,
-            "counters": [],
+            "counters": p.counters,
             "strings": {
                 "callback_records": [],
                 "buffer_records": buffer_record_strings(),
                 "marker_api": [],
                 "correlation_id": { "external": [] },
-                "counters": { "dimension_ids": [] },
+                "counters": { "dimension_ids": p.dimensions.iter().map(|(id, (name, size))| json!({
+                    "id": id, "instance_size": size, "name": name,
+                })).collect::<Vec<_>>() },
                 "pc_sample_instructions": [],
                 "pc_sample_comments": [],
                 "att_filenames": [],
@@ -483,6 +570,24 @@ impl Writer for JsonWriter {
             Record::KernelSymbol(k) => {
                 p.kernel_symbols.push(kernel_symbol_json(session, k));
                 p.kernel_names.insert(k.id, session.strings.resolve(k.formatted_name).to_string());
+                p.kernel_regs.insert(k.id, [k.arch_vgpr_count, k.accum_vgpr_count, k.sgpr_count]);
+            }
+            Record::Counter(c) => {
+                let (value, dims) = counter_json(session, c);
+                for (id, name, size) in dims {
+                    let e = p.dimensions.entry(id).or_insert((name, size));
+                    e.1 = e.1.max(size);
+                }
+                p.counters.push(value);
+            }
+            Record::CounterCollection(c) => {
+                p.line.clear();
+                let regs = p.kernel_regs.get(&c.dispatch.kernel).copied();
+                write_counter_collection(&mut p.line, c, regs);
+                let line = std::mem::take(&mut p.line);
+                let r = p.arrays.get_mut("counter_collection").expect("array").push_raw(&line);
+                p.line = line;
+                r?;
             }
             Record::RunHealth(h) => {
                 p.health = Some(Value::Object(h.metadata().into_iter().map(|(k, v)| (k, Value::from(v))).collect()));

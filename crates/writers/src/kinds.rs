@@ -46,3 +46,17 @@ pub const BUFFER_TRACING_KINDS: [&str; 30] = [
 /// Operation names of `KERNEL_DISPATCH` records (`rocprofiler_kernel_dispatch_operation_t`).
 pub const KERNEL_DISPATCH_OPERATIONS: [&str; 3] =
     ["KERNEL_DISPATCH_NONE", "KERNEL_DISPATCH_ENQUEUE", "KERNEL_DISPATCH_COMPLETE"];
+
+/// Counter dimension names by `rocprofiler_profile_counter_instance_types` value (index 0 is
+/// `DIMENSION_NONE`), as `counters[].dimension_ids` and `strings.counters.dimension_ids` number
+/// them.
+pub const COUNTER_DIMENSIONS: [&str; 8] = [
+    "DIMENSION_NONE",
+    "DIMENSION_XCC",
+    "DIMENSION_AID",
+    "DIMENSION_SHADER_ENGINE",
+    "DIMENSION_AGENT",
+    "DIMENSION_SHADER_ARRAY",
+    "DIMENSION_WGP",
+    "DIMENSION_INSTANCE",
+];

@@ -4,6 +4,11 @@
 //! kernels (`Thread <tid>, Compute on GPU Agent-1, Queue 0`), one region per kernel name, ENTER and
 //! LEAVE per kernel with the string attribute `category`.
 //!
+//! Counters (`--pmc`, which rocprofv3 leaves out of OTF2): one metric per counter (an absolute
+//! `double`, valid until the next sample), sampled on a METRIC location per kernel location
+//! (`Thread <tid>, Counters on GPU Agent-1, Queue 0`): each counted dispatch sets its value at the
+//! dispatch's start and `0` at its end.
+//!
 //! Written through the OTF2 library ([`rocprof_otf2`], loaded at run time). Events stream to the
 //! library as records arrive; the library needs times on one location never to decrease, so each
 //! location holds back its last kernel (which also applies rocprofv3's overlap fix) and a kernel
@@ -14,6 +19,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use rocprof_model::counters::{CounterCollection, CounterId};
 use rocprof_model::{AgentId, KernelDispatch, KernelId, QueueId, Record, SessionMeta, ThreadId};
 use rocprof_otf2::{Archive, Otf2};
 
@@ -62,6 +68,8 @@ struct Location {
     id: u64,
     name: u32,
     group: u32,
+    /// `rocprof_otf2::LOCATION_*`.
+    ty: u8,
     last_end: u64,
     held: Option<KernelDispatch>,
 }
@@ -73,6 +81,9 @@ struct ProcessState {
     kernels: HashMap<KernelId, u32>,
     queue_rank: HashMap<(AgentId, QueueId), u32>,
     locations: HashMap<(ThreadId, AgentId, QueueId), usize>,
+    /// Metric (member and class) ids of the process's counters, and their locations.
+    metrics: HashMap<CounterId, u32>,
+    metric_locations: HashMap<(ThreadId, AgentId, QueueId), usize>,
 }
 
 #[derive(Debug)]
@@ -88,6 +99,8 @@ struct State {
     regions: Vec<u32>,
     region_ids: HashMap<u32, u32>,
     locations: Vec<Location>,
+    /// Metric members (= classes) by id: (name, description).
+    metrics: Vec<(u32, u32)>,
     /// (name, type, parent process group or undefined).
     groups: Vec<(u32, u8, u32)>,
     process: Option<ProcessState>,
@@ -148,9 +161,63 @@ impl State {
         let key = (d.thread, d.agent, d.queue);
         let idx = self.locations.len();
         let name = self.string(&name);
-        self.locations.push(Location { id: idx as u64, name, group: agent_group, last_end: 0, held: None });
+        self.locations.push(Location {
+            id: idx as u64,
+            name,
+            group: agent_group,
+            ty: rocprof_otf2::LOCATION_ACCELERATOR_STREAM,
+            last_end: 0,
+            held: None,
+        });
         self.process.as_mut().expect("open").locations.insert(key, idx);
         idx
+    }
+
+    /// The METRIC location of the counters of dispatches on `d`'s kernel location.
+    fn metric_location(&mut self, d: &KernelDispatch) -> usize {
+        let p = self.process.as_mut().expect("a process section is open");
+        let key = (d.thread, d.agent, d.queue);
+        if let Some(&l) = p.metric_locations.get(&key) {
+            return l;
+        }
+        let n = p.queue_rank.len() as u32;
+        let rank = *p.queue_rank.entry((d.agent, d.queue)).or_insert(n);
+        let (label, agent_group) =
+            p.agents.get(&d.agent).cloned().unwrap_or_else(|| (format!("UNK Agent-{}", d.agent.0), p.group));
+        let name = format!("Thread {}, Counters on {label}, Queue {rank}", d.thread.0);
+        let idx = self.locations.len();
+        let name = self.string(&name);
+        let ty = rocprof_otf2::LOCATION_METRIC;
+        self.locations.push(Location { id: idx as u64, name, group: agent_group, ty, last_end: 0, held: None });
+        self.process.as_mut().expect("open").metric_locations.insert(key, idx);
+        idx
+    }
+
+    /// One dispatch's counters: each counter's value at the dispatch's start, 0 at its end (times
+    /// on the location never decrease: a start before the previous end is moved to it).
+    fn counter_collection(&mut self, path: &Path, c: &CounterCollection) -> Result<()> {
+        if c.values.is_empty() || self.process.is_none() {
+            return Ok(());
+        }
+        let l = self.metric_location(&c.dispatch);
+        let start = c.dispatch.start.ns.max(self.locations[l].last_end);
+        let end = c.dispatch.end.ns.max(start);
+        self.locations[l].last_end = end;
+        self.min_ts = self.min_ts.min(start);
+        self.max_ts = self.max_ts.max(end);
+        let id = self.locations[l].id;
+        let err = otf2_err(path);
+        let metrics: Vec<(u32, f64)> = {
+            let p = self.process.as_ref().expect("checked above");
+            c.values.iter().filter_map(|v| p.metrics.get(&v.counter).map(|m| (*m, v.value))).collect()
+        };
+        for &(m, v) in &metrics {
+            self.archive.metric(id, start, m, v).map_err(&err)?;
+        }
+        for &(m, _) in &metrics {
+            self.archive.metric(id, end, m, 0.0).map_err(&err)?;
+        }
+        Ok(())
     }
 
     fn dispatch(&mut self, path: &Path, mut d: KernelDispatch) -> Result<()> {
@@ -231,6 +298,7 @@ impl Writer for Otf2Writer {
             regions: Vec::new(),
             region_ids: HashMap::new(),
             locations: Vec::new(),
+            metrics: Vec::new(),
             groups: Vec::new(),
             process: None,
             first: None,
@@ -271,6 +339,19 @@ impl Writer for Otf2Writer {
                 let path = st.path.clone();
                 st.dispatch(&path, *d)?;
             }
+            Record::Counter(c) => {
+                let name = st.string(session.strings.resolve(c.name));
+                let description = st.string(session.strings.resolve(c.description));
+                let id = st.metrics.len() as u32;
+                st.metrics.push((name, description));
+                if let Some(p) = st.process.as_mut() {
+                    p.metrics.insert(c.id, id);
+                }
+            }
+            Record::CounterCollection(c) => {
+                let path = st.path.clone();
+                st.counter_collection(&path, c)?;
+            }
             _ => {}
         }
         Ok(())
@@ -288,7 +369,8 @@ impl Writer for Otf2Writer {
         let (min, max) = if st.min_ts == u64::MAX { (0, 0) } else { (st.min_ts, st.max_ts) };
         let realtime =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-        let State { archive, strings, regions, locations, groups, build_dir, name, .. } = st;
+        let unit = st.string("");
+        let State { archive, strings, regions, locations, metrics, groups, build_dir, name, .. } = st;
         let counts: Vec<u64> = locations.iter().map(|l| archive.events(l.id)).collect();
         archive
             .close(|d| {
@@ -304,8 +386,12 @@ impl Writer for Otf2Writer {
                 for (i, r) in regions.iter().enumerate() {
                     d.region(i as u32, *r, rocprof_otf2::ROLE_FUNCTION, rocprof_otf2::PARADIGM_HIP)?;
                 }
+                for (i, (name, description)) in metrics.iter().enumerate() {
+                    d.metric_member(i as u32, *name, *description, unit)?;
+                    d.metric_class(i as u32, i as u32)?;
+                }
                 for (l, n) in locations.iter().zip(&counts) {
-                    d.location(l.id, l.name, rocprof_otf2::LOCATION_ACCELERATOR_STREAM, *n, l.group)?;
+                    d.location(l.id, l.name, l.ty, *n, l.group)?;
                 }
                 Ok(())
             })

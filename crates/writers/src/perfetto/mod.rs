@@ -13,6 +13,7 @@
 //! rocprofv3 works around), both are moved to the middle of the overlap, as rocprofv3 does, so that
 //! slices on a queue track never cross.
 
+mod counters;
 mod proto;
 
 use std::collections::HashMap;
@@ -162,6 +163,8 @@ struct Process {
     thread_tracks: HashMap<ThreadId, u64>,
     /// The last dispatch of each queue, held back for the overlap fix.
     held: HashMap<(AgentId, QueueId), KernelDispatch>,
+    /// Counter tracks and the counter values of held dispatches.
+    counters: counters::Counters,
 }
 
 #[derive(Debug)]
@@ -374,6 +377,7 @@ impl State {
         end: u64,
         flow: Option<u64>,
         args: &[(&str, Value<'_>)],
+        named: &[(Box<str>, f64)],
     ) -> Result<()> {
         self.ev.clear();
         proto::uint(&mut self.ev, event::TYPE, event::TYPE_SLICE_BEGIN);
@@ -382,6 +386,12 @@ impl State {
         proto::uint(&mut self.ev, event::NAME_IID, name_iid);
         for (k, v) in args {
             Self::annotate(&mut self.ev, &mut self.small2, k, *v);
+        }
+        for (k, v) in named {
+            self.small2.clear();
+            proto::string(&mut self.small2, annotation::NAME, k);
+            proto::double(&mut self.small2, annotation::DOUBLE_VALUE, *v);
+            proto::bytes(&mut self.ev, event::DEBUG_ANNOTATIONS, &self.small2);
         }
         if let Some(f) = flow {
             proto::uint(&mut self.ev, event::FLOW_IDS_OLD, f);
@@ -439,7 +449,6 @@ impl State {
     }
 
     /// Writes a counter track descriptor.
-    #[allow(dead_code)]
     fn counter_track(&mut self, uuid: u64, name: &str, bytes_kib: bool) -> Result<()> {
         let parent = self.process.as_ref().map_or(0, |p| p.uuid);
         self.descriptor(uuid, |d, s| {
@@ -457,7 +466,6 @@ impl State {
     }
 
     /// Writes one counter value.
-    #[allow(dead_code)]
     fn counter(&mut self, track_uuid: u64, ts: u64, value: f64) -> Result<()> {
         self.ev.clear();
         proto::uint(&mut self.ev, event::TYPE, event::TYPE_COUNTER);
@@ -519,8 +527,10 @@ impl State {
         };
         let (agent_dashed, agent_type) = agent.unwrap_or((String::new(), "UNK"));
         let flow = self.flow(d.correlation_id.0);
+        let mut counter_args = Vec::new();
         if let Some(p) = self.process.as_mut() {
             p.end_ns = p.end_ns.max(d.end.ns);
+            counter_args = p.counters.slice_args(d.dispatch_id);
         }
         let args = [
             ("begin_ns", Value::Uint(d.start.ns)),
@@ -542,7 +552,7 @@ impl State {
             ("grid_size", Value::Uint(d.grid.product())),
             ("stream_ID", Value::Uint(d.stream.0)),
         ];
-        let r = self.slice(track, "kernel_dispatch", name_iid, d.start.ns, d.end.ns, flow, &args);
+        let r = self.slice(track, "kernel_dispatch", name_iid, d.start.ns, d.end.ns, flow, &args, &counter_args);
         if let Some(a) = self.process.as_mut().and_then(|p| p.agents.get_mut(&d.agent)) {
             a.dashed = agent_dashed;
         }
@@ -592,6 +602,7 @@ impl Writer for PerfettoWriter {
         match record {
             Record::Process(meta) => {
                 st.flush_held()?;
+                st.flush_counters()?;
                 st.start_process(meta)
             }
             Record::Agent(a) => {
@@ -603,8 +614,14 @@ impl Writer for PerfettoWriter {
                 Ok(())
             }
             Record::KernelDispatch(d) => st.dispatch(*d),
+            Record::Counter(c) => {
+                st.counter_info(session, c);
+                Ok(())
+            }
+            Record::CounterCollection(c) => st.counter_collection(c),
             Record::RunHealth(h) => {
                 st.flush_held()?;
+                st.flush_counters()?;
                 st.run_health(h)
             }
             _ => Ok(()),
@@ -614,6 +631,7 @@ impl Writer for PerfettoWriter {
     fn finish(&mut self, _session: &Session<'_>) -> Result<Vec<PathBuf>> {
         let Some(mut st) = self.state.take() else { return Ok(Vec::new()) };
         st.flush_held()?;
+        st.flush_counters()?;
         Ok(vec![st.file.commit()?])
     }
 
