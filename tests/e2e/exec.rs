@@ -213,3 +213,51 @@ fn counters_report_the_interpreters_instruction_counts() {
     assert_eq!(off["SQ_WAVES"], on["SQ_WAVES"]);
     assert_ne!(off["SQ_INSTS_VALU"], on["SQ_INSTS_VALU"], "{off:?} {on:?}");
 }
+
+/// Thread traces come from the executed wave model: `--att` on `hip_reduce` (a grid-stride loop, an
+/// LDS tree and a compare-and-swap retry loop for the float `atomicAdd`) shows traced waves running
+/// loop bodies more than once, and the decoded per-wave instruction lists differ from the timing-only
+/// mode's, where every traced wave walks the code once from the entry to `s_endpgm`.
+#[test]
+fn thread_traces_follow_the_executed_code_path() {
+    let test = "thread_traces_follow_the_executed_code_path";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.hip_fixture("hip_reduce", test) else { return };
+    let dir = scratch("exec-att");
+    let _g = ScratchGuard(dir.clone());
+    // Per traced wave (file name): the code lines it executed, in order.
+    let traced = |exec: &str| {
+        let out = dir.join(exec);
+        let d = out.display().to_string();
+        let env = vec![("ROCPROF_RS_SIM_EXEC".to_string(), exec.to_string())];
+        let r = profile(&stage, &["--simulate", "gfx90a", "--att", "-d", &d], &app, &["1", "50000"], &env);
+        assert_eq!(r.status.success(), exec == "on", "exec={exec}:\n{}", r.transcript());
+        let mut waves: BTreeMap<String, Vec<u64>> = BTreeMap::new();
+        for f in rocprof_e2e::find_files(&out, ".json") {
+            let name = f.file_name().unwrap().to_string_lossy().into_owned();
+            if !name.starts_with("se") || !name.contains("_wv") {
+                continue;
+            }
+            let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+            let lines = v["wave"]["instructions"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{}: no instructions", f.display()))
+                .iter()
+                .map(|i| i[4].as_u64().unwrap())
+                .collect();
+            let key = format!("{}/{name}", f.parent().unwrap().file_name().unwrap().to_string_lossy());
+            waves.insert(key, lines);
+        }
+        assert!(!waves.is_empty(), "exec={exec}: no traced waves under {d}");
+        waves
+    };
+    let repeats = |lines: &[u64]| lines.len() - lines.iter().collect::<std::collections::BTreeSet<_>>().len();
+    let on = traced("on");
+    let looping = on.values().filter(|l| repeats(l) > 0).count();
+    assert!(looping > 0, "some traced wave runs a loop body twice: {:?}", on.keys().collect::<Vec<_>>());
+    let off = traced("off");
+    for (wave, lines) in &off {
+        assert_eq!(repeats(lines), 0, "timing-only {wave} walks each instruction once");
+    }
+    assert_ne!(on, off, "the executed paths are not the static walk");
+}

@@ -3,7 +3,14 @@
 //! (wave64) and gfx1030 (wave32). Run by `cargo xtask bench`.
 //!
 //! Prints one line per case: `isa-bench <kernel> <target>: <N> wave-instructions in <t> ms = <rate> M
-//! wave-instructions/s/core (<lanes> M lane-ops/s)`.
+//! wave-instructions/s/core (<lanes> M lane-ops/s); on-CPU <t> ms = <rate> M/s`. The first rate is over
+//! wall time; the second over the time the thread was really on a CPU (`/proc/thread-self/schedstat`),
+//! which is the per-core figure on a shared, loaded machine.
+//!
+//! With a staged build (`ROCPROF_RS_STAGE`, set by `cargo xtask bench`) it then times whole programs as
+//! users run them, on hsa-sim with execution on and off (`ROCPROF_RS_SIM_EXEC=off`, timing only): the
+//! HIP fixtures `hip_vector_add` (1M floats) and `hip_reduce` (1M ints and floats), best of 3, and
+//! prints the ratio: what executing the kernels costs a test program.
 
 use std::time::Instant;
 
@@ -29,7 +36,15 @@ fn kernarg_v5(explicit: &[u8], grid: [u32; 3], wg: [u32; 3]) -> Vec<u8> {
     k
 }
 
-fn case(kernel: &str, target: &str, n: u32) -> (u64, f64) {
+/// Nanoseconds this thread has spent on a CPU (Linux's schedstat; 0 when it is not available).
+fn on_cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|v| v.parse().ok()))
+        .unwrap_or(0)
+}
+
+fn case(kernel: &str, target: &str, n: u32) -> (u64, f64, f64) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/kernels");
     let elf = std::fs::read(root.join(format!("{kernel}-{target}.co"))).expect("fixture code object");
     let obj = CodeObject::parse(&elf).expect("parses");
@@ -74,11 +89,13 @@ fn case(kernel: &str, target: &str, n: u32) -> (u64, f64) {
     // Warm-up (decode caches are per run; this warms the host's caches and the allocator).
     run(&d, &mem, &opts).expect("runs");
     let mut best = f64::MAX;
+    let mut best_cpu = f64::MAX;
     let mut instructions = 0;
     for _ in 0..3 {
-        let t = Instant::now();
+        let (t, c) = (Instant::now(), on_cpu_ns());
         let rec = run(&d, &mem, &opts).expect("runs");
         best = best.min(t.elapsed().as_secs_f64());
+        best_cpu = best_cpu.min((on_cpu_ns() - c) as f64 / 1e9);
         instructions = rec.totals.instructions();
     }
     // Check the result so the benchmark cannot measure a broken interpreter.
@@ -86,7 +103,35 @@ fn case(kernel: &str, target: &str, n: u32) -> (u64, f64) {
     let first = f32::from_le_bytes(out[4..8].try_into().unwrap());
     let want = if kernel == "vector_add" { 2.0 } else { (256..512).map(|i| (i % 100) as f32).sum::<f32>() };
     assert_eq!(first, want, "{kernel} {target}: wrong result");
-    (instructions, best)
+    (instructions, best, best_cpu)
+}
+
+/// Best-of-3 wall time of a staged HIP fixture on hsa-sim (gfx90a) with execution on or off; the program
+/// must succeed with execution on (its own result check) and run to the end with it off.
+fn program(stage: &std::path::Path, name: &str, args: &[&str], exec: bool) -> Option<f64> {
+    let app = stage.join("fixtures").join(name);
+    if !app.exists() {
+        println!("isa-bench program {name}: skipped (not staged: hipcc missing?)");
+        return None;
+    }
+    let mut best = f64::MAX;
+    for _ in 0..3 {
+        let t = Instant::now();
+        let out = std::process::Command::new(&app)
+            .args(args)
+            .env("LD_LIBRARY_PATH", stage)
+            .env("ROCPROF_RS_SIM_AGENTS", "gfx90a")
+            .env("ROCPROF_RS_SIM_EXEC", if exec { "on" } else { "off" })
+            .output()
+            .expect("runs the fixture");
+        best = best.min(t.elapsed().as_secs_f64());
+        if exec {
+            assert!(out.status.success(), "{name} failed on hsa-sim:\n{}", String::from_utf8_lossy(&out.stderr));
+        } else {
+            assert!(out.status.code().is_some(), "{name} crashed without execution");
+        }
+    }
+    Some(best)
 }
 
 fn main() {
@@ -99,14 +144,37 @@ fn main() {
             if !only(2, kernel) || !only(3, target) {
                 continue;
             }
-            let (insts, secs) = case(kernel, target, n);
+            let (insts, secs, cpu) = case(kernel, target, n);
             let lanes = if target == "gfx90a" { 64.0 } else { 32.0 };
+            let on_cpu = if cpu > 0.0 {
+                format!("; on-CPU {:.1} ms = {:.1} M/s", cpu * 1e3, insts as f64 / cpu / 1e6)
+            } else {
+                String::new()
+            };
             println!(
-                "isa-bench {kernel} {target}: {insts} wave-instructions in {:.1} ms = {:.1} M wave-instructions/s/core ({:.0} M lane-ops/s)",
+                "isa-bench {kernel} {target}: {insts} wave-instructions in {:.1} ms = {:.1} M wave-instructions/s/core ({:.0} M lane-ops/s){on_cpu}",
                 secs * 1e3,
                 insts as f64 / secs / 1e6,
                 insts as f64 * lanes / secs / 1e6
             );
         }
+    }
+    if args.len() > 2 {
+        return;
+    }
+    let Some(stage) = std::env::var_os("ROCPROF_RS_STAGE").map(std::path::PathBuf::from) else {
+        println!("isa-bench programs: skipped (ROCPROF_RS_STAGE not set)");
+        return;
+    };
+    for (name, args) in [("hip_vector_add", ["1", "1048576"]), ("hip_reduce", ["1", "1048576"])] {
+        let Some(on) = program(&stage, name, &args, true) else { continue };
+        let off = program(&stage, name, &args, false).expect("staged");
+        println!(
+            "isa-bench program {name} {}: {:.2} s executing, {:.2} s timing-only = {:.2}x",
+            args[1],
+            on,
+            off,
+            on / off
+        );
     }
 }
