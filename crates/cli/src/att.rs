@@ -206,6 +206,9 @@ pub(crate) fn after_run(cfg: &crate::config::Config, capture_dir: &Path) -> Resu
                             );
                             unsupported = true;
                         }
+                        ["unserialized", n] => eprintln!(
+                            "rocprof-rs: warning: --att-serialize-all: {n} dispatches ran unserialised (more than 1023 dispatches of one GPU were in flight, or signals could not be created)"
+                        ),
                         ["busy", n] => eprintln!(
                             "rocprof-rs: warning: thread trace: {n} selected dispatches were not traced (a trace was already running on their GPU)"
                         ),

@@ -173,6 +173,10 @@ struct AttState {
     /// GPU agents in discovery order (for `--att-gpu-index`).
     gpus: Mutex<Vec<u64>>,
     lost_busy: AtomicU64,
+    /// `--att-serialize-all`: one chain of dispatches per agent, across its queues.
+    serials: Mutex<Vec<&'static Serial>>,
+    /// Dispatches that could not join their agent's chain, by reason.
+    unserialized: AtomicU64,
 }
 
 static ATT: OnceLock<AttState> = OnceLock::new();
@@ -201,6 +205,8 @@ pub fn init(capture_dir: &std::path::Path, gpus: &[u64]) {
         tracers: Mutex::new(Vec::new()),
         gpus: Mutex::new(gpus.to_vec()),
         lost_busy: AtomicU64::new(0),
+        serials: Mutex::new(Vec::new()),
+        unserialized: AtomicU64::new(0),
     });
 }
 
@@ -531,6 +537,124 @@ fn command_packets_after(g: &Global, t: &Tracer, _previous: Option<hsa_signal_t>
     command_packets(g, t)
 }
 
+/// Signals in an agent's serialisation chain: at most this many dispatches of one agent can be
+/// enqueued and not yet complete before a new one can no longer join the chain.
+const SERIAL_SIGNALS: usize = 1024;
+
+/// `--att-serialize-all` on one agent: every kernel dispatch of the agent, on whichever queue,
+/// runs after the previous one (in the order the hooks saw them) completed, as rocprofv3's profiler
+/// serializer does. Dispatch `k` gets `done[k % N]` (set to 1 when it joins); its packets become
+/// `[barrier-AND on done[(k-1) % N]] [its packets up to the application's completion barrier, the
+/// kernel with the barrier bit] [barrier-AND (barrier bit) completing done[k % N]] [the
+/// application's completion barrier]` (`done` first: once the application sees its signal it may
+/// destroy the queue, which abandons packets still waiting there). Within a queue the hooks run in queue order, so a
+/// dispatch only ever waits for an earlier one: no cycle, no deadlock. `done[k % N]` is reused by
+/// dispatch `k + N` only when dispatch `k + 1` (whose barrier waited for it) has completed.
+struct Serial {
+    agent: u64,
+    /// Dispatches that joined the chain so far.
+    next: Mutex<u64>,
+    done: Box<[hsa_signal_t]>,
+}
+
+fn serial(a: &AttState, o: &Originals, agent: u64) -> Option<&'static Serial> {
+    let mut serials = a.serials.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(s) = serials.iter().find(|s| s.agent == agent) {
+        return Some(*s);
+    }
+    let create = o.signal_create?;
+    let mut done = Vec::with_capacity(SERIAL_SIGNALS);
+    for _ in 0..SERIAL_SIGNALS {
+        let mut signal = hsa_signal_t { handle: 0 };
+        // SAFETY: valid out-pointer; no consumers list. Value 0: "completed".
+        if unsafe { create(0, 0, std::ptr::null(), &mut signal) } != HSA_STATUS_SUCCESS {
+            diag!(Level::Error, "--att-serialize-all: cannot create signals; dispatches run unserialised");
+            return None;
+        }
+        done.push(signal);
+    }
+    let s: &'static Serial = Box::leak(Box::new(Serial { agent, next: Mutex::new(0), done: done.into() }));
+    serials.push(s);
+    Some(s)
+}
+
+/// A dispatch's place in its agent's chain: its own signal and its predecessor's.
+#[derive(Debug, Clone, Copy)]
+pub struct Link {
+    mine: hsa_signal_t,
+    previous: Option<hsa_signal_t>,
+}
+
+/// With `--att-serialize-all`, puts a dispatch's packets (the kernel gets the barrier bit) into
+/// its agent's chain (see [`Serial`]); `None` when serialisation is off or the dispatch cannot
+/// join (counted and reported at exit), in which case the packets go out unchanged.
+pub fn serialized(agent: u64, packets: &[[u8; 64]]) -> Option<Vec<[u8; 64]>> {
+    Some(chained(join(agent)?, packets))
+}
+
+/// Takes the next place in `agent`'s chain (see [`serialized`]). The packets built with
+/// [`chained`] from the returned link must be submitted: the next dispatch waits for them.
+pub fn join(agent: u64) -> Option<Link> {
+    let a = ATT.get().filter(|a| a.config.serialize_all)?;
+    let o = state::originals()?;
+    let (load, store) = (o.signal_load_relaxed?, o.signal_store_relaxed?);
+    let Some(s) = serial(a, o, agent) else {
+        a.unserialized.fetch_add(1, Ordering::Relaxed);
+        return None;
+    };
+    let n = s.done.len() as u64;
+    let (mine, previous) = {
+        let mut next = s.next.lock().unwrap_or_else(|e| e.into_inner());
+        let k = *next;
+        // SAFETY: our own live signals.
+        if k + 1 >= n && unsafe { load(s.done[((k + 1) % n) as usize]) } != 0 {
+            // Dispatch k + 1 - N has not completed: its predecessor's signal may still be waited for.
+            drop(next);
+            a.unserialized.fetch_add(1, Ordering::Relaxed);
+            return None;
+        }
+        let mine = s.done[(k % n) as usize];
+        // SAFETY: our own live signal; nobody waits on it (checked above). Set before the next
+        // dispatch can join, so its barrier cannot see this slot's old 0.
+        unsafe { store(mine, 1) };
+        *next = k + 1;
+        (mine, (k > 0).then(|| s.done[((k - 1) % n) as usize]))
+    };
+    Some(Link { mine, previous })
+}
+
+/// The packets of a dispatch at `link` in its chain: `packets` (a kernel and what surrounds it)
+/// between the wait for the predecessor and the completion of its own signal.
+pub fn chained(link: Link, packets: &[[u8; 64]]) -> Vec<[u8; 64]> {
+    let Link { mine, previous } = link;
+    let mut out = Vec::with_capacity(packets.len() + 2);
+    if let Some(prev) = previous {
+        let wait = crate::queue::completion_barrier(VENDOR_HEADER, hsa_signal_t { handle: 0 }, prev);
+        // SAFETY: a barrier-AND packet is a 64-byte plain C struct.
+        out.push(unsafe { std::mem::transmute::<hsa_barrier_and_packet_t, [u8; 64]>(wait) });
+    }
+    let ty = |p: &[u8; 64]| u32::from(u16::from_le_bytes([p[0], p[1]]) & 0xFF);
+    let kernel_at = packets.iter().position(|p| ty(p) == HSA_PACKET_TYPE_KERNEL_DISPATCH).unwrap_or(0);
+    // `done` completes before the application's completion barrier (the first barrier-AND after
+    // the kernel): an application that saw its signal may destroy the queue at once, and a queue
+    // destroyed under a waiting barrier abandons it, which would stall the chain.
+    let app_barrier = packets[kernel_at..]
+        .iter()
+        .position(|p| ty(p) == HSA_PACKET_TYPE_BARRIER_AND)
+        .map_or(packets.len(), |i| kernel_at + i);
+    let first = out.len();
+    out.extend_from_slice(&packets[..app_barrier]);
+    if let Some(kernel) = out.get_mut(first + kernel_at) {
+        let h = u16::from_le_bytes([kernel[0], kernel[1]]) | 1 << HSA_PACKET_HEADER_BARRIER;
+        kernel[0..2].copy_from_slice(&h.to_le_bytes());
+    }
+    let done = crate::queue::completion_barrier(VENDOR_HEADER, mine, hsa_signal_t { handle: 0 });
+    // SAFETY: as above.
+    out.push(unsafe { std::mem::transmute::<hsa_barrier_and_packet_t, [u8; 64]>(done) });
+    out.extend_from_slice(&packets[app_barrier..]);
+    out
+}
+
 fn append(path: &std::path::Path, line: &str) {
     let f = std::fs::OpenOptions::new().create(true).append(true).open(path);
     if let Ok(mut f) = f {
@@ -628,6 +752,10 @@ pub fn drain(timeout: std::time::Duration) {
             diag!(Level::Warning, "thread trace: {busy} selected dispatches were not traced ({MAX_SESSIONS} traces were already in flight on their agent)");
             append(&a.config.dir.join("loss.tsv"), &format!("busy\t{busy}\n"));
             a.lost_busy.store(0, Ordering::Relaxed);
+        }
+        let unserialized = a.unserialized.swap(0, Ordering::Relaxed);
+        if unserialized > 0 {
+            append(&a.config.dir.join("loss.tsv"), &format!("unserialized\t{unserialized}\n"));
         }
     }
 }

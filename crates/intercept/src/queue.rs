@@ -480,22 +480,45 @@ unsafe fn on_packet(
         }
         crate::att::selects(rec.kernel_id)
     };
+    // `--att-serialize-all` chains every dispatch of the agent across queues (see `att::serialized`);
+    // not on an agent that collects counters, whose own chain orders the counted dispatches (two
+    // chains taken in different orders could wait on each other).
+    let chain = crate::att::serialize_all() && g.pmc.as_ref().and_then(|p| p.agent_index(agent)).is_none();
     // Counter collection: when the agent has counters configured and the filter selects this dispatch,
     // the kernel is wrapped in the PMC start/stop/read packets (see `pmc`).
     slot.pmc_agent.store(crate::pmc::NONE, Ordering::Relaxed);
-    let mut counted = || counted_sequence(g, o, slot, agent, rec.kernel_id, &out);
+    let counted = || counted_sequence(g, o, slot, agent, rec.kernel_id, &out);
     if att_selected {
         // Cold path: this dispatch is thread-traced too (trace start, the sequence above, trace
         // stop). The sequence is built under the trace's lock, so that traced and counted
         // dispatches take the same order in both serialisation chains (opposite orders would
-        // make each wait for the other).
-        if let Some(wrapped) = crate::att::wrap(agent, dispatch_id, &mut counted) {
+        // make each wait for the other); so is the place in the `--att-serialize-all` chain.
+        let mut link = None;
+        let wrapped = crate::att::wrap(agent, dispatch_id, &mut || {
+            if chain {
+                link = crate::att::join(agent);
+            }
+            counted()
+        });
+        if let Some(wrapped) = wrapped {
+            let wrapped = match link {
+                Some(l) => crate::att::chained(l, &wrapped),
+                None => wrapped,
+            };
             // SAFETY: `wrapped` holds contiguous 64-byte packets, valid for the call.
             unsafe { writer(wrapped.as_ptr().cast(), wrapped.len() as u64) };
             return;
         }
     }
     let seq = counted();
+    if chain {
+        // Untraced dispatches join the agent's chain too.
+        if let Some(chained) = crate::att::serialized(agent, &seq.packets[..seq.count]) {
+            // SAFETY: `chained` holds contiguous 64-byte packets, valid for the call.
+            unsafe { writer(chained.as_ptr().cast(), chained.len() as u64) };
+            return;
+        }
+    }
     // SAFETY: `seq` holds `count` contiguous packets, valid for the call.
     unsafe { writer(seq.packets.as_ptr().cast(), seq.count as u64) };
 }

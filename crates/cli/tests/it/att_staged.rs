@@ -399,3 +399,63 @@ fn att_perfcounters_stream_the_models_sq_counts_per_cu() {
     }
     assert!(cus >= 4, "{cus} CUs with waves");
 }
+
+/// Kernel intervals `(start, end)` of a run's kernel_trace.csv, sorted, and how many overlap the one before.
+fn kernel_overlaps(dir: &Path) -> (usize, usize) {
+    let csv = files(dir, &|n| n.ends_with("kernel_trace.csv"));
+    assert_eq!(csv.len(), 1, "{}", dir.display());
+    // vector_add's rows hold no quoted commas.
+    let text = std::fs::read_to_string(&csv[0]).unwrap();
+    let rows: Vec<Vec<String>> =
+        text.lines().map(|l| l.split(',').map(|f| f.trim_matches('"').to_string()).collect()).collect();
+    let col = |name: &str| rows[0].iter().position(|c| c == name).unwrap();
+    let (s, e) = (col("Start_Timestamp"), col("End_Timestamp"));
+    let mut iv: Vec<(u64, u64)> = rows[1..].iter().map(|x| (x[s].parse().unwrap(), x[e].parse().unwrap())).collect();
+    iv.sort();
+    let overlaps = iv.windows(2).filter(|w| w[1].0 < w[0].1).count();
+    (iv.len(), overlaps)
+}
+
+/// `--att-serialize-all` serialises every dispatch of the GPU across queues, as rocprofv3's
+/// profiler serializer: four threads with a queue each, kernels long enough to overlap (time scale
+/// 200) — they overlap without the option and never with it, and every dispatch completes.
+#[test]
+fn att_serialize_all_runs_dispatches_of_all_queues_one_at_a_time() {
+    let Some(stage) = stage() else { return };
+    let run = |serialize: bool, scale: &str, per_thread: &str| {
+        let out = scratch(&format!("att-serial-{serialize}-{per_thread}"));
+        let mut c = staged_bin(&stage);
+        c.env("ROCPROF_RS_SIM_TIME_SCALE", scale).args([
+            "--simulate",
+            "gfx942",
+            "--att",
+            "--kernel-trace",
+            "-f",
+            "csv",
+        ]);
+        if serialize {
+            c.arg("--att-serialize-all");
+        }
+        let o = c
+            .arg("-d")
+            .arg(&out)
+            .arg("--")
+            .arg(stage.join("fixtures/multi_queue"))
+            .args(["4", per_thread, "--no-profiling"])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stdout(&o).contains("multi_queue: ok"), "{}", stdout(&o));
+        assert!(!stderr(&o).contains("unserialised"), "{}", stderr(&o));
+        // The first dispatch of the kernel is traced either way.
+        assert_eq!(files(&out, &|n| n.ends_with(".att")).len(), 1);
+        kernel_overlaps(&out)
+    };
+    let (n, overlaps) = run(false, "200", "10");
+    assert_eq!(n, 40);
+    assert!(overlaps > 0, "without --att-serialize-all the queues' kernels overlap on hsa-sim");
+    assert_eq!(run(true, "200", "10"), (40, 0));
+    // More dispatches than the chain has signals (they are reused), and threads that finish and
+    // destroy their queue while the others still dispatch.
+    assert_eq!(run(true, "1", "300"), (1200, 0));
+}
