@@ -422,8 +422,8 @@ fn kernel_overlaps(dir: &Path) -> (usize, usize) {
 #[test]
 fn att_serialize_all_runs_dispatches_of_all_queues_one_at_a_time() {
     let Some(stage) = stage() else { return };
-    let run = |serialize: bool, scale: &str, per_thread: &str| {
-        let out = scratch(&format!("att-serial-{serialize}-{per_thread}"));
+    let run = |serialize: bool, scale: &str, per_thread: &str, traced: usize| {
+        let out = scratch(&format!("att-serial-{serialize}-{per_thread}-{traced}"));
         let mut c = staged_bin(&stage);
         c.env("ROCPROF_RS_SIM_TIME_SCALE", scale).args([
             "--simulate",
@@ -436,6 +436,9 @@ fn att_serialize_all_runs_dispatches_of_all_queues_one_at_a_time() {
         if serialize {
             c.arg("--att-serialize-all");
         }
+        if traced > 1 {
+            c.args(["--kernel-iteration-range", &format!("[1-{traced}]")]);
+        }
         let o = c
             .arg("-d")
             .arg(&out)
@@ -447,15 +450,17 @@ fn att_serialize_all_runs_dispatches_of_all_queues_one_at_a_time() {
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         assert!(stdout(&o).contains("multi_queue: ok"), "{}", stdout(&o));
         assert!(!stderr(&o).contains("unserialised"), "{}", stderr(&o));
-        // The first dispatch of the kernel is traced either way.
-        assert_eq!(files(&out, &|n| n.ends_with(".att")).len(), 1);
+        // The first dispatch of the kernel (or as many as asked) traced either way, SE 0 each.
+        assert_eq!(files(&out, &|n| n.ends_with(".att")).len(), traced);
         kernel_overlaps(&out)
     };
-    let (n, overlaps) = run(false, "200", "10");
+    let (n, overlaps) = run(false, "200", "10", 1);
     assert_eq!(n, 40);
     assert!(overlaps > 0, "without --att-serialize-all the queues' kernels overlap on hsa-sim");
-    assert_eq!(run(true, "200", "10"), (40, 0));
+    assert_eq!(run(true, "200", "10", 1), (40, 0));
+    // Every dispatch traced: traced dispatches from four queues take both chains in one order.
+    assert_eq!(run(true, "1", "10", 40), (40, 0));
     // More dispatches than the chain has signals (they are reused), and threads that finish and
     // destroy their queue while the others still dispatch.
-    assert_eq!(run(true, "1", "300"), (1200, 0));
+    assert_eq!(run(true, "1", "300", 1), (1200, 0));
 }
