@@ -181,8 +181,15 @@ impl DispatchModel {
         m.duration_ns = timing::duration_ns(t, m.totals.busy_cycles);
         // Detail: the recorded waves, placed, with their instructions' issue cycles from the round start.
         let mut detail = Vec::new();
-        let index: std::collections::HashMap<(u64, u32), usize> =
-            rec.waves.iter().enumerate().map(|(k, r)| ((r.workgroup, r.wave), k)).collect();
+        // Only the recorded waves (those with steps) can be detailed: index just them, not every wave of
+        // a large dispatch.
+        let index: std::collections::HashMap<(u64, u32), usize> = rec
+            .waves
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.steps.is_some())
+            .map(|(k, r)| ((r.workgroup, r.wave), k))
+            .collect();
         for id in m.detail_waves(req) {
             let Some(&k) = index.get(&id) else { continue };
             let (r, (cu, round)) = (&rec.waves[k], placed[k]);
