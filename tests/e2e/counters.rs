@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use rocprof_e2e::{find_files, find_one, profile, read_csv, run, scratch, stage, Csv, ScratchGuard, Stage, TARGETS};
+use rocprof_e2e::{find_files, find_one, profile, read_csv, run, scratch, stage, Csv, ScratchGuard, Stage};
 
 use crate::common::vector_add_sizes;
 
@@ -45,7 +45,8 @@ fn sq_waves_equal_the_waves_of_every_dispatch_on_every_target() {
     let test = "sq_waves_equal_the_waves_of_every_dispatch_on_every_target";
     let Some(stage) = stage(test) else { return };
     let Some(app) = stage.fixture("vector_add", test) else { return };
-    for target in TARGETS {
+    // Every target hsa-sim simulates (the device model's table, so a new target is covered too).
+    for target in rocprof_device::targets::names() {
         let out = out_dir("pmc");
         let d = out.dir.display().to_string();
         let r = profile(
@@ -593,4 +594,62 @@ fn amds_rocpd_reader_shows_the_counters() {
         }
         assert!(ours.iter().any(|(id, n, v)| id.to_string() == w[0] && n == w[1] && *v == value), "{table}");
     }
+}
+
+/// `--stats` writes `counter_collection_stats.csv` (per kernel and counter: dispatches, sum, mean,
+/// min, max, stddev of `counter_collection.csv`'s values) and `-S` prints a counter table.
+#[test]
+fn counter_stats_and_summary_aggregate_the_counter_rows() {
+    let test = "counter_stats_and_summary_aggregate_the_counter_rows";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.fixture("vector_add", test) else { return };
+    let out = out_dir("pmc-stats");
+    let d = out.dir.display().to_string();
+    let r = profile(
+        &stage,
+        &["--simulate", "gfx90a", "--pmc", "SQ_WAVES", "GRBM_COUNT", "--stats", "-S", "-f", "csv", "-d", &d],
+        &app,
+        &["4"],
+        &[],
+    );
+    assert!(r.status.success(), "{}", r.transcript());
+    let (work_items, wg) = vector_add_sizes(&r.stdout);
+    let rows = counters(&read_csv(&find_one(&out.dir, "_counter_collection.csv")));
+    let stats = read_csv(&find_one(&out.dir, "counter_collection_stats.csv"));
+    assert_eq!(stats.header.join(","), "Kernel_Name,Counter_Name,Dispatches,Sum,Average,Min,Max,StdDev");
+    assert_eq!(stats.rows.len(), 2, "one row per kernel and counter");
+    for s in &stats.rows {
+        assert_eq!(s["Kernel_Name"], "vector_add");
+        let name = &s["Counter_Name"];
+        let values: Vec<f64> = rows.values().map(|c| c[name.as_str()]).collect();
+        let num = |k: &str| s[k].parse::<f64>().unwrap();
+        assert_eq!(num("Dispatches"), 4.0, "{name}");
+        assert_eq!(num("Sum"), values.iter().sum::<f64>(), "{name}");
+        assert_eq!(num("Min"), values.iter().copied().fold(f64::INFINITY, f64::min), "{name}");
+        assert_eq!(num("Max"), values.iter().copied().fold(0.0, f64::max), "{name}");
+        assert_eq!(num("Average"), num("Sum") / 4.0, "{name}");
+        if name == "SQ_WAVES" {
+            assert_eq!(num("Sum"), 4.0 * waves("gfx90a", work_items, wg) as f64);
+        }
+    }
+    assert!(r.stdout.contains("ROCPROFV3 COUNTER_COLLECTION SUMMARY:"), "{}", r.stdout);
+    let line = r.stdout.lines().find(|l| l.contains("| vector_add") && l.contains("SQ_WAVES")).unwrap();
+    // The table's numbers are scientific with 6 digits and a signed two-digit exponent (1.024000e+03).
+    let sum = format!("{:.6e}", 4.0 * waves("gfx90a", work_items, wg) as f64);
+    let (mantissa, exp) = sum.split_once('e').unwrap();
+    let sum = format!("{mantissa}e+{:02}", exp.parse::<u32>().unwrap());
+    assert!(line.contains(&format!(" {sum} ")), "{sum}: {line}");
+    // No counters, no counter stats file.
+    let out = out_dir("pmc-stats-none");
+    let d = out.dir.display().to_string();
+    let r = profile(
+        &stage,
+        &["--simulate", "gfx90a", "--kernel-trace", "--stats", "-f", "csv", "-d", &d],
+        &app,
+        &["1"],
+        &[],
+    );
+    assert!(r.status.success(), "{}", r.transcript());
+    assert!(find_files(&out.dir, "counter_collection_stats.csv").is_empty());
+    assert!(!find_files(&out.dir, "kernel_stats.csv").is_empty());
 }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, Result};
 use rocprof_model::capture::{CaptureFile, CaptureReader, ReadAt};
 use rocprof_model::{Agent, Record, RecordSource, RunHealth, SessionMeta, SourceError, StringTable};
+use rocprof_writers::counter_stats::{CounterStats, CounterStatsWriter};
 use rocprof_writers::csv::CsvWriter;
 use rocprof_writers::json::{JsonOptions, JsonWriter};
 use rocprof_writers::perfetto::{PerfettoOptions, PerfettoWriter};
@@ -220,6 +221,7 @@ pub(crate) fn writers_for(formats: &[OutputFormat], out: &OutputLocation, s: &Wr
                 writers.push(Box::new(CsvWriter::with_agent_index(out.clone(), s.agent_index)));
                 if s.stats {
                     writers.push(Box::new(KernelStatsWriter::new(out.clone())));
+                    writers.push(Box::new(CounterStatsWriter::new(out.clone())));
                 }
             }
             OutputFormat::Json => writers.push(Box::new(JsonWriter::with_options(
@@ -357,9 +359,11 @@ fn write_process(
     };
     let mut writers = writers_for(&cfg.formats, &out, &settings);
     let mut summary = KernelStatsWriter::collect_only();
+    let mut counter_summary = CounterStatsWriter::collect_only();
     let mut refs: Vec<&mut dyn Writer> = writers.iter_mut().map(|w| &mut **w as &mut dyn Writer).collect();
     if cfg.summary || cfg.summary_per_domain {
         refs.push(&mut summary);
+        refs.push(&mut counter_summary);
     }
     let mut names = KernelNames { inner: capture, truncate: cfg.truncate_kernels, mangled: cfg.mangled_kernels };
     let mut eval: Option<crate::counters::eval::CounterEval<'_>> = None;
@@ -438,7 +442,7 @@ fn write_process(
         }
     }
     if cfg.summary || cfg.summary_per_domain {
-        if let Some(f) = print_summaries(cfg, summary.stats(), &out)? {
+        if let Some(f) = print_summaries(cfg, summary.stats(), counter_summary.stats(), &out)? {
             if cfg.log_level.shows_info() {
                 eprintln!("rocprof-rs: wrote {}", f.display());
             }
@@ -455,18 +459,35 @@ fn write_process(
 }
 
 /// Prints (or writes, with `--summary-output-file NAME`) the `-D` per-domain and `-S` overall
-/// tables of one process. Returns the file written, if any.
-fn print_summaries(cfg: &Config, stats: &DomainStats, out: &OutputLocation) -> Result<Option<PathBuf>> {
-    if stats.is_empty() {
+/// tables of one process, and the counter-collection table when counters were collected. Returns
+/// the file written, if any.
+fn print_summaries(
+    cfg: &Config,
+    stats: &DomainStats,
+    counters: &CounterStats,
+    out: &OutputLocation,
+) -> Result<Option<PathBuf>> {
+    if stats.is_empty() && counters.is_empty() {
         return Ok(None);
     }
     let indent = if matches!(cfg.summary_output, SummaryOutput::File(_)) { 0 } else { 4 };
     let mut text = String::new();
-    if cfg.summary_per_domain {
-        text.push_str(&summary_table(&format!("{KERNEL_DISPATCH_DOMAIN} SUMMARY"), &[stats], cfg.summary_unit, indent));
+    if !stats.is_empty() {
+        if cfg.summary_per_domain {
+            text.push_str(&summary_table(
+                &format!("{KERNEL_DISPATCH_DOMAIN} SUMMARY"),
+                &[stats],
+                cfg.summary_unit,
+                indent,
+            ));
+        }
+        if cfg.summary {
+            text.push_str(&summary_table("SUMMARY", &[stats], cfg.summary_unit, indent));
+        }
     }
-    if cfg.summary {
-        text.push_str(&summary_table("SUMMARY", &[stats], cfg.summary_unit, indent));
+    if !counters.is_empty() {
+        // Counter values are no durations: a table of their own, after the duration tables.
+        text.push_str(&counters.summary_table(indent));
     }
     match &cfg.summary_output {
         SummaryOutput::Stdout => {

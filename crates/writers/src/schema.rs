@@ -22,6 +22,8 @@ pub const AGENT_INFO_COLUMNS: &str = include_str!("../../../schemas/csv/agent_in
 pub const STATS_COLUMNS: &str = include_str!("../../../schemas/csv/stats.columns");
 /// `counter_collection.csv` columns.
 pub const COUNTER_COLLECTION_COLUMNS: &str = include_str!("../../../schemas/csv/counter_collection.columns");
+/// `counter_collection_stats.csv` columns (ours: rocprofv3 has no counter statistics).
+pub const COUNTER_STATS_COLUMNS: &str = include_str!("../../../schemas/csv/counter_collection_stats.columns");
 
 /// The rocpd schema version written to `rocpd_metadata` (matches AMD's).
 pub const ROCPD_SCHEMA_VERSION: &str = "3";
