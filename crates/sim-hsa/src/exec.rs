@@ -19,7 +19,7 @@
 //! already wrote stays written.
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use rocprof_isa::{
@@ -139,6 +139,9 @@ fn write_stats() {
 /// The simulator's memory as a kernel sees it: sorted, merged `[start, end)` ranges it may touch.
 struct SimMemory {
     ranges: Vec<(u64, u64)>,
+    /// Index of the range the last access hit: lanes and waves mostly touch the same buffer, so most
+    /// checks skip the binary search (a hint only; any value is safe).
+    last: AtomicUsize,
 }
 
 impl SimMemory {
@@ -152,16 +155,26 @@ impl SimMemory {
                 _ => merged.push((s, e)),
             }
         }
-        SimMemory { ranges: merged }
+        SimMemory { ranges: merged, last: AtomicUsize::new(0) }
     }
 
     #[inline]
     fn check(&self, addr: u64, len: usize, write: bool) -> Result<(), Fault> {
-        let end = addr.checked_add(len as u64);
+        let fault = Fault { addr, len: len as u32, write };
+        let end = addr.checked_add(len as u64).ok_or(fault)?;
+        let hint = self.last.load(Ordering::Relaxed);
+        if let Some(&(s, e)) = self.ranges.get(hint) {
+            if s <= addr && end <= e {
+                return Ok(());
+            }
+        }
         let i = self.ranges.partition_point(|&(s, _)| s <= addr);
-        match (i.checked_sub(1).map(|k| self.ranges[k]), end) {
-            (Some((_, e)), Some(end)) if end <= e => Ok(()),
-            _ => Err(Fault { addr, len: len as u32, write }),
+        match i.checked_sub(1).map(|k| (k, self.ranges[k])) {
+            Some((k, (_, e))) if end <= e => {
+                self.last.store(k, Ordering::Relaxed);
+                Ok(())
+            }
+            _ => Err(fault),
         }
     }
 }
@@ -501,5 +514,25 @@ mod tests {
         assert_eq!(old, 0);
         assert_eq!(buf[8], 5);
         assert!(m.atomic(base + 9, 4, &mut |v| v).is_err(), "unaligned atomic");
+    }
+
+    /// The last-hit hint never lets an access through that the ranges do not allow: between two
+    /// separate ranges, after hits in either, the gap and the straddling accesses still fault.
+    #[test]
+    fn the_last_range_hint_does_not_widen_the_map() {
+        let mut buf = vec![0u8; 96];
+        let base = buf.as_mut_ptr() as u64;
+        let m = SimMemory::new(vec![(base + 64, base + 96), (base, base + 32)]);
+        let mut out = [0u8; 4];
+        for _ in 0..2 {
+            m.read(base + 64, &mut out).unwrap();
+            assert!(m.read(base + 60, &mut out).is_err(), "straddles the start of the second range");
+            assert!(m.read(base + 40, &mut out).is_err(), "in the gap");
+            m.read(base + 28, &mut out).unwrap();
+            assert!(m.read(base + 30, &mut out).is_err(), "straddles the end of the first range");
+            assert!(m.read(base + 96, &mut out).is_err(), "past the end");
+            assert!(m.read(u64::MAX - 1, &mut out).is_err(), "wraps around");
+        }
+        buf[0] = 1;
     }
 }
