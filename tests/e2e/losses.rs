@@ -131,3 +131,64 @@ fn issue_14_exhausted_capture_space_is_counted_and_every_dispatch_accounted_for(
     let accounted = f.rows.len() as u64 + f.health("incomplete_dispatches") + dropped;
     assert!(accounted >= 20, "{} rows + incomplete + {dropped} dropped < 20:\n{}", f.rows.len(), f.p.run.transcript());
 }
+
+/// Commit-word offsets of the committed records in the first chunk of a capture.
+fn first_chunk_records(bytes: &[u8]) -> Vec<usize> {
+    use rocprof_model::capture::{header, CHUNK_HEADER_SIZE};
+    let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
+    let start = u32_at(header::HEADER_SIZE) as usize;
+    let end = start + u32_at(header::CHUNK_SIZE) as usize;
+    let mut off = start + CHUNK_HEADER_SIZE;
+    let mut out = Vec::new();
+    while off + 8 <= end.min(bytes.len()) {
+        let size = (u32_at(off) >> 16) as usize;
+        if size == 0 {
+            break;
+        }
+        out.push(off);
+        off += size;
+    }
+    out
+}
+
+#[test]
+fn issue_14_a_corrupt_capture_loses_only_the_damaged_record_and_a_garbage_one_is_a_one_line_error() {
+    let test = "issue_14_a_corrupt_capture_loses_only_the_damaged_record_and_a_garbage_one_is_a_one_line_error";
+    let Some(stage) = rocprof_e2e::stage(test) else { return };
+    let Some(app) = stage.fixture("vector_add", test) else { return };
+    let keep = vec![("ROCPROF_RS_KEEP_CAPTURE".to_string(), "1".to_string())];
+    let p = kernel_trace(&stage, "gfx942", &app, &["20"], &keep);
+    assert!(p.run.status.success(), "{}", p.run.transcript());
+    let captures = rocprof_e2e::find_files(&p.out, ".rpcap");
+    let [capture] = captures.as_slice() else { panic!("one kept capture expected: {captures:?}") };
+    let mut bytes = std::fs::read(capture).unwrap();
+    let records = first_chunk_records(&bytes);
+    assert!(records.len() > 20, "{} records", records.len());
+    // One flipped bit in the body of the chunk's last record (the last completion or what follows
+    // it): its checksum no longer matches.
+    let last = *records.last().unwrap();
+    bytes[last + 8] ^= 0x10;
+    let damaged = rocprof_e2e::scratch("damaged-capture");
+    let _g = rocprof_e2e::ScratchGuard(damaged.clone());
+    std::fs::create_dir_all(damaged.join("in")).unwrap();
+    std::fs::write(damaged.join("in/1.rpcap"), &bytes).unwrap();
+    let d = |s: &str| damaged.join(s).display().to_string();
+    let r = rocprof_e2e::run(&stage.cli(), &["--kernel-trace", "-d", &d("out"), "--from-capture", &d("in")], &[]);
+    assert!(r.status.success(), "{}", r.transcript());
+    let db = find_one(&damaged.join("out"), ".db");
+    assert_eq!(db_health(&db, "lost.damaged").as_deref(), Some("1"), "{}", r.transcript());
+    let rows = db_kernels(&db).len() as u64;
+    let incomplete: u64 = db_health(&db, "incomplete_dispatches").unwrap().parse().unwrap();
+    assert!(rows >= 19 && rows + incomplete == 20, "{rows} rows, {incomplete} incomplete:\n{}", r.transcript());
+    assert!(r.stderr.contains("1 damaged records skipped in the capture [damaged]"), "{}", r.transcript());
+
+    // A file that is not a capture at all (cut inside its header): one line, exit 1, no panic.
+    std::fs::create_dir_all(damaged.join("bad")).unwrap();
+    std::fs::write(damaged.join("bad/2.rpcap"), &bytes[..100]).unwrap();
+    let r = rocprof_e2e::run(&stage.cli(), &["--kernel-trace", "-d", &d("out2"), "--from-capture", &d("bad")], &[]);
+    assert_eq!(r.status.code(), Some(1), "{}", r.transcript());
+    let errors: Vec<&str> = r.stderr.lines().filter(|l| l.starts_with("rocprof-rs: error:")).collect();
+    assert_eq!(errors.len(), 1, "{}", r.transcript());
+    assert!(errors[0].contains("truncated inside its header"), "{}", r.transcript());
+    assert!(!r.stderr.contains("panicked"), "{}", r.transcript());
+}

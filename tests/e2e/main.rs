@@ -18,3 +18,4 @@ mod multi_queue;
 mod packets;
 mod programs;
 mod rocpd_amd;
+mod soak;

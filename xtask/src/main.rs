@@ -96,12 +96,38 @@ fn demo(rest: &[String]) -> Result<()> {
 }
 
 fn test(rest: &[String]) -> Result<()> {
+    ci_inputs()?;
     lint()?;
     stage::setup()?;
     let stage = stage::build()?;
     let mut cmd = cargo();
     cmd.args(["test", "--release", "--workspace"]).args(rest).env("ROCPROF_RS_STAGE", &stage);
     status(cmd)
+}
+
+/// Under `CI=true` (also `1`/`yes`), the inputs CI is given must be there before anything is
+/// built: a CI run that finds `../shared` missing fails at once, naming it, instead of building for
+/// minutes and then failing test by test (each such test fails too; none may pass by skipping).
+fn ci_inputs() -> Result<()> {
+    let ci = std::env::var("CI").is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "true" | "1" | "yes"));
+    if !ci {
+        return Ok(());
+    }
+    let shared = root().join("..").join("shared");
+    let missing: Vec<String> = ["conformance", "reference", "tools"]
+        .iter()
+        .map(|d| shared.join(d))
+        .filter(|p| !p.is_dir())
+        .map(|p| p.display().to_string())
+        .collect();
+    if !missing.is_empty() {
+        bail!(
+            "CI=true but the inputs CI provides are missing: {} (a clone for CI needs ../shared beside it; \
+             tests may not skip them under CI)",
+            missing.join(", ")
+        );
+    }
+    Ok(())
 }
 
 /// The gates every change passes before the tests run: rustfmt's house style and clippy without warnings,

@@ -285,11 +285,26 @@ impl Sink {
         }
         let (mut chunk, mut off) = CURSOR.try_with(|c| c.get()).ok()?;
         if chunk == 0 || off + size > CHUNK_SIZE {
+            let full = chunk;
             chunk = self.claim_chunk()?;
             off = CHUNK_HEADER_SIZE;
+            if full != 0 {
+                Self::release_pages(full);
+            }
         }
         let _ = CURSOR.try_with(|c| c.set((chunk, off + size)));
         Some(chunk + off)
+    }
+
+    /// Drops a full chunk's pages from the process's resident set: nobody in this process touches
+    /// it again (its thread moved on; the CLI reads the file, not our mapping). For a shared file
+    /// mapping `MADV_DONTNEED` keeps the data (dirty pages stay in the page cache and reach the
+    /// file); without it every record ever written would stay resident, and a 1 M-dispatch run
+    /// would carry a capture-sized RSS. One system call per 256 KiB of records.
+    fn release_pages(chunk: usize) {
+        // SAFETY: `chunk` is the page-aligned start of a full chunk inside our mapping (the
+        // header is padded to a page and chunks are page multiples); the range stays mapped.
+        unsafe { libc::madvise(chunk as *mut libc::c_void, CHUNK_SIZE, libc::MADV_DONTNEED) };
     }
 
     /// Seals the record at `addr` whose body is written: stores the body's checksum, then the

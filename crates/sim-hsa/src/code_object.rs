@@ -80,7 +80,8 @@ static READERS: Mutex<Vec<usize>> = Mutex::new(Vec::new());
 
 fn lookup_reader(h: hsa_code_object_reader_t) -> Result<&'static Reader, Status> {
     if READERS.lock().unwrap_or_else(|e| e.into_inner()).contains(&(h.handle as usize)) {
-        // SAFETY: registered readers are leaked boxes, never freed.
+        // SAFETY: registered readers are leaked boxes, freed only by `hsa_code_object_reader_destroy`
+        // after they leave the list; the caller uses the reference within its own API call.
         Ok(unsafe { &*(h.handle as usize as *const Reader) })
     } else {
         Err(HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER)
@@ -236,8 +237,18 @@ pub(crate) unsafe extern "C" fn hsa_code_object_reader_destroy(
 ) -> hsa_status_t {
     status(|| {
         system()?;
-        lookup_reader(code_object_reader)?;
-        READERS.lock().unwrap_or_else(|e| e.into_inner()).retain(|a| *a != code_object_reader.handle as usize);
+        let addr = code_object_reader.handle as usize;
+        {
+            let mut readers = READERS.lock().unwrap_or_else(|e| e.into_inner());
+            let i = readers.iter().position(|a| *a == addr).ok_or(HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER)?;
+            readers.swap_remove(i);
+        }
+        // SAFETY: `addr` came from `Box::leak` in `new_reader` and was registered until the removal
+        // above, which only one caller can win; a load copies what it needs from the reader during
+        // its own call (using a reader while destroying it is the application's error, as in ROCr).
+        // Freed, not leaked: an application that loads and unloads code objects in a loop must not
+        // grow by a code object per cycle.
+        drop(unsafe { Box::from_raw(addr as *mut Reader) });
         Ok(())
     })
 }

@@ -16,7 +16,12 @@
 //! Kernels do not execute here (`ROCPROF_RS_SIM_EXEC=off`): the overhead is the profiler's, not the
 //! interpreter's.
 //!
-//! Usage: `rocprof-bench [--dispatches N] [--runs R] [--rows M] [--convert-records K]`.
+//! Soak (issue 14): `soak 8 8 N C 8` under `rocprof-rs`: 8 threads x 8 queues, `--soak-dispatches`
+//! N per thread (default 125,000: 1 M in all), `--soak-cycles` C code-object cycles (default
+//! 10,000); dispatches/s, the application's RSS, and zero loss checked (`--soak-dispatches 0` skips).
+//!
+//! Usage: `rocprof-bench [--dispatches N] [--runs R] [--rows M] [--convert-records K]
+//! [--soak-dispatches N] [--soak-cycles C]`.
 
 #![forbid(unsafe_code)]
 
@@ -192,6 +197,14 @@ fn main() -> Result<()> {
         }
     }
 
+    if let Some(stage) = stage("rocprof-bench") {
+        let per_thread = arg(&args, "--soak-dispatches", 125_000)?;
+        let cycles = arg(&args, "--soak-cycles", 10_000)?;
+        if per_thread > 0 {
+            soak(&stage, per_thread, cycles)?;
+        }
+    }
+
     let dir = scratch("rocpd-throughput");
     let t = rocprof_writers::synthetic::rocpd_throughput(rows, &dir).context("writing the synthetic rocpd database")?;
     let bytes = std::fs::metadata(&t.path).map(|m| m.len()).unwrap_or(0);
@@ -250,6 +263,66 @@ fn pmc_environment(stage: &Stage, app: &std::path::Path, counters: &[&str]) -> R
         bail!("rocprof-rs --log-level env printed no ROCPROF_RS_PMC:\n{}", r.transcript());
     }
     Ok(env)
+}
+
+/// Issue 14's soak at full size: `soak 8 8 <per_thread> <cycles> 8` (8 threads x 8 queues, a
+/// fresh completion signal per dispatch, every wait function, code-object load/unload cycles)
+/// under `rocprof-rs --kernel-trace`: dispatches/s, the application's RSS, and the database
+/// checked for every dispatch, named, and zero loss of any kind.
+fn soak(stage: &rocprof_e2e::Stage, per_thread: u64, cycles: u64) -> Result<()> {
+    let Some(app) = stage.fixture("soak", "rocprof-bench") else { bail!("soak is not staged") };
+    let out = scratch("bench-soak");
+    let out_s = out.display().to_string();
+    let t = Instant::now();
+    let r = profile(
+        stage,
+        &["--simulate", "gfx942", "--kernel-trace", "-f", "rocpd", "-d", &out_s],
+        &app,
+        &["8", "8", &per_thread.to_string(), &cycles.to_string(), "8"],
+        &[],
+    );
+    let wall = t.elapsed().as_secs_f64();
+    if !r.status.success() {
+        bail!("soak under rocprof-rs failed:\n{}", r.transcript());
+    }
+    let figures: std::collections::HashMap<&str, i64> = r
+        .stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("soak: "))
+        .flat_map(|l| l.split_whitespace())
+        .filter_map(|kv| kv.split_once('='))
+        .filter_map(|(k, v)| Some((k, v.parse().ok()?)))
+        .collect();
+    let expected = 8 * per_thread + cycles;
+    let db = rocprof_e2e::find_one(&out, ".db");
+    let rows = rocprof_e2e::db_kernels(&db);
+    let unnamed = rows.iter().filter(|k| k.name.is_empty()).count();
+    let health = |k: &str| rocprof_e2e::db_health(&db, k).unwrap_or_else(|| "?".into());
+    let mut lost: Vec<String> = rocprof_model::LossReason::ALL
+        .iter()
+        .map(|r| format!("{}={}", r.as_str(), health(&format!("lost.{}", r.as_str()))))
+        .filter(|kv| !kv.ends_with("=0") && !kv.ends_with("=?"))
+        .collect();
+    if lost.is_empty() {
+        lost.push("none".into());
+    }
+    println!(
+        "soak: 8 threads x 8 queues, {expected} dispatches ({} distinct completion signals, {cycles} code-object cycles) \
+         under rocprof-rs --kernel-trace -f rocpd in {wall:.1} s ({:.0} dispatches/s end to end); rows {} (unnamed {unnamed}), \
+         incomplete {}, lost by reason: {}; application RSS at exit {} KiB, peak {} KiB",
+        8 * per_thread,
+        expected as f64 / wall,
+        rows.len(),
+        health("incomplete_dispatches"),
+        lost.join(" "),
+        figures.get("rss_kib").copied().unwrap_or(0),
+        figures.get("hwm_kib").copied().unwrap_or(0),
+    );
+    if rows.len() as u64 != expected || unnamed != 0 || lost != ["none"] {
+        bail!("soak lost data: {} rows for {expected} dispatches, {unnamed} unnamed, lost {lost:?}", rows.len());
+    }
+    let _ = std::fs::remove_dir_all(&out);
+    Ok(())
 }
 
 /// Peak resident set size of this process, KiB (`VmHWM`).

@@ -34,15 +34,20 @@ pub(crate) struct Job {
 
 /// The jobs of `-i FILE`, given the command line `argv` that named it.
 pub(crate) fn jobs(argv: &[OsString], file: &Path) -> Result<Vec<Job>> {
-    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     let text = std::fs::read_to_string(file).with_context(|| format!("input file {}", file.display()))?;
+    jobs_from_text(argv, file, &text)
+}
+
+/// [`jobs`] for the contents `text` of `file` (already read).
+pub(crate) fn jobs_from_text(argv: &[OsString], file: &Path, text: &str) -> Result<Vec<Job>> {
+    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     let (specs, prefix): (Vec<serde_json::Map<String, Value>>, &str) = match ext.as_str() {
-        "txt" => (txt_jobs(&text), "pmc_"),
+        "txt" => (txt_jobs(text), "pmc_"),
         "json" => {
-            let v: Value = serde_json::from_str(&text).map_err(|e| anyhow!("input file {}: {e}", file.display()))?;
+            let v: Value = serde_json::from_str(text).map_err(|e| anyhow!("input file {}: {e}", file.display()))?;
             (job_list(v, file)?, "pass_")
         }
-        "yaml" | "yml" => (job_list(yaml_to_json(&text, file)?, file)?, "pass_"),
+        "yaml" | "yml" => (job_list(yaml_to_json(text, file)?, file)?, "pass_"),
         _ => bail!("input file '{}' does not have a recognized extension (.txt, .json, .yaml, .yml)", file.display()),
     };
     if specs.is_empty() {

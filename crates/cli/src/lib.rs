@@ -1,0 +1,510 @@
+//! `rocprof-rs`: the command-line front end. Parses rocprofv3-style options, runs the
+//! application under the interception library (on hsa-sim with `--simulate`), then turns the
+//! capture files into rocpd / CSV outputs and reports what was written and what was lost.
+//!
+//! Exit status: the application's; 128+N if a signal killed it; 1 if rocprof-rs failed; 2 for
+//! a command-line error.
+#![forbid(unsafe_code)]
+
+mod args;
+mod att;
+mod cmd;
+mod config;
+mod counters;
+mod launch;
+mod outputs;
+mod placeholders;
+mod progress;
+mod version;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context as _, Result};
+use clap::Parser;
+
+use crate::config::Config;
+use crate::launch::AppExit;
+
+/// Entry points for the fuzz targets in `fuzz/` (not an API: hidden, may change any time).
+#[doc(hidden)]
+pub mod fuzzing {
+    use std::ffi::OsString;
+    use std::path::Path;
+
+    /// An `-i` input file called `name` (its extension picks the format) holding `text`, through
+    /// the same steps as `rocprof-rs -i FILE -- app` before the application starts: the file's
+    /// jobs, each job's command line parsed and resolved into a configuration. Errors are the
+    /// expected outcome for most inputs; a panic is a bug. Returns the number of valid jobs.
+    pub fn input_file(name: &str, text: &str) -> usize {
+        let argv = ["rocprof-rs", "-i", name, "--", "app"].map(OsString::from);
+        let Ok(jobs) = crate::args::input::jobs_from_text(&argv, Path::new(name), text) else { return 0 };
+        jobs.into_iter()
+            .filter(|j| {
+                <crate::args::Args as clap::Parser>::try_parse_from(&j.argv).is_ok_and(|a| a.into_config().is_ok())
+            })
+            .count()
+    }
+}
+
+/// Exit status for command-line errors (argparse's, which rocprofv3 users know).
+const USAGE_ERROR: u8 = 2;
+
+/// The `rocprof-rs` program (`src/main.rs` only calls this; the library exists so that the fuzz
+/// targets in `fuzz/` can reach the parsers, see [`fuzzing`]).
+pub fn main() -> ExitCode {
+    let mut argv: Vec<OsString> = std::env::args_os().collect();
+    if let Some(sub) = argv.get(1).and_then(cmd::find) {
+        return (sub.run)(argv.split_off(2));
+    }
+    let args = match parse_args(&argv) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    if args.wants_version() {
+        return match outputs::to_console(std::io::stdout().lock(), &version::text()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("rocprof-rs: error: printing the version: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
+    // -i FILE: one run per pass/job, every job validated before the first one starts.
+    let configs = match &args.input {
+        Some(file) => {
+            let jobs = match args::input::jobs(&argv, file) {
+                Ok(j) => j,
+                Err(e) => {
+                    eprintln!("rocprof-rs: error: {e:#}");
+                    return ExitCode::from(USAGE_ERROR);
+                }
+            };
+            let mut configs = Vec::new();
+            for job in jobs {
+                let args = match parse_args(&job.argv) {
+                    Ok(a) => a,
+                    Err(code) => return code,
+                };
+                match args.into_config() {
+                    Ok(mut c) => {
+                        c.output_subdir = job.subdir;
+                        configs.push(c);
+                    }
+                    Err(e) => {
+                        eprintln!("rocprof-rs: error: input file {}: {e:#}", file.display());
+                        return ExitCode::from(USAGE_ERROR);
+                    }
+                }
+            }
+            configs
+        }
+        None => match args.into_config() {
+            Ok(c) => vec![c],
+            Err(e) => {
+                eprintln!("rocprof-rs: error: {e:#}");
+                return ExitCode::from(USAGE_ERROR);
+            }
+        },
+    };
+    let mut prepared = Vec::new();
+    for cfg in &configs {
+        match prepare(cfg) {
+            Ok(p) => prepared.push(p),
+            Err(e) => return fail(e),
+        }
+    }
+    let several = configs.len() > 1;
+    let mut status = 0;
+    for (n, (cfg, prep)) in configs.iter().zip(&prepared).enumerate() {
+        match run(cfg, prep) {
+            Ok(code) => {
+                status = code;
+                if several && code != 0 {
+                    eprintln!(
+                        "rocprof-rs: error: pass {} of {}: the application exited with status {code}; the remaining passes are not run",
+                        n + 1,
+                        configs.len()
+                    );
+                    return ExitCode::from(1);
+                }
+            }
+            Err(e) => return fail(e),
+        }
+    }
+    ExitCode::from(status)
+}
+
+/// Parses a command line; on error prints one line and returns the exit code.
+fn parse_args(argv: &[OsString]) -> std::result::Result<args::Args, ExitCode> {
+    args::Args::try_parse_from(argv).map_err(|e| {
+        use clap::error::ErrorKind;
+        if matches!(
+            e.kind(),
+            ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        ) {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        let text = e.to_string();
+        let first = text.lines().next().unwrap_or("invalid command line");
+        let first = first.strip_prefix("error: ").unwrap_or(first);
+        eprintln!("rocprof-rs: error: {first} (see rocprof-rs --help)");
+        ExitCode::from(USAGE_ERROR)
+    })
+}
+
+/// Prints `e` and returns its exit status: 2 for a request that cannot run (found before launch), 1
+/// otherwise, 0 for a closed pipe.
+fn fail(e: anyhow::Error) -> ExitCode {
+    if is_broken_pipe(&e) {
+        return ExitCode::SUCCESS;
+    }
+    eprintln!("rocprof-rs: error: {e:#}");
+    if e.downcast_ref::<counters::RequestError>().is_some() {
+        ExitCode::from(USAGE_ERROR)
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// What is decided before the application starts.
+struct Prepared {
+    /// The planned counter request.
+    counters: Option<counters::CounterSetup>,
+}
+
+/// Validation that needs the agents: the counter request is checked and planned before the
+/// application starts (on `--simulate` from the target table, else from an agent query).
+fn prepare(cfg: &Config) -> Result<Prepared> {
+    let counters = match &cfg.pmc {
+        Some(req) if !cfg.app.is_empty() => {
+            let agents = counters::target_agents(cfg, || probe_gpu_agents(cfg))?;
+            Some(counters::plan(req, &agents)?)
+        }
+        _ => None,
+    };
+    Ok(Prepared { counters })
+}
+
+/// The GPU agents of this machine, by running the agent probe (`ROCPROF_RS_PROBE`, default
+/// `rocminfo`) under the interception library before the application (real ROCm only).
+pub(crate) fn probe_gpu_agents(cfg: &Config) -> Result<Vec<(rocprof_model::Agent, String)>> {
+    launch::check_real_rocr()?;
+    let dir = std::env::temp_dir().join(format!("rocprof-rs-agents-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let _cleanup = CaptureDir { path: dir.clone(), keep: false };
+    let intercept = launch::find_intercept()?;
+    let mut probe_cfg = cfg.clone();
+    probe_cfg.pmc = None;
+    let env = launch::launch_env(&probe_cfg, &intercept, None, &dir);
+    let probe = std::env::var_os("ROCPROF_RS_PROBE").filter(|p| !p.is_empty()).unwrap_or_else(|| "rocminfo".into());
+    let status = std::process::Command::new(&probe)
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_os_str())))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status();
+    if let Err(e) = status {
+        bail!(
+            "checking counters before the run needs the GPU agents, which rocprof-rs queries with {} ({e}); install rocminfo or set ROCPROF_RS_PROBE",
+            probe.to_string_lossy()
+        );
+    }
+    let files = outputs::capture_files(&dir)?;
+    let Some(file) = files.first() else {
+        bail!("the agent query ({}) did not start the HSA runtime; set ROCPROF_RS_PROBE", probe.to_string_lossy());
+    };
+    let mut capture = rocprof_model::capture::CaptureReader::open(file)?;
+    let (agents, strings) = outputs::capture_agents(&mut capture)?;
+    Ok(agents
+        .into_iter()
+        .filter(|a| a.agent_type == rocprof_model::AgentType::Gpu)
+        .map(|a| {
+            let name = strings.resolve(a.name).to_string();
+            (a, name)
+        })
+        .collect())
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+}
+
+/// Removes the private capture directory when dropped, unless asked to keep it.
+struct CaptureDir {
+    path: PathBuf,
+    keep: bool,
+}
+
+impl Drop for CaptureDir {
+    fn drop(&mut self) {
+        if !self.keep {
+            let _ = std::fs::remove_dir_all(&self.path);
+        }
+    }
+}
+
+/// Creates the output directory (to fail before running the application, not after) and a
+/// private capture directory inside it. When the directory depends on the application's pid
+/// (`%pid%` and friends), it is not known yet: then the capture directory goes into the
+/// longest pid-independent parent, which is checked instead.
+fn prepare_dirs(cfg: &Config) -> Result<(PathBuf, CaptureDir)> {
+    let own_pid = std::process::id();
+    let app: Vec<String> = cfg.app.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let expand_for = |pid: u32| {
+        let ctx =
+            placeholders::Context::new(pid, pid, app.clone(), cfg.launch_dir.display().to_string(), 1, cfg.launch_secs);
+        let dir = placeholders::expand(&cfg.output_directory_template(), &ctx);
+        if Path::new(&dir).is_absolute() {
+            PathBuf::from(dir)
+        } else {
+            cfg.launch_dir.join(dir)
+        }
+    };
+    let dir = expand_for(own_pid);
+    let other = expand_for(own_pid.wrapping_add(1));
+    // Keep the leading path components both expansions share.
+    let dir = if dir == other {
+        dir
+    } else {
+        dir.components().zip(other.components()).take_while(|(a, b)| a == b).map(|(a, _)| a).collect()
+    };
+    if dir.exists() && !dir.is_dir() {
+        bail!("output directory {} exists and is not a directory", dir.display());
+    }
+    std::fs::create_dir_all(&dir).with_context(|| format!("output directory {} cannot be created", dir.display()))?;
+    let capture = dir.join(format!(".rocprof-rs-capture-{own_pid}"));
+    std::fs::create_dir_all(&capture).with_context(|| format!("output directory {} is not writable", dir.display()))?;
+    let probe = capture.join(".write-test");
+    std::fs::write(&probe, b"").with_context(|| format!("output directory {} is not writable", dir.display()))?;
+    let _ = std::fs::remove_file(&probe);
+    let keep = std::env::var_os("ROCPROF_RS_KEEP_CAPTURE").is_some_and(|v| v == "1");
+    Ok((dir, CaptureDir { path: capture, keep }))
+}
+
+fn print_env(env: &[(String, OsString)]) {
+    for (k, v) in env {
+        eprintln!("rocprof-rs: env {k}={}", v.to_string_lossy());
+    }
+}
+
+/// The whole run; returns our exit status.
+fn run(cfg: &Config, prep: &Prepared) -> Result<u8> {
+    if let Some(dir) = &cfg.from_capture {
+        return convert_kept_captures(cfg, dir);
+    }
+    if !cfg.any_tracing() && !cfg.app.is_empty() {
+        for (on, opt) in
+            [(cfg.stats, "--stats"), (cfg.summary, "--summary"), (cfg.summary_per_domain, "--summary-per-domain")]
+        {
+            if on {
+                bail!("no tracing options were enabled for the {opt} option (add --kernel-trace)");
+            }
+        }
+        if !cfg.list_avail {
+            eprintln!(
+                "rocprof-rs: warning: no tracing options were enabled; the application runs without profiling outputs"
+            );
+        }
+    }
+    if cfg.log_level.shows_config() {
+        eprintln!("rocprof-rs: config {}", cfg.to_json());
+    }
+    let (_out_dir, capture) = prepare_dirs(cfg)?;
+    let sim_dir = match &cfg.simulate {
+        Some(_) => Some(launch::find_sim_dir(&capture.path)?),
+        None => {
+            launch::check_real_rocr()?;
+            None
+        }
+    };
+    let intercept = launch::find_intercept()?;
+    let mut env = launch::launch_env(cfg, &intercept, sim_dir.as_deref(), &capture.path);
+    if let Some(c) = &prep.counters {
+        env.extend(c.env(0));
+        if c.passes > 1 {
+            eprintln!("rocprof-rs: the counters do not fit one pass; the application runs {} times:", c.passes);
+            for line in c.plan_text() {
+                eprintln!("rocprof-rs:   {line}");
+            }
+        }
+    }
+    if cfg.log_level.shows_env() {
+        print_env(&env);
+    }
+
+    if cfg.app.is_empty() {
+        // -L alone: start the runtime under our library with a probe program and list the
+        // agents its capture header records.
+        return list_agents_with_probe(cfg, env, &capture.path);
+    }
+
+    let exit = launch::run_app(&cfg.app, &env)?;
+    let mut merged = Vec::new();
+    if let Some(c) = &prep.counters {
+        merged = replay(cfg, c, &intercept, sim_dir.as_deref(), &capture.path, exit)?;
+    }
+    let files = outputs::capture_files(&capture.path)?;
+    if files.is_empty() {
+        eprintln!(
+            "rocprof-rs: warning: the application wrote no capture (it did not initialise the HSA runtime, or the interception library was not loaded)"
+        );
+        return Ok(exit.status());
+    }
+    let (captures, mut failures) = outputs::open_captures(&files);
+    if cfg.list_avail && !captures.is_empty() {
+        outputs::print_agents(&files[0])?;
+    }
+    let counter_outputs = prep.counters.as_ref().map(|c| outputs::CounterOutputs { db: &c.db, merged: &merged });
+    let written = outputs::write_all(cfg, captures, Some(&env), counter_outputs.as_ref(), &mut failures);
+    if let AppExit::Signal(sig) = exit {
+        eprintln!("rocprof-rs: the application was killed by signal {sig}; outputs hold what it captured before");
+    }
+    if let Some(last) = failures.pop() {
+        // Every process whose capture could not be turned into outputs gets its own line.
+        for e in &failures {
+            eprintln!("rocprof-rs: error: {e:#}");
+        }
+        return Err(keep_on_error(capture, last));
+    }
+    if written.files.is_empty() && cfg.any_tracing() && cfg.log_level.shows_info() {
+        eprintln!("rocprof-rs: nothing was traced, so no output files were written");
+    }
+    if cfg.att.is_some() && !att::after_run(cfg, &capture.path)? {
+        return Ok(exit.status().max(1));
+    }
+    Ok(exit.status())
+}
+
+/// Passes 2..N of an automatic replay: runs the application once per further pass (each with its own
+/// capture directory under `capture_dir`) and collects their counters, per process, for merging into
+/// pass 1's outputs. A pass whose application fails ends the replay (reported; the counters of the
+/// passes that did not run are missing from the outputs, and said so).
+fn replay(
+    cfg: &Config,
+    c: &counters::CounterSetup,
+    intercept: &Path,
+    sim_dir: Option<&Path>,
+    capture_dir: &Path,
+    first: AppExit,
+) -> Result<Vec<counters::eval::Merged>> {
+    let mut merged: Vec<counters::eval::Merged> = Vec::new();
+    if c.passes <= 1 {
+        return Ok(merged);
+    }
+    if first != AppExit::Code(0) {
+        eprintln!("rocprof-rs: warning: pass 1 did not end normally; the remaining passes are not run");
+        return Ok(merged);
+    }
+    for pass in 1..c.passes {
+        let dir = capture_dir.join(format!("pass-{}", pass + 1));
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        // Thread traces come from pass 1 only: a replay repeats the run for its counters.
+        let pass_cfg = Config { att: None, ..cfg.clone() };
+        let mut env = launch::launch_env(&pass_cfg, intercept, sim_dir, &dir);
+        env.extend(c.env(pass));
+        eprintln!("rocprof-rs: pass {} of {}", pass + 1, c.passes);
+        let exit = launch::run_app(&cfg.app, &env)?;
+        if exit != AppExit::Code(0) {
+            eprintln!(
+                "rocprof-rs: warning: pass {} of {} ended with {exit:?}; its counters and those of later passes are missing",
+                pass + 1,
+                c.passes
+            );
+            break;
+        }
+        let files = outputs::capture_files(&dir)?;
+        let (captures, failures) = outputs::open_captures(&files);
+        for e in failures {
+            eprintln!("rocprof-rs: warning: pass {}: {e:#}", pass + 1);
+        }
+        for (i, mut capture) in captures.into_iter().enumerate() {
+            if merged.len() <= i {
+                merged.push(counters::eval::Merged::default());
+            }
+            counters::eval::collect_pass(&mut capture, &c.db, &mut merged[i])
+                .map_err(|e| anyhow::anyhow!("reading the capture of pass {}: {e}", pass + 1))?;
+        }
+    }
+    Ok(merged)
+}
+
+/// Keeps the capture files when converting them failed, and says how to convert them later.
+fn keep_on_error(mut capture: CaptureDir, e: anyhow::Error) -> anyhow::Error {
+    capture.keep = true;
+    anyhow::anyhow!(
+        "{e:#} (the capture files are kept: once fixed, write the outputs with rocprof-rs --from-capture {} [output options])",
+        capture.path.display()
+    )
+}
+
+/// `--from-capture DIR`: writes the outputs of capture files an earlier run kept. The
+/// directory is left as it is.
+fn convert_kept_captures(cfg: &Config, dir: &Path) -> Result<u8> {
+    let files = outputs::capture_files(dir)?;
+    if files.is_empty() {
+        bail!("{} holds no capture files (*.{})", dir.display(), outputs::CAPTURE_EXT);
+    }
+    let (captures, mut failures) = outputs::open_captures(&files);
+    outputs::write_all(cfg, captures, None, None, &mut failures);
+    if let Some(last) = failures.pop() {
+        for e in &failures {
+            eprintln!("rocprof-rs: error: {e:#}");
+        }
+        return Err(last);
+    }
+    Ok(0)
+}
+
+/// `-L` without an application: runs `rocminfo` (or `ROCPROF_RS_PROBE`) under the tool and
+/// lists the agents its capture header records. Debian's rocminfo refuses to start without the
+/// amdgpu module and `/dev/kfd`; on hsa-sim the staged shims of `fixtures/rocminfo/` (an `lsmod`
+/// script and an `open("/dev/kfd")` redirect) are used when they are found.
+fn list_agents_with_probe(cfg: &Config, mut env: Vec<(String, OsString)>, capture_dir: &Path) -> Result<u8> {
+    let probe = std::env::var_os("ROCPROF_RS_PROBE").filter(|p| !p.is_empty()).unwrap_or_else(|| "rocminfo".into());
+    if cfg.simulate.is_some() {
+        if let Some(shims) = launch::find_rocminfo_shims() {
+            for (k, v) in env.iter_mut() {
+                if k == "LD_PRELOAD" {
+                    let mut nv = v.clone();
+                    nv.push(":");
+                    nv.push(&shims.kfd_redirect);
+                    *v = nv;
+                }
+            }
+            let mut path = OsString::from(&shims.bin_dir);
+            if let Some(prev) = std::env::var_os("PATH") {
+                path.push(":");
+                path.push(prev);
+            }
+            env.push(("PATH".into(), path));
+        }
+    }
+    let status = std::process::Command::new(&probe)
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_os_str())))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status();
+    if let Err(e) = status {
+        bail!(
+            "listing agents without an application needs a program that starts the HSA runtime ({} could not be run: {e}); install rocminfo, set ROCPROF_RS_PROBE, or pass an application after --",
+            probe.to_string_lossy()
+        );
+    }
+    let files = outputs::capture_files(capture_dir)?;
+    let (captures, mut failures) = outputs::open_captures(&files);
+    if captures.is_empty() {
+        if let Some(e) = failures.pop() {
+            return Err(e);
+        }
+    }
+    let Some(first) = files.iter().find(|f| captures.iter().any(|c| c.path() == f.as_path())) else {
+        bail!(
+            "the probe {} did not start the HSA runtime, so there are no agents to list; pass an application after -- (rocprof-rs -L [options] -- APP) or set ROCPROF_RS_PROBE",
+            probe.to_string_lossy()
+        );
+    };
+    outputs::print_agents(first)?;
+    Ok(0)
+}
