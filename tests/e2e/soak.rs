@@ -81,3 +81,42 @@ fn issue_14_soak_every_dispatch_named_zero_loss_and_flat_memory() {
         long["dispatches"]
     );
 }
+
+/// Issue 14: kernels queued without the barrier bit run at once on hsa-sim (as on a GPU), and the
+/// kernel trace shows it: within each batch of 8 every kernel's interval overlaps every other's,
+/// while the barrier packet between batches keeps the batches apart. (The application's own
+/// completion signals are left out of these packets: the profiler moves an application completion
+/// signal to a barrier packet after its dispatch, which would order the queue.) The kernels are
+/// made long (timing knob) so that launching the batch takes far less than one kernel on any
+/// machine load.
+#[test]
+fn issue_14_kernels_without_the_barrier_bit_overlap_in_the_kernel_trace() {
+    let test = "issue_14_kernels_without_the_barrier_bit_overlap_in_the_kernel_trace";
+    let Some(stage) = rocprof_e2e::stage(test) else { return };
+    let Some(app) = stage.fixture("soak", test) else { return };
+    let env = vec![
+        ("ROCPROF_RS_SIM_EXEC".to_string(), "off".to_string()),
+        ("ROCPROF_RS_SIM_KERNEL_SCALE".to_string(), "vector_add=20000".to_string()),
+    ];
+    let p = kernel_trace(&stage, "gfx942", &app, &["1", "1", "16", "0", "8", "--gate", "--overlap"], &env);
+    assert!(p.run.status.success(), "{}", p.run.transcript());
+    let rows = db_kernels(&find_one(&p.out, ".db"));
+    let ids: Vec<u64> = rows.iter().map(|k| k.dispatch_id).collect();
+    assert_eq!(ids, (1..=16).collect::<Vec<_>>(), "{}", p.run.transcript());
+    assert!(rows.iter().all(|k| k.queue_id == rows[0].queue_id && k.end > k.start), "{rows:?}");
+    for w in rows.windows(2) {
+        assert!(
+            w[0].start <= w[1].start,
+            "queue order: dispatch {} starts before {}",
+            w[1].dispatch_id,
+            w[0].dispatch_id
+        );
+    }
+    for batch in rows.chunks(8) {
+        let last_start = batch.iter().map(|k| k.start).max().unwrap();
+        let first_end = batch.iter().map(|k| k.end).min().unwrap();
+        assert!(last_start < first_end, "all 8 kernels of a batch run at once: {batch:?}");
+    }
+    let first_batch_end = rows[..8].iter().map(|k| k.end).max().unwrap();
+    assert!(rows[8].start >= first_batch_end, "the barrier packet orders the batches: {rows:?}");
+}
