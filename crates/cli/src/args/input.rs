@@ -181,7 +181,10 @@ fn option_tokens(key: &str, value: &Value) -> Result<Option<Vec<OsString>>> {
     if value.is_null() {
         return Ok(None);
     }
-    let cmd = Args::command();
+    // Building clap's command for ~70 options costs far more than the lookup: build it once
+    // (a file with many keys, and the fuzz target, call this per key).
+    static COMMAND: std::sync::OnceLock<clap::Command> = std::sync::OnceLock::new();
+    let cmd = COMMAND.get_or_init(Args::command);
     if key == "pmc_groups" {
         let Value::Array(groups) = value else { bail!("pmc_groups must be a list of counter lists") };
         let text: Vec<String> = groups.iter().map(|g| value_text(g).replace(' ', ",")).collect();
