@@ -309,3 +309,44 @@ fn thread_traces_follow_the_executed_code_path() {
     }
     assert_ne!(on, off, "the executed paths are not the static walk");
 }
+
+/// A kernel with an instruction the interpreter does not implement, as a user meets it: `vector_add`
+/// copied next to a hand-patched `kernels/vector_add-gfx942.co` (an MFMA over the kernel's first
+/// instruction), profiled with `--simulate gfx942 --kernel-trace`. Every dispatch falls back to the
+/// timing-only model and is counted; the report (once per kernel) names the instruction, its PC and the
+/// kernel; the kernel trace still has every dispatch; the program sees uncomputed results and fails its
+/// check rather than getting silently wrong ones.
+#[test]
+fn an_unimplemented_instruction_is_reported_and_the_dispatches_fall_back() {
+    let test = "an_unimplemented_instruction_is_reported_and_the_dispatches_fall_back";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.fixture("vector_add", test) else { return };
+    let dir = scratch("exec-fallback");
+    let _g = ScratchGuard(dir.clone());
+    std::fs::create_dir_all(dir.join("kernels")).unwrap();
+    let copy = dir.join("vector_add");
+    std::fs::copy(&app, &copy).unwrap();
+    let co = app.parent().unwrap().join("kernels/vector_add-gfx942.co");
+    let mut elf = std::fs::read(&co).unwrap_or_else(|e| panic!("{}: {e}", co.display()));
+    let obj = rocprof_isa::CodeObject::parse(&elf).unwrap();
+    let entry = obj.symbols.iter().find(|s| s.name == "vector_add").unwrap().value;
+    let at = (entry - obj.text.0 + obj.text_offset) as usize;
+    // v_mfma_f32_32x32x1_2b_f32 a[0:31], v0, v0, a[0:31]
+    elf[at..at + 8].copy_from_slice(&[0x00, 0x80, 0xc0, 0xd3, 0x00, 0x01, 0x02, 0x04]);
+    std::fs::write(dir.join("kernels/vector_add-gfx942.co"), &elf).unwrap();
+    let stats = dir.join("stats.txt");
+    let env = vec![("ROCPROF_RS_SIM_STATS".to_string(), stats.display().to_string())];
+    let p = kernel_trace(&stage, "gfx942", &copy, &["3"], &env);
+    let r = &p.run;
+    assert_eq!(r.status.code(), Some(1), "the program's check fails:\n{}", r.transcript());
+    assert!(r.stdout.contains("c = a + b holds for 0 of"), "{}", r.transcript());
+    let reports: Vec<&str> = r.stderr.lines().filter(|l| l.contains("falls back")).collect();
+    assert_eq!(reports.len(), 1, "one report per kernel and reason:\n{}", r.stderr);
+    for want in ["kernel vector_add", "unimplemented instruction `v_mfma_f32_32x32x1_2b_f32`", "(entry+0x0)"] {
+        assert!(reports[0].contains(want), "report lacks {want:?}: {}", reports[0]);
+    }
+    let s = read_stats(&stats);
+    assert_eq!((s["dispatches_executed"], s["dispatches_fallback"], s["fallback_unimplemented"]), (0, 3, 3), "{s:?}");
+    let csv = read_csv(&find_one(&p.out, "kernel_trace.csv"));
+    assert_eq!(csv.rows.iter().filter(|r| r["Kernel_Name"] == "vector_add").count(), 3, "every dispatch is traced");
+}
