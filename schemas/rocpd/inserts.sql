@@ -72,3 +72,34 @@ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?
 -- name: pmc_event
 INSERT INTO "rocpd_pmc_event{{uuid}}" ("event_id", "pmc_id", "value", "extdata")
 VALUES (?1, ?2, ?3, ?4);
+
+-- name: event_ext
+INSERT INTO "rocpd_event{{uuid}}" ("id", "category_id", "stack_id", "parent_stack_id",
+    "correlation_id", "extdata")
+VALUES (?1, ?2, ?3, ?4, ?5, ?6);
+
+-- name: arg
+INSERT INTO "rocpd_arg{{uuid}}" ("event_id", "position", "type", "name", "value")
+VALUES (?1, ?2, ?3, ?4, ?5);
+
+-- name: region
+INSERT INTO "rocpd_region{{uuid}}" ("id", "nid", "pid", "tid", "start", "end", "name_id", "event_id")
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8);
+
+-- name: track
+INSERT INTO "rocpd_track{{uuid}}" ("id", "nid", "pid", "tid", "name_id")
+VALUES (?1, ?2, ?3, ?4, ?5);
+
+-- name: sample
+INSERT INTO "rocpd_sample{{uuid}}" ("id", "track_id", "timestamp", "event_id")
+VALUES (?1, ?2, ?3, ?4);
+
+-- name: memory_copy
+INSERT INTO "rocpd_memory_copy{{uuid}}" ("id", "nid", "pid", "tid", "start", "end", "name_id",
+    "dst_agent_id", "dst_address", "src_agent_id", "src_address", "size", "stream_id", "event_id")
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14);
+
+-- name: memory_allocate
+INSERT INTO "rocpd_memory_allocate{{uuid}}" ("nid", "pid", "tid", "agent_id", "type", "level",
+    "start", "end", "address", "size", "queue_id", "stream_id", "event_id", "extdata")
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14);

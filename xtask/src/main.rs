@@ -9,6 +9,7 @@ use anyhow::{bail, Context, Result};
 
 mod counters;
 mod fixtures;
+mod hsa_api;
 mod isa_tables;
 mod stage;
 
@@ -23,6 +24,7 @@ const TASKS: &[(&str, &str)] = &[
     ("fixtures", "rebuild the AMDGPU code objects from fixtures/kernels/*.cl (--check: compare; --stage DIR: stage C fixtures only)"),
     ("codegen-isa", "regenerate crates/isa/tables/*.txt from llvm-mc-19's disassembly (--check: only verify)"),
     ("codegen-counters", "regenerate schemas/counters/counters.txt from ../shared/reference (--check: only verify)"),
+    ("codegen-hsa-api", "regenerate the HSA API operation tables and tracing wrapper lists from crates/hsa-sys (--check: only verify)"),
 ];
 
 fn main() -> ExitCode {
@@ -48,6 +50,7 @@ fn run() -> Result<()> {
         "codegen-isa" => isa_tables::codegen(rest),
         "fixtures" => fixtures::rebuild_kernels(rest),
         "codegen-counters" => counters::codegen(rest),
+        "codegen-hsa-api" => hsa_api::codegen(rest),
         "help" | "--help" | "-h" => {
             println!("usage: cargo xtask <task>\n");
             for (name, help) in TASKS {

@@ -94,6 +94,90 @@ impl LogLevel {
     }
 }
 
+/// The traced domains, resolved from the tracing options (aggregates expanded).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Tracing {
+    pub(crate) kernel: bool,
+    pub(crate) hip_runtime: bool,
+    pub(crate) hip_compiler: bool,
+    pub(crate) hsa_core: bool,
+    pub(crate) hsa_amd: bool,
+    pub(crate) hsa_image: bool,
+    pub(crate) hsa_finalizer: bool,
+    pub(crate) marker: bool,
+    pub(crate) memory_copy: bool,
+    pub(crate) memory_allocation: bool,
+    pub(crate) scratch_memory: bool,
+    pub(crate) rccl: bool,
+    pub(crate) rocdecode: bool,
+    pub(crate) rocjpeg: bool,
+    /// `--kernel-rename`: kernels take the name of the innermost ROCTx range.
+    pub(crate) kernel_rename: bool,
+    /// `--selected-regions`: collection starts paused and follows roctxProfilerResume/Pause.
+    pub(crate) selected_regions: bool,
+    /// `--group-by-queue`: kernels and copies are grouped by queue, not HIP stream.
+    pub(crate) group_by_queue: bool,
+}
+
+impl Tracing {
+    /// The domains as (word in `ROCPROF_RS_TRACE`, enabled), in a fixed order.
+    fn words(&self) -> [(&'static str, bool); 17] {
+        [
+            ("kernel", self.kernel),
+            ("hip_runtime", self.hip_runtime),
+            ("hip_compiler", self.hip_compiler),
+            ("hsa_core", self.hsa_core),
+            ("hsa_amd", self.hsa_amd),
+            ("hsa_image", self.hsa_image),
+            ("hsa_finalizer", self.hsa_finalizer),
+            ("marker", self.marker),
+            ("memory_copy", self.memory_copy),
+            ("memory_allocation", self.memory_allocation),
+            ("scratch_memory", self.scratch_memory),
+            ("rccl", self.rccl),
+            ("rocdecode", self.rocdecode),
+            ("rocjpeg", self.rocjpeg),
+            ("kernel_rename", self.kernel_rename),
+            ("selected_regions", self.selected_regions),
+            ("group_by_queue", self.group_by_queue),
+        ]
+    }
+
+    /// True when some domain is traced (the modifiers `kernel_rename`, `selected_regions` and
+    /// `group_by_queue` alone trace nothing).
+    pub(crate) fn any(&self) -> bool {
+        self.words()[..14].iter().any(|(_, on)| *on)
+    }
+
+    /// Value of `ROCPROF_RS_TRACE` for the interception library: the enabled words, comma-separated.
+    pub(crate) fn env_value(&self) -> String {
+        self.words().iter().filter(|(_, on)| *on).map(|(w, _)| *w).collect::<Vec<_>>().join(",")
+    }
+
+    /// The resolved options, for the configuration JSON (rocprofv3's key names).
+    fn to_json(self) -> serde_json::Value {
+        serde_json::json!({
+            "kernel_trace": self.kernel,
+            "hip_runtime_api_trace": self.hip_runtime,
+            "hip_compiler_api_trace": self.hip_compiler,
+            "hsa_core_api_trace": self.hsa_core,
+            "hsa_amd_ext_api_trace": self.hsa_amd,
+            "hsa_image_ext_api_trace": self.hsa_image,
+            "hsa_finalizer_ext_api_trace": self.hsa_finalizer,
+            "marker_api_trace": self.marker,
+            "memory_copy_trace": self.memory_copy,
+            "memory_allocation_trace": self.memory_allocation,
+            "scratch_memory_trace": self.scratch_memory,
+            "rccl_api_trace": self.rccl,
+            "rocdecode_api_trace": self.rocdecode,
+            "rocjpeg_api_trace": self.rocjpeg,
+            "kernel_rename": self.kernel_rename,
+            "selected_regions": self.selected_regions,
+            "group_by_queue": self.group_by_queue,
+        })
+    }
+}
+
 /// Everything a run needs.
 #[derive(Debug, Clone)]
 pub(crate) struct Config {
@@ -107,7 +191,11 @@ pub(crate) struct Config {
     pub(crate) kernel_filter: rocprof_model::kernel_filter::KernelFilterSpec,
     /// `--att`: thread-trace capture and decoding.
     pub(crate) att: Option<crate::args::AttOptions>,
-    pub(crate) kernel_trace: bool,
+    /// The traced domains.
+    pub(crate) tracing: Tracing,
+    /// The first option given that needs tracing to mean anything (`--stats`, `--summary`, ...):
+    /// without any tracing option it is a fatal error, as in rocprofv3.
+    pub(crate) needs_tracing: Option<&'static str>,
     pub(crate) output_directory: Option<String>,
     pub(crate) output_file: Option<String>,
     pub(crate) formats: Vec<OutputFormat>,
@@ -152,7 +240,7 @@ pub(crate) const DEFAULT_OUTPUT_FILE: &str = "%hostname%/%pid%";
 impl Config {
     /// True when some tracing domain is on.
     pub(crate) fn any_tracing(&self) -> bool {
-        self.kernel_trace || self.att.is_some() || self.pmc.is_some()
+        self.tracing.any() || self.att.is_some() || self.pmc.is_some()
     }
 
     /// The output-directory template (unexpanded), with an input file's pass sub-directory.
@@ -172,8 +260,7 @@ impl Config {
     /// The configuration as JSON, stored in rocpd's `rocpd_info_process.extdata` the way
     /// rocprofv3 stores its resolved tool configuration there.
     pub(crate) fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "kernel_trace": self.kernel_trace,
+        let mut v = serde_json::json!({
             "stats": self.stats,
             "summary": self.summary,
             "summary_per_domain": self.summary_per_domain,
@@ -198,7 +285,11 @@ impl Config {
             "minimum_output_bytes": self.collection.minimum_output_bytes,
             "tool": "rocprof-rs",
             "tool_version": env!("CARGO_PKG_VERSION"),
-        })
+        });
+        if let (Some(obj), serde_json::Value::Object(t)) = (v.as_object_mut(), self.tracing.to_json()) {
+            obj.extend(t);
+        }
+        v
     }
 }
 

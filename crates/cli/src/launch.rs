@@ -170,18 +170,18 @@ pub(crate) fn launch_env(
         ("ROCPROF_RS_CAPTURE_DIR".to_string(), OsString::from(capture_dir)),
         ("ROCPROF_RS_LOG_LEVEL".to_string(), OsString::from(cfg.log_level.env_value())),
     ];
-    let mut domains = Vec::new();
     // Thread traces are started and stopped around dispatches in the intercept queues, and counter
     // collection needs the dispatches traced (each counter row carries its dispatch).
-    if cfg.kernel_trace || cfg.att.is_some() || cfg.pmc.is_some() {
-        domains.push("kernel");
+    let mut tracing = cfg.tracing;
+    if cfg.att.is_some() || cfg.pmc.is_some() {
+        tracing.kernel = true;
     }
     if let Some(att) = &cfg.att {
         for (name, value) in att.to_env() {
             env.push((name.to_string(), OsString::from(value)));
         }
     }
-    env.push(("ROCPROF_RS_TRACE".to_string(), OsString::from(domains.join(","))));
+    env.push(("ROCPROF_RS_TRACE".to_string(), OsString::from(tracing.env_value())));
     for (name, value) in cfg.kernel_filter.to_env() {
         env.push((name.to_string(), OsString::from(value)));
     }

@@ -295,12 +295,13 @@ fn run(cfg: &Config, prep: &Prepared) -> Result<u8> {
         return convert_kept_captures(cfg, dir);
     }
     if !cfg.any_tracing() && !cfg.app.is_empty() {
-        for (on, opt) in
-            [(cfg.stats, "--stats"), (cfg.summary, "--summary"), (cfg.summary_per_domain, "--summary-per-domain")]
+        if let Some(opt) = cfg.needs_tracing {
+            bail!("no tracing options were enabled for the {opt} option (add e.g. --kernel-trace or --sys-trace)");
+        }
+        if std::env::var("ROCPROFILER_CI")
+            .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on" | "y" | "t"))
         {
-            if on {
-                bail!("no tracing options were enabled for the {opt} option (add --kernel-trace)");
-            }
+            bail!("no tracing options were enabled (ROCPROFILER_CI is set, which makes this fatal)");
         }
         if !cfg.list_avail {
             eprintln!(

@@ -12,7 +12,7 @@ use rocprof_writers::csv::CsvWriter;
 use rocprof_writers::json::{JsonOptions, JsonWriter};
 use rocprof_writers::perfetto::{PerfettoOptions, PerfettoWriter};
 use rocprof_writers::rocpd::{RocpdOptions, RocpdWriter};
-use rocprof_writers::stats::{summary_table, DomainStats, KernelStatsWriter, KERNEL_DISPATCH_DOMAIN};
+use rocprof_writers::stats::{summary_table, AllStats, StatsWriter};
 use rocprof_writers::{write_stream, OutputLocation, StreamOptions, Writer};
 
 use crate::config::{Config, OutputFormat, SummaryOutput};
@@ -220,7 +220,7 @@ pub(crate) fn writers_for(formats: &[OutputFormat], out: &OutputLocation, s: &Wr
             OutputFormat::Csv => {
                 writers.push(Box::new(CsvWriter::with_agent_index(out.clone(), s.agent_index)));
                 if s.stats {
-                    writers.push(Box::new(KernelStatsWriter::new(out.clone())));
+                    writers.push(Box::new(StatsWriter::new(out.clone())));
                     writers.push(Box::new(CounterStatsWriter::new(out.clone())));
                 }
             }
@@ -358,7 +358,7 @@ fn write_process(
         environment_json: Some(environment.to_string()),
     };
     let mut writers = writers_for(&cfg.formats, &out, &settings);
-    let mut summary = KernelStatsWriter::collect_only();
+    let mut summary = StatsWriter::collect_only();
     let mut counter_summary = CounterStatsWriter::collect_only();
     let mut refs: Vec<&mut dyn Writer> = writers.iter_mut().map(|w| &mut **w as &mut dyn Writer).collect();
     if cfg.summary || cfg.summary_per_domain {
@@ -392,7 +392,7 @@ fn write_process(
     let outcome = outcome?;
     if outcome.events == 0 {
         if cfg.log_level.shows_info() && cfg.any_tracing() {
-            eprintln!("rocprof-rs: process {pid} recorded no kernel dispatches; no output files for it");
+            eprintln!("rocprof-rs: process {pid} recorded nothing in the traced domains; no output files for it");
         }
         return Ok(());
     }
@@ -463,7 +463,7 @@ fn write_process(
 /// the file written, if any.
 fn print_summaries(
     cfg: &Config,
-    stats: &DomainStats,
+    stats: &AllStats,
     counters: &CounterStats,
     out: &OutputLocation,
 ) -> Result<Option<PathBuf>> {
@@ -471,19 +471,15 @@ fn print_summaries(
         return Ok(None);
     }
     let indent = if matches!(cfg.summary_output, SummaryOutput::File(_)) { 0 } else { 4 };
+    let domains = stats.non_empty();
     let mut text = String::new();
-    if !stats.is_empty() {
-        if cfg.summary_per_domain {
-            text.push_str(&summary_table(
-                &format!("{KERNEL_DISPATCH_DOMAIN} SUMMARY"),
-                &[stats],
-                cfg.summary_unit,
-                indent,
-            ));
+    if cfg.summary_per_domain {
+        for d in &domains {
+            text.push_str(&summary_table(&format!("{} SUMMARY", d.domain), &[d], cfg.summary_unit, indent));
         }
-        if cfg.summary {
-            text.push_str(&summary_table("SUMMARY", &[stats], cfg.summary_unit, indent));
-        }
+    }
+    if cfg.summary && !domains.is_empty() {
+        text.push_str(&summary_table("SUMMARY", &domains, cfg.summary_unit, indent));
     }
     if !counters.is_empty() {
         // Counter values are no durations: a table of their own, after the duration tables.
@@ -572,7 +568,8 @@ mod tests {
             att: None,
             pmc: None,
             output_subdir: None,
-            kernel_trace: true,
+            tracing: crate::config::Tracing { kernel: true, ..Default::default() },
+            needs_tracing: None,
             output_directory: Some(dir.display().to_string()),
             output_file: Some("%tag%/p%pid%".into()),
             formats,

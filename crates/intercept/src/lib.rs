@@ -37,12 +37,14 @@
 //!   buffer.
 
 pub mod agents;
+pub mod api;
 pub mod att;
 pub mod clock;
 pub mod code_object;
 pub mod diag;
 pub mod exports;
 pub mod guard;
+pub mod hsa_api;
 pub mod kernel_map;
 pub mod load;
 pub mod mpmc;
@@ -52,3 +54,4 @@ pub mod queue;
 pub mod sink;
 pub mod state;
 pub mod tables;
+pub mod timer;

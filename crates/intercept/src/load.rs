@@ -12,7 +12,7 @@ use crate::diag::Level;
 use crate::sink::Sink;
 use crate::state::{self, Global};
 use crate::tables::{self, AmdLayout, Originals, Wrappers};
-use crate::{agents, clock, diag, exports, queue};
+use crate::{agents, clock, diag, exports, hsa_api, queue, timer};
 
 /// How long exit and unload wait for outstanding completions.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
@@ -131,6 +131,10 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
     if state::lifecycle() == state::Lifecycle::Disabled {
         return true;
     }
+    // A table we wrapped before (a second OnLoad without a reset) gets its entries back first,
+    // so that no wrapper is taken for the runtime's function.
+    // SAFETY: `table` is the live table, not written by anyone else during OnLoad.
+    unsafe { hsa_api::unwrap_all(table) };
     // SAFETY: `table` is the live table (caller).
     let negotiated = match unsafe { tables::negotiate(table) } {
         Ok(n) => n,
@@ -167,6 +171,7 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
             return true;
         };
         let clock_id = clock::detect(runtime_timestamp_ns(o));
+        timer::init();
         let found = agents::discover(o, 0, &|_| false);
         let path = dir.join(format!("{}.rpcap", std::process::id()));
         let info = HeaderInfo {
@@ -197,7 +202,8 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
                 return true;
             }
         };
-        if let Err(e) = sink.start_writer(queue::maintain_pool) {
+        timer::sync(sink);
+        if let Err(e) = sink.start_writer(writer_tick) {
             diag!(Level::Warning, "cannot start the writer thread: {e}; records may be dropped");
         }
         let mut global = Global::with_limits(sink, trace_kernels, &found.gpus, &limits);
@@ -239,8 +245,24 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
     }
     // SAFETY: OnLoad runs under the runtime's bootstrap lock, so nobody else writes the table.
     unsafe { tables::install(negotiated.core, negotiated.amd, o, &wrappers(), trace_kernels && o.can_trace_kernels()) };
+    // API tracing wraps last, on top of the hooks above, so a traced call's time includes them.
+    let domains = hsa_api::Domains::from_trace_list(&trace);
+    // SAFETY: as above.
+    let wrapped = unsafe { hsa_api::install(table, domains) };
+    if domains.any() {
+        diag!(Level::Info, "tracing {wrapped} HSA API functions");
+    }
     state::activate();
     true
+}
+
+/// The writer thread's periodic upkeep: the signal pool, and a clock sync point for TSC
+/// timestamps every 10 ms.
+fn writer_tick() {
+    queue::maintain_pool();
+    if let Some(g) = state::global() {
+        timer::sync_if_due(g.sink);
+    }
 }
 
 /// `OnUnload` (final `hsa_shut_down`): the runtime is still usable; drain outstanding completions
@@ -254,6 +276,7 @@ pub fn on_unload() {
         diag!(Level::Warning, "some dispatches did not complete before shutdown; their end times are missing");
     }
     if let Some(g) = state::global() {
+        timer::sync(g.sink);
         g.sink.mark_clean(clock::now_ns());
         // The runtime destroys every signal when it shuts down.
         g.pool.reset();
@@ -274,6 +297,7 @@ pub fn at_exit() {
         diag!(Level::Warning, "exiting with dispatches still in flight; their end times are missing");
     }
     if let Some(g) = state::global() {
+        timer::sync(g.sink);
         g.sink.mark_clean(clock::now_ns());
         if g.sink.lost_total() > 0 {
             diag!(

@@ -47,7 +47,7 @@ use crate::diag::Level;
 use crate::guard::ffi_guard;
 use crate::state::{self, Global};
 use crate::tables::Originals;
-use crate::{clock, diag, sink};
+use crate::{api, clock, diag, sink};
 
 /// Signals added to the pool per queue created. A slot stays taken until its completion is
 /// recorded (by the waiting application thread or the writer thread's poll, which can lag behind
@@ -398,9 +398,13 @@ unsafe fn on_packet(
     };
     let dispatch_id = g.next_dispatch.fetch_add(1, Ordering::Relaxed);
     let agent = q.agent.load(Ordering::Acquire);
+    // The API call ringing the doorbell (or the HIP call around it) issued this dispatch.
+    let (correlation_id, _, external_id) = api::issuer();
     let rec = DispatchBeginRecord {
         dispatch_id,
-        correlation_id: g.next_correlation.fetch_add(1, Ordering::Relaxed),
+        correlation_id,
+        external_id,
+        stream_id: api::stream(),
         kernel_id: g.kernels.get(app.kernel_object),
         kernel_object: app.kernel_object,
         agent_handle: agent,

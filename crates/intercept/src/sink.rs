@@ -337,6 +337,24 @@ impl Sink {
         true
     }
 
+    /// Appends an API-call record: the header and its argument words (at most
+    /// `rocprof_model::api::MAX_API_ARGS`; more are not recorded; `h.nargs` is set here). Hot
+    /// path, like [`Sink::write`].
+    pub fn write_api_call(&self, h: &capture::ApiCallRecord, args: &[u64]) -> bool {
+        let args = &args[..args.len().min(rocprof_model::api::MAX_API_ARGS)];
+        let total = capture::ApiCallRecord::total_size(args.len());
+        let Some(addr) = self.reserve(total) else {
+            self.count_drop();
+            return false;
+        };
+        // SAFETY: `reserve` returned `total` zeroed bytes owned by this thread.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(addr as *mut u8, total) };
+        let h = capture::ApiCallRecord { nargs: args.len() as u32, ..*h };
+        h.write_with_args(args, &mut bytes[FRAME_SIZE..]);
+        Self::commit(addr, capture::record_header_word(RecordKind::ApiCall, total));
+        true
+    }
+
     /// Appends a counter-output record: `h` followed by `payload` (at most
     /// `capture::PMC_OUTPUT_MAX_PAYLOAD` bytes). No allocation. Returns false and counts a drop on
     /// failure.

@@ -287,8 +287,6 @@ pub struct Global {
     pub discoveries: AtomicU32,
     /// Next dispatch id.
     pub next_dispatch: Padded<AtomicU64>,
-    /// Next correlation id.
-    pub next_correlation: Padded<AtomicU64>,
     /// Next queue id.
     pub next_queue: AtomicU64,
     /// Next code object id.
@@ -446,7 +444,6 @@ impl Global {
             known_agents: HandleSet::from(gpu_agents),
             discoveries: AtomicU32::new(1),
             next_dispatch: Padded(AtomicU64::new(1)),
-            next_correlation: Padded(AtomicU64::new(1)),
             next_queue: AtomicU64::new(1),
             next_code_object: AtomicU64::new(1),
             next_kernel: AtomicU64::new(1),

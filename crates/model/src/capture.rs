@@ -58,7 +58,8 @@ pub use reader::*;
 /// First eight bytes of every capture file.
 pub const MAGIC: [u8; 8] = *b"RPRSCAP\0";
 /// Format version written by this build. Readers reject other versions. Version 2: loss
-/// counters by reason, per-record checksums, per-chunk hook time.
+/// counters by reason, per-record checksums, per-chunk hook time; API-call, memory-activity and
+/// clock-sync records; dispatches carry the external correlation id and HIP stream.
 pub const VERSION: u32 = 2;
 /// Written as a little-endian u32; a reader sees `04 03 02 01` in a file from a little-endian writer.
 pub const ENDIAN_MARKER: u32 = 0x0102_0304;
@@ -179,6 +180,18 @@ pub enum RecordKind {
     /// [`PMC_OUTPUT_MAX_PAYLOAD`] bytes of the output buffer (larger outputs take several records,
     /// each naming its offset).
     PmcOutput = 11,
+    /// [`ApiCallRecord`] followed by `nargs` argument words (variable length).
+    ApiCall = 12,
+    /// [`OperationNameRecord`].
+    OperationName = 13,
+    /// [`MemoryCopyRecord`].
+    MemoryCopy = 14,
+    /// [`MemoryAllocationRecord`].
+    MemoryAllocation = 15,
+    /// [`ScratchMemoryRecord`].
+    ScratchMemory = 16,
+    /// [`ClockSyncRecord`].
+    ClockSync = 17,
 }
 
 impl RecordKind {
@@ -195,6 +208,12 @@ impl RecordKind {
             9 => Self::Padding,
             10 => Self::PmcGroup,
             11 => Self::PmcOutput,
+            12 => Self::ApiCall,
+            13 => Self::OperationName,
+            14 => Self::MemoryCopy,
+            15 => Self::MemoryAllocation,
+            16 => Self::ScratchMemory,
+            17 => Self::ClockSync,
             _ => return None,
         })
     }
@@ -569,6 +588,10 @@ fixed_record!(
         private_segment_size: u32,
         /// Packet `group_segment_size`.
         group_segment_size: u32,
+        /// External correlation id (0: none).
+        external_id: u64,
+        /// HIP stream of the issuing call (0: unknown).
+        stream_id: u64,
     }
 );
 
@@ -636,6 +659,8 @@ fixed_record!(
 
 /// Most payload bytes one [`RecordKind::PmcOutput`] record carries.
 pub const PMC_OUTPUT_MAX_PAYLOAD: usize = (MAX_RECORD_SIZE - FRAME_SIZE - PmcOutputHeader::BODY_SIZE) & !7;
+mod activity;
+pub use activity::*;
 
 /// Encodes a whole fixed record (frame + body, commit word included) into `out`, which must be
 /// at least `R::TOTAL_SIZE` bytes. For writers that do not need the two-step commit (the header's
@@ -1261,6 +1286,96 @@ mod tests {
             }
             let _ = parse_capture(&f);
         }
+    }
+
+    #[test]
+    fn api_calls_and_memory_activity_round_trip_with_tick_conversion() {
+        use crate::api::ApiDomain;
+        use crate::memory::{MemoryAllocationOp, MemoryCopyDirection, ScratchMemoryOp};
+        let mut recs = Vec::new();
+        push_record(&mut recs, &ClockSyncRecord { tsc: 10_000, ns: 5_000 });
+        push_record(&mut recs, &ClockSyncRecord { tsc: 20_000, ns: 10_000 });
+        // hsa_agent_get_info(agent, attribute, value): core operation 6, times in ticks.
+        let api = ApiCallRecord {
+            correlation_id: 4,
+            ancestor_id: 3,
+            start: 12_000,
+            end: 14_000,
+            domain: ApiDomain::HsaCore.as_u16().into(),
+            operation: 6,
+            tid: 77,
+            flags: TIME_TSC,
+            ..Default::default()
+        };
+        push_api_call(&mut recs, &api, &[0x100, 17, 0xdead]);
+        push_string_record(&mut recs, 9, b"hipMalloc");
+        push_record(&mut recs, &OperationNameRecord { domain: 5, operation: 33, name: 9, reserved: 0 });
+        let hip = ApiCallRecord { correlation_id: 5, start: 1, end: 2, domain: 5, operation: 33, ..Default::default() };
+        push_api_call(&mut recs, &hip, &[]);
+        push_record(
+            &mut recs,
+            &MemoryCopyRecord {
+                correlation_id: 4,
+                start_ns: 6_000,
+                end_ns: 6_500,
+                src_agent: 0x100,
+                dst_agent: 0x100,
+                bytes: 4096,
+                direction: 4,
+                ..Default::default()
+            },
+        );
+        push_record(
+            &mut recs,
+            &MemoryAllocationRecord {
+                correlation_id: 6,
+                start: 15_000,
+                end: 16_000,
+                agent_handle: 0x100,
+                address: 0x7000,
+                size: 64,
+                operation: 1,
+                flags: TIME_TSC,
+                ..Default::default()
+            },
+        );
+        push_record(
+            &mut recs,
+            &ScratchMemoryRecord {
+                correlation_id: 7,
+                start: 100,
+                end: 200,
+                agent_handle: 0x100,
+                queue_id: 1,
+                size: 1 << 20,
+                operation: 1,
+                alloc_flags: 1,
+                ..Default::default()
+            },
+        );
+        let mut file = header_bytes(0, FLAG_CLEAN_EXIT);
+        file.extend(chunk(1, &recs));
+        let cap = parse_capture(&file).unwrap();
+        let t = &cap.trace;
+        assert_eq!(t.health.lost.total(), 0);
+        assert_eq!(t.api_calls.len(), 2);
+        let a = &t.api_calls[0];
+        assert_eq!(t.strings.resolve(a.name), "hsa_agent_get_info");
+        assert_eq!((a.start.ns, a.end.ns), (6_000, 7_000), "ticks converted at 0.5 ns per tick");
+        assert_eq!((a.correlation.internal.0, a.correlation.ancestor.0), (4, 3));
+        assert_eq!(&*a.args, &[0x100, 17, 0xdead]);
+        assert_eq!(a.thread, ThreadId(77));
+        assert_eq!(t.strings.resolve(t.api_calls[1].name), "hipMalloc");
+        assert_eq!(t.api_calls[1].domain, ApiDomain::HipRuntime);
+        let c = &t.memory_copies[0];
+        assert_eq!((c.direction, c.bytes, c.dst_agent), (MemoryCopyDirection::DeviceToDevice, 4096, AgentId(1)));
+        assert_eq!(c.duration_ns(), 500);
+        let m = &t.memory_allocations[0];
+        assert_eq!((m.operation, m.agent, m.size), (MemoryAllocationOp::Allocate, Some(AgentId(1)), 64));
+        assert_eq!((m.start.ns, m.end.ns), (7_500, 8_000));
+        let s = &t.scratch_memory[0];
+        assert_eq!((s.operation, s.flags, s.size, s.queue), (ScratchMemoryOp::Alloc, 1, 1 << 20, QueueId(1)));
+        assert_eq!((s.start.ns, s.end.ns), (100, 200), "ns timestamps pass through");
     }
 
     #[test]

@@ -514,8 +514,12 @@ pub fn lds_block_size(bytes: u32) -> u64 {
 pub struct KernelDispatch {
     /// Per-process dispatch number from 1.
     pub dispatch_id: DispatchId,
-    /// Internal correlation id.
+    /// Internal correlation id: of the API call that issued the dispatch (the innermost HIP
+    /// call, else the HSA call that rang the doorbell), or a fresh id when no call was traced.
     pub correlation_id: CorrelationId,
+    /// External correlation id (rocpd `rocpd_event.correlation_id`; the enclosing ROCTx range
+    /// with `--kernel-rename`), 0 when none.
+    pub external_id: u64,
     /// GPU agent that ran it.
     pub agent: AgentId,
     /// Queue it was submitted to.

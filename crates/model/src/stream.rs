@@ -24,8 +24,10 @@
 //!    so steps 1-3 build on their own; `crates/writers/tests/it/every_kind.rs` lists the formats
 //!    that must write each kind).
 
+use crate::api::ApiCall;
 use crate::counters::{CounterCollection, CounterInfo, PmcGroup, PmcOutput};
 use crate::health::RunHealth;
+use crate::memory::{MemoryAllocation, MemoryCopy, ScratchMemory};
 use crate::records::{Agent, CodeObject, KernelDispatch, KernelSymbol, Queue, SessionMeta, StringTable};
 
 /// One record of any kind, owned; the unit the writers consume.
@@ -60,6 +62,14 @@ pub enum Record {
     Counter(Box<CounterInfo>),
     /// The counter values of one dispatch.
     CounterCollection(Box<CounterCollection>),
+    /// An API call of any traced library (HSA, HIP, ROCTx markers, ...).
+    ApiCall(ApiCall),
+    /// An asynchronous memory copy.
+    MemoryCopy(MemoryCopy),
+    /// A memory allocation or free.
+    MemoryAllocation(MemoryAllocation),
+    /// A scratch-memory event of the runtime.
+    ScratchMemory(ScratchMemory),
 }
 
 impl Record {
@@ -77,6 +87,10 @@ impl Record {
             Self::PmcOutput(_) => "pmc_output",
             Self::Counter(_) => "counter",
             Self::CounterCollection(_) => "counter_collection",
+            Self::ApiCall(_) => "api_call",
+            Self::MemoryCopy(_) => "memory_copy",
+            Self::MemoryAllocation(_) => "memory_allocation",
+            Self::ScratchMemory(_) => "scratch_memory",
         }
     }
 
@@ -86,6 +100,10 @@ impl Record {
         match self {
             Self::KernelDispatch(d) => Some(d.start.ns),
             Self::CounterCollection(c) => Some(c.dispatch.start.ns),
+            Self::ApiCall(a) => Some(a.start.ns),
+            Self::MemoryCopy(c) => Some(c.start.ns),
+            Self::MemoryAllocation(a) => Some(a.start.ns),
+            Self::ScratchMemory(s) => Some(s.start.ns),
             Self::Process(_)
             | Self::Agent(_)
             | Self::Queue(_)
@@ -103,7 +121,13 @@ impl Record {
     /// code objects, symbols). A process section without events produces no output files.
     pub fn is_event(&self) -> bool {
         match self {
-            Self::KernelDispatch(_) | Self::PmcOutput(_) | Self::CounterCollection(_) => true,
+            Self::KernelDispatch(_)
+            | Self::PmcOutput(_)
+            | Self::CounterCollection(_)
+            | Self::ApiCall(_)
+            | Self::MemoryCopy(_)
+            | Self::MemoryAllocation(_)
+            | Self::ScratchMemory(_) => true,
             Self::Process(_)
             | Self::Agent(_)
             | Self::Queue(_)

@@ -4,8 +4,10 @@
 
 use std::collections::HashMap;
 
+use crate::api::ApiCall;
 use crate::counters::{CounterCollection, CounterInfo, PmcGroup, PmcOutput};
 use crate::health::RunHealth;
+use crate::memory::{MemoryAllocation, MemoryCopy, ScratchMemory};
 use crate::records::{
     format_kernel_name, truncate_kernel_name, Agent, AgentId, CodeObject, CodeObjectId, KernelDispatch, KernelId,
     KernelSymbol, Queue, QueueId, SessionMeta, StringTable,
@@ -41,6 +43,14 @@ pub struct Trace {
     pub counters: Vec<CounterInfo>,
     /// Counter values per dispatch.
     pub counter_collections: Vec<CounterCollection>,
+    /// API calls of every traced library, in delivery order.
+    pub api_calls: Vec<ApiCall>,
+    /// Asynchronous memory copies.
+    pub memory_copies: Vec<MemoryCopy>,
+    /// Memory allocations and frees.
+    pub memory_allocations: Vec<MemoryAllocation>,
+    /// Scratch-memory events.
+    pub scratch_memory: Vec<ScratchMemory>,
 }
 
 impl Trace {
@@ -59,9 +69,13 @@ impl Trace {
             .chain(self.kernel_symbols.iter().cloned().map(Record::KernelSymbol))
             .chain(self.pmc_groups.iter().map(|g| Record::PmcGroup(Box::new(g.clone()))))
             .chain(self.counters.iter().map(|c| Record::Counter(Box::new(c.clone()))))
+            .chain(self.api_calls.iter().cloned().map(Record::ApiCall))
             .chain(self.dispatches.iter().copied().map(Record::KernelDispatch))
             .chain(self.pmc_outputs.iter().map(|o| Record::PmcOutput(Box::new(o.clone()))))
             .chain(self.counter_collections.iter().map(|c| Record::CounterCollection(Box::new(c.clone()))))
+            .chain(self.memory_copies.iter().copied().map(Record::MemoryCopy))
+            .chain(self.memory_allocations.iter().copied().map(Record::MemoryAllocation))
+            .chain(self.scratch_memory.iter().copied().map(Record::ScratchMemory))
             .chain(std::iter::once(Record::RunHealth(Box::new(self.health))))
     }
 
@@ -76,6 +90,10 @@ impl Trace {
             + self.dispatches.len()
             + self.pmc_outputs.len()
             + self.counter_collections.len()
+            + self.api_calls.len()
+            + self.memory_copies.len()
+            + self.memory_allocations.len()
+            + self.scratch_memory.len()
             + 1) as u64
     }
 
@@ -109,6 +127,10 @@ impl Trace {
             Record::PmcOutput(o) => self.pmc_outputs.push(*o),
             Record::Counter(c) => self.counters.push(*c),
             Record::CounterCollection(c) => self.counter_collections.push(*c),
+            Record::ApiCall(a) => self.api_calls.push(a),
+            Record::MemoryCopy(c) => self.memory_copies.push(c),
+            Record::MemoryAllocation(a) => self.memory_allocations.push(a),
+            Record::ScratchMemory(s) => self.scratch_memory.push(s),
         }
     }
 

@@ -1,4 +1,6 @@
-//! rocprofv3's CSV files: `kernel_trace.csv`, `counter_collection.csv` and `agent_info.csv`.
+//! rocprofv3's CSV files: `kernel_trace.csv`, `counter_collection.csv`, `agent_info.csv`, and
+//! (in [`activity`]) the API trace files of every traced library and the memory copy,
+//! allocation and scratch files.
 //!
 //! Encoding as rocprofv3 writes it: header names double-quoted, string fields double-quoted
 //! without escaping, numbers bare, `\n` line ends, rows in delivery order. A file is created only
@@ -14,6 +16,8 @@ use crate::numfmt::{fixed, scientific};
 
 use crate::schema::{columns, csv_header, AGENT_INFO_COLUMNS, COUNTER_COLLECTION_COLUMNS, KERNEL_TRACE_COLUMNS};
 use crate::{OutputFile, OutputLocation, Result, Session, Writer};
+
+mod activity;
 
 /// How agents are named in CSV rows (`-A/--agent-index`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -68,6 +72,7 @@ pub struct CsvWriter {
     kernels: HashMap<KernelId, KernelColumns>,
     kernel_trace: Option<OutputFile>,
     counter_collection: Option<OutputFile>,
+    activity: activity::ActivityFiles,
     pid: u32,
     line: String,
     /// The run's health (summed over the processes of the stream), for `run_health.csv`.
@@ -90,6 +95,7 @@ impl CsvWriter {
             kernels: HashMap::new(),
             kernel_trace: None,
             counter_collection: None,
+            activity: activity::ActivityFiles::default(),
             pid: 0,
             line: String::with_capacity(512),
             health: None,
@@ -291,6 +297,22 @@ impl Writer for CsvWriter {
                 Some(sum) => sum.merge(h),
                 None => self.health = Some(**h),
             },
+            Record::ApiCall(a) => self.activity.api(&self.out, session, self.pid, a)?,
+            Record::MemoryCopy(c) => {
+                let labels = &self.agent_labels;
+                let label = |id: AgentId| labels.get(&id).cloned().unwrap_or_default();
+                self.activity.memory_copy(&self.out, &label, c)?
+            }
+            Record::MemoryAllocation(m) => {
+                let labels = &self.agent_labels;
+                let label = |id: AgentId| labels.get(&id).cloned().unwrap_or_default();
+                self.activity.memory_allocation(&self.out, &label, m)?
+            }
+            Record::ScratchMemory(s) => {
+                let labels = &self.agent_labels;
+                let label = |id: AgentId| labels.get(&id).cloned().unwrap_or_default();
+                self.activity.scratch_memory(&self.out, &label, s)?
+            }
             _ => {}
         }
         Ok(())
@@ -299,6 +321,7 @@ impl Writer for CsvWriter {
     fn abandon(&mut self) {
         self.kernel_trace = None;
         self.counter_collection = None;
+        self.activity.abandon();
     }
 
     fn finish(&mut self, session: &Session<'_>) -> Result<Vec<PathBuf>> {
@@ -309,6 +332,7 @@ impl Writer for CsvWriter {
         if let Some(f) = self.counter_collection.take() {
             files.push(f.commit()?);
         }
+        files.extend(self.activity.commit()?);
         if files.is_empty() {
             return Ok(files);
         }

@@ -31,11 +31,13 @@ use crate::host::NodeInfo;
 use crate::schema::{self, render};
 use crate::{Error, OutputLocation, PartialPath, Result, Session, Writer};
 
+mod activity;
+
 /// Category (rocprofiler buffer-tracing kind) of kernel dispatch events.
 const KERNEL_DISPATCH_CATEGORY: &str = "KERNEL_DISPATCH";
 
 /// Names of the statements in `schemas/rocpd/inserts.sql`.
-const INSERT_NAMES: [&str; 14] = [
+const INSERT_NAMES: [&str; 21] = [
     "pmc_info",
     "pmc_event",
     "string",
@@ -50,6 +52,13 @@ const INSERT_NAMES: [&str; 14] = [
     "kernel_symbol",
     "event",
     "kernel_dispatch",
+    "event_ext",
+    "arg",
+    "region",
+    "track",
+    "sample",
+    "memory_copy",
+    "memory_allocate",
 ];
 
 /// Dispatches are inserted in batches of this many, with the two statements prepared once
@@ -102,6 +111,12 @@ struct State {
     next_string_id: i64,
     threads: HashSet<ThreadId>,
     queues: HashSet<QueueId>,
+    /// HIP streams with a row (besides the default stream 0).
+    streams: HashSet<rocprof_model::StreamId>,
+    /// Sample tracks by (thread, category string id).
+    tracks: HashMap<(ThreadId, i64), i64>,
+    /// Memory copy rows so far (their ids are 1, 2, ...).
+    copies: u64,
     kernels: HashSet<KernelId>,
     next_event_id: i64,
     dispatch_rows: u64,
@@ -664,6 +679,9 @@ impl RocpdWriter {
             next_string_id: 1,
             threads: HashSet::new(),
             queues: HashSet::new(),
+            streams: HashSet::new(),
+            tracks: HashMap::new(),
+            copies: 0,
             kernels: HashSet::new(),
             next_event_id: 1,
             dispatch_rows: 0,
@@ -748,6 +766,10 @@ impl Writer for RocpdWriter {
             Record::Counter(c) => st.counter(session, c),
             Record::CounterCollection(c) => st.counter_collection(c),
             Record::RunHealth(h) => st.run_health(h),
+            Record::ApiCall(a) => st.api_call(session, a),
+            Record::MemoryCopy(c) => st.memory_copy(c),
+            Record::MemoryAllocation(m) => st.memory_allocation(m),
+            Record::ScratchMemory(s) => st.scratch_memory(s),
             _ => Ok(()),
         }
     }

@@ -18,6 +18,15 @@ pub const ROCPD_INSERTS_SQL: &str = include_str!("../../../schemas/rocpd/inserts
 pub const KERNEL_TRACE_COLUMNS: &str = include_str!("../../../schemas/csv/kernel_trace.columns");
 /// Header of `agent_info.csv`, one column per line.
 pub const AGENT_INFO_COLUMNS: &str = include_str!("../../../schemas/csv/agent_info.columns");
+/// Header of every API trace file (`hsa_api_trace.csv`, `hip_api_trace.csv`,
+/// `marker_api_trace.csv`, ...), one column per line.
+pub const API_TRACE_COLUMNS: &str = include_str!("../../../schemas/csv/api_trace.columns");
+/// Header of `memory_copy_trace.csv`.
+pub const MEMORY_COPY_TRACE_COLUMNS: &str = include_str!("../../../schemas/csv/memory_copy_trace.columns");
+/// Header of `memory_allocation_trace.csv`.
+pub const MEMORY_ALLOCATION_TRACE_COLUMNS: &str = include_str!("../../../schemas/csv/memory_allocation_trace.columns");
+/// Header of `scratch_memory_trace.csv` (with `Allocation_Size`, added after ROCm 6.4).
+pub const SCRATCH_MEMORY_TRACE_COLUMNS: &str = include_str!("../../../schemas/csv/scratch_memory_trace.columns");
 /// Header of every `*_stats.csv` and `domain_stats.csv`, one column per line.
 pub const STATS_COLUMNS: &str = include_str!("../../../schemas/csv/stats.columns");
 /// `counter_collection.csv` columns.
@@ -30,7 +39,7 @@ pub const ROCPD_SCHEMA_VERSION: &str = "3";
 
 /// Our own version of the rocpd DDL and writer, stored as `PRAGMA user_version`. Bump it when
 /// anything in `schemas/rocpd/` changes.
-pub const ROCPD_USER_VERSION: u32 = 1;
+pub const ROCPD_USER_VERSION: u32 = 2;
 
 /// The column names of a `.columns` file.
 pub fn columns(list: &'static str) -> Vec<&'static str> {
@@ -100,6 +109,13 @@ mod tests {
             "\"Correlation_Id\",\"Dispatch_Id\",\"Agent_Id\",\"Queue_Id\",\"Process_Id\",\"Thread_Id\",\"Grid_Size\",\"Kernel_Id\",\"Kernel_Name\",\"Workgroup_Size\",\"LDS_Block_Size\",\"Scratch_Size\",\"VGPR_Count\",\"Accum_VGPR_Count\",\"SGPR_Count\",\"Counter_Name\",\"Counter_Value\",\"Start_Timestamp\",\"End_Timestamp\"\n"
         );
         assert_eq!(columns(AGENT_INFO_COLUMNS).len(), 53);
+        assert_eq!(
+            csv_header(API_TRACE_COLUMNS),
+            "\"Domain\",\"Function\",\"Process_Id\",\"Thread_Id\",\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\"\n"
+        );
+        assert_eq!(columns(MEMORY_COPY_TRACE_COLUMNS).len(), 8);
+        assert_eq!(columns(MEMORY_ALLOCATION_TRACE_COLUMNS).len(), 8);
+        assert_eq!(columns(SCRATCH_MEMORY_TRACE_COLUMNS).len(), 9);
         assert_eq!(
             csv_header(STATS_COLUMNS),
             "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\",\"MinNs\",\"MaxNs\",\"StdDev\"\n"

@@ -15,6 +15,9 @@ use crate::numfmt::{fixed, scientific};
 use crate::schema::{csv_header, STATS_COLUMNS};
 use crate::{OutputLocation, Result, Session, Writer};
 
+mod domains;
+pub use domains::{AllStats, StatsWriter, DOMAINS};
+
 /// Domain name of kernel dispatches in stats files and summary tables.
 pub const KERNEL_DISPATCH_DOMAIN: &str = "KERNEL_DISPATCH";
 

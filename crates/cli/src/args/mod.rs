@@ -10,6 +10,7 @@ mod collection;
 pub(crate) mod input;
 mod kernel_filter;
 mod pmc;
+mod tracing;
 
 pub(crate) use att::AttOptions;
 
@@ -40,9 +41,8 @@ pub(crate) struct Args {
     #[arg(short = 'v', long = "version", visible_short_alias = 'V')]
     version: bool,
 
-    /// Trace kernel dispatches (KERNEL_DISPATCH).
-    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", value_parser = parse_bool)]
-    kernel_trace: Option<bool>,
+    #[command(flatten)]
+    tracing: tracing::TracingArgs,
 
     /// Directory for output files (placeholders allowed); default: the current directory.
     #[arg(short = 'd', long, value_name = "DIR")]
@@ -215,6 +215,16 @@ impl Args {
             Some(LogLevelArg::Env) => LogLevel::Env,
             Some(LogLevelArg::Config) => LogLevel::Config,
         };
+        // rocprofv3 refuses these without a tracing option (they would report nothing).
+        let needs_tracing = [
+            (self.stats == Some(true), "--stats"),
+            (self.summary == Some(true), "--summary"),
+            (self.summary_per_domain == Some(true), "--summary-per-domain"),
+            (self.summary_output_file.is_some(), "--summary-output-file"),
+            (self.summary_units.is_some(), "--summary-units"),
+        ]
+        .into_iter()
+        .find_map(|(given, opt)| given.then_some(opt));
         if self.app.is_empty() && !self.list_avail.unwrap_or(false) && self.from_capture.is_none() {
             bail!("no application given; usage: rocprof-rs [options] -- <application> [arguments]");
         }
@@ -230,7 +240,8 @@ impl Args {
             collection,
             pmc,
             output_subdir: None,
-            kernel_trace: self.kernel_trace.unwrap_or(false),
+            tracing: self.tracing.resolve(),
+            needs_tracing,
             output_directory: self.output_directory,
             output_file: self.output_file,
             formats,
@@ -279,9 +290,9 @@ mod tests {
 
     #[test]
     fn bool_options_accept_rocprofv3_words() {
-        assert!(parse(&["--kernel-trace", "--", "app"]).unwrap().kernel_trace);
-        assert!(!parse(&["--kernel-trace=no", "--", "app"]).unwrap().kernel_trace);
-        assert!(!parse(&["--kernel-trace", "off", "--", "app"]).unwrap().kernel_trace);
+        assert!(parse(&["--kernel-trace", "--", "app"]).unwrap().tracing.kernel);
+        assert!(!parse(&["--kernel-trace=no", "--", "app"]).unwrap().tracing.kernel);
+        assert!(!parse(&["--kernel-trace", "off", "--", "app"]).unwrap().tracing.kernel);
         assert!(parse(&["--kernel-trace=maybe", "--", "app"]).is_err());
     }
 

@@ -225,6 +225,14 @@ fn body_size_is_plausible(kind: u16, body: usize) -> bool {
         Some(RecordKind::DispatchEnd) => body == padded(DispatchEndRecord::BODY_SIZE),
         Some(RecordKind::PmcGroup) => body == padded(PmcGroupRecord::BODY_SIZE),
         Some(RecordKind::PmcOutput) => body >= PmcOutputHeader::BODY_SIZE,
+        Some(RecordKind::ApiCall) => {
+            body >= ApiCallRecord::BODY_SIZE && body <= padded(ApiCallRecord::BODY_SIZE + 8 * crate::api::MAX_API_ARGS)
+        }
+        Some(RecordKind::OperationName) => body == padded(OperationNameRecord::BODY_SIZE),
+        Some(RecordKind::MemoryCopy) => body == padded(MemoryCopyRecord::BODY_SIZE),
+        Some(RecordKind::MemoryAllocation) => body == padded(MemoryAllocationRecord::BODY_SIZE),
+        Some(RecordKind::ScratchMemory) => body == padded(ScratchMemoryRecord::BODY_SIZE),
+        Some(RecordKind::ClockSync) => body == padded(ClockSyncRecord::BODY_SIZE),
     }
 }
 
@@ -318,6 +326,8 @@ struct Definitions {
     code_objects: Vec<CodeObjectLoadRecord>,
     symbols: Vec<KernelSymbolRecord>,
     pmc_groups: Vec<PmcGroupRecord>,
+    /// Clock sync points and operation names.
+    activity: activity::ActivityDefs,
     /// Event records seen (for the progress estimate).
     events: u64,
 }
@@ -343,6 +353,14 @@ impl Definitions {
             Some(RecordKind::KernelSymbol) => self.symbols.extend(fixed::<KernelSymbolRecord>(body)),
             Some(RecordKind::PmcGroup) => self.pmc_groups.extend(fixed::<PmcGroupRecord>(body)),
             Some(RecordKind::DispatchEnd) => self.events += 1,
+            Some(
+                k @ (RecordKind::ApiCall
+                | RecordKind::OperationName
+                | RecordKind::MemoryCopy
+                | RecordKind::MemoryAllocation
+                | RecordKind::ScratchMemory
+                | RecordKind::ClockSync),
+            ) if self.activity.decode(k, body) => self.events += 1,
             Some(_) => {}
             None => return false,
         }
@@ -360,6 +378,10 @@ struct Events {
     reorder: BTreeMap<u64, KernelDispatch>,
     /// Counter outputs by dispatch id, assembled from their records, until their dispatch is delivered.
     pmc: HashMap<u64, PmcOutput>,
+    /// Capture string id -> string id (marker messages of API records).
+    strings: HashMap<u32, StringId>,
+    /// API calls and memory activity.
+    activity: activity::ActivityEvents,
 }
 
 /// A streaming capture reader; see the module docs. Create it with [`CaptureReader::open`] (a
@@ -697,14 +719,17 @@ impl<R: ReadAt> CaptureReader<R> {
                 output_size: g.output_size,
             })));
         }
+        ev.activity = defs.activity.finish(&string);
+        ev.strings = defs.strings;
     }
 
     /// Pass 2 over one chunk: decodes its events and queues those that are ready.
-    fn events_of_next_chunk(&mut self) -> std::io::Result<()> {
+    fn events_of_next_chunk(&mut self, strings: &mut StringTable) -> std::io::Result<()> {
         let c = self.chunks[self.next_chunk];
         self.next_chunk += 1;
         self.load(c.offset, c.len)?;
         let mut ready = Vec::new();
+        let out = &mut self.out;
         let ev = &mut self.events;
         let domain = self.domain;
         let walked = walk(&self.buf[CHUNK_HEADER_SIZE..], |kind, body| {
@@ -754,6 +779,23 @@ impl<R: ReadAt> CaptureReader<R> {
                 Some(RecordKind::KernelSymbol) => fixed::<KernelSymbolRecord>(body).map(drop),
                 Some(RecordKind::CodeObjectUnload) => fixed::<CodeObjectUnloadRecord>(body).map(drop),
                 Some(RecordKind::Padding) => Some(()),
+                Some(RecordKind::ClockSync) => fixed::<ClockSyncRecord>(body).map(drop),
+                Some(RecordKind::OperationName) => fixed::<OperationNameRecord>(body).map(drop),
+                Some(
+                    k @ (RecordKind::ApiCall
+                    | RecordKind::MemoryCopy
+                    | RecordKind::MemoryAllocation
+                    | RecordKind::ScratchMemory),
+                ) => {
+                    let agents = &ev.agent_by_handle;
+                    let names = &ev.strings;
+                    let resolve = activity::Resolve {
+                        agent: &|h| agents.get(&h).copied(),
+                        string: &|id| names.get(&id).copied().unwrap_or(StringId::EMPTY),
+                        domain,
+                    };
+                    ev.activity.decode(k, body, strings, &resolve).map(|r| out.push_back(r))
+                }
                 None => None,
             };
             ok.is_some()
@@ -824,9 +866,10 @@ impl Events {
         KernelDispatch {
             dispatch_id: DispatchId(d.dispatch_id),
             correlation_id: CorrelationId(d.correlation_id),
+            external_id: d.external_id,
             agent: self.agent_by_handle.get(&d.agent_handle).copied().unwrap_or_default(),
             queue: QueueId(d.queue_id),
-            stream: StreamId(0),
+            stream: StreamId(d.stream_id),
             thread: ThreadId(d.tid),
             kernel: KernelId(d.kernel_id),
             grid: Dim3::new(d.grid_x, d.grid_y, d.grid_z),
@@ -925,7 +968,7 @@ impl<R: ReadAt> RecordSource for CaptureReader<R> {
                 }
                 Phase::Events => {
                     if self.next_chunk < self.chunks.len() {
-                        self.events_of_next_chunk()?;
+                        self.events_of_next_chunk(strings)?;
                     } else {
                         self.phase = Phase::Drain;
                     }

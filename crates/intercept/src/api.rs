@@ -1,0 +1,211 @@
+//! API-call recording and correlation, shared by every traced library (HSA here; HIP, ROCTx and
+//! the others use the same functions).
+//!
+//! Correlation ids come from one process-wide counter ([`next_correlation_id`]). Each thread
+//! keeps, in constant-initialised thread-locals (a plain TLS load, no lazy initialisation):
+//!
+//! * `innermost`: the id of the API call running on the thread (any domain), and its `parent`;
+//! * `runtime`: the id of the innermost *runtime-level* call (HIP): GPU work issued while it
+//!   runs belongs to it, not to the HSA calls the runtime makes underneath;
+//! * `external`: the external correlation id in force (ROCTx ranges with `--kernel-rename`);
+//! * `stream`: the HIP stream of the innermost runtime call that names one.
+//!
+//! A traced call brackets itself with [`enter`] and [`leave`]; records of GPU work and memory
+//! activity take their ids from [`issuer`]. Nothing here allocates, locks or makes a system
+//! call (the timestamps come from [`timer`]).
+
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rocprof_model::api::ApiDomain;
+use rocprof_model::capture::{ApiCallRecord, OperationNameRecord};
+
+use crate::{sink, state, timer};
+
+static NEXT_CORRELATION: AtomicU64 = AtomicU64::new(1);
+
+/// A fresh correlation id (process-wide, from 1).
+#[inline]
+pub fn next_correlation_id() -> u64 {
+    NEXT_CORRELATION.fetch_add(1, Ordering::Relaxed)
+}
+
+struct ThreadCtx {
+    innermost: Cell<u64>,
+    parent: Cell<u64>,
+    runtime: Cell<u64>,
+    external: Cell<u64>,
+    stream: Cell<u64>,
+}
+
+thread_local! {
+    static CTX: ThreadCtx = const {
+        ThreadCtx {
+            innermost: Cell::new(0),
+            parent: Cell::new(0),
+            runtime: Cell::new(0),
+            external: Cell::new(0),
+            stream: Cell::new(0),
+        }
+    };
+}
+
+/// How a call takes part in correlation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// A runtime-library call (HSA): GPU work it issues belongs to it unless a runtime-level
+    /// call encloses it.
+    Hsa,
+    /// A runtime-level call (HIP, and libraries built on it): GPU work issued while it runs,
+    /// including through nested HSA calls, belongs to it.
+    Runtime,
+}
+
+/// An API call in progress, from [`enter`] to [`leave`].
+#[derive(Debug, Clone, Copy)]
+pub struct Call {
+    /// Its correlation id.
+    pub id: u64,
+    /// The call that was running when it started (0: none).
+    pub ancestor: u64,
+    /// The external id in force when it started.
+    pub external: u64,
+    /// Entry time ([`timer::now`] units).
+    pub start: u64,
+    prev_parent: u64,
+    prev_runtime: u64,
+}
+
+/// Starts a traced call: takes an id, makes it the thread's innermost call, reads the clock.
+#[inline]
+pub fn enter(level: Level) -> Call {
+    let id = next_correlation_id();
+    let (ancestor, prev_parent, prev_runtime, external) = CTX
+        .try_with(|c| {
+            let ancestor = c.innermost.replace(id);
+            let prev_parent = c.parent.replace(ancestor);
+            let prev_runtime = if level == Level::Runtime { c.runtime.replace(id) } else { c.runtime.get() };
+            (ancestor, prev_parent, prev_runtime, c.external.get())
+        })
+        .unwrap_or((0, 0, 0, 0));
+    Call { id, ancestor, external, start: timer::now(), prev_parent, prev_runtime }
+}
+
+/// Ends a traced call: restores the thread's context and returns the exit time.
+#[inline]
+pub fn leave(call: &Call) -> u64 {
+    let end = timer::now();
+    let _ = CTX.try_with(|c| {
+        c.innermost.set(call.ancestor);
+        c.parent.set(call.prev_parent);
+        c.runtime.set(call.prev_runtime);
+    });
+    end
+}
+
+/// The ids GPU work or memory activity issued now belongs to: the innermost runtime-level call
+/// if there is one, else the innermost call, else a fresh id. Returns (internal, ancestor,
+/// external); the ancestor is the call around the issuing one.
+#[inline]
+pub fn issuer() -> (u64, u64, u64) {
+    let (runtime, innermost, parent, external) = CTX
+        .try_with(|c| (c.runtime.get(), c.innermost.get(), c.parent.get(), c.external.get()))
+        .unwrap_or((0, 0, 0, 0));
+    if runtime != 0 {
+        let ancestor = if innermost != runtime { innermost } else { parent };
+        (runtime, ancestor, external)
+    } else if innermost != 0 {
+        (innermost, parent, external)
+    } else {
+        (next_correlation_id(), 0, external)
+    }
+}
+
+/// Sets the thread's external correlation id (ROCTx ranges with `--kernel-rename`); returns the
+/// previous one, to be restored when the range ends.
+#[inline]
+pub fn set_external(id: u64) -> u64 {
+    CTX.try_with(|c| c.external.replace(id)).unwrap_or(0)
+}
+
+/// Sets the HIP stream GPU work issued from now on this thread belongs to; returns the previous
+/// one, to be restored when the call that named the stream returns.
+#[inline]
+pub fn set_stream(stream: u64) -> u64 {
+    CTX.try_with(|c| c.stream.replace(stream)).unwrap_or(0)
+}
+
+/// The HIP stream in force on this thread (0: unknown / default).
+#[inline]
+pub fn stream() -> u64 {
+    CTX.try_with(|c| c.stream.get()).unwrap_or(0)
+}
+
+/// Writes the record of a finished call. `end` is [`leave`]'s value; `args` are the raw
+/// argument words (see `rocprof_model::api::ApiCall::args`); `message` a capture string id (0:
+/// none). Hot path: returns false (and the loss is counted) when the record could not be written.
+#[inline]
+pub fn record(domain: ApiDomain, operation: u32, call: &Call, end: u64, ret: u64, args: &[u64], message: u32) -> bool {
+    let Some(g) = state::global() else { return false };
+    let h = ApiCallRecord {
+        correlation_id: call.id,
+        ancestor_id: call.ancestor,
+        external_id: call.external,
+        start: call.start,
+        end,
+        ret,
+        domain: u32::from(domain.as_u16()),
+        operation,
+        tid: sink::tid(),
+        nargs: 0,
+        message,
+        flags: timer::flags(),
+    };
+    g.sink.write_api_call(&h, args)
+}
+
+/// Names operation `operation` of `domain` in the capture, for domains whose names are not
+/// built into `rocprof-model` (HIP's come from the HIP library at run time). Cold path: call once
+/// per operation, before its first record; returns false when it could not be written.
+pub fn name_operation(domain: ApiDomain, operation: u32, name: &str) -> bool {
+    let Some(g) = state::global() else { return false };
+    let id = g.sink.write_string(name.as_bytes());
+    id != 0
+        && g.sink.write(&OperationNameRecord { domain: u32::from(domain.as_u16()), operation, name: id, reserved: 0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nested_calls_chain_ancestors_and_restore_the_context() {
+        std::thread::spawn(|| {
+            let (fresh, _, _) = issuer();
+            let hip = enter(Level::Runtime);
+            assert!(hip.id > fresh);
+            let hsa = enter(Level::Hsa);
+            assert_eq!(hsa.ancestor, hip.id);
+            // GPU work issued inside the HSA call belongs to the HIP call around it.
+            assert_eq!(issuer(), (hip.id, hsa.id, 0));
+            let prev = set_external(42);
+            let inner = enter(Level::Hsa);
+            assert_eq!((inner.ancestor, inner.external), (hsa.id, 42));
+            leave(&inner);
+            set_external(prev);
+            leave(&hsa);
+            assert_eq!(issuer(), (hip.id, 0, 0));
+            leave(&hip);
+            // Plain HSA: the HSA call issues.
+            let a = enter(Level::Hsa);
+            let b = enter(Level::Hsa);
+            assert_eq!(issuer(), (b.id, a.id, 0));
+            leave(&b);
+            leave(&a);
+            let (next, ancestor, _) = issuer();
+            assert!(next > b.id && ancestor == 0, "outside any call a fresh id is used");
+        })
+        .join()
+        .unwrap();
+    }
+}

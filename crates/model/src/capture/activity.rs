@@ -1,0 +1,487 @@
+//! Capture records of API calls and memory activity, and their decoding into
+//! [`crate::api::ApiCall`], [`crate::memory::MemoryCopy`], [`crate::memory::MemoryAllocation`]
+//! and [`crate::memory::ScratchMemory`].
+//!
+//! API calls are the most frequent records, so their encoding is compact: an [`ApiCallRecord`]
+//! header followed by exactly `nargs` raw argument words (a variable-length record, like
+//! strings). Timestamps of host-side records (API calls, allocations, scratch events) may be raw
+//! CPU time-stamp-counter ticks ([`TIME_TSC`] in their flags): reading the counter costs a few
+//! nanoseconds where `clock_gettime` costs tens. [`ClockSyncRecord`]s, written when the tool
+//! loads and then periodically by the writer thread, pair counter values with the capture clock;
+//! the reader converts ticks by interpolating between them ([`ClockMap`]).
+
+use std::collections::HashMap;
+
+use super::{Field, FixedRecord, RecordKind, FRAME_SIZE};
+use crate::api::{ApiCall, ApiDomain, Correlation, MAX_API_ARGS};
+use crate::memory::{
+    MemoryAllocation, MemoryAllocationOp, MemoryCopy, MemoryCopyDirection, ScratchMemory, ScratchMemoryOp,
+};
+use crate::records::{
+    AgentId, ClockDomain, CorrelationId, QueueId, StreamId, StringId, StringTable, ThreadId, Timestamp,
+};
+use crate::stream::Record;
+
+/// Record flag: `start`/`end` are time-stamp-counter ticks, converted by the reader.
+pub const TIME_TSC: u32 = 1;
+
+fixed_record!(
+    /// The fixed part of an API-call record; `nargs` argument words follow it.
+    ApiCallRecord = ApiCall {
+        /// The call's own correlation id.
+        correlation_id: u64,
+        /// The call active on the thread when this one started (0: none).
+        ancestor_id: u64,
+        /// External correlation id (0: none).
+        external_id: u64,
+        /// Entry time (ns, or ticks with [`TIME_TSC`]).
+        start: u64,
+        /// Exit time.
+        end: u64,
+        /// Raw return value.
+        ret: u64,
+        /// [`ApiDomain`] capture value.
+        domain: u32,
+        /// Operation id within the domain.
+        operation: u32,
+        /// Calling thread.
+        tid: u32,
+        /// Number of argument words after this header.
+        nargs: u32,
+        /// String id of a marker message (0: none).
+        message: u32,
+        /// [`TIME_TSC`] and future flags.
+        flags: u32,
+    }
+);
+
+impl ApiCallRecord {
+    /// Total record size (frame + header + argument words) for `nargs` arguments.
+    pub const fn total_size(nargs: usize) -> usize {
+        (FRAME_SIZE + Self::BODY_SIZE + 8 * nargs + 7) & !7
+    }
+
+    /// Encodes header and argument words into `body` (at least `total_size - FRAME_SIZE` bytes).
+    /// Allocation-free.
+    pub fn write_with_args(&self, args: &[u64], body: &mut [u8]) {
+        self.write_body(body);
+        let mut off = Self::BODY_SIZE;
+        for &w in args {
+            body[off..off + 8].copy_from_slice(&w.to_le_bytes());
+            off += 8;
+        }
+    }
+}
+
+/// Appends a whole API-call record (cold paths and tests; the interception library writes in
+/// place with [`ApiCallRecord::write_with_args`]). `h.nargs` is set from `args`.
+pub fn push_api_call(out: &mut Vec<u8>, h: &ApiCallRecord, args: &[u64]) {
+    let args = &args[..args.len().min(MAX_API_ARGS)];
+    let total = ApiCallRecord::total_size(args.len());
+    let start = out.len();
+    out.resize(start + total, 0);
+    let h = ApiCallRecord { nargs: args.len() as u32, ..*h };
+    h.write_with_args(args, &mut out[start + FRAME_SIZE..]);
+    super::seal_record(&mut out[start..], super::record_header_word(RecordKind::ApiCall, total));
+}
+
+fixed_record!(
+    /// The name of an operation of a domain whose names are not built in (HIP's depend on the
+    /// HIP version): written once per operation before its first call record.
+    OperationNameRecord = OperationName {
+        /// [`ApiDomain`] capture value.
+        domain: u32,
+        /// Operation id.
+        operation: u32,
+        /// String id of the name.
+        name: u32,
+        /// Reserved (0).
+        reserved: u32,
+    }
+);
+
+fixed_record!(
+    /// One pairing of the time-stamp counter with the capture clock.
+    ClockSyncRecord = ClockSync {
+        /// Counter value.
+        tsc: u64,
+        /// The capture clock at the same moment, ns.
+        ns: u64,
+    }
+);
+
+/// [`MemoryCopyRecord::status`]: timestamps are valid.
+pub const COPY_OK: u32 = 0;
+/// [`MemoryCopyRecord::status`]: the runtime could not report the copy's times.
+pub const COPY_NO_TIME: u32 = 1;
+
+fixed_record!(
+    /// A completed asynchronous copy with the engine's start/end (capture clock, ns).
+    MemoryCopyRecord = MemoryCopy {
+        /// The issuing API call's id.
+        correlation_id: u64,
+        /// The call active around it.
+        ancestor_id: u64,
+        /// External correlation id.
+        external_id: u64,
+        /// Copy start, ns.
+        start_ns: u64,
+        /// Copy end, ns.
+        end_ns: u64,
+        /// Source agent handle.
+        src_agent: u64,
+        /// Destination agent handle.
+        dst_agent: u64,
+        /// Source address.
+        src_address: u64,
+        /// Destination address.
+        dst_address: u64,
+        /// Bytes.
+        bytes: u64,
+        /// HIP stream (0: unknown).
+        stream_id: u64,
+        /// Issuing thread.
+        tid: u32,
+        /// [`MemoryCopyDirection`] value.
+        direction: u32,
+        /// [`COPY_OK`] or [`COPY_NO_TIME`].
+        status: u32,
+        /// Reserved (0).
+        reserved: u32,
+    }
+);
+
+fixed_record!(
+    /// An allocation or free (written when the call returns).
+    MemoryAllocationRecord = MemoryAllocation {
+        /// Correlation id.
+        correlation_id: u64,
+        /// The call active around it.
+        ancestor_id: u64,
+        /// External correlation id.
+        external_id: u64,
+        /// Call entry.
+        start: u64,
+        /// Call exit.
+        end: u64,
+        /// Agent handle owning the pool/region (0: unknown or a free).
+        agent_handle: u64,
+        /// Address (or VMEM handle).
+        address: u64,
+        /// Bytes (0 for frees).
+        size: u64,
+        /// HIP stream (0: unknown).
+        stream_id: u64,
+        /// Calling thread.
+        tid: u32,
+        /// [`MemoryAllocationOp`] value.
+        operation: u32,
+        /// [`TIME_TSC`].
+        flags: u32,
+        /// Reserved (0).
+        reserved: u32,
+    }
+);
+
+fixed_record!(
+    /// A scratch event pair (start..end) reported by the runtime's tool events.
+    ScratchMemoryRecord = ScratchMemory {
+        /// Correlation id.
+        correlation_id: u64,
+        /// The call active around it.
+        ancestor_id: u64,
+        /// Start event time.
+        start: u64,
+        /// End event time.
+        end: u64,
+        /// The queue's agent handle.
+        agent_handle: u64,
+        /// Our queue id (0: a queue we do not know).
+        queue_id: u64,
+        /// Bytes (allocations).
+        size: u64,
+        /// The dispatch that needed the scratch (allocations; 0 otherwise).
+        dispatch_id: u64,
+        /// Thread the runtime reported it on.
+        tid: u32,
+        /// [`ScratchMemoryOp`] value.
+        operation: u32,
+        /// `hsa_amd_event_scratch_alloc_flag_t` bits.
+        alloc_flags: u32,
+        /// [`TIME_TSC`].
+        flags: u32,
+    }
+);
+
+/// Converts time-stamp-counter ticks to capture-clock ns by interpolating between sync points.
+#[derive(Debug, Clone, Default)]
+pub struct ClockMap {
+    /// (tsc, ns), sorted by tsc, strictly increasing in both.
+    points: Vec<(u64, u64)>,
+}
+
+impl ClockMap {
+    /// A map over `points` (any order; points that go backwards in either value are dropped).
+    pub fn new(mut points: Vec<(u64, u64)>) -> Self {
+        points.sort_unstable();
+        let mut kept: Vec<(u64, u64)> = Vec::with_capacity(points.len());
+        for p in points {
+            if kept.last().is_none_or(|l| p.0 > l.0 && p.1 > l.1) {
+                kept.push(p);
+            }
+        }
+        Self { points: kept }
+    }
+
+    /// True when no sync point exists (ticks cannot be converted).
+    pub fn is_empty(&self) -> bool {
+        self.points.is_empty()
+    }
+
+    /// Nanoseconds per tick over the whole map (1.0 with fewer than two points).
+    fn overall_rate(&self) -> f64 {
+        match (self.points.first(), self.points.last()) {
+            (Some(a), Some(b)) if b.0 > a.0 => (b.1 - a.1) as f64 / (b.0 - a.0) as f64,
+            _ => 1.0,
+        }
+    }
+
+    /// The capture-clock time of `tsc`: linear between the surrounding sync points, and with
+    /// the overall rate before the first and after the last.
+    pub fn to_ns(&self, tsc: u64) -> u64 {
+        let Some(&first) = self.points.first() else { return 0 };
+        let i = self.points.partition_point(|p| p.0 <= tsc);
+        let along = |a: (u64, u64), rate: f64| -> u64 {
+            let d = (tsc as f64 - a.0 as f64) * rate;
+            (a.1 as f64 + d).max(0.0) as u64
+        };
+        if i == 0 {
+            return along(first, self.overall_rate());
+        }
+        let a = self.points[i - 1];
+        match self.points.get(i) {
+            Some(&b) => {
+                let rate = (b.1 - a.1) as f64 / (b.0 - a.0) as f64;
+                a.1 + ((tsc - a.0) as f64 * rate) as u64
+            }
+            None => along(a, self.overall_rate()),
+        }
+    }
+}
+
+/// Activity definitions collected by the reader's first pass: clock sync points and operation
+/// names (both few).
+#[derive(Default)]
+pub(super) struct ActivityDefs {
+    clock: Vec<(u64, u64)>,
+    op_names: Vec<OperationNameRecord>,
+}
+
+impl ActivityDefs {
+    /// First pass: keeps sync points and operation names; returns whether `kind` is an activity
+    /// event (counted for the progress estimate).
+    pub(super) fn decode(&mut self, kind: RecordKind, body: &[u8]) -> bool {
+        match kind {
+            RecordKind::ClockSync => {
+                if let Some(c) = fixed::<ClockSyncRecord>(body) {
+                    self.clock.push((c.tsc, c.ns));
+                }
+                false
+            }
+            RecordKind::OperationName => {
+                self.op_names.extend(fixed::<OperationNameRecord>(body));
+                false
+            }
+            RecordKind::ApiCall | RecordKind::MemoryCopy | RecordKind::MemoryAllocation | RecordKind::ScratchMemory => {
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// What the second pass needs: the tick converter and the run-time operation names
+    /// (`string` resolves capture string ids).
+    pub(super) fn finish(self, string: &dyn Fn(u32) -> StringId) -> ActivityEvents {
+        let mut names = HashMap::new();
+        for n in &self.op_names {
+            if let Ok(d) = u16::try_from(n.domain) {
+                names.insert((d, n.operation), string(n.name));
+            }
+        }
+        ActivityEvents { clock: ClockMap::new(self.clock), names }
+    }
+}
+
+/// Second-pass state: converts activity records into model records.
+#[derive(Default)]
+pub(super) struct ActivityEvents {
+    clock: ClockMap,
+    names: HashMap<(u16, u32), StringId>,
+}
+
+fn fixed<R: FixedRecord>(body: &[u8]) -> Option<R> {
+    (body.len() >= R::BODY_SIZE).then(|| R::read_body(body))
+}
+
+/// How the second pass resolves references of activity records.
+pub(super) struct Resolve<'a> {
+    /// Agent handle -> agent id.
+    pub(super) agent: &'a dyn Fn(u64) -> Option<AgentId>,
+    /// Capture string id -> string id.
+    pub(super) string: &'a dyn Fn(u32) -> StringId,
+    /// The capture's clock domain.
+    pub(super) domain: ClockDomain,
+}
+
+impl ActivityEvents {
+    fn time(&self, v: u64, flags: u32, domain: ClockDomain) -> Timestamp {
+        let ns = if flags & TIME_TSC != 0 { self.clock.to_ns(v) } else { v };
+        Timestamp { ns, domain }
+    }
+
+    /// Second pass: the model record of one activity record, `None` when the body is
+    /// undecodable (or `kind` is not an activity event).
+    pub(super) fn decode(
+        &mut self,
+        kind: RecordKind,
+        body: &[u8],
+        strings: &mut StringTable,
+        r: &Resolve<'_>,
+    ) -> Option<Record> {
+        let d = r.domain;
+        match kind {
+            RecordKind::ApiCall => {
+                let h = fixed::<ApiCallRecord>(body)?;
+                let room = (body.len() - ApiCallRecord::BODY_SIZE) / 8;
+                if h.nargs as usize > room {
+                    return None;
+                }
+                let domain = u16::try_from(h.domain).ok().and_then(ApiDomain::from_u16)?;
+                let n = (h.nargs as usize).min(MAX_API_ARGS);
+                let args: Box<[u64]> =
+                    (0..n).map(|i| <u64 as Field>::get(&body[ApiCallRecord::BODY_SIZE + 8 * i..])).collect();
+                let name = *self.names.entry((domain.as_u16(), h.operation)).or_insert_with(|| {
+                    match domain.operation_name(h.operation) {
+                        Some(n) => strings.intern(n),
+                        None => strings.intern(&format!("{}_OPERATION_{}", domain.as_str(), h.operation)),
+                    }
+                });
+                Some(Record::ApiCall(ApiCall {
+                    domain,
+                    operation: h.operation,
+                    name,
+                    message: if h.message == 0 { StringId::EMPTY } else { (r.string)(h.message) },
+                    thread: ThreadId(h.tid),
+                    correlation: Correlation {
+                        internal: CorrelationId(h.correlation_id),
+                        ancestor: CorrelationId(h.ancestor_id),
+                        external: h.external_id,
+                    },
+                    start: self.time(h.start, h.flags, d),
+                    end: self.time(h.end, h.flags, d),
+                    return_value: h.ret,
+                    args,
+                }))
+            }
+            RecordKind::MemoryCopy => {
+                let c = fixed::<MemoryCopyRecord>(body)?;
+                let ok = c.status == COPY_OK;
+                Some(Record::MemoryCopy(MemoryCopy {
+                    direction: MemoryCopyDirection::from_u32(c.direction),
+                    thread: ThreadId(c.tid),
+                    correlation: Correlation {
+                        internal: CorrelationId(c.correlation_id),
+                        ancestor: CorrelationId(c.ancestor_id),
+                        external: c.external_id,
+                    },
+                    start: Timestamp { ns: if ok { c.start_ns } else { 0 }, domain: d },
+                    end: Timestamp { ns: if ok { c.end_ns } else { 0 }, domain: d },
+                    src_agent: (r.agent)(c.src_agent).unwrap_or_default(),
+                    dst_agent: (r.agent)(c.dst_agent).unwrap_or_default(),
+                    src_address: c.src_address,
+                    dst_address: c.dst_address,
+                    bytes: c.bytes,
+                    stream: StreamId(c.stream_id),
+                }))
+            }
+            RecordKind::MemoryAllocation => {
+                let a = fixed::<MemoryAllocationRecord>(body)?;
+                let operation = MemoryAllocationOp::from_u32(a.operation);
+                Some(Record::MemoryAllocation(MemoryAllocation {
+                    operation,
+                    thread: ThreadId(a.tid),
+                    correlation: Correlation {
+                        internal: CorrelationId(a.correlation_id),
+                        ancestor: CorrelationId(a.ancestor_id),
+                        external: a.external_id,
+                    },
+                    start: self.time(a.start, a.flags, d),
+                    end: self.time(a.end, a.flags, d),
+                    agent: if operation.is_allocation() { (r.agent)(a.agent_handle) } else { None },
+                    address: a.address,
+                    size: a.size,
+                    stream: StreamId(a.stream_id),
+                }))
+            }
+            RecordKind::ScratchMemory => {
+                let s = fixed::<ScratchMemoryRecord>(body)?;
+                Some(Record::ScratchMemory(ScratchMemory {
+                    operation: ScratchMemoryOp::from_u32(s.operation),
+                    thread: ThreadId(s.tid),
+                    correlation: Correlation {
+                        internal: CorrelationId(s.correlation_id),
+                        ancestor: CorrelationId(s.ancestor_id),
+                        external: 0,
+                    },
+                    start: self.time(s.start, s.flags, d),
+                    end: self.time(s.end, s.flags, d),
+                    agent: (r.agent)(s.agent_handle).unwrap_or_default(),
+                    queue: QueueId(s.queue_id),
+                    flags: s.alloc_flags,
+                    size: s.size,
+                }))
+            }
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_interpolate_between_sync_points_and_extrapolate_outside() {
+        let m = ClockMap::new(vec![(2000, 1_000), (1000, 500), (3000, 1_600), (2500, 900)]);
+        // (2500, 900) goes backwards in ns and is dropped.
+        assert_eq!(m.to_ns(1000), 500);
+        assert_eq!(m.to_ns(1500), 750);
+        assert_eq!(m.to_ns(2500), 1_300);
+        // Overall rate: 1100 ns over 2000 ticks.
+        assert_eq!(m.to_ns(5000), 1_600 + 1_100);
+        assert_eq!(m.to_ns(0), 0);
+        assert_eq!(ClockMap::default().to_ns(77), 0);
+        assert!(ClockMap::default().is_empty());
+    }
+
+    #[test]
+    fn api_records_carry_exactly_their_argument_words() {
+        let h = ApiCallRecord { correlation_id: 9, domain: 1, operation: 6, nargs: 3, tid: 5, ..Default::default() };
+        let total = ApiCallRecord::total_size(3);
+        assert_eq!(total, FRAME_SIZE + ApiCallRecord::BODY_SIZE + 24);
+        let mut body = vec![0u8; total - FRAME_SIZE];
+        h.write_with_args(&[1, 2, u64::MAX], &mut body);
+        let mut ev = ActivityEvents::default();
+        let mut strings = StringTable::new();
+        let r = Resolve { agent: &|_| None, string: &|_| StringId::EMPTY, domain: ClockDomain::Boottime };
+        let Some(Record::ApiCall(call)) = ev.decode(RecordKind::ApiCall, &body, &mut strings, &r) else {
+            panic!("not an API call")
+        };
+        assert_eq!(&*call.args, &[1, 2, u64::MAX]);
+        assert_eq!(strings.resolve(call.name), "hsa_agent_get_info");
+        // A header claiming more words than the record holds is undecodable.
+        let bad = ApiCallRecord { nargs: 4, ..h };
+        bad.write_body(&mut body);
+        assert!(ev.decode(RecordKind::ApiCall, &body, &mut strings, &r).is_none());
+    }
+}
