@@ -288,7 +288,7 @@ impl RocpdSource {
             r#"SELECT kd.id, kd.tid, kd.agent_id, kd.kernel_id, kd.dispatch_id, kd.queue_id, kd.stream_id,
                    kd.start, kd."end", kd.private_segment_size, kd.group_segment_size, kd.workgroup_size_x,
                    kd.workgroup_size_y, kd.workgroup_size_z, kd.grid_size_x, kd.grid_size_y, kd.grid_size_z,
-                   e.stack_id
+                   e.stack_id, e.correlation_id
                    FROM rocpd_kernel_dispatch kd LEFT JOIN rocpd_event e ON e.id = kd.event_id
                    WHERE kd.pid = ?1 AND kd.id > ?2 ORDER BY kd.id LIMIT ?3"#,
         )?;
@@ -303,6 +303,7 @@ impl RocpdSource {
             self.out.push_back(Record::KernelDispatch(KernelDispatch {
                 dispatch_id: DispatchId(g(4)? as u64),
                 correlation_id: CorrelationId(g(17)? as u64),
+                external_id: g(18)? as u64,
                 agent: AgentId(g(2)? as u32),
                 queue: QueueId(g(5)? as u64),
                 stream: StreamId(g(6)? as u64),
