@@ -369,7 +369,7 @@ fn write_process(
     let mut eval: Option<crate::counters::eval::CounterEval<'_>> = None;
     let counted: &mut dyn RecordSource = match counters {
         Some((db, merged)) => {
-            eval.insert(crate::counters::eval::CounterEval::new(&mut names, db, cfg.kernel_trace, merged))
+            eval.insert(crate::counters::eval::CounterEval::new(&mut names, db, cfg.tracing.kernel, merged))
         }
         None => &mut names,
     };
