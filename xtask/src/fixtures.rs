@@ -35,6 +35,7 @@ const PROGRAMS: &[&str] = &[
     "fork_exec",
     "fork_only",
     "soak",
+    "hsa_api_loop",
 ];
 
 /// C programs in `fixtures/programs/` that also use ROCTx: built against our `roctx.h` and linked
