@@ -308,6 +308,27 @@ pub fn at_exit() {
         }
         g.sink.stop_writer();
     }
+    report_untraced_libraries();
+}
+
+/// RCCL, rocDecode and rocJPEG API tracing is accepted on the command line (as rocprofv3 does)
+/// but not implemented: when one of those libraries really is in the process and its domain was
+/// asked for, say so at exit instead of leaving an empty trace to be read as "no calls".
+fn report_untraced_libraries() {
+    let trace = std::env::var("ROCPROF_RS_TRACE").unwrap_or_default();
+    let maps = std::fs::read_to_string("/proc/self/maps").unwrap_or_default();
+    for (word, library, option) in [
+        ("rccl", "librccl", "--rccl-trace"),
+        ("rocdecode", "librocdecode", "--rocdecode-trace"),
+        ("rocjpeg", "librocjpeg", "--rocjpeg-trace"),
+    ] {
+        if trace.split(',').any(|d| d.trim() == word) && maps.contains(&format!("/{library}")) {
+            diag!(
+                Level::Warning,
+                "{option}: {library} is loaded in this process, but rocprof-rs does not trace its API yet; its calls are not in the outputs"
+            );
+        }
+    }
 }
 
 /// Set in a forked child once its untraced GPU work has been counted.

@@ -231,6 +231,17 @@ mod tests {
     }
 
     #[test]
+    fn domains_without_records_yet_are_named_by_option() {
+        let t = resolve(&["--sys-trace"]);
+        let missing = t.not_recorded();
+        assert!(missing.contains(&"--hip-runtime-trace") && missing.contains(&"--marker-trace"), "{missing:?}");
+        assert!(!missing.iter().any(|m| m.starts_with("--hsa") || m.starts_with("--kernel-trace")), "{missing:?}");
+        assert!(!missing.iter().any(|m| m.starts_with("--rccl")), "reported by the library when RCCL is loaded");
+        assert!(resolve(&["--hsa-trace", "--kernel-trace"]).not_recorded().is_empty());
+        assert_eq!(resolve(&["--kernel-rename"]).not_recorded(), ["--kernel-rename"]);
+    }
+
+    #[test]
     fn domains_reach_the_interception_library_as_one_list() {
         let t = resolve(&["--hsa-trace", "--memory-copy-trace", "--kernel-rename", "--kernel-trace"]);
         assert_eq!(t.env_value(), "kernel,hsa_core,hsa_amd,hsa_image,hsa_finalizer,memory_copy,kernel_rename");
