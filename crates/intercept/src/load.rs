@@ -171,7 +171,10 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
             return true;
         };
         let clock_id = clock::detect(runtime_timestamp_ns(o));
-        timer::init();
+        let host_words = ["memory_allocation", "scratch_memory", "hip_runtime", "hip_compiler", "marker"];
+        let host_records =
+            hsa_api::Domains::from_trace_list(&trace).any() || trace.split(',').any(|d| host_words.contains(&d.trim()));
+        timer::init(host_records);
         let found = agents::discover(o, 0, &|_| false);
         let path = dir.join(format!("{}.rpcap", std::process::id()));
         let info = HeaderInfo {

@@ -22,8 +22,11 @@ static LAST_SYNC_NS: AtomicU64 = AtomicU64::new(0);
 const SYNC_EVERY_NS: u64 = 10_000_000;
 
 /// Decides whether records use TSC ticks (cold path; call once, before wrappers exist).
-pub fn init() {
-    USE_TSC.store(tsc_is_reliable(), Ordering::Release);
+/// `host_records`: some domain stamps records with [`now`] (API calls, allocations). Without
+/// one, no TSC and no sync points: a kernel-only capture stays as it was (the writer thread
+/// writes nothing of its own, so it never takes a capture chunk for clock records).
+pub fn init(host_records: bool) {
+    USE_TSC.store(host_records && tsc_is_reliable(), Ordering::Release);
 }
 
 #[cfg(target_arch = "x86_64")]
