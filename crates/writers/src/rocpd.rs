@@ -96,9 +96,12 @@ struct State {
     inserts: HashMap<&'static str, String>,
     /// Dispatches waiting for the next batch insert.
     pending: Vec<KernelDispatch>,
-    /// Multi-row forms of the event and dispatch INSERTs.
-    multi_event: String,
-    multi_dispatch: String,
+    /// What `finish` runs after the last row: the deferred columns (see
+    /// [`schema::rocpd_deferred_ddl`]) and every view.
+    views: String,
+    /// Multi-row forms of the event and dispatch INSERTs (built at the first flush, when the
+    /// category's string id is known).
+    multi: Option<(String, String)>,
     nid: i64,
     pid: i64,
     ppid: i64,
@@ -120,6 +123,8 @@ struct State {
     kernels: HashSet<KernelId>,
     next_event_id: i64,
     dispatch_rows: u64,
+    /// Kernel, thread and queue of the last dispatch (their rows exist).
+    last_parents: Option<(KernelId, ThreadId, QueueId)>,
     /// The last dispatch queued and the event id it gets (a counter record follows its dispatch).
     last_dispatch: Option<(DispatchId, i64)>,
 }
@@ -410,6 +415,22 @@ impl State {
 
     /// Makes sure everything a dispatch refers to exists, then queues it for the next batch.
     fn dispatch(&mut self, d: &KernelDispatch) -> Result<()> {
+        // Most dispatches repeat the previous one's kernel, thread and queue: no lookups then.
+        let parents = (d.kernel, d.thread, d.queue);
+        if self.last_parents != Some(parents) {
+            self.dispatch_parents(d)?;
+            self.last_parents = Some(parents);
+        }
+        self.last_dispatch = Some((d.dispatch_id, self.next_event_id + self.pending.len() as i64));
+        self.pending.push(*d);
+        if self.pending.len() >= BATCH {
+            self.flush_dispatches()?;
+        }
+        Ok(())
+    }
+
+    /// The rows a dispatch refers to: its kernel symbol, thread and queue.
+    fn dispatch_parents(&mut self, d: &KernelDispatch) -> Result<()> {
         if !self.kernels.contains(&d.kernel) {
             // A dispatch of a symbol we never saw (its load record was lost): give it a nameless
             // symbol row so that the `kernels` view still lists it, as the CSV does.
@@ -435,13 +456,7 @@ impl State {
                 .map_err(sqlite_err(&self.path, "inserting a placeholder kernel symbol"))?;
         }
         self.ensure_thread(d.thread)?;
-        self.ensure_queue(d.queue)?;
-        self.last_dispatch = Some((d.dispatch_id, self.next_event_id + self.pending.len() as i64));
-        self.pending.push(*d);
-        if self.pending.len() >= BATCH {
-            self.flush_dispatches()?;
-        }
-        Ok(())
+        self.ensure_queue(d.queue)
     }
 
     /// Inserts the queued dispatches: one `rocpd_event` row (category KERNEL_DISPATCH, stack
@@ -455,38 +470,67 @@ impl State {
             return Ok(());
         }
         let category = self.extra_string(KERNEL_DISPATCH_CATEGORY)?;
+        if self.multi.is_none() {
+            let event = multi_row(&self.inserts["event"], ROWS_PER_INSERT, &event_template(category))?;
+            let dispatch =
+                multi_row(&self.inserts["kernel_dispatch"], ROWS_PER_INSERT, &dispatch_template(self.nid, self.pid))?;
+            self.multi = Some((event, dispatch));
+        }
         let first_event = self.next_event_id;
         let pending = std::mem::take(&mut self.pending);
         let path = self.path.clone();
         let err = sqlite_err(&path, "inserting kernel dispatches");
         {
-            let mut chunks = pending.chunks_exact(ROWS_PER_INSERT);
+            let (multi_event, multi_dispatch) = self.multi.as_ref().expect("built above");
+            // Prepared (looked up in the cache, which hashes the statement text) once per batch.
+            let mut full = None;
             let mut event_id = first_event;
-            let mut event_many = self.conn.prepare_cached(&self.multi_event).map_err(&err)?;
-            let mut dispatch_many = self.conn.prepare_cached(&self.multi_dispatch).map_err(&err)?;
-            for chunk in chunks.by_ref() {
+            for chunk in pending.chunks(ROWS_PER_INSERT) {
+                let mut short;
+                let (events, dispatches) = if chunk.len() == ROWS_PER_INSERT {
+                    if full.is_none() {
+                        full = Some((
+                            self.conn.prepare_cached(multi_event).map_err(&err)?,
+                            self.conn.prepare_cached(multi_dispatch).map_err(&err)?,
+                        ));
+                    }
+                    let (e, d) = full.as_mut().expect("prepared above");
+                    (&mut **e, &mut **d)
+                } else {
+                    // A shorter last chunk (the end of a batch flushed early): its own statements.
+                    let e = multi_row(&self.inserts["event"], chunk.len(), &event_template(category))?;
+                    let d = multi_row(
+                        &self.inserts["kernel_dispatch"],
+                        chunk.len(),
+                        &dispatch_template(self.nid, self.pid),
+                    )?;
+                    short = (self.conn.prepare(&e).map_err(&err)?, self.conn.prepare(&d).map_err(&err)?);
+                    (&mut short.0, &mut short.1)
+                };
+                let mut i = 1;
+                for d in chunk {
+                    for v in event_values(d) {
+                        events.raw_bind_parameter(i, v).map_err(&err)?;
+                        i += 1;
+                    }
+                }
+                events.raw_execute().map_err(&err)?;
+                let last = event_id + chunk.len() as i64 - 1;
+                if self.conn.last_insert_rowid() != last {
+                    return Err(Error::Schema(format!(
+                        "rocpd_event ids out of step: SQLite assigned {} where {last} was expected",
+                        self.conn.last_insert_rowid()
+                    )));
+                }
                 let mut i = 1;
                 for (e, d) in (event_id..).zip(chunk) {
-                    bind_event(&mut event_many, &mut i, e, category, d).map_err(&err)?;
+                    for v in dispatch_values(e, d) {
+                        dispatches.raw_bind_parameter(i, v).map_err(&err)?;
+                        i += 1;
+                    }
                 }
-                event_many.raw_execute().map_err(&err)?;
-                let mut i = 1;
-                for (e, d) in (event_id..).zip(chunk) {
-                    bind_dispatch(&mut dispatch_many, &mut i, e, self.nid, self.pid, d).map_err(&err)?;
-                }
-                dispatch_many.raw_execute().map_err(&err)?;
+                dispatches.raw_execute().map_err(&err)?;
                 event_id += chunk.len() as i64;
-            }
-            let mut event_one = self.stmt("event")?;
-            let mut dispatch_one = self.stmt("kernel_dispatch")?;
-            for d in chunks.remainder() {
-                let mut i = 1;
-                bind_event(&mut event_one, &mut i, event_id, category, d).map_err(&err)?;
-                event_one.raw_execute().map_err(&err)?;
-                let mut i = 1;
-                bind_dispatch(&mut dispatch_one, &mut i, event_id, self.nid, self.pid, d).map_err(&err)?;
-                dispatch_one.raw_execute().map_err(&err)?;
-                event_id += 1;
             }
         }
         self.dispatch_rows += pending.len() as u64;
@@ -551,43 +595,70 @@ impl State {
     }
 }
 
-/// Rows per multi-row INSERT of dispatches and their events.
-const ROWS_PER_INSERT: usize = 64;
+/// Rows per multi-row INSERT of dispatches and their events (17 parameters per dispatch row:
+/// well under SQLite's 32,766).
+const ROWS_PER_INSERT: usize = 512;
 
-/// Binds one `event` row's values (order of `schemas/rocpd/inserts.sql`) from parameter `*i`.
-fn bind_event(
-    st: &mut CachedStatement<'_>,
-    i: &mut usize,
-    event_id: i64,
-    category: i64,
-    d: &KernelDispatch,
-) -> rusqlite::Result<()> {
-    let corr = to_i64(d.correlation_id.0);
-    for v in [event_id, category, corr, corr, 0] {
-        st.raw_bind_parameter(*i, v)?;
-        *i += 1;
-    }
-    Ok(())
+/// One column of a row in a multi-row INSERT: the row's `k`-th bound value, or a constant of the
+/// whole session written into the statement (nothing to bind per row).
+#[derive(Debug, Clone, Copy)]
+enum Slot {
+    Value(usize),
+    Const(i64),
+    /// `NULL` for an `INTEGER PRIMARY KEY`: SQLite assigns the next rowid, appending without
+    /// a B-tree search per row (an explicit id costs one).
+    NextId,
 }
 
-/// Binds one `kernel_dispatch` row's values (order of `schemas/rocpd/inserts.sql`).
-fn bind_dispatch(
-    st: &mut CachedStatement<'_>,
-    i: &mut usize,
-    event_id: i64,
-    nid: i64,
-    pid: i64,
-    d: &KernelDispatch,
-) -> rusqlite::Result<()> {
-    let empty_string_id = 1i64; // rocpd_string id of "" (the smallest string, inserted first)
-    let values: [i64; 21] = [
+/// The `event` row of a dispatch (columns of `schemas/rocpd/inserts.sql`: id, category_id,
+/// stack_id, parent_stack_id, correlation_id): values [`event_values`]; stack and parent stack
+/// are both the correlation id, the external correlation id is 0.
+/// The id is the next rowid (event ids are consecutive from 1; `flush_dispatches` checks that
+/// SQLite's agree with ours).
+fn event_template(category: i64) -> [Slot; 5] {
+    [Slot::NextId, Slot::Const(category), Slot::Value(0), Slot::Value(0), Slot::Const(0)]
+}
+
+fn event_values(d: &KernelDispatch) -> [i64; 1] {
+    [to_i64(d.correlation_id.0)]
+}
+
+/// The `kernel_dispatch` row (columns of `schemas/rocpd/inserts.sql`): the id is the dispatch
+/// id; node, process and the region name (`""`, string id 1: the smallest string, inserted
+/// first) are constants; values [`dispatch_values`].
+fn dispatch_template(nid: i64, pid: i64) -> [Slot; 21] {
+    let v = Slot::Value;
+    [
+        v(0),
+        Slot::Const(nid),
+        Slot::Const(pid),
+        v(1),
+        v(2),
+        v(3),
+        v(0),
+        v(4),
+        v(5),
+        v(6),
+        v(7),
+        v(8),
+        v(9),
+        v(10),
+        v(11),
+        v(12),
+        v(13),
+        v(14),
+        v(15),
+        Slot::Const(1),
+        v(16),
+    ]
+}
+
+fn dispatch_values(event_id: i64, d: &KernelDispatch) -> [i64; 17] {
+    [
         to_i64(d.dispatch_id.0),
-        nid,
-        pid,
         i64::from(d.thread.0),
         i64::from(d.agent.0),
         to_i64(d.kernel.0),
-        to_i64(d.dispatch_id.0),
         to_i64(d.queue.0),
         to_i64(d.stream.0),
         to_i64(d.start.ns),
@@ -600,23 +671,38 @@ fn bind_dispatch(
         i64::from(d.grid.x),
         i64::from(d.grid.y),
         i64::from(d.grid.z),
-        empty_string_id,
         event_id,
-    ];
-    for v in values {
-        st.raw_bind_parameter(*i, v)?;
-        *i += 1;
-    }
-    Ok(())
+    ]
 }
 
-/// The multi-row form of a single-row `INSERT ... VALUES (?1, ..., ?n);` from inserts.sql.
-fn multi_row(single: &str, rows: usize) -> Result<String> {
+/// The `rows`-row form of a single-row `INSERT ... VALUES (?1, ..., ?n);` from inserts.sql, each
+/// column filled as `template` says (one slot per column; row `r`'s value `k` is parameter
+/// `r * values + k + 1`, so a value used by two columns is bound once).
+fn multi_row(single: &str, rows: usize, template: &[Slot]) -> Result<String> {
     let (head, values) =
         single.rsplit_once("VALUES").ok_or_else(|| Error::Schema(format!("INSERT without VALUES: {single}")))?;
-    let n = values.matches('?').count();
-    let group = format!("({})", vec!["?"; n].join(","));
-    Ok(format!("{head}VALUES {};", vec![group; rows].join(",")))
+    if values.matches('?').count() != template.len() {
+        return Err(Error::Schema(format!("{} columns expected in: {single}", template.len())));
+    }
+    let per_row = template.iter().filter_map(|s| if let Slot::Value(k) = s { Some(k + 1) } else { None }).max();
+    let per_row = per_row.unwrap_or(0);
+    let mut sql = format!("{head}VALUES ");
+    for r in 0..rows {
+        sql.push_str(if r == 0 { "(" } else { ",(" });
+        for (i, s) in template.iter().enumerate() {
+            if i > 0 {
+                sql.push(',');
+            }
+            match s {
+                Slot::Value(k) => sql.push_str(&format!("?{}", r * per_row + k + 1)),
+                Slot::Const(c) => sql.push_str(&c.to_string()),
+                Slot::NextId => sql.push_str("NULL"),
+            }
+        }
+        sql.push(')');
+    }
+    sql.push(';');
+    Ok(sql)
 }
 
 impl State {
@@ -638,13 +724,21 @@ impl RocpdWriter {
     fn open(&self, meta: &SessionMeta) -> Result<State> {
         let partial = PartialPath::prepare(self.out.file("results.db"))?;
         let path = partial.path().to_path_buf();
-        let conn = Connection::open(partial.partial()).map_err(sqlite_err(&path, "opening the database"))?;
+        // One thread uses the connection: no SQLite mutexes around it.
+        let flags = rusqlite::OpenFlags::default() | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let flags = flags - rusqlite::OpenFlags::SQLITE_OPEN_FULL_MUTEX;
+        let conn =
+            Connection::open_with_flags(partial.partial(), flags).map_err(sqlite_err(&path, "opening the database"))?;
         let guid = self.options.guid.clone().unwrap_or_else(|| new_guid(meta.start.ns, meta.pid.0));
         let uuid = uuid_suffix(&guid);
+        // The tables without their shared-default columns; `finish` adds those and the views.
+        let (create, alter) = schema::rocpd_deferred_ddl(&uuid, &guid);
         let ddl = format!(
-            "PRAGMA foreign_keys = OFF;\nPRAGMA journal_mode = OFF;\nPRAGMA synchronous = OFF;\nPRAGMA cache_size = -65536;\nPRAGMA user_version = {};\n{}\n{}\n{}\n{}",
+            "PRAGMA foreign_keys = OFF;\nPRAGMA journal_mode = OFF;\nPRAGMA synchronous = OFF;\nPRAGMA page_size = 65536;\nPRAGMA cache_size = -65536;\nPRAGMA user_version = {};\n{create}",
             schema::ROCPD_USER_VERSION,
-            render(schema::ROCPD_TABLES_SQL, &uuid, &guid),
+        );
+        let views = format!(
+            "{alter}\n{}\n{}\n{}",
             schema::rocpd_alias_views_sql(&uuid),
             render(schema::ROCPD_DATA_VIEWS_SQL, &uuid, &guid),
             render(schema::ROCPD_SUMMARY_VIEWS_SQL, &uuid, &guid),
@@ -661,11 +755,9 @@ impl RocpdWriter {
                     .ok_or_else(|| Error::Schema(format!("no INSERT named `{n}` in schemas/rocpd/inserts.sql")))
             })
             .collect::<Result<HashMap<_, _>>>()?;
-        let multi_event = multi_row(&inserts["event"], ROWS_PER_INSERT)?;
-        let multi_dispatch = multi_row(&inserts["kernel_dispatch"], ROWS_PER_INSERT)?;
         let mut st = State {
-            multi_event,
-            multi_dispatch,
+            views,
+            multi: None,
             path,
             conn,
             partial,
@@ -686,6 +778,7 @@ impl RocpdWriter {
             next_event_id: 1,
             dispatch_rows: 0,
             last_dispatch: None,
+            last_parents: None,
         };
         st.stmt("node")?
             .execute(params![
@@ -777,6 +870,7 @@ impl Writer for RocpdWriter {
     fn finish(&mut self, _session: &Session<'_>) -> Result<Vec<PathBuf>> {
         let Some(mut st) = self.state.take() else { return Ok(Vec::new()) };
         st.flush_dispatches()?;
+        st.conn.execute_batch(&st.views).map_err(sqlite_err(&st.path, "adding the shared columns and the views"))?;
         st.conn.execute_batch("COMMIT").map_err(sqlite_err(&st.path, "committing"))?;
         let State { path, conn, partial, .. } = st;
         conn.close().map_err(|(_, e)| sqlite_err(&path, "closing the database")(e))?;

@@ -69,12 +69,111 @@ pub fn rocpd_tables() -> Vec<&'static str> {
         .collect()
 }
 
-/// `CREATE VIEW <table> AS SELECT * FROM <table><suffix>` for every physical table: the
-/// plain names every rocpd reader queries.
+/// One column of a physical rocpd table, as its DDL line declares it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ColumnDef {
+    /// Column name.
+    pub name: &'static str,
+    /// The declaration without the trailing comma (`"guid" TEXT DEFAULT '{{guid}}' NOT NULL`).
+    pub decl: &'static str,
+}
+
+impl ColumnDef {
+    /// Whether the column has a default value (rows need not store it, see
+    /// [`rocpd_deferred_ddl`]).
+    pub fn has_default(&self) -> bool {
+        self.decl.contains(" DEFAULT ")
+    }
+}
+
+/// The columns of every physical rocpd table, in DDL order (AMD's column order).
+pub fn rocpd_table_columns() -> Vec<(&'static str, Vec<ColumnDef>)> {
+    const HEAD: &str = "CREATE TABLE IF NOT EXISTS \"";
+    let mut out: Vec<(&'static str, Vec<ColumnDef>)> = Vec::new();
+    let mut current: Option<(&'static str, Vec<ColumnDef>)> = None;
+    for line in ROCPD_TABLES_SQL.lines() {
+        let t = line.trim();
+        if let Some(rest) = t.strip_prefix(HEAD) {
+            current = rest.split_once("{{uuid}}").map(|(name, _)| (name, Vec::new()));
+        } else if t.starts_with(");") {
+            out.extend(current.take());
+        } else if let Some(cols) = current.as_mut() {
+            if let Some(rest) = t.strip_prefix('"') {
+                if let Some((name, _)) = rest.split_once('"') {
+                    cols.1.push(ColumnDef { name, decl: t.trim_end_matches(',') });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The columns each INSERT of `inserts.sql` names, by table base name.
+fn inserted_columns() -> Vec<(&'static str, Vec<&'static str>)> {
+    let mut out: Vec<(&'static str, Vec<&'static str>)> = Vec::new();
+    let mut rest = ROCPD_INSERTS_SQL;
+    while let Some(i) = rest.find("INSERT INTO \"") {
+        rest = &rest[i + "INSERT INTO \"".len()..];
+        let Some((table, after)) = rest.split_once("{{uuid}}") else { break };
+        let cols = after.split_once('(').and_then(|(_, c)| c.split_once(')')).map_or("", |(c, _)| c);
+        let names: Vec<&'static str> = cols.split(',').map(|c| c.trim().trim_matches('"')).collect();
+        match out.iter_mut().find(|(t, _)| *t == table) {
+            Some((_, v)) => v.extend(names),
+            None => out.push((table, names)),
+        }
+    }
+    out
+}
+
+/// The physical tables split in two steps, so that rows do not store values every row shares:
+/// `create` makes each table without the columns that have a default and that no INSERT of
+/// `inserts.sql` names (the session `guid` of every row, the `'{}'` JSON columns the writer
+/// leaves empty); `alter` adds those columns back (`ALTER TABLE ... ADD COLUMN` with the same
+/// declaration) once the rows are in. SQLite then reads the default for every row written
+/// before the ALTER without storing it: 36 bytes of guid per row and table, and 3 per empty
+/// JSON column. Such columns come last in the physical table; the alias views
+/// ([`rocpd_alias_views_sql`]) list the columns in AMD's order, and readers query those.
+/// `create` also holds the INSERTs of the metadata rows that follow the tables in the DDL.
+pub fn rocpd_deferred_ddl(uuid_suffix: &str, guid: &str) -> (String, String) {
+    let inserted = inserted_columns();
+    let deferred = |table: &str, c: &ColumnDef| {
+        c.has_default()
+            && !inserted.iter().any(|(t, cols)| *t == table && cols.contains(&c.name))
+            && !ROCPD_TABLES_SQL.contains(&format!("INSERT INTO \"{table}{{{{uuid}}}}\""))
+    };
+    let defs = rocpd_table_columns();
+    let mut create = String::new();
+    let mut alter = String::new();
+    let mut table: Option<&(&'static str, Vec<ColumnDef>)> = None;
+    for line in ROCPD_TABLES_SQL.lines() {
+        let t = line.trim();
+        if let Some(rest) = t.strip_prefix("CREATE TABLE IF NOT EXISTS \"") {
+            table = rest.split_once("{{uuid}}").and_then(|(name, _)| defs.iter().find(|(n, _)| *n == name));
+        } else if t.starts_with(");") {
+            table = None;
+        } else if let (Some((name, cols)), Some(rest)) = (table, t.strip_prefix('"')) {
+            let col = rest.split_once('"').and_then(|(c, _)| cols.iter().find(|d| d.name == c));
+            if let Some(c) = col.filter(|c| deferred(name, c)) {
+                let decl = c.decl.split_whitespace().collect::<Vec<_>>().join(" ");
+                alter.push_str(&format!("ALTER TABLE \"{name}{{{{uuid}}}}\" ADD COLUMN {decl};\n"));
+                continue;
+            }
+        }
+        create.push_str(line);
+        create.push('\n');
+    }
+    (render(&create, uuid_suffix, guid), render(&alter, uuid_suffix, guid))
+}
+
+/// `CREATE VIEW <table> AS SELECT <columns in AMD's order> FROM <table><suffix>` for every
+/// physical table: the plain names every rocpd reader queries.
 pub fn rocpd_alias_views_sql(uuid_suffix: &str) -> String {
-    rocpd_tables()
+    rocpd_table_columns()
         .iter()
-        .map(|t| format!("CREATE VIEW IF NOT EXISTS \"{t}\" AS SELECT * FROM \"{t}{uuid_suffix}\";\n"))
+        .map(|(t, cols)| {
+            let list = cols.iter().map(|c| format!("\"{}\"", c.name)).collect::<Vec<_>>().join(", ");
+            format!("CREATE VIEW IF NOT EXISTS \"{t}\" AS SELECT {list} FROM \"{t}{uuid_suffix}\";\n")
+        })
         .collect()
 }
 
@@ -120,6 +219,39 @@ mod tests {
             csv_header(STATS_COLUMNS),
             "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\",\"MinNs\",\"MaxNs\",\"StdDev\"\n"
         );
+    }
+
+    #[test]
+    fn deferred_columns_are_the_shared_defaults_only() {
+        let (create, alter) = rocpd_deferred_ddl("_x", "g-1");
+        assert!(
+            alter.contains("ALTER TABLE \"rocpd_kernel_dispatch_x\" ADD COLUMN \"guid\" TEXT DEFAULT 'g-1' NOT NULL;")
+        );
+        assert!(alter.contains("ALTER TABLE \"rocpd_event_x\" ADD COLUMN \"extdata\" JSONB DEFAULT '{}' NOT NULL;"));
+        // Written by the INSERTs: stays in place.
+        assert!(!alter.contains("\"rocpd_pmc_event_x\" ADD COLUMN \"extdata\""), "{alter}");
+        assert!(!alter.contains("\"rocpd_info_agent_x\" ADD COLUMN \"extdata\""), "{alter}");
+        // The metadata rows are inserted by the DDL without naming the guid-less table's columns.
+        assert!(!alter.contains("rocpd_metadata"), "{alter}");
+        assert!(create.contains("\"dispatch_id\""));
+        assert!(!create.lines().any(|l| l.trim_start().starts_with("\"guid\"")), "every guid deferred");
+        let c = rusqlite::Connection::open_in_memory().unwrap();
+        c.execute_batch(&create).unwrap();
+        c.execute_batch(&alter).unwrap();
+        c.execute_batch(&rocpd_alias_views_sql("_x")).unwrap();
+        let cols = |t: &str| {
+            let mut st = c.prepare(&format!("PRAGMA table_info(\"{t}\")")).unwrap();
+            st.query_map([], |r| r.get::<_, String>(1)).unwrap().map(Result::unwrap).collect::<Vec<_>>()
+        };
+        for (t, defs) in rocpd_table_columns() {
+            let names: Vec<String> = defs.iter().map(|d| d.name.to_string()).collect();
+            assert_eq!(cols(t), names, "view {t} in DDL order");
+            let mut physical = cols(&format!("{t}_x"));
+            physical.sort();
+            let mut sorted = names.clone();
+            sorted.sort();
+            assert_eq!(physical, sorted, "table {t} has every column");
+        }
     }
 
     #[test]

@@ -209,9 +209,11 @@ fn main() -> Result<()> {
     let t = rocprof_writers::synthetic::rocpd_throughput(rows, &dir).context("writing the synthetic rocpd database")?;
     let bytes = std::fs::metadata(&t.path).map(|m| m.len()).unwrap_or(0);
     println!(
-        "rocpd write throughput: {rows} synthetic dispatches in {:.2} s: {:.0} rows/s, {:.1} bytes per dispatch row ({bytes} bytes)",
+        "rocpd write throughput: {rows} synthetic dispatches in {:.2} s: {:.0} rows/s, {:.0} rows per CPU second ({:.2} s of CPU: what one core does on a loaded machine), {:.1} bytes per dispatch row ({bytes} bytes)",
         t.seconds,
         t.rows_per_sec(),
+        t.rows_per_cpu_sec(),
+        t.cpu_seconds,
         bytes as f64 / rows.max(1) as f64
     );
     let _ = std::fs::remove_dir_all(&dir);
