@@ -227,7 +227,9 @@ mod tests {
         assert!(
             alter.contains("ALTER TABLE \"rocpd_kernel_dispatch_x\" ADD COLUMN \"guid\" TEXT DEFAULT 'g-1' NOT NULL;")
         );
-        assert!(alter.contains("ALTER TABLE \"rocpd_event_x\" ADD COLUMN \"extdata\" JSONB DEFAULT '{}' NOT NULL;"));
+        assert!(alter
+            .contains("ALTER TABLE \"rocpd_kernel_dispatch_x\" ADD COLUMN \"extdata\" JSONB DEFAULT '{}' NOT NULL;"));
+        assert!(alter.contains("ALTER TABLE \"rocpd_event_x\" ADD COLUMN \"call_stack\" JSONB DEFAULT '{}' NOT NULL;"));
         // Written by the INSERTs: stays in place.
         assert!(!alter.contains("\"rocpd_pmc_event_x\" ADD COLUMN \"extdata\""), "{alter}");
         assert!(!alter.contains("\"rocpd_info_agent_x\" ADD COLUMN \"extdata\""), "{alter}");
