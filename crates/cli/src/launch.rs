@@ -167,6 +167,9 @@ pub(crate) fn launch_env(
         ("LD_PRELOAD".to_string(), prepend("LD_PRELOAD", intercept, ":")),
         // ROCr reads HSA_TOOLS_LIB as a space-separated list; keep any tool the user named.
         ("HSA_TOOLS_LIB".to_string(), prepend("HSA_TOOLS_LIB", intercept, " ")),
+        // ROCm 6.2+ runtimes (HIP, ROCr, ROCTx) hand their dispatch tables through
+        // rocprofiler-register to the library named here (our `rocprofiler_set_api_table`).
+        ("ROCPROFILER_REGISTER_LIBRARY".to_string(), OsString::from(intercept)),
         ("ROCPROF_RS_CAPTURE_DIR".to_string(), OsString::from(capture_dir)),
         ("ROCPROF_RS_LOG_LEVEL".to_string(), OsString::from(cfg.log_level.env_value())),
     ];

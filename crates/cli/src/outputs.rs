@@ -62,12 +62,16 @@ impl<R: ReadAt> ProcessRecords for CaptureReader<R> {
 
 /// Opens every capture. A file that cannot be opened becomes an error naming it, next to the
 /// captures that could be: one process's broken capture must not cost the outputs of the others.
-pub(crate) fn open_captures(files: &[PathBuf]) -> (Vec<CaptureReader<CaptureFile>>, Vec<anyhow::Error>) {
+/// `kernel_rename` (`--kernel-rename`) names dispatches after their innermost ROCTx range.
+pub(crate) fn open_captures(
+    files: &[PathBuf],
+    kernel_rename: bool,
+) -> (Vec<CaptureReader<CaptureFile>>, Vec<anyhow::Error>) {
     let mut captures = Vec::new();
     let mut failures = Vec::new();
     for f in files {
         match CaptureReader::open(f).with_context(|| format!("reading capture {}", f.display())) {
-            Ok(c) => captures.push(c),
+            Ok(c) => captures.push(c.kernel_rename(kernel_rename)),
             Err(e) => failures.push(e),
         }
     }
@@ -732,7 +736,7 @@ mod tests {
         std::fs::write(&good, rocprof_model::capture::encode_header(&header)).unwrap();
         let bad = dir.join("200.rpcap");
         std::fs::write(&bad, b"RPCAP").unwrap();
-        let (captures, failures) = open_captures(&capture_files(&dir).unwrap());
+        let (captures, failures) = open_captures(&capture_files(&dir).unwrap(), false);
         assert_eq!(captures.len(), 1);
         assert_eq!(captures[0].meta().pid.0, 100);
         assert_eq!(failures.len(), 1);

@@ -2,12 +2,21 @@
 //! domain: `CLOCK_BOOTTIME` on current releases, `CLOCK_MONOTONIC_RAW` on the Debian 5.2 build.
 //! [`detect`] compares `HSA_SYSTEM_INFO_TIMESTAMP` with both clocks once, at load, and our own
 //! host timestamps ([`now_ns`]) are then read from the same clock.
+//!
+//! When the capture starts before the runtime exists (HIP or ROCTx calls can come before
+//! `hsa_init`), its clock is fixed to `CLOCK_BOOTTIME` then ([`fix_default`]); if the runtime turns
+//! out to use `CLOCK_MONOTONIC_RAW`, [`adopt_runtime`] measures the distance between the two clocks
+//! once and [`from_runtime`] moves the runtime's dispatch and copy times into the capture clock.
 
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, Ordering};
 
 use rocprof_model::capture::ClockId;
 
 static CLOCK: AtomicI32 = AtomicI32::new(libc::CLOCK_BOOTTIME);
+/// The capture clock was fixed before the runtime could be asked ([`fix_default`]).
+static FIXED: AtomicBool = AtomicBool::new(false);
+/// Capture clock minus runtime clock, ns (0 when they are the same clock).
+static RUNTIME_OFFSET: AtomicI64 = AtomicI64::new(0);
 
 /// Reads a clock in nanoseconds.
 pub fn read(clock: libc::clockid_t) -> u64 {
@@ -37,6 +46,48 @@ pub fn detect(runtime_ns: u64) -> ClockId {
     };
     CLOCK.store(clock, Ordering::Relaxed);
     id
+}
+
+/// Fixes the capture clock to `CLOCK_BOOTTIME` before the runtime is loaded (an early capture).
+pub fn fix_default() -> ClockId {
+    CLOCK.store(libc::CLOCK_BOOTTIME, Ordering::Relaxed);
+    FIXED.store(true, Ordering::Release);
+    ClockId::Boottime
+}
+
+/// At `OnLoad`: the capture clock when it is not fixed yet ([`detect`]); otherwise keeps it and,
+/// when the runtime's clock (detected the same way) differs, records the offset between the two
+/// for [`from_runtime`]. Returns the capture clock id.
+pub fn adopt_runtime(runtime_ns: u64) -> ClockId {
+    if !FIXED.load(Ordering::Acquire) {
+        return detect(runtime_ns);
+    }
+    let boot = read(libc::CLOCK_BOOTTIME);
+    let raw = read(libc::CLOCK_MONOTONIC_RAW);
+    let runtime_is_raw = runtime_ns != 0 && runtime_ns.abs_diff(raw) < runtime_ns.abs_diff(boot);
+    if runtime_is_raw && CLOCK.load(Ordering::Relaxed) != libc::CLOCK_MONOTONIC_RAW {
+        // Read the pair back to back, bracketing to keep the error to tens of ns.
+        let a = read(libc::CLOCK_MONOTONIC_RAW);
+        let c = read(CLOCK.load(Ordering::Relaxed));
+        let b = read(libc::CLOCK_MONOTONIC_RAW);
+        RUNTIME_OFFSET.store(c as i64 - (a / 2 + b / 2) as i64, Ordering::Release);
+    }
+    if CLOCK.load(Ordering::Relaxed) == libc::CLOCK_MONOTONIC_RAW {
+        ClockId::MonotonicRaw
+    } else {
+        ClockId::Boottime
+    }
+}
+
+/// A runtime timestamp (dispatch or copy time, system domain ns) in the capture clock.
+#[inline]
+pub fn from_runtime(ns: u64) -> u64 {
+    let off = RUNTIME_OFFSET.load(Ordering::Relaxed);
+    if ns == 0 || off == 0 {
+        ns
+    } else {
+        (ns as i64).wrapping_add(off) as u64
+    }
 }
 
 #[cfg(test)]

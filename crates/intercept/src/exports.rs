@@ -8,7 +8,7 @@ use std::ffi::c_void;
 use rocprof_hsa_sys::*;
 
 use crate::guard::ffi_guard;
-use crate::{code_object, load, queue, state};
+use crate::{code_object, load, queue, register, state};
 
 /// Tool priority for ROCr 5.3+ auto-discovery of preloaded tools (hsa-abi.md §1.4). The CLI also
 /// names the library in `HSA_TOOLS_LIB`, which is required on 5.2; the runtime loads it once.
@@ -29,6 +29,38 @@ pub unsafe extern "C" fn OnLoad(
 ) -> bool {
     // SAFETY: forwarding the runtime's table.
     ffi_guard("OnLoad", || true, || unsafe { load::on_load(table) })
+}
+
+/// rocprofiler-register's tool entry point: ROCm 6.2+ runtimes (HIP, ROCr, ROCTx) and our own
+/// `libroctx64` hand their dispatch tables here (see [`register`]).
+///
+/// # Safety
+/// Called with a library name and that library's live tables.
+#[no_mangle]
+pub unsafe extern "C" fn rocprofiler_set_api_table(
+    name: *const c_char,
+    lib_version: u64,
+    _lib_instance: u64,
+    tables: *mut *mut c_void,
+    num_tables: u64,
+) -> c_int {
+    // SAFETY: forwarding the library's arguments.
+    ffi_guard(
+        "rocprofiler_set_api_table",
+        || 0,
+        || unsafe { register::set_api_table(name, lib_version, tables, num_tables) },
+    )
+}
+
+/// Runs when the library is loaded (preloaded by the CLI: after the libraries the application
+/// links, before the application's own constructors), so HIP 5.x callbacks are registered before
+/// the first HIP call.
+#[used]
+#[link_section = ".init_array"]
+static CONSTRUCTOR: extern "C" fn() = constructor;
+
+extern "C" fn constructor() {
+    ffi_guard("library constructor", || (), load::early_init)
 }
 
 /// Called by the runtime during the final `hsa_shut_down`.

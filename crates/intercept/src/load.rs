@@ -12,7 +12,7 @@ use crate::diag::Level;
 use crate::sink::Sink;
 use crate::state::{self, Global};
 use crate::tables::{self, AmdLayout, Originals, Wrappers};
-use crate::{agents, clock, diag, exports, hsa_api, queue, timer};
+use crate::{agents, clock, diag, exports, hip, hsa_api, queue, roctx, timer};
 
 /// How long exit and unload wait for outstanding completions.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
@@ -120,6 +120,160 @@ fn ppid() -> u32 {
     unsafe { libc::getppid() as u32 }
 }
 
+/// The runtime's clock has been looked at (by [`create_capture`] or the first `OnLoad` after an
+/// early capture).
+static RUNTIME_CLOCK: AtomicBool = AtomicBool::new(false);
+
+/// Creates the capture file, starts the writer thread and installs the shared state. With the
+/// runtime's functions (`OnLoad`), the capture clock follows the runtime and the agents go into
+/// the header; without (an early capture, for HIP or ROCTx calls that precede `hsa_init`), the
+/// clock is `CLOCK_BOOTTIME` and the agents are recorded at the first `OnLoad`. Returns None (after
+/// saying why) when there is no capture directory or the file cannot be created.
+fn create_capture(o: Option<&Originals>, trace_kernels: bool) -> Option<&'static Global> {
+    let Some(dir) = std::env::var_os("ROCPROF_RS_CAPTURE_DIR").map(PathBuf::from) else {
+        diag!(
+            Level::Warning,
+            "ROCPROF_RS_CAPTURE_DIR is not set; not profiling (run the application under rocprof-rs)"
+        );
+        return None;
+    };
+    let clock_id = match o {
+        Some(o) => {
+            RUNTIME_CLOCK.store(true, Ordering::Release);
+            clock::detect(runtime_timestamp_ns(o))
+        }
+        None => clock::fix_default(),
+    };
+    // TSC stamps and clock sync points only when some domain stamps records on the host (a
+    // kernel-only capture writes no clock records).
+    let trace = std::env::var("ROCPROF_RS_TRACE").unwrap_or_else(|_| "kernel".into());
+    let host_words = [
+        "memory_allocation",
+        "scratch_memory",
+        "hip_runtime",
+        "hip_compiler",
+        "marker",
+        "kernel_rename",
+        "selected_regions",
+    ];
+    let host_records =
+        hsa_api::Domains::from_trace_list(&trace).any() || trace.split(',').any(|d| host_words.contains(&d.trim()));
+    timer::init(host_records);
+    let mut found = match o {
+        Some(o) => agents::discover(o, 0, &|_| false),
+        None => agents::Discovered::default(),
+    };
+    let path = dir.join(format!("{}.rpcap", std::process::id()));
+    let info = HeaderInfo {
+        pid: std::process::id(),
+        ppid: ppid(),
+        clock: clock_id as u32,
+        start_ns: clock::now_ns(),
+        chunk_size: 0,
+        cmdline: cmdline(),
+        agents: std::mem::take(&mut found.section),
+        table_major: o.map_or(0, |o| o.root_major),
+        amd_ext_size: o.map_or(0, |o| o.amd_ext_size),
+    };
+    let limits = match std::env::var("ROCPROF_RS_LIMITS") {
+        Ok(text) => state::Limits::parse(&text).unwrap_or_else(|e| {
+            diag!(Level::Error, "ROCPROF_RS_LIMITS: {e}; using the default capacities");
+            state::Limits::DEFAULT
+        }),
+        Err(_) => state::Limits::DEFAULT,
+    };
+    let sink = match Sink::create(&path, &info) {
+        Ok(mut s) => {
+            s.limit_chunks(limits.capture_chunks);
+            Box::leak(Box::new(s))
+        }
+        Err(e) => {
+            diag!(Level::Error, "cannot create capture file {}: {e}; not profiling", path.display());
+            return None;
+        }
+    };
+    timer::sync(sink);
+    if let Err(e) = sink.start_writer(writer_tick) {
+        diag!(Level::Warning, "cannot start the writer thread: {e}; records may be dropped");
+    }
+    let mut global = Global::with_limits(sink, trace_kernels, &found.gpus, &limits);
+    for &h in &found.all {
+        global.known_agents.insert(h);
+    }
+    global.gate_completions = std::env::var("ROCPROF_RS_GATE_COMPLETIONS").is_ok_and(|v| v.trim() == "1");
+    let g = state::init_global(global);
+    if let Some(o) = o {
+        attach_runtime(g, o, &found, trace_kernels);
+    }
+    register_process_hooks();
+    diag!(
+        Level::Info,
+        "capturing to {} ({} agents{})",
+        path.display(),
+        found.count,
+        if o.is_none() { ", before the runtime" } else { "" }
+    );
+    Some(g)
+}
+
+/// Remembers the agents of a discovery (GPUs for kernel tracing, all to avoid recording twice).
+fn record_agents(g: &Global, found: &agents::Discovered) {
+    for &h in &found.all {
+        g.known_agents.insert(h);
+    }
+    for &h in &found.gpus {
+        g.gpu_agents.insert(h);
+    }
+}
+
+/// What needs the runtime's functions and agents, done once per process when the runtime is
+/// first seen: counter collection and thread trace.
+fn attach_runtime(g: &Global, o: &Originals, found: &agents::Discovered, trace_kernels: bool) {
+    if trace_kernels && o.can_trace_kernels() {
+        if let Some(pmc) = crate::pmc::PmcState::from_env(o, g.sink, &found.gpu_geometry, found.cpu) {
+            let _ = g.pmc.set(pmc);
+        }
+    } else if std::env::var_os(crate::pmc::ENV_PMC).is_some() {
+        diag!(
+            Level::Error,
+            "counter collection needs intercept queues, which this runtime does not offer; no counters"
+        );
+    }
+    if let Some(dir) = std::env::var_os("ROCPROF_RS_CAPTURE_DIR").map(PathBuf::from) {
+        crate::att::init(&dir, &found.gpus);
+    }
+}
+
+/// Setup that must precede the application's first runtime call: the HIP and ROCTx settings
+/// from `ROCPROF_RS_TRACE` (and `--selected-regions` starting paused), and the HIP 5.x callbacks.
+/// Runs once, from the library constructor (or the first `rocprofiler_set_api_table` /
+/// `OnLoad`); outside rocprof-rs (no `ROCPROF_RS_CAPTURE_DIR`) it does nothing.
+pub fn early_init() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        if std::env::var_os("ROCPROF_RS_CAPTURE_DIR").is_none() {
+            return;
+        }
+        if let Ok(level) = std::env::var("ROCPROF_RS_LOG_LEVEL") {
+            diag::set_level_from(&level);
+        }
+        let trace = std::env::var("ROCPROF_RS_TRACE").unwrap_or_default();
+        hip::configure(&trace);
+        roctx::configure(&trace);
+        // HIP and ROCTx calls can precede the runtime's initialisation: capture from now on.
+        if hip::enabled() || roctx::wanted() {
+            let trace_kernels = trace.split(',').any(|d| d.trim() == "kernel");
+            create_capture(None, trace_kernels);
+        }
+        if hip::enabled() {
+            let n = hip::v5::register();
+            if n > 0 {
+                diag!(Level::Info, "HIP 5.x callbacks registered for {n} API ids");
+            }
+        }
+    });
+}
+
 /// `OnLoad`: returns true to stay loaded (always, see hsa-abi.md §1.4: never false on 5.2).
 ///
 /// # Safety
@@ -130,6 +284,11 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
     }
     if state::lifecycle() == state::Lifecycle::Disabled {
         return true;
+    }
+    early_init();
+    // A HIP loaded after this library (dlopen) registers its callbacks now.
+    if hip::enabled() && hip::mechanism() == hip::Mechanism::None {
+        hip::v5::register();
     }
     // A table we wrapped before (a second OnLoad without a reset) gets its entries back first,
     // so that no wrapper is taken for the runtime's function.
@@ -163,87 +322,26 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
     let o = state::originals().expect("just set");
 
     if state::global().is_none() {
-        let Some(dir) = std::env::var_os("ROCPROF_RS_CAPTURE_DIR").map(PathBuf::from) else {
-            diag!(
-                Level::Warning,
-                "ROCPROF_RS_CAPTURE_DIR is not set; not profiling (run the application under rocprof-rs)"
-            );
+        if create_capture(Some(o), trace_kernels).is_none() {
             return true;
-        };
-        let clock_id = clock::detect(runtime_timestamp_ns(o));
-        let host_words = ["memory_allocation", "scratch_memory", "hip_runtime", "hip_compiler", "marker"];
-        let host_records =
-            hsa_api::Domains::from_trace_list(&trace).any() || trace.split(',').any(|d| host_words.contains(&d.trim()));
-        timer::init(host_records);
-        let found = agents::discover(o, 0, &|_| false);
-        let path = dir.join(format!("{}.rpcap", std::process::id()));
-        let info = HeaderInfo {
-            pid: std::process::id(),
-            ppid: ppid(),
-            clock: clock_id as u32,
-            start_ns: clock::now_ns(),
-            chunk_size: 0,
-            cmdline: cmdline(),
-            agents: found.section,
-            table_major: o.root_major,
-            amd_ext_size: o.amd_ext_size,
-        };
-        let limits = match std::env::var("ROCPROF_RS_LIMITS") {
-            Ok(text) => state::Limits::parse(&text).unwrap_or_else(|e| {
-                diag!(Level::Error, "ROCPROF_RS_LIMITS: {e}; using the default capacities");
-                state::Limits::DEFAULT
-            }),
-            Err(_) => state::Limits::DEFAULT,
-        };
-        let sink = match Sink::create(&path, &info) {
-            Ok(mut s) => {
-                s.limit_chunks(limits.capture_chunks);
-                Box::leak(Box::new(s))
-            }
-            Err(e) => {
-                diag!(Level::Error, "cannot create capture file {}: {e}; not profiling", path.display());
-                return true;
-            }
-        };
-        timer::sync(sink);
-        if let Err(e) = sink.start_writer(writer_tick) {
-            diag!(Level::Warning, "cannot start the writer thread: {e}; records may be dropped");
         }
-        let mut global = Global::with_limits(sink, trace_kernels, &found.gpus, &limits);
-        for &h in &found.all {
-            global.known_agents.insert(h);
-        }
-        global.gate_completions = std::env::var("ROCPROF_RS_GATE_COMPLETIONS").is_ok_and(|v| v.trim() == "1");
-        if trace_kernels && o.can_trace_kernels() {
-            global.pmc = crate::pmc::PmcState::from_env(o, sink, &found.gpu_geometry, found.cpu);
-        } else if std::env::var_os(crate::pmc::ENV_PMC).is_some() {
-            diag!(
-                Level::Error,
-                "counter collection needs intercept queues, which this runtime does not offer; no counters"
-            );
-        }
-        state::init_global(global);
-        crate::att::init(&dir, &found.gpus);
-        register_process_hooks();
-        diag!(
-            Level::Info,
-            "capturing to {} ({} agents, table major {}, AMD table {} bytes)",
-            path.display(),
-            found.count,
-            o.root_major,
-            o.amd_ext_size
-        );
     } else if let Some(g) = state::global() {
-        // A later hsa_init cycle: the runtime may have new agent handles. Record the agents not
-        // seen yet in the record stream (the header was written by the first cycle).
-        let n = g.discoveries.fetch_add(1, Ordering::Relaxed);
-        let found = agents::discover(o, (n & 0x7FF) << 20, &|h| g.known_agents.contains(h));
-        g.sink.write_raw_records(&found.section);
-        for &h in &found.all {
-            g.known_agents.insert(h);
-        }
-        for &h in &found.gpus {
-            g.gpu_agents.insert(h);
+        if !RUNTIME_CLOCK.swap(true, Ordering::AcqRel) {
+            // The capture started before the runtime (HIP or ROCTx calls came first): keep its
+            // clock, convert the runtime's; the agents, counters and thread trace start now.
+            clock::adopt_runtime(runtime_timestamp_ns(o));
+            let n = g.discoveries.fetch_add(1, Ordering::Relaxed);
+            let found = agents::discover(o, (n & 0x7FF) << 20, &|h| g.known_agents.contains(h));
+            g.sink.write_raw_records(&found.section);
+            record_agents(g, &found);
+            attach_runtime(g, o, &found, trace_kernels);
+        } else {
+            // A later hsa_init cycle: the runtime may have new agent handles. Record the agents not
+            // seen yet in the record stream (the header was written by the first cycle).
+            let n = g.discoveries.fetch_add(1, Ordering::Relaxed);
+            let found = agents::discover(o, (n & 0x7FF) << 20, &|h| g.known_agents.contains(h));
+            g.sink.write_raw_records(&found.section);
+            record_agents(g, &found);
         }
     }
     // SAFETY: OnLoad runs under the runtime's bootstrap lock, so nobody else writes the table.

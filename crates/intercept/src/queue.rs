@@ -253,7 +253,7 @@ fn settle_queue(g: &Global, o: &Originals, queue_index: usize) {
         }
         forget_app_signal(g, slot);
         let a = slot.pmc_agent.swap(crate::pmc::NONE, Ordering::AcqRel);
-        if let (Some(p), true) = (g.pmc.as_ref(), a != crate::pmc::NONE) {
+        if let (Some(p), true) = (g.pmc.get(), a != crate::pmc::NONE) {
             let buffer = slot.pmc_buffer.load(Ordering::Relaxed);
             p.abandon(o, g.sink, a as usize, buffer, slot.dispatch_id.load(Ordering::Relaxed));
         }
@@ -375,7 +375,11 @@ unsafe fn on_packet(
     let forward = || unsafe { writer(p.cast(), 1) };
     // SAFETY: `p` is valid (caller); packets are 8-aligned in the ring.
     let app = unsafe { std::ptr::read(p) };
-    if app.header & PACKET_TYPE_MASK != HSA_PACKET_TYPE_KERNEL_DISPATCH as u16 || !state::is_active() {
+    // A dispatch submitted while collection is paused (`--selected-regions`) is not recorded.
+    if app.header & PACKET_TYPE_MASK != HSA_PACKET_TYPE_KERNEL_DISPATCH as u16
+        || !state::is_active()
+        || !state::collecting()
+    {
         return forward();
     }
     let (Some(g), Some(o)) = (state::global(), state::originals()) else {
@@ -487,7 +491,7 @@ unsafe fn on_packet(
     // `--att-serialize-all` chains every dispatch of the agent across queues (see `att::serialized`);
     // not on an agent that collects counters, whose own chain orders the counted dispatches (two
     // chains taken in different orders could wait on each other).
-    let chain = crate::att::serialize_all() && g.pmc.as_ref().and_then(|p| p.agent_index(agent)).is_none();
+    let chain = crate::att::serialize_all() && g.pmc.get().and_then(|p| p.agent_index(agent)).is_none();
     // Counter collection: when the agent has counters configured and the filter selects this dispatch,
     // the kernel is wrapped in the PMC start/stop/read packets (see `pmc`).
     slot.pmc_agent.store(crate::pmc::NONE, Ordering::Relaxed);
@@ -560,7 +564,7 @@ fn counted_sequence(
     };
     let mut seq = Sequence { packets: [[0u8; 64]; 6], count: 0, kernel_at: 0, body_end: 1 };
     let mut n = 0;
-    if let Some((p, a)) = g.pmc.as_ref().and_then(|p| Some((p, p.agent_index(agent)?))) {
+    if let Some((p, a)) = g.pmc.get().and_then(|p| Some((p, p.agent_index(agent)?))) {
         if p.selects(kernel_id) {
             let mut before = [[0u8; 64]; 2];
             let mut after = [[0u8; 64]; 2];
@@ -653,7 +657,7 @@ pub fn on_complete(slot_index: u32) -> bool {
 /// slot's `SLOT_RECORDING` state).
 fn record_end(g: &Global, o: &Originals, slot: &state::Slot) {
     let pmc_agent = slot.pmc_agent.swap(crate::pmc::NONE, Ordering::AcqRel);
-    if let (Some(p), true) = (g.pmc.as_ref(), pmc_agent != crate::pmc::NONE) {
+    if let (Some(p), true) = (g.pmc.get(), pmc_agent != crate::pmc::NONE) {
         let buffer = slot.pmc_buffer.load(Ordering::Relaxed);
         p.finish(o, g.sink, pmc_agent as usize, buffer, slot.dispatch_id.load(Ordering::Relaxed));
     }
@@ -668,8 +672,8 @@ fn record_end(g: &Global, o: &Originals, slot: &state::Slot) {
     let ok = status == HSA_STATUS_SUCCESS;
     g.sink.write(&DispatchEndRecord {
         dispatch_id: slot.dispatch_id.load(Ordering::Relaxed),
-        start_ns: if ok { t.start } else { 0 },
-        end_ns: if ok { t.end } else { 0 },
+        start_ns: if ok { clock::from_runtime(t.start) } else { 0 },
+        end_ns: if ok { clock::from_runtime(t.end) } else { 0 },
         status: if ok { DISPATCH_OK } else { DISPATCH_NO_TIME },
     });
 }
@@ -790,7 +794,7 @@ pub fn poll_completions() -> usize {
 /// Whether a counted dispatch's counters have been read (true when it is not counted).
 fn counters_read(g: &Global, o: &Originals, slot: &state::Slot) -> bool {
     let a = slot.pmc_agent.load(Ordering::Acquire);
-    match g.pmc.as_ref() {
+    match g.pmc.get() {
         Some(p) if a != crate::pmc::NONE => p.read_done(o, a as usize, slot.pmc_buffer.load(Ordering::Relaxed)),
         _ => true,
     }

@@ -1,7 +1,7 @@
 //! Process-wide state of the tool: lifecycle, the original functions, the capture sink, and the
 //! fixed-size tables the hooks share. Everything a hook touches is allocated once, in `OnLoad`.
 
-use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 use rocprof_hsa_sys::hsa_signal_t;
@@ -40,6 +40,14 @@ pub fn is_active() -> bool {
     lifecycle() == Lifecycle::Active
 }
 
+/// True when host-side API records (HIP, ROCTx) can be written: the capture exists and the tool
+/// is not disabled. Unlike [`is_active`] this holds before the first `OnLoad` (an early capture)
+/// and after the runtime shut down: those calls do not depend on the runtime.
+#[inline]
+pub fn host_active() -> bool {
+    lifecycle() != Lifecycle::Disabled && global().is_some()
+}
+
 /// Turns the tool off for the rest of the process.
 pub fn disable() {
     LIFECYCLE.store(Lifecycle::Disabled as u8, Ordering::Release);
@@ -55,6 +63,21 @@ pub fn activate() {
 pub fn deactivate() {
     let _ =
         LIFECYCLE.compare_exchange(Lifecycle::Active as u8, Lifecycle::Idle as u8, Ordering::AcqRel, Ordering::Acquire);
+}
+
+static COLLECTING: AtomicBool = AtomicBool::new(true);
+
+/// False while collection is paused: `--selected-regions` starts paused and follows
+/// `roctxProfilerPause`/`roctxProfilerResume`. Nothing is recorded while paused except the
+/// pause/resume calls themselves.
+#[inline]
+pub fn collecting() -> bool {
+    COLLECTING.load(Ordering::Relaxed)
+}
+
+/// Pauses (`false`) or resumes (`true`) collection.
+pub fn set_collecting(on: bool) {
+    COLLECTING.store(on, Ordering::Release);
 }
 
 /// Forces `Active` (unit tests only).
@@ -295,8 +318,8 @@ pub struct Global {
     pub next_kernel: AtomicU64,
     /// Dispatches submitted whose completion has not been recorded yet.
     pub in_flight: Padded<AtomicU64>,
-    /// Counter collection, when `ROCPROF_RS_PMC` configures it.
-    pub pmc: Option<crate::pmc::PmcState>,
+    /// Counter collection, when `ROCPROF_RS_PMC` configures it (set when the runtime is first seen).
+    pub pmc: OnceLock<crate::pmc::PmcState>,
 }
 
 /// A small fixed set of handles, readable without locks (agents: a handful per machine).
@@ -448,7 +471,7 @@ impl Global {
             next_code_object: AtomicU64::new(1),
             next_kernel: AtomicU64::new(1),
             in_flight: Padded(AtomicU64::new(0)),
-            pmc: None,
+            pmc: OnceLock::new(),
         }
     }
 

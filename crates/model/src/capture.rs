@@ -660,6 +660,7 @@ fixed_record!(
 /// Most payload bytes one [`RecordKind::PmcOutput`] record carries.
 pub const PMC_OUTPUT_MAX_PAYLOAD: usize = (MAX_RECORD_SIZE - FRAME_SIZE - PmcOutputHeader::BODY_SIZE) & !7;
 mod activity;
+pub mod marker;
 pub use activity::*;
 
 /// Encodes a whole fixed record (frame + body, commit word included) into `out`, which must be

@@ -23,6 +23,13 @@ pub enum ArgKind {
     /// Any other struct passed by value (`hsa_ext_control_directives_t`): not recorded (its word
     /// is 0), printed `{...}`.
     Struct,
+    /// A `float` (its bits in the low half of the word).
+    Float32,
+    /// A `double` (its bits).
+    Float64,
+    /// HIP's `dim3`, packed x | y << 32 | z << 48 (y and z saturated at 65535), printed as
+    /// rocprofiler-sdk prints it: `{z=Z, y=Y, x=X}`.
+    Dim3,
 }
 
 /// One parameter of an API function.
@@ -41,6 +48,15 @@ pub fn arg_info(domain: ApiDomain, op: u32) -> Option<&'static [ApiArgInfo]> {
     hsa::operations(domain).and_then(|ops| ops.get(op as usize)).map(|o| o.args)
 }
 
+/// The parameters of an API call given its operation's name too: HIP's operation ids depend on
+/// the HIP release, so HIP calls are described by name ([`super::hip::args`]).
+pub fn arg_info_named(domain: ApiDomain, op: u32, name: &str) -> Option<&'static [ApiArgInfo]> {
+    match domain {
+        ApiDomain::HipRuntime | ApiDomain::HipCompiler => super::hip::args(name),
+        _ => arg_info(domain, op),
+    }
+}
+
 /// The text of one argument word, the way rocprofiler-sdk's argument streams print values.
 pub fn render_arg(kind: ArgKind, word: u64) -> String {
     match kind {
@@ -51,6 +67,9 @@ pub fn render_arg(kind: ArgKind, word: u64) -> String {
         ArgKind::Pointer => format!("{word:#x}"),
         ArgKind::Handle => format!("{{handle={word}}}"),
         ArgKind::Struct => "{...}".to_string(),
+        ArgKind::Float32 => f32::from_bits(word as u32).to_string(),
+        ArgKind::Float64 => f64::from_bits(word).to_string(),
+        ArgKind::Dim3 => format!("{{z={}, y={}, x={}}}", word >> 48, (word >> 32) & 0xFFFF, word & 0xFFFF_FFFF),
     }
 }
 
@@ -67,5 +86,7 @@ mod tests {
         assert_eq!(render_arg(ArgKind::Pointer, 0x7f00_1000), "0x7f001000");
         assert_eq!(render_arg(ArgKind::Handle, 1234), "{handle=1234}");
         assert_eq!(render_arg(ArgKind::Struct, 0), "{...}");
+        assert_eq!(render_arg(ArgKind::Dim3, 64 | 2 << 32 | 1 << 48), "{z=1, y=2, x=64}");
+        assert_eq!(render_arg(ArgKind::Float32, u64::from(1.5f32.to_bits())), "1.5");
     }
 }

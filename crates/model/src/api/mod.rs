@@ -19,9 +19,11 @@ use std::fmt;
 use crate::records::{CorrelationId, StringId, ThreadId, Timestamp};
 
 mod args;
+pub mod hip;
 pub mod hsa;
+pub mod marker;
 
-pub use args::{arg_info, render_arg, ApiArgInfo, ArgKind};
+pub use args::{arg_info, arg_info_named, render_arg, ApiArgInfo, ArgKind};
 
 /// The tracing domain (rocprofiler-sdk buffer-tracing kind) of an API call.
 ///
@@ -116,7 +118,10 @@ impl ApiDomain {
     /// The name of operation `op` of this domain when it is known statically (the HSA tables);
     /// other domains name their operations in the capture (see `capture::OperationNameRecord`).
     pub fn operation_name(self, op: u32) -> Option<&'static str> {
-        hsa::operations(self).and_then(|ops| ops.get(op as usize)).map(|o| o.name)
+        hsa::operations(self)
+            .and_then(|ops| ops.get(op as usize))
+            .map(|o| o.name)
+            .or_else(|| marker::operation_name(self, op))
     }
 }
 

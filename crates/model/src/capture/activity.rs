@@ -308,7 +308,7 @@ impl ActivityDefs {
                 names.insert((d, n.operation), string(n.name));
             }
         }
-        ActivityEvents { clock: ClockMap::new(self.clock), names }
+        ActivityEvents { clock: ClockMap::new(self.clock), names, ..Default::default() }
     }
 }
 
@@ -317,6 +317,26 @@ impl ActivityDefs {
 pub(super) struct ActivityEvents {
     clock: ClockMap,
     names: HashMap<(u16, u32), StringId>,
+    /// ROCTx push/pop and start/stop pairing.
+    pub(super) markers: super::marker::Markers,
+    /// HIP stream handles -> rocprofv3's small stream ids.
+    pub(super) streams: StreamIds,
+}
+
+/// rocprofv3's `Stream_Id`s: 0 for the default (NULL) stream, then 1, 2, ... for HIP stream
+/// handles in the order they are first seen.
+#[derive(Debug, Default)]
+pub(super) struct StreamIds(HashMap<u64, u64>);
+
+impl StreamIds {
+    /// The id of stream handle `handle`.
+    pub(super) fn id(&mut self, handle: u64) -> u64 {
+        if handle == 0 {
+            return 0;
+        }
+        let next = self.0.len() as u64 + 1;
+        *self.0.entry(handle).or_insert(next)
+    }
 }
 
 fn fixed<R: FixedRecord>(body: &[u8]) -> Option<R> {
@@ -339,15 +359,16 @@ impl ActivityEvents {
         Timestamp { ns, domain }
     }
 
-    /// Second pass: the model record of one activity record, `None` when the body is
-    /// undecodable (or `kind` is not an activity event).
+    /// Second pass: the model record of one activity record (`Some(None)` when it is held back:
+    /// a marker range still open), `None` when the body is undecodable (or `kind` is not an
+    /// activity event).
     pub(super) fn decode(
         &mut self,
         kind: RecordKind,
         body: &[u8],
         strings: &mut StringTable,
         r: &Resolve<'_>,
-    ) -> Option<Record> {
+    ) -> Option<Option<Record>> {
         let d = r.domain;
         match kind {
             RecordKind::ApiCall => {
@@ -366,7 +387,7 @@ impl ActivityEvents {
                         None => strings.intern(&format!("{}_OPERATION_{}", domain.as_str(), h.operation)),
                     }
                 });
-                Some(Record::ApiCall(ApiCall {
+                let call = ApiCall {
                     domain,
                     operation: h.operation,
                     name,
@@ -381,12 +402,14 @@ impl ActivityEvents {
                     end: self.time(h.end, h.flags, d),
                     return_value: h.ret,
                     args,
-                }))
+                };
+                // Marker pushes and starts are held until their range closes.
+                Some(self.markers.on_call(call, strings).map(Record::ApiCall))
             }
             RecordKind::MemoryCopy => {
                 let c = fixed::<MemoryCopyRecord>(body)?;
                 let ok = c.status == COPY_OK;
-                Some(Record::MemoryCopy(MemoryCopy {
+                Some(Some(Record::MemoryCopy(MemoryCopy {
                     direction: MemoryCopyDirection::from_u32(c.direction),
                     thread: ThreadId(c.tid),
                     correlation: Correlation {
@@ -401,13 +424,13 @@ impl ActivityEvents {
                     src_address: c.src_address,
                     dst_address: c.dst_address,
                     bytes: c.bytes,
-                    stream: StreamId(c.stream_id),
-                }))
+                    stream: StreamId(self.streams.id(c.stream_id)),
+                })))
             }
             RecordKind::MemoryAllocation => {
                 let a = fixed::<MemoryAllocationRecord>(body)?;
                 let operation = MemoryAllocationOp::from_u32(a.operation);
-                Some(Record::MemoryAllocation(MemoryAllocation {
+                Some(Some(Record::MemoryAllocation(MemoryAllocation {
                     operation,
                     thread: ThreadId(a.tid),
                     correlation: Correlation {
@@ -420,12 +443,12 @@ impl ActivityEvents {
                     agent: if operation.is_allocation() { (r.agent)(a.agent_handle) } else { None },
                     address: a.address,
                     size: a.size,
-                    stream: StreamId(a.stream_id),
-                }))
+                    stream: StreamId(self.streams.id(a.stream_id)),
+                })))
             }
             RecordKind::ScratchMemory => {
                 let s = fixed::<ScratchMemoryRecord>(body)?;
-                Some(Record::ScratchMemory(ScratchMemory {
+                Some(Some(Record::ScratchMemory(ScratchMemory {
                     operation: ScratchMemoryOp::from_u32(s.operation),
                     thread: ThreadId(s.tid),
                     correlation: Correlation {
@@ -439,7 +462,7 @@ impl ActivityEvents {
                     queue: QueueId(s.queue_id),
                     flags: s.alloc_flags,
                     size: s.size,
-                }))
+                })))
             }
             _ => None,
         }
@@ -474,7 +497,7 @@ mod tests {
         let mut ev = ActivityEvents::default();
         let mut strings = StringTable::new();
         let r = Resolve { agent: &|_| None, string: &|_| StringId::EMPTY, domain: ClockDomain::Boottime };
-        let Some(Record::ApiCall(call)) = ev.decode(RecordKind::ApiCall, &body, &mut strings, &r) else {
+        let Some(Some(Record::ApiCall(call))) = ev.decode(RecordKind::ApiCall, &body, &mut strings, &r) else {
             panic!("not an API call")
         };
         assert_eq!(&*call.args, &[1, 2, u64::MAX]);

@@ -382,6 +382,16 @@ struct Events {
     strings: HashMap<u32, StringId>,
     /// API calls and memory activity.
     activity: activity::ActivityEvents,
+    /// `--kernel-rename`: dispatches inside a ROCTx range take its message as their name.
+    rename: bool,
+    /// The symbols dispatches may be renamed from (kept with `rename` only).
+    symbol_records: HashMap<u64, KernelSymbol>,
+    /// (kernel id, range message) -> the id of its renamed symbol.
+    renamed: HashMap<(u64, StringId), u64>,
+    /// Renamed symbols not delivered yet (they precede their first dispatch).
+    new_symbols: Vec<KernelSymbol>,
+    /// Largest kernel id in use (renamed symbols get the next ones).
+    max_kernel: u64,
 }
 
 /// A streaming capture reader; see the module docs. Create it with [`CaptureReader::open`] (a
@@ -570,6 +580,14 @@ impl<R: ReadAt> CaptureReader<R> {
         })
     }
 
+    /// `--kernel-rename`: a dispatch issued inside a ROCTx range (its external correlation id is
+    /// the range's) is named after the innermost range: it refers to a kernel symbol with the
+    /// range's message as its name, delivered before it (default: off).
+    pub fn kernel_rename(mut self, on: bool) -> Self {
+        self.events.rename = on;
+        self
+    }
+
     /// Chooses what happens to dispatches that never completed (default: [`Incomplete::Drop`]).
     pub fn incomplete(mut self, incomplete: Incomplete) -> Self {
         self.incomplete = incomplete;
@@ -703,6 +721,10 @@ impl<R: ReadAt> CaptureReader<R> {
                     sgpr_count: sym.sgpr_count,
                 },
             );
+            ev.max_kernel = ev.max_kernel.max(s.kernel_id);
+            if ev.rename {
+                ev.symbol_records.insert(s.kernel_id, sym.clone());
+            }
             self.out.push_back(Record::KernelSymbol(sym));
         }
 
@@ -794,13 +816,14 @@ impl<R: ReadAt> CaptureReader<R> {
                         string: &|id| names.get(&id).copied().unwrap_or(StringId::EMPTY),
                         domain,
                     };
-                    ev.activity.decode(k, body, strings, &resolve).map(|r| out.push_back(r))
+                    ev.activity.decode(k, body, strings, &resolve).map(|r| out.extend(r))
                 }
                 None => None,
             };
             ok.is_some()
         });
         walked.count_into(&mut self.info.health);
+        self.out.extend(self.events.new_symbols.drain(..).map(Record::KernelSymbol));
         for d in ready {
             self.reorder(d);
         }
@@ -825,8 +848,11 @@ impl<R: ReadAt> CaptureReader<R> {
         }
     }
 
-    /// After the last chunk: counts unmatched halves and flushes the reorder window.
-    fn drain(&mut self) {
+    /// After the last chunk: counts unmatched halves, closes the marker ranges still open at the
+    /// process end and flushes the reorder window.
+    fn drain(&mut self, strings: &mut StringTable) {
+        let open = self.events.activity.markers.drain(self.info.meta.end, strings);
+        self.out.extend(open.into_iter().map(Record::ApiCall));
         self.info.incomplete_dispatches = self.events.begins.len() as u64;
         self.info.orphan_completions = self.events.ends.len() as u64;
         self.info.health.incomplete_dispatches = self.info.incomplete_dispatches;
@@ -836,6 +862,7 @@ impl<R: ReadAt> CaptureReader<R> {
                 let d = self.events.dispatch(&b, None, self.domain);
                 self.events.reorder.insert(d.dispatch_id.0, d);
             }
+            self.out.extend(self.events.new_symbols.drain(..).map(Record::KernelSymbol));
         }
         let window = std::mem::take(&mut self.events.reorder);
         for d in window.into_values() {
@@ -851,9 +878,29 @@ impl<R: ReadAt> CaptureReader<R> {
 }
 
 impl Events {
+    /// The kernel a dispatch is reported under: its own, or with `--kernel-rename` inside a ROCTx
+    /// range, a copy of its symbol named after the range (made once per kernel and message).
+    fn kernel_of(&mut self, d: &DispatchBeginRecord) -> u64 {
+        if !self.rename {
+            return d.kernel_id;
+        }
+        let Some(message) = self.activity.markers.rename(d.external_id) else { return d.kernel_id };
+        if let Some(&id) = self.renamed.get(&(d.kernel_id, message)) {
+            return id;
+        }
+        let Some(original) = self.symbol_records.get(&d.kernel_id) else { return d.kernel_id };
+        self.max_kernel += 1;
+        let id = self.max_kernel;
+        let sym =
+            KernelSymbol { id: KernelId(id), formatted_name: message, truncated_name: message, ..original.clone() };
+        self.new_symbols.push(sym);
+        self.renamed.insert((d.kernel_id, message), id);
+        id
+    }
+
     /// A dispatch from its begin and (if recorded) end record.
     fn dispatch(
-        &self,
+        &mut self,
         d: &DispatchBeginRecord,
         end: Option<&DispatchEndRecord>,
         domain: ClockDomain,
@@ -869,9 +916,9 @@ impl Events {
             external_id: d.external_id,
             agent: self.agent_by_handle.get(&d.agent_handle).copied().unwrap_or_default(),
             queue: QueueId(d.queue_id),
-            stream: StreamId(d.stream_id),
+            stream: StreamId(self.activity.streams.id(d.stream_id)),
             thread: ThreadId(d.tid),
-            kernel: KernelId(d.kernel_id),
+            kernel: KernelId(self.kernel_of(d)),
             grid: Dim3::new(d.grid_x, d.grid_y, d.grid_z),
             workgroup: Dim3::new(d.workgroup_x, d.workgroup_y, d.workgroup_z),
             group_segment_size: d.group_segment_size,
@@ -974,7 +1021,7 @@ impl<R: ReadAt> RecordSource for CaptureReader<R> {
                     }
                 }
                 Phase::Drain => {
-                    self.drain();
+                    self.drain(strings);
                     self.phase = Phase::Done;
                 }
                 Phase::Done => return Ok(None),

@@ -1,0 +1,299 @@
+//! HIP API tracing, through whichever mechanism the HIP in the process offers (chosen at run time):
+//!
+//! * ROCm 6.2+ ([`install_tables`]): HIP hands its dispatch tables (`HipDispatchTable`,
+//!   `HipCompilerDispatchTable`) to `rocprofiler_set_api_table`, which we export; every typed member
+//!   is replaced by a generated wrapper ([`wrappers`]) that records the call and forwards to the
+//!   saved original. Operation ids are the member indices (rocprofiler-sdk's
+//!   `ROCPROFILER_HIP_{RUNTIME,COMPILER}_API_ID_*` follow the table order).
+//! * HIP 5.x ([`v5`]): `libamdhip64.so.5` exports roctracer's hooks (`hipRegisterActivityCallback`,
+//!   `hipRegisterApiCallback`); HIP asks our activity callback for an argument record at every call
+//!   and tells it when the call is over. Operation ids are HIP's own `HIP_API_ID_*` (named at run
+//!   time with `hipApiName`).
+//!
+//! Both record through [`record`]: one API-call record per call, in the runtime (`hip*`) or
+//! compiler (`__hip*`) domain as rocprofv3 separates them. A traced call is a *runtime-level* call
+//! for correlation (`api::Level::Runtime`): kernels and copies that HIP issues while it runs
+//! carry its correlation id, and the HIP stream it names ([`api::set_stream`]).
+//!
+//! Operation names are written into the capture lazily, the first time an operation is recorded
+//! (a string and a name record, allocation-free), so registration needs no capture file yet.
+
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+
+use rocprof_hsa_sys::*;
+use rocprof_model::api::ApiDomain;
+
+use crate::api::{self, Call, Level};
+use crate::state;
+
+pub mod v5;
+mod wrappers;
+
+/// Which HIP domains are traced (`ROCPROF_RS_TRACE` words `hip_runtime`,
+/// `hip_compiler`), read once when tracing is set up.
+static RUNTIME: AtomicBool = AtomicBool::new(false);
+static COMPILER: AtomicBool = AtomicBool::new(false);
+/// How HIP is traced in this process (see [`Mechanism`]).
+static MECHANISM: AtomicU8 = AtomicU8::new(Mechanism::None as u8);
+
+/// How HIP reached us.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Mechanism {
+    /// Not (yet).
+    None = 0,
+    /// HIP 5.x callbacks.
+    Callbacks = 1,
+    /// ROCm 6.2+ dispatch tables.
+    Tables = 2,
+}
+
+/// The mechanism in use.
+pub fn mechanism() -> Mechanism {
+    match MECHANISM.load(Ordering::Acquire) {
+        1 => Mechanism::Callbacks,
+        2 => Mechanism::Tables,
+        _ => Mechanism::None,
+    }
+}
+
+/// Reads the traced HIP domains from a `ROCPROF_RS_TRACE` value (cold path).
+pub fn configure(trace: &str) {
+    let on = |w: &str| trace.split(',').any(|d| d.trim() == w);
+    RUNTIME.store(on("hip_runtime"), Ordering::Release);
+    COMPILER.store(on("hip_compiler"), Ordering::Release);
+}
+
+/// True when some HIP domain is traced.
+pub fn enabled() -> bool {
+    RUNTIME.load(Ordering::Relaxed) || COMPILER.load(Ordering::Relaxed)
+}
+
+fn domain_of(compiler: bool) -> ApiDomain {
+    if compiler {
+        ApiDomain::HipCompiler
+    } else {
+        ApiDomain::HipRuntime
+    }
+}
+
+fn domain_enabled(compiler: bool) -> bool {
+    if compiler {
+        COMPILER.load(Ordering::Relaxed)
+    } else {
+        RUNTIME.load(Ordering::Relaxed)
+    }
+}
+
+/// Most operation ids per domain we name (HIP 5.x has ~400, the ROCm 6 runtime table ~480).
+const MAX_OPS: usize = 1024;
+
+/// Operations whose name record is in the capture, per domain (runtime, compiler).
+static NAMED: [[AtomicBool; MAX_OPS]; 2] =
+    [[const { AtomicBool::new(false) }; MAX_OPS], [const { AtomicBool::new(false) }; MAX_OPS]];
+
+/// Writes the name of `op` once (the first record of an operation; a few hundred per run).
+#[inline]
+fn ensure_named(compiler: bool, op: u32, name: impl FnOnce() -> &'static str) {
+    let Some(flag) = NAMED[compiler as usize].get(op as usize) else { return };
+    if flag.load(Ordering::Relaxed) {
+        return;
+    }
+    if api::name_operation(domain_of(compiler), op, name()) {
+        flag.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Writes the record of a finished HIP call. `name` gives the operation's name (asked for once
+/// per capture); `ret` is the return value's raw bits; `args` the argument words.
+#[inline]
+pub(crate) fn record(
+    compiler: bool,
+    op: u32,
+    name: impl FnOnce() -> &'static str,
+    call: &Call,
+    end: u64,
+    ret: u64,
+    args: &[u64],
+) {
+    ensure_named(compiler, op, name);
+    api::record(domain_of(compiler), op, call, end, ret, args, 0);
+}
+
+/// True when a call of this domain is to be recorded now (domain enabled, tool active,
+/// collection not paused by `--selected-regions`).
+#[inline]
+fn recording(compiler: bool) -> bool {
+    domain_enabled(compiler) && state::host_active() && state::collecting()
+}
+
+// ---------------------------------------------------------------------------------------------
+// ROCm 6.2+: dispatch tables
+
+/// One wrapped member of a HIP dispatch table.
+pub(crate) struct Slot {
+    /// Member of `HipCompilerDispatchTable` (else `HipDispatchTable`).
+    pub(crate) compiler: bool,
+    /// Member index (0 = the first function pointer, after `size`); the operation id.
+    pub(crate) index: usize,
+    /// Function name.
+    pub(crate) name: &'static str,
+    /// Our wrapper.
+    pub(crate) wrapper: *const (),
+}
+
+// SAFETY: `wrapper` is the address of a function, immutable and valid everywhere.
+unsafe impl Sync for Slot {}
+
+/// The original function of every slot of [`wrappers::SLOTS`] (0 until its table is installed).
+static ORIGINALS: [AtomicUsize; wrappers::SLOTS.len()] = [const { AtomicUsize::new(0) }; wrappers::SLOTS.len()];
+
+/// The original function saved for `slot`, as its function-pointer type.
+///
+/// # Safety
+/// `F` is the function-pointer type of the slot's member, and the slot was installed (its
+/// original saved, non-NULL) — true inside the slot's wrapper, which HIP can only reach after
+/// [`install_tables`] stored the original.
+#[inline(always)]
+pub(crate) unsafe fn original<F: Copy>(slot: usize) -> F {
+    debug_assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<usize>());
+    let addr = ORIGINALS[slot].load(Ordering::Acquire);
+    // SAFETY: a non-zero function address of type `F` (caller's contract).
+    unsafe { std::mem::transmute_copy::<usize, F>(&addr) }
+}
+
+/// An argument or return value as a raw 64-bit record word.
+pub(crate) trait Word {
+    /// The word (integers sign- or zero-extended, pointers as addresses, `float`/`double` as their
+    /// bits, `dim3` packed as x | y << 32 | z << 48 with y and z saturated at 65535, other
+    /// by-value structs 0).
+    fn word(&self) -> u64;
+}
+
+macro_rules! word_as {
+    ($($t:ty => $e:expr),* $(,)?) => { $(impl Word for $t { #[inline(always)] fn word(&self) -> u64 { let v = *self; $e(v) } })* };
+}
+
+word_as! {
+    i8 => |v: i8| v as i64 as u64,
+    i16 => |v: i16| v as i64 as u64,
+    i32 => |v: i32| v as i64 as u64,
+    i64 => |v: i64| v as u64,
+    u8 => |v: u8| u64::from(v),
+    u16 => |v: u16| u64::from(v),
+    u32 => |v: u32| u64::from(v),
+    u64 => |v: u64| v,
+    bool => |v: bool| u64::from(v),
+    f32 => |v: f32| u64::from(v.to_bits()),
+    f64 => |v: f64| v.to_bits(),
+    *mut c_void => |v: *mut c_void| v as u64,
+    () => |_v: ()| 0,
+    byval_hipChannelFormatDesc => |_v| 0,
+    byval_hipExtent => |_v| 0,
+    byval_hipIpcEventHandle_t => |_v| 0,
+    byval_hipIpcMemHandle_t => |_v| 0,
+    byval_hipPitchedPtr => |_v| 0,
+}
+
+impl Word for dim3 {
+    #[inline(always)]
+    fn word(&self) -> u64 {
+        pack_dim3(self.x, self.y, self.z)
+    }
+}
+
+/// `dim3` in one word: x in bits 0-31, y in 32-47, z in 48-63 (y, z saturated at 65535).
+#[inline(always)]
+pub(crate) fn pack_dim3(x: u32, y: u32, z: u32) -> u64 {
+    u64::from(x) | u64::from(y.min(0xFFFF)) << 32 | u64::from(z.min(0xFFFF)) << 48
+}
+
+/// The body of every generated wrapper: records the call around `f` (unless its domain is off
+/// or collection is paused) with the HIP stream it names (`stream`, 0 = none/default).
+#[inline(always)]
+pub(crate) fn traced<R: Word>(slot: usize, stream: u64, args: &[u64], f: impl FnOnce() -> R) -> R {
+    let s = &wrappers::SLOTS[slot];
+    if !recording(s.compiler) {
+        return f();
+    }
+    let call = api::enter(Level::Runtime);
+    let prev_stream = api::set_stream(stream);
+    let r = f();
+    api::set_stream(prev_stream);
+    let end = api::leave(&call);
+    record(s.compiler, s.index as u32, || s.name, &call, end, r.word(), args);
+    r
+}
+
+/// Members a table of `size` bytes has: the first `(size - 8) / 8` function pointers.
+fn members(size: usize) -> usize {
+    size.saturating_sub(8) / 8
+}
+
+/// `rocprofiler_set_api_table("hip" | "hip_compiler", ..)`: replaces every typed member the
+/// table has (by its size field) with our wrapper, saving the original. Members that are NULL or
+/// already ours are left alone. Returns the number of members wrapped.
+///
+/// # Safety
+/// `table` points to HIP's live `HipDispatchTable` (or `HipCompilerDispatchTable` when
+/// `compiler`), which starts with its size in bytes; nobody calls through it concurrently
+/// (HIP registers it during its initialisation).
+pub unsafe fn install_tables(table: *mut c_void, compiler: bool) -> usize {
+    if table.is_null() {
+        return 0;
+    }
+    // SAFETY: every table starts with its size (caller's contract).
+    let size = unsafe { *(table as *const usize) };
+    let have = members(size);
+    let slots = table as *mut usize;
+    let mut wrapped = 0;
+    for (i, s) in wrappers::SLOTS.iter().enumerate() {
+        if s.compiler != compiler || s.index >= have {
+            continue;
+        }
+        // SAFETY: member `index` lies inside the table (`index < have`), after the size word.
+        let member = unsafe { slots.add(1 + s.index) };
+        // SAFETY: as above; the table is not being called through concurrently.
+        let current = unsafe { member.read() };
+        if current == 0 || current == s.wrapper as usize {
+            continue;
+        }
+        ORIGINALS[i].store(current, Ordering::Release);
+        // SAFETY: as above.
+        unsafe { member.write(s.wrapper as usize) };
+        wrapped += 1;
+    }
+    MECHANISM.store(Mechanism::Tables as u8, Ordering::Release);
+    wrapped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dim3_packs_into_one_word() {
+        assert_eq!(pack_dim3(16, 1, 1), 16 | 1 << 32 | 1 << 48);
+        assert_eq!(pack_dim3(u32::MAX, 70_000, 2), u64::from(u32::MAX) | 0xFFFF << 32 | 2 << 48);
+        assert_eq!(dim3 { x: 3, y: 2, z: 1 }.word(), pack_dim3(3, 2, 1));
+        assert_eq!((-2i32).word(), u64::MAX - 1);
+        assert_eq!(1.5f32.word(), u64::from(1.5f32.to_bits()));
+    }
+
+    #[test]
+    fn every_slot_names_a_member_of_its_table() {
+        let runtime = wrappers::SLOTS.iter().filter(|s| !s.compiler).count();
+        let compiler = wrappers::SLOTS.iter().filter(|s| s.compiler).count();
+        assert_eq!(compiler, members(std::mem::size_of::<HipCompilerDispatchTable>()));
+        assert_eq!(
+            runtime + HIP_UNWRAPPED.len() - compiler_unwrapped(),
+            members(std::mem::size_of::<HipDispatchTable>())
+        );
+        let launch = wrappers::SLOTS.iter().find(|s| s.name == "hipLaunchKernel").unwrap();
+        assert_eq!(8 + 8 * launch.index, std::mem::offset_of!(HipDispatchTable, hipLaunchKernel_fn));
+    }
+
+    fn compiler_unwrapped() -> usize {
+        HIP_UNWRAPPED.iter().filter(|(n, _)| n.starts_with("__hip")).count()
+    }
+}
