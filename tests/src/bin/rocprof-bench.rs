@@ -20,7 +20,12 @@
 //! N per thread (default 125,000: 1 M in all), `--soak-cycles` C code-object cycles (default
 //! 10,000); dispatches/s, the application's RSS, and zero loss checked (`--soak-dispatches 0` skips).
 //!
-//! Usage: `rocprof-bench [--dispatches N] [--runs R] [--rows M] [--convert-records K]
+//! HIP API: `hip_api_loop` (a cheap HIP call, `hipGetDevice`, in a loop timed by the program
+//! itself) without the tool and under the interception library with HIP API tracing (HIP 5.2's
+//! callback hooks), also with the hooks registered but collection paused (`--selected-regions`
+//! never resumed), which isolates HIP's own cost of calling a tracer: ns per call and the ratio.
+//!
+//! Usage: `rocprof-bench [--dispatches N] [--runs R] [--rows M] [--hip-calls C] [--convert-records K]
 //! [--soak-dispatches N] [--soak-cycles C]`.
 
 #![forbid(unsafe_code)]
@@ -59,6 +64,7 @@ fn main() -> Result<()> {
     let dispatches = arg(&args, "--dispatches", 2000)?;
     let runs = arg(&args, "--runs", 5)?;
     let rows = arg(&args, "--rows", 1_000_000)?;
+    let hip_calls = arg(&args, "--hip-calls", 1_000_000)?;
 
     match stage("rocprof-bench") {
         None => println!("tracing overhead: skipped (ROCPROF_RS_STAGE not set)"),
@@ -198,6 +204,7 @@ fn main() -> Result<()> {
     }
 
     if let Some(stage) = stage("rocprof-bench") {
+        hip_api_overhead(&stage, runs, hip_calls)?;
         let per_thread = arg(&args, "--soak-dispatches", 125_000)?;
         let cycles = arg(&args, "--soak-cycles", 10_000)?;
         if per_thread > 0 {
@@ -374,5 +381,65 @@ fn convert_child(format: &str, records: u64) -> Result<()> {
         bytes as f64 / records.max(1) as f64
     );
     let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
+
+/// The `ns-per-call:` figure `hip_api_loop` prints.
+fn ns_per_call(stdout: &str) -> Option<f64> {
+    stdout.lines().find_map(|l| l.strip_prefix("ns-per-call: ")).and_then(|v| v.trim().parse().ok())
+}
+
+/// Per-call cost of HIP API tracing, best of `runs` runs each.
+fn hip_api_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64) -> Result<()> {
+    let app = stage.dir.join("fixtures").join("hip_api_loop");
+    if !app.exists() {
+        println!("HIP API tracing overhead: skipped (hip_api_loop is not staged: hipcc missing)");
+        return Ok(());
+    }
+    let n = calls.to_string();
+    let intercept = stage.dir.join("librocprof_intercept.so").display().to_string();
+    let measure = |trace: Option<&str>| -> Result<f64> {
+        let mut best = f64::MAX;
+        for _ in 0..runs {
+            let cap = scratch("bench-hip");
+            let mut env = stage.sim_env("gfx90a");
+            if let Some(trace) = trace {
+                env.push(("LD_PRELOAD".into(), intercept.clone()));
+                env.push(("HSA_TOOLS_LIB".into(), intercept.clone()));
+                env.push(("ROCPROF_RS_CAPTURE_DIR".into(), cap.display().to_string()));
+                env.push(("ROCPROF_RS_TRACE".into(), trace.into()));
+            }
+            let r = run(&app, &[&n], &env);
+            if !r.status.success() {
+                bail!("hip_api_loop failed:\n{}", r.transcript());
+            }
+            if trace.is_some_and(|t| !t.contains("selected_regions")) {
+                let files = rocprof_e2e::find_files(&cap, ".rpcap");
+                let [file] = files.as_slice() else { bail!("expected one capture in {}", cap.display()) };
+                let c = rocprof_model::capture::read_capture(file)?;
+                let traced = c.trace.api_calls.len() as u64;
+                if traced < 3 * calls || c.trace.health.lost.total() != 0 {
+                    bail!(
+                        "capture has {traced} HIP calls for {} made and {} lost records",
+                        3 * calls,
+                        c.trace.health.lost.total()
+                    );
+                }
+            }
+            let _ = std::fs::remove_dir_all(&cap);
+            best = best.min(ns_per_call(&r.stdout).context("hip_api_loop printed no ns-per-call")?);
+        }
+        Ok(best)
+    };
+    let plain = measure(None)?;
+    let paused = measure(Some("hip_runtime,hip_compiler,selected_regions"))?;
+    let traced = measure(Some("hip_runtime,hip_compiler"))?;
+    println!("HIP API tracing overhead: hipGetDevice x {calls} (x3) on hsa-sim gfx90a, HIP 5.2 hooks, best of {runs} runs each");
+    println!("  {:<52} {:>8.1} ns per call", "without the tool", plain);
+    for (label, v) in
+        [("hooks registered, collection paused", paused), ("HIP API tracing (every call recorded)", traced)]
+    {
+        println!("  {label:<52} {v:>8.1} ns per call  ratio {:.2}x  {:+.1} ns per call", v / plain, v - plain);
+    }
     Ok(())
 }
