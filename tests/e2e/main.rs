@@ -12,6 +12,7 @@ mod exec;
 mod fork;
 mod formats;
 mod hip;
+mod hip_trace;
 mod hsa_trace;
 mod kernel_trace;
 mod losses;

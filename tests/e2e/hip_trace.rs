@@ -1,0 +1,267 @@
+//! HIP and ROCTx tracing end to end on Debian's real HIP 5.2 (`libamdhip64.so.5`, its roctracer
+//! hooks) running on hsa-sim: `rocprof-rs --sys-trace` on `hip_trace_app N` writes one HIP API row
+//! per call the program made, kernel and copy rows that carry the correlation id of the HIP call
+//! that issued them, and ROCTx ranges that nest per thread; `--selected-regions` leaves out exactly
+//! the paused iterations and `--kernel-rename` names kernels after their innermost range.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use rocprof_e2e::{find_one, profile, read_csv, scratch, stage, Csv, Run, ScratchGuard, Stage};
+
+use crate::hip::counts;
+
+/// HIP 5.2 functions that do not report themselves through its tracing hooks (no callback id).
+const NOT_REPORTED_BY_HIP_5_2: &[&str] = &["hipGetDeviceCount"];
+
+struct Traced {
+    run: Run,
+    out: PathBuf,
+    _cleanup: ScratchGuard,
+}
+
+impl Traced {
+    fn csv(&self, suffix: &str) -> Csv {
+        read_csv(&find_one(&self.out, suffix))
+    }
+
+    fn db(&self) -> PathBuf {
+        find_one(&self.out, "_results.db")
+    }
+}
+
+fn trace(stage: &Stage, options: &[&str], app: &Path, args: &[&str]) -> Traced {
+    let out = scratch("hip-trace");
+    let out_s = out.display().to_string();
+    let mut cli: Vec<&str> = vec!["--simulate", "gfx90a"];
+    cli.extend_from_slice(options);
+    cli.extend_from_slice(&["-f", "csv", "rocpd", "-d", &out_s]);
+    let run = profile(stage, &cli, app, args, &[]);
+    assert!(run.status.success(), "rocprof-rs {options:?} -- {} {args:?} failed:\n{}", app.display(), run.transcript());
+    Traced { run, _cleanup: ScratchGuard(out.clone()), out }
+}
+
+fn num(row: &HashMap<String, String>, col: &str) -> u64 {
+    row[col].parse().unwrap_or_else(|_| panic!("{col} = {:?}", row[col]))
+}
+
+/// Rows per `Function` value.
+fn by_function(csv: &Csv) -> BTreeMap<String, Vec<&HashMap<String, String>>> {
+    let mut m: BTreeMap<String, Vec<&HashMap<String, String>>> = BTreeMap::new();
+    for r in &csv.rows {
+        m.entry(r["Function"].clone()).or_default().push(r);
+    }
+    m
+}
+
+const VADD: &str = "vadd(float const*, float const*, float*, int)";
+
+#[test]
+fn sys_trace_rows_equal_the_hip_calls_kernels_copies_and_ranges_of_the_program() {
+    let test = "sys_trace_rows_equal_the_hip_calls_kernels_copies_and_ranges_of_the_program";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.hip_fixture("hip_trace_app", test) else { return };
+    let n = 5u64;
+    let t = trace(&stage, &["--sys-trace"], &app, &[&n.to_string()]);
+    let calls = counts(&t.run.stdout, "hip-calls:");
+    let roctx = counts(&t.run.stdout, "roctx-calls:");
+    assert_eq!(calls["hipLaunchKernel"], n);
+
+    // hip_api_trace.csv: every call the program made, one row each, in rocprofv3's columns.
+    let hip = t.csv("hip_api_trace.csv");
+    assert_eq!(
+        hip.header,
+        ["Domain", "Function", "Process_Id", "Thread_Id", "Correlation_Id", "Start_Timestamp", "End_Timestamp"]
+    );
+    let hip_rows = by_function(&hip);
+    for (function, made) in &calls {
+        if NOT_REPORTED_BY_HIP_5_2.contains(&function.as_str()) {
+            continue;
+        }
+        let rows = hip_rows.get(function).map_or(0, Vec::len) as u64;
+        assert_eq!(rows, *made, "{function}: {rows} rows for {made} calls");
+    }
+    for r in &hip.rows {
+        let expected = if r["Function"].starts_with("__hip") { "HIP_COMPILER_API_EXT" } else { "HIP_RUNTIME_API_EXT" };
+        assert_eq!(r["Domain"], expected, "{r:?}");
+        assert!(num(r, "End_Timestamp") >= num(r, "Start_Timestamp"), "{r:?}");
+    }
+    // hipLaunchKernelGGL goes through the compiler's launch-configuration calls.
+    assert_eq!(hip_rows["__hipPushCallConfiguration"].len() as u64, n);
+    let ids: Vec<u64> = hip.rows.iter().map(|r| num(r, "Correlation_Id")).collect();
+    assert_eq!(ids.iter().collect::<HashSet<_>>().len(), ids.len(), "correlation ids are unique");
+
+    // kernel_trace.csv: N vadd rows, each carrying the id of its own hipLaunchKernel row.
+    let kernels = t.csv("kernel_trace.csv");
+    let launches: HashMap<u64, &HashMap<String, String>> =
+        hip_rows["hipLaunchKernel"].iter().map(|r| (num(r, "Correlation_Id"), *r)).collect();
+    let vadd: Vec<&HashMap<String, String>> = kernels.rows.iter().filter(|r| r["Kernel_Name"] == VADD).collect();
+    assert_eq!(vadd.len() as u64, n, "one vadd row per hipLaunchKernel");
+    let mut launched = HashSet::new();
+    for k in &vadd {
+        let id = num(k, "Correlation_Id");
+        let launch = launches.get(&id).unwrap_or_else(|| panic!("vadd row {k:?} has no hipLaunchKernel with its id"));
+        assert!(launched.insert(id), "two kernels share hipLaunchKernel {id}");
+        assert_eq!(k["Thread_Id"], launch["Thread_Id"]);
+        assert_ne!(num(k, "Stream_Id"), 0, "vadd runs on a created stream, not the null stream");
+    }
+    // hipMemset and the device-to-device hipMemcpy run HIP's blit kernels, attributed to them.
+    let memset_id = num(hip_rows["hipMemset"][0], "Correlation_Id");
+    assert!(
+        kernels.rows.iter().any(|k| num(k, "Correlation_Id") == memset_id && k["Kernel_Name"].contains("fillBuffer")),
+        "no fill kernel carries hipMemset's id {memset_id}"
+    );
+
+    // memory_copy_trace.csv: each host<->device hipMemcpy caused copies carrying its id, in its
+    // direction; the rocpd database has their byte counts.
+    let copies = t.csv("memory_copy_trace.csv");
+    let copy_dir: HashMap<u64, Vec<&str>> = copies.rows.iter().fold(HashMap::new(), |mut m, r| {
+        m.entry(num(r, "Correlation_Id")).or_default().push(r["Direction"].as_str());
+        m
+    });
+    let copied = counts(&t.run.stdout, "copies:");
+    let mut h2d_calls = 0;
+    for r in &hip_rows["hipMemcpy"] {
+        let id = num(r, "Correlation_Id");
+        if let Some(dirs) = copy_dir.get(&id) {
+            assert!(
+                dirs.iter().all(|d| *d == "MEMORY_COPY_HOST_TO_DEVICE" || *d == "MEMORY_COPY_DEVICE_TO_HOST"),
+                "hipMemcpy {id}: {dirs:?}"
+            );
+            h2d_calls += dirs.iter().filter(|d| **d == "MEMORY_COPY_HOST_TO_DEVICE").count() as u64;
+        }
+    }
+    assert_eq!(h2d_calls, 2, "the two synchronous host-to-device hipMemcpy calls, one copy each");
+    let async_h2d: u64 = hip_rows["hipMemcpyAsync"]
+        .iter()
+        .filter(|r| copy_dir.get(&num(r, "Correlation_Id")).is_some_and(|d| d.contains(&"MEMORY_COPY_HOST_TO_DEVICE")))
+        .count() as u64;
+    assert_eq!(async_h2d, n, "each iteration's hipMemcpyAsync is a host-to-device copy");
+    let conn = rusqlite::Connection::open(t.db()).unwrap();
+    let h2d_bytes: i64 = conn
+        .query_row(
+            "SELECT COALESCE(SUM(size), 0) FROM memory_copies WHERE name = 'MEMORY_COPY_HOST_TO_DEVICE'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("memory_copies view");
+    assert_eq!(h2d_bytes as u64, copied["h2d_bytes"], "bytes copied host to device");
+
+    // memory_allocation_trace.csv and hsa_api_trace.csv exist (HIP allocates through HSA pools).
+    assert!(!t.csv("memory_allocation_trace.csv").rows.is_empty());
+    assert!(!t.csv("hsa_api_trace.csv").rows.is_empty());
+
+    // marker_api_trace.csv: ranges (one row per push/pop pair, start/stop pair), marks, names.
+    let markers = t.csv("marker_api_trace.csv");
+    let m = by_function(&markers);
+    let count = |f: &str| m.get(f).map_or(0, Vec::len) as u64;
+    assert_eq!(count("iteration"), n);
+    assert_eq!(count("vadd_step"), n);
+    assert_eq!(count("launch"), n);
+    assert_eq!(count("hip_trace_app"), 1);
+    assert_eq!(count("setup"), 1);
+    assert_eq!(count("worker"), 1);
+    assert_eq!(count("worker mark"), 1);
+    assert_eq!(count("roctxNameOsThread"), roctx["roctxNameOsThread"]);
+    let ranges = roctx["roctxRangePushA"] + roctx["roctxRangeStartA"];
+    let marks = roctx["roctxMarkA"];
+    assert_eq!(markers.rows.iter().filter(|r| r["Domain"] == "MARKER_CORE_API").count() as u64, ranges + marks);
+    // Nesting per thread: every vadd_step lies inside an iteration of its thread, which lies
+    // inside the outer range; the worker's range is on another thread.
+    let span = |r: &HashMap<String, String>| (num(r, "Start_Timestamp"), num(r, "End_Timestamp"));
+    let outer = m["hip_trace_app"][0];
+    for step in &m["vadd_step"] {
+        let (s, e) = span(step);
+        assert!(
+            m["iteration"].iter().any(|it| it["Thread_Id"] == step["Thread_Id"] && span(it).0 <= s && e <= span(it).1),
+            "vadd_step {step:?} is not inside an iteration"
+        );
+    }
+    for it in &m["iteration"] {
+        assert!(span(outer).0 <= span(it).0 && span(it).1 <= span(outer).1);
+    }
+    let worker = m["worker"][0];
+    assert_ne!(worker["Thread_Id"], outer["Thread_Id"], "the worker's range is on its own thread");
+    // The process range was started by the main thread and stopped by the worker.
+    let setup = m["setup"][0];
+    assert_eq!(setup["Thread_Id"], outer["Thread_Id"]);
+    assert!(span(setup).0 < span(worker).1 && span(worker).0 < span(setup).1, "stopped while the worker ran");
+}
+
+#[test]
+fn selected_regions_leave_out_exactly_the_paused_iterations() {
+    let test = "selected_regions_leave_out_exactly_the_paused_iterations";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.hip_fixture("hip_trace_app", test) else { return };
+    let n = 5u64;
+    let t = trace(
+        &stage,
+        &["--selected-regions", "--kernel-trace", "--hip-trace", "--marker-trace"],
+        &app,
+        &[&n.to_string(), "--regions"],
+    );
+    let resumed = n.div_ceil(2);
+    let kernels = t.csv("kernel_trace.csv");
+    let vadd = kernels.rows.iter().filter(|r| r["Kernel_Name"] == VADD).count() as u64;
+    assert_eq!(vadd, resumed, "only the iterations between resume and pause");
+    assert_eq!(kernels.rows.len() as u64, resumed, "nothing outside the regions (memset, copies, setup)");
+    let hip = by_function(&t.csv("hip_api_trace.csv")).into_iter().map(|(f, v)| (f, v.len() as u64)).collect::<BTreeMap<_, _>>();
+    assert_eq!(hip.get("hipLaunchKernel"), Some(&resumed));
+    assert_eq!(hip.get("hipMalloc"), None, "setup ran paused");
+    let markers = t.csv("marker_api_trace.csv");
+    let control: Vec<(&str, &str)> = markers
+        .rows
+        .iter()
+        .filter(|r| r["Domain"] == "MARKER_CONTROL_API")
+        .map(|r| (r["Function"].as_str(), r["Domain"].as_str()))
+        .collect();
+    assert_eq!(control.iter().filter(|c| c.0 == "roctxProfilerResume").count() as u64, resumed);
+    assert_eq!(control.iter().filter(|c| c.0 == "roctxProfilerPause").count() as u64, resumed);
+    assert_eq!(by_function(&markers).get("iteration").map_or(0, Vec::len) as u64, resumed);
+}
+
+#[test]
+fn kernel_rename_names_kernels_after_their_innermost_range() {
+    let test = "kernel_rename_names_kernels_after_their_innermost_range";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.hip_fixture("hip_trace_app", test) else { return };
+    let t = trace(&stage, &["--kernel-trace", "--kernel-rename"], &app, &["3"]);
+    let kernels = t.csv("kernel_trace.csv");
+    let names: Vec<&str> = kernels.rows.iter().map(|r| r["Kernel_Name"].as_str()).collect();
+    assert_eq!(names.iter().filter(|n| **n == "vadd_step").count(), 3, "{names:?}");
+    assert!(!names.contains(&VADD), "every vadd launch is inside a range: {names:?}");
+    // hipMemset's fill kernel and the device-to-device copy kernel run inside the outer range.
+    assert_eq!(names.iter().filter(|n| **n == "hip_trace_app").count(), 2, "{names:?}");
+    assert!(find_one_opt(&t.out, "marker_api_trace.csv").is_none(), "no marker output without --marker-trace");
+}
+
+#[test]
+fn roctx_marks_and_ranges_on_several_threads_of_an_hsa_program() {
+    let test = "roctx_marks_and_ranges_on_several_threads_of_an_hsa_program";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.fixture("roctx_threads", test) else { return };
+    let t = trace(&stage, &["--marker-trace", "--kernel-trace"], &app, &["3", "4"]);
+    let markers = t.csv("marker_api_trace.csv");
+    let m = by_function(&markers);
+    let main_tid = m["main"][0]["Thread_Id"].clone();
+    let workers: HashSet<&str> = m["worker"].iter().map(|r| r["Thread_Id"].as_str()).collect();
+    assert_eq!(workers.len(), 3, "one worker range per thread");
+    assert!(!workers.contains(main_tid.as_str()));
+    for w in 0..3 {
+        let rows = &m[&format!("kernel_{w}")];
+        assert_eq!(rows.len(), 4);
+        assert_eq!(rows.iter().map(|r| r["Thread_Id"].as_str()).collect::<HashSet<_>>().len(), 1);
+    }
+    assert_eq!(m["dispatch"].len(), 12);
+    assert_eq!(m["started"].len(), 1);
+    // "main" was popped after hsa_shut_down: ROCTx is recorded without the runtime.
+    assert_eq!(m["main"].len(), 1);
+    // The process range started on the main thread, stopped by the last worker.
+    assert_eq!(m["workers"][0]["Thread_Id"], main_tid);
+    assert_eq!(m["roctxNameOsThread"].len(), 4);
+    assert_eq!(t.csv("kernel_trace.csv").rows.len(), 12);
+}
+
+fn find_one_opt(dir: &Path, suffix: &str) -> Option<PathBuf> {
+    rocprof_e2e::find_files(dir, suffix).into_iter().next()
+}
