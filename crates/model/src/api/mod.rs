@@ -248,10 +248,11 @@ impl ApiCall {
         self.end.saturating_since(self.start)
     }
 
-    /// The text of the CSV `Function` column and the stats name: the marker message for ROCTx
-    /// records that have one, else the function name.
+    /// The text of the CSV `Function` column and the stats name: the message of a ROCTx mark or
+    /// range (`MARKER_CORE_API` records that have one), else the function name (naming calls such
+    /// as `roctxNameOsThread` keep their function name, as in rocprofv3).
     pub fn display_name(&self) -> StringId {
-        if self.message != StringId::EMPTY {
+        if self.domain == ApiDomain::MarkerCore && self.message != StringId::EMPTY {
             self.message
         } else {
             self.name
@@ -292,7 +293,10 @@ mod tests {
         };
         assert_eq!(call.display_name(), StringId(5));
         assert_eq!(call.duration_ns(), 0);
-        let call = ApiCall { message: StringId::EMPTY, ..call };
-        assert_eq!(call.display_name(), StringId(3));
+        let unnamed = ApiCall { message: StringId::EMPTY, ..call.clone() };
+        assert_eq!(unnamed.display_name(), StringId(3));
+        // roctxNameOsThread carries the thread's name as its message, but its row is the function.
+        let naming = ApiCall { domain: ApiDomain::MarkerName, ..call };
+        assert_eq!(naming.display_name(), StringId(3));
     }
 }

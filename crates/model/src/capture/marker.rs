@@ -9,8 +9,8 @@
 //!   start's message, thread and correlation id (`roctxProcessRangeA`).
 //! * A range never closed ends at the end of the process (flagged by its end being the process
 //!   end); a pop or stop without its opening call stays a record of its own.
-//! * `roctxMarkA` stays an instantaneous record with its message; control and naming calls stay
-//!   as they are.
+//! * `roctxMarkA` stays a record of its own with its message, as an instant (end = start);
+//!   control and naming calls stay as they are.
 //!
 //! With `--kernel-rename` ([`Markers::rename`]), a dispatch whose external correlation id is a
 //! range's id (the interception library makes the innermost open range's id the thread's external
@@ -60,6 +60,8 @@ impl Markers {
                 self.threads.entry(call.thread.0).or_default().push(call);
                 None
             }
+            // A mark is an instant: rocprofv3 reports it with start = end.
+            CORE_MARK => Some(ApiCall { end: call.start, ..call }),
             CORE_POP => match self.threads.get_mut(&call.thread.0).and_then(Vec::pop) {
                 Some(push) => Some(self.thread_range(push, call.end, strings)),
                 None => Some(call),
@@ -194,7 +196,7 @@ mod tests {
         assert_eq!(
             rows,
             [
-                ("mark".to_string(), 1, 5, 14, 15),
+                ("mark".to_string(), 1, 5, 14, 14),
                 ("inner".to_string(), 1, 4, 13, 21),
                 ("setup".to_string(), 1, 2, 11, 22),
                 ("other thread".to_string(), 2, 3, 12, 23),
