@@ -155,14 +155,9 @@ impl Tracing {
     /// libraries is really in the process: without them there is nothing to trace.)
     pub(crate) fn not_recorded(&self) -> Vec<&'static str> {
         [
-            (self.hip_runtime, "--hip-runtime-trace"),
-            (self.hip_compiler, "--hip-compiler-trace"),
-            (self.marker, "--marker-trace"),
             (self.memory_copy, "--memory-copy-trace"),
             (self.memory_allocation, "--memory-allocation-trace"),
             (self.scratch_memory, "--scratch-memory-trace"),
-            (self.kernel_rename, "--kernel-rename"),
-            (self.selected_regions, "--selected-regions"),
         ]
         .into_iter()
         .filter_map(|(on, opt)| on.then_some(opt))

@@ -357,7 +357,7 @@ fn run(cfg: &Config, prep: &Prepared) -> Result<u8> {
         );
         return Ok(exit.status());
     }
-    let (captures, mut failures) = outputs::open_captures(&files, cfg.tracing.kernel_rename);
+    let (captures, mut failures) = outputs::open_captures(&files, cfg.tracing.kernel_rename, cfg.tracing.marker);
     if cfg.list_avail && !captures.is_empty() {
         outputs::print_agents(&files[0])?;
     }
@@ -420,7 +420,7 @@ fn replay(
             break;
         }
         let files = outputs::capture_files(&dir)?;
-        let (captures, failures) = outputs::open_captures(&files, cfg.tracing.kernel_rename);
+        let (captures, failures) = outputs::open_captures(&files, cfg.tracing.kernel_rename, cfg.tracing.marker);
         for e in failures {
             eprintln!("rocprof-rs: warning: pass {}: {e:#}", pass + 1);
         }
@@ -451,7 +451,8 @@ fn convert_kept_captures(cfg: &Config, dir: &Path) -> Result<u8> {
     if files.is_empty() {
         bail!("{} holds no capture files (*.{})", dir.display(), outputs::CAPTURE_EXT);
     }
-    let (captures, mut failures) = outputs::open_captures(&files, cfg.tracing.kernel_rename);
+    let (captures, mut failures) =
+        outputs::open_captures(&files, cfg.tracing.kernel_rename, cfg.tracing.marker || !cfg.any_tracing());
     outputs::write_all(cfg, captures, None, None, &mut failures);
     if let Some(last) = failures.pop() {
         for e in &failures {
@@ -498,7 +499,7 @@ fn list_agents_with_probe(cfg: &Config, mut env: Vec<(String, OsString)>, captur
         );
     }
     let files = outputs::capture_files(capture_dir)?;
-    let (captures, mut failures) = outputs::open_captures(&files, false);
+    let (captures, mut failures) = outputs::open_captures(&files, false, true);
     if captures.is_empty() {
         if let Some(e) = failures.pop() {
             return Err(e);

@@ -62,16 +62,19 @@ impl<R: ReadAt> ProcessRecords for CaptureReader<R> {
 
 /// Opens every capture. A file that cannot be opened becomes an error naming it, next to the
 /// captures that could be: one process's broken capture must not cost the outputs of the others.
-/// `kernel_rename` (`--kernel-rename`) names dispatches after their innermost ROCTx range.
+/// `kernel_rename` (`--kernel-rename`) names dispatches after their innermost ROCTx range;
+/// `markers` (`--marker-trace`) delivers the ROCTx records (a capture also has them for
+/// `--kernel-rename` and `--selected-regions` alone).
 pub(crate) fn open_captures(
     files: &[PathBuf],
     kernel_rename: bool,
+    markers: bool,
 ) -> (Vec<CaptureReader<CaptureFile>>, Vec<anyhow::Error>) {
     let mut captures = Vec::new();
     let mut failures = Vec::new();
     for f in files {
         match CaptureReader::open(f).with_context(|| format!("reading capture {}", f.display())) {
-            Ok(c) => captures.push(c.kernel_rename(kernel_rename)),
+            Ok(c) => captures.push(c.kernel_rename(kernel_rename).marker_records(markers)),
             Err(e) => failures.push(e),
         }
     }
@@ -736,7 +739,7 @@ mod tests {
         std::fs::write(&good, rocprof_model::capture::encode_header(&header)).unwrap();
         let bad = dir.join("200.rpcap");
         std::fs::write(&bad, b"RPCAP").unwrap();
-        let (captures, failures) = open_captures(&capture_files(&dir).unwrap(), false);
+        let (captures, failures) = open_captures(&capture_files(&dir).unwrap(), false, true);
         assert_eq!(captures.len(), 1);
         assert_eq!(captures[0].meta().pid.0, 100);
         assert_eq!(failures.len(), 1);

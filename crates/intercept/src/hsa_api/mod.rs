@@ -250,7 +250,8 @@ macro_rules! wrappers {
             let Some(f) = (unsafe { next::<SLOT, unsafe extern "C" fn($($A),*) -> R>() }) else {
                 return R::fallback();
             };
-            if !state::is_active() {
+            // Paused collection (`--selected-regions` outside a resumed region) records nothing.
+            if !state::is_active() || !state::collecting() {
                 // SAFETY: forwarding the caller's arguments under the same contract.
                 return unsafe { f($($a),*) };
             }

@@ -46,11 +46,29 @@ pub struct Markers {
     messages: HashMap<u64, StringId>,
     thread_range: StringId,
     process_range: StringId,
+    /// Marker records are paired (for `--kernel-rename`) but not delivered: the capture has them
+    /// although `--marker-trace` was not asked for.
+    hidden: bool,
 }
 
 impl Markers {
-    /// Takes one API record; returns what to deliver now (None: held until its range closes).
+    /// Keeps marker records out of the delivered records (they still name kernels).
+    pub fn hide(&mut self, hidden: bool) {
+        self.hidden = hidden;
+    }
+
+    /// Takes one API record; returns what to deliver now (None: held until its range closes, or
+    /// a marker record while they are hidden).
     pub fn on_call(&mut self, call: ApiCall, strings: &mut StringTable) -> Option<ApiCall> {
+        let marker = matches!(call.domain, ApiDomain::MarkerCore | ApiDomain::MarkerControl | ApiDomain::MarkerName);
+        let out = self.pair(call, strings);
+        if marker && self.hidden {
+            return None;
+        }
+        out
+    }
+
+    fn pair(&mut self, call: ApiCall, strings: &mut StringTable) -> Option<ApiCall> {
         if call.domain != ApiDomain::MarkerCore {
             return Some(call);
         }
@@ -111,6 +129,9 @@ impl Markers {
     /// The ranges still open at the end of the capture, closed at `end` (the process end), in
     /// start order, and the stops whose range never started (as records of their own).
     pub fn drain(&mut self, end: Timestamp, strings: &mut StringTable) -> Vec<ApiCall> {
+        if self.hidden {
+            return Vec::new();
+        }
         let mut open: Vec<ApiCall> = std::mem::take(&mut self.early_stops).into_values().collect();
         let threads = std::mem::take(&mut self.threads);
         for push in threads.into_values().flatten() {
@@ -221,6 +242,22 @@ mod tests {
         assert_eq!(open.len(), 2);
         assert_eq!((open[0].start.ns, open[0].end.ns, open[1].end.ns), (10, 100, 100));
         assert_eq!(s.resolve(open[1].message), "never stopped");
+    }
+
+    #[test]
+    fn hidden_markers_still_name_kernels_but_are_not_delivered() {
+        let mut s = StringTable::default();
+        let mut m = Markers::default();
+        m.hide(true);
+        assert!(m.on_call(call(&mut s, CORE_PUSH, 1, 4, 10, "phase", 0, &[]), &mut s).is_none());
+        assert!(m.on_call(call(&mut s, CORE_MARK, 1, 5, 11, "mark", 0, &[]), &mut s).is_none());
+        assert_eq!(m.rename(4).map(|id| s.resolve(id).to_string()), Some("phase".into()));
+        assert!(m.on_call(call(&mut s, CORE_POP, 1, 6, 12, "", 0, &[]), &mut s).is_none());
+        assert!(m.on_call(call(&mut s, CORE_PUSH, 1, 7, 13, "open", 0, &[]), &mut s).is_none());
+        assert!(m.drain(Timestamp::boottime(100), &mut s).is_empty());
+        // Other domains pass.
+        let hip = ApiCall { domain: ApiDomain::HipRuntime, ..call(&mut s, 0, 1, 8, 14, "", 0, &[]) };
+        assert!(m.on_call(hip, &mut s).is_some());
     }
 
     #[test]

@@ -384,6 +384,8 @@ struct Events {
     activity: activity::ActivityEvents,
     /// `--kernel-rename`: dispatches inside a ROCTx range take its message as their name.
     rename: bool,
+    /// ROCTx records are read (ranges, renaming) but not delivered.
+    hide_markers: bool,
     /// The symbols dispatches may be renamed from (kept with `rename` only).
     symbol_records: HashMap<u64, KernelSymbol>,
     /// (kernel id, range message) -> the id of its renamed symbol.
@@ -588,6 +590,13 @@ impl<R: ReadAt> CaptureReader<R> {
         self
     }
 
+    /// Whether ROCTx records (`MARKER_*` API calls) are delivered (default: yes). Off when the
+    /// capture has them only for `--kernel-rename` or `--selected-regions`, not `--marker-trace`.
+    pub fn marker_records(mut self, on: bool) -> Self {
+        self.events.hide_markers = !on;
+        self
+    }
+
     /// Chooses what happens to dispatches that never completed (default: [`Incomplete::Drop`]).
     pub fn incomplete(mut self, incomplete: Incomplete) -> Self {
         self.incomplete = incomplete;
@@ -742,6 +751,7 @@ impl<R: ReadAt> CaptureReader<R> {
             })));
         }
         ev.activity = defs.activity.finish(&string);
+        ev.activity.markers.hide(ev.hide_markers);
         ev.strings = defs.strings;
     }
 

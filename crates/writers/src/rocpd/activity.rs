@@ -12,7 +12,7 @@
 //! * allocations and scratch events are one event and one `rocpd_memory_allocate` row each
 //!   (`type`/`level` from the operation; scratch rows carry `extdata.flags`).
 
-use rocprof_model::api::{arg_info, render_arg};
+use rocprof_model::api::{arg_info_named, render_arg};
 use rocprof_model::{AgentId, ApiCall, MemoryAllocation, MemoryCopy, ScratchMemory, StreamId, StringId, ThreadId};
 use rusqlite::params;
 use serde_json::json;
@@ -73,7 +73,7 @@ impl State {
         let category = a.domain.as_str();
         let event =
             self.event(category, a.correlation.internal.0, a.correlation.ancestor.0, a.correlation.external, &extdata)?;
-        if let Some(params) = arg_info(a.domain, a.operation) {
+        if let Some(params) = arg_info_named(a.domain, a.operation, session.strings.resolve(a.name)) {
             let mut st = self.stmt("arg")?;
             for (pos, (p, &word)) in params.iter().zip(a.args.iter()).enumerate() {
                 st.execute(params![event, pos as i64, p.ty, p.name, render_arg(p.kind, word)])
