@@ -185,7 +185,6 @@ fn sys_trace_rows_equal_the_hip_calls_kernels_and_ranges_of_the_program() {
 }
 
 #[test]
-#[ignore = "MEMORY_COPY / MEMORY_ALLOCATION records are not wired into the HSA tables yet (intercept memory.rs, api-hsa's half of issue 8); run with --ignored once they are"]
 fn hip_memcpy_copies_carry_the_correlation_id_of_the_hip_call() {
     let test = "hip_memcpy_copies_carry_the_correlation_id_of_the_hip_call";
     let Some(stage) = stage(test) else { return };

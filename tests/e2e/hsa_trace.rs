@@ -123,3 +123,87 @@ fn hsa_domain_options_select_the_tables() {
     assert_eq!(domains, HashSet::from(["HSA_AMD_EXT_API"]), "the 5.2 AMD table is traced through its own layout");
     assert!(csv.rows.iter().any(|r| r["Function"] == "hsa_amd_memory_pool_allocate"));
 }
+
+/// `async_copy` under `--memory-copy-trace --memory-allocation-trace`: per GPU and size (4 KiB,
+/// 256 KiB, 4 MiB) the program copies host->device, device->device, device->host and reads a
+/// fill back device->host, so 12 copies per GPU. One `memory_copy_trace.csv` row per
+/// `hsa_amd_memory_async_copy` call in its direction, engine times in order, and in rocpd each
+/// (direction, size) pair as often as the program made it. One allocation row per pool
+/// allocate/free the program counted. Both table layouts.
+#[test]
+fn async_copies_are_memory_copy_rows_with_their_sizes_and_directions() {
+    let test = "async_copies_are_memory_copy_rows_with_their_sizes_and_directions";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.fixture("async_copy", test) else { return };
+    for abi in ["newest", "5.2"] {
+        let (run, out) = traced(&stage, &["--memory-copy-trace", "--memory-allocation-trace"], &app, &[], abi);
+        assert!(!run.stderr.contains("not recorded by this build"), "{abi}: {}", run.stderr);
+        let calls = counts(&run.stdout, "api-calls:");
+        let gpus: u64 = run
+            .stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("async_copy: ")?.split(" round trips verified on ").nth(1))
+            .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+            .unwrap_or_else(|| panic!("{abi}: no GPU count in\n{}", run.stdout));
+        assert!(gpus >= 1);
+        assert_eq!(calls["hsa_amd_memory_async_copy"], 12 * gpus, "{abi}: the program's own count");
+
+        let csv = read_csv(&find_one(&out.0, "memory_copy_trace.csv"));
+        assert_eq!(
+            csv.header,
+            [
+                "Kind",
+                "Direction",
+                "Stream_Id",
+                "Source_Agent_Id",
+                "Destination_Agent_Id",
+                "Correlation_Id",
+                "Start_Timestamp",
+                "End_Timestamp"
+            ]
+        );
+        assert_eq!(csv.rows.len() as u64, 12 * gpus, "{abi}: one row per copy");
+        let mut per_dir: HashMap<&str, u64> = HashMap::new();
+        for r in &csv.rows {
+            assert_eq!(r["Kind"], "MEMORY_COPY", "{abi}: {r:?}");
+            *per_dir.entry(r["Direction"].as_str()).or_default() += 1;
+            let (s, e): (u64, u64) = (r["Start_Timestamp"].parse().unwrap(), r["End_Timestamp"].parse().unwrap());
+            assert!(0 < s && s <= e, "{abi}: {r:?}");
+        }
+        assert_eq!(per_dir.get("MEMORY_COPY_HOST_TO_DEVICE"), Some(&(3 * gpus)), "{abi}: {per_dir:?}");
+        assert_eq!(per_dir.get("MEMORY_COPY_DEVICE_TO_DEVICE"), Some(&(3 * gpus)), "{abi}: {per_dir:?}");
+        assert_eq!(per_dir.get("MEMORY_COPY_DEVICE_TO_HOST"), Some(&(6 * gpus)), "{abi}: {per_dir:?}");
+        let ids: HashSet<&str> = csv.rows.iter().map(|r| r["Correlation_Id"].as_str()).collect();
+        assert_eq!(ids.len(), csv.rows.len(), "{abi}: one correlation id per copy");
+
+        // Sizes and directions together, from rocpd.
+        let db = rusqlite::Connection::open(find_one(&out.0, ".db")).unwrap();
+        let mut stmt = db.prepare("SELECT name, size, COUNT(*) FROM memory_copies GROUP BY name, size").unwrap();
+        let got: HashMap<(String, u64), u64> = stmt
+            .query_map([], |r| Ok(((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64), r.get::<_, i64>(2)? as u64)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let mut want: HashMap<(String, u64), u64> = HashMap::new();
+        for size in [4096u64, 256 * 1024, 4 * 1024 * 1024] {
+            want.insert(("MEMORY_COPY_HOST_TO_DEVICE".into(), size), gpus);
+            want.insert(("MEMORY_COPY_DEVICE_TO_DEVICE".into(), size), gpus);
+            want.insert(("MEMORY_COPY_DEVICE_TO_HOST".into(), size), 2 * gpus);
+        }
+        assert_eq!(got, want, "{abi}: (direction, bytes) -> copies");
+
+        // Allocations: one row per pool allocate / free the program made.
+        let alloc = read_csv(&find_one(&out.0, "memory_allocation_trace.csv"));
+        let op = |o: &str| alloc.rows.iter().filter(|r| r["Operation"] == o).count() as u64;
+        assert_eq!(op("MEMORY_ALLOCATION_ALLOCATE"), calls["hsa_amd_memory_pool_allocate"], "{abi}");
+        assert_eq!(op("MEMORY_ALLOCATION_FREE"), calls["hsa_amd_memory_pool_free"], "{abi}");
+        for size in [4096u64, 256 * 1024, 4 * 1024 * 1024] {
+            let n = alloc
+                .rows
+                .iter()
+                .filter(|r| r["Operation"] == "MEMORY_ALLOCATION_ALLOCATE" && r["Allocation_Size"] == size.to_string())
+                .count() as u64;
+            assert_eq!(n, 4 * gpus, "{abi}: allocations of {size} bytes (2 host + 2 device per GPU)");
+        }
+    }
+}

@@ -154,14 +154,10 @@ impl Tracing {
     /// rocDecode and rocJPEG are reported by the interception library, and only when one of those
     /// libraries is really in the process: without them there is nothing to trace.)
     pub(crate) fn not_recorded(&self) -> Vec<&'static str> {
-        [
-            (self.memory_copy, "--memory-copy-trace"),
-            (self.memory_allocation, "--memory-allocation-trace"),
-            (self.scratch_memory, "--scratch-memory-trace"),
-        ]
-        .into_iter()
-        .filter_map(|(on, opt)| on.then_some(opt))
-        .collect()
+        [(self.scratch_memory, "--scratch-memory-trace")]
+            .into_iter()
+            .filter_map(|(on, opt)| on.then_some(opt))
+            .collect()
     }
 
     /// Value of `ROCPROF_RS_TRACE` for the interception library: the enabled words, comma-separated.

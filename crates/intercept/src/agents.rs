@@ -239,6 +239,21 @@ pub fn enrich_from_kfd(root: &std::path::Path, rec: &mut AgentRecord) -> Option<
     std::fs::read_to_string(dir.join("name")).ok().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty())
 }
 
+/// The handles of every agent, in iteration order. Cold path (`OnLoad`).
+pub fn all_handles(o: &Originals) -> Vec<u64> {
+    let Some(iterate) = o.iterate_agents else { return Vec::new() };
+    unsafe extern "C" fn push(agent: hsa_agent_t, data: *mut c_void) -> hsa_status_t {
+        // SAFETY: `data` is the Vec passed below, alive for the iteration.
+        let v = unsafe { &mut *(data as *mut Vec<u64>) };
+        v.push(agent.handle);
+        HSA_STATUS_SUCCESS
+    }
+    let mut handles: Vec<u64> = Vec::new();
+    // SAFETY: `push` matches the callback type; `handles` outlives the call.
+    unsafe { iterate(Some(push), (&mut handles as *mut Vec<u64>).cast()) };
+    handles
+}
+
 /// Enumerates the agents. String ids are `0x8000_0000 | string_base | n` so that the sections
 /// of several discoveries (one per `hsa_init` cycle) never reuse an id; agents whose handle is
 /// in `skip` are left out (already recorded).

@@ -8,7 +8,9 @@ use std::ffi::c_void;
 use rocprof_hsa_sys::*;
 
 use crate::guard::ffi_guard;
-use crate::{code_object, load, queue, register, state};
+use rocprof_model::MemoryAllocationOp;
+
+use crate::{code_object, load, memory, queue, register, state};
 
 /// Tool priority for ROCr 5.3+ auto-discovery of preloaded tools (hsa-abi.md §1.4). The CLI also
 /// names the library in `HSA_TOOLS_LIB`, which is required on 5.2; the runtime loads it once.
@@ -371,4 +373,284 @@ pub extern "C" fn at_exit_handler() {
 pub extern "C" fn at_fork_child_handler() {
     // No guard: it only stores to an atomic.
     load::at_fork_child()
+}
+
+/// Replaces `hsa_amd_memory_async_copy`: traced through [`memory::copy`].
+///
+/// # Safety
+/// The `hsa_amd_memory_async_copy` contract.
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn memory_async_copy_hook(
+    dst: *mut c_void,
+    dst_agent: hsa_agent_t,
+    src: *const c_void,
+    src_agent: hsa_agent_t,
+    size: usize,
+    num_dep_signals: u32,
+    dep_signals: *const hsa_signal_t,
+    completion_signal: hsa_signal_t,
+) -> hsa_status_t {
+    let call = |signal: hsa_signal_t| match state::originals().and_then(|o| o.memory_async_copy) {
+        // SAFETY: forwarding the caller's arguments to the original (same contract), with our
+        // completion signal in place of the caller's when traced.
+        Some(f) => unsafe { f(dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals, signal) },
+        None => HSA_STATUS_ERROR,
+    };
+    let args = memory::CopyArgs {
+        dst: dst as u64,
+        dst_agent: dst_agent.handle,
+        src: src as u64,
+        src_agent: src_agent.handle,
+        bytes: size as u64,
+    };
+    ffi_guard("hsa_amd_memory_async_copy", || call(completion_signal), || memory::copy(args, completion_signal, call))
+}
+
+/// Replaces `hsa_amd_memory_async_copy_on_engine`.
+///
+/// # Safety
+/// The `hsa_amd_memory_async_copy_on_engine` contract.
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn memory_async_copy_on_engine_hook(
+    dst: *mut c_void,
+    dst_agent: hsa_agent_t,
+    src: *const c_void,
+    src_agent: hsa_agent_t,
+    size: usize,
+    num_dep_signals: u32,
+    dep_signals: *const hsa_signal_t,
+    completion_signal: hsa_signal_t,
+    engine_id: hsa_amd_sdma_engine_id_t,
+    force_copy_on_sdma: bool,
+) -> hsa_status_t {
+    let call = |signal: hsa_signal_t| match state::originals().and_then(|o| o.memory_async_copy_on_engine) {
+        // SAFETY: forwarding the caller's arguments to the original (same contract).
+        Some(f) => unsafe {
+            f(dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals, signal, engine_id, force_copy_on_sdma)
+        },
+        None => HSA_STATUS_ERROR,
+    };
+    let args = memory::CopyArgs {
+        dst: dst as u64,
+        dst_agent: dst_agent.handle,
+        src: src as u64,
+        src_agent: src_agent.handle,
+        bytes: size as u64,
+    };
+    ffi_guard(
+        "hsa_amd_memory_async_copy_on_engine",
+        || call(completion_signal),
+        || memory::copy(args, completion_signal, call),
+    )
+}
+
+/// Replaces `hsa_amd_memory_async_copy_rect`.
+///
+/// # Safety
+/// The `hsa_amd_memory_async_copy_rect` contract.
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn memory_async_copy_rect_hook(
+    dst: *const hsa_pitched_ptr_t,
+    dst_offset: *const hsa_dim3_t,
+    src: *const hsa_pitched_ptr_t,
+    src_offset: *const hsa_dim3_t,
+    range: *const hsa_dim3_t,
+    copy_agent: hsa_agent_t,
+    dir: hsa_amd_copy_direction_t,
+    num_dep_signals: u32,
+    dep_signals: *const hsa_signal_t,
+    completion_signal: hsa_signal_t,
+) -> hsa_status_t {
+    let call = |signal: hsa_signal_t| match state::originals().and_then(|o| o.memory_async_copy_rect) {
+        // SAFETY: forwarding the caller's arguments to the original (same contract).
+        Some(f) => unsafe {
+            f(dst, dst_offset, src, src_offset, range, copy_agent, dir, num_dep_signals, dep_signals, signal)
+        },
+        None => HSA_STATUS_ERROR,
+    };
+    ffi_guard(
+        "hsa_amd_memory_async_copy_rect",
+        || call(completion_signal),
+        || {
+            // SAFETY: the pointers are NULL or valid for reading (the caller's contract).
+            let (d, s, bytes) = unsafe {
+                (
+                    dst.as_ref().map_or(0, |p| p.base as u64),
+                    src.as_ref().map_or(0, |p| p.base as u64),
+                    range.as_ref().map_or(0, |r| r.x as u64 * r.y.max(1) as u64 * r.z.max(1) as u64),
+                )
+            };
+            memory::copy(memory::CopyArgs::rect(d, s, bytes, copy_agent.handle, dir), completion_signal, call)
+        },
+    )
+}
+
+/// Replaces `hsa_amd_profiling_get_async_copy_time`: answers for application signals we
+/// substituted.
+///
+/// # Safety
+/// The `hsa_amd_profiling_get_async_copy_time` contract.
+pub unsafe extern "C" fn get_async_copy_time_hook(
+    signal: hsa_signal_t,
+    time: *mut hsa_amd_profiling_async_copy_time_t,
+) -> hsa_status_t {
+    let call = || match state::originals().and_then(|o| o.get_async_copy_time) {
+        // SAFETY: forwarding the caller's arguments to the original (same contract).
+        Some(f) => unsafe { f(signal, time) },
+        None => HSA_STATUS_ERROR,
+    };
+    // SAFETY: the caller's out-pointer, under the contract this function documents.
+    ffi_guard("hsa_amd_profiling_get_async_copy_time", call, || unsafe { memory::async_copy_time(signal, time, call) })
+}
+
+/// Replaces `hsa_memory_allocate`.
+///
+/// # Safety
+/// The `hsa_memory_allocate` contract.
+pub unsafe extern "C" fn memory_allocate_hook(
+    region: hsa_region_t,
+    size: usize,
+    ptr: *mut *mut c_void,
+) -> hsa_status_t {
+    let call = || match state::originals().and_then(|o| o.memory_allocate) {
+        // SAFETY: forwarding the caller's arguments to the original (same contract).
+        Some(f) => unsafe { f(region, size, ptr) },
+        None => HSA_STATUS_ERROR,
+    };
+    // SAFETY: after a successful call the runtime wrote the caller's out-pointer.
+    let address = || unsafe { ptr.as_ref().map_or(0, |p| *p as u64) };
+    ffi_guard("hsa_memory_allocate", call, || {
+        memory::allocation(MemoryAllocationOp::Allocate, region.handle, size as u64, call, address)
+    })
+}
+
+/// Replaces `hsa_memory_free`.
+///
+/// # Safety
+/// The `hsa_memory_free` contract.
+pub unsafe extern "C" fn memory_free_hook(ptr: *mut c_void) -> hsa_status_t {
+    let call = || match state::originals().and_then(|o| o.memory_free) {
+        // SAFETY: forwarding the caller's argument to the original (same contract).
+        Some(f) => unsafe { f(ptr) },
+        None => HSA_STATUS_ERROR,
+    };
+    ffi_guard("hsa_memory_free", call, || memory::allocation(MemoryAllocationOp::Free, 0, 0, call, || ptr as u64))
+}
+
+/// Replaces `hsa_amd_memory_pool_allocate`.
+///
+/// # Safety
+/// The `hsa_amd_memory_pool_allocate` contract.
+pub unsafe extern "C" fn memory_pool_allocate_hook(
+    pool: hsa_amd_memory_pool_t,
+    size: usize,
+    flags: u32,
+    ptr: *mut *mut c_void,
+) -> hsa_status_t {
+    let call = || match state::originals().and_then(|o| o.memory_pool_allocate) {
+        // SAFETY: forwarding the caller's arguments to the original (same contract).
+        Some(f) => unsafe { f(pool, size, flags, ptr) },
+        None => HSA_STATUS_ERROR,
+    };
+    // SAFETY: after a successful call the runtime wrote the caller's out-pointer.
+    let address = || unsafe { ptr.as_ref().map_or(0, |p| *p as u64) };
+    ffi_guard("hsa_amd_memory_pool_allocate", call, || {
+        memory::allocation(MemoryAllocationOp::Allocate, pool.handle, size as u64, call, address)
+    })
+}
+
+/// Replaces `hsa_amd_memory_pool_free`.
+///
+/// # Safety
+/// The `hsa_amd_memory_pool_free` contract.
+pub unsafe extern "C" fn memory_pool_free_hook(ptr: *mut c_void) -> hsa_status_t {
+    let call = || match state::originals().and_then(|o| o.memory_pool_free) {
+        // SAFETY: forwarding the caller's argument to the original (same contract).
+        Some(f) => unsafe { f(ptr) },
+        None => HSA_STATUS_ERROR,
+    };
+    ffi_guard("hsa_amd_memory_pool_free", call, || {
+        memory::allocation(MemoryAllocationOp::Free, 0, 0, call, || ptr as u64)
+    })
+}
+
+/// Replaces `hsa_amd_vmem_handle_create`.
+///
+/// # Safety
+/// The `hsa_amd_vmem_handle_create` contract.
+pub unsafe extern "C" fn vmem_handle_create_hook(
+    pool: hsa_amd_memory_pool_t,
+    size: usize,
+    type_: hsa_amd_memory_type_t,
+    flags: u64,
+    handle: *mut hsa_amd_vmem_alloc_handle_t,
+) -> hsa_status_t {
+    let call = || match state::originals().and_then(|o| o.vmem_handle_create) {
+        // SAFETY: forwarding the caller's arguments to the original (same contract).
+        Some(f) => unsafe { f(pool, size, type_, flags, handle) },
+        None => HSA_STATUS_ERROR,
+    };
+    // SAFETY: after a successful call the runtime wrote the caller's out-pointer.
+    let address = || unsafe { handle.as_ref().map_or(0, |h| h.handle) };
+    ffi_guard("hsa_amd_vmem_handle_create", call, || {
+        memory::allocation(MemoryAllocationOp::VmemAllocate, pool.handle, size as u64, call, address)
+    })
+}
+
+/// Replaces `hsa_amd_vmem_handle_release`.
+///
+/// # Safety
+/// The `hsa_amd_vmem_handle_release` contract.
+pub unsafe extern "C" fn vmem_handle_release_hook(handle: hsa_amd_vmem_alloc_handle_t) -> hsa_status_t {
+    let call = || match state::originals().and_then(|o| o.vmem_handle_release) {
+        // SAFETY: forwarding the caller's argument to the original (same contract).
+        Some(f) => unsafe { f(handle) },
+        None => HSA_STATUS_ERROR,
+    };
+    ffi_guard("hsa_amd_vmem_handle_release", call, || {
+        memory::allocation(MemoryAllocationOp::VmemFree, 0, 0, call, || handle.handle)
+    })
+}
+
+/// `hsa_amd_agent_iterate_memory_pools` callback at load: remembers the pool's owner.
+///
+/// # Safety
+/// Called by the runtime with the `data` passed by [`memory::init`].
+pub unsafe extern "C" fn memory_pool_owner_callback(pool: hsa_amd_memory_pool_t, data: *mut c_void) -> hsa_status_t {
+    memory::remember_owner(data, pool.handle);
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_agent_iterate_regions` callback at load: remembers the region's owner.
+///
+/// # Safety
+/// Called by the runtime with the `data` passed by [`memory::init`].
+pub unsafe extern "C" fn region_owner_callback(region: hsa_region_t, data: *mut c_void) -> hsa_status_t {
+    memory::remember_owner(data, region.handle);
+    HSA_STATUS_SUCCESS
+}
+
+/// One-shot async handler on a copy's profiling signal; `arg` is the slot index.
+///
+/// # Safety
+/// Called by the runtime's async-handler thread with the argument we registered.
+pub unsafe extern "C" fn copy_completion_handler(_value: hsa_signal_value_t, arg: *mut c_void) -> bool {
+    let index = arg as usize as u32;
+    ffi_guard("copy completion handler", || false, || memory::on_copy_complete(index))
+}
+
+/// The copy and allocation hooks, for [`memory::install`] / [`memory::unwrap`].
+pub fn memory_hooks() -> memory::Hooks {
+    memory::Hooks {
+        async_copy: memory_async_copy_hook,
+        async_copy_on_engine: memory_async_copy_on_engine_hook,
+        async_copy_rect: memory_async_copy_rect_hook,
+        get_async_copy_time: get_async_copy_time_hook,
+        memory_allocate: memory_allocate_hook,
+        memory_free: memory_free_hook,
+        pool_allocate: memory_pool_allocate_hook,
+        pool_free: memory_pool_free_hook,
+        vmem_create: vmem_handle_create_hook,
+        vmem_release: vmem_handle_release_hook,
+    }
 }

@@ -48,6 +48,7 @@ pub mod hip;
 pub mod hsa_api;
 pub mod kernel_map;
 pub mod load;
+pub mod memory;
 pub mod mpmc;
 pub mod padded;
 pub mod pmc;

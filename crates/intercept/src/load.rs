@@ -12,7 +12,7 @@ use crate::diag::Level;
 use crate::sink::Sink;
 use crate::state::{self, Global};
 use crate::tables::{self, AmdLayout, Originals, Wrappers};
-use crate::{agents, clock, diag, exports, hip, hsa_api, queue, roctx, timer};
+use crate::{agents, clock, diag, exports, hip, hsa_api, memory, queue, roctx, timer};
 
 /// How long exit and unload wait for outstanding completions.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
@@ -294,6 +294,9 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
     // so that no wrapper is taken for the runtime's function.
     // SAFETY: `table` is the live table, not written by anyone else during OnLoad.
     unsafe { hsa_api::unwrap_all(table) };
+    // Likewise the copy/allocation hooks, which lie under the API wrappers.
+    // SAFETY: as above.
+    unsafe { memory::unwrap(table, state::originals(), &exports::memory_hooks()) };
     // SAFETY: `table` is the live table (caller).
     let negotiated = match unsafe { tables::negotiate(table) } {
         Ok(n) => n,
@@ -346,6 +349,18 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
     }
     // SAFETY: OnLoad runs under the runtime's bootstrap lock, so nobody else writes the table.
     unsafe { tables::install(negotiated.core, negotiated.amd, o, &wrappers(), trace_kernels && o.can_trace_kernels()) };
+    // Copy and allocation hooks, under the API wrappers (so an API record includes their work).
+    let copies = trace.split(',').any(|d| d.trim() == "memory_copy");
+    let allocations = trace.split(',').any(|d| d.trim() == "memory_allocation");
+    if copies || allocations {
+        if let Some(g) = state::global() {
+            let all = agents::all_handles(o);
+            let gpus: Vec<u64> = all.iter().copied().filter(|&a| g.is_gpu(a)).collect();
+            memory::init(o, &all, &gpus, copies, allocations);
+            // SAFETY: OnLoad runs under the runtime's bootstrap lock, so nobody else writes the table.
+            unsafe { memory::install(table, o, &exports::memory_hooks(), copies, allocations) };
+        }
+    }
     // API tracing wraps last, on top of the hooks above, so a traced call's time includes them.
     let domains = hsa_api::Domains::from_trace_list(&trace);
     // SAFETY: as above.
@@ -361,6 +376,7 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
 /// timestamps every 10 ms.
 fn writer_tick() {
     queue::maintain_pool();
+    memory::maintain();
     if let Some(g) = state::global() {
         timer::sync_if_due(g.sink);
     }
@@ -381,6 +397,7 @@ pub fn on_unload() {
         g.sink.mark_clean(clock::now_ns());
         // The runtime destroys every signal when it shuts down.
         g.pool.reset();
+        memory::on_unload();
         g.app_signals.clear();
         g.in_flight.store(0, Ordering::Release);
     }

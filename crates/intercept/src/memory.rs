@@ -169,6 +169,14 @@ pub fn maintain() {
     }
 }
 
+/// `OnUnload`: the runtime destroys every signal at shutdown, so the copy signals are forgotten;
+/// a later `OnLoad` ([`init`]) creates new ones.
+pub fn on_unload() {
+    if let Some(m) = memory() {
+        m.pool.reset();
+    }
+}
+
 /// The arguments of a copy that the record needs.
 #[derive(Debug, Clone, Copy)]
 pub struct CopyArgs {
@@ -189,6 +197,7 @@ impl CopyArgs {
     /// side(s), a CPU agent on the host side(s).
     pub fn rect(dst: u64, src: u64, bytes: u64, copy_agent: u64, dir: hsa_amd_copy_direction_t) -> Self {
         let cpu = memory().map_or(0, |m| m.cpu_agent.load(Ordering::Relaxed));
+        #[allow(non_upper_case_globals)] // bindgen's enum constants
         let (src_agent, dst_agent) = match dir {
             hsaHostToHost => (cpu, cpu),
             hsaHostToDevice => (cpu, copy_agent),
@@ -272,7 +281,7 @@ pub fn on_copy_complete(index: u32) -> bool {
         let mut t = hsa_amd_profiling_async_copy_time_t { start: 0, end: 0 };
         let ok = match o.get_async_copy_time {
             // SAFETY: our own signal and a valid out-pointer.
-            Some(f) => unsafe { f(ours, &mut t) } == HSA_STATUS_SUCCESS,
+            Some(f) => (unsafe { f(ours, &mut t) }) == HSA_STATUS_SUCCESS,
             None => false,
         };
         info.start_ns.store(t.start, Ordering::Relaxed);
@@ -314,7 +323,10 @@ pub fn on_copy_complete(index: u32) -> bool {
 
 /// `hsa_amd_profiling_get_async_copy_time` for the application: the runtime answers for
 /// signals it saw; for an application signal we substituted, the times we recorded.
-pub fn async_copy_time(
+///
+/// # Safety
+/// `time` is NULL or valid for a write (the API contract).
+pub unsafe fn async_copy_time(
     signal: hsa_signal_t,
     time: *mut hsa_amd_profiling_async_copy_time_t,
     original: impl FnOnce() -> hsa_status_t,
@@ -324,18 +336,24 @@ pub fn async_copy_time(
         return rc;
     }
     let Some(m) = memory() else { return rc };
+    // A signal handle can be reused after the application destroys its signal, so several slots
+    // may name it: the latest completed copy is the one the application waited for.
+    let mut found: Option<hsa_amd_profiling_async_copy_time_t> = None;
     for info in m.info.iter() {
         if info.app_signal.load(Ordering::Relaxed) == signal.handle && info.done.load(Ordering::Acquire) {
             let t = hsa_amd_profiling_async_copy_time_t {
                 start: info.start_ns.load(Ordering::Relaxed),
                 end: info.end_ns.load(Ordering::Relaxed),
             };
-            // SAFETY: non-null out-pointer from the application (the API contract).
-            unsafe { time.write(t) };
-            return HSA_STATUS_SUCCESS;
+            if found.is_none_or(|f| t.end > f.end) {
+                found = Some(t);
+            }
         }
     }
-    rc
+    let Some(t) = found else { return rc };
+    // SAFETY: non-null out-pointer from the application (the API contract).
+    unsafe { time.write(t) };
+    HSA_STATUS_SUCCESS
 }
 
 /// A traced allocation or free: `call` is the runtime's function; `address` reads the
@@ -411,7 +429,12 @@ pub struct Hooks {
 ///
 /// # Safety
 /// `table` is the runtime's live table; `o` the originals read from it.
-unsafe fn for_each_slot(table: *mut HsaApiTable, o: &Originals, h: &Hooks, mut f: impl FnMut(*mut usize, usize, usize)) {
+unsafe fn for_each_slot(
+    table: *mut HsaApiTable,
+    o: &Originals,
+    h: &Hooks,
+    mut f: impl FnMut(*mut usize, usize, usize),
+) {
     // SAFETY: (whole body) the tables are live (caller); a slot is visited only when it lies
     // within the size the runtime declares for its table.
     unsafe {
@@ -431,16 +454,34 @@ unsafe fn for_each_slot(table: *mut HsaApiTable, o: &Originals, h: &Hooks, mut f
             return;
         }
         visit!(amd, AmdExtTable, hsa_amd_memory_async_copy_fn, h.async_copy, o.memory_async_copy);
-        visit!(amd, AmdExtTable, hsa_amd_profiling_get_async_copy_time_fn, h.get_async_copy_time, o.get_async_copy_time);
+        visit!(
+            amd,
+            AmdExtTable,
+            hsa_amd_profiling_get_async_copy_time_fn,
+            h.get_async_copy_time,
+            o.get_async_copy_time
+        );
         visit!(amd, AmdExtTable, hsa_amd_memory_pool_allocate_fn, h.pool_allocate, o.memory_pool_allocate);
         visit!(amd, AmdExtTable, hsa_amd_memory_pool_free_fn, h.pool_free, o.memory_pool_free);
         match ((*amd).version.major_id, (*amd).version.minor_id) {
             (1, 400) => {
                 let a = amd.cast::<rocm_5_2::AmdExtTable>();
-                visit!(a, rocm_5_2::AmdExtTable, hsa_amd_memory_async_copy_rect_fn, h.async_copy_rect, o.memory_async_copy_rect);
+                visit!(
+                    a,
+                    rocm_5_2::AmdExtTable,
+                    hsa_amd_memory_async_copy_rect_fn,
+                    h.async_copy_rect,
+                    o.memory_async_copy_rect
+                );
             }
             (2, _) => {
-                visit!(amd, AmdExtTable, hsa_amd_memory_async_copy_rect_fn, h.async_copy_rect, o.memory_async_copy_rect);
+                visit!(
+                    amd,
+                    AmdExtTable,
+                    hsa_amd_memory_async_copy_rect_fn,
+                    h.async_copy_rect,
+                    o.memory_async_copy_rect
+                );
                 visit!(
                     amd,
                     AmdExtTable,

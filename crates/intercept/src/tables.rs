@@ -94,6 +94,18 @@ pub struct Originals {
     pub memory_pool_free: Option<PFN_hsa_amd_memory_pool_free>,
     pub agents_allow_access: Option<PFN_hsa_amd_agents_allow_access>,
     pub loader: Option<hsa_ven_amd_loader_1_01_pfn_t>,
+    // Memory activity (see `memory`).
+    pub memory_allocate: Option<PFN_hsa_memory_allocate>,
+    pub memory_free: Option<PFN_hsa_memory_free>,
+    pub agent_iterate_regions: Option<PFN_hsa_agent_iterate_regions>,
+    pub signal_subtract_screlease: Option<PFN_hsa_signal_subtract_screlease>,
+    pub profiling_async_copy_enable: Option<PFN_hsa_amd_profiling_async_copy_enable>,
+    pub get_async_copy_time: Option<PFN_hsa_amd_profiling_get_async_copy_time>,
+    pub memory_async_copy: Option<PFN_hsa_amd_memory_async_copy>,
+    pub memory_async_copy_rect: Option<PFN_hsa_amd_memory_async_copy_rect>,
+    pub memory_async_copy_on_engine: Option<PFN_hsa_amd_memory_async_copy_on_engine>,
+    pub vmem_handle_create: Option<PFN_hsa_amd_vmem_handle_create>,
+    pub vmem_handle_release: Option<PFN_hsa_amd_vmem_handle_release>,
 }
 
 impl Originals {
@@ -188,6 +200,10 @@ pub unsafe fn negotiate(table: *const HsaApiTable) -> Result<Negotiated, Negotia
             executable_destroy: entry!(c, CoreApiTable, hsa_executable_destroy_fn),
             executable_iterate_agent_symbols: entry!(c, CoreApiTable, hsa_executable_iterate_agent_symbols_fn),
             executable_symbol_get_info: entry!(c, CoreApiTable, hsa_executable_symbol_get_info_fn),
+            memory_allocate: entry!(c, CoreApiTable, hsa_memory_allocate_fn),
+            memory_free: entry!(c, CoreApiTable, hsa_memory_free_fn),
+            agent_iterate_regions: entry!(c, CoreApiTable, hsa_agent_iterate_regions_fn),
+            signal_subtract_screlease: entry!(c, CoreApiTable, hsa_signal_subtract_screlease_fn),
             ..Originals::default()
         };
         let amd = root.amd_ext_;
@@ -203,6 +219,11 @@ pub unsafe fn negotiate(table: *const HsaApiTable) -> Result<Negotiated, Negotia
             o.memory_pool_allocate = entry!(a, AmdExtTable, hsa_amd_memory_pool_allocate_fn);
             o.memory_pool_free = entry!(a, AmdExtTable, hsa_amd_memory_pool_free_fn);
             o.agents_allow_access = entry!(a, AmdExtTable, hsa_amd_agents_allow_access_fn);
+            // Copy profiling and the plain async copy, likewise (checked by hsa-sys's asserts:
+            // offsets 40, 56 and 136 in both layouts).
+            o.profiling_async_copy_enable = entry!(a, AmdExtTable, hsa_amd_profiling_async_copy_enable_fn);
+            o.get_async_copy_time = entry!(a, AmdExtTable, hsa_amd_profiling_get_async_copy_time_fn);
+            o.memory_async_copy = entry!(a, AmdExtTable, hsa_amd_memory_async_copy_fn);
             match (v.major_id, v.minor_id) {
                 (1, 400) => {
                     let a = amd as *const rocm_5_2::AmdExtTable;
@@ -218,6 +239,7 @@ pub unsafe fn negotiate(table: *const HsaApiTable) -> Result<Negotiated, Negotia
                     o.memory_pool_allocate = entry!(a, rocm_5_2::AmdExtTable, hsa_amd_memory_pool_allocate_fn);
                     o.memory_pool_free = entry!(a, rocm_5_2::AmdExtTable, hsa_amd_memory_pool_free_fn);
                     o.agents_allow_access = entry!(a, rocm_5_2::AmdExtTable, hsa_amd_agents_allow_access_fn);
+                    o.memory_async_copy_rect = entry!(a, rocm_5_2::AmdExtTable, hsa_amd_memory_async_copy_rect_fn);
                     AmdLayout::Rocm52
                 }
                 (2, _) => {
@@ -234,6 +256,10 @@ pub unsafe fn negotiate(table: *const HsaApiTable) -> Result<Negotiated, Negotia
                     o.memory_pool_allocate = entry!(a, AmdExtTable, hsa_amd_memory_pool_allocate_fn);
                     o.memory_pool_free = entry!(a, AmdExtTable, hsa_amd_memory_pool_free_fn);
                     o.agents_allow_access = entry!(a, AmdExtTable, hsa_amd_agents_allow_access_fn);
+                    o.memory_async_copy_rect = entry!(a, AmdExtTable, hsa_amd_memory_async_copy_rect_fn);
+                    o.memory_async_copy_on_engine = entry!(a, AmdExtTable, hsa_amd_memory_async_copy_on_engine_fn);
+                    o.vmem_handle_create = entry!(a, AmdExtTable, hsa_amd_vmem_handle_create_fn);
+                    o.vmem_handle_release = entry!(a, AmdExtTable, hsa_amd_vmem_handle_release_fn);
                     AmdLayout::Major2
                 }
                 (major, size) => {

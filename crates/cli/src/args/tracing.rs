@@ -234,7 +234,7 @@ mod tests {
     fn domains_without_records_yet_are_named_by_option() {
         let t = resolve(&["--sys-trace"]);
         let missing = t.not_recorded();
-        assert!(missing.contains(&"--memory-copy-trace"), "{missing:?}");
+        assert_eq!(missing, ["--scratch-memory-trace"]);
         assert!(
             !missing.iter().any(|m| m.starts_with("--hsa")
                 || m.starts_with("--hip")
@@ -244,6 +244,7 @@ mod tests {
         );
         assert!(!missing.iter().any(|m| m.starts_with("--rccl")), "reported by the library when RCCL is loaded");
         assert!(resolve(&["--hsa-trace", "--kernel-trace"]).not_recorded().is_empty());
+        assert!(resolve(&["--memory-copy-trace", "--memory-allocation-trace"]).not_recorded().is_empty());
         assert!(resolve(&["--hip-trace", "--marker-trace", "--kernel-rename", "--selected-regions"])
             .not_recorded()
             .is_empty());
