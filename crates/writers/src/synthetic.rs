@@ -149,7 +149,22 @@ pub struct Source {
     total: u64,
     queue_time: [u64; QUEUES as usize],
     started: bool,
+    /// `Some` for the `--sys-trace` mix ([`Source::sys_trace`]).
+    sys: Option<SysMix>,
 }
+
+/// State of the `--sys-trace` mix: the next correlation id, the function names (interned when the
+/// stream starts) and the records of the current dispatch not yet delivered.
+#[derive(Debug, Default)]
+struct SysMix {
+    next_correlation: u64,
+    emitted: u64,
+    names: [rocprof_model::StringId; 3],
+    pending: std::collections::VecDeque<rocprof_model::Record>,
+}
+
+/// The HIP and HSA functions of the `--sys-trace` mix: the launch, its doorbell store and a copy.
+const SYS_FUNCTIONS: [&str; 3] = ["hipLaunchKernel", "hsa_signal_store_screlease", "hipMemcpyAsync"];
 
 impl Source {
     /// A stream of `dispatches` dispatches.
@@ -162,7 +177,105 @@ impl Source {
             next: 0,
             total: dispatches,
             started: false,
+            sys: None,
         }
+    }
+
+    /// A stream of `records` records in a `--sys-trace` mix (after the definitions): per kernel
+    /// dispatch a `hipLaunchKernel` call on the queue's host thread enclosing a
+    /// `hsa_signal_store_screlease` call (its ancestor), the dispatch (carrying the HIP call's
+    /// correlation id); every 8th dispatch also a `hipMemcpyAsync` call and its host-to-device
+    /// copy, every 32nd a memory allocation. API records come in end order per thread (inner call
+    /// first), as a capture delivers them; calls on one thread never overlap.
+    pub fn sys_trace(records: u64) -> Self {
+        Self { sys: Some(SysMix::default()), ..Self::new(records) }
+    }
+
+    /// The records of dispatch `n` of the `--sys-trace` mix into `mix.pending`.
+    fn sys_records(&mut self, n: u64) {
+        use rocprof_model::{
+            ApiCall, ApiDomain, Correlation, MemoryAllocation, MemoryAllocationOp, MemoryCopy, MemoryCopyDirection,
+            Record,
+        };
+        let q = (n % QUEUES) as usize;
+        let k = (n % KERNELS.len() as u64) as usize;
+        let duration = 2_000 + (n * 7_919) % 3_000 + 1_000 * k as u64;
+        let start = self.queue_time[q] + 500;
+        self.queue_time[q] = start + duration;
+        let thread = ThreadId(4242 + q as u32);
+        let mix = self.sys.as_mut().expect("the sys-trace mix");
+        let [launch, store, memcpy] = mix.names;
+        let (store_domain, store_op) =
+            rocprof_model::api::hsa::find(SYS_FUNCTIONS[1]).unwrap_or((ApiDomain::HsaCore, 0));
+        let ts = Timestamp::boottime;
+        let api = |domain, operation, name, correlation, s: u64, e: u64| {
+            Record::ApiCall(ApiCall {
+                domain,
+                operation,
+                name,
+                message: rocprof_model::StringId::EMPTY,
+                thread,
+                correlation,
+                start: ts(s),
+                end: ts(e),
+                return_value: 0,
+                args: Box::new([]),
+            })
+        };
+        if n.is_multiple_of(32) {
+            mix.next_correlation += 1;
+            mix.pending.push_back(Record::MemoryAllocation(MemoryAllocation {
+                operation: MemoryAllocationOp::Allocate,
+                thread,
+                correlation: Correlation::new(mix.next_correlation),
+                start: ts(start - 495),
+                end: ts(start - 491),
+                agent: Some(AgentId(1)),
+                address: 0x7f10_0000_0000 + (n << 20),
+                size: 1 << 20,
+                stream: rocprof_model::StreamId(0),
+            }));
+        }
+        if n.is_multiple_of(8) {
+            mix.next_correlation += 1;
+            let c = Correlation::new(mix.next_correlation);
+            mix.pending.push_back(api(ApiDomain::HipRuntime, 1, memcpy, c, start - 490, start - 450));
+            mix.pending.push_back(Record::MemoryCopy(MemoryCopy {
+                direction: MemoryCopyDirection::HostToDevice,
+                thread,
+                correlation: c,
+                start: ts(start - 450),
+                end: ts(start - 420),
+                src_agent: AgentId(0),
+                dst_agent: AgentId(1),
+                src_address: 0x5500_0000 + n,
+                dst_address: 0x7f10_0000_0000 + n,
+                bytes: 4096,
+                stream: rocprof_model::StreamId(0),
+            }));
+        }
+        mix.next_correlation += 2;
+        let (outer, inner) = (mix.next_correlation - 1, mix.next_correlation);
+        let inner_c = Correlation { ancestor: CorrelationId(outer), ..Correlation::new(inner) };
+        mix.pending.push_back(api(store_domain, store_op, store, inner_c, start - 300, start - 200));
+        mix.pending.push_back(api(ApiDomain::HipRuntime, 0, launch, Correlation::new(outer), start - 400, start - 100));
+        mix.pending.push_back(Record::KernelDispatch(KernelDispatch {
+            dispatch_id: DispatchId(n + 1),
+            correlation_id: CorrelationId(outer),
+            agent: AgentId(1),
+            queue: QueueId(q as u64 + 1),
+            thread,
+            kernel: KernelId(k as u64 + 1),
+            grid: Dim3::new(1 << 20, 1, 1),
+            workgroup: Dim3::new(256, 1, 1),
+            group_segment_size: 512 * k as u32,
+            kernarg_size: 24,
+            sgpr_count: 16,
+            arch_vgpr_count: 8 + 4 * k as u32,
+            start: ts(start),
+            end: ts(start + duration),
+            ..Default::default()
+        }));
     }
 }
 
@@ -185,6 +298,23 @@ impl rocprof_model::RecordSource for Source {
         }
         if let Some(r) = self.definitions.pop_front() {
             return Ok(Some(r));
+        }
+        if self.sys.is_some() {
+            let mix = self.sys.as_mut().expect("checked");
+            if mix.emitted == 0 && mix.pending.is_empty() {
+                mix.names = SYS_FUNCTIONS.map(|f| strings.intern(f));
+            }
+            if mix.emitted >= self.total {
+                return Ok(None);
+            }
+            if mix.pending.is_empty() {
+                let n = self.next;
+                self.next += 1;
+                self.sys_records(n);
+            }
+            let mix = self.sys.as_mut().expect("checked");
+            mix.emitted += 1;
+            return Ok(mix.pending.pop_front());
         }
         if self.next >= self.total {
             return Ok(None);
@@ -216,7 +346,8 @@ impl rocprof_model::RecordSource for Source {
     }
 
     fn len_hint(&self) -> Option<u64> {
-        Some(self.total - self.next + self.definitions.len() as u64)
+        let done = self.sys.as_ref().map_or(self.next, |m| m.emitted);
+        Some(self.total.saturating_sub(done) + self.definitions.len() as u64)
     }
 }
 
@@ -280,6 +411,29 @@ mod tests {
         assert_eq!(streamed.dispatches, t.dispatches);
         assert_eq!(streamed.kernel_symbols, t.kernel_symbols);
         assert_eq!(streamed.agents, t.agents);
+    }
+
+    #[test]
+    fn the_sys_trace_mix_nests_calls_per_thread_and_links_dispatches_to_their_launch() {
+        let t = Trace::collect(&mut Source::sys_trace(1000)).unwrap();
+        let total = t.api_calls.len() + t.dispatches.len() + t.memory_copies.len() + t.memory_allocations.len();
+        assert_eq!(total, 1000);
+        assert!(t.memory_copies.len() > 10 && t.memory_allocations.len() > 2);
+        let launches: std::collections::HashMap<u64, &rocprof_model::ApiCall> = t
+            .api_calls
+            .iter()
+            .filter(|a| t.strings.resolve(a.name) == "hipLaunchKernel")
+            .map(|a| (a.correlation.internal.0, a))
+            .collect();
+        for d in &t.dispatches {
+            let launch = launches[&d.correlation_id.0];
+            assert_eq!(launch.thread, d.thread);
+            assert!(launch.end.ns < d.start.ns);
+        }
+        for a in t.api_calls.iter().filter(|a| a.correlation.ancestor.0 != 0) {
+            let outer = launches[&a.correlation.ancestor.0];
+            assert!(outer.start.ns < a.start.ns && a.end.ns < outer.end.ns);
+        }
     }
 
     #[test]

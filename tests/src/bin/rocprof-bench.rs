@@ -11,7 +11,9 @@
 //! cores out; the report gives wall-time ratios and the extra time per dispatch.
 //!
 //! Conversion: a streamed synthetic trace of `--convert-records` (default 10 M) kernel-dispatch
-//! records to each format, each in its own child process, reporting records/s and peak RSS.
+//! records to each format, each in its own child process, reporting records/s and peak RSS; then
+//! the same with the `--sys-trace` mix (`synthetic::Source::sys_trace`: HIP and HSA API calls,
+//! dispatches, copies, allocations; `--convert-mix kernel|sys` runs one of the two).
 //!
 //! Kernels do not execute here (`ROCPROF_RS_SIM_EXEC=off`): the overhead is the profiler's, not the
 //! interpreter's.
@@ -26,7 +28,7 @@
 //! never resumed), which isolates HIP's own cost of calling a tracer: ns per call and the ratio.
 //!
 //! Usage: `rocprof-bench [--dispatches N] [--runs R] [--rows M] [--hip-calls C] [--convert-records K]
-//! [--soak-dispatches N] [--soak-cycles C]`.
+//! [--convert-mix kernel|sys] [--soak-dispatches N] [--soak-cycles C]`.
 
 #![forbid(unsafe_code)]
 
@@ -59,7 +61,8 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let Some(i) = args.iter().position(|a| a == "--convert") {
         let format = args.get(i + 1).context("--convert needs a format")?;
-        return convert_child(format, arg(&args, "--records", 1_000_000)?);
+        let sys = args.iter().any(|a| a == "--sys-mix");
+        return convert_child(format, arg(&args, "--records", 1_000_000)?, sys);
     }
     let dispatches = arg(&args, "--dispatches", 2000)?;
     let runs = arg(&args, "--runs", 5)?;
@@ -228,19 +231,27 @@ fn main() -> Result<()> {
     // Conversions of a large synthetic record stream, one format per child process so that each
     // peak RSS is that format's alone.
     let records = arg(&args, "--convert-records", 10_000_000)?;
-    println!("conversion of {records} synthetic kernel-dispatch records (streamed), one process per format:");
     let me = std::env::current_exe()?;
-    for format in ["csv", "json", "pftrace", "otf2", "rocpd"] {
-        let out = std::process::Command::new(&me)
-            .args(["--convert", format, "--records", &records.to_string()])
-            .output()
-            .context("running a conversion child")?;
-        let text = String::from_utf8_lossy(&out.stdout);
-        if !out.status.success() {
-            println!("  {format:<8} failed: {}{}", text.trim(), String::from_utf8_lossy(&out.stderr).trim());
-            continue;
+    let mixes: &[(&str, &[&str])] = match args.iter().position(|a| a == "--convert-mix").and_then(|i| args.get(i + 1)) {
+        Some(m) if m == "kernel" => &[("kernel-dispatch", &[])],
+        Some(m) if m == "sys" => &[("--sys-trace mix", &["--sys-mix"])],
+        _ => &[("kernel-dispatch", &[]), ("--sys-trace mix", &["--sys-mix"])],
+    };
+    for (mix, extra) in mixes {
+        println!("conversion of {records} synthetic records ({mix}, streamed), one process per format:");
+        for format in ["csv", "json", "pftrace", "otf2", "rocpd"] {
+            let out = std::process::Command::new(&me)
+                .args(["--convert", format, "--records", &records.to_string()])
+                .args(*extra)
+                .output()
+                .context("running a conversion child")?;
+            let text = String::from_utf8_lossy(&out.stdout);
+            if !out.status.success() {
+                println!("  {format:<8} failed: {}{}", text.trim(), String::from_utf8_lossy(&out.stderr).trim());
+                continue;
+            }
+            println!("  {}", text.trim());
         }
-        println!("  {}", text.trim());
     }
     Ok(())
 }
@@ -347,7 +358,7 @@ fn peak_rss_kib() -> u64 {
 }
 
 /// `--convert FORMAT --records N`: one conversion of the streamed synthetic trace.
-fn convert_child(format: &str, records: u64) -> Result<()> {
+fn convert_child(format: &str, records: u64, sys_mix: bool) -> Result<()> {
     use rocprof_writers::{write_stream, OutputLocation, Progress, StreamOptions, Writer};
     let dir = scratch(&format!("convert-{format}"));
     let out = OutputLocation::new(&dir, "synthetic");
@@ -364,7 +375,11 @@ fn convert_child(format: &str, records: u64) -> Result<()> {
         "rocpd" => Box::new(rocprof_writers::rocpd::RocpdWriter::new(out)),
         other => bail!("unknown format {other}"),
     };
-    let mut source = rocprof_writers::synthetic::Source::new(records);
+    let mut source = if sys_mix {
+        rocprof_writers::synthetic::Source::sys_trace(records)
+    } else {
+        rocprof_writers::synthetic::Source::new(records)
+    };
     let t = Instant::now();
     let outcome = write_stream(
         &mut source,
