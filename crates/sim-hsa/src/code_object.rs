@@ -8,8 +8,9 @@
 //! Symbol names keep `.kd`; NAME is written without a NUL, KERNARG_SEGMENT_ALIGNMENT is 16.
 
 use std::collections::HashMap;
+use std::collections::VecDeque;
 use std::ffi::{c_char, c_void, CStr};
-use std::sync::{Mutex, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use rocprof_hsa_sys::*;
 
@@ -31,7 +32,8 @@ pub(crate) struct KernelInfo {
     /// Size of the kernel's machine code (its `STT_FUNC` symbol), for the device model.
     pub(crate) code_bytes: u64,
     /// Host address of the kernel's first instruction (descriptor address plus
-    /// `kernel_code_entry_byte_offset`); its `code_bytes` bytes stay mapped for the process's life.
+    /// `kernel_code_entry_byte_offset`); its `code_bytes` bytes stay mapped (a destroyed executable's
+    /// block is recycled, see [`Segment`]).
     pub(crate) code_addr: u64,
     /// `ROCPROF_RS_SIM_KERNEL_SCALE`'s factor for this kernel (1 when no rule matches its name).
     pub(crate) time_factor: f64,
@@ -42,21 +44,12 @@ static KERNELS: RwLock<Option<HashMap<u64, KernelInfo>>> = RwLock::new(None);
 
 /// `[base, base + size)` of every loaded code object (kernels may read constants next to their code).
 pub(crate) fn loaded_ranges() -> Vec<(u64, u64)> {
-    let mut v = Vec::new();
-    for exe in all_executables() {
-        // SAFETY: registered executables are leaked, never freed.
-        let e = unsafe { &*(exe as usize as *const Executable) };
-        let st = e.state.lock().unwrap_or_else(|e| e.into_inner());
-        v.extend(st.loaded.iter().map(|l| (l.load_base, l.load_base + l.load_size)));
-    }
-    v
+    all_loaded().iter().map(|(_, l)| (l.load_base, l.load_base + l.load_size)).collect()
 }
 
 /// The name of the kernel whose descriptor is at `kernel_object` (without `.kd`).
 pub(crate) fn kernel_name(kernel_object: u64) -> Option<String> {
-    for exe in all_executables() {
-        // SAFETY: registered executables are leaked, never freed.
-        let e = unsafe { &*(exe as usize as *const Executable) };
+    for e in live_executables() {
         let st = e.state.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(s) = st.symbols.iter().find(|s| s.address == kernel_object && s.kernel.is_some()) {
             return Some(s.name.trim_end_matches(".kd").to_string());
@@ -255,6 +248,79 @@ pub(crate) unsafe extern "C" fn hsa_code_object_reader_destroy(
 
 // ---------------------------------------------------------------- executables
 
+/// The block a code object's segments are loaded into (256-byte aligned, zeroed). Dropped with its
+/// loaded code object when the executable is destroyed: the block goes to a pool of spare blocks that
+/// the next load of the same size takes again (a load/unload loop reuses one block, and addresses of a
+/// destroyed executable stay mapped, as a dispatch that outlives its executable may still read them);
+/// beyond [`SPARE_BYTES`] of spare blocks the oldest are freed.
+pub(crate) struct Segment {
+    base: usize,
+    layout: std::alloc::Layout,
+}
+
+/// Bytes of destroyed executables' blocks kept for reuse before the oldest is freed.
+const SPARE_BYTES: usize = 16 << 20;
+
+/// Spare blocks (oldest first) and their total size.
+static SPARE: Mutex<(VecDeque<(usize, std::alloc::Layout)>, usize)> = Mutex::new((VecDeque::new(), 0));
+
+impl Segment {
+    fn new(size: usize) -> Result<Segment, Status> {
+        let layout =
+            std::alloc::Layout::from_size_align(size, 256).map_err(|_| HSA_STATUS_ERROR_INVALID_CODE_OBJECT)?;
+        let reused = {
+            let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
+            let i = spare.0.iter().position(|(_, l)| *l == layout);
+            i.and_then(|i| spare.0.remove(i)).map(|(base, _)| {
+                spare.1 -= layout.size();
+                base
+            })
+        };
+        let base = match reused {
+            Some(base) => {
+                // SAFETY: a spare block of exactly this layout, owned by nobody else now.
+                unsafe { std::ptr::write_bytes(base as *mut u8, 0, size) };
+                base
+            }
+            None => {
+                // SAFETY: non-zero size (callers pass at least 1).
+                let p = unsafe { std::alloc::alloc_zeroed(layout) };
+                if p.is_null() {
+                    return Err(HSA_STATUS_ERROR_OUT_OF_RESOURCES);
+                }
+                p as usize
+            }
+        };
+        Ok(Segment { base, layout })
+    }
+
+    fn ptr(&self) -> *mut u8 {
+        self.base as *mut u8
+    }
+}
+
+impl Drop for Segment {
+    fn drop(&mut self) {
+        let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
+        spare.0.push_back((self.base, self.layout));
+        spare.1 += self.layout.size();
+        while spare.1 > SPARE_BYTES {
+            let Some((base, layout)) = spare.0.pop_front() else { break };
+            spare.1 -= layout.size();
+            // SAFETY: allocated by `Segment::new` with this layout; it left the pool just now and no
+            // loaded code object owns it.
+            unsafe { std::alloc::dealloc(base as *mut u8, layout) };
+        }
+    }
+}
+
+/// Number of spare code-object blocks and their bytes (tests).
+#[cfg(test)]
+pub(crate) fn spare_blocks() -> (usize, usize) {
+    let spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
+    (spare.0.len(), spare.1)
+}
+
 pub(crate) struct LoadedCodeObject {
     pub(crate) executable: u64,
     pub(crate) agent: &'static Agent,
@@ -264,6 +330,8 @@ pub(crate) struct LoadedCodeObject {
     pub(crate) load_size: u64,
     pub(crate) load_delta: i64,
     pub(crate) uri: String,
+    /// Owns `load_base .. load_base + load_size`.
+    _segment: Segment,
 }
 
 pub(crate) struct ExecSymbol {
@@ -277,8 +345,8 @@ pub(crate) struct ExecSymbol {
 
 pub(crate) struct ExecState {
     pub(crate) frozen: bool,
-    pub(crate) loaded: Vec<&'static LoadedCodeObject>,
-    pub(crate) symbols: Vec<&'static ExecSymbol>,
+    pub(crate) loaded: Vec<Arc<LoadedCodeObject>>,
+    pub(crate) symbols: Vec<Arc<ExecSymbol>>,
 }
 
 pub(crate) struct Executable {
@@ -287,20 +355,43 @@ pub(crate) struct Executable {
     pub(crate) state: Mutex<ExecState>,
 }
 
-/// Live executables, in creation order (the loader's `iterate_executables` order).
-static EXECUTABLES: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+/// Live executables, in creation order (the loader's `iterate_executables` order). A handle is the
+/// address of its `Executable`; `hsa_executable_destroy` removes it, and the executable, its loaded
+/// code objects (with their ELF copies and blocks) and its symbols are freed once no API call that
+/// looked them up still uses them. As on ROCr, handles of a destroyed executable, of its loaded code
+/// objects and of its symbols are invalid afterwards.
+static EXECUTABLES: Mutex<Vec<Arc<Executable>>> = Mutex::new(Vec::new());
 
-pub(crate) fn lookup_executable(h: hsa_executable_t) -> Result<&'static Executable, Status> {
-    if EXECUTABLES.lock().unwrap_or_else(|e| e.into_inner()).contains(&(h.handle as usize)) {
-        // SAFETY: registered executables are leaked boxes, never freed.
-        Ok(unsafe { &*(h.handle as usize as *const Executable) })
-    } else {
-        Err(HSA_STATUS_ERROR_INVALID_EXECUTABLE)
-    }
+fn live_executables() -> Vec<Arc<Executable>> {
+    EXECUTABLES.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+fn executable_handle(e: &Arc<Executable>) -> u64 {
+    Arc::as_ptr(e) as u64
+}
+
+pub(crate) fn lookup_executable(h: hsa_executable_t) -> Result<Arc<Executable>, Status> {
+    EXECUTABLES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|e| executable_handle(e) == h.handle)
+        .cloned()
+        .ok_or(HSA_STATUS_ERROR_INVALID_EXECUTABLE)
 }
 
 pub(crate) fn all_executables() -> Vec<u64> {
-    EXECUTABLES.lock().unwrap_or_else(|e| e.into_inner()).iter().map(|a| *a as u64).collect()
+    EXECUTABLES.lock().unwrap_or_else(|e| e.into_inner()).iter().map(executable_handle).collect()
+}
+
+/// Every loaded code object with its executable handle, in executable creation and load order.
+pub(crate) fn all_loaded() -> Vec<(u64, Arc<LoadedCodeObject>)> {
+    let mut v = Vec::new();
+    for e in live_executables() {
+        let st = e.state.lock().unwrap_or_else(|e| e.into_inner());
+        v.extend(st.loaded.iter().map(|l| (executable_handle(&e), l.clone())));
+    }
+    v
 }
 
 fn create_executable(profile: u32, rounding: u32, out: *mut hsa_executable_t) -> Result<(), Status> {
@@ -308,14 +399,15 @@ fn create_executable(profile: u32, rounding: u32, out: *mut hsa_executable_t) ->
     if out.is_null() || profile > HSA_PROFILE_FULL || rounding > HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR {
         return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
     }
-    let e: &'static Executable = Box::leak(Box::new(Executable {
+    let e = Arc::new(Executable {
         profile,
         rounding,
         state: Mutex::new(ExecState { frozen: false, loaded: Vec::new(), symbols: Vec::new() }),
-    }));
-    EXECUTABLES.lock().unwrap_or_else(|e| e.into_inner()).push(e as *const Executable as usize);
+    });
+    let handle = executable_handle(&e);
+    EXECUTABLES.lock().unwrap_or_else(|e| e.into_inner()).push(e);
     // SAFETY: non-null out-pointer.
-    unsafe { put(out.cast(), hsa_executable_t { handle: e as *const Executable as u64 }) };
+    unsafe { put(out.cast(), hsa_executable_t { handle }) };
     Ok(())
 }
 
@@ -351,18 +443,31 @@ pub(crate) unsafe extern "C" fn hsa_executable_create(
 pub(crate) unsafe extern "C" fn hsa_executable_destroy(executable: hsa_executable_t) -> hsa_status_t {
     status(|| {
         system()?;
-        let e = lookup_executable(executable)?;
-        EXECUTABLES.lock().unwrap_or_else(|e| e.into_inner()).retain(|a| *a != executable.handle as usize);
-        let st = e.state.lock().unwrap_or_else(|e| e.into_inner());
-        let mut k = KERNELS.write().unwrap_or_else(|e| e.into_inner());
-        if let Some(map) = k.as_mut() {
-            for s in &st.symbols {
-                if s.kernel.is_some() {
+        let e = {
+            let mut all = EXECUTABLES.lock().unwrap_or_else(|e| e.into_inner());
+            let i = all
+                .iter()
+                .position(|e| executable_handle(e) == executable.handle)
+                .ok_or(HSA_STATUS_ERROR_INVALID_EXECUTABLE)?;
+            all.remove(i)
+        };
+        let mut st = e.state.lock().unwrap_or_else(|e| e.into_inner());
+        {
+            let mut k = KERNELS.write().unwrap_or_else(|e| e.into_inner());
+            if let Some(map) = k.as_mut() {
+                for s in st.symbols.iter().filter(|s| s.kernel.is_some()) {
                     map.remove(&s.address);
                 }
             }
         }
-        // Segment memory stays mapped: tools may still translate addresses of a destroyed executable.
+        for s in st.symbols.iter().filter(|s| s.kernel.is_some()) {
+            crate::packet::forget_kernel(s.address);
+        }
+        // Released as ROCr releases them: the symbols, the loaded code objects' ELF copies and their
+        // blocks (recycled, see `Segment`) go with the last reference (an API call of another thread
+        // may still hold one for its duration).
+        st.symbols.clear();
+        st.loaded.clear();
         Ok(())
     })
 }
@@ -390,12 +495,7 @@ unsafe fn read_descriptor(kd: *const u8, code_bytes: u64) -> KernelInfo {
     }
 }
 
-fn load(
-    e: &'static Executable,
-    exe_handle: u64,
-    a: &'static Agent,
-    r: &'static Reader,
-) -> Result<&'static LoadedCodeObject, Status> {
+fn load(e: &Executable, exe_handle: u64, a: &'static Agent, r: &Reader) -> Result<Arc<LoadedCodeObject>, Status> {
     let m = a.gpu().ok_or(HSA_STATUS_ERROR_INVALID_AGENT)?;
     let co = elf::parse(&r.bytes).map_err(|err| {
         crate::diag!("code object {} rejected: {:?} at offset {:#x}", r.uri, err.kind, err.offset);
@@ -409,12 +509,8 @@ fn load(
         return Err(HSA_STATUS_ERROR_FROZEN_EXECUTABLE);
     }
     let size = co.load_size().max(1) as usize;
-    let layout = std::alloc::Layout::from_size_align(size, 256).map_err(|_| HSA_STATUS_ERROR_INVALID_CODE_OBJECT)?;
-    // SAFETY: non-zero size.
-    let base = unsafe { std::alloc::alloc_zeroed(layout) };
-    if base.is_null() {
-        return Err(HSA_STATUS_ERROR_OUT_OF_RESOURCES);
-    }
+    let segment = Segment::new(size)?;
+    let base = segment.ptr();
     for p in &co.segments {
         let n = p.filesz.min(p.memsz) as usize;
         // SAFETY: `parse` checked the file range; the segment fits in `load_size` bytes by construction.
@@ -442,7 +538,7 @@ fn load(
             unsafe { base.add(rel.offset as usize).cast::<u64>().write_unaligned(v) };
         }
     }
-    let lco: &'static LoadedCodeObject = Box::leak(Box::new(LoadedCodeObject {
+    let lco = Arc::new(LoadedCodeObject {
         executable: exe_handle,
         agent: a,
         elf: r.bytes.clone(),
@@ -450,7 +546,8 @@ fn load(
         load_size: size as u64,
         load_delta: delta,
         uri: r.uri.clone(),
-    }));
+        _segment: segment,
+    });
     let funcs: HashMap<&str, u64> =
         co.symbols.iter().filter(|s| s.kind == elf::STT_FUNC).map(|s| (s.name.as_str(), s.size)).collect();
     let mut kernels = KERNELS.write().unwrap_or_else(|e| e.into_inner());
@@ -478,16 +575,16 @@ fn load(
         } else {
             None
         };
-        st.symbols.push(Box::leak(Box::new(ExecSymbol {
+        st.symbols.push(Arc::new(ExecSymbol {
             name: s.name.clone(),
             kind: if kernel.is_some() { HSA_SYMBOL_KIND_KERNEL } else { HSA_SYMBOL_KIND_VARIABLE },
             agent: a,
             address,
             size: s.size,
             kernel,
-        })));
+        }));
     }
-    st.loaded.push(lco);
+    st.loaded.push(lco.clone());
     Ok(lco)
 }
 
@@ -503,15 +600,10 @@ pub(crate) unsafe extern "C" fn hsa_executable_load_agent_code_object(
         let e = lookup_executable(executable)?;
         let a = agent::lookup(agent)?;
         let r = lookup_reader(code_object_reader)?;
-        let lco = load(e, executable.handle, a, r)?;
+        let lco = load(&e, executable.handle, a, r)?;
         if !loaded_code_object.is_null() {
             // SAFETY: non-null optional out-pointer.
-            unsafe {
-                put(
-                    loaded_code_object.cast(),
-                    hsa_loaded_code_object_t { handle: lco as *const LoadedCodeObject as u64 },
-                )
-            };
+            unsafe { put(loaded_code_object.cast(), hsa_loaded_code_object_t { handle: lco_handle(&lco) }) };
         }
         Ok(())
     })
@@ -585,28 +677,26 @@ pub(crate) unsafe extern "C" fn hsa_executable_validate_alt(
     unsafe { hsa_executable_validate(executable, result) }
 }
 
-fn symbol_handle(s: &'static ExecSymbol) -> hsa_executable_symbol_t {
-    hsa_executable_symbol_t { handle: s as *const ExecSymbol as u64 }
+fn symbol_handle(s: &Arc<ExecSymbol>) -> hsa_executable_symbol_t {
+    hsa_executable_symbol_t { handle: Arc::as_ptr(s) as u64 }
 }
 
-fn lookup_symbol(h: hsa_executable_symbol_t) -> Result<&'static ExecSymbol, Status> {
-    for exe in all_executables() {
-        // SAFETY: registered executables are leaked.
-        let e = unsafe { &*(exe as usize as *const Executable) };
+fn lookup_symbol(h: hsa_executable_symbol_t) -> Result<Arc<ExecSymbol>, Status> {
+    for e in live_executables() {
         let st = e.state.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(s) = st.symbols.iter().find(|s| symbol_handle(s).handle == h.handle) {
-            return Ok(s);
+            return Ok(s.clone());
         }
     }
     Err(HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL)
 }
 
-fn find_symbol(e: &'static Executable, name: &str, agent: Option<u64>) -> Result<&'static ExecSymbol, Status> {
+fn find_symbol(e: &Executable, name: &str, agent: Option<u64>) -> Result<Arc<ExecSymbol>, Status> {
     let st = e.state.lock().unwrap_or_else(|e| e.into_inner());
     st.symbols
         .iter()
         .find(|s| s.name == name && agent.map_or(true, |a| s.agent.handle().handle == a))
-        .copied()
+        .cloned()
         .ok_or(HSA_STATUS_ERROR_INVALID_SYMBOL_NAME)
 }
 
@@ -626,9 +716,9 @@ pub(crate) unsafe extern "C" fn hsa_executable_get_symbol_by_name(
         let name = unsafe { CStr::from_ptr(symbol_name) }.to_string_lossy().into_owned();
         // SAFETY: optional agent pointer from the caller.
         let a = if agent.is_null() { None } else { Some(unsafe { agent.read_unaligned() }.handle) };
-        let s = find_symbol(e, &name, a)?;
+        let s = find_symbol(&e, &name, a)?;
         // SAFETY: non-null out-pointer.
-        unsafe { put(symbol.cast(), symbol_handle(s)) };
+        unsafe { put(symbol.cast(), symbol_handle(&s)) };
         Ok(())
     })
 }
@@ -702,7 +792,7 @@ pub(crate) unsafe extern "C" fn hsa_executable_symbol_get_info(
 type SymbolCb =
     unsafe extern "C" fn(exec: hsa_executable_t, symbol: hsa_executable_symbol_t, data: *mut c_void) -> hsa_status_t;
 
-fn symbols_of(executable: hsa_executable_t) -> Result<Vec<&'static ExecSymbol>, Status> {
+fn symbols_of(executable: hsa_executable_t) -> Result<Vec<Arc<ExecSymbol>>, Status> {
     system()?;
     let e = lookup_executable(executable)?;
     let st = e.state.lock().unwrap_or_else(|e| e.into_inner());
@@ -718,7 +808,7 @@ pub(crate) unsafe extern "C" fn hsa_executable_iterate_symbols(
         let cb = callback.ok_or(HSA_STATUS_ERROR_INVALID_ARGUMENT)?;
         for s in symbols_of(executable)? {
             // SAFETY: application callback with its own data.
-            let r = unsafe { cb(executable, symbol_handle(s), data) };
+            let r = unsafe { cb(executable, symbol_handle(&s), data) };
             if r != HSA_STATUS_SUCCESS {
                 return Ok(r);
             }
@@ -745,7 +835,7 @@ pub(crate) unsafe extern "C" fn hsa_executable_iterate_agent_symbols(
         agent::lookup(agent)?;
         for s in symbols_of(executable)?.into_iter().filter(|s| s.agent.handle().handle == agent.handle) {
             // SAFETY: application callback with its own data.
-            let r = unsafe { cb(executable, agent, symbol_handle(s), data) };
+            let r = unsafe { cb(executable, agent, symbol_handle(&s), data) };
             if r != HSA_STATUS_SUCCESS {
                 return Ok(r);
             }
@@ -767,21 +857,22 @@ pub(crate) unsafe extern "C" fn hsa_executable_iterate_program_symbols(
     })
 }
 
-/// Loaded code object by handle.
-pub(crate) fn lookup_lco(h: hsa_loaded_code_object_t) -> Result<(&'static LoadedCodeObject, bool), Status> {
-    for exe in all_executables() {
-        // SAFETY: registered executables are leaked.
-        let e = unsafe { &*(exe as usize as *const Executable) };
-        let st = e.state.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(l) = st.loaded.iter().find(|l| **l as *const LoadedCodeObject as u64 == h.handle) {
-            return Ok((l, true));
-        }
-    }
-    Err(HSA_STATUS_ERROR_INVALID_ARGUMENT)
+/// The handle of a loaded code object (its address).
+pub(crate) fn lco_handle(l: &Arc<LoadedCodeObject>) -> u64 {
+    Arc::as_ptr(l) as u64
+}
+
+/// Loaded code object by handle (of a live executable).
+pub(crate) fn lookup_lco(h: hsa_loaded_code_object_t) -> Result<Arc<LoadedCodeObject>, Status> {
+    all_loaded()
+        .into_iter()
+        .map(|(_, l)| l)
+        .find(|l| lco_handle(l) == h.handle)
+        .ok_or(HSA_STATUS_ERROR_INVALID_ARGUMENT)
 }
 
 /// Loaded code objects of an executable, in load order.
-pub(crate) fn loaded_of(e: &'static Executable) -> Vec<&'static LoadedCodeObject> {
+pub(crate) fn loaded_of(e: &Executable) -> Vec<Arc<LoadedCodeObject>> {
     e.state.lock().unwrap_or_else(|e| e.into_inner()).loaded.clone()
 }
 
@@ -807,6 +898,93 @@ mod tests {
         assert_eq!(&file[offset..offset + 32], &EMBEDDED, "offset points at the same bytes in the file");
         let heap = Box::new([0u8; 64]);
         assert_eq!(mapped_file_of(heap.as_ptr() as usize, heap.len()), None);
+    }
+
+    /// One cycle as an application runs it: reader, executable, load, freeze, look the kernel up, then
+    /// destroy both. Returns (executable, symbol, loaded code object, kernel object).
+    fn load_cycle(gpu: hsa_agent_t, bytes: &[u8]) -> (hsa_executable_t, hsa_executable_symbol_t, u64, u64) {
+        let mut reader = hsa_code_object_reader_t { handle: 0 };
+        let mut exe = hsa_executable_t { handle: 0 };
+        let mut sym = hsa_executable_symbol_t { handle: 0 };
+        let mut lco = hsa_loaded_code_object_t { handle: 0 };
+        let mut kernel_object = 0u64;
+        // SAFETY: valid buffers and out-pointers; `bytes` outlives the reader.
+        unsafe {
+            assert_eq!(
+                hsa_code_object_reader_create_from_memory(bytes.as_ptr().cast(), bytes.len(), &mut reader),
+                HSA_STATUS_SUCCESS
+            );
+            assert_eq!(
+                hsa_executable_create_alt(
+                    HSA_PROFILE_FULL,
+                    HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
+                    std::ptr::null(),
+                    &mut exe
+                ),
+                HSA_STATUS_SUCCESS
+            );
+            assert_eq!(
+                hsa_executable_load_agent_code_object(exe, gpu, reader, std::ptr::null(), &mut lco),
+                HSA_STATUS_SUCCESS
+            );
+            assert_eq!(hsa_executable_freeze(exe, std::ptr::null()), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_executable_get_symbol_by_name(exe, c"fill.kd".as_ptr(), &gpu, &mut sym), HSA_STATUS_SUCCESS);
+            assert_eq!(
+                hsa_executable_symbol_get_info(
+                    sym,
+                    HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
+                    (&mut kernel_object as *mut u64).cast()
+                ),
+                HSA_STATUS_SUCCESS
+            );
+            assert!(kernel_info(kernel_object).is_some());
+            assert_eq!(kernel_name(kernel_object).as_deref(), Some("fill"));
+            assert_eq!(hsa_executable_destroy(exe), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_code_object_reader_destroy(reader), HSA_STATUS_SUCCESS);
+        }
+        (exe, sym, lco.handle, kernel_object)
+    }
+
+    /// Issue 14: a destroyed executable is released as on ROCr (its handle, its symbols' and loaded code
+    /// objects' handles are invalid, its kernels are no longer dispatchable) and a load/unload loop reuses
+    /// one block instead of growing by a code object per cycle.
+    #[test]
+    fn destroyed_executables_are_released_and_their_blocks_recycled() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = crate::api::testing::init_gpu();
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/kernels/fill-gfx942.co");
+        let bytes = std::fs::read(path).unwrap();
+        let live_before = all_executables().len();
+        let (exe, sym, lco, kernel_object) = load_cycle(gpu, &bytes);
+        assert_eq!(all_executables().len(), live_before);
+        assert!(kernel_info(kernel_object).is_none(), "a destroyed executable's kernel is not dispatchable");
+        assert_eq!(kernel_name(kernel_object), None);
+        assert!(!loaded_ranges().iter().any(|(b, e)| (*b..*e).contains(&kernel_object)));
+        let mut state = 0u32;
+        let mut kind = 0u32;
+        // SAFETY: stale handles are checked, never dereferenced; valid out-pointers.
+        unsafe {
+            assert_eq!(hsa_executable_destroy(exe), HSA_STATUS_ERROR_INVALID_EXECUTABLE);
+            assert_eq!(
+                hsa_executable_get_info(exe, HSA_EXECUTABLE_INFO_STATE, (&mut state as *mut u32).cast()),
+                HSA_STATUS_ERROR_INVALID_EXECUTABLE
+            );
+            assert_eq!(
+                hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_TYPE, (&mut kind as *mut u32).cast()),
+                HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL
+            );
+        }
+        assert_eq!(lookup_lco(hsa_loaded_code_object_t { handle: lco }).err(), Some(HSA_STATUS_ERROR_INVALID_ARGUMENT));
+        // The next load of the same code object takes the block back: the same kernel object address.
+        let (_, _, _, again) = load_cycle(gpu, &bytes);
+        assert_eq!(again, kernel_object, "the destroyed executable's block is reused");
+        for _ in 0..500 {
+            load_cycle(gpu, &bytes);
+        }
+        let (blocks, spare_bytes) = spare_blocks();
+        assert!(blocks <= 2 && spare_bytes <= SPARE_BYTES, "{blocks} spare blocks, {spare_bytes} bytes");
+        assert_eq!(all_executables().len(), live_before);
+        crate::api::testing::shut_down();
     }
 
     #[test]

@@ -11,23 +11,12 @@ use std::ffi::c_void;
 use rocprof_hsa_sys::*;
 
 use crate::api::{put, put_chars, status, status_code};
-use crate::code_object::{self, Executable, LoadedCodeObject};
+use std::sync::Arc;
+
+use crate::code_object::{self, all_loaded, LoadedCodeObject};
 use crate::runtime::system;
 
-/// Every loaded code object with its executable handle.
-fn all_loaded() -> Vec<(u64, &'static LoadedCodeObject)> {
-    let mut v = Vec::new();
-    for exe in code_object::all_executables() {
-        // SAFETY: registered executables are leaked, never freed.
-        let e = unsafe { &*(exe as usize as *const Executable) };
-        for l in code_object::loaded_of(e) {
-            v.push((exe, l));
-        }
-    }
-    v
-}
-
-fn containing(addr: u64) -> Option<(u64, &'static LoadedCodeObject)> {
+fn containing(addr: u64) -> Option<(u64, Arc<LoadedCodeObject>)> {
     all_loaded().into_iter().find(|(_, l)| addr >= l.load_base && addr < l.load_base + l.load_size)
 }
 
@@ -118,11 +107,9 @@ pub(crate) unsafe extern "C" fn hsa_ven_amd_loader_executable_iterate_loaded_cod
         system()?;
         let cb = callback.ok_or(HSA_STATUS_ERROR_INVALID_ARGUMENT)?;
         let e = code_object::lookup_executable(executable)?;
-        for l in code_object::loaded_of(e) {
+        for l in code_object::loaded_of(&e) {
             // SAFETY: tool callback with its own data.
-            let r = unsafe {
-                cb(executable, hsa_loaded_code_object_t { handle: l as *const LoadedCodeObject as u64 }, data)
-            };
+            let r = unsafe { cb(executable, hsa_loaded_code_object_t { handle: code_object::lco_handle(&l) }, data) };
             if r != HSA_STATUS_SUCCESS {
                 return Ok(r);
             }
@@ -138,7 +125,7 @@ pub(crate) unsafe extern "C" fn hsa_ven_amd_loader_loaded_code_object_get_info(
 ) -> hsa_status_t {
     status(|| {
         system()?;
-        let (l, _) = code_object::lookup_lco(loaded_code_object)?;
+        let l = code_object::lookup_lco(loaded_code_object)?;
         if value.is_null() {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }

@@ -24,7 +24,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{fence, AtomicU16, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rocprof_device::wave::{DetailRequest, DispatchInput, DispatchModel, KernelProfile};
@@ -253,34 +253,45 @@ pub(crate) fn execute(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<(
     Ok(())
 }
 
-/// The walked code of every kernel dispatched so far, by kernel descriptor address. Kernels are never
-/// unmapped (executables keep their segments), so an address always names the same code; the profiles
-/// are leaked, bounded by the number of loaded kernels.
-static PROFILES: Mutex<Option<HashMap<u64, &'static KernelProfile>>> = Mutex::new(None);
+/// The walked code of every loaded kernel dispatched so far, by kernel descriptor address. An entry is
+/// forgotten when its executable is destroyed ([`forget_kernel`]): the address may then be reused by
+/// another code object, and the memory of the walk is released with the executable (a dispatch still
+/// modelling it holds its own reference).
+static PROFILES: Mutex<Option<HashMap<u64, Arc<KernelProfile>>>> = Mutex::new(None);
 
 /// The walked code of the kernel at `kernel_object`.
-fn kernel_profile(m: &'static GpuModel, kernel_object: u64, k: &code_object::KernelInfo) -> &'static KernelProfile {
+fn kernel_profile(m: &'static GpuModel, kernel_object: u64, k: &code_object::KernelInfo) -> Arc<KernelProfile> {
     let mut map = PROFILES.lock().unwrap_or_else(|e| e.into_inner());
     let map = map.get_or_insert_with(HashMap::new);
-    map.entry(kernel_object).or_insert_with(|| {
-        let code: &[u8] = if k.code_bytes == 0 {
-            &[]
-        } else {
-            // SAFETY: `code_addr .. code_addr + code_bytes` lies inside the kernel's loaded code-object
-            // block (checked when it was loaded), which is never unmapped or written after loading.
-            unsafe { std::slice::from_raw_parts(k.code_addr as *const u8, k.code_bytes as usize) }
-        };
-        Box::leak(Box::new(KernelProfile::from_code(m, code)))
-    })
+    map.entry(kernel_object)
+        .or_insert_with(|| {
+            let code: &[u8] = if k.code_bytes == 0 {
+                &[]
+            } else {
+                // SAFETY: `code_addr .. code_addr + code_bytes` lies inside the kernel's loaded code-object
+                // block (checked when it was loaded); the block stays mapped (destroyed executables'
+                // blocks are recycled, see `code_object::Segment`).
+                unsafe { std::slice::from_raw_parts(k.code_addr as *const u8, k.code_bytes as usize) }
+            };
+            Arc::new(KernelProfile::from_code(m, code))
+        })
+        .clone()
+}
+
+/// Drops the walked code of the kernel at `kernel_object` (its executable is being destroyed).
+pub(crate) fn forget_kernel(kernel_object: u64) {
+    if let Some(map) = PROFILES.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+        map.remove(&kernel_object);
+    }
 }
 
 /// What the device model needs about a kernel dispatch packet already checked by [`kernel_dispatch`].
-fn dispatch_input(
+fn dispatch_input<'a>(
     m: &'static GpuModel,
     pkt: &[u8; 64],
-    kernel_object: u64,
     k: &code_object::KernelInfo,
-) -> DispatchInput<'static> {
+    profile: &'a KernelProfile,
+) -> DispatchInput<'a> {
     DispatchInput {
         target: m,
         grid: [u32_at(pkt, 12), u32_at(pkt, 16), u32_at(pkt, 20)],
@@ -288,7 +299,7 @@ fn dispatch_input(
         wavefront_size: if k.wave32 { 32 } else { 64 },
         lds_bytes: u32_at(pkt, 28),
         scratch_bytes: u32_at(pkt, 24),
-        kernel: kernel_profile(m, kernel_object, k),
+        kernel: profile,
     }
 }
 
@@ -298,7 +309,9 @@ fn kernel_code(k: &code_object::KernelInfo) -> &'static [u8] {
         return &[];
     }
     // SAFETY: `code_addr .. code_addr + code_bytes` lies inside the kernel's loaded code-object block
-    // (checked when it was loaded), which is never unmapped or written after loading.
+    // (checked when it was loaded), which stays mapped: a destroyed executable's block is recycled
+    // (`code_object::Segment`), so a kernel still running when the application destroys its executable
+    // (the application's error, as on ROCr) reads stale code, never unmapped memory.
     unsafe { std::slice::from_raw_parts(k.code_addr as *const u8, k.code_bytes as usize) }
 }
 
@@ -314,7 +327,8 @@ pub(crate) fn dispatch_model(
     k: &code_object::KernelInfo,
     detail: &DetailRequest,
 ) -> DispatchModel {
-    let input = dispatch_input(m, pkt, kernel_object, k);
+    let profile = kernel_profile(m, kernel_object, k);
+    let input = dispatch_input(m, pkt, k, &profile);
     if !crate::exec::enabled() {
         return DispatchModel::build(&input, detail);
     }
