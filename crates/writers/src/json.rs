@@ -21,7 +21,9 @@ use serde_json::{json, Value};
 
 use crate::host::NodeInfo;
 use crate::kinds;
-use crate::stats::{DomainStats, NameStats, KERNEL_DISPATCH_DOMAIN};
+use crate::stats::{AllStats, DomainStats, NameStats};
+
+mod activity;
 use crate::{Error, OutputFile, OutputLocation, Result, Session, Writer};
 
 /// The `buffer_records` arrays, in rocprofv3's order (all present, empty when not traced).
@@ -121,7 +123,6 @@ struct ProcessJson {
     agents: Vec<Value>,
     code_objects: Vec<Value>,
     kernel_symbols: Vec<Value>,
-    kernel_names: HashMap<KernelId, String>,
     /// Register counts by kernel (`arch_vgpr_count`, `accum_vgpr_count`, `sgpr_count`), which
     /// counter records repeat.
     kernel_regs: HashMap<KernelId, [u32; 3]>,
@@ -129,13 +130,23 @@ struct ProcessJson {
     /// the largest instance count seen).
     counters: Vec<Value>,
     dimensions: BTreeMap<u64, (&'static str, u64)>,
-    stats: DomainStats,
+    /// `summary`: every domain's statistics (with `--stats`).
+    stats: AllStats,
+    /// Operation names, marker messages and external ids for `strings`.
+    host_strings: activity::HostStrings,
     arrays: BTreeMap<&'static str, Spill>,
     /// Scratch text of one record.
     line: String,
     /// `metadata.run_health`: the process's health record (records written, losses by reason,
     /// overhead), when the stream carried one.
     health: Option<Value>,
+}
+
+impl ProcessJson {
+    /// Appends the formatted record in `line` to array `name`.
+    fn push_line(&mut self, name: &str) -> Result<()> {
+        self.arrays.get_mut(name).expect("every buffer_records array has a spill file").push_raw(&self.line)
+    }
 }
 
 #[derive(Debug)]
@@ -375,24 +386,6 @@ fn kernel_dispatch_json(d: &KernelDispatch) -> Value {
     })
 }
 
-/// `strings.buffer_records`: every kind with its operation names (empty where we record none).
-fn buffer_record_strings() -> Value {
-    Value::Array(
-        kinds::BUFFER_TRACING_KINDS
-            .iter()
-            .enumerate()
-            .map(|(i, k)| {
-                let ops: Vec<&str> = if i as u64 == kinds::KERNEL_DISPATCH {
-                    kinds::KERNEL_DISPATCH_OPERATIONS.to_vec()
-                } else {
-                    Vec::new()
-                };
-                json!({ "kind": k, "operations": ops })
-            })
-            .collect(),
-    )
-}
-
 fn stats_json(e: &NameStats) -> Value {
     let n = e.calls as f64;
     let sum = e.total_ns as f64;
@@ -409,14 +402,16 @@ fn stats_json(e: &NameStats) -> Value {
     })
 }
 
-fn summary_json(stats: &DomainStats) -> Value {
-    if stats.is_empty() {
-        return json!([]);
-    }
+/// `summary`: one entry per domain with records, in rocprofv3's domain order.
+fn summary_json(stats: &AllStats) -> Value {
+    Value::Array(stats.non_empty().into_iter().map(domain_summary_json).collect())
+}
+
+fn domain_summary_json(stats: &DomainStats) -> Value {
     let mut all = stats_json(&stats.overall());
     all["operations"] =
         Value::Array(stats.sorted().into_iter().map(|e| json!({ "key": e.name, "value": stats_json(e) })).collect());
-    json!([{ "domain": stats.domain, "stats": all }])
+    json!({ "domain": stats.domain, "stats": all })
 }
 
 /// Appends `"name":[<items>]` to the output from a spill file, and removes the spill file.
@@ -453,11 +448,11 @@ impl State {
             agents: Vec::new(),
             code_objects: Vec::new(),
             kernel_symbols: Vec::new(),
-            kernel_names: HashMap::new(),
             kernel_regs: HashMap::new(),
             counters: Vec::new(),
             dimensions: BTreeMap::new(),
-            stats: DomainStats::new(KERNEL_DISPATCH_DOMAIN),
+            stats: AllStats::new(),
+            host_strings: activity::HostStrings::default(),
             arrays,
             line: String::with_capacity(512),
             health: None,
@@ -483,10 +478,10 @@ impl State {
             "agents": p.agents,
             "counters": p.counters,
             "strings": {
-                "callback_records": [],
-                "buffer_records": buffer_record_strings(),
-                "marker_api": [],
-                "correlation_id": { "external": [] },
+                "callback_records": p.host_strings.callback_records(),
+                "buffer_records": p.host_strings.buffer_records(),
+                "marker_api": p.host_strings.marker_api(),
+                "correlation_id": { "external": p.host_strings.external_ids() },
                 "counters": { "dimension_ids": p.dimensions.iter().map(|(id, (name, size))| json!({
                     "id": id, "instance_size": size, "name": name,
                 })).collect::<Vec<_>>() },
@@ -569,7 +564,6 @@ impl Writer for JsonWriter {
             Record::CodeObject(c) => p.code_objects.push(code_object_json(session, c)),
             Record::KernelSymbol(k) => {
                 p.kernel_symbols.push(kernel_symbol_json(session, k));
-                p.kernel_names.insert(k.id, session.strings.resolve(k.formatted_name).to_string());
                 p.kernel_regs.insert(k.id, [k.arch_vgpr_count, k.accum_vgpr_count, k.sgpr_count]);
             }
             Record::Counter(c) => {
@@ -584,27 +578,44 @@ impl Writer for JsonWriter {
                 p.line.clear();
                 let regs = p.kernel_regs.get(&c.dispatch.kernel).copied();
                 write_counter_collection(&mut p.line, c, regs);
-                let line = std::mem::take(&mut p.line);
-                let r = p.arrays.get_mut("counter_collection").expect("array").push_raw(&line);
-                p.line = line;
-                r?;
+                p.push_line("counter_collection")?;
             }
             Record::RunHealth(h) => {
                 p.health = Some(Value::Object(h.metadata().into_iter().map(|(k, v)| (k, Value::from(v))).collect()));
             }
             Record::KernelDispatch(d) => {
-                if self.options.summary {
-                    let name = p.kernel_names.get(&d.kernel).map(String::as_str).unwrap_or("");
-                    p.stats.add(name, d.duration_ns());
-                }
                 p.line.clear();
                 write_kernel_dispatch(&mut p.line, d);
-                let line = std::mem::take(&mut p.line);
-                let r = p.arrays.get_mut("kernel_dispatch").expect("array").push_raw(&line);
-                p.line = line;
-                r?;
+                p.push_line("kernel_dispatch")?;
+            }
+            Record::ApiCall(a) => {
+                p.host_strings.api(session, a);
+                p.line.clear();
+                activity::write_api(&mut p.line, session, a);
+                p.push_line(activity::api_array(a.domain))?;
+            }
+            Record::MemoryCopy(c) => {
+                p.host_strings.external(c.correlation.external);
+                p.line.clear();
+                activity::write_memory_copy(&mut p.line, c);
+                p.push_line("memory_copy")?;
+            }
+            Record::MemoryAllocation(m) => {
+                p.host_strings.external(m.correlation.external);
+                p.line.clear();
+                activity::write_memory_allocation(&mut p.line, m);
+                p.push_line("memory_allocation")?;
+            }
+            Record::ScratchMemory(s) => {
+                p.host_strings.external(s.correlation.external);
+                p.line.clear();
+                activity::write_scratch_memory(&mut p.line, s);
+                p.push_line("scratch_memory")?;
             }
             _ => {}
+        }
+        if self.options.summary {
+            p.stats.add(session.strings, record);
         }
         Ok(())
     }

@@ -83,3 +83,66 @@ fn without_stats_there_is_no_summary() {
     let doc = read_valid(&files[0]);
     assert!(doc["rocprofiler-sdk-tool"][0].get("summary").is_none());
 }
+
+#[test]
+fn host_records_of_a_sys_trace_are_written_per_domain_linked_and_valid() {
+    use rocprof_writers::{write_stream, StreamOptions};
+    let dir = scratch("json-sys");
+    let mut w =
+        JsonWriter::with_options(OutputLocation::new(&dir, "sys"), JsonOptions { summary: true, config_json: None });
+    let outcome = write_stream(
+        &mut synthetic::Source::sys_trace(3000),
+        &mut [&mut w],
+        &rocprof_writers::StreamOptions { progress: Progress::Hidden, ..StreamOptions::default() },
+    )
+    .unwrap();
+    let expected = rocprof_model::Trace::collect(&mut synthetic::Source::sys_trace(3000)).unwrap();
+    let files = outcome.into_result().unwrap();
+    let doc = read_valid(&files[0]);
+    let p = &doc["rocprofiler-sdk-tool"][0];
+    let br = &p["buffer_records"];
+    let len = |name: &str| br[name].as_array().unwrap().len();
+    let hip = expected.api_calls.iter().filter(|a| a.domain == rocprof_model::ApiDomain::HipRuntime).count();
+    assert_eq!(len("hip_api"), hip);
+    assert_eq!(len("hsa_api"), expected.api_calls.len() - hip);
+    assert_eq!(len("kernel_dispatch"), expected.dispatches.len());
+    assert_eq!(len("memory_copy"), expected.memory_copies.len());
+    assert_eq!(len("memory_allocation"), expected.memory_allocations.len());
+    assert_eq!(
+        len("hip_api") + len("hsa_api") + len("kernel_dispatch") + len("memory_copy") + len("memory_allocation"),
+        3000
+    );
+
+    // Names resolve through strings.buffer_records, as AMD's validate.py does it.
+    let strings = &p["strings"]["buffer_records"];
+    let name = |r: &Value| {
+        let k = &strings[r["kind"].as_u64().unwrap() as usize];
+        (k["kind"].as_str().unwrap().to_string(), k["operations"][r["operation"].as_u64().unwrap() as usize].clone())
+    };
+    for r in br["hsa_api"].as_array().unwrap() {
+        assert_eq!(name(r), ("HSA_CORE_API".to_string(), Value::from("hsa_signal_store_screlease")));
+        assert_ne!(r["correlation_id"]["ancestor"], 0, "the doorbell store is inside its launch");
+    }
+    let launches: std::collections::HashMap<u64, &Value> = br["hip_api"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| name(r).1 == "hipLaunchKernel")
+        .map(|r| (r["correlation_id"]["internal"].as_u64().unwrap(), r))
+        .collect();
+    assert_eq!(name(launches.values().next().unwrap()).0, "HIP_RUNTIME_API_EXT");
+    // Every dispatch links to its launch by correlation id, on the launching thread.
+    for d in br["kernel_dispatch"].as_array().unwrap() {
+        let launch = launches[&d["correlation_id"]["internal"].as_u64().unwrap()];
+        assert_eq!(launch["thread_id"], d["thread_id"]);
+    }
+    let copy = &br["memory_copy"][0];
+    assert_eq!(name(copy), ("MEMORY_COPY".to_string(), Value::from("MEMORY_COPY_HOST_TO_DEVICE")));
+    assert_eq!((copy["src_agent_id"]["handle"].as_u64(), copy["dst_agent_id"]["handle"].as_u64()), (Some(0), Some(1)));
+    let alloc = &br["memory_allocation"][0];
+    assert_eq!(name(alloc), ("MEMORY_ALLOCATION".to_string(), Value::from("MEMORY_ALLOCATION_ALLOCATE")));
+    assert_eq!(alloc["allocation_size"], 1 << 20);
+    // summary: every domain with records, in rocprofv3's order.
+    let domains: Vec<&str> = p["summary"].as_array().unwrap().iter().map(|d| d["domain"].as_str().unwrap()).collect();
+    assert_eq!(domains, ["HSA_API", "HIP_API", "KERNEL_DISPATCH", "MEMORY_COPY", "MEMORY_ALLOCATION"]);
+}
