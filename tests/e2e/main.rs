@@ -18,6 +18,7 @@ mod kernel_trace;
 mod losses;
 mod multi_queue;
 mod packets;
+mod pftrace_sys;
 mod programs;
 mod rocpd_amd;
 mod soak;

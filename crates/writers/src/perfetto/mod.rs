@@ -2,7 +2,8 @@
 //! track per profiled process, thread tracks for host activity, one track per GPU queue
 //! (`COMPUTE Agent [1] QUEUE [0] GPU`) or HIP stream (`STREAM [" 1 "] `), slices with rocprofv3's
 //! categories and debug annotations, and a flow from each API call to the kernel or copy it
-//! launched (flow id derived from the correlation id, per process).
+//! launched (flow id derived from the correlation id, per process). API calls are in `api.rs`,
+//! copies and the memory counter tracks in `memory.rs`, PMC counter tracks in `counters.rs`.
 //!
 //! Streaming: packets go straight to the file as records arrive. Everything goes on one packet
 //! sequence; its first packet clears the incremental state and interns the categories and
@@ -13,7 +14,9 @@
 //! rocprofv3 works around), both are moved to the middle of the overlap, as rocprofv3 does, so that
 //! slices on a queue track never cross.
 
+mod api;
 mod counters;
+mod memory;
 mod proto;
 
 use std::collections::HashMap;
@@ -86,13 +89,15 @@ fn annotation_iid(name: &str) -> u64 {
     ANNOTATIONS.iter().position(|c| *c == name).expect("annotation in ANNOTATIONS") as u64 + 1
 }
 
-/// A value of a debug annotation (signed and floating values serve counter annotations).
+/// A value of a debug annotation (signed, floating, boolean and pointer values serve counter
+/// annotations and API arguments).
 #[derive(Debug, Clone, Copy)]
-#[allow(dead_code)]
 enum Value<'a> {
     Uint(u64),
     Int(i64),
     Double(f64),
+    Bool(bool),
+    Pointer(u64),
     Str(&'a str),
 }
 
@@ -144,6 +149,8 @@ struct AgentInfo {
     bracketed: String,
     /// `GPU`, `CPU`.
     type_name: &'static str,
+    /// The agent's logical node id (copy track names: `COPY to AGENT [<id>] ...`).
+    logical_node_id: u32,
 }
 
 /// Per-process state (ids are per process).
@@ -161,10 +168,14 @@ struct Process {
     queues_per_agent: HashMap<AgentId, u32>,
     stream_tracks: HashMap<u64, u64>,
     thread_tracks: HashMap<ThreadId, u64>,
+    /// Host threads numbered in order of appearance (the main thread is 0), for track names.
+    thread_numbers: HashMap<ThreadId, u32>,
     /// The last dispatch of each queue, held back for the overlap fix.
     held: HashMap<(AgentId, QueueId), KernelDispatch>,
     /// Counter tracks and the counter values of held dispatches.
     counters: counters::Counters,
+    /// Copy tracks and the copy / allocation / scratch counter tracks.
+    memory: memory::Memory,
 }
 
 #[derive(Debug)]
@@ -179,6 +190,12 @@ struct State {
     /// Interned event names and the next id.
     names: HashMap<Box<str>, u64>,
     next_name_iid: u64,
+    /// Interned event names by session string (API function names), 0 = not yet looked up.
+    names_by_string: Vec<u64>,
+    /// Debug annotation names beyond [`ANNOTATIONS`] (API parameter names), interned on first use.
+    arg_names: HashMap<Box<str>, u64>,
+    /// Debug annotations of the next slice beyond its fixed ones, already encoded.
+    extra: Vec<u8>,
     process: Option<Process>,
     options: PerfettoOptions,
     slices: u64,
@@ -217,6 +234,9 @@ impl State {
             interned: Vec::with_capacity(1024),
             names: HashMap::new(),
             next_name_iid: 1,
+            names_by_string: Vec::new(),
+            arg_names: HashMap::new(),
+            extra: Vec::with_capacity(256),
             process: None,
             options,
             slices: 0,
@@ -298,19 +318,30 @@ impl State {
         Ok(())
     }
 
+    /// The number of host thread `tid` in track names: 0 for the main thread, then 1, 2, ... in
+    /// order of appearance.
+    fn thread_number(&mut self, tid: ThreadId) -> u32 {
+        let Some(p) = self.process.as_mut() else { return 0 };
+        if tid.0 == p.main_tid {
+            return 0;
+        }
+        let n = p.thread_numbers.len() as u32 + 1;
+        *p.thread_numbers.entry(tid).or_insert(n)
+    }
+
     /// The track of host thread `tid` (written on first use): the main thread is named after
     /// the executable, the others `THREAD <n> (<tid>)` in order of appearance.
-    #[allow(dead_code)]
     fn thread_track(&mut self, tid: ThreadId) -> Result<u64> {
-        let Some(p) = self.process.as_mut() else { return Ok(0) };
+        let Some(p) = self.process.as_ref() else { return Ok(0) };
         if let Some(&u) = p.thread_tracks.get(&tid) {
             return Ok(u);
         }
-        let (pid, parent, main) = (p.pid, p.uuid, tid.0 == p.main_tid);
-        let n = p.thread_tracks.keys().filter(|t| t.0 != p.main_tid).count() + 1;
+        let n = self.thread_number(tid);
+        let Some(p) = self.process.as_mut() else { return Ok(0) };
+        let (pid, parent) = (p.pid, p.uuid);
         let u = uuid(pid, 2, u64::from(tid.0));
         p.thread_tracks.insert(tid, u);
-        let name = if main { String::new() } else { format!("THREAD {n} ({})", tid.0) };
+        let name = if n == 0 { String::new() } else { format!("THREAD {n} ({})", tid.0) };
         self.descriptor(u, |d, s| {
             s.clear();
             proto::int(s, track::THREAD_PID, i64::from(pid));
@@ -324,18 +355,24 @@ impl State {
         Ok(u)
     }
 
-    /// The track kernels of `d` go on: its queue's, or its HIP stream's.
-    fn kernel_track(&mut self, d: &KernelDispatch) -> Result<u64> {
+    /// The track of HIP stream `stream` (written on first use): `STREAM [" <id> "] `.
+    fn stream_track(&mut self, stream: u64) -> Result<u64> {
         let Some(p) = self.process.as_mut() else { return Ok(0) };
-        if d.stream.0 != 0 && !self.options.group_by_queue {
-            if let Some(&u) = p.stream_tracks.get(&d.stream.0) {
-                return Ok(u);
-            }
-            let u = uuid(p.pid, 3, d.stream.0);
-            p.stream_tracks.insert(d.stream.0, u);
-            self.named_track(u, &format!("STREAM [\" {} \"] ", d.stream.0))?;
+        if let Some(&u) = p.stream_tracks.get(&stream) {
             return Ok(u);
         }
+        let u = uuid(p.pid, 3, stream);
+        p.stream_tracks.insert(stream, u);
+        self.named_track(u, &format!("STREAM [\" {stream} \"] "))?;
+        Ok(u)
+    }
+
+    /// The track kernels of `d` go on: its queue's, or its HIP stream's.
+    fn kernel_track(&mut self, d: &KernelDispatch) -> Result<u64> {
+        if d.stream.0 != 0 && !self.options.group_by_queue {
+            return self.stream_track(d.stream.0);
+        }
+        let Some(p) = self.process.as_mut() else { return Ok(0) };
         if let Some(&u) = p.queue_tracks.get(&(d.agent, d.queue)) {
             return Ok(u);
         }
@@ -360,13 +397,55 @@ impl State {
             Value::Uint(x) => proto::uint(scratch, annotation::UINT_VALUE, x),
             Value::Int(x) => proto::int(scratch, annotation::INT_VALUE, x),
             Value::Double(x) => proto::double(scratch, annotation::DOUBLE_VALUE, x),
+            Value::Bool(x) => proto::uint(scratch, annotation::BOOL_VALUE, u64::from(x)),
+            Value::Pointer(x) => proto::uint(scratch, annotation::POINTER_VALUE, x),
             Value::Str(x) => proto::string(scratch, annotation::STRING_VALUE, x),
         }
         proto::bytes(ev, event::DEBUG_ANNOTATIONS, scratch);
     }
 
+    /// Adds annotation `name` (outside the fixed table; interned on first use) with value `v` to
+    /// the next slice's extra annotations.
+    fn extra_annotation(&mut self, name: &str, v: Value<'_>) {
+        let iid = match self.arg_names.get(name) {
+            Some(&iid) => iid,
+            None => {
+                let iid = (ANNOTATIONS.len() + self.arg_names.len() + 1) as u64;
+                self.arg_names.insert(name.into(), iid);
+                proto::interned_entry(&mut self.interned, interned::DEBUG_ANNOTATION_NAMES, iid, name, &mut self.small);
+                iid
+            }
+        };
+        self.small2.clear();
+        proto::uint(&mut self.small2, annotation::NAME_IID, iid);
+        match v {
+            Value::Uint(x) => proto::uint(&mut self.small2, annotation::UINT_VALUE, x),
+            Value::Int(x) => proto::int(&mut self.small2, annotation::INT_VALUE, x),
+            Value::Double(x) => proto::double(&mut self.small2, annotation::DOUBLE_VALUE, x),
+            Value::Bool(x) => proto::uint(&mut self.small2, annotation::BOOL_VALUE, u64::from(x)),
+            Value::Pointer(x) => proto::uint(&mut self.small2, annotation::POINTER_VALUE, x),
+            Value::Str(x) => proto::string(&mut self.small2, annotation::STRING_VALUE, x),
+        }
+        proto::bytes(&mut self.extra, event::DEBUG_ANNOTATIONS, &self.small2);
+    }
+
+    /// The interned id of the event name held in session string `id` (cached per string).
+    fn name_iid_of(&mut self, session: &Session<'_>, id: rocprof_model::StringId) -> u64 {
+        let i = id.0 as usize;
+        if let Some(&iid) = self.names_by_string.get(i).filter(|&&iid| iid != 0) {
+            return iid;
+        }
+        let iid = self.name_iid(session.strings.resolve(id));
+        if self.names_by_string.len() <= i {
+            self.names_by_string.resize(i + 1, 0);
+        }
+        self.names_by_string[i] = iid;
+        iid
+    }
+
     /// Writes a complete slice: the begin packet (with any new interned names, the category,
-    /// the annotations and the flow) and the end packet.
+    /// the annotations, the extra annotations gathered in `extra`, and the flow) and the end
+    /// packet. `end = None` writes an instant event instead.
     #[allow(clippy::too_many_arguments)]
     fn slice(
         &mut self,
@@ -374,13 +453,14 @@ impl State {
         category: &str,
         name_iid: u64,
         start: u64,
-        end: u64,
+        end: Option<u64>,
         flow: Option<u64>,
         args: &[(&str, Value<'_>)],
         named: &[(Box<str>, f64)],
     ) -> Result<()> {
         self.ev.clear();
-        proto::uint(&mut self.ev, event::TYPE, event::TYPE_SLICE_BEGIN);
+        let kind = if end.is_some() { event::TYPE_SLICE_BEGIN } else { event::TYPE_INSTANT };
+        proto::uint(&mut self.ev, event::TYPE, kind);
         proto::uint(&mut self.ev, event::TRACK_UUID, track_uuid);
         proto::uint(&mut self.ev, event::CATEGORY_IIDS, category_iid(category));
         proto::uint(&mut self.ev, event::NAME_IID, name_iid);
@@ -392,6 +472,10 @@ impl State {
             proto::string(&mut self.small2, annotation::NAME, k);
             proto::double(&mut self.small2, annotation::DOUBLE_VALUE, *v);
             proto::bytes(&mut self.ev, event::DEBUG_ANNOTATIONS, &self.small2);
+        }
+        if !self.extra.is_empty() {
+            self.ev.extend_from_slice(&self.extra);
+            self.extra.clear();
         }
         if let Some(f) = flow {
             proto::uint(&mut self.ev, event::FLOW_IDS_OLD, f);
@@ -406,6 +490,8 @@ impl State {
         }
         proto::bytes(&mut self.pkt, packet::TRACK_EVENT, &self.ev);
         self.flush_packet()?;
+        self.slices += 1;
+        let Some(end) = end else { return Ok(()) };
 
         self.ev.clear();
         proto::uint(&mut self.ev, event::TYPE, event::TYPE_SLICE_END);
@@ -415,7 +501,6 @@ impl State {
         proto::uint(&mut self.pkt, packet::TRUSTED_PACKET_SEQUENCE_ID, SEQUENCE_ID);
         proto::uint(&mut self.pkt, packet::SEQUENCE_FLAGS, packet::SEQ_NEEDS_INCREMENTAL_STATE);
         proto::bytes(&mut self.pkt, packet::TRACK_EVENT, &self.ev);
-        self.slices += 1;
         self.flush_packet()
     }
 
@@ -552,7 +637,7 @@ impl State {
             ("grid_size", Value::Uint(d.grid.product())),
             ("stream_ID", Value::Uint(d.stream.0)),
         ];
-        let r = self.slice(track, "kernel_dispatch", name_iid, d.start.ns, d.end.ns, flow, &args, &counter_args);
+        let r = self.slice(track, "kernel_dispatch", name_iid, d.start.ns, Some(d.end.ns), flow, &args, &counter_args);
         if let Some(a) = self.process.as_mut().and_then(|p| p.agents.get_mut(&d.agent)) {
             a.dashed = agent_dashed;
         }
@@ -565,6 +650,7 @@ impl State {
             dashed: format!("{label}-{index}"),
             bracketed: format!("{label} [{index}]"),
             type_name: a.agent_type.as_str(),
+            logical_node_id: a.logical_node_id,
         };
         if let Some(p) = self.process.as_mut() {
             p.agents.insert(a.id, info);
@@ -603,6 +689,7 @@ impl Writer for PerfettoWriter {
             Record::Process(meta) => {
                 st.flush_held()?;
                 st.flush_counters()?;
+                st.flush_memory()?;
                 st.start_process(meta)
             }
             Record::Agent(a) => {
@@ -614,6 +701,10 @@ impl Writer for PerfettoWriter {
                 Ok(())
             }
             Record::KernelDispatch(d) => st.dispatch(*d),
+            Record::ApiCall(a) => st.api_call(session, a),
+            Record::MemoryCopy(c) => st.memory_copy(c),
+            Record::MemoryAllocation(m) => st.memory_allocation(m),
+            Record::ScratchMemory(s) => st.scratch_memory(s),
             Record::Counter(c) => {
                 st.counter_info(session, c);
                 Ok(())
@@ -622,6 +713,7 @@ impl Writer for PerfettoWriter {
             Record::RunHealth(h) => {
                 st.flush_held()?;
                 st.flush_counters()?;
+                st.flush_memory()?;
                 st.run_health(h)
             }
             _ => Ok(()),
@@ -632,6 +724,7 @@ impl Writer for PerfettoWriter {
         let Some(mut st) = self.state.take() else { return Ok(Vec::new()) };
         st.flush_held()?;
         st.flush_counters()?;
+        st.flush_memory()?;
         Ok(vec![st.file.commit()?])
     }
 

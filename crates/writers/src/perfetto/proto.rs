@@ -80,6 +80,8 @@ pub(crate) mod event {
 pub(crate) mod annotation {
     /// `uint64 name_iid = 1;`
     pub(crate) const NAME_IID: u32 = 1;
+    /// `bool bool_value = 2;`
+    pub(crate) const BOOL_VALUE: u32 = 2;
     /// `uint64 uint_value = 3;`
     pub(crate) const UINT_VALUE: u32 = 3;
     /// `int64 int_value = 4;`
@@ -88,6 +90,8 @@ pub(crate) mod annotation {
     pub(crate) const DOUBLE_VALUE: u32 = 5;
     /// `string string_value = 6;`
     pub(crate) const STRING_VALUE: u32 = 6;
+    /// `uint64 pointer_value = 7;`
+    pub(crate) const POINTER_VALUE: u32 = 7;
     /// `string name = 10;` (not interned: for keys outside the fixed table)
     pub(crate) const NAME: u32 = 10;
 }

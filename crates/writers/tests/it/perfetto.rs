@@ -31,6 +31,12 @@ pub(crate) struct Decoded {
     pub(crate) process_names: Vec<(i32, String)>,
     pub(crate) tracks: Vec<String>,
     pub(crate) first_packet_clears_state: bool,
+    /// Instant events (start = end).
+    pub(crate) instants: Vec<Slice>,
+    /// Counter values per counter track name, in file order.
+    pub(crate) counters: BTreeMap<String, Vec<(u64, f64)>>,
+    /// Thread descriptors: (tid, thread name).
+    pub(crate) threads: Vec<(i32, String)>,
 }
 
 /// Decodes a `.pftrace` with `perfetto_protos` and resolves interned names.
@@ -62,7 +68,14 @@ pub(crate) fn decode(bytes: &[u8]) -> Decoded {
             if let Some(pr) = d.process.as_ref() {
                 out.process_names.push((pr.pid(), pr.process_name().to_string()));
             }
-            let name = if d.has_name() { d.name().to_string() } else { String::new() };
+            if let Some(t) = d.thread.as_ref() {
+                out.threads.push((t.tid(), t.thread_name().to_string()));
+            }
+            let name = match d.thread.as_ref() {
+                _ if d.has_name() => d.name().to_string(),
+                Some(t) => t.thread_name().to_string(),
+                None => String::new(),
+            };
             out.tracks.push(name.clone());
             track_names.insert(d.uuid(), name);
         }
@@ -70,7 +83,7 @@ pub(crate) fn decode(bytes: &[u8]) -> Decoded {
             let e = p.track_event();
             let track = e.track_uuid();
             match e.type_() {
-                track_event::Type::TYPE_SLICE_BEGIN => {
+                track_event::Type::TYPE_SLICE_BEGIN | track_event::Type::TYPE_INSTANT => {
                     let args = e
                         .debug_annotations
                         .iter()
@@ -80,12 +93,14 @@ pub(crate) fn decode(bytes: &[u8]) -> Decoded {
                                 Some(debug_annotation::Value::IntValue(v)) => v.to_string(),
                                 Some(debug_annotation::Value::DoubleValue(v)) => v.to_string(),
                                 Some(debug_annotation::Value::StringValue(v)) => v.clone(),
+                                Some(debug_annotation::Value::BoolValue(v)) => v.to_string(),
+                                Some(debug_annotation::Value::PointerValue(v)) => format!("{v:#x}"),
                                 other => format!("{other:?}"),
                             };
                             (anns.get(&a.name_iid()).cloned().unwrap_or_default(), v)
                         })
                         .collect();
-                    open.entry(track).or_default().push(Slice {
+                    let slice = Slice {
                         track: track_names.get(&track).cloned().unwrap_or_else(|| format!("<undeclared {track}>")),
                         category: e.category_iids.iter().map(|c| cats.get(c).cloned().unwrap_or_default()).collect(),
                         name: names.get(&e.name_iid()).cloned().unwrap_or_default(),
@@ -93,7 +108,19 @@ pub(crate) fn decode(bytes: &[u8]) -> Decoded {
                         end: 0,
                         args,
                         flows: e.flow_ids_old.clone(),
-                    });
+                    };
+                    if e.type_() == track_event::Type::TYPE_INSTANT {
+                        let start = slice.start;
+                        out.instants.push(Slice { end: start, ..slice });
+                    } else {
+                        open.entry(track).or_default().push(slice);
+                    }
+                }
+                track_event::Type::TYPE_COUNTER => {
+                    let v =
+                        if e.has_double_counter_value() { e.double_counter_value() } else { e.counter_value() as f64 };
+                    let name = track_names.get(&track).cloned().unwrap_or_else(|| format!("<undeclared {track}>"));
+                    out.counters.entry(name).or_default().push((p.timestamp(), v));
                 }
                 track_event::Type::TYPE_SLICE_END => {
                     let mut s = open.get_mut(&track).and_then(Vec::pop).expect("an END matches an open BEGIN");
@@ -187,4 +214,229 @@ fn interned_names_are_written_once() {
     let keys: Vec<&str> = health.debug_annotations.iter().map(|a| a.name()).collect();
     assert!(keys.contains(&"records_written") && keys.contains(&"lost_total"), "{keys:?}");
     assert!(bytes.len() < 2000 * 400, "{} bytes for 2000 slices", bytes.len());
+}
+
+/// The synthetic kernels plus the host side of a `--sys-trace` run: a doorbell store per
+/// dispatch (its correlation id), a `hipMemcpy` with two copies to the GPU (one without a stream,
+/// one on stream 3, overlapping), a ROCTx range and mark on the second thread, allocations and
+/// frees, and a scratch allocation and free.
+fn host_trace() -> Trace {
+    use rocprof_model::api::hsa;
+    use rocprof_model::{
+        AgentId, ApiCall, ApiDomain, Correlation, CorrelationId, MemoryAllocation, MemoryAllocationOp, MemoryCopy,
+        MemoryCopyDirection, QueueId, ScratchMemory, ScratchMemoryOp, StreamId, StringId, ThreadId,
+    };
+    let mut t = synthetic::trace(4);
+    let call = |domain, operation, name, message, thread: u32, corr: u64, start: u64, end: u64, args: &[u64]| ApiCall {
+        domain,
+        operation,
+        name,
+        message,
+        thread: ThreadId(thread),
+        correlation: Correlation { internal: CorrelationId(corr), ancestor: CorrelationId(0), external: 0 },
+        start: Timestamp::boottime(start),
+        end: Timestamp::boottime(end),
+        return_value: 0,
+        args: args.into(),
+    };
+    let (dom, op) = hsa::find("hsa_signal_store_screlease").unwrap();
+    let store = t.strings.intern("hsa_signal_store_screlease");
+    for d in t.dispatches.clone() {
+        let s = d.start.ns - 5_000;
+        t.api_calls.push(call(
+            dom,
+            op,
+            store,
+            StringId::EMPTY,
+            d.thread.0,
+            d.correlation_id.0,
+            s,
+            s + 1_000,
+            &[0x1234, 7],
+        ));
+    }
+    let t0 = t.dispatches[3].end.ns + 100_000;
+    let memcpy = t.strings.intern("hipMemcpy");
+    t.api_calls.push(call(
+        ApiDomain::HipRuntime,
+        0,
+        memcpy,
+        StringId::EMPTY,
+        4242,
+        100,
+        t0,
+        t0 + 50_000,
+        &[0xd000, 0x4000, 4096, 1],
+    ));
+    let copy = |start: u64, end: u64, bytes: u64, stream: u64| MemoryCopy {
+        direction: MemoryCopyDirection::HostToDevice,
+        thread: ThreadId(4242),
+        correlation: Correlation::new(100),
+        start: Timestamp::boottime(start),
+        end: Timestamp::boottime(end),
+        src_agent: AgentId(0),
+        dst_agent: AgentId(1),
+        src_address: 0x4000,
+        dst_address: 0xd000,
+        bytes,
+        stream: StreamId(stream),
+    };
+    t.memory_copies.push(copy(t0 + 1_000, t0 + 11_000, 4096, 0));
+    t.memory_copies.push(copy(t0 + 6_000, t0 + 21_000, 1024, 3));
+    let push = t.strings.intern("roctxRangePushA");
+    let mark = t.strings.intern("roctxMarkA");
+    let (outer, checkpoint) = (t.strings.intern("outer"), t.strings.intern("checkpoint"));
+    t.api_calls.push(call(ApiDomain::MarkerCore, 1, push, outer, 4243, 101, t0, t0 + 30_000, &[]));
+    t.api_calls.push(call(ApiDomain::MarkerCore, 0, mark, checkpoint, 4243, 102, t0 + 10_000, t0 + 10_000, &[]));
+    let alloc = |op, start: u64, address: u64, size: u64| MemoryAllocation {
+        operation: op,
+        thread: ThreadId(4242),
+        correlation: Correlation::new(0),
+        start: Timestamp::boottime(start),
+        end: Timestamp::boottime(start + 100),
+        agent: op.is_allocation().then_some(AgentId(1)),
+        address,
+        size,
+        stream: StreamId(0),
+    };
+    let a0 = t0 + 100_000;
+    t.memory_allocations.push(alloc(MemoryAllocationOp::Allocate, a0, 0xa000, 8192));
+    t.memory_allocations.push(alloc(MemoryAllocationOp::Allocate, a0 + 1_000, 0xb000, 4096));
+    t.memory_allocations.push(alloc(MemoryAllocationOp::Free, a0 + 2_000, 0xa000, 0));
+    t.memory_allocations.push(alloc(MemoryAllocationOp::Free, a0 + 3_000, 0, 0));
+    let scratch = |op, start: u64, size: u64| ScratchMemory {
+        operation: op,
+        thread: ThreadId(4242),
+        correlation: Correlation::new(0),
+        start: Timestamp::boottime(start),
+        end: Timestamp::boottime(start + 50),
+        agent: AgentId(1),
+        queue: QueueId(1),
+        flags: 0,
+        size,
+    };
+    t.scratch_memory.push(scratch(ScratchMemoryOp::Alloc, a0 + 500, 65536));
+    t.scratch_memory.push(scratch(ScratchMemoryOp::Free, a0 + 4_000, 0));
+    t
+}
+
+#[test]
+fn api_calls_are_slices_on_their_threads_with_flows_to_their_kernels() {
+    let trace = host_trace();
+    let d = decode(&write(&trace, "pftrace-api"));
+    let cat = |c: &str| d.slices.iter().filter(|s| s.category == c).cloned().collect::<Vec<_>>();
+    // Thread tracks: the main thread (tid = pid) unnamed, the other `THREAD 1 (<tid>)`.
+    let mut threads = d.threads.clone();
+    threads.sort();
+    assert_eq!(threads, [(4242, String::new()), (4243, "THREAD 1 (4243)".to_string())]);
+
+    let hsa = cat("hsa_api");
+    assert_eq!(hsa.len(), 4);
+    for k in cat("kernel_dispatch") {
+        let call = hsa.iter().find(|s| s.args["corr_id"] == k.args["corr_id"]).expect("a doorbell per kernel");
+        assert_eq!(call.flows, k.flows, "a call and the kernel it launched share one flow id");
+        assert_eq!(call.flows.len(), 1);
+        let tid: u64 = k.args["tid"].parse().unwrap();
+        assert_eq!(call.track, if tid == 4242 { "" } else { "THREAD 1 (4243)" });
+    }
+    let flows: std::collections::HashSet<u64> = hsa.iter().map(|s| s.flows[0]).collect();
+    assert_eq!(flows.len(), 4, "one flow per correlation id");
+    let s = &hsa[0];
+    assert_eq!(s.name, "hsa_signal_store_screlease");
+    assert_eq!(s.end - s.start, 1_000);
+    let arg = |k: &str| s.args.get(k).map(String::as_str);
+    assert_eq!(arg("delta_ns"), Some("1000"));
+    assert_eq!(arg("kind"), Some("1"), "HSA_CORE_API");
+    assert_eq!(arg("ancestor_id"), Some("0"));
+    assert_eq!(arg("signal"), Some("{handle=4660}"), "{:?}", s.args);
+    assert_eq!(arg("value"), Some("7"));
+    assert_eq!(s.args.len(), 10, "{:?}", s.args.keys());
+
+    // HIP: arguments by name; the one called like a fixed annotation (`kind`) is `kind_arg`.
+    let hip = cat("hip_api");
+    assert_eq!(hip.len(), 1);
+    let m = &hip[0];
+    assert_eq!((m.name.as_str(), m.args["kind"].as_str(), m.args["kind_arg"].as_str()), ("hipMemcpy", "21", "1"));
+    assert_eq!(m.args["sizeBytes"], "4096");
+    assert_eq!(m.args["dst"], "0xd000");
+
+    // ROCTx: the range is a slice named after its message, the mark an instant.
+    let ranges = cat("marker_api");
+    assert_eq!(ranges.len(), 1);
+    assert_eq!((ranges[0].name.as_str(), ranges[0].track.as_str()), ("outer", "THREAD 1 (4243)"));
+    let marks: Vec<&Slice> = d.instants.iter().filter(|s| s.category == "marker_api").collect();
+    assert_eq!(marks.len(), 1);
+    assert_eq!((marks[0].name.as_str(), marks[0].args["kind"].as_str()), ("checkpoint", "7"));
+
+    // Copies: on the copy track of (destination, thread) or on their stream's track, with the
+    // flow of the hipMemcpy that issued them.
+    let copies = cat("memory_copy");
+    assert_eq!(copies.len(), 2);
+    let tracks: Vec<&str> = copies.iter().map(|c| c.track.as_str()).collect();
+    assert_eq!(tracks, ["COPY to AGENT [1] THREAD [0] (GPU)", "STREAM [\" 3 \"] "]);
+    for c in &copies {
+        assert_eq!(c.name, "MEMORY_COPY_HOST_TO_DEVICE");
+        assert_eq!(c.flows, m.flows);
+        assert_eq!((c.args["src_agent"].as_str(), c.args["dst_agent"].as_str()), ("Agent-0", "Agent-1"));
+        assert_eq!((c.args["kind"].as_str(), c.args["operation"].as_str()), ("10", "2"));
+    }
+    assert_eq!(copies[0].args["copy_bytes"], "4096");
+    assert_eq!(copies[1].args["stream_ID"], "3");
+}
+
+/// The points of a counter track in time order, in bytes.
+fn points(d: &Decoded, track: &str) -> Vec<(u64, f64)> {
+    let mut v: Vec<(u64, f64)> =
+        d.counters.get(track).unwrap_or_else(|| panic!("no {track} in {:?}", d.counters.keys())).clone();
+    v.sort_by_key(|p| p.0);
+    v.into_iter().map(|(t, x)| (t, x * 1024.0)).collect()
+}
+
+#[test]
+fn copy_allocation_and_scratch_bytes_are_counter_tracks() {
+    let trace = host_trace();
+    let d = decode(&write(&trace, "pftrace-memory"));
+    // Bytes in flight: at each copy's start-1000, start, middle, end, end+1000 the sum of the
+    // copies that contain the point, computed here from the definition.
+    let copies: Vec<(u64, u64, u64)> = trace.memory_copies.iter().map(|c| (c.start.ns, c.end.ns, c.bytes)).collect();
+    let mut want: BTreeMap<u64, f64> = BTreeMap::new();
+    for &(s, e, _) in &copies {
+        for ts in [s - 1000, s, s + (e - s) / 2, e, e + 1000] {
+            want.insert(ts, copies.iter().filter(|c| c.0 <= ts && ts <= c.1).map(|c| c.2 as f64).sum());
+        }
+    }
+    want.insert(copies[0].0 - 5000, 0.0);
+    want.insert(copies[1].1 + 5000, 0.0);
+    assert_eq!(points(&d, "COPY BYTES to Agent [1] (GPU)"), want.into_iter().collect::<Vec<_>>());
+    assert!(d.counters.keys().all(|k| !k.contains("COPY BYTES to Agent [0]")), "copies to the GPU only");
+
+    // Allocated bytes: +8192, +4096, -8192 (the free of 0xa000); the free of NULL changes nothing.
+    let a0 = trace.memory_allocations[0].start.ns;
+    assert_eq!(
+        points(&d, "ALLOCATE BYTES on Agent [1] (GPU)"),
+        [
+            (a0 - 5000, 0.0),
+            (a0, 8192.0),
+            (a0 + 100, 8192.0),
+            (a0 + 1000, 12288.0),
+            (a0 + 1100, 12288.0),
+            (a0 + 2000, 4096.0),
+            (a0 + 2100, 4096.0),
+            (a0 + 2100 + 5000, 0.0)
+        ]
+    );
+    let s0 = trace.scratch_memory[0].start.ns;
+    assert_eq!(
+        points(&d, "SCRATCH MEMORY on Agent [1] (GPU)"),
+        [
+            (s0 - 5000, 0.0),
+            (s0, 65536.0),
+            (s0 + 50, 65536.0),
+            (s0 + 3500, 0.0),
+            (s0 + 3550, 0.0),
+            (s0 + 3550 + 5000, 0.0)
+        ]
+    );
+    // Allocations and scratch are counter tracks only.
+    assert!(d.slices.iter().all(|s| s.category != "memory_allocation" && s.category != "scratch_memory"));
 }

@@ -1,0 +1,111 @@
+//! `--sys-trace -f pftrace csv`: the Perfetto trace carries the same API calls and copies as the
+//! CSV files, and a flow from each kernel's launching API call to the kernel, counted by Perfetto's
+//! own trace processor (`../shared/tools/perfetto-check -q`) on the HSA fixtures (`vector_add`,
+//! `async_copy`) and, where hipcc is installed (always under CI), on the HIP fixture.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Command;
+
+use rocprof_e2e::{find_files, find_one, profile, read_csv, scratch, stage, ScratchGuard, Stage};
+
+/// SQL whose rows are single `name=value` strings, parsed from the check's report.
+const QUERIES: [&str; 5] = [
+    "select 'slices_' || coalesce(category, 'none') || '=' || count(*) as r from slice group by category",
+    "select 'api_kernel_flows=' || count(*) as r from flow f join slice a on f.slice_out = a.id \
+     join slice k on f.slice_in = k.id where a.category like '%_api' and k.category = 'kernel_dispatch'",
+    "select 'api_copy_flows=' || count(*) as r from flow f join slice a on f.slice_out = a.id \
+     join slice k on f.slice_in = k.id where a.category like '%_api' and k.category = 'memory_copy'",
+    "select 'kernels_without_one_call=' || count(*) as r from slice k where k.category = 'kernel_dispatch' and \
+     (select count(*) from flow f join slice a on f.slice_out = a.id \
+      where f.slice_in = k.id and a.category like '%_api') != 1",
+    "select 'flows_across_ids=' || count(*) as r from flow f join slice a on f.slice_out = a.id \
+     join slice k on f.slice_in = k.id join args x on x.arg_set_id = a.arg_set_id and x.key = 'debug.corr_id' \
+     join args y on y.arg_set_id = k.arg_set_id and y.key = 'debug.corr_id' where x.int_value != y.int_value",
+];
+
+/// Runs perfetto-check `--strict` with [`QUERIES`] on `trace`: 0 import errors, and the
+/// `name=value` figures the queries print.
+fn trace_processor_counts(test: &str, trace: &Path) -> Option<HashMap<String, u64>> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tools/perfetto-check/check.sh");
+    if !script.exists() {
+        rocprof_test_inputs::skip_or_fail(test, format!("{} not found", script.display()));
+        return None;
+    }
+    let mut cmd = Command::new("bash");
+    cmd.arg(&script).arg(trace).arg("--strict");
+    for q in QUERIES {
+        cmd.arg("-q").arg(q);
+    }
+    let out = cmd.output().expect("run perfetto-check");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    if out.status.code() == Some(3) {
+        rocprof_test_inputs::skip_or_fail(test, format!("perfetto-check could not set up:\n{text}"));
+        return None;
+    }
+    assert!(out.status.success(), "perfetto-check rejected {}:\n{text}", trace.display());
+    let figures: HashMap<String, u64> = text
+        .lines()
+        .filter_map(|l| l.trim().split_once('='))
+        .filter(|(k, _)| !k.contains(' '))
+        .filter_map(|(k, v)| Some((k.to_string(), v.trim().parse().ok()?)))
+        .collect();
+    assert!(figures.contains_key("api_kernel_flows"), "no query output in:\n{text}");
+    Some(figures)
+}
+
+/// Data rows of the CSV file ending in `suffix`, 0 when the run wrote none.
+fn csv_rows(dir: &Path, suffix: &str) -> u64 {
+    match find_files(dir, suffix).as_slice() {
+        [] => 0,
+        [one] => read_csv(one).rows.len() as u64,
+        many => panic!("several {suffix}: {many:?}"),
+    }
+}
+
+/// `rocprof-rs --simulate gfx90a --sys-trace -f pftrace csv` on `app args`; checks the trace
+/// against the CSV files and returns the kernel rows.
+fn sys_trace_matches_the_csv(test: &str, stage: &Stage, app: &Path, args: &[&str]) -> u64 {
+    let out = ScratchGuard(scratch(test));
+    let out_s = out.0.display().to_string();
+    let cli = ["--simulate", "gfx90a", "--sys-trace", "-f", "pftrace", "csv", "-d", &out_s, "-o", "run"];
+    let run = profile(stage, &cli, app, args, &[]);
+    assert!(run.status.success(), "{test}: rocprof-rs failed:\n{}", run.transcript());
+    let pftrace = find_one(&out.0, "run_results.pftrace");
+    let kernels = csv_rows(&out.0, "kernel_trace.csv");
+    let copies = csv_rows(&out.0, "memory_copy_trace.csv");
+    let Some(tp) = trace_processor_counts(test, &pftrace) else { return kernels };
+    let got = |k: &str| tp.get(k).copied().unwrap_or(0);
+    for (category, csv) in [
+        ("hsa_api", "hsa_api_trace.csv"),
+        ("hip_api", "hip_api_trace.csv"),
+        ("marker_api", "marker_api_trace.csv"),
+        ("kernel_dispatch", "kernel_trace.csv"),
+        ("memory_copy", "memory_copy_trace.csv"),
+    ] {
+        assert_eq!(got(&format!("slices_{category}")), csv_rows(&out.0, csv), "{test}: {category} slices vs {csv}");
+    }
+    assert_eq!(got("api_kernel_flows"), kernels, "{test}: one flow from an API call to each kernel");
+    assert_eq!(got("kernels_without_one_call"), 0, "{test}: each kernel has exactly one incoming call");
+    assert_eq!(got("api_copy_flows"), copies, "{test}: one flow from an API call to each copy");
+    assert_eq!(got("flows_across_ids"), 0, "{test}: flows join a call and the work of its correlation id");
+    kernels
+}
+
+#[test]
+fn sys_trace_pftrace_has_the_csv_api_slices_and_a_flow_to_every_kernel_hsa() {
+    let test = "sys_trace_pftrace_has_the_csv_api_slices_and_a_flow_to_every_kernel_hsa";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.fixture("vector_add", test) else { return };
+    assert_eq!(sys_trace_matches_the_csv(test, &stage, &app, &["20"]), 20);
+    let Some(app) = stage.fixture("async_copy", test) else { return };
+    sys_trace_matches_the_csv(test, &stage, &app, &[]);
+}
+
+#[test]
+fn sys_trace_pftrace_has_the_csv_api_slices_and_a_flow_to_every_kernel_hip() {
+    let test = "sys_trace_pftrace_has_the_csv_api_slices_and_a_flow_to_every_kernel_hip";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.hip_fixture("hip_trace_app", test) else { return };
+    assert!(sys_trace_matches_the_csv(test, &stage, &app, &["4"]) >= 4, "a vadd kernel per iteration");
+}
