@@ -21,4 +21,5 @@ mod packets;
 mod pftrace_sys;
 mod programs;
 mod rocpd_amd;
+mod scratch_trace;
 mod soak;

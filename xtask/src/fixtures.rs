@@ -36,6 +36,7 @@ const PROGRAMS: &[&str] = &[
     "fork_only",
     "soak",
     "hsa_api_loop",
+    "scratch",
 ];
 
 /// C programs in `fixtures/programs/` that also use ROCTx: built against our `roctx.h` and linked

@@ -149,17 +149,6 @@ impl Tracing {
         self.words()[..14].iter().any(|(_, on)| *on)
     }
 
-    /// The requested domains and modifiers this build does not record yet, by option name: the
-    /// CLI says so before the run instead of leaving the user to find empty outputs. (RCCL,
-    /// rocDecode and rocJPEG are reported by the interception library, and only when one of those
-    /// libraries is really in the process: without them there is nothing to trace.)
-    pub(crate) fn not_recorded(&self) -> Vec<&'static str> {
-        [(self.scratch_memory, "--scratch-memory-trace")]
-            .into_iter()
-            .filter_map(|(on, opt)| on.then_some(opt))
-            .collect()
-    }
-
     /// Value of `ROCPROF_RS_TRACE` for the interception library: the enabled words, comma-separated.
     pub(crate) fn env_value(&self) -> String {
         self.words().iter().filter(|(_, on)| *on).map(|(w, _)| *w).collect::<Vec<_>>().join(",")

@@ -309,10 +309,6 @@ fn run(cfg: &Config, prep: &Prepared) -> Result<u8> {
             );
         }
     }
-    let missing = cfg.tracing.not_recorded();
-    if !missing.is_empty() && !cfg.app.is_empty() {
-        eprintln!("rocprof-rs: warning: not recorded by this build yet (no rows for them): {}", missing.join(", "));
-    }
     if cfg.log_level.shows_config() {
         eprintln!("rocprof-rs: config {}", cfg.to_json());
     }

@@ -10,7 +10,7 @@ use rocprof_hsa_sys::*;
 use crate::guard::ffi_guard;
 use rocprof_model::MemoryAllocationOp;
 
-use crate::{code_object, load, memory, queue, register, state};
+use crate::{code_object, load, memory, queue, register, scratch, state};
 
 /// Tool priority for ROCr 5.3+ auto-discovery of preloaded tools (hsa-abi.md §1.4). The CLI also
 /// names the library in `HSA_TOOLS_LIB`, which is required on 5.2; the runtime loads it once.
@@ -637,6 +637,44 @@ pub unsafe extern "C" fn region_owner_callback(region: hsa_region_t, data: *mut 
 pub unsafe extern "C" fn copy_completion_handler(_value: hsa_signal_value_t, arg: *mut c_void) -> bool {
     let index = arg as usize as u32;
     ffi_guard("copy completion handler", || false, || memory::on_copy_complete(index))
+}
+
+macro_rules! scratch_hooks {
+    ($($name:ident = $index:expr;)*) => {$(
+        /// A scratch-memory tool event of the runtime (`ToolsApiTable`), see [`scratch`].
+        ///
+        /// # Safety
+        /// Called by the runtime with an event valid for the call.
+        pub unsafe extern "C" fn $name(event: hsa_amd_tool_event_t) -> hsa_status_t {
+            // The runtime may raise the event inside one of our hooks (a free inside
+            // hsa_queue_destroy), so this is guarded like a callback, not like an entry point.
+            // SAFETY: forwarded contract.
+            crate::guard::callback_guard("scratch event", HSA_STATUS_SUCCESS, || unsafe { scratch::on_event($index, event) })
+        }
+    )*};
+}
+
+scratch_hooks! {
+    scratch_alloc_start_hook = 0;
+    scratch_alloc_end_hook = 1;
+    scratch_free_start_hook = 2;
+    scratch_free_end_hook = 3;
+    scratch_reclaim_start_hook = 4;
+    scratch_reclaim_end_hook = 5;
+}
+
+/// The scratch event hooks, for [`scratch::install`].
+pub fn scratch_hooks() -> scratch::Hooks {
+    scratch::Hooks {
+        events: [
+            scratch_alloc_start_hook,
+            scratch_alloc_end_hook,
+            scratch_free_start_hook,
+            scratch_free_end_hook,
+            scratch_reclaim_start_hook,
+            scratch_reclaim_end_hook,
+        ],
+    }
 }
 
 /// The copy and allocation hooks, for [`memory::install`] / [`memory::unwrap`].

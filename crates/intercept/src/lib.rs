@@ -55,6 +55,7 @@ pub mod pmc;
 pub mod queue;
 pub mod register;
 pub mod roctx;
+pub mod scratch;
 pub mod sink;
 pub mod state;
 pub mod tables;

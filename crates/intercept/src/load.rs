@@ -12,7 +12,7 @@ use crate::diag::Level;
 use crate::sink::Sink;
 use crate::state::{self, Global};
 use crate::tables::{self, AmdLayout, Originals, Wrappers};
-use crate::{agents, clock, diag, exports, hip, hsa_api, memory, queue, roctx, timer};
+use crate::{agents, clock, diag, exports, hip, hsa_api, memory, queue, roctx, scratch, timer};
 
 /// How long exit and unload wait for outstanding completions.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
@@ -360,6 +360,11 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
             // SAFETY: OnLoad runs under the runtime's bootstrap lock, so nobody else writes the table.
             unsafe { memory::install(table, o, &exports::memory_hooks(), copies, allocations) };
         }
+    }
+    // Scratch events come from the tools table (newest layout only).
+    if trace.split(',').any(|d| d.trim() == "scratch_memory") && state::global().is_some() {
+        // SAFETY: as above.
+        unsafe { scratch::install(table, &exports::scratch_hooks()) };
     }
     // API tracing wraps last, on top of the hooks above, so a traced call's time includes them.
     let domains = hsa_api::Domains::from_trace_list(&trace);

@@ -134,6 +134,9 @@ pub unsafe fn create(
     }
     // SAFETY: `q` is live; reading its public header.
     let (hsa_id, qsize) = unsafe { ((*q).id, (*q).size) };
+    if let Some(ctx) = g.queues.get(index) {
+        ctx.hsa_id.store(hsa_id + 1, Ordering::Release);
+    }
     g.sink.write(&QueueRecord {
         queue_id,
         hsa_queue_id: hsa_id,

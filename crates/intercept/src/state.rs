@@ -263,6 +263,8 @@ pub struct QueueCtx {
     pub agent: AtomicU64,
     /// Our queue id.
     pub id: AtomicU64,
+    /// The runtime's queue id (`hsa_queue_t::id`) plus 1 (0: not known).
+    pub hsa_id: AtomicU64,
     /// A slot whose signal a barrier packet of this queue may still wait on; it is released when
     /// a later dispatch of the queue completes (the barrier blocked the queue until it was done).
     pub pending_slot: AtomicU32,
@@ -452,6 +454,7 @@ impl Global {
                     queue: AtomicUsize::new(0),
                     agent: AtomicU64::new(0),
                     id: AtomicU64::new(0),
+                    hsa_id: AtomicU64::new(0),
                     pending_slot: AtomicU32::new(NO_SLOT),
                 })
                 .collect(),

@@ -106,6 +106,8 @@ pub struct Originals {
     pub memory_async_copy_on_engine: Option<PFN_hsa_amd_memory_async_copy_on_engine>,
     pub vmem_handle_create: Option<PFN_hsa_amd_vmem_handle_create>,
     pub vmem_handle_release: Option<PFN_hsa_amd_vmem_handle_release>,
+    // Scratch-memory tracing (see `scratch`).
+    pub queue_get_info: Option<PFN_hsa_amd_queue_get_info>,
 }
 
 impl Originals {
@@ -260,6 +262,7 @@ pub unsafe fn negotiate(table: *const HsaApiTable) -> Result<Negotiated, Negotia
                     o.memory_async_copy_on_engine = entry!(a, AmdExtTable, hsa_amd_memory_async_copy_on_engine_fn);
                     o.vmem_handle_create = entry!(a, AmdExtTable, hsa_amd_vmem_handle_create_fn);
                     o.vmem_handle_release = entry!(a, AmdExtTable, hsa_amd_vmem_handle_release_fn);
+                    o.queue_get_info = entry!(a, AmdExtTable, hsa_amd_queue_get_info_fn);
                     AmdLayout::Major2
                 }
                 (major, size) => {

@@ -33,6 +33,7 @@ mod pm4;
 mod profiling;
 mod queue;
 mod runtime;
+mod scratch;
 mod signal;
 mod svm;
 mod table;

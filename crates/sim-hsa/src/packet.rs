@@ -62,6 +62,8 @@ pub(crate) struct Running {
     /// The kernel's code (address, bytes), for running thread traces.
     code_addr: u64,
     code: &'static [u8],
+    /// The dispatch got use-once scratch, handed back when it ends (`scratch.rs`).
+    scratch_once: bool,
 }
 
 impl Running {
@@ -84,6 +86,9 @@ impl Running {
             if device.is_counting() {
                 device.dispatch_completed(std::sync::Arc::new(self.model));
             }
+        }
+        if self.scratch_once {
+            crate::scratch::after_dispatch(q);
         }
         if self.release {
             fence(Ordering::Release);
@@ -207,13 +212,13 @@ fn launch(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<Running, Stat
     }
     let start = clock::gpu_ticks(q.agent.tick_offset);
     let launched = Instant::now();
-    let (ns, model, code_addr, code) = kernel_dispatch(q, index, pkt)?;
+    let (ns, model, code_addr, code, scratch_once) = kernel_dispatch(q, index, pkt)?;
     // A kernel's end timestamp is its start plus its modelled duration, not the time the packet
     // processor woke up after waiting for it: on a loaded host that wake-up comes late by a
     // scheduling delay no GPU has, which would add host noise to every kernel time.
     let end = start + clock::ns_to_ticks(ns + 5, 0).max(1);
     let end_at = launched + Duration::from_nanos(ns);
-    Ok(Running { start, end, end_at, completion, release: release != 0, model, code_addr, code })
+    Ok(Running { start, end, end_at, completion, release: release != 0, model, code_addr, code, scratch_once })
 }
 
 /// Executes one packet other than a kernel dispatch to completion.
@@ -350,8 +355,8 @@ pub(crate) fn dispatch_model(
 /// Checks a kernel dispatch packet and models it: returns its duration in ns (the device model's,
 /// times `ROCPROF_RS_SIM_TIME_SCALE`, the kernel's `ROCPROF_RS_SIM_KERNEL_SCALE` factor and the
 /// dispatch's `ROCPROF_RS_SIM_JITTER` noise, a function of queue and packet index), the model, and
-/// the kernel's code (address and bytes).
-type Modelled = (u64, DispatchModel, u64, &'static [u8]);
+/// the kernel's code (address and bytes), and whether it got use-once scratch.
+type Modelled = (u64, DispatchModel, u64, &'static [u8], bool);
 
 fn kernel_dispatch(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<Modelled, Status> {
     let bad = Err(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
@@ -387,6 +392,8 @@ fn kernel_dispatch(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<Mode
         crate::diag!("queue {}: group_segment_size {group} exceeds the agent's {} bytes of LDS", q.id(), m.lds_bytes);
         return bad;
     }
+    // A packet asking for more scratch than the queue holds: the runtime gives the queue scratch first.
+    let scratch_once = crate::scratch::before_dispatch(q, index, pkt, k.wave32);
     // Running thread traces need per-instruction detail for the waves of their traced unit.
     let detail = q
         .agent
@@ -399,7 +406,7 @@ fn kernel_dispatch(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<Mode
     let scale = runtime::knobs().time_scale;
     let timing = runtime::timing_knobs();
     let ns = (model.duration_ns as f64 * scale * k.time_factor * timing.noise(q.id(), index)).round() as u64;
-    Ok((ns, model, k.code_addr, kernel_code(&k)))
+    Ok((ns, model, k.code_addr, kernel_code(&k), scratch_once))
 }
 
 /// Sleeps until `until` (spinning for the last part so short kernels still take their modelled time).

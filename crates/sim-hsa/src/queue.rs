@@ -106,6 +106,8 @@ pub(crate) struct Queue {
     pub(crate) internal: AtomicBool,
     /// For a hardware queue behind an intercept queue: the proxy's address, reported as the error source.
     pub(crate) owner_proxy: AtomicU64,
+    /// The queue's scratch memory (`scratch.rs`).
+    pub(crate) scratch: Mutex<crate::scratch::QueueScratch>,
 }
 
 // SAFETY: the only non-Sync members are the raw pointers inside `amd.hsa` (ring base address), written once
@@ -279,6 +281,7 @@ pub(crate) fn create_block(
         intercept: AtomicU64::new(intercept),
         internal: AtomicBool::new(false),
         owner_proxy: AtomicU64::new(0),
+        scratch: Mutex::new(crate::scratch::QueueScratch::default()),
     }));
     let addr = q as *const Queue as usize;
     doorbell.queue_ptr.store(addr as u64, Ordering::Release);
@@ -356,6 +359,7 @@ pub(crate) fn destroy(q: &'static Queue) {
             let _ = h.join();
         }
     }
+    crate::scratch::at_destroy(q);
     LIVE.write().unwrap_or_else(|e| e.into_inner()).retain(|a| *a != q as *const Queue as usize);
 }
 

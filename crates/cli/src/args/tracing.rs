@@ -231,26 +231,6 @@ mod tests {
     }
 
     #[test]
-    fn domains_without_records_yet_are_named_by_option() {
-        let t = resolve(&["--sys-trace"]);
-        let missing = t.not_recorded();
-        assert_eq!(missing, ["--scratch-memory-trace"]);
-        assert!(
-            !missing.iter().any(|m| m.starts_with("--hsa")
-                || m.starts_with("--hip")
-                || m.starts_with("--marker")
-                || m.starts_with("--kernel-trace")),
-            "{missing:?}"
-        );
-        assert!(!missing.iter().any(|m| m.starts_with("--rccl")), "reported by the library when RCCL is loaded");
-        assert!(resolve(&["--hsa-trace", "--kernel-trace"]).not_recorded().is_empty());
-        assert!(resolve(&["--memory-copy-trace", "--memory-allocation-trace"]).not_recorded().is_empty());
-        assert!(resolve(&["--hip-trace", "--marker-trace", "--kernel-rename", "--selected-regions"])
-            .not_recorded()
-            .is_empty());
-    }
-
-    #[test]
     fn domains_reach_the_interception_library_as_one_list() {
         let t = resolve(&["--hsa-trace", "--memory-copy-trace", "--kernel-rename", "--kernel-trace"]);
         assert_eq!(t.env_value(), "kernel,hsa_core,hsa_amd,hsa_image,hsa_finalizer,memory_copy,kernel_rename");
