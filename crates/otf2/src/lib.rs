@@ -161,6 +161,7 @@ functions! {
     OTF2_Archive_SetSerialCollectiveCallbacks: fn(Handle) -> i32;
     OTF2_Archive_SetMemoryCallbacks: fn(Handle, *const MemoryCallbacks, Handle) -> i32;
     OTF2_Archive_SetCreator: fn(Handle, *const c_char) -> i32;
+    OTF2_Archive_SetProperty: fn(Handle, *const c_char, *const c_char, bool) -> i32;
     OTF2_Archive_OpenEvtFiles: fn(Handle) -> i32;
     OTF2_Archive_CloseEvtFiles: fn(Handle) -> i32;
     OTF2_Archive_GetEvtWriter: fn(Handle, u64) -> Handle;
@@ -182,6 +183,7 @@ functions! {
     OTF2_GlobalDefWriter_WriteSystemTreeNode: fn(Handle, u32, u32, u32, u32) -> i32;
     OTF2_GlobalDefWriter_WriteLocationGroup: fn(Handle, u32, u32, u8, u32, u32) -> i32;
     OTF2_GlobalDefWriter_WriteLocation: fn(Handle, u64, u32, u8, u64, u32) -> i32;
+    OTF2_GlobalDefWriter_WriteLocationGroupProperty: fn(Handle, u32, u32, u8, u64) -> i32;
     OTF2_GlobalDefWriter_WriteRegion: fn(Handle, u32, u32, u32, u32, u8, u8, u32, u32, u32, u32) -> i32;
     OTF2_GlobalDefWriter_WriteMetricMember: fn(Handle, u32, u32, u32, u8, u8, u8, u8, i64, u32) -> i32;
     OTF2_GlobalDefWriter_WriteMetricClass: fn(Handle, u32, u8, *const u32, u8, u8) -> i32;
@@ -203,6 +205,10 @@ pub const LOCATION_METRIC: u8 = 3;
 pub const ROLE_FUNCTION: u8 = 1;
 /// `OTF2_REGION_ROLE_DATA_TRANSFER`.
 pub const ROLE_DATA_TRANSFER: u8 = 30;
+/// `OTF2_REGION_ROLE_ALLOCATE`.
+pub const ROLE_ALLOCATE: u8 = 35;
+/// `OTF2_TYPE_UINT64`.
+pub const TYPE_UINT64: u8 = 4;
 /// `OTF2_PARADIGM_USER`.
 pub const PARADIGM_USER: u8 = 1;
 /// `OTF2_PARADIGM_HIP`.
@@ -380,6 +386,17 @@ impl<'l> Archive<'l> {
         Ok(())
     }
 
+    /// Sets a trace-file property of the archive (stored in the anchor file, shown by
+    /// `otf2-print -A`): `name` is `NAMESPACE::...::NAME` of `[A-Z0-9_]` parts (OTF2 upper-cases
+    /// it), `value` any text.
+    pub fn property(&mut self, name: &str, value: &str) -> Result<()> {
+        let (n, v) = (cstr(name)?, cstr(value)?);
+        // SAFETY: the archive is open for writing; both strings outlive the call.
+        check("OTF2_Archive_SetProperty", unsafe {
+            (self.lib.fns.OTF2_Archive_SetProperty)(self.archive, n.as_ptr(), v.as_ptr(), true)
+        })
+    }
+
     /// Events written on `location` so far (what its definition declares).
     pub fn events(&self, location: u64) -> u64 {
         self.counts.get(&location).copied().unwrap_or(0)
@@ -494,6 +511,15 @@ impl Definitions<'_> {
         // SAFETY: as above.
         check("WriteLocation", unsafe {
             (self.fns.OTF2_GlobalDefWriter_WriteLocation)(self.writer, id, name, ty, events, group)
+        })
+    }
+
+    /// A LocationGroupProperty definition with an unsigned 64-bit value (`OTF2_TYPE_UINT64`).
+    pub fn location_group_property(&mut self, group: u32, name: u32, value: u64) -> Result<()> {
+        // SAFETY: as above; OTF2_AttributeValue is an 8-byte union of integer and floating
+        // members, passed like a `uint64_t` (the member used here).
+        check("WriteLocationGroupProperty", unsafe {
+            (self.fns.OTF2_GlobalDefWriter_WriteLocationGroupProperty)(self.writer, group, name, TYPE_UINT64, value)
         })
     }
 

@@ -4,6 +4,20 @@
 //! kernels (`Thread <tid>, Compute on GPU Agent-1, Queue 0`), one region per kernel name, ENTER and
 //! LEAVE per kernel with the string attribute `category`.
 //!
+//! Host records ([`host`]): API and ROCTx calls on a CPU_THREAD location per thread
+//! (`Thread <tid>`, in the process's group; regions named by function, markers by their message,
+//! paradigm USER for markers and rocDecode, `roctxMarkA` instants left out as rocprofv3 does),
+//! memory copies on `Thread <tid>, Copy to GPU Agent-1` (per issuing thread and destination
+//! agent, in that agent's group; regions `MEMORY_COPY_HOST_TO_DEVICE`, ..., role DATA_TRANSFER),
+//! allocations on `Thread <tid>, Memory Operation at GPU Agent-1` (`UNK 0` for frees; role
+//! ALLOCATE). Scratch-memory records are not written (neither does rocprofv3).
+//!
+//! Run health (issue 14): the process's `run_health` record becomes LocationGroupProperty
+//! definitions of its PROCESS group (`run_health.records_written`, `run_health.lost.<reason>`,
+//! `run_health.overhead_ppm`, ... as `uint64`, what `otf2-print -G` and the readers' location
+//! group `properties` show) and, summed over the processes, trace-file properties of the anchor
+//! (`ROCPROF_RS::RUN_HEALTH::RECORDS_WRITTEN`, ..., `otf2-print -A`).
+//!
 //! Counters (`--pmc`, which rocprofv3 leaves out of OTF2): one metric per counter (an absolute
 //! `double`, valid until the next sample), sampled on a METRIC location per kernel location
 //! (`Thread <tid>, Counters on GPU Agent-1, Queue 0`): each counted dispatch sets its value at the
@@ -20,12 +34,16 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use rocprof_model::counters::{CounterCollection, CounterId};
-use rocprof_model::{AgentId, KernelDispatch, KernelId, QueueId, Record, SessionMeta, ThreadId};
+use rocprof_model::{
+    AgentId, ApiCall, ApiDomain, ApiFamily, KernelDispatch, KernelId, QueueId, Record, RunHealth, SessionMeta, ThreadId,
+};
 use rocprof_otf2::{Archive, Otf2};
 
 use crate::csv::AgentIndex;
 use crate::host::NodeInfo;
 use crate::{Error, OutputLocation, Result, Session, Writer};
+
+mod host;
 
 /// The OTF2 library, loaded once per process.
 fn library() -> std::result::Result<&'static Otf2, &'static rocprof_otf2::Error> {
@@ -72,6 +90,16 @@ struct Location {
     ty: u8,
     last_end: u64,
     held: Option<KernelDispatch>,
+    /// The reorder buffer of a host location (threads, copies, allocations).
+    host: Option<Box<host::HostQueue>>,
+}
+
+/// Where a host record goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum HostLocation {
+    Thread(ThreadId),
+    Copy(ThreadId, AgentId),
+    Allocation(ThreadId, Option<AgentId>),
 }
 
 #[derive(Debug, Default)]
@@ -84,6 +112,7 @@ struct ProcessState {
     /// Metric (member and class) ids of the process's counters, and their locations.
     metrics: HashMap<CounterId, u32>,
     metric_locations: HashMap<(ThreadId, AgentId, QueueId), usize>,
+    host_locations: HashMap<HostLocation, usize>,
 }
 
 #[derive(Debug)]
@@ -96,8 +125,8 @@ struct State {
     strings: Vec<String>,
     string_ids: HashMap<String, u32>,
     /// (name string, role, paradigm).
-    regions: Vec<u32>,
-    region_ids: HashMap<u32, u32>,
+    regions: Vec<(u32, u8, u8)>,
+    region_ids: HashMap<(u32, u8, u8), u32>,
     locations: Vec<Location>,
     /// Metric members (= classes) by id: (name, description).
     metrics: Vec<(u32, u32)>,
@@ -109,6 +138,12 @@ struct State {
     max_ts: u64,
     category_attr_value: u32,
     clamped: u64,
+    /// Host records queued so far (their order number in the reorder buffers).
+    host_seq: u64,
+    /// Scratch list of events a host location writes.
+    host_out: Vec<host::Out>,
+    /// Each process's run_health (its group, the record), and their sum.
+    health: Vec<(u32, RunHealth)>,
 }
 
 impl State {
@@ -123,14 +158,118 @@ impl State {
     }
 
     fn region(&mut self, name: &str) -> u32 {
-        let sid = self.string(name);
-        if let Some(&r) = self.region_ids.get(&sid) {
+        self.region_as(name, rocprof_otf2::ROLE_FUNCTION, rocprof_otf2::PARADIGM_HIP)
+    }
+
+    fn region_as(&mut self, name: &str, role: u8, paradigm: u8) -> u32 {
+        let key = (self.string(name), role, paradigm);
+        if let Some(&r) = self.region_ids.get(&key) {
             return r;
         }
         let r = self.regions.len() as u32;
-        self.regions.push(sid);
-        self.region_ids.insert(sid, r);
+        self.regions.push(key);
+        self.region_ids.insert(key, r);
         r
+    }
+
+    /// The location of a host record, created on first use.
+    fn host_location(&mut self, key: HostLocation) -> usize {
+        let p = self.process.as_mut().expect("a process section is open");
+        if let Some(&l) = p.host_locations.get(&key) {
+            return l;
+        }
+        let agent = |a: AgentId| p.agents.get(&a).cloned().unwrap_or_else(|| (format!("UNK Agent-{}", a.0), p.group));
+        let (name, group, ty) = match key {
+            HostLocation::Thread(t) => (format!("Thread {}", t.0), p.group, rocprof_otf2::LOCATION_CPU_THREAD),
+            HostLocation::Copy(t, a) => {
+                let (label, group) = agent(a);
+                (format!("Thread {}, Copy to {label}", t.0), group, rocprof_otf2::LOCATION_ACCELERATOR_STREAM)
+            }
+            HostLocation::Allocation(t, a) => {
+                let (label, group) = a.map(agent).unwrap_or_else(|| ("UNK 0".to_string(), p.group));
+                (
+                    format!("Thread {}, Memory Operation at {label}", t.0),
+                    group,
+                    rocprof_otf2::LOCATION_ACCELERATOR_STREAM,
+                )
+            }
+        };
+        let idx = self.locations.len();
+        let name = self.string(&name);
+        self.locations.push(Location {
+            id: idx as u64,
+            name,
+            group,
+            ty,
+            last_end: 0,
+            held: None,
+            host: Some(Box::default()),
+        });
+        self.process.as_mut().expect("open").host_locations.insert(key, idx);
+        idx
+    }
+
+    /// Queues one host record on its location and writes what leaves the reorder window.
+    fn host_record(
+        &mut self,
+        path: &Path,
+        key: HostLocation,
+        start: u64,
+        end: u64,
+        region: u32,
+        category: &str,
+    ) -> Result<()> {
+        let category = self.string(category);
+        let l = self.host_location(key);
+        self.host_seq += 1;
+        let seq = self.host_seq;
+        let q = self.locations[l].host.as_mut().expect("a host location");
+        q.push(seq, start, end, region, category);
+        self.host_write(path, l, false)
+    }
+
+    /// Writes the events of host location `l` that left its window (all of them with `all`).
+    fn host_write(&mut self, path: &Path, l: usize, all: bool) -> Result<()> {
+        let mut out = std::mem::take(&mut self.host_out);
+        out.clear();
+        let loc = &mut self.locations[l];
+        let Some(q) = loc.host.as_mut() else { return Ok(()) };
+        while (all && !q.is_empty()) || q.over_window() {
+            self.clamped += q.pop(&mut loc.last_end, &mut out);
+        }
+        let id = loc.id;
+        let err = otf2_err(path);
+        for o in &out {
+            match *o {
+                host::Out::Enter { time, region, category } => {
+                    self.min_ts = self.min_ts.min(time);
+                    self.archive.enter(id, time, region, Some((0, category))).map_err(&err)?;
+                }
+                host::Out::Leave { time, region } => {
+                    self.max_ts = self.max_ts.max(time);
+                    self.archive.leave(id, time, region).map_err(&err)?;
+                }
+            }
+        }
+        self.host_out = out;
+        Ok(())
+    }
+
+    /// An API or marker call on its thread's location.
+    fn api_call(&mut self, path: &Path, session: &Session<'_>, a: &ApiCall) -> Result<()> {
+        if self.process.is_none() || (a.domain == ApiDomain::MarkerCore && a.operation == 0) {
+            return Ok(()); // roctxMarkA: an instant, which rocprofv3 leaves out of OTF2
+        }
+        let (category, paradigm) = match a.domain.family() {
+            ApiFamily::Hsa => ("hsa_api", rocprof_otf2::PARADIGM_HIP),
+            ApiFamily::Hip => ("hip_api", rocprof_otf2::PARADIGM_HIP),
+            ApiFamily::Marker => ("marker_api", rocprof_otf2::PARADIGM_USER),
+            ApiFamily::Rccl => ("rccl_api", rocprof_otf2::PARADIGM_HIP),
+            ApiFamily::RocDecode => ("rocdecode_api", rocprof_otf2::PARADIGM_USER),
+            ApiFamily::RocJpeg => ("rocjpeg_api", rocprof_otf2::PARADIGM_HIP),
+        };
+        let region = self.region_as(session.strings.resolve(a.display_name()), rocprof_otf2::ROLE_FUNCTION, paradigm);
+        self.host_record(path, HostLocation::Thread(a.thread), a.start.ns, a.end.ns, region, category)
     }
 
     fn start_process(&mut self, meta: &SessionMeta) -> Result<()> {
@@ -168,6 +307,7 @@ impl State {
             ty: rocprof_otf2::LOCATION_ACCELERATOR_STREAM,
             last_end: 0,
             held: None,
+            host: None,
         });
         self.process.as_mut().expect("open").locations.insert(key, idx);
         idx
@@ -188,7 +328,15 @@ impl State {
         let idx = self.locations.len();
         let name = self.string(&name);
         let ty = rocprof_otf2::LOCATION_METRIC;
-        self.locations.push(Location { id: idx as u64, name, group: agent_group, ty, last_end: 0, held: None });
+        self.locations.push(Location {
+            id: idx as u64,
+            name,
+            group: agent_group,
+            ty,
+            last_end: 0,
+            held: None,
+            host: None,
+        });
         self.process.as_mut().expect("open").metric_locations.insert(key, idx);
         idx
     }
@@ -269,6 +417,7 @@ impl State {
             if let Some(d) = self.locations[l].held.take() {
                 self.kernel_events(&path, l, &d)?;
             }
+            self.host_write(&path, l, true)?;
         }
         Ok(())
     }
@@ -306,6 +455,9 @@ impl Writer for Otf2Writer {
             max_ts: 0,
             category_attr_value: 0,
             clamped: 0,
+            host_seq: 0,
+            host_out: Vec::new(),
+            health: Vec::new(),
         };
         st.string("category");
         st.string("tracing category");
@@ -352,6 +504,30 @@ impl Writer for Otf2Writer {
                 let path = st.path.clone();
                 st.counter_collection(&path, c)?;
             }
+            Record::ApiCall(a) => {
+                let path = st.path.clone();
+                st.api_call(&path, session, a)?;
+            }
+            Record::MemoryCopy(c) if st.process.is_some() => {
+                let path = st.path.clone();
+                let region =
+                    st.region_as(c.direction.as_str(), rocprof_otf2::ROLE_DATA_TRANSFER, rocprof_otf2::PARADIGM_HIP);
+                let key = HostLocation::Copy(c.thread, c.dst_agent);
+                st.host_record(&path, key, c.start.ns, c.end.ns, region, "memory_copy")?;
+            }
+            Record::MemoryAllocation(m) if st.process.is_some() => {
+                let path = st.path.clone();
+                let region =
+                    st.region_as(m.operation.as_str(), rocprof_otf2::ROLE_ALLOCATE, rocprof_otf2::PARADIGM_HIP);
+                let agent = if m.operation.is_allocation() { m.agent } else { None };
+                let key = HostLocation::Allocation(m.thread, agent);
+                st.host_record(&path, key, m.start.ns, m.end.ns, region, "memory_allocation")?;
+            }
+            Record::RunHealth(h) => {
+                if let Some(p) = st.process.as_ref() {
+                    st.health.push((p.group, **h));
+                }
+            }
             _ => {}
         }
         Ok(())
@@ -370,7 +546,26 @@ impl Writer for Otf2Writer {
         let realtime =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
         let unit = st.string("");
-        let State { archive, strings, regions, locations, metrics, groups, build_dir, name, .. } = st;
+        // run_health: per process as properties of its group, summed as the archive's properties.
+        let per_process = std::mem::take(&mut st.health);
+        let total = per_process.iter().map(|(_, h)| *h).reduce(|mut a, b| {
+            a.merge(&b);
+            a
+        });
+        let health: Vec<(u32, Vec<(u32, u64)>)> = per_process
+            .into_iter()
+            .map(|(group, h)| {
+                let props = h.metadata().into_iter().map(|(k, v)| (st.string(&format!("run_health.{k}")), v)).collect();
+                (group, props)
+            })
+            .collect();
+        let State { mut archive, strings, regions, locations, metrics, groups, build_dir, name, health: _, .. } = st;
+        if let Some(total) = total {
+            for (k, v) in total.metadata() {
+                let key = format!("ROCPROF_RS::RUN_HEALTH::{}", k.replace('.', "::").to_ascii_uppercase());
+                archive.property(&key, &v.to_string()).map_err(otf2_err(&path))?;
+            }
+        }
         let counts: Vec<u64> = locations.iter().map(|l| archive.events(l.id)).collect();
         archive
             .close(|d| {
@@ -383,8 +578,13 @@ impl Writer for Otf2Writer {
                 for (i, (name, ty, parent)) in groups.iter().enumerate() {
                     d.location_group(i as u32, *name, *ty, 0, *parent)?;
                 }
-                for (i, r) in regions.iter().enumerate() {
-                    d.region(i as u32, *r, rocprof_otf2::ROLE_FUNCTION, rocprof_otf2::PARADIGM_HIP)?;
+                for (i, (r, role, paradigm)) in regions.iter().enumerate() {
+                    d.region(i as u32, *r, *role, *paradigm)?;
+                }
+                for (group, props) in &health {
+                    for (k, v) in props {
+                        d.location_group_property(*group, *k, *v)?;
+                    }
                 }
                 for (i, (name, description)) in metrics.iter().enumerate() {
                     d.metric_member(i as u32, *name, *description, unit)?;

@@ -2,6 +2,7 @@
 //! between the rocpd views and the CSV files, and database integrity.
 
 mod json;
+mod otf2;
 mod perfetto;
 mod rocpd_schema;
 mod views_vs_csv;
