@@ -23,3 +23,4 @@ mod programs;
 mod rocpd_amd;
 mod scratch_trace;
 mod soak;
+mod sys_formats;
