@@ -5,7 +5,7 @@
 //! (`../shared/tools/otf2-check`) accepts the archive, its ENTER counts per kind of region (HSA,
 //! HIP and ROCTx functions, kernels, copies, allocations) equal the CSV rows, and the process's
 //! run_health properties (`otf2-print -G`) hold the numbers of `run_health.csv` and the JSON
-//! metadata. On the HSA fixtures (`vector_add`, `async_copy`) and, where hipcc built it (always on
+//! metadata. On the HSA fixtures (`vector_add`, `async_copy`, `scratch`) and, where hipcc built it (always on
 //! CI), the HIP fixture `hip_trace_app`.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -91,14 +91,17 @@ fn check_run(test: &str, out: &Path) -> HashMap<&'static str, usize> {
     for (file, array) in DOMAINS {
         let records = br[array].as_array().unwrap();
         assert_eq!(records.len(), csv[array].rows.len(), "{array} records vs {file} rows");
-        if array == "scratch_memory" {
-            continue; // its CSV has no correlation id column
-        }
-        let mut want: Vec<u64> = csv[array].rows.iter().map(|r| num(&r["Correlation_Id"])).collect();
-        let mut got: Vec<u64> = records.iter().map(|r| r["correlation_id"]["internal"].as_u64().unwrap()).collect();
+        // The same correlation ids (scratch rows have none: the same start times).
+        let (col, key) = if array == "scratch_memory" {
+            ("Start_Timestamp", "/start_timestamp")
+        } else {
+            ("Correlation_Id", "/correlation_id/internal")
+        };
+        let mut want: Vec<u64> = csv[array].rows.iter().map(|r| num(&r[col])).collect();
+        let mut got: Vec<u64> = records.iter().map(|r| r.pointer(key).unwrap().as_u64().unwrap()).collect();
         want.sort_unstable();
         got.sort_unstable();
-        assert_eq!(got, want, "{array}: correlation ids");
+        assert_eq!(got, want, "{array}: {col}");
     }
     // Names resolve through strings.buffer_records as in AMD's validate.py: HSA records name HSA
     // functions of the HSA kinds, and the function names are the CSV's.
@@ -212,6 +215,10 @@ fn sys_trace_json_and_otf2_carry_the_csv_rows_of_the_hsa_fixtures() {
     let (out, _guard) = sys_trace(&stage, &async_copy, &[]);
     let rows = check_run(test, &out);
     assert!(rows["memory_copy"] >= 12 && rows["memory_allocation"] > 0, "{rows:?}");
+    let Some(scratch) = stage.fixture("scratch", test) else { return };
+    let (out, _guard) = sys_trace(&stage, &scratch, &[]);
+    let rows = check_run(test, &out);
+    assert!(rows["scratch_memory"] >= 3, "{rows:?}");
 }
 
 #[test]

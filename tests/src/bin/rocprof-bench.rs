@@ -387,8 +387,9 @@ fn convert_child(format: &str, records: u64, sys_mix: bool) -> Result<()> {
         &StreamOptions { progress: Progress::Hidden, ..StreamOptions::default() },
     )?;
     let secs = t.elapsed().as_secs_f64();
-    let files = outcome.into_result()?;
-    let bytes: u64 = files.iter().filter_map(|f| std::fs::metadata(f).ok()).map(|m| m.len()).sum();
+    outcome.into_result()?;
+    // Every file the format wrote (OTF2: the anchor, definitions and the event files beside it).
+    let bytes = dir_bytes(&dir);
     println!(
         "{format:<8} {records} records in {secs:.2} s: {:.0} records/s, peak RSS {:.1} MiB, {:.1} bytes per record",
         records as f64 / secs,
@@ -397,6 +398,19 @@ fn convert_child(format: &str, records: u64, sys_mix: bool) -> Result<()> {
     );
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
+}
+
+/// Bytes of the files under `dir`, recursively.
+fn dir_bytes(dir: &std::path::Path) -> u64 {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => dir_bytes(&e.path()),
+            _ => e.metadata().map_or(0, |m| m.len()),
+        })
+        .sum()
 }
 
 /// The `ns-per-call:` figure `hip_api_loop` prints.
