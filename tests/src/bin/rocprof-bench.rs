@@ -380,19 +380,22 @@ fn convert_child(format: &str, records: u64, sys_mix: bool) -> Result<()> {
     } else {
         rocprof_writers::synthetic::Source::new(records)
     };
-    let t = Instant::now();
+    let (t, cpu0) = (Instant::now(), rocprof_writers::synthetic::process_cpu_seconds());
     let outcome = write_stream(
         &mut source,
         &mut [&mut *w],
         &StreamOptions { progress: Progress::Hidden, ..StreamOptions::default() },
     )?;
     let secs = t.elapsed().as_secs_f64();
+    // CPU time of every thread (source, writer): what the conversion costs on a loaded machine.
+    let cpu = rocprof_writers::synthetic::process_cpu_seconds() - cpu0;
     outcome.into_result()?;
     // Every file the format wrote (OTF2: the anchor, definitions and the event files beside it).
     let bytes = dir_bytes(&dir);
     println!(
-        "{format:<8} {records} records in {secs:.2} s: {:.0} records/s, peak RSS {:.1} MiB, {:.1} bytes per record",
+        "{format:<8} {records} records in {secs:.2} s: {:.0} records/s ({:.0} per CPU second), peak RSS {:.1} MiB, {:.1} bytes per record",
         records as f64 / secs,
+        records as f64 / cpu.max(0.01),
         peak_rss_kib() as f64 / 1024.0,
         bytes as f64 / records.max(1) as f64
     );
