@@ -229,7 +229,9 @@ fn write_merged(
                 exprs.join(", "),
                 row_filter(table, &suffix)
             );
-            conn.execute(&sql, [session_guid]).map_err(err("copying rows"))?;
+            // A row the output's schema refuses (NULL where rocpd needs a value, an id that is
+            // not an integer, ...) is the input's fault: the error names the input.
+            conn.execute(&sql, [session_guid]).map_err(sqlite(path, "copying its rows into the merged database"))?;
             progress.inc(1);
         }
         conn.execute(

@@ -46,6 +46,38 @@ pub mod fuzzing {
             })
             .count()
     }
+
+    /// Every reader of rocpd databases over the file `db`, as `rocprof-rs` runs them: `convert` to
+    /// CSV (with `--stats`), JSON and Perfetto into `scratch/convert`, `summary -S -D`, `diff` of
+    /// the file against itself, and `merge` into `scratch/merged.db`. Each prints its one-line error
+    /// and returns its exit status; a panic or a hang is a bug. Returns the four exit statuses
+    /// (`convert`, `summary`, `diff`, `merge`).
+    pub fn rocpd_readers(db: &Path, scratch: &Path) -> [std::process::ExitCode; 4] {
+        let run = |argv: Vec<OsString>| {
+            let sub = crate::cmd::find(&argv[0]).expect("a subcommand");
+            (sub.run)(argv[1..].to_vec())
+        };
+        let os = |parts: &[&std::ffi::OsStr]| parts.iter().map(|p| p.to_os_string()).collect::<Vec<_>>();
+        let out = scratch.join("convert");
+        let merged = scratch.join("merged.db");
+        let _ = std::fs::remove_dir_all(&out);
+        let _ = std::fs::remove_file(&merged);
+        let convert = run(os(&[
+            "convert".as_ref(),
+            db.as_os_str(),
+            "-f".as_ref(),
+            "csv".as_ref(),
+            "json".as_ref(),
+            "pftrace".as_ref(),
+            "--stats".as_ref(),
+            "-d".as_ref(),
+            out.as_os_str(),
+        ]));
+        let summary = run(os(&["summary".as_ref(), db.as_os_str(), "-S".as_ref(), "-D".as_ref()]));
+        let diff = run(os(&["diff".as_ref(), "--base".as_ref(), db.as_os_str(), "--head".as_ref(), db.as_os_str()]));
+        let merge = run(os(&["merge".as_ref(), db.as_os_str(), "-o".as_ref(), merged.as_os_str()]));
+        [convert, summary, diff, merge]
+    }
 }
 
 /// Exit status for command-line errors (argparse's, which rocprofv3 users know).

@@ -100,10 +100,17 @@ pub(crate) fn run(args: Vec<OsString>) -> ExitCode {
     }
     let mut sources = Vec::new();
     for p in &paths {
+        // The same checks as summary, diff and merge (a rocpd database of schema version 3 with
+        // every table and column), so a foreign or damaged file gets the same one-line error.
+        if let Err(e) = rocprof_analysis::rocpd::Database::open(p) {
+            eprintln!("rocprof-rs: error: {}", super::one_line(&e.to_string()));
+            return ExitCode::from(1);
+        }
         match RocpdSource::open(p) {
             Ok(s) => sources.push(s),
             Err(e) => {
-                eprintln!("rocprof-rs: error: {}", anyhow::Error::new(e).context(format!("reading {}", p.display())));
+                let e = anyhow::Error::new(e).context(format!("reading {}", p.display()));
+                eprintln!("rocprof-rs: error: {}", super::one_line(&format!("{e:#}")));
                 return ExitCode::from(1);
             }
         }
@@ -144,7 +151,7 @@ pub(crate) fn run(args: Vec<OsString>) -> ExitCode {
     let outcome = match write_stream(&mut source, &mut refs, &options) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("rocprof-rs: error: {:#}", anyhow::Error::new(e));
+            eprintln!("rocprof-rs: error: {}", super::one_line(&format!("{:#}", anyhow::Error::new(e))));
             return ExitCode::from(1);
         }
     };
@@ -157,10 +164,8 @@ pub(crate) fn run(args: Vec<OsString>) -> ExitCode {
                 }
             }
             Err(e) => {
-                eprintln!(
-                    "rocprof-rs: error: {:#}",
-                    anyhow::Error::new(e).context(format!("writing the {} output", w.name))
-                );
+                let e = anyhow::Error::new(e).context(format!("writing the {} output", w.name));
+                eprintln!("rocprof-rs: error: {}", super::one_line(&format!("{e:#}")));
                 status = ExitCode::from(1);
             }
         }

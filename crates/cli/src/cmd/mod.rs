@@ -68,6 +68,39 @@ pub(crate) fn parse<T: clap::Parser>(name: &str, args: Vec<OsString>) -> Result<
 
 /// Prints `rocprof-rs: error: <e>` (one line) and returns exit status 2.
 pub(crate) fn fail(e: &dyn std::fmt::Display) -> ExitCode {
-    eprintln!("rocprof-rs: error: {e}");
+    eprintln!("rocprof-rs: error: {}", one_line(&e.to_string()));
     ExitCode::from(USAGE_ERROR)
+}
+
+/// `text` on one line: every run of whitespace that holds a line break becomes one space (SQLite
+/// errors quote the failing statement, which spans lines; a CI log wants one line per error).
+pub(crate) fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut run = String::new();
+    for c in text.trim().chars() {
+        if c.is_whitespace() {
+            run.push(c);
+            continue;
+        }
+        if run.contains(['\n', '\r']) {
+            out.push(' ');
+        } else {
+            out.push_str(&run);
+        }
+        run.clear();
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn errors_are_folded_onto_one_line() {
+        assert_eq!(
+            super::one_line("no such column: kd.id in SELECT a,\n    b  FROM t\n"),
+            "no such column: kd.id in SELECT a, b  FROM t"
+        );
+        assert_eq!(super::one_line("plain  message"), "plain  message");
+    }
 }

@@ -5,6 +5,7 @@ mod att_decode;
 mod att_staged;
 mod errors;
 mod exit_status;
+mod hostile_db;
 mod staged;
 mod subcommands;
 
