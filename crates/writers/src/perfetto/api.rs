@@ -13,7 +13,7 @@
 use rocprof_model::api::{arg_info_named, render_arg, ApiDomain, ArgKind};
 use rocprof_model::ApiCall;
 
-use super::{State, Value};
+use super::{Ann, State, Value};
 use crate::{kinds, Result, Session};
 
 /// rocprofv3's annotation names on API slices; an argument of the same name is written
@@ -76,14 +76,14 @@ impl State {
         }
         let flow = self.flow(a.correlation.internal.0);
         let args = [
-            ("begin_ns", Value::Uint(a.start.ns)),
-            ("end_ns", Value::Uint(a.end.ns)),
-            ("delta_ns", Value::Uint(a.duration_ns())),
-            ("tid", Value::Uint(u64::from(a.thread.0))),
-            ("kind", Value::Uint(kind(a.domain))),
-            ("operation", Value::Uint(u64::from(a.operation))),
-            ("corr_id", Value::Uint(a.correlation.internal.0)),
-            ("ancestor_id", Value::Uint(a.correlation.ancestor.0)),
+            (Ann::BeginNs, Value::Uint(a.start.ns)),
+            (Ann::EndNs, Value::Uint(a.end.ns)),
+            (Ann::DeltaNs, Value::Uint(a.duration_ns())),
+            (Ann::Tid, Value::Uint(u64::from(a.thread.0))),
+            (Ann::Kind, Value::Uint(kind(a.domain))),
+            (Ann::Operation, Value::Uint(u64::from(a.operation))),
+            (Ann::CorrId, Value::Uint(a.correlation.internal.0)),
+            (Ann::AncestorId, Value::Uint(a.correlation.ancestor.0)),
         ];
         let end = (!is_instant(a)).then_some(a.end.ns.max(a.start.ns));
         self.slice(track, category(a.domain), name_iid, a.start.ns, end, flow, &args, &[])

@@ -25,7 +25,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use rocprof_model::{AgentId, MemoryAllocation, MemoryCopy, ScratchMemory, ScratchMemoryOp, ThreadId};
 
-use super::{uuid, State, Value};
+use super::{uuid, Ann, State, Value};
 use crate::Result;
 
 /// Points held per counter track before the oldest are written.
@@ -178,17 +178,17 @@ impl State {
         let flow = self.flow(c.correlation.internal.0);
         let (start, end) = (c.start.ns, c.end.ns.max(c.start.ns));
         let args = [
-            ("begin_ns", Value::Uint(c.start.ns)),
-            ("end_ns", Value::Uint(c.end.ns)),
-            ("delta_ns", Value::Uint(c.duration_ns())),
-            ("kind", Value::Uint(KIND_MEMORY_COPY)),
-            ("operation", Value::Uint(c.direction as u64)),
-            ("src_agent", Value::Str(&src)),
-            ("dst_agent", Value::Str(&dst)),
-            ("copy_bytes", Value::Uint(c.bytes)),
-            ("corr_id", Value::Uint(c.correlation.internal.0)),
-            ("tid", Value::Uint(u64::from(c.thread.0))),
-            ("stream_ID", Value::Uint(c.stream.0)),
+            (Ann::BeginNs, Value::Uint(c.start.ns)),
+            (Ann::EndNs, Value::Uint(c.end.ns)),
+            (Ann::DeltaNs, Value::Uint(c.duration_ns())),
+            (Ann::Kind, Value::Uint(KIND_MEMORY_COPY)),
+            (Ann::Operation, Value::Uint(c.direction as u64)),
+            (Ann::SrcAgent, Value::Str(&src)),
+            (Ann::DstAgent, Value::Str(&dst)),
+            (Ann::CopyBytes, Value::Uint(c.bytes)),
+            (Ann::CorrId, Value::Uint(c.correlation.internal.0)),
+            (Ann::Tid, Value::Uint(u64::from(c.thread.0))),
+            (Ann::StreamId, Value::Uint(c.stream.0)),
         ];
         self.slice(track, "memory_copy", name_iid, start, Some(end), flow, &args, &[])?;
 

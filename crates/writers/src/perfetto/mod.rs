@@ -34,6 +34,9 @@ use crate::{OutputFile, OutputLocation, Result, Session, Writer};
 /// Our only packet sequence.
 const SEQUENCE_ID: u64 = 1;
 
+/// Encoded packets are written to the file in chunks of about this size.
+const OUT_CHUNK: usize = 256 * 1024;
+
 /// Categories, interned with fixed ids (index + 1) in the first packet. Names are rocprofv3's
 /// Perfetto categories.
 const CATEGORIES: [&str; 10] = [
@@ -51,7 +54,7 @@ const CATEGORIES: [&str; 10] = [
 
 /// Debug annotation names, interned with fixed ids (index + 1) in the first packet. The names
 /// are rocprofv3's.
-const ANNOTATIONS: [&str; 25] = [
+const ANNOTATIONS: [&str; 23] = [
     "begin_ns",
     "end_ns",
     "delta_ns",
@@ -75,8 +78,6 @@ const ANNOTATIONS: [&str; 25] = [
     "src_agent",
     "dst_agent",
     "copy_bytes",
-    "size",
-    "address",
 ];
 
 /// The interned id of category `name`.
@@ -84,9 +85,54 @@ fn category_iid(name: &str) -> u64 {
     CATEGORIES.iter().position(|c| *c == name).expect("category in CATEGORIES") as u64 + 1
 }
 
-/// The interned id of annotation `name`.
-fn annotation_iid(name: &str) -> u64 {
-    ANNOTATIONS.iter().position(|c| *c == name).expect("annotation in ANNOTATIONS") as u64 + 1
+/// An annotation of [`ANNOTATIONS`], in the same order (its interned id is its position + 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ann {
+    BeginNs,
+    EndNs,
+    DeltaNs,
+    Tid,
+    Kind,
+    Operation,
+    CorrId,
+    AncestorId,
+    StreamId,
+    Agent,
+    AgentType,
+    Queue,
+    KernelId,
+    ScratchSize,
+    LdsBlockSize,
+    VgprCount,
+    AccumVgprCount,
+    SgprCount,
+    WorkgroupSize,
+    GridSize,
+    SrcAgent,
+    DstAgent,
+    CopyBytes,
+}
+
+impl Ann {
+    /// The interned id.
+    fn iid(self) -> u64 {
+        self as u64 + 1
+    }
+}
+
+/// Appends a debug annotation (`name_iid`, value) to the event being encoded in `buf`.
+fn annotation_value(buf: &mut Vec<u8>, name_iid: u64, v: Value<'_>) {
+    let a = proto::open(buf, event::DEBUG_ANNOTATIONS, 1);
+    proto::uint(buf, annotation::NAME_IID, name_iid);
+    match v {
+        Value::Uint(x) => proto::uint(buf, annotation::UINT_VALUE, x),
+        Value::Int(x) => proto::int(buf, annotation::INT_VALUE, x),
+        Value::Double(x) => proto::double(buf, annotation::DOUBLE_VALUE, x),
+        Value::Bool(x) => proto::uint(buf, annotation::BOOL_VALUE, u64::from(x)),
+        Value::Pointer(x) => proto::uint(buf, annotation::POINTER_VALUE, x),
+        Value::Str(x) => proto::string(buf, annotation::STRING_VALUE, x),
+    }
+    proto::close(buf, a, 1);
 }
 
 /// A value of a debug annotation (signed, floating, boolean and pointer values serve counter
@@ -181,6 +227,8 @@ struct Process {
 #[derive(Debug)]
 struct State {
     file: OutputFile,
+    /// Encoded packets not yet written to the file.
+    out: Vec<u8>,
     /// Scratch buffers: packet body, track event, one annotation / interned entry, interned data.
     pkt: Vec<u8>,
     ev: Vec<u8>,
@@ -227,6 +275,7 @@ impl State {
     fn new(file: OutputFile, options: PerfettoOptions) -> Result<Self> {
         let mut st = Self {
             file,
+            out: Vec::with_capacity(OUT_CHUNK + 4096),
             pkt: Vec::with_capacity(1024),
             ev: Vec::with_capacity(1024),
             small: Vec::with_capacity(256),
@@ -257,13 +306,51 @@ impl State {
         Ok(st)
     }
 
-    /// Appends the packet in `pkt` to the file as `Trace.packet`.
+    /// Appends the packet in `pkt` as `Trace.packet`.
     fn flush_packet(&mut self) -> Result<()> {
-        self.small.clear();
-        prost::encoding::encode_key(proto::TRACE_PACKET, prost::encoding::WireType::LengthDelimited, &mut self.small);
-        prost::encoding::encode_varint(self.pkt.len() as u64, &mut self.small);
-        self.file.write_all(&self.small)?;
-        self.file.write_all(&self.pkt)
+        proto::bytes(&mut self.out, proto::TRACE_PACKET, &self.pkt);
+        self.spill()
+    }
+
+    /// Writes the encoded packets to the file once there are enough of them.
+    fn spill(&mut self) -> Result<()> {
+        if self.out.len() >= OUT_CHUNK {
+            self.file.write_all(&self.out)?;
+            self.out.clear();
+        }
+        Ok(())
+    }
+
+    /// Writes every encoded packet to the file.
+    fn spill_all(&mut self) -> Result<()> {
+        self.file.write_all(&self.out)?;
+        self.out.clear();
+        Ok(())
+    }
+
+    /// Opens a track-event packet at `ts` in `out` (with the pending interned data) and its
+    /// `TrackEvent`; returns the two starts for [`Self::close_event`]. `big` reserves two bytes
+    /// for the lengths (slice begins), else one.
+    fn open_event(&mut self, ts: u64, big: bool) -> (usize, usize, usize) {
+        let reserve = if big { 2 } else { 1 };
+        let out = &mut self.out;
+        let p = proto::open(out, proto::TRACE_PACKET, reserve);
+        proto::uint(out, packet::TIMESTAMP, ts);
+        proto::uint(out, packet::TRUSTED_PACKET_SEQUENCE_ID, SEQUENCE_ID);
+        proto::uint(out, packet::SEQUENCE_FLAGS, packet::SEQ_NEEDS_INCREMENTAL_STATE);
+        if !self.interned.is_empty() {
+            proto::bytes(out, packet::INTERNED_DATA, &self.interned);
+            self.interned.clear();
+        }
+        let e = proto::open(out, packet::TRACK_EVENT, reserve);
+        (p, e, reserve)
+    }
+
+    /// Closes what [`Self::open_event`] opened.
+    fn close_event(&mut self, (p, e, reserve): (usize, usize, usize)) -> Result<()> {
+        proto::close(&mut self.out, e, reserve);
+        proto::close(&mut self.out, p, reserve);
+        self.spill()
     }
 
     /// The interned id of event name `name`, adding it to this packet's interned data if new.
@@ -389,21 +476,6 @@ impl State {
         Ok(u)
     }
 
-    /// Writes one annotation into `ev`.
-    fn annotate(ev: &mut Vec<u8>, scratch: &mut Vec<u8>, name: &str, v: Value<'_>) {
-        scratch.clear();
-        proto::uint(scratch, annotation::NAME_IID, annotation_iid(name));
-        match v {
-            Value::Uint(x) => proto::uint(scratch, annotation::UINT_VALUE, x),
-            Value::Int(x) => proto::int(scratch, annotation::INT_VALUE, x),
-            Value::Double(x) => proto::double(scratch, annotation::DOUBLE_VALUE, x),
-            Value::Bool(x) => proto::uint(scratch, annotation::BOOL_VALUE, u64::from(x)),
-            Value::Pointer(x) => proto::uint(scratch, annotation::POINTER_VALUE, x),
-            Value::Str(x) => proto::string(scratch, annotation::STRING_VALUE, x),
-        }
-        proto::bytes(ev, event::DEBUG_ANNOTATIONS, scratch);
-    }
-
     /// Adds annotation `name` (outside the fixed table; interned on first use) with value `v` to
     /// the next slice's extra annotations.
     fn extra_annotation(&mut self, name: &str, v: Value<'_>) {
@@ -416,17 +488,7 @@ impl State {
                 iid
             }
         };
-        self.small2.clear();
-        proto::uint(&mut self.small2, annotation::NAME_IID, iid);
-        match v {
-            Value::Uint(x) => proto::uint(&mut self.small2, annotation::UINT_VALUE, x),
-            Value::Int(x) => proto::int(&mut self.small2, annotation::INT_VALUE, x),
-            Value::Double(x) => proto::double(&mut self.small2, annotation::DOUBLE_VALUE, x),
-            Value::Bool(x) => proto::uint(&mut self.small2, annotation::BOOL_VALUE, u64::from(x)),
-            Value::Pointer(x) => proto::uint(&mut self.small2, annotation::POINTER_VALUE, x),
-            Value::Str(x) => proto::string(&mut self.small2, annotation::STRING_VALUE, x),
-        }
-        proto::bytes(&mut self.extra, event::DEBUG_ANNOTATIONS, &self.small2);
+        annotation_value(&mut self.extra, iid, v);
     }
 
     /// The interned id of the event name held in session string `id` (cached per string).
@@ -455,53 +517,40 @@ impl State {
         start: u64,
         end: Option<u64>,
         flow: Option<u64>,
-        args: &[(&str, Value<'_>)],
+        args: &[(Ann, Value<'_>)],
         named: &[(Box<str>, f64)],
     ) -> Result<()> {
-        self.ev.clear();
         let kind = if end.is_some() { event::TYPE_SLICE_BEGIN } else { event::TYPE_INSTANT };
-        proto::uint(&mut self.ev, event::TYPE, kind);
-        proto::uint(&mut self.ev, event::TRACK_UUID, track_uuid);
-        proto::uint(&mut self.ev, event::CATEGORY_IIDS, category_iid(category));
-        proto::uint(&mut self.ev, event::NAME_IID, name_iid);
+        let open = self.open_event(start, true);
+        let out = &mut self.out;
+        proto::uint(out, event::TYPE, kind);
+        proto::uint(out, event::TRACK_UUID, track_uuid);
+        proto::uint(out, event::CATEGORY_IIDS, category_iid(category));
+        proto::uint(out, event::NAME_IID, name_iid);
         for (k, v) in args {
-            Self::annotate(&mut self.ev, &mut self.small2, k, *v);
+            annotation_value(out, k.iid(), *v);
         }
         for (k, v) in named {
-            self.small2.clear();
-            proto::string(&mut self.small2, annotation::NAME, k);
-            proto::double(&mut self.small2, annotation::DOUBLE_VALUE, *v);
-            proto::bytes(&mut self.ev, event::DEBUG_ANNOTATIONS, &self.small2);
+            let a = proto::open(out, event::DEBUG_ANNOTATIONS, 1);
+            proto::string(out, annotation::NAME, k);
+            proto::double(out, annotation::DOUBLE_VALUE, *v);
+            proto::close(out, a, 1);
         }
         if !self.extra.is_empty() {
-            self.ev.extend_from_slice(&self.extra);
+            out.extend_from_slice(&self.extra);
             self.extra.clear();
         }
         if let Some(f) = flow {
-            proto::uint(&mut self.ev, event::FLOW_IDS_OLD, f);
+            proto::uint(out, event::FLOW_IDS_OLD, f);
         }
-        self.pkt.clear();
-        proto::uint(&mut self.pkt, packet::TIMESTAMP, start);
-        proto::uint(&mut self.pkt, packet::TRUSTED_PACKET_SEQUENCE_ID, SEQUENCE_ID);
-        proto::uint(&mut self.pkt, packet::SEQUENCE_FLAGS, packet::SEQ_NEEDS_INCREMENTAL_STATE);
-        if !self.interned.is_empty() {
-            proto::bytes(&mut self.pkt, packet::INTERNED_DATA, &self.interned);
-            self.interned.clear();
-        }
-        proto::bytes(&mut self.pkt, packet::TRACK_EVENT, &self.ev);
-        self.flush_packet()?;
+        self.close_event(open)?;
         self.slices += 1;
         let Some(end) = end else { return Ok(()) };
 
-        self.ev.clear();
-        proto::uint(&mut self.ev, event::TYPE, event::TYPE_SLICE_END);
-        proto::uint(&mut self.ev, event::TRACK_UUID, track_uuid);
-        self.pkt.clear();
-        proto::uint(&mut self.pkt, packet::TIMESTAMP, end);
-        proto::uint(&mut self.pkt, packet::TRUSTED_PACKET_SEQUENCE_ID, SEQUENCE_ID);
-        proto::uint(&mut self.pkt, packet::SEQUENCE_FLAGS, packet::SEQ_NEEDS_INCREMENTAL_STATE);
-        proto::bytes(&mut self.pkt, packet::TRACK_EVENT, &self.ev);
-        self.flush_packet()
+        let open = self.open_event(end, false);
+        proto::uint(&mut self.out, event::TYPE, event::TYPE_SLICE_END);
+        proto::uint(&mut self.out, event::TRACK_UUID, track_uuid);
+        self.close_event(open)
     }
 
     /// Writes the process's health record as an instant event `run_health` on its process track,
@@ -552,20 +601,16 @@ impl State {
 
     /// Writes one counter value.
     fn counter(&mut self, track_uuid: u64, ts: u64, value: f64) -> Result<()> {
-        self.ev.clear();
-        proto::uint(&mut self.ev, event::TYPE, event::TYPE_COUNTER);
-        proto::uint(&mut self.ev, event::TRACK_UUID, track_uuid);
+        let open = self.open_event(ts, false);
+        let out = &mut self.out;
+        proto::uint(out, event::TYPE, event::TYPE_COUNTER);
+        proto::uint(out, event::TRACK_UUID, track_uuid);
         if value.fract() == 0.0 && value.abs() < 9.0e15 {
-            proto::int(&mut self.ev, event::COUNTER_VALUE, value as i64);
+            proto::int(out, event::COUNTER_VALUE, value as i64);
         } else {
-            proto::double(&mut self.ev, event::DOUBLE_COUNTER_VALUE, value);
+            proto::double(out, event::DOUBLE_COUNTER_VALUE, value);
         }
-        self.pkt.clear();
-        proto::uint(&mut self.pkt, packet::TIMESTAMP, ts);
-        proto::uint(&mut self.pkt, packet::TRUSTED_PACKET_SEQUENCE_ID, SEQUENCE_ID);
-        proto::uint(&mut self.pkt, packet::SEQUENCE_FLAGS, packet::SEQ_NEEDS_INCREMENTAL_STATE);
-        proto::bytes(&mut self.pkt, packet::TRACK_EVENT, &self.ev);
-        self.flush_packet()
+        self.close_event(open)
     }
 
     /// The flow id of correlation id `corr` in the current process (0 = none).
@@ -618,24 +663,24 @@ impl State {
             counter_args = p.counters.slice_args(d.dispatch_id);
         }
         let args = [
-            ("begin_ns", Value::Uint(d.start.ns)),
-            ("end_ns", Value::Uint(d.end.ns)),
-            ("delta_ns", Value::Uint(d.duration_ns())),
-            ("kind", Value::Uint(kinds::KERNEL_DISPATCH)),
-            ("agent", Value::Str(&agent_dashed)),
-            ("agent_type", Value::Str(agent_type)),
-            ("corr_id", Value::Uint(d.correlation_id.0)),
-            ("queue", Value::Uint(d.queue.0.saturating_sub(1))),
-            ("tid", Value::Uint(u64::from(d.thread.0))),
-            ("kernel_id", Value::Uint(d.kernel.0)),
-            ("Scratch_Size", Value::Uint(u64::from(d.private_segment_size))),
-            ("LDS_Block_Size", Value::Uint(u64::from(d.group_segment_size))),
-            ("VGPR_Count", Value::Uint(u64::from(k.map_or(d.arch_vgpr_count, |k| k.arch_vgpr_count)))),
-            ("Accum_VGPR_Count", Value::Uint(u64::from(k.map_or(d.accum_vgpr_count, |k| k.accum_vgpr_count)))),
-            ("SGPR_Count", Value::Uint(u64::from(k.map_or(d.sgpr_count, |k| k.sgpr_count)))),
-            ("workgroup_size", Value::Uint(d.workgroup.product())),
-            ("grid_size", Value::Uint(d.grid.product())),
-            ("stream_ID", Value::Uint(d.stream.0)),
+            (Ann::BeginNs, Value::Uint(d.start.ns)),
+            (Ann::EndNs, Value::Uint(d.end.ns)),
+            (Ann::DeltaNs, Value::Uint(d.duration_ns())),
+            (Ann::Kind, Value::Uint(kinds::KERNEL_DISPATCH)),
+            (Ann::Agent, Value::Str(&agent_dashed)),
+            (Ann::AgentType, Value::Str(agent_type)),
+            (Ann::CorrId, Value::Uint(d.correlation_id.0)),
+            (Ann::Queue, Value::Uint(d.queue.0.saturating_sub(1))),
+            (Ann::Tid, Value::Uint(u64::from(d.thread.0))),
+            (Ann::KernelId, Value::Uint(d.kernel.0)),
+            (Ann::ScratchSize, Value::Uint(u64::from(d.private_segment_size))),
+            (Ann::LdsBlockSize, Value::Uint(u64::from(d.group_segment_size))),
+            (Ann::VgprCount, Value::Uint(u64::from(k.map_or(d.arch_vgpr_count, |k| k.arch_vgpr_count)))),
+            (Ann::AccumVgprCount, Value::Uint(u64::from(k.map_or(d.accum_vgpr_count, |k| k.accum_vgpr_count)))),
+            (Ann::SgprCount, Value::Uint(u64::from(k.map_or(d.sgpr_count, |k| k.sgpr_count)))),
+            (Ann::WorkgroupSize, Value::Uint(d.workgroup.product())),
+            (Ann::GridSize, Value::Uint(d.grid.product())),
+            (Ann::StreamId, Value::Uint(d.stream.0)),
         ];
         let r = self.slice(track, "kernel_dispatch", name_iid, d.start.ns, Some(d.end.ns), flow, &args, &counter_args);
         if let Some(a) = self.process.as_mut().and_then(|p| p.agents.get_mut(&d.agent)) {
@@ -725,6 +770,7 @@ impl Writer for PerfettoWriter {
         st.flush_held()?;
         st.flush_counters()?;
         st.flush_memory()?;
+        st.spill_all()?;
         Ok(vec![st.file.commit()?])
     }
 
@@ -741,6 +787,20 @@ mod tests {
     fn kernel_slice_names_follow_rocprofv3() {
         assert_eq!(slice_kernel_name("_Z3addPfi.kd", "add(float*, int).kd"), "add(float*, int) [clone .kd]");
         assert_eq!(slice_kernel_name("vector_add.kd", "vector_add.kd"), "vector_add.kd");
+    }
+
+    #[test]
+    fn annotation_ids_follow_the_table() {
+        for (a, name) in [
+            (Ann::BeginNs, "begin_ns"),
+            (Ann::StreamId, "stream_ID"),
+            (Ann::ScratchSize, "Scratch_Size"),
+            (Ann::AccumVgprCount, "Accum_VGPR_Count"),
+            (Ann::CopyBytes, "copy_bytes"),
+        ] {
+            assert_eq!(ANNOTATIONS[a.iid() as usize - 1], name);
+        }
+        assert_eq!(Ann::CopyBytes.iid() as usize, ANNOTATIONS.len(), "the last one");
     }
 
     #[test]
