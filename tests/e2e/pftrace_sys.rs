@@ -1,16 +1,17 @@
 //! `--sys-trace -f pftrace csv`: the Perfetto trace carries the same API calls and copies as the
 //! CSV files, and a flow from each kernel's launching API call to the kernel, counted by Perfetto's
 //! own trace processor (`../shared/tools/perfetto-check -q`) on the HSA fixtures (`vector_add`,
-//! `async_copy`) and, where hipcc is installed (always under CI), on the HIP fixture.
+//! `async_copy`, `scratch`) and, where hipcc is installed (always under CI), on the HIP fixture;
+//! and the memory counter tracks' peaks (bytes in flight, scratch held) as the CSV rows give them.
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
 
-use rocprof_e2e::{find_files, find_one, profile, read_csv, scratch, stage, ScratchGuard, Stage};
+use rocprof_e2e::{find_files, find_one, profile, read_csv, scratch, stage, Csv, ScratchGuard, Stage};
 
 /// SQL whose rows are single `name=value` strings, parsed from the check's report.
-const QUERIES: [&str; 5] = [
+const QUERIES: [&str; 7] = [
     "select 'slices_' || coalesce(category, 'none') || '=' || count(*) as r from slice group by category",
     "select 'api_kernel_flows=' || count(*) as r from flow f join slice a on f.slice_out = a.id \
      join slice k on f.slice_in = k.id where a.category like '%_api' and k.category = 'kernel_dispatch'",
@@ -22,6 +23,10 @@ const QUERIES: [&str; 5] = [
     "select 'flows_across_ids=' || count(*) as r from flow f join slice a on f.slice_out = a.id \
      join slice k on f.slice_in = k.id join args x on x.arg_set_id = a.arg_set_id and x.key = 'debug.corr_id' \
      join args y on y.arg_set_id = k.arg_set_id and y.key = 'debug.corr_id' where x.int_value != y.int_value",
+    "select 'copy_bytes_max=' || coalesce(cast(max(c.value) as int), 0) as r from counter c \
+     join counter_track t on c.track_id = t.id where t.name like 'COPY BYTES to %'",
+    "select 'scratch_max=' || coalesce(cast(max(c.value) as int), 0) as r from counter c \
+     join counter_track t on c.track_id = t.id where t.name like 'SCRATCH MEMORY on %'",
 ];
 
 /// Runs perfetto-check `--strict` with [`QUERIES`] on `trace`: 0 import errors, and the
@@ -64,8 +69,13 @@ fn csv_rows(dir: &Path, suffix: &str) -> u64 {
 }
 
 /// `rocprof-rs --simulate gfx90a --sys-trace -f pftrace csv` on `app args`; checks the trace
-/// against the CSV files and returns the kernel rows.
-fn sys_trace_matches_the_csv(test: &str, stage: &Stage, app: &Path, args: &[&str]) -> u64 {
+/// against the CSV files and returns the kernel rows and the trace processor's figures.
+fn sys_trace_matches_the_csv(
+    test: &str,
+    stage: &Stage,
+    app: &Path,
+    args: &[&str],
+) -> (u64, HashMap<String, u64>, Option<Csv>) {
     let out = ScratchGuard(scratch(test));
     let out_s = out.0.display().to_string();
     let cli = ["--simulate", "gfx90a", "--sys-trace", "-f", "pftrace", "csv", "-d", &out_s, "-o", "run"];
@@ -74,7 +84,8 @@ fn sys_trace_matches_the_csv(test: &str, stage: &Stage, app: &Path, args: &[&str
     let pftrace = find_one(&out.0, "run_results.pftrace");
     let kernels = csv_rows(&out.0, "kernel_trace.csv");
     let copies = csv_rows(&out.0, "memory_copy_trace.csv");
-    let Some(tp) = trace_processor_counts(test, &pftrace) else { return kernels };
+    let scratch_rows = find_files(&out.0, "scratch_memory_trace.csv").first().map(|p| read_csv(p));
+    let Some(tp) = trace_processor_counts(test, &pftrace) else { return (kernels, HashMap::new(), scratch_rows) };
     let got = |k: &str| tp.get(k).copied().unwrap_or(0);
     for (category, csv) in [
         ("hsa_api", "hsa_api_trace.csv"),
@@ -89,7 +100,7 @@ fn sys_trace_matches_the_csv(test: &str, stage: &Stage, app: &Path, args: &[&str
     assert_eq!(got("kernels_without_one_call"), 0, "{test}: each kernel has exactly one incoming call");
     assert_eq!(got("api_copy_flows"), copies, "{test}: one flow from an API call to each copy");
     assert_eq!(got("flows_across_ids"), 0, "{test}: flows join a call and the work of its correlation id");
-    kernels
+    (kernels, tp, scratch_rows)
 }
 
 #[test]
@@ -97,9 +108,29 @@ fn sys_trace_pftrace_has_the_csv_api_slices_and_a_flow_to_every_kernel_hsa() {
     let test = "sys_trace_pftrace_has_the_csv_api_slices_and_a_flow_to_every_kernel_hsa";
     let Some(stage) = stage(test) else { return };
     let Some(app) = stage.fixture("vector_add", test) else { return };
-    assert_eq!(sys_trace_matches_the_csv(test, &stage, &app, &["20"]), 20);
+    assert_eq!(sys_trace_matches_the_csv(test, &stage, &app, &["20"]).0, 20);
+    // async_copy waits for each copy before the next: the most bytes in flight is its largest
+    // copy, 4 MiB.
     let Some(app) = stage.fixture("async_copy", test) else { return };
-    sys_trace_matches_the_csv(test, &stage, &app, &[]);
+    let (_, tp, _) = sys_trace_matches_the_csv(test, &stage, &app, &[]);
+    if !tp.is_empty() {
+        assert_eq!(tp["copy_bytes_max"], 4 << 20, "{test}: COPY BYTES peak");
+    }
+    // scratch: the SCRATCH MEMORY track peaks at the largest allocation of the CSV.
+    let Some(app) = stage.fixture("scratch", test) else { return };
+    let (kernels, tp, rows) = sys_trace_matches_the_csv(test, &stage, &app, &[]);
+    assert_eq!(kernels, 4);
+    let rows = rows.expect("scratch_memory_trace.csv");
+    let largest = rows
+        .rows
+        .iter()
+        .filter(|r| r["Operation"] == "SCRATCH_MEMORY_ALLOC")
+        .map(|r| r["Allocation_Size"].parse::<u64>().unwrap())
+        .max()
+        .expect("scratch allocations");
+    if !tp.is_empty() {
+        assert_eq!(tp["scratch_max"], largest, "{test}: SCRATCH MEMORY peak");
+    }
 }
 
 #[test]
@@ -107,5 +138,5 @@ fn sys_trace_pftrace_has_the_csv_api_slices_and_a_flow_to_every_kernel_hip() {
     let test = "sys_trace_pftrace_has_the_csv_api_slices_and_a_flow_to_every_kernel_hip";
     let Some(stage) = stage(test) else { return };
     let Some(app) = stage.hip_fixture("hip_trace_app", test) else { return };
-    assert!(sys_trace_matches_the_csv(test, &stage, &app, &["4"]) >= 4, "a vadd kernel per iteration");
+    assert!(sys_trace_matches_the_csv(test, &stage, &app, &["4"]).0 >= 4, "a vadd kernel per iteration");
 }
