@@ -43,6 +43,9 @@ const LOW_WATER: u64 = 64;
 const EXTEND_BY: u64 = 64;
 /// Chunks the file starts with (6 MiB: a short run needs no extension at all).
 const INITIAL_CHUNKS: u64 = 24;
+/// Full chunks waiting for the writer thread to release their pages, at most (beyond that a
+/// producer releases its chunk itself).
+const RELEASE_QUEUE: usize = 1024;
 
 thread_local! {
     /// This thread's chunk (address, 0 = none) and write offset in it.
@@ -99,6 +102,9 @@ pub struct Sink {
     owner_pid: u32,
     /// Most chunks the file may grow to ([`MAX_CHUNKS`], or less with [`Sink::limit_chunks`]).
     max_chunks: u64,
+    /// Full chunks whose pages the writer thread drops from the resident set
+    /// ([`Sink::release_pages`]), so producers do not make that system call themselves.
+    full: crate::mpmc::Mpmc,
 }
 
 // SAFETY: the mapping is process-wide memory; each chunk is written only by the thread that
@@ -172,6 +178,7 @@ impl Sink {
             writer: OnceLock::new(),
             owner_pid: std::process::id(),
             max_chunks: MAX_CHUNKS,
+            full: crate::mpmc::Mpmc::new(RELEASE_QUEUE),
         })
     }
 
@@ -297,7 +304,7 @@ impl Sink {
             chunk = self.claim_chunk()?;
             off = CHUNK_HEADER_SIZE;
             if full != 0 {
-                Self::release_pages(full);
+                self.retire(full);
             }
         }
         let _ = CURSOR.try_with(|c| c.set((chunk, off + size)));
@@ -314,6 +321,23 @@ impl Sink {
             };
         }
         Some(chunk + off)
+    }
+
+    /// Hands a full chunk to the writer thread, which drops its pages from the resident set
+    /// ([`Self::release_pages`], a system call of tens of microseconds that would otherwise stall
+    /// the producer every few thousand records); releases it here when the queue is full.
+    fn retire(&self, chunk: usize) {
+        let index = (chunk - self.base as usize - self.header_size) / CHUNK_SIZE;
+        if !self.full.push(index as u32) {
+            Self::release_pages(chunk);
+        }
+    }
+
+    /// The writer thread's half of [`Self::retire`].
+    fn release_retired(&self) {
+        while let Some(index) = self.full.pop() {
+            Self::release_pages(self.base as usize + self.header_size + index as usize * CHUNK_SIZE);
+        }
     }
 
     /// Drops a full chunk's pages from the process's resident set: nobody in this process touches
@@ -489,6 +513,7 @@ impl Sink {
         let handle = std::thread::Builder::new().name("rocprof-writer".into()).spawn(move || {
             while !self.stop.load(Ordering::Acquire) {
                 self.top_up();
+                self.release_retired();
                 tick();
                 std::thread::park_timeout(Duration::from_millis(20));
             }

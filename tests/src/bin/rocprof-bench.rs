@@ -27,8 +27,15 @@
 //! callback hooks), also with the hooks registered but collection paused (`--selected-regions`
 //! never resumed), which isolates HIP's own cost of calling a tracer: ns per call and the ratio.
 //!
-//! Usage: `rocprof-bench [--dispatches N] [--runs R] [--rows M] [--hip-calls C] [--convert-records K]
-//! [--convert-mix kernel|sys] [--soak-dispatches N] [--soak-cycles C]`.
+//! HSA API: `hsa_api_loop` (`hsa_signal_load_relaxed`, then `hsa_agent_get_info`, in a loop timed
+//! by the program itself) without the tool and under the interception library with HSA API tracing
+//! of every table (the capture is checked for every call and no loss): ns per call, the ratio, and
+//! the ns tracing adds per call (issue 8's target: at most 50), each as wall time and as the
+//! calling thread's CPU time (the figure other load on a shared machine does not inflate).
+//!
+//! Usage: `rocprof-bench [--dispatches N] [--runs R] [--rows M] [--hip-calls C] [--hsa-calls C]
+//! [--convert-records K] [--convert-mix kernel|sys] [--soak-dispatches N] [--soak-cycles C]
+//! [--api-only]` (`--api-only`: only the HSA and HIP API figures).
 
 #![forbid(unsafe_code)]
 
@@ -68,6 +75,14 @@ fn main() -> Result<()> {
     let runs = arg(&args, "--runs", 5)?;
     let rows = arg(&args, "--rows", 1_000_000)?;
     let hip_calls = arg(&args, "--hip-calls", 1_000_000)?;
+    let hsa_calls = arg(&args, "--hsa-calls", 1_000_000)?;
+    if args.iter().any(|a| a == "--api-only") {
+        if let Some(stage) = stage("rocprof-bench") {
+            hsa_api_overhead(&stage, runs, hsa_calls)?;
+            hip_api_overhead(&stage, runs, hip_calls)?;
+        }
+        return Ok(());
+    }
 
     match stage("rocprof-bench") {
         None => println!("tracing overhead: skipped (ROCPROF_RS_STAGE not set)"),
@@ -207,6 +222,7 @@ fn main() -> Result<()> {
     }
 
     if let Some(stage) = stage("rocprof-bench") {
+        hsa_api_overhead(&stage, runs, hsa_calls)?;
         hip_api_overhead(&stage, runs, hip_calls)?;
         let per_thread = arg(&args, "--soak-dispatches", 125_000)?;
         let cycles = arg(&args, "--soak-cycles", 10_000)?;
@@ -419,6 +435,68 @@ fn dir_bytes(dir: &std::path::Path) -> u64 {
 /// The `ns-per-call:` figure `hip_api_loop` prints.
 fn ns_per_call(stdout: &str) -> Option<f64> {
     stdout.lines().find_map(|l| l.strip_prefix("ns-per-call: ")).and_then(|v| v.trim().parse().ok())
+}
+
+/// Per-call cost of HSA API tracing, best of `runs` runs each, for two cheap functions: wall
+/// time per call, and the calling thread's CPU time per call (which other load on the machine
+/// does not inflate).
+fn hsa_api_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64) -> Result<()> {
+    let Some(app) = stage.fixture("hsa_api_loop", "rocprof-bench") else { bail!("hsa_api_loop is not staged") };
+    let n = calls.to_string();
+    let intercept = stage.dir.join("librocprof_intercept.so").display().to_string();
+    let figure = |stdout: &str, key: &str| -> Option<f64> {
+        stdout.lines().find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().parse().ok())
+    };
+    println!(
+        "HSA API tracing overhead: {calls} calls (x3) on hsa-sim gfx90a, best of {runs} runs each (wall / thread CPU)"
+    );
+    for api in ["hsa_signal_load_relaxed", "hsa_agent_get_info"] {
+        let measure = |traced: bool| -> Result<(f64, f64)> {
+            let (mut wall, mut cpu) = (f64::MAX, f64::MAX);
+            for _ in 0..runs {
+                let cap = scratch("bench-hsa");
+                let mut env = stage.sim_env("gfx90a");
+                if traced {
+                    env.push(("LD_PRELOAD".into(), intercept.clone()));
+                    env.push(("HSA_TOOLS_LIB".into(), intercept.clone()));
+                    env.push(("ROCPROF_RS_CAPTURE_DIR".into(), cap.display().to_string()));
+                    env.push(("ROCPROF_RS_TRACE".into(), "hsa_core,hsa_amd,hsa_image,hsa_finalizer".into()));
+                }
+                let r = run(&app, &[&n, "--api", api], &env);
+                if !r.status.success() {
+                    bail!("hsa_api_loop failed:\n{}", r.transcript());
+                }
+                if traced {
+                    let files = rocprof_e2e::find_files(&cap, ".rpcap");
+                    let [file] = files.as_slice() else { bail!("expected one capture in {}", cap.display()) };
+                    let c = rocprof_model::capture::read_capture(file)?;
+                    let recorded = c.trace.api_calls.len() as u64;
+                    if recorded < 3 * calls || c.trace.health.lost.total() != 0 {
+                        bail!(
+                            "capture has {recorded} HSA calls for {} made and {} lost records",
+                            3 * calls,
+                            c.trace.health.lost.total()
+                        );
+                    }
+                }
+                let _ = std::fs::remove_dir_all(&cap);
+                wall = wall.min(figure(&r.stdout, "ns-per-call: ").context("hsa_api_loop printed no ns-per-call")?);
+                cpu =
+                    cpu.min(figure(&r.stdout, "cpu-ns-per-call: ").context("hsa_api_loop printed no cpu-ns-per-call")?);
+            }
+            Ok((wall, cpu))
+        };
+        let (plain, plain_cpu) = measure(false)?;
+        let (traced, traced_cpu) = measure(true)?;
+        println!(
+            "  {api:<24} without the tool {plain:>6.1} / {plain_cpu:>6.1} ns per call, HSA API tracing {traced:>6.1} / {traced_cpu:>6.1} ns per call: ratio {:.1}x / {:.1}x, {:+.1} / {:+.1} ns per call",
+            traced / plain,
+            traced_cpu / plain_cpu,
+            traced - plain,
+            traced_cpu - plain_cpu
+        );
+    }
+    Ok(())
 }
 
 /// Per-call cost of HIP API tracing, best of `runs` runs each.
