@@ -70,12 +70,16 @@ pub(crate) fn otf2_check(test: &str, anchor: &Path) -> Option<String> {
     Some(text)
 }
 
-/// Parses `results.json` and checks it against `schemas/json/results.schema.json`.
+/// Parses `results.json` and checks it against `schemas/json/results.schema.json` and AMD's
+/// schema of rocprofv3's `results.json` (`schemas/json/amd/rocprofv3-schema.json`).
 pub(crate) fn valid_json(path: &Path) -> Value {
+    const AMD_SCHEMA: &str = include_str!("../../schemas/json/amd/rocprofv3-schema.json");
     let doc: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
-    let schema: Value = serde_json::from_str(RESULTS_SCHEMA).unwrap();
-    let errors = validate(&schema, &doc, 20);
-    assert!(errors.is_empty(), "{} violates the schema:\n{}", path.display(), errors.join("\n"));
+    for (name, text) in [("ours", RESULTS_SCHEMA), ("AMD's", AMD_SCHEMA)] {
+        let schema: Value = serde_json::from_str(text).unwrap();
+        let errors = validate(&schema, &doc, 20);
+        assert!(errors.is_empty(), "{} violates {name} schema:\n{}", path.display(), errors.join("\n"));
+    }
     doc
 }
 

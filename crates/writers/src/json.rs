@@ -158,6 +158,49 @@ struct State {
     node: Value,
 }
 
+/// `HSA_ENGINE_ID` (the agent's `fw_version`): bit-field names and widths, low bits first.
+const FW_VERSION_BITS: [(&str, u32); 4] = [("uCode", 10), ("Major", 6), ("Minor", 8), ("Stepping", 8)];
+/// `HSA_ENGINE_VERSION` (`sdma_fw_version`).
+const SDMA_FW_VERSION_BITS: [(&str, u32); 2] = [("uCodeSDMA", 10), ("uCodeRes", 10)];
+/// `HSA_CAPABILITY` (`capability`), as rocprofiler-sdk serialises it.
+const CAPABILITY_BITS: [(&str, u32); 24] = [
+    ("HotPluggable", 1),
+    ("HSAMMUPresent", 1),
+    ("SharedWithGraphics", 1),
+    ("QueueSizePowerOfTwo", 1),
+    ("QueueSize32bit", 1),
+    ("QueueIdleEvent", 1),
+    ("VALimit", 1),
+    ("WatchPointsSupported", 1),
+    ("WatchPointsTotalBits", 4),
+    ("DoorbellType", 2),
+    ("AQLQueueDoubleMap", 1),
+    ("DebugTrapSupported", 1),
+    ("WaveLaunchTrapOverrideSupported", 1),
+    ("WaveLaunchModeSupported", 1),
+    ("PreciseMemoryOperationsSupported", 1),
+    ("DEPRECATED_SRAM_EDCSupport", 1),
+    ("Mem_EDCSupport", 1),
+    ("RASEventNotify", 1),
+    ("ASICRevision", 4),
+    ("SRAM_EDCSupport", 1),
+    ("SVMAPISupported", 1),
+    ("CoherentHostAccess", 1),
+    ("DebugSupportedFirmware", 1),
+    ("Reserved", 2),
+];
+
+/// A KFD bit-field union as rocprofiler-sdk writes it: one key per field.
+fn bitfields(value: u32, fields: &[(&str, u32)]) -> Value {
+    let mut shift = 0;
+    let mut m = serde_json::Map::new();
+    for &(name, width) in fields {
+        m.insert(name.to_string(), Value::from((value >> shift) & ((1u32 << width) - 1)));
+        shift += width;
+    }
+    Value::Object(m)
+}
+
 fn agent_json(session: &Session<'_>, a: &Agent) -> Value {
     let s = |id| session.strings.resolve(id);
     json!({
@@ -196,9 +239,9 @@ fn agent_json(session: &Session<'_>, a: &Agent) -> Value {
         "num_cp_queues": a.num_cp_queues,
         "max_engine_clk_ccompute": a.max_engine_clk_ccompute,
         "max_engine_clk_fcompute": a.max_engine_clk_fcompute,
-        "sdma_fw_version": { "uCodeSDMA": a.sdma_fw_version },
-        "fw_version": { "uCode": a.fw_version },
-        "capability": { "Value": a.capability },
+        "sdma_fw_version": bitfields(a.sdma_fw_version, &SDMA_FW_VERSION_BITS),
+        "fw_version": bitfields(a.fw_version, &FW_VERSION_BITS),
+        "capability": bitfields(a.capability, &CAPABILITY_BITS),
         "cu_per_engine": a.cu_per_engine,
         "max_waves_per_cu": a.max_waves_per_cu,
         "family_id": a.family_id,

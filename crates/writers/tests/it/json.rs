@@ -7,13 +7,42 @@ use serde_json::Value;
 
 use crate::scratch;
 
-/// Parses `path` and checks it against the schema.
+/// AMD's JSON schema of rocprofv3's `results.json` (rocprofiler-sdk `source/docs/rocprofv3-schema.json`).
+const AMD_SCHEMA: &str = include_str!("../../../../schemas/json/amd/rocprofv3-schema.json");
+
+/// Parses `path` and checks it against our schema and AMD's.
 pub(crate) fn read_valid(path: &std::path::Path) -> Value {
     let doc: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
-    let schema: Value = serde_json::from_str(RESULTS_SCHEMA).unwrap();
-    let errors = validate(&schema, &doc, 20);
-    assert!(errors.is_empty(), "{} violates the schema:\n{}", path.display(), errors.join("\n"));
+    for (name, text) in [("ours", RESULTS_SCHEMA), ("AMD's", AMD_SCHEMA)] {
+        let schema: Value = serde_json::from_str(text).unwrap();
+        let errors = validate(&schema, &doc, 20);
+        assert!(errors.is_empty(), "{} violates {name} schema:\n{}", path.display(), errors.join("\n"));
+    }
     doc
+}
+
+#[test]
+fn amds_schema_uses_only_keywords_our_validator_checks() {
+    let schema: Value = serde_json::from_str(AMD_SCHEMA).unwrap();
+    assert_eq!(rocprof_writers::json_schema::unsupported_keywords(&schema), Vec::<String>::new());
+    // It rejects what rocprofv3 would not write (here: an agent's firmware version as one number).
+    let mut doc: Value = serde_json::from_slice(
+        &std::fs::read(
+            write_trace(
+                &synthetic::trace(2),
+                &mut vec![Box::new(JsonWriter::new(OutputLocation::new(&scratch("json-amd"), ""))) as Box<dyn Writer>],
+                Progress::Hidden,
+            )
+            .unwrap()[0]
+                .clone(),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert!(validate(&schema, &doc, 5).is_empty());
+    doc["rocprofiler-sdk-tool"][0]["agents"][1]["fw_version"] = serde_json::json!({ "uCode": 5 });
+    let errors = validate(&schema, &doc, 5);
+    assert!(errors.iter().any(|e| e.contains("fw_version") && e.contains("Major")), "{errors:?}");
 }
 
 #[test]
