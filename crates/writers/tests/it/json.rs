@@ -26,19 +26,10 @@ fn amds_schema_uses_only_keywords_our_validator_checks() {
     let schema: Value = serde_json::from_str(AMD_SCHEMA).unwrap();
     assert_eq!(rocprof_writers::json_schema::unsupported_keywords(&schema), Vec::<String>::new());
     // It rejects what rocprofv3 would not write (here: an agent's firmware version as one number).
-    let mut doc: Value = serde_json::from_slice(
-        &std::fs::read(
-            write_trace(
-                &synthetic::trace(2),
-                &mut vec![Box::new(JsonWriter::new(OutputLocation::new(&scratch("json-amd"), ""))) as Box<dyn Writer>],
-                Progress::Hidden,
-            )
-            .unwrap()[0]
-                .clone(),
-        )
-        .unwrap(),
-    )
-    .unwrap();
+    let dir = scratch("json-amd");
+    let mut w: Vec<Box<dyn Writer>> = vec![Box::new(JsonWriter::new(OutputLocation::new(&dir, "")))];
+    let files = write_trace(&synthetic::trace(2), &mut w, Progress::Hidden).unwrap();
+    let mut doc: Value = serde_json::from_slice(&std::fs::read(&files[0]).unwrap()).unwrap();
     assert!(validate(&schema, &doc, 5).is_empty());
     doc["rocprofiler-sdk-tool"][0]["agents"][1]["fw_version"] = serde_json::json!({ "uCode": 5 });
     let errors = validate(&schema, &doc, 5);
