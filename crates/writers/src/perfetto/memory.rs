@@ -4,8 +4,9 @@
 //! * a copy is a `memory_copy` slice named after its direction (`MEMORY_COPY_HOST_TO_DEVICE`, ...)
 //!   on its HIP stream's track when it has one (and `--group-by-queue` is off), else on the track
 //!   `COPY to AGENT [<logical node id>] THREAD [<n>] (<type>)` of its destination agent and issuing
-//!   thread (n = 0 for the main thread, then by appearance), with rocprofv3's annotations and the
-//!   flow of its correlation id (from the API call that issued it);
+//!   thread (n = 0 for the main thread, then by appearance; a copy overlapping the last one there
+//!   goes on a second track of that name), with rocprofv3's annotations and the flow of its
+//!   correlation id (from the API call that issued it);
 //! * counter tracks per agent, unit bytes with multiplier 1024 (values in KiB):
 //!   `COPY BYTES to <label> [<index>] (<type>)` — bytes in flight, sampled at each copy's
 //!   start - 1000, start, midpoint, end and end + 1000 ns (the value at a point is the sum of the
@@ -73,11 +74,19 @@ struct GaugeTrack {
     total: i64,
 }
 
+/// One track of copies to an agent from a thread.
+#[derive(Debug, Clone, Copy)]
+struct CopyLane {
+    uuid: u64,
+    last_end: u64,
+}
+
 /// The memory state of one process.
 #[derive(Debug, Default)]
 pub(super) struct Memory {
-    /// Copy tracks by (destination agent, thread).
-    copy_tracks: HashMap<(AgentId, ThreadId), u64>,
+    /// Copy tracks by (destination agent, thread): one lane per track, each with the end of
+    /// its last copy.
+    copy_tracks: HashMap<(AgentId, ThreadId), Vec<CopyLane>>,
     gauges: HashMap<(Gauge, AgentId), GaugeTrack>,
     /// Recent copies per destination agent (start, end, bytes): the ones that can still contain
     /// a new point.
@@ -96,16 +105,23 @@ impl Memory {
 }
 
 impl State {
-    /// The track of a copy to `agent` issued by `thread` when it has no stream track.
-    fn copy_track(&mut self, agent: AgentId, thread: ThreadId) -> Result<u64> {
-        let Some(p) = self.process.as_ref() else { return Ok(0) };
-        if let Some(&u) = p.memory.copy_tracks.get(&(agent, thread)) {
-            return Ok(u);
+    /// The track of a copy from `start` to `end` to `agent` issued by `thread` when it has no
+    /// stream track. Asynchronous copies of one thread to one agent can overlap, and Perfetto
+    /// pairs a slice's end with the innermost open slice of its track, so a copy that starts
+    /// before the last one on the track ended goes on another track of the same name (rocprofv3
+    /// puts it on the same track, where the trace processor then mismatches their ends).
+    fn copy_track(&mut self, agent: AgentId, thread: ThreadId, start: u64, end: u64) -> Result<u64> {
+        let Some(p) = self.process.as_mut() else { return Ok(0) };
+        let lanes = p.memory.copy_tracks.entry((agent, thread)).or_default();
+        if let Some(lane) = lanes.iter_mut().find(|l| l.last_end <= start) {
+            lane.last_end = end;
+            return Ok(lane.uuid);
         }
+        let k = lanes.len() as u64;
         let n = self.thread_number(thread);
         let Some(p) = self.process.as_mut() else { return Ok(0) };
-        let u = uuid(p.pid, 10, (u64::from(agent.0) << 32) ^ u64::from(thread.0));
-        p.memory.copy_tracks.insert((agent, thread), u);
+        let u = uuid(p.pid, 10, (k << 56) ^ (u64::from(agent.0) << 32) ^ u64::from(thread.0));
+        p.memory.copy_tracks.entry((agent, thread)).or_default().push(CopyLane { uuid: u, last_end: end });
         let (node, type_name) = p.agents.get(&agent).map_or((agent.0, "UNK"), |a| (a.logical_node_id, a.type_name));
         self.named_track(u, &format!("COPY to AGENT [{node}] THREAD [{n}] ({type_name})"))?;
         Ok(u)
@@ -165,10 +181,11 @@ impl State {
         if self.process.is_none() {
             return Ok(());
         }
+        let (start, end) = (c.start.ns, c.end.ns.max(c.start.ns));
         let track = if c.stream.0 != 0 && !self.options.group_by_queue {
             self.stream_track(c.stream.0)?
         } else {
-            self.copy_track(c.dst_agent, c.thread)?
+            self.copy_track(c.dst_agent, c.thread, start, end)?
         };
         let name_iid = self.name_iid(c.direction.as_str());
         let Some(p) = self.process.as_mut() else { return Ok(()) };
@@ -176,7 +193,6 @@ impl State {
         let dashed = |a: AgentId| p.agents.get(&a).map_or_else(|| format!("Agent-{}", a.0), |a| a.dashed.clone());
         let (src, dst) = (dashed(c.src_agent), dashed(c.dst_agent));
         let flow = self.flow(c.correlation.internal.0);
-        let (start, end) = (c.start.ns, c.end.ns.max(c.start.ns));
         let args = [
             (Ann::BeginNs, Value::Uint(c.start.ns)),
             (Ann::EndNs, Value::Uint(c.end.ns)),

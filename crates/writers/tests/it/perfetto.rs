@@ -16,6 +16,7 @@ use crate::scratch;
 #[derive(Debug, Clone)]
 pub(crate) struct Slice {
     pub(crate) track: String,
+    pub(crate) track_uuid: u64,
     pub(crate) category: String,
     pub(crate) name: String,
     pub(crate) start: u64,
@@ -101,6 +102,7 @@ pub(crate) fn decode(bytes: &[u8]) -> Decoded {
                         })
                         .collect();
                     let slice = Slice {
+                        track_uuid: track,
                         track: track_names.get(&track).cloned().unwrap_or_else(|| format!("<undeclared {track}>")),
                         category: e.category_iids.iter().map(|c| cats.get(c).cloned().unwrap_or_default()).collect(),
                         name: names.get(&e.name_iid()).cloned().unwrap_or_default(),
@@ -439,4 +441,31 @@ fn copy_allocation_and_scratch_bytes_are_counter_tracks() {
     );
     // Allocations and scratch are counter tracks only.
     assert!(d.slices.iter().all(|s| s.category != "memory_allocation" && s.category != "scratch_memory"));
+}
+
+#[test]
+fn overlapping_copies_of_one_thread_go_on_separate_tracks_of_the_same_name() {
+    let mut trace = host_trace();
+    let c = trace.memory_copies[0];
+    trace.memory_copies = vec![
+        c,
+        rocprof_model::MemoryCopy { start: Timestamp::boottime(c.start.ns + 2_000), ..c },
+        rocprof_model::MemoryCopy {
+            start: Timestamp::boottime(c.end.ns + 1),
+            end: Timestamp::boottime(c.end.ns + 9),
+            ..c
+        },
+    ];
+    let d = decode(&write(&trace, "pftrace-copy-lanes"));
+    let copies: Vec<&Slice> = d.slices.iter().filter(|s| s.category == "memory_copy").collect();
+    assert_eq!(copies.len(), 3);
+    assert!(copies.iter().all(|s| s.track == "COPY to AGENT [1] THREAD [0] (GPU)"));
+    let lane = |start: u64| copies.iter().find(|s| s.start == start).unwrap().track_uuid;
+    assert_ne!(lane(c.start.ns), lane(c.start.ns + 2_000), "the overlapping copy has its own track");
+    assert_eq!(lane(c.start.ns), lane(c.end.ns + 1), "a later copy goes back on the first track");
+    // Each copy keeps its own start and end (no end paired with another copy's begin).
+    for s in &copies {
+        let want = trace.memory_copies.iter().find(|m| m.start.ns == s.start).unwrap();
+        assert_eq!(s.end, want.end.ns);
+    }
 }
