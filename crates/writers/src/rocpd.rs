@@ -497,15 +497,16 @@ impl State {
                     let (e, d) = full.as_mut().expect("prepared above");
                     (&mut **e, &mut **d)
                 } else {
-                    // A shorter last chunk (the end of a batch flushed early): its own statements.
+                    // A shorter last chunk (the end of a batch flushed early, e.g. by an API event
+                    // between dispatches): its own statements, cached (mostly one row).
                     let e = multi_row(&self.inserts["event"], chunk.len(), &event_template(category))?;
                     let d = multi_row(
                         &self.inserts["kernel_dispatch"],
                         chunk.len(),
                         &dispatch_template(self.nid, self.pid),
                     )?;
-                    short = (self.conn.prepare(&e).map_err(&err)?, self.conn.prepare(&d).map_err(&err)?);
-                    (&mut short.0, &mut short.1)
+                    short = (self.conn.prepare_cached(&e).map_err(&err)?, self.conn.prepare_cached(&d).map_err(&err)?);
+                    (&mut *short.0, &mut *short.1)
                 };
                 let mut i = 1;
                 for d in chunk {
@@ -744,6 +745,8 @@ impl RocpdWriter {
             render(schema::ROCPD_SUMMARY_VIEWS_SQL, &uuid, &guid),
         );
         conn.execute_batch(&ddl).map_err(sqlite_err(&path, "creating the schema"))?;
+        // Every INSERT plus the multi-row dispatch forms of a few lengths stay prepared.
+        conn.set_prepared_statement_cache_capacity(64);
         conn.execute_batch("BEGIN").map_err(sqlite_err(&path, "starting the transaction"))?;
 
         let node = NodeInfo::current();

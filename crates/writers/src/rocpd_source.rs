@@ -3,25 +3,26 @@
 //!
 //! Queries go through the plain-named views every rocpd database has (`rocpd_info_agent`,
 //! `rocpd_kernel_dispatch`, ...), so the session uuid suffix of the physical tables does not
-//! matter. Each process row becomes a process section: its definitions first, then its kernel
-//! dispatches read in pages of [`PAGE`] rows by primary key, so memory stays bounded whatever
-//! the database's size.
+//! matter. Each process row becomes a process section: its definitions first (agents, queues,
+//! code objects, kernel symbols, counters), then its events in event-id order, read in pages
+//! ([`events`]): kernel dispatches each followed by its counter values, API calls with their
+//! arguments, memory copies, allocations and scratch events. Memory stays bounded whatever the
+//! database's size.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
+use rocprof_model::counters::{CounterId, CounterInfo};
 use rocprof_model::{
-    Agent, AgentId, AgentType, ClockDomain, CodeObject, CodeObjectId, CodeObjectStorage, CorrelationId, Dim3,
-    DispatchId, KernelDispatch, KernelId, KernelSymbol, ProcessId, Queue, QueueId, Record, RecordSource, SessionMeta,
-    SourceError, StreamId, StringTable, ThreadId, Timestamp,
+    Agent, AgentId, AgentType, ClockDomain, CodeObject, CodeObjectId, CodeObjectStorage, Dim3, KernelId, KernelSymbol,
+    ProcessId, Queue, QueueId, Record, RecordSource, SessionMeta, SourceError, StringTable, Timestamp,
 };
 use rusqlite::{Connection, OpenFlags};
 use serde_json::Value;
 
 use crate::{Error, Result};
 
-/// Dispatch rows read per query.
-const PAGE: i64 = 8192;
+mod events;
 
 #[derive(Debug, Clone)]
 struct ProcessRow {
@@ -44,9 +45,12 @@ pub struct RocpdSource {
     conn: Connection,
     processes: VecDeque<ProcessRow>,
     current: Option<i64>,
-    last_id: i64,
-    symbols: HashMap<u64, SymbolValues>,
+    /// The last event id read of the current process.
+    last_eid: i64,
+    ctx: events::Context,
     out: VecDeque<Record>,
+    /// One page of events, merged in event-id order.
+    page: Vec<(i64, i64, i64, Record)>,
     remaining: u64,
 }
 
@@ -105,16 +109,23 @@ impl RocpdSource {
             rows.collect::<rusqlite::Result<VecDeque<_>>>().map_err(&err)?
         };
         let remaining: i64 = conn
-            .query_row("SELECT COUNT(*) FROM rocpd_kernel_dispatch", [], |r| r.get(0))
-            .map_err(sqlite_err(path, "counting kernel dispatches"))?;
+            .query_row(
+                "SELECT (SELECT COUNT(*) FROM rocpd_kernel_dispatch) + (SELECT COUNT(*) FROM rocpd_region) \
+                     + (SELECT COUNT(*) FROM rocpd_sample) + (SELECT COUNT(*) FROM rocpd_memory_copy) \
+                     + (SELECT COUNT(*) FROM rocpd_memory_allocate)",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(sqlite_err(path, "counting the events"))?;
         Ok(Self {
             path: path.to_path_buf(),
             conn,
             processes,
             current: None,
-            last_id: 0,
-            symbols: HashMap::new(),
+            last_eid: i64::MIN,
+            ctx: events::Context::default(),
             out: VecDeque::new(),
+            page: Vec::new(),
             remaining: remaining as u64 + 1,
         })
     }
@@ -240,7 +251,7 @@ impl RocpdSource {
                  accum_vgpr_count, extdata FROM rocpd_info_kernel_symbol WHERE pid = ?1 ORDER BY id",
         )?;
         let mut rows = st.query([p.pid])?;
-        self.symbols.clear();
+        self.ctx.symbols.clear();
         while let Some(r) = rows.next()? {
             let raw: String = r.get::<_, Option<String>>(2)?.unwrap_or_default();
             let ext: Value =
@@ -268,7 +279,7 @@ impl RocpdSource {
                 ..KernelSymbol::default()
             }
             .with_names(strings, &raw, &demangled);
-            self.symbols.insert(
+            self.ctx.symbols.insert(
                 sym.id.0,
                 SymbolValues {
                     kernarg_size: sym.kernarg_segment_size,
@@ -279,49 +290,35 @@ impl RocpdSource {
             );
             self.out.push_back(Record::KernelSymbol(sym));
         }
-        Ok(())
-    }
-
-    /// Queues the next page of the current process's dispatches; false when there were none.
-    fn dispatches(&mut self, pid: i64) -> rusqlite::Result<bool> {
-        let mut st = self.conn.prepare_cached(
-            r#"SELECT kd.id, kd.tid, kd.agent_id, kd.kernel_id, kd.dispatch_id, kd.queue_id, kd.stream_id,
-                   kd.start, kd."end", kd.private_segment_size, kd.group_segment_size, kd.workgroup_size_x,
-                   kd.workgroup_size_y, kd.workgroup_size_z, kd.grid_size_x, kd.grid_size_y, kd.grid_size_z,
-                   e.stack_id, e.correlation_id
-                   FROM rocpd_kernel_dispatch kd LEFT JOIN rocpd_event e ON e.id = kd.event_id
-                   WHERE kd.pid = ?1 AND kd.id > ?2 ORDER BY kd.id LIMIT ?3"#,
+        drop(rows);
+        drop(st);
+        let mut st = self.conn.prepare(
+            "SELECT id, agent_id, name, description, block, expression, is_derived, extdata \
+                 FROM rocpd_info_pmc WHERE pid = ?1 ORDER BY id",
         )?;
-        let mut rows = st.query(rusqlite::params![pid, self.last_id, PAGE])?;
-        let mut any = false;
+        let mut rows = st.query([p.pid])?;
+        self.ctx.counters.clear();
+        self.ctx.scratch_agents.clear();
         while let Some(r) = rows.next()? {
-            any = true;
-            let g = |i: usize| -> rusqlite::Result<i64> { Ok(r.get::<_, Option<i64>>(i)?.unwrap_or(0)) };
-            self.last_id = g(0)?;
-            let kernel = g(3)? as u64;
-            let sym = self.symbols.get(&kernel).copied().unwrap_or_default();
-            self.out.push_back(Record::KernelDispatch(KernelDispatch {
-                dispatch_id: DispatchId(g(4)? as u64),
-                correlation_id: CorrelationId(g(17)? as u64),
-                external_id: g(18)? as u64,
-                agent: AgentId(g(2)? as u32),
-                queue: QueueId(g(5)? as u64),
-                stream: StreamId(g(6)? as u64),
-                thread: ThreadId(g(1)? as u32),
-                kernel: KernelId(kernel),
-                grid: Dim3::new(g(14)? as u32, g(15)? as u32, g(16)? as u32),
-                workgroup: Dim3::new(g(11)? as u32, g(12)? as u32, g(13)? as u32),
-                group_segment_size: g(10)? as u32,
-                private_segment_size: g(9)? as u32,
-                kernarg_size: sym.kernarg_size,
-                arch_vgpr_count: sym.arch_vgpr_count,
-                accum_vgpr_count: sym.accum_vgpr_count,
-                sgpr_count: sym.sgpr_count,
-                start: Timestamp::boottime(g(7)? as u64),
-                end: Timestamp::boottime(g(8)? as u64),
-            }));
+            let t = |i: usize| -> rusqlite::Result<String> { Ok(r.get::<_, Option<String>>(i)?.unwrap_or_default()) };
+            let ext: Value = serde_json::from_str(&t(7)?).unwrap_or(Value::Null);
+            let id: i64 = r.get(0)?;
+            let c = CounterInfo {
+                id: CounterId(id as u32),
+                agent: AgentId(u32_of(r.get(1)?)),
+                name: strings.intern(&t(2)?),
+                description: strings.intern(&t(3)?),
+                block: strings.intern(&t(4)?),
+                expression: strings.intern(&t(5)?),
+                is_derived: r.get::<_, Option<i64>>(6)?.unwrap_or(0) != 0,
+                dimensions: strings.intern(ext.get("dimensions").and_then(Value::as_str).unwrap_or("")),
+            };
+            self.ctx.counters.insert(id, c.name);
+            self.out.push_back(Record::Counter(Box::new(c)));
         }
-        Ok(any)
+        drop(rows);
+        drop(st);
+        events::prepare(&self.conn, p.pid)
     }
 }
 
@@ -334,16 +331,21 @@ impl RecordSource for RocpdSource {
             }
             let path = self.path.clone();
             let err = sqlite_err(&path, "reading the database");
-            if let Some(pid) = self.current {
-                if self.dispatches(pid).map_err(&err)? {
-                    continue;
+            if self.current.is_some() {
+                self.page.clear();
+                match events::page(&self.conn, &mut self.ctx, strings, self.last_eid, &mut self.page).map_err(&err)? {
+                    Some(hi) => {
+                        self.last_eid = hi;
+                        self.out.extend(self.page.drain(..).map(|(_, _, _, r)| r));
+                        continue;
+                    }
+                    None => self.current = None,
                 }
-                self.current = None;
             }
             let Some(p) = self.processes.pop_front() else { return Ok(None) };
             self.definitions(&p, strings).map_err(&err)?;
             self.current = Some(p.pid);
-            self.last_id = 0;
+            self.last_eid = i64::MIN;
         }
     }
 

@@ -73,6 +73,41 @@ pub fn render_arg(kind: ArgKind, word: u64) -> String {
     }
 }
 
+/// The word [`render_arg`] printed as `text` (the inverse, for reading `rocpd_arg` values back);
+/// `None` when the text is not in that form (a value another writer printed differently).
+pub fn parse_arg(kind: ArgKind, text: &str) -> Option<u64> {
+    let text = text.trim();
+    let int = |t: &str| -> Option<u64> {
+        match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+            Some(hex) => u64::from_str_radix(hex, 16).ok(),
+            None => t.parse::<u64>().ok().or_else(|| t.parse::<i64>().ok().map(|v| v as u64)),
+        }
+    };
+    let field = |t: &str, key: &str| -> Option<u64> {
+        t.split(',').find_map(|p| p.trim().strip_prefix(key)?.strip_prefix('=')).and_then(|v| int(v.trim()))
+    };
+    match kind {
+        ArgKind::Unsigned | ArgKind::Signed | ArgKind::Pointer => int(text),
+        ArgKind::Bool => match text {
+            "true" => Some(1),
+            "false" => Some(0),
+            t => int(t).map(|v| u64::from(v != 0)),
+        },
+        ArgKind::Handle => {
+            let inner = text.strip_prefix('{')?.strip_suffix('}')?;
+            field(inner, "handle")
+        }
+        ArgKind::Struct => Some(0),
+        ArgKind::Float32 => text.parse::<f32>().ok().map(|f| u64::from(f.to_bits())),
+        ArgKind::Float64 => text.parse::<f64>().ok().map(f64::to_bits),
+        ArgKind::Dim3 => {
+            let inner = text.strip_prefix('{')?.strip_suffix('}')?;
+            let (x, y, z) = (field(inner, "x")?, field(inner, "y")?, field(inner, "z")?);
+            Some((x & 0xFFFF_FFFF) | (y & 0xFFFF) << 32 | z << 48)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,5 +123,27 @@ mod tests {
         assert_eq!(render_arg(ArgKind::Struct, 0), "{...}");
         assert_eq!(render_arg(ArgKind::Dim3, 64 | 2 << 32 | 1 << 48), "{z=1, y=2, x=64}");
         assert_eq!(render_arg(ArgKind::Float32, u64::from(1.5f32.to_bits())), "1.5");
+    }
+
+    #[test]
+    fn printed_words_parse_back() {
+        let cases = [
+            (ArgKind::Unsigned, u64::MAX),
+            (ArgKind::Signed, (-3i64) as u64),
+            (ArgKind::Bool, 1),
+            (ArgKind::Bool, 0),
+            (ArgKind::Pointer, 0),
+            (ArgKind::Pointer, 0xffff_8000_7f00_1000),
+            (ArgKind::Handle, 1234),
+            (ArgKind::Struct, 0),
+            (ArgKind::Float32, u64::from(0.1f32.to_bits())),
+            (ArgKind::Float64, 1e-300f64.to_bits()),
+            (ArgKind::Dim3, 64 | 2 << 32 | 1 << 48),
+        ];
+        for (kind, word) in cases {
+            assert_eq!(parse_arg(kind, &render_arg(kind, word)), Some(word), "{kind:?} {word:#x}");
+        }
+        assert_eq!(parse_arg(ArgKind::Handle, "7"), None);
+        assert_eq!(parse_arg(ArgKind::Unsigned, "hipMemcpyHostToDevice"), None);
     }
 }

@@ -23,7 +23,7 @@ pub mod hip;
 pub mod hsa;
 pub mod marker;
 
-pub use args::{arg_info, arg_info_named, render_arg, ApiArgInfo, ArgKind};
+pub use args::{arg_info, arg_info_named, parse_arg, render_arg, ApiArgInfo, ArgKind};
 
 /// The tracing domain (rocprofiler-sdk buffer-tracing kind) of an API call.
 ///

@@ -37,8 +37,12 @@ impl State {
         Ok(())
     }
 
-    /// Takes the next event id and inserts the event row.
+    /// Takes the next event id and inserts the event row. Dispatches still queued for their batch
+    /// insert take their ids first: event ids then follow the record stream (a reader that orders
+    /// by event id gets the stream back), and the id [`State::dispatch`] promised a queued dispatch
+    /// (for the counter rows that follow it) is the one it gets.
     fn event(&mut self, category: &str, stack: u64, parent: u64, external: u64, extdata: &str) -> Result<i64> {
+        self.flush_dispatches()?;
         let category = self.extra_string(category)?;
         let id = self.next_event_id;
         self.next_event_id += 1;
@@ -65,22 +69,28 @@ impl State {
     /// One API call: event, arguments, region (or sample).
     pub(super) fn api_call(&mut self, session: &Session<'_>, a: &ApiCall) -> Result<()> {
         self.ensure_thread(a.thread)?;
-        let extdata = if a.message != StringId::EMPTY {
-            json!({ "message": session.strings.resolve(a.message) }).to_string()
-        } else {
-            "{}".to_string()
+        let instant = a.start == a.end;
+        let name = session.strings.resolve(a.name);
+        // A sample has no name column: an instant other than a ROCTx mark keeps its function name
+        // in the event's extdata (`name`), so that it can be read back.
+        let keep_name = instant && !(a.domain == rocprof_model::ApiDomain::MarkerCore && name == "roctxMarkA");
+        let extdata = match (a.message != StringId::EMPTY, keep_name) {
+            (true, false) => json!({ "message": session.strings.resolve(a.message) }).to_string(),
+            (true, true) => json!({ "message": session.strings.resolve(a.message), "name": name }).to_string(),
+            (false, true) => json!({ "name": name }).to_string(),
+            (false, false) => "{}".to_string(),
         };
         let category = a.domain.as_str();
         let event =
             self.event(category, a.correlation.internal.0, a.correlation.ancestor.0, a.correlation.external, &extdata)?;
-        if let Some(params) = arg_info_named(a.domain, a.operation, session.strings.resolve(a.name)) {
+        if let Some(params) = arg_info_named(a.domain, a.operation, name) {
             let mut st = self.stmt("arg")?;
             for (pos, (p, &word)) in params.iter().zip(a.args.iter()).enumerate() {
                 st.execute(params![event, pos as i64, p.ty, p.name, render_arg(p.kind, word)])
                     .map_err(sqlite_err(&self.path, "inserting an argument"))?;
             }
         }
-        if a.start != a.end {
+        if !instant {
             let name = self.string_row(a.name);
             self.stmt("region")?
                 .execute(params![

@@ -4,6 +4,7 @@
 mod json;
 mod otf2;
 mod perfetto;
+mod rocpd_roundtrip;
 mod rocpd_schema;
 mod views_vs_csv;
 
