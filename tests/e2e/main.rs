@@ -6,6 +6,7 @@
 
 mod ci_diff;
 mod common;
+mod convert;
 mod counters;
 mod crash;
 mod exec;

@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use rocprof_model::counters::{CounterId, CounterInfo};
 use rocprof_model::{
     Agent, AgentId, AgentType, ClockDomain, CodeObject, CodeObjectId, CodeObjectStorage, Dim3, KernelId, KernelSymbol,
-    ProcessId, Queue, QueueId, Record, RecordSource, SessionMeta, SourceError, StringTable, Timestamp,
+    LossReason, ProcessId, Queue, QueueId, Record, RecordSource, RunHealth, SessionMeta, SourceError, StringTable,
+    Timestamp,
 };
 use rusqlite::{Connection, OpenFlags};
 use serde_json::Value;
@@ -322,6 +323,38 @@ impl RocpdSource {
     }
 }
 
+impl RocpdSource {
+    /// The run's health from the `run_health.<key>` metadata rows our writer stores (`None` when
+    /// the database has none, e.g. one AMD's rocprofv3 wrote): the last record of a process.
+    fn run_health(&self) -> rusqlite::Result<Option<RunHealth>> {
+        let mut st = self.conn.prepare("SELECT tag, value FROM rocpd_metadata WHERE tag LIKE 'run_health.%'")?;
+        let mut rows = st.query([])?;
+        let mut h = RunHealth::default();
+        let mut any = false;
+        while let Some(r) = rows.next()? {
+            let tag: String = r.get(0)?;
+            let value: u64 = r.get::<_, Option<String>>(1)?.and_then(|v| v.trim().parse().ok()).unwrap_or(0);
+            any = true;
+            match tag.trim_start_matches("run_health.") {
+                "records_written" => h.records_written = value,
+                "incomplete_dispatches" => h.incomplete_dispatches = value,
+                "hook_ns" => h.hook_ns = value,
+                "hook_packets" => h.hook_packets = value,
+                "wall_ns" => h.wall_ns = value,
+                "clean_exit" => h.clean_exit = value != 0,
+                key => {
+                    if let Some(reason) =
+                        key.strip_prefix("lost.").and_then(|k| LossReason::ALL.into_iter().find(|r| r.as_str() == k))
+                    {
+                        h.lost.set(reason, value);
+                    }
+                }
+            }
+        }
+        Ok(any.then_some(h))
+    }
+}
+
 impl RecordSource for RocpdSource {
     fn next_record(&mut self, strings: &mut StringTable) -> std::result::Result<Option<Record>, SourceError> {
         loop {
@@ -339,7 +372,13 @@ impl RecordSource for RocpdSource {
                         self.out.extend(self.page.drain(..).map(|(_, _, _, r)| r));
                         continue;
                     }
-                    None => self.current = None,
+                    None => {
+                        self.current = None;
+                        if let Some(h) = self.run_health().map_err(&err)? {
+                            self.out.push_back(Record::RunHealth(Box::new(h)));
+                            continue;
+                        }
+                    }
                 }
             }
             let Some(p) = self.processes.pop_front() else { return Ok(None) };

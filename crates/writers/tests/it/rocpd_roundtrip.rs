@@ -5,9 +5,9 @@
 use rocprof_model::counters::{CounterCollection, CounterId, CounterInfo, CounterValue, PmcStatus};
 use rocprof_model::{
     Agent, AgentId, AgentType, ApiCall, ApiDomain, ClockDomain, Correlation, CorrelationId, Dim3, DispatchId,
-    KernelDispatch, KernelId, KernelSymbol, MemoryAllocation, MemoryAllocationOp, MemoryCopy, MemoryCopyDirection,
-    ProcessId, Queue, QueueId, Record, RecordSource, ScratchMemory, ScratchMemoryOp, SessionMeta, StreamId, StringId,
-    StringTable, ThreadId, Timestamp,
+    KernelDispatch, KernelId, KernelSymbol, LossReason, MemoryAllocation, MemoryAllocationOp, MemoryCopy,
+    MemoryCopyDirection, ProcessId, Queue, QueueId, Record, RecordSource, RunHealth, ScratchMemory, ScratchMemoryOp,
+    SessionMeta, StreamId, StringId, StringTable, ThreadId, Timestamp,
 };
 use rocprof_writers::rocpd::{RocpdOptions, RocpdWriter};
 use rocprof_writers::rocpd_source::RocpdSource;
@@ -117,6 +117,9 @@ fn stream(s: &mut StringTable) -> Vec<Record> {
     let values = |s: &mut StringTable, v: f64| {
         vec![CounterValue { counter: CounterId(1), name: s.intern("SQ_WAVES"), value: v }]
     };
+    let mut health =
+        RunHealth { records_written: 99, hook_ns: 5_000, hook_packets: 2, wall_ns: 800_000, ..RunHealth::default() };
+    health.lost.set(LossReason::SignalPoolEmpty, 3);
     let d1 = dispatch(1, 11, 50_000);
     let d2 = dispatch(2, 13, 60_000);
     let mut range = api(s, ApiDomain::MarkerCore, 1, "roctxRangePushA", 14, (40_000, 70_000), &[]);
@@ -219,6 +222,7 @@ fn stream(s: &mut StringTable) -> Vec<Record> {
             flags: 0,
             size: 0,
         }),
+        Record::RunHealth(Box::new(health)),
     ]
 }
 
@@ -257,6 +261,7 @@ fn shown(r: &Record, s: &StringTable) -> Option<(&'static str, String)> {
         Record::MemoryCopy(c) => format!("{c:?}"),
         Record::MemoryAllocation(m) => format!("{m:?}"),
         Record::ScratchMemory(x) => format!("{x:?}"),
+        Record::RunHealth(h) => format!("{h:?}"),
         _ => return None,
     };
     Some((r.kind(), text))
@@ -314,6 +319,7 @@ fn every_event_kind_reads_back_as_written() {
         "memory_copy",
         "memory_allocation",
         "scratch_memory",
+        "run_health",
     ] {
         let pick = |rs: &[Record], st: &StringTable| -> Vec<String> {
             rs.iter().filter_map(|r| shown(r, st)).filter(|(k, _)| *k == kind).map(|(_, t)| t).collect()
@@ -352,7 +358,8 @@ fn every_event_kind_reads_back_as_written() {
             "memory_allocation",
             "memory_allocation",
             "scratch_memory",
-            "scratch_memory"
+            "scratch_memory",
+            "run_health"
         ]
     );
     let _ = std::fs::remove_dir_all(&dir);
