@@ -129,34 +129,59 @@ fn json_counts(doc: &Value) -> Vec<BTreeMap<String, usize>> {
         .collect()
 }
 
-#[test]
-fn convert_of_a_sys_trace_database_gives_the_direct_counts_in_every_format() {
-    let test = "convert_of_a_sys_trace_database_gives_the_direct_counts_in_every_format";
-    let Some(stage) = stage(test) else { return };
-    let Some(vadd) = stage.fixture("vector_add", test) else { return };
+/// Runs `app` with every format, converts its database to every format and compares: CSV files
+/// byte for byte, pftrace slices per category, JSON records field for field (everything but
+/// `metadata`, whose `config` a database does not carry), OTF2 event totals.
+fn every_format_equal(test: &str, stage: &Stage, opts: &[&str], app: &Path, args: &[&str]) -> (Value, ScratchGuard) {
     let formats = ["csv", "json", "pftrace", "otf2"];
-    let out = direct(&stage, test, &["--sys-trace", "--pmc", "SQ_WAVES"], &formats, &vadd, &["5"]);
-    let conv = convert(&stage, &out.0, &formats);
+    let out = direct(stage, test, opts, &formats, app, args);
+    let conv = convert(stage, &out.0, &formats);
     same_csv_files(test, &out.0, &conv);
 
     let (a, b) = (out.0.join("run_results.pftrace"), conv.join("run_results.pftrace"));
-    assert_eq!(pftrace_slices(&b), pftrace_slices(&a), "slices per category");
-    assert_eq!(pftrace_slices(&a).get("kernel_dispatch"), Some(&5));
+    assert_eq!(pftrace_slices(&b), pftrace_slices(&a), "{test}: slices per category");
     perfetto_check(test, &b);
 
     let (a, b) = (valid_json(&out.0.join("run_results.json")), valid_json(&conv.join("run_results.json")));
-    assert_eq!(json_counts(&b), json_counts(&a), "JSON records per array");
-    let p = |d: &Value, k: &str| d["rocprofiler-sdk-tool"][0]["buffer_records"][k].clone();
-    assert_eq!(p(&b, "kernel_dispatch"), p(&a, "kernel_dispatch"), "kernel records field for field");
-    assert_eq!(p(&a, "kernel_dispatch").as_array().map(Vec::len), Some(5));
+    assert_eq!(json_counts(&b), json_counts(&a), "{test}: JSON records per array");
+    let procs = |d: &Value| d["rocprofiler-sdk-tool"].as_array().unwrap().clone();
+    for (x, y) in procs(&a).iter().zip(procs(&b).iter()) {
+        for (k, v) in x.as_object().unwrap() {
+            if k != "metadata" {
+                assert!(y[k] == *v, "{test}: JSON `{k}` differs:\n{v}\n{}", y[k]);
+            }
+        }
+    }
 
     let events =
         |report: &str| report.lines().filter(|l| l.contains("events total")).map(str::to_string).collect::<Vec<_>>();
     if let (Some(x), Some(y)) =
         (otf2_check(test, &out.0.join("run_results.otf2")), otf2_check(test, &conv.join("run_results.otf2")))
     {
-        assert_eq!(events(&y), events(&x), "OTF2 events:\n{x}\n{y}");
+        assert_eq!(events(&y), events(&x), "{test}: OTF2 events:\n{x}\n{y}");
         assert!(!events(&x).is_empty(), "{x}");
+    }
+    (a, out)
+}
+
+#[test]
+fn convert_of_a_sys_trace_database_gives_the_direct_outputs_in_every_format() {
+    let test = "convert_of_a_sys_trace_database_gives_the_direct_outputs_in_every_format";
+    let Some(stage) = stage(test) else { return };
+    let Some(vadd) = stage.fixture("vector_add", test) else { return };
+    let (doc, out) = every_format_equal(test, &stage, &["--sys-trace", "--pmc", "SQ_WAVES"], &vadd, &["5"]);
+    let counts = &json_counts(&doc)[0];
+    assert_eq!(counts["buffer_records.kernel_dispatch"], 5);
+    assert_eq!(counts["callback_records.counter_collection"], 5);
+    assert!(counts["buffer_records.hsa_api"] > 5 * 3, "{counts:?}");
+    assert!(pftrace_slices(&out.0.join("run_results.pftrace")).get("kernel_dispatch") == Some(&5));
+
+    // HIP and ROCTx on the real HIP runtime (hipcc is there under CI).
+    let Some(hip) = stage.hip_fixture("hip_trace_app", test) else { return };
+    let (doc, _out) = every_format_equal(test, &stage, &["--sys-trace", "--marker-trace"], &hip, &["3"]);
+    let counts = &json_counts(&doc)[0];
+    for k in ["buffer_records.hip_api", "buffer_records.marker_api", "buffer_records.memory_copy"] {
+        assert!(counts[k] > 0, "{k}: {counts:?}");
     }
 }
 

@@ -13,7 +13,9 @@
 //!   (`type`/`level` from the operation; scratch rows carry `extdata.flags`).
 
 use rocprof_model::api::{arg_info_named, render_arg};
-use rocprof_model::{AgentId, ApiCall, MemoryAllocation, MemoryCopy, ScratchMemory, StreamId, StringId, ThreadId};
+use rocprof_model::{
+    AgentId, ApiCall, ApiDomain, ApiFamily, MemoryAllocation, MemoryCopy, ScratchMemory, StreamId, StringId, ThreadId,
+};
 use rusqlite::params;
 use serde_json::json;
 
@@ -71,15 +73,21 @@ impl State {
         self.ensure_thread(a.thread)?;
         let instant = a.start == a.end;
         let name = session.strings.resolve(a.name);
-        // A sample has no name column: an instant other than a ROCTx mark keeps its function name
-        // in the event's extdata (`name`), so that it can be read back.
-        let keep_name = instant && !(a.domain == rocprof_model::ApiDomain::MarkerCore && name == "roctxMarkA");
-        let extdata = match (a.message != StringId::EMPTY, keep_name) {
-            (true, false) => json!({ "message": session.strings.resolve(a.message) }).to_string(),
-            (true, true) => json!({ "message": session.strings.resolve(a.message), "name": name }).to_string(),
-            (false, true) => json!({ "name": name }).to_string(),
-            (false, false) => "{}".to_string(),
-        };
+        // What the tables have no column for goes to the event's extdata, so that `convert` reads
+        // it back: ROCTx messages (as AMD writes them), the function name of an instant other than a
+        // ROCTx mark (a sample has no name), and the operation id of libraries whose ids are not
+        // fixed by the function name (HIP's depend on the HIP release).
+        let mut ext = serde_json::Map::new();
+        if a.message != StringId::EMPTY {
+            ext.insert("message".into(), session.strings.resolve(a.message).into());
+        }
+        if instant && !(a.domain == ApiDomain::MarkerCore && name == "roctxMarkA") {
+            ext.insert("name".into(), name.into());
+        }
+        if !matches!(a.domain.family(), ApiFamily::Hsa | ApiFamily::Marker) {
+            ext.insert("operation".into(), a.operation.into());
+        }
+        let extdata = if ext.is_empty() { "{}".to_string() } else { serde_json::Value::Object(ext).to_string() };
         let category = a.domain.as_str();
         let event =
             self.event(category, a.correlation.internal.0, a.correlation.ancestor.0, a.correlation.external, &extdata)?;

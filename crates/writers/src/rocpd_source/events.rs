@@ -126,14 +126,24 @@ fn domain_of(category: &str) -> Option<ApiDomain> {
     }
 }
 
-/// The operation id of function `name` (HSA and ROCTx ids are fixed; HIP's depend on the HIP
-/// release and are not stored, so they read as 0).
-fn operation_of(domain: ApiDomain, name: &str) -> u32 {
+/// The operation id of function `name`: HSA and ROCTx ids are fixed by the name; HIP's depend on
+/// the HIP release, so our writer keeps them in the event's extdata (AMD's databases have none: 0).
+fn operation_of(domain: ApiDomain, name: &str, ext: &Value) -> u32 {
+    // Our writer stores the ids the name does not fix (HIP, RCCL, ...).
+    if let Some(op) = ext.get("operation").and_then(Value::as_u64) {
+        return op as u32;
+    }
     if let Some((d, op)) = hsa::find(name) {
         if d == domain {
             return op;
         }
     }
+    // A ROCTx range is one record named after its kind, with the id of the call that opened it.
+    let name = match (domain, name) {
+        (ApiDomain::MarkerCore, "roctxThreadRangeA") => "roctxRangePushA",
+        (ApiDomain::MarkerCore, "roctxProcessRangeA") => "roctxRangeStartA",
+        (_, n) => n,
+    };
     (0..16).find(|&op| marker::operation_name(domain, op) == Some(name)).unwrap_or(0)
 }
 
@@ -253,7 +263,7 @@ pub(super) fn page(
                thread: i64,
                corr: Correlation,
                (start, end): (i64, i64)| {
-        let operation = operation_of(domain, name);
+        let operation = operation_of(domain, name, ext);
         let message = ext.get("message").and_then(Value::as_str).unwrap_or("");
         let words: Box<[u64]> = match args.remove(&eid) {
             Some(list) => {

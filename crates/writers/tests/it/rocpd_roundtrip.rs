@@ -122,11 +122,11 @@ fn stream(s: &mut StringTable) -> Vec<Record> {
     health.lost.set(LossReason::SignalPoolEmpty, 3);
     let d1 = dispatch(1, 11, 50_000);
     let d2 = dispatch(2, 13, 60_000);
-    let mut range = api(s, ApiDomain::MarkerCore, 1, "roctxRangePushA", 14, (40_000, 70_000), &[]);
+    let mut range = api(s, ApiDomain::MarkerCore, 1, "roctxThreadRangeA", 14, (40_000, 70_000), &[]);
     range.message = s.intern("outer range");
     let mut mark = api(s, ApiDomain::MarkerCore, 0, "roctxMarkA", 15, (45_000, 45_000), &[]);
     mark.message = s.intern("tick");
-    let mut hip = api(s, ApiDomain::HipRuntime, 0, "hipMalloc", 16, (2_000, 3_000), &[0x7ff0_0010, 4096]);
+    let mut hip = api(s, ApiDomain::HipRuntime, 42, "hipMalloc", 16, (2_000, 3_000), &[0x7ff0_0010, 4096]);
     hip.correlation.ancestor = CorrelationId(0);
     let mut nested = api(s, ApiDomain::HsaAmdExt, 0, "hsa_amd_memory_pool_allocate", 17, (2_100, 2_900), &[]);
     nested.correlation.ancestor = CorrelationId(16);
