@@ -1,8 +1,8 @@
 //! `rocprof-rs convert` of a `--sys-trace` database gives what the direct run wrote: every CSV file
-//! (API calls of HSA, HIP and ROCTx, memory copies and allocations, kernels, counters, run health)
-//! byte for byte, and the same slice / record / event counts in pftrace, JSON and OTF2. And every
-//! counter row of a `--sys-trace --pmc` database points at its dispatch's event. (The kernel-only
-//! convert tests are in `formats.rs`.)
+//! (API calls of HSA, HIP and ROCTx, memory copies, allocations and scratch, kernels, counters, run
+//! health) byte for byte, the JSON records field for field, the same pftrace slices per category
+//! and OTF2 event totals. And every counter row of a `--sys-trace --pmc` database points at its
+//! dispatch's event. (The kernel-only convert tests are in `formats.rs`.)
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -175,6 +175,12 @@ fn convert_of_a_sys_trace_database_gives_the_direct_outputs_in_every_format() {
     assert_eq!(counts["callback_records.counter_collection"], 5);
     assert!(counts["buffer_records.hsa_api"] > 5 * 3, "{counts:?}");
     assert!(pftrace_slices(&out.0.join("run_results.pftrace")).get("kernel_dispatch") == Some(&5));
+
+    // Scratch events (a free of the old scratch before the queue's next allocation: the free's
+    // row names no agent in rocpd, the converted one finds the queue's).
+    let Some(scratch_app) = stage.fixture("scratch", test) else { return };
+    let (doc, _out) = every_format_equal(test, &stage, &["--sys-trace"], &scratch_app, &[]);
+    assert!(json_counts(&doc)[0]["buffer_records.scratch_memory"] >= 4, "{:?}", json_counts(&doc));
 
     // HIP and ROCTx on the real HIP runtime (hipcc is there under CI).
     let Some(hip) = stage.hip_fixture("hip_trace_app", test) else { return };

@@ -89,7 +89,7 @@ pub(super) struct Context {
     pub symbols: HashMap<u64, SymbolValues>,
     /// Counter names by `rocpd_info_pmc` id.
     pub counters: HashMap<i64, StringId>,
-    /// The agent of each queue that had a scratch allocation (a scratch free's row names none).
+    /// The agent of each queue with scratch rows (a scratch free's row names none).
     pub scratch_agents: HashMap<u64, AgentId>,
 }
 
@@ -145,6 +145,22 @@ fn operation_of(domain: ApiDomain, name: &str, ext: &Value) -> u32 {
         (_, n) => n,
     };
     (0..16).find(|&op| marker::operation_name(domain, op) == Some(name)).unwrap_or(0)
+}
+
+/// The agent of a queue, for a scratch row that names none (only allocations do; the free of a
+/// queue's old scratch can come before any of its allocations): from a scratch allocation of
+/// the queue, else from a dispatch on it.
+fn queue_agent(conn: &Connection, queue: i64) -> rusqlite::Result<Option<i64>> {
+    for sql in [
+        "SELECT agent_id FROM rocpd_memory_allocate WHERE level = 'SCRATCH' AND queue_id = ?1 AND agent_id IS NOT NULL LIMIT 1",
+        "SELECT agent_id FROM rocpd_kernel_dispatch WHERE queue_id = ?1 LIMIT 1",
+    ] {
+        let mut st = conn.prepare_cached(sql)?;
+        if let Some(a) = st.query_row([queue], |r| r.get::<_, Option<i64>>(0)).map(Some).or_else(none)?.flatten() {
+            return Ok(Some(a));
+        }
+    }
+    Ok(None)
 }
 
 /// The first event id after `last` that starts the next page, and the last of the page
@@ -403,11 +419,15 @@ pub(super) fn page(
             };
             let queue = QueueId(g(10)? as u64);
             let agent = match agent {
-                Some(a) => {
-                    ctx.scratch_agents.insert(queue.0, AgentId(a as u32));
-                    AgentId(a as u32)
-                }
-                None => ctx.scratch_agents.get(&queue.0).copied().unwrap_or_default(),
+                Some(a) => AgentId(a as u32),
+                None => match ctx.scratch_agents.get(&queue.0) {
+                    Some(&a) => a,
+                    None => {
+                        let a = AgentId(queue_agent(conn, queue.0 as i64)?.unwrap_or(0) as u32);
+                        ctx.scratch_agents.insert(queue.0, a);
+                        a
+                    }
+                },
             };
             let ext = json(r, 15)?;
             let flags = match ext.get("flags") {
