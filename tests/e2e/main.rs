@@ -21,6 +21,7 @@ mod multi_queue;
 mod packets;
 mod pftrace_sys;
 mod programs;
+mod refusals;
 mod rocpd_amd;
 mod scratch_trace;
 mod soak;

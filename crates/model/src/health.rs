@@ -111,7 +111,7 @@ impl LossReason {
             Self::KernelTableFull => "kernel symbols not resolvable (kernel table full; their dispatches are unnamed)",
             Self::QueueTableFull => "queues not traced (queue table full)",
             Self::QueueInterceptFailed => "queues not traced (the runtime refused an intercept queue)",
-            Self::HandlerRegistrationFailed => "dispatches not traced (completion handler refused)",
+            Self::HandlerRegistrationFailed => "dispatches or copies not traced (completion handler refused)",
             Self::CompletionLost => "completion records lost (internal error in a completion handler)",
             Self::ForkedChildUntraced => "forked child processes not traced",
             Self::CounterBufferPoolEmpty => "counted dispatches without counters (no free counter buffer)",

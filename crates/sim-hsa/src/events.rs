@@ -136,6 +136,9 @@ pub(crate) unsafe extern "C" fn hsa_amd_signal_async_handler(
         {
             return Err(HSA_STATUS_ERROR_INVALID_SIGNAL);
         }
+        if crate::faults::fail("hsa_amd_signal_async_handler") {
+            return Err(crate::faults::REFUSED);
+        }
         register(s, cond, value, f, arg as usize);
         Ok(())
     })

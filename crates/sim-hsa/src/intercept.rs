@@ -315,6 +315,9 @@ pub(crate) unsafe extern "C" fn hsa_amd_queue_intercept_create(
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
         let (a, size) = queue::check_create_args(agent_handle, size, type_, queue)?;
+        if crate::faults::fail("hsa_amd_queue_intercept_create") {
+            return Err(crate::faults::REFUSED);
+        }
         let hw = queue::create_block(a, size, type_, callback, data, 0, None)?;
         hw.internal.store(true, Ordering::Release);
         // The proxy gets a temporary non-zero intercept tag so no thread is started, then the real one.
@@ -345,6 +348,9 @@ pub(crate) unsafe extern "C" fn hsa_amd_queue_intercept_register(
         let q = queue::lookup(queue)?;
         let ic = of(q).ok_or(HSA_STATUS_ERROR_INVALID_QUEUE)?;
         let f = callback.ok_or(HSA_STATUS_ERROR_INVALID_ARGUMENT)?;
+        if crate::faults::fail("hsa_amd_queue_intercept_register") {
+            return Err(crate::faults::REFUSED);
+        }
         ic.handlers.lock().unwrap_or_else(|e| e.into_inner()).push((f, user_data as usize));
         Ok(())
     })

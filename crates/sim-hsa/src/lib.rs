@@ -24,6 +24,7 @@ mod elf;
 mod events;
 mod exec;
 mod exports;
+mod faults;
 mod futex;
 mod intercept;
 mod loader;

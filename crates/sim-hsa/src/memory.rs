@@ -167,6 +167,9 @@ pub(crate) unsafe extern "C" fn hsa_amd_memory_pool_allocate(
         if ptr.is_null() {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
+        if crate::faults::fail("hsa_amd_memory_pool_allocate") {
+            return Err(crate::faults::REFUSED);
+        }
         let p = allocate(pool, size)?;
         // SAFETY: non-null out-pointer.
         unsafe { put(ptr.cast(), p) };

@@ -342,6 +342,9 @@ pub(crate) unsafe extern "C" fn hsa_queue_create(
 ) -> hsa_status_t {
     status(|| {
         let (a, size) = check_create_args(agent, size, type_, queue)?;
+        if crate::faults::fail("hsa_queue_create") {
+            return Err(crate::faults::REFUSED);
+        }
         let q = create_block(a, size, type_, callback, data, 0, None)?;
         // SAFETY: non-null out-pointer (checked).
         unsafe { put(queue.cast(), q.hsa_ptr()) };

@@ -313,7 +313,12 @@ pub(crate) unsafe extern "C" fn hsa_signal_create(
     consumers: *const hsa_agent_t,
     signal: *mut hsa_signal_t,
 ) -> hsa_status_t {
-    status(|| create_checked(initial_value, num_consumers, consumers, 0, signal))
+    status(|| {
+        if crate::faults::fail("hsa_signal_create") {
+            return Err(crate::faults::REFUSED);
+        }
+        create_checked(initial_value, num_consumers, consumers, 0, signal)
+    })
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_signal_create(
@@ -323,7 +328,12 @@ pub(crate) unsafe extern "C" fn hsa_amd_signal_create(
     attributes: u64,
     signal: *mut hsa_signal_t,
 ) -> hsa_status_t {
-    status(|| create_checked(initial_value, num_consumers, consumers, attributes, signal))
+    status(|| {
+        if crate::faults::fail("hsa_amd_signal_create") {
+            return Err(crate::faults::REFUSED);
+        }
+        create_checked(initial_value, num_consumers, consumers, attributes, signal)
+    })
 }
 
 pub(crate) unsafe extern "C" fn hsa_signal_destroy(signal: hsa_signal_t) -> hsa_status_t {
