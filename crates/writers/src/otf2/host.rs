@@ -15,7 +15,7 @@
 //! `roctxRangeStart`/`Stop` pairs across nested calls); both are counted as clamped.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashSet};
+use std::collections::{BinaryHeap, HashSet, VecDeque};
 
 /// Events a location holds back before writing the earliest (per location, so a call may enclose
 /// up to about half this many later-delivered calls and still be written at its own time).
@@ -39,6 +39,10 @@ struct Event {
 /// A host location's pending events and open calls.
 #[derive(Debug, Default)]
 pub(super) struct HostQueue {
+    /// Pending events that arrived in order (each not before the previous one): most of them,
+    /// kept without the heap's cost.
+    in_order: VecDeque<Event>,
+    /// The other pending events.
     pending: BinaryHeap<Reverse<Event>>,
     /// Open calls (seq, region), innermost last.
     open: Vec<(u64, u32)>,
@@ -56,6 +60,22 @@ pub(super) enum Out {
 }
 
 impl HostQueue {
+    fn queue(&mut self, e: Event) {
+        match self.in_order.back() {
+            Some(last) if e < *last => self.pending.push(Reverse(e)),
+            _ => self.in_order.push_back(e),
+        }
+    }
+
+    /// The earliest pending event (the smaller head of the two sorted sources).
+    fn take_earliest(&mut self) -> Option<Event> {
+        match (self.in_order.front(), self.pending.peek()) {
+            (Some(a), Some(Reverse(b))) if b < a => self.pending.pop().map(|Reverse(e)| e),
+            (Some(_), _) => self.in_order.pop_front(),
+            (None, _) => self.pending.pop().map(|Reverse(e)| e),
+        }
+    }
+
     /// Queues one call `[start, end]` (record number `seq`).
     pub(super) fn push(&mut self, seq: u64, start: u64, end: u64, region: u32, category: u32) {
         let end = end.max(start);
@@ -65,24 +85,24 @@ impl HostQueue {
         } else {
             Event { time: end, class: 0, tie: u64::MAX - start, seq: u64::MAX - seq, region, category }
         };
-        self.pending.push(Reverse(enter));
-        self.pending.push(Reverse(leave));
+        self.queue(enter);
+        self.queue(leave);
     }
 
     /// Whether the buffer is over its window (the writer then calls [`HostQueue::pop`]).
     pub(super) fn over_window(&self) -> bool {
-        self.pending.len() > WINDOW
+        self.in_order.len() + self.pending.len() > WINDOW
     }
 
     /// Whether events are pending.
     pub(super) fn is_empty(&self) -> bool {
-        self.pending.is_empty()
+        self.in_order.is_empty() && self.pending.is_empty()
     }
 
     /// Takes the earliest pending event and appends what to write for it to `out`, with times
     /// never below `*last` (updated); returns how many events were clamped.
     pub(super) fn pop(&mut self, last: &mut u64, out: &mut Vec<Out>) -> u64 {
-        let Some(Reverse(e)) = self.pending.pop() else { return 0 };
+        let Some(e) = self.take_earliest() else { return 0 };
         if e.class != 1 && self.closed.remove(&(u64::MAX - e.seq)) {
             return 0;
         }
