@@ -217,3 +217,75 @@ fn every_counter_row_of_a_sys_trace_run_points_at_its_dispatch_event() {
         .unwrap();
     assert_eq!(distinct, 8);
 }
+
+/// A database laid out as AMD's rocprofv3 writes it (`../shared/tools/rocpd-check/make_sample_db.py`:
+/// AMD's DDL verbatim, the rows of a small `--sys-trace --pmc SQ_WAVES GRBM_COUNT` HIP run, counter
+/// values one row per dimension instance, `MARKER_CORE_RANGE_API` ranges, a mark as a sample)
+/// converts to one CSV row per record of it, counters summed over their dimensions.
+#[test]
+fn convert_reads_every_kind_from_a_database_in_amds_layout() {
+    let test = "convert_reads_every_kind_from_a_database_in_amds_layout";
+    let Some(stage) = stage(test) else { return };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tools/rocpd-check/make_sample_db.py");
+    if !script.exists() {
+        rocprof_test_inputs::skip_or_fail(test, format!("{} not found", script.display()));
+        return;
+    }
+    let dir = ScratchGuard(scratch(test));
+    let db = dir.0.join("amd.db");
+    let made = std::process::Command::new("python3").arg(&script).arg(&db).output().expect("run python3");
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let conn = Connection::open(&db).unwrap();
+    let count = |sql: &str| -> usize { conn.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap() as usize };
+    let category = |pattern: &str| {
+        count(&format!(
+            "SELECT COUNT(*) FROM rocpd_region r JOIN rocpd_event e ON e.id = r.event_id \
+             JOIN rocpd_string c ON c.id = e.category_id WHERE c.string LIKE '{pattern}'"
+        ))
+    };
+    let hip = category("HIP_%");
+    let markers = category("MARKER_%") + count("SELECT COUNT(*) FROM rocpd_sample");
+    let counters = count("SELECT COUNT(*) FROM (SELECT DISTINCT event_id, pmc_id FROM rocpd_pmc_event)");
+    assert!(count("SELECT COUNT(*) FROM rocpd_pmc_event") > counters, "the sample has per-dimension rows");
+
+    let conv = dir.0.join("conv");
+    let (db_s, conv_s) = (db.display().to_string(), conv.display().to_string());
+    let run = rocprof_e2e::run(&stage.cli(), &["convert", &db_s, "-f", "csv", "json", "pftrace", "-d", &conv_s], &[]);
+    assert!(run.status.success(), "{}", run.transcript());
+    let files = csv_files(&conv);
+    let expected = [
+        ("out_hip_api_trace.csv", hip),
+        ("out_marker_api_trace.csv", markers),
+        ("out_kernel_trace.csv", count("SELECT COUNT(*) FROM rocpd_kernel_dispatch")),
+        ("out_counter_collection.csv", counters),
+        ("out_memory_copy_trace.csv", count("SELECT COUNT(*) FROM rocpd_memory_copy")),
+        (
+            "out_memory_allocation_trace.csv",
+            count("SELECT COUNT(*) FROM rocpd_memory_allocate WHERE level != 'SCRATCH'"),
+        ),
+        ("out_scratch_memory_trace.csv", count("SELECT COUNT(*) FROM rocpd_memory_allocate WHERE level = 'SCRATCH'")),
+    ];
+    for (name, n) in expected {
+        assert!(n > 0, "{name}: the sample has rows of this kind");
+        assert_eq!(rows(&files, name), n, "{name}:\n{}", files.get(name).map_or("(missing)", String::as_str));
+    }
+    // Counter values: the sum of the counter's per-dimension rows.
+    let sums: Vec<f64> = {
+        let mut st = conn
+            .prepare("SELECT SUM(value) FROM rocpd_pmc_event GROUP BY event_id, pmc_id ORDER BY event_id, pmc_id")
+            .unwrap();
+        st.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    };
+    let csv = rocprof_e2e::read_csv(&conv.join("out_counter_collection.csv"));
+    let values: Vec<f64> = csv.rows.iter().map(|r| r["Counter_Value"].parse().unwrap()).collect();
+    assert_eq!(values, sums);
+    // The ROCTx range and mark are named by their messages.
+    assert!(
+        files["out_marker_api_trace.csv"].lines().skip(1).all(|l| !l.contains("\"roctx")),
+        "{}",
+        files["out_marker_api_trace.csv"]
+    );
+    let doc = valid_json(&conv.join("out_results.json"));
+    assert_eq!(doc["rocprofiler-sdk-tool"][0]["buffer_records"]["hip_api"].as_array().map(Vec::len), Some(hip));
+    assert_eq!(pftrace_slices(&conv.join("out_results.pftrace")).get("kernel_dispatch"), Some(&3));
+}
