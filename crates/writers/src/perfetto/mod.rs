@@ -207,6 +207,8 @@ struct Process {
     /// The process's end (or its last event, if later): where the health record goes.
     end_ns: u64,
     main_tid: u32,
+    /// The executable's name (the main thread's track name).
+    name: String,
     agents: HashMap<AgentId, AgentInfo>,
     kernels: HashMap<KernelId, KernelInfo>,
     /// Track uuid by (agent, queue) and the number of queues named per agent.
@@ -401,7 +403,7 @@ impl State {
             proto::string(s, track::PROCESS_NAME, &name);
             proto::bytes(d, track::PROCESS, s);
         })?;
-        self.process = Some(Process { pid, uuid, main_tid: pid, end_ns: meta.end.ns, ..Process::default() });
+        self.process = Some(Process { pid, uuid, main_tid: pid, end_ns: meta.end.ns, name, ..Process::default() });
         Ok(())
     }
 
@@ -428,7 +430,7 @@ impl State {
         let (pid, parent) = (p.pid, p.uuid);
         let u = uuid(pid, 2, u64::from(tid.0));
         p.thread_tracks.insert(tid, u);
-        let name = if n == 0 { String::new() } else { format!("THREAD {n} ({})", tid.0) };
+        let name = if n == 0 { p.name.clone() } else { format!("THREAD {n} ({})", tid.0) };
         self.descriptor(u, |d, s| {
             s.clear();
             proto::int(s, track::THREAD_PID, i64::from(pid));

@@ -327,10 +327,11 @@ fn api_calls_are_slices_on_their_threads_with_flows_to_their_kernels() {
     let trace = host_trace();
     let d = decode(&write(&trace, "pftrace-api"));
     let cat = |c: &str| d.slices.iter().filter(|s| s.category == c).cloned().collect::<Vec<_>>();
-    // Thread tracks: the main thread (tid = pid) unnamed, the other `THREAD 1 (<tid>)`.
+    // Thread tracks: the main thread (tid = pid) named after the executable, the other
+    // `THREAD 1 (<tid>)`.
     let mut threads = d.threads.clone();
     threads.sort();
-    assert_eq!(threads, [(4242, String::new()), (4243, "THREAD 1 (4243)".to_string())]);
+    assert_eq!(threads, [(4242, "synthetic".to_string()), (4243, "THREAD 1 (4243)".to_string())]);
 
     let hsa = cat("hsa_api");
     assert_eq!(hsa.len(), 4);
@@ -339,7 +340,7 @@ fn api_calls_are_slices_on_their_threads_with_flows_to_their_kernels() {
         assert_eq!(call.flows, k.flows, "a call and the kernel it launched share one flow id");
         assert_eq!(call.flows.len(), 1);
         let tid: u64 = k.args["tid"].parse().unwrap();
-        assert_eq!(call.track, if tid == 4242 { "" } else { "THREAD 1 (4243)" });
+        assert_eq!(call.track, if tid == 4242 { "synthetic" } else { "THREAD 1 (4243)" });
     }
     let flows: std::collections::HashSet<u64> = hsa.iter().map(|s| s.flows[0]).collect();
     assert_eq!(flows.len(), 4, "one flow per correlation id");
