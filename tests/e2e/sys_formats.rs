@@ -230,3 +230,35 @@ fn sys_trace_json_and_otf2_carry_the_csv_rows_of_the_hip_fixture() {
     let rows = check_run(test, &out);
     assert!(rows["hip_api"] > 0 && rows["marker_api"] > 0 && rows["kernel_dispatch"] >= 3, "{rows:?}");
 }
+
+/// `rocprof-rs convert` of a `--sys-trace` database gives the same JSON arrays and the same OTF2
+/// events as the direct run (HIP fixture: HIP, HSA and ROCTx calls, kernels, copies, allocations).
+#[test]
+fn convert_of_a_sys_trace_database_writes_the_same_json_records_and_otf2_events() {
+    let test = "convert_of_a_sys_trace_database_writes_the_same_json_records_and_otf2_events";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.hip_fixture("hip_trace_app", test) else { return };
+    let out = scratch("sys-formats-convert");
+    let _guard = ScratchGuard(out.clone());
+    let (direct, conv) = (out.join("direct"), out.join("conv"));
+    let (direct_s, conv_s) = (direct.display().to_string(), conv.display().to_string());
+    let cli = ["--simulate", "gfx90a", "--sys-trace", "-f", "rocpd", "json", "otf2", "-d", &direct_s, "-o", "run"];
+    let run = profile(&stage, &cli, &app, &["3"], &[]);
+    assert!(run.status.success(), "{}", run.transcript());
+    let db = find_one(&direct, "run_results.db").display().to_string();
+    let r = rocprof_e2e::run(&stage.cli(), &["convert", &db, "-f", "json", "otf2", "-d", &conv_s], &[]);
+    assert!(r.status.success(), "{}", r.transcript());
+    let arrays = |dir: &Path| -> BTreeMap<String, usize> {
+        let doc = valid_json(&find_one(dir, "results.json"));
+        let br = doc["rocprofiler-sdk-tool"][0]["buffer_records"].as_object().unwrap().clone();
+        br.into_iter().map(|(k, v)| (k, v.as_array().unwrap().len())).collect()
+    };
+    let (a, b) = (arrays(&direct), arrays(&conv));
+    assert!(a["hip_api"] > 0 && a["hsa_api"] > 0 && a["marker_api"] > 0 && a["memory_copy"] > 0, "{a:?}");
+    assert_eq!(a, b, "direct vs converted JSON arrays");
+    let events = |dir: &Path| otf2_check(test, &find_one(dir, "results.otf2")).map(|r| r["events_total"].clone());
+    if let (Some(x), Some(y)) = (events(&direct), events(&conv)) {
+        assert!(x.as_u64().unwrap() > 0);
+        assert_eq!(x, y, "direct vs converted OTF2 events");
+    }
+}
