@@ -2,7 +2,8 @@
 //! CSV files, and a flow from each kernel's launching API call to the kernel, counted by Perfetto's
 //! own trace processor (`../shared/tools/perfetto-check -q`) on the HSA fixtures (`vector_add`,
 //! `async_copy`, `scratch`) and, where hipcc is installed (always under CI), on the HIP fixture;
-//! and the memory counter tracks' peaks (bytes in flight, scratch held) as the CSV rows give them.
+//! and the memory counter tracks' peaks (bytes in flight, scratch held) as the CSV rows give them;
+//! and `rocprof-rs convert` of the run's database gives a trace with the very same figures.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -78,7 +79,7 @@ fn sys_trace_matches_the_csv(
 ) -> (u64, HashMap<String, u64>, Option<Csv>) {
     let out = ScratchGuard(scratch(test));
     let out_s = out.0.display().to_string();
-    let cli = ["--simulate", "gfx90a", "--sys-trace", "-f", "pftrace", "csv", "-d", &out_s, "-o", "run"];
+    let cli = ["--simulate", "gfx90a", "--sys-trace", "-f", "pftrace", "csv", "rocpd", "-d", &out_s, "-o", "run"];
     let run = profile(stage, &cli, app, args, &[]);
     assert!(run.status.success(), "{test}: rocprof-rs failed:\n{}", run.transcript());
     let pftrace = find_one(&out.0, "run_results.pftrace");
@@ -100,6 +101,15 @@ fn sys_trace_matches_the_csv(
     assert_eq!(got("kernels_without_one_call"), 0, "{test}: each kernel has exactly one incoming call");
     assert_eq!(got("api_copy_flows"), copies, "{test}: one flow from an API call to each copy");
     assert_eq!(got("flows_across_ids"), 0, "{test}: flows join a call and the work of its correlation id");
+
+    // `rocprof-rs convert` of the run's database draws the same trace.
+    let conv = out.0.join("converted");
+    let (db, conv_s) = (find_one(&out.0, "run_results.db").display().to_string(), conv.display().to_string());
+    let run = rocprof_e2e::run(&stage.cli(), &["convert", &db, "-f", "pftrace", "-d", &conv_s], &[]);
+    assert!(run.status.success(), "{test}: convert failed:\n{}", run.transcript());
+    if let Some(converted) = trace_processor_counts(test, &conv.join("out_results.pftrace")) {
+        assert_eq!(converted, tp, "{test}: convert vs the direct trace");
+    }
     (kernels, tp, scratch_rows)
 }
 
