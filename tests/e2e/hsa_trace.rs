@@ -207,3 +207,33 @@ fn async_copies_are_memory_copy_rows_with_their_sizes_and_directions() {
         }
     }
 }
+
+/// `copy_variants` under `--memory-copy-trace`: `hsa_amd_memory_async_copy_on_engine` (64 KiB
+/// host->device and back) and `hsa_amd_memory_async_copy_rect` (4096 bytes device->host, 2048
+/// bytes host->device) are `MEMORY_COPY` rows with their directions and byte counts. ROCm 5.2's
+/// table has no `_on_engine` entry (the function came later), so there only the two rectangular
+/// copies are rows.
+#[test]
+fn on_engine_and_rect_copies_are_memory_copy_rows() {
+    let test = "on_engine_and_rect_copies_are_memory_copy_rows";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.fixture("copy_variants", test) else { return };
+    for abi in ["newest", "5.2"] {
+        let (run, out) = traced(&stage, &["--memory-copy-trace"], &app, &[], abi);
+        assert!(run.stdout.contains("copy_variants: on_engine 2 rect 2"), "{abi}: {}", run.stdout);
+        let db = rusqlite::Connection::open(find_one(&out.0, ".db")).unwrap();
+        let mut stmt = db.prepare("SELECT name, size FROM memory_copies ORDER BY start").unwrap();
+        let got: Vec<(String, i64)> =
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect();
+        let rect = [("MEMORY_COPY_DEVICE_TO_HOST".to_string(), 4096), ("MEMORY_COPY_HOST_TO_DEVICE".to_string(), 2048)];
+        let mut want: Vec<(String, i64)> = Vec::new();
+        if abi == "newest" {
+            want.push(("MEMORY_COPY_HOST_TO_DEVICE".into(), 65536));
+            want.push(("MEMORY_COPY_DEVICE_TO_HOST".into(), 65536));
+        }
+        want.extend(rect);
+        assert_eq!(got, want, "{abi}");
+        let csv = read_csv(&find_one(&out.0, "memory_copy_trace.csv"));
+        assert_eq!(csv.rows.len(), want.len(), "{abi}");
+    }
+}

@@ -37,6 +37,7 @@ const PROGRAMS: &[&str] = &[
     "soak",
     "hsa_api_loop",
     "scratch",
+    "copy_variants",
 ];
 
 /// C programs in `fixtures/programs/` that also use ROCTx: built against our `roctx.h` and linked
