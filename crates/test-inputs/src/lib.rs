@@ -158,6 +158,32 @@ pub fn find_program(name: &str) -> Option<PathBuf> {
     std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(name)).find(|c| c.is_file())
 }
 
+/// Where AMD's JSON schema of rocprofv3's `results.json` lives in ROCm/rocm-systems.
+const AMD_RESULTS_SCHEMA: &str = "projects/rocprofiler-sdk/source/docs/rocprofv3-schema.json";
+
+/// AMD's JSON schema of rocprofv3's `results.json`, read from the git dir of ROCm/rocm-systems
+/// named by `ROCPD_MIRROR` (never copied into this repository). An optional input: CI has no
+/// mirror, so `None` (after [`skip_optional`]'s line naming `test`) when it is not set or lacks
+/// the file.
+pub fn amd_results_schema(test: &str) -> Option<String> {
+    let Some(mirror) = std::env::var_os("ROCPD_MIRROR") else {
+        skip_optional(test, "AMD's results.json schema: ROCPD_MIRROR (a git dir of ROCm/rocm-systems) is not set");
+        return None;
+    };
+    let out = std::process::Command::new("git")
+        .arg("--git-dir")
+        .arg(&mirror)
+        .args(["show", &format!("HEAD:{AMD_RESULTS_SCHEMA}")])
+        .output();
+    match out {
+        Ok(o) if o.status.success() => Some(String::from_utf8_lossy(&o.stdout).into_owned()),
+        _ => {
+            skip_optional(test, format!("{AMD_RESULTS_SCHEMA} not readable from ROCPD_MIRROR"));
+            None
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,31 +219,5 @@ mod tests {
         assert_eq!(find_program("/bin/sh"), Some(PathBuf::from("/bin/sh")));
         assert_eq!(find_program("/nonexistent/prog"), None);
         assert_eq!(find_program("rocprof-no-such-program"), None);
-    }
-}
-
-/// Where AMD's JSON schema of rocprofv3's `results.json` lives in ROCm/rocm-systems.
-const AMD_RESULTS_SCHEMA: &str = "projects/rocprofiler-sdk/source/docs/rocprofv3-schema.json";
-
-/// AMD's JSON schema of rocprofv3's `results.json`, read from the git dir of ROCm/rocm-systems
-/// named by `ROCPD_MIRROR` (never copied into this repository). An optional input: CI has no
-/// mirror, so `None` (after [`skip_optional`]'s line naming `test`) when it is not set or lacks
-/// the file.
-pub fn amd_results_schema(test: &str) -> Option<String> {
-    let Some(mirror) = std::env::var_os("ROCPD_MIRROR") else {
-        skip_optional(test, "AMD's results.json schema: ROCPD_MIRROR (a git dir of ROCm/rocm-systems) is not set");
-        return None;
-    };
-    let out = std::process::Command::new("git")
-        .arg("--git-dir")
-        .arg(&mirror)
-        .args(["show", &format!("HEAD:{AMD_RESULTS_SCHEMA}")])
-        .output();
-    match out {
-        Ok(o) if o.status.success() => Some(String::from_utf8_lossy(&o.stdout).into_owned()),
-        _ => {
-            skip_optional(test, format!("{AMD_RESULTS_SCHEMA} not readable from ROCPD_MIRROR"));
-            None
-        }
     }
 }
