@@ -21,8 +21,15 @@ fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let opts = StreamOptions { progress: Progress::Hidden, ..StreamOptions::default() };
     let mut source = if args.iter().any(|a| a == "--kernel") { Source::new(n) } else { Source::sys_trace(n) };
     let mut w = RocpdWriter::new(OutputLocation::new(&dir, "synthetic"));
+    let (t, cpu) = (std::time::Instant::now(), process_cpu_seconds());
     let db = write_stream(&mut source, &mut [&mut w as &mut dyn Writer], &opts)?.into_result()?.remove(0);
-    println!("{}: {} bytes", db.display(), std::fs::metadata(&db)?.len());
+    let (secs, cpu) = (t.elapsed().as_secs_f64(), process_cpu_seconds() - cpu);
+    println!(
+        "write:       {}: {} bytes, {n} records in {secs:.2} s ({:.0} per CPU second)",
+        db.display(),
+        std::fs::metadata(&db)?.len(),
+        n as f64 / cpu.max(0.01)
+    );
 
     let (t, cpu) = (std::time::Instant::now(), process_cpu_seconds());
     let mut src = RocpdSource::open(&db)?;

@@ -102,6 +102,8 @@ struct State {
     /// Multi-row forms of the event and dispatch INSERTs (built at the first flush, when the
     /// category's string id is known).
     multi: Option<(String, String)>,
+    /// Their one-row forms (a dispatch flushed alone because an API event follows it).
+    single: Option<(String, String)>,
     nid: i64,
     pid: i64,
     ppid: i64,
@@ -475,6 +477,10 @@ impl State {
             let dispatch =
                 multi_row(&self.inserts["kernel_dispatch"], ROWS_PER_INSERT, &dispatch_template(self.nid, self.pid))?;
             self.multi = Some((event, dispatch));
+            self.single = Some((
+                multi_row(&self.inserts["event"], 1, &event_template(category))?,
+                multi_row(&self.inserts["kernel_dispatch"], 1, &dispatch_template(self.nid, self.pid))?,
+            ));
         }
         let first_event = self.next_event_id;
         let pending = std::mem::take(&mut self.pending);
@@ -482,6 +488,7 @@ impl State {
         let err = sqlite_err(&path, "inserting kernel dispatches");
         {
             let (multi_event, multi_dispatch) = self.multi.as_ref().expect("built above");
+            let (single_event, single_dispatch) = self.single.as_ref().expect("built above");
             // Prepared (looked up in the cache, which hashes the statement text) once per batch.
             let mut full = None;
             let mut event_id = first_event;
@@ -499,13 +506,21 @@ impl State {
                 } else {
                     // A shorter last chunk (the end of a batch flushed early, e.g. by an API event
                     // between dispatches): its own statements, cached (mostly one row).
-                    let e = multi_row(&self.inserts["event"], chunk.len(), &event_template(category))?;
-                    let d = multi_row(
-                        &self.inserts["kernel_dispatch"],
-                        chunk.len(),
-                        &dispatch_template(self.nid, self.pid),
-                    )?;
-                    short = (self.conn.prepare_cached(&e).map_err(&err)?, self.conn.prepare_cached(&d).map_err(&err)?);
+                    let built;
+                    let (e, d): (&str, &str) = if chunk.len() == 1 {
+                        (single_event, single_dispatch)
+                    } else {
+                        built = (
+                            multi_row(&self.inserts["event"], chunk.len(), &event_template(category))?,
+                            multi_row(
+                                &self.inserts["kernel_dispatch"],
+                                chunk.len(),
+                                &dispatch_template(self.nid, self.pid),
+                            )?,
+                        );
+                        (&built.0, &built.1)
+                    };
+                    short = (self.conn.prepare_cached(e).map_err(&err)?, self.conn.prepare_cached(d).map_err(&err)?);
                     (&mut *short.0, &mut *short.1)
                 };
                 let mut i = 1;
@@ -761,6 +776,7 @@ impl RocpdWriter {
         let mut st = State {
             views,
             multi: None,
+            single: None,
             path,
             conn,
             partial,
