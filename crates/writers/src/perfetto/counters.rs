@@ -129,7 +129,7 @@ impl State {
         for mut t in tracks {
             if let Some((first, last)) = extremes {
                 t.points.entry(first.saturating_sub(EXTREME_PAD_NS)).or_insert(0.0);
-                t.points.entry(last + EXTREME_PAD_NS).or_insert(0.0);
+                t.points.entry(last.saturating_add(EXTREME_PAD_NS)).or_insert(0.0);
             }
             for (ts, value) in t.points {
                 self.counter(t.uuid, ts, value)?;

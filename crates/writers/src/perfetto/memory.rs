@@ -279,7 +279,7 @@ impl State {
             self.drain_gauge(g, agent, true)?;
             if let Some(&(first, last)) = extremes.get(&g) {
                 self.counter(track, first.saturating_sub(EXTREME_PAD_NS), 0.0)?;
-                self.counter(track, last + EXTREME_PAD_NS, 0.0)?;
+                self.counter(track, last.saturating_add(EXTREME_PAD_NS), 0.0)?;
             }
         }
         if let Some(p) = self.process.as_mut() {
