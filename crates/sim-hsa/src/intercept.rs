@@ -16,16 +16,17 @@
 //! the packets the handlers wrote for *one* application packet wait in an overflow list, and processing of
 //! the proxy ring stops right after that packet. The proxy's read index then stays put, so the
 //! application's ring fills up and its producer waits for a free slot, exactly as it would in front of a
-//! full hardware queue; the overflow list never holds more than one packet's rewrite. A helper thread (in
-//! ROCr: a retry barrier packet with an async handler) submits the overflow as the hardware ring drains and
-//! resumes processing the proxy ring. A doorbell rung from inside a handler of the same queue is deferred
+//! full hardware queue; the overflow list never holds more than one packet's rewrite. One retry thread
+//! per queue, for the queue's lifetime (in ROCr: a retry barrier packet with an async handler, on the one
+//! async-event thread), submits the overflow as the hardware ring drains and resumes processing the proxy
+//! ring. A doorbell rung from inside a handler of the same queue is deferred
 //! to the async-event thread.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use rocprof_hsa_sys::*;
@@ -44,6 +45,8 @@ pub(crate) struct Intercept {
     lock: Mutex<()>,
     overflow: Mutex<VecDeque<[u8; 64]>>,
     flusher: AtomicBool,
+    /// The retry thread, started the first time the hardware ring is full (`None`: it could not start).
+    retry_thread: OnceLock<Option<std::thread::Thread>>,
 }
 
 thread_local! {
@@ -269,13 +272,38 @@ fn start_flusher(ic: &'static Intercept) {
     if ic.flusher.swap(true, Ordering::AcqRel) {
         return;
     }
-    let spawned = std::thread::Builder::new().name("hsa-sim-intercept-retry".into()).spawn(move || loop {
-        std::thread::sleep(Duration::from_micros(200));
+    // One retry thread per intercept queue for the queue's lifetime (ROCr retries on its one
+    // async-event thread): handlers called from it always see the same thread, never a new one
+    // per full ring.
+    let thread = ic.retry_thread.get_or_init(|| {
+        std::thread::Builder::new()
+            .name("hsa-sim-intercept-retry".into())
+            .spawn(move || retry_loop(ic))
+            .ok()
+            .map(|h| h.thread().clone())
+    });
+    match thread {
+        Some(t) => t.unpark(),
+        None => ic.flusher.store(false, Ordering::Release),
+    }
+}
+
+/// The retry thread: parked while `flusher` is down; while it is up, submits the overflow as the
+/// hardware ring drains and resumes processing the proxy ring. Ends when the queue is destroyed.
+fn retry_loop(ic: &'static Intercept) {
+    let overflow_empty = || ic.overflow.lock().unwrap_or_else(|e| e.into_inner()).is_empty();
+    loop {
         if ic.hw.state() == QueueState::Destroyed {
             ic.flusher.store(false, Ordering::Release);
             return;
         }
-        let overflow_empty = || ic.overflow.lock().unwrap_or_else(|e| e.into_inner()).is_empty();
+        if !ic.flusher.load(Ordering::Acquire) {
+            // Woken by `start_flusher` (an unpark before this park is kept), or on the tick to
+            // notice a destroyed queue.
+            std::thread::park_timeout(Duration::from_millis(50));
+            continue;
+        }
+        std::thread::sleep(Duration::from_micros(200));
         let flushed = {
             let _g = ic.lock.lock().unwrap_or_else(|e| e.into_inner());
             flush_overflow(ic);
@@ -285,18 +313,16 @@ fn start_flusher(ic: &'static Intercept) {
             continue;
         }
         // Resume the proxy ring where processing stopped (packets the producer wrote meanwhile); it may
-        // stop again at a full ring, leaving a new overflow for this thread.
+        // stop again at a full ring, leaving a new overflow (and `flusher` up) for this thread.
         process(ic);
         if overflow_empty() {
             ic.flusher.store(false, Ordering::Release);
-            // A doorbell on another thread may have left an overflow just before the flag went down.
-            if overflow_empty() || ic.flusher.swap(true, Ordering::AcqRel) {
-                return;
+            // A doorbell on another thread may have left an overflow just before the flag went down:
+            // take the flag back for it unless that thread already did (it then unparks us).
+            if !overflow_empty() {
+                let _ = ic.flusher.swap(true, Ordering::AcqRel);
             }
         }
-    });
-    if spawned.is_err() {
-        ic.flusher.store(false, Ordering::Release);
     }
 }
 
@@ -329,6 +355,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_queue_intercept_create(
             lock: Mutex::new(()),
             overflow: Mutex::new(VecDeque::new()),
             flusher: AtomicBool::new(false),
+            retry_thread: OnceLock::new(),
         }));
         proxy.intercept.store(ic as *const Intercept as u64, Ordering::Release);
         hw.owner_proxy.store(proxy as *const Queue as u64, Ordering::Release);
@@ -464,6 +491,8 @@ mod tests {
     }
 
     static TRIPLED: AtomicU64 = AtomicU64::new(0);
+    /// The threads `triple` was called on.
+    static TRIPLE_THREADS: std::sync::Mutex<Vec<std::thread::ThreadId>> = std::sync::Mutex::new(Vec::new());
 
     unsafe extern "C" fn triple(
         pkts: *const std::ffi::c_void,
@@ -473,6 +502,11 @@ mod tests {
         w: hsa_amd_queue_intercept_packet_writer,
     ) {
         TRIPLED.fetch_add(count, Ordering::SeqCst);
+        let mut threads = TRIPLE_THREADS.lock().unwrap_or_else(|e| e.into_inner());
+        if !threads.contains(&std::thread::current().id()) {
+            threads.push(std::thread::current().id());
+        }
+        drop(threads);
         let mut three = [0u8; 192];
         for k in 0..3 {
             // SAFETY: one 64-byte packet at `pkts`.
@@ -570,6 +604,10 @@ mod tests {
         assert_eq!(hw.amd.write_dispatch_id.load(Ordering::SeqCst), 3 * N);
         assert_eq!(TRIPLED.load(Ordering::SeqCst), N);
         assert!(ic.overflow.lock().unwrap().is_empty());
+        // The handler ran on the producer's thread and on the queue's one retry thread, never on a
+        // new thread per full ring (the profiler records the calling thread of each dispatch).
+        let threads = TRIPLE_THREADS.lock().unwrap().len();
+        assert!((1..=2).contains(&threads), "the handler ran on {threads} threads");
         // SAFETY: queue created above.
         unsafe { assert_eq!(hsa_queue_destroy(q), HSA_STATUS_SUCCESS) };
         shut_down();
