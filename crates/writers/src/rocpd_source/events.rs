@@ -284,7 +284,7 @@ pub(super) fn page(
         let words: Box<[u64]> = match args.remove(&eid) {
             Some(list) => {
                 let info = arg_info_named(domain, operation, name).unwrap_or(&[]);
-                let n = list.iter().map(|&(p, _)| p + 1).max().unwrap_or(0).clamp(0, 64) as usize;
+                let n = list.iter().map(|&(p, _)| p.saturating_add(1)).max().unwrap_or(0).clamp(0, 64) as usize;
                 let mut w = vec![0u64; n];
                 for (p, v) in list {
                     if let (Some(slot), Some(a)) = (w.get_mut(p as usize), info.get(p as usize)) {
