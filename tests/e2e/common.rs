@@ -13,6 +13,13 @@ pub(crate) struct Profiled {
     _cleanup: ScratchGuard,
 }
 
+impl Profiled {
+    /// A run whose outputs went to `out` (removed when dropped).
+    pub(crate) fn new(run: Run, out: PathBuf) -> Profiled {
+        Profiled { run, _cleanup: ScratchGuard(out.clone()), out }
+    }
+}
+
 /// `rocprof-rs --simulate <gpus> --kernel-trace --stats -f rocpd csv -d OUT -- app args`.
 pub(crate) fn kernel_trace(stage: &Stage, gpus: &str, app: &Path, args: &[&str], env: &[(String, String)]) -> Profiled {
     let out = scratch("out");

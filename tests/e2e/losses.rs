@@ -192,3 +192,87 @@ fn issue_14_a_corrupt_capture_loses_only_the_damaged_record_and_a_garbage_one_is
     assert!(errors[0].contains("truncated inside its header"), "{}", r.transcript());
     assert!(!r.stderr.contains("panicked"), "{}", r.transcript());
 }
+
+/// `name`'s value in a `run_health.csv`.
+fn csv_health(out: &std::path::Path, name: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(find_one(out, "run_health.csv")).unwrap();
+    text.lines().find_map(|l| l.strip_prefix(&format!("\"{name}\",")).map(|v| v.parse().unwrap()))
+}
+
+/// `counter_collection.csv` as (dispatch id, counter, value) rows.
+fn counter_rows(out: &std::path::Path) -> Vec<(u64, String, f64)> {
+    let csv = rocprof_e2e::read_csv(&find_one(out, "counter_collection.csv"));
+    csv.rows
+        .iter()
+        .map(|r| (r["Dispatch_Id"].parse().unwrap(), r["Counter_Name"].clone(), r["Counter_Value"].parse().unwrap()))
+        .collect()
+}
+
+/// `SQ_WAVES` rows of the rocpd database's `counters_collection` view as (dispatch id, value).
+fn db_counter_rows(db: &std::path::Path) -> Vec<(u64, f64)> {
+    let c = rusqlite::Connection::open(db).unwrap();
+    let mut q = c
+        .prepare(
+            "SELECT dispatch_id, value FROM counters_collection WHERE counter_name = 'SQ_WAVES' ORDER BY dispatch_id",
+        )
+        .unwrap();
+    q.query_map([], |r| Ok((r.get::<_, i64>(0)? as u64, r.get(1)?))).unwrap().map(Result::unwrap).collect()
+}
+
+/// `soak` under `--kernel-trace --pmc SQ_WAVES` on gfx942 with `env`.
+fn counted(test: &str, args: &[&str], env: &[(&str, &str)]) -> Option<Filled> {
+    let stage = rocprof_e2e::stage(test)?;
+    let app = stage.fixture("soak", test)?;
+    let out = rocprof_e2e::scratch("out");
+    let d = out.display().to_string();
+    let env: Vec<(String, String)> = env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let run = rocprof_e2e::profile(
+        &stage,
+        &["--simulate", "gfx942", "--kernel-trace", "--pmc", "SQ_WAVES", "-f", "rocpd", "csv", "-d", &d],
+        &app,
+        args,
+        &env,
+    );
+    let p = crate::common::Profiled::new(run, out);
+    assert!(p.run.status.success(), "the application is never harmed:\n{}", p.run.transcript());
+    assert!(p.run.stdout.contains("soak: dispatches="), "{}", p.run.transcript());
+    let db = find_one(&p.out, ".db");
+    Some(Filled { rows: db_kernels(&db), db, p })
+}
+
+#[test]
+fn issue_14_an_empty_counter_buffer_pool_is_counted_and_those_dispatches_have_no_counter_rows() {
+    let test = "issue_14_an_empty_counter_buffer_pool_is_counted_and_those_dispatches_have_no_counter_rows";
+    // Two batches of 5 counted dispatches held in flight together (one queue), 4 counter buffers.
+    // A buffer is held until its own output is copied and the next counted dispatch has passed its
+    // serialising barrier, so batch 1 counts dispatches 1-4 (5 has no buffer) and leaves the 4th
+    // buffer held by the last counted dispatch: batch 2 counts 6-8 (9 and 10 have none).
+    let Some(f) = counted(test, &["1", "1", "10", "0", "5", "--gate"], &[("ROCPROF_RS_LIMITS", "counter_buffers=4")])
+    else {
+        return;
+    };
+    let ids: Vec<u64> = f.rows.iter().map(|k| k.dispatch_id).collect();
+    assert_eq!(ids, (1..=10).collect::<Vec<_>>(), "every dispatch is in the kernel trace:\n{}", f.p.run.transcript());
+    assert!(f.rows.iter().all(|k| k.name == "vector_add" && k.end > k.start), "{:?}", f.rows);
+    assert_eq!(f.health("lost.counter_buffer_pool_empty"), 3);
+    assert_eq!(csv_health(&f.p.out, "lost.counter_buffer_pool_empty"), Some(3));
+    assert_eq!(f.health("incomplete_dispatches"), 0);
+    f.assert_warned(3, "counter_buffer_pool_empty");
+    f.assert_other_reasons_zero("counter_buffer_pool_empty");
+    assert!(
+        f.p.run.stderr.contains("3 of 10 counted dispatches have no counter values"),
+        "the counter report names them too:\n{}",
+        f.p.run.transcript()
+    );
+    // No rows (never zeros) for 5, 9 and 10; the others carry the right value (64 work-items in
+    // workgroups of 64: one wave64 each).
+    let counted = [1, 2, 3, 4, 6, 7, 8];
+    let csv = counter_rows(&f.p.out);
+    assert_eq!(
+        csv,
+        counted.iter().map(|&id| (id, "SQ_WAVES".to_string(), 1.0)).collect::<Vec<_>>(),
+        "{}",
+        f.p.run.transcript()
+    );
+    assert_eq!(db_counter_rows(&f.db), counted.iter().map(|&id| (id, 1.0)).collect::<Vec<_>>());
+}

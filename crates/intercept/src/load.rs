@@ -230,7 +230,8 @@ fn record_agents(g: &Global, found: &agents::Discovered) {
 /// first seen: counter collection and thread trace.
 fn attach_runtime(g: &Global, o: &Originals, found: &agents::Discovered, trace_kernels: bool) {
     if trace_kernels && o.can_trace_kernels() {
-        if let Some(pmc) = crate::pmc::PmcState::from_env(o, g.sink, &found.gpu_geometry, found.cpu) {
+        if let Some(pmc) = crate::pmc::PmcState::from_env(o, g.sink, &found.gpu_geometry, found.cpu, g.counter_buffers)
+        {
             let _ = g.pmc.set(pmc);
         }
     } else if std::env::var_os(crate::pmc::ENV_PMC).is_some() {

@@ -57,7 +57,7 @@ pub const NONE: u32 = u32::MAX;
 pub const EXHAUSTED: u32 = u32::MAX - 1;
 
 /// Most buffers per agent.
-const MAX_BUFFERS: usize = 512;
+pub const MAX_BUFFERS: usize = 512;
 /// Memory budget of one agent's buffer pool.
 const POOL_BUDGET_BYTES: usize = 32 << 20;
 /// How long the recorder waits for a read packet that has not completed yet.
@@ -215,7 +215,14 @@ fn align(n: usize, a: usize) -> usize {
 impl AgentPmc {
     /// Builds the plans and the buffer pool of one GPU (cold path, `OnLoad`). `None` (with a message)
     /// when the agent's counters cannot be set up; the application then runs without them.
-    fn new(o: &Originals, cpu: u64, gpu: &GpuGeometry, groups: &[&GroupSpec], interval: u64) -> Option<AgentPmc> {
+    fn new(
+        o: &Originals,
+        cpu: u64,
+        gpu: &GpuGeometry,
+        groups: &[&GroupSpec],
+        interval: u64,
+        max_buffers: usize,
+    ) -> Option<AgentPmc> {
         let fail = |what: String| {
             diag!(Level::Error, "counter collection on {} is off: {what}", gpu.name);
             None
@@ -249,7 +256,7 @@ impl AgentPmc {
         let cmd_sizes: Vec<usize> =
             plans.iter().map(|p| p.build_streams(0).map(|s| s.command_buffer_size()).unwrap_or(0)).collect();
         let per_buffer = out_max + cmd_sizes.iter().sum::<usize>();
-        let count = (POOL_BUDGET_BYTES / per_buffer.max(1)).clamp(16, MAX_BUFFERS);
+        let count = (POOL_BUDGET_BYTES / per_buffer.max(1)).clamp(16, MAX_BUFFERS).min(max_buffers.max(2));
         let Some(pool) = host_pool(o, cpu) else { return fail("no host-visible memory pool".into()) };
         let (Some(allocate), Some(allow)) = (o.memory_pool_allocate, o.agents_allow_access) else {
             return fail("the runtime lacks hsa_amd_memory_pool_allocate / hsa_amd_agents_allow_access".into());
@@ -336,8 +343,14 @@ impl AgentPmc {
 impl PmcState {
     /// Reads the configuration from the environment and builds every agent's buffers (cold path,
     /// `OnLoad`); writes one `PmcGroup` record per agent and group. `None` when no counters are
-    /// configured.
-    pub fn from_env(o: &Originals, sink: &Sink, gpus: &[GpuGeometry], cpu: u64) -> Option<PmcState> {
+    /// configured. Each agent gets at most `max_buffers` buffers (`ROCPROF_RS_LIMITS`).
+    pub fn from_env(
+        o: &Originals,
+        sink: &Sink,
+        gpus: &[GpuGeometry],
+        cpu: u64,
+        max_buffers: usize,
+    ) -> Option<PmcState> {
         let spec = std::env::var(ENV_PMC).ok().filter(|s| !s.trim().is_empty())?;
         let groups = parse_spec(&spec);
         let interval = std::env::var(ENV_INTERVAL).ok().and_then(|v| v.trim().parse().ok()).unwrap_or(1);
@@ -362,7 +375,7 @@ impl PmcState {
             if mine.is_empty() {
                 continue;
             }
-            let Some(a) = AgentPmc::new(o, cpu, gpu, &mine, interval) else { continue };
+            let Some(a) = AgentPmc::new(o, cpu, gpu, &mine, interval, max_buffers) else { continue };
             for (g, size) in mine.iter().zip(&a.output_sizes) {
                 let counters = sink.write_string(g.counters.as_bytes());
                 let events = sink.write_string(PmcEventSpec::list_to_text(&g.events).as_bytes());

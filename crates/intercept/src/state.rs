@@ -322,6 +322,8 @@ pub struct Global {
     pub in_flight: Padded<AtomicU64>,
     /// Counter collection, when `ROCPROF_RS_PMC` configures it (set when the runtime is first seen).
     pub pmc: OnceLock<crate::pmc::PmcState>,
+    /// Most counter buffers per GPU ([`Limits::counter_buffers`]).
+    pub counter_buffers: usize,
 }
 
 /// A small fixed set of handles, readable without locks (agents: a handful per machine).
@@ -396,6 +398,10 @@ pub struct Limits {
     pub code_objects: usize,
     /// Capture chunks ([`crate::sink::MAX_CHUNKS`], 256 KiB each: the capture's size limit).
     pub capture_chunks: u64,
+    /// Counter buffers per GPU (`--pmc`; at most [`crate::pmc::MAX_BUFFERS`], fewer when the
+    /// buffers are large). At least 2: a counted dispatch's buffer stays held until the next
+    /// counted dispatch has passed its serialising barrier, so a pool of one counts one dispatch.
+    pub counter_buffers: usize,
 }
 
 impl Limits {
@@ -407,6 +413,7 @@ impl Limits {
         queues: MAX_QUEUES,
         code_objects: MAX_CODE_OBJECTS,
         capture_chunks: crate::sink::MAX_CHUNKS,
+        counter_buffers: crate::pmc::MAX_BUFFERS,
     };
 
     /// Parses `name=N,...` (names as the fields). Values above the default are capped; unknown
@@ -427,6 +434,12 @@ impl Limits {
                 "queues" => l.queues = cap(l.queues),
                 "code_objects" => l.code_objects = cap(l.code_objects),
                 "capture_chunks" => l.capture_chunks = n.min(l.capture_chunks),
+                "counter_buffers" if n < 2 => {
+                    return Err(format!(
+                        "`{item}`: counter buffers must be at least 2 (one is held by the last counted dispatch)"
+                    ))
+                }
+                "counter_buffers" => l.counter_buffers = cap(l.counter_buffers),
                 other => return Err(format!("unknown limit `{other}`")),
             }
         }
@@ -475,6 +488,7 @@ impl Global {
             next_kernel: AtomicU64::new(1),
             in_flight: Padded(AtomicU64::new(0)),
             pmc: OnceLock::new(),
+            counter_buffers: limits.counter_buffers,
         }
     }
 
@@ -543,11 +557,26 @@ mod tests {
 
     #[test]
     fn limits_lower_capacities_and_refuse_nonsense() {
-        let l = Limits::parse("kernels=2, signals=3,queues=1,code_objects=1,app_signals=4,capture_chunks=2").unwrap();
-        assert_eq!(l, Limits { kernels: 2, app_signals: 4, signals: 3, queues: 1, code_objects: 1, capture_chunks: 2 });
+        let l = Limits::parse(
+            "kernels=2, signals=3,queues=1,code_objects=1,app_signals=4,capture_chunks=2,counter_buffers=3",
+        )
+        .unwrap();
+        assert_eq!(
+            l,
+            Limits {
+                kernels: 2,
+                app_signals: 4,
+                signals: 3,
+                queues: 1,
+                code_objects: 1,
+                capture_chunks: 2,
+                counter_buffers: 3
+            }
+        );
         assert_eq!(Limits::parse("kernels=99999999").unwrap().kernels, MAX_KERNELS, "never raised");
         assert_eq!(Limits::parse("").unwrap(), Limits::DEFAULT);
-        for bad in ["kernels", "kernels=x", "kernels=0", "tables=3"] {
+        assert_eq!(Limits::parse("counter_buffers=100000").unwrap().counter_buffers, crate::pmc::MAX_BUFFERS);
+        for bad in ["kernels", "kernels=x", "kernels=0", "tables=3", "counter_buffers=1"] {
             assert!(Limits::parse(bad).is_err(), "{bad}");
         }
     }
