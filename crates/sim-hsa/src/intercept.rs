@@ -21,12 +21,22 @@
 //! async-event thread), submits the overflow as the hardware ring drains and resumes processing the proxy
 //! ring. A doorbell rung from inside a handler of the same queue is deferred
 //! to the async-event thread.
+//!
+//! Destroying an intercept queue (as ROCr releases it): under the per-queue lock the intercept is
+//! marked dead, so nothing processes it any more (a deferred doorbell, a late doorbell store, the
+//! retry thread all check the mark under that lock, and a deferred doorbell also checks the
+//! generation it was made for); then the retry thread is stopped and joined and the hardware queue's
+//! processor joined, and the intercept, its proxy and its hardware queue are kept together, with their
+//! rings' pages released, for the next intercept queue of the same agent and size, which
+//! re-initialises all three in place (new ids, a new generation). Their memory is never freed, so an
+//! address held by late work stays valid memory.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 use rocprof_hsa_sys::*;
@@ -38,6 +48,7 @@ use crate::table;
 
 type Handler = unsafe extern "C" fn(*const c_void, u64, u64, *mut c_void, hsa_amd_queue_intercept_packet_writer);
 
+/// An intercept queue: recycled as one with its proxy and hardware queue blocks (never freed).
 pub(crate) struct Intercept {
     proxy: &'static Queue,
     hw: &'static Queue,
@@ -45,9 +56,18 @@ pub(crate) struct Intercept {
     lock: Mutex<()>,
     overflow: Mutex<VecDeque<[u8; 64]>>,
     flusher: AtomicBool,
-    /// The retry thread, started the first time the hardware ring is full (`None`: it could not start).
-    retry_thread: OnceLock<Option<std::thread::Thread>>,
+    /// Set (under `lock`) when the queue is destroyed; cleared when the block is reused.
+    dead: AtomicBool,
+    /// Bumped at every reuse, so work deferred for an earlier queue in this block is recognised.
+    generation: AtomicU64,
+    /// The retry thread, started the first time the hardware ring is full; joined at destroy.
+    retry: Mutex<Option<JoinHandle<()>>>,
+    /// The retry thread could not be started (the overflow is then retried by the next doorbell).
+    retry_failed: AtomicBool,
 }
+
+/// Destroyed intercept queues (their `Intercept` addresses), ready for reuse.
+static SPARE: Mutex<Vec<usize>> = Mutex::new(Vec::new());
 
 thread_local! {
     /// Chain cursor for `writer`: (intercept, stage index, user packet index), innermost last.
@@ -58,7 +78,8 @@ thread_local! {
 
 fn of(q: &'static Queue) -> Option<&'static Intercept> {
     let a = q.intercept.load(Ordering::Acquire);
-    // SAFETY: a non-zero `intercept` is the address of a leaked, never-freed `Intercept`.
+    // SAFETY: a non-zero `intercept` is the address of an `Intercept`, which is never freed (it is
+    // recycled in place with its queues).
     (a != 0).then(|| unsafe { &*(a as usize as *const Intercept) })
 }
 
@@ -67,32 +88,85 @@ pub(crate) fn hardware_of(q: &'static Queue) -> &'static Queue {
     of(q).map_or(q, |i| i.hw)
 }
 
-pub(crate) fn destroy_if_intercept(q: &'static Queue) {
-    if let Some(i) = of(q) {
-        queue::destroy(i.hw);
+/// `hsa_queue_destroy` of `q` (already unpublished by the caller) when it is an intercept queue: see
+/// the module docs. Returns false when `q` is not one.
+pub(crate) fn destroy_if_intercept(q: &'static Queue) -> bool {
+    let Some(ic) = of(q) else { return false };
+    let me = ic as *const Intercept as usize;
+    let retry_thread = ic
+        .retry
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+        .is_some_and(|h| h.thread().id() == std::thread::current().id());
+    // From inside one of this queue's handlers (this thread holds its lock) or on its retry thread,
+    // the queue cannot wait for its own processing to end: it is stopped but never reused.
+    let reusable = !ACTIVE.with(|a| a.borrow().contains(&me)) && !retry_thread;
+    if reusable {
+        let _g = ic.lock.lock().unwrap_or_else(|e| e.into_inner());
+        ic.dead.store(true, Ordering::Release);
+    } else {
+        ic.dead.store(true, Ordering::Release);
     }
+    // The retry thread ends at its next look at `dead`: joined here, or (on itself) left to end.
+    let retry = ic.retry.lock().unwrap_or_else(|e| e.into_inner()).take();
+    if let Some(h) = retry {
+        h.thread().unpark();
+        // (Not from one of this queue's handlers: the retry thread may be waiting for the lock this
+        // thread holds.)
+        if reusable {
+            let _ = h.join();
+        }
+    }
+    q.set_state(QueueState::Destroyed);
+    // The hardware queue may have been destroyed on its own already (its address is handed to
+    // marker callbacks); stopping it again only joins nothing.
+    queue::unregister(ic.hw);
+    let joined = queue::stop(ic.hw);
+    if reusable && joined {
+        ic.overflow.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        ic.handlers.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        ic.flusher.store(false, Ordering::Release);
+        ic.retry_failed.store(false, Ordering::Release);
+        queue::release_ring(ic.proxy);
+        queue::release_ring(ic.hw);
+        SPARE.lock().unwrap_or_else(|e| e.into_inner()).push(me);
+    }
+    true
+}
+
+/// Spare intercept queues (a statistic for tests).
+#[cfg(test)]
+pub(crate) fn spare_count() -> usize {
+    SPARE.lock().unwrap_or_else(|e| e.into_inner()).len()
 }
 
 /// Doorbell store on a proxy queue.
 pub(crate) fn doorbell_rung(proxy_addr: usize, _value: i64) {
-    // SAFETY: tagged doorbells only hold addresses of leaked proxy queues.
+    // SAFETY: tagged doorbells only hold addresses of proxy queue blocks, which are never freed.
     let proxy = unsafe { &*(proxy_addr as *const Queue) };
     let Some(ic) = of(proxy) else { return };
     let me = ic as *const Intercept as usize;
+    let generation = ic.generation.load(Ordering::Acquire);
     if ACTIVE.with(|a| a.borrow().contains(&me)) {
         // A handler rang its own queue's doorbell: process later, off this stack (ROCr defers too).
         crate::events::run_async(Box::new(move || {
-            // SAFETY: as above; the intercept lives forever.
-            process(unsafe { &*(me as *const Intercept) })
+            // SAFETY: as above; an `Intercept` is never freed. `process` does nothing if the queue was
+            // destroyed (or its block reused) meanwhile.
+            process(unsafe { &*(me as *const Intercept) }, generation)
         }));
         return;
     }
-    process(ic);
+    process(ic, generation);
 }
 
-fn process(ic: &'static Intercept) {
+/// Processes the proxy ring of `ic` if it is still the live queue of generation `generation`.
+fn process(ic: &'static Intercept, generation: u64) {
     let me = ic as *const Intercept as usize;
     let _g = ic.lock.lock().unwrap_or_else(|e| e.into_inner());
+    if ic.dead.load(Ordering::Acquire) || ic.generation.load(Ordering::Acquire) != generation {
+        return;
+    }
     ACTIVE.with(|a| a.borrow_mut().push(me));
     flush_overflow(ic);
     let p = ic.proxy;
@@ -112,7 +186,7 @@ fn process(ic: &'static Intercept) {
             break;
         }
         let slot = p.slot(r);
-        // SAFETY: slot of the proxy ring (lives forever); header read with acquire as producers publish it.
+        // SAFETY: slot of the proxy ring (mapped for good); header read with acquire as producers publish it.
         let header = unsafe { &*(slot as *const AtomicU16) }.load(Ordering::Acquire);
         if u32::from(header & 0xff) == HSA_PACKET_TYPE_INVALID {
             break;
@@ -160,7 +234,7 @@ unsafe extern "C" fn writer(pkts: *const c_void, pkt_count: u64) {
         crate::diag!("intercept writer called outside of a handler; packets dropped");
         return;
     };
-    // SAFETY: CHAIN only holds addresses of leaked intercepts.
+    // SAFETY: CHAIN only holds addresses of intercepts (never freed) whose lock this thread holds.
     let ic = unsafe { &*(ic as *const Intercept) };
     let handlers: Vec<(Handler, usize)> = ic.handlers.lock().unwrap_or_else(|e| e.into_inner()).clone();
     // Run the next older stage with the cursor moved down, then restore it for further writer calls.
@@ -268,44 +342,55 @@ fn flush_overflow(ic: &'static Intercept) {
     ov.extend(rest);
 }
 
+/// Called under `ic.lock` (from `process`, which checked that the queue is alive).
 fn start_flusher(ic: &'static Intercept) {
-    if ic.flusher.swap(true, Ordering::AcqRel) {
+    if ic.retry_failed.load(Ordering::Acquire) || ic.flusher.swap(true, Ordering::AcqRel) {
         return;
     }
     // One retry thread per intercept queue for the queue's lifetime (ROCr retries on its one
     // async-event thread): handlers called from it always see the same thread, never a new one
     // per full ring.
-    let thread = ic.retry_thread.get_or_init(|| {
-        std::thread::Builder::new()
+    let mut retry = ic.retry.lock().unwrap_or_else(|e| e.into_inner());
+    if retry.is_none() {
+        let generation = ic.generation.load(Ordering::Acquire);
+        match std::thread::Builder::new()
             .name("hsa-sim-intercept-retry".into())
-            .spawn(move || retry_loop(ic))
-            .ok()
-            .map(|h| h.thread().clone())
-    });
-    match thread {
-        Some(t) => t.unpark(),
-        None => ic.flusher.store(false, Ordering::Release),
+            .spawn(move || retry_loop(ic, generation))
+        {
+            Ok(h) => *retry = Some(h),
+            Err(_) => {
+                ic.retry_failed.store(true, Ordering::Release);
+                ic.flusher.store(false, Ordering::Release);
+                return;
+            }
+        }
+    }
+    if let Some(h) = retry.as_ref() {
+        h.thread().unpark();
     }
 }
 
-/// The retry thread: parked while `flusher` is down; while it is up, submits the overflow as the
-/// hardware ring drains and resumes processing the proxy ring. Ends when the queue is destroyed.
-fn retry_loop(ic: &'static Intercept) {
+/// The retry thread of generation `generation`: parked while `flusher` is down; while it is up,
+/// submits the overflow as the hardware ring drains and resumes processing the proxy ring. Ends when
+/// the queue is destroyed (which unparks and joins it).
+fn retry_loop(ic: &'static Intercept, generation: u64) {
     let overflow_empty = || ic.overflow.lock().unwrap_or_else(|e| e.into_inner()).is_empty();
     loop {
-        if ic.hw.state() == QueueState::Destroyed {
-            ic.flusher.store(false, Ordering::Release);
+        if ic.dead.load(Ordering::Acquire) {
             return;
         }
         if !ic.flusher.load(Ordering::Acquire) {
-            // Woken by `start_flusher` (an unpark before this park is kept), or on the tick to
-            // notice a destroyed queue.
+            // Woken by `start_flusher` (an unpark before this park is kept) or by the destroy; the
+            // tick is only a safety net.
             std::thread::park_timeout(Duration::from_millis(50));
             continue;
         }
         std::thread::sleep(Duration::from_micros(200));
         let flushed = {
             let _g = ic.lock.lock().unwrap_or_else(|e| e.into_inner());
+            if ic.dead.load(Ordering::Acquire) {
+                return;
+            }
             flush_overflow(ic);
             overflow_empty()
         };
@@ -314,7 +399,7 @@ fn retry_loop(ic: &'static Intercept) {
         }
         // Resume the proxy ring where processing stopped (packets the producer wrote meanwhile); it may
         // stop again at a full ring, leaving a new overflow (and `flusher` up) for this thread.
-        process(ic);
+        process(ic, generation);
         if overflow_empty() {
             ic.flusher.store(false, Ordering::Release);
             // A doorbell on another thread may have left an overflow just before the flag went down:
@@ -344,25 +429,54 @@ pub(crate) unsafe extern "C" fn hsa_amd_queue_intercept_create(
         if crate::faults::fail("hsa_amd_queue_intercept_create") {
             return Err(crate::faults::REFUSED);
         }
-        let hw = queue::create_block(a, size, type_, callback, data, 0, None)?;
-        hw.internal.store(true, Ordering::Release);
-        // The proxy gets a temporary non-zero intercept tag so no thread is started, then the real one.
-        let proxy = queue::create_block(a, size, type_, None, std::ptr::null_mut(), 1, Some(hw.id()))?;
-        let ic: &'static Intercept = Box::leak(Box::new(Intercept {
-            proxy,
-            hw,
-            handlers: Mutex::new(Vec::new()),
-            lock: Mutex::new(()),
-            overflow: Mutex::new(VecDeque::new()),
-            flusher: AtomicBool::new(false),
-            retry_thread: OnceLock::new(),
-        }));
-        proxy.intercept.store(ic as *const Intercept as u64, Ordering::Release);
-        hw.owner_proxy.store(proxy as *const Queue as u64, Ordering::Release);
+        let ic = match queue::take_spare(&SPARE, |i| {
+            // SAFETY: the spare list holds addresses of intercepts, never freed.
+            let i = unsafe { &*(i as *const Intercept) };
+            std::ptr::eq(i.hw.agent, a) && i.hw.size == size
+        }) {
+            // SAFETY: as above.
+            Some(i) => unsafe { &*(i as *const Intercept) },
+            None => new_intercept(a, size)?,
+        };
+        ic.generation.fetch_add(1, Ordering::AcqRel);
+        let id = queue::next_id();
+        let activated = queue::activate(ic.hw, type_, callback, data, id, true).and_then(|()| {
+            queue::activate(ic.proxy, type_, None, std::ptr::null_mut(), id, false).inspect_err(|_| {
+                queue::unregister(ic.hw);
+                queue::stop(ic.hw);
+            })
+        });
+        if let Err(e) = activated {
+            SPARE.lock().unwrap_or_else(|e| e.into_inner()).push(ic as *const Intercept as usize);
+            return Err(e);
+        }
+        ic.dead.store(false, Ordering::Release);
         // SAFETY: non-null out-pointer (checked).
-        unsafe { put(queue.cast(), proxy.hsa_ptr()) };
+        unsafe { put(queue.cast(), ic.proxy.hsa_ptr()) };
         Ok(())
     })
+}
+
+/// A new intercept (dead until activated) with its hardware and proxy queue blocks.
+fn new_intercept(agent: &'static crate::agent::Agent, size: u32) -> Result<&'static Intercept, Status> {
+    let hw = queue::new_block(agent, size, false)?;
+    hw.internal.store(true, Ordering::Release);
+    let proxy = queue::new_block(agent, size, true)?;
+    let ic: &'static Intercept = Box::leak(Box::new(Intercept {
+        proxy,
+        hw,
+        handlers: Mutex::new(Vec::new()),
+        lock: Mutex::new(()),
+        overflow: Mutex::new(VecDeque::new()),
+        flusher: AtomicBool::new(false),
+        dead: AtomicBool::new(true),
+        generation: AtomicU64::new(0),
+        retry: Mutex::new(None),
+        retry_failed: AtomicBool::new(false),
+    }));
+    proxy.intercept.store(ic as *const Intercept as u64, Ordering::Release);
+    hw.owner_proxy.store(proxy as *const Queue as u64, Ordering::Release);
+    Ok(ic)
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_queue_intercept_register(
@@ -537,6 +651,15 @@ mod tests {
         index
     }
 
+    /// Threads of this process named `hsa-sim-intercept-retry` (truncated to 15 bytes by the kernel).
+    fn retry_thread_count() -> usize {
+        std::fs::read_dir("/proc/self/task")
+            .unwrap()
+            .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
+            .filter(|c| c.trim_end() == "hsa-sim-interce")
+            .count()
+    }
+
     #[test]
     fn a_full_hardware_ring_blocks_the_producer_with_a_bounded_overflow_then_drains_in_order() {
         let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
@@ -608,8 +731,166 @@ mod tests {
         // new thread per full ring (the profiler records the calling thread of each dispatch).
         let threads = TRIPLE_THREADS.lock().unwrap().len();
         assert!((1..=2).contains(&threads), "the handler ran on {threads} threads");
+        // The retry thread ends with its queue (the destroy joins it).
+        let retry_threads = retry_thread_count();
+        assert!(retry_threads >= 1, "the full ring started the retry thread");
         // SAFETY: queue created above.
         unsafe { assert_eq!(hsa_queue_destroy(q), HSA_STATUS_SUCCESS) };
+        assert_eq!(retry_thread_count(), retry_threads - 1, "the destroyed queue's retry thread is joined");
+        shut_down();
+    }
+
+    static OWN_RINGS: AtomicU64 = AtomicU64::new(0);
+    static LATER_CALLS: AtomicU64 = AtomicU64::new(0);
+    /// Async-event thread blocker (released by the test) and the marker queued after the deferred work.
+    static ASYNC: (std::sync::Mutex<(bool, bool)>, std::sync::Condvar) =
+        (std::sync::Mutex::new((false, false)), std::sync::Condvar::new());
+
+    /// Forwards, and rings its own queue's doorbell (`data` is the proxy): that processing is deferred.
+    unsafe extern "C" fn ring_own_doorbell(
+        pkts: *const std::ffi::c_void,
+        count: u64,
+        _i: u64,
+        data: *mut std::ffi::c_void,
+        w: hsa_amd_queue_intercept_packet_writer,
+    ) {
+        OWN_RINGS.fetch_add(1, Ordering::SeqCst);
+        // SAFETY: forwarding our packets from inside the handler; `data` is the live proxy queue.
+        unsafe {
+            w.unwrap()(pkts, count);
+            hsa_signal_store_screlease((*(data as *mut hsa_queue_t)).doorbell_signal, 0);
+        }
+    }
+
+    /// The handler of the queue that reuses the block: counts and forwards.
+    unsafe extern "C" fn later(
+        pkts: *const std::ffi::c_void,
+        count: u64,
+        _i: u64,
+        _d: *mut std::ffi::c_void,
+        w: hsa_amd_queue_intercept_packet_writer,
+    ) {
+        LATER_CALLS.fetch_add(count, Ordering::SeqCst);
+        // SAFETY: as above.
+        unsafe { w.unwrap()(pkts, count) };
+    }
+
+    unsafe extern "C" fn block_async_thread(_: *mut std::ffi::c_void) {
+        let mut g = ASYNC.0.lock().unwrap();
+        while !g.0 {
+            g = ASYNC.1.wait(g).unwrap();
+        }
+    }
+
+    unsafe extern "C" fn mark_async_thread(_: *mut std::ffi::c_void) {
+        ASYNC.0.lock().unwrap().1 = true;
+        ASYNC.1.notify_all();
+    }
+
+    fn intercept_queue(gpu: hsa_agent_t) -> *mut hsa_queue_t {
+        let mut q: *mut hsa_queue_t = std::ptr::null_mut();
+        // SAFETY: valid arguments and out-pointer.
+        let status = unsafe {
+            hsa_amd_queue_intercept_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), 0, 0, &mut q)
+        };
+        assert_eq!(status, HSA_STATUS_SUCCESS);
+        q
+    }
+
+    /// Issue 14: a destroyed intercept queue is recycled (the next one of the same agent and size gets its
+    /// block back, with a new id, indices 0 and no handlers), and work deferred for it (its handler rang
+    /// its own doorbell, so the processing waits on the async-event thread, here until after the destroy
+    /// and the reuse) does not process the queue that now lives in the block: a packet written into the
+    /// new queue's ring without ringing its doorbell stays unprocessed until the new queue's own doorbell.
+    #[test]
+    fn a_destroyed_intercept_queue_is_recycled_and_its_deferred_processing_leaves_the_new_queue_alone() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = init_gpu();
+        *ASYNC.0.lock().unwrap() = (false, false);
+        // SAFETY: our callback, no argument.
+        let status = unsafe { hsa_amd_async_function(Some(block_async_thread), std::ptr::null_mut()) };
+        assert_eq!(status, HSA_STATUS_SUCCESS);
+        let q1 = intercept_queue(gpu);
+        // SAFETY: live queue; the handler's data is the queue itself.
+        unsafe {
+            assert_eq!(hsa_amd_queue_intercept_register(q1, Some(ring_own_doorbell), q1.cast()), HSA_STATUS_SUCCESS);
+        }
+        let done = signal(1);
+        submit(q1, &barrier_and(0, done.handle, true));
+        // SAFETY: live signal.
+        let v = unsafe {
+            hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 20_000_000_000, HSA_WAIT_STATE_BLOCKED)
+        };
+        assert_eq!(v, 0);
+        assert_eq!(OWN_RINGS.load(Ordering::SeqCst), 1);
+        let (id1, hw1) = {
+            let p = crate::queue::lookup(q1).unwrap();
+            (p.id(), super::hardware_of(p) as *const crate::queue::Queue)
+        };
+        // SAFETY: our queue; the second call passes a destroyed handle, which the runtime must refuse.
+        unsafe {
+            assert_eq!(hsa_queue_destroy(q1), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_queue_destroy(q1), HSA_STATUS_ERROR_INVALID_QUEUE, "destroyed once only");
+        }
+
+        let q2 = intercept_queue(gpu);
+        assert_eq!(q2, q1, "the destroyed intercept queue's block is reused");
+        let p2 = crate::queue::lookup(q2).unwrap();
+        assert!(std::ptr::eq(super::hardware_of(p2), hw1), "with its hardware queue");
+        assert!(p2.id() > id1, "a new queue id: {} after {id1}", p2.id());
+        assert_eq!(p2.amd.read_dispatch_id.load(Ordering::SeqCst), 0);
+        assert_eq!(p2.amd.write_dispatch_id.load(Ordering::SeqCst), 0);
+        assert_eq!(super::of(p2).unwrap().handlers.lock().unwrap().len(), 0, "no handler of the old queue");
+        // SAFETY: live queue.
+        unsafe {
+            assert_eq!(hsa_amd_queue_intercept_register(q2, Some(later), std::ptr::null_mut()), HSA_STATUS_SUCCESS)
+        };
+        // A packet in the new queue's ring, doorbell not rung.
+        let done2 = signal(1);
+        let pkt = barrier_and(0, done2.handle, true);
+        // SAFETY: slot 0 of the live queue's ring, reserved by the write-index bump; header last.
+        unsafe {
+            let index = hsa_queue_add_write_index_scacq_screl(q2, 1);
+            assert_eq!(index, 0);
+            let slot = (*q2).base_address.cast::<u8>();
+            std::ptr::copy_nonoverlapping(pkt.as_ptr().add(4), slot.add(4), 60);
+            (*(slot as *const std::sync::atomic::AtomicU32))
+                .store(u32::from_le_bytes(pkt[0..4].try_into().unwrap()), Ordering::Release);
+        }
+        // Let the deferred processing of the destroyed queue run, then a marker behind it.
+        {
+            ASYNC.0.lock().unwrap().0 = true;
+            ASYNC.1.notify_all();
+        }
+        // SAFETY: our callback, no argument.
+        let status = unsafe { hsa_amd_async_function(Some(mark_async_thread), std::ptr::null_mut()) };
+        assert_eq!(status, HSA_STATUS_SUCCESS);
+        {
+            let g = ASYNC.0.lock().unwrap();
+            let (g, _) = ASYNC.1.wait_timeout_while(g, std::time::Duration::from_secs(20), |s| !s.1).unwrap();
+            assert!(g.1, "the async-event thread ran the deferred work and the marker");
+        }
+        assert_eq!(LATER_CALLS.load(Ordering::SeqCst), 0, "the old queue's deferred work processed the new queue");
+        assert_eq!(p2.amd.read_dispatch_id.load(Ordering::SeqCst), 0);
+        assert_eq!(OWN_RINGS.load(Ordering::SeqCst), 1);
+        // The new queue's own doorbell processes it.
+        // SAFETY: live queue and signal.
+        let v = unsafe {
+            hsa_signal_store_screlease((*q2).doorbell_signal, 0);
+            hsa_signal_wait_scacquire(done2, HSA_SIGNAL_CONDITION_EQ, 0, 20_000_000_000, HSA_WAIT_STATE_BLOCKED)
+        };
+        assert_eq!(v, 0);
+        assert_eq!(LATER_CALLS.load(Ordering::SeqCst), 1);
+        // SAFETY: our queue.
+        assert_eq!(unsafe { hsa_queue_destroy(q2) }, HSA_STATUS_SUCCESS);
+        // 200 more create/destroy cycles take no new block.
+        for _ in 0..200 {
+            let q = intercept_queue(gpu);
+            assert_eq!(q, q1);
+            // SAFETY: our queue.
+            assert_eq!(unsafe { hsa_queue_destroy(q) }, HSA_STATUS_SUCCESS);
+        }
+        assert!(super::spare_count() >= 1);
         shut_down();
     }
 }

@@ -5,9 +5,20 @@
 //!
 //! Intercept queues (`intercept.rs`) use the same block with their own ring and indices but no thread:
 //! their doorbell runs the rewrite chain on the storing thread.
+//!
+//! Destroyed queues are recycled, so that a program creating and destroying queues in a loop keeps a
+//! flat footprint (ROCr releases a destroyed queue, its ring and its doorbell signal). `hsa_queue_destroy`
+//! stops and joins the queue's packet processor, hands the ring's pages back to the system
+//! (`MADV_DONTNEED`: they read as zeros until reused) and puts the block, ring and doorbell signal on a
+//! spare list; the next queue created on the same agent with the same size takes the block and
+//! re-initialises it in place (a new queue id, indices 0, every header INVALID, a new processor thread).
+//! A block is never freed nor unmapped: a destroyed queue's address, ring and doorbell stay readable
+//! memory (an application still using them has a bug, as on ROCr, but reads stale memory; a store to
+//! a stale doorbell at most wakes the queue that reuses the block). The spare lists hold at most as many
+//! blocks as were alive at once, each costing its header (about 2.5 KiB) once its ring pages are released.
 
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, RwLock};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -23,7 +34,10 @@ use crate::signal::{self, Signal};
 /// `amd_queue_t` (v2 field names) with atomics where the packet processor and producers meet.
 #[repr(C, align(64))]
 pub(crate) struct AmdQueue {
-    pub(crate) hsa: hsa_queue_t,
+    /// The public header. Written (type and id, atomically) only while the block is not published:
+    /// at creation and when a spare block is reused; `UnsafeCell` because the reuse writes it through a
+    /// shared reference.
+    hsa: std::cell::UnsafeCell<hsa_queue_t>,
     caps: u32,
     reserved1: [u32; 3],
     pub(crate) write_dispatch_id: AtomicU64,
@@ -93,8 +107,9 @@ pub(crate) struct Queue {
     pub(crate) ring: usize,
     pub(crate) size: u32,
     pub(crate) doorbell: &'static Signal,
-    callback: Option<ErrorCallback>,
-    callback_data: usize,
+    /// The creation's error callback (`ErrorCallback` as an address, 0 = none) and its data.
+    callback: AtomicUsize,
+    callback_data: AtomicUsize,
     state: AtomicU8,
     pub(crate) wake: Event,
     worker: Mutex<Option<JoinHandle<()>>>,
@@ -110,23 +125,51 @@ pub(crate) struct Queue {
     pub(crate) scratch: Mutex<crate::scratch::QueueScratch>,
 }
 
-// SAFETY: the only non-Sync members are the raw pointers inside `amd.hsa` (ring base address), written once
-// before the queue is published and read-only afterwards; everything mutable is atomic or behind a mutex.
+// SAFETY: the only non-Sync member is `amd.hsa` (the public header): its ring base address, size and
+// doorbell are written once when the block is made, and its type and id only through atomic accesses
+// (`set_header`, `id`); everything else mutable is atomic or behind a mutex.
 unsafe impl Sync for Queue {}
 // SAFETY: as above; a `Queue` owns no thread-affine resources.
 unsafe impl Send for Queue {}
 
-/// Process-lifetime queue ids, as in ROCr (unique, never reused).
+/// Process-lifetime queue ids, as in ROCr (unique, never reused, also when a block is).
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 static LIVE: RwLock<Vec<usize>> = RwLock::new(Vec::new());
+/// Destroyed plain queues whose processor thread was joined, ready for reuse (block addresses).
+static SPARE: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+
+/// The next process-unique queue id.
+pub(crate) fn next_id() -> u64 {
+    NEXT_ID.fetch_add(1, Ordering::Relaxed)
+}
 
 impl Queue {
     pub(crate) fn hsa_ptr(&'static self) -> *mut hsa_queue_t {
         self as *const Queue as *mut hsa_queue_t
     }
 
+    /// The id field of the public header, as an atomic.
+    fn id_word(&self) -> &AtomicU64 {
+        // SAFETY: `id` is an 8-byte aligned u64 inside the block, which is never freed; every access
+        // from the runtime goes through this atomic view.
+        unsafe { AtomicU64::from_ptr(std::ptr::addr_of_mut!((*self.amd.hsa.get()).id)) }
+    }
+
     pub(crate) fn id(&self) -> u64 {
-        self.amd.hsa.id
+        self.id_word().load(Ordering::Relaxed)
+    }
+
+    /// Writes the per-queue fields of the public header (the block is not published).
+    fn set_header(&self, type_: u32, id: u64) {
+        // SAFETY: as in `id_word`; `type` is a 4-byte aligned u32 of the header.
+        unsafe { AtomicU32::from_ptr(std::ptr::addr_of_mut!((*self.amd.hsa.get()).r#type)) }
+            .store(type_, Ordering::Relaxed);
+        self.id_word().store(id, Ordering::Relaxed);
+    }
+
+    /// Ring size in bytes.
+    fn ring_bytes(&self) -> usize {
+        self.size as usize * 64
     }
 
     pub(crate) fn state(&self) -> QueueState {
@@ -159,10 +202,15 @@ impl Queue {
         crate::diag!("queue {} stopped: {}", self.id(), status_name(code));
         let proxy = self.owner_proxy.load(Ordering::Acquire);
         let source = if proxy != 0 { proxy as *mut hsa_queue_t } else { self.hsa_ptr() };
-        match self.callback {
-            // SAFETY: the application registered this callback and data at queue creation.
-            Some(cb) => unsafe { cb(code, source, self.callback_data as *mut c_void) },
-            None => default_error_handler(code, source),
+        match self.callback.load(Ordering::Acquire) {
+            0 => default_error_handler(code, source),
+            cb => {
+                // SAFETY: a non-zero `callback` is the `ErrorCallback` the application passed at this
+                // queue's creation (stored by `activate`), with its data.
+                let cb: ErrorCallback = unsafe { std::mem::transmute::<usize, ErrorCallback>(cb) };
+                // SAFETY: the application's callback, called as ROCr calls it.
+                unsafe { cb(code, source, self.callback_data.load(Ordering::Acquire) as *mut c_void) }
+            }
         }
     }
 }
@@ -197,52 +245,48 @@ pub(crate) fn lookup(q: *const hsa_queue_t) -> Result<&'static Queue, Status> {
     }
     let live = LIVE.read().unwrap_or_else(|e| e.into_inner());
     if live.contains(&(q as usize)) {
-        // SAFETY: registered addresses are leaked `Queue`s that are never freed.
+        // SAFETY: registered addresses are queue blocks, which are never freed (see the module docs).
         Ok(unsafe { &*(q as *const Queue) })
     } else {
         Err(HSA_STATUS_ERROR_INVALID_QUEUE)
     }
 }
 
-/// Allocates a 64-byte aligned ring of `size` packets, every header INVALID.
-fn alloc_ring(size: u32) -> Result<usize, Status> {
-    let layout =
-        std::alloc::Layout::from_size_align(size as usize * 64, 4096).map_err(|_| HSA_STATUS_ERROR_OUT_OF_RESOURCES)?;
-    // SAFETY: non-zero size.
-    let p = unsafe { std::alloc::alloc_zeroed(layout) };
-    if p.is_null() {
+/// Maps a ring of `size` packets (page aligned, zeroed; `activate` writes the headers). Never unmapped.
+fn map_ring(size: u32) -> Result<usize, Status> {
+    // SAFETY: a fresh private anonymous mapping; nothing else refers to it.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            size as usize * 64,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
         return Err(HSA_STATUS_ERROR_OUT_OF_RESOURCES);
-    }
-    for i in 0..size as usize {
-        // SAFETY: inside the fresh allocation of `size * 64` bytes; slots are 64-byte aligned.
-        unsafe { p.add(i * 64).cast::<u16>().write(HSA_PACKET_TYPE_INVALID as u16) };
     }
     Ok(p as usize)
 }
 
-/// Creates a queue block. `intercept != 0` makes an intercept proxy (no thread, tagged doorbell).
-pub(crate) fn create_block(
-    agent: &'static Agent,
-    size: u32,
-    type_: u32,
-    callback: Option<ErrorCallback>,
-    data: *mut c_void,
-    intercept: u64,
-    id: Option<u64>,
-) -> Result<&'static Queue, Status> {
-    let ring = alloc_ring(size)?;
+/// Makes a new, unpublished queue block (state `Destroyed`) on `agent` with a ring of `size`
+/// packets and its doorbell signal. `proxy` makes an intercept proxy's block (tagged doorbell).
+pub(crate) fn new_block(agent: &'static Agent, size: u32, proxy: bool) -> Result<&'static Queue, Status> {
+    let ring = map_ring(size)?;
     let doorbell = signal::create(0, AMD_SIGNAL_KIND_DOORBELL as i64, 0, true);
     let q: &'static Queue = Box::leak(Box::new(Queue {
         amd: AmdQueue {
-            hsa: hsa_queue_t {
-                r#type: type_,
+            hsa: std::cell::UnsafeCell::new(hsa_queue_t {
+                r#type: HSA_QUEUE_TYPE_MULTI,
                 features: HSA_QUEUE_FEATURE_KERNEL_DISPATCH,
                 base_address: ring as *mut c_void,
                 doorbell_signal: doorbell.handle(),
                 size,
                 reserved1: 0,
-                id: id.unwrap_or_else(|| NEXT_ID.fetch_add(1, Ordering::Relaxed)),
-            },
+                id: u64::MAX,
+            }),
             caps: 0,
             reserved1: [0; 3],
             write_dispatch_id: AtomicU64::new(0),
@@ -271,29 +315,103 @@ pub(crate) fn create_block(
         ring,
         size,
         doorbell,
-        callback,
-        callback_data: data as usize,
-        state: AtomicU8::new(QueueState::Active as u8),
+        callback: AtomicUsize::new(0),
+        callback_data: AtomicUsize::new(0),
+        state: AtomicU8::new(QueueState::Destroyed as u8),
         wake: Event::new(),
         worker: Mutex::new(None),
         cu_mask: Mutex::new(Vec::new()),
         priority: AtomicU32::new(HSA_AMD_QUEUE_PRIORITY_NORMAL),
-        intercept: AtomicU64::new(intercept),
+        intercept: AtomicU64::new(0),
         internal: AtomicBool::new(false),
         owner_proxy: AtomicU64::new(0),
         scratch: Mutex::new(crate::scratch::QueueScratch::default()),
     }));
     let addr = q as *const Queue as usize;
     doorbell.queue_ptr.store(addr as u64, Ordering::Release);
-    let tag = if intercept != 0 { crate::signal::DOORBELL_INTERCEPT } else { 0 };
+    let tag = if proxy { crate::signal::DOORBELL_INTERCEPT } else { 0 };
+    // The doorbell belongs to the block for good: it is recycled with it.
     doorbell.doorbell.store(addr | tag, Ordering::Release);
-    LIVE.write().unwrap_or_else(|e| e.into_inner()).push(addr);
-    if intercept == 0 {
+    Ok(q)
+}
+
+/// (Re-)initialises an unpublished block as a new queue and publishes it: header type and id, indices
+/// 0, properties, every ring header INVALID, callback, and (`processor`) a new packet-processor thread.
+/// On failure (no thread) the block stays unpublished and `Destroyed`.
+pub(crate) fn activate(
+    q: &'static Queue,
+    type_: u32,
+    callback: Option<ErrorCallback>,
+    data: *mut c_void,
+    id: u64,
+    processor: bool,
+) -> Result<(), Status> {
+    q.set_header(type_, id);
+    q.amd.write_dispatch_id.store(0, Ordering::Relaxed);
+    q.amd.read_dispatch_id.store(0, Ordering::Relaxed);
+    q.amd.queue_properties.store(AMD_QUEUE_PROPERTIES_IS_PTR64, Ordering::Relaxed);
+    for i in 0..q.size as usize {
+        // SAFETY: slot `i` of the block's ring (mapped for good, 64-byte aligned slots); nobody else
+        // uses the ring of an unpublished block, and producers/processors access headers atomically.
+        unsafe { &*((q.ring + i * 64) as *const AtomicU16) }.store(HSA_PACKET_TYPE_INVALID as u16, Ordering::Relaxed);
+    }
+    q.doorbell.value.store(0, Ordering::Relaxed);
+    q.callback.store(callback.map_or(0, |f| f as usize), Ordering::Relaxed);
+    q.callback_data.store(data as usize, Ordering::Relaxed);
+    q.cu_mask.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    q.priority.store(HSA_AMD_QUEUE_PRIORITY_NORMAL, Ordering::Relaxed);
+    *q.scratch.lock().unwrap_or_else(|e| e.into_inner()) = crate::scratch::QueueScratch::default();
+    q.state.store(QueueState::Active as u8, Ordering::Release);
+    if processor {
         let handle = std::thread::Builder::new()
-            .name(format!("hsa-sim-queue{}", q.id()))
+            .name(format!("hsa-sim-queue{id}"))
             .spawn(move || crate::packet::processor(q))
-            .map_err(|_| HSA_STATUS_ERROR_OUT_OF_RESOURCES)?;
+            .map_err(|_| {
+                q.state.store(QueueState::Destroyed as u8, Ordering::Release);
+                HSA_STATUS_ERROR_OUT_OF_RESOURCES
+            })?;
         *q.worker.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle);
+    }
+    LIVE.write().unwrap_or_else(|e| e.into_inner()).push(q as *const Queue as usize);
+    Ok(())
+}
+
+/// Takes a spare block from `list` whose agent and size match (`pick` checks further criteria).
+pub(crate) fn take_spare(list: &Mutex<Vec<usize>>, pick: impl Fn(usize) -> bool) -> Option<usize> {
+    let mut l = list.lock().unwrap_or_else(|e| e.into_inner());
+    let at = l.iter().rposition(|a| pick(*a))?;
+    Some(l.swap_remove(at))
+}
+
+/// Hands a stopped block's ring pages back to the system (they read as zeros until reused).
+pub(crate) fn release_ring(q: &Queue) {
+    // SAFETY: the ring is a private anonymous mapping of `ring_bytes` owned by the block; its
+    // contents are no longer needed (the queue is destroyed and its processor joined), and the
+    // mapping stays valid (zero-filled on the next access).
+    unsafe { libc::madvise(q.ring as *mut c_void, q.ring_bytes(), libc::MADV_DONTNEED) };
+}
+
+/// Creates a plain queue (a spare block of the same agent and size when there is one).
+fn create_plain(
+    agent: &'static Agent,
+    size: u32,
+    type_: u32,
+    callback: Option<ErrorCallback>,
+    data: *mut c_void,
+) -> Result<&'static Queue, Status> {
+    let spare = take_spare(&SPARE, |a| {
+        // SAFETY: spare lists hold addresses of queue blocks, never freed.
+        let b = unsafe { &*(a as *const Queue) };
+        std::ptr::eq(b.agent, agent) && b.size == size
+    });
+    let q = match spare {
+        // SAFETY: as above.
+        Some(a) => unsafe { &*(a as *const Queue) },
+        None => new_block(agent, size, false)?,
+    };
+    if let Err(e) = activate(q, type_, callback, data, next_id(), true) {
+        SPARE.lock().unwrap_or_else(|e| e.into_inner()).push(q as *const Queue as usize);
+        return Err(e);
     }
     Ok(q)
 }
@@ -345,35 +463,75 @@ pub(crate) unsafe extern "C" fn hsa_queue_create(
         if crate::faults::fail("hsa_queue_create") {
             return Err(crate::faults::REFUSED);
         }
-        let q = create_block(a, size, type_, callback, data, 0, None)?;
+        let q = create_plain(a, size, type_, callback, data)?;
         // SAFETY: non-null out-pointer (checked).
         unsafe { put(queue.cast(), q.hsa_ptr()) };
         Ok(())
     })
 }
 
-/// Stops a queue's processor thread and unregisters it.
-pub(crate) fn destroy(q: &'static Queue) {
+/// Unpublishes a queue: true for the one caller that removed it from the live list (so of two
+/// racing `hsa_queue_destroy` calls only one destroys).
+pub(crate) fn unregister(q: &'static Queue) -> bool {
+    let mut live = LIVE.write().unwrap_or_else(|e| e.into_inner());
+    let addr = q as *const Queue as usize;
+    let before = live.len();
+    live.retain(|a| *a != addr);
+    live.len() != before
+}
+
+/// Stops a queue: marks it destroyed, joins its processor thread (kernels already launched complete
+/// first) and frees its scratch. Returns false when the processor could not be joined because this
+/// is its own thread (a queue destroyed from its error callback): the block must then never be reused.
+pub(crate) fn stop(q: &'static Queue) -> bool {
     q.set_state(QueueState::Destroyed);
-    q.doorbell.doorbell.store(0, Ordering::Release);
     let handle = q.worker.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let mut joined = true;
     if let Some(h) = handle {
-        if h.thread().id() != std::thread::current().id() {
+        if h.thread().id() == std::thread::current().id() {
+            joined = false;
+        } else {
             let _ = h.join();
         }
     }
     crate::scratch::at_destroy(q);
-    LIVE.write().unwrap_or_else(|e| e.into_inner()).retain(|a| *a != q as *const Queue as usize);
+    joined
+}
+
+/// Destroys an unpublished plain queue: stops it and, once nothing of the runtime uses it any
+/// more, releases its ring and keeps the block for reuse. A hardware queue behind an intercept queue
+/// is only stopped (it is recycled with its intercept queue).
+fn destroy_plain(q: &'static Queue) {
+    let joined = stop(q);
+    if joined && !q.internal.load(Ordering::Acquire) && q.intercept.load(Ordering::Acquire) == 0 {
+        release_ring(q);
+        SPARE.lock().unwrap_or_else(|e| e.into_inner()).push(q as *const Queue as usize);
+    }
+}
+
+/// Destroys a queue removed from the live list by this caller.
+fn destroy_unregistered(q: &'static Queue) {
+    if !crate::intercept::destroy_if_intercept(q) {
+        destroy_plain(q);
+    }
 }
 
 pub(crate) unsafe extern "C" fn hsa_queue_destroy(queue: *mut hsa_queue_t) -> hsa_status_t {
     status(|| {
         system()?;
         let q = lookup(queue)?;
-        crate::intercept::destroy_if_intercept(q);
-        destroy(q);
+        if !unregister(q) {
+            return Err(HSA_STATUS_ERROR_INVALID_QUEUE);
+        }
+        destroy_unregistered(q);
         Ok(())
     })
+}
+
+/// Spare blocks of plain queues (a statistic for tests).
+#[cfg(test)]
+pub(crate) fn spare_count() -> usize {
+    SPARE.lock().unwrap_or_else(|e| e.into_inner()).len()
 }
 
 pub(crate) unsafe extern "C" fn hsa_queue_inactivate(queue: *mut hsa_queue_t) -> hsa_status_t {
@@ -404,17 +562,24 @@ pub(crate) unsafe extern "C" fn hsa_soft_queue_create(
 
 /// Called from a doorbell signal's store: wake the packet processor.
 pub(crate) fn doorbell_rung(addr: usize) {
-    // SAFETY: doorbell tags only ever hold addresses of leaked, never-freed queues.
+    // SAFETY: doorbell tags only ever hold addresses of queue blocks, which are never freed (a
+    // destroyed queue's block at most gets a spurious wake-up).
     let q = unsafe { &*(addr as *const Queue) };
     q.wake.notify();
 }
 
-/// Stops every queue (last `hsa_shut_down`).
+/// Destroys every queue (last `hsa_shut_down`): application queues first (an intercept queue with the
+/// hardware queue behind it), then any hardware queue left.
 pub(crate) fn shutdown_all() {
-    let all: Vec<usize> = LIVE.read().unwrap_or_else(|e| e.into_inner()).clone();
-    for a in all {
-        // SAFETY: registered addresses are leaked queues.
-        destroy(unsafe { &*(a as *const Queue) });
+    for internal in [false, true] {
+        let all: Vec<usize> = LIVE.read().unwrap_or_else(|e| e.into_inner()).clone();
+        for a in all {
+            // SAFETY: registered addresses are queue blocks, never freed.
+            let q = unsafe { &*(a as *const Queue) };
+            if q.internal.load(Ordering::Acquire) == internal && unregister(q) {
+                destroy_unregistered(q);
+            }
+        }
     }
 }
 
@@ -734,5 +899,67 @@ mod tests {
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success(), "status {:?}, stderr:\n{}", out.status, String::from_utf8_lossy(&out.stderr));
         assert!(stdout.contains("child: queue state Error"), "stdout:\n{stdout}");
+    }
+
+    /// Issue 14: a destroyed queue's block, ring and doorbell are reused by the next queue of the same
+    /// agent and size, re-initialised (new id, indices 0, every header INVALID, a new processor that
+    /// runs its packets); a create/destroy loop takes no new block.
+    #[test]
+    fn destroyed_queues_are_recycled_with_a_new_id_and_a_fresh_ring() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = init_gpu();
+        let create = || {
+            let mut q: *mut hsa_queue_t = std::ptr::null_mut();
+            // SAFETY: valid arguments and out-pointer.
+            let st =
+                unsafe { hsa_queue_create(gpu, 128, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), 0, 0, &mut q) };
+            assert_eq!(st, HSA_STATUS_SUCCESS);
+            q
+        };
+        let run_one = |q: *mut hsa_queue_t| {
+            let done = signal(1);
+            submit(q, &barrier_and(0, done.handle, true));
+            // SAFETY: live signal.
+            let v = unsafe {
+                hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 20_000_000_000, HSA_WAIT_STATE_BLOCKED)
+            };
+            assert_eq!(v, 0);
+        };
+        let q1 = create();
+        for _ in 0..3 {
+            run_one(q1);
+        }
+        // SAFETY: live queue.
+        let (id1, doorbell1, ring1) = unsafe { ((*q1).id, (*q1).doorbell_signal.handle, (*q1).base_address) };
+        // SAFETY: our queue.
+        unsafe {
+            assert_eq!(hsa_queue_destroy(q1), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_queue_destroy(q1), HSA_STATUS_ERROR_INVALID_QUEUE);
+        }
+        let q2 = create();
+        assert_eq!(q2, q1, "the destroyed queue's block is reused");
+        // SAFETY: live queue (the same block).
+        unsafe {
+            assert!((*q2).id > id1, "a new id");
+            assert_eq!(((*q2).doorbell_signal.handle, (*q2).base_address, (*q2).size), (doorbell1, ring1, 128));
+            assert_eq!(hsa_queue_load_read_index_scacquire(q2), 0);
+            assert_eq!(hsa_queue_load_write_index_scacquire(q2), 0);
+            for i in 0..128 {
+                let header = (*q2).base_address.cast::<u16>().add(i * 32).read_volatile();
+                assert_eq!(u32::from(header & 0xff), HSA_PACKET_TYPE_INVALID, "slot {i}");
+            }
+        }
+        run_one(q2);
+        // SAFETY: our queue.
+        unsafe { assert_eq!(hsa_queue_destroy(q2), HSA_STATUS_SUCCESS) };
+        let spare = super::spare_count();
+        for _ in 0..200 {
+            let q = create();
+            assert_eq!(q, q1);
+            // SAFETY: our queue.
+            unsafe { assert_eq!(hsa_queue_destroy(q), HSA_STATUS_SUCCESS) };
+        }
+        assert_eq!(super::spare_count(), spare, "200 cycles took no new block");
+        shut_down();
     }
 }
