@@ -121,15 +121,18 @@ fn issue_14_kernels_without_the_barrier_bit_overlap_in_the_kernel_trace() {
     assert!(rows[8].start >= first_batch_end, "the barrier packet orders the batches: {rows:?}");
 }
 
-/// Runs `soak 1 1 0 0 --queue-cycles <cycles>` on gfx90a under the profiler: every dispatch of the
-/// queue create/destroy cycles (each on a queue of its own) is in the database once, named, with its
-/// end, on as many queues as cycles; zero loss of any kind (the profiler's queue table releases each
-/// destroyed queue's entry: 2 x 2,000 queues pass through a table of 1,024). Returns the fixture's
-/// figures.
+/// Runs `soak 1 1 0 0 --queue-cycles <cycles / 2> --queue-threads 2` on gfx90a under the profiler
+/// (two threads creating and destroying queues at once): every dispatch of the queue create/destroy
+/// cycles (each on a queue of its own) is in the database once, named, with its end, on as many
+/// queues as cycles; zero loss of any kind (the profiler's queue table releases each destroyed
+/// queue's entry: 2 x 2,000 queues pass through a table of 1,024, at addresses the runtime reuses).
+/// Returns the fixture's figures.
 fn queue_cycles_run(test: &str, cycles: u64) -> Option<HashMap<String, i64>> {
     let stage = rocprof_e2e::stage(test)?;
     let app = stage.fixture("soak", test)?;
-    let p = kernel_trace(&stage, "gfx90a", &app, &["1", "1", "0", "0", "--queue-cycles", &cycles.to_string()], &[]);
+    let per_thread = (cycles / 2).to_string();
+    let args = ["1", "1", "0", "0", "--queue-cycles", &per_thread, "--queue-threads", "2"];
+    let p = kernel_trace(&stage, "gfx90a", &app, &args, &[]);
     assert!(p.run.status.success(), "{}", p.run.transcript());
     let f = soak_figures(&p.run);
     assert_eq!(f["queue_cycles"], cycles as i64, "{}", p.run.transcript());

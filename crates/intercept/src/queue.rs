@@ -202,7 +202,8 @@ pub unsafe fn destroy(queue: *mut hsa_queue_t) -> hsa_status_t {
     let Some(original) = o.queue_destroy else {
         return HSA_STATUS_ERROR;
     };
-    let index = state::global().and_then(|g| g.find_queue(queue as usize));
+    // Marked before the runtime can hand the address to a new queue (see `begin_queue_destroy`).
+    let index = state::global().and_then(|g| g.begin_queue_destroy(queue as usize));
     // SAFETY: forwarding the caller's argument.
     let status = unsafe { original(queue) };
     if let (Some(g), Some(index)) = (state::global(), index) {
@@ -210,6 +211,8 @@ pub unsafe fn destroy(queue: *mut hsa_queue_t) -> hsa_status_t {
             poll_completions();
             settle_queue(g, o, index);
             g.clear_queue(index);
+        } else {
+            g.restore_queue(index, queue as usize);
         }
     }
     status

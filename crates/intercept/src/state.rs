@@ -376,6 +376,8 @@ impl Default for HandleSet {
 pub const MAX_SLOTS: usize = 16 * 1024;
 /// Most queues traced at once.
 pub const MAX_QUEUES: usize = 1024;
+/// The queue address of a table entry whose queue is being destroyed (never a queue's address).
+pub const QUEUE_DESTROYING: usize = 1;
 /// Most code objects remembered for unload records.
 pub const MAX_CODE_OBJECTS: usize = 4096;
 /// Most kernel symbols resolvable.
@@ -511,6 +513,27 @@ impl Global {
         self.queues.iter().position(|q| queue != 0 && q.queue.load(Ordering::Acquire) == queue)
     }
 
+    /// Marks the entry of a queue about to be destroyed ([`QUEUE_DESTROYING`]) and returns its
+    /// index. The runtime may give the next queue the destroyed queue's address (ROCr's allocator
+    /// and hsa-sim's recycled blocks do) while the destroy is still settling the old entry: the new
+    /// queue then gets an entry of its own, and only that entry answers to the address.
+    /// [`Global::clear_queue`] frees the marked entry, [`Global::restore_queue`] undoes the mark.
+    pub fn begin_queue_destroy(&self, queue: usize) -> Option<usize> {
+        if queue == 0 || queue == QUEUE_DESTROYING {
+            return None;
+        }
+        self.queues.iter().position(|q| {
+            q.queue.compare_exchange(queue, QUEUE_DESTROYING, Ordering::AcqRel, Ordering::Acquire).is_ok()
+        })
+    }
+
+    /// Gives entry `index` back to `queue` (its destroy failed).
+    pub fn restore_queue(&self, index: usize, queue: usize) {
+        if let Some(q) = self.queues.get(index) {
+            q.queue.store(queue, Ordering::Release);
+        }
+    }
+
     /// Frees a queue's table entry (after its dispatches are settled, so a new queue reusing
     /// the entry cannot be confused with it).
     pub fn clear_queue(&self, index: usize) {
@@ -579,6 +602,28 @@ mod tests {
         for bad in ["kernels", "kernels=x", "kernels=0", "tables=3", "counter_buffers=1"] {
             assert!(Limits::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    /// A queue destroyed while the runtime hands its address to a new queue: the new queue has its
+    /// own entry, and the destroy of the new queue finds that entry, not the old one being settled.
+    #[test]
+    fn a_queue_address_reused_during_a_destroy_finds_its_own_entry() {
+        let path = std::env::temp_dir().join(format!("rocprof-reuse-{}.rpcap", std::process::id()));
+        let sink: &'static crate::sink::Sink =
+            Box::leak(Box::new(crate::sink::Sink::create(&path, &Default::default()).unwrap()));
+        let _ = std::fs::remove_file(&path);
+        let g = Global::new(sink, true, &[0xA9]);
+        let (old, old_id) = g.add_queue(0xBEEF_0000, 0xA9).unwrap();
+        assert_eq!(g.begin_queue_destroy(0xBEEF_0000), Some(old));
+        assert_eq!(g.begin_queue_destroy(0xBEEF_0000), None, "a second destroy of the same queue finds nothing");
+        let (new, new_id) = g.add_queue(0xBEEF_0000, 0xA9).unwrap();
+        assert_ne!(new, old);
+        assert_ne!(new_id, old_id);
+        assert_eq!(g.begin_queue_destroy(0xBEEF_0000), Some(new), "the new queue's own entry");
+        g.restore_queue(new, 0xBEEF_0000);
+        g.clear_queue(old);
+        assert_eq!(g.find_queue(0xBEEF_0000), Some(new));
+        assert_eq!(g.add_queue(0xCAFE_0000, 0xA9).unwrap().0, old, "the settled entry is free again");
     }
 
     #[test]
