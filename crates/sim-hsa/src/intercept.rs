@@ -893,4 +893,51 @@ mod tests {
         assert!(super::spare_count() >= 1);
         shut_down();
     }
+
+    /// Issue 14: an application thread that keeps storing to an intercept queue's doorbell while
+    /// another destroys the queue and creates new ones in its block (the application's bug; on ROCr
+    /// a store to freed doorbell memory) neither crashes nor disturbs the new queues: each still runs
+    /// its packet.
+    #[test]
+    fn stale_doorbell_stores_racing_with_destroy_and_reuse_are_harmless() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = init_gpu();
+        let q = intercept_queue(gpu);
+        // SAFETY: live queue.
+        let doorbell = unsafe { (*q).doorbell_signal };
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let ringer = {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut stores = 0u64;
+                while !stop.load(Ordering::Relaxed) {
+                    // SAFETY: a handle that was a doorbell; the runtime checks it (a store to a
+                    // destroyed queue's doorbell is the application's bug, which must stay harmless).
+                    unsafe { hsa_signal_store_screlease(doorbell, stores as i64) };
+                    stores += 1;
+                }
+                stores
+            })
+        };
+        let mut current = q;
+        for _ in 0..100 {
+            // SAFETY: our queue.
+            assert_eq!(unsafe { hsa_queue_destroy(current) }, HSA_STATUS_SUCCESS);
+            current = intercept_queue(gpu);
+            let done = signal(1);
+            submit(current, &barrier_and(0, done.handle, true));
+            // SAFETY: live signal.
+            let v = unsafe {
+                hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 20_000_000_000, HSA_WAIT_STATE_BLOCKED)
+            };
+            assert_eq!(v, 0, "the new queue ran its packet");
+            // SAFETY: our signal.
+            unsafe { hsa_signal_destroy(done) };
+        }
+        stop.store(true, Ordering::Relaxed);
+        assert!(ringer.join().unwrap() > 0);
+        // SAFETY: our queue.
+        assert_eq!(unsafe { hsa_queue_destroy(current) }, HSA_STATUS_SUCCESS);
+        shut_down();
+    }
 }

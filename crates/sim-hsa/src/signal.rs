@@ -16,9 +16,9 @@
 //! unmapped, so a stale handle (a tool's late callback) reads a signal, never freed memory, and the
 //! operations on a destroyed handle fail with `INVALID_SIGNAL` until the block is reused.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::{Duration, Instant};
 
 use rocprof_hsa_sys::*;
@@ -606,16 +606,19 @@ struct Group {
     signals: Vec<&'static Signal>,
 }
 
-static GROUPS: RwLock<Option<HashSet<usize>>> = RwLock::new(None);
+/// Live groups by handle (the address of the group in its `Arc`). `hsa_signal_group_destroy` drops
+/// the map's reference: the group is freed then, or when a wait still using it returns.
+static GROUPS: RwLock<Option<HashMap<usize, Arc<Group>>>> = RwLock::new(None);
 
-fn group(h: hsa_signal_group_t) -> Result<&'static Group, Status> {
+fn group(h: hsa_signal_group_t) -> Result<Arc<Group>, Status> {
     let g = GROUPS.read().unwrap_or_else(|e| e.into_inner());
-    if g.as_ref().is_some_and(|s| s.contains(&(h.handle as usize))) {
-        // SAFETY: registered groups are leaked boxes.
-        Ok(unsafe { &*(h.handle as usize as *const Group) })
-    } else {
-        Err(HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP)
-    }
+    g.as_ref().and_then(|m| m.get(&(h.handle as usize)).cloned()).ok_or(HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP)
+}
+
+/// Live signal groups (a statistic for tests).
+#[cfg(test)]
+fn group_count() -> usize {
+    GROUPS.read().unwrap_or_else(|e| e.into_inner()).as_ref().map_or(0, |m| m.len())
 }
 
 pub(crate) unsafe extern "C" fn hsa_signal_group_create(
@@ -635,9 +638,9 @@ pub(crate) unsafe extern "C" fn hsa_signal_group_create(
             // SAFETY: `num_signals` handles at `signals` (checked non-null).
             v.push(lookup(unsafe { signals.add(i).read_unaligned() })?);
         }
-        let g: &'static Group = Box::leak(Box::new(Group { signals: v }));
-        let addr = g as *const Group as usize;
-        GROUPS.write().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(HashSet::new).insert(addr);
+        let g = Arc::new(Group { signals: v });
+        let addr = Arc::as_ptr(&g) as usize;
+        GROUPS.write().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(HashMap::new).insert(addr, g);
         // SAFETY: non-null out-pointer.
         unsafe { put(signal_group.cast(), hsa_signal_group_t { handle: addr as u64 }) };
         Ok(())
@@ -647,9 +650,12 @@ pub(crate) unsafe extern "C" fn hsa_signal_group_create(
 pub(crate) unsafe extern "C" fn hsa_signal_group_destroy(signal_group: hsa_signal_group_t) -> hsa_status_t {
     status(|| {
         system()?;
-        group(signal_group)?;
-        GROUPS.write().unwrap_or_else(|e| e.into_inner()).as_mut().map(|g| g.remove(&(signal_group.handle as usize)));
-        Ok(())
+        let removed = GROUPS
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_mut()
+            .and_then(|g| g.remove(&(signal_group.handle as usize)));
+        removed.map(drop).ok_or(HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP)
     })
 }
 
@@ -744,6 +750,56 @@ mod tests {
         for bad in [1u64, first + 8, region() as u64 + (MAX_SIGNALS * size_of::<Signal>()) as u64, !63u64] {
             assert_eq!(lookup(hsa_signal_t { handle: bad }).err(), Some(HSA_STATUS_ERROR_INVALID_SIGNAL), "{bad:#x}");
         }
+        crate::api::testing::shut_down();
+    }
+
+    /// Issue 14: a destroyed signal group is released (hsa-sim leaked every group, ~110 bytes each,
+    /// created by applications that wait with `hsa_signal_group_wait_any_*` once per batch), its
+    /// handle is invalid afterwards, and a wait on a group destroyed meanwhile keeps it alive.
+    #[test]
+    fn destroyed_signal_groups_are_released() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        crate::api::testing::init_gpu();
+        let s = crate::api::testing::signal(0);
+        let before = group_count();
+        let create = || {
+            let mut g = hsa_signal_group_t { handle: 0 };
+            // SAFETY: one valid signal, valid out-pointer.
+            assert_eq!(unsafe { hsa_signal_group_create(1, &s, 0, std::ptr::null(), &mut g) }, HSA_STATUS_SUCCESS);
+            g
+        };
+        let g = create();
+        let held = group(g).unwrap();
+        let weak = Arc::downgrade(&held);
+        // SAFETY: our group.
+        unsafe {
+            assert_eq!(hsa_signal_group_destroy(g), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_signal_group_destroy(g), HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP, "destroyed once only");
+        }
+        assert_eq!(held.signals.len(), 1, "a user of the group keeps it");
+        drop(held);
+        assert!(weak.upgrade().is_none(), "the destroyed group is freed");
+        for _ in 0..10_000 {
+            let g = create();
+            let (conds, values) = ([HSA_SIGNAL_CONDITION_EQ], [0i64]);
+            let (mut got, mut v) = (hsa_signal_t { handle: 0 }, -1i64);
+            // SAFETY: our group; one condition and value per member; valid out-pointers.
+            unsafe {
+                let st = hsa_signal_group_wait_any_relaxed(
+                    g,
+                    conds.as_ptr(),
+                    values.as_ptr(),
+                    HSA_WAIT_STATE_BLOCKED,
+                    &mut got,
+                    &mut v,
+                );
+                assert_eq!((st, got.handle, v), (HSA_STATUS_SUCCESS, s.handle, 0));
+                assert_eq!(hsa_signal_group_destroy(g), HSA_STATUS_SUCCESS);
+            }
+        }
+        assert_eq!(group_count(), before, "10,000 groups created and destroyed leave none behind");
+        // SAFETY: our signal.
+        assert_eq!(unsafe { hsa_signal_destroy(s) }, HSA_STATUS_SUCCESS);
         crate::api::testing::shut_down();
     }
 
