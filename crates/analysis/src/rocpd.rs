@@ -370,7 +370,7 @@ fn duration(r: &rusqlite::Row<'_>, s: usize, e: usize) -> rusqlite::Result<u64> 
     let start: Option<i64> = r.get(s)?;
     let end: Option<i64> = r.get(e)?;
     Ok(match (start, end) {
-        (Some(s), Some(e)) if e > s => (e - s) as u64,
+        (Some(s), Some(e)) if e > s => e.abs_diff(s),
         _ => 0,
     })
 }

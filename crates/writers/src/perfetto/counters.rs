@@ -85,7 +85,7 @@ impl State {
                 (start, v.value),
                 (mid, v.value),
                 (end, 0.0),
-                (end + DISPATCH_PAD_NS, 0.0),
+                (end.saturating_add(DISPATCH_PAD_NS), 0.0),
             ];
             let Some(t) = self.process.as_mut().and_then(|p| p.counters.tracks.get_mut(&(d.agent, v.counter))) else {
                 continue;
