@@ -15,9 +15,14 @@ struct Filled {
 }
 
 fn fill(test: &str, limits: &str, fixture: &str, args: &[&str]) -> Option<Filled> {
+    traced(test, &[("ROCPROF_RS_LIMITS", limits)], fixture, args)
+}
+
+/// `fixture args` under `--kernel-trace` on gfx942 with `env`.
+fn traced(test: &str, env: &[(&str, &str)], fixture: &str, args: &[&str]) -> Option<Filled> {
     let stage = rocprof_e2e::stage(test)?;
     let app = stage.fixture(fixture, test)?;
-    let env = vec![("ROCPROF_RS_LIMITS".to_string(), limits.to_string())];
+    let env: Vec<(String, String)> = env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
     let p = kernel_trace(&stage, "gfx942", &app, args, &env);
     assert!(p.run.status.success(), "the application is never harmed by a full table:\n{}", p.run.transcript());
     let db = find_one(&p.out, ".db");
@@ -275,4 +280,55 @@ fn issue_14_an_empty_counter_buffer_pool_is_counted_and_those_dispatches_have_no
         f.p.run.transcript()
     );
     assert_eq!(db_counter_rows(&f.db), counted.iter().map(|&id| (id, 1.0)).collect::<Vec<_>>());
+}
+
+/// A completion handler that fails internally (`ROCPROF_RS_INTERCEPT_FAULT=completion@2`: the third
+/// recorded completion panics at its entry, as a bug would) loses that one record, counted once as
+/// `completion_lost`; the application's signals still complete, and the other dispatches of the
+/// batch (all in flight when it fails) are recorded. `gated` chooses `ROCPROF_RS_GATE_COMPLETIONS=1`
+/// (the runtime's async handler fails, its guard opens the gate) over the default (the recording
+/// by the waiting application thread or the writer thread's poll fails).
+fn failed_completion(test: &str, gated: bool) {
+    let mut env = vec![("ROCPROF_RS_INTERCEPT_FAULT", "completion@2")];
+    if gated {
+        env.push(("ROCPROF_RS_GATE_COMPLETIONS", "1"));
+    }
+    // One queue, one batch of 5 dispatches queued behind a gate, each waited for in turn.
+    let Some(f) = traced(test, &env, "soak", &["1", "1", "5", "0", "5", "--gate"]) else { return };
+    assert!(f.p.run.stdout.contains("soak: dispatches=5 "), "{}", f.p.run.transcript());
+    let ids: Vec<u64> = f.rows.iter().map(|k| k.dispatch_id).collect();
+    if gated {
+        // The gate of each dispatch holds the queue until its handler ran: handlers run in order.
+        assert_eq!(ids, [1, 2, 4, 5], "{}", f.p.run.transcript());
+    } else {
+        // The waiting thread and the poll may record in either order.
+        assert_eq!(ids.len(), 4, "{}", f.p.run.transcript());
+        assert!(ids.iter().all(|id| (1..=5).contains(id)), "{ids:?}");
+    }
+    assert!(f.rows.iter().all(|k| k.name == "vector_add" && k.end > k.start), "{:?}", f.rows);
+    assert_eq!(f.health("lost.completion_lost"), 1, "{}", f.p.run.transcript());
+    assert_eq!(f.health("lost_total"), 1);
+    assert_eq!(f.health("incomplete_dispatches"), 0, "counted once:\n{}", f.p.run.transcript());
+    f.assert_warned(1, "completion_lost");
+    f.assert_other_reasons_zero("completion_lost");
+    assert!(!f.p.run.stderr.contains("had not completed"), "{}", f.p.run.transcript());
+    let diag = if gated {
+        "internal error in completion handler; profiling disabled"
+    } else {
+        "internal error while recording a completion; profiling disabled"
+    };
+    assert!(f.p.run.stderr.contains(diag), "{}", f.p.run.transcript());
+}
+
+#[test]
+fn issue_14_a_failed_completion_handler_is_counted_once_and_the_application_runs_on() {
+    failed_completion("issue_14_a_failed_completion_handler_is_counted_once_and_the_application_runs_on", false);
+}
+
+#[test]
+fn issue_14_a_failed_completion_handler_of_a_gated_dispatch_opens_its_gate_and_is_counted_once() {
+    failed_completion(
+        "issue_14_a_failed_completion_handler_of_a_gated_dispatch_opens_its_gate_and_is_counted_once",
+        true,
+    );
 }

@@ -109,7 +109,9 @@ fn issue_14_refused_completion_handlers_lose_only_those_copies() {
 fn issue_14_refused_completion_handlers_of_gated_dispatches_do_not_hang_the_application() {
     let test = "issue_14_refused_completion_handlers_of_gated_dispatches_do_not_hang_the_application";
     // Gated completions register a handler per dispatch with a completion signal: 3 accepted, 7
-    // refused; the refused ones run untraced and the application's waits still return.
+    // refused; the refused ones run untraced and the application's waits still return. Each
+    // refused one is counted once: not also reported as a dispatch that had not completed (its
+    // dispatch record was already written when the runtime refused the handler).
     let Some((run, out, _guard)) = refused(
         test,
         &["--kernel-trace"],
@@ -123,5 +125,9 @@ fn issue_14_refused_completion_handlers_of_gated_dispatches_do_not_hang_the_appl
     let db = find_one(&out, ".db");
     assert_eq!(rows(&db, "rocpd_kernel_dispatch"), 3, "{}", run.transcript());
     assert_eq!(health(&db, "lost.handler_registration_failed"), 7);
+    assert_only_loss(&db, "handler_registration_failed", 7, &run);
     assert_warned(&run, 7, "handler_registration_failed");
+    assert_eq!(health(&db, "incomplete_dispatches"), 0, "{}", run.transcript());
+    assert!(!run.stderr.contains("had not completed"), "{}", run.transcript());
+    assert_eq!(health(&db, "lost_total"), 7, "{}", run.transcript());
 }

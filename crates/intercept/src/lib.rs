@@ -21,7 +21,8 @@
 //! `ROCPROF_RS_GATE_COMPLETIONS=1` (see [`queue`]); `ROCPROF_RS_KFD_TOPOLOGY` overrides the KFD
 //! topology directory agents are enriched from (see [`agents`]); `ROCPROF_RS_PMC`,
 //! `ROCPROF_RS_PMC_INTERVAL`, `ROCPROF_RS_KERNEL_NAMES` and the `ROCPROF_RS_KERNEL_*` filter variables
-//! configure counter collection (see [`pmc`]).
+//! configure counter collection (see [`pmc`]). Tests only: `ROCPROF_RS_LIMITS` (see
+//! [`state::Limits`]) and `ROCPROF_RS_INTERCEPT_FAULT` (see [`fault`]).
 //!
 //! Architecture invariants:
 //!
@@ -43,6 +44,7 @@ pub mod clock;
 pub mod code_object;
 pub mod diag;
 pub mod exports;
+pub mod fault;
 pub mod guard;
 pub mod hip;
 pub mod hsa_api;

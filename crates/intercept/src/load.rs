@@ -175,6 +175,7 @@ fn create_capture(o: Option<&Originals>, trace_kernels: bool) -> Option<&'static
         table_major: o.map_or(0, |o| o.root_major),
         amd_ext_size: o.map_or(0, |o| o.amd_ext_size),
     };
+    crate::fault::init();
     let limits = match std::env::var("ROCPROF_RS_LIMITS") {
         Ok(text) => state::Limits::parse(&text).unwrap_or_else(|e| {
             diag!(Level::Error, "ROCPROF_RS_LIMITS: {e}; using the default capacities");

@@ -40,7 +40,9 @@ use std::ffi::c_void;
 use std::sync::atomic::Ordering;
 
 use rocprof_hsa_sys::*;
-use rocprof_model::capture::{DispatchBeginRecord, DispatchEndRecord, QueueRecord, DISPATCH_NO_TIME, DISPATCH_OK};
+use rocprof_model::capture::{
+    DispatchBeginRecord, DispatchEndRecord, QueueRecord, DISPATCH_LOST, DISPATCH_NO_TIME, DISPATCH_OK,
+};
 use rocprof_model::LossReason;
 
 use crate::diag::Level;
@@ -479,6 +481,10 @@ unsafe fn on_packet(
         }
     };
     if rc != HSA_STATUS_SUCCESS {
+        // The dispatch runs untraced, counted once under this reason: its begin record is already
+        // written, so close it as lost (the reader then neither delivers it nor reports it as a
+        // dispatch that had not completed).
+        g.sink.write(&DispatchEndRecord { dispatch_id, start_ns: 0, end_ns: 0, status: DISPATCH_LOST });
         slot.state.store(state::SLOT_DONE, Ordering::Release);
         g.in_flight.fetch_sub(1, Ordering::AcqRel);
         g.pool.release(slot_index);
@@ -603,6 +609,7 @@ fn counted_sequence(
 
 /// The completion handler's body (runtime async thread). Returns false: one-shot.
 pub fn on_complete(slot_index: u32) -> bool {
+    crate::fault::completion();
     let (Some(g), Some(o)) = (state::global(), state::originals()) else {
         return false;
     };
@@ -628,6 +635,13 @@ pub fn on_complete(slot_index: u32) -> bool {
             }
         }
     }
+    hand_back(g, o, slot_index, slot);
+    false
+}
+
+/// The end of a completion handler, once the slot's dispatch is recorded (or closed as lost):
+/// releases the gate of a gated dispatch and hands the slot back.
+fn hand_back(g: &Global, o: &Originals, slot_index: u32, slot: &state::Slot) {
     let signal = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };
     let gated = slot.start_value.load(Ordering::Relaxed) == 2;
     let queue = g.queues.get(slot.queue_index.load(Ordering::Relaxed));
@@ -656,7 +670,20 @@ pub fn on_complete(slot_index: u32) -> bool {
         g.pool.release_deferred(slot_index);
     }
     g.in_flight.fetch_sub(1, Ordering::AcqRel);
-    false
+}
+
+/// Closes the dispatch of a slot held in `SLOT_RECORDING` whose completion could not be recorded:
+/// its counter buffer is handed back (so the next counted dispatch is not held up), its end record
+/// says it was lost (the reader leaves it out without also calling it incomplete), and the loss is
+/// counted.
+fn close_lost(g: &Global, o: &Originals, slot: &state::Slot) {
+    let dispatch_id = slot.dispatch_id.load(Ordering::Relaxed);
+    let a = slot.pmc_agent.swap(crate::pmc::NONE, Ordering::AcqRel);
+    if let (Some(p), true) = (g.pmc.get(), a != crate::pmc::NONE) {
+        p.finish(o, g.sink, a as usize, slot.pmc_buffer.load(Ordering::Relaxed), dispatch_id);
+    }
+    g.sink.write(&DispatchEndRecord { dispatch_id, start_ns: 0, end_ns: 0, status: DISPATCH_LOST });
+    g.sink.count_loss(LossReason::CompletionLost);
 }
 
 /// Reads the slot's dispatch times and writes its completion record (the caller owns the
@@ -751,7 +778,17 @@ fn observe_slot(g: &Global, o: &Originals, signal: hsa_signal_t, slot_index: u32
 /// kernel has finished. An ungated slot is then free at once (no handler is registered on its
 /// signal and no barrier waits for it); a gated one is released by its completion handler.
 fn finish(g: &Global, o: &Originals, slot_index: u32, slot: &state::Slot) {
-    record_end(g, o, slot);
+    // An internal failure while recording (a bug) must not leave the slot held: the dispatch is
+    // then closed as lost, counted, and the slot moves on as usual.
+    let recorded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        crate::fault::completion();
+        record_end(g, o, slot);
+    }));
+    if recorded.is_err() {
+        state::disable();
+        diag!(Level::Error, "internal error while recording a completion; profiling disabled for the rest of the run");
+        close_lost(g, o, slot);
+    }
     forget_app_signal(g, slot);
     let gated = slot.start_value.load(Ordering::Relaxed) == 2;
     slot.state.store(state::SLOT_DONE, Ordering::Release);
@@ -806,8 +843,12 @@ fn counters_read(g: &Global, o: &Originals, slot: &state::Slot) -> bool {
     }
 }
 
-/// Last resort when [`on_complete`] failed: opens the gate of a gated dispatch so the
-/// application's signal is still completed (the record is lost, the application is not hung).
+/// Last resort when [`on_complete`] failed internally (the guard of the runtime's callback
+/// caught a panic): the application's signal is still completed, so the application is not hung,
+/// and the dispatch's record is lost, counted once. When the handler failed before it took the
+/// slot (the usual case: nothing was recorded yet), the dispatch is closed as lost and the slot
+/// handed back as the handler would have; otherwise (it failed while recording) only the gate
+/// is opened.
 pub fn open_gate(slot_index: u32) {
     let (Some(g), Some(o)) = (state::global(), state::originals()) else {
         return;
@@ -815,6 +856,16 @@ pub fn open_gate(slot_index: u32) {
     let Some(slot) = g.pool.slot(slot_index) else {
         return;
     };
+    if slot
+        .state
+        .compare_exchange(state::SLOT_PENDING, state::SLOT_RECORDING, Ordering::AcqRel, Ordering::Acquire)
+        .is_ok()
+    {
+        close_lost(g, o, slot);
+        slot.state.store(state::SLOT_DONE, Ordering::Release);
+        hand_back(g, o, slot_index, slot);
+        return;
+    }
     if slot.start_value.load(Ordering::Relaxed) == 2 {
         if let Some(store) = o.signal_store_relaxed {
             let signal = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };

@@ -599,6 +599,11 @@ fixed_record!(
 pub const DISPATCH_OK: u32 = 0;
 /// [`DispatchEndRecord::status`]: the runtime could not report timestamps.
 pub const DISPATCH_NO_TIME: u32 = 1;
+/// [`DispatchEndRecord::status`]: the dispatch's completion was not recorded (the interception
+/// library counted it under a loss reason: a refused completion handler, a failed one). The reader
+/// leaves such a dispatch out of the outputs like an incomplete one, but does not count it again as
+/// incomplete.
+pub const DISPATCH_LOST: u32 = 2;
 
 fixed_record!(
     /// The completion of a kernel dispatch with its GPU start/end in the capture's clock domain.
@@ -609,7 +614,7 @@ fixed_record!(
         start_ns: u64,
         /// GPU end, ns.
         end_ns: u64,
-        /// [`DISPATCH_OK`] or [`DISPATCH_NO_TIME`].
+        /// [`DISPATCH_OK`], [`DISPATCH_NO_TIME`] or [`DISPATCH_LOST`].
         status: u32,
     }
 );
@@ -1045,6 +1050,28 @@ mod tests {
         let cap = parse_capture(&file).unwrap();
         assert_eq!(cap.trace.dispatches.len(), 3);
         assert_eq!(cap.incomplete_dispatches, 2);
+    }
+
+    #[test]
+    fn dispatches_lost_in_the_process_are_left_out_and_not_counted_as_incomplete() {
+        let mut recs = code_object_and_symbol();
+        for id in 1..=3 {
+            push_record(&mut recs, &begin(id));
+        }
+        push_record(&mut recs, &DispatchEndRecord { dispatch_id: 1, start_ns: 10, end_ns: 20, status: DISPATCH_OK });
+        push_record(&mut recs, &DispatchEndRecord { dispatch_id: 2, start_ns: 0, end_ns: 0, status: DISPATCH_LOST });
+        // The end first, as when another thread's chunk holds the begin.
+        push_record(&mut recs, &DispatchEndRecord { dispatch_id: 4, start_ns: 0, end_ns: 0, status: DISPATCH_LOST });
+        push_record(&mut recs, &begin(4));
+        let mut file = header_bytes(0, 0);
+        file.extend(chunk(1, &recs));
+        let mut reader = CaptureReader::new(file.as_slice()).unwrap();
+        let t = Trace::collect(&mut reader).unwrap();
+        assert_eq!(t.dispatches.iter().map(|d| d.dispatch_id.0).collect::<Vec<_>>(), [1]);
+        assert_eq!(reader.info().incomplete_dispatches, 1, "only dispatch 3");
+        assert_eq!(reader.info().orphan_completions, 0);
+        let cap = parse_capture(&file).unwrap();
+        assert_eq!(cap.trace.dispatches.len(), 4, "kept without times for diagnostics");
     }
 
     #[test]

@@ -764,11 +764,12 @@ impl<R: ReadAt> CaptureReader<R> {
         let out = &mut self.out;
         let ev = &mut self.events;
         let domain = self.domain;
+        let keep = self.incomplete == Incomplete::Keep;
         let walked = walk(&self.buf[CHUNK_HEADER_SIZE..], |kind, body| {
             let ok = match RecordKind::from_u16(kind) {
                 Some(RecordKind::DispatchBegin) => {
                     fixed::<DispatchBeginRecord>(body).map(|b| match ev.ends.remove(&b.dispatch_id) {
-                        Some(e) => ready.push(ev.dispatch(&b, Some(&e), domain)),
+                        Some(e) => ev.completed(&b, &e, domain, keep, &mut ready),
                         None => {
                             ev.begins.insert(b.dispatch_id, b);
                         }
@@ -776,7 +777,7 @@ impl<R: ReadAt> CaptureReader<R> {
                 }
                 Some(RecordKind::DispatchEnd) => {
                     fixed::<DispatchEndRecord>(body).map(|e| match ev.begins.remove(&e.dispatch_id) {
-                        Some(b) => ready.push(ev.dispatch(&b, Some(&e), domain)),
+                        Some(b) => ev.completed(&b, &e, domain, keep, &mut ready),
                         None => {
                             ev.ends.insert(e.dispatch_id, e);
                         }
@@ -906,6 +907,27 @@ impl Events {
         self.new_symbols.push(sym);
         self.renamed.insert((d.kernel_id, message), id);
         id
+    }
+
+    /// A dispatch whose begin and end records were both read goes to `ready`, unless its end says
+    /// it was lost ([`DISPATCH_LOST`], counted by the interception library): then it is left out
+    /// (with [`Incomplete::Keep`], delivered without times like an incomplete one) and so is its
+    /// counter output.
+    fn completed(
+        &mut self,
+        b: &DispatchBeginRecord,
+        e: &DispatchEndRecord,
+        domain: ClockDomain,
+        keep: bool,
+        ready: &mut Vec<KernelDispatch>,
+    ) {
+        if e.status == DISPATCH_LOST {
+            self.pmc.remove(&b.dispatch_id);
+            if !keep {
+                return;
+            }
+        }
+        ready.push(self.dispatch(b, Some(e), domain));
     }
 
     /// A dispatch from its begin and (if recorded) end record.
