@@ -265,7 +265,7 @@ fn issue_14_an_empty_counter_buffer_pool_is_counted_and_those_dispatches_have_no
     f.assert_warned(3, "counter_buffer_pool_empty");
     f.assert_other_reasons_zero("counter_buffer_pool_empty");
     assert!(
-        f.p.run.stderr.contains("3 of 10 counted dispatches have no counter values"),
+        f.p.run.stderr.contains("3 of 10 counted dispatches have no counter values (3 no free counter buffer)"),
         "the counter report names them too:\n{}",
         f.p.run.transcript()
     );
@@ -331,4 +331,38 @@ fn issue_14_a_failed_completion_handler_of_a_gated_dispatch_opens_its_gate_and_i
         "issue_14_a_failed_completion_handler_of_a_gated_dispatch_opens_its_gate_and_is_counted_once",
         true,
     );
+}
+
+#[test]
+fn issue_14_counters_not_read_back_are_counted_and_neither_the_profiler_nor_the_application_waits_forever() {
+    let test = "issue_14_counters_not_read_back_are_counted_and_neither_the_profiler_nor_the_application_waits_forever";
+    // One batch of 5 counted dispatches behind a gate; hsa-sim's simulator-only device fault drops
+    // the completion signal of every counter read after the third (the packets execute, the queue
+    // goes on). The profiler gives each of those reads a bounded wait (0.5 s), records the dispatch
+    // as not read, and completes the read signal itself so that the next counted dispatch's
+    // serialising barrier is not held forever.
+    let Some(f) = counted(test, &["1", "1", "5", "0", "5", "--gate"], &[("ROCPROF_RS_SIM_FAIL", "pmc_read@3")]) else {
+        return;
+    };
+    let ids: Vec<u64> = f.rows.iter().map(|k| k.dispatch_id).collect();
+    assert_eq!(ids, [1, 2, 3, 4, 5], "every dispatch is in the kernel trace:\n{}", f.p.run.transcript());
+    assert!(f.rows.iter().all(|k| k.name == "vector_add" && k.end > k.start), "{:?}", f.rows);
+    assert_eq!(f.health("lost.counters_not_read"), 2, "{}", f.p.run.transcript());
+    assert_eq!(csv_health(&f.p.out, "lost.counters_not_read"), Some(2));
+    assert_eq!(f.health("incomplete_dispatches"), 0);
+    f.assert_warned(2, "counters_not_read");
+    f.assert_other_reasons_zero("counters_not_read");
+    assert!(
+        f.p.run.stderr.contains("2 of 5 counted dispatches have no counter values (2 counters not read back"),
+        "{}",
+        f.p.run.transcript()
+    );
+    let counted = [1, 2, 3];
+    assert_eq!(
+        counter_rows(&f.p.out),
+        counted.iter().map(|&id| (id, "SQ_WAVES".to_string(), 1.0)).collect::<Vec<_>>(),
+        "no rows (never zeros) for 4 and 5:\n{}",
+        f.p.run.transcript()
+    );
+    assert_eq!(db_counter_rows(&f.db), counted.iter().map(|&id| (id, 1.0)).collect::<Vec<_>>());
 }

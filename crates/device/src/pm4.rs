@@ -106,6 +106,8 @@ pub struct Pm4Report {
     pub register_writes: usize,
     /// Bytes written to memory.
     pub memory_bytes_written: usize,
+    /// `COPY_DATA`s of a performance-counter register to memory (a counter read-back).
+    pub counter_reads: usize,
     /// Problems, in stream order (each at most once even on several XCCs).
     pub issues: Vec<Pm4Issue>,
 }
@@ -509,6 +511,9 @@ impl Pm4Device {
                             let n = if wide { 8 } else { 4 };
                             if mem.write(dst, &value.to_le_bytes()[..n]) {
                                 report.memory_bytes_written += n;
+                                if matches!(src_sel, 0 | 4) && self.counter_regs.contains_key(&(src as u32)) {
+                                    report.counter_reads += 1;
+                                }
                             } else {
                                 issue(report, Pm4Issue::BadAddress { offset_dw: at, addr: dst });
                             }

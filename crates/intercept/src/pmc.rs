@@ -494,21 +494,27 @@ impl PmcState {
 
     /// A counted dispatch that will never run (its queue was destroyed first): completes its read
     /// signal so that the next counted dispatch's serialising barrier does not wait forever, and
-    /// records it as not read.
+    /// records it as not read (its output area holds an earlier dispatch's values). Not counted as
+    /// a loss: the dispatch itself is reported as incomplete.
     pub fn abandon(&self, o: &Originals, sink: &Sink, a: usize, buffer: u32, dispatch_id: u64) {
-        if let Some(b) = self.agents.get(a).and_then(|x| x.buffers.get(buffer as usize)) {
-            if let Some(store) = o.signal_store_relaxed {
-                // SAFETY: our own live signal.
-                unsafe { store(b.signal, 0) };
-            }
-        }
-        self.finish(o, sink, a, buffer, dispatch_id);
+        self.settle(o, sink, a, buffer, dispatch_id, false);
     }
 
     /// Copies a counted dispatch's output into the capture and releases what it holds (called by
     /// whoever records the dispatch's completion, before its end record). `buffer` is what
     /// [`PmcState::begin`] returned.
+    ///
+    /// A read packet that has not completed within [`READ_WAIT`] after its kernel (it follows the
+    /// kernel in the queue) is given up: the dispatch is recorded as not read and counted
+    /// (`counters_not_read`), its read signal is completed here so that the next counted
+    /// dispatch's serialising barrier does not wait forever, and its buffer is never reused (a
+    /// late read could still write into it).
     pub fn finish(&self, o: &Originals, sink: &Sink, a: usize, buffer: u32, dispatch_id: u64) {
+        self.settle(o, sink, a, buffer, dispatch_id, true);
+    }
+
+    /// [`PmcState::finish`] (`ran`) or [`PmcState::abandon`].
+    fn settle(&self, o: &Originals, sink: &Sink, a: usize, buffer: u32, dispatch_id: u64, ran: bool) {
         let Some(agent) = self.agents.get(a) else { return };
         let mut h = PmcOutputHeader { dispatch_id, agent_handle: agent.handle, ..Default::default() };
         if buffer == EXHAUSTED {
@@ -520,19 +526,20 @@ impl PmcState {
         let group = b.group.load(Ordering::Relaxed);
         h.group = group;
         // The read packet follows the kernel; give it a moment if it has not completed yet.
-        let done = o.signal_load_relaxed.is_some_and(|load| {
-            let until = clock::now_ns() + READ_WAIT.as_nanos() as u64;
-            loop {
-                // SAFETY: our own live signal.
-                if unsafe { load(b.signal) } <= 0 {
-                    break true;
+        let done = ran
+            && o.signal_load_relaxed.is_some_and(|load| {
+                let until = clock::now_ns() + READ_WAIT.as_nanos() as u64;
+                loop {
+                    // SAFETY: our own live signal.
+                    if unsafe { load(b.signal) } <= 0 {
+                        break true;
+                    }
+                    if clock::now_ns() > until {
+                        break false;
+                    }
+                    std::thread::yield_now();
                 }
-                if clock::now_ns() > until {
-                    break false;
-                }
-                std::thread::yield_now();
-            }
-        });
+            });
         if done {
             let total = agent.output_sizes.get(group as usize).copied().unwrap_or(0) as usize;
             // SAFETY: the output area of this buffer is `total` bytes of host-visible memory the read
@@ -547,15 +554,23 @@ impl PmcState {
         } else {
             h.status = PmcStatus::NotRead as u32;
             sink.write_pmc_output(&h, &[]);
-            sink.count_loss(rocprof_model::LossReason::CountersNotRead);
+            if let Some(store) = o.signal_store_relaxed {
+                // SAFETY: our own live signal.
+                unsafe { store(b.signal, 0) };
+            }
+            if ran {
+                sink.count_loss(rocprof_model::LossReason::CountersNotRead);
+            }
         }
         // This dispatch's barrier has passed, so its predecessor's signal is no longer needed; and its
-        // own output is copied.
+        // own output is copied (or given up: a buffer whose read is overdue keeps this hold forever).
         let prev = b.chain_prev.swap(NONE, Ordering::AcqRel);
         if prev != NONE {
             agent.release(prev);
         }
-        agent.release(buffer);
+        if done || !ran {
+            agent.release(buffer);
+        }
     }
 }
 

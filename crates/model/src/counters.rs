@@ -87,7 +87,8 @@ pub enum PmcStatus {
     Ok = 0,
     /// No free output buffer (more counted dispatches in flight than the pool holds).
     PoolExhausted = 1,
-    /// The read packet did not complete (the process ended first, or the queue was destroyed).
+    /// The read packet did not complete (the process ended first, the queue was destroyed, or its
+    /// completion signal never came).
     NotRead = 2,
     /// The output did not fit into the capture.
     Lost = 3,
@@ -112,7 +113,7 @@ impl PmcStatus {
         match self {
             PmcStatus::Ok => "ok",
             PmcStatus::PoolExhausted => "no free counter buffer",
-            PmcStatus::NotRead => "counters not read before the process ended",
+            PmcStatus::NotRead => "counters not read back",
             PmcStatus::Lost => "counter output lost",
             PmcStatus::Invalid => "counter output could not be evaluated",
         }

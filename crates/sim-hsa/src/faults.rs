@@ -7,12 +7,18 @@
 //! when the kernel driver has no queue left or it cannot allocate. FUNCTION is one of
 //! [`FUNCTIONS`]; anything else is reported once on stderr and ignored. Read at the first use in
 //! the process.
+//!
+//! One name is a device fault, not a function: `pmc_read[@N]`: every PM4 packet that reads
+//! performance counters back to memory (a profiler's counter read), after the first N, executes but
+//! its completion signal is never decremented, as if the command processor lost it (the queue goes
+//! on). Tests use it to check that a profiler reports counters it could not read back, and that
+//! neither it nor the application waits forever for them.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
-/// The functions a rule can name.
-pub(crate) const FUNCTIONS: [&str; 7] = [
+/// The functions (and the device fault [`PMC_READ`]) a rule can name.
+pub(crate) const FUNCTIONS: [&str; 8] = [
     "hsa_queue_create",
     "hsa_amd_queue_intercept_create",
     "hsa_amd_queue_intercept_register",
@@ -20,7 +26,11 @@ pub(crate) const FUNCTIONS: [&str; 7] = [
     "hsa_signal_create",
     "hsa_amd_signal_create",
     "hsa_amd_memory_pool_allocate",
+    PMC_READ,
 ];
+
+/// The device fault: a counter-reading PM4 packet's completion signal is dropped.
+pub(crate) const PMC_READ: &str = "pmc_read";
 
 /// What a refused call returns.
 pub(crate) const REFUSED: rocprof_hsa_sys::hsa_status_t = rocprof_hsa_sys::HSA_STATUS_ERROR_OUT_OF_RESOURCES;
@@ -70,8 +80,9 @@ mod tests {
 
     #[test]
     fn rules_fail_after_their_count_and_ignore_unknown_names() {
-        let rules = parse("hsa_queue_create@2, hsa_amd_signal_async_handler,nonsense,hsa_signal_create@x");
-        assert_eq!(rules.len(), 2);
+        let rules = parse("hsa_queue_create@2, hsa_amd_signal_async_handler,nonsense,hsa_signal_create@x,pmc_read@1");
+        assert_eq!(rules.len(), 3);
+        assert_eq!(rules[2].function, PMC_READ);
         let calls = |r: &Rule| (0..4).map(|_| r.calls.fetch_add(1, Ordering::Relaxed) >= r.after).collect::<Vec<_>>();
         assert_eq!(calls(&rules[0]), [false, false, true, true]);
         assert_eq!(calls(&rules[1]), [true, true, true, true]);

@@ -241,7 +241,8 @@ pub(crate) fn execute(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<(
     if !finished {
         // The queue was destroyed while the packet waited for its dependencies. Hardware abandons such a
         // packet: no timestamps, and its completion signal is never decremented (a waiter must not be told
-        // that a barrier whose dependencies never resolved has completed).
+        // that a barrier whose dependencies never resolved has completed). Or a simulator-only fault
+        // dropped the completion of a counter read (`ROCPROF_RS_SIM_FAIL=pmc_read`).
         return Ok(());
     }
     if release != 0 {
@@ -450,10 +451,11 @@ fn barrier(q: &'static Queue, pkt: &[u8; 64], and: bool) -> Result<bool, Status>
     Ok(wait_until(q, || if and { deps.iter().all(|s| s.load() == 0) } else { deps.iter().any(|s| s.load() == 0) }))
 }
 
-/// AMD vendor packets; `Ok(false)` when a barrier-value packet was abandoned by a queue destroy.
+/// AMD vendor packets; `Ok(false)` when a barrier-value packet was abandoned by a queue destroy (or
+/// a fault dropped a PM4 counter read's completion).
 fn vendor(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<bool, Status> {
     match u32::from(pkt[2]) {
-        1 => pm4::execute_ib(q, index, pkt).map(|()| true),
+        1 => pm4::execute_ib(q, index, pkt),
         HSA_AMD_PACKET_TYPE_BARRIER_VALUE => {
             let s =
                 signal::lookup(hsa_signal_t { handle: u64_at(pkt, 8) }).map_err(|_| HSA_STATUS_ERROR_INVALID_SIGNAL)?;

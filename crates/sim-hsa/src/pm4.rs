@@ -136,7 +136,9 @@ fn violation(q: &Queue, index: u64, what: &str) {
 }
 
 /// Executes (validates, parses, logs) one PM4-IB packet.
-pub(crate) fn execute_ib(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<(), Status> {
+/// Returns whether the packet completed: false when the simulator-only fault `pmc_read` of
+/// `ROCPROF_RS_SIM_FAIL` drops the completion of a packet that read counters back (see `faults`).
+pub(crate) fn execute_ib(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<bool, Status> {
     EXECUTED.fetch_add(1, Ordering::Relaxed);
     let (addr, size) = match check_wrapper(pkt) {
         Ok(v) => v,
@@ -172,14 +174,14 @@ pub(crate) fn execute_ib(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Resul
     }
     let Some(model) = q.agent.gpu() else {
         violation(q, index, "PM4 IB on an agent without a command processor");
-        return Ok(());
+        return Ok(true);
     };
     let device = q.agent.pm4.get_or_init(|| std::sync::Mutex::new(Pm4Device::new(model)));
     let report = device.lock().unwrap_or_else(|e| e.into_inner()).execute(&dwords, &SimMemory);
     for i in report.issues {
         violation(q, index, &format!("{i:?}"));
     }
-    Ok(())
+    Ok(report.counter_reads == 0 || !crate::faults::fail(crate::faults::PMC_READ))
 }
 
 /// Device memory for the executor: any live allocation (pool memory is host memory in the sim).

@@ -53,6 +53,8 @@ pub(crate) struct EvalReport {
     pub(crate) dispatches: u64,
     /// Dispatches whose counters could not be read or evaluated.
     pub(crate) not_collected: u64,
+    /// Of those, by [`PmcStatus`] (its discriminant).
+    pub(crate) not_collected_by: [u64; 5],
     /// Dispatches of pass 1 that found no match in some other pass.
     pub(crate) unmatched: u64,
 }
@@ -212,6 +214,9 @@ impl<'a> CounterEval<'a> {
         if c.status != PmcStatus::Ok {
             c.values.clear();
             self.report.not_collected += 1;
+            if let Some(n) = self.report.not_collected_by.get_mut(c.status as usize) {
+                *n += 1;
+            }
         }
         c
     }

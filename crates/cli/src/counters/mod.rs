@@ -284,9 +284,19 @@ impl CounterSetup {
 /// matched across passes (never silent).
 pub(crate) fn report(pid: u32, r: &eval::EvalReport, merged: Option<&eval::Merged>) {
     if r.not_collected > 0 {
+        use rocprof_model::counters::PmcStatus;
+        let why: Vec<String> = r
+            .not_collected_by
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n > 0)
+            .map(|(status, n)| format!("{n} {}", PmcStatus::from_u32(status as u32).reason()))
+            .collect();
         eprintln!(
-            "rocprof-rs: warning: process {pid}: {} of {} counted dispatches have no counter values (no free counter buffer, or the counters were not read before the process ended); they are listed with status in the outputs' logs, not as zeros",
-            r.not_collected, r.dispatches
+            "rocprof-rs: warning: process {pid}: {} of {} counted dispatches have no counter values ({}); they have no counter rows in the outputs, never zeros",
+            r.not_collected,
+            r.dispatches,
+            why.join(", ")
         );
     }
     if let Some(m) = merged {

@@ -87,6 +87,8 @@ fn collect(
     }
     let stop = dev.execute(&streams.stop, &mem);
     let read = dev.execute(&streams.read, &mem);
+    assert_eq!((report.counter_reads, stop.counter_reads), (0, 0), "{}: start and stop read nothing back", t.name);
+    assert!(read.counter_reads >= names.len(), "{}: the read stream reads the counters back", t.name);
     report.packets += stop.packets + read.packets;
     report.memory_bytes_written += read.memory_bytes_written;
     report.issues.extend(stop.issues.into_iter().chain(read.issues));
