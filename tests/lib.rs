@@ -352,8 +352,9 @@ pub fn kernel_descriptor(code_object: &Path, name: &str) -> Option<[u8; 64]> {
     None
 }
 
-/// Simulated GPU targets (`../shared/reference/sim-agents.md`).
-pub const TARGETS: &[&str] = &["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"];
+/// Simulated GPU targets (`../shared/reference/sim-agents.md`), from the device model's one list.
+pub static TARGETS: std::sync::LazyLock<Vec<&'static str>> =
+    std::sync::LazyLock::new(|| rocprof_device::targets::names().collect());
 
 /// The value of `run_health.<key>` in a rocpd database's metadata (`lost.kernel_table_full`,
 /// `records_written`, `clean_exit`, ...), or None when the row is absent.

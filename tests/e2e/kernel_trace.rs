@@ -84,7 +84,7 @@ fn vector_add_rows_match_dispatches_rocm_5_2_abi() {
 
 #[test]
 fn vector_add_on_every_simulated_target_and_abi() {
-    for gpu in TARGETS {
+    for gpu in TARGETS.iter() {
         for abi in ["newest", "5.2"] {
             vector_add("vector_add_on_every_simulated_target_and_abi", gpu, abi, 20);
         }

@@ -16,7 +16,8 @@ use std::path::PathBuf;
 use anyhow::{anyhow, bail, Context, Result};
 
 /// The targets the database covers, with the agent properties the block tables do not record
-/// (SIMDs per CU and the default wavefront size, from `sim-agents.md`).
+/// (SIMDs per CU and the default wavefront size, from `sim-agents.md`). The device model's tests check
+/// that these are its targets, in its order.
 const TARGETS: &[(&str, &str, u32, u32)] = &[
     // (target, family, simd_per_cu, wave_front_size)
     ("gfx908", "gfx9", 4, 64),

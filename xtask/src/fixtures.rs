@@ -15,7 +15,8 @@ use anyhow::{bail, Context, Result};
 
 use crate::{root, status};
 
-/// Targets every kernel is compiled for; the simulator's configurable agents (`sim-agents.md`).
+/// Targets every kernel is compiled for; the simulator's configurable agents (`sim-agents.md`). xtask
+/// cannot depend on the device model, whose tests check that this copy is its list.
 pub(crate) const TARGETS: &[&str] = &["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"];
 
 /// Kernel sources in `fixtures/kernels/`; each becomes `<name>-<gfx>.co`.

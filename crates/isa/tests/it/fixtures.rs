@@ -2,6 +2,7 @@
 
 use crate::harness::*;
 
+/// Every simulated target (checked against the device model's list by its tests).
 const TARGETS: &[&str] = &["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"];
 
 #[test]

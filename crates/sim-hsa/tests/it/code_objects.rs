@@ -114,7 +114,7 @@ impl<'a> Elf<'a> {
 fn every_kernel_exists_for_every_target_as_an_amdgpu_code_object() {
     let dir = repo_root().join("fixtures").join("kernels");
     let mut checked = 0;
-    for target in TARGETS {
+    for target in TARGETS.iter() {
         for kernel in KERNELS {
             let path = dir.join(format!("{kernel}-{target}.co"));
             let data =
@@ -148,7 +148,7 @@ fn every_kernel_exists_for_every_target_as_an_amdgpu_code_object() {
 #[test]
 fn kernel_descriptors_match_the_documented_sizes_and_point_at_the_code() {
     let dir = repo_root().join("fixtures").join("kernels");
-    for target in TARGETS {
+    for target in TARGETS.iter() {
         for kernel in KERNELS {
             let path = dir.join(format!("{kernel}-{target}.co"));
             let data = fs::read(&path).unwrap();
@@ -205,7 +205,7 @@ fn kernels_readme_lists_every_source_and_target() {
         assert!(dir.join(format!("{kernel}.cl")).is_file(), "{kernel}.cl missing");
         assert!(readme.contains(&format!("`{kernel}.cl`")), "README does not describe {kernel}.cl");
     }
-    for target in TARGETS {
+    for target in TARGETS.iter() {
         assert!(readme.contains(target), "README does not mention {target}");
     }
 }

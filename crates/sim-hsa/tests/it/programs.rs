@@ -12,7 +12,7 @@ const TIMEOUT: Duration = Duration::from_secs(120);
 #[test]
 fn every_fixture_runs_on_every_target() {
     let Some(stage) = stage("every_fixture_runs_on_every_target") else { return };
-    for target in TARGETS {
+    for target in TARGETS.iter() {
         let mut cmd = fixture(&stage, "vector_add", Some(target));
         cmd.arg("100");
         let out = run(cmd, TIMEOUT);

@@ -154,7 +154,7 @@ fn rocminfo_lists_every_configured_agent() {
     let Some(stage) = stage(test) else { return };
     let Some(agents_md) = rocprof_test_inputs::shared(test, "reference/sim-agents.md") else { return };
     let boards = boards(&agents_md);
-    let targets = ["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"];
+    let targets: Vec<&str> = rocprof_device::targets::names().collect();
     for abi in ["newest", "5.2"] {
         let Some(out) = rocminfo(&stage, Some(&targets.join(",")), abi) else { return };
         let agents = parse_agents(&out.stdout);
@@ -165,7 +165,7 @@ fn rocminfo_lists_every_configured_agent() {
             "{abi}: CPU pools {:?} lack a kernarg pool",
             agents[0].pools
         );
-        for (agent, target) in agents[1..].iter().zip(targets) {
+        for (agent, target) in agents[1..].iter().zip(targets.iter().copied()) {
             let board = &boards[target];
             let what = format!("{abi} {target}");
             assert_eq!(agent.get("Name"), target, "{what}");

@@ -9,8 +9,10 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// Targets the fixtures are built for (`fixtures/kernels/README.md`) and hsa-sim can present.
-pub(crate) const TARGETS: &[&str] = &["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"];
+/// Targets the fixtures are built for (`fixtures/kernels/README.md`) and hsa-sim can present: the
+/// device model's one list.
+pub(crate) static TARGETS: std::sync::LazyLock<Vec<&'static str>> =
+    std::sync::LazyLock::new(|| rocprof_device::targets::names().collect());
 
 /// Kernels of `fixtures/kernels/`.
 pub(crate) const KERNELS: &[&str] = &["vector_add", "saxpy", "fill", "block_sum"];
