@@ -40,6 +40,47 @@ fn crash_after_n_dispatches_keeps_all_n() {
     }
 }
 
+/// Issue 14: the application learns that its last dispatch finished through whichever wait
+/// function it uses, then crashes at once: the completion must be written before that function
+/// returns (its wrapper), or the record is lost (the writer thread's poll comes up to 20 ms late).
+/// Every wait function a HIP or HSA application may use, each for every completion.
+#[test]
+fn issue_14_a_crash_right_after_any_wait_function_keeps_every_dispatch() {
+    let test = "issue_14_a_crash_right_after_any_wait_function_keeps_every_dispatch";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.fixture("crash_after", test) else { return };
+    let n = 3u64;
+    for kind in [
+        "scacquire",
+        "relaxed",
+        "amd_any",
+        "amd_all",
+        "group_scacquire",
+        "group_relaxed",
+        "poll_scacquire",
+        "poll_relaxed",
+    ] {
+        let p = kernel_trace(&stage, "gfx942", &app, &[&n.to_string(), "segv", kind], &[]);
+        assert!(
+            p.run.status.code() == Some(128 + 11) || p.run.status.signal() == Some(11),
+            "{kind}: the application's SIGSEGV reported, got {:?}:\n{}",
+            p.run.status,
+            p.run.transcript()
+        );
+        assert!(p.run.stdout.contains("dispatches completed"), "{kind}:\n{}", p.run.transcript());
+        let db = find_one(&p.out, ".db");
+        let ids: Vec<u64> = db_kernels(&db).iter().map(|k| k.dispatch_id).collect();
+        assert_eq!(
+            ids,
+            (1..=n).collect::<Vec<_>>(),
+            "{kind}: every dispatch waited for with it is in the database:\n{}",
+            p.run.transcript()
+        );
+        assert_eq!(db_health(&db, "incomplete_dispatches").as_deref(), Some("0"), "{kind}");
+        assert_eq!(db_health(&db, "lost_total").as_deref(), Some("0"), "{kind}");
+    }
+}
+
 /// Issue 14: abort() (a failed assert) instead of SIGSEGV: every waited dispatch is kept, the
 /// database says the process did not exit cleanly, and the CLI exits 128 + 6.
 #[test]
