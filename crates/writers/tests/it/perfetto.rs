@@ -470,3 +470,52 @@ fn overlapping_copies_of_one_thread_go_on_separate_tracks_of_the_same_name() {
         assert_eq!(s.end, want.end.ns);
     }
 }
+
+/// Fuzzing found the closing `0` points of counter and memory tracks computed as `last + pad`,
+/// which wrapped (release builds) to a point near time 0 when a hostile database held a time near
+/// `u64::MAX`: every point must lie within the records' span (plus the pads), never before it.
+#[test]
+fn tracks_of_records_near_the_end_of_time_close_without_wrapping() {
+    use rocprof_model::counters::{CounterCollection, CounterId, CounterInfo, CounterValue, PmcStatus};
+    use rocprof_model::{AgentId, MemoryAllocationOp, StreamId, StringId};
+    let mut trace = host_trace();
+    let late = u64::MAX - 10;
+    for d in &mut trace.dispatches {
+        d.start = Timestamp::boottime(late - 5);
+        d.end = Timestamp::boottime(late);
+    }
+    let s = &mut trace.strings;
+    let name = s.intern("SQ_WAVES");
+    trace.counters.push(CounterInfo {
+        id: CounterId(1),
+        agent: AgentId(1),
+        name,
+        description: s.intern("Waves"),
+        block: s.intern("SQ"),
+        expression: StringId::EMPTY,
+        is_derived: false,
+        dimensions: s.intern("DIMENSION_XCC[0:0]"),
+    });
+    let d = trace.dispatches[0];
+    trace.counter_collections.push(CounterCollection {
+        dispatch: d,
+        status: PmcStatus::Ok,
+        values: vec![CounterValue { counter: CounterId(1), name, value: 3.0 }],
+    });
+    let first = trace.memory_allocations.iter().map(|a| a.start.ns).min().unwrap();
+    let mut alloc = trace.memory_allocations[0].clone();
+    (alloc.start, alloc.end, alloc.operation) =
+        (Timestamp::boottime(late), Timestamp::boottime(late), MemoryAllocationOp::Allocate);
+    alloc.stream = StreamId(0);
+    trace.memory_allocations.push(alloc);
+    let decoded = decode(&write(&trace, "pftrace-end-of-time"));
+    let pmc: Vec<_> = decoded.counters.iter().filter(|(k, _)| k.contains("SQ_WAVES")).collect();
+    assert!(!pmc.is_empty(), "a SQ_WAVES track in {:?}", decoded.counters.keys());
+    for (track, points) in pmc {
+        assert!(points.iter().all(|p| p.0 >= late - 5 - 1_000_000), "{track}: a point before the dispatch: {points:?}");
+        assert!(points.iter().any(|p| p.1 == 3.0), "{track}: the value");
+    }
+    let bytes = points(&decoded, "ALLOCATE BYTES on Agent [1] (GPU)");
+    assert!(bytes.iter().all(|p| p.0 >= first.saturating_sub(1_000_000)), "a point before the first record: {bytes:?}");
+    assert!(bytes.iter().any(|p| p.0 >= late), "the late allocation is drawn: {bytes:?}");
+}
