@@ -503,7 +503,7 @@ fn tracks_of_records_near_the_end_of_time_close_without_wrapping() {
         values: vec![CounterValue { counter: CounterId(1), name, value: 3.0 }],
     });
     let first = trace.memory_allocations.iter().map(|a| a.start.ns).min().unwrap();
-    let mut alloc = trace.memory_allocations[0].clone();
+    let mut alloc = trace.memory_allocations[0];
     (alloc.start, alloc.end, alloc.operation) =
         (Timestamp::boottime(late), Timestamp::boottime(late), MemoryAllocationOp::Allocate);
     alloc.stream = StreamId(0);
