@@ -264,3 +264,39 @@ fn issue_14_duplicate_ids_and_dangling_references_are_read_or_refused_in_one_lin
     });
     check(&far, &dir, [Want::Ok; 4]);
 }
+
+/// The fuzz targets (a separate workspace under `fuzz/`, built only with nightly) call the CLI
+/// through `rocprof_cli::fuzzing`; this keeps those entry points working on real inputs, so a
+/// change that breaks them shows up in the suite: every reader succeeds on a sound database, and
+/// the `-i` files of `fixtures/inputs` give their number of jobs.
+#[test]
+fn issue_14_the_fuzz_targets_entry_points_run_real_inputs() {
+    let dir = scratch("fuzz-entry-points");
+    let db = base_db(&dir);
+    let codes = rocprof_cli::fuzzing::rocpd_readers(&db, &dir);
+    assert_eq!(
+        format!("{codes:?}"),
+        format!("{:?}", [std::process::ExitCode::SUCCESS; 4]),
+        "convert, summary, diff, merge"
+    );
+    for f in ["csv", "json", "pftrace"] {
+        assert!(
+            std::fs::read_dir(dir.join("convert"))
+                .unwrap()
+                .flatten()
+                .any(|e| e.path().extension().is_some_and(|x| x == f)),
+            "convert wrote no .{f}"
+        );
+    }
+    assert!(dir.join("merged.db").is_file());
+    let inputs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/inputs");
+    let jobs = |name: &str| {
+        let text = std::fs::read_to_string(inputs.join(name)).unwrap();
+        rocprof_cli::fuzzing::input_file(name, &text)
+    };
+    assert_eq!(
+        ["two_passes.txt", "two_jobs.yml", "two_jobs.json", "multiplex.yml", "filtering.yml", "malformed.json"]
+            .map(jobs),
+        [2, 2, 2, 1, 1, 0]
+    );
+}
