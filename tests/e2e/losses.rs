@@ -333,15 +333,19 @@ fn issue_14_a_failed_completion_handler_of_a_gated_dispatch_opens_its_gate_and_i
     );
 }
 
-#[test]
-fn issue_14_counters_not_read_back_are_counted_and_neither_the_profiler_nor_the_application_waits_forever() {
-    let test = "issue_14_counters_not_read_back_are_counted_and_neither_the_profiler_nor_the_application_waits_forever";
-    // One batch of 5 counted dispatches behind a gate; hsa-sim's simulator-only device fault drops
-    // the completion signal of every counter read after the third (the packets execute, the queue
-    // goes on). The profiler gives each of those reads a bounded wait (0.5 s), records the dispatch
-    // as not read, and completes the read signal itself so that the next counted dispatch's
-    // serialising barrier is not held forever.
-    let Some(f) = counted(test, &["1", "1", "5", "0", "5", "--gate"], &[("ROCPROF_RS_SIM_FAIL", "pmc_read@3")]) else {
+/// One batch of 5 counted dispatches behind a gate; hsa-sim's simulator-only device fault drops the
+/// completion signal of every counter read after the third (the packets execute, the queue goes
+/// on). The profiler gives each of those reads a bounded wait (0.5 s), records the dispatch as not
+/// read, and completes the read signal itself so that the next counted dispatch's serialising
+/// barrier is not held forever. `overlap`: the dispatches have no completion signal of their own
+/// (one barrier after the batch has it), so the writer thread's poll records them, not a waiting
+/// application thread (before, the poll waited for the read forever and the application hung).
+fn counters_not_read(test: &str, overlap: bool) {
+    let mut args = vec!["1", "1", "5", "0", "5", "--gate"];
+    if overlap {
+        args.push("--overlap");
+    }
+    let Some(f) = counted(test, &args, &[("ROCPROF_RS_SIM_FAIL", "pmc_read@3")]) else {
         return;
     };
     let ids: Vec<u64> = f.rows.iter().map(|k| k.dispatch_id).collect();
@@ -365,4 +369,17 @@ fn issue_14_counters_not_read_back_are_counted_and_neither_the_profiler_nor_the_
         f.p.run.transcript()
     );
     assert_eq!(db_counter_rows(&f.db), counted.iter().map(|&id| (id, 1.0)).collect::<Vec<_>>());
+}
+
+#[test]
+fn issue_14_counters_not_read_back_are_counted_and_neither_the_profiler_nor_the_application_waits_forever() {
+    counters_not_read(
+        "issue_14_counters_not_read_back_are_counted_and_neither_the_profiler_nor_the_application_waits_forever",
+        false,
+    );
+}
+
+#[test]
+fn issue_14_counters_not_read_back_of_dispatches_nobody_waits_for_are_given_up_by_the_poll() {
+    counters_not_read("issue_14_counters_not_read_back_of_dispatches_nobody_waits_for_are_given_up_by_the_poll", true);
 }

@@ -115,6 +115,9 @@ pub struct Buffer {
     holds: AtomicU32,
     /// Group the current dispatch uses.
     group: AtomicU32,
+    /// When [`PmcState::read_done`] first found the read not completed after its kernel had (ns,
+    /// 0: not yet).
+    overdue_since: AtomicU64,
 }
 
 /// Counter collection on one GPU agent.
@@ -313,6 +316,7 @@ impl AgentPmc {
                 chain_prev: AtomicU32::new(NONE),
                 holds: AtomicU32::new(0),
                 group: AtomicU32::new(0),
+                overdue_since: AtomicU64::new(0),
             });
         }
         let free = Mpmc::new(count);
@@ -464,6 +468,7 @@ impl PmcState {
         let n = agent.counted.fetch_add(1, Ordering::Relaxed);
         let group = ((n / agent.interval) % b.packets.len().max(1) as u64) as u32;
         b.group.store(group, Ordering::Relaxed);
+        b.overdue_since.store(0, Ordering::Relaxed);
         b.holds.store(2, Ordering::Release);
         if let Some(store) = o.signal_silent_store_relaxed.or(o.signal_store_relaxed) {
             // SAFETY: our own live signal; nobody waits on it (its previous users have all passed).
@@ -485,11 +490,22 @@ impl PmcState {
         (i, k + 1)
     }
 
-    /// Whether the read packet of `buffer` on agent `a` has completed (true for [`EXHAUSTED`]).
+    /// Whether the completion of a counted dispatch whose kernel has finished can be recorded now
+    /// (the writer thread's poll asks): its read packet has completed, or it has been overdue for
+    /// [`READ_WAIT`] since the poll first found it so ([`PmcState::finish`] then gives it up; else
+    /// nobody would, when the application does not wait for the dispatch, and the next counted
+    /// dispatch's serialising barrier would hold its queue forever). True for [`EXHAUSTED`].
     pub fn read_done(&self, o: &Originals, a: usize, buffer: u32) -> bool {
         let Some(b) = self.agents.get(a).and_then(|x| x.buffers.get(buffer as usize)) else { return true };
         // SAFETY: our own live signal.
-        o.signal_load_relaxed.is_none_or(|load| unsafe { load(b.signal) } <= 0)
+        if o.signal_load_relaxed.is_none_or(|load| unsafe { load(b.signal) } <= 0) {
+            return true;
+        }
+        let now = clock::now_ns();
+        match b.overdue_since.compare_exchange(0, now, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => false,
+            Err(since) => now.saturating_sub(since) > READ_WAIT.as_nanos() as u64,
+        }
     }
 
     /// A counted dispatch that will never run (its queue was destroyed first): completes its read

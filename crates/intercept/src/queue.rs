@@ -222,7 +222,8 @@ pub unsafe fn destroy(queue: *mut hsa_queue_t) -> hsa_status_t {
 
 /// After a queue is destroyed, its dispatches that never ran never will: close them (their
 /// dispatch record stays, marked incomplete by the reader) so that exit does not wait for them.
-/// The caller has recorded the finished ones first ([`poll_completions`]). Cold path.
+/// The caller has recorded the finished ones first ([`poll_completions`]); one the poll left
+/// because its counters' read is overdue is recorded here. Cold path.
 ///
 /// A gated dispatch whose kernel finished (its signal left the start value) is left to its
 /// completion handler. One that never ran is closed too, but its slot is not reused: its
@@ -258,6 +259,17 @@ fn settle_queue(g: &Global, o: &Originals, queue_index: usize) {
             .is_err()
         {
             continue;
+        }
+        if !gated {
+            let signal = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };
+            // SAFETY: our own live signal, read through the runtime's original function.
+            let ran = o.signal_load_relaxed.is_some_and(|load| (unsafe { load(signal) }) < start as i64);
+            if ran {
+                // Its kernel finished, but the poll left it because its counters' read is overdue:
+                // record it now (`finish` gives the read up after its bounded wait).
+                finish(g, o, i, slot);
+                continue;
+            }
         }
         forget_app_signal(g, slot);
         let a = slot.pmc_agent.swap(crate::pmc::NONE, Ordering::AcqRel);
