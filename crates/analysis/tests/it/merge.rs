@@ -132,7 +132,11 @@ fn merging_per_process_databases_keeps_every_row() {
 #[test]
 fn merging_amds_sample_databases_keeps_every_row_and_amds_reader_reads_the_result() {
     let dir = scratch("merge-amd");
-    let (Some(a), Some(b)) = (crate::summary::amd_sample(&dir, 0), crate::summary::amd_sample(&dir, 1)) else { return };
+    let test = "merging_amds_sample_databases_keeps_every_row_and_amds_reader_reads_the_result";
+    let (Some(a), Some(b)) = (crate::summary::amd_sample(test, &dir, 0), crate::summary::amd_sample(test, &dir, 1))
+    else {
+        return;
+    };
     let ours = run_db(&dir, "ours", 4242, 30, 0.05, 1, &|_| 1.0);
     let inputs = vec![a, b, ours];
     let merged = dir.join("merged.db");

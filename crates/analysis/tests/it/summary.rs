@@ -67,26 +67,28 @@ fn per_domain_tables_come_in_rocprofv3_order_and_groups_list_their_domains() {
     assert!(!s.render(&opts(false, false, &["HIP"], SummaryUnit::Nsec)).contains("ROCPROFV3"));
 }
 
-/// AMD's own sample database (`make_sample_db.py`, built from AMD's schema files), when
-/// python3 is there to build it.
-pub(crate) fn amd_sample(dir: &std::path::Path, variant: u32) -> Option<std::path::PathBuf> {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/tools/rocpd-check/make_sample_db.py");
+/// AMD's own sample database (`make_sample_db.py` from `../shared`, built from AMD's schema
+/// files by python3). Both are inputs CI has: when one is missing the test skips, or fails under
+/// `CI=true` ([`rocprof_test_inputs::skip_or_fail`]).
+pub(crate) fn amd_sample(test: &str, dir: &std::path::Path, variant: u32) -> Option<std::path::PathBuf> {
+    let script = rocprof_test_inputs::shared(test, "tools/rocpd-check/make_sample_db.py")?;
+    let python = rocprof_test_inputs::program(test, "python3", "python3")?;
     let out = dir.join(format!("amd-sample-{variant}.db"));
-    match std::process::Command::new("python3").arg(script).arg(&out).arg("--variant").arg(variant.to_string()).output()
-    {
-        Ok(o) if o.status.success() => Some(out),
-        Ok(o) => panic!("make_sample_db.py failed: {}", String::from_utf8_lossy(&o.stderr)),
-        Err(e) => {
-            eprintln!("skipped: python3 is needed to build AMD's sample database ({e})");
-            None
-        }
-    }
+    let o = std::process::Command::new(python)
+        .arg(script)
+        .arg(&out)
+        .arg("--variant")
+        .arg(variant.to_string())
+        .output()
+        .unwrap_or_else(|e| panic!("running python3: {e}"));
+    assert!(o.status.success(), "make_sample_db.py failed: {}", String::from_utf8_lossy(&o.stderr));
+    Some(out)
 }
 
 #[test]
 fn amds_sample_database_is_read_domain_by_domain() {
     let dir = scratch("amd-sample");
-    let Some(db) = amd_sample(&dir, 0) else { return };
+    let Some(db) = amd_sample("amds_sample_database_is_read_domain_by_domain", &dir, 0) else { return };
     let db = Database::open(&db).unwrap();
     let counts = db.domain_counts().unwrap();
     let get = |d: &str| counts.get(d).copied().unwrap_or(0);
