@@ -370,12 +370,17 @@ fn issue_14_a_failed_completion_handler_of_a_gated_dispatch_opens_its_gate_and_i
 /// barrier is not held forever. `overlap`: the dispatches have no completion signal of their own
 /// (one barrier after the batch has it), so the writer thread's poll records them, not a waiting
 /// application thread (before, the poll waited for the read forever and the application hung).
-fn counters_not_read(test: &str, overlap: bool) {
+/// `gated`: `ROCPROF_RS_GATE_COMPLETIONS=1`, the runtime's completion handler records them.
+fn counters_not_read(test: &str, overlap: bool, gated: bool) {
     let mut args = vec!["1", "1", "5", "0", "5", "--gate"];
     if overlap {
         args.push("--overlap");
     }
-    let Some(f) = counted(test, &args, &[("ROCPROF_RS_SIM_FAIL", "pmc_read@3")]) else {
+    let mut env = vec![("ROCPROF_RS_SIM_FAIL", "pmc_read@3")];
+    if gated {
+        env.push(("ROCPROF_RS_GATE_COMPLETIONS", "1"));
+    }
+    let Some(f) = counted(test, &args, &env) else {
         return;
     };
     let ids: Vec<u64> = f.rows.iter().map(|k| k.dispatch_id).collect();
@@ -406,10 +411,63 @@ fn issue_14_counters_not_read_back_are_counted_and_neither_the_profiler_nor_the_
     counters_not_read(
         "issue_14_counters_not_read_back_are_counted_and_neither_the_profiler_nor_the_application_waits_forever",
         false,
+        false,
+    );
+}
+
+#[test]
+fn issue_14_counters_not_read_back_of_gated_dispatches_are_given_up_by_their_completion_handler() {
+    counters_not_read(
+        "issue_14_counters_not_read_back_of_gated_dispatches_are_given_up_by_their_completion_handler",
+        false,
+        true,
     );
 }
 
 #[test]
 fn issue_14_counters_not_read_back_of_dispatches_nobody_waits_for_are_given_up_by_the_poll() {
-    counters_not_read("issue_14_counters_not_read_back_of_dispatches_nobody_waits_for_are_given_up_by_the_poll", true);
+    counters_not_read(
+        "issue_14_counters_not_read_back_of_dispatches_nobody_waits_for_are_given_up_by_the_poll",
+        true,
+        false,
+    );
+}
+
+#[test]
+fn issue_14_a_failed_copy_completion_handler_is_counted_and_the_application_sees_its_copy_complete() {
+    let test = "issue_14_a_failed_copy_completion_handler_is_counted_and_the_application_sees_its_copy_complete";
+    let Some(stage) = rocprof_e2e::stage(test) else { return };
+    let Some(app) = stage.fixture("async_copy", test) else { return };
+    let out = rocprof_e2e::scratch("out");
+    let d = out.display().to_string();
+    let env = [("ROCPROF_RS_INTERCEPT_FAULT".to_string(), "completion@3".to_string())];
+    let run = rocprof_e2e::profile(
+        &stage,
+        &["--simulate", "gfx942", "--memory-copy-trace", "-f", "rocpd", "-d", &d],
+        &app,
+        &[],
+        &env,
+    );
+    let p = crate::common::Profiled::new(run, out);
+    // The fourth copy's handler fails (the fill read-back, the only copy in flight then, waited
+    // for): its application signal is still completed (before, the application waited for it
+    // forever), the loss is counted, and the tool turns itself off (a failure inside the library
+    // disables it), so the copies after it are not traced.
+    assert!(p.run.status.success(), "{}", p.run.transcript());
+    assert!(p.run.stdout.contains("async_copy: ok"), "{}", p.run.transcript());
+    let db = find_one(&p.out, ".db");
+    let f = Filled { rows: Vec::new(), db, p };
+    let copies: i64 = rusqlite::Connection::open(&f.db)
+        .unwrap()
+        .query_row("SELECT COUNT(*) FROM rocpd_memory_copy", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(copies, 3, "the copies before the failure:\n{}", f.p.run.transcript());
+    assert_eq!(f.health("lost.completion_lost"), 1, "{}", f.p.run.transcript());
+    f.assert_warned(1, "completion_lost");
+    f.assert_other_reasons_zero("completion_lost");
+    assert!(
+        f.p.run.stderr.contains("internal error in copy completion handler; profiling disabled"),
+        "{}",
+        f.p.run.transcript()
+    );
 }

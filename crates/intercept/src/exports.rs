@@ -636,7 +636,7 @@ pub unsafe extern "C" fn region_owner_callback(region: hsa_region_t, data: *mut 
 /// Called by the runtime's async-handler thread with the argument we registered.
 pub unsafe extern "C" fn copy_completion_handler(_value: hsa_signal_value_t, arg: *mut c_void) -> bool {
     let index = arg as usize as u32;
-    ffi_guard("copy completion handler", || false, || memory::on_copy_complete(index))
+    ffi_guard("copy completion handler", || memory::copy_completion_failed(index), || memory::on_copy_complete(index))
 }
 
 macro_rules! scratch_hooks {

@@ -6,7 +6,8 @@
 //! once, by panicking at its entry as a bug would. "Completion handler" is whatever records a traced
 //! dispatch's completion: the runtime's async handler of a gated dispatch
 //! (`ROCPROF_RS_GATE_COMPLETIONS=1`, `queue::on_complete`), otherwise the recording done by the
-//! application thread that waited for the dispatch or by the writer thread's poll (`queue::finish`).
+//! application thread that waited for the dispatch or by the writer thread's poll (`queue::finish`);
+//! and the runtime's async handler of a traced copy (`memory::on_copy_complete`).
 //! Anything else is reported once and ignored. Read once, when the library initialises.
 //!
 //! Cost when unset: one relaxed atomic load per recorded completion.

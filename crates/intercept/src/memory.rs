@@ -62,6 +62,9 @@ struct CopyInfo {
     direction: AtomicU32,
     /// The runtime refused the copy: the handler only frees the slot.
     cancelled: AtomicBool,
+    /// The application's signal has had its decrement for this copy (exactly one, by the handler
+    /// or, when the handler failed, by its fallback).
+    app_released: AtomicBool,
     /// Recorded times, kept after completion for `hsa_amd_profiling_get_async_copy_time` on the
     /// application's signal (valid when `done`).
     start_ns: AtomicU64,
@@ -241,6 +244,7 @@ pub fn copy(args: CopyArgs, completion: hsa_signal_t, call: impl FnOnce(hsa_sign
     info.tid.store(sink::tid(), Ordering::Relaxed);
     info.direction.store(direction as u32, Ordering::Relaxed);
     info.cancelled.store(false, Ordering::Relaxed);
+    info.app_released.store(false, Ordering::Relaxed);
     info.done.store(false, Ordering::Release);
     let ours = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };
     let reset = o.signal_silent_store_relaxed.unwrap_or(store);
@@ -274,6 +278,7 @@ pub fn copy(args: CopyArgs, completion: hsa_signal_t, call: impl FnOnce(hsa_sign
 
 /// The copy completion handler's body (runtime async thread). Returns false: one-shot.
 pub fn on_copy_complete(index: u32) -> bool {
+    crate::fault::completion();
     let (Some(m), Some(o)) = (memory(), state::originals()) else { return false };
     let (Some(slot), Some(info)) = (m.pool.slot(index), m.info.get(index as usize)) else { return false };
     if !info.cancelled.load(Ordering::Acquire) {
@@ -307,16 +312,42 @@ pub fn on_copy_complete(index: u32) -> bool {
             });
         }
         // Now the application may see its copy complete: the runtime's decrement by one.
-        let app = hsa_signal_t { handle: info.app_signal.load(Ordering::Relaxed) };
-        if app.handle != 0 {
-            if let Some(sub) = o.signal_subtract_screlease {
-                // SAFETY: the application's signal, which it keeps alive until the copy is done.
-                unsafe { sub(app, 1) };
-            }
-        }
+        release_app_signal(o, info);
     }
     // The runtime removes this handler's registration after we return: the slot is handed out
     // again one completion later.
+    m.pool.release_deferred(index);
+    false
+}
+
+/// Completes the application's signal of a copy (the runtime's decrement by one), once.
+fn release_app_signal(o: &Originals, info: &CopyInfo) {
+    if info.app_released.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    let app = hsa_signal_t { handle: info.app_signal.load(Ordering::Relaxed) };
+    if app.handle != 0 {
+        if let Some(sub) = o.signal_subtract_screlease {
+            // SAFETY: the application's signal, which it keeps alive until the copy is done.
+            unsafe { sub(app, 1) };
+        }
+    }
+}
+
+/// Last resort when [`on_copy_complete`] failed internally (its guard caught a panic): the copy's
+/// record is lost, counted as `completion_lost`, and the application's signal is still completed
+/// (unless the runtime had refused the copy), so the application is not hung; the slot is handed
+/// back as the handler would have.
+pub fn copy_completion_failed(index: u32) -> bool {
+    let (Some(m), Some(o)) = (memory(), state::originals()) else { return false };
+    if let Some(g) = state::global() {
+        g.sink.count_loss(LossReason::CompletionLost);
+    }
+    if let Some(info) = m.info.get(index as usize) {
+        if !info.cancelled.load(Ordering::Acquire) {
+            release_app_signal(o, info);
+        }
+    }
     m.pool.release_deferred(index);
     false
 }
