@@ -471,3 +471,40 @@ fn issue_14_a_failed_copy_completion_handler_is_counted_and_the_application_sees
         f.p.run.transcript()
     );
 }
+
+#[test]
+fn issue_14_a_record_torn_by_a_dying_producer_is_counted_and_the_records_before_it_kept() {
+    let test = "issue_14_a_record_torn_by_a_dying_producer_is_counted_and_the_records_before_it_kept";
+    let Some(stage) = rocprof_e2e::stage(test) else { return };
+    let Some(app) = stage.fixture("vector_add", test) else { return };
+    let keep = vec![("ROCPROF_RS_KEEP_CAPTURE".to_string(), "1".to_string())];
+    let p = kernel_trace(&stage, "gfx942", &app, &["20"], &keep);
+    assert!(p.run.status.success(), "{}", p.run.transcript());
+    let captures = rocprof_e2e::find_files(&p.out, ".rpcap");
+    let [capture] = captures.as_slice() else { panic!("one kept capture expected: {captures:?}") };
+    let mut bytes = std::fs::read(capture).unwrap();
+    let records = first_chunk_records(&bytes);
+    assert!(records.len() > 20, "{} records", records.len());
+    // The chunk's last record as a producer leaves it when it dies after writing the body but
+    // before storing the commit word (stored last): frame word 0.
+    let last = *records.last().unwrap();
+    bytes[last..last + 4].fill(0);
+    let torn = rocprof_e2e::scratch("torn-capture");
+    let _g = rocprof_e2e::ScratchGuard(torn.clone());
+    std::fs::create_dir_all(torn.join("in")).unwrap();
+    std::fs::write(torn.join("in/1.rpcap"), &bytes).unwrap();
+    let d = |s: &str| torn.join(s).display().to_string();
+    let r = rocprof_e2e::run(&stage.cli(), &["--kernel-trace", "-d", &d("out"), "--from-capture", &d("in")], &[]);
+    assert!(r.status.success(), "{}", r.transcript());
+    let db = find_one(&torn.join("out"), ".db");
+    assert_eq!(db_health(&db, "lost.torn_tail").as_deref(), Some("1"), "{}", r.transcript());
+    assert_eq!(db_health(&db, "lost.damaged").as_deref(), Some("0"), "{}", r.transcript());
+    let rows = db_kernels(&db).len() as u64;
+    let incomplete: u64 = db_health(&db, "incomplete_dispatches").unwrap().parse().unwrap();
+    assert!(rows >= 19 && rows + incomplete == 20, "{rows} rows, {incomplete} incomplete:\n{}", r.transcript());
+    assert!(
+        r.stderr.contains(": 1 records cut off at the end of the capture (process killed mid-write) [torn_tail]"),
+        "{}",
+        r.transcript()
+    );
+}
