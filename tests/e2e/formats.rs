@@ -34,6 +34,32 @@ pub(crate) fn pftrace_slices(path: &Path) -> HashMap<String, usize> {
     out
 }
 
+/// The annotations of the `run_health` instant event(s) in a `.pftrace`, decoded with
+/// `perfetto_protos`: one map per process, in file order.
+pub(crate) fn pftrace_run_health(path: &Path) -> Vec<std::collections::BTreeMap<String, u64>> {
+    let trace = PfTrace::parse_from_bytes(&std::fs::read(path).unwrap()).expect("a Perfetto trace");
+    let mut names: HashMap<u64, String> = HashMap::new();
+    let mut out = Vec::new();
+    for p in &trace.packet {
+        if let Some(d) = p.interned_data.as_ref() {
+            for n in &d.event_names {
+                names.insert(n.iid(), n.name().to_string());
+            }
+        }
+        if !p.has_track_event() {
+            continue;
+        }
+        let e = p.track_event();
+        if e.type_() != track_event::Type::TYPE_INSTANT
+            || names.get(&e.name_iid()).map(String::as_str) != Some("run_health")
+        {
+            continue;
+        }
+        out.push(e.debug_annotations.iter().map(|a| (a.name().to_string(), a.uint_value())).collect());
+    }
+    out
+}
+
 /// Runs `../shared/tools/perfetto-check/check.sh --strict` on `trace` and returns its report;
 /// fails the test when the trace processor reports import errors.
 pub(crate) fn perfetto_check(test: &str, trace: &Path) -> Option<String> {
@@ -50,6 +76,35 @@ pub(crate) fn perfetto_check(test: &str, trace: &Path) -> Option<String> {
     }
     assert!(out.status.success(), "perfetto-check rejected {}:\n{text}", trace.display());
     Some(text)
+}
+
+/// Runs perfetto-check `--strict` on `trace` with the `-q` SQL `queries`, each of whose rows is
+/// one `name=value` string, and returns those figures (the check must accept the trace).
+pub(crate) fn perfetto_figures(test: &str, trace: &Path, queries: &[&str]) -> Option<HashMap<String, i64>> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tools/perfetto-check/check.sh");
+    if !script.exists() {
+        rocprof_test_inputs::skip_or_fail(test, format!("{} not found", script.display()));
+        return None;
+    }
+    let mut cmd = Command::new("bash");
+    cmd.arg(&script).arg(trace).arg("--strict");
+    for q in queries {
+        cmd.arg("-q").arg(q);
+    }
+    let out = cmd.output().expect("run perfetto-check");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    if out.status.code() == Some(3) {
+        rocprof_test_inputs::skip_or_fail(test, format!("perfetto-check could not set up:\n{text}"));
+        return None;
+    }
+    assert!(out.status.success(), "perfetto-check rejected {}:\n{text}", trace.display());
+    Some(
+        text.lines()
+            .filter_map(|l| l.trim().split_once('='))
+            .filter(|(k, _)| !k.contains(' '))
+            .filter_map(|(k, v)| Some((k.to_string(), v.trim().parse().ok()?)))
+            .collect(),
+    )
 }
 
 /// Runs `../shared/tools/otf2-check/check.sh` (the OTF2 reference reader) on `anchor` and returns

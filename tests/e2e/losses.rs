@@ -508,3 +508,56 @@ fn issue_14_a_record_torn_by_a_dying_producer_is_counted_and_the_records_before_
         r.transcript()
     );
 }
+
+/// Issue 14: a loss is reported with its count in every output format, not only in rocpd and CSV.
+/// The empty-signal-pool case (`signals=3`: 2 of each gated batch of 5 untraced, 4 in all) written
+/// with `-f rocpd csv json pftrace otf2`: `lost.signal_pool_empty` = 4 and `lost_total` = 4 in the
+/// database's `run_health` metadata, `run_health.csv`, the JSON `metadata.run_health`, the
+/// annotations of the Perfetto trace's `run_health` instant and the OTF2 archive's `run_health.*`
+/// properties (`otf2-print -G`); and every other `run_health` entry is the same in all five.
+/// The trace processor and the OTF2 reference reader accept the files.
+#[test]
+fn issue_14_a_loss_is_reported_with_its_count_in_every_output_format() {
+    use std::collections::BTreeMap;
+
+    let test = "issue_14_a_loss_is_reported_with_its_count_in_every_output_format";
+    let Some(stage) = rocprof_e2e::stage(test) else { return };
+    let Some(app) = stage.fixture("soak", test) else { return };
+    let out = rocprof_e2e::ScratchGuard(rocprof_e2e::scratch(test));
+    let dir = out.0.display().to_string();
+    let formats = ["-f", "rocpd", "csv", "json", "pftrace", "otf2"];
+    let mut args = vec!["--simulate", "gfx942", "--kernel-trace", "-d", &dir, "-o", "run"];
+    args.extend(formats);
+    let env = [("ROCPROF_RS_LIMITS".to_string(), "signals=3".to_string())];
+    let run = rocprof_e2e::profile(&stage, &args, &app, &["1", "2", "10", "0", "5", "--gate"], &env);
+    assert!(run.status.success(), "{}", run.transcript());
+    assert_eq!(db_kernels(&find_one(&out.0, ".db")).len(), 6, "{}", run.transcript());
+
+    // JSON's run_health is the reference the other four must equal, entry by entry.
+    let doc = crate::formats::valid_json(&find_one(&out.0, "run_results.json"));
+    let json: BTreeMap<String, u64> = doc["rocprofiler-sdk-tool"][0]["metadata"]["run_health"]
+        .as_object()
+        .unwrap_or_else(|| panic!("no metadata.run_health in the JSON"))
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_u64().unwrap_or_else(|| panic!("run_health.{k} = {v}"))))
+        .collect();
+    assert_eq!(json.get("lost.signal_pool_empty"), Some(&4), "JSON {json:?}");
+    assert_eq!(json.get("lost_total"), Some(&4), "JSON {json:?}");
+    assert!(json.len() > 10, "every reason and figure: {json:?}");
+
+    let db = find_one(&out.0, ".db");
+    for (k, v) in &json {
+        assert_eq!(db_health(&db, k), Some(v.to_string()), "rocpd run_health.{k}");
+        assert_eq!(csv_health(&out.0, k), Some(*v), "run_health.csv {k}");
+    }
+
+    let trace = find_one(&out.0, ".pftrace");
+    let perfetto = crate::formats::pftrace_run_health(&trace);
+    assert_eq!(perfetto, std::slice::from_ref(&json), "the Perfetto run_health instant's annotations");
+    crate::formats::perfetto_check(test, &trace);
+
+    let anchor = find_one(&out.0, "run_results.otf2");
+    if crate::formats::otf2_check(test, &anchor).is_some() {
+        assert_eq!(crate::sys_formats::otf2_health(&anchor), json, "the OTF2 run_health properties");
+    }
+}

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use rocprof_e2e::{db_health, db_kernels, find_one, Run};
+use rocprof_e2e::{db_health, db_kernels, find_one, profile, scratch, Run, ScratchGuard};
 
 use crate::common::kernel_trace;
 
@@ -88,7 +88,10 @@ fn issue_14_soak_every_dispatch_named_zero_loss_and_flat_memory() {
 /// completion signals are left out of these packets: the profiler moves an application completion
 /// signal to a barrier packet after its dispatch, which would order the queue.) The kernels are
 /// made long (timing knob) so that launching the batch takes far less than one kernel on any
-/// machine load.
+/// machine load. The Perfetto trace of the same run, loaded by Perfetto's trace processor, draws
+/// each kernel with rocpd's start and duration, on 8 tracks of the queue's name with no two slices
+/// of a track overlapping (rocprofv3 would move overlapping ends to the middle, shortening and
+/// crossing them).
 #[test]
 fn issue_14_kernels_without_the_barrier_bit_overlap_in_the_kernel_trace() {
     let test = "issue_14_kernels_without_the_barrier_bit_overlap_in_the_kernel_trace";
@@ -98,11 +101,14 @@ fn issue_14_kernels_without_the_barrier_bit_overlap_in_the_kernel_trace() {
         ("ROCPROF_RS_SIM_EXEC".to_string(), "off".to_string()),
         ("ROCPROF_RS_SIM_KERNEL_SCALE".to_string(), "vector_add=20000".to_string()),
     ];
-    let p = kernel_trace(&stage, "gfx942", &app, &["1", "1", "16", "0", "8", "--gate", "--overlap"], &env);
-    assert!(p.run.status.success(), "{}", p.run.transcript());
-    let rows = db_kernels(&find_one(&p.out, ".db"));
+    let out = ScratchGuard(scratch(test));
+    let dir = out.0.display().to_string();
+    let cli = ["--simulate", "gfx942", "--kernel-trace", "-f", "rocpd", "pftrace", "-d", &dir];
+    let run = profile(&stage, &cli, &app, &["1", "1", "16", "0", "8", "--gate", "--overlap"], &env);
+    assert!(run.status.success(), "{}", run.transcript());
+    let rows = db_kernels(&find_one(&out.0, ".db"));
     let ids: Vec<u64> = rows.iter().map(|k| k.dispatch_id).collect();
-    assert_eq!(ids, (1..=16).collect::<Vec<_>>(), "{}", p.run.transcript());
+    assert_eq!(ids, (1..=16).collect::<Vec<_>>(), "{}", run.transcript());
     assert!(rows.iter().all(|k| k.queue_id == rows[0].queue_id && k.end > k.start), "{rows:?}");
     for w in rows.windows(2) {
         assert!(
@@ -119,6 +125,27 @@ fn issue_14_kernels_without_the_barrier_bit_overlap_in_the_kernel_trace() {
     }
     let first_batch_end = rows[..8].iter().map(|k| k.end).max().unwrap();
     assert!(rows[8].start >= first_batch_end, "the barrier packet orders the batches: {rows:?}");
+
+    // Perfetto: the same kernels, with rocpd's times, and no two slices of a track overlapping.
+    let queries = [
+        "select 'overlapping_pairs=' || count(*) as r from slice a join slice b on a.track_id = b.track_id \
+         and a.id < b.id and a.ts < b.ts + b.dur and b.ts < a.ts + a.dur",
+        "select 'kernel_slices=' || count(*) as r from slice where category = 'kernel_dispatch'",
+        "select 'kernel_tracks=' || count(distinct track_id) as r from slice where category = 'kernel_dispatch'",
+        "select 'kernel_track_names=' || count(distinct t.name) as r from slice s join track t on s.track_id = t.id \
+         where s.category = 'kernel_dispatch'",
+        "select 'dur_at_' || ts || '=' || dur as r from slice where category = 'kernel_dispatch'",
+    ];
+    let trace = find_one(&out.0, ".pftrace");
+    let Some(f) = crate::formats::perfetto_figures(test, &trace, &queries) else { return };
+    assert_eq!(f["overlapping_pairs"], 0, "{f:?}");
+    assert_eq!(f["kernel_slices"], 16, "{f:?}");
+    assert_eq!(f["kernel_tracks"], 8, "one track per kernel running at once, reused by the second batch: {f:?}");
+    assert_eq!(f["kernel_track_names"], 1, "all named after the queue: {f:?}");
+    for k in &rows {
+        let dur = f.get(&format!("dur_at_{}", k.start)).copied();
+        assert_eq!(dur, Some((k.end - k.start) as i64), "dispatch {}: rocpd vs Perfetto: {f:?}", k.dispatch_id);
+    }
 }
 
 /// Runs `soak 1 1 0 0 --queue-cycles <cycles / 2> --queue-threads 2` on gfx90a under the profiler

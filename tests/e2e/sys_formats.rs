@@ -65,7 +65,7 @@ fn otf2_check(test: &str, anchor: &Path) -> Option<Value> {
 }
 
 /// `run_health.<key>` = value of the process's location group, from `otf2-print -G`.
-fn otf2_health(anchor: &Path) -> BTreeMap<String, u64> {
+pub(crate) fn otf2_health(anchor: &Path) -> BTreeMap<String, u64> {
     let out = Command::new("otf2-print").arg("-G").arg(anchor).output().expect("otf2-print (otf2-tools)");
     assert!(out.status.success());
     String::from_utf8_lossy(&out.stdout)

@@ -43,7 +43,7 @@ pub(super) struct Counters {
     tracks: std::collections::HashMap<(AgentId, CounterId), PmcTrack>,
     /// Start of the first and end of the last counted dispatch.
     extremes: Option<(u64, u64)>,
-    /// The values of a dispatch held back for the overlap fix, for its slice's annotations.
+    /// The values of dispatches whose slices are not written yet, for their annotations.
     pub(super) held_values: std::collections::HashMap<DispatchId, Vec<(CounterId, f64)>>,
 }
 
@@ -71,7 +71,7 @@ impl State {
         }
         let d = &c.dispatch;
         let Some(p) = self.process.as_mut() else { return Ok(()) };
-        if p.held.get(&(d.agent, d.queue)).is_some_and(|h| h.dispatch_id == d.dispatch_id) {
+        if p.queues.get(&(d.agent, d.queue)).is_some_and(|q| q.holds(d.dispatch_id)) {
             p.counters.held_values.insert(d.dispatch_id, c.values.iter().map(|v| (v.counter, v.value)).collect());
         }
         let (start, end) = (d.start.ns, d.end.ns.max(d.start.ns));

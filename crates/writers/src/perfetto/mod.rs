@@ -9,13 +9,14 @@
 //! sequence; its first packet clears the incremental state and interns the categories and
 //! annotation names; event names (kernel names, API names) are interned the first time a slice
 //! uses them. A track's descriptor is written before its first event. The trace processor sorts
-//! events by time, so records need not arrive in time order. Kernels on one queue are held back by
-//! one dispatch: when a kernel's end overlaps the next one's start (a firmware timestamp error
-//! rocprofv3 works around), both are moved to the middle of the overlap, as rocprofv3 does, so that
-//! slices on a queue track never cross.
+//! events by time, so records need not arrive in time order. Kernels on one queue are put in start
+//! order through a small window (`kernels.rs`): an overlap that looks like a firmware timestamp
+//! error meets in the middle, as rocprofv3 does; kernels that really run at once (no barrier bit)
+//! keep their true times on another track of the same name, so slices on a track never cross.
 
 mod api;
 mod counters;
+mod kernels;
 mod memory;
 mod proto;
 
@@ -218,8 +219,10 @@ struct Process {
     thread_tracks: HashMap<ThreadId, u64>,
     /// Host threads numbered in order of appearance (the main thread is 0), for track names.
     thread_numbers: HashMap<ThreadId, u32>,
-    /// The last dispatch of each queue, held back for the overlap fix.
-    held: HashMap<(AgentId, QueueId), KernelDispatch>,
+    /// The dispatches of each queue not yet written (start order, overlap fix).
+    queues: HashMap<(AgentId, QueueId), kernels::QueueOrder>,
+    /// The kernel tracks of each queue or stream track, by the first one's uuid.
+    lanes: HashMap<u64, kernels::Lanes>,
     /// Counter tracks and the counter values of held dispatches.
     counters: counters::Counters,
     /// Copy tracks and the copy / allocation / scratch counter tracks.
@@ -452,7 +455,11 @@ impl State {
         }
         let u = uuid(p.pid, 3, stream);
         p.stream_tracks.insert(stream, u);
-        self.named_track(u, &format!("STREAM [\" {stream} \"] "))?;
+        let name = format!("STREAM [\" {stream} \"] ");
+        self.named_track(u, &name)?;
+        if let Some(p) = self.process.as_mut() {
+            p.lanes.insert(u, kernels::Lanes::new(name, u));
+        }
         Ok(u)
     }
 
@@ -474,7 +481,11 @@ impl State {
             .agents
             .get(&d.agent)
             .map_or((format!("Agent [{}]", d.agent.0), "UNK"), |a| (a.bracketed.clone(), a.type_name));
-        self.named_track(u, &format!("COMPUTE {bracketed} QUEUE [{index}] {type_name}"))?;
+        let name = format!("COMPUTE {bracketed} QUEUE [{index}] {type_name}");
+        self.named_track(u, &name)?;
+        if let Some(p) = self.process.as_mut() {
+            p.lanes.insert(u, kernels::Lanes::new(name, u));
+        }
         Ok(u)
     }
 
@@ -621,34 +632,9 @@ impl State {
         (corr != 0).then(|| uuid(p.pid, 5, corr))
     }
 
-    /// Holds `d` back until the next dispatch of its queue (overlap fix), writing the one held.
-    fn dispatch(&mut self, d: KernelDispatch) -> Result<()> {
-        let Some(p) = self.process.as_mut() else { return Ok(()) };
-        let key = (d.agent, d.queue);
-        let mut next = d;
-        let Some(mut prev) = p.held.insert(key, d) else { return Ok(()) };
-        if next.start.ns < prev.end.ns && next.start.ns >= prev.start.ns {
-            let end = prev.end.ns.min(next.end.ns);
-            let mid = next.start.ns + (end - next.start.ns) / 2;
-            prev.end.ns = mid;
-            next.start.ns = mid;
-            p.held.insert(key, next);
-        }
-        self.kernel_slice(&prev)
-    }
-
-    fn flush_held(&mut self) -> Result<()> {
-        let Some(p) = self.process.as_mut() else { return Ok(()) };
-        let mut held: Vec<KernelDispatch> = p.held.drain().map(|(_, d)| d).collect();
-        held.sort_by_key(|d| d.dispatch_id);
-        for d in held {
-            self.kernel_slice(&d)?;
-        }
-        Ok(())
-    }
-
     fn kernel_slice(&mut self, d: &KernelDispatch) -> Result<()> {
-        let track = self.kernel_track(d)?;
+        let base = self.kernel_track(d)?;
+        let track = self.kernel_lane(base, d.start.ns, d.end.ns)?;
         let Some(p) = self.process.as_mut() else { return Ok(()) };
         let k = p.kernels.get(&d.kernel).copied();
         // The agent's strings are moved out and back to avoid a copy per slice.

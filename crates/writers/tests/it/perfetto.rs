@@ -202,6 +202,97 @@ fn overlapping_kernels_on_one_queue_meet_in_the_middle() {
     assert_eq!(a.args["end_ns"], (end1 - 500).to_string(), "annotations show the adjusted times, as rocprofv3's");
 }
 
+/// SQL for perfetto-check: pairs of slices on one track that overlap (crossing or nested), the
+/// number of kernel tracks, and the shortest and longest kernel slice.
+const LANE_QUERIES: [&str; 4] = [
+    "select 'overlapping_pairs=' || count(*) as r from slice a join slice b on a.track_id = b.track_id \
+     and a.id < b.id and a.ts < b.ts + b.dur and b.ts < a.ts + a.dur",
+    "select 'kernel_tracks=' || count(distinct track_id) as r from slice where category = 'kernel_dispatch'",
+    "select 'min_dur=' || min(dur) as r from slice where category = 'kernel_dispatch'",
+    "select 'max_dur=' || max(dur) as r from slice where category = 'kernel_dispatch'",
+];
+
+/// Runs perfetto-check `--strict` with [`LANE_QUERIES`] on `trace`: the `name=value` figures, or
+/// `None` when the check cannot run here (a failure under CI).
+fn perfetto_check_figures(test: &str, trace: &std::path::Path) -> Option<HashMap<String, i64>> {
+    let script = rocprof_test_inputs::shared(test, "tools/perfetto-check/check.sh")?;
+    let mut cmd = std::process::Command::new("bash");
+    cmd.arg(&script).arg(trace).arg("--strict");
+    for q in LANE_QUERIES {
+        cmd.arg("-q").arg(q);
+    }
+    let out = cmd.output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    if out.status.code() == Some(3) {
+        rocprof_test_inputs::skip_or_fail(test, format!("perfetto-check could not set up:\n{text}"));
+        return None;
+    }
+    assert!(out.status.success(), "perfetto-check rejected {}:\n{text}", trace.display());
+    let figures: HashMap<String, i64> = text
+        .lines()
+        .filter_map(|l| l.trim().split_once('='))
+        .filter(|(k, _)| !k.contains(' '))
+        .filter_map(|(k, v)| Some((k.to_string(), v.trim().parse().ok()?)))
+        .collect();
+    assert!(figures.contains_key("overlapping_pairs"), "no query output in:\n{text}");
+    Some(figures)
+}
+
+/// Issue 14: kernels dispatched without the barrier bit run at once on one queue. Two batches of
+/// 8 kernels 10 µs apart and 1 ms long, each batch arriving in reverse order (as completions can):
+/// every slice keeps its true start and end (no meeting in the middle), no two slices on one track
+/// overlap, the 8 tracks all carry the queue's name, the second batch reuses them, and Perfetto's
+/// trace processor loads the trace cleanly and finds the same.
+#[test]
+fn concurrent_kernels_on_one_queue_keep_their_times_on_tracks_of_the_queue_name() {
+    let test = "concurrent_kernels_on_one_queue_keep_their_times_on_tracks_of_the_queue_name";
+    let mut trace = synthetic::trace(16);
+    let base = trace.dispatches[0].start.ns;
+    for (i, d) in trace.dispatches.iter_mut().enumerate() {
+        let batch = i as u64 / 8;
+        let start = base + batch * 2_000_000 + (i as u64 % 8) * 10_000;
+        d.queue = rocprof_model::QueueId(1);
+        d.start = Timestamp::boottime(start);
+        d.end = Timestamp::boottime(start + 1_000_000);
+    }
+    trace.meta.end = Timestamp::boottime(base + 4_000_000);
+    let want: HashMap<String, (u64, u64)> =
+        trace.dispatches.iter().map(|d| (d.correlation_id.0.to_string(), (d.start.ns, d.end.ns))).collect();
+    trace.dispatches[..8].reverse();
+    trace.dispatches[8..].reverse();
+    let dir = scratch("pftrace-concurrent");
+    let out = OutputLocation::new(&dir, "run");
+    let mut w: Vec<Box<dyn Writer>> = vec![Box::new(PerfettoWriter::new(out))];
+    let files = write_trace(&trace, &mut w, Progress::Hidden).unwrap();
+    let d = decode(&std::fs::read(&files[0]).unwrap());
+
+    assert_eq!(d.slices.len(), 16);
+    for s in &d.slices {
+        assert_eq!((s.start, s.end), want[&s.args["corr_id"]], "true times of dispatch {}", s.args["corr_id"]);
+        assert_eq!(s.args["delta_ns"], "1000000");
+        assert_eq!(s.track, "COMPUTE Agent [1] QUEUE [0] GPU");
+    }
+    for (i, a) in d.slices.iter().enumerate() {
+        for b in &d.slices[i + 1..] {
+            let overlap = a.start < b.end && b.start < a.end;
+            assert!(
+                !(overlap && a.track_uuid == b.track_uuid),
+                "dispatches {} and {} share a track",
+                a.args["corr_id"],
+                b.args["corr_id"]
+            );
+        }
+    }
+    let tracks: std::collections::HashSet<u64> = d.slices.iter().map(|s| s.track_uuid).collect();
+    assert_eq!(tracks.len(), 8, "one track per kernel running at once, reused by the second batch");
+    assert_eq!(d.tracks.iter().filter(|t| *t == "COMPUTE Agent [1] QUEUE [0] GPU").count(), 8);
+
+    let Some(f) = perfetto_check_figures(test, &files[0]) else { return };
+    assert_eq!(f["overlapping_pairs"], 0, "{f:?}");
+    assert_eq!(f["kernel_tracks"], 8, "{f:?}");
+    assert_eq!((f["min_dur"], f["max_dur"]), (1_000_000, 1_000_000), "{f:?}");
+}
+
 #[test]
 fn interned_names_are_written_once() {
     let trace = synthetic::trace(2000);
