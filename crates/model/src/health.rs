@@ -18,7 +18,7 @@ use std::fmt;
 pub enum LossReason {
     /// The capture had no free chunk (full disk, or the capture's 4 GiB limit): records dropped.
     ChunkPoolEmpty = 0,
-    /// No free profiling signal: a dispatch ran untraced.
+    /// No free profiling signal: a dispatch, or a copy, ran untraced.
     SignalPoolEmpty = 1,
     /// The application-signal map was full: the dispatch's completion was recorded by the writer
     /// thread's poll (up to 20 ms later, and not before a crash right after the application's
@@ -47,6 +47,9 @@ pub enum LossReason {
     CounterBufferPoolEmpty = 10,
     /// A counted dispatch's counters were not read back (the read packet had not completed).
     CountersNotRead = 11,
+    /// HIP API calls nested deeper than the per-thread frame stack (16) on one thread: the calls
+    /// beyond it ran untraced (their records never existed; the capture had room).
+    HipNestingTooDeep = 12,
     /// Reader: the capture ended inside a record (the process was killed while writing it).
     TornTail = 16,
     /// Reader: damaged records (bad checksum, impossible size, unknown kind) skipped; the records
@@ -59,7 +62,7 @@ impl LossReason {
     pub const IN_PROCESS: usize = 16;
 
     /// Every reason, in report order.
-    pub const ALL: [LossReason; 14] = [
+    pub const ALL: [LossReason; 15] = [
         Self::ChunkPoolEmpty,
         Self::SignalPoolEmpty,
         Self::SignalMapFull,
@@ -72,6 +75,7 @@ impl LossReason {
         Self::ForkedChildUntraced,
         Self::CounterBufferPoolEmpty,
         Self::CountersNotRead,
+        Self::HipNestingTooDeep,
         Self::TornTail,
         Self::Damaged,
     ];
@@ -96,6 +100,7 @@ impl LossReason {
             Self::ForkedChildUntraced => "forked_child_untraced",
             Self::CounterBufferPoolEmpty => "counter_buffer_pool_empty",
             Self::CountersNotRead => "counters_not_read",
+            Self::HipNestingTooDeep => "hip_nesting_too_deep",
             Self::TornTail => "torn_tail",
             Self::Damaged => "damaged",
         }
@@ -105,7 +110,7 @@ impl LossReason {
     pub fn effect(self) -> &'static str {
         match self {
             Self::ChunkPoolEmpty => "records dropped (capture space exhausted: disk full?)",
-            Self::SignalPoolEmpty => "dispatches not traced (no free profiling signal)",
+            Self::SignalPoolEmpty => "dispatches or copies not traced (no free profiling signal)",
             Self::SignalMapFull => "completions recorded late by the poll (signal map full; times exact)",
             Self::CodeObjectTableFull => "code-object unloads not recorded (code-object table full)",
             Self::KernelTableFull => "kernel symbols not resolvable (kernel table full; their dispatches are unnamed)",
@@ -116,6 +121,7 @@ impl LossReason {
             Self::ForkedChildUntraced => "forked child processes not traced",
             Self::CounterBufferPoolEmpty => "counted dispatches without counters (no free counter buffer)",
             Self::CountersNotRead => "counted dispatches whose counters were not read back",
+            Self::HipNestingTooDeep => "HIP API calls not traced (nested more than 16 deep on one thread)",
             Self::TornTail => "records cut off at the end of the capture (process killed mid-write)",
             Self::Damaged => "damaged records skipped in the capture",
         }

@@ -115,8 +115,9 @@ fn enter(id: u32) -> *mut c_void {
         .try_with(|f| {
             let top = f.top.get();
             if top >= DEPTH {
+                // Not a capture-space loss: this call (and its exit) is simply not traced.
                 if let (true, Some(g)) = (recording, crate::state::global()) {
-                    g.sink.count_drop();
+                    g.sink.count_loss(rocprof_model::LossReason::HipNestingTooDeep);
                 }
                 return std::ptr::null_mut();
             }
