@@ -255,7 +255,11 @@ impl SignalPool {
     }
 }
 
-/// An application queue we turned into an intercept queue.
+/// An application queue we turned into an intercept queue. One cache line each: the packet
+/// handler reads an entry for every packet, and `pending_slot` is swapped on the completions of
+/// its queue's dispatches, which other threads record while neighbouring queues' handlers run
+/// (1,024 entries: 64 KiB).
+#[repr(C, align(64))]
 pub struct QueueCtx {
     /// `hsa_queue_t*` returned to the application (0 = free entry).
     pub queue: AtomicUsize,
@@ -602,6 +606,20 @@ mod tests {
         for bad in ["kernels", "kernels=x", "kernels=0", "tables=3", "counter_buffers=1"] {
             assert!(Limits::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    /// Neighbouring queue entries never share a cache line.
+    #[test]
+    fn queue_entries_have_a_cache_line_each() {
+        assert_eq!(std::mem::align_of::<QueueCtx>(), 64);
+        assert_eq!(std::mem::size_of::<QueueCtx>(), 64);
+        let path = std::env::temp_dir().join(format!("rocprof-qline-{}.rpcap", std::process::id()));
+        let sink: &'static crate::sink::Sink =
+            Box::leak(Box::new(crate::sink::Sink::create(&path, &Default::default()).unwrap()));
+        let _ = std::fs::remove_file(&path);
+        let g = Global::new(sink, true, &[0xA9]);
+        let line = |i: usize| &g.queues[i] as *const QueueCtx as usize / 64;
+        assert!((1..g.queues.len()).all(|i| line(i) != line(i - 1)));
     }
 
     /// A queue destroyed while the runtime hands its address to a new queue: the new queue has its
