@@ -350,6 +350,41 @@ mod tests {
         assert_eq!(out[5], 0xABCD);
     }
 
+    /// HIP calls nested deeper than [`DEPTH`] on one thread are counted as
+    /// `hip_nesting_too_deep`, not as a capture-space loss. Runs in a child process of this test
+    /// binary: it installs the process-wide state, which the other tests must not see.
+    #[test]
+    fn calls_nested_too_deep_are_counted_as_their_own_reason() {
+        const CHILD: &str = "ROCPROF_RS_TEST_HIP_NESTING_CHILD";
+        if std::env::var_os(CHILD).is_none() {
+            let exe = std::env::current_exe().unwrap();
+            let name = "hip::v5::tests::calls_nested_too_deep_are_counted_as_their_own_reason";
+            let out = std::process::Command::new(exe)
+                .args([name, "--exact", "--nocapture", "--test-threads", "1"])
+                .env(CHILD, "1")
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success() && text.contains("1 passed"), "child:\n{text}");
+            return;
+        }
+        use rocprof_model::LossReason;
+        let path = std::env::temp_dir().join(format!("rocprof-hip-nesting-{}.rpcap", std::process::id()));
+        let sink: &'static crate::sink::Sink =
+            Box::leak(Box::new(crate::sink::Sink::create(&path, &Default::default()).unwrap()));
+        let _ = std::fs::remove_file(&path);
+        let g = crate::state::init_global(crate::state::Global::new(sink, true, &[0xA9]));
+        super::super::RUNTIME.store(true, Ordering::Relaxed);
+        crate::state::set_collecting(true);
+        for depth in 0..DEPTH {
+            assert!(!enter(1).is_null(), "call {depth} is traced");
+        }
+        assert!(enter(1).is_null(), "call {DEPTH} is past the frame stack");
+        assert!(enter(1).is_null());
+        assert_eq!(g.sink.losses(LossReason::HipNestingTooDeep), 2);
+        assert_eq!(g.sink.losses(LossReason::ChunkPoolEmpty), 0, "not a capture-space loss");
+    }
+
     #[test]
     fn signed_and_enum_arguments_are_sign_extended() {
         let i = HIP_PROF_FUNCTIONS_5_2.iter().position(|f| f.name == "hipSetDevice").unwrap();
