@@ -12,12 +12,12 @@
 //! the same name: a kernel goes on the first track of its queue (or stream) whose last slice has
 //! ended by its start, so slices on one track never cross, whatever order records arrive in.
 //!
-//! Streaming: per queue at most [`REORDER`] dispatches wait in a heap ordered by start (records
+//! Streaming: per queue at most [`REORDER`] dispatches wait in a window sorted by start (records
 //! arrive in completion order, which concurrent kernels can shuffle), and one more is held back
 //! for the middle rule; everything else is written as it arrives.
 
-use std::cmp::{Ordering, Reverse};
-use std::collections::BinaryHeap;
+use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use rocprof_model::{AgentId, DispatchId, KernelDispatch, QueueId};
 
@@ -31,49 +31,68 @@ const GLITCH_NS: u64 = 1_000;
 /// ... and so is one up to this fraction (1/n) of the shorter kernel.
 const GLITCH_FRACTION: u64 = 100;
 
-/// A dispatch ordered by (start, dispatch id).
-#[derive(Debug, Clone, Copy)]
-struct ByStart(KernelDispatch);
+/// A map keyed by small ids or by track uuids (already well mixed), hashed with one multiply per
+/// word instead of SipHash: it is looked up several times per kernel slice.
+pub(super) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 
-impl ByStart {
-    fn key(&self) -> (u64, DispatchId) {
-        (self.0.start.ns, self.0.dispatch_id)
+/// The hasher of [`FastMap`] (the Fx hash's step: rotate, xor, multiply).
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
 }
 
-impl PartialEq for ByStart {
-    fn eq(&self, other: &Self) -> bool {
-        self.key() == other.key()
-    }
-}
-
-impl Eq for ByStart {}
-
-impl PartialOrd for ByStart {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for ByStart {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.key().cmp(&other.key())
-    }
+/// The order of dispatches on a queue: (start, dispatch id).
+fn order(d: &KernelDispatch) -> (u64, DispatchId) {
+    (d.start.ns, d.dispatch_id)
 }
 
 /// The dispatches of one queue not yet written.
 #[derive(Debug, Default)]
 pub(super) struct QueueOrder {
-    /// Waiting to be put in start order (earliest on top).
-    pending: BinaryHeap<Reverse<ByStart>>,
+    /// Waiting to be put in start order, sorted (records mostly arrive in order: a push at the
+    /// back and a pop at the front).
+    pending: VecDeque<KernelDispatch>,
     /// The latest in start order, held back until the next one (its end may still move).
     held: Option<KernelDispatch>,
 }
 
 impl QueueOrder {
+    /// `next` is the queue's next dispatch by start: holds it and returns the one held before it
+    /// (to be written), after the middle rule when the two overlap by a timestamp error.
+    fn advance(&mut self, mut next: KernelDispatch) -> Option<KernelDispatch> {
+        let prev = self.held.take().map(|mut prev| {
+            if glitch(&prev, &next) {
+                let mid = next.start.ns + (prev.end.ns - next.start.ns) / 2;
+                prev.end.ns = mid;
+                next.start.ns = mid;
+            }
+            prev
+        });
+        self.held = Some(next);
+        prev
+    }
+
     /// Whether dispatch `id` has not been written yet.
     pub(super) fn holds(&self, id: DispatchId) -> bool {
-        self.held.is_some_and(|h| h.dispatch_id == id) || self.pending.iter().any(|p| p.0 .0.dispatch_id == id)
+        self.held.is_some_and(|h| h.dispatch_id == id) || self.pending.iter().any(|p| p.dispatch_id == id)
     }
 }
 
@@ -114,32 +133,20 @@ impl State {
     /// longer among the latest [`REORDER`] + 1 by start.
     pub(super) fn dispatch(&mut self, d: KernelDispatch) -> Result<()> {
         let Some(p) = self.process.as_mut() else { return Ok(()) };
-        let key = (d.agent, d.queue);
-        let q = p.queues.entry(key).or_default();
-        q.pending.push(Reverse(ByStart(d)));
+        let q = p.queues.entry((d.agent, d.queue)).or_default();
+        if q.pending.back().is_none_or(|b| order(b) <= order(&d)) {
+            q.pending.push_back(d);
+        } else {
+            let at = q.pending.partition_point(|p| order(p) <= order(&d));
+            q.pending.insert(at, d);
+        }
         if q.pending.len() <= REORDER {
             return Ok(());
         }
-        let Some(Reverse(ByStart(next))) = q.pending.pop() else { return Ok(()) };
-        self.place(key, next)
-    }
-
-    /// `next` is the queue's next dispatch by start: writes the one held before it, after the
-    /// middle rule when the two overlap by a timestamp error, and holds `next`.
-    fn place(&mut self, key: (AgentId, QueueId), mut next: KernelDispatch) -> Result<()> {
-        let Some(p) = self.process.as_mut() else { return Ok(()) };
-        let q = p.queues.entry(key).or_default();
-        let Some(mut prev) = q.held.take() else {
-            q.held = Some(next);
-            return Ok(());
-        };
-        if glitch(&prev, &next) {
-            let mid = next.start.ns + (prev.end.ns - next.start.ns) / 2;
-            prev.end.ns = mid;
-            next.start.ns = mid;
+        match q.pending.pop_front().and_then(|next| q.advance(next)) {
+            Some(prev) => self.kernel_slice(&prev),
+            None => Ok(()),
         }
-        q.held = Some(next);
-        self.kernel_slice(&prev)
     }
 
     /// Writes every dispatch not yet written, queue by queue in start order.
@@ -150,10 +157,11 @@ impl State {
         for key in keys {
             loop {
                 let Some(p) = self.process.as_mut() else { return Ok(()) };
-                let Some(Reverse(ByStart(next))) = p.queues.get_mut(&key).and_then(|q| q.pending.pop()) else {
-                    break;
-                };
-                self.place(key, next)?;
+                let Some(q) = p.queues.get_mut(&key) else { break };
+                let Some(next) = q.pending.pop_front() else { break };
+                if let Some(prev) = q.advance(next) {
+                    self.kernel_slice(&prev)?;
+                }
             }
             let Some(p) = self.process.as_mut() else { return Ok(()) };
             if let Some(last) = p.queues.remove(&key).and_then(|q| q.held) {

@@ -213,16 +213,16 @@ struct Process {
     agents: HashMap<AgentId, AgentInfo>,
     kernels: HashMap<KernelId, KernelInfo>,
     /// Track uuid by (agent, queue) and the number of queues named per agent.
-    queue_tracks: HashMap<(AgentId, QueueId), u64>,
+    queue_tracks: kernels::FastMap<(AgentId, QueueId), u64>,
     queues_per_agent: HashMap<AgentId, u32>,
     stream_tracks: HashMap<u64, u64>,
     thread_tracks: HashMap<ThreadId, u64>,
     /// Host threads numbered in order of appearance (the main thread is 0), for track names.
     thread_numbers: HashMap<ThreadId, u32>,
     /// The dispatches of each queue not yet written (start order, overlap fix).
-    queues: HashMap<(AgentId, QueueId), kernels::QueueOrder>,
+    queues: kernels::FastMap<(AgentId, QueueId), kernels::QueueOrder>,
     /// The kernel tracks of each queue or stream track, by the first one's uuid.
-    lanes: HashMap<u64, kernels::Lanes>,
+    lanes: kernels::FastMap<u64, kernels::Lanes>,
     /// Counter tracks and the counter values of held dispatches.
     counters: counters::Counters,
     /// Copy tracks and the copy / allocation / scratch counter tracks.

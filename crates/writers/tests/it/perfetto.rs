@@ -293,6 +293,35 @@ fn concurrent_kernels_on_one_queue_keep_their_times_on_tracks_of_the_queue_name(
     assert_eq!((f["min_dur"], f["max_dur"]), (1_000_000, 1_000_000), "{f:?}");
 }
 
+/// Records far more out of start order than the writer's reorder window (100 overlapping kernels
+/// on one queue arriving last first) still keep their true times, and no two slices of a track
+/// overlap (more tracks are used than the 2 kernels ever running at once).
+#[test]
+fn kernels_far_out_of_order_never_overlap_on_a_track() {
+    let mut trace = synthetic::trace(100);
+    let base = trace.dispatches[0].start.ns;
+    for (i, d) in trace.dispatches.iter_mut().enumerate() {
+        let start = base + i as u64 * 10_000;
+        d.queue = rocprof_model::QueueId(1);
+        d.start = Timestamp::boottime(start);
+        d.end = Timestamp::boottime(start + 15_000);
+    }
+    trace.meta.end = Timestamp::boottime(base + 2_000_000);
+    trace.dispatches.reverse();
+    let d = decode(&write(&trace, "pftrace-far-out-of-order"));
+    assert_eq!(d.slices.len(), 100);
+    for s in &d.slices {
+        let n: u64 = s.args["corr_id"].parse().unwrap();
+        assert_eq!((s.start, s.end), (base + (n - 1) * 10_000, base + (n - 1) * 10_000 + 15_000), "dispatch {n}");
+    }
+    for (i, a) in d.slices.iter().enumerate() {
+        for b in &d.slices[i + 1..] {
+            let overlap = a.start < b.end && b.start < a.end;
+            assert!(!(overlap && a.track_uuid == b.track_uuid), "{} and {}", a.args["corr_id"], b.args["corr_id"]);
+        }
+    }
+}
+
 #[test]
 fn interned_names_are_written_once() {
     let trace = synthetic::trace(2000);
