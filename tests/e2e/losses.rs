@@ -51,9 +51,14 @@ impl Filled {
 
     /// Every other reason's `lost.*` row is there (a missing row fails too) and is 0.
     fn assert_other_reasons_zero(&self, except: &str) {
+        self.assert_reasons_zero_but(&[except]);
+    }
+
+    /// Every reason's `lost.*` row but those of `except` is there and is 0.
+    fn assert_reasons_zero_but(&self, except: &[&str]) {
         for reason in rocprof_model::LossReason::ALL {
             let key = reason.as_str();
-            if key != except && reason.loses_data() {
+            if !except.contains(&key) && reason.loses_data() {
                 let v = db_health(&self.db, &format!("lost.{key}"));
                 assert_eq!(v.as_deref(), Some("0"), "lost.{key}:\n{}", self.p.run.transcript());
             }
@@ -463,7 +468,7 @@ fn issue_14_a_failed_copy_completion_handler_is_counted_and_the_application_sees
     // The fourth copy's handler fails (the fill read-back, the only copy in flight then, waited
     // for): its application signal is still completed (before, the application waited for it
     // forever), the loss is counted, and the tool turns itself off (a failure inside the library
-    // disables it), so the copies after it are not traced.
+    // disables it), so the 8 copies after it (12 in all: 3 sizes x 4) are not traced, and counted.
     assert!(p.run.status.success(), "{}", p.run.transcript());
     assert!(p.run.stdout.contains("async_copy: ok"), "{}", p.run.transcript());
     let db = find_one(&p.out, ".db");
@@ -474,8 +479,10 @@ fn issue_14_a_failed_copy_completion_handler_is_counted_and_the_application_sees
         .unwrap();
     assert_eq!(copies, 3, "the copies before the failure:\n{}", f.p.run.transcript());
     assert_eq!(f.health("lost.completion_lost"), 1, "{}", f.p.run.transcript());
+    assert_eq!(f.health("lost.tool_disabled"), 8, "{}", f.p.run.transcript());
     f.assert_warned(1, "completion_lost");
-    f.assert_other_reasons_zero("completion_lost");
+    f.assert_warned(8, "tool_disabled");
+    f.assert_reasons_zero_but(&["completion_lost", "tool_disabled"]);
     assert!(
         f.p.run.stderr.contains("internal error in copy completion handler; profiling disabled"),
         "{}",
@@ -571,4 +578,35 @@ fn issue_14_a_loss_is_reported_with_its_count_in_every_output_format() {
     if crate::formats::otf2_check(test, &anchor).is_some() {
         assert_eq!(crate::sys_formats::otf2_health(&anchor), json, "the OTF2 run_health properties");
     }
+}
+
+/// After an internal error (`ROCPROF_RS_INTERCEPT_FAULT=completion@2`: the third recorded
+/// completion of the first batch panics) profiling is off for the rest of the run; every kernel
+/// dispatch submitted after that passes untraced and is counted as `tool_disabled`, so what the
+/// application dispatched is accounted for: rows + `completion_lost` + `tool_disabled` = 15.
+#[test]
+fn issue_14_dispatches_after_an_internal_error_are_counted_as_tool_disabled() {
+    let test = "issue_14_dispatches_after_an_internal_error_are_counted_as_tool_disabled";
+    // One queue, three batches of 5, each batch queued behind a gate and waited for dispatch by
+    // dispatch: every completion of batch 1 is recorded (or lost) before batch 2 is submitted.
+    let env = [("ROCPROF_RS_INTERCEPT_FAULT", "completion@2")];
+    let Some(f) = traced(test, &env, "soak", &["1", "1", "15", "0", "5", "--gate"]) else { return };
+    assert!(f.p.run.stdout.contains("soak: dispatches=15 "), "{}", f.p.run.transcript());
+    let ids: Vec<u64> = f.rows.iter().map(|k| k.dispatch_id).collect();
+    assert_eq!(ids.len(), 4, "{}", f.p.run.transcript());
+    assert!(ids.iter().all(|id| (1..=5).contains(id)), "only batch 1 is traced: {ids:?}");
+    assert!(f.rows.iter().all(|k| k.name == "vector_add" && k.end > k.start), "{:?}", f.rows);
+    assert_eq!(f.health("lost.completion_lost"), 1, "{}", f.p.run.transcript());
+    assert_eq!(f.health("lost.tool_disabled"), 10, "{}", f.p.run.transcript());
+    assert_eq!(csv_health(&f.p.out, "lost.tool_disabled"), Some(10));
+    assert_eq!(f.health("lost_total"), 11);
+    assert_eq!(f.health("incomplete_dispatches"), 0, "{}", f.p.run.transcript());
+    let accounted = f.rows.len() as u64 + f.health("lost.completion_lost") + f.health("lost.tool_disabled");
+    assert_eq!(accounted, 15, "every dispatch the application made is a row or counted once");
+    f.assert_warned(1, "completion_lost");
+    f.assert_warned(10, "tool_disabled");
+    f.assert_reasons_zero_but(&["completion_lost", "tool_disabled"]);
+    let line = f.p.run.stderr.lines().find(|l| l.ends_with("[tool_disabled]")).unwrap();
+    assert!(line.contains("profiling disabled after an internal error"), "{line}");
+    assert!(f.p.run.stderr.contains("internal error while recording a completion; profiling disabled"));
 }

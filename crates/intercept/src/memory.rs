@@ -217,8 +217,19 @@ pub fn copy(args: CopyArgs, completion: hsa_signal_t, call: impl FnOnce(hsa_sign
     let (Some(m), Some(o), Some(g)) = (memory(), state::originals(), state::global()) else {
         return call(completion);
     };
-    if !m.copies || !state::is_active() {
+    if !m.copies {
         return call(completion);
+    }
+    match state::lifecycle() {
+        state::Lifecycle::Active => {}
+        state::Lifecycle::Disabled => {
+            let status = call(completion);
+            if status == HSA_STATUS_SUCCESS {
+                crate::queue::count_tool_disabled();
+            }
+            return status;
+        }
+        state::Lifecycle::Idle => return call(completion),
     }
     let (Some(register), Some(store)) = (o.signal_async_handler, o.signal_store_relaxed) else {
         return call(completion);

@@ -386,6 +386,20 @@ unsafe fn for_each_packet_guarded(
     }
 }
 
+/// Counts one kernel dispatch or copy that passes untraced because an internal error turned the
+/// tool off ([`LossReason::ToolDisabled`]); not while collection is paused (it would not have been
+/// recorded anyway), and not in a forked child (which shares the parent's capture header and is
+/// counted once as `forked_child_untraced`). Cold: only reached once the tool is disabled.
+#[cold]
+pub fn count_tool_disabled() {
+    if !state::collecting() {
+        return;
+    }
+    if let Some(g) = state::global().filter(|g| g.sink.is_owner()) {
+        g.sink.count_loss(LossReason::ToolDisabled);
+    }
+}
+
 unsafe fn on_packet(
     p: *const hsa_kernel_dispatch_packet_t,
     queue_index: usize,
@@ -395,11 +409,19 @@ unsafe fn on_packet(
     let forward = || unsafe { writer(p.cast(), 1) };
     // SAFETY: `p` is valid (caller); packets are 8-aligned in the ring.
     let app = unsafe { std::ptr::read(p) };
+    if app.header & PACKET_TYPE_MASK != HSA_PACKET_TYPE_KERNEL_DISPATCH as u16 {
+        return forward();
+    }
+    match state::lifecycle() {
+        state::Lifecycle::Active => {}
+        state::Lifecycle::Disabled => {
+            count_tool_disabled();
+            return forward();
+        }
+        state::Lifecycle::Idle => return forward(),
+    }
     // A dispatch submitted while collection is paused (`--selected-regions`) is not recorded.
-    if app.header & PACKET_TYPE_MASK != HSA_PACKET_TYPE_KERNEL_DISPATCH as u16
-        || !state::is_active()
-        || !state::collecting()
-    {
+    if !state::collecting() {
         return forward();
     }
     let (Some(g), Some(o)) = (state::global(), state::originals()) else {

@@ -50,6 +50,9 @@ pub enum LossReason {
     /// HIP API calls nested deeper than the per-thread frame stack (16) on one thread: the calls
     /// beyond it ran untraced (their records never existed; the capture had room).
     HipNestingTooDeep = 12,
+    /// Profiling was turned off for the rest of the run after an internal error (a bug caught at
+    /// the tool's boundary): a kernel dispatch, or a copy, submitted after it ran untraced.
+    ToolDisabled = 13,
     /// Reader: the capture ended inside a record (the process was killed while writing it).
     TornTail = 16,
     /// Reader: damaged records (bad checksum, impossible size, unknown kind) skipped; the records
@@ -62,7 +65,7 @@ impl LossReason {
     pub const IN_PROCESS: usize = 16;
 
     /// Every reason, in report order.
-    pub const ALL: [LossReason; 15] = [
+    pub const ALL: [LossReason; 16] = [
         Self::ChunkPoolEmpty,
         Self::SignalPoolEmpty,
         Self::SignalMapFull,
@@ -76,6 +79,7 @@ impl LossReason {
         Self::CounterBufferPoolEmpty,
         Self::CountersNotRead,
         Self::HipNestingTooDeep,
+        Self::ToolDisabled,
         Self::TornTail,
         Self::Damaged,
     ];
@@ -101,6 +105,7 @@ impl LossReason {
             Self::CounterBufferPoolEmpty => "counter_buffer_pool_empty",
             Self::CountersNotRead => "counters_not_read",
             Self::HipNestingTooDeep => "hip_nesting_too_deep",
+            Self::ToolDisabled => "tool_disabled",
             Self::TornTail => "torn_tail",
             Self::Damaged => "damaged",
         }
@@ -122,6 +127,7 @@ impl LossReason {
             Self::CounterBufferPoolEmpty => "counted dispatches without counters (no free counter buffer)",
             Self::CountersNotRead => "counted dispatches whose counters were not read back",
             Self::HipNestingTooDeep => "HIP API calls not traced (nested more than 16 deep on one thread)",
+            Self::ToolDisabled => "dispatches and copies not traced (profiling disabled after an internal error)",
             Self::TornTail => "records cut off at the end of the capture (process killed mid-write)",
             Self::Damaged => "damaged records skipped in the capture",
         }
