@@ -202,11 +202,25 @@ fn first_chunk_records(bytes: &[u8]) -> Vec<usize> {
     out
 }
 
-#[test]
-fn issue_14_a_corrupt_capture_loses_only_the_damaged_record_and_a_garbage_one_is_a_one_line_error() {
-    let test = "issue_14_a_corrupt_capture_loses_only_the_damaged_record_and_a_garbage_one_is_a_one_line_error";
-    let Some(stage) = rocprof_e2e::stage(test) else { return };
-    let Some(app) = stage.fixture("vector_add", test) else { return };
+/// A kept capture read back after `spoil` changed it, and what the reading run wrote.
+struct Reread {
+    stage: rocprof_e2e::Stage,
+    run: rocprof_e2e::Run,
+    /// The database the reading run wrote (under `dir/out`).
+    db: std::path::PathBuf,
+    /// The spoiled capture (as in `dir/in/1.rpcap`).
+    bytes: Vec<u8>,
+    dir: std::path::PathBuf,
+    /// Removes `dir` when dropped: bind it (`_guard`) while the files are read.
+    _guard: rocprof_e2e::ScratchGuard,
+}
+
+/// Runs `vector_add 20` under `--kernel-trace` keeping its capture, lets `spoil` change the
+/// capture's bytes (given the offset of the first chunk's last record), and reads the result back
+/// with `--from-capture` into `<scratch name>/out`, which must succeed.
+fn reread_spoiled_capture(test: &str, name: &str, spoil: impl FnOnce(&mut Vec<u8>, usize)) -> Option<Reread> {
+    let stage = rocprof_e2e::stage(test)?;
+    let app = stage.fixture("vector_add", test)?;
     let keep = vec![("ROCPROF_RS_KEEP_CAPTURE".to_string(), "1".to_string())];
     let p = kernel_trace(&stage, "gfx942", &app, &["20"], &keep);
     assert!(p.run.status.success(), "{}", p.run.transcript());
@@ -215,18 +229,29 @@ fn issue_14_a_corrupt_capture_loses_only_the_damaged_record_and_a_garbage_one_is
     let mut bytes = std::fs::read(capture).unwrap();
     let records = first_chunk_records(&bytes);
     assert!(records.len() > 20, "{} records", records.len());
+    spoil(&mut bytes, *records.last().unwrap());
+    let dir = rocprof_e2e::scratch(name);
+    let guard = rocprof_e2e::ScratchGuard(dir.clone());
+    std::fs::create_dir_all(dir.join("in")).unwrap();
+    std::fs::write(dir.join("in/1.rpcap"), &bytes).unwrap();
+    let d = |s: &str| dir.join(s).display().to_string();
+    let run = rocprof_e2e::run(&stage.cli(), &["--kernel-trace", "-d", &d("out"), "--from-capture", &d("in")], &[]);
+    assert!(run.status.success(), "{}", run.transcript());
+    let db = find_one(&dir.join("out"), ".db");
+    Some(Reread { stage, run, db, bytes, dir, _guard: guard })
+}
+
+#[test]
+fn issue_14_a_corrupt_capture_loses_only_the_damaged_record_and_a_garbage_one_is_a_one_line_error() {
+    let test = "issue_14_a_corrupt_capture_loses_only_the_damaged_record_and_a_garbage_one_is_a_one_line_error";
     // One flipped bit in the body of the chunk's last record (the last completion or what follows
     // it): its checksum no longer matches.
-    let last = *records.last().unwrap();
-    bytes[last + 8] ^= 0x10;
-    let damaged = rocprof_e2e::scratch("damaged-capture");
-    let _g = rocprof_e2e::ScratchGuard(damaged.clone());
-    std::fs::create_dir_all(damaged.join("in")).unwrap();
-    std::fs::write(damaged.join("in/1.rpcap"), &bytes).unwrap();
+    let Some(Reread { stage, run: r, db, bytes, dir: damaged, _guard }) =
+        reread_spoiled_capture(test, "damaged-capture", |bytes, last| bytes[last + 8] ^= 0x10)
+    else {
+        return;
+    };
     let d = |s: &str| damaged.join(s).display().to_string();
-    let r = rocprof_e2e::run(&stage.cli(), &["--kernel-trace", "-d", &d("out"), "--from-capture", &d("in")], &[]);
-    assert!(r.status.success(), "{}", r.transcript());
-    let db = find_one(&damaged.join("out"), ".db");
     assert_eq!(db_health(&db, "lost.damaged").as_deref(), Some("1"), "{}", r.transcript());
     let rows = db_kernels(&db).len() as u64;
     let incomplete: u64 = db_health(&db, "incomplete_dispatches").unwrap().parse().unwrap();
@@ -493,28 +518,13 @@ fn issue_14_a_failed_copy_completion_handler_is_counted_and_the_application_sees
 #[test]
 fn issue_14_a_record_torn_by_a_dying_producer_is_counted_and_the_records_before_it_kept() {
     let test = "issue_14_a_record_torn_by_a_dying_producer_is_counted_and_the_records_before_it_kept";
-    let Some(stage) = rocprof_e2e::stage(test) else { return };
-    let Some(app) = stage.fixture("vector_add", test) else { return };
-    let keep = vec![("ROCPROF_RS_KEEP_CAPTURE".to_string(), "1".to_string())];
-    let p = kernel_trace(&stage, "gfx942", &app, &["20"], &keep);
-    assert!(p.run.status.success(), "{}", p.run.transcript());
-    let captures = rocprof_e2e::find_files(&p.out, ".rpcap");
-    let [capture] = captures.as_slice() else { panic!("one kept capture expected: {captures:?}") };
-    let mut bytes = std::fs::read(capture).unwrap();
-    let records = first_chunk_records(&bytes);
-    assert!(records.len() > 20, "{} records", records.len());
     // The chunk's last record as a producer leaves it when it dies after writing the body but
     // before storing the commit word (stored last): frame word 0.
-    let last = *records.last().unwrap();
-    bytes[last..last + 4].fill(0);
-    let torn = rocprof_e2e::scratch("torn-capture");
-    let _g = rocprof_e2e::ScratchGuard(torn.clone());
-    std::fs::create_dir_all(torn.join("in")).unwrap();
-    std::fs::write(torn.join("in/1.rpcap"), &bytes).unwrap();
-    let d = |s: &str| torn.join(s).display().to_string();
-    let r = rocprof_e2e::run(&stage.cli(), &["--kernel-trace", "-d", &d("out"), "--from-capture", &d("in")], &[]);
-    assert!(r.status.success(), "{}", r.transcript());
-    let db = find_one(&torn.join("out"), ".db");
+    let Some(Reread { run: r, db, _guard, .. }) =
+        reread_spoiled_capture(test, "torn-capture", |bytes, last| bytes[last..last + 4].fill(0))
+    else {
+        return;
+    };
     assert_eq!(db_health(&db, "lost.torn_tail").as_deref(), Some("1"), "{}", r.transcript());
     assert_eq!(db_health(&db, "lost.damaged").as_deref(), Some("0"), "{}", r.transcript());
     let rows = db_kernels(&db).len() as u64;
