@@ -7,7 +7,6 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::Command;
 
 use rocprof_e2e::{find_files, find_one, profile, read_csv, scratch, stage, Csv, ScratchGuard, Stage};
 
@@ -33,31 +32,9 @@ const QUERIES: [&str; 7] = [
 /// Runs perfetto-check `--strict` with [`QUERIES`] on `trace`: 0 import errors, and the
 /// `name=value` figures the queries print.
 fn trace_processor_counts(test: &str, trace: &Path) -> Option<HashMap<String, u64>> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tools/perfetto-check/check.sh");
-    if !script.exists() {
-        rocprof_test_inputs::skip_or_fail(test, format!("{} not found", script.display()));
-        return None;
-    }
-    let mut cmd = Command::new("bash");
-    cmd.arg(&script).arg(trace).arg("--strict");
-    for q in QUERIES {
-        cmd.arg("-q").arg(q);
-    }
-    let out = cmd.output().expect("run perfetto-check");
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    if out.status.code() == Some(3) {
-        rocprof_test_inputs::skip_or_fail(test, format!("perfetto-check could not set up:\n{text}"));
-        return None;
-    }
-    assert!(out.status.success(), "perfetto-check rejected {}:\n{text}", trace.display());
-    let figures: HashMap<String, u64> = text
-        .lines()
-        .filter_map(|l| l.trim().split_once('='))
-        .filter(|(k, _)| !k.contains(' '))
-        .filter_map(|(k, v)| Some((k.to_string(), v.trim().parse().ok()?)))
-        .collect();
-    assert!(figures.contains_key("api_kernel_flows"), "no query output in:\n{text}");
-    Some(figures)
+    let figures = crate::formats::perfetto_figures(test, trace, &QUERIES)?;
+    assert!(figures.contains_key("api_kernel_flows"), "no query output for {}", trace.display());
+    Some(figures.into_iter().map(|(k, v)| (k, u64::try_from(v).expect("a count"))).collect())
 }
 
 /// Data rows of the CSV file ending in `suffix`, 0 when the run wrote none.
