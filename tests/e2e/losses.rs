@@ -386,7 +386,7 @@ fn failed_completion(test: &str, gated: bool) {
     let diag = if gated {
         "internal error in completion handler; profiling disabled"
     } else {
-        "internal error while recording a completion; profiling disabled"
+        "internal error in recording a completion; profiling disabled"
     };
     assert!(f.p.run.stderr.contains(diag), "{}", f.p.run.transcript());
 }
@@ -618,5 +618,5 @@ fn issue_14_dispatches_after_an_internal_error_are_counted_as_tool_disabled() {
     f.assert_reasons_zero_but(&["completion_lost", "tool_disabled"]);
     let line = f.p.run.stderr.lines().find(|l| l.ends_with("[tool_disabled]")).unwrap();
     assert!(line.contains("profiling disabled after an internal error"), "{line}");
-    assert!(f.p.run.stderr.contains("internal error while recording a completion; profiling disabled"));
+    assert!(f.p.run.stderr.contains("internal error in recording a completion; profiling disabled"));
 }

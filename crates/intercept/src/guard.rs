@@ -37,7 +37,9 @@ pub fn ffi_guard<R>(what: &str, fallback: impl FnOnce() -> R, f: impl FnOnce() -
 /// unwind would have to cross the runtime's C frames between the callback and the hook, and
 /// unwinding out of an `extern "C"` function aborts the application. So a panic is caught at the
 /// callback itself: the tool is disabled, one line is printed, and `fallback` is returned to the
-/// runtime (which then ends the iteration and returns to the hook normally).
+/// runtime (which then ends the iteration and returns to the hook normally). Also for a body whose
+/// caller must clean up after a panic itself (a completion being recorded must still free its
+/// slot), which `fallback` then tells it.
 pub fn callback_guard<R>(what: &str, fallback: R, f: impl FnOnce() -> R) -> R {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(v) => v,

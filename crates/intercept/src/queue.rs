@@ -812,15 +812,15 @@ fn observe_slot(g: &Global, o: &Originals, signal: hsa_signal_t, slot_index: u32
 /// kernel has finished. An ungated slot is then free at once (no handler is registered on its
 /// signal and no barrier waits for it); a gated one is released by its completion handler.
 fn finish(g: &Global, o: &Originals, slot_index: u32, slot: &state::Slot) {
-    // An internal failure while recording (a bug) must not leave the slot held: the dispatch is
-    // then closed as lost, counted, and the slot moves on as usual.
-    let recorded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+    // An internal failure while recording (a bug) must not leave the slot held: the guard turns
+    // the tool off with its one line, the dispatch is closed as lost and counted, and the slot
+    // moves on as usual.
+    let recorded = crate::guard::callback_guard("recording a completion", false, || {
         crate::fault::completion();
         record_end(g, o, slot);
-    }));
-    if recorded.is_err() {
-        state::disable();
-        diag!(Level::Error, "internal error while recording a completion; profiling disabled for the rest of the run");
+        true
+    });
+    if !recorded {
         close_lost(g, o, slot);
     }
     forget_app_signal(g, slot);
