@@ -326,7 +326,9 @@ fn scalar_formats(cx: &Ctx, w: u32, bytes: &[u8]) -> Option<Result<Inst, DecodeE
         if w >> 30 == 0b10 {
             let opcode = (w >> 23) & 0x7f;
             let (s0, s1) = (cx.scalar(w & 0xff), cx.scalar((w >> 8) & 0xff));
-            let (size, lit) = with_literal(bytes, 1, s0 == LITERAL || s1 == LITERAL)?;
+            // gfx12 s_fmaak_f32/s_fmamk_f32 always carry their K.
+            let mandatory = cx.table.get(Enc::Sop2, opcode).is_some_and(|e| e.lit);
+            let (size, lit) = with_literal(bytes, 1, s0 == LITERAL || s1 == LITERAL || mandatory)?;
             let e = cx.entry(Enc::Sop2, opcode, size)?;
             let mut i = base(e.op, Enc::Sop2, size, e.name);
             i.dst = cx.scalar((w >> 16) & 0x7f);
@@ -691,12 +693,25 @@ fn vopd(cx: &Ctx, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
     y.dst = VGPR0 + vdsty;
     y.src = [srcy0, VGPR0 + ((d1 >> 9) & 0xff) as u16, NONE];
     y.lit = lit;
-    // v_dual_fmac/fmamk/fmaak read their destination as the addend (src2).
+    // A VOPD half encodes only src0 and vsrc1; the third operand is implicit and depends on the operation
+    // (RDNA3/RDNA4 ISA, "VOPD"): v_dual_fmac_f32 and v_dual_dot2acc_f32_f16 accumulate into their
+    // destination, v_dual_cndmask_b32 selects with VCC (wave32 only), v_dual_fmaak/fmamk take the literal
+    // as K and the others have two sources.
     for h in [&mut x, &mut y] {
-        h.src[2] = h.dst;
+        h.src[2] = vopd_src2(h.op, h.dst);
     }
     x.y = Some(Box::new(y));
     Ok(x)
+}
+
+/// The implicit third operand of a VOPD half.
+fn vopd_src2(op: Op, dst: u16) -> u16 {
+    use crate::op::VOp::*;
+    match op {
+        Op::Valu(FmacF32 | Dot2cF32F16) => dst,
+        Op::Valu(CndmaskB32) => VCC_LO,
+        _ => NONE,
+    }
 }
 
 fn decode_gfx12_mem(cx: &Ctx, w: u32, bytes: &[u8]) -> Option<Result<Inst, DecodeError>> {

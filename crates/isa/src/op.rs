@@ -295,6 +295,16 @@ pub enum SmemOp {
     Store(u8),
     /// `s_buffer_store_*`.
     BufferStore(u8),
+    /// gfx12 `s_load_u8/i8/u16/i16` (`buffer`: `s_buffer_load_*`): one byte or short, zero- or
+    /// sign-extended into one SGPR.
+    LoadSub {
+        /// 1 or 2.
+        bytes: u8,
+        /// Sign-extend.
+        signed: bool,
+        /// Through a buffer resource.
+        buffer: bool,
+    },
     /// `s_memtime` / `s_memrealtime`: a 64-bit clock.
     Time,
     /// Cache maintenance, no functional effect.
@@ -464,6 +474,51 @@ pub enum SOp {
     Cmp(Cond, CmpTy),
     /// `s_bitcmp0/1_b32/b64`: `scc = bit(src0, src1) == value`.
     Bitcmp(bool, bool),
+    /// gfx12 scalar float arithmetic `s_<op>_f32` (`false`) / `s_<op>_f16` (`true`).
+    Float(FloatOp, bool),
+    /// gfx12 scalar conversions `s_cvt_*`.
+    Cvt(ScalarCvt),
+}
+
+/// The operation of a gfx12 scalar float instruction (RDNA4 ISA, SOP1/SOP2 "float" opcodes).
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatOp {
+    Add,
+    Sub,
+    Mul,
+    /// IEEE-754-2019 minimumNumber / maximumNumber (a NaN operand yields the other).
+    MinNum,
+    MaxNum,
+    /// IEEE-754-2019 minimum / maximum (a NaN operand yields NaN).
+    Minimum,
+    Maximum,
+    /// `d = s0 * s1 + d`.
+    Fmac,
+    /// `d = s0 * s1 + K` (K the literal).
+    Fmaak,
+    /// `d = s0 * K + s1`.
+    Fmamk,
+    Ceil,
+    Floor,
+    Trunc,
+    Rndne,
+}
+
+/// gfx12 scalar conversions.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScalarCvt {
+    F32I32,
+    F32U32,
+    I32F32,
+    U32F32,
+    F16F32,
+    F32F16,
+    /// f32 from the high half's f16.
+    HiF32F16,
+    /// Two f32 rounded toward zero to f16, packed (`s0` low).
+    PkRtzF16F32,
 }
 
 /// The logic of a saveexec instruction, as `f(s, exec)`.
@@ -695,8 +750,23 @@ fn smem(m: &str) -> Option<SmemOp> {
             _ => return None,
         })
     };
+    let sub = |t: &str, buffer: bool| -> Option<SmemOp> {
+        let (bytes, signed) = match t {
+            "u8" => (1, false),
+            "i8" => (1, true),
+            "u16" => (2, false),
+            "i16" => (2, true),
+            _ => return None,
+        };
+        Some(SmemOp::LoadSub { bytes, signed, buffer })
+    };
     if let Some(t) = m.strip_prefix("s_buffer_load_") {
-        return dwords(t).map(SmemOp::BufferLoad);
+        return dwords(t).map(SmemOp::BufferLoad).or_else(|| sub(t, true));
+    }
+    if let Some(t) = m.strip_prefix("s_load_") {
+        if let Some(s) = sub(t, false) {
+            return Some(s);
+        }
     }
     if let Some(t) = m.strip_prefix("s_load_") {
         return dwords(t).map(SmemOp::Load);
@@ -818,13 +888,52 @@ fn salu(m: &str) -> Option<SOp> {
         "andn2_wrexec_b64" | "and_not1_wrexec_b64" => return Some(Saveexec(Logic::AndNotExecWr, true)),
         _ => {}
     }
+    if let Some(r) = m.strip_suffix("_f32").or(m.strip_suffix("_f16")) {
+        let half = m.ends_with("_f16");
+        let f = match r {
+            "add" => Some(FloatOp::Add),
+            "sub" => Some(FloatOp::Sub),
+            "mul" => Some(FloatOp::Mul),
+            "min_num" => Some(FloatOp::MinNum),
+            "max_num" => Some(FloatOp::MaxNum),
+            "minimum" => Some(FloatOp::Minimum),
+            "maximum" => Some(FloatOp::Maximum),
+            "fmac" => Some(FloatOp::Fmac),
+            "fmaak" => Some(FloatOp::Fmaak),
+            "fmamk" => Some(FloatOp::Fmamk),
+            "ceil" => Some(FloatOp::Ceil),
+            "floor" => Some(FloatOp::Floor),
+            "trunc" => Some(FloatOp::Trunc),
+            "rndne" => Some(FloatOp::Rndne),
+            _ => None,
+        };
+        if let Some(f) = f {
+            return Some(Float(f, half));
+        }
+    }
+    let cvt = match m {
+        "cvt_f32_i32" => Some(ScalarCvt::F32I32),
+        "cvt_f32_u32" => Some(ScalarCvt::F32U32),
+        "cvt_i32_f32" => Some(ScalarCvt::I32F32),
+        "cvt_u32_f32" => Some(ScalarCvt::U32F32),
+        "cvt_f16_f32" => Some(ScalarCvt::F16F32),
+        "cvt_f32_f16" => Some(ScalarCvt::F32F16),
+        "cvt_hi_f32_f16" => Some(ScalarCvt::HiF32F16),
+        "cvt_pk_rtz_f16_f32" => Some(ScalarCvt::PkRtzF16F32),
+        _ => None,
+    };
+    if let Some(c) = cvt {
+        return Some(Cvt(c));
+    }
+    // gfx12 renamed the carry-out/in forms of scalar add/sub (`s_add_u32` -> `s_add_co_u32`, `s_addc_u32`
+    // -> `s_add_co_ci_u32`, `s_addk_i32` -> `s_addk_co_i32`); the semantics, SCC included, are unchanged.
     Some(match m {
-        "add_u32" => AddU32,
-        "sub_u32" => SubU32,
-        "add_i32" => AddI32,
-        "sub_i32" => SubI32,
-        "addc_u32" => AddcU32,
-        "subb_u32" => SubbU32,
+        "add_u32" | "add_co_u32" => AddU32,
+        "sub_u32" | "sub_co_u32" => SubU32,
+        "add_i32" | "add_co_i32" => AddI32,
+        "sub_i32" | "sub_co_i32" => SubI32,
+        "addc_u32" | "add_co_ci_u32" => AddcU32,
+        "subb_u32" | "sub_co_ci_u32" => SubbU32,
         "min_i32" => MinI32,
         "min_u32" => MinU32,
         "max_i32" => MaxI32,
@@ -914,7 +1023,7 @@ fn salu(m: &str) -> Option<SOp> {
         "quadmask_b64" => QuadmaskB64,
         "movk_i32" => MovkI32,
         "cmovk_i32" => CmovkI32,
-        "addk_i32" => AddkI32,
+        "addk_i32" | "addk_co_i32" => AddkI32,
         "mulk_i32" => MulkI32,
         "getreg_b32" => GetregB32,
         "setreg_b32" => SetregB32,

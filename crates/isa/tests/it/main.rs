@@ -7,3 +7,5 @@ mod classes;
 mod fixtures;
 mod harness;
 mod llvm;
+mod salu_gfx12;
+mod vopd;
