@@ -421,6 +421,7 @@ fn vop_short(cx: &Ctx, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
     i.lit = lit;
     i.mods = mods;
     i.extra = extra;
+    acc_operands(&mut i);
     if enc == Enc::Vop2 {
         use crate::op::VOp::*;
         if let Op::Valu(v) = e.op {
@@ -531,10 +532,25 @@ fn vop3p(cx: &Ctx, w: u32, bytes: &[u8], opcode: u32) -> Result<Inst, DecodeErro
         omod: 0,
         abs: 0,
     };
-    if cx.table.get(Enc::Vop3p, opcode).is_some_and(|e| e.name.starts_with("v_accvgpr")) {
-        i.dst += 256;
-    }
+    acc_operands(&mut i);
     Ok(i)
+}
+
+/// CDNA's AGPR moves name AGPRs in fields that otherwise hold VGPRs: `v_accvgpr_read_b32` (VOP3P) reads
+/// an AGPR, `v_accvgpr_write_b32` (VOP3P) writes one, `v_accvgpr_mov_b32` (gfx90a+ VOP1) does both. The
+/// operands are turned into AGPR codes here, from the table's operation, so the executor sees plain moves.
+fn acc_operands(i: &mut Inst) {
+    use crate::op::VOp::*;
+    let to_agpr = |code: u16| if (VGPR0..AGPR0).contains(&code) { code - VGPR0 + AGPR0 } else { code };
+    match i.op {
+        Op::Valu(AccvgprRead) => i.src[0] = to_agpr(i.src[0]),
+        Op::Valu(AccvgprWrite) => i.dst = to_agpr(i.dst),
+        Op::Valu(AccvgprMov) => {
+            i.src[0] = to_agpr(i.src[0]);
+            i.dst = to_agpr(i.dst);
+        }
+        _ => {}
+    }
 }
 
 fn smem(cx: &Ctx, w: u32, bytes: &[u8], opcode: u32) -> Result<Inst, DecodeError> {

@@ -3,6 +3,7 @@
 //! hand-assembled instructions with hand-worked results, and LLVM's disassembler as a cross-check.
 #![allow(clippy::needless_range_loop)]
 
+mod agpr;
 mod classes;
 mod fixtures;
 mod harness;
