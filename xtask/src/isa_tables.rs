@@ -1,6 +1,7 @@
-//! `cargo xtask codegen-isa [--check]`: generates `crates/isa/tables/<target>.txt`, the opcode tables
-//! `rocprof-isa` decodes with, by asking LLVM's AMDGPU disassembler (`llvm-mc-19`, Debian's llvm-19)
-//! what every opcode of every encoding is on each target.
+//! `cargo xtask codegen-isa [--check] [--llvm-mc CMD]`: generates `crates/isa/tables/<target>.txt`, the
+//! opcode tables `rocprof-isa` decodes with, by asking LLVM's AMDGPU disassembler what every opcode of
+//! every encoding is on each target: LLVM 21's `llvm-mc` from the sid chroot (`cargo xtask sid`) unless
+//! `--llvm-mc` names another command line.
 //!
 //! Only facts are carried over: for each (encoding, opcode) the mnemonic LLVM prints (without its
 //! `_e32`/`_e64`/`_sdwa`/`_dpp` encoding suffix) and the size LLVM gave the instruction when all its
@@ -14,7 +15,9 @@
 //! re-encoded first dword carries the candidate's encoding and opcode bits (an invalid candidate makes
 //! LLVM skip a dword and decode the rest as something else).
 //!
-//! gfx950 is not in LLVM 19; `rocprof-isa` uses the gfx942 table for it.
+//! Encodings not swept (no table, the decoder reports them undecodable): MIMG/VIMAGE/VSAMPLE, MTBUF,
+//! EXP, VINTERP, LDSDIR, and the gfx12 VBUFFER format loads; compute kernels of the simulated targets
+//! do not use them.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -27,12 +30,30 @@ use anyhow::{bail, Context, Result};
 pub(crate) const OUTPUT_DIR: &str = "crates/isa/tables";
 
 /// The targets with a table of their own.
-const TARGETS: &[&str] = &["gfx908", "gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1201"];
+const TARGETS: &[&str] = &["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"];
 
 const NOP: u32 = 0xbf80_0000;
 
-/// The disassembler asked when `--llvm-mc` is not given.
-const DEFAULT_LLVM_MC: &str = "llvm-mc-19";
+/// The chroot `cargo xtask sid` builds unless `ROCPROF_RS_SID_ROOT` says otherwise.
+const DEFAULT_SID_ROOT: &str = "/var/cache/rocprof-rs/sid";
+
+/// LLVM 21's `llvm-mc` in the Debian sid chroot, run through the chroot's own dynamic loader and
+/// libraries (no root, no mounts): the disassembler asked when `--llvm-mc` is not given. LLVM 21 is what
+/// hipcc 7 (clang-21) assembles with, knows gfx950, and corrects LLVM 19's decoding of a few opcodes
+/// (gfx942 `buffer_wbinvl1`, gfx11 `buffer_load_lds_*`, gfx12 named barriers are not those targets').
+fn default_llvm_mc() -> Result<Vec<String>> {
+    let root = std::env::var("ROCPROF_RS_SID_ROOT").ok().filter(|v| !v.is_empty()).unwrap_or(DEFAULT_SID_ROOT.into());
+    let mc = format!("{root}/usr/lib/llvm-21/bin/llvm-mc");
+    if !std::path::Path::new(&mc).is_file() {
+        bail!("{mc} not found: build the sid chroot (`cargo xtask sid`, or set ROCPROF_RS_SID_ROOT) or pass --llvm-mc CMD");
+    }
+    Ok(vec![
+        format!("{root}/lib64/ld-linux-x86-64.so.2"),
+        "--library-path".into(),
+        format!("{root}/usr/lib/x86_64-linux-gnu:{root}/lib/x86_64-linux-gnu"),
+        mc,
+    ])
+}
 
 /// One encoding to sweep: its name in the table, the opcode count, the candidate for an opcode and the
 /// dword-0 bits that must survive LLVM's re-encoding (encoding selector and opcode).
@@ -325,7 +346,7 @@ fn sweep(mc: &LlvmMc, target: &str, enc: &Enc) -> Result<Vec<(u32, String, usize
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .with_context(|| format!("starting {} (Debian package llvm-19 for llvm-mc-19)", mc.argv.join(" ")))?;
+        .with_context(|| format!("starting {}", mc.argv.join(" ")))?;
     let mut stdin = child.stdin.take().expect("piped stdin");
     let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let out = child.wait_with_output()?;
@@ -389,7 +410,7 @@ pub(crate) fn codegen(rest: &[String]) -> Result<()> {
     let check = rest.iter().any(|a| a == "--check");
     let argv = match rest.iter().position(|a| a == "--llvm-mc") {
         Some(i) => rest.get(i + 1).context("--llvm-mc needs a command")?.split_whitespace().map(String::from).collect(),
-        None => vec![DEFAULT_LLVM_MC.to_string()],
+        None => default_llvm_mc()?,
     };
     let mc = LlvmMc { argv };
     let version = mc.version()?;

@@ -200,6 +200,8 @@ fn sext(v: u32, bits: u32) -> i32 {
 struct Ctx {
     fam: Family,
     table: &'static OpTable,
+    /// [`Target::unified_agprs`].
+    unified_agprs: bool,
 }
 
 impl Ctx {
@@ -256,7 +258,7 @@ fn base(op: Op, enc: Enc, size: u8, name: &'static str) -> Inst {
 /// Decodes the instruction at the start of `bytes` for `target`.
 pub fn decode(target: &Target, bytes: &[u8]) -> Result<Inst, DecodeError> {
     let table = crate::table::table(target.table).expect("every target names a table");
-    let cx = Ctx { fam: target.family, table };
+    let cx = Ctx { fam: target.family, table, unified_agprs: target.unified_agprs };
     let w = dword(bytes, 0)?;
     match target.family {
         Family::Gfx9 => decode_gfx9(&cx, w, bytes),
@@ -507,6 +509,8 @@ fn vop3(cx: &Ctx, w: u32, bytes: &[u8], opcode: u32) -> Result<Inst, DecodeError
         Op::Valu(crate::op::VOp::ReadlaneB32 | crate::op::VOp::ReadfirstlaneB32) => {
             i.dst = cx.scalar(w & 0xff);
         }
+        // gfx12's scalar transcendentals (`v_s_exp_f32 s6, s4`) write an SGPR.
+        _ if e.name.starts_with("v_s_") => i.dst = cx.scalar(w & 0xff),
         _ => {}
     }
     i.src = src;
@@ -532,8 +536,29 @@ fn vop3p(cx: &Ctx, w: u32, bytes: &[u8], opcode: u32) -> Result<Inst, DecodeErro
         omod: 0,
         abs: 0,
     };
+    if cx.fam == Family::Gfx9 && (e.name.starts_with("v_mfma") || e.name.starts_with("v_smfmac")) {
+        mai_operands(cx, &mut i, w, d1);
+    }
     acc_operands(&mut i);
     Ok(i)
+}
+
+/// The register files of a CDNA matrix instruction (VOP3P-MAI, CDNA ISA "Microcode Formats"): `ACC`
+/// (bits 60:59) puts sources A and B in AGPRs, `ACC_CD` (bit 15, gfx90a+) the accumulator C and the
+/// result D; gfx908 has no `ACC_CD` and always keeps C and D in AGPRs. The broadcast and negate fields
+/// (`CBSZ`, `ABID`, `BLGP`) stay in [`Mods`] as the generic VOP3P fields that occupy their bits.
+fn mai_operands(cx: &Ctx, i: &mut Inst, w: u32, d1: u32) {
+    let to_agpr = |code: u16| if (VGPR0..AGPR0).contains(&code) { code - VGPR0 + AGPR0 } else { code };
+    let acc = (d1 >> 27) & 3;
+    for k in 0..2 {
+        if acc >> k & 1 != 0 {
+            i.src[k] = to_agpr(i.src[k]);
+        }
+    }
+    if !cx.unified_agprs || w & (1 << 15) != 0 {
+        i.dst = to_agpr(i.dst);
+        i.src[2] = to_agpr(i.src[2]);
+    }
 }
 
 /// CDNA's AGPR moves name AGPRs in fields that otherwise hold VGPRs: `v_accvgpr_read_b32` (VOP3P) reads

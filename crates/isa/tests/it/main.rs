@@ -9,4 +9,5 @@ mod fixtures;
 mod harness;
 mod llvm;
 mod salu_gfx12;
+mod tables;
 mod vopd;
