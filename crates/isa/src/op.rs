@@ -581,8 +581,60 @@ pub enum Op {
     Ds(DsOp),
     /// Vector memory.
     Vmem(Seg, Access),
+    /// CDNA matrix fused multiply-add (`v_mfma_*`).
+    Mfma(Mfma),
     /// Known to the tables, not implemented by the interpreter.
     Unimplemented,
+}
+
+/// Shape of a CDNA matrix instruction: `D = A * B + C` with A `m x k`, B `k x n`, C and D `m x n`, in
+/// f32, one block (the multi-block shapes and the other types are not implemented yet).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Mfma {
+    /// Rows of A, C and D.
+    pub m: u8,
+    /// Columns of B, C and D.
+    pub n: u8,
+    /// Columns of A, rows of B.
+    pub k: u8,
+}
+
+impl Mfma {
+    /// The implemented matrix instructions (both LLVM spellings: gfx942 names them `..._16x16x4_f32`).
+    fn parse(m: &str) -> Option<Self> {
+        Some(match m {
+            "v_mfma_f32_16x16x4f32" | "v_mfma_f32_16x16x4_f32" => Self { m: 16, n: 16, k: 4 },
+            "v_mfma_f32_32x32x2f32" | "v_mfma_f32_32x32x2_f32" => Self { m: 32, n: 32, k: 2 },
+            _ => return None,
+        })
+    }
+
+    /// Registers per lane of C and D (`m * n / 64`).
+    pub fn acc_regs(self) -> usize {
+        usize::from(self.m) * usize::from(self.n) / 64
+    }
+
+    /// Where `D[i][j]` (and `C[i][j]`) lives: (register offset, lane). AMD's matrix instruction calculator
+    /// (`matrix_calculator.py -a CDNA2 -i v_mfma_f32_16x16x4f32 -D -R`): 16x16 keeps four consecutive rows
+    /// of a column in a lane (`v(i%4)`, lane `j + 16*(i/4)`); 32x32 groups rows by eight, the first four
+    /// in lanes 0-31 and the next four in lanes 32-63 (`v(i%4 + 4*(i/8))`, lane `j + 32*((i/4)%2)`).
+    pub fn acc_position(self, i: usize, j: usize) -> (usize, usize) {
+        if self.m == 16 {
+            (i % 4, j + 16 * (i / 4))
+        } else {
+            (i % 4 + 4 * (i / 8), j + 32 * ((i / 4) % 2))
+        }
+    }
+
+    /// The lane holding `A[i][kk]` (one register): lane `i + m*kk`; `B[kk][j]` is in lane `j + n*kk`.
+    pub fn a_lane(self, i: usize, kk: usize) -> usize {
+        i + usize::from(self.m) * kk
+    }
+
+    /// The lane holding `B[kk][j]`.
+    pub fn b_lane(self, kk: usize, j: usize) -> usize {
+        j + usize::from(self.n) * kk
+    }
 }
 
 fn ds_access(rest: &str) -> Option<DsOp> {
@@ -1300,6 +1352,9 @@ impl Op {
         }
         if m.starts_with("s_") {
             return salu(m).map_or(Op::Unimplemented, Op::Salu);
+        }
+        if let Some(x) = Mfma::parse(m) {
+            return Op::Mfma(x);
         }
         if m.starts_with("v_cmp") {
             return vcmp(m).unwrap_or(Op::Unimplemented);

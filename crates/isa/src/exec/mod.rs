@@ -3,6 +3,7 @@
 
 mod float;
 mod mem;
+mod mfma;
 mod packed;
 mod salu;
 mod valu;
@@ -56,7 +57,7 @@ pub fn class_of(op: &Op, name: &str) -> InstClass {
     match op {
         Op::Salu(_) => InstClass::Salu,
         Op::Smem(_) => InstClass::Smem,
-        Op::Valu(_) | Op::Vcmp { .. } => InstClass::Valu,
+        Op::Valu(_) | Op::Vcmp { .. } | Op::Mfma(_) => InstClass::Valu,
         Op::Vmem(seg, a) => {
             let load = match a {
                 Access::Load { .. } => true,
@@ -136,6 +137,10 @@ pub(crate) fn execute(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Result<Flow, 
         Op::Vcmp { cond, ty, x, class } => {
             cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
             vcmp::exec(w, i, cond, ty, x, class)?
+        }
+        Op::Mfma(m) => {
+            cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
+            mfma::exec(w, i, m)?
         }
         Op::Ds(op) => mem::ds(w, cx, i, op)?,
         Op::Vmem(seg, a) => mem::vmem(w, cx, i, seg, a)?,

@@ -8,6 +8,7 @@ mod classes;
 mod fixtures;
 mod harness;
 mod llvm;
+mod mfma;
 mod salu_gfx12;
 mod tables;
 mod vopd;

@@ -1,0 +1,60 @@
+//! CDNA matrix instructions (`v_mfma_*`): `D = A * B + C` over the whole wave, with the operand layouts of
+//! AMD's matrix instruction calculator ([`Mfma::acc_position`], [`Mfma::a_lane`], [`Mfma::b_lane`]).
+//!
+//! Implemented: the single-block f32 shapes `v_mfma_f32_16x16x4f32` and `v_mfma_f32_32x32x2f32`. The
+//! accumulation order of the hardware is not documented; each element is `C` followed by the `k` products
+//! added with fused multiply-adds in `k` order, which is exact whenever the products and sums are (the
+//! tests use such values). The broadcast controls (`CBSZ`, `ABID`, `BLGP`) must be 0 and EXEC all ones
+//! (the hardware ignores EXEC for these; a kernel that clears lanes first is reported rather than guessed).
+
+use super::{Flow, Stop};
+use crate::decode::{Inst, VGPR0};
+use crate::op::Mfma;
+use crate::wave::{Wave, ROWS};
+
+/// The register row of a VGPR/AGPR operand code.
+fn row(code: u16) -> Option<usize> {
+    (code >= VGPR0).then(|| usize::from(code - VGPR0))
+}
+
+pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
+    if w.lanes != 64 || w.exec() != u64::MAX {
+        return Err(Stop::Invalid(format!("{} with EXEC {:#x} (only all 64 lanes are supported)", i.name, w.exec())));
+    }
+    // CBSZ (bits 10:8), ABID (14:11) sit where VOP3P's neg_hi and op_sel are; BLGP where neg is.
+    if i.mods.neg_hi != 0 || i.mods.opsel != 0 || i.mods.opsel_hi & 4 != 0 || i.mods.neg != 0 {
+        return Err(Stop::Invalid(format!("{} with CBSZ/ABID/BLGP broadcast (not supported)", i.name)));
+    }
+    let (Some(a), Some(b), Some(d)) = (row(i.src[0]), row(i.src[1]), row(i.dst)) else {
+        return Err(Stop::Invalid(format!("{} with a constant A or B operand (not supported)", i.name)));
+    };
+    let regs = m.acc_regs();
+    let c_row = row(i.src[2]);
+    if d + regs > ROWS || c_row.is_some_and(|c| c + regs > ROWS) {
+        return Err(Stop::Invalid(format!("{}: accumulator registers past the register file", i.name)));
+    }
+    // C: registers, or one constant for every element (`0` is common).
+    let c_const = c_row.is_none().then(|| f32::from_bits(w.s32(i.src[2], i.lit, crate::wave::Ty::F32)));
+    let (mm, nn, kk) = (usize::from(m.m), usize::from(m.n), usize::from(m.k));
+    let mut out = vec![[0u32; 64]; regs];
+    for ii in 0..mm {
+        for j in 0..nn {
+            let (r, lane) = m.acc_position(ii, j);
+            let mut acc = match (c_const, c_row) {
+                (Some(c), _) => c,
+                (None, Some(c)) => f32::from_bits(w.vr(c + r, lane)),
+                (None, None) => unreachable!("C is a constant or a register"),
+            };
+            for k in 0..kk {
+                let x = f32::from_bits(w.vr(a, m.a_lane(ii, k)));
+                let y = f32::from_bits(w.vr(b, m.b_lane(k, j)));
+                acc = x.mul_add(y, acc);
+            }
+            out[r][lane] = acc.to_bits();
+        }
+    }
+    for (r, vals) in out.iter().enumerate() {
+        w.set_vrow(d + r, vals);
+    }
+    Ok(Flow::Next)
+}

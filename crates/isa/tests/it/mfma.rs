@@ -1,0 +1,195 @@
+//! CDNA matrix instructions `v_mfma_f32_16x16x4f32` and `v_mfma_f32_32x32x2f32` on gfx908 (accumulator in
+//! AGPRs), gfx90a and gfx942 (in VGPRs, and in AGPRs), assembled by `llvm-mc-19`, against a host GEMM.
+//!
+//! The operand layouts below are transcribed from AMD's matrix instruction calculator
+//! (github.com/ROCm/amd_matrix_instruction_calculator, `matrix_calculator.py -a CDNA2 -i <instruction>
+//! -A/-B/-D --register-layout`), checked there for every element of both instructions: `A[i][k]` in lane
+//! `i + M*k`, `B[k][j]` in lane `j + N*k` (one register each); `C`/`D[i][j]` in register `i%4`, lane
+//! `j + 16*(i/4)` (16x16) and register `i%4 + 4*(i/8)`, lane `j + 32*((i/4)%2)` (32x32).
+
+use crate::classes::run_body;
+
+#[derive(Clone, Copy)]
+struct Shape {
+    name: &'static str,
+    m: usize,
+    n: usize,
+    k: usize,
+}
+
+const S16: Shape = Shape { name: "v_mfma_f32_16x16x4f32", m: 16, n: 16, k: 4 };
+const S32: Shape = Shape { name: "v_mfma_f32_32x32x2f32", m: 32, n: 32, k: 2 };
+
+impl Shape {
+    fn regs(self) -> usize {
+        self.m * self.n / 64
+    }
+
+    /// (register, lane) of `D[i][j]` per AMD's calculator.
+    fn d_at(self, i: usize, j: usize) -> (usize, usize) {
+        if self.m == 16 {
+            (i % 4, j + 16 * (i / 4))
+        } else {
+            (i % 4 + 4 * (i / 8), j + 32 * ((i / 4) % 2))
+        }
+    }
+}
+
+/// Runs `D = A * B + C` on `target`; `acc_in_agprs` keeps C and D in AGPRs. Returns `D[i][j]`.
+fn run(
+    target: &str,
+    s: Shape,
+    acc_in_agprs: bool,
+    a: &[Vec<f32>],
+    b: &[Vec<f32>],
+    c: &[Vec<f32>],
+) -> Option<Vec<Vec<f32>>> {
+    let regs = s.regs();
+    // Data: A at 0, B at 0x100, C register r at 0x200 + 0x100*r, one dword per lane.
+    let mut data = vec![0u8; 0x100 * (2 + regs)];
+    let mut put = |region: usize, lane: usize, v: f32| {
+        data[0x100 * region + 4 * lane..0x100 * region + 4 * lane + 4].copy_from_slice(&v.to_le_bytes());
+    };
+    for i in 0..s.m {
+        for kk in 0..s.k {
+            put(0, i + s.m * kk, a[i][kk]);
+        }
+    }
+    for kk in 0..s.k {
+        for j in 0..s.n {
+            put(1, j + s.n * kk, b[kk][j]);
+        }
+    }
+    for i in 0..s.m {
+        for j in 0..s.n {
+            let (r, lane) = s.d_at(i, j);
+            put(2 + r, lane, c[i][j]);
+        }
+    }
+    let mut body = String::from(
+        "global_load_dword v10, v100, s[6:7]\nv_add_u32 v101, 0x100, v100\nglobal_load_dword v11, v101, s[6:7]\n",
+    );
+    for r in 0..regs {
+        body.push_str(&format!(
+            "v_add_u32 v101, {:#x}, v100\nglobal_load_dword v{}, v101, s[6:7]\n",
+            0x200 + 0x100 * r,
+            20 + r
+        ));
+    }
+    body.push_str("s_waitcnt vmcnt(0)\n");
+    let last = regs - 1;
+    if acc_in_agprs {
+        for r in 0..regs {
+            body.push_str(&format!("v_accvgpr_write_b32 a{r}, v{}\n", 20 + r));
+        }
+        body.push_str(&format!("{} a[0:{last}], v10, v11, a[0:{last}]\ns_nop 7\ns_nop 7\ns_nop 7\n", s.name));
+        for r in 0..regs {
+            body.push_str(&format!("v_accvgpr_read_b32 v{}, a{r}\n", 1 + r));
+        }
+    } else {
+        body.push_str(&format!(
+            "{} v[40:{}], v10, v11, v[20:{}]\ns_nop 7\ns_nop 7\ns_nop 7\n",
+            s.name,
+            40 + last,
+            20 + last
+        ));
+        for r in 0..regs {
+            body.push_str(&format!("v_mov_b32 v{}, v{}\n", 1 + r, 40 + r));
+        }
+    }
+    let out = run_body(target, 64, &body, regs, &data)?;
+    Some(
+        (0..s.m)
+            .map(|i| {
+                (0..s.n)
+                    .map(|j| {
+                        let (r, lane) = s.d_at(i, j);
+                        f32::from_bits(out[r][lane])
+                    })
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
+/// Every (target, accumulator in AGPRs) combination: gfx908 has only AGPR accumulators.
+const CASES: &[(&str, bool)] = &[("gfx908", true), ("gfx90a", false), ("gfx90a", true), ("gfx942", false)];
+
+fn matrix(rows: usize, cols: usize, mut f: impl FnMut(usize, usize) -> f32) -> Vec<Vec<f32>> {
+    let mut m = vec![vec![0.0; cols]; rows];
+    for (i, r) in m.iter_mut().enumerate() {
+        for (j, x) in r.iter_mut().enumerate() {
+            *x = f(i, j);
+        }
+    }
+    m
+}
+
+fn check_gemm(s: Shape) {
+    // Small integers: every product and sum is exact in f32, whatever order the hardware adds in.
+    let mut x = 12345u32;
+    let mut rnd = move || {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        ((x >> 16) % 17) as f32 - 8.0
+    };
+    let a = matrix(s.m, s.k, |_, _| rnd());
+    let b = matrix(s.k, s.n, |_, _| rnd());
+    let c = matrix(s.m, s.n, |_, _| rnd());
+    for &(t, agpr) in CASES {
+        let Some(d) = run(t, s, agpr, &a, &b, &c) else { return };
+        for i in 0..s.m {
+            for j in 0..s.n {
+                let want = c[i][j] + (0..s.k).map(|kk| a[i][kk] * b[kk][j]).sum::<f32>();
+                assert_eq!(
+                    d[i][j],
+                    want,
+                    "{t} {} (acc in {}): D[{i}][{j}]",
+                    s.name,
+                    if agpr { "AGPRs" } else { "VGPRs" }
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn mfma_f32_16x16x4f32_matches_a_host_gemm() {
+    check_gemm(S16);
+}
+
+#[test]
+fn mfma_f32_32x32x2f32_matches_a_host_gemm() {
+    check_gemm(S32);
+}
+
+/// The layouts on their own, with values that tell every element apart (a transposed or permuted layout
+/// fails): B selecting A's columns shows where A's elements went, A selecting B's rows where B's went,
+/// and A = B = 0 shows C's positions coming back as D.
+#[test]
+fn mfma_f32_operands_sit_where_amds_calculator_puts_them() {
+    for s in [S16, S32] {
+        let (t, agpr) = ("gfx90a", false);
+        let unique = |i: usize, j: usize| (1 + i * 64 + j) as f32;
+        let a = matrix(s.m, s.k, unique);
+        let select_a = matrix(s.k, s.n, |kk, j| f32::from(u8::from(kk == j)));
+        let Some(d) = run(t, s, agpr, &a, &select_a, &matrix(s.m, s.n, |_, _| 0.0)) else { return };
+        for i in 0..s.m {
+            for j in 0..s.n {
+                let want = if j < s.k { a[i][j] } else { 0.0 };
+                assert_eq!(d[i][j], want, "{}: A layout, D[{i}][{j}]", s.name);
+            }
+        }
+        let b = matrix(s.k, s.n, unique);
+        let select_b = matrix(s.m, s.k, |i, kk| f32::from(u8::from(i == kk)));
+        let d = run(t, s, agpr, &select_b, &b, &matrix(s.m, s.n, |_, _| 0.0)).unwrap();
+        for i in 0..s.m {
+            for j in 0..s.n {
+                let want = if i < s.k { b[i][j] } else { 0.0 };
+                assert_eq!(d[i][j], want, "{}: B layout, D[{i}][{j}]", s.name);
+            }
+        }
+        let c = matrix(s.m, s.n, unique);
+        let d = run(t, s, agpr, &matrix(s.m, s.k, |_, _| 0.0), &matrix(s.k, s.n, |_, _| 0.0), &c).unwrap();
+        assert_eq!(d, c, "{}: C/D layout", s.name);
+    }
+}
