@@ -587,8 +587,9 @@ pub enum Op {
     Unimplemented,
 }
 
-/// Shape of a CDNA matrix instruction: `D = A * B + C` with A `m x k`, B `k x n`, C and D `m x n`, in
-/// f32, one block (the multi-block shapes and the other types are not implemented yet).
+/// Shape of a CDNA matrix instruction: `D = A * B + C` with A `m x k`, B `k x n`, C and D `m x n`, one
+/// block, every operand f32 or every operand f64 (the multi-block shapes and the other types are not
+/// implemented yet).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Mfma {
     /// Rows of A, C and D.
@@ -597,29 +598,36 @@ pub struct Mfma {
     pub n: u8,
     /// Columns of A, rows of B.
     pub k: u8,
+    /// f64 operands (two registers per element) instead of f32.
+    pub f64: bool,
 }
 
 impl Mfma {
     /// The implemented matrix instructions (both LLVM spellings: gfx942 names them `..._16x16x4_f32`).
     fn parse(m: &str) -> Option<Self> {
         Some(match m {
-            "v_mfma_f32_16x16x4f32" | "v_mfma_f32_16x16x4_f32" => Self { m: 16, n: 16, k: 4 },
-            "v_mfma_f32_32x32x2f32" | "v_mfma_f32_32x32x2_f32" => Self { m: 32, n: 32, k: 2 },
+            "v_mfma_f32_16x16x4f32" | "v_mfma_f32_16x16x4_f32" => Self { m: 16, n: 16, k: 4, f64: false },
+            "v_mfma_f32_32x32x2f32" | "v_mfma_f32_32x32x2_f32" => Self { m: 32, n: 32, k: 2, f64: false },
+            "v_mfma_f64_16x16x4f64" | "v_mfma_f64_16x16x4_f64" => Self { m: 16, n: 16, k: 4, f64: true },
             _ => return None,
         })
     }
 
-    /// Registers per lane of C and D (`m * n / 64`).
+    /// Registers per lane of C and D (`m * n / 64` elements, two registers each for f64).
     pub fn acc_regs(self) -> usize {
-        usize::from(self.m) * usize::from(self.n) / 64
+        usize::from(self.m) * usize::from(self.n) / 64 * if self.f64 { 2 } else { 1 }
     }
 
     /// Where `D[i][j]` (and `C[i][j]`) lives: (register offset, lane). AMD's matrix instruction calculator
-    /// (`matrix_calculator.py -a CDNA2 -i v_mfma_f32_16x16x4f32 -D -R`): 16x16 keeps four consecutive rows
-    /// of a column in a lane (`v(i%4)`, lane `j + 16*(i/4)`); 32x32 groups rows by eight, the first four
-    /// in lanes 0-31 and the next four in lanes 32-63 (`v(i%4 + 4*(i/8))`, lane `j + 32*((i/4)%2)`).
+    /// (`matrix_calculator.py -a CDNA2 -i v_mfma_f32_16x16x4f32 -D -R`): f32 16x16 keeps four consecutive
+    /// rows of a column in a lane (`v(i%4)`, lane `j + 16*(i/4)`); f32 32x32 groups rows by eight, the
+    /// first four in lanes 0-31 and the next four in lanes 32-63 (`v(i%4 + 4*(i/8))`, lane
+    /// `j + 32*((i/4)%2)`); f64 16x16 puts rows `i%4` in lane groups and `i/4` in register pairs
+    /// (`v[2*(i/4)+1 : 2*(i/4)]`, lane `j + 16*(i%4)`).
     pub fn acc_position(self, i: usize, j: usize) -> (usize, usize) {
-        if self.m == 16 {
+        if self.f64 {
+            (2 * (i / 4), j + 16 * (i % 4))
+        } else if self.m == 16 {
             (i % 4, j + 16 * (i / 4))
         } else {
             (i % 4 + 4 * (i / 8), j + 32 * ((i / 4) % 2))

@@ -1,7 +1,8 @@
 //! CDNA matrix instructions (`v_mfma_*`): `D = A * B + C` over the whole wave, with the operand layouts of
 //! AMD's matrix instruction calculator ([`Mfma::acc_position`], [`Mfma::a_lane`], [`Mfma::b_lane`]).
 //!
-//! Implemented: the single-block f32 shapes `v_mfma_f32_16x16x4f32` and `v_mfma_f32_32x32x2f32`. The
+//! Implemented: the single-block shapes `v_mfma_f32_16x16x4f32`, `v_mfma_f32_32x32x2f32` and
+//! `v_mfma_f64_16x16x4f64`. The
 //! accumulation order of the hardware is not documented; each element is `C` followed by the `k` products
 //! added with fused multiply-adds in `k` order, which is exact whenever the products and sums are (the
 //! tests use such values). The broadcast controls (`CBSZ`, `ABID`, `BLGP`) must be 0 and EXEC all ones
@@ -36,6 +37,9 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
     // C: registers, or one constant for every element (`0` is common).
     let c_const = c_row.is_none().then(|| f32::from_bits(w.s32(i.src[2], i.lit, crate::wave::Ty::F32)));
     let (mm, nn, kk) = (usize::from(m.m), usize::from(m.n), usize::from(m.k));
+    if m.f64 {
+        return exec_f64(w, i, m, a, b, d, c_row);
+    }
     let mut out = vec![[0u32; 64]; regs];
     for ii in 0..mm {
         for j in 0..nn {
@@ -51,6 +55,39 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
                 acc = x.mul_add(y, acc);
             }
             out[r][lane] = acc.to_bits();
+        }
+    }
+    for (r, vals) in out.iter().enumerate() {
+        w.set_vrow(d + r, vals);
+    }
+    Ok(Flow::Next)
+}
+
+/// The f64 shapes: every element a register pair (low dword first), A and B one pair per lane.
+fn exec_f64(w: &mut Wave, i: &Inst, m: Mfma, a: usize, b: usize, d: usize, c_row: Option<usize>) -> Result<Flow, Stop> {
+    let pair = |w: &Wave, r: usize, lane: usize| {
+        f64::from_bits(u64::from(w.vr(r, lane)) | (u64::from(w.vr(r + 1, lane)) << 32))
+    };
+    let c_const = match c_row {
+        Some(_) => None,
+        None => Some(f64::from_bits(w.s64(i.src[2], i.lit, crate::wave::Ty::F64))),
+    };
+    let (mm, nn, kk) = (usize::from(m.m), usize::from(m.n), usize::from(m.k));
+    let mut out = vec![[0u32; 64]; m.acc_regs()];
+    for ii in 0..mm {
+        for j in 0..nn {
+            let (r, lane) = m.acc_position(ii, j);
+            let mut acc = match (c_const, c_row) {
+                (Some(c), _) => c,
+                (None, Some(c)) => pair(w, c + r, lane),
+                (None, None) => unreachable!("C is a constant or a register"),
+            };
+            for k in 0..kk {
+                acc = pair(w, a, m.a_lane(ii, k)).mul_add(pair(w, b, m.b_lane(k, j)), acc);
+            }
+            let bits = acc.to_bits();
+            out[r][lane] = bits as u32;
+            out[r + 1][lane] = (bits >> 32) as u32;
         }
     }
     for (r, vals) in out.iter().enumerate() {

@@ -1,5 +1,6 @@
-//! CDNA matrix instructions `v_mfma_f32_16x16x4f32` and `v_mfma_f32_32x32x2f32` on gfx908 (accumulator in
-//! AGPRs), gfx90a and gfx942 (in VGPRs, and in AGPRs), assembled by `llvm-mc-19`, against a host GEMM.
+//! CDNA matrix instructions `v_mfma_f32_16x16x4f32`, `v_mfma_f32_32x32x2f32` (gfx908 with the accumulator
+//! in AGPRs, gfx90a and gfx942 in VGPRs and AGPRs) and `v_mfma_f64_16x16x4f64` (gfx90a, gfx942), assembled
+//! by `llvm-mc-19`, against a host GEMM.
 //!
 //! The operand layouts below are transcribed from AMD's matrix instruction calculator
 //! (github.com/ROCm/amd_matrix_instruction_calculator, `matrix_calculator.py -a CDNA2 -i <instruction>
@@ -15,19 +16,35 @@ struct Shape {
     m: usize,
     n: usize,
     k: usize,
+    /// f64 elements (register pairs).
+    wide: bool,
 }
 
-const S16: Shape = Shape { name: "v_mfma_f32_16x16x4f32", m: 16, n: 16, k: 4 };
-const S32: Shape = Shape { name: "v_mfma_f32_32x32x2f32", m: 32, n: 32, k: 2 };
+const S16: Shape = Shape { name: "v_mfma_f32_16x16x4f32", m: 16, n: 16, k: 4, wide: false };
+const S32: Shape = Shape { name: "v_mfma_f32_32x32x2f32", m: 32, n: 32, k: 2, wide: false };
+/// `-a CDNA2 -i v_mfma_f64_16x16x4f64`: A and B as for f32 (pairs), `D[i][j]` in `v[2*(i/4)+1 : 2*(i/4)]`,
+/// lane `j + 16*(i%4)`.
+const D16: Shape = Shape { name: "v_mfma_f64_16x16x4f64", m: 16, n: 16, k: 4, wide: true };
 
 impl Shape {
+    /// Dwords per element.
+    fn dw(self) -> usize {
+        if self.wide {
+            2
+        } else {
+            1
+        }
+    }
+
     fn regs(self) -> usize {
-        self.m * self.n / 64
+        self.m * self.n / 64 * self.dw()
     }
 
     /// (register, lane) of `D[i][j]` per AMD's calculator.
     fn d_at(self, i: usize, j: usize) -> (usize, usize) {
-        if self.m == 16 {
+        if self.wide {
+            (2 * (i / 4), j + 16 * (i % 4))
+        } else if self.m == 16 {
             (i % 4, j + 16 * (i / 4))
         } else {
             (i % 4 + 4 * (i / 8), j + 32 * ((i / 4) % 2))
@@ -35,20 +52,26 @@ impl Shape {
     }
 }
 
-/// Runs `D = A * B + C` on `target`; `acc_in_agprs` keeps C and D in AGPRs. Returns `D[i][j]`.
+/// Runs `D = A * B + C` on `target`; `acc_in_agprs` keeps C and D in AGPRs. Returns `D[i][j]`. Values
+/// are f64 on the host and stored as the shape's element type (exactly, for the values the tests use).
 fn run(
     target: &str,
     s: Shape,
     acc_in_agprs: bool,
-    a: &[Vec<f32>],
-    b: &[Vec<f32>],
-    c: &[Vec<f32>],
-) -> Option<Vec<Vec<f32>>> {
-    let regs = s.regs();
-    // Data: A at 0, B at 0x100, C register r at 0x200 + 0x100*r, one dword per lane.
-    let mut data = vec![0u8; 0x100 * (2 + regs)];
-    let mut put = |region: usize, lane: usize, v: f32| {
-        data[0x100 * region + 4 * lane..0x100 * region + 4 * lane + 4].copy_from_slice(&v.to_le_bytes());
+    a: &[Vec<f64>],
+    b: &[Vec<f64>],
+    c: &[Vec<f64>],
+) -> Option<Vec<Vec<f64>>> {
+    let (regs, dw) = (s.regs(), s.dw());
+    // Data: one 0x100-byte region per register, one dword per lane: A's dw registers, B's, then C's.
+    let mut data = vec![0u8; 0x100 * (2 * dw + regs)];
+    let mut put = |region: usize, lane: usize, v: f64| {
+        let words: Vec<u32> =
+            if s.wide { vec![v.to_bits() as u32, (v.to_bits() >> 32) as u32] } else { vec![(v as f32).to_bits()] };
+        for (h, x) in words.iter().enumerate() {
+            let o = 0x100 * (region + h) + 4 * lane;
+            data[o..o + 4].copy_from_slice(&x.to_le_bytes());
+        }
     };
     for i in 0..s.m {
         for kk in 0..s.k {
@@ -57,40 +80,50 @@ fn run(
     }
     for kk in 0..s.k {
         for j in 0..s.n {
-            put(1, j + s.n * kk, b[kk][j]);
+            put(dw, j + s.n * kk, b[kk][j]);
         }
     }
     for i in 0..s.m {
         for j in 0..s.n {
             let (r, lane) = s.d_at(i, j);
-            put(2 + r, lane, c[i][j]);
+            put(2 * dw + r, lane, c[i][j]);
         }
     }
-    let mut body = String::from(
-        "global_load_dword v10, v100, s[6:7]\nv_add_u32 v101, 0x100, v100\nglobal_load_dword v11, v101, s[6:7]\n",
-    );
-    for r in 0..regs {
+    // A in v[10..], B in v[12..], C in v[20..], D in v[40..].
+    let mut body = String::new();
+    let mut load = |region: usize, reg: usize| {
         body.push_str(&format!(
-            "v_add_u32 v101, {:#x}, v100\nglobal_load_dword v{}, v101, s[6:7]\n",
-            0x200 + 0x100 * r,
-            20 + r
+            "v_add_u32 v101, {:#x}, v100\nglobal_load_dword v{reg}, v101, s[6:7]\n",
+            0x100 * region
         ));
+    };
+    for h in 0..dw {
+        load(h, 10 + h);
+        load(dw + h, 12 + h);
+    }
+    for r in 0..regs {
+        load(2 * dw + r, 20 + r);
     }
     body.push_str("s_waitcnt vmcnt(0)\n");
-    let last = regs - 1;
+    let (last, src) = (regs - 1, if s.wide { ("v[10:11]", "v[12:13]") } else { ("v10", "v12") });
     if acc_in_agprs {
         for r in 0..regs {
             body.push_str(&format!("v_accvgpr_write_b32 a{r}, v{}\n", 20 + r));
         }
-        body.push_str(&format!("{} a[0:{last}], v10, v11, a[0:{last}]\ns_nop 7\ns_nop 7\ns_nop 7\n", s.name));
+        body.push_str(&format!(
+            "{} a[0:{last}], {}, {}, a[0:{last}]\ns_nop 7\ns_nop 7\ns_nop 7\n",
+            s.name, src.0, src.1
+        ));
         for r in 0..regs {
             body.push_str(&format!("v_accvgpr_read_b32 v{}, a{r}\n", 1 + r));
         }
     } else {
         body.push_str(&format!(
-            "{} v[40:{}], v10, v11, v[20:{}]\ns_nop 7\ns_nop 7\ns_nop 7\n",
+            "{} v[40:{}], {}, {}, v[20:{}]\ns_nop 7\ns_nop 7\ns_nop 7\n",
             s.name,
             40 + last,
+            src.0,
+            src.1,
             20 + last
         ));
         for r in 0..regs {
@@ -104,7 +137,11 @@ fn run(
                 (0..s.n)
                     .map(|j| {
                         let (r, lane) = s.d_at(i, j);
-                        f32::from_bits(out[r][lane])
+                        if s.wide {
+                            f64::from_bits(u64::from(out[r][lane]) | (u64::from(out[r + 1][lane]) << 32))
+                        } else {
+                            f64::from(f32::from_bits(out[r][lane]))
+                        }
                     })
                     .collect()
             })
@@ -115,7 +152,7 @@ fn run(
 /// Every (target, accumulator in AGPRs) combination: gfx908 has only AGPR accumulators.
 const CASES: &[(&str, bool)] = &[("gfx908", true), ("gfx90a", false), ("gfx90a", true), ("gfx942", false)];
 
-fn matrix(rows: usize, cols: usize, mut f: impl FnMut(usize, usize) -> f32) -> Vec<Vec<f32>> {
+fn matrix(rows: usize, cols: usize, mut f: impl FnMut(usize, usize) -> f64) -> Vec<Vec<f64>> {
     let mut m = vec![vec![0.0; cols]; rows];
     for (i, r) in m.iter_mut().enumerate() {
         for (j, x) in r.iter_mut().enumerate() {
@@ -130,16 +167,19 @@ fn check_gemm(s: Shape) {
     let mut x = 12345u32;
     let mut rnd = move || {
         x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-        ((x >> 16) % 17) as f32 - 8.0
+        f64::from((x >> 16) % 17) - 8.0
     };
     let a = matrix(s.m, s.k, |_, _| rnd());
     let b = matrix(s.k, s.n, |_, _| rnd());
     let c = matrix(s.m, s.n, |_, _| rnd());
     for &(t, agpr) in CASES {
+        if s.wide && t == "gfx908" {
+            continue; // no f64 matrix instructions on gfx908
+        }
         let Some(d) = run(t, s, agpr, &a, &b, &c) else { return };
         for i in 0..s.m {
             for j in 0..s.n {
-                let want = c[i][j] + (0..s.k).map(|kk| a[i][kk] * b[kk][j]).sum::<f32>();
+                let want = c[i][j] + (0..s.k).map(|kk| a[i][kk] * b[kk][j]).sum::<f64>();
                 assert_eq!(
                     d[i][j],
                     want,
@@ -162,16 +202,21 @@ fn mfma_f32_32x32x2f32_matches_a_host_gemm() {
     check_gemm(S32);
 }
 
+#[test]
+fn mfma_f64_16x16x4f64_matches_a_host_gemm() {
+    check_gemm(D16);
+}
+
 /// The layouts on their own, with values that tell every element apart (a transposed or permuted layout
 /// fails): B selecting A's columns shows where A's elements went, A selecting B's rows where B's went,
 /// and A = B = 0 shows C's positions coming back as D.
 #[test]
-fn mfma_f32_operands_sit_where_amds_calculator_puts_them() {
-    for s in [S16, S32] {
+fn mfma_operands_sit_where_amds_calculator_puts_them() {
+    for s in [S16, S32, D16] {
         let (t, agpr) = ("gfx90a", false);
-        let unique = |i: usize, j: usize| (1 + i * 64 + j) as f32;
+        let unique = |i: usize, j: usize| (1 + i * 64 + j) as f64;
         let a = matrix(s.m, s.k, unique);
-        let select_a = matrix(s.k, s.n, |kk, j| f32::from(u8::from(kk == j)));
+        let select_a = matrix(s.k, s.n, |kk, j| f64::from(u8::from(kk == j)));
         let Some(d) = run(t, s, agpr, &a, &select_a, &matrix(s.m, s.n, |_, _| 0.0)) else { return };
         for i in 0..s.m {
             for j in 0..s.n {
@@ -180,7 +225,7 @@ fn mfma_f32_operands_sit_where_amds_calculator_puts_them() {
             }
         }
         let b = matrix(s.k, s.n, unique);
-        let select_b = matrix(s.m, s.k, |i, kk| f32::from(u8::from(i == kk)));
+        let select_b = matrix(s.m, s.k, |i, kk| f64::from(u8::from(i == kk)));
         let d = run(t, s, agpr, &select_b, &b, &matrix(s.m, s.n, |_, _| 0.0)).unwrap();
         for i in 0..s.m {
             for j in 0..s.n {
