@@ -478,6 +478,26 @@ pub enum SOp {
     Float(FloatOp, bool),
     /// gfx12 scalar conversions `s_cvt_*`.
     Cvt(ScalarCvt),
+    /// `s_bitreplicate_b64_b32`: every bit of the 32-bit source twice, into 64 bits.
+    BitreplicateB64B32,
+    /// gfx12's transcendentals on the VALU with a scalar result (`v_s_exp_f32 s6, s4`, VOP3):
+    /// `f32` (`false`) or `f16` (`true`).
+    Trans(TransOp, bool),
+}
+
+/// The operation of a `v_s_*` scalar transcendental.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TransOp {
+    /// `2^x`.
+    Exp,
+    /// `log2(x)`.
+    Log,
+    /// `1/x`.
+    Rcp,
+    /// `1/sqrt(x)`.
+    Rsq,
+    Sqrt,
 }
 
 /// The operation of a gfx12 scalar float instruction (RDNA4 ISA, SOP1/SOP2 "float" opcodes).
@@ -909,6 +929,8 @@ fn sopp(m: &str) -> Option<Op> {
         | "s_denorm_mode"
         | "s_barrier_signal"
         | "s_wakeup" => Op::Nop,
+        // gfx12: sleep for a count in an SGPR; no functional effect.
+        "s_sleep_var" => Op::Nop,
         _ => return None,
     })
 }
@@ -1081,6 +1103,7 @@ fn salu(m: &str) -> Option<SOp> {
         "movreld_b64" => MovreldB64,
         "quadmask_b32" => QuadmaskB32,
         "quadmask_b64" => QuadmaskB64,
+        "bitreplicate_b64_b32" => BitreplicateB64B32,
         "movk_i32" => MovkI32,
         "cmovk_i32" => CmovkI32,
         "addk_i32" | "addk_co_i32" => AddkI32,
@@ -1363,6 +1386,18 @@ impl Op {
         }
         if let Some(x) = Mfma::parse(m) {
             return Op::Mfma(x);
+        }
+        if let Some(r) = m.strip_prefix("v_s_") {
+            let half = r.ends_with("_f16");
+            let t = match r.trim_end_matches("_f32").trim_end_matches("_f16") {
+                "exp" => Some(TransOp::Exp),
+                "log" => Some(TransOp::Log),
+                "rcp" => Some(TransOp::Rcp),
+                "rsq" => Some(TransOp::Rsq),
+                "sqrt" => Some(TransOp::Sqrt),
+                _ => None,
+            };
+            return t.map_or(Op::Unimplemented, |t| Op::Salu(SOp::Trans(t, half)));
         }
         if m.starts_with("v_cmp") {
             return vcmp(m).unwrap_or(Op::Unimplemented);

@@ -55,6 +55,8 @@ pub(crate) struct Ctx<'a> {
 /// The statistics class of an instruction (branches count as not taken here; the executor corrects that).
 pub fn class_of(op: &Op, name: &str) -> InstClass {
     match op {
+        // gfx12's v_s_* transcendentals run on the VALU.
+        Op::Salu(_) if name.starts_with("v_") => InstClass::Valu,
         Op::Salu(_) => InstClass::Salu,
         Op::Smem(_) => InstClass::Smem,
         Op::Valu(_) | Op::Vcmp { .. } | Op::Mfma(_) => InstClass::Valu,

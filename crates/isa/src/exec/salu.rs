@@ -5,7 +5,7 @@ use super::float::{f16_to_f32, f32_to_f16, f32_to_f16_rtz, fmax32, fmin32};
 use super::vcmp::fcmp;
 use super::{Flow, Stop};
 use crate::decode::Inst;
-use crate::op::{CmpTy, Cond, FloatOp, Logic, SOp};
+use crate::op::{CmpTy, Cond, FloatOp, Logic, SOp, TransOp};
 use crate::wave::{Ty, Wave};
 
 fn icmp<T: PartialOrd>(c: Cond, a: T, b: T) -> bool {
@@ -422,6 +422,33 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, op: SOp) -> Result<Flow, Stop> {
             } else {
                 float_op(f, f32::from_bits(a), f32::from_bits(b), f32::from_bits(w.sgpr(d)), f32::from_bits(lit))
                     .to_bits()
+            };
+            r32!(v)
+        }
+        BitreplicateB64B32 => {
+            let a = a32(w, Ty::U);
+            let mut v = 0u64;
+            for b in 0..32 {
+                v |= u64::from((a >> b) & 1) * (3 << (2 * b));
+            }
+            w.set_s64(d, v);
+        }
+        Trans(t, half) => {
+            // VOP3-encoded: the VALU's modifiers are not modelled for these.
+            if i.mods != crate::decode::Mods::default() {
+                return Err(Stop::Invalid(format!("{} with source/output modifiers is not supported", i.name)));
+            }
+            let f = |x: f32| match t {
+                TransOp::Exp => x.exp2(),
+                TransOp::Log => x.log2(),
+                TransOp::Rcp => 1.0 / x,
+                TransOp::Rsq => 1.0 / x.sqrt(),
+                TransOp::Sqrt => x.sqrt(),
+            };
+            let v = if half {
+                u32::from(f32_to_f16(f(f16_to_f32(a32(w, Ty::F16) as u16))))
+            } else {
+                f(f32::from_bits(a32(w, Ty::F32))).to_bits()
             };
             r32!(v)
         }

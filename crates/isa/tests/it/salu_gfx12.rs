@@ -312,3 +312,59 @@ fn gfx12_scalar_sub_dword_loads_zero_and_sign_extend() {
     ];
     assert_eq!(r, want);
 }
+
+#[test]
+fn gfx12_scalar_transcendentals_write_an_sgpr() {
+    // Arguments whose results are exact, so the hardware's approximations and the host agree.
+    let body = format!(
+        "
+        s_mov_b32 s10, {three:#x}
+        s_mov_b32 s11, {eight:#x}
+        s_mov_b32 s12, {four:#x}
+        s_mov_b32 s13, {sixteen:#x}
+        s_mov_b32 s14, {two25:#x}
+        v_s_exp_f32 s20, s10
+        v_s_log_f32 s21, s11
+        v_s_rcp_f32 s22, s12
+        v_s_rsq_f32 s23, s13
+        v_s_sqrt_f32 s24, s14
+        s_mov_b32 s15, {h3:#x}
+        s_mov_b32 s16, {h16:#x}
+        v_s_exp_f16 s25, s15
+        v_s_rsq_f16 s26, s16
+        v_s_sqrt_f16 s27, s16
+        ",
+        three = 3.0f32.to_bits(),
+        eight = 8.0f32.to_bits(),
+        four = 4.0f32.to_bits(),
+        sixteen = 16.0f32.to_bits(),
+        two25 = 2.25f32.to_bits(),
+        h3 = h(3.0),
+        h16 = h(16.0),
+    );
+    let outs = ["s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27"];
+    let Some(r) = scalar(&body, &outs, &[]) else { return };
+    let want = [
+        3.0f32.exp2().to_bits(),
+        8.0f32.log2().to_bits(),
+        (1.0 / 4.0f32).to_bits(),
+        (1.0 / 16.0f32.sqrt()).to_bits(),
+        2.25f32.sqrt().to_bits(),
+        h(3.0f32.exp2()),
+        h(1.0 / 16.0f32.sqrt()),
+        h(16.0f32.sqrt()),
+    ];
+    for (k, name) in outs.iter().enumerate() {
+        let got = if k >= 5 { r[k] & 0xffff } else { r[k] };
+        assert_eq!(got, want[k], "{name}");
+    }
+}
+
+#[test]
+fn s_bitreplicate_b64_b32_doubles_every_bit() {
+    let src = 0x8000_0005u32;
+    let body = format!("s_mov_b32 s10, {src:#x}\ns_bitreplicate_b64_b32 s[20:21], s10");
+    let Some(r) = scalar(&body, &["s20", "s21"], &[]) else { return };
+    let want: u64 = (0..32).filter(|b| src >> b & 1 != 0).map(|b| 3u64 << (2 * b)).sum();
+    assert_eq!(u64::from(r[0]) | (u64::from(r[1]) << 32), want);
+}
