@@ -618,24 +618,37 @@ pub struct Mfma {
     pub n: u8,
     /// Columns of A, rows of B.
     pub k: u8,
-    /// f64 operands (two registers per element) instead of f32.
-    pub f64: bool,
+    /// Element type of A and B (C and D are f32, or f64 for f64 inputs).
+    pub ty: MfmaTy,
+}
+
+/// Input element type of a matrix instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MfmaTy {
+    /// f32 in, f32 accumulate.
+    F32,
+    /// f64 in, f64 accumulate (register pairs).
+    F64,
+    /// f16 in (four per lane in two registers), f32 accumulate.
+    F16,
 }
 
 impl Mfma {
     /// The implemented matrix instructions (both LLVM spellings: gfx942 names them `..._16x16x4_f32`).
     fn parse(m: &str) -> Option<Self> {
         Some(match m {
-            "v_mfma_f32_16x16x4f32" | "v_mfma_f32_16x16x4_f32" => Self { m: 16, n: 16, k: 4, f64: false },
-            "v_mfma_f32_32x32x2f32" | "v_mfma_f32_32x32x2_f32" => Self { m: 32, n: 32, k: 2, f64: false },
-            "v_mfma_f64_16x16x4f64" | "v_mfma_f64_16x16x4_f64" => Self { m: 16, n: 16, k: 4, f64: true },
+            "v_mfma_f32_16x16x4f32" | "v_mfma_f32_16x16x4_f32" => Self { m: 16, n: 16, k: 4, ty: MfmaTy::F32 },
+            "v_mfma_f32_32x32x2f32" | "v_mfma_f32_32x32x2_f32" => Self { m: 32, n: 32, k: 2, ty: MfmaTy::F32 },
+            "v_mfma_f64_16x16x4f64" | "v_mfma_f64_16x16x4_f64" => Self { m: 16, n: 16, k: 4, ty: MfmaTy::F64 },
+            "v_mfma_f32_16x16x16f16" | "v_mfma_f32_16x16x16_f16" => Self { m: 16, n: 16, k: 16, ty: MfmaTy::F16 },
+            "v_mfma_f32_32x32x8f16" | "v_mfma_f32_32x32x8_f16" => Self { m: 32, n: 32, k: 8, ty: MfmaTy::F16 },
             _ => return None,
         })
     }
 
     /// Registers per lane of C and D (`m * n / 64` elements, two registers each for f64).
     pub fn acc_regs(self) -> usize {
-        usize::from(self.m) * usize::from(self.n) / 64 * if self.f64 { 2 } else { 1 }
+        usize::from(self.m) * usize::from(self.n) / 64 * if self.ty == MfmaTy::F64 { 2 } else { 1 }
     }
 
     /// Where `D[i][j]` (and `C[i][j]`) lives: (register offset, lane). AMD's matrix instruction calculator
@@ -645,7 +658,7 @@ impl Mfma {
     /// `j + 32*((i/4)%2)`); f64 16x16 puts rows `i%4` in lane groups and `i/4` in register pairs
     /// (`v[2*(i/4)+1 : 2*(i/4)]`, lane `j + 16*(i%4)`).
     pub fn acc_position(self, i: usize, j: usize) -> (usize, usize) {
-        if self.f64 {
+        if self.ty == MfmaTy::F64 {
             (2 * (i / 4), j + 16 * (i % 4))
         } else if self.m == 16 {
             (i % 4, j + 16 * (i / 4))
@@ -654,14 +667,27 @@ impl Mfma {
         }
     }
 
-    /// The lane holding `A[i][kk]` (one register): lane `i + m*kk`; `B[kk][j]` is in lane `j + n*kk`.
-    pub fn a_lane(self, i: usize, kk: usize) -> usize {
-        i + usize::from(self.m) * kk
+    /// Consecutive k values one lane holds: four f16 in two registers, else one element.
+    fn k_per_lane(self) -> usize {
+        if self.ty == MfmaTy::F16 {
+            4
+        } else {
+            1
+        }
     }
 
-    /// The lane holding `B[kk][j]`.
-    pub fn b_lane(self, kk: usize, j: usize) -> usize {
-        j + usize::from(self.n) * kk
+    /// Where `A[i][kk]` lives: (register offset, lane, high half). Lane `i + m*(kk/kpl)` (`kpl` the k
+    /// values per lane: 4 for f16, else 1); f16 take register `(kk%4)/2`, half `kk%2` (AMD's calculator,
+    /// `-A -R`).
+    pub fn a_position(self, i: usize, kk: usize) -> (usize, usize, bool) {
+        let kpl = self.k_per_lane();
+        ((kk % kpl) / 2, i + usize::from(self.m) * (kk / kpl), kpl > 1 && kk % 2 == 1)
+    }
+
+    /// Where `B[kk][j]` lives: lane `j + n*(kk/kpl)`, registers and halves as for A.
+    pub fn b_position(self, kk: usize, j: usize) -> (usize, usize, bool) {
+        let kpl = self.k_per_lane();
+        ((kk % kpl) / 2, j + usize::from(self.n) * (kk / kpl), kpl > 1 && kk % 2 == 1)
     }
 }
 

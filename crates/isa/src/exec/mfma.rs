@@ -1,16 +1,17 @@
 //! CDNA matrix instructions (`v_mfma_*`): `D = A * B + C` over the whole wave, with the operand layouts of
-//! AMD's matrix instruction calculator ([`Mfma::acc_position`], [`Mfma::a_lane`], [`Mfma::b_lane`]).
+//! AMD's matrix instruction calculator ([`Mfma::acc_position`], [`Mfma::a_position`], [`Mfma::b_position`]).
 //!
-//! Implemented: the single-block shapes `v_mfma_f32_16x16x4f32`, `v_mfma_f32_32x32x2f32` and
-//! `v_mfma_f64_16x16x4f64`. The
+//! Implemented: the single-block shapes `v_mfma_f32_16x16x4f32`, `v_mfma_f32_32x32x2f32`,
+//! `v_mfma_f64_16x16x4f64`, `v_mfma_f32_16x16x16f16` and `v_mfma_f32_32x32x8f16`. The
 //! accumulation order of the hardware is not documented; each element is `C` followed by the `k` products
 //! added with fused multiply-adds in `k` order, which is exact whenever the products and sums are (the
 //! tests use such values). The broadcast controls (`CBSZ`, `ABID`, `BLGP`) must be 0 and EXEC all ones
 //! (the hardware ignores EXEC for these; a kernel that clears lanes first is reported rather than guessed).
 
+use super::float::f16_to_f32;
 use super::{Flow, Stop};
 use crate::decode::{Inst, VGPR0};
-use crate::op::Mfma;
+use crate::op::{Mfma, MfmaTy};
 use crate::wave::{Wave, ROWS};
 
 /// The register row of a VGPR/AGPR operand code.
@@ -37,7 +38,7 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
     // C: registers, or one constant for every element (`0` is common).
     let c_const = c_row.is_none().then(|| f32::from_bits(w.s32(i.src[2], i.lit, crate::wave::Ty::F32)));
     let (mm, nn, kk) = (usize::from(m.m), usize::from(m.n), usize::from(m.k));
-    if m.f64 {
+    if m.ty == MfmaTy::F64 {
         return exec_f64(w, i, m, a, b, d, c_row);
     }
     let mut out = vec![[0u32; 64]; regs];
@@ -50,8 +51,8 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
                 (None, None) => unreachable!("C is a constant or a register"),
             };
             for k in 0..kk {
-                let x = f32::from_bits(w.vr(a, m.a_lane(ii, k)));
-                let y = f32::from_bits(w.vr(b, m.b_lane(k, j)));
+                let x = elem(w, a, m.a_position(ii, k), m.ty);
+                let y = elem(w, b, m.b_position(k, j), m.ty);
                 acc = x.mul_add(y, acc);
             }
             out[r][lane] = acc.to_bits();
@@ -61,6 +62,16 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
         w.set_vrow(d + r, vals);
     }
     Ok(Flow::Next)
+}
+
+/// One f32 or f16 element of A or B at (register offset, lane, high half); f16 widen exactly to f32, so
+/// their products are exact and accumulate in f32 as the f32-output f16 instructions do.
+fn elem(w: &Wave, base: usize, (r, lane, hi): (usize, usize, bool), ty: MfmaTy) -> f32 {
+    let v = w.vr(base + r, lane);
+    match ty {
+        MfmaTy::F16 => f16_to_f32(if hi { (v >> 16) as u16 } else { v as u16 }),
+        _ => f32::from_bits(v),
+    }
 }
 
 /// The f64 shapes: every element a register pair (low dword first), A and B one pair per lane.
@@ -83,7 +94,7 @@ fn exec_f64(w: &mut Wave, i: &Inst, m: Mfma, a: usize, b: usize, d: usize, c_row
                 (None, None) => unreachable!("C is a constant or a register"),
             };
             for k in 0..kk {
-                acc = pair(w, a, m.a_lane(ii, k)).mul_add(pair(w, b, m.b_lane(k, j)), acc);
+                acc = pair(w, a, m.a_position(ii, k).1).mul_add(pair(w, b, m.b_position(k, j).1), acc);
             }
             let bits = acc.to_bits();
             out[r][lane] = bits as u32;

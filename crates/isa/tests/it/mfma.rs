@@ -18,13 +18,19 @@ struct Shape {
     k: usize,
     /// f64 elements (register pairs).
     wide: bool,
+    /// f16 inputs (four k values per lane in two registers), f32 accumulator.
+    half: bool,
 }
 
-const S16: Shape = Shape { name: "v_mfma_f32_16x16x4f32", m: 16, n: 16, k: 4, wide: false };
-const S32: Shape = Shape { name: "v_mfma_f32_32x32x2f32", m: 32, n: 32, k: 2, wide: false };
+const S16: Shape = Shape { name: "v_mfma_f32_16x16x4f32", m: 16, n: 16, k: 4, wide: false, half: false };
+const S32: Shape = Shape { name: "v_mfma_f32_32x32x2f32", m: 32, n: 32, k: 2, wide: false, half: false };
+/// `-i v_mfma_f32_16x16x16f16` / `v_mfma_f32_32x32x8f16`: `A[i][k]` in register `(k%4)/2`, half `k%2`, lane
+/// `i + M*(k/4)`; `B[k][j]` likewise with lane `j + N*(k/4)`; C/D as for the f32 shapes.
+const H16: Shape = Shape { name: "v_mfma_f32_16x16x16f16", m: 16, n: 16, k: 16, wide: false, half: true };
+const H32: Shape = Shape { name: "v_mfma_f32_32x32x8f16", m: 32, n: 32, k: 8, wide: false, half: true };
 /// `-a CDNA2 -i v_mfma_f64_16x16x4f64`: A and B as for f32 (pairs), `D[i][j]` in `v[2*(i/4)+1 : 2*(i/4)]`,
 /// lane `j + 16*(i%4)`.
-const D16: Shape = Shape { name: "v_mfma_f64_16x16x4f64", m: 16, n: 16, k: 4, wide: true };
+const D16: Shape = Shape { name: "v_mfma_f64_16x16x4f64", m: 16, n: 16, k: 4, wide: true, half: false };
 
 impl Shape {
     /// Dwords per element.
@@ -33,6 +39,24 @@ impl Shape {
             2
         } else {
             1
+        }
+    }
+
+    /// Registers of A (and of B) per lane.
+    fn in_regs(self) -> usize {
+        if self.wide || self.half {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// (register, lane, high half) of `A[i][k]`; `B[k][j]` is at `a_at(j, k)` with N for M.
+    fn in_at(self, rows: usize, i: usize, k: usize) -> (usize, usize, bool) {
+        if self.half {
+            ((k % 4) / 2, i + rows * (k / 4), k % 2 == 1)
+        } else {
+            (0, i + rows * k, false)
         }
     }
 
@@ -62,31 +86,44 @@ fn run(
     b: &[Vec<f64>],
     c: &[Vec<f64>],
 ) -> Option<Vec<Vec<f64>>> {
-    let (regs, dw) = (s.regs(), s.dw());
-    // Data: one 0x100-byte region per register, one dword per lane: A's dw registers, B's, then C's.
-    let mut data = vec![0u8; 0x100 * (2 * dw + regs)];
-    let mut put = |region: usize, lane: usize, v: f64| {
-        let words: Vec<u32> =
-            if s.wide { vec![v.to_bits() as u32, (v.to_bits() >> 32) as u32] } else { vec![(v as f32).to_bits()] };
+    let (regs, ir) = (s.regs(), s.in_regs());
+    // Data: one 0x100-byte region per register, one dword per lane: A's registers, B's, then C's.
+    let mut data = vec![0u8; 0x100 * (2 * ir + regs)];
+    let mut put = |region: usize, lane: usize, hi: bool, v: f64, f16: bool| {
+        let words: Vec<u32> = if f16 {
+            vec![h16(v)]
+        } else if s.wide {
+            vec![v.to_bits() as u32, (v.to_bits() >> 32) as u32]
+        } else {
+            vec![(v as f32).to_bits()]
+        };
         for (h, x) in words.iter().enumerate() {
             let o = 0x100 * (region + h) + 4 * lane;
-            data[o..o + 4].copy_from_slice(&x.to_le_bytes());
+            let old = u32::from_le_bytes(data[o..o + 4].try_into().unwrap());
+            let new = match (f16, hi) {
+                (false, _) => *x,
+                (true, false) => (old & 0xffff_0000) | x,
+                (true, true) => (old & 0xffff) | (x << 16),
+            };
+            data[o..o + 4].copy_from_slice(&new.to_le_bytes());
         }
     };
     for i in 0..s.m {
         for kk in 0..s.k {
-            put(0, i + s.m * kk, a[i][kk]);
+            let (r, lane, hi) = s.in_at(s.m, i, kk);
+            put(r, lane, hi, a[i][kk], s.half);
         }
     }
     for kk in 0..s.k {
         for j in 0..s.n {
-            put(dw, j + s.n * kk, b[kk][j]);
+            let (r, lane, hi) = s.in_at(s.n, j, kk);
+            put(ir + r, lane, hi, b[kk][j], s.half);
         }
     }
     for i in 0..s.m {
         for j in 0..s.n {
             let (r, lane) = s.d_at(i, j);
-            put(2 * dw + r, lane, c[i][j]);
+            put(2 * ir + r, lane, false, c[i][j], false);
         }
     }
     // A in v[10..], B in v[12..], C in v[20..], D in v[40..].
@@ -97,15 +134,15 @@ fn run(
             0x100 * region
         ));
     };
-    for h in 0..dw {
+    for h in 0..ir {
         load(h, 10 + h);
-        load(dw + h, 12 + h);
+        load(ir + h, 12 + h);
     }
     for r in 0..regs {
-        load(2 * dw + r, 20 + r);
+        load(2 * ir + r, 20 + r);
     }
     body.push_str("s_waitcnt vmcnt(0)\n");
-    let (last, src) = (regs - 1, if s.wide { ("v[10:11]", "v[12:13]") } else { ("v10", "v12") });
+    let (last, src) = (regs - 1, if ir == 2 { ("v[10:11]", "v[12:13]") } else { ("v10", "v12") });
     if acc_in_agprs {
         for r in 0..regs {
             body.push_str(&format!("v_accvgpr_write_b32 a{r}, v{}\n", 20 + r));
@@ -151,6 +188,18 @@ fn run(
 
 /// Every (target, accumulator in AGPRs) combination: gfx908 has only AGPR accumulators.
 const CASES: &[(&str, bool)] = &[("gfx908", true), ("gfx90a", false), ("gfx90a", true), ("gfx942", false)];
+
+/// f16 bits of `v`, an integer small enough to be exact in f16.
+fn h16(v: f64) -> u32 {
+    assert!(v.fract() == 0.0 && v.abs() <= 2048.0, "{v} is not an exact small f16 integer");
+    if v == 0.0 {
+        return 0;
+    }
+    let (sign, a) = (u32::from(v < 0.0) << 15, v.abs() as u32);
+    let e = 31 - a.leading_zeros(); // 2^e <= a
+    let man = (a << (10 - e)) & 0x3ff;
+    sign | ((e + 15) << 10) | man
+}
 
 fn matrix(rows: usize, cols: usize, mut f: impl FnMut(usize, usize) -> f64) -> Vec<Vec<f64>> {
     let mut m = vec![vec![0.0; cols]; rows];
@@ -203,6 +252,16 @@ fn mfma_f32_32x32x2f32_matches_a_host_gemm() {
 }
 
 #[test]
+fn mfma_f32_16x16x16f16_matches_a_host_gemm() {
+    check_gemm(H16);
+}
+
+#[test]
+fn mfma_f32_32x32x8f16_matches_a_host_gemm() {
+    check_gemm(H32);
+}
+
+#[test]
 fn mfma_f64_16x16x4f64_matches_a_host_gemm() {
     check_gemm(D16);
 }
@@ -212,7 +271,7 @@ fn mfma_f64_16x16x4f64_matches_a_host_gemm() {
 /// and A = B = 0 shows C's positions coming back as D.
 #[test]
 fn mfma_operands_sit_where_amds_calculator_puts_them() {
-    for s in [S16, S32, D16] {
+    for s in [S16, S32, D16, H16, H32] {
         let (t, agpr) = ("gfx90a", false);
         let unique = |i: usize, j: usize| (1 + i * 64 + j) as f64;
         let a = matrix(s.m, s.k, unique);
