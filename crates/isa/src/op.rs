@@ -631,6 +631,8 @@ pub enum MfmaTy {
     F64,
     /// f16 in (four per lane in two registers), f32 accumulate.
     F16,
+    /// bf16 in, laid out as f16 (gfx90a's `_1k` forms, gfx94x's `_bf16`), f32 accumulate.
+    Bf16,
 }
 
 impl Mfma {
@@ -642,6 +644,8 @@ impl Mfma {
             "v_mfma_f64_16x16x4f64" | "v_mfma_f64_16x16x4_f64" => Self { m: 16, n: 16, k: 4, ty: MfmaTy::F64 },
             "v_mfma_f32_16x16x16f16" | "v_mfma_f32_16x16x16_f16" => Self { m: 16, n: 16, k: 16, ty: MfmaTy::F16 },
             "v_mfma_f32_32x32x8f16" | "v_mfma_f32_32x32x8_f16" => Self { m: 32, n: 32, k: 8, ty: MfmaTy::F16 },
+            "v_mfma_f32_16x16x16bf16_1k" | "v_mfma_f32_16x16x16_bf16" => Self { m: 16, n: 16, k: 16, ty: MfmaTy::Bf16 },
+            "v_mfma_f32_32x32x8bf16_1k" | "v_mfma_f32_32x32x8_bf16" => Self { m: 32, n: 32, k: 8, ty: MfmaTy::Bf16 },
             _ => return None,
         })
     }
@@ -667,9 +671,9 @@ impl Mfma {
         }
     }
 
-    /// Consecutive k values one lane holds: four f16 in two registers, else one element.
+    /// Consecutive k values one lane holds: four f16/bf16 in two registers, else one element.
     fn k_per_lane(self) -> usize {
-        if self.ty == MfmaTy::F16 {
+        if matches!(self.ty, MfmaTy::F16 | MfmaTy::Bf16) {
             4
         } else {
             1

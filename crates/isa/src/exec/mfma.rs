@@ -2,7 +2,8 @@
 //! AMD's matrix instruction calculator ([`Mfma::acc_position`], [`Mfma::a_position`], [`Mfma::b_position`]).
 //!
 //! Implemented: the single-block shapes `v_mfma_f32_16x16x4f32`, `v_mfma_f32_32x32x2f32`,
-//! `v_mfma_f64_16x16x4f64`, `v_mfma_f32_16x16x16f16` and `v_mfma_f32_32x32x8f16`. The
+//! `v_mfma_f64_16x16x4f64`, `v_mfma_f32_16x16x16f16`, `v_mfma_f32_32x32x8f16` and their bf16 forms
+//! (`v_mfma_f32_16x16x16bf16_1k`, `v_mfma_f32_32x32x8bf16_1k`; gfx94x drop the `_1k`). The
 //! accumulation order of the hardware is not documented; each element is `C` followed by the `k` products
 //! added with fused multiply-adds in `k` order, which is exact whenever the products and sums are (the
 //! tests use such values). The broadcast controls (`CBSZ`, `ABID`, `BLGP`) must be 0 and EXEC all ones
@@ -64,12 +65,15 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
     Ok(Flow::Next)
 }
 
-/// One f32 or f16 element of A or B at (register offset, lane, high half); f16 widen exactly to f32, so
-/// their products are exact and accumulate in f32 as the f32-output f16 instructions do.
+/// One f32, f16 or bf16 element of A or B at (register offset, lane, high half); f16 and bf16 widen
+/// exactly to f32, so their products are exact and accumulate in f32.
 fn elem(w: &Wave, base: usize, (r, lane, hi): (usize, usize, bool), ty: MfmaTy) -> f32 {
     let v = w.vr(base + r, lane);
+    let half = if hi { v >> 16 } else { v & 0xffff };
     match ty {
-        MfmaTy::F16 => f16_to_f32(if hi { (v >> 16) as u16 } else { v as u16 }),
+        MfmaTy::F16 => f16_to_f32(half as u16),
+        // bf16 is the high half of an f32.
+        MfmaTy::Bf16 => f32::from_bits(half << 16),
         _ => f32::from_bits(v),
     }
 }

@@ -20,17 +20,23 @@ struct Shape {
     wide: bool,
     /// f16 inputs (four k values per lane in two registers), f32 accumulator.
     half: bool,
+    /// The 16-bit inputs are bf16.
+    bf16: bool,
 }
 
-const S16: Shape = Shape { name: "v_mfma_f32_16x16x4f32", m: 16, n: 16, k: 4, wide: false, half: false };
-const S32: Shape = Shape { name: "v_mfma_f32_32x32x2f32", m: 32, n: 32, k: 2, wide: false, half: false };
+const S16: Shape = Shape { name: "v_mfma_f32_16x16x4f32", m: 16, n: 16, k: 4, wide: false, half: false, bf16: false };
+const S32: Shape = Shape { name: "v_mfma_f32_32x32x2f32", m: 32, n: 32, k: 2, wide: false, half: false, bf16: false };
 /// `-i v_mfma_f32_16x16x16f16` / `v_mfma_f32_32x32x8f16`: `A[i][k]` in register `(k%4)/2`, half `k%2`, lane
 /// `i + M*(k/4)`; `B[k][j]` likewise with lane `j + N*(k/4)`; C/D as for the f32 shapes.
-const H16: Shape = Shape { name: "v_mfma_f32_16x16x16f16", m: 16, n: 16, k: 16, wide: false, half: true };
-const H32: Shape = Shape { name: "v_mfma_f32_32x32x8f16", m: 32, n: 32, k: 8, wide: false, half: true };
+const H16: Shape = Shape { name: "v_mfma_f32_16x16x16f16", m: 16, n: 16, k: 16, wide: false, half: true, bf16: false };
+const H32: Shape = Shape { name: "v_mfma_f32_32x32x8f16", m: 32, n: 32, k: 8, wide: false, half: true, bf16: false };
+/// `-i v_mfma_f32_16x16x16bf16_1k` / `v_mfma_f32_32x32x8bf16_1k`: the f16 layouts.
+const B16: Shape =
+    Shape { name: "v_mfma_f32_16x16x16bf16_1k", m: 16, n: 16, k: 16, wide: false, half: true, bf16: true };
+const B32: Shape = Shape { name: "v_mfma_f32_32x32x8bf16_1k", m: 32, n: 32, k: 8, wide: false, half: true, bf16: true };
 /// `-a CDNA2 -i v_mfma_f64_16x16x4f64`: A and B as for f32 (pairs), `D[i][j]` in `v[2*(i/4)+1 : 2*(i/4)]`,
 /// lane `j + 16*(i%4)`.
-const D16: Shape = Shape { name: "v_mfma_f64_16x16x4f64", m: 16, n: 16, k: 4, wide: true, half: false };
+const D16: Shape = Shape { name: "v_mfma_f64_16x16x4f64", m: 16, n: 16, k: 4, wide: true, half: false, bf16: false };
 
 impl Shape {
     /// Dwords per element.
@@ -90,7 +96,11 @@ fn run(
     // Data: one 0x100-byte region per register, one dword per lane: A's registers, B's, then C's.
     let mut data = vec![0u8; 0x100 * (2 * ir + regs)];
     let mut put = |region: usize, lane: usize, hi: bool, v: f64, f16: bool| {
-        let words: Vec<u32> = if f16 {
+        let words: Vec<u32> = if f16 && s.bf16 {
+            // bf16: the high half of the f32 (exact for the small integers used).
+            assert_eq!((v as f32).to_bits() & 0xffff, 0, "{v} is not exact in bf16");
+            vec![(v as f32).to_bits() >> 16]
+        } else if f16 {
             vec![h16(v)]
         } else if s.wide {
             vec![v.to_bits() as u32, (v.to_bits() >> 32) as u32]
@@ -222,8 +232,8 @@ fn check_gemm(s: Shape) {
     let b = matrix(s.k, s.n, |_, _| rnd());
     let c = matrix(s.m, s.n, |_, _| rnd());
     for &(t, agpr) in CASES {
-        if s.wide && t == "gfx908" {
-            continue; // no f64 matrix instructions on gfx908
+        if (s.wide || s.bf16) && t == "gfx908" {
+            continue; // no f64 or bf16_1k matrix instructions on gfx908
         }
         let Some(d) = run(t, s, agpr, &a, &b, &c) else { return };
         for i in 0..s.m {
@@ -262,6 +272,16 @@ fn mfma_f32_32x32x8f16_matches_a_host_gemm() {
 }
 
 #[test]
+fn mfma_f32_16x16x16bf16_1k_matches_a_host_gemm() {
+    check_gemm(B16);
+}
+
+#[test]
+fn mfma_f32_32x32x8bf16_1k_matches_a_host_gemm() {
+    check_gemm(B32);
+}
+
+#[test]
 fn mfma_f64_16x16x4f64_matches_a_host_gemm() {
     check_gemm(D16);
 }
@@ -271,10 +291,12 @@ fn mfma_f64_16x16x4f64_matches_a_host_gemm() {
 /// and A = B = 0 shows C's positions coming back as D.
 #[test]
 fn mfma_operands_sit_where_amds_calculator_puts_them() {
-    for s in [S16, S32, D16, H16, H32] {
+    for s in [S16, S32, D16, H16, H32, B16, B32] {
         let (t, agpr) = ("gfx90a", false);
+        // Distinct values small enough to be exact in bf16 (at most 256 per input matrix).
+        let unique_in = |cols: usize| move |i: usize, j: usize| (1 + i * cols + j) as f64;
         let unique = |i: usize, j: usize| (1 + i * 64 + j) as f64;
-        let a = matrix(s.m, s.k, unique);
+        let a = matrix(s.m, s.k, unique_in(s.k));
         let select_a = matrix(s.k, s.n, |kk, j| f64::from(u8::from(kk == j)));
         let Some(d) = run(t, s, agpr, &a, &select_a, &matrix(s.m, s.n, |_, _| 0.0)) else { return };
         for i in 0..s.m {
@@ -283,7 +305,7 @@ fn mfma_operands_sit_where_amds_calculator_puts_them() {
                 assert_eq!(d[i][j], want, "{}: A layout, D[{i}][{j}]", s.name);
             }
         }
-        let b = matrix(s.k, s.n, unique);
+        let b = matrix(s.k, s.n, unique_in(s.n));
         let select_b = matrix(s.m, s.k, |i, kk| f64::from(u8::from(i == kk)));
         let d = run(t, s, agpr, &select_b, &b, &matrix(s.m, s.n, |_, _| 0.0)).unwrap();
         for i in 0..s.m {
