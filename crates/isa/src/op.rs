@@ -603,6 +603,9 @@ pub enum Op {
     Vmem(Seg, Access),
     /// CDNA matrix fused multiply-add (`v_mfma_*`).
     Mfma(Mfma),
+    /// RDNA wave matrix multiply-accumulate `v_wmma_f32_16x16x16_{f16,bf16}`: the input type (f16 or
+    /// bf16); the output is f32.
+    Wmma(MfmaTy),
     /// Known to the tables, not implemented by the interpreter.
     Unimplemented,
 }
@@ -1416,6 +1419,11 @@ impl Op {
         }
         if let Some(x) = Mfma::parse(m) {
             return Op::Mfma(x);
+        }
+        match m {
+            "v_wmma_f32_16x16x16_f16" => return Op::Wmma(MfmaTy::F16),
+            "v_wmma_f32_16x16x16_bf16" => return Op::Wmma(MfmaTy::Bf16),
+            _ => {}
         }
         if let Some(r) = m.strip_prefix("v_s_") {
             let half = r.ends_with("_f16");

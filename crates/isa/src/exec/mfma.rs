@@ -1,4 +1,4 @@
-//! CDNA matrix instructions (`v_mfma_*`): `D = A * B + C` over the whole wave, with the operand layouts of
+//! Matrix instructions: CDNA's `v_mfma_*` and RDNA3's `v_wmma_*`, `D = A * B + C` over the whole wave, with the operand layouts of
 //! AMD's matrix instruction calculator ([`Mfma::acc_position`], [`Mfma::a_position`], [`Mfma::b_position`]).
 //!
 //! Implemented: the single-block shapes `v_mfma_f32_16x16x4f32`, `v_mfma_f32_32x32x2f32`,
@@ -107,6 +107,54 @@ fn exec_f64(w: &mut Wave, i: &Inst, m: Mfma, a: usize, b: usize, d: usize, c_row
     }
     for (r, vals) in out.iter().enumerate() {
         w.set_vrow(d + r, vals);
+    }
+    Ok(Flow::Next)
+}
+
+/// gfx11 `v_wmma_f32_16x16x16_f16/bf16` in wave32 (AMD's matrix instruction calculator, `-a RDNA3 -w 32`):
+/// `A[i][k]` in register `k/2`, half `k%2` of lanes `i` and `i + 16` (RDNA3 duplicates A and B across the
+/// lane halves; the lower copy is read), `B[k][j]` likewise in lanes `j` and `j + 16`, `C`/`D[i][j]` in
+/// register `i/2`, lane `j + 16*(i%2)`. gfx12's layout (no duplication) and wave64 are not implemented.
+pub(super) fn wmma(w: &mut Wave, i: &Inst, ty: MfmaTy) -> Result<Flow, Stop> {
+    if w.family != crate::target::Family::Gfx11 || w.lanes != 32 {
+        return Err(Stop::Unimplemented);
+    }
+    if w.exec() != u64::from(u32::MAX) {
+        return Err(Stop::Invalid(format!("{} with EXEC {:#x} (only all 32 lanes are supported)", i.name, w.exec())));
+    }
+    if i.mods.neg != 0 || i.mods.neg_hi != 0 || i.mods.clamp {
+        return Err(Stop::Invalid(format!("{} with neg/clamp modifiers (not supported)", i.name)));
+    }
+    let (Some(a), Some(b), Some(d)) = (row(i.src[0]), row(i.src[1]), row(i.dst)) else {
+        return Err(Stop::Invalid(format!("{} with a constant A or B operand (not supported)", i.name)));
+    };
+    let c_row = row(i.src[2]);
+    if d + 8 > ROWS || a + 8 > ROWS || b + 8 > ROWS || c_row.is_some_and(|c| c + 8 > ROWS) {
+        return Err(Stop::Invalid(format!("{}: operands past the register file", i.name)));
+    }
+    let c_const = c_row.is_none().then(|| f32::from_bits(w.s32(i.src[2], i.lit, crate::wave::Ty::F32)));
+    let mut out = [[0u32; 64]; 8];
+    for ii in 0..16 {
+        for j in 0..16 {
+            let (r, lane) = (ii / 2, j + 16 * (ii % 2));
+            let mut acc = match (c_const, c_row) {
+                (Some(c), _) => c,
+                (None, Some(c)) => f32::from_bits(w.vr(c + r, lane)),
+                (None, None) => unreachable!("C is a constant or a register"),
+            };
+            for k in 0..16 {
+                let x = elem(w, a, (k / 2, ii, k % 2 == 1), ty);
+                let y = elem(w, b, (k / 2, j, k % 2 == 1), ty);
+                acc = x.mul_add(y, acc);
+            }
+            out[r][lane] = acc.to_bits();
+        }
+    }
+    for (r, vals) in out.iter().enumerate() {
+        // Lanes 32..63 of a wave32 row are not architectural; keep them as they were.
+        let mut v = w.vrow(d + r);
+        v[..32].copy_from_slice(&vals[..32]);
+        w.set_vrow(d + r, &v);
     }
     Ok(Flow::Next)
 }

@@ -59,7 +59,7 @@ pub fn class_of(op: &Op, name: &str) -> InstClass {
         Op::Salu(_) if name.starts_with("v_") => InstClass::Valu,
         Op::Salu(_) => InstClass::Salu,
         Op::Smem(_) => InstClass::Smem,
-        Op::Valu(_) | Op::Vcmp { .. } | Op::Mfma(_) => InstClass::Valu,
+        Op::Valu(_) | Op::Vcmp { .. } | Op::Mfma(_) | Op::Wmma(_) => InstClass::Valu,
         Op::Vmem(seg, a) => {
             let load = match a {
                 Access::Load { .. } => true,
@@ -143,6 +143,10 @@ pub(crate) fn execute(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Result<Flow, 
         Op::Mfma(m) => {
             cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
             mfma::exec(w, i, m)?
+        }
+        Op::Wmma(ty) => {
+            cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
+            mfma::wmma(w, i, ty)?
         }
         Op::Ds(op) => mem::ds(w, cx, i, op)?,
         Op::Vmem(seg, a) => mem::vmem(w, cx, i, seg, a)?,

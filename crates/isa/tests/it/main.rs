@@ -12,3 +12,4 @@ mod mfma;
 mod salu_gfx12;
 mod tables;
 mod vopd;
+mod wmma;

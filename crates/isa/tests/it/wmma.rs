@@ -1,0 +1,103 @@
+//! RDNA3 `v_wmma_f32_16x16x16_f16` and `v_wmma_f32_16x16x16_bf16` (gfx1100, wave32), assembled by
+//! `llvm-mc-19`, against a host GEMM.
+//!
+//! Layouts transcribed from AMD's matrix instruction calculator (`matrix_calculator.py -a RDNA3 -w 32 -i
+//! v_wmma_f32_16x16x16_f16 -A/-B/-D --register-layout`, checked there for every element, the same for
+//! bf16): `A[i][k]` in register `k/2`, half `k%2`, in both lane `i` and lane `i + 16`; `B[k][j]` likewise
+//! in lanes `j` and `j + 16`; `C`/`D[i][j]` in register `i/2`, lane `j + 16*(i%2)`.
+
+use crate::classes::run_body;
+
+/// 16-bit bits of a small integer in f16 (`bf16 = false`) or bf16.
+fn bits16(v: f64, bf16: bool) -> u32 {
+    assert!(v.fract() == 0.0 && v.abs() <= 256.0, "{v} is not an exact small integer");
+    let f = (v as f32).to_bits();
+    if bf16 {
+        assert_eq!(f & 0xffff, 0);
+        return f >> 16;
+    }
+    if v == 0.0 {
+        return 0;
+    }
+    // f32 -> f16 for exact values: rebias the exponent, keep the top 10 mantissa bits.
+    let (sign, exp, man) = (f >> 31, ((f >> 23) & 0xff) - 127 + 15, (f >> 13) & 0x3ff);
+    (sign << 15) | (exp << 10) | man
+}
+
+type M = Vec<Vec<f64>>;
+
+fn run(bf16: bool, a: &M, b: &M, c: &M) -> Option<M> {
+    // One 0x100-byte region per register (one dword per lane): A's 8, B's 8, C's 8.
+    let mut data = vec![0u8; 0x100 * 24];
+    let mut put16 = |region: usize, lane: usize, hi: bool, v: u32| {
+        let o = 0x100 * region + 4 * lane;
+        let old = u32::from_le_bytes(data[o..o + 4].try_into().unwrap());
+        let new = if hi { (old & 0xffff) | (v << 16) } else { (old & 0xffff_0000) | v };
+        data[o..o + 4].copy_from_slice(&new.to_le_bytes());
+    };
+    for i in 0..16 {
+        for k in 0..16 {
+            for lane in [i, i + 16] {
+                put16(k / 2, lane, k % 2 == 1, bits16(a[i][k], bf16));
+                put16(8 + k / 2, lane, k % 2 == 1, bits16(b[k][i], bf16));
+            }
+        }
+    }
+    for i in 0..16 {
+        for j in 0..16 {
+            let o = 0x100 * (16 + i / 2) + 4 * (j + 16 * (i % 2));
+            data[o..o + 4].copy_from_slice(&(c[i][j] as f32).to_le_bytes());
+        }
+    }
+    let mut body = String::new();
+    for (r, reg) in
+        (0..8).map(|r| (r, 10 + r)).chain((0..8).map(|r| (8 + r, 20 + r))).chain((0..8).map(|r| (16 + r, 30 + r)))
+    {
+        body.push_str(&format!("v_add_nc_u32 v101, {:#x}, v100\nglobal_load_b32 v{reg}, v101, s[6:7]\n", 0x100 * r));
+    }
+    let name = if bf16 { "v_wmma_f32_16x16x16_bf16" } else { "v_wmma_f32_16x16x16_f16" };
+    body.push_str(&format!("s_waitcnt vmcnt(0)\n{name} v[40:47], v[10:17], v[20:27], v[30:37]\n"));
+    for r in 0..8 {
+        body.push_str(&format!("v_mov_b32 v{}, v{}\n", 1 + r, 40 + r));
+    }
+    let out = run_body("gfx1100", 32, &body, 8, &data)?;
+    Some((0..16).map(|i| (0..16).map(|j| f64::from(f32::from_bits(out[i / 2][j + 16 * (i % 2)]))).collect()).collect())
+}
+
+fn matrix(mut f: impl FnMut(usize, usize) -> f64) -> M {
+    (0..16).map(|i| (0..16).map(|j| f(i, j)).collect::<Vec<_>>()).collect()
+}
+
+#[test]
+fn wmma_f32_16x16x16_f16_and_bf16_match_a_host_gemm() {
+    let mut x = 777u32;
+    let mut rnd = move || {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        f64::from((x >> 16) % 17) - 8.0
+    };
+    let (a, b, c) = (matrix(|_, _| rnd()), matrix(|_, _| rnd()), matrix(|_, _| rnd()));
+    for bf16 in [false, true] {
+        let Some(d) = run(bf16, &a, &b, &c) else { return };
+        for i in 0..16 {
+            for j in 0..16 {
+                let want = c[i][j] + (0..16).map(|k| a[i][k] * b[k][j]).sum::<f64>();
+                assert_eq!(d[i][j], want, "bf16 {bf16}: D[{i}][{j}]");
+            }
+        }
+    }
+}
+
+/// Values that tell every element apart: B = I shows A's layout in D, A = I shows B's, A = B = 0 shows C's.
+#[test]
+fn wmma_operands_sit_where_amds_calculator_puts_them() {
+    let unique = |i: usize, j: usize| (1 + 16 * i + j) as f64;
+    let eye = matrix(|i, j| f64::from(u8::from(i == j)));
+    let zero = matrix(|_, _| 0.0);
+    for bf16 in [false, true] {
+        let u = matrix(unique);
+        let Some(d) = run(bf16, &u, &eye, &zero) else { return };
+        assert_eq!(d, u, "bf16 {bf16}: A layout");
+        assert_eq!(run(bf16, &eye, &u, &zero).unwrap(), u, "bf16 {bf16}: B layout");
+        assert_eq!(run(bf16, &zero, &zero, &u).unwrap(), u, "bf16 {bf16}: C/D layout");
+    }
+}
