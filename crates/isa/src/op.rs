@@ -603,9 +603,8 @@ pub enum Op {
     Vmem(Seg, Access),
     /// CDNA matrix fused multiply-add (`v_mfma_*`).
     Mfma(Mfma),
-    /// RDNA wave matrix multiply-accumulate `v_wmma_f32_16x16x16_{f16,bf16}`: the input type (f16 or
-    /// bf16); the output is f32.
-    Wmma(MfmaTy),
+    /// RDNA wave matrix multiply-accumulate `v_wmma_*_16x16x16_{f16,bf16}`.
+    Wmma(Wmma),
     /// Known to the tables, not implemented by the interpreter.
     Unimplemented,
 }
@@ -623,6 +622,15 @@ pub struct Mfma {
     pub k: u8,
     /// Element type of A and B (C and D are f32, or f64 for f64 inputs).
     pub ty: MfmaTy,
+}
+
+/// An RDNA WMMA instruction: 16x16x16, A and B of `input` type, C and D f32 or (`out16`) of the input type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Wmma {
+    /// f16 or bf16.
+    pub input: MfmaTy,
+    /// C and D are 16-bit (the input type), in the half of each register OPSEL[2] selects.
+    pub out16: bool,
 }
 
 /// Input element type of a matrix instruction.
@@ -1420,10 +1428,16 @@ impl Op {
         if let Some(x) = Mfma::parse(m) {
             return Op::Mfma(x);
         }
-        match m {
-            "v_wmma_f32_16x16x16_f16" => return Op::Wmma(MfmaTy::F16),
-            "v_wmma_f32_16x16x16_bf16" => return Op::Wmma(MfmaTy::Bf16),
-            _ => {}
+        let wmma = |input, out16| Some(Op::Wmma(Wmma { input, out16 }));
+        let w = match m {
+            "v_wmma_f32_16x16x16_f16" => wmma(MfmaTy::F16, false),
+            "v_wmma_f32_16x16x16_bf16" => wmma(MfmaTy::Bf16, false),
+            "v_wmma_f16_16x16x16_f16" => wmma(MfmaTy::F16, true),
+            "v_wmma_bf16_16x16x16_bf16" => wmma(MfmaTy::Bf16, true),
+            _ => None,
+        };
+        if let Some(op) = w {
+            return op;
         }
         if let Some(r) = m.strip_prefix("v_s_") {
             let half = r.ends_with("_f16");

@@ -9,11 +9,11 @@
 //! tests use such values). The broadcast controls (`CBSZ`, `ABID`, `BLGP`) must be 0 and EXEC all ones
 //! (the hardware ignores EXEC for these; a kernel that clears lanes first is reported rather than guessed).
 
-use super::float::f16_to_f32;
+use super::float::{f16_to_f32, f32_to_f16};
 use super::{Flow, Stop};
 use crate::decode::{Inst, VGPR0};
-use crate::op::{Mfma, MfmaTy};
-use crate::wave::{Wave, ROWS};
+use crate::op::{Mfma, MfmaTy, Wmma};
+use crate::wave::{Lanes32, Wave, ROWS};
 
 /// The register row of a VGPR/AGPR operand code.
 fn row(code: u16) -> Option<usize> {
@@ -111,19 +111,21 @@ fn exec_f64(w: &mut Wave, i: &Inst, m: Mfma, a: usize, b: usize, d: usize, c_row
     Ok(Flow::Next)
 }
 
-/// gfx11 `v_wmma_f32_16x16x16_f16/bf16` in wave32 (AMD's matrix instruction calculator, `-a RDNA3 -w 32`):
+/// gfx11 `v_wmma_*_16x16x16_f16/bf16` in wave32 (AMD's matrix instruction calculator, `-a RDNA3 -w 32`):
 /// `A[i][k]` in register `k/2`, half `k%2` of lanes `i` and `i + 16` (RDNA3 duplicates A and B across the
 /// lane halves; the lower copy is read), `B[k][j]` likewise in lanes `j` and `j + 16`, `C`/`D[i][j]` in
-/// register `i/2`, lane `j + 16*(i%2)`. gfx12's layout (no duplication) and wave64 are not implemented.
-pub(super) fn wmma(w: &mut Wave, i: &Inst, ty: MfmaTy) -> Result<Flow, Stop> {
+/// register `i/2`, lane `j + 16*(i%2)`; 16-bit C and D sit in the half OPSEL[2] selects (the other half
+/// of D is kept), and the f32 sum is rounded to the output type once. gfx12's layout (no duplication)
+/// and wave64 are not implemented.
+pub(super) fn wmma(w: &mut Wave, i: &Inst, x: Wmma) -> Result<Flow, Stop> {
     if w.family != crate::target::Family::Gfx11 || w.lanes != 32 {
         return Err(Stop::Unimplemented);
     }
     if w.exec() != u64::from(u32::MAX) {
         return Err(Stop::Invalid(format!("{} with EXEC {:#x} (only all 32 lanes are supported)", i.name, w.exec())));
     }
-    if i.mods.neg != 0 || i.mods.neg_hi != 0 || i.mods.clamp {
-        return Err(Stop::Invalid(format!("{} with neg/clamp modifiers (not supported)", i.name)));
+    if i.mods.neg != 0 || i.mods.neg_hi != 0 || i.mods.clamp || i.mods.opsel & 3 != 0 {
+        return Err(Stop::Invalid(format!("{} with neg/clamp/op_sel[1:0] modifiers (not supported)", i.name)));
     }
     let (Some(a), Some(b), Some(d)) = (row(i.src[0]), row(i.src[1]), row(i.dst)) else {
         return Err(Stop::Invalid(format!("{} with a constant A or B operand (not supported)", i.name)));
@@ -132,29 +134,53 @@ pub(super) fn wmma(w: &mut Wave, i: &Inst, ty: MfmaTy) -> Result<Flow, Stop> {
     if d + 8 > ROWS || a + 8 > ROWS || b + 8 > ROWS || c_row.is_some_and(|c| c + 8 > ROWS) {
         return Err(Stop::Invalid(format!("{}: operands past the register file", i.name)));
     }
-    let c_const = c_row.is_none().then(|| f32::from_bits(w.s32(i.src[2], i.lit, crate::wave::Ty::F32)));
-    let mut out = [[0u32; 64]; 8];
+    let hi = x.out16 && i.mods.opsel & 4 != 0;
+    let c_ty = if x.out16 { x.input } else { MfmaTy::F32 };
+    let c_const = match c_row {
+        Some(_) => None,
+        None if x.out16 => return Err(Stop::Invalid(format!("{} with a constant C (not supported)", i.name))),
+        None => Some(f32::from_bits(w.s32(i.src[2], i.lit, crate::wave::Ty::F32))),
+    };
+    let mut out: Vec<Lanes32> = (0..8).map(|r| w.vrow(d + r)).collect();
     for ii in 0..16 {
         for j in 0..16 {
             let (r, lane) = (ii / 2, j + 16 * (ii % 2));
             let mut acc = match (c_const, c_row) {
                 (Some(c), _) => c,
-                (None, Some(c)) => f32::from_bits(w.vr(c + r, lane)),
+                (None, Some(c)) => elem(w, c, (r, lane, hi), c_ty),
                 (None, None) => unreachable!("C is a constant or a register"),
             };
             for k in 0..16 {
-                let x = elem(w, a, (k / 2, ii, k % 2 == 1), ty);
-                let y = elem(w, b, (k / 2, j, k % 2 == 1), ty);
-                acc = x.mul_add(y, acc);
+                let xa = elem(w, a, (k / 2, ii, k % 2 == 1), x.input);
+                let yb = elem(w, b, (k / 2, j, k % 2 == 1), x.input);
+                acc = xa.mul_add(yb, acc);
             }
-            out[r][lane] = acc.to_bits();
+            out[r][lane] = if x.out16 {
+                let h = match x.input {
+                    MfmaTy::Bf16 => bf16_rne(acc),
+                    _ => u32::from(f32_to_f16(acc)),
+                };
+                if hi {
+                    (out[r][lane] & 0xffff) | (h << 16)
+                } else {
+                    (out[r][lane] & 0xffff_0000) | h
+                }
+            } else {
+                acc.to_bits()
+            };
         }
     }
     for (r, vals) in out.iter().enumerate() {
-        // Lanes 32..63 of a wave32 row are not architectural; keep them as they were.
-        let mut v = w.vrow(d + r);
-        v[..32].copy_from_slice(&vals[..32]);
-        w.set_vrow(d + r, &v);
+        w.set_vrow(d + r, vals);
     }
     Ok(Flow::Next)
+}
+
+/// f32 to bf16 bits, round to nearest even (NaN kept quiet).
+fn bf16_rne(v: f32) -> u32 {
+    let b = v.to_bits();
+    if v.is_nan() {
+        return (b >> 16) | 0x40;
+    }
+    (b + 0x7fff + ((b >> 16) & 1)) >> 16
 }

@@ -144,9 +144,9 @@ pub(crate) fn execute(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Result<Flow, 
             cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
             mfma::exec(w, i, m)?
         }
-        Op::Wmma(ty) => {
+        Op::Wmma(x) => {
             cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
-            mfma::wmma(w, i, ty)?
+            mfma::wmma(w, i, x)?
         }
         Op::Ds(op) => mem::ds(w, cx, i, op)?,
         Op::Vmem(seg, a) => mem::vmem(w, cx, i, seg, a)?,
