@@ -1,6 +1,7 @@
-//! `cargo xtask codegen-isa [--check]`: generates `crates/isa/tables/<target>.txt`, the opcode tables
-//! `rocprof-isa` decodes with, by asking LLVM's AMDGPU disassembler (`llvm-mc-19`, Debian's llvm-19)
-//! what every opcode of every encoding is on each target.
+//! `cargo xtask codegen-isa [--check] [--llvm-mc CMD]`: generates `crates/isa/tables/<target>.txt`, the
+//! opcode tables `rocprof-isa` decodes with, by asking LLVM's AMDGPU disassembler what every opcode of
+//! every encoding is on each target: LLVM 21's `llvm-mc` from the sid chroot (`cargo xtask sid`) unless
+//! `--llvm-mc` names another command line.
 //!
 //! Only facts are carried over: for each (encoding, opcode) the mnemonic LLVM prints (without its
 //! `_e32`/`_e64`/`_sdwa`/`_dpp` encoding suffix) and the size LLVM gave the instruction when all its
@@ -14,7 +15,9 @@
 //! re-encoded first dword carries the candidate's encoding and opcode bits (an invalid candidate makes
 //! LLVM skip a dword and decode the rest as something else).
 //!
-//! gfx950 is not in LLVM 19; `rocprof-isa` uses the gfx942 table for it.
+//! Encodings not swept (no table, the decoder reports them undecodable): MIMG/VIMAGE/VSAMPLE, MTBUF,
+//! EXP, VINTERP, LDSDIR, and the gfx12 VBUFFER format loads; compute kernels of the simulated targets
+//! do not use them.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -27,9 +30,30 @@ use anyhow::{bail, Context, Result};
 pub(crate) const OUTPUT_DIR: &str = "crates/isa/tables";
 
 /// The targets with a table of their own.
-const TARGETS: &[&str] = &["gfx908", "gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1201"];
+const TARGETS: &[&str] = &["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"];
 
 const NOP: u32 = 0xbf80_0000;
+
+/// The chroot `cargo xtask sid` builds unless `ROCPROF_RS_SID_ROOT` says otherwise.
+const DEFAULT_SID_ROOT: &str = "/var/cache/rocprof-rs/sid";
+
+/// LLVM 21's `llvm-mc` in the Debian sid chroot, run through the chroot's own dynamic loader and
+/// libraries (no root, no mounts): the disassembler asked when `--llvm-mc` is not given. LLVM 21 is what
+/// hipcc 7 (clang-21) assembles with, knows gfx950, and corrects LLVM 19's decoding of a few opcodes
+/// (gfx942 `buffer_wbinvl1`, gfx11 `buffer_load_lds_*`, gfx12 named barriers are not those targets').
+fn default_llvm_mc() -> Result<Vec<String>> {
+    let root = std::env::var("ROCPROF_RS_SID_ROOT").ok().filter(|v| !v.is_empty()).unwrap_or(DEFAULT_SID_ROOT.into());
+    let mc = format!("{root}/usr/lib/llvm-21/bin/llvm-mc");
+    if !std::path::Path::new(&mc).is_file() {
+        bail!("{mc} not found: build the sid chroot (`cargo xtask sid`, or set ROCPROF_RS_SID_ROOT) or pass --llvm-mc CMD");
+    }
+    Ok(vec![
+        format!("{root}/lib64/ld-linux-x86-64.so.2"),
+        "--library-path".into(),
+        format!("{root}/usr/lib/x86_64-linux-gnu:{root}/lib/x86_64-linux-gnu"),
+        mc,
+    ])
+}
 
 /// One encoding to sweep: its name in the table, the opcode count, the candidate for an opcode and the
 /// dword-0 bits that must survive LLVM's re-encoding (encoding selector and opcode).
@@ -58,8 +82,9 @@ const VOP3_SRCS_1: u32 = 0x100;
 
 fn encodings(fam: u32) -> Vec<Enc> {
     let mut v = vec![
-        Enc { name: "sop2", ops: 128, make: |op| vec![0x8000_0000 | (op << 23)], mask: 0xff80_0000 },
-        Enc { name: "sopk", ops: 32, make: |op| vec![0xb000_0000 | (op << 23)], mask: 0xff80_0000 },
+        // SOP2 opcodes 0x60.. and SOPK opcodes 0x1d.. are the encoding bits of SOPK and SOP1/SOPC/SOPP.
+        Enc { name: "sop2", ops: 0x60, make: |op| vec![0x8000_0000 | (op << 23)], mask: 0xff80_0000 },
+        Enc { name: "sopk", ops: 0x1d, make: |op| vec![0xb000_0000 | (op << 23)], mask: 0xff80_0000 },
         Enc { name: "sop1", ops: 256, make: |op| vec![0xbe80_0000 | (op << 8)], mask: 0xff80_ff00 },
         Enc { name: "sopc", ops: 128, make: |op| vec![0xbf00_0000 | (op << 16)], mask: 0xffff_0000 },
         Enc { name: "sopp", ops: 128, make: |op| vec![0xbf80_0000 | (op << 16)], mask: 0xffff_0000 },
@@ -70,9 +95,10 @@ fn encodings(fam: u32) -> Vec<Enc> {
     match fam {
         9 => v.extend([
             Enc { name: "smem", ops: 256, make: |op| vec![0xc002_0000 | (op << 18), 0], mask: 0xfffc_0000 },
-            Enc { name: "vop3", ops: 1024, make: |op| vec![0xd000_0000 | (op << 16), VOP3_SRCS], mask: 0xfdff_0000 },
-            Enc { name: "vop3", ops: 1024, make: |op| vec![0xd000_0000 | (op << 16), VOP3_SRCS_2], mask: 0xfdff_0000 },
-            Enc { name: "vop3", ops: 1024, make: |op| vec![0xd000_0000 | (op << 16), VOP3_SRCS_1], mask: 0xfdff_0000 },
+            // gfx9 VOP3 opcodes 0x380.. are the VOP3P encoding (0xd38 = VOP3 with opcode bits 9:7 set).
+            Enc { name: "vop3", ops: 0x380, make: |op| vec![0xd000_0000 | (op << 16), VOP3_SRCS], mask: 0xfdff_0000 },
+            Enc { name: "vop3", ops: 0x380, make: |op| vec![0xd000_0000 | (op << 16), VOP3_SRCS_2], mask: 0xfdff_0000 },
+            Enc { name: "vop3", ops: 0x380, make: |op| vec![0xd000_0000 | (op << 16), VOP3_SRCS_1], mask: 0xfdff_0000 },
             Enc {
                 name: "vop3p",
                 ops: 128,
@@ -83,6 +109,13 @@ fn encodings(fam: u32) -> Vec<Enc> {
                 name: "vop3p",
                 ops: 128,
                 make: |op| vec![0xd380_0000 | (op << 16), VOP3_SRCS_2 | (3 << 27)],
+                mask: 0xffff_0000,
+            },
+            // One source: v_accvgpr_read_b32 / v_accvgpr_write_b32.
+            Enc {
+                name: "vop3p",
+                ops: 128,
+                make: |op| vec![0xd380_0000 | (op << 16), VOP3_SRCS_1 | (3 << 27)],
                 mask: 0xffff_0000,
             },
             Enc { name: "ds", ops: 256, make: |op| vec![0xd800_0000 | (op << 17), 0], mask: 0xfdff_0000 },
@@ -254,9 +287,11 @@ fn base_mnemonic(m: &str) -> &str {
     m
 }
 
-/// One `llvm-mc` line: mnemonic and encoding bytes.
-fn parse_line(line: &str) -> Option<(String, Vec<u8>)> {
+/// One `llvm-mc` line: mnemonic and encoding bytes. For a VOPD instruction (`v_dual_a ... :: v_dual_b ...`)
+/// `y` picks the mnemonic of the Y half.
+fn parse_line(line: &str, y: bool) -> Option<(String, Vec<u8>)> {
     let (text, enc) = line.split_once("; encoding: [")?;
+    let text = if y { text.split_once("::").map_or(text, |(_, b)| b) } else { text };
     let mnemonic = text.split_whitespace().next()?.to_string();
     let bytes = enc
         .trim_end_matches(']')
@@ -267,7 +302,33 @@ fn parse_line(line: &str) -> Option<(String, Vec<u8>)> {
     Some((mnemonic, bytes))
 }
 
-fn sweep(target: &str, enc: &Enc) -> Result<Vec<(u32, String, usize)>> {
+/// The `llvm-mc` to ask: a command line (`llvm-mc-19`, or `chroot /path/to/sid llvm-mc-21`).
+struct LlvmMc {
+    argv: Vec<String>,
+}
+
+impl LlvmMc {
+    fn command(&self) -> Command {
+        let mut c = Command::new(&self.argv[0]);
+        c.args(&self.argv[1..]);
+        c
+    }
+
+    /// `LLVM <major>` from `--version` (`LLVM version 21.1.2`), for the tables' header.
+    fn version(&self) -> Result<String> {
+        let out =
+            self.command().arg("--version").output().with_context(|| format!("running {}", self.argv.join(" ")))?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let v = text
+            .split("LLVM version ")
+            .nth(1)
+            .and_then(|r| r.split('.').next())
+            .with_context(|| format!("{} --version printed no LLVM version", self.argv.join(" ")))?;
+        Ok(format!("LLVM {v}"))
+    }
+}
+
+fn sweep(mc: &LlvmMc, target: &str, enc: &Enc) -> Result<Vec<(u32, String, usize)>> {
     let mut input = String::new();
     let mut cands = Vec::new();
     for op in 0..enc.ops {
@@ -278,25 +339,26 @@ fn sweep(target: &str, enc: &Enc) -> Result<Vec<(u32, String, usize)>> {
             writeln!(input, "{:#04x},{:#04x},{:#04x},{:#04x}", b[0], b[1], b[2], b[3]).expect("string");
         }
     }
-    let mut child = Command::new("llvm-mc-19")
+    let mut child = mc
+        .command()
         .args(["-arch=amdgcn", &format!("-mcpu={target}"), "-disassemble", "-show-encoding"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .context("starting llvm-mc-19 (Debian package llvm-19)")?;
+        .with_context(|| format!("starting {}", mc.argv.join(" ")))?;
     let mut stdin = child.stdin.take().expect("piped stdin");
     let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let out = child.wait_with_output()?;
     feeder.join().expect("feeder thread")?;
     if !out.status.success() {
-        bail!("llvm-mc-19 -mcpu={target} failed on the {} sweep", enc.name);
+        bail!("{} -mcpu={target} failed on the {} sweep", mc.argv.join(" "), enc.name);
     }
     let text = String::from_utf8_lossy(&out.stdout);
     let mut found = Vec::new();
     let mut segment: Vec<(String, Vec<u8>)> = Vec::new();
     for line in text.lines() {
-        let Some((m, bytes)) = parse_line(line) else { continue };
+        let Some((m, bytes)) = parse_line(line, enc.name == "vopdy") else { continue };
         if bytes.len() == 4 {
             let w = u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"));
             if w & 0xffff_8000 == 0xb000_8000 && m == "s_movk_i32" {
@@ -318,13 +380,10 @@ fn sweep(target: &str, enc: &Enc) -> Result<Vec<(u32, String, usize)>> {
     Ok(found)
 }
 
-fn generate(target: &str) -> Result<String> {
+fn generate(mc: &LlvmMc, version: &str, target: &str) -> Result<String> {
     let fam = family(target);
     let mut out = String::new();
-    writeln!(
-        out,
-        "# {target}: opcode -> mnemonic, generated by `cargo xtask codegen-isa` from llvm-mc-19's disassembly."
-    )?;
+    writeln!(out, "# {target}: opcode -> mnemonic, generated by `cargo xtask codegen-isa` from {version}'s llvm-mc.")?;
     writeln!(
         out,
         "# Columns: encoding, opcode (hex), mnemonic, and `lit` when the instruction always carries a literal."
@@ -332,7 +391,7 @@ fn generate(target: &str) -> Result<String> {
     let mut seen = std::collections::HashSet::new();
     for enc in encodings(fam) {
         let base = (enc.make)(0).len() * 4;
-        for (op, m, size) in sweep(target, &enc)? {
+        for (op, m, size) in sweep(mc, target, &enc)? {
             // Encodings swept with several operand shapes (VOP3) keep the first answer per opcode.
             if !seen.insert((enc.name, op)) {
                 continue;
@@ -349,11 +408,17 @@ fn generate(target: &str) -> Result<String> {
 /// Entry point of the `codegen-isa` task.
 pub(crate) fn codegen(rest: &[String]) -> Result<()> {
     let check = rest.iter().any(|a| a == "--check");
+    let argv = match rest.iter().position(|a| a == "--llvm-mc") {
+        Some(i) => rest.get(i + 1).context("--llvm-mc needs a command")?.split_whitespace().map(String::from).collect(),
+        None => default_llvm_mc()?,
+    };
+    let mc = LlvmMc { argv };
+    let version = mc.version()?;
     let dir = crate::root().join(OUTPUT_DIR);
     fs::create_dir_all(&dir)?;
     let mut stale = Vec::new();
     for target in TARGETS {
-        let text = generate(target)?;
+        let text = generate(&mc, &version, target)?;
         let path = dir.join(format!("{target}.txt"));
         if check {
             if fs::read_to_string(&path).unwrap_or_default() != text {

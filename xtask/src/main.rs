@@ -22,7 +22,7 @@ const TASKS: &[(&str, &str)] = &[
     ("bench", "run the benchmarks (tracing overhead, rocpd write rate, SQTT decode rate, ISA interpreter rate)"),
     ("ci", "what .ci/run does: test"),
     ("fixtures", "rebuild the AMDGPU code objects from fixtures/kernels/*.cl (--check: compare; --stage DIR: stage C fixtures only)"),
-    ("codegen-isa", "regenerate crates/isa/tables/*.txt from llvm-mc-19's disassembly (--check: only verify)"),
+    ("codegen-isa", "regenerate crates/isa/tables/*.txt from LLVM 21's llvm-mc in the sid chroot (--check: only verify; --llvm-mc CMD: another)"),
     ("codegen-counters", "regenerate schemas/counters/counters.txt from ../shared/reference (--check: only verify)"),
     ("codegen-hsa-api", "regenerate the HSA API operation tables and tracing wrapper lists from crates/hsa-sys (--check: only verify)"),
 ];

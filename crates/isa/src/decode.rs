@@ -200,6 +200,8 @@ fn sext(v: u32, bits: u32) -> i32 {
 struct Ctx {
     fam: Family,
     table: &'static OpTable,
+    /// [`Target::unified_agprs`].
+    unified_agprs: bool,
 }
 
 impl Ctx {
@@ -256,7 +258,7 @@ fn base(op: Op, enc: Enc, size: u8, name: &'static str) -> Inst {
 /// Decodes the instruction at the start of `bytes` for `target`.
 pub fn decode(target: &Target, bytes: &[u8]) -> Result<Inst, DecodeError> {
     let table = crate::table::table(target.table).expect("every target names a table");
-    let cx = Ctx { fam: target.family, table };
+    let cx = Ctx { fam: target.family, table, unified_agprs: target.unified_agprs };
     let w = dword(bytes, 0)?;
     match target.family {
         Family::Gfx9 => decode_gfx9(&cx, w, bytes),
@@ -326,7 +328,9 @@ fn scalar_formats(cx: &Ctx, w: u32, bytes: &[u8]) -> Option<Result<Inst, DecodeE
         if w >> 30 == 0b10 {
             let opcode = (w >> 23) & 0x7f;
             let (s0, s1) = (cx.scalar(w & 0xff), cx.scalar((w >> 8) & 0xff));
-            let (size, lit) = with_literal(bytes, 1, s0 == LITERAL || s1 == LITERAL)?;
+            // gfx12 s_fmaak_f32/s_fmamk_f32 always carry their K.
+            let mandatory = cx.table.get(Enc::Sop2, opcode).is_some_and(|e| e.lit);
+            let (size, lit) = with_literal(bytes, 1, s0 == LITERAL || s1 == LITERAL || mandatory)?;
             let e = cx.entry(Enc::Sop2, opcode, size)?;
             let mut i = base(e.op, Enc::Sop2, size, e.name);
             i.dst = cx.scalar((w >> 16) & 0x7f);
@@ -419,6 +423,7 @@ fn vop_short(cx: &Ctx, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
     i.lit = lit;
     i.mods = mods;
     i.extra = extra;
+    acc_operands(&mut i);
     if enc == Enc::Vop2 {
         use crate::op::VOp::*;
         if let Op::Valu(v) = e.op {
@@ -504,6 +509,8 @@ fn vop3(cx: &Ctx, w: u32, bytes: &[u8], opcode: u32) -> Result<Inst, DecodeError
         Op::Valu(crate::op::VOp::ReadlaneB32 | crate::op::VOp::ReadfirstlaneB32) => {
             i.dst = cx.scalar(w & 0xff);
         }
+        // gfx12's scalar transcendentals (`v_s_exp_f32 s6, s4`) write an SGPR.
+        _ if e.name.starts_with("v_s_") => i.dst = cx.scalar(w & 0xff),
         _ => {}
     }
     i.src = src;
@@ -529,10 +536,46 @@ fn vop3p(cx: &Ctx, w: u32, bytes: &[u8], opcode: u32) -> Result<Inst, DecodeErro
         omod: 0,
         abs: 0,
     };
-    if cx.table.get(Enc::Vop3p, opcode).is_some_and(|e| e.name.starts_with("v_accvgpr")) {
-        i.dst += 256;
+    if cx.fam == Family::Gfx9 && (e.name.starts_with("v_mfma") || e.name.starts_with("v_smfmac")) {
+        mai_operands(cx, &mut i, w, d1);
     }
+    acc_operands(&mut i);
     Ok(i)
+}
+
+/// The register files of a CDNA matrix instruction (VOP3P-MAI, CDNA ISA "Microcode Formats"): `ACC`
+/// (bits 60:59) puts sources A and B in AGPRs, `ACC_CD` (bit 15, gfx90a+) the accumulator C and the
+/// result D; gfx908 has no `ACC_CD` and always keeps C and D in AGPRs. The broadcast and negate fields
+/// (`CBSZ`, `ABID`, `BLGP`) stay in [`Mods`] as the generic VOP3P fields that occupy their bits.
+fn mai_operands(cx: &Ctx, i: &mut Inst, w: u32, d1: u32) {
+    let to_agpr = |code: u16| if (VGPR0..AGPR0).contains(&code) { code - VGPR0 + AGPR0 } else { code };
+    let acc = (d1 >> 27) & 3;
+    for k in 0..2 {
+        if acc >> k & 1 != 0 {
+            i.src[k] = to_agpr(i.src[k]);
+        }
+    }
+    if !cx.unified_agprs || w & (1 << 15) != 0 {
+        i.dst = to_agpr(i.dst);
+        i.src[2] = to_agpr(i.src[2]);
+    }
+}
+
+/// CDNA's AGPR moves name AGPRs in fields that otherwise hold VGPRs: `v_accvgpr_read_b32` (VOP3P) reads
+/// an AGPR, `v_accvgpr_write_b32` (VOP3P) writes one, `v_accvgpr_mov_b32` (gfx90a+ VOP1) does both. The
+/// operands are turned into AGPR codes here, from the table's operation, so the executor sees plain moves.
+fn acc_operands(i: &mut Inst) {
+    use crate::op::VOp::*;
+    let to_agpr = |code: u16| if (VGPR0..AGPR0).contains(&code) { code - VGPR0 + AGPR0 } else { code };
+    match i.op {
+        Op::Valu(AccvgprRead) => i.src[0] = to_agpr(i.src[0]),
+        Op::Valu(AccvgprWrite) => i.dst = to_agpr(i.dst),
+        Op::Valu(AccvgprMov) => {
+            i.src[0] = to_agpr(i.src[0]);
+            i.dst = to_agpr(i.dst);
+        }
+        _ => {}
+    }
 }
 
 fn smem(cx: &Ctx, w: u32, bytes: &[u8], opcode: u32) -> Result<Inst, DecodeError> {
@@ -691,12 +734,25 @@ fn vopd(cx: &Ctx, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
     y.dst = VGPR0 + vdsty;
     y.src = [srcy0, VGPR0 + ((d1 >> 9) & 0xff) as u16, NONE];
     y.lit = lit;
-    // v_dual_fmac/fmamk/fmaak read their destination as the addend (src2).
+    // A VOPD half encodes only src0 and vsrc1; the third operand is implicit and depends on the operation
+    // (RDNA3/RDNA4 ISA, "VOPD"): v_dual_fmac_f32 and v_dual_dot2acc_f32_f16 accumulate into their
+    // destination, v_dual_cndmask_b32 selects with VCC (wave32 only), v_dual_fmaak/fmamk take the literal
+    // as K and the others have two sources.
     for h in [&mut x, &mut y] {
-        h.src[2] = h.dst;
+        h.src[2] = vopd_src2(h.op, h.dst);
     }
     x.y = Some(Box::new(y));
     Ok(x)
+}
+
+/// The implicit third operand of a VOPD half.
+fn vopd_src2(op: Op, dst: u16) -> u16 {
+    use crate::op::VOp::*;
+    match op {
+        Op::Valu(FmacF32 | Dot2cF32F16) => dst,
+        Op::Valu(CndmaskB32) => VCC_LO,
+        _ => NONE,
+    }
 }
 
 fn decode_gfx12_mem(cx: &Ctx, w: u32, bytes: &[u8]) -> Option<Result<Inst, DecodeError>> {

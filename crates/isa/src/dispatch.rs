@@ -374,7 +374,7 @@ impl<'a> Worker<'a> {
         let kd = &d.descriptor;
         let vgprs = kd.vgprs();
         // AGPRs in use: on gfx90a/gfx94x the unified file's rows above ACCUM_OFFSET ((rsrc3[5:0] + 1) * 4).
-        let agprs = if d.target.agprs && d.target.packed_tid {
+        let agprs = if d.target.unified_agprs {
             let accum = ((kd.rsrc3 & 0x3f) as usize + 1) * 4;
             vgprs.saturating_sub(accum)
         } else if d.target.agprs {

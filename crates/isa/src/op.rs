@@ -295,6 +295,16 @@ pub enum SmemOp {
     Store(u8),
     /// `s_buffer_store_*`.
     BufferStore(u8),
+    /// gfx12 `s_load_u8/i8/u16/i16` (`buffer`: `s_buffer_load_*`): one byte or short, zero- or
+    /// sign-extended into one SGPR.
+    LoadSub {
+        /// 1 or 2.
+        bytes: u8,
+        /// Sign-extend.
+        signed: bool,
+        /// Through a buffer resource.
+        buffer: bool,
+    },
     /// `s_memtime` / `s_memrealtime`: a 64-bit clock.
     Time,
     /// Cache maintenance, no functional effect.
@@ -464,6 +474,71 @@ pub enum SOp {
     Cmp(Cond, CmpTy),
     /// `s_bitcmp0/1_b32/b64`: `scc = bit(src0, src1) == value`.
     Bitcmp(bool, bool),
+    /// gfx12 scalar float arithmetic `s_<op>_f32` (`false`) / `s_<op>_f16` (`true`).
+    Float(FloatOp, bool),
+    /// gfx12 scalar conversions `s_cvt_*`.
+    Cvt(ScalarCvt),
+    /// `s_bitreplicate_b64_b32`: every bit of the 32-bit source twice, into 64 bits.
+    BitreplicateB64B32,
+    /// gfx12's transcendentals on the VALU with a scalar result (`v_s_exp_f32 s6, s4`, VOP3):
+    /// `f32` (`false`) or `f16` (`true`).
+    Trans(TransOp, bool),
+}
+
+/// The operation of a `v_s_*` scalar transcendental.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TransOp {
+    /// `2^x`.
+    Exp,
+    /// `log2(x)`.
+    Log,
+    /// `1/x`.
+    Rcp,
+    /// `1/sqrt(x)`.
+    Rsq,
+    Sqrt,
+}
+
+/// The operation of a gfx12 scalar float instruction (RDNA4 ISA, SOP1/SOP2 "float" opcodes).
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatOp {
+    Add,
+    Sub,
+    Mul,
+    /// IEEE-754-2019 minimumNumber / maximumNumber (a NaN operand yields the other).
+    MinNum,
+    MaxNum,
+    /// IEEE-754-2019 minimum / maximum (a NaN operand yields NaN).
+    Minimum,
+    Maximum,
+    /// `d = s0 * s1 + d`.
+    Fmac,
+    /// `d = s0 * s1 + K` (K the literal).
+    Fmaak,
+    /// `d = s0 * K + s1`.
+    Fmamk,
+    Ceil,
+    Floor,
+    Trunc,
+    Rndne,
+}
+
+/// gfx12 scalar conversions.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScalarCvt {
+    F32I32,
+    F32U32,
+    I32F32,
+    U32F32,
+    F16F32,
+    F32F16,
+    /// f32 from the high half's f16.
+    HiF32F16,
+    /// Two f32 rounded toward zero to f16, packed (`s0` low).
+    PkRtzF16F32,
 }
 
 /// The logic of a saveexec instruction, as `f(s, exec)`.
@@ -526,8 +601,109 @@ pub enum Op {
     Ds(DsOp),
     /// Vector memory.
     Vmem(Seg, Access),
+    /// CDNA matrix fused multiply-add (`v_mfma_*`).
+    Mfma(Mfma),
+    /// RDNA wave matrix multiply-accumulate `v_wmma_*_16x16x16_{f16,bf16}`.
+    Wmma(Wmma),
     /// Known to the tables, not implemented by the interpreter.
     Unimplemented,
+}
+
+/// Shape of a CDNA matrix instruction: `D = A * B + C` with A `m x k`, B `k x n`, C and D `m x n`, one
+/// block, every operand f32 or every operand f64 (the multi-block shapes and the other types are not
+/// implemented yet).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Mfma {
+    /// Rows of A, C and D.
+    pub m: u8,
+    /// Columns of B, C and D.
+    pub n: u8,
+    /// Columns of A, rows of B.
+    pub k: u8,
+    /// Element type of A and B (C and D are f32, or f64 for f64 inputs).
+    pub ty: MfmaTy,
+}
+
+/// An RDNA WMMA instruction: 16x16x16, A and B of `input` type, C and D f32 or (`out16`) of the input type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Wmma {
+    /// f16 or bf16.
+    pub input: MfmaTy,
+    /// C and D are 16-bit (the input type), in the half of each register OPSEL[2] selects.
+    pub out16: bool,
+}
+
+/// Input element type of a matrix instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MfmaTy {
+    /// f32 in, f32 accumulate.
+    F32,
+    /// f64 in, f64 accumulate (register pairs).
+    F64,
+    /// f16 in (four per lane in two registers), f32 accumulate.
+    F16,
+    /// bf16 in, laid out as f16 (gfx90a's `_1k` forms, gfx94x's `_bf16`), f32 accumulate.
+    Bf16,
+}
+
+impl Mfma {
+    /// The implemented matrix instructions (both LLVM spellings: gfx942 names them `..._16x16x4_f32`).
+    fn parse(m: &str) -> Option<Self> {
+        Some(match m {
+            "v_mfma_f32_16x16x4f32" | "v_mfma_f32_16x16x4_f32" => Self { m: 16, n: 16, k: 4, ty: MfmaTy::F32 },
+            "v_mfma_f32_32x32x2f32" | "v_mfma_f32_32x32x2_f32" => Self { m: 32, n: 32, k: 2, ty: MfmaTy::F32 },
+            "v_mfma_f64_16x16x4f64" | "v_mfma_f64_16x16x4_f64" => Self { m: 16, n: 16, k: 4, ty: MfmaTy::F64 },
+            "v_mfma_f32_16x16x16f16" | "v_mfma_f32_16x16x16_f16" => Self { m: 16, n: 16, k: 16, ty: MfmaTy::F16 },
+            "v_mfma_f32_32x32x8f16" | "v_mfma_f32_32x32x8_f16" => Self { m: 32, n: 32, k: 8, ty: MfmaTy::F16 },
+            "v_mfma_f32_16x16x16bf16_1k" | "v_mfma_f32_16x16x16_bf16" => Self { m: 16, n: 16, k: 16, ty: MfmaTy::Bf16 },
+            "v_mfma_f32_32x32x8bf16_1k" | "v_mfma_f32_32x32x8_bf16" => Self { m: 32, n: 32, k: 8, ty: MfmaTy::Bf16 },
+            _ => return None,
+        })
+    }
+
+    /// Registers per lane of C and D (`m * n / 64` elements, two registers each for f64).
+    pub fn acc_regs(self) -> usize {
+        usize::from(self.m) * usize::from(self.n) / 64 * if self.ty == MfmaTy::F64 { 2 } else { 1 }
+    }
+
+    /// Where `D[i][j]` (and `C[i][j]`) lives: (register offset, lane). AMD's matrix instruction calculator
+    /// (`matrix_calculator.py -a CDNA2 -i v_mfma_f32_16x16x4f32 -D -R`): f32 16x16 keeps four consecutive
+    /// rows of a column in a lane (`v(i%4)`, lane `j + 16*(i/4)`); f32 32x32 groups rows by eight, the
+    /// first four in lanes 0-31 and the next four in lanes 32-63 (`v(i%4 + 4*(i/8))`, lane
+    /// `j + 32*((i/4)%2)`); f64 16x16 puts rows `i%4` in lane groups and `i/4` in register pairs
+    /// (`v[2*(i/4)+1 : 2*(i/4)]`, lane `j + 16*(i%4)`).
+    pub fn acc_position(self, i: usize, j: usize) -> (usize, usize) {
+        if self.ty == MfmaTy::F64 {
+            (2 * (i / 4), j + 16 * (i % 4))
+        } else if self.m == 16 {
+            (i % 4, j + 16 * (i / 4))
+        } else {
+            (i % 4 + 4 * (i / 8), j + 32 * ((i / 4) % 2))
+        }
+    }
+
+    /// Consecutive k values one lane holds: four f16/bf16 in two registers, else one element.
+    fn k_per_lane(self) -> usize {
+        if matches!(self.ty, MfmaTy::F16 | MfmaTy::Bf16) {
+            4
+        } else {
+            1
+        }
+    }
+
+    /// Where `A[i][kk]` lives: (register offset, lane, high half). Lane `i + m*(kk/kpl)` (`kpl` the k
+    /// values per lane: 4 for f16, else 1); f16 take register `(kk%4)/2`, half `kk%2` (AMD's calculator,
+    /// `-A -R`).
+    pub fn a_position(self, i: usize, kk: usize) -> (usize, usize, bool) {
+        let kpl = self.k_per_lane();
+        ((kk % kpl) / 2, i + usize::from(self.m) * (kk / kpl), kpl > 1 && kk % 2 == 1)
+    }
+
+    /// Where `B[kk][j]` lives: lane `j + n*(kk/kpl)`, registers and halves as for A.
+    pub fn b_position(self, kk: usize, j: usize) -> (usize, usize, bool) {
+        let kpl = self.k_per_lane();
+        ((kk % kpl) / 2, j + usize::from(self.n) * (kk / kpl), kpl > 1 && kk % 2 == 1)
+    }
 }
 
 fn ds_access(rest: &str) -> Option<DsOp> {
@@ -695,8 +871,23 @@ fn smem(m: &str) -> Option<SmemOp> {
             _ => return None,
         })
     };
+    let sub = |t: &str, buffer: bool| -> Option<SmemOp> {
+        let (bytes, signed) = match t {
+            "u8" => (1, false),
+            "i8" => (1, true),
+            "u16" => (2, false),
+            "i16" => (2, true),
+            _ => return None,
+        };
+        Some(SmemOp::LoadSub { bytes, signed, buffer })
+    };
     if let Some(t) = m.strip_prefix("s_buffer_load_") {
-        return dwords(t).map(SmemOp::BufferLoad);
+        return dwords(t).map(SmemOp::BufferLoad).or_else(|| sub(t, true));
+    }
+    if let Some(t) = m.strip_prefix("s_load_") {
+        if let Some(s) = sub(t, false) {
+            return Some(s);
+        }
     }
     if let Some(t) = m.strip_prefix("s_load_") {
         return dwords(t).map(SmemOp::Load);
@@ -779,6 +970,8 @@ fn sopp(m: &str) -> Option<Op> {
         | "s_denorm_mode"
         | "s_barrier_signal"
         | "s_wakeup" => Op::Nop,
+        // gfx12: sleep for a count in an SGPR; no functional effect.
+        "s_sleep_var" => Op::Nop,
         _ => return None,
     })
 }
@@ -818,13 +1011,52 @@ fn salu(m: &str) -> Option<SOp> {
         "andn2_wrexec_b64" | "and_not1_wrexec_b64" => return Some(Saveexec(Logic::AndNotExecWr, true)),
         _ => {}
     }
+    if let Some(r) = m.strip_suffix("_f32").or(m.strip_suffix("_f16")) {
+        let half = m.ends_with("_f16");
+        let f = match r {
+            "add" => Some(FloatOp::Add),
+            "sub" => Some(FloatOp::Sub),
+            "mul" => Some(FloatOp::Mul),
+            "min_num" => Some(FloatOp::MinNum),
+            "max_num" => Some(FloatOp::MaxNum),
+            "minimum" => Some(FloatOp::Minimum),
+            "maximum" => Some(FloatOp::Maximum),
+            "fmac" => Some(FloatOp::Fmac),
+            "fmaak" => Some(FloatOp::Fmaak),
+            "fmamk" => Some(FloatOp::Fmamk),
+            "ceil" => Some(FloatOp::Ceil),
+            "floor" => Some(FloatOp::Floor),
+            "trunc" => Some(FloatOp::Trunc),
+            "rndne" => Some(FloatOp::Rndne),
+            _ => None,
+        };
+        if let Some(f) = f {
+            return Some(Float(f, half));
+        }
+    }
+    let cvt = match m {
+        "cvt_f32_i32" => Some(ScalarCvt::F32I32),
+        "cvt_f32_u32" => Some(ScalarCvt::F32U32),
+        "cvt_i32_f32" => Some(ScalarCvt::I32F32),
+        "cvt_u32_f32" => Some(ScalarCvt::U32F32),
+        "cvt_f16_f32" => Some(ScalarCvt::F16F32),
+        "cvt_f32_f16" => Some(ScalarCvt::F32F16),
+        "cvt_hi_f32_f16" => Some(ScalarCvt::HiF32F16),
+        "cvt_pk_rtz_f16_f32" => Some(ScalarCvt::PkRtzF16F32),
+        _ => None,
+    };
+    if let Some(c) = cvt {
+        return Some(Cvt(c));
+    }
+    // gfx12 renamed the carry-out/in forms of scalar add/sub (`s_add_u32` -> `s_add_co_u32`, `s_addc_u32`
+    // -> `s_add_co_ci_u32`, `s_addk_i32` -> `s_addk_co_i32`); the semantics, SCC included, are unchanged.
     Some(match m {
-        "add_u32" => AddU32,
-        "sub_u32" => SubU32,
-        "add_i32" => AddI32,
-        "sub_i32" => SubI32,
-        "addc_u32" => AddcU32,
-        "subb_u32" => SubbU32,
+        "add_u32" | "add_co_u32" => AddU32,
+        "sub_u32" | "sub_co_u32" => SubU32,
+        "add_i32" | "add_co_i32" => AddI32,
+        "sub_i32" | "sub_co_i32" => SubI32,
+        "addc_u32" | "add_co_ci_u32" => AddcU32,
+        "subb_u32" | "sub_co_ci_u32" => SubbU32,
         "min_i32" => MinI32,
         "min_u32" => MinU32,
         "max_i32" => MaxI32,
@@ -912,9 +1144,10 @@ fn salu(m: &str) -> Option<SOp> {
         "movreld_b64" => MovreldB64,
         "quadmask_b32" => QuadmaskB32,
         "quadmask_b64" => QuadmaskB64,
+        "bitreplicate_b64_b32" => BitreplicateB64B32,
         "movk_i32" => MovkI32,
         "cmovk_i32" => CmovkI32,
-        "addk_i32" => AddkI32,
+        "addk_i32" | "addk_co_i32" => AddkI32,
         "mulk_i32" => MulkI32,
         "getreg_b32" => GetregB32,
         "setreg_b32" => SetregB32,
@@ -1191,6 +1424,32 @@ impl Op {
         }
         if m.starts_with("s_") {
             return salu(m).map_or(Op::Unimplemented, Op::Salu);
+        }
+        if let Some(x) = Mfma::parse(m) {
+            return Op::Mfma(x);
+        }
+        let wmma = |input, out16| Some(Op::Wmma(Wmma { input, out16 }));
+        let w = match m {
+            "v_wmma_f32_16x16x16_f16" => wmma(MfmaTy::F16, false),
+            "v_wmma_f32_16x16x16_bf16" => wmma(MfmaTy::Bf16, false),
+            "v_wmma_f16_16x16x16_f16" => wmma(MfmaTy::F16, true),
+            "v_wmma_bf16_16x16x16_bf16" => wmma(MfmaTy::Bf16, true),
+            _ => None,
+        };
+        if let Some(op) = w {
+            return op;
+        }
+        if let Some(r) = m.strip_prefix("v_s_") {
+            let half = r.ends_with("_f16");
+            let t = match r.trim_end_matches("_f32").trim_end_matches("_f16") {
+                "exp" => Some(TransOp::Exp),
+                "log" => Some(TransOp::Log),
+                "rcp" => Some(TransOp::Rcp),
+                "rsq" => Some(TransOp::Rsq),
+                "sqrt" => Some(TransOp::Sqrt),
+                _ => None,
+            };
+            return t.map_or(Op::Unimplemented, |t| Op::Salu(SOp::Trans(t, half)));
         }
         if m.starts_with("v_cmp") {
             return vcmp(m).unwrap_or(Op::Unimplemented);

@@ -147,7 +147,7 @@ macro_rules! tables {
     };
 }
 
-tables!("gfx908", "gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1201");
+tables!("gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201");
 
 #[cfg(test)]
 mod tests {

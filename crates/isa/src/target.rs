@@ -22,10 +22,14 @@ pub struct Target {
     pub name: &'static str,
     /// Instruction-set family.
     pub family: Family,
-    /// Name of the opcode table (`tables/<table>.txt`); gfx950 shares gfx942's (LLVM 19 lacks gfx950).
+    /// Name of the opcode table (`tables/<table>.txt`).
     pub table: &'static str,
     /// Accumulation VGPRs (AGPRs) exist (gfx908, gfx90a, gfx94x).
     pub agprs: bool,
+    /// VGPRs and AGPRs share one file split at the kernel descriptor's `ACCUM_OFFSET`, and matrix
+    /// instructions choose the accumulator's file with `ACC_CD` (gfx90a, gfx94x; gfx908 has separate
+    /// files and keeps the accumulator in AGPRs).
+    pub unified_agprs: bool,
     /// Work-item ids arrive packed in v0 (x | y << 10 | z << 20): gfx90a, gfx94x and gfx11+
     /// (LLVM AMDGPUUsage, "Initial Kernel Execution State").
     pub packed_tid: bool,
@@ -41,6 +45,7 @@ pub static TARGETS: &[Target] = &[
         family: Family::Gfx9,
         table: "gfx908",
         agprs: true,
+        unified_agprs: false,
         packed_tid: false,
         arch_flat_scratch: false,
     },
@@ -49,6 +54,7 @@ pub static TARGETS: &[Target] = &[
         family: Family::Gfx9,
         table: "gfx90a",
         agprs: true,
+        unified_agprs: true,
         packed_tid: true,
         arch_flat_scratch: false,
     },
@@ -57,14 +63,16 @@ pub static TARGETS: &[Target] = &[
         family: Family::Gfx9,
         table: "gfx942",
         agprs: true,
+        unified_agprs: true,
         packed_tid: true,
         arch_flat_scratch: true,
     },
     Target {
         name: "gfx950",
         family: Family::Gfx9,
-        table: "gfx942",
+        table: "gfx950",
         agprs: true,
+        unified_agprs: true,
         packed_tid: true,
         arch_flat_scratch: true,
     },
@@ -73,6 +81,7 @@ pub static TARGETS: &[Target] = &[
         family: Family::Gfx10,
         table: "gfx1030",
         agprs: false,
+        unified_agprs: false,
         packed_tid: false,
         arch_flat_scratch: false,
     },
@@ -81,6 +90,7 @@ pub static TARGETS: &[Target] = &[
         family: Family::Gfx11,
         table: "gfx1100",
         agprs: false,
+        unified_agprs: false,
         packed_tid: true,
         arch_flat_scratch: true,
     },
@@ -89,6 +99,7 @@ pub static TARGETS: &[Target] = &[
         family: Family::Gfx12,
         table: "gfx1201",
         agprs: false,
+        unified_agprs: false,
         packed_tid: true,
         arch_flat_scratch: true,
     },

@@ -284,6 +284,20 @@ impl Wave {
         self.v[row * MAX_LANES + lane] = v;
     }
 
+    /// Every lane of VGPR row `r`.
+    #[inline]
+    pub(crate) fn vrow(&self, row: usize) -> Lanes32 {
+        let mut out = [0; MAX_LANES];
+        out.copy_from_slice(&self.v[row * MAX_LANES..(row + 1) * MAX_LANES]);
+        out
+    }
+
+    /// Sets every lane of VGPR row `r`.
+    #[inline]
+    pub(crate) fn set_vrow(&mut self, row: usize, vals: &Lanes32) {
+        self.v[row * MAX_LANES..(row + 1) * MAX_LANES].copy_from_slice(vals);
+    }
+
     /// The 32-bit value of VALU operand `code` in every lane, before modifiers.
     #[inline]
     pub(crate) fn raw32(&self, code: u16, lit: u32, ty: Ty, out: &mut Lanes32) {

@@ -125,6 +125,30 @@ pub(super) fn smem(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: SmemOp) -> Resu
             }
             cx.stats.bytes.scalar_read += 4 * n as u64;
         }
+        SmemOp::LoadSub { bytes, signed, buffer } => {
+            let n = u64::from(bytes);
+            // The address is aligned down to the data size; a buffer load past num_records reads 0.
+            let (addr, inside) = if buffer {
+                let r = [w.sgpr(i.src[0]), w.sgpr(i.src[0] + 1), w.sgpr(i.src[0] + 2)];
+                let b = u64::from(r[0]) | (u64::from(r[1] & 0xffff) << 32);
+                let o = off & !(n - 1);
+                (b.wrapping_add(o), o + n <= u64::from(r[2]))
+            } else {
+                (base.wrapping_add(off) & !(n - 1), true)
+            };
+            let mut buf = [0u8; 2];
+            if inside {
+                cx.mem.read(addr, &mut buf[..bytes as usize]).map_err(Stop::Fault)?;
+            }
+            let v = match (bytes, signed) {
+                (1, false) => u32::from(buf[0]),
+                (1, true) => buf[0] as i8 as i32 as u32,
+                (_, false) => u32::from(u16::from_le_bytes(buf)),
+                (_, true) => i16::from_le_bytes(buf) as i32 as u32,
+            };
+            w.set_s(i.dst, v);
+            cx.stats.bytes.scalar_read += n;
+        }
         SmemOp::Store(n) | SmemOp::BufferStore(n) => {
             let addr = if let SmemOp::BufferStore(_) = op {
                 let r0 = w.sgpr(i.src[0]);

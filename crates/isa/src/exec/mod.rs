@@ -3,6 +3,7 @@
 
 mod float;
 mod mem;
+mod mfma;
 mod packed;
 mod salu;
 mod valu;
@@ -54,9 +55,11 @@ pub(crate) struct Ctx<'a> {
 /// The statistics class of an instruction (branches count as not taken here; the executor corrects that).
 pub fn class_of(op: &Op, name: &str) -> InstClass {
     match op {
+        // gfx12's v_s_* transcendentals run on the VALU.
+        Op::Salu(_) if name.starts_with("v_") => InstClass::Valu,
         Op::Salu(_) => InstClass::Salu,
         Op::Smem(_) => InstClass::Smem,
-        Op::Valu(_) | Op::Vcmp { .. } => InstClass::Valu,
+        Op::Valu(_) | Op::Vcmp { .. } | Op::Mfma(_) | Op::Wmma(_) => InstClass::Valu,
         Op::Vmem(seg, a) => {
             let load = match a {
                 Access::Load { .. } => true,
@@ -109,22 +112,41 @@ pub(crate) fn execute(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Result<Flow, 
         Op::Smem(op) => mem::smem(w, cx, i, op)?,
         Op::Valu(op) => {
             cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
-            let f = valu::exec(w, i, op)?;
-            if let Some(y) = &i.y {
-                // VOPD: both halves read their sources before either writes; the encoding's bank rules
-                // guarantee the halves neither read nor write each other's destination, so sequential
-                // execution is equivalent.
-                if let Op::Valu(yop) = y.op {
-                    valu::exec(w, y, yop)?;
-                } else {
-                    return Err(Stop::Unimplemented);
+            match &i.y {
+                None => valu::exec(w, i, op)?,
+                Some(y) => {
+                    let Op::Valu(yop) = y.op else { return Err(Stop::Unimplemented) };
+                    // VOPD: both halves read their operands before either writes (the destinations differ
+                    // in their lowest bit, so they never collide). When Y reads X's destination it gets
+                    // the value from before the instruction: X's result is set aside while Y runs.
+                    if y.src.contains(&i.dst) {
+                        let row = usize::from(i.dst - crate::decode::VGPR0);
+                        let old = w.vrow(row);
+                        let f = valu::exec(w, i, op)?;
+                        let new = w.vrow(row);
+                        w.set_vrow(row, &old);
+                        valu::exec(w, y, yop)?;
+                        w.set_vrow(row, &new);
+                        f
+                    } else {
+                        let f = valu::exec(w, i, op)?;
+                        valu::exec(w, y, yop)?;
+                        f
+                    }
                 }
             }
-            f
         }
         Op::Vcmp { cond, ty, x, class } => {
             cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
             vcmp::exec(w, i, cond, ty, x, class)?
+        }
+        Op::Mfma(m) => {
+            cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
+            mfma::exec(w, i, m)?
+        }
+        Op::Wmma(x) => {
+            cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
+            mfma::wmma(w, i, x)?
         }
         Op::Ds(op) => mem::ds(w, cx, i, op)?,
         Op::Vmem(seg, a) => mem::vmem(w, cx, i, seg, a)?,

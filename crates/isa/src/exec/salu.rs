@@ -1,9 +1,11 @@
 //! Scalar ALU semantics (SOP1, SOP2, SOPK, SOPC), following the pseudo-code of AMD's ISA guides:
 //! which ops set SCC and how (carry, signed overflow, result != 0, comparison).
 
+use super::float::{f16_to_f32, f32_to_f16, f32_to_f16_rtz, fmax32, fmin32};
+use super::vcmp::fcmp;
 use super::{Flow, Stop};
 use crate::decode::Inst;
-use crate::op::{CmpTy, Cond, Logic, SOp};
+use crate::op::{CmpTy, Cond, FloatOp, Logic, SOp, TransOp};
 use crate::wave::{Ty, Wave};
 
 fn icmp<T: PartialOrd>(c: Cond, a: T, b: T) -> bool {
@@ -399,8 +401,81 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, op: SOp) -> Result<Flow, Stop> {
                 CmpTy::I32 => icmp(c, a32(w, Ty::I) as i32, b32(w, Ty::I) as i32),
                 CmpTy::U32 => icmp(c, a32(w, Ty::U), b32(w, Ty::U)),
                 CmpTy::U64 | CmpTy::I64 => icmp(c, a64(w, Ty::U), b64(w, Ty::U)),
+                CmpTy::F32 => {
+                    let (a, b) = (f32::from_bits(a32(w, Ty::F32)), f32::from_bits(b32(w, Ty::F32)));
+                    fcmp(c, f64::from(a), f64::from(b))
+                }
+                CmpTy::F16 => {
+                    let (a, b) = (f16_to_f32(a32(w, Ty::F16) as u16), f16_to_f32(b32(w, Ty::F16) as u16));
+                    fcmp(c, f64::from(a), f64::from(b))
+                }
                 _ => return Err(Stop::Unimplemented),
             };
+        }
+        Float(f, half) => {
+            let ty = if half { Ty::F16 } else { Ty::F32 };
+            let (a, b) = (a32(w, ty), b32(w, ty));
+            let v = if half {
+                let c = f16_to_f32(w.sgpr(d) as u16);
+                let k = f16_to_f32(lit as u16);
+                u32::from(f32_to_f16(float_op(f, f16_to_f32(a as u16), f16_to_f32(b as u16), c, k)))
+            } else {
+                float_op(f, f32::from_bits(a), f32::from_bits(b), f32::from_bits(w.sgpr(d)), f32::from_bits(lit))
+                    .to_bits()
+            };
+            r32!(v)
+        }
+        BitreplicateB64B32 => {
+            let a = a32(w, Ty::U);
+            let mut v = 0u64;
+            for b in 0..32 {
+                v |= u64::from((a >> b) & 1) * (3 << (2 * b));
+            }
+            w.set_s64(d, v);
+        }
+        Trans(t, half) => {
+            // VOP3-encoded: the VALU's modifiers are not modelled for these.
+            if i.mods != crate::decode::Mods::default() {
+                return Err(Stop::Invalid(format!("{} with source/output modifiers is not supported", i.name)));
+            }
+            let f = |x: f32| match t {
+                TransOp::Exp => x.exp2(),
+                TransOp::Log => x.log2(),
+                TransOp::Rcp => 1.0 / x,
+                TransOp::Rsq => 1.0 / x.sqrt(),
+                TransOp::Sqrt => x.sqrt(),
+            };
+            let v = if half {
+                u32::from(f32_to_f16(f(f16_to_f32(a32(w, Ty::F16) as u16))))
+            } else {
+                f(f32::from_bits(a32(w, Ty::F32))).to_bits()
+            };
+            r32!(v)
+        }
+        Cvt(c) => {
+            use crate::op::ScalarCvt::*;
+            let ty = match c {
+                F32I32 | F32U32 => Ty::U,
+                F32F16 | HiF32F16 => Ty::F16,
+                _ => Ty::F32,
+            };
+            let a = a32(w, ty);
+            let fa = f32::from_bits(a);
+            let v = match c {
+                F32I32 => (a as i32 as f32).to_bits(),
+                F32U32 => (a as f32).to_bits(),
+                // Rust's float-to-int casts saturate and send NaN to 0, as the ISA's conversions do.
+                I32F32 => fa as i32 as u32,
+                U32F32 => fa as u32,
+                F16F32 => u32::from(f32_to_f16(fa)),
+                F32F16 => f16_to_f32(a as u16).to_bits(),
+                HiF32F16 => f16_to_f32((a >> 16) as u16).to_bits(),
+                PkRtzF16F32 => {
+                    let b = f32::from_bits(b32(w, Ty::F32));
+                    u32::from(f32_to_f16_rtz(fa)) | (u32::from(f32_to_f16_rtz(b)) << 16)
+                }
+            };
+            r32!(v)
         }
         Bitcmp(value, wide) => {
             let bit = if wide {
@@ -422,6 +497,41 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, op: SOp) -> Result<Flow, Stop> {
         }
     }
     Ok(Flow::Next)
+}
+
+/// One gfx12 scalar float operation on `a` (src0), `b` (src1), `c` (the destination's old value) and `k`
+/// (the literal), in f32 (f16 operands are widened exactly; f32 has enough precision for the result, once
+/// rounded to f16, to be the correctly rounded f16 one for add, sub and mul).
+fn float_op(f: FloatOp, a: f32, b: f32, c: f32, k: f32) -> f32 {
+    match f {
+        FloatOp::Add => a + b,
+        FloatOp::Sub => a - b,
+        FloatOp::Mul => a * b,
+        FloatOp::MinNum => fmin32(a, b),
+        FloatOp::MaxNum => fmax32(a, b),
+        FloatOp::Minimum | FloatOp::Maximum => {
+            if a.is_nan() || b.is_nan() {
+                return f32::NAN;
+            }
+            let min = f == FloatOp::Minimum;
+            if a == b {
+                // -0 < +0.
+                return if a.is_sign_negative() == min { a } else { b };
+            }
+            if (a < b) == min {
+                a
+            } else {
+                b
+            }
+        }
+        FloatOp::Fmac => a.mul_add(b, c),
+        FloatOp::Fmaak => a.mul_add(b, k),
+        FloatOp::Fmamk => a.mul_add(k, b),
+        FloatOp::Ceil => a.ceil(),
+        FloatOp::Floor => a.floor(),
+        FloatOp::Trunc => a.trunc(),
+        FloatOp::Rndne => a.round_ties_even(),
+    }
 }
 
 /// `hwreg(id, offset, size)` from a SOPK simm16.

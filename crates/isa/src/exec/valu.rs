@@ -610,21 +610,10 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
             w.set_vr((i.dst - VGPR0) as usize, lane, v);
         }
         AccvgprRead | AccvgprWrite | AccvgprMov => {
-            // Read: VGPR <- AGPR (src operand names an AGPR); write: AGPR <- VGPR/constant.
+            // The decoder names the AGPR operands with AGPR codes: a plain 32-bit move.
             let mut a = z32();
-            let mut src = i.clone_without_y();
-            if op != AccvgprWrite && src.src[0] >= VGPR0 && src.src[0] < 512 {
-                src.src[0] += 256;
-            }
-            w.src32(&src, 0, Ty::U, &mut a);
-            let mut dst = src.clone_without_y();
-            if op != AccvgprRead && dst.dst < 512 {
-                dst.dst += 256;
-            }
-            if op == AccvgprRead && dst.dst >= 512 {
-                dst.dst -= 256;
-            }
-            w.write_result32(&dst, &mut a);
+            w.src32(i, 0, Ty::U, &mut a);
+            w.write_result32(i, &mut a);
         }
         SwapB32 => {
             let (mut a, mut b) = (z32(), z32());

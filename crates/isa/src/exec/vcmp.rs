@@ -12,7 +12,7 @@ use crate::wave::{Ty, Wave, MAX_LANES};
 // The negated and two-sided comparisons are the ISA's definitions: with a NaN operand `a < b || a > b` is
 // false while `a != b` is true, and `!(a >= b)` is true while `a < b` is false.
 #[allow(clippy::double_comparisons, clippy::neg_cmp_op_on_partial_ord)]
-fn fcmp(c: Cond, a: f64, b: f64) -> bool {
+pub(super) fn fcmp(c: Cond, a: f64, b: f64) -> bool {
     let unordered = a.is_nan() || b.is_nan();
     match c {
         Cond::F => false,

@@ -17,7 +17,7 @@ const DATA: u64 = 0x4000_0000;
 
 /// Assembles `text` for `mcpu` with llvm-mc-19 into an object file and returns its `.text` (branches to
 /// labels resolved); `None` (after skip_or_fail) when llvm-mc-19 is not installed.
-fn assemble(mcpu: &str, text: &str) -> Option<Vec<u8>> {
+pub(crate) fn assemble(mcpu: &str, text: &str) -> Option<Vec<u8>> {
     static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let dir = std::env::temp_dir();
     let k = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -54,7 +54,7 @@ fn assemble(mcpu: &str, text: &str) -> Option<Vec<u8>> {
 
 /// Runs `body` as a one-wave kernel on `mcpu` (`lanes` work-items) with `data` mapped at `DATA` (its
 /// address in `s[6:7]`), storing `results` VGPRs (`v1`, `v2`, ...); returns `out[k][lane]`.
-fn run_body(mcpu: &str, lanes: u32, body: &str, results: usize, data: &[u8]) -> Option<Vec<Vec<u32>>> {
+pub(crate) fn run_body(mcpu: &str, lanes: u32, body: &str, results: usize, data: &[u8]) -> Option<Vec<Vec<u32>>> {
     let target = Target::find(mcpu).unwrap();
     let gfx9 = mcpu.starts_with("gfx9");
     let mut text = String::from("s_load_dwordx4 s[4:7], s[0:1], 0x0\ns_waitcnt lgkmcnt(0)\n");

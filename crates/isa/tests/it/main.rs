@@ -3,7 +3,13 @@
 //! hand-assembled instructions with hand-worked results, and LLVM's disassembler as a cross-check.
 #![allow(clippy::needless_range_loop)]
 
+mod agpr;
 mod classes;
 mod fixtures;
 mod harness;
 mod llvm;
+mod mfma;
+mod salu_gfx12;
+mod tables;
+mod vopd;
+mod wmma;
