@@ -212,3 +212,19 @@ fn sid_rocminfo_7_lists_every_simulated_agent() {
         assert_eq!(field(s, "Compute Unit"), cus, "{gpu}");
     }
 }
+
+/// HIP 6.4 has no gfx950 in its device table: on `--simulate gfx950`-like agents it reports no
+/// device (HIP's own error), and hsa-sim says once that this is HIP's limit, not the simulator's.
+#[test]
+fn hip6_on_gfx950_fails_in_hip_and_hsa_sim_says_it_is_hips_limit() {
+    let test = "hip6_on_gfx950_fails_in_hip_and_hsa_sim_says_it_is_hips_limit";
+    let Some(stage) = rocprof_e2e::stage(test) else { return };
+    let Some((root, app)) = hip6_fixture(&stage, STREAMS.0, test) else { return };
+    let mut cmd = sid_command(&stage, &root, &app);
+    cmd.args(["1", "100"]).env("ROCPROF_RS_SIM_AGENTS", "gfx950");
+    let r = run_command(cmd);
+    assert!(!r.status.success(), "HIP 6.4 ran on gfx950:\n{}", r.transcript());
+    assert!(r.stderr.contains("no ROCm-capable device"), "HIP's own error:\n{}", r.transcript());
+    let notes = r.stderr.matches("HIP 6.4's device table has no gfx950").count();
+    assert_eq!(notes, 1, "one note from hsa-sim:\n{}", r.transcript());
+}
