@@ -243,3 +243,26 @@ pub(crate) fn stage_hip6(stage: &Path) -> Result<usize> {
     }
     Ok(sources.len())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chroot counts as current only with a stamp naming today's package list; its versions are
+    /// what `sid-versions.txt` gets.
+    #[test]
+    fn a_chroot_is_current_only_with_a_stamp_for_todays_package_list() {
+        let root = std::env::temp_dir().join(format!("xtask-sid-stamp-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        fs::create_dir_all(root.join("etc")).unwrap();
+        assert!(!current(&root), "no stamp");
+        fs::write(root.join(chroot::STAMP), "packages: hipcc\nhipcc 7.0.2\n").unwrap();
+        assert!(!current(&root), "a stamp for another package list");
+        fs::write(root.join(chroot::STAMP), format!("{}\nhipcc 7.0.2+dfsg-3\nrocminfo 7.2.4-1\n", packages_line()))
+            .unwrap();
+        assert!(current(&root));
+        let text = versions_text(&root).unwrap();
+        assert_eq!(text, format!("# Debian sid chroot {}\nhipcc 7.0.2+dfsg-3\nrocminfo 7.2.4-1\n", root.display()));
+        fs::remove_dir_all(&root).unwrap();
+    }
+}
