@@ -149,7 +149,8 @@ fn hip6_atomics_shuffles_lds_and_doubles_compute_the_host_results_on_gfx1201() {
 
 /// `rocprof-rs --simulate gfx942 --sys-trace -f csv rocpd pftrace` on the HIP 6.4 programs: exit 0,
 /// no panic (HIP 6.4 destroys its queues from `__cxa_finalize`, after Rust's thread-locals), the
-/// three formats written, and a kernel row per counted launch in CSV and rocpd alike.
+/// three formats written, a kernel row per counted launch in CSV and rocpd alike, and AMD's rocpd
+/// reader reads the database.
 #[test]
 fn hip6_programs_under_sys_trace_on_gfx942_write_csv_rocpd_and_pftrace() {
     let test = "hip6_programs_under_sys_trace_on_gfx942_write_csv_rocpd_and_pftrace";
@@ -169,6 +170,12 @@ fn hip6_programs_under_sys_trace_on_gfx942_write_csv_rocpd_and_pftrace() {
         for (kernel, n) in counts(&r.stdout, "kernels:") {
             let rows = db.iter().filter(|k| k.name.starts_with(&format!("{kernel}("))).count();
             assert_eq!(rows as u64, n, "{name}: rocpd kernel rows of {kernel}");
+        }
+        // AMD's rocpd reader (where a ROCm/rocm-systems mirror is given) reads the database: its
+        // metadata, kernels, top and summary queries (HIP regions are the HIP tracing's part).
+        let Some((verdicts, report)) = crate::rocpd_amd::rocpd_check(test, &find_one(&out, ".db")) else { continue };
+        for check in ["query rocpd_metadata", "query kernels view", "query top / busy", "summary (console)"] {
+            assert_eq!(verdicts.get(check).map(String::as_str), Some("ok"), "{name}: {check}:\n{report}");
         }
     }
 }
