@@ -188,7 +188,11 @@ pub(crate) fn stage_hip6(stage: &Path) -> Result<usize> {
         return Ok(0);
     }
     let stage = &stage.canonicalize().with_context(|| format!("resolving {}", stage.display()))?;
-    fs::write(stage.join("sid-versions.txt"), versions_text(&sid)?)?;
+    let versions = versions_text(&sid)?;
+    fs::write(stage.join("sid-versions.txt"), &versions)?;
+    // The versions this run builds and tests with, in the log (sid moves daily).
+    let short: Vec<&str> = versions.lines().skip(1).collect();
+    println!("xtask: sid: {} ({})", sid.display(), short.join(", "));
     let out = stage.join("fixtures").join("hip6");
     fs::create_dir_all(&out)?;
     let mtime = |p: &Path| fs::metadata(p).and_then(|m| m.modified()).ok();
