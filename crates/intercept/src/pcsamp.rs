@@ -286,6 +286,10 @@ fn instruction_at(p: &Pcs, pc: u64) -> (u64, u64, u32) {
     (lo, hi, len as u32)
 }
 
+/// A dispatch's packets with the marker before its kernel packet, 64-byte aligned like queue slots.
+#[repr(C, align(64))]
+pub struct Marked(pub [[u8; 64]; 7]);
+
 /// An intercept marker for the kernel packet of `dispatch_id` that will follow it.
 pub fn marker_before(dispatch_id: u64, agent: u64) -> [u8; 64] {
     let m = amd_aql_intercept_marker_s {

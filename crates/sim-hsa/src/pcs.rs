@@ -428,3 +428,100 @@ pub(crate) fn host_trap(
     }
     (out, lost)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::testing::*;
+
+    unsafe extern "C" fn collect(cfg: *const hsa_ven_amd_pcs_configuration_t, data: *mut c_void) -> hsa_status_t {
+        // SAFETY: the test passes a Vec and the runtime a configuration valid for the call.
+        unsafe { (*data.cast::<Vec<hsa_ven_amd_pcs_configuration_t>>()).push(*cfg) };
+        HSA_STATUS_SUCCESS
+    }
+
+    unsafe extern "C" fn ready(
+        _: *mut c_void,
+        _: usize,
+        _: usize,
+        _: hsa_ven_amd_pcs_data_copy_callback_t,
+        _: *mut c_void,
+    ) {
+    }
+
+    /// The extension through `hsa_system_get_major_extension_table`, as a tool reaches it: the agent
+    /// (gfx942) lists host trap in microseconds 1..1e6 and nothing else; a configuration it does not
+    /// list, a second session on the agent, starting twice and stopping a stopped session fail with
+    /// ROCr's codes.
+    #[test]
+    fn the_extension_table_lists_host_trap_and_refuses_what_the_agent_cannot_do() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = init_gpu();
+        // SAFETY: all-zero is a valid table of nullable function pointers.
+        let mut t: hsa_ven_amd_pc_sampling_1_00_pfn_t = unsafe { std::mem::zeroed() };
+        // SAFETY: `t` is writable for its size.
+        let rc = unsafe {
+            crate::api::hsa_system_get_major_extension_table(
+                HSA_EXTENSION_AMD_PC_SAMPLING as u16,
+                1,
+                std::mem::size_of_val(&t),
+                (&mut t as *mut hsa_ven_amd_pc_sampling_1_00_pfn_t).cast(),
+            )
+        };
+        assert_eq!(rc, HSA_STATUS_SUCCESS);
+        let mut configs: Vec<hsa_ven_amd_pcs_configuration_t> = Vec::new();
+        // SAFETY: a live agent, a callback and its data valid for the call.
+        let rc = unsafe {
+            t.hsa_ven_amd_pcs_iterate_configuration.unwrap()(gpu, Some(collect), (&mut configs as *mut Vec<_>).cast())
+        };
+        assert_eq!(rc, HSA_STATUS_SUCCESS);
+        assert_eq!(configs.len(), 1);
+        let c = configs[0];
+        assert_eq!(
+            (c.method, c.units),
+            (HSA_VEN_AMD_PCS_METHOD_HOSTTRAP_V1, HSA_VEN_AMD_PCS_INTERVAL_UNITS_MICRO_SECONDS)
+        );
+        assert_eq!((c.min_interval, c.max_interval, c.flags), (1, 1_000_000, 0));
+
+        let create = t.hsa_ven_amd_pcs_create.unwrap();
+        let mut h = hsa_ven_amd_pcs_t { handle: 0 };
+        let mk = |method, units, interval, h: &mut hsa_ven_amd_pcs_t| {
+            // SAFETY: a live agent, a callback valid for the process, an out-pointer.
+            unsafe { create(gpu, method, units, interval, 0, 1 << 16, Some(ready), std::ptr::null_mut(), h) }
+        };
+        let (ht, us) = (HSA_VEN_AMD_PCS_METHOD_HOSTTRAP_V1, HSA_VEN_AMD_PCS_INTERVAL_UNITS_MICRO_SECONDS);
+        let cycles = HSA_VEN_AMD_PCS_INTERVAL_UNITS_CLOCK_CYCLES;
+        assert_eq!(mk(HSA_VEN_AMD_PCS_METHOD_STOCHASTIC_V1, cycles, 1024, &mut h), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        assert_eq!(mk(ht, us, 0, &mut h), HSA_STATUS_ERROR_INVALID_ARGUMENT, "below the range");
+        assert_eq!(mk(ht, us, 2_000_000, &mut h), HSA_STATUS_ERROR_INVALID_ARGUMENT, "above the range");
+        assert_eq!(mk(ht, us, 10, &mut h), HSA_STATUS_SUCCESS);
+        let mut h2 = hsa_ven_amd_pcs_t { handle: 0 };
+        assert_eq!(mk(ht, us, 10, &mut h2), HSA_STATUS_ERROR_RESOURCE_BUSY, "one session per agent");
+        // SAFETY: a session created above.
+        unsafe {
+            assert_eq!(t.hsa_ven_amd_pcs_start.unwrap()(h), HSA_STATUS_SUCCESS);
+            assert_eq!(t.hsa_ven_amd_pcs_start.unwrap()(h), HSA_STATUS_ERROR);
+            assert!(detail_request(gpu.handle).is_some(), "a started session records the sampled waves");
+            assert_eq!(t.hsa_ven_amd_pcs_stop.unwrap()(h), HSA_STATUS_SUCCESS);
+            assert_eq!(t.hsa_ven_amd_pcs_stop.unwrap()(h), HSA_STATUS_ERROR);
+            assert!(detail_request(gpu.handle).is_none());
+            assert_eq!(t.hsa_ven_amd_pcs_flush.unwrap()(h), HSA_STATUS_SUCCESS);
+            assert_eq!(t.hsa_ven_amd_pcs_destroy.unwrap()(h), HSA_STATUS_SUCCESS);
+            assert_eq!(t.hsa_ven_amd_pcs_destroy.unwrap()(h), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        shut_down();
+    }
+
+    /// One recorded wave per workgroup of the sampled CU, each wave position in turn.
+    #[test]
+    fn thin_keeps_one_wave_per_workgroup_in_turn() {
+        let waves: Vec<(u64, u32)> = [3u64, 9, 15, 21, 27].iter().flat_map(|&g| (0..4).map(move |w| (g, w))).collect();
+        assert_eq!(thin(waves), [(3, 0), (9, 1), (15, 2), (21, 3), (27, 0)]);
+    }
+
+    /// rocprofiler-sdk's `trap_correlation_id`: ring index modulo the queue size, doorbell / 8 at bit 32.
+    #[test]
+    fn trap_correlation_packs_ring_slot_and_doorbell_as_rocprofiler_sdk() {
+        assert_eq!(trap_correlation(0x1000, 70, 64), 6 | (0x200 << 32));
+    }
+}

@@ -75,8 +75,9 @@ impl PcSamplingArgs {
                  --pc-sampling-beta-enabled option or set ROCPROFILER_PC_SAMPLING_BETA_ENABLED=ON in the environment"
             );
         }
+        // rocprofv3 tests the three for truth: an interval of 0 counts as not given.
         let (Some(unit), Some(method), Some(interval)) =
-            (self.pc_sampling_unit, self.pc_sampling_method, self.pc_sampling_interval)
+            (self.pc_sampling_unit, self.pc_sampling_method, self.pc_sampling_interval.filter(|&n| n != 0))
         else {
             bail!("All three PC sampling configurations need to be set");
         };
@@ -138,4 +139,71 @@ fn check_target(target: &str, req: &PcSampling) -> Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    fn parse(args: &[&str]) -> anyhow::Result<crate::config::Config> {
+        let argv = std::iter::once("rocprof-rs").chain(args.iter().copied());
+        super::super::Args::try_parse_from(argv).map_err(|e| anyhow::anyhow!("{e}"))?.into_config()
+    }
+
+    fn err(args: &[&str]) -> String {
+        parse(args).unwrap_err().to_string()
+    }
+
+    const HOST_TRAP: [&str; 7] = [
+        "--pc-sampling-beta-enabled",
+        "--pc-sampling-method",
+        "host_trap",
+        "--pc-sampling-unit",
+        "time",
+        "--pc-sampling-interval",
+        "10",
+    ];
+
+    /// rocprofv3's own checks and messages (`rocprofv3.py`): beta flag, all three settings, a positive
+    /// interval (0 counts as not given, as Python's truth test does).
+    #[test]
+    fn rocprofv3s_checks_come_first_with_its_messages() {
+        let e = err(&["--pc-sampling-method", "host_trap", "--", "a"]);
+        assert!(e.starts_with("PC sampling unavailable. The feature is implicitly disabled."), "{e}");
+        let e = err(&["--pc-sampling-beta-enabled", "--pc-sampling-unit", "time", "--", "a"]);
+        assert_eq!(e, "All three PC sampling configurations need to be set");
+        let mut zero = HOST_TRAP.to_vec();
+        zero[6] = "0";
+        zero.extend(["--", "a"]);
+        assert_eq!(err(&zero), "All three PC sampling configurations need to be set");
+        let mut negative = HOST_TRAP.to_vec();
+        negative[6] = "-3";
+        negative.extend(["--", "a"]);
+        assert_eq!(err(&negative), "PC sampling interval must be a positive number.");
+        assert!(parse(&["--pc-sampling-method", "bogus", "--", "a"]).is_err());
+    }
+
+    /// Against the simulated targets' configurations (rocprof-device's table, which hsa-sim answers
+    /// with): host trap in µs 1..1e6 on gfx90a/gfx942; no stochastic; nothing on gfx1030.
+    #[test]
+    fn simulated_targets_accept_only_what_they_list() {
+        let with = |gpu: &str, method: &str, unit: &str, interval: &str| {
+            let mut v = vec!["--simulate", gpu, "--pc-sampling-beta-enabled", "--pc-sampling-method", method];
+            v.extend(["--pc-sampling-unit", unit, "--pc-sampling-interval", interval, "--", "a"]);
+            v.into_iter().map(String::from).collect::<Vec<_>>()
+        };
+        let run = |v: Vec<String>| parse(&v.iter().map(String::as_str).collect::<Vec<_>>());
+        let c = run(with("gfx942", "host_trap", "time", "1000000")).unwrap();
+        assert_eq!(c.pc_sampling.unwrap().env_value(), "host_trap,time,1000000");
+        assert!(run(with("gfx90a", "HOST_TRAP", "Time", "1")).is_ok(), "rocprofv3 lower-cases the choices");
+        let e = run(with("gfx942", "stochastic", "cycles", "1024")).unwrap_err().to_string();
+        assert!(e.contains("gfx942 does not support method stochastic with unit cycles"), "{e}");
+        let e = run(with("gfx90a", "host_trap", "time", "1000001")).unwrap_err().to_string();
+        assert!(e.contains("interval 1000001 is out of range"), "{e}");
+        let e = run(with("gfx1030", "host_trap", "time", "5")).unwrap_err().to_string();
+        assert!(e.contains("gfx1030 has no PC-sampling configuration"), "{e}");
+        let mut att = HOST_TRAP.to_vec();
+        att.extend(["--att", "--", "a"]);
+        assert!(err(&att).starts_with("PC sampling cannot be combined with --att"));
+    }
 }
