@@ -45,7 +45,9 @@ fn sampled(stage: &rocprof_e2e::Stage, app: &Path, interval: &str, out: &Path) -
 /// The FUNC symbols (name -> [value, value + size)) of the program's gfx90a code object, by LLVM's tools;
 /// `None` (with a message) when they are not installed.
 fn kernel_extents(app: &Path, dir: &Path) -> Option<HashMap<String, (u64, u64)>> {
-    let tool = |names: &[&str]| names.iter().find(|n| Command::new(n).arg("--version").output().is_ok()).copied();
+    fn tool(names: &[&'static str]) -> Option<&'static str> {
+        names.iter().find(|n| Command::new(n).arg("--version").output().is_ok()).copied()
+    }
     let (Some(objcopy), Some(bundler), Some(readelf)) = (
         tool(&["llvm-objcopy", "llvm-objcopy-15", "llvm-objcopy-19"]),
         tool(&["clang-offload-bundler-15", "clang-offload-bundler"]),

@@ -37,7 +37,7 @@ fn once(stage: &Stage, app: &std::path::Path, n: u64, sampling: Option<&str>) ->
     let mut reader = CaptureReader::open(file)?;
     let mut strings = StringTable::new();
     let mut dispatches = 0u64;
-    while let Some(r) = reader.next_record(&mut strings)? {
+    while let Some(r) = reader.next_record(&mut strings).map_err(|e| anyhow::anyhow!("{e}"))? {
         dispatches += u64::from(matches!(r, rocprof_model::Record::KernelDispatch(_)));
     }
     let health = reader.info().health;
