@@ -352,8 +352,11 @@ pub(crate) fn dispatch_model(
 ) -> DispatchModel {
     let profile = kernel_profile(m, kernel_object, k);
     let input = dispatch_input(m, pkt, k, &profile);
+    // Without execution (off, or a fallback) PC sampling's waves come from the static walk: at most
+    // `pcs::MAX_WAVES` of them (the execution path thins the list instead).
+    let walked = if sampled { DetailRequest { max_waves: crate::pcs::MAX_WAVES, ..*detail } } else { *detail };
     if !crate::exec::enabled() {
-        return DispatchModel::build(&input, detail);
+        return DispatchModel::build(&input, &walked);
     }
     // The waves to record instruction by instruction, chosen by the static model's placement.
     let wanted: std::collections::HashSet<(u64, u32)> = if detail.max_waves == 0 || detail.se_mask == 0 {
@@ -367,7 +370,7 @@ pub(crate) fn dispatch_model(
     let opts = rocprof_device::wave::run_options(&input, detail, 1, filter);
     match crate::exec::run(q, pkt, kernel_object, m.name, opts) {
         Some(rec) => DispatchModel::from_execution(&input, &rec, detail),
-        None => DispatchModel::build(&input, detail),
+        None => DispatchModel::build(&input, &walked),
     }
 }
 
