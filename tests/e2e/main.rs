@@ -19,6 +19,7 @@ mod kernel_trace;
 mod losses;
 mod multi_queue;
 mod packets;
+mod pc_sampling;
 mod pftrace_sys;
 mod programs;
 mod refusals;

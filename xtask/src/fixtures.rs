@@ -59,6 +59,8 @@ const HIP_PROGRAMS: &[(&str, &[&str])] = &[
     ("hip_memops", &[]),
     ("hip_rand_check", &["-lhiprand"]),
     ("hip_sparse_check", &["-lrocsparse"]),
+    // Kernels of different lengths, a memory-bound one and one that narrows EXEC (PC sampling).
+    ("hip_pc_sampling", &[]),
 ];
 
 /// GPU targets of the HIP fixtures: one fat binary. Debian's HIP 5.2 (clang 15) knows gfx908, gfx90a

@@ -191,6 +191,8 @@ pub(crate) struct Config {
     pub(crate) kernel_filter: rocprof_model::kernel_filter::KernelFilterSpec,
     /// `--att`: thread-trace capture and decoding.
     pub(crate) att: Option<crate::args::AttOptions>,
+    /// `--pc-sampling-*`: PC sampling, when requested.
+    pub(crate) pc_sampling: Option<crate::args::pc_sampling::PcSampling>,
     /// The traced domains.
     pub(crate) tracing: Tracing,
     /// The first option given that needs tracing to mean anything (`--stats`, `--summary`, ...):
@@ -240,7 +242,7 @@ pub(crate) const DEFAULT_OUTPUT_FILE: &str = "%hostname%/%pid%";
 impl Config {
     /// True when some tracing domain is on.
     pub(crate) fn any_tracing(&self) -> bool {
-        self.tracing.any() || self.att.is_some() || self.pmc.is_some()
+        self.tracing.any() || self.att.is_some() || self.pmc.is_some() || self.pc_sampling.is_some()
     }
 
     /// The output-directory template (unexpanded), with an input file's pass sub-directory.

@@ -176,8 +176,11 @@ pub(crate) fn launch_env(
     // Thread traces are started and stopped around dispatches in the intercept queues, and counter
     // collection needs the dispatches traced (each counter row carries its dispatch).
     let mut tracing = cfg.tracing;
-    if cfg.att.is_some() || cfg.pmc.is_some() {
+    if cfg.att.is_some() || cfg.pmc.is_some() || cfg.pc_sampling.is_some() {
         tracing.kernel = true;
+    }
+    if let Some(pcs) = &cfg.pc_sampling {
+        env.push(("ROCPROF_RS_PC_SAMPLING".to_string(), OsString::from(pcs.env_value())));
     }
     if let Some(att) = &cfg.att {
         for (name, value) in att.to_env() {

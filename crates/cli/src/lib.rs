@@ -13,6 +13,7 @@ mod config;
 mod counters;
 mod launch;
 mod outputs;
+mod pcsamp;
 mod placeholders;
 mod progress;
 mod version;

@@ -48,6 +48,10 @@ pub(crate) trait ProcessRecords: RecordSource {
     /// The run's health (losses by reason, dispatches that never completed, clean exit),
     /// final once the stream ended.
     fn health(&self) -> RunHealth;
+    /// The process's PC samples (complete once the stream ended).
+    fn pc_samples(&self) -> Option<&rocprof_model::capture::pcsamp::PcSamples> {
+        None
+    }
 }
 
 impl<R: ReadAt> ProcessRecords for CaptureReader<R> {
@@ -57,6 +61,10 @@ impl<R: ReadAt> ProcessRecords for CaptureReader<R> {
 
     fn health(&self) -> RunHealth {
         self.info().health
+    }
+
+    fn pc_samples(&self) -> Option<&rocprof_model::capture::pcsamp::PcSamples> {
+        Some(CaptureReader::pc_samples(self))
     }
 }
 
@@ -372,6 +380,10 @@ fn write_process(
         refs.push(&mut summary);
         refs.push(&mut counter_summary);
     }
+    let mut pc_collector = crate::pcsamp::Collector::default();
+    if cfg.pc_sampling.is_some() {
+        refs.push(&mut pc_collector);
+    }
     let mut names = KernelNames { inner: capture, truncate: cfg.truncate_kernels, mangled: cfg.mangled_kernels };
     let mut eval: Option<crate::counters::eval::CounterEval<'_>> = None;
     let counted: &mut dyn RecordSource = match counters {
@@ -397,6 +409,12 @@ fn write_process(
     }
     report_health(cfg, pid, &capture.health());
     let outcome = outcome?;
+    let mut pc_files = Vec::new();
+    if let (Some(_), Some(samples)) = (cfg.pc_sampling, capture.pc_samples()) {
+        let csv = cfg.formats.contains(&OutputFormat::Csv);
+        pc_files = crate::pcsamp::write(pid, samples, &pc_collector, &out, csv, crate::pcsamp::HOTSPOTS)
+            .with_context(|| format!("writing the PC samples of process {pid}"))?;
+    }
     if outcome.events == 0 {
         if cfg.log_level.shows_info() && cfg.any_tracing() {
             eprintln!("rocprof-rs: process {pid} recorded nothing in the traced domains; no output files for it");
@@ -423,6 +441,12 @@ fn write_process(
         return Ok(());
     }
     let dispatches = outcome.count("kernel_dispatch");
+    if cfg.log_level.shows_info() {
+        for f in &pc_files {
+            eprintln!("rocprof-rs: wrote {}", f.display());
+        }
+    }
+    written.files.extend(pc_files);
     let mut first_error = None;
     for w in outcome.writers {
         match w.result {
@@ -573,6 +597,7 @@ mod tests {
             kernel_filter: Default::default(),
             collection: Default::default(),
             att: None,
+            pc_sampling: None,
             pmc: None,
             output_subdir: None,
             tracing: crate::config::Tracing { kernel: true, ..Default::default() },

@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 
 pub mod counters;
+pub mod pc_sampling;
 pub mod pm4;
 pub mod sqtt;
 pub mod targets;

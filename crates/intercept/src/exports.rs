@@ -364,6 +364,38 @@ pub unsafe extern "C" fn completion_handler(_value: hsa_signal_value_t, arg: *mu
     ffi_guard("completion handler", fallback, || queue::on_complete(slot))
 }
 
+/// The PC-sampling extension's data-ready callback: records the samples ([`crate::pcsamp::data_ready`]).
+///
+/// # Safety
+/// Called by the runtime with the session index we registered and the extension's copy callback.
+pub unsafe extern "C" fn pc_sampling_data_ready(
+    client: *mut c_void,
+    data_size: usize,
+    lost: usize,
+    copy: hsa_ven_amd_pcs_data_copy_callback_t,
+    hsa_data: *mut c_void,
+) {
+    // SAFETY: forwarded contract.
+    crate::guard::callback_guard("PC-sampling data callback", (), || unsafe {
+        crate::pcsamp::data_ready(client as usize, data_size, lost, copy, hsa_data)
+    })
+}
+
+/// The intercept marker's callback before a sampled kernel packet ([`crate::pcsamp::on_marker`]).
+///
+/// # Safety
+/// Called by the runtime's packet writer with the marker and the hardware queue.
+pub unsafe extern "C" fn pc_sampling_marker(
+    packet: *const amd_aql_intercept_marker_s,
+    queue: *mut hsa_queue_t,
+    packet_id: u64,
+) {
+    // SAFETY: forwarded contract.
+    crate::guard::callback_guard("PC-sampling marker", (), || unsafe {
+        crate::pcsamp::on_marker(packet, queue, packet_id)
+    })
+}
+
 /// atexit hook.
 pub extern "C" fn at_exit_handler() {
     ffi_guard("exit handler", || (), load::at_exit)

@@ -53,6 +53,7 @@ pub mod load;
 pub mod memory;
 pub mod mpmc;
 pub mod padded;
+pub mod pcsamp;
 pub mod pmc;
 pub mod queue;
 pub mod register;

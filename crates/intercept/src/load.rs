@@ -244,6 +244,9 @@ fn attach_runtime(g: &Global, o: &Originals, found: &agents::Discovered, trace_k
     if let Some(dir) = std::env::var_os("ROCPROF_RS_CAPTURE_DIR").map(PathBuf::from) {
         crate::att::init(&dir, &found.gpus);
     }
+    if trace_kernels && o.can_trace_kernels() {
+        crate::pcsamp::init(o, &found.gpus);
+    }
 }
 
 /// Setup that must precede the application's first runtime call: the HIP and ROCTx settings
@@ -399,6 +402,7 @@ pub fn on_unload() {
     if !queue::drain(DRAIN_TIMEOUT) {
         diag!(Level::Warning, "some dispatches did not complete before shutdown; their end times are missing");
     }
+    crate::pcsamp::finish(true);
     if let Some(g) = state::global() {
         timer::sync(g.sink);
         g.sink.mark_clean(clock::now_ns());
@@ -420,6 +424,9 @@ pub fn at_exit() {
     }
     if state::is_active() && !queue::drain(DRAIN_TIMEOUT) {
         diag!(Level::Warning, "exiting with dispatches still in flight; their end times are missing");
+    }
+    if state::is_active() {
+        crate::pcsamp::finish(false);
     }
     if let Some(g) = state::global() {
         timer::sync(g.sink);

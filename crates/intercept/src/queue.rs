@@ -573,6 +573,17 @@ unsafe fn on_packet(
             return;
         }
     }
+    if crate::pcsamp::enabled() {
+        // PC sampling: an intercept marker right before the kernel packet tells us where it lands.
+        let mut with = crate::pcsamp::Marked([[0u8; 64]; 7]);
+        let k = seq.kernel_at;
+        with.0[..k].copy_from_slice(&seq.packets[..k]);
+        with.0[k] = crate::pcsamp::marker_before(dispatch_id, agent);
+        with.0[k + 1..=seq.count].copy_from_slice(&seq.packets[k..seq.count]);
+        // SAFETY: `with` holds `count + 1` contiguous 64-byte-aligned packets, valid for the call.
+        unsafe { writer(with.0.as_ptr().cast(), seq.count as u64 + 1) };
+        return;
+    }
     // SAFETY: `seq` holds `count` contiguous packets, valid for the call.
     unsafe { writer(seq.packets.as_ptr().cast(), seq.count as u64) };
 }

@@ -192,6 +192,10 @@ pub enum RecordKind {
     ScratchMemory = 16,
     /// [`ClockSyncRecord`].
     ClockSync = 17,
+    /// [`PcSampleRecord`].
+    PcSample = 18,
+    /// [`PcSampleDispatchRecord`].
+    PcSampleDispatch = 19,
 }
 
 impl RecordKind {
@@ -214,6 +218,8 @@ impl RecordKind {
             15 => Self::MemoryAllocation,
             16 => Self::ScratchMemory,
             17 => Self::ClockSync,
+            18 => Self::PcSample,
+            19 => Self::PcSampleDispatch,
             _ => return None,
         })
     }
@@ -1428,3 +1434,6 @@ mod tests {
         assert_eq!(accum_vgpr_count("gfx950", 5, 3, 0), 0);
     }
 }
+
+// After `fixed_record!`, which it uses.
+pub mod pcsamp;

@@ -53,6 +53,10 @@ pub enum LossReason {
     /// Profiling was turned off for the rest of the run after an internal error (a bug caught at
     /// the tool's boundary): a kernel dispatch, or a copy, submitted after it ran untraced.
     ToolDisabled = 13,
+    /// PC samples the runtime reported lost (`lost_sample_count` of its data-ready callback: its
+    /// buffer overflowed, or the model had no record of the wave a tick hit), or that the interception
+    /// library could not copy or record.
+    PcSamplesLost = 14,
     /// Reader: the capture ended inside a record (the process was killed while writing it).
     TornTail = 16,
     /// Reader: damaged records (bad checksum, impossible size, unknown kind) skipped; the records
@@ -65,7 +69,7 @@ impl LossReason {
     pub const IN_PROCESS: usize = 16;
 
     /// Every reason, in report order.
-    pub const ALL: [LossReason; 16] = [
+    pub const ALL: [LossReason; 17] = [
         Self::ChunkPoolEmpty,
         Self::SignalPoolEmpty,
         Self::SignalMapFull,
@@ -80,6 +84,7 @@ impl LossReason {
         Self::CountersNotRead,
         Self::HipNestingTooDeep,
         Self::ToolDisabled,
+        Self::PcSamplesLost,
         Self::TornTail,
         Self::Damaged,
     ];
@@ -106,6 +111,7 @@ impl LossReason {
             Self::CountersNotRead => "counters_not_read",
             Self::HipNestingTooDeep => "hip_nesting_too_deep",
             Self::ToolDisabled => "tool_disabled",
+            Self::PcSamplesLost => "pc_samples_lost",
             Self::TornTail => "torn_tail",
             Self::Damaged => "damaged",
         }
@@ -128,6 +134,7 @@ impl LossReason {
             Self::CountersNotRead => "counted dispatches whose counters were not read back",
             Self::HipNestingTooDeep => "HIP API calls not traced (nested more than 16 deep on one thread)",
             Self::ToolDisabled => "dispatches and copies not traced (profiling disabled after an internal error)",
+            Self::PcSamplesLost => "PC samples lost (reported lost by the runtime, or not recorded)",
             Self::TornTail => "records cut off at the end of the capture (process killed mid-write)",
             Self::Damaged => "damaged records skipped in the capture",
         }

@@ -31,6 +31,7 @@ mod intercept;
 mod loader;
 mod memory;
 mod packet;
+mod pcs;
 mod pm4;
 mod profiling;
 mod queue;

@@ -64,6 +64,8 @@ pub(crate) struct Running {
     code: &'static [u8],
     /// The dispatch got use-once scratch, handed back when it ends (`scratch.rs`).
     scratch_once: bool,
+    /// Ring index of the packet (PC sampling's correlation id).
+    index: u64,
 }
 
 impl Running {
@@ -76,6 +78,20 @@ impl Running {
         while clock::gpu_ticks(offset) < self.end {
             std::hint::spin_loop();
         }
+        crate::pcs::on_dispatch(
+            &self.model,
+            &crate::pcs::Ran {
+                agent: q.agent.handle().handle,
+                start: self.start,
+                end: self.end,
+                ticks_of_ns: &|ns| clock::ns_to_ticks(ns, 0),
+                ns_of_ticks: &|t| clock::ticks_to_ns(t, offset),
+                entry: self.code_addr,
+                index: self.index,
+                queue_size: u64::from(q.size),
+                doorbell: q.doorbell.value.as_ptr() as u64,
+            },
+        );
         // Performance counters count the dispatch if a PM4 stream started them on this agent; running
         // thread traces record its waves.
         if let Some(device) = q.agent.pm4.get() {
@@ -218,7 +234,7 @@ fn launch(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<Running, Stat
     // scheduling delay no GPU has, which would add host noise to every kernel time.
     let end = start + clock::ns_to_ticks(ns + 5, 0).max(1);
     let end_at = launched + Duration::from_nanos(ns);
-    Ok(Running { start, end, end_at, completion, release: release != 0, model, code_addr, code, scratch_once })
+    Ok(Running { start, end, end_at, completion, release: release != 0, model, code_addr, code, scratch_once, index })
 }
 
 /// Executes one packet other than a kernel dispatch to completion.
@@ -332,24 +348,29 @@ pub(crate) fn dispatch_model(
     kernel_object: u64,
     k: &code_object::KernelInfo,
     detail: &DetailRequest,
+    sampled: bool,
 ) -> DispatchModel {
     let profile = kernel_profile(m, kernel_object, k);
     let input = dispatch_input(m, pkt, k, &profile);
+    // Without execution (off, or a fallback) PC sampling's waves come from the static walk: at most
+    // `pcs::MAX_WAVES` of them (the execution path thins the list instead).
+    let walked = if sampled { DetailRequest { max_waves: crate::pcs::MAX_WAVES, ..*detail } } else { *detail };
     if !crate::exec::enabled() {
-        return DispatchModel::build(&input, detail);
+        return DispatchModel::build(&input, &walked);
     }
     // The waves to record instruction by instruction, chosen by the static model's placement.
     let wanted: std::collections::HashSet<(u64, u32)> = if detail.max_waves == 0 || detail.se_mask == 0 {
         std::collections::HashSet::new()
     } else {
-        DispatchModel::build(&input, &DetailRequest::NONE).detail_waves(detail).into_iter().collect()
+        let waves = DispatchModel::build(&input, &DetailRequest::NONE).detail_waves(detail);
+        if sampled { crate::pcs::thin(waves) } else { waves }.into_iter().collect()
     };
     let filter = |g: u64, w: u32| wanted.contains(&(g, w));
     let filter: Option<&(dyn Fn(u64, u32) -> bool + Sync)> = if wanted.is_empty() { None } else { Some(&filter) };
     let opts = rocprof_device::wave::run_options(&input, detail, 1, filter);
     match crate::exec::run(q, pkt, kernel_object, m.name, opts) {
         Some(rec) => DispatchModel::from_execution(&input, &rec, detail),
-        None => DispatchModel::build(&input, detail),
+        None => DispatchModel::build(&input, &walked),
     }
 }
 
@@ -396,14 +417,14 @@ fn kernel_dispatch(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<Mode
     // A packet asking for more scratch than the queue holds: the runtime gives the queue scratch first.
     let scratch_once = crate::scratch::before_dispatch(q, index, pkt, k.wave32);
     // Running thread traces need per-instruction detail for the waves of their traced unit.
-    let detail = q
-        .agent
-        .pm4
-        .get()
-        .and_then(|d| d.lock().unwrap_or_else(|e| e.into_inner()).sqtt_detail_request())
-        .unwrap_or(DetailRequest::NONE);
+    let detail = q.agent.pm4.get().and_then(|d| d.lock().unwrap_or_else(|e| e.into_inner()).sqtt_detail_request());
+    // Else PC sampling (`pcs`) needs the sampled waves' instructions.
+    let sampled = detail.is_none();
+    let detail = detail.or_else(|| crate::pcs::detail_request(q.agent.handle().handle));
+    let sampled = sampled && detail.is_some();
+    let detail = detail.unwrap_or(DetailRequest::NONE);
     // Execute now (the program's buffers get the kernel's results) and model what ran.
-    let model = dispatch_model(q, m, pkt, kernel_object, &k, &detail);
+    let model = dispatch_model(q, m, pkt, kernel_object, &k, &detail, sampled);
     let scale = runtime::knobs().time_scale;
     let timing = runtime::timing_knobs();
     let ns = (model.duration_ns as f64 * scale * k.time_factor * timing.noise(q.id(), index)).round() as u64;

@@ -269,7 +269,7 @@ pub(crate) unsafe extern "C" fn hsa_system_get_info(attribute: hsa_system_info_t
                 HSA_SYSTEM_INFO_MACHINE_MODEL => put(value, HSA_MACHINE_MODEL_LARGE),
                 HSA_SYSTEM_INFO_EXTENSIONS => {
                     let mut mask = [0u8; 128];
-                    for ext in [HSA_EXTENSION_AMD_PROFILER, HSA_EXTENSION_AMD_LOADER] {
+                    for ext in [HSA_EXTENSION_AMD_PROFILER, HSA_EXTENSION_AMD_LOADER, HSA_EXTENSION_AMD_PC_SAMPLING] {
                         mask[(ext / 8) as usize] |= 1 << (ext % 8);
                     }
                     put(value, mask)
@@ -311,7 +311,8 @@ fn loader_table() -> hsa_ven_amd_loader_1_03_pfn_t {
 }
 
 fn supported_extension(extension: u16) -> bool {
-    u32::from(extension) == HSA_EXTENSION_AMD_LOADER || u32::from(extension) == HSA_EXTENSION_AMD_PROFILER
+    [HSA_EXTENSION_AMD_LOADER, HSA_EXTENSION_AMD_PROFILER, HSA_EXTENSION_AMD_PC_SAMPLING]
+        .contains(&u32::from(extension))
 }
 
 pub(crate) unsafe extern "C" fn hsa_system_extension_supported(
@@ -365,6 +366,20 @@ pub(crate) unsafe extern "C" fn hsa_system_get_major_extension_table(
         system()?;
         if table.is_null() || table_length == 0 {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        }
+        if u32::from(extension) == HSA_EXTENSION_AMD_PC_SAMPLING && version_major == 1 {
+            // The PC-sampling table 1.00 (`hsa_ven_amd_pc_sampling_1_00_pfn_t`), through the live slots.
+            let t = crate::pcs::table();
+            let n = table_length.min(size_of::<hsa_ven_amd_pc_sampling_1_00_pfn_t>());
+            // SAFETY: copies `n` bytes of a local POD table into the caller's buffer of `table_length >= n` bytes.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    (&t as *const hsa_ven_amd_pc_sampling_1_00_pfn_t).cast::<u8>(),
+                    table.cast::<u8>(),
+                    n,
+                )
+            };
+            return Ok(());
         }
         if u32::from(extension) != HSA_EXTENSION_AMD_LOADER || version_major != 1 {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);

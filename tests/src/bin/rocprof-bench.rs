@@ -35,11 +35,16 @@
 //! the ns tracing adds per call (issue 8's target: at most 50), each as wall time and as the
 //! calling thread's CPU time (the figure other load on a shared machine does not inflate).
 //!
+//! PC sampling (issue 22): see `pcsamp.rs` (`--pc-sampling-only`: only those figures).
+//!
 //! Usage: `rocprof-bench [--dispatches N] [--runs R] [--rows M] [--hip-calls C] [--hsa-calls C]
 //! [--convert-records K] [--convert-mix kernel|sys] [--soak-dispatches N] [--soak-cycles C]
-//! [--api-only]` (`--api-only`: only the HSA and HIP API figures).
+//! [--api-only] [--pc-sampling-only]` (`--api-only`: only the HSA and HIP API figures).
 
 #![forbid(unsafe_code)]
+
+#[path = "rocprof-bench/pcsamp.rs"]
+mod pcsamp;
 
 use std::time::{Duration, Instant};
 
@@ -78,6 +83,12 @@ fn main() -> Result<()> {
     let rows = arg(&args, "--rows", 1_000_000)?;
     let hip_calls = arg(&args, "--hip-calls", 1_000_000)?;
     let hsa_calls = arg(&args, "--hsa-calls", 1_000_000)?;
+    if args.iter().any(|a| a == "--pc-sampling-only") {
+        if let Some(stage) = stage("rocprof-bench") {
+            pcsamp::overhead(&stage, runs, dispatches)?;
+        }
+        return Ok(());
+    }
     if args.iter().any(|a| a == "--api-only") {
         if let Some(stage) = stage("rocprof-bench") {
             hsa_api_overhead(&stage, runs, hsa_calls)?;
@@ -224,6 +235,7 @@ fn main() -> Result<()> {
     }
 
     if let Some(stage) = stage("rocprof-bench") {
+        pcsamp::overhead(&stage, runs, dispatches)?;
         hsa_api_overhead(&stage, runs, hsa_calls)?;
         hip_api_overhead(&stage, runs, hip_calls)?;
         let per_thread = arg(&args, "--soak-dispatches", 125_000)?;

@@ -9,6 +9,7 @@ mod att;
 mod collection;
 pub(crate) mod input;
 mod kernel_filter;
+pub(crate) mod pc_sampling;
 mod pmc;
 mod tracing;
 
@@ -117,6 +118,9 @@ pub(crate) struct Args {
 
     #[command(flatten)]
     pmc: pmc::PmcArgs,
+
+    #[command(flatten)]
+    pc_sampling: pc_sampling::PcSamplingArgs,
 
     /// Run configuration file (.txt with `pmc:` lines, or .yaml/.yml/.json with a `jobs` list of
     /// option settings); the application runs once per pass/job.
@@ -234,7 +238,9 @@ impl Args {
         // As rocprofv3: --att and --pmc together trace and count the same dispatches; only ATT's own
         // streamed counters (they use the same SQ counter registers) conflict with --pmc.
         let att = self.att.into_options(pmc.is_some())?;
+        let pc_sampling = self.pc_sampling.into_request(simulate.as_deref(), att.is_some())?;
         Ok(Config {
+            pc_sampling,
             kernel_filter,
             att,
             collection,

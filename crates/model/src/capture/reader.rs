@@ -233,6 +233,8 @@ fn body_size_is_plausible(kind: u16, body: usize) -> bool {
         Some(RecordKind::MemoryAllocation) => body == padded(MemoryAllocationRecord::BODY_SIZE),
         Some(RecordKind::ScratchMemory) => body == padded(ScratchMemoryRecord::BODY_SIZE),
         Some(RecordKind::ClockSync) => body == padded(ClockSyncRecord::BODY_SIZE),
+        Some(RecordKind::PcSample) => body == padded(super::pcsamp::PcSampleRecord::BODY_SIZE),
+        Some(RecordKind::PcSampleDispatch) => body == padded(super::pcsamp::PcSampleDispatchRecord::BODY_SIZE),
     }
 }
 
@@ -330,6 +332,8 @@ struct Definitions {
     activity: activity::ActivityDefs,
     /// Event records seen (for the progress estimate).
     events: u64,
+    /// PC samples and the dispatches they map to.
+    pc: super::pcsamp::PcSamples,
 }
 
 impl Definitions {
@@ -353,6 +357,7 @@ impl Definitions {
             Some(RecordKind::KernelSymbol) => self.symbols.extend(fixed::<KernelSymbolRecord>(body)),
             Some(RecordKind::PmcGroup) => self.pmc_groups.extend(fixed::<PmcGroupRecord>(body)),
             Some(RecordKind::DispatchEnd) => self.events += 1,
+            Some(k @ (RecordKind::PcSample | RecordKind::PcSampleDispatch)) => return self.pc.decode(k, body),
             Some(
                 k @ (RecordKind::ApiCall
                 | RecordKind::OperationName
@@ -412,6 +417,7 @@ pub struct CaptureReader<R> {
     out: VecDeque<Record>,
     incomplete: Incomplete,
     expected_events: u64,
+    pc: super::pcsamp::PcSamples,
 }
 
 impl<R> std::fmt::Debug for CaptureReader<R> {
@@ -575,6 +581,7 @@ impl<R: ReadAt> CaptureReader<R> {
             next_chunk: 0,
             buf: Vec::new(),
             defs: Definitions::default(),
+            pc: Default::default(),
             events: Events::default(),
             out: VecDeque::new(),
             incomplete: Incomplete::Drop,
@@ -608,6 +615,12 @@ impl<R: ReadAt> CaptureReader<R> {
         &self.info
     }
 
+    /// The capture's PC samples and sampled dispatches (read with the definitions, so complete once
+    /// the first record was read).
+    pub fn pc_samples(&self) -> &super::pcsamp::PcSamples {
+        &self.pc
+    }
+
     /// Reads `len` bytes at `offset` into the reused buffer.
     fn load(&mut self, offset: u64, len: usize) -> std::io::Result<()> {
         self.buf.resize(len, 0);
@@ -627,6 +640,7 @@ impl<R: ReadAt> CaptureReader<R> {
             walk(&self.buf[CHUNK_HEADER_SIZE..], |kind, body| defs.decode(kind, body, strings));
         }
         self.expected_events = defs.events;
+        self.pc = std::mem::take(&mut defs.pc);
         self.build_definitions(defs, strings);
         Ok(())
     }
@@ -814,6 +828,8 @@ impl<R: ReadAt> CaptureReader<R> {
                 Some(RecordKind::Padding) => Some(()),
                 Some(RecordKind::ClockSync) => fixed::<ClockSyncRecord>(body).map(drop),
                 Some(RecordKind::OperationName) => fixed::<OperationNameRecord>(body).map(drop),
+                // PC samples were read by pass 1 ([`CaptureReader::pc_samples`]).
+                Some(RecordKind::PcSample | RecordKind::PcSampleDispatch) => Some(()),
                 Some(
                     k @ (RecordKind::ApiCall
                     | RecordKind::MemoryCopy

@@ -16,6 +16,10 @@ pub(crate) use crate::events::*;
 pub(crate) use crate::intercept::*;
 pub(crate) use crate::loader::*;
 pub(crate) use crate::memory::*;
+pub(crate) use crate::pcs::{
+    hsa_ven_amd_pcs_create, hsa_ven_amd_pcs_create_from_id, hsa_ven_amd_pcs_destroy, hsa_ven_amd_pcs_flush,
+    hsa_ven_amd_pcs_iterate_configuration, hsa_ven_amd_pcs_start, hsa_ven_amd_pcs_stop,
+};
 pub(crate) use crate::profiling::*;
 pub(crate) use crate::queue::*;
 pub(crate) use crate::runtime::*;
