@@ -106,6 +106,66 @@ impl Run {
     }
 }
 
+/// A loaded machine, made by the caller itself (issue 26): more busy threads than cores (each
+/// spins in its own process-wide share of CPU, as separate CPU-bound processes would) and a disk
+/// writer that keeps writing and syncing 8 MiB blocks in `dir` (put it on the capture's
+/// filesystem: extending the capture file then competes with the writer's syncs). Stops when
+/// dropped.
+pub struct Load {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+    dir: PathBuf,
+}
+
+impl Load {
+    /// Starts `cores + extra` busy threads and the disk writer.
+    pub fn start(extra: usize) -> Load {
+        use std::sync::atomic::AtomicBool;
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let mut threads: Vec<std::thread::JoinHandle<()>> = (0..cores + extra)
+            .map(|_| {
+                let stop = stop.clone();
+                std::thread::spawn(move || {
+                    let mut x = 1u64;
+                    while !stop.load(Ordering::Relaxed) {
+                        for _ in 0..10_000 {
+                            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                        }
+                        std::hint::black_box(x);
+                    }
+                })
+            })
+            .collect();
+        let dir = scratch("load-disk-writer");
+        let (file, flag) = (dir.join("blocks"), stop.clone());
+        threads.push(std::thread::spawn(move || {
+            use std::io::Write;
+            let block = vec![0x5Au8; 8 << 20];
+            while !flag.load(Ordering::Relaxed) {
+                let Ok(mut f) = std::fs::File::create(&file) else { return };
+                for _ in 0..16 {
+                    if flag.load(Ordering::Relaxed) || f.write_all(&block).is_err() {
+                        break;
+                    }
+                }
+                let _ = f.sync_all();
+            }
+        }));
+        Load { stop, threads, dir }
+    }
+}
+
+impl Drop for Load {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 /// Runs `program args` with extra environment variables.
 pub fn run(program: &Path, args: &[&str], env: &[(String, String)]) -> Run {
     let out = Command::new(program)

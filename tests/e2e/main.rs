@@ -17,6 +17,7 @@ mod hip_trace;
 mod hsa_trace;
 mod kernel_trace;
 mod losses;
+mod lossless;
 mod multi_queue;
 mod packets;
 mod pc_sampling;

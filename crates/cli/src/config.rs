@@ -210,6 +210,8 @@ pub(crate) struct Config {
     pub(crate) mangled_kernels: bool,
     pub(crate) summary_output: SummaryOutput,
     pub(crate) log_level: LogLevel,
+    /// `--buffer-policy`: what the interception library does when the capture has no free space.
+    pub(crate) buffer_policy: rocprof_model::BufferPolicy,
     pub(crate) list_avail: bool,
     /// `--from-capture`: convert the capture files in this directory instead of running.
     pub(crate) from_capture: Option<PathBuf>,

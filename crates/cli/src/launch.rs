@@ -172,6 +172,7 @@ pub(crate) fn launch_env(
         ("ROCPROFILER_REGISTER_LIBRARY".to_string(), OsString::from(intercept)),
         ("ROCPROF_RS_CAPTURE_DIR".to_string(), OsString::from(capture_dir)),
         ("ROCPROF_RS_LOG_LEVEL".to_string(), OsString::from(cfg.log_level.env_value())),
+        (rocprof_model::BufferPolicy::ENV.to_string(), OsString::from(cfg.buffer_policy.as_str())),
     ];
     // Thread traces are started and stopped around dispatches in the intercept queues, and counter
     // collection needs the dispatches traced (each counter row carries its dispatch).

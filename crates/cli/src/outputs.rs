@@ -549,6 +549,9 @@ fn report_health(cfg: &Config, pid: u32, health: &RunHealth) {
     }
     if cfg.log_level.shows_info() {
         eprintln!("{}", health_line(pid, health));
+        if let Some(line) = stall_message(pid, health) {
+            eprintln!("{line}");
+        }
         if !health.clean_exit {
             eprintln!("rocprof-rs: process {pid} did not exit cleanly; writing what it captured");
         }
@@ -567,6 +570,11 @@ fn loss_messages(pid: u32, health: &RunHealth) -> Vec<String> {
         ));
     }
     out
+}
+
+/// What the lossless buffer policy cost the process (None when no thread waited).
+fn stall_message(pid: u32, health: &RunHealth) -> Option<String> {
+    health.stall_line().map(|l| format!("rocprof-rs: process {pid}: {l}"))
 }
 
 /// One line on the run's health: records, losses, the interception library's overhead.
@@ -614,6 +622,7 @@ mod tests {
             mangled_kernels: false,
             summary_output: SummaryOutput::File("summary".into()),
             log_level: LogLevel::Error,
+            buffer_policy: rocprof_model::BufferPolicy::Lossless,
             list_avail: false,
             from_capture: None,
             simulate: None,
@@ -676,6 +685,15 @@ mod tests {
         assert_eq!(
             health_line(7, &h),
             "rocprof-rs: process 7: 40 records written, 8 lost (by reason above); 300 ns per packet in hooks, 0.300% of the run"
+        );
+        assert_eq!(stall_message(7, &h), None, "nobody waited");
+        h.stall_ns = 12_500_000;
+        h.stalls = 3;
+        h.stall_max_ns = 9_000_000;
+        h.stall_thread_max_ns = 10_000_000;
+        assert_eq!(
+            stall_message(7, &h).unwrap(),
+            "rocprof-rs: process 7: the application waited 12.5 ms for capture space in 3 waits (worst thread 10.0 ms in all, longest wait 9.0 ms); nothing was dropped for it (--buffer-policy drop bounds the wait by dropping records instead)"
         );
     }
 

@@ -183,9 +183,17 @@ fn create_capture(o: Option<&Originals>, trace_kernels: bool) -> Option<&'static
         }),
         Err(_) => state::Limits::DEFAULT,
     };
+    let policy = match std::env::var(rocprof_model::BufferPolicy::ENV) {
+        Ok(text) => rocprof_model::BufferPolicy::parse(&text).unwrap_or_else(|e| {
+            diag!(Level::Error, "{}: {e}; using lossless", rocprof_model::BufferPolicy::ENV);
+            rocprof_model::BufferPolicy::Lossless
+        }),
+        Err(_) => rocprof_model::BufferPolicy::Lossless,
+    };
     let sink = match Sink::create(&path, &info) {
         Ok(mut s) => {
             s.limit_chunks(limits.capture_chunks);
+            s.set_policy(policy);
             Box::leak(Box::new(s))
         }
         Err(e) => {
@@ -195,7 +203,7 @@ fn create_capture(o: Option<&Originals>, trace_kernels: bool) -> Option<&'static
     };
     timer::sync(sink);
     if let Err(e) = sink.start_writer(writer_tick) {
-        diag!(Level::Warning, "cannot start the writer thread: {e}; records may be dropped");
+        diag!(Level::Warning, "cannot start the writer thread: {e}; records that find no capture space are dropped");
     }
     let mut global = Global::with_limits(sink, trace_kernels, &found.gpus, &limits);
     for &h in &found.all {

@@ -8,29 +8,42 @@
 //! writer thread, loses whatever the writer has not drained yet when the process dies.
 //!
 //! Claiming a chunk is one compare-and-swap on `next_chunk` against `ready_chunks`, the number of
-//! chunks the file has already been extended to cover. Only the writer thread extends the file
-//! (`ftruncate`, never shrinking), ahead of demand, so producers never make a system call or take
-//! a lock; when no ready chunk is left the record is dropped and counted in the header. The whole
-//! possible file is mapped once, up front, so no producer ever remaps.
+//! chunks the file has already been extended to cover. Only the space thread extends the file
+//! (`fallocate`, never shrinking), ahead of demand, so while chunks are free producers never make
+//! a system call or take a lock. The whole possible file is mapped once, up front, so no producer
+//! ever remaps.
+//!
+//! When no ready chunk is left (the space thread is behind, as on a loaded machine) the buffer
+//! policy decides ([`BufferPolicy`]): by default (lossless) the producer wakes the space thread
+//! and waits for it, spinning briefly and then sleeping on a futex the space thread wakes after
+//! each extension; the wait is timed and charged to the chunk the thread gets (the chunk header's
+//! stall fields). With `drop` the record is dropped and counted ([`LossReason::WriterBehind`]).
+//! A wait that cannot end well is never started, and one in progress is released: when the file
+//! cannot grow (full disk, or the size limit: [`LossReason::ChunkPoolEmpty`]), when the space
+//! thread is not running (never started, stopped at exit, or gone), on the space thread itself,
+//! and for a record made while its own thread is already waiting (a signal handler that
+//! interrupted the wait): those records are dropped and counted instead. A futex wait is
+//! async-signal-safe, and the space thread takes no lock and calls nothing but the kernel, so
+//! a producer's wait depends on nothing the producer might hold.
 
 use std::cell::Cell;
 use std::ffi::CString;
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::OnceLock;
 use std::thread::Thread;
 use std::time::Duration;
 
 use rocprof_model::capture::{self, header, FixedRecord, HeaderInfo, RecordKind, CHUNK_HEADER_SIZE, FRAME_SIZE};
-use rocprof_model::LossReason;
+use rocprof_model::{BufferPolicy, LossReason};
 
 /// Bytes per chunk.
 pub const CHUNK_SIZE: usize = 256 * 1024;
-/// Most chunks one capture can have (4 GiB of records); the mapping reserves this much address
-/// space, not memory.
-pub const MAX_CHUNKS: u64 = 16 * 1024;
+/// Most chunks one capture can have (256 GiB of records: in practice the disk is the limit); the
+/// mapping reserves this much address space, not memory.
+pub const MAX_CHUNKS: u64 = 1024 * 1024;
 /// How far ahead of the current record [`Sink::reserve`] prefetches (four cache lines).
 const PREFETCH_AHEAD: usize = 256;
 /// `madvise` advice that populates page tables writable (Linux 5.14+; not in every libc crate).
@@ -39,8 +52,17 @@ const MADV_POPULATE_WRITE: libc::c_int = 23;
 /// several hundred MB/s a thread writing API records produces, the writer thread may be scheduled
 /// tens of milliseconds late on a loaded machine without producers running out.
 const LOW_WATER: u64 = 64;
-/// ... by this many.
+/// ... by this many, or up to [`EXTEND_MAX`] after producers had to wait (doubling each time).
 const EXTEND_BY: u64 = 64;
+/// Most chunks one extension adds, and most headroom (128 MiB each: a process that had to wait
+/// may end with up to 256 MiB of the file allocated but unused).
+const EXTEND_MAX: u64 = 512;
+/// Bytes the space thread populates at a time (16 chunks).
+const POPULATE_PIECE: usize = 16 * CHUNK_SIZE;
+/// Rounds a producer spins (re-reading `ready_chunks`) before it sleeps on the futex.
+const SPIN: u32 = 200;
+/// Longest single futex sleep; the producer then re-checks that waiting still makes sense.
+const WAIT_SLICE: Duration = Duration::from_millis(50);
 /// Chunks the file starts with (6 MiB: a short run needs no extension at all).
 const INITIAL_CHUNKS: u64 = 24;
 /// Full chunks waiting for the writer thread to release their pages, at most (beyond that a
@@ -52,6 +74,52 @@ thread_local! {
     static CURSOR: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
     /// Cached `gettid()`.
     static TID: Cell<u32> = const { Cell::new(0) };
+    /// This thread's waits for capture space not yet charged to a chunk header: (ns, count,
+    /// longest ns), and whether it is waiting right now.
+    static STALL: Cell<(u64, u64, u64, bool)> = const { Cell::new((0, 0, 0, false)) };
+}
+
+/// `CLOCK_MONOTONIC`, ns (vDSO; async-signal-safe).
+fn monotonic_ns() -> u64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid out-pointer.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// Sleeps while `word` holds `expected`, at most `timeout` (spurious wake-ups are fine: callers
+/// re-check).
+fn futex_wait(word: &AtomicU32, expected: u32, timeout: Duration) {
+    let ts = libc::timespec { tv_sec: timeout.as_secs() as libc::time_t, tv_nsec: timeout.subsec_nanos() as _ };
+    // SAFETY: `word` is a live, aligned u32 for the duration of the call; a private futex in our
+    // own address space.
+    unsafe {
+        libc::syscall(
+            libc::SYS_futex,
+            word.as_ptr(),
+            libc::FUTEX_WAIT | libc::FUTEX_PRIVATE_FLAG,
+            expected,
+            &ts as *const libc::timespec,
+        )
+    };
+}
+
+/// Wakes every thread sleeping on `word`.
+fn futex_wake_all(word: &AtomicU32) {
+    // SAFETY: as in `futex_wait`.
+    unsafe { libc::syscall(libc::SYS_futex, word.as_ptr(), libc::FUTEX_WAKE | libc::FUTEX_PRIVATE_FLAG, i32::MAX) };
+}
+
+/// The space thread's state ([`Sink::space`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum Space {
+    /// Not started: nobody extends the file, so nobody may wait for it.
+    NotStarted = 0,
+    /// Running: a producer may wait for it.
+    Running = 1,
+    /// Stopped (exit) or gone: waiters are released and records that find no chunk are dropped.
+    Gone = 2,
 }
 
 /// The calling thread's OS id (cached after the first call).
@@ -97,7 +165,32 @@ pub struct Sink {
     ready_chunks: AtomicU64,
     next_string: AtomicU32,
     stop: AtomicBool,
+    /// The upkeep thread ([`Sink::start_writer`]'s `tick`).
     writer: OnceLock<Thread>,
+    /// The space thread, which only extends the file and releases full chunks' pages.
+    space_thread: OnceLock<Thread>,
+    /// Its OS thread id (it never waits for itself).
+    space_tid: AtomicU32,
+    /// [`Space`].
+    space: AtomicU8,
+    /// Futex word: bumped by the space thread after every extension (or failure, or stop).
+    space_seq: AtomicU32,
+    /// Producers sleeping on `space_seq` (the space thread wakes them only when there are some).
+    waiters: AtomicU32,
+    /// Set by producers that found no chunk; the space thread then extends by more.
+    starved: AtomicBool,
+    /// Headroom the space thread keeps: it is woken when fewer chunks are ready ([`LOW_WATER`],
+    /// more after producers had to wait).
+    low_water: AtomicU64,
+    /// The last extension failed (full disk): records that find no chunk are dropped until one
+    /// succeeds again.
+    grow_failed: AtomicBool,
+    /// What a producer does when no chunk is free.
+    policy: BufferPolicy,
+    /// Tests: 1 holds the space thread (it extends nothing), 2 makes every extension fail as on
+    /// a full disk.
+    #[cfg(test)]
+    test_space: AtomicU8,
     /// The process that created the file; a forked child shares the mapping but must not touch it.
     owner_pid: u32,
     /// Most chunks the file may grow to ([`MAX_CHUNKS`], or less with [`Sink::limit_chunks`]).
@@ -176,15 +269,32 @@ impl Sink {
             next_string: AtomicU32::new(1),
             stop: AtomicBool::new(false),
             writer: OnceLock::new(),
+            space_thread: OnceLock::new(),
+            space_tid: AtomicU32::new(0),
+            space: AtomicU8::new(Space::NotStarted as u8),
+            space_seq: AtomicU32::new(0),
+            waiters: AtomicU32::new(0),
+            starved: AtomicBool::new(false),
+            low_water: AtomicU64::new(LOW_WATER),
+            grow_failed: AtomicBool::new(false),
+            policy: BufferPolicy::Lossless,
             owner_pid: std::process::id(),
             max_chunks: MAX_CHUNKS,
             full: crate::mpmc::Mpmc::new(RELEASE_QUEUE),
+            #[cfg(test)]
+            test_space: AtomicU8::new(0),
         })
+    }
+
+    /// Chooses what a producer does when no chunk is free (default lossless). Call before any
+    /// record is written.
+    pub fn set_policy(&mut self, policy: BufferPolicy) {
+        self.policy = policy;
     }
 
     /// Caps the capture at `n` chunks (at least 1, at most [`MAX_CHUNKS`]): once they are taken,
     /// records are dropped and counted as [`LossReason::ChunkPoolEmpty`], exactly as when the
-    /// disk is full. Call before any record is written.
+    /// disk is full (under either policy). Call before any record is written.
     pub fn limit_chunks(&mut self, n: u64) {
         self.max_chunks = n.clamp(1, MAX_CHUNKS);
         let ready = self.ready_chunks.load(Ordering::Relaxed).min(self.max_chunks);
@@ -213,9 +323,13 @@ impl Sink {
         }
     }
 
-    /// Counts one record that could not be written for lack of capture space.
+    /// Counts one record that could not be written for lack of capture space: the capture could
+    /// not grow ([`LossReason::ChunkPoolEmpty`]), or it could but the record did not wait for it
+    /// ([`LossReason::WriterBehind`]).
     pub fn count_drop(&self) {
-        self.count_loss(LossReason::ChunkPoolEmpty);
+        let ready = self.ready_chunks.load(Ordering::Acquire);
+        let exhausted = ready >= self.max_chunks || self.grow_failed.load(Ordering::Acquire);
+        self.count_loss(if exhausted { LossReason::ChunkPoolEmpty } else { LossReason::WriterBehind });
     }
 
     /// The count for `reason` so far.
@@ -266,29 +380,128 @@ impl Sink {
         self.header_u32(header::FLAGS).fetch_or(capture::FLAG_CLEAN_EXIT, Ordering::Release);
     }
 
-    /// Claims a fresh chunk for the calling thread: returns its address.
+    /// Claims a fresh chunk for the calling thread: returns its address. When none is ready,
+    /// waits for the space thread under the lossless policy (see the module documentation).
     fn claim_chunk(&self) -> Option<usize> {
         let mut n = self.next_chunk.load(Ordering::Relaxed);
+        let mut waited_since = 0;
         loop {
             if n >= self.ready_chunks.load(Ordering::Acquire) {
-                self.wake_writer();
-                return None;
+                // Under either policy: the space thread keeps more headroom from now on.
+                self.starved.store(true, Ordering::Relaxed);
+                self.wake_space();
+                if waited_since == 0 {
+                    if !self.may_wait() {
+                        return None;
+                    }
+                    waited_since = monotonic_ns();
+                }
+                if !self.wait_for_space(n) {
+                    self.note_stall(monotonic_ns() - waited_since);
+                    return None;
+                }
+                n = self.next_chunk.load(Ordering::Relaxed);
+                continue;
             }
             match self.next_chunk.compare_exchange_weak(n, n + 1, Ordering::AcqRel, Ordering::Relaxed) {
                 Ok(_) => break,
                 Err(cur) => n = cur,
             }
         }
+        if waited_since != 0 {
+            self.note_stall(monotonic_ns() - waited_since);
+        }
         self.header_u64(header::CHUNKS_CLAIMED).fetch_max(n + 1, Ordering::Relaxed);
-        if self.ready_chunks.load(Ordering::Relaxed) - (n + 1) < LOW_WATER {
-            self.wake_writer();
+        if self.ready_chunks.load(Ordering::Relaxed) - (n + 1) < self.low_water.load(Ordering::Relaxed) {
+            self.wake_space();
         }
         let addr = self.base as usize + self.header_size + n as usize * CHUNK_SIZE;
         // SAFETY: chunk `n` lies inside the mapping and inside the file (n < ready_chunks), and
         // this thread is its only writer from now on.
         let chunk = unsafe { std::slice::from_raw_parts_mut(addr as *mut u8, CHUNK_HEADER_SIZE) };
         capture::write_chunk_header(chunk, n + 1, tid());
+        // Waits this thread made (this one, and earlier ones that ended in a drop) go into the
+        // header of the chunk it got, where the reader sums them per thread.
+        if let Ok((ns, count, max, _)) = STALL.try_with(|s| s.replace((0, 0, 0, false))) {
+            if count > 0 {
+                for (off, v) in [
+                    (capture::chunk::STALL_NS, ns),
+                    (capture::chunk::STALLS, count),
+                    (capture::chunk::STALL_MAX_NS, max),
+                ] {
+                    chunk[off..off + 8].copy_from_slice(&v.to_le_bytes());
+                }
+            }
+        }
         Some(addr)
+    }
+
+    /// Whether a producer that found no chunk may wait for one. Under the drop policy, when the
+    /// file cannot grow, when nobody extends it, on the space thread, and when this thread is
+    /// already waiting (we are in a signal handler that interrupted the wait): no.
+    fn may_wait(&self) -> bool {
+        if self.policy == BufferPolicy::Drop || !self.space_running() || self.cannot_grow() {
+            return false;
+        }
+        if tid() == self.space_tid.load(Ordering::Relaxed) {
+            return false;
+        }
+        STALL.try_with(|s| !s.get().3).unwrap_or(false)
+    }
+
+    fn space_running(&self) -> bool {
+        self.space.load(Ordering::Acquire) == Space::Running as u8
+    }
+
+    fn cannot_grow(&self) -> bool {
+        self.ready_chunks.load(Ordering::Acquire) >= self.max_chunks || self.grow_failed.load(Ordering::Acquire)
+    }
+
+    /// Waits until chunk `n` may be ready: spins briefly, then sleeps on the futex. Returns false
+    /// when waiting no longer makes sense (the space thread is gone or the file cannot grow).
+    fn wait_for_space(&self, n: u64) -> bool {
+        let _ = STALL.try_with(|s| {
+            let v = s.get();
+            s.set((v.0, v.1, v.2, true));
+        });
+        let ok = 'wait: {
+            for _ in 0..SPIN {
+                if n < self.ready_chunks.load(Ordering::Acquire) {
+                    break 'wait true;
+                }
+                std::hint::spin_loop();
+            }
+            loop {
+                self.waiters.fetch_add(1, Ordering::SeqCst);
+                let seq = self.space_seq.load(Ordering::SeqCst);
+                let ready = n < self.ready_chunks.load(Ordering::SeqCst);
+                let hopeless = !self.space_running() || self.cannot_grow();
+                if !ready && !hopeless {
+                    futex_wait(&self.space_seq, seq, WAIT_SLICE);
+                }
+                self.waiters.fetch_sub(1, Ordering::SeqCst);
+                if n < self.ready_chunks.load(Ordering::Acquire) {
+                    break 'wait true;
+                }
+                if !self.space_running() || self.cannot_grow() {
+                    break 'wait false;
+                }
+                self.wake_space();
+            }
+        };
+        let _ = STALL.try_with(|s| {
+            let v = s.get();
+            s.set((v.0, v.1, v.2, false));
+        });
+        ok
+    }
+
+    /// Adds one wait of `ns` to the calling thread's stall figures.
+    fn note_stall(&self, ns: u64) {
+        let _ = STALL.try_with(|s| {
+            let (total, count, max, waiting) = s.get();
+            s.set((total.saturating_add(ns), count + 1, max.max(ns), waiting));
+        });
     }
 
     /// Reserves `size` bytes (a multiple of 8, at most a chunk's payload) in the calling thread's
@@ -482,38 +695,115 @@ impl Sink {
         }
     }
 
-    /// Extends the file so that at least `LOW_WATER` chunks are ready. Writer thread only.
-    fn top_up(&self) {
+    /// Wakes the space thread (a producer is running out of chunks).
+    fn wake_space(&self) {
+        if let Some(t) = self.space_thread.get() {
+            t.unpark();
+        }
+    }
+
+    /// Tells waiting producers that something changed (new chunks, a failure, a stop).
+    fn release_waiters(&self) {
+        self.space_seq.fetch_add(1, Ordering::SeqCst);
+        if self.waiters.load(Ordering::SeqCst) > 0 {
+            futex_wake_all(&self.space_seq);
+        }
+    }
+
+    /// Extends the file so that at least `low_water` chunks are ready. Both the headroom and the
+    /// extension start at [`LOW_WATER`] and [`EXTEND_BY`] and double each time producers had to
+    /// wait, up to [`EXTEND_MAX`]: a loaded disk can hold one `fallocate` for hundreds of
+    /// milliseconds, and the headroom must cover what the producers write meanwhile. Space thread
+    /// only.
+    fn top_up(&self, batch: &mut u64) {
+        if self.starved.swap(false, Ordering::Relaxed) {
+            *batch = (*batch * 2).min(EXTEND_MAX);
+            self.low_water.store(LOW_WATER.max(*batch), Ordering::Relaxed);
+        }
+        let low_water = self.low_water.load(Ordering::Relaxed);
         let claimed = self.next_chunk.load(Ordering::Relaxed);
         let ready = self.ready_chunks.load(Ordering::Relaxed);
-        if ready >= self.max_chunks || ready - claimed.min(ready) >= LOW_WATER {
+        if ready >= self.max_chunks || ready - claimed.min(ready) >= low_water {
+            if ready >= self.max_chunks {
+                self.release_waiters();
+            }
             return;
         }
-        let target = (claimed + LOW_WATER + EXTEND_BY).min(self.max_chunks);
+        #[cfg(test)]
+        match self.test_space.load(Ordering::Acquire) {
+            1 => return,
+            2 => {
+                self.grow_failed.store(true, Ordering::Release);
+                self.release_waiters();
+                return;
+            }
+            _ => {}
+        }
+        let target = (claimed + low_water + *batch).min(self.max_chunks);
         let from = self.header_size + ready as usize * CHUNK_SIZE;
         let len = self.header_size + target as usize * CHUNK_SIZE;
         if extend(self.fd, from, len) {
-            // Fault the new pages in here, on the writer thread: a producer writing to a page of
+            // Fault the new pages in here, on the space thread: a producer writing to a page of
             // the shared file mapping for the first time would otherwise take a page fault (with
             // page-cache readahead) every few dozen records, several hundred ns per traced call.
             // MADV_POPULATE_WRITE (Linux 5.14) prepares writable page-table entries without
             // touching the bytes; on older kernels it fails and producers fault as before.
-            // The chunks are handed out first, so a slow populate never makes a producer run out:
+            // The chunks are handed out first, so a slow populate never makes a producer wait:
             // populating does not change the bytes, and a producer that gets there first just
             // takes the fault itself.
+            self.grow_failed.store(false, Ordering::Release);
             self.ready_chunks.store(target, Ordering::Release);
-            // SAFETY: the range lies inside our mapping and inside the file (just extended).
-            unsafe { libc::madvise(self.base.add(from).cast(), len - from, MADV_POPULATE_WRITE) };
+            self.release_waiters();
+            // In pieces, stopping when producers run low again: on a loaded disk populating can
+            // be throttled for seconds, and extending the file matters more than saving faults.
+            let mut at = from;
+            while at < len {
+                let piece = (len - at).min(POPULATE_PIECE);
+                // SAFETY: the range lies inside our mapping and inside the file (just extended).
+                unsafe { libc::madvise(self.base.add(at).cast(), piece, MADV_POPULATE_WRITE) };
+                at += piece;
+                let claimed = self.next_chunk.load(Ordering::Relaxed);
+                if target - claimed.min(target) < low_water || self.starved.load(Ordering::Relaxed) {
+                    break;
+                }
+            }
+        } else {
+            // A full disk cannot be waited out: release the waiters (their records are counted
+            // as `chunk_pool_empty`) and try again on the next round.
+            self.grow_failed.store(true, Ordering::Release);
+            self.release_waiters();
         }
     }
 
-    /// Starts the writer thread, which keeps the file extended ahead of the producers and calls
-    /// `tick` (other cold-path upkeep, such as growing the signal pool) on every wake-up.
+    /// Starts the space thread, which keeps the file extended ahead of the producers (and is
+    /// woken when one runs low), and the writer thread, which calls `tick` (other cold-path
+    /// upkeep, such as growing the signal pool) every 20 ms and when woken. Two threads, so that
+    /// a producer waiting for space never waits for upkeep that calls into the runtime.
     pub fn start_writer(&'static self, tick: fn()) -> io::Result<()> {
+        // Running before the thread exists (it marks itself gone when it ends, which must win).
+        self.space.store(Space::Running as u8, Ordering::Release);
+        let space = std::thread::Builder::new().name("rocprof-space".into()).spawn(move || {
+            /// Marks the space thread gone and releases its waiters however it ends.
+            struct Gone(&'static Sink);
+            impl Drop for Gone {
+                fn drop(&mut self) {
+                    self.0.space.store(Space::Gone as u8, Ordering::Release);
+                    self.0.release_waiters();
+                }
+            }
+            let _gone = Gone(self);
+            self.space_tid.store(tid(), Ordering::Relaxed);
+            let mut batch = EXTEND_BY;
+            while !self.stop.load(Ordering::Acquire) {
+                self.top_up(&mut batch);
+                self.release_retired();
+                std::thread::park_timeout(Duration::from_millis(20));
+            }
+        });
+        let space = space.inspect_err(|_| self.space.store(Space::NotStarted as u8, Ordering::Release))?;
+        let _ = self.space_thread.set(space.thread().clone());
         let handle = std::thread::Builder::new().name("rocprof-writer".into()).spawn(move || {
             while !self.stop.load(Ordering::Acquire) {
-                self.top_up();
-                self.release_retired();
                 tick();
                 std::thread::park_timeout(Duration::from_millis(20));
             }
@@ -522,15 +812,22 @@ impl Sink {
         Ok(())
     }
 
-    /// Asks the writer thread to stop (it exits within one tick; nobody waits for it).
+    /// Asks the space and writer threads to stop (they exit within one tick; nobody waits for
+    /// them). Producers waiting for space are released: their records are dropped and counted.
     pub fn stop_writer(&self) {
         self.stop.store(true, Ordering::Release);
+        if self.space.load(Ordering::Acquire) == Space::Running as u8 {
+            self.space.store(Space::Gone as u8, Ordering::Release);
+        }
+        self.release_waiters();
+        self.wake_space();
         self.wake_writer();
     }
 
     /// Forgets the calling thread's chunk (used by tests that reuse threads across sinks).
     pub fn reset_thread_cursor() {
         let _ = CURSOR.try_with(|c| c.set((0, 0)));
+        let _ = STALL.try_with(|s| s.set((0, 0, 0, false)));
     }
 }
 
@@ -674,12 +971,132 @@ mod tests {
             }
         }
         assert_eq!(ok, ready * per_chunk);
-        assert_eq!(sink.losses(LossReason::ChunkPoolEmpty), 10);
+        assert_eq!(sink.losses(LossReason::WriterBehind), 10, "nobody extends the file: nobody to wait for");
         let failed = sink.write_string_with(4, |_| false);
         assert_eq!(failed, 0);
         Sink::reset_thread_cursor();
         let cap = read_capture(&path).unwrap();
-        assert_eq!(cap.trace.health.lost.get(LossReason::ChunkPoolEmpty), 11);
+        assert_eq!(cap.trace.health.lost.get(LossReason::WriterBehind), 11);
+        assert_eq!(cap.trace.health.lost.get(LossReason::ChunkPoolEmpty), 0);
         assert_eq!(cap.orphan_completions as usize, ready * per_chunk);
+    }
+
+    /// Records of `DispatchEndRecord` size that fill the initially ready chunks, plus `extra`.
+    fn beyond_initial(extra: usize) -> usize {
+        INITIAL_CHUNKS as usize * ((CHUNK_SIZE - CHUNK_HEADER_SIZE) / DispatchEndRecord::TOTAL_SIZE) + extra
+    }
+
+    /// A leaked sink with the space thread started and held (it extends nothing until released).
+    fn held_sink(path: &Path, policy: BufferPolicy) -> &'static Sink {
+        let mut sink = Sink::create(path, &HeaderInfo::default()).unwrap();
+        sink.set_policy(policy);
+        sink.test_space.store(1, Ordering::Release);
+        let sink: &'static Sink = Box::leak(Box::new(sink));
+        sink.start_writer(|| {}).unwrap();
+        sink
+    }
+
+    /// Spawns a thread writing `n` records; returns it and how many it wrote.
+    fn producer(sink: &'static Sink, n: usize) -> std::thread::JoinHandle<usize> {
+        std::thread::spawn(move || {
+            let ok = (0..n)
+                .filter(|&i| sink.write(&DispatchEndRecord { dispatch_id: i as u64, ..Default::default() }))
+                .count();
+            Sink::reset_thread_cursor();
+            ok
+        })
+    }
+
+    fn wait_until(what: &str, cond: impl Fn() -> bool) {
+        let t = std::time::Instant::now();
+        while !cond() {
+            assert!(t.elapsed() < Duration::from_secs(60), "timed out waiting until {what}");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    #[test]
+    fn lossless_a_producer_without_a_free_chunk_waits_for_the_space_thread_and_loses_nothing() {
+        let path = temp_path("lossless.rpcap");
+        let sink = held_sink(&path, BufferPolicy::Lossless);
+        let n = beyond_initial(5000);
+        let t = producer(sink, n);
+        wait_until("the producer sleeps on the futex", || sink.waiters.load(Ordering::SeqCst) > 0);
+        assert_eq!(sink.lost_total(), 0, "nothing dropped while waiting");
+        sink.test_space.store(0, Ordering::Release);
+        sink.wake_space();
+        assert_eq!(t.join().unwrap(), n, "every record written");
+        let cap = read_capture(&path).unwrap();
+        assert_eq!(cap.orphan_completions as usize, n);
+        assert_eq!(cap.trace.health.lost.total(), 0);
+        let h = cap.trace.health;
+        assert_eq!(h.stalls, 1, "one wait, charged to the chunk it got");
+        assert!(h.stall_ns > 0 && h.stall_ns == h.stall_max_ns && h.stall_ns == h.stall_thread_max_ns, "{h:?}");
+        sink.stop_writer();
+    }
+
+    #[test]
+    fn drop_policy_counts_what_found_no_chunk_as_writer_behind_without_waiting() {
+        let path = temp_path("droppolicy.rpcap");
+        let sink = held_sink(&path, BufferPolicy::Drop);
+        let n = beyond_initial(700);
+        assert_eq!(producer(sink, n).join().unwrap(), n - 700, "returns without the space thread");
+        assert_eq!(sink.losses(LossReason::WriterBehind), 700);
+        assert_eq!(sink.losses(LossReason::ChunkPoolEmpty), 0);
+        assert_eq!(read_capture(&path).unwrap().trace.health.stalls, 0);
+        sink.stop_writer();
+    }
+
+    #[test]
+    fn stopping_the_writer_releases_a_waiting_producer_whose_records_are_counted() {
+        let path = temp_path("stopwait.rpcap");
+        let sink = held_sink(&path, BufferPolicy::Lossless);
+        let n = beyond_initial(300);
+        let t = producer(sink, n);
+        wait_until("the producer sleeps on the futex", || sink.waiters.load(Ordering::SeqCst) > 0);
+        sink.stop_writer();
+        assert_eq!(t.join().unwrap(), n - 300);
+        assert_eq!(sink.losses(LossReason::WriterBehind), 300, "the first after waiting, the rest at once");
+    }
+
+    #[test]
+    fn a_full_disk_releases_a_waiting_producer_and_counts_chunk_pool_empty() {
+        let path = temp_path("fulldisk.rpcap");
+        let sink = held_sink(&path, BufferPolicy::Lossless);
+        let n = beyond_initial(40);
+        let t = producer(sink, n);
+        wait_until("the producer sleeps on the futex", || sink.waiters.load(Ordering::SeqCst) > 0);
+        sink.test_space.store(2, Ordering::Release);
+        sink.wake_space();
+        assert_eq!(t.join().unwrap(), n - 40);
+        assert_eq!(sink.losses(LossReason::ChunkPoolEmpty), 40);
+        assert_eq!(sink.losses(LossReason::WriterBehind), 0);
+        sink.stop_writer();
+    }
+
+    #[test]
+    fn a_capture_at_its_size_limit_is_never_waited_for() {
+        let path = temp_path("limit.rpcap");
+        let mut sink = Sink::create(&path, &HeaderInfo::default()).unwrap();
+        sink.limit_chunks(2);
+        let sink: &'static Sink = Box::leak(Box::new(sink));
+        sink.start_writer(|| {}).unwrap();
+        let per_chunk = (CHUNK_SIZE - CHUNK_HEADER_SIZE) / DispatchEndRecord::TOTAL_SIZE;
+        assert_eq!(producer(sink, 2 * per_chunk + 9).join().unwrap(), 2 * per_chunk);
+        assert_eq!(sink.losses(LossReason::ChunkPoolEmpty), 9);
+        sink.stop_writer();
+    }
+
+    #[test]
+    fn a_record_made_while_its_thread_waits_is_dropped_not_nested() {
+        let path = temp_path("nested.rpcap");
+        let sink = held_sink(&path, BufferPolicy::Lossless);
+        // Use up the ready chunks, then pretend to be inside the wait (a signal handler).
+        sink.next_chunk.store(INITIAL_CHUNKS, Ordering::Relaxed);
+        let _ = STALL.try_with(|s| s.set((0, 0, 0, true)));
+        assert!(!sink.write(&DispatchEndRecord::default()));
+        assert_eq!(sink.losses(LossReason::WriterBehind), 1);
+        Sink::reset_thread_cursor();
+        sink.stop_writer();
     }
 }

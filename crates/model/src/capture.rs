@@ -131,6 +131,13 @@ pub mod chunk {
     pub const HOOK_NS: usize = 24;
     /// u64 packets the owner handled in that time, updated in place.
     pub const HOOK_PACKETS: usize = 32;
+    /// u64 ns the owner waited for capture space (lossless buffer policy) before it got this
+    /// chunk, including earlier waits of the thread that ended without a chunk.
+    pub const STALL_NS: usize = 40;
+    /// u64 number of those waits.
+    pub const STALLS: usize = 48;
+    /// u64 the longest of them, ns.
+    pub const STALL_MAX_NS: usize = 56;
 }
 
 /// Set in the header flags once the process flushed at exit (absent after a crash).
@@ -1179,6 +1186,24 @@ mod tests {
         assert_eq!(h.lost.get(LossReason::KernelTableFull), 2);
         assert_eq!(h.lost.get(LossReason::Damaged), 7, "unknown counters are reported, not dropped");
         assert_eq!(h.records_written, 2, "the header's string and agent");
+    }
+
+    #[test]
+    fn stalls_are_summed_and_the_worst_thread_is_the_largest_per_thread_total() {
+        let mut file = header_bytes(0, FLAG_CLEAN_EXIT);
+        let put = |f: &mut Vec<u8>, at: usize, v: u64| f[at..at + 8].copy_from_slice(&v.to_le_bytes());
+        // Thread 5 waited 300 + 400 ns over two chunks, thread 6 once for 500 ns.
+        for (seq, tid, ns, n, max) in [(1u64, 5u32, 300u64, 2u64, 200u64), (2, 6, 500, 1, 500), (3, 5, 400, 1, 400)] {
+            let mut c = vec![0u8; CHUNK];
+            write_chunk_header(&mut c, seq, tid);
+            put(&mut c, chunk::STALL_NS, ns);
+            put(&mut c, chunk::STALLS, n);
+            put(&mut c, chunk::STALL_MAX_NS, max);
+            file.extend(c);
+        }
+        let h = parse_capture(&file).unwrap().trace.health;
+        assert_eq!((h.stall_ns, h.stalls, h.stall_max_ns), (1200, 4, 500));
+        assert_eq!(h.stall_thread_max_ns, 700, "thread 5: 300 + 400");
     }
 
     #[test]

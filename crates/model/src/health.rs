@@ -16,7 +16,8 @@ use std::fmt;
 #[repr(u8)]
 #[non_exhaustive]
 pub enum LossReason {
-    /// The capture had no free chunk (full disk, or the capture's 4 GiB limit): records dropped.
+    /// The capture could not grow (full disk, or the capture's size limit): records dropped. A
+    /// full disk cannot be waited out, so this is a loss under every [`BufferPolicy`].
     ChunkPoolEmpty = 0,
     /// No free profiling signal: a dispatch, or a copy, ran untraced.
     SignalPoolEmpty = 1,
@@ -53,10 +54,14 @@ pub enum LossReason {
     /// Profiling was turned off for the rest of the run after an internal error (a bug caught at
     /// the tool's boundary): a kernel dispatch, or a copy, submitted after it ran untraced.
     ToolDisabled = 13,
+    /// The capture had no free chunk yet (its writer was behind) and the record did not wait:
+    /// `--buffer-policy drop`, or a record that may not wait (made while its thread was already
+    /// waiting, i.e. from a signal handler, or after the writer stopped at exit): records dropped.
+    WriterBehind = 14,
     /// PC samples the runtime reported lost (`lost_sample_count` of its data-ready callback: its
     /// buffer overflowed, or the model had no record of the wave a tick hit), or that the interception
     /// library could not copy or record.
-    PcSamplesLost = 14,
+    PcSamplesLost = 15,
     /// Reader: the capture ended inside a record (the process was killed while writing it).
     TornTail = 16,
     /// Reader: damaged records (bad checksum, impossible size, unknown kind) skipped; the records
@@ -69,7 +74,7 @@ impl LossReason {
     pub const IN_PROCESS: usize = 16;
 
     /// Every reason, in report order.
-    pub const ALL: [LossReason; 17] = [
+    pub const ALL: [LossReason; 18] = [
         Self::ChunkPoolEmpty,
         Self::SignalPoolEmpty,
         Self::SignalMapFull,
@@ -84,6 +89,7 @@ impl LossReason {
         Self::CountersNotRead,
         Self::HipNestingTooDeep,
         Self::ToolDisabled,
+        Self::WriterBehind,
         Self::PcSamplesLost,
         Self::TornTail,
         Self::Damaged,
@@ -111,6 +117,7 @@ impl LossReason {
             Self::CountersNotRead => "counters_not_read",
             Self::HipNestingTooDeep => "hip_nesting_too_deep",
             Self::ToolDisabled => "tool_disabled",
+            Self::WriterBehind => "writer_behind",
             Self::PcSamplesLost => "pc_samples_lost",
             Self::TornTail => "torn_tail",
             Self::Damaged => "damaged",
@@ -134,6 +141,9 @@ impl LossReason {
             Self::CountersNotRead => "counted dispatches whose counters were not read back",
             Self::HipNestingTooDeep => "HIP API calls not traced (nested more than 16 deep on one thread)",
             Self::ToolDisabled => "dispatches and copies not traced (profiling disabled after an internal error)",
+            Self::WriterBehind => {
+                "records dropped without waiting for the capture writer (--buffer-policy drop, a signal handler, or after exit)"
+            }
             Self::PcSamplesLost => "PC samples lost (reported lost by the runtime, or not recorded)",
             Self::TornTail => "records cut off at the end of the capture (process killed mid-write)",
             Self::Damaged => "damaged records skipped in the capture",
@@ -207,6 +217,15 @@ pub struct RunHealth {
     pub hook_packets: u64,
     /// Profiled wall time (tool load to last flush), ns; 0 when the process never flushed.
     pub wall_ns: u64,
+    /// What the lossless buffer policy cost: time application threads waited for capture space
+    /// (the writer was behind), ns, all threads together.
+    pub stall_ns: u64,
+    /// Number of those waits.
+    pub stalls: u64,
+    /// The longest single wait, ns.
+    pub stall_max_ns: u64,
+    /// The most one thread waited in all, ns (the worst thread's total).
+    pub stall_thread_max_ns: u64,
     /// True when the process flushed at exit (false after a crash or kill).
     pub clean_exit: bool,
 }
@@ -228,7 +247,7 @@ impl RunHealth {
     }
 
     /// Adds another process's health (sums; `clean_exit` only if both were clean; wall time
-    /// is the longer one).
+    /// and the worst stalls are the larger ones).
     pub fn merge(&mut self, other: &RunHealth) {
         self.records_written += other.records_written;
         self.lost.merge(&other.lost);
@@ -236,13 +255,18 @@ impl RunHealth {
         self.hook_ns += other.hook_ns;
         self.hook_packets += other.hook_packets;
         self.wall_ns = self.wall_ns.max(other.wall_ns);
+        self.stall_ns = self.stall_ns.saturating_add(other.stall_ns);
+        self.stalls = self.stalls.saturating_add(other.stalls);
+        self.stall_max_ns = self.stall_max_ns.max(other.stall_max_ns);
+        self.stall_thread_max_ns = self.stall_thread_max_ns.max(other.stall_thread_max_ns);
         self.clean_exit &= other.clean_exit;
     }
 
     /// `(key, value)` pairs for output metadata, stable names: `records_written`,
     /// `lost.<reason>` for every reason (zeros included, so a consumer can tell "none" from
     /// "not reported"), `lost_total`, `incomplete_dispatches`, `hook_ns`, `hook_packets`,
-    /// `wall_ns`, `overhead_ppm` (hook time per million of wall time), `clean_exit` (0/1).
+    /// `wall_ns`, `overhead_ppm` (hook time per million of wall time), `stall_ns`, `stalls`,
+    /// `stall_max_ns`, `stall_thread_max_ns` (waits for capture space), `clean_exit` (0/1).
     pub fn metadata(&self) -> Vec<(String, u64)> {
         let mut v = vec![("records_written".to_string(), self.records_written)];
         for r in LossReason::ALL {
@@ -254,8 +278,27 @@ impl RunHealth {
         v.push(("hook_packets".into(), self.hook_packets));
         v.push(("wall_ns".into(), self.wall_ns));
         v.push(("overhead_ppm".into(), self.overhead_fraction().map(|f| (f * 1e6).round() as u64).unwrap_or(0)));
+        v.push(("stall_ns".into(), self.stall_ns));
+        v.push(("stalls".into(), self.stalls));
+        v.push(("stall_max_ns".into(), self.stall_max_ns));
+        v.push(("stall_thread_max_ns".into(), self.stall_thread_max_ns));
         v.push(("clean_exit".into(), u64::from(self.clean_exit)));
         v
+    }
+
+    /// What waiting for capture space cost, for messages (None when nobody waited).
+    pub fn stall_line(&self) -> Option<String> {
+        (self.stalls > 0).then(|| {
+            let ms = |ns: u64| ns as f64 / 1e6;
+            format!(
+                "the application waited {:.1} ms for capture space in {} wait{} (worst thread {:.1} ms in all, longest wait {:.1} ms); nothing was dropped for it (--buffer-policy drop bounds the wait by dropping records instead)",
+                ms(self.stall_ns),
+                self.stalls,
+                if self.stalls == 1 { "" } else { "s" },
+                ms(self.stall_thread_max_ns),
+                ms(self.stall_max_ns)
+            )
+        })
     }
 
     /// One line per non-zero loss, `"<count> <effect>"`, for messages.
@@ -279,7 +322,13 @@ mod tests {
             let in_process = (r as usize) < LossReason::IN_PROCESS;
             assert_eq!(in_process, !matches!(r, LossReason::TornTail | LossReason::Damaged), "{r}");
         }
-        assert_eq!(LossReason::from_index(15), None);
+        assert_eq!(LossReason::from_index(18), None);
+        assert_eq!(BufferPolicy::parse("drop"), Ok(BufferPolicy::Drop));
+        assert_eq!(BufferPolicy::parse(" lossless "), Ok(BufferPolicy::Lossless));
+        assert!(BufferPolicy::parse("block").is_err());
+        for p in BufferPolicy::ALL {
+            assert_eq!(BufferPolicy::parse(p.as_str()), Ok(p));
+        }
     }
 
     #[test]
@@ -309,5 +358,60 @@ mod tests {
         assert_eq!(meta.iter().find(|(k, _)| k == "lost.queue_table_full").map(|p| p.1), Some(0));
         assert_eq!(meta.iter().find(|(k, _)| k == "overhead_ppm").map(|p| p.1), Some(250));
         assert_eq!(a.loss_lines()[0], "2 records dropped (capture space exhausted: disk full?) [chunk_pool_empty]");
+        assert_eq!(a.stall_line(), None);
+        let mut c = RunHealth {
+            stall_ns: 3_000_000,
+            stalls: 4,
+            stall_max_ns: 2_000_000,
+            stall_thread_max_ns: 2_500_000,
+            ..Default::default()
+        };
+        c.merge(&RunHealth {
+            stall_ns: 1_000_000,
+            stalls: 1,
+            stall_max_ns: 1_000_000,
+            stall_thread_max_ns: 1_000_000,
+            ..Default::default()
+        });
+        assert_eq!((c.stall_ns, c.stalls, c.stall_max_ns, c.stall_thread_max_ns), (4_000_000, 5, 2_000_000, 2_500_000));
+        assert!(c.stall_line().unwrap().starts_with("the application waited 4.0 ms for capture space in 5 waits (worst thread 2.5 ms in all, longest wait 2.0 ms)"));
+    }
+}
+
+/// What the interception library does when a record finds no free capture chunk (the writer that
+/// extends the capture is behind). Chosen with `--buffer-policy`, passed to the library as
+/// [`BufferPolicy::ENV`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BufferPolicy {
+    /// The recording thread waits for the writer (a short spin, then a futex wait): nothing is
+    /// dropped, and the waits are reported (`stall_*` in the run's health). The default, as in
+    /// rocprofiler-sdk.
+    #[default]
+    Lossless,
+    /// The record is dropped and counted ([`LossReason::WriterBehind`]): the application's
+    /// slowdown stays bounded.
+    Drop,
+}
+
+impl BufferPolicy {
+    /// Environment variable the CLI sets for the interception library.
+    pub const ENV: &'static str = "ROCPROF_RS_BUFFER_POLICY";
+    /// Every policy.
+    pub const ALL: [BufferPolicy; 2] = [Self::Lossless, Self::Drop];
+
+    /// The policy's name on the command line and in [`Self::ENV`].
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Lossless => "lossless",
+            Self::Drop => "drop",
+        }
+    }
+
+    /// Parses a name of [`Self::as_str`].
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let s = s.trim();
+        Self::ALL.into_iter().find(|p| p.as_str() == s).ok_or_else(|| {
+            format!("unknown buffer policy `{s}` (expected {})", Self::ALL.map(|p| p.as_str()).join(" or "))
+        })
     }
 }

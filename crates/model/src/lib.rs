@@ -23,7 +23,7 @@ pub mod stream;
 mod trace;
 
 pub use api::{ApiCall, ApiDomain, ApiFamily, Correlation};
-pub use health::{LossReason, Losses, RunHealth};
+pub use health::{BufferPolicy, LossReason, Losses, RunHealth};
 pub use memory::*;
 pub use records::*;
 pub use stream::{Chain, Record, RecordSource, SourceError};

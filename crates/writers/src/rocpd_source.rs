@@ -341,6 +341,10 @@ impl RocpdSource {
                 "hook_ns" => h.hook_ns = value,
                 "hook_packets" => h.hook_packets = value,
                 "wall_ns" => h.wall_ns = value,
+                "stall_ns" => h.stall_ns = value,
+                "stalls" => h.stalls = value,
+                "stall_max_ns" => h.stall_max_ns = value,
+                "stall_thread_max_ns" => h.stall_thread_max_ns = value,
                 "clean_exit" => h.clean_exit = value != 0,
                 key => {
                     if let Some(reason) =

@@ -94,6 +94,14 @@ pub(crate) struct Args {
     #[arg(long, value_enum, value_name = "LEVEL")]
     log_level: Option<LogLevelArg>,
 
+    /// What a recording thread does when the capture has no free space yet (its writer is
+    /// behind, e.g. on a loaded machine): `lossless` (default) waits for the writer, so nothing
+    /// is lost and the waits are reported (run_health `stall_*`); `drop` never waits, bounding
+    /// the application's slowdown, and counts what it dropped (`lost.writer_behind`). A full disk
+    /// is a counted loss either way.
+    #[arg(long, value_name = "POLICY", value_parser = parse_buffer_policy)]
+    buffer_policy: Option<rocprof_model::BufferPolicy>,
+
     /// List the available agents (and, with an application, run it afterwards).
     #[arg(short = 'L', long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", value_parser = parse_bool)]
     list_avail: Option<bool>,
@@ -130,6 +138,11 @@ pub(crate) struct Args {
     /// The application and its arguments, after `--`.
     #[arg(last = true, value_name = "APP")]
     app: Vec<OsString>,
+}
+
+/// `--buffer-policy`: one of [`rocprof_model::BufferPolicy`]'s names.
+fn parse_buffer_policy(s: &str) -> Result<rocprof_model::BufferPolicy, String> {
+    rocprof_model::BufferPolicy::parse(s)
 }
 
 /// rocprofv3's BOOL words.
@@ -275,6 +288,7 @@ impl Args {
                 Some(t) => SummaryOutput::File(t.to_string()),
             },
             log_level,
+            buffer_policy: self.buffer_policy.unwrap_or_default(),
             list_avail: self.list_avail.unwrap_or(false),
             from_capture: self.from_capture,
             simulate,
@@ -292,6 +306,16 @@ mod tests {
     fn parse(args: &[&str]) -> Result<Config> {
         let argv = std::iter::once("rocprof-rs").chain(args.iter().copied());
         Args::try_parse_from(argv).map_err(|e| anyhow::anyhow!("{e}"))?.into_config()
+    }
+
+    #[test]
+    fn buffer_policy_defaults_to_lossless_and_refuses_unknown_names() {
+        use rocprof_model::BufferPolicy;
+        assert_eq!(parse(&["--", "app"]).unwrap().buffer_policy, BufferPolicy::Lossless);
+        assert_eq!(parse(&["--buffer-policy", "drop", "--", "app"]).unwrap().buffer_policy, BufferPolicy::Drop);
+        assert_eq!(parse(&["--buffer-policy=lossless", "--", "app"]).unwrap().buffer_policy, BufferPolicy::Lossless);
+        let e = parse(&["--buffer-policy", "block", "--", "app"]).unwrap_err().to_string();
+        assert!(e.contains("lossless or drop"), "{e}");
     }
 
     #[test]

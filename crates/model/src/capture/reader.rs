@@ -541,6 +541,7 @@ impl<R: ReadAt> CaptureReader<R> {
         // Chunks in claim order. An unclaimed chunk (pre-extended but never used) is all zero; a
         // chunk with a damaged header but other bytes is counted and still read.
         let mut chunks = Vec::new();
+        let mut stall_by_thread = std::collections::HashMap::new();
         let mut chunk_header = [0u8; CHUNK_HEADER_SIZE];
         let mut off = header_size as u64;
         while off < total {
@@ -553,6 +554,14 @@ impl<R: ReadAt> CaptureReader<R> {
                 let h = &mut info.health;
                 h.hook_ns = h.hook_ns.saturating_add(u64_at(&chunk_header, chunk::HOOK_NS));
                 h.hook_packets = h.hook_packets.saturating_add(u64_at(&chunk_header, chunk::HOOK_PACKETS));
+                let stall = u64_at(&chunk_header, chunk::STALL_NS);
+                h.stall_ns = h.stall_ns.saturating_add(stall);
+                h.stalls = h.stalls.saturating_add(u64_at(&chunk_header, chunk::STALLS));
+                h.stall_max_ns = h.stall_max_ns.max(u64_at(&chunk_header, chunk::STALL_MAX_NS));
+                if stall > 0 {
+                    let t = stall_by_thread.entry(u32_at(&chunk_header, chunk::TID)).or_insert(0u64);
+                    *t = t.saturating_add(stall);
+                }
                 chunks.push(ChunkRef { offset: off, len, seq: u64_at(&chunk_header, chunk::SEQ) });
             } else if len >= CHUNK_HEADER_SIZE {
                 let mut rest = vec![0u8; len];
@@ -571,6 +580,7 @@ impl<R: ReadAt> CaptureReader<R> {
             off += chunk_size as u64;
         }
         chunks.sort_by_key(|c| c.seq);
+        info.health.stall_thread_max_ns = stall_by_thread.values().copied().max().unwrap_or(0);
         Ok(Self {
             src,
             info,

@@ -117,8 +117,17 @@ fn stream(s: &mut StringTable) -> Vec<Record> {
     let values = |s: &mut StringTable, v: f64| {
         vec![CounterValue { counter: CounterId(1), name: s.intern("SQ_WAVES"), value: v }]
     };
-    let mut health =
-        RunHealth { records_written: 99, hook_ns: 5_000, hook_packets: 2, wall_ns: 800_000, ..RunHealth::default() };
+    let mut health = RunHealth {
+        records_written: 99,
+        hook_ns: 5_000,
+        hook_packets: 2,
+        wall_ns: 800_000,
+        stall_ns: 7_000,
+        stalls: 3,
+        stall_max_ns: 4_000,
+        stall_thread_max_ns: 6_000,
+        ..RunHealth::default()
+    };
     health.lost.set(LossReason::SignalPoolEmpty, 3);
     let d1 = dispatch(1, 11, 50_000);
     let d2 = dispatch(2, 13, 60_000);
