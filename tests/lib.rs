@@ -120,6 +120,16 @@ pub fn run(program: &Path, args: &[&str], env: &[(String, String)]) -> Run {
     }
 }
 
+/// Runs a prepared command to completion, capturing both streams.
+pub fn run_command(mut cmd: Command) -> Run {
+    let out = cmd.output().unwrap_or_else(|e| panic!("running {cmd:?}: {e}"));
+    Run {
+        status: out.status,
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
 /// Runs `rocprof-rs <cli_args> -- <app> <app_args>`.
 pub fn profile(stage: &Stage, cli_args: &[&str], app: &Path, app_args: &[&str], env: &[(String, String)]) -> Run {
     let app = app.display().to_string();

@@ -3,8 +3,52 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use rocprof_e2e::{db_kernels, find_one, profile, read_csv, scratch, Csv, DbKernel, Run, ScratchGuard, Stage};
+use rocprof_test_inputs::sid;
+
+/// The Debian sid chroot with ROCm 6.4 (`cargo xtask sid`, `$ROCPROF_RS_SID_ROOT`), or `None`
+/// after printing why the caller skips (a failure under `CI=true`, where `cargo xtask test` builds it).
+#[track_caller]
+pub(crate) fn sid_root(test: &str) -> Option<PathBuf> {
+    let root = sid::root();
+    if sid::is_complete(&root) {
+        return Some(root);
+    }
+    rocprof_test_inputs::skip_or_fail(
+        test,
+        format_args!(
+            "no complete sid chroot at {} (ROCPROF_RS_SID_ROOT; build it: sudo cargo xtask sid)",
+            root.display()
+        ),
+    );
+    None
+}
+
+/// A HIP 6.4 fixture (`fixtures/hip6/<name>.cpp`, built by `cargo xtask build` with the chroot's
+/// hipcc 7 for gfx90a, gfx942, gfx1100 and gfx1201), or `None` after printing why the caller skips.
+/// With the chroot present, a missing program is a failure.
+#[track_caller]
+pub(crate) fn hip6_fixture(stage: &Stage, name: &str, test: &str) -> Option<(PathBuf, PathBuf)> {
+    let root = sid_root(test)?;
+    let p = stage.dir.join("fixtures").join("hip6").join(name);
+    assert!(
+        p.is_file(),
+        "{test}: {} is not staged although the sid chroot exists; run `cargo xtask build`",
+        p.display()
+    );
+    Some((root, p))
+}
+
+/// A command that runs the host program `program` (under the stage, the workspace or /tmp) inside
+/// the sid chroot `root`, with the stage first on `LD_LIBRARY_PATH` so that HIP 6.4 loads hsa-sim,
+/// not sid's ROCr. Add arguments and environment (`ROCPROF_RS_SIM_AGENTS`) to it as to any command.
+pub(crate) fn sid_command(stage: &Stage, root: &Path, program: &Path) -> Command {
+    let mut cmd = sid::command(root, &[&stage.dir], program);
+    cmd.env("LD_LIBRARY_PATH", &stage.dir);
+    cmd
+}
 
 /// A profiled run and where its outputs went.
 pub(crate) struct Profiled {

@@ -24,5 +24,6 @@ mod programs;
 mod refusals;
 mod rocpd_amd;
 mod scratch_trace;
+mod sid;
 mod soak;
 mod sys_formats;

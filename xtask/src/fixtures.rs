@@ -155,8 +155,9 @@ pub(crate) fn stage_fixtures(stage: &Path) -> Result<()> {
     status(cmd).context("building the /dev/kfd open() redirect")?;
 
     let hip = stage_hip_programs(stage, &src.join("hip"), &out)?;
+    let hip6 = crate::sid::stage_hip6(stage)?;
     println!(
-        "xtask: fixtures: {copied} code objects, {} C programs, {hip} HIP programs, test tool and rocminfo shims in {}",
+        "xtask: fixtures: {copied} code objects, {} C programs, {hip} HIP programs, {hip6} HIP 6.4 programs, test tool and rocminfo shims in {}",
         PROGRAMS.len() + if roctx_staged { ROCTX_PROGRAMS.len() } else { 0 },
         out.display()
     );

@@ -11,6 +11,7 @@ mod counters;
 mod fixtures;
 mod hsa_api;
 mod isa_tables;
+mod sid;
 mod stage;
 
 /// One line of help per task, printed by `cargo xtask help`.
@@ -21,6 +22,7 @@ const TASKS: &[(&str, &str)] = &[
     ("test", "fmt and clippy gates, setup, build, then the whole test suite against the staged artifacts"),
     ("bench", "run the benchmarks (tracing overhead, rocpd write rate, SQTT decode rate, ISA interpreter rate)"),
     ("ci", "what .ci/run does: test"),
+    ("sid", "build (or check) the Debian sid chroot with ROCm 6.4 at $ROCPROF_RS_SID_ROOT (root; --rebuild: from scratch)"),
     ("fixtures", "rebuild the AMDGPU code objects from fixtures/kernels/*.cl (--check: compare; --stage DIR: stage C fixtures only)"),
     ("codegen-isa", "regenerate crates/isa/tables/*.txt from llvm-mc-19's disassembly (--check: only verify)"),
     ("codegen-counters", "regenerate schemas/counters/counters.txt from ../shared/reference (--check: only verify)"),
@@ -47,6 +49,7 @@ fn run() -> Result<()> {
         "demo" => demo(rest),
         "test" | "ci" => test(rest),
         "bench" => bench(rest),
+        "sid" => sid::task(rest),
         "codegen-isa" => isa_tables::codegen(rest),
         "fixtures" => fixtures::rebuild_kernels(rest),
         "codegen-counters" => counters::codegen(rest),
@@ -102,6 +105,7 @@ fn test(rest: &[String]) -> Result<()> {
     ci_inputs()?;
     lint()?;
     stage::setup()?;
+    sid::for_test(rocprof_test_inputs::on_ci())?;
     let stage = stage::build()?;
     let mut cmd = cargo();
     cmd.args(["test", "--release", "--workspace"]).args(rest).env("ROCPROF_RS_STAGE", &stage);

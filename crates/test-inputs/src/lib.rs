@@ -25,6 +25,8 @@
 
 #![forbid(unsafe_code)]
 
+pub mod sid;
+
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
 
