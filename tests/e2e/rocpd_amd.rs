@@ -12,7 +12,7 @@ use std::process::Command;
 use rocprof_e2e::{profile, scratch, stage};
 
 /// The verdicts of `run.sh`'s shim-mode checks by check name, and its whole report.
-fn rocpd_check(test: &str, db: &Path) -> Option<(BTreeMap<String, String>, String)> {
+pub(crate) fn rocpd_check(test: &str, db: &Path) -> Option<(BTreeMap<String, String>, String)> {
     let Some(mirror) = std::env::var_os("ROCPD_MIRROR") else {
         rocprof_test_inputs::skip_optional(test, "ROCPD_MIRROR (a git dir of ROCm/rocm-systems) is not set");
         return None;

@@ -79,6 +79,10 @@ thread_local! {
     static FRAMES: Frames = const { Frames { frames: UnsafeCell::new([const { Frame::EMPTY }; DEPTH]), top: Cell::new(0) } };
 }
 
+// No destructor (checked): exit handlers and TLS destructors of other code can still use it
+// (see `hip::v6`, HIP 6.4 calls from `__cxa_finalize`).
+const _: () = assert!(!std::mem::needs_drop::<Frames>());
+
 impl Frame {
     const EMPTY: Frame = Frame { data: [0; HIP_API_DATA_SIZE], call: None, id: 0, prev_stream: u64::MAX };
 }

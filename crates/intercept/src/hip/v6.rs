@@ -86,6 +86,10 @@ thread_local! {
     static FRAMES: Frames = const { Frames { calls: UnsafeCell::new([None; DEPTH]), top: Cell::new(0) } };
 }
 
+// No destructor: the thread-local is never torn down, so HIP calls made from exit handlers (after
+// the thread's TLS destructors ran) still find it.
+const _: () = assert!(!std::mem::needs_drop::<Frames>());
+
 /// The tracer callback HIP calls at the start of every API call (and with its activity probes).
 ///
 /// # Safety
@@ -366,6 +370,46 @@ mod tests {
         }
     }
 
+    /// Runs the test `name` (this module's) again in a child process of the test binary and
+    /// checks that it passed there; returns false in the child, which then runs the body. For
+    /// tests that install the process-wide state, which the other tests must not see.
+    fn in_child(name: &str) -> bool {
+        const CHILD: &str = "ROCPROF_RS_TEST_HIP6_CHILD";
+        if std::env::var_os(CHILD).is_some() {
+            return false;
+        }
+        let exe = std::env::current_exe().unwrap();
+        let out = std::process::Command::new(exe)
+            .args([&format!("hip::v6::tests::{name}"), "--exact", "--nocapture", "--test-threads", "1"])
+            .env(CHILD, "1")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success() && text.contains("1 passed"), "child:\n{text}");
+        true
+    }
+
+    /// This process as a traced one: a capture, HIP runtime tracing through the tracer, every
+    /// operation named as `register` names them (from HIP's own strings).
+    fn traced_process() -> (std::path::PathBuf, &'static crate::state::Global) {
+        let path = std::env::temp_dir().join(format!("rocprof-hip6-{}.rpcap", std::process::id()));
+        let sink: &'static crate::sink::Sink =
+            Box::leak(Box::new(crate::sink::Sink::create(&path, &Default::default()).unwrap()));
+        let g = crate::state::init_global(crate::state::Global::new(sink, true, &[0xA9]));
+        super::super::RUNTIME.store(true, Ordering::Relaxed);
+        super::super::MECHANISM.store(super::super::Mechanism::Tracer as u8, Ordering::Relaxed);
+        crate::state::set_collecting(true);
+        for (i, f) in HIP_PROF_OPS_6_4.iter().enumerate() {
+            let name: &'static std::ffi::CStr = Box::leak(std::ffi::CString::new(f.name).unwrap().into_boxed_c_str());
+            assert!(name_operation(i as u32 + 1, name.as_ptr(), f.name));
+        }
+        (path, g)
+    }
+
+    fn id_of(name: &str) -> u32 {
+        HIP_PROF_OPS_6_4.iter().position(|f| f.name == name).unwrap() as u32 + 1
+    }
+
     fn arg(name: &str, param: &str) -> HipProfArg {
         let f = HIP_PROF_OPS_6_4.iter().find(|f| f.name == name).unwrap();
         *f.args.iter().find(|a| a.name == param).unwrap()
@@ -378,34 +422,11 @@ mod tests {
     /// installs the process-wide state, which the other tests must not see.
     #[test]
     fn a_call_through_the_tracer_protocol_is_recorded_with_its_arguments_and_stream() {
-        const CHILD: &str = "ROCPROF_RS_TEST_HIP6_CHILD";
-        if std::env::var_os(CHILD).is_none() {
-            let exe = std::env::current_exe().unwrap();
-            let name = "hip::v6::tests::a_call_through_the_tracer_protocol_is_recorded_with_its_arguments_and_stream";
-            let out = std::process::Command::new(exe)
-                .args([name, "--exact", "--nocapture", "--test-threads", "1"])
-                .env(CHILD, "1")
-                .output()
-                .unwrap();
-            let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-            assert!(out.status.success() && text.contains("1 passed"), "child:\n{text}");
+        if in_child("a_call_through_the_tracer_protocol_is_recorded_with_its_arguments_and_stream") {
             return;
         }
         use rocprof_model::LossReason;
-        let path = std::env::temp_dir().join(format!("rocprof-hip6-{}.rpcap", std::process::id()));
-        let sink: &'static crate::sink::Sink =
-            Box::leak(Box::new(crate::sink::Sink::create(&path, &Default::default()).unwrap()));
-        let g = crate::state::init_global(crate::state::Global::new(sink, true, &[0xA9]));
-        super::super::RUNTIME.store(true, Ordering::Relaxed);
-        super::super::MECHANISM.store(super::super::Mechanism::Tracer as u8, Ordering::Relaxed);
-        crate::state::set_collecting(true);
-        // Named as `register` names them, from HIP's own strings.
-        let names: Vec<std::ffi::CString> =
-            HIP_PROF_OPS_6_4.iter().map(|f| std::ffi::CString::new(f.name).unwrap()).collect();
-        for (i, n) in names.iter().enumerate() {
-            assert!(name_operation(i as u32 + 1, n.as_ptr(), HIP_PROF_OPS_6_4[i].name));
-        }
-        let id_of = |name: &str| HIP_PROF_OPS_6_4.iter().position(|f| f.name == name).unwrap() as u32 + 1;
+        let (path, g) = traced_process();
         let (launch, get_device) = (id_of("hipLaunchKernel"), id_of("hipGetDevice"));
 
         // HIP's activity probes (HIP_OPS, data NULL) are declined: kernels come from HSA.
@@ -460,9 +481,61 @@ mod tests {
         let l = calls.iter().find(|c| c.operation == launch).unwrap();
         assert_eq!(cap.trace.strings.resolve(l.name), "hipLaunchKernel");
         assert_eq!(l.correlation.internal.0, id);
-        assert_eq!(&l.args[..], &[0x1234, super::super::pack_dim3(16, 2, 1), super::super::pack_dim3(256, 1, 1), 0x5000, 4096, 0xABCD]);
+        assert_eq!(
+            &l.args[..],
+            &[0x1234, super::super::pack_dim3(16, 2, 1), super::super::pack_dim3(256, 1, 1), 0x5000, 4096, 0xABCD]
+        );
         let d = calls.iter().find(|c| c.operation == get_device && c.correlation.ancestor.0 == id).unwrap();
         assert_eq!(&d.args[..], &[0x99]);
         assert!(d.start >= l.start && d.end <= l.end, "the nested call lies inside the launch");
+    }
+
+    /// HIP calls made while a thread's thread-local storage is being torn down (as HIP 6.4 makes
+    /// them from `__cxa_finalize`, after glibc ran the main thread's TLS destructors) are recorded:
+    /// the thread-locals the tracer path touches (the frames, the correlation context, the
+    /// capture cursor, the thread id) have no destructor, so they are never gone. Made from the
+    /// destructor of a thread-local that the exiting thread tears down; a thread-local with a
+    /// destructor on this path would be torn down before or with it and the call lost (with
+    /// `try_with`) or panic (with `with`).
+    #[test]
+    fn hip_calls_made_while_thread_locals_are_torn_down_are_recorded() {
+        if in_child("hip_calls_made_while_thread_locals_are_torn_down_are_recorded") {
+            return;
+        }
+        let (path, _g) = traced_process();
+        struct CallsHipWhenDropped;
+        impl Drop for CallsHipWhenDropped {
+            fn drop(&mut self) {
+                let id = id_of("hipFree");
+                let mut call = HipCall::new();
+                assert_eq!(call.open(id), 0, "traced while TLS is torn down");
+                call.put(arg("hipFree", "ptr").offset, &0xF4EEu64.to_le_bytes());
+                call.enter(id);
+                call.exit(id);
+            }
+        }
+        thread_local! {
+            static LATE: std::cell::RefCell<Option<CallsHipWhenDropped>> = const { std::cell::RefCell::new(None) };
+        }
+        let tid = std::thread::spawn(|| {
+            // Registered before the thread touches any of ours: torn down after them, if they
+            // had destructors.
+            LATE.with(|l| *l.borrow_mut() = Some(CallsHipWhenDropped));
+            // One traced call while alive, so the thread's thread-locals are all in use.
+            let id = id_of("hipGetDevice");
+            let mut call = HipCall::new();
+            assert_eq!(call.open(id), 0);
+            call.enter(id);
+            call.exit(id);
+            crate::sink::tid()
+        })
+        .join()
+        .unwrap();
+        let cap = rocprof_model::capture::read_capture(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        let free = cap.trace.api_calls.iter().find(|c| c.operation == id_of("hipFree"));
+        let free = free.expect("the hipFree made from the thread-local destructor is recorded");
+        assert_eq!(&free.args[..], &[0xF4EE]);
+        assert_eq!(free.thread.0, tid, "on the exiting thread");
     }
 }
