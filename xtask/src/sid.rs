@@ -27,11 +27,6 @@ pub(crate) const PACKAGES: &[&str] =
 /// Packages whose versions are recorded besides [`PACKAGES`]: the runtimes the fixtures load.
 const RECORDED: &[&str] = &["libamdhip64-6", "libhsa-runtime64-1", "librocblas4", "libamd-comgr3", "clang-21"];
 
-/// GPU targets of the HIP 6.4 fixtures (one fat binary each): hsa-sim's targets that HIP 6.4 runs
-/// on. clang-21 also builds gfx950, but HIP 6.4's own ISA table has no gfx950 (it refuses the
-/// device), so it is left out.
-pub(crate) const HIP6_TARGETS: &[&str] = &["gfx90a", "gfx942", "gfx1100", "gfx1201"];
-
 /// Debian mirror debootstrap and apt use (`ROCPROF_RS_SID_MIRROR` overrides).
 const DEFAULT_MIRROR: &str = "http://deb.debian.org/debian";
 
@@ -169,7 +164,7 @@ fn versions_text(root: &Path) -> Result<String> {
 }
 
 /// Builds every `fixtures/hip6/<stem>.cpp` with the chroot's hipcc into `stage/fixtures/hip6/<stem>`
-/// (one fat binary for [`HIP6_TARGETS`]) and records the versions used in `stage/sid-versions.txt`.
+/// (one fat binary for `rocprof_test_inputs::sid::HIP6_TARGETS`) and records the versions used in `stage/sid-versions.txt`.
 /// A program newer than its source, `check.h` and the chroot's stamp is kept. A line
 /// `// hipcc-args: ...` in a source adds arguments (libraries: `-lroctx64`, `-lrocblas`). Without a
 /// complete chroot nothing is built (`cargo xtask test` has already failed under CI in that case).
@@ -193,7 +188,11 @@ pub(crate) fn stage_hip6(stage: &Path) -> Result<usize> {
         return Ok(0);
     }
     let stage = &stage.canonicalize().with_context(|| format!("resolving {}", stage.display()))?;
-    fs::write(stage.join("sid-versions.txt"), versions_text(&sid)?)?;
+    let versions = versions_text(&sid)?;
+    fs::write(stage.join("sid-versions.txt"), &versions)?;
+    // The versions this run builds and tests with, in the log (sid moves daily).
+    let short: Vec<&str> = versions.lines().skip(1).collect();
+    println!("xtask: sid: {} ({})", sid.display(), short.join(", "));
     let out = stage.join("fixtures").join("hip6");
     fs::create_dir_all(&out)?;
     let mtime = |p: &Path| fs::metadata(p).and_then(|m| m.modified()).ok();
@@ -224,7 +223,7 @@ pub(crate) fn stage_hip6(stage: &Path) -> Result<usize> {
                 .flat_map(str::split_whitespace)
                 .collect();
             let mut cmd = chroot::command(&sid, &[stage], "/usr/bin/hipcc");
-            for target in HIP6_TARGETS {
+            for target in chroot::HIP6_TARGETS {
                 cmd.arg(format!("--offload-arch={target}"));
             }
             cmd.args(["-O2", "-g", "-Wall"])
@@ -247,4 +246,27 @@ pub(crate) fn stage_hip6(stage: &Path) -> Result<usize> {
         }
     }
     Ok(sources.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chroot counts as current only with a stamp naming today's package list; its versions are
+    /// what `sid-versions.txt` gets.
+    #[test]
+    fn a_chroot_is_current_only_with_a_stamp_for_todays_package_list() {
+        let root = std::env::temp_dir().join(format!("xtask-sid-stamp-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        fs::create_dir_all(root.join("etc")).unwrap();
+        assert!(!current(&root), "no stamp");
+        fs::write(root.join(chroot::STAMP), "packages: hipcc\nhipcc 7.0.2\n").unwrap();
+        assert!(!current(&root), "a stamp for another package list");
+        fs::write(root.join(chroot::STAMP), format!("{}\nhipcc 7.0.2+dfsg-3\nrocminfo 7.2.4-1\n", packages_line()))
+            .unwrap();
+        assert!(current(&root));
+        let text = versions_text(&root).unwrap();
+        assert_eq!(text, format!("# Debian sid chroot {}\nhipcc 7.0.2+dfsg-3\nrocminfo 7.2.4-1\n", root.display()));
+        fs::remove_dir_all(&root).unwrap();
+    }
 }

@@ -327,7 +327,8 @@ unsafe fn agent_info(a: &'static Agent, attribute: u32, value: *mut c_void) -> R
             HSA_AGENT_INFO_EXTENSIONS => {
                 let mut mask = [0u8; 128];
                 if gpu.is_some() {
-                    for ext in [HSA_EXTENSION_AMD_PROFILER, HSA_EXTENSION_AMD_LOADER] {
+                    // ROCr lists the images extension on every GPU (`image_info`).
+                    for ext in [HSA_EXTENSION_IMAGES, HSA_EXTENSION_AMD_PROFILER, HSA_EXTENSION_AMD_LOADER] {
                         mask[(ext / 8) as usize] |= 1 << (ext % 8);
                     }
                 }
@@ -382,7 +383,12 @@ unsafe fn agent_info(a: &'static Agent, attribute: u32, value: *mut c_void) -> R
             HSA_AMD_AGENT_INFO_AQL_EXTENSIONS => put(value, [0u8; 8]),
             HSA_AMD_AGENT_INFO_SCRATCH_LIMIT_MAX => put(value, if gpu.is_some() { 1u64 << 32 } else { 0 }),
             HSA_AMD_AGENT_INFO_SCRATCH_LIMIT_CURRENT => put(value, if gpu.is_some() { 1u64 << 30 } else { 0 }),
-            _ => return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT),
+            // SAFETY: as above (the image attributes' types are documented with them).
+            other => {
+                if !crate::image_info::agent_info(gpu, other, value)? {
+                    return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
+                }
+            }
         }
     }
     Ok(())

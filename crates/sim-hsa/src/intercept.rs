@@ -31,7 +31,7 @@
 //! re-initialises all three in place (new ids, a new generation). Their memory is never freed, so an
 //! address held by late work stays valid memory.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
@@ -69,11 +69,68 @@ pub(crate) struct Intercept {
 /// Destroyed intercept queues (their `Intercept` addresses), ready for reuse.
 static SPARE: Mutex<Vec<usize>> = Mutex::new(Vec::new());
 
+/// A stack of at most `N` copies of `T`. It needs no destructor, so a thread-local holding one
+/// registers none and stays usable while the thread's other thread-locals are being destroyed and
+/// after: HIP 6.4 destroys its queues (and may submit to them) from `__cxa_finalize`, when Rust's
+/// thread-locals with destructors are gone and `with` on them panics.
+struct Stack<T: Copy, const N: usize> {
+    len: usize,
+    items: [T; N],
+}
+
+impl<T: Copy + PartialEq, const N: usize> Stack<T, N> {
+    const fn new(fill: T) -> Self {
+        Stack { len: 0, items: [fill; N] }
+    }
+
+    /// Pushes `x`; false (nothing pushed) when full.
+    fn push(&mut self, x: T) -> bool {
+        if self.len == N {
+            return false;
+        }
+        self.items[self.len] = x;
+        self.len += 1;
+        true
+    }
+
+    fn pop(&mut self) {
+        self.len = self.len.saturating_sub(1);
+    }
+
+    fn last(&self) -> Option<T> {
+        self.len.checked_sub(1).map(|i| self.items[i])
+    }
+
+    fn contains(&self, x: T) -> bool {
+        self.items[..self.len].contains(&x)
+    }
+
+    fn is_full(&self) -> bool {
+        self.len == N
+    }
+
+    /// Removes the innermost `x`.
+    fn remove(&mut self, x: T) {
+        if let Some(i) = self.items[..self.len].iter().rposition(|y| *y == x) {
+            self.items.copy_within(i + 1..self.len, i);
+            self.len -= 1;
+        }
+    }
+}
+
+/// Nesting limits of the per-thread stacks (a handler that submits to another intercept queue nests
+/// one level; real tools nest one or two).
+const MAX_CHAIN: usize = 64;
+const MAX_ACTIVE: usize = 32;
+
+// Const-initialised without destructors (see `Stack`): never "during or after destruction".
 thread_local! {
     /// Chain cursor for `writer`: (intercept, stage index, user packet index), innermost last.
-    static CHAIN: RefCell<Vec<(usize, usize, u64)>> = const { RefCell::new(Vec::new()) };
+    static CHAIN: RefCell<Stack<(usize, usize, u64), MAX_CHAIN>> = const { RefCell::new(Stack::new((0, 0, 0))) };
     /// Intercept queues this thread is processing (re-entrancy detection).
-    static ACTIVE: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+    static ACTIVE: RefCell<Stack<usize, MAX_ACTIVE>> = const { RefCell::new(Stack::new(0)) };
+    /// The intercept queue whose retry thread this is (0: none).
+    static RETRY_OF: Cell<usize> = const { Cell::new(0) };
 }
 
 fn of(q: &'static Queue) -> Option<&'static Intercept> {
@@ -93,15 +150,11 @@ pub(crate) fn hardware_of(q: &'static Queue) -> &'static Queue {
 pub(crate) fn destroy_if_intercept(q: &'static Queue) -> bool {
     let Some(ic) = of(q) else { return false };
     let me = ic as *const Intercept as usize;
-    let retry_thread = ic
-        .retry
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .as_ref()
-        .is_some_and(|h| h.thread().id() == std::thread::current().id());
+    // (Not `std::thread::current()`: it is unavailable once the thread's locals are destroyed.)
+    let retry_thread = RETRY_OF.with(Cell::get) == me;
     // From inside one of this queue's handlers (this thread holds its lock) or on its retry thread,
     // the queue cannot wait for its own processing to end: it is stopped but never reused.
-    let reusable = !ACTIVE.with(|a| a.borrow().contains(&me)) && !retry_thread;
+    let reusable = !ACTIVE.with(|a| a.borrow().contains(me)) && !retry_thread;
     if reusable {
         let _g = ic.lock.lock().unwrap_or_else(|e| e.into_inner());
         ic.dead.store(true, Ordering::Release);
@@ -148,8 +201,9 @@ pub(crate) fn doorbell_rung(proxy_addr: usize, _value: i64) {
     let Some(ic) = of(proxy) else { return };
     let me = ic as *const Intercept as usize;
     let generation = ic.generation.load(Ordering::Acquire);
-    if ACTIVE.with(|a| a.borrow().contains(&me)) {
-        // A handler rang its own queue's doorbell: process later, off this stack (ROCr defers too).
+    if ACTIVE.with(|a| a.borrow().contains(me) || a.borrow().is_full()) {
+        // A handler rang its own queue's doorbell (or nesting is too deep to track): process later,
+        // off this stack (ROCr defers too).
         crate::events::run_async(Box::new(move || {
             // SAFETY: as above; an `Intercept` is never freed. `process` does nothing if the queue was
             // destroyed (or its block reused) meanwhile.
@@ -167,13 +221,19 @@ fn process(ic: &'static Intercept, generation: u64) {
     if ic.dead.load(Ordering::Acquire) || ic.generation.load(Ordering::Acquire) != generation {
         return;
     }
-    ACTIVE.with(|a| a.borrow_mut().push(me));
+    if !ACTIVE.with(|a| a.borrow_mut().push(me)) {
+        // Only a retry thread starts here without `doorbell_rung`'s check, and its stack is empty.
+        crate::diag!("intercept queue processing nested deeper than {MAX_ACTIVE} on one thread; deferred");
+        drop(_g);
+        crate::events::run_async(Box::new(move || process(ic, generation)));
+        return;
+    }
     flush_overflow(ic);
     let p = ic.proxy;
     if !ic.overflow.lock().unwrap_or_else(|e| e.into_inner()).is_empty() {
         // Still blocked by a full hardware ring: the helper thread resumes processing.
         start_flusher(ic);
-        ACTIVE.with(|a| a.borrow_mut().retain(|x| *x != me));
+        ACTIVE.with(|a| a.borrow_mut().remove(me));
         return;
     }
     loop {
@@ -204,7 +264,7 @@ fn process(ic: &'static Intercept, generation: u64) {
             break;
         }
     }
-    ACTIVE.with(|a| a.borrow_mut().retain(|x| *x != me));
+    ACTIVE.with(|a| a.borrow_mut().remove(me));
 }
 
 /// Runs stage `stage` (1-based; 0 = the hardware submitter) on `count` packets.
@@ -221,7 +281,11 @@ fn invoke(
         return;
     }
     let (h, data) = handlers[stage - 1];
-    CHAIN.with(|c| c.borrow_mut().push((ic as *const Intercept as usize, stage, index)));
+    if !CHAIN.with(|c| c.borrow_mut().push((ic as *const Intercept as usize, stage, index))) {
+        crate::diag!("intercept handlers nested deeper than {MAX_CHAIN} on one thread; packets submitted unhandled");
+        submit(ic, pkts, count);
+        return;
+    }
     // SAFETY: calls the tool's registered handler with packets valid for the duration of the call and a
     // writer that forwards to the next stage on this thread.
     unsafe { h(pkts, count, index, data as *mut c_void, Some(writer)) };
@@ -229,7 +293,7 @@ fn invoke(
 }
 
 unsafe extern "C" fn writer(pkts: *const c_void, pkt_count: u64) {
-    let top = CHAIN.with(|c| c.borrow().last().copied());
+    let top = CHAIN.with(|c| c.borrow().last());
     let Some((ic, stage, index)) = top else {
         crate::diag!("intercept writer called outside of a handler; packets dropped");
         return;
@@ -238,7 +302,11 @@ unsafe extern "C" fn writer(pkts: *const c_void, pkt_count: u64) {
     let ic = unsafe { &*(ic as *const Intercept) };
     let handlers: Vec<(Handler, usize)> = ic.handlers.lock().unwrap_or_else(|e| e.into_inner()).clone();
     // Run the next older stage with the cursor moved down, then restore it for further writer calls.
-    CHAIN.with(|c| c.borrow_mut().push((ic as *const Intercept as usize, stage - 1, index)));
+    if !CHAIN.with(|c| c.borrow_mut().push((ic as *const Intercept as usize, stage - 1, index))) {
+        crate::diag!("intercept handlers nested deeper than {MAX_CHAIN} on one thread; packets submitted unhandled");
+        submit(ic, pkts, pkt_count);
+        return;
+    }
     let inner = stage - 1;
     if inner == 0 {
         submit(ic, pkts, pkt_count);
@@ -374,6 +442,7 @@ fn start_flusher(ic: &'static Intercept) {
 /// submits the overflow as the hardware ring drains and resumes processing the proxy ring. Ends when
 /// the queue is destroyed (which unparks and joins it).
 fn retry_loop(ic: &'static Intercept, generation: u64) {
+    RETRY_OF.with(|r| r.set(ic as *const Intercept as usize));
     let overflow_empty = || ic.overflow.lock().unwrap_or_else(|e| e.into_inner()).is_empty();
     loop {
         if ic.dead.load(Ordering::Acquire) {
@@ -785,6 +854,76 @@ mod tests {
     unsafe extern "C" fn mark_async_thread(_: *mut std::ffi::c_void) {
         ASYNC.0.lock().unwrap().1 = true;
         ASYNC.1.notify_all();
+    }
+
+    unsafe extern "C" fn forward(
+        pkts: *const std::ffi::c_void,
+        count: u64,
+        _i: u64,
+        _d: *mut std::ffi::c_void,
+        w: hsa_amd_queue_intercept_packet_writer,
+    ) {
+        // SAFETY: forwarding the packets we were given to our writer, from inside the handler.
+        unsafe { w.unwrap()(pkts, count) };
+    }
+
+    /// What the thread-local destructor of the test below saw: the status of a barrier submitted
+    /// through the intercept queue (0 = completed), and that of `hsa_queue_destroy`.
+    static AT_EXIT: std::sync::Mutex<Option<(i64, hsa_status_t)>> = std::sync::Mutex::new(None);
+
+    /// Submits one barrier through the intercept queue (handler chain included), waits for it, then
+    /// destroys the queue, when dropped.
+    struct UseAtExit(usize);
+
+    impl Drop for UseAtExit {
+        fn drop(&mut self) {
+            let q = self.0 as *mut hsa_queue_t;
+            let done = signal(1);
+            submit(q, &barrier_and(0, done.handle, true));
+            // SAFETY: live signal and our queue.
+            let outcome = unsafe {
+                let v =
+                    hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 2_000_000_000, HSA_WAIT_STATE_BLOCKED);
+                (v, hsa_queue_destroy(q))
+            };
+            *AT_EXIT.lock().unwrap_or_else(|e| e.into_inner()) = Some(outcome);
+        }
+    }
+
+    thread_local! {
+        static AT_THREAD_EXIT: std::cell::RefCell<Option<UseAtExit>> = const { std::cell::RefCell::new(None) };
+    }
+
+    /// Issue 19: HIP 6.4 submits to and destroys its queues from `__cxa_finalize`, after the
+    /// thread's Rust thread-locals are destroyed; the intercept queue's own thread-locals (re-entrancy
+    /// and handler-chain stacks) must still work then. Here a thread-local registered before them
+    /// (so destroyed after them) uses the queue from its destructor: the barrier completes and the
+    /// destroy succeeds (it failed with HSA_STATUS_ERROR when `ACTIVE.with` panicked).
+    #[test]
+    fn an_intercept_queue_works_and_is_destroyed_from_a_thread_local_destructor() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = init_gpu();
+        *AT_EXIT.lock().unwrap() = None;
+        std::thread::spawn(move || {
+            // Registered first, destroyed last.
+            AT_THREAD_EXIT.with(|g| g.borrow_mut().take());
+            let q = intercept_queue(gpu);
+            // SAFETY: our queue and handler.
+            assert_eq!(unsafe { hsa_amd_queue_intercept_register(q, Some(forward), std::ptr::null_mut()) }, 0);
+            // Use the queue on this thread first, so that its thread-locals are live before the exit.
+            let done = signal(1);
+            submit(q, &barrier_and(0, done.handle, true));
+            // SAFETY: live signal.
+            let v = unsafe {
+                hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 2_000_000_000, HSA_WAIT_STATE_BLOCKED)
+            };
+            assert_eq!(v, 0);
+            AT_THREAD_EXIT.with(|g| *g.borrow_mut() = Some(UseAtExit(q as usize)));
+        })
+        .join()
+        .unwrap();
+        assert_eq!(*AT_EXIT.lock().unwrap(), Some((0, HSA_STATUS_SUCCESS)), "(barrier value, destroy status) at exit");
+        shut_down();
     }
 
     fn intercept_queue(gpu: hsa_agent_t) -> *mut hsa_queue_t {

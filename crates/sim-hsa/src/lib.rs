@@ -26,6 +26,7 @@ mod exec;
 mod exports;
 mod faults;
 mod futex;
+mod image_info;
 mod intercept;
 mod loader;
 mod memory;

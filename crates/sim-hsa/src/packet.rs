@@ -457,14 +457,20 @@ fn vendor(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<bool, Status>
     match u32::from(pkt[2]) {
         1 => pm4::execute_ib(q, index, pkt),
         HSA_AMD_PACKET_TYPE_BARRIER_VALUE => {
-            let s =
-                signal::lookup(hsa_signal_t { handle: u64_at(pkt, 8) }).map_err(|_| HSA_STATUS_ERROR_INVALID_SIGNAL)?;
             let value = u64_at(pkt, 16) as i64;
             let mask = u64_at(pkt, 24) as i64;
             let cond = u32_at(pkt, 32);
             if cond > HSA_SIGNAL_CONDITION_GTE {
                 return Err(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
             }
+            // A 0 handle waits for nothing, as a 0 dependency of a barrier-AND/OR does: HIP's
+            // `dispatchBarrierValuePacket` leaves it 0 when it only wants the completion signal
+            // (`hipEventRecord` on a created stream), and ROCr's packet processor accepts that.
+            let handle = u64_at(pkt, 8);
+            if handle == 0 {
+                return Ok(true);
+            }
+            let s = signal::lookup(hsa_signal_t { handle }).map_err(|_| HSA_STATUS_ERROR_INVALID_SIGNAL)?;
             Ok(wait_until(q, || satisfied(cond, s.load() & mask, value)))
         }
         other => {
@@ -576,6 +582,92 @@ mod runtime_tests {
     }
 
     static QUEUE_ERROR: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+    /// An AMD barrier-value packet (`hsa_amd_barrier_value_packet_t`) on `signal` with `cond`, `value`
+    /// and `mask`, completing `completion`.
+    fn barrier_value(signal: u64, cond: u32, value: i64, mask: i64, completion: u64) -> [u8; 64] {
+        let mut p = [0u8; 64];
+        let header = HSA_PACKET_TYPE_VENDOR_SPECIFIC as u16 | (1 << 8) | (2 << 9) | (2 << 11);
+        p[0..2].copy_from_slice(&header.to_le_bytes());
+        p[2] = HSA_AMD_PACKET_TYPE_BARRIER_VALUE as u8;
+        p[8..16].copy_from_slice(&signal.to_le_bytes());
+        p[16..24].copy_from_slice(&value.to_le_bytes());
+        p[24..32].copy_from_slice(&mask.to_le_bytes());
+        p[32..36].copy_from_slice(&cond.to_le_bytes());
+        p[56..64].copy_from_slice(&completion.to_le_bytes());
+        p
+    }
+
+    /// Submits `pkts` to a fresh queue with an error callback; returns each completion signal's value
+    /// after waiting up to 10 s for the last, and the queue error (0 = none).
+    fn run_packets(gpu: hsa_agent_t, pkts: &[[u8; 64]], completions: &[hsa_signal_t]) -> (Vec<i64>, u32) {
+        QUEUE_ERROR.store(0, std::sync::atomic::Ordering::SeqCst);
+        let mut q: *mut hsa_queue_t = std::ptr::null_mut();
+        // SAFETY: valid arguments and out-pointer.
+        unsafe {
+            assert_eq!(
+                hsa_queue_create(
+                    gpu,
+                    64,
+                    HSA_QUEUE_TYPE_MULTI,
+                    Some(on_queue_error),
+                    std::ptr::null_mut(),
+                    u32::MAX,
+                    u32::MAX,
+                    &mut q
+                ),
+                HSA_STATUS_SUCCESS
+            );
+        }
+        for p in pkts {
+            submit(q, p);
+        }
+        let last = *completions.last().expect("a completion to wait for");
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        // SAFETY: live signal.
+        while unsafe { hsa_signal_load_scacquire(last) } != 0
+            && QUEUE_ERROR.load(std::sync::atomic::Ordering::SeqCst) == 0
+            && std::time::Instant::now() < until
+        {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        // SAFETY: live signals.
+        let values = completions.iter().map(|s| unsafe { hsa_signal_load_scacquire(*s) }).collect();
+        // SAFETY: our queue.
+        unsafe { hsa_queue_destroy(q) };
+        (values, QUEUE_ERROR.load(std::sync::atomic::Ordering::SeqCst))
+    }
+
+    /// HIP 6.4's `hipEventRecord` on a created stream submits a barrier-value packet whose signal
+    /// handle is 0 (only its completion signal matters): it completes at once instead of stopping the
+    /// queue with INVALID_SIGNAL; a real signal is still waited for, and a bad handle still fails.
+    #[test]
+    fn a_barrier_value_packet_with_signal_handle_0_completes_and_a_real_signal_is_waited_for() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = init_gpu();
+        let (a, b) = (signal(1), signal(1));
+        let pkts = [barrier_value(0, HSA_SIGNAL_CONDITION_EQ, 0, 0, a.handle), barrier_and(0, b.handle, true)];
+        assert_eq!(run_packets(gpu, &pkts, &[a, b]), (vec![0, 0], 0), "handle 0 is satisfied");
+
+        // A real signal: the packet waits until (value & mask) meets the condition.
+        let (dep, done) = (signal(5), signal(1));
+        let waiting = [barrier_value(dep.handle, HSA_SIGNAL_CONDITION_LT, 3, -1, done.handle)];
+        let setter = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            // SAFETY: live signal.
+            let early = unsafe { hsa_signal_load_scacquire(done) };
+            // SAFETY: live signal.
+            unsafe { hsa_signal_store_screlease(dep, 2) };
+            early
+        });
+        assert_eq!(run_packets(gpu, &waiting, &[done]), (vec![0], 0));
+        assert_eq!(setter.join().unwrap(), 1, "completed before its signal met the condition");
+
+        let bad = signal(1);
+        let pkts = [barrier_value(0xdead_beef, HSA_SIGNAL_CONDITION_EQ, 0, 0, bad.handle)];
+        assert_eq!(run_packets(gpu, &pkts, &[bad]), (vec![1], HSA_STATUS_ERROR_INVALID_SIGNAL));
+        shut_down();
+    }
 
     unsafe extern "C" fn on_queue_error(status: hsa_status_t, _q: *mut hsa_queue_t, _d: *mut std::ffi::c_void) {
         QUEUE_ERROR.store(status, std::sync::atomic::Ordering::SeqCst);

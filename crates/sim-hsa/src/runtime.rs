@@ -178,6 +178,7 @@ fn init() -> hsa_status_t {
         }
     };
     table::set_abi(config.abi);
+    note_hip6_without_gfx950(&config.gpus);
     if let Some(sys) = SYSTEM.get() {
         let have: Vec<String> = sys.agents.iter().filter(|a| !a.is_cpu()).map(|a| a.name()).collect();
         let want: Vec<&str> = config.gpus.iter().map(|m| m.name).collect();
@@ -200,6 +201,24 @@ fn init() -> hsa_status_t {
     REFCOUNT.store(1, Ordering::Release);
     tools::load_tools();
     HSA_STATUS_SUCCESS
+}
+
+/// HIP 6 (`libamdhip64.so.6`; Debian's 6.4) has no gfx950 in its device table and refuses such an
+/// agent with only "no ROCm-capable device is detected": says once per process that this is HIP's
+/// limit, not hsa-sim's, when a gfx950 agent is configured and HIP 6 is loaded.
+fn note_hip6_without_gfx950(gpus: &[&'static model::GpuModel]) {
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !gpus.iter().any(|m| m.name == "gfx950") || SAID.load(Ordering::Relaxed) {
+        return;
+    }
+    let hip6 = std::fs::read_to_string("/proc/self/maps").is_ok_and(|m| m.contains("/libamdhip64.so.6"));
+    if hip6 && !SAID.swap(true, Ordering::Relaxed) {
+        diag!(
+            "note: agent gfx950 with HIP 6 (libamdhip64.so.6) loaded: HIP 6.4's device table has no gfx950, so HIP \
+             will not use that agent (\"no ROCm-capable device\"); this is HIP's limit, not hsa-sim's (use gfx942, \
+             or a HIP 7 build, for gfx950)"
+        );
+    }
 }
 
 pub(crate) unsafe extern "C" fn hsa_shut_down() -> hsa_status_t {

@@ -18,6 +18,11 @@ use std::process::Command;
 /// Where `cargo xtask sid` builds the chroot unless `ROCPROF_RS_SID_ROOT` says otherwise.
 pub const DEFAULT_ROOT: &str = "/var/cache/rocprof-rs/sid";
 
+/// GPU targets of the HIP 6.4 fixtures (`fixtures/hip6/`, one fat binary each): hsa-sim's targets
+/// that HIP 6.4 runs on. clang-21 also builds gfx950, but HIP 6.4's own ISA table has no gfx950 (it
+/// refuses the device), so it is left out.
+pub const HIP6_TARGETS: &[&str] = &["gfx90a", "gfx942", "gfx1100", "gfx1201"];
+
 /// The stamp file, relative to the chroot: the package list it was built with and the versions
 /// installed (`name version` lines). Its presence means the chroot is complete.
 pub const STAMP: &str = "etc/rocprof-rs-sid.stamp";
