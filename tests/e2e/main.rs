@@ -13,6 +13,7 @@ mod exec;
 mod fork;
 mod formats;
 mod hip;
+mod hip6_trace;
 mod hip_trace;
 mod hsa_trace;
 mod kernel_trace;

@@ -62,6 +62,10 @@ thread_local! {
     };
 }
 
+// No destructor (checked): exit handlers and TLS destructors of other code can still use it
+// (see `hip::v6`, HIP 6.4 calls from `__cxa_finalize`).
+const _: () = assert!(!std::mem::needs_drop::<ThreadCtx>());
+
 /// How a call takes part in correlation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {

@@ -11,6 +11,10 @@ thread_local! {
     static IN_HOOK: Cell<bool> = const { Cell::new(false) };
 }
 
+// No destructor (checked): exit handlers and TLS destructors of other code can still use it
+// (see `hip::v6`, HIP 6.4 calls from `__cxa_finalize`).
+const _: () = assert!(!std::mem::needs_drop::<Cell<bool>>());
+
 /// Runs `f` as the body of an exported entry point. A panic disables the tool, prints one line
 /// and returns `fallback()` (which calls the original function), so our bug never unwinds into C
 /// or aborts the application. A nested call on the same thread (or a call while thread-local

@@ -283,6 +283,11 @@ pub fn early_init() {
             if n > 0 {
                 diag!(Level::Info, "HIP 5.x callbacks registered for {n} API ids");
             }
+            let n = hip::v6::register();
+            if n > 0 {
+                diag!(Level::Info, "HIP tracer callback registered for {n} API ids");
+            }
+            hip::warn_if_untraced(false);
         }
     });
 }
@@ -300,8 +305,8 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
     }
     early_init();
     // A HIP loaded after this library (dlopen) registers its callbacks now.
-    if hip::enabled() && hip::mechanism() == hip::Mechanism::None {
-        hip::v5::register();
+    if hip::enabled() && hip::mechanism() == hip::Mechanism::None && hip::v5::register() == 0 {
+        hip::v6::register();
     }
     // A table we wrapped before (a second OnLoad without a reset) gets its entries back first,
     // so that no wrapper is taken for the runtime's function.
@@ -449,6 +454,7 @@ pub fn at_exit() {
         g.sink.stop_writer();
     }
     report_untraced_libraries();
+    hip::warn_if_untraced(true);
 }
 
 /// RCCL, rocDecode and rocJPEG API tracing is accepted on the command line (as rocprofv3 does)

@@ -139,6 +139,10 @@ thread_local! {
     static ITERATED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
+// No destructor (checked): exit handlers and TLS destructors of other code can still use it
+// (see `hip::v6`, HIP 6.4 calls from `__cxa_finalize`).
+const _: () = assert!(!std::mem::needs_drop::<std::cell::Cell<u64>>());
+
 fn owner_of(agent: hsa_agent_t) {
     let _ = ITERATED.try_with(|c| c.set(agent.handle));
 }

@@ -102,6 +102,10 @@ thread_local! {
     static RENAME: Cell<([u64; RENAME_DEPTH], usize)> = const { Cell::new(([0; RENAME_DEPTH], 0)) };
 }
 
+// No destructor (checked): exit handlers and TLS destructors of other code can still use it
+// (see `hip::v6`, HIP 6.4 calls from `__cxa_finalize`).
+const _: () = assert!(!std::mem::needs_drop::<Cell<([u64; RENAME_DEPTH], usize)>>());
+
 const CORE_MARK: u32 = 0;
 const CORE_PUSH: u32 = 1;
 const CORE_POP: u32 = 2;

@@ -52,6 +52,10 @@ thread_local! {
     static STARTS: [Cell<u64>; 3] = const { [Cell::new(0), Cell::new(0), Cell::new(0)] };
 }
 
+// No destructor (checked): exit handlers and TLS destructors of other code can still use it
+// (see `hip::v6`, HIP 6.4 calls from `__cxa_finalize`).
+const _: () = assert!(!std::mem::needs_drop::<[Cell<u64>; 3]>());
+
 fn tools_table(table: *const HsaApiTable) -> Option<*mut ToolsApiTable> {
     if table.is_null() {
         return None;

@@ -122,6 +122,11 @@ enum Space {
     Gone = 2,
 }
 
+// No destructors (checked): exit handlers and TLS destructors of other code can still use them
+// (see `hip::v6`, HIP 6.4 calls from `__cxa_finalize`).
+const _: () = assert!(!std::mem::needs_drop::<Cell<(usize, usize)>>());
+const _: () = assert!(!std::mem::needs_drop::<Cell<u32>>());
+
 /// The calling thread's OS id (cached after the first call).
 pub fn tid() -> u32 {
     TID.try_with(|t| {

@@ -9,6 +9,13 @@
 //!   `hipRegisterApiCallback`); HIP asks our activity callback for an argument record at every call
 //!   and tells it when the call is over. Operation ids are HIP's own `HIP_API_ID_*` (named at run
 //!   time with `hipApiName`).
+//! * HIP 6.x without rocprofiler-register ([`v6`], Debian's HIP 6.4): only roctracer's single
+//!   `hipRegisterTracerCallback` is exported; HIP offers every call to our callback, which hands
+//!   back the functions HIP calls before (arguments filled) and after the call body. Operation ids
+//!   are HIP's `HIP_API_ID_*` again.
+//!
+//! When a HIP library is in the process but offers none of these, [`warn_if_untraced`] says so
+//! once (never a silently empty HIP domain).
 //!
 //! Both record through [`record`]: one API-call record per call, in the runtime (`hip*`) or
 //! compiler (`__hip*`) domain as rocprofv3 separates them. A traced call is a *runtime-level* call
@@ -27,6 +34,7 @@ use crate::api::{self, Call, Level};
 use crate::state;
 
 pub mod v5;
+pub mod v6;
 mod wrappers;
 
 /// Which HIP domains are traced (`ROCPROF_RS_TRACE` words `hip_runtime`,
@@ -46,6 +54,8 @@ pub enum Mechanism {
     Callbacks = 1,
     /// ROCm 6.2+ dispatch tables.
     Tables = 2,
+    /// HIP 6.x roctracer callback (`hipRegisterTracerCallback`).
+    Tracer = 3,
 }
 
 /// The mechanism in use.
@@ -53,6 +63,7 @@ pub fn mechanism() -> Mechanism {
     match MECHANISM.load(Ordering::Acquire) {
         1 => Mechanism::Callbacks,
         2 => Mechanism::Tables,
+        3 => Mechanism::Tracer,
         _ => Mechanism::None,
     }
 }
@@ -208,6 +219,52 @@ pub(crate) fn pack_dim3(x: u32, y: u32, z: u32) -> u64 {
     u64::from(x) | u64::from(y.min(0xFFFF)) << 32 | u64::from(z.min(0xFFFF)) << 48
 }
 
+/// Copies the argument words of `f`'s parameters out of a `hip_api_data_t` record at `data`
+/// (`len` bytes) into `out`; returns how many (integers sign- or zero-extended, `dim3` packed as
+/// [`pack_dim3`], other by-value structs 0). Reads only the parameters' own bytes: the rest of the
+/// record's union may be uninitialised (HIP fills only the members of the current call).
+///
+/// # Safety
+/// `data` points to `len` readable bytes in which the parameters of `f` (those inside `len`) are
+/// initialised.
+pub(crate) unsafe fn copy_args(f: &HipProfFunction, data: *const u8, len: usize, out: &mut [u64]) -> usize {
+    let mut n = 0;
+    for (a, slot) in f.args.iter().zip(out.iter_mut()) {
+        let off = usize::from(a.offset);
+        let size = usize::from(a.size);
+        if off + size > len {
+            break;
+        }
+        let mut b = [0u8; 12];
+        if size <= b.len() {
+            // SAFETY: `off + size <= len` bytes of the record, initialised (caller's contract).
+            unsafe { std::ptr::copy_nonoverlapping(data.add(off), b.as_mut_ptr(), size) };
+        }
+        let word = |b: &[u8]| {
+            let mut w = [0u8; 8];
+            w[..b.len()].copy_from_slice(b);
+            u64::from_le_bytes(w)
+        };
+        *slot = match a.class {
+            HipArgClass::Dim3 if size == 12 => {
+                let x = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                let y = u32::from_le_bytes([b[4], b[5], b[6], b[7]]);
+                let z = u32::from_le_bytes([b[8], b[9], b[10], b[11]]);
+                pack_dim3(x, y, z)
+            }
+            HipArgClass::Struct | HipArgClass::Dim3 => 0,
+            HipArgClass::Signed | HipArgClass::Enum if (1..=8).contains(&size) => {
+                let shift = 64 - 8 * size as u32;
+                ((word(&b[..size]) << shift) as i64 >> shift) as u64
+            }
+            _ if size <= 8 => word(&b[..size]),
+            _ => 0,
+        };
+        n += 1;
+    }
+    n
+}
+
 /// The body of every generated wrapper: records the call around `f` (unless its domain is off
 /// or collection is paused) with the HIP stream it names (`stream`, 0 = none/default).
 #[inline(always)]
@@ -223,6 +280,58 @@ pub(crate) fn traced<R: Word>(slot: usize, stream: u64, args: &[u64], f: impl Fn
     let end = api::leave(&call);
     record(s.compiler, s.index as u32, || s.name, &call, end, r.word(), args);
     r
+}
+
+/// Set once the "HIP not traced" warning has been printed.
+static WARNED_UNTRACED: AtomicBool = AtomicBool::new(false);
+
+/// With a HIP domain traced, says once (naming the library) when a HIP runtime is in the process
+/// but none of our mechanisms reached it, so an empty HIP trace never reads as "no calls". Before
+/// the application runs (`at_exit` false) only a HIP that cannot hand us anything is reported (one
+/// linked with rocprofiler-register may still hand over its dispatch tables); at exit, any. Cold
+/// path.
+pub fn warn_if_untraced(at_exit: bool) {
+    if !enabled() || mechanism() != Mechanism::None || WARNED_UNTRACED.load(Ordering::Relaxed) {
+        return;
+    }
+    // SAFETY: dlsym with RTLD_DEFAULT and a NUL-terminated name.
+    let hip = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"hipGetDevice".as_ptr()) };
+    if hip.is_null() {
+        return;
+    }
+    // SAFETY: as above.
+    let register = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"rocprofiler_register_library_api_table".as_ptr()) };
+    if !at_exit && !register.is_null() {
+        return;
+    }
+    if WARNED_UNTRACED.swap(true, Ordering::Relaxed) {
+        return;
+    }
+    let mut info = libc::Dl_info {
+        dli_fname: std::ptr::null(),
+        dli_fbase: std::ptr::null_mut(),
+        dli_sname: std::ptr::null(),
+        dli_saddr: std::ptr::null_mut(),
+    };
+    // SAFETY: `hip` is the address of a loaded function; `info` is ours to fill.
+    let found = unsafe { libc::dladdr(hip, &mut info) } != 0 && !info.dli_fname.is_null();
+    let path = if found {
+        // SAFETY: dladdr's file name is a NUL-terminated string owned by the dynamic loader.
+        unsafe { std::ffi::CStr::from_ptr(info.dli_fname) }.to_str().unwrap_or("the HIP runtime")
+    } else {
+        "the HIP runtime"
+    };
+    let how = if register.is_null() {
+        "it offers no tracing interface rocprof-rs knows (no hipRegisterTracerCallback, no HIP 5.x callbacks, not linked with rocprofiler-register)"
+    } else {
+        "it is linked with rocprofiler-register but never handed over its dispatch tables"
+    };
+    crate::diag!(
+        crate::diag::Level::Warning,
+        "--hip-trace: {} is loaded but {}; its HIP calls are not in the outputs",
+        path,
+        how
+    );
 }
 
 /// Members a table of `size` bytes has: the first `(size - 8) / 8` function pointers.

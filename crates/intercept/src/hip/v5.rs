@@ -79,6 +79,10 @@ thread_local! {
     static FRAMES: Frames = const { Frames { frames: UnsafeCell::new([const { Frame::EMPTY }; DEPTH]), top: Cell::new(0) } };
 }
 
+// No destructor (checked): exit handlers and TLS destructors of other code can still use it
+// (see `hip::v6`, HIP 6.4 calls from `__cxa_finalize`).
+const _: () = assert!(!std::mem::needs_drop::<Frames>());
+
 impl Frame {
     const EMPTY: Frame = Frame { data: [0; HIP_API_DATA_SIZE], call: None, id: 0, prev_stream: u64::MAX };
 }
@@ -201,42 +205,16 @@ pub unsafe extern "C" fn api_callback(_domain: u32, id: u32, data: *const c_void
     })
 }
 
-/// Copies the argument words of the record into `out`; returns how many.
+/// Copies the argument words of the record into `out` by the operation's HIP 5.2 layout; returns
+/// how many.
 fn copy_args(op: &Operation, data: &[u8; HIP_API_DATA_SIZE], out: &mut [u64]) -> usize {
     let layout = op.layout.load(Ordering::Relaxed);
     if layout == 0 {
         return 0;
     }
     let f = &HIP_PROF_FUNCTIONS_5_2[usize::from(layout) - 1];
-    let mut n = 0;
-    for (a, slot) in f.args.iter().zip(out.iter_mut()) {
-        let off = usize::from(a.offset);
-        let size = usize::from(a.size);
-        let Some(bytes) = data.get(off..off + size) else { break };
-        let mut b = [0u8; 8];
-        *slot = match a.class {
-            HipArgClass::Dim3 if size == 12 => {
-                let x = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
-                let y = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]);
-                let z = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
-                super::pack_dim3(x, y, z)
-            }
-            HipArgClass::Struct | HipArgClass::Dim3 => 0,
-            HipArgClass::Signed | HipArgClass::Enum if size <= 8 => {
-                b[..size].copy_from_slice(bytes);
-                let v = u64::from_le_bytes(b);
-                let shift = 64 - 8 * size as u32;
-                ((v << shift) as i64 >> shift) as u64
-            }
-            _ if size <= 8 => {
-                b[..size].copy_from_slice(bytes);
-                u64::from_le_bytes(b)
-            }
-            _ => 0,
-        };
-        n += 1;
-    }
-    n
+    // SAFETY: `data` is a whole, initialised record of HIP_API_DATA_SIZE bytes.
+    unsafe { super::copy_args(f, data.as_ptr(), data.len(), out) }
 }
 
 fn op_name(op: &Operation) -> &'static str {

@@ -3,13 +3,15 @@
 //! HIP's operation ids depend on the HIP release (HIP 5.x numbers its API ids, ROCm 6 uses table
 //! member indices), so HIP records are described by function name, which the capture carries.
 //! Sources: `rocprof_hsa_sys::HIP_PROF_FUNCTIONS_5_2` (HIP 5.2's `hip_api_data_t`, with the
-//! storage class of each parameter measured by a probe against the header) and, for functions
-//! HIP 5.2 does not have, `rocprof_hsa_sys::HIP_API_PARAMS` (ROCm 6's dispatch-table signatures).
+//! storage class of each parameter measured by a probe against the header), for functions HIP 5.2
+//! does not have `rocprof_hsa_sys::HIP_PROF_OPS_6_4` (the same, from HIP 6.4's header; the two agree
+//! on every function both have), and for the rest `rocprof_hsa_sys::HIP_API_PARAMS` (ROCm 6's
+//! dispatch-table signatures).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use rocprof_hsa_sys::{HipArgClass, HIP_API_PARAMS, HIP_PROF_FUNCTIONS_5_2};
+use rocprof_hsa_sys::{HipArgClass, HIP_API_PARAMS, HIP_PROF_FUNCTIONS_5_2, HIP_PROF_OPS_6_4};
 
 use super::{ApiArgInfo, ArgKind};
 
@@ -86,8 +88,11 @@ pub fn args(name: &str) -> Option<&'static [ApiArgInfo]> {
             let args = params.iter().map(|(n, ty)| ApiArgInfo { name: n, ty, kind: kind_of_type(ty) }).collect();
             t.insert(fname, args);
         }
-        // HIP 5.2's measured classes win where both know the function.
-        for f in HIP_PROF_FUNCTIONS_5_2.iter() {
+        // The measured classes (HIP 6.4's, then HIP 5.2's) win where the tables know the function.
+        for f in HIP_PROF_OPS_6_4.iter().chain(HIP_PROF_FUNCTIONS_5_2.iter()) {
+            if f.args.is_empty() && t.contains_key(f.name) {
+                continue; // no argument struct in the record: the table signature says more
+            }
             let args =
                 f.args.iter().map(|a| ApiArgInfo { name: a.name, ty: a.ty, kind: kind_of_class(a.class) }).collect();
             t.insert(f.name, args);
