@@ -205,6 +205,19 @@ fn async_copies_are_memory_copy_rows_with_their_sizes_and_directions() {
                 .count() as u64;
             assert_eq!(n, 4 * gpus, "{abi}: allocations of {size} bytes (2 host + 2 device per GPU)");
         }
+        // The agent of an allocation owns its pool: the host buffers come from a CPU agent's
+        // system pool (which ROCr also lists under every GPU), the device buffers from a GPU's.
+        let agents = read_csv(&find_one(&out.0, "agent_info.csv"));
+        let kind_of = |id: &str| {
+            let node = id.rsplit(' ').next().unwrap_or("");
+            agents.rows.iter().find(|a| a["Logical_Node_Id"] == node).map(|a| a["Agent_Type"].clone())
+        };
+        let mut per_kind: HashMap<Option<String>, u64> = HashMap::new();
+        for r in alloc.rows.iter().filter(|r| r["Operation"] == "MEMORY_ALLOCATION_ALLOCATE") {
+            *per_kind.entry(kind_of(&r["Agent_Id"])).or_default() += 1;
+        }
+        let want = HashMap::from([(Some("CPU".to_string()), 6 * gpus), (Some("GPU".to_string()), 6 * gpus)]);
+        assert_eq!(per_kind, want, "{abi}: allocations by the type of their agent");
     }
 }
 

@@ -204,6 +204,8 @@ pub(crate) struct Config {
     pub(crate) stats: bool,
     pub(crate) summary: bool,
     pub(crate) summary_per_domain: bool,
+    /// `--summary-groups`: one table per regular expression over domain names.
+    pub(crate) summary_groups: Vec<String>,
     pub(crate) summary_unit: SummaryUnit,
     pub(crate) agent_index: AgentIndex,
     pub(crate) truncate_kernels: bool,
@@ -213,6 +215,9 @@ pub(crate) struct Config {
     /// `--buffer-policy`: what the interception library does when the capture has no free space.
     pub(crate) buffer_policy: rocprof_model::BufferPolicy,
     pub(crate) list_avail: bool,
+    /// rocprofv3's launcher and tool options that change no traced domain (`--output-config`,
+    /// `--preload`, `--perfetto-*`, `--echo`, ...).
+    pub(crate) compat: CompatOptions,
     /// `--from-capture`: convert the capture files in this directory instead of running.
     pub(crate) from_capture: Option<PathBuf>,
     pub(crate) simulate: Option<Vec<String>>,
@@ -247,6 +252,11 @@ impl Config {
         self.tracing.any() || self.att.is_some() || self.pmc.is_some() || self.pc_sampling.is_some()
     }
 
+    /// Some summary table is asked for (`-S`, `-D`, `--summary-groups`).
+    pub(crate) fn wants_summary(&self) -> bool {
+        self.summary || self.summary_per_domain || !self.summary_groups.is_empty()
+    }
+
     /// The output-directory template (unexpanded), with an input file's pass sub-directory.
     pub(crate) fn output_directory_template(&self) -> String {
         let dir = self.output_directory.clone().unwrap_or_else(|| self.launch_dir.display().to_string());
@@ -261,39 +271,173 @@ impl Config {
         self.output_file.clone().unwrap_or_else(|| DEFAULT_OUTPUT_FILE.to_string())
     }
 
-    /// The configuration as JSON, stored in rocpd's `rocpd_info_process.extdata` the way
-    /// rocprofv3 stores its resolved tool configuration there.
+    /// The resolved configuration as JSON in rocprofv3's layout (its tool `config` followed by its
+    /// `output_config` keys, plus rocprof-rs's own `tool`, `tool_version`, `simulate`): stored in
+    /// rocpd's `rocpd_info_process.extdata`, written by `--output-config`, printed by
+    /// `--log-level config`.
     pub(crate) fn to_json(&self) -> serde_json::Value {
         let mut v = serde_json::json!({
-            "stats": self.stats,
-            "summary": self.summary,
-            "summary_per_domain": self.summary_per_domain,
-            "truncate": self.truncate_kernels,
-            "demangle": !self.mangled_kernels || self.truncate_kernels,
-            "raw_output_path": self.output_directory_template(),
-            "raw_output_file": self.output_file_template(),
-            "csv_output": self.formats.contains(&OutputFormat::Csv),
-            "rocpd_output": self.formats.contains(&OutputFormat::Rocpd),
-            "json_output": false,
-            "pftrace_output": false,
-            "otf2_output": false,
-            "simulate": self.simulate,
-            "counters": self.pmc.as_ref().map(|p| p.groups.iter().map(|g| g.iter().map(|i| i.name.clone()).collect::<Vec<_>>()).collect::<Vec<_>>()),
-            "counter_groups_interval": self.pmc.as_ref().map(|p| p.interval),
-            "kernel_include_regex": self.kernel_filter.include,
-            "kernel_exclude_regex": self.kernel_filter.exclude,
-            "kernel_iteration_range": self.kernel_filter.iterations,
-            "collection_period": self.collection.periods.iter().map(|p| serde_json::json!({
+            "benchmark_mode": self.compat.benchmark_mode.map_or("", |m| m.name()),
+            "counter_collection": self.pmc.is_some(),
+            "collection_periods": self.collection.periods.iter().map(|p| serde_json::json!({
                 "delay": p.delay_ns, "duration": p.duration_ns, "repeat": p.repeat
             })).collect::<Vec<_>>(),
+            // rocprofv3: one set of counter names per group.
+            "counters": self.pmc.as_ref().map_or_else(Vec::new, |p| p.groups.iter().map(|g| g.iter().map(|i| i.name.clone()).collect::<Vec<_>>()).collect::<Vec<_>>()),
+            "counter_groups_interval": self.pmc.as_ref().map_or(1, |p| p.interval),
+            "kernel_filter_include": self.kernel_filter.include.clone().unwrap_or_else(|| ".*".to_string()),
+            "kernel_filter_exclude": self.kernel_filter.exclude.clone().unwrap_or_default(),
+            "kernel_filter_range": self.kernel_filter.iterations.iter().flat_map(|&(a, b)| a..=b).collect::<Vec<_>>(),
+            "demangle": !self.mangled_kernels || self.truncate_kernels,
+            "truncate": self.truncate_kernels,
             "minimum_output_bytes": self.collection.minimum_output_bytes,
+            "enable_signal_handlers": self.compat.enable_signal_handlers,
+            "advanced_thread_trace": self.att.is_some(),
             "tool": "rocprof-rs",
             "tool_version": env!("CARGO_PKG_VERSION"),
+            "simulate": self.simulate,
         });
         if let (Some(obj), serde_json::Value::Object(t)) = (v.as_object_mut(), self.tracing.to_json()) {
             obj.extend(t);
         }
+        if let (Some(obj), serde_json::Value::Object(o)) = (v.as_object_mut(), self.output_config_json()) {
+            obj.extend(o);
+        }
         v
+    }
+
+    /// rocprofv3's `output_config` keys: the JSON output's `metadata.config` (rocprofv3 writes only
+    /// these there; every value is a scalar or a list of strings, which AMD's `dotdict` loader
+    /// needs).
+    pub(crate) fn output_config_json(&self) -> serde_json::Value {
+        let has = |f: OutputFormat| self.formats.contains(&f);
+        let unit = match self.summary_unit {
+            SummaryUnit::Sec => "sec",
+            SummaryUnit::Msec => "msec",
+            SummaryUnit::Usec => "usec",
+            SummaryUnit::Nsec => "nsec",
+        };
+        let summary_file = match &self.summary_output {
+            SummaryOutput::Stdout => "stdout".to_string(),
+            SummaryOutput::Stderr => "stderr".to_string(),
+            SummaryOutput::File(f) => f.clone(),
+        };
+        let p = &self.compat.perfetto;
+        serde_json::json!({
+            "output_path": self.output_directory_template(),
+            "output_file": self.output_file_template(),
+            "raw_output_path": self.output_directory_template(),
+            "raw_output_file": self.output_file_template(),
+            "perfetto_shmem_size_hint": p.shmem_size_hint_kb,
+            "perfetto_buffer_size": p.buffer_size_kb,
+            "perfetto_buffer_fill_policy": p.fill_policy,
+            "perfetto_backend": p.backend,
+            "stats": self.stats,
+            "summary": self.summary,
+            "summary_per_domain": self.summary_per_domain,
+            "summary_groups": self.summary_groups,
+            "summary_unit": unit,
+            "summary_file": summary_file,
+            "csv_output": has(OutputFormat::Csv),
+            "json_output": has(OutputFormat::Json),
+            "pftrace_output": has(OutputFormat::Pftrace),
+            "otf2_output": has(OutputFormat::Otf2),
+            "summary_output": self.summary || self.summary_per_domain || !self.summary_groups.is_empty(),
+            "rocpd_output": has(OutputFormat::Rocpd),
+            "kernel_rename": self.tracing.kernel_rename,
+            "group_by_queue": self.tracing.group_by_queue,
+        })
+    }
+}
+
+/// `--perfetto-*`: rocprofv3's in-process Perfetto session settings. rocprof-rs writes the
+/// Perfetto trace from the capture after the run, streaming, without an in-process trace buffer:
+/// nothing is ever dropped or overwritten, so no size or policy bounds anything. The values are
+/// validated as rocprofv3 does, recorded in `metadata.config`, and a run that sets any of them says
+/// once that they do not apply (never silently ignored).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PerfettoSettings {
+    /// `--perfetto-backend`: `inprocess` (the only one: `system` needs the traced daemons).
+    pub(crate) backend: &'static str,
+    /// `--perfetto-buffer-size` in KB (rocprofv3's default 1 GiB).
+    pub(crate) buffer_size_kb: u64,
+    /// `--perfetto-buffer-fill-policy`: `discard` or `ring_buffer`.
+    pub(crate) fill_policy: &'static str,
+    /// `--perfetto-shmem-size-hint` in KB (default 64).
+    pub(crate) shmem_size_hint_kb: u64,
+    /// Some option of the group was given (the run says that they do not apply).
+    pub(crate) given: bool,
+}
+
+impl Default for PerfettoSettings {
+    fn default() -> Self {
+        Self {
+            backend: "inprocess",
+            buffer_size_kb: 1 << 20,
+            fill_policy: "discard",
+            shmem_size_hint_kb: 64,
+            given: false,
+        }
+    }
+}
+
+/// `--benchmark-mode` (hidden in rocprofv3): the run writes no outputs, and reports the
+/// application's wall time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BenchmarkMode {
+    /// The interception library is loaded but records nothing (tracing off).
+    DisabledSdkContexts,
+    /// Everything requested is recorded as in a normal run; only the outputs are not written.
+    ToolRuntimeOverhead,
+}
+
+impl BenchmarkMode {
+    /// rocprofv3's name.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Self::DisabledSdkContexts => "disabled-sdk-contexts",
+            Self::ToolRuntimeOverhead => "tool-runtime-overhead",
+        }
+    }
+}
+
+/// See [`Config::compat`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CompatOptions {
+    /// `--output-config`: write `<prefix>_config.json` per process.
+    pub(crate) output_config: bool,
+    /// `--preload` / `ROCPROF_PRELOAD`: libraries put first in the application's `LD_PRELOAD`.
+    pub(crate) preload: Vec<String>,
+    /// `--rocm-root`: the ROCm installation whose `lib/` is searched for the runtime and appended
+    /// to the application's `LD_LIBRARY_PATH`.
+    pub(crate) rocm_root: Option<PathBuf>,
+    /// `--sdk-soversion` / `--sdk-version`: versioned names of our library tried when the plain
+    /// one is missing (`librocprof_intercept.so.N`, `.so.X.Y.Z`).
+    pub(crate) sdk_soversion: Option<u32>,
+    pub(crate) sdk_version: Option<String>,
+    /// `--disable-signal-handlers` negated. The interception library installs no signal handler
+    /// in the application either way (its capture survives a crash without one), so the
+    /// application's own handlers always stay in place; recorded in the configuration.
+    pub(crate) enable_signal_handlers: bool,
+    pub(crate) perfetto: PerfettoSettings,
+    /// `--echo`: print the application command line rocprofv3's way and do not run it.
+    pub(crate) echo: bool,
+    pub(crate) benchmark_mode: Option<BenchmarkMode>,
+}
+
+impl Default for CompatOptions {
+    fn default() -> Self {
+        Self {
+            output_config: false,
+            preload: Vec::new(),
+            rocm_root: None,
+            sdk_soversion: None,
+            sdk_version: None,
+            enable_signal_handlers: true,
+            perfetto: PerfettoSettings::default(),
+            echo: false,
+            benchmark_mode: None,
+        }
     }
 }
 

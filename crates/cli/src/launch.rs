@@ -11,7 +11,7 @@ use std::process::{Command, ExitStatus};
 
 use anyhow::{bail, Context as _, Result};
 
-use crate::config::Config;
+use crate::config::{CompatOptions, Config};
 
 /// File name of the interception library.
 pub(crate) const INTERCEPT_LIB: &str = "librocprof_intercept.so";
@@ -34,19 +34,34 @@ fn search_dirs() -> Result<Vec<PathBuf>> {
     Ok(vec![dir, stage])
 }
 
-/// The interception library: `ROCPROF_RS_INTERCEPT_LIB`, else next to the executable.
-pub(crate) fn find_intercept() -> Result<PathBuf> {
+/// `path`, else (as rocprofv3 resolves its libraries) `path.N` with `--sdk-soversion N`, else
+/// `path.X.Y.Z` with `--sdk-version X.Y.Z`: the first that exists.
+fn versioned(path: &Path, compat: &CompatOptions) -> Option<PathBuf> {
+    let with = |suffix: &str| {
+        let mut p = path.as_os_str().to_os_string();
+        p.push(".");
+        p.push(suffix);
+        PathBuf::from(p)
+    };
+    std::iter::once(path.to_path_buf())
+        .chain(compat.sdk_soversion.map(|n| with(&n.to_string())))
+        .chain(compat.sdk_version.as_deref().map(with))
+        .find(|p| p.is_file())
+}
+
+/// The interception library: `ROCPROF_RS_INTERCEPT_LIB`, else next to the executable (each also
+/// with the `--sdk-soversion` / `--sdk-version` suffixes).
+pub(crate) fn find_intercept(compat: &CompatOptions) -> Result<PathBuf> {
     if let Some(p) = std::env::var_os("ROCPROF_RS_INTERCEPT_LIB").filter(|p| !p.is_empty()) {
         let p = PathBuf::from(p);
-        if !p.is_file() {
+        let Some(found) = versioned(&p, compat) else {
             bail!("ROCPROF_RS_INTERCEPT_LIB names {}, which does not exist", p.display());
-        }
-        return Ok(absolute(&p));
+        };
+        return Ok(absolute(&found));
     }
     let dirs = search_dirs()?;
     for d in &dirs {
-        let p = d.join(INTERCEPT_LIB);
-        if p.is_file() {
+        if let Some(p) = versioned(&d.join(INTERCEPT_LIB), compat) {
             return Ok(absolute(&p));
         }
     }
@@ -121,9 +136,12 @@ pub(crate) fn find_rocminfo_shims() -> Option<RocminfoShims> {
 
 /// Checks that a real ROCm runtime can work here: `libhsa-runtime64.so.1` is findable by the
 /// dynamic loader and the amdgpu kernel driver interface `/dev/kfd` exists.
-pub(crate) fn check_real_rocr() -> Result<()> {
-    let mut dirs: Vec<PathBuf> =
-        std::env::var_os("LD_LIBRARY_PATH").map(|v| std::env::split_paths(&v).collect()).unwrap_or_default();
+/// `rocm_root` (`--rocm-root`) is searched first.
+pub(crate) fn check_real_rocr(rocm_root: Option<&Path>) -> Result<()> {
+    let mut dirs: Vec<PathBuf> = rocm_root.map(|r| r.join("lib")).into_iter().collect();
+    dirs.extend(
+        std::env::var_os("LD_LIBRARY_PATH").map(|v| std::env::split_paths(&v).collect::<Vec<_>>()).unwrap_or_default(),
+    );
     if let Some(rocm) = std::env::var_os("ROCM_PATH") {
         dirs.push(PathBuf::from(rocm).join("lib"));
     }
@@ -163,8 +181,18 @@ pub(crate) fn launch_env(
         }
         v
     };
+    // rocprofv3's order: the --preload libraries first (a sanitizer runtime must be the first
+    // library loaded), then what LD_PRELOAD already held, then the tool library.
+    let mut preload = OsString::new();
+    for lib in
+        cfg.compat.preload.iter().map(OsString::from).chain(std::env::var_os("LD_PRELOAD").filter(|p| !p.is_empty()))
+    {
+        preload.push(lib);
+        preload.push(":");
+    }
+    preload.push(intercept);
     let mut env = vec![
-        ("LD_PRELOAD".to_string(), prepend("LD_PRELOAD", intercept, ":")),
+        ("LD_PRELOAD".to_string(), preload),
         // ROCr reads HSA_TOOLS_LIB as a space-separated list; keep any tool the user named.
         ("HSA_TOOLS_LIB".to_string(), prepend("HSA_TOOLS_LIB", intercept, " ")),
         // ROCm 6.2+ runtimes (HIP, ROCr, ROCTx) hand their dispatch tables through
@@ -180,10 +208,15 @@ pub(crate) fn launch_env(
     if cfg.att.is_some() || cfg.pmc.is_some() || cfg.pc_sampling.is_some() {
         tracing.kernel = true;
     }
-    if let Some(pcs) = &cfg.pc_sampling {
+    let disabled = cfg.compat.benchmark_mode == Some(crate::config::BenchmarkMode::DisabledSdkContexts);
+    if disabled {
+        // The library is loaded and initialised, and records nothing.
+        tracing = crate::config::Tracing::default();
+    }
+    if let Some(pcs) = cfg.pc_sampling.as_ref().filter(|_| !disabled) {
         env.push(("ROCPROF_RS_PC_SAMPLING".to_string(), OsString::from(pcs.env_value())));
     }
-    if let Some(att) = &cfg.att {
+    if let Some(att) = cfg.att.as_ref().filter(|_| !disabled) {
         for (name, value) in att.to_env() {
             env.push((name.to_string(), OsString::from(value)));
         }
@@ -201,9 +234,24 @@ pub(crate) fn launch_env(
         "demangled"
     };
     env.push(("ROCPROF_RS_KERNEL_NAMES".to_string(), OsString::from(names)));
+    let mut library_path = std::env::var_os("LD_LIBRARY_PATH").filter(|p| !p.is_empty());
     if let (Some(dir), Some(targets)) = (sim_dir, &cfg.simulate) {
-        env.push(("LD_LIBRARY_PATH".to_string(), prepend("LD_LIBRARY_PATH", dir, ":")));
+        library_path = Some(prepend("LD_LIBRARY_PATH", dir, ":"));
         env.push(("ROCPROF_RS_SIM_AGENTS".to_string(), OsString::from(targets.join(","))));
+    }
+    if let Some(root) = &cfg.compat.rocm_root {
+        // As rocprofv3: ROOT/lib after everything else.
+        let mut v = library_path.map(|mut v| {
+            v.push(":");
+            v
+        });
+        v.get_or_insert_with(OsString::new).push(root.join("lib"));
+        library_path = v;
+    }
+    if sim_dir.is_some() || cfg.compat.rocm_root.is_some() {
+        if let Some(v) = library_path {
+            env.push(("LD_LIBRARY_PATH".to_string(), v));
+        }
     }
     env
 }
@@ -254,6 +302,7 @@ pub(crate) fn run_app(app: &[OsString], env: &[(String, OsString)]) -> Result<Ap
     for (k, v) in env {
         cmd.env(k, v);
     }
+    die_with_parent(&mut cmd);
     let name = program.to_string_lossy();
     // Installed before the spawn so that no signal can slip in between; exec resets handled
     // signals to their defaults in the child.
@@ -282,6 +331,35 @@ pub(crate) fn run_app(app: &[OsString], env: &[(String, OsString)]) -> Result<Ap
     handle.close();
     let _ = forwarder.join();
     Ok(AppExit::from_status(status?))
+}
+
+/// The application must not outlive rocprof-rs: when rocprof-rs dies without forwarding a signal
+/// (SIGKILL from a CI timeout, a crash), the kernel sends the application SIGKILL
+/// (`PR_SET_PDEATHSIG`, set in the child between fork and exec). The parent-death signal follows
+/// the thread that forked, so [`run_app`] is only called from rocprof-rs's main thread. If
+/// rocprof-rs died before the child set it, the child is already orphaned: it exits instead of
+/// running the application.
+#[allow(unsafe_code)]
+fn die_with_parent(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = std::process::id() as libc::pid_t;
+    let in_child = move || {
+        // SAFETY: prctl(PR_SET_PDEATHSIG) takes a signal number; no pointers are passed.
+        if unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        // SAFETY: getppid cannot fail and touches no memory.
+        if unsafe { libc::getppid() } != parent {
+            // SAFETY: ends the orphaned child at once, running nothing of the parent's state.
+            unsafe { libc::_exit(128 + libc::SIGKILL) };
+        }
+        Ok(())
+    };
+    // SAFETY: the closure runs in the forked child before exec and only makes async-signal-safe
+    // system calls (prctl, getppid, _exit) on a copied pid; it allocates nothing and takes no lock.
+    unsafe {
+        cmd.pre_exec(in_child);
+    }
 }
 
 /// Sends `signal` to `pid` with the `kill` program (no `unsafe` in this crate).

@@ -4,7 +4,8 @@
 //!
 //! Exit status: the application's; 128+N if a signal killed it; 1 if rocprof-rs failed; 2 for
 //! a command-line error.
-#![forbid(unsafe_code)]
+// One function sets the application's parent-death signal (`launch::die_with_parent`).
+#![deny(unsafe_code)]
 
 mod args;
 mod att;
@@ -224,11 +225,11 @@ fn prepare(cfg: &Config) -> Result<Prepared> {
 /// The GPU agents of this machine, by running the agent probe (`ROCPROF_RS_PROBE`, default
 /// `rocminfo`) under the interception library before the application (real ROCm only).
 pub(crate) fn probe_gpu_agents(cfg: &Config) -> Result<Vec<(rocprof_model::Agent, String)>> {
-    launch::check_real_rocr()?;
+    launch::check_real_rocr(cfg.compat.rocm_root.as_deref())?;
     let dir = std::env::temp_dir().join(format!("rocprof-rs-agents-{}", std::process::id()));
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let _cleanup = CaptureDir { path: dir.clone(), keep: false };
-    let intercept = launch::find_intercept()?;
+    let intercept = launch::find_intercept(&cfg.compat)?;
     let mut probe_cfg = cfg.clone();
     probe_cfg.pmc = None;
     let env = launch::launch_env(&probe_cfg, &intercept, None, &dir);
@@ -316,6 +317,26 @@ fn prepare_dirs(cfg: &Config) -> Result<(PathBuf, CaptureDir)> {
     Ok((dir, CaptureDir { path: capture, keep }))
 }
 
+/// `s` as Python's `repr` writes a string (single quotes unless it holds one and no double quote).
+fn python_repr(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let mut out = String::from(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
 fn print_env(env: &[(String, OsString)]) {
     for (k, v) in env {
         eprintln!("rocprof-rs: env {k}={}", v.to_string_lossy());
@@ -345,15 +366,28 @@ fn run(cfg: &Config, prep: &Prepared) -> Result<u8> {
     if cfg.log_level.shows_config() {
         eprintln!("rocprof-rs: config {}", cfg.to_json());
     }
+    if cfg.compat.perfetto.given {
+        let p = &cfg.compat.perfetto;
+        eprintln!(
+            "rocprof-rs: note: --perfetto-* ({} backend, {} KB buffer, {} policy, {} KB shared-memory hint) do not apply: rocprof-rs writes the Perfetto trace from its capture after the run, without an in-process buffer, and drops nothing; they are recorded in the configuration",
+            p.backend, p.buffer_size_kb, p.fill_policy, p.shmem_size_hint_kb
+        );
+    }
+    if cfg.compat.echo {
+        // rocprofv3 prints the command as a Python list after every check, and runs nothing.
+        let items: Vec<String> = cfg.app.iter().map(|a| python_repr(&a.to_string_lossy())).collect();
+        outputs::to_console(std::io::stdout().lock(), &format!("command: [{}]\n", items.join(", ")))?;
+        return Ok(0);
+    }
     let (_out_dir, capture) = prepare_dirs(cfg)?;
     let sim_dir = match &cfg.simulate {
         Some(_) => Some(launch::find_sim_dir(&capture.path)?),
         None => {
-            launch::check_real_rocr()?;
+            launch::check_real_rocr(cfg.compat.rocm_root.as_deref())?;
             None
         }
     };
-    let intercept = launch::find_intercept()?;
+    let intercept = launch::find_intercept(&cfg.compat)?;
     let mut env = launch::launch_env(cfg, &intercept, sim_dir.as_deref(), &capture.path);
     if let Some(c) = &prep.counters {
         env.extend(c.env(0));
@@ -374,7 +408,17 @@ fn run(cfg: &Config, prep: &Prepared) -> Result<u8> {
         return list_agents_with_probe(cfg, env, &capture.path);
     }
 
+    let started = std::time::Instant::now();
     let exit = launch::run_app(&cfg.app, &env)?;
+    if let Some(mode) = cfg.compat.benchmark_mode {
+        // rocprofv3 writes no outputs when benchmarking.
+        eprintln!(
+            "rocprof-rs: benchmark-mode {}: the application ran for {:.6} s; no outputs are written",
+            mode.name(),
+            started.elapsed().as_secs_f64()
+        );
+        return Ok(exit.status());
+    }
     let mut merged = Vec::new();
     if let Some(c) = &prep.counters {
         merged = replay(cfg, c, &intercept, sim_dir.as_deref(), &capture.path, exit)?;

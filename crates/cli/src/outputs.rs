@@ -12,7 +12,7 @@ use rocprof_writers::csv::CsvWriter;
 use rocprof_writers::json::{JsonOptions, JsonWriter};
 use rocprof_writers::perfetto::{PerfettoOptions, PerfettoWriter};
 use rocprof_writers::rocpd::{RocpdOptions, RocpdWriter};
-use rocprof_writers::stats::{summary_table, AllStats, StatsWriter};
+use rocprof_writers::stats::{summary_table, AllStats, DomainStats, StatsWriter};
 use rocprof_writers::{write_stream, OutputLocation, StreamOptions, Writer};
 
 use crate::config::{Config, OutputFormat, SummaryOutput};
@@ -212,8 +212,10 @@ pub(crate) struct WriterSettings {
     pub(crate) stats: bool,
     /// The JSON `summary` section.
     pub(crate) summary: bool,
-    /// The resolved configuration, stored in rocpd and JSON metadata.
+    /// The resolved configuration, stored in rocpd.
     pub(crate) config_json: Option<String>,
+    /// Its `output_config` part, the JSON output's `metadata.config` (as rocprofv3 writes it).
+    pub(crate) json_config: Option<String>,
     /// The application's environment, stored in rocpd.
     pub(crate) environment_json: Option<String>,
 }
@@ -241,7 +243,7 @@ pub(crate) fn writers_for(formats: &[OutputFormat], out: &OutputLocation, s: &Wr
             }
             OutputFormat::Json => writers.push(Box::new(JsonWriter::with_options(
                 out.clone(),
-                JsonOptions { config_json: s.config_json.clone(), summary: s.summary },
+                JsonOptions { config_json: s.json_config.clone(), summary: s.summary },
             ))),
             OutputFormat::Otf2 => {
                 writers.push(Box::new(rocprof_writers::otf2::Otf2Writer::new(out.clone(), s.agent_index)))
@@ -368,15 +370,24 @@ fn write_process(
     let settings = WriterSettings {
         agent_index: cfg.agent_index,
         stats: cfg.stats,
-        summary: cfg.stats || cfg.summary || cfg.summary_per_domain,
+        summary: cfg.stats || cfg.wants_summary(),
         config_json: Some(cfg.to_json().to_string()),
+        json_config: Some(cfg.output_config_json().to_string()),
         environment_json: Some(environment.to_string()),
     };
+    if cfg.compat.output_config {
+        // rocprofv3 writes it whether or not anything was recorded.
+        let f = write_config_file(cfg, &meta, &out, environment)?;
+        if cfg.log_level.shows_info() {
+            eprintln!("rocprof-rs: wrote {}", f.display());
+        }
+        written.files.push(f);
+    }
     let mut writers = writers_for(&cfg.formats, &out, &settings);
     let mut summary = StatsWriter::collect_only();
     let mut counter_summary = CounterStatsWriter::collect_only();
     let mut refs: Vec<&mut dyn Writer> = writers.iter_mut().map(|w| &mut **w as &mut dyn Writer).collect();
-    if cfg.summary || cfg.summary_per_domain {
+    if cfg.wants_summary() {
         refs.push(&mut summary);
         refs.push(&mut counter_summary);
     }
@@ -472,7 +483,7 @@ fn write_process(
             }
         }
     }
-    if cfg.summary || cfg.summary_per_domain {
+    if cfg.wants_summary() {
         if let Some(f) = print_summaries(cfg, summary.stats(), counter_summary.stats(), &out)? {
             if cfg.log_level.shows_info() {
                 eprintln!("rocprof-rs: wrote {}", f.display());
@@ -509,6 +520,15 @@ fn print_summaries(
             text.push_str(&summary_table(&format!("{} SUMMARY", d.domain), &[d], cfg.summary_unit, indent));
         }
     }
+    for g in &cfg.summary_groups {
+        // Validated before the run; a domain joins a group when the expression matches its whole name.
+        let Ok(full) = regex::Regex::new(&format!("^(?:{g})$")) else { continue };
+        let members: Vec<&DomainStats> = domains.iter().copied().filter(|d| full.is_match(d.domain)).collect();
+        if !members.is_empty() {
+            let label = members.iter().map(|d| d.domain).collect::<Vec<_>>().join(" + ");
+            text.push_str(&summary_table(&format!("{label} SUMMARY"), &members, cfg.summary_unit, indent));
+        }
+    }
     if cfg.summary && !domains.is_empty() {
         text.push_str(&summary_table("SUMMARY", &domains, cfg.summary_unit, indent));
     }
@@ -531,6 +551,51 @@ fn print_summaries(
             Ok(Some(f.commit()?))
         }
     }
+}
+
+/// `--output-config`: `<prefix>_config.json`, rocprofv3's layout: `{"rocprofiler-sdk-tool":
+/// [{"metadata": {pid, init_time, fini_time, config, command, build_spec, environment}}]}`.
+fn write_config_file(
+    cfg: &Config,
+    meta: &rocprof_model::SessionMeta,
+    out: &OutputLocation,
+    environment: &str,
+) -> Result<PathBuf> {
+    let command: Vec<String> = if meta.command.is_empty() {
+        cfg.app.iter().map(|a| a.to_string_lossy().into_owned()).collect()
+    } else {
+        meta.command.clone()
+    };
+    let version = env!("CARGO_PKG_VERSION");
+    let mut parts = version.split('.').map(|p| p.parse::<u64>().unwrap_or(0));
+    let doc = serde_json::json!({
+        "rocprofiler-sdk-tool": [{
+            "metadata": {
+                "pid": meta.pid.0,
+                "init_time": meta.start.ns,
+                "fini_time": meta.end.ns,
+                "config": cfg.to_json(),
+                "command": command,
+                "build_spec": {
+                    "version_major": parts.next().unwrap_or(0),
+                    "version_minor": parts.next().unwrap_or(0),
+                    "version_patch": parts.next().unwrap_or(0),
+                    "compiler_id": "rustc",
+                    "compiler_version": env!("ROCPROF_RS_COMPILER_VERSION"),
+                    "git_revision": env!("ROCPROF_RS_GIT_REVISION"),
+                    "library_arch": format!("{}-{}-gnu", std::env::consts::ARCH, std::env::consts::OS),
+                    "system_name": std::env::consts::OS,
+                    "system_processor": std::env::consts::ARCH,
+                    "system_version": env!("ROCPROF_RS_SYSTEM_VERSION"),
+                },
+                "environment": serde_json::from_str::<serde_json::Value>(environment).unwrap_or_else(|_| serde_json::json!({})),
+            }
+        }]
+    });
+    let mut f = out.create("config.json")?;
+    let text = serde_json::to_string_pretty(&doc).context("formatting the configuration")?;
+    f.write_all(text.as_bytes())?;
+    Ok(f.commit()?)
 }
 
 /// Writes `text` to the console. A reader that went away (`rocprof-rs -S ... | head`) is not an
@@ -616,6 +681,7 @@ mod tests {
             stats: true,
             summary: true,
             summary_per_domain: false,
+            summary_groups: vec![],
             summary_unit: SummaryUnit::Nsec,
             agent_index: AgentIndex::Relative,
             truncate_kernels: false,
@@ -625,6 +691,7 @@ mod tests {
             buffer_policy: rocprof_model::BufferPolicy::Lossless,
             list_avail: false,
             from_capture: None,
+            compat: Default::default(),
             simulate: None,
             app: vec![],
             launch_dir: dir.to_path_buf(),

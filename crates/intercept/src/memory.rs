@@ -152,7 +152,9 @@ pub fn remember_owner(data: *mut std::ffi::c_void, handle: u64) {
     // SAFETY: `data` is the `&'static Memory` passed by `init`.
     let m = unsafe { &*(data as *const Memory) };
     let agent = ITERATED.try_with(|c| c.get()).unwrap_or(0);
-    if agent != 0 {
+    // A handle listed by several agents is the first one's: ROCr lists the system (host) regions
+    // under every GPU agent too, and the CPU agents come first, so system memory stays the CPU's.
+    if agent != 0 && m.owners.get(handle) == 0 {
         m.owners.insert(handle, agent);
     }
 }

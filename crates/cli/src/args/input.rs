@@ -176,21 +176,33 @@ fn value_text(v: &Value) -> String {
     }
 }
 
+/// The option an input-file key sets: the key is an option's destination name (`kernel_trace`), or
+/// its long name or an alias with `_` for `-` (`advanced_thread_trace` is `--advanced-thread-trace`,
+/// `agent-index` is `--agent-index`).
+fn arg_for(key: &str) -> Option<&'static clap::Arg> {
+    // Building clap's command for ~70 options costs far more than the lookup: build it once
+    // (a file with many keys, and the fuzz target, call this per key).
+    static COMMAND: std::sync::OnceLock<clap::Command> = std::sync::OnceLock::new();
+    let cmd = COMMAND.get_or_init(Args::command);
+    let long = key.replace('_', "-");
+    cmd.get_arguments().find(|a| {
+        a.get_id() == key
+            || a.get_long() == Some(long.as_str())
+            || a.get_all_aliases().is_some_and(|l| l.contains(&long.as_str()))
+    })
+}
+
 /// The tokens that set option `key` to `value`; `None` for a key without an option (reported).
 fn option_tokens(key: &str, value: &Value) -> Result<Option<Vec<OsString>>> {
     if value.is_null() {
         return Ok(None);
     }
-    // Building clap's command for ~70 options costs far more than the lookup: build it once
-    // (a file with many keys, and the fuzz target, call this per key).
-    static COMMAND: std::sync::OnceLock<clap::Command> = std::sync::OnceLock::new();
-    let cmd = COMMAND.get_or_init(Args::command);
     if key == "pmc_groups" {
         let Value::Array(groups) = value else { bail!("pmc_groups must be a list of counter lists") };
         let text: Vec<String> = groups.iter().map(|g| value_text(g).replace(' ', ",")).collect();
         return Ok(Some(vec!["--pmc-groups".into(), text.join(";").into()]));
     }
-    let Some(arg) = cmd.get_arguments().find(|a| a.get_id() == key) else {
+    let Some(arg) = arg_for(key) else {
         eprintln!("rocprof-rs: warning: input file key '{key}' has no rocprof-rs option; ignored");
         return Ok(None);
     };
@@ -219,8 +231,9 @@ fn option_tokens(key: &str, value: &Value) -> Result<Option<Vec<OsString>>> {
 
 /// rocprofv3's rule: a key set on the command line and in the job to different values is an error.
 fn check_conflict(matches: &ArgMatches, key: &str, value: &Value) -> Result<()> {
-    let Ok(Some(raw)) = matches.try_get_raw(key) else { return Ok(()) };
-    if matches.value_source(key) != Some(ValueSource::CommandLine) {
+    let Some(id) = arg_for(key).map(|a| a.get_id().as_str()) else { return Ok(()) };
+    let Ok(Some(raw)) = matches.try_get_raw(id) else { return Ok(()) };
+    if matches.value_source(id) != Some(ValueSource::CommandLine) {
         return Ok(());
     }
     let cli: Vec<String> = raw.map(|v| v.to_string_lossy().into_owned()).collect();
@@ -284,6 +297,25 @@ mod tests {
         let js = write("in.json", r#"{"jobs": [{"kernel_trace": true}]}"#);
         let j = jobs(&argv(&["rocprof-rs", "-i", js.to_str().unwrap(), "--", "app"]), &js).unwrap();
         assert_eq!(j[0].subdir, None, "a single job without counters writes where -d says");
+    }
+
+    #[test]
+    fn keys_may_name_an_options_long_name_or_alias() {
+        // AMD's advanced-thread-trace/att_input.json and agent-index inputs.
+        let js = write(
+            "att.json",
+            r#"{"jobs": [{"advanced_thread_trace": true, "att_target_cu": 1, "agent-index": "absolute",
+                "perfetto_buffer_size": 2048, "summary_groups": ["KERNEL_DISPATCH", ".*_API"]}]}"#,
+        );
+        let j = jobs(&argv(&["rocprof-rs", "-i", js.to_str().unwrap(), "--", "app"]), &js).unwrap();
+        let a = strs(&j[0].argv);
+        assert!(a.contains(&"--att=true".to_string()), "{a:?}");
+        assert!(a.windows(2).any(|w| w == ["--agent-index", "absolute"]), "{a:?}");
+        assert!(a.windows(2).any(|w| w == ["--perfetto-buffer-size", "2048"]), "{a:?}");
+        assert!(a.windows(3).any(|w| w == ["--summary-groups", "KERNEL_DISPATCH", ".*_API"]), "{a:?}");
+        // The conflict rule applies to such keys as well.
+        let e = jobs(&argv(&["rocprof-rs", "--att=false", "-i", js.to_str().unwrap(), "--", "app"]), &js).unwrap_err();
+        assert_eq!(e.to_string(), "conflicting value for advanced_thread_trace : false vs true");
     }
 
     #[test]

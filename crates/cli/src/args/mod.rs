@@ -7,6 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 mod att;
 mod collection;
+mod compat;
 pub(crate) mod input;
 mod kernel_filter;
 pub(crate) mod pc_sampling;
@@ -45,11 +46,13 @@ pub(crate) struct Args {
     #[command(flatten)]
     tracing: tracing::TracingArgs,
 
-    /// Directory for output files (placeholders allowed); default: the current directory.
+    /// Directory for output files (placeholders allowed); default: $ROCPROF_OUTPUT_PATH, else the
+    /// current directory.
     #[arg(short = 'd', long, value_name = "DIR")]
     output_directory: Option<String>,
 
-    /// Output file-name prefix (placeholders allowed, may contain '/'); default %hostname%/%pid%.
+    /// Output file-name prefix (placeholders allowed, may contain '/'); default:
+    /// $ROCPROF_OUTPUT_FILE_NAME, else %hostname%/%pid%.
     #[arg(short = 'o', long, value_name = "PREFIX")]
     output_file: Option<String>,
 
@@ -68,6 +71,11 @@ pub(crate) struct Args {
     /// Print one summary table per traced domain.
     #[arg(short = 'D', long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", value_parser = parse_bool)]
     summary_per_domain: Option<bool>,
+
+    /// One summary table per regular expression, over the domains whose whole name it matches
+    /// (e.g. 'KERNEL_DISPATCH|MEMORY_COPY' '.*_API').
+    #[arg(long, value_name = "REGEX", num_args = 1..)]
+    summary_groups: Vec<String>,
 
     /// Time unit of summary tables.
     #[arg(short = 'u', long, value_enum, value_name = "UNIT")]
@@ -130,6 +138,9 @@ pub(crate) struct Args {
     #[command(flatten)]
     pc_sampling: pc_sampling::PcSamplingArgs,
 
+    #[command(flatten)]
+    compat: compat::CompatArgs,
+
     /// Run configuration file (.txt with `pmc:` lines, or .yaml/.yml/.json with a `jobs` list of
     /// option settings); the application runs once per pass/job.
     #[arg(short = 'i', long, value_name = "FILE")]
@@ -143,6 +154,11 @@ pub(crate) struct Args {
 /// `--buffer-policy`: one of [`rocprof_model::BufferPolicy`]'s names.
 fn parse_buffer_policy(s: &str) -> Result<rocprof_model::BufferPolicy, String> {
     rocprof_model::BufferPolicy::parse(s)
+}
+
+/// An environment variable's value, when set and not empty.
+fn env_nonempty(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.is_empty())
 }
 
 /// rocprofv3's BOOL words.
@@ -239,10 +255,19 @@ impl Args {
             (self.summary_per_domain == Some(true), "--summary-per-domain"),
             (self.summary_output_file.is_some(), "--summary-output-file"),
             (self.summary_units.is_some(), "--summary-units"),
+            (!self.summary_groups.is_empty(), "--summary-groups"),
         ]
         .into_iter()
         .find_map(|(given, opt)| given.then_some(opt));
-        if self.app.is_empty() && !self.list_avail.unwrap_or(false) && self.from_capture.is_none() {
+        let compat = self.compat.into_options()?;
+        let mut summary_groups = Vec::new();
+        for g in self.summary_groups.iter().flat_map(|g| g.split_whitespace()) {
+            if regex::Regex::new(g).is_err() {
+                bail!("--summary-groups: invalid regular expression '{g}'");
+            }
+            summary_groups.push(g.to_string());
+        }
+        if self.app.is_empty() && !self.list_avail.unwrap_or(false) && self.from_capture.is_none() && !compat.echo {
             bail!("no application given; usage: rocprof-rs [options] -- <application> [arguments]");
         }
         let kernel_filter = self.kernel_filter.into_spec()?;
@@ -261,12 +286,14 @@ impl Args {
             output_subdir: None,
             tracing: self.tracing.resolve(),
             needs_tracing,
-            output_directory: self.output_directory,
-            output_file: self.output_file,
+            // rocprofv3's defaults for -d and -o.
+            output_directory: self.output_directory.or_else(|| env_nonempty("ROCPROF_OUTPUT_PATH")),
+            output_file: self.output_file.or_else(|| env_nonempty("ROCPROF_OUTPUT_FILE_NAME")),
             formats,
             stats: self.stats.unwrap_or(false),
             summary: self.summary.unwrap_or(false),
             summary_per_domain: self.summary_per_domain.unwrap_or(false),
+            summary_groups,
             summary_unit: match self.summary_units {
                 None | Some(UnitArg::Nsec) => SummaryUnit::Nsec,
                 Some(UnitArg::Usec) => SummaryUnit::Usec,
@@ -291,6 +318,7 @@ impl Args {
             buffer_policy: self.buffer_policy.unwrap_or_default(),
             list_avail: self.list_avail.unwrap_or(false),
             from_capture: self.from_capture,
+            compat,
             simulate,
             app: self.app,
             launch_dir: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
@@ -362,6 +390,74 @@ mod tests {
         );
         let e = parse(&["--kernel-exclude-regex", "a(", "--", "a"]).unwrap_err().to_string();
         assert!(e.starts_with("--kernel-exclude-regex: invalid regular expression 'a('"), "{e}");
+    }
+
+    /// AMD's `dotdict` (pytest_utils) turns every list element that is a list into a dict, which
+    /// fails: `metadata.config` may hold scalars and lists of scalars only.
+    fn assert_no_nested_list(v: &serde_json::Value, path: &str) {
+        match v {
+            serde_json::Value::Array(items) => {
+                for (i, x) in items.iter().enumerate() {
+                    assert!(!x.is_array() && !x.is_object(), "{path}[{i}] is {x}");
+                }
+            }
+            serde_json::Value::Object(m) => {
+                m.iter().for_each(|(k, x)| assert_no_nested_list(x, &format!("{path}.{k}")))
+            }
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn json_metadata_config_has_rocprofv3s_output_keys_and_no_nested_lists() {
+        let c = parse(&[
+            "--kernel-trace",
+            "--pmc",
+            "SQ_WAVES",
+            "GRBM_COUNT",
+            "--kernel-iteration-range",
+            "[2-3]",
+            "-S",
+            "--summary-groups",
+            "KERNEL_DISPATCH|MEMORY_COPY",
+            ".*_API",
+            "--summary-output-file",
+            "summary",
+            "-f",
+            "json",
+            "pftrace",
+            "--",
+            "a",
+        ])
+        .unwrap();
+        let v = c.output_config_json();
+        assert_no_nested_list(&v, "config");
+        // summary/validate.py's expectations of `metadata.config`.
+        assert_eq!(v["summary"], true);
+        assert_eq!(v["summary_unit"], "nsec");
+        assert_eq!(v["summary_file"], "summary");
+        assert_eq!(v["summary_groups"], serde_json::json!(["KERNEL_DISPATCH|MEMORY_COPY", ".*_API"]));
+        assert_eq!(
+            (v["json_output"].clone(), v["pftrace_output"].clone(), v["csv_output"].clone()),
+            (true.into(), true.into(), false.into())
+        );
+        // The full configuration keeps rocprofv3's counter groups as a list of name lists (its
+        // std::set, sorted).
+        assert_eq!(c.to_json()["counters"], serde_json::json!([["GRBM_COUNT", "SQ_WAVES"]]));
+        assert_eq!(c.to_json()["kernel_filter_range"], serde_json::json!([2, 3]));
+    }
+
+    #[test]
+    fn output_path_and_file_name_default_to_rocprofv3s_environment() {
+        // One test touches these variables (tests run in threads of one process).
+        std::env::set_var("ROCPROF_OUTPUT_PATH", "/from/env");
+        std::env::set_var("ROCPROF_OUTPUT_FILE_NAME", "envprefix");
+        let c = parse(&["--kernel-trace", "--", "a"]).unwrap();
+        let d = parse(&["--kernel-trace", "-d", "cli", "-o", "p", "--", "a"]).unwrap();
+        std::env::remove_var("ROCPROF_OUTPUT_PATH");
+        std::env::remove_var("ROCPROF_OUTPUT_FILE_NAME");
+        assert_eq!((c.output_directory.as_deref(), c.output_file.as_deref()), (Some("/from/env"), Some("envprefix")));
+        assert_eq!((d.output_directory.as_deref(), d.output_file.as_deref()), (Some("cli"), Some("p")));
     }
 
     #[test]

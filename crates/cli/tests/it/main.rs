@@ -3,6 +3,7 @@
 
 mod att_decode;
 mod att_staged;
+mod compat;
 mod errors;
 mod exit_status;
 mod hostile_db;

@@ -246,3 +246,60 @@ fn kept_captures_convert_to_the_same_outputs() {
     assert_eq!(first.lines().count(), 1 + 7);
     assert_eq!(std::fs::read_to_string(out.join("again/k_kernel_trace.csv")).unwrap(), first);
 }
+
+/// Rows of the summary table titled `title` in `text` (rocprofv3's `ROCPROFV3 <title>:` layout).
+fn table_rows(text: &str, title: &str) -> Vec<String> {
+    let head = format!("ROCPROFV3 {title}:");
+    let Some(start) = text.find(&head) else { return Vec::new() };
+    text[start + head.len()..]
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| l.is_empty())
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn summary_groups_and_output_config_on_a_run() {
+    let Some(stage) = stage() else { return };
+    let out = scratch("staged-summary-groups");
+    let app = stage.join("fixtures/async_copy");
+    let o = staged_bin(&stage)
+        .args(["--simulate", "gfx942", "--hsa-core-trace", "--memory-copy-trace", "-D", "--output-config"])
+        .args(["--summary-groups", "HSA_.*|MEMORY_COPY", "-f", "json", "-o", "run", "-d"])
+        .arg(&out)
+        .arg("--")
+        .arg(&app)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let text = stdout(&o);
+    let kernels = table_rows(&text, "HSA_API SUMMARY");
+    let copies = table_rows(&text, "MEMORY_COPY SUMMARY");
+    let group = table_rows(&text, "HSA_API + MEMORY_COPY SUMMARY");
+    assert!(!kernels.is_empty() && !copies.is_empty(), "{text}");
+    // The group's table holds the operations of both domains (percentages differ: one total).
+    let names = |rows: &[String]| {
+        let mut v: Vec<String> = rows.iter().map(|r| r.split('|').nth(1).unwrap_or("").trim().to_string()).collect();
+        v.sort();
+        v
+    };
+    let mut both = names(&kernels);
+    both.extend(names(&copies));
+    both.sort();
+    assert_eq!(names(&group), both, "{text}");
+    // --output-config: rocprofv3's <prefix>_config.json with the command that ran.
+    let cfg = find(&out, "run_config.json");
+    assert_eq!(cfg.len(), 1, "{:?}", find(&out, ""));
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&cfg[0]).unwrap()).unwrap();
+    let meta = &v["rocprofiler-sdk-tool"][0]["metadata"];
+    assert_eq!(meta["command"], serde_json::json!([app.display().to_string()]), "{meta}");
+    assert_eq!(meta["config"]["memory_copy_trace"], true, "{meta}");
+    assert_eq!(meta["config"]["summary_groups"], serde_json::json!(["HSA_.*|MEMORY_COPY"]), "{meta}");
+    // The JSON output's metadata.config is rocprofv3's output_config part.
+    let results = find(&out, "run_results.json");
+    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&results[0]).unwrap()).unwrap();
+    assert_eq!(r["rocprofiler-sdk-tool"][0]["metadata"]["config"]["summary_per_domain"], true);
+}
