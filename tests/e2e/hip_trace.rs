@@ -2,7 +2,8 @@
 //! hooks) running on hsa-sim: `rocprof-rs --sys-trace` on `hip_trace_app N` writes one HIP API row
 //! per call the program made, kernel and copy rows that carry the correlation id of the HIP call
 //! that issued them, and ROCTx ranges that nest per thread; `--selected-regions` leaves out exactly
-//! the paused iterations and `--kernel-rename` names kernels after their innermost range.
+//! the paused iterations and `--kernel-rename` names kernels after their innermost range. A HIP
+//! runtime that offers no tracing interface (`fake_hip`) gets one warning, and the run goes on.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -331,4 +332,50 @@ fn roctx_marks_and_ranges_on_several_threads_of_an_hsa_program() {
 
 fn find_one_opt(dir: &Path, suffix: &str) -> Option<PathBuf> {
     rocprof_e2e::find_files(dir, suffix).into_iter().next()
+}
+
+/// The start of the interception library's warning about a HIP runtime it cannot trace (both
+/// variants: no interface at all, or rocprofiler-register without dispatch tables).
+const UNTRACED_HIP: &str = "is loaded but";
+
+/// stderr lines that are the untraced-HIP warning.
+fn untraced_hip_warnings(stderr: &str) -> Vec<&str> {
+    stderr.lines().filter(|l| l.contains("--hip-trace: ") && l.contains(UNTRACED_HIP)).collect()
+}
+
+#[test]
+fn hip_trace_warns_once_about_a_hip_runtime_without_tracing_interface_and_still_traces_kernels() {
+    let test = "hip_trace_warns_once_about_a_hip_runtime_without_tracing_interface_and_still_traces_kernels";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.fixture("fake_hip", test) else { return };
+
+    // fake_hip exports hipGetDevice and nothing else of HIP: exactly one warning (the library
+    // checks before the program starts and again at exit), naming the program, the file that
+    // defines hipGetDevice.
+    let t = trace(&stage, &["--hip-trace", "--kernel-trace"], &app, &[]);
+    assert!(t.run.stdout.contains("fake_hip: hipGetDevice=1 dispatches=1"), "{}", t.run.transcript());
+    let warnings = untraced_hip_warnings(&t.run.stderr);
+    assert_eq!(warnings.len(), 1, "one warning:\n{}", t.run.transcript());
+    let w = warnings[0];
+    assert!(w.contains(&format!("--hip-trace: {} is loaded but", app.display())), "names the program: {w}");
+    assert!(w.contains("offers no tracing interface rocprof-rs knows"), "{w}");
+    assert!(w.contains(": warning: --hip-trace: "), "{w}");
+    // The run goes on: the program's one dispatch is in the kernel trace.
+    let kernels = t.csv("kernel_trace.csv");
+    let names: Vec<&str> = kernels.rows.iter().map(|r| r["Kernel_Name"].as_str()).collect();
+    assert_eq!(names, ["vector_add"], "the one dispatch fake_hip made");
+    assert!(find_one_opt(&t.out, "hip_api_trace.csv").is_none_or(|p| read_csv(&p).rows.is_empty()));
+
+    // Without --hip-trace nobody asked for HIP calls: no warning.
+    let t = trace(&stage, &["--kernel-trace"], &app, &[]);
+    assert_eq!(untraced_hip_warnings(&t.run.stderr), Vec::<&str>::new(), "{}", t.run.transcript());
+    assert_eq!(t.csv("kernel_trace.csv").rows.len(), 1);
+
+    // A real HIP (Debian's 5.2, traced through its callbacks) gets no warning.
+    let Some(hip_app) = stage.hip_fixture("hip_trace_app", test) else { return };
+    let t = trace(&stage, &["--hip-trace", "--kernel-trace"], &hip_app, &["1"]);
+    assert_eq!(untraced_hip_warnings(&t.run.stderr), Vec::<&str>::new(), "{}", t.run.transcript());
+    let calls = counts(&t.run.stdout, "hip-calls:");
+    let hip = t.csv("hip_api_trace.csv");
+    assert_eq!(by_function(&hip)["hipLaunchKernel"].len() as u64, calls["hipLaunchKernel"], "HIP 5.2 is traced");
 }

@@ -39,7 +39,12 @@ const PROGRAMS: &[&str] = &[
     "hsa_api_loop",
     "scratch",
     "copy_variants",
+    "fake_hip",
 ];
+
+/// Programs of [`PROGRAMS`] linked with `-rdynamic`, so that `dlsym(RTLD_DEFAULT, ..)` finds the
+/// functions they define (`fake_hip`'s `hipGetDevice`).
+const EXPORTING_PROGRAMS: &[&str] = &["fake_hip"];
 
 /// C programs in `fixtures/programs/` that also use ROCTx: built against our `roctx.h` and linked
 /// with `-lroctx64` from the stage.
@@ -112,6 +117,9 @@ pub(crate) fn stage_fixtures(stage: &Path) -> Result<()> {
                 .arg(programs.join("common.c"))
                 .arg("-o")
                 .arg(&dest);
+            if EXPORTING_PROGRAMS.contains(name) {
+                cmd.arg("-rdynamic");
+            }
             if search_stage || roctx {
                 cmd.arg(format!("-L{}", stage.display())).arg(format!("-Wl,-rpath-link,{}", stage.display()));
             }
