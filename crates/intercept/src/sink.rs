@@ -855,7 +855,9 @@ mod tests {
 
     /// A scratch file path, removed again when the returned guard drops.
     pub(crate) fn temp_path(name: &str) -> TempFile {
-        let dir = std::env::temp_dir().join(format!("rocprof-intercept-test-{}", std::process::id()));
+        // A directory per file: a shared one is removed by one test's drop while another test of the
+        // same process is between creating it and creating its file (seen as a NotFound flake).
+        let dir = std::env::temp_dir().join(format!("rocprof-intercept-test-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         TempFile(dir.join(name))
     }
