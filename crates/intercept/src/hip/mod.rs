@@ -25,7 +25,8 @@
 //! Operation names are written into the capture lazily, the first time an operation is recorded
 //! (a string and a name record, allocation-free), so registration needs no capture file yet.
 
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use std::ffi::{c_char, c_void, CStr};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU16, AtomicU8, AtomicUsize, Ordering};
 
 use rocprof_hsa_sys::*;
 use rocprof_model::api::ApiDomain;
@@ -282,6 +283,48 @@ pub(crate) fn traced<R: Word>(slot: usize, stream: u64, args: &[u64], f: impl Fn
     r
 }
 
+/// What the HIP 5.x callbacks ([`v5`]) and HIP 6.x tracer ([`v6`]) know about one HIP API id,
+/// filled at registration (one table per mechanism, indexed by HIP's operation id).
+pub(super) struct Operation {
+    /// `hipApiName(id)` (a static string in HIP), NULL if unknown.
+    pub(super) name: AtomicPtr<c_char>,
+    /// Index into the mechanism's pinned argument-layout table + 1 (0: no layout known).
+    pub(super) layout: AtomicU16,
+    /// 1: a `__hip*` compiler function.
+    pub(super) compiler: AtomicU8,
+    /// Offset of the `stream` parameter in the record + 1 (0: none).
+    pub(super) stream: AtomicU16,
+}
+
+impl Operation {
+    /// An id nothing is known of yet.
+    pub(super) const fn new() -> Operation {
+        Operation {
+            name: AtomicPtr::new(std::ptr::null_mut()),
+            layout: AtomicU16::new(0),
+            compiler: AtomicU8::new(0),
+            stream: AtomicU16::new(0),
+        }
+    }
+
+    /// The operation's name as HIP's `hipApiName` gave it ("" when unknown).
+    pub(super) fn name(&self) -> &'static str {
+        let p = self.name.load(Ordering::Relaxed);
+        if p.is_null() {
+            return "";
+        }
+        // SAFETY: `hipApiName` returns pointers to static NUL-terminated strings in libamdhip64,
+        // which is never unloaded while our callbacks or tracer are registered.
+        unsafe { CStr::from_ptr(p) }.to_str().unwrap_or("")
+    }
+}
+
+/// The address of a symbol anywhere in the process (`dlsym(RTLD_DEFAULT)`), NULL if none.
+pub(super) fn lookup(symbol: &CStr) -> *mut c_void {
+    // SAFETY: dlsym with RTLD_DEFAULT and a NUL-terminated name.
+    unsafe { libc::dlsym(libc::RTLD_DEFAULT, symbol.as_ptr()) }
+}
+
 /// Set once the "HIP not traced" warning has been printed.
 static WARNED_UNTRACED: AtomicBool = AtomicBool::new(false);
 
@@ -294,13 +337,11 @@ pub fn warn_if_untraced(at_exit: bool) {
     if !enabled() || mechanism() != Mechanism::None || WARNED_UNTRACED.load(Ordering::Relaxed) {
         return;
     }
-    // SAFETY: dlsym with RTLD_DEFAULT and a NUL-terminated name.
-    let hip = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"hipGetDevice".as_ptr()) };
+    let hip = lookup(c"hipGetDevice");
     if hip.is_null() {
         return;
     }
-    // SAFETY: as above.
-    let register = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"rocprofiler_register_library_api_table".as_ptr()) };
+    let register = lookup(c"rocprofiler_register_library_api_table");
     if !at_exit && !register.is_null() {
         return;
     }
@@ -317,7 +358,7 @@ pub fn warn_if_untraced(at_exit: bool) {
     let found = unsafe { libc::dladdr(hip, &mut info) } != 0 && !info.dli_fname.is_null();
     let path = if found {
         // SAFETY: dladdr's file name is a NUL-terminated string owned by the dynamic loader.
-        unsafe { std::ffi::CStr::from_ptr(info.dli_fname) }.to_str().unwrap_or("the HIP runtime")
+        unsafe { CStr::from_ptr(info.dli_fname) }.to_str().unwrap_or("the HIP runtime")
     } else {
         "the HIP runtime"
     };

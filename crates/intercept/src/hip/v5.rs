@@ -21,10 +21,11 @@
 
 use std::cell::{Cell, UnsafeCell};
 use std::ffi::CStr;
-use std::sync::atomic::{AtomicPtr, AtomicU16, AtomicU8, Ordering};
+use std::sync::atomic::Ordering;
 
 use rocprof_hsa_sys::*;
 
+use super::{lookup, Operation};
 use crate::api::{self, Call, Level};
 use crate::diag::Level as DiagLevel;
 use crate::guard::callback_guard;
@@ -36,26 +37,8 @@ pub const DEPTH: usize = 16;
 /// Most HIP API ids we handle (HIP 5.2 has 333; later 5.x releases a few more).
 const MAX_IDS: usize = 512;
 
-/// What we know about one HIP API id, filled at registration.
-struct Operation {
-    /// `hipApiName(id)` (a static string in HIP), NULL if unknown.
-    name: AtomicPtr<c_char>,
-    /// Index into `HIP_PROF_FUNCTIONS_5_2` + 1 (0: no argument layout known).
-    layout: AtomicU16,
-    /// 1: a `__hip*` compiler function.
-    compiler: AtomicU8,
-    /// Offset of the `stream` parameter in the record + 1 (0: none).
-    stream: AtomicU16,
-}
-
-static OPS: [Operation; MAX_IDS] = [const {
-    Operation {
-        name: AtomicPtr::new(std::ptr::null_mut()),
-        layout: AtomicU16::new(0),
-        compiler: AtomicU8::new(0),
-        stream: AtomicU16::new(0),
-    }
-}; MAX_IDS];
+/// What we know about each HIP API id (layouts index `HIP_PROF_FUNCTIONS_5_2`).
+static OPS: [Operation; MAX_IDS] = [const { Operation::new() }; MAX_IDS];
 
 /// One traced call in progress on this thread.
 #[repr(C, align(8))]
@@ -163,7 +146,7 @@ fn exit(id: u32) {
         let op = &OPS[frame.id as usize];
         let mut words = [0u64; rocprof_model::api::MAX_API_ARGS];
         let n = copy_args(op, &frame.data, &mut words);
-        super::record(op.compiler.load(Ordering::Relaxed) != 0, frame.id, || op_name(op), &call, end, 0, &words[..n]);
+        super::record(op.compiler.load(Ordering::Relaxed) != 0, frame.id, || op.name(), &call, end, 0, &words[..n]);
     });
 }
 
@@ -215,21 +198,6 @@ fn copy_args(op: &Operation, data: &[u8; HIP_API_DATA_SIZE], out: &mut [u64]) ->
     let f = &HIP_PROF_FUNCTIONS_5_2[usize::from(layout) - 1];
     // SAFETY: `data` is a whole, initialised record of HIP_API_DATA_SIZE bytes.
     unsafe { super::copy_args(f, data.as_ptr(), data.len(), out) }
-}
-
-fn op_name(op: &Operation) -> &'static str {
-    let p = op.name.load(Ordering::Relaxed);
-    if p.is_null() {
-        return "";
-    }
-    // SAFETY: `hipApiName` returns pointers to static NUL-terminated strings in libamdhip64,
-    // which is never unloaded while its callbacks are registered.
-    unsafe { CStr::from_ptr(p) }.to_str().unwrap_or("")
-}
-
-fn lookup(symbol: &CStr) -> *mut c_void {
-    // SAFETY: dlsym with RTLD_DEFAULT and a NUL-terminated name.
-    unsafe { libc::dlsym(libc::RTLD_DEFAULT, symbol.as_ptr()) }
 }
 
 /// True when the process has a HIP 5.x with roctracer's hooks and no rocprofiler-register (a
@@ -306,12 +274,8 @@ mod tests {
     #[test]
     fn arguments_are_copied_from_the_record_at_hip_5_2_offsets() {
         let i = HIP_PROF_FUNCTIONS_5_2.iter().position(|f| f.name == "hipLaunchKernel").unwrap();
-        let op = Operation {
-            name: AtomicPtr::new(std::ptr::null_mut()),
-            layout: AtomicU16::new(i as u16 + 1),
-            compiler: AtomicU8::new(0),
-            stream: AtomicU16::new(0),
-        };
+        let op = Operation::new();
+        op.layout.store(i as u16 + 1, Ordering::Relaxed);
         let mut data = [0u8; HIP_API_DATA_SIZE];
         data[16..24].copy_from_slice(&0x1234u64.to_le_bytes()); // function_address
         data[24..28].copy_from_slice(&64u32.to_le_bytes()); // numBlocks.x
@@ -366,12 +330,8 @@ mod tests {
     #[test]
     fn signed_and_enum_arguments_are_sign_extended() {
         let i = HIP_PROF_FUNCTIONS_5_2.iter().position(|f| f.name == "hipSetDevice").unwrap();
-        let op = Operation {
-            name: AtomicPtr::new(std::ptr::null_mut()),
-            layout: AtomicU16::new(i as u16 + 1),
-            compiler: AtomicU8::new(0),
-            stream: AtomicU16::new(0),
-        };
+        let op = Operation::new();
+        op.layout.store(i as u16 + 1, Ordering::Relaxed);
         let mut data = [0u8; HIP_API_DATA_SIZE];
         let off = usize::from(HIP_PROF_FUNCTIONS_5_2[i].args[0].offset);
         data[off..off + 4].copy_from_slice(&(-1i32).to_le_bytes());

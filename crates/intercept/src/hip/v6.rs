@@ -27,10 +27,11 @@
 
 use std::cell::{Cell, UnsafeCell};
 use std::ffi::CStr;
-use std::sync::atomic::{AtomicPtr, AtomicU16, AtomicU8, Ordering};
+use std::sync::atomic::Ordering;
 
 use rocprof_hsa_sys::*;
 
+use super::{lookup, Operation};
 use crate::api::{self, Call, Level};
 use crate::diag::Level as DiagLevel;
 use crate::guard::callback_guard;
@@ -54,26 +55,8 @@ type RegisterTracer = unsafe extern "C" fn(function: *const c_void);
 /// `trace.phase_data` when the call named no stream (nothing to restore).
 const NO_STREAM: u64 = u64::MAX;
 
-/// What we know about one HIP API id, filled at registration.
-struct Operation {
-    /// `hipApiName(id)` (a static string in HIP), NULL if unknown.
-    name: AtomicPtr<c_char>,
-    /// Index into `HIP_PROF_OPS_6_4` + 1 (0: no argument layout known).
-    layout: AtomicU16,
-    /// 1: a `__hip*` compiler function.
-    compiler: AtomicU8,
-    /// Offset of the `stream` parameter in the record + 1 (0: none).
-    stream: AtomicU16,
-}
-
-static OPS: [Operation; MAX_IDS] = [const {
-    Operation {
-        name: AtomicPtr::new(std::ptr::null_mut()),
-        layout: AtomicU16::new(0),
-        compiler: AtomicU8::new(0),
-        stream: AtomicU16::new(0),
-    }
-}; MAX_IDS];
+/// What we know about each HIP API id (layouts index `HIP_PROF_OPS_6_4`).
+static OPS: [Operation; MAX_IDS] = [const { Operation::new() }; MAX_IDS];
 
 /// This thread's calls in progress and how many of them there are (one thread-local, constant
 /// initialised and without destructor: usable at exit, after the thread's other TLS is gone).
@@ -222,23 +205,8 @@ unsafe extern "C" fn phase_exit(id: u32, t: *mut TraceData) {
                 )
             },
         };
-        super::record(op.compiler.load(Ordering::Relaxed) != 0, id, || op_name(op), &call, end, 0, &words[..n]);
+        super::record(op.compiler.load(Ordering::Relaxed) != 0, id, || op.name(), &call, end, 0, &words[..n]);
     })
-}
-
-fn op_name(op: &Operation) -> &'static str {
-    let p = op.name.load(Ordering::Relaxed);
-    if p.is_null() {
-        return "";
-    }
-    // SAFETY: `hipApiName` returns pointers to static NUL-terminated strings in libamdhip64,
-    // which is never unloaded while its tracer is registered.
-    unsafe { CStr::from_ptr(p) }.to_str().unwrap_or("")
-}
-
-fn lookup(symbol: &CStr) -> *mut c_void {
-    // SAFETY: dlsym with RTLD_DEFAULT and a NUL-terminated name.
-    unsafe { libc::dlsym(libc::RTLD_DEFAULT, symbol.as_ptr()) }
 }
 
 /// True when the process has a HIP with roctracer's single tracer callback, no HIP 5.x hooks and
