@@ -30,3 +30,4 @@ mod scratch_trace;
 mod sid;
 mod soak;
 mod sys_formats;
+mod targets;

@@ -11,8 +11,10 @@ mod counters;
 mod fixtures;
 mod hsa_api;
 mod isa_tables;
+mod json;
 mod sid;
 mod stage;
+mod targets;
 
 /// One line of help per task, printed by `cargo xtask help`.
 const TASKS: &[(&str, &str)] = &[
@@ -26,6 +28,7 @@ const TASKS: &[(&str, &str)] = &[
     ("fixtures", "rebuild the AMDGPU code objects from fixtures/kernels/*.cl (--check: compare; --stage DIR: stage C fixtures only)"),
     ("codegen-isa", "regenerate crates/isa/tables/*.txt from LLVM 21's llvm-mc in the sid chroot (--check: only verify; --llvm-mc CMD: another)"),
     ("codegen-counters", "regenerate schemas/counters/counters.txt from ../shared/reference (--check: only verify)"),
+    ("codegen-targets", "regenerate crates/targets/src/block_tables.rs from ../shared/reference (--check: only verify)"),
     ("codegen-hsa-api", "regenerate the HSA API operation tables and tracing wrapper lists from crates/hsa-sys (--check: only verify)"),
 ];
 
@@ -54,6 +57,7 @@ fn run() -> Result<()> {
         "fixtures" => fixtures::rebuild_kernels(rest),
         "codegen-counters" => counters::codegen(rest),
         "codegen-hsa-api" => hsa_api::codegen(rest),
+        "codegen-targets" => targets::codegen(rest),
         "help" | "--help" | "-h" => {
             println!("usage: cargo xtask <task>\n");
             for (name, help) in TASKS {

@@ -14,29 +14,18 @@ use crate::expr::Expr;
 /// The generated database text, embedded at build time.
 const BUILTIN: &str = include_str!("../../../schemas/counters/counters.txt");
 
-/// GPU family, which decides dimension rules and some hardware features.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Family {
-    /// CDNA (gfx908, gfx90a, gfx942, gfx950).
-    Gfx9,
-    /// RDNA2 (gfx1030).
-    Gfx10,
-    /// RDNA3 (gfx1100).
-    Gfx11,
-    /// RDNA4 (gfx1201).
-    Gfx12,
-}
+/// GPU family, which decides dimension rules and some hardware features (the targets crate's).
+pub use rocprof_targets::Family;
 
-impl Family {
-    fn from_name(s: &str) -> Option<Family> {
-        Some(match s {
-            "gfx9" => Family::Gfx9,
-            "gfx10" => Family::Gfx10,
-            "gfx11" => Family::Gfx11,
-            "gfx12" => Family::Gfx12,
-            _ => return None,
-        })
-    }
+/// The family named in the database text (`gfx9`, `gfx10`, `gfx11`, `gfx12`).
+fn family_from_name(s: &str) -> Option<Family> {
+    Some(match s {
+        "gfx9" => Family::Gfx9,
+        "gfx10" => Family::Gfx10,
+        "gfx11" => Family::Gfx11,
+        "gfx12" => Family::Gfx12,
+        _ => return None,
+    })
 }
 
 /// The properties of one GPU agent that counters depend on. The CLI fills it from the HSA
@@ -294,7 +283,7 @@ impl Database {
                     let name = words.next().ok_or_else(|| err("target without a name".into()))?.to_string();
                     let kv = key_values(words, &err)?;
                     let get = |k: &str| kv.get(k).ok_or_else(|| err(format!("target {name}: missing `{k}`")));
-                    let family = Family::from_name(get("family")?)
+                    let family = family_from_name(get("family")?)
                         .ok_or_else(|| err(format!("target {name}: unknown family")))?;
                     let num = |k: &str| -> Result<u32> {
                         get(k)?.parse().map_err(|_| err(format!("target {name}: `{k}` is not a number")))

@@ -29,7 +29,7 @@
 pub mod knobs;
 
 use crate::targets::{Generation, GpuModel};
-use crate::wave::{InstClass, CLASS_COUNT};
+use rocprof_isa::{InstClass, CLASS_COUNT};
 
 /// Fixed cost of a dispatch (command processor, launch and drain), in nanoseconds.
 pub const LAUNCH_OVERHEAD_NS: u64 = 2000;

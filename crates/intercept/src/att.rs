@@ -336,7 +336,7 @@ fn tracer(a: &AttState, o: &Originals, agent: hsa_agent_t) -> Option<&'static Tr
         node,
         gpu_index,
         gfx: gfx.clone(),
-        pkt_agent: Agent::reference(Target::Gfx942),
+        pkt_agent: Agent::reference(Target::from_name("gfx942").ok()?),
         plan: None,
         control: 0,
         trace: 0,

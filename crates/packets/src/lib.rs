@@ -14,11 +14,9 @@ pub mod pmc;
 pub mod regs;
 pub mod target;
 
-mod tables;
-
 pub use alloc::{Allocation, Allocator, BufferRole, BumpAllocator};
 pub use aql::{Pm4Packet, AQL_PACKET_SIZE};
-pub use block::{block_by_enum, block_by_name, blocks, BlockInfo, Dimensions};
+pub use block::{block_by_enum, block_by_name, blocks, BlockGeometry, BlockInfo, Dimensions};
 pub use error::{Error, Result};
 pub use pmc::{validate_event, PlannedEvent, PmcEvent, PmcPackets, PmcPlan, PmcStreams, SampleSlot};
 pub use target::{Agent, Family, Target};

@@ -94,7 +94,7 @@ mod tests {
 
     #[test]
     fn unload_with_large_id_emits_id_words_and_header_only() {
-        let agent = Agent::reference(Target::Gfx1100);
+        let agent = Agent::reference(Target::from_name("gfx1100").unwrap());
         let m = CodeObjectMarker { id: 1 << 31 | 5, addr: 0x1234, size: 10, is_unload: true, from_start: true };
         let s = m.stream(&agent);
         // Three markers (ID_LO, ID_HI, HEADER) of 3 packets x 3 dwords.

@@ -6,7 +6,7 @@
 //! touches device memory. Short or malformed buffers return typed errors.
 
 use crate::att::{AttPlan, CONTROL_RECORD_BYTES};
-use crate::block::Dimensions;
+use crate::block::{BlockGeometry, Dimensions};
 use crate::error::{Error, Result};
 use crate::pmc::PmcPlan;
 use crate::target::Family;
@@ -217,7 +217,7 @@ mod tests {
     #[test]
     fn pmc_values_follow_write_order_gfx9_per_se() {
         // gfx908: GRBM_GUI_ACTIVE (1 sample) then SQ_WAVES (8 SEs), 8 spare bytes.
-        let agent = Agent::reference(Target::Gfx908);
+        let agent = Agent::reference(Target::from_name("gfx908").unwrap());
         let events = [
             PmcEvent { block_enum: 3, block_index: 0, event_id: 2, flags: 0 },
             PmcEvent { block_enum: 6, block_index: 0, event_id: 4, flags: 0 },
@@ -240,7 +240,7 @@ mod tests {
 
     #[test]
     fn pmc_gfx11_sq_is_per_wgp_and_multi_xcc_has_xcd() {
-        let agent = Agent::reference(Target::Gfx1100);
+        let agent = Agent::reference(Target::from_name("gfx1100").unwrap());
         let plan = PmcPlan::new(&agent, &[PmcEvent { block_enum: 6, block_index: 0, event_id: 4, flags: 0 }]).unwrap();
         // 6 SE x 2 SA x 4 WGP = 48 samples.
         let mut buf = vec![0u8; plan.output_buffer_size() as usize];
@@ -251,7 +251,7 @@ mod tests {
         assert_eq!(s[47].value, 7);
         assert_eq!(s[47].dimensions.dims, vec![("WGP", 4), ("SE", 6), ("SA", 2)]);
 
-        let agent = Agent::reference(Target::Gfx942);
+        let agent = Agent::reference(Target::from_name("gfx942").unwrap());
         let plan =
             PmcPlan::new(&agent, &[PmcEvent { block_enum: 12, block_index: 1, event_id: 17, flags: 0 }]).unwrap();
         let mut buf = vec![0u8; plan.output_buffer_size() as usize];
@@ -263,7 +263,7 @@ mod tests {
 
     #[test]
     fn pmc_short_buffer_is_an_error() {
-        let agent = Agent::reference(Target::Gfx1201);
+        let agent = Agent::reference(Target::from_name("gfx1201").unwrap());
         let plan = PmcPlan::new(&agent, &[PmcEvent { block_enum: 3, block_index: 0, event_id: 0, flags: 0 }]).unwrap();
         assert_eq!(parse_pmc(&plan, &[]), Err(Error::ZeroSize { what: "output buffer" }));
         assert_eq!(
@@ -274,7 +274,7 @@ mod tests {
 
     #[test]
     fn sqtt_control_gfx9_sizes_status_and_clocks() {
-        let agent = Agent::reference(Target::Gfx908);
+        let agent = Agent::reference(Target::from_name("gfx908").unwrap());
         let params = [
             AttParameter { id: param::SE_MASK, value: 0b11 },
             AttParameter { id: param::ATT_BUFFER_SIZE, value: 32 << 20 },
@@ -300,7 +300,7 @@ mod tests {
 
     #[test]
     fn sqtt_control_gfx11_wptr_is_absolute() {
-        let agent = Agent::reference(Target::Gfx1100);
+        let agent = Agent::reference(Target::from_name("gfx1100").unwrap());
         let plan = AttPlan::new(&agent, &[AttParameter { id: param::SE_MASK, value: 1 }]).unwrap();
         let trace = 0x10_0000_1000u64;
         let mut ctl = vec![0u8; plan.control_buffer_size() as usize];

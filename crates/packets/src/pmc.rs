@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use crate::alloc::{Allocator, BufferRole};
 use crate::aql::{align256, Pm4Packet};
-use crate::block::{attr, block_by_enum, BlockInfo, CounterRegs};
+use crate::block::{attr, block_by_enum, BlockGeometry, BlockInfo, CounterRegs};
 use crate::error::{Error, Result};
 use crate::pm4::{pred_exec_word, Pm4Stream};
 use crate::regs::*;
@@ -728,7 +728,7 @@ mod tests {
         // start, a second CFG write, RSLT_CNTL stop in read) sit behind
         // `#if defined(_GFX10_PRIMITIVES_H_) || defined(_GFX11_PRIMITIVES_H_)`
         // in a header included before those primitives, so they never exist.
-        for t in [Target::Gfx1030, Target::Gfx1100] {
+        for t in [Target::from_name("gfx1030").unwrap(), Target::from_name("gfx1100").unwrap()] {
             let agent = Agent::reference(t);
             // GUS (enum 31) event 7 in slot 0: CFG0 (0xDE03) = ENABLE (bit 28) | 7.
             let plan = PmcPlan::new(&agent, &[ev(31, 0, 7, 0)]).unwrap();
@@ -746,7 +746,7 @@ mod tests {
 
     #[test]
     fn accumulation_inserts_internal_twins_in_sorted_order() {
-        let agent = Agent::reference(Target::Gfx90a);
+        let agent = Agent::reference(Target::from_name("gfx90a").unwrap());
         // [SQ_LEVEL_WAVES + HI_RES, SQ_WAVES] -> SQ_WAVES, LEVEL (internal), LEVEL (accum).
         let plan = PmcPlan::new(&agent, &[ev(6, 0, 5, ACCUM_HI_RES), ev(6, 0, 4, 0)]).unwrap();
         let order: Vec<_> = plan.events().iter().map(|p| (p.event.event_id, p.event.flags, p.internal)).collect();
@@ -764,30 +764,43 @@ mod tests {
         // accumulation id; other non-zero flags build the plain event (with
         // the internal twin every flagged event gets), even on gfx12 where
         // LO/HI_RES fail. Non-SQ blocks reject any non-zero flags.
-        for (t, flags) in [(Target::Gfx1201, 3), (Target::Gfx90a, 5), (Target::Gfx90a, 6), (Target::Gfx1100, 8)] {
+        for (t, flags) in [
+            (Target::from_name("gfx1201").unwrap(), 3),
+            (Target::from_name("gfx90a").unwrap(), 5),
+            (Target::from_name("gfx90a").unwrap(), 6),
+            (Target::from_name("gfx1100").unwrap(), 8),
+        ] {
             let agent = Agent::reference(t);
             let plan = PmcPlan::new(&agent, &[ev(6, 0, 20, flags)]).unwrap();
             let selects: Vec<_> = plan.counters.iter().map(|c| c.select_event).collect();
             assert_eq!(selects, vec![20, 20], "{t:?} flags {flags}: internal twin + flagged event, both id 20");
         }
         // gfx90a accum 2 (HI_RES) still maps to 185; gfx12 LO/HI_RES fail.
-        let plan = PmcPlan::new(&Agent::reference(Target::Gfx90a), &[ev(6, 0, 20, 2)]).unwrap();
+        let plan = PmcPlan::new(&Agent::reference(Target::from_name("gfx90a").unwrap()), &[ev(6, 0, 20, 2)]).unwrap();
         assert_eq!(plan.counters[1].select_event, 185);
         for f in [1, 2, 9] {
-            assert!(PmcPlan::new(&Agent::reference(Target::Gfx1201), &[ev(6, 0, 20, f)]).is_err(), "gfx1201 flags {f}");
+            assert!(
+                PmcPlan::new(&Agent::reference(Target::from_name("gfx1201").unwrap()), &[ev(6, 0, 20, f)]).is_err(),
+                "gfx1201 flags {f}"
+            );
         }
         // GRBM (enum 3) with flags 3: invalid everywhere.
-        assert!(PmcPlan::new(&Agent::reference(Target::Gfx90a), &[ev(3, 0, 2, 3)]).is_err());
+        assert!(PmcPlan::new(&Agent::reference(Target::from_name("gfx90a").unwrap()), &[ev(3, 0, 2, 3)]).is_err());
     }
 
     #[test]
     fn empty_request_fails_except_on_gfx10_where_grbm_is_appended() {
         // Rule: aqlprofile fails when the read stream writes no data; gfx10's
         // implicit GRBM counter (event 0) gives an empty request data to read.
-        for t in [Target::Gfx908, Target::Gfx942, Target::Gfx1100, Target::Gfx1201] {
+        for t in [
+            Target::from_name("gfx908").unwrap(),
+            Target::from_name("gfx942").unwrap(),
+            Target::from_name("gfx1100").unwrap(),
+            Target::from_name("gfx1201").unwrap(),
+        ] {
             assert_eq!(PmcPlan::new(&Agent::reference(t), &[]).unwrap_err(), Error::NoEvents, "{t:?}");
         }
-        let plan = PmcPlan::new(&Agent::reference(Target::Gfx1030), &[]).unwrap();
+        let plan = PmcPlan::new(&Agent::reference(Target::from_name("gfx1030").unwrap()), &[]).unwrap();
         assert!(plan.events().is_empty() && plan.samples().is_empty());
         assert_eq!(plan.counters.len(), 1);
         assert_eq!((plan.counters[0].block.name, plan.counters[0].select_event), ("GRBM", 0));
@@ -799,7 +812,7 @@ mod tests {
 
     #[test]
     fn spi_special_events_take_slots_but_are_not_reported() {
-        let agent = Agent::reference(Target::Gfx908);
+        let agent = Agent::reference(Target::from_name("gfx908").unwrap());
         let plan = PmcPlan::new(&agent, &[ev(5, 0, SPI_SPECIAL_EVENT, 0), ev(5, 0, 52, 0)]).unwrap();
         assert!(plan.events()[0].internal);
         // Both take 8 SE samples; only the second is reported, at offset 64.
@@ -813,7 +826,7 @@ mod tests {
 
     #[test]
     fn gfx10_appends_grbm_counter_and_reads_it_last() {
-        let agent = Agent::reference(Target::Gfx1030);
+        let agent = Agent::reference(Target::from_name("gfx1030").unwrap());
         let plan = PmcPlan::new(&agent, &[ev(6, 0, 4, 0)]).unwrap();
         assert_eq!(plan.counters.len(), 2);
         assert_eq!(plan.counters[1].block.name, "GRBM");
@@ -824,7 +837,7 @@ mod tests {
 
     #[test]
     fn mi300_rpb_is_read_once_through_smn_under_pred_exec() {
-        let agent = Agent::reference(Target::Gfx942);
+        let agent = Agent::reference(Target::from_name("gfx942").unwrap());
         let plan = PmcPlan::new(&agent, &[ev(24, 2, 7, 0)]).unwrap();
         let (read, written) = plan.read_stream(0x10_0000_0000).unwrap();
         // CP_PERFMON_CNTL is not written (RPB is not a CPMON block); first packet

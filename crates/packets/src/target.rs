@@ -3,102 +3,74 @@
 
 use crate::error::{Error, Result};
 
-/// GPU architecture family; selects the packet encodings and register map.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Family {
-    /// gfx9 (MI100, MI200, MI300, MI350).
-    Gfx9,
-    /// gfx10.3 (RDNA2).
-    Gfx10,
-    /// gfx11 (RDNA3).
-    Gfx11,
-    /// gfx12 (RDNA4).
-    Gfx12,
-}
+pub use rocprof_targets::Family;
 
-/// One of the seven targets whose aqlprofile output this crate reproduces.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum Target {
-    /// MI100.
-    Gfx908,
-    /// MI200.
-    Gfx90a,
-    /// MI300 (gfx940/941/942 share the tables).
-    Gfx942,
-    /// MI350.
-    Gfx950,
-    /// RDNA2 (Navi21).
-    Gfx1030,
-    /// RDNA3 (Navi31).
-    Gfx1100,
-    /// RDNA4 (Navi48).
-    Gfx1201,
-}
+/// A target whose aqlprofile output this crate reproduces: a handle on its entry in the targets
+/// crate (family, block tables, SQ accumulation events, reference geometry).
+#[derive(Debug, Clone, Copy)]
+pub struct Target(&'static rocprof_targets::Target);
 
 impl Target {
     /// Every supported target, in table order.
-    pub const ALL: [Target; 7] = [
-        Target::Gfx908,
-        Target::Gfx90a,
-        Target::Gfx942,
-        Target::Gfx950,
-        Target::Gfx1030,
-        Target::Gfx1100,
-        Target::Gfx1201,
-    ];
+    pub fn all() -> impl Iterator<Item = Target> {
+        rocprof_targets::TARGETS.iter().map(Target)
+    }
 
     /// Parses a gfxip name such as `"gfx942"` (a `:sramecc+`-style feature
     /// suffix is ignored; gfx940 and gfx941 map to gfx942).
     pub fn from_name(name: &str) -> Result<Target> {
-        let base = name.split(':').next().unwrap_or(name).trim().to_ascii_lowercase();
-        Ok(match base.as_str() {
-            "gfx908" => Target::Gfx908,
-            "gfx90a" => Target::Gfx90a,
-            "gfx940" | "gfx941" | "gfx942" => Target::Gfx942,
-            "gfx950" => Target::Gfx950,
-            "gfx1030" => Target::Gfx1030,
-            "gfx1100" => Target::Gfx1100,
-            "gfx1201" => Target::Gfx1201,
-            _ => return Err(Error::UnknownTarget(name.to_string())),
-        })
+        rocprof_targets::Target::find_with_aliases(name)
+            .map(Target)
+            .ok_or_else(|| Error::UnknownTarget(name.to_string()))
+    }
+
+    /// The target's entry in the targets crate.
+    pub fn info(self) -> &'static rocprof_targets::Target {
+        self.0
     }
 
     /// Canonical gfxip name.
     pub fn name(self) -> &'static str {
-        match self {
-            Target::Gfx908 => "gfx908",
-            Target::Gfx90a => "gfx90a",
-            Target::Gfx942 => "gfx942",
-            Target::Gfx950 => "gfx950",
-            Target::Gfx1030 => "gfx1030",
-            Target::Gfx1100 => "gfx1100",
-            Target::Gfx1201 => "gfx1201",
-        }
+        self.0.name
     }
 
     /// Architecture family.
     pub fn family(self) -> Family {
-        match self {
-            Target::Gfx908 | Target::Gfx90a | Target::Gfx942 | Target::Gfx950 => Family::Gfx9,
-            Target::Gfx1030 => Family::Gfx10,
-            Target::Gfx1100 => Family::Gfx11,
-            Target::Gfx1201 => Family::Gfx12,
-        }
+        self.0.family
     }
 
     /// SQ accumulation event ids `(LO_RES, HI_RES)` that replace the select of
     /// an event carrying accumulation flags; `None` where aqlprofile rejects
     /// such flags (gfx12). Values from aqlprofile's per-ASIC factories.
     pub fn sq_accumulation_ids(self) -> Option<(u32, u32)> {
-        match self {
-            Target::Gfx908 => Some((1, 158)),
-            Target::Gfx90a => Some((1, 185)),
-            Target::Gfx942 => Some((1, 184)),
-            Target::Gfx950 => Some((1, 200)),
-            Target::Gfx1030 | Target::Gfx1100 => Some((1, 1)),
-            Target::Gfx1201 => None,
-        }
+        self.0.sq_accumulation
+    }
+}
+
+impl PartialEq for Target {
+    fn eq(&self, other: &Target) -> bool {
+        self.0.name == other.0.name
+    }
+}
+
+impl Eq for Target {}
+
+impl std::hash::Hash for Target {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.name.hash(state);
+    }
+}
+
+impl PartialOrd for Target {
+    fn partial_cmp(&self, other: &Target) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Target {
+    /// Table order.
+    fn cmp(&self, other: &Target) -> std::cmp::Ordering {
+        self.0.index().cmp(&other.0.index())
     }
 }
 
@@ -155,20 +127,18 @@ impl Agent {
     }
 
     /// The geometry aqlprofile's oracle used for each target (the defaults of
-    /// the conformance goldens): gfx908 120 CU / 8 SE, gfx90a 110/8, gfx942
-    /// 304/32 over 8 XCC, gfx950 256/32 over 8 XCC, gfx1030 80/4 x 2 SA,
-    /// gfx1100 96/6 x 2 SA, gfx1201 64/4 x 2 SA.
+    /// the conformance goldens): the board of the targets crate's model
+    /// (gfx908 120 CU / 8 SE, gfx90a 110/8, gfx942 304/32 over 8 XCC, gfx950
+    /// 256/32 over 8 XCC, gfx1030 80/4 x 2 SA, gfx1100 96/6 x 2 SA, gfx1201 64/4 x 2 SA).
     pub fn reference(target: Target) -> Agent {
-        let (cu, se, sa, xcc) = match target {
-            Target::Gfx908 => (120, 8, 1, 1),
-            Target::Gfx90a => (110, 8, 1, 1),
-            Target::Gfx942 => (304, 32, 1, 8),
-            Target::Gfx950 => (256, 32, 1, 8),
-            Target::Gfx1030 => (80, 4, 2, 1),
-            Target::Gfx1100 => (96, 6, 2, 1),
-            Target::Gfx1201 => (64, 4, 2, 1),
-        };
-        Agent { target, cu_num: cu, se_num: se, shader_arrays_per_se: sa, xcc_num: xcc }
+        let m = &target.info().model;
+        Agent {
+            target,
+            cu_num: m.compute_units,
+            se_num: m.shader_engines,
+            shader_arrays_per_se: m.shader_arrays_per_se,
+            xcc_num: m.xccs,
+        }
     }
 
     /// Architecture family.

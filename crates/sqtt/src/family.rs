@@ -21,18 +21,14 @@ impl Family {
         }
     }
 
-    /// Family of a code-object target name such as `gfx1100`, `gfx1201` or `gfx950`.
+    /// Family of a code-object target name such as `gfx1100`, `gfx1201` or `gfx950` (the targets
+    /// crate's family rule; gfx10 has no thread-trace format here).
     pub fn from_target(target: &str) -> Option<Self> {
-        let t = target.strip_prefix("gfx")?;
-        let digits: String = t.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
-        if digits.len() == 4 && digits.starts_with("11") {
-            Some(Self::Gfx11)
-        } else if digits.len() == 4 && digits.starts_with("12") {
-            Some(Self::Gfx12)
-        } else if digits.len() == 3 && digits.starts_with('9') {
-            Some(Self::Gfx9)
-        } else {
-            None
+        match rocprof_targets::Family::of_name(target)? {
+            rocprof_targets::Family::Gfx9 => Some(Self::Gfx9),
+            rocprof_targets::Family::Gfx10 => None,
+            rocprof_targets::Family::Gfx11 => Some(Self::Gfx11),
+            rocprof_targets::Family::Gfx12 => Some(Self::Gfx12),
         }
     }
 

@@ -3,6 +3,7 @@
 //! packet builder rejects, or label samples with the wrong coordinates.
 
 use rocprof_counters::{block_dimensions, block_instances, Database};
+use rocprof_packets::BlockGeometry;
 
 #[test]
 fn blocks_slots_instances_and_dimensions_match_the_packet_builder() {

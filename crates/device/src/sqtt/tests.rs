@@ -180,7 +180,11 @@ fn the_att_packets_program_a_trace_that_decodes() {
     use rocprof_packets::att::{param, AttParameter, AttPlan};
     use rocprof_packets::marker::CodeObjectMarker;
     use rocprof_packets::{parse::parse_sqtt_control, Agent, Target};
-    for (name, pt) in [("gfx942", Target::Gfx942), ("gfx1100", Target::Gfx1100), ("gfx1201", Target::Gfx1201)] {
+    for (name, pt) in [
+        ("gfx942", Target::from_name("gfx942").unwrap()),
+        ("gfx1100", Target::from_name("gfx1100").unwrap()),
+        ("gfx1201", Target::from_name("gfx1201").unwrap()),
+    ] {
         let t = find(name).unwrap();
         let agent = Agent::reference(pt);
         let params = [
@@ -249,7 +253,9 @@ fn streamed_sq_counters_sum_to_the_counter_model_per_cu() {
     use rocprof_packets::{parse::parse_sqtt_control, Agent, Target};
     let names = ["SQ_WAVES", "SQ_INSTS_VALU", "SQ_INSTS_SALU", "SQ_BUSY_CU_CYCLES", "SQ_INSTS_SMEM"];
     let db = rocprof_counters::Database::builtin();
-    for (name, pt, ctrl) in [("gfx942", Target::Gfx942, 1u32), ("gfx90a", Target::Gfx90a, 2)] {
+    for (name, pt, ctrl) in
+        [("gfx942", Target::from_name("gfx942").unwrap(), 1u32), ("gfx90a", Target::from_name("gfx90a").unwrap(), 2)]
+    {
         let t = find(name).unwrap();
         let agent = Agent::reference(pt);
         let mut params = vec![

@@ -9,7 +9,7 @@
 //! [`Occupancy::workgroups_per_cu`], a round lasting as long as its longest wave, and its waves start at
 //! the round's start. The dispatch's duration follows from its busiest CU, as in the static model.
 
-use rocprof_isa::{Costs, DispatchRecord, InstClass as IsaClass, RunOptions, WaveRecord};
+use rocprof_isa::{Costs, DispatchRecord, RunOptions, WaveRecord};
 
 use super::{
     sum, DetailRequest, DispatchInput, DispatchModel, InstClass, InstCounts, InstructionDetail, MemBytes, Source,
@@ -17,17 +17,12 @@ use super::{
 };
 use crate::timing::{self, CostModel};
 
-/// The device model's class of an interpreter class (the two enums list the same classes).
-fn class(c: IsaClass) -> InstClass {
-    InstClass::ALL[c as usize]
-}
-
 /// The interpreter's cycle costs for this model's [`CostModel`].
 pub fn isa_costs(costs: &CostModel) -> Costs {
     let mut c = Costs::default();
-    for k in IsaClass::ALL {
-        c.issue[k as usize] = costs.issue(class(k));
-        c.latency[k as usize] = costs.latency(class(k));
+    for k in InstClass::ALL {
+        c.issue[k as usize] = costs.issue(k);
+        c.latency[k as usize] = costs.latency(k);
     }
     c
 }
@@ -64,8 +59,8 @@ fn bytes(b: &rocprof_isa::MemBytes) -> MemBytes {
 
 fn work(r: &WaveRecord) -> WaveWork {
     let mut counts = InstCounts::default();
-    for k in IsaClass::ALL {
-        counts.add(class(k), r.stats.count(k));
+    for k in InstClass::ALL {
+        counts.add(k, r.stats.count(k));
     }
     WaveWork {
         instructions: counts,
@@ -204,7 +199,7 @@ impl DispatchModel {
                 .take(req.max_instructions_per_wave)
                 .map(|s| InstructionDetail {
                     pc_offset: s.pc_offset.clamp(0, i64::from(u32::MAX)) as u32,
-                    class: class(s.class),
+                    class: s.class,
                     issue_cycle: start + s.cycle,
                     stall_cycles: s.stall,
                     exec_mask: s.exec,
@@ -293,26 +288,26 @@ mod tests {
         assert_eq!(sums[0], (0..256).map(|i| (i % 7) as f32).sum::<f32>(), "the kernel really ran");
         assert_eq!(m.source, Source::Executed);
         let all = Unit::Cus(0..m.target.compute_units);
-        let count = |c: IsaClass| rec.totals.count(c);
+        let count = |c: InstClass| rec.totals.count(c);
         assert_eq!(event_value(&m, "SQ_WAVES", &all), rec.waves.len() as u64);
         assert_eq!(event_value(&m, "SQ_INSTS", &all), rec.totals.instructions());
-        assert_eq!(event_value(&m, "SQ_INSTS_VALU", &all), count(IsaClass::Valu));
-        assert_eq!(event_value(&m, "SQ_INSTS_SALU", &all), count(IsaClass::Salu));
-        assert_eq!(event_value(&m, "SQ_INSTS_SMEM", &all), count(IsaClass::Smem));
-        assert_eq!(event_value(&m, "SQ_INSTS_LDS", &all), count(IsaClass::Lds));
+        assert_eq!(event_value(&m, "SQ_INSTS_VALU", &all), count(InstClass::Valu));
+        assert_eq!(event_value(&m, "SQ_INSTS_SALU", &all), count(InstClass::Salu));
+        assert_eq!(event_value(&m, "SQ_INSTS_SMEM", &all), count(InstClass::Smem));
+        assert_eq!(event_value(&m, "SQ_INSTS_LDS", &all), count(InstClass::Lds));
         assert_eq!(
             event_value(&m, "SQ_INSTS_BRANCH", &all),
-            count(IsaClass::BranchTaken) + count(IsaClass::BranchNotTaken)
+            count(InstClass::BranchTaken) + count(InstClass::BranchNotTaken)
         );
-        assert_eq!(event_value(&m, "SQ_INSTS_VMEM_RD", &all), count(IsaClass::VmemLoad) + count(IsaClass::FlatLoad));
+        assert_eq!(event_value(&m, "SQ_INSTS_VMEM_RD", &all), count(InstClass::VmemLoad) + count(InstClass::FlatLoad));
         // 300 workgroups of 4 waves, each wave reads its 64 floats and one wave per group writes one.
         assert_eq!(m.totals.waves, 1200);
         assert_eq!(m.totals.bytes.global_read, 300 * 256 * 4);
         assert_eq!(m.totals.bytes.global_write, 300 * 4);
-        assert!(count(IsaClass::Barrier) >= 1200 * 8, "a barrier per wave per tree level");
+        assert!(count(InstClass::Barrier) >= 1200 * 8, "a barrier per wave per tree level");
         // The static walk counts every instruction of the code once per wave; three of the four waves of a
         // group skip the final store (s_cbranch_execz taken), which only execution sees.
-        assert!(count(IsaClass::BranchTaken) >= 900, "{:?}", rec.totals.counts);
+        assert!(count(InstClass::BranchTaken) >= 900, "{:?}", rec.totals.counts);
         assert_ne!(m.totals.instructions, stat.totals.instructions);
         let per_se: u64 = m.per_se.iter().map(|s| s.instructions.total()).sum();
         assert_eq!(per_se, rec.totals.instructions(), "per-SE totals add up to the dispatch");

@@ -31,59 +31,9 @@ pub use walk::{KernelProfile, StaticInstruction, WaveTimeline};
 use crate::targets::GpuModel;
 use crate::timing::{self, CostModel};
 
-/// Issue class of an instruction, as the model counts it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum InstClass {
-    /// Scalar ALU (`s_*` arithmetic, moves, compares, exec manipulation).
-    Salu = 0,
-    /// Scalar memory (`s_load_*`, `s_buffer_load_*`, cache invalidations).
-    Smem = 1,
-    /// Vector ALU (incl. VOP3P, MFMA/WMMA).
-    Valu = 2,
-    /// Vector memory load (buffer, global, scratch, image).
-    VmemLoad = 3,
-    /// Vector memory store (buffer, global, scratch, image) and atomics without return.
-    VmemStore = 4,
-    /// Flat load.
-    FlatLoad = 5,
-    /// Flat store.
-    FlatStore = 6,
-    /// LDS (`ds_*`).
-    Lds = 7,
-    /// Branch taken.
-    BranchTaken = 8,
-    /// Branch not taken.
-    BranchNotTaken = 9,
-    /// Workgroup barrier (`s_barrier`, gfx12 `s_barrier_wait`).
-    Barrier = 10,
-    /// `s_waitcnt` (and gfx11 `s_waitcnt_depctr`).
-    Waitcnt = 11,
-    /// Anything else that issues (`s_nop`, `s_endpgm`, messages, exports, unknown encodings).
-    Other = 12,
-}
-
-/// Number of [`InstClass`] values.
-pub const CLASS_COUNT: usize = 13;
-
-impl InstClass {
-    /// Every class, in numeric order.
-    pub const ALL: [InstClass; CLASS_COUNT] = [
-        InstClass::Salu,
-        InstClass::Smem,
-        InstClass::Valu,
-        InstClass::VmemLoad,
-        InstClass::VmemStore,
-        InstClass::FlatLoad,
-        InstClass::FlatStore,
-        InstClass::Lds,
-        InstClass::BranchTaken,
-        InstClass::BranchNotTaken,
-        InstClass::Barrier,
-        InstClass::Waitcnt,
-        InstClass::Other,
-    ];
-}
+/// Issue class of an instruction, as the model counts it: the decoder's classes (`rocprof-isa` owns
+/// them; the static walk and the interpreter classify with the same function).
+pub use rocprof_isa::{InstClass, CLASS_COUNT};
 
 /// Instruction counts by class.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

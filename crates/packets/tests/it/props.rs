@@ -74,7 +74,7 @@ fn random_pmc_requests_build_or_fail_cleanly() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let (mut built, mut failed) = (0, 0);
     for round in 0..600 {
-        let target = rng.pick(&Target::ALL);
+        let target = rng.pick(&Target::all().collect::<Vec<_>>());
         let agent = random_agent(&mut rng, target);
         let table = blocks(target);
         let n = 1 + rng.below(6);
@@ -134,7 +134,7 @@ fn random_att_parameters_build_or_fail_cleanly() {
     let ids = [0u32, 1, 5, 8, 9, 10, 11, 12, 240, 241, 242, 77];
     let (mut built, mut failed) = (0, 0);
     for _ in 0..400 {
-        let target = rng.pick(&Target::ALL);
+        let target = rng.pick(&Target::all().collect::<Vec<_>>());
         let agent = random_agent(&mut rng, target);
         let n = rng.below(8);
         let mut params: Vec<AttParameter> = (0..n)
@@ -187,7 +187,7 @@ fn random_att_parameters_build_or_fail_cleanly() {
 fn markers_and_parsers_never_panic_on_garbage() {
     let mut rng = Rng(42);
     for _ in 0..300 {
-        let target = rng.pick(&Target::ALL);
+        let target = rng.pick(&Target::all().collect::<Vec<_>>());
         let agent = random_agent(&mut rng, target);
         let m = CodeObjectMarker {
             id: rng.next() >> rng.below(64),
@@ -214,7 +214,7 @@ fn markers_and_parsers_never_panic_on_garbage() {
 
 #[test]
 fn malformed_inputs_return_typed_errors() {
-    let agent = Agent::reference(Target::Gfx942);
+    let agent = Agent::reference(Target::from_name("gfx942").unwrap());
     let ev = |block_enum, block_index, event_id, flags| PmcEvent { block_enum, block_index, event_id, flags };
     assert_eq!(PmcPlan::new(&agent, &[]).unwrap_err(), Error::NoEvents);
     assert_eq!(
@@ -235,7 +235,7 @@ fn malformed_inputs_return_typed_errors() {
     assert!(matches!(PmcPlan::new(&agent, &nine), Err(Error::TooManyCounters { block: "SQ" | "SQ_CS", .. })));
     // Accumulation only on SQ, and never on gfx12.
     assert!(matches!(PmcPlan::new(&agent, &[ev(12, 0, 1, 1)]), Err(Error::AccumulationUnsupported { .. })));
-    let gfx12 = Agent::reference(Target::Gfx1201);
+    let gfx12 = Agent::reference(Target::from_name("gfx1201").unwrap());
     assert_eq!(
         PmcPlan::new(&gfx12, &[ev(6, 0, 4, 1)]).unwrap_err(),
         Error::AccumulationUnsupported { block: "SQ", flags: 1, target: "gfx1201" }
@@ -252,13 +252,13 @@ fn malformed_inputs_return_typed_errors() {
             .build_at(0x1000, 0x2000, 0x4000),
         Err(Error::ZeroSize { what: "trace buffer" })
     );
-    assert!(matches!(Agent::new(Target::Gfx1100, 96, 12, 2, 2), Err(Error::InvalidAgent { .. })));
+    assert!(matches!(Agent::new(Target::from_name("gfx1100").unwrap(), 96, 12, 2, 2), Err(Error::InvalidAgent { .. })));
     let att = AttPlan::new(&agent, &[]).unwrap();
     assert!(matches!(att.build_at(0x1000, 0x1800, 0x4000), Err(Error::Misaligned { what: "trace buffer", .. })));
     assert!(matches!(att.build_at(0x1004, 0x2000, 0x4000), Err(Error::Misaligned { what: "control buffer", .. })));
     assert!(matches!(BumpAllocator::new(0x10), Err(Error::Misaligned { .. })));
     // Bad agents and targets.
-    assert!(matches!(Agent::new(Target::Gfx942, 304, 30, 1, 8), Err(Error::InvalidAgent { .. })));
+    assert!(matches!(Agent::new(Target::from_name("gfx942").unwrap(), 304, 30, 1, 8), Err(Error::InvalidAgent { .. })));
     assert!(matches!(Target::from_name("gfx1036"), Err(Error::UnknownTarget(_))));
     assert!(matches!(
         AttPlan::new(&agent, &[AttParameter { id: param::VM_ID_MASK, value: 1 }]),

@@ -3,7 +3,7 @@
 //! block, instance count, counter count, attribute, select encoding, sample
 //! count and register address must agree. Skips when the dump is absent (fails under `CI=true`).
 
-use rocprof_packets::{blocks, Agent, Target};
+use rocprof_packets::{blocks, Agent, BlockGeometry, Target};
 use serde_json::Value;
 
 use crate::util::num;
@@ -15,7 +15,7 @@ fn block_tables_match_reference_dump() {
     let text = std::fs::read_to_string(&path).expect("read block table dump");
     let dump: Value = serde_json::from_str(&text).expect("parse block table dump");
     let mut checked = 0;
-    for target in Target::ALL {
+    for target in Target::all() {
         let t = &dump["targets"][target.name()];
         let a = &t["agent"];
         let f = |k: &str| num(&a[k]).expect("agent field") as u32;
