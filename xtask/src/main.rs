@@ -157,7 +157,7 @@ fn lint() -> Result<()> {
 const BENCHES: &[(&str, &str, &str)] = &[
     // (package, kind, target name); the source path is checked before running.
     ("rocprof-e2e", "bin", "rocprof-bench"),
-    ("rocprof-sqtt", "example", "sqtt-bench"),
+    ("rocprof-sqtt-amd", "example", "sqtt-bench"),
     ("rocprof-isa", "example", "isa-bench"),
 ];
 

@@ -5,9 +5,10 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 use crate::db::{Agent, CounterKind, Database, Target, AGENT_PROPERTIES};
-use crate::dims::{block_dimensions, element_count, DimExtent};
+use crate::dims::{element_count, DimExtent};
 use crate::error::{Error, Result};
 use crate::expr::Expr;
+use crate::layout::block_dimensions;
 
 /// Our hand-written descriptions (`schemas/counters/descriptions.txt`).
 const DESCRIPTIONS: &str = include_str!("../../../schemas/counters/descriptions.txt");

@@ -20,9 +20,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::db::{Agent, Block, CounterKind, Database, Family, Target, AGENT_PROPERTIES};
-use crate::dims::{attr, block_instances, SPI_SPECIAL_EVENT};
 use crate::error::{Error, Result};
 use crate::expr::{AccumulateMode, Expr};
+use crate::layout::{attr, block_instances, SPI_SPECIAL_EVENT};
 
 /// One hardware event a pass programs.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -12,10 +12,11 @@ use rocprof_packets::parse::parse_pmc;
 use rocprof_packets::{PmcEvent, PmcPlan};
 
 use crate::db::{Agent, Target};
-use crate::dims::{block_dimensions, element_count};
+use crate::dims::element_count;
 use crate::error::{Error, Result};
 use crate::eval::{evaluate, Samples, Values};
 use crate::expr::AccumulateMode;
+use crate::layout::block_dimensions;
 use crate::plan::HwEvent;
 
 /// The aqlprofile events of `events` (a pass's hardware events): one per block instance

@@ -250,7 +250,7 @@ fn base(op: Op, enc: Enc, size: u8, name: &'static str) -> Inst {
         flags: 0,
         extra: Extra::None,
         y: None,
-        class: crate::exec::class_of(&op, name),
+        class: crate::stats::class_of(&op, name),
         hint: matches!(name, "s_delay_alu" | "s_wait_alu" | "s_set_vgpr_msb"),
     }
 }

@@ -1,6 +1,8 @@
 //! What the waves executed, for the device model: instruction counts by class, bytes per memory kind,
 //! active lanes, and (for the waves a consumer asks for) the executed instructions with their EXEC masks.
 
+use crate::op::{Access, Op, Seg};
+
 /// Issue class of an executed instruction (the same classes as the device model's counters use).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -53,6 +55,37 @@ impl InstClass {
         InstClass::Waitcnt,
         InstClass::Other,
     ];
+}
+
+/// The statistics class of an instruction (branches count as not taken here; the executor corrects that).
+pub fn class_of(op: &Op, name: &str) -> InstClass {
+    match op {
+        // gfx12's v_s_* transcendentals run on the VALU.
+        Op::Salu(_) if name.starts_with("v_") => InstClass::Valu,
+        Op::Salu(_) => InstClass::Salu,
+        Op::Smem(_) => InstClass::Smem,
+        Op::Valu(_) | Op::Vcmp { .. } | Op::Mfma(_) | Op::Wmma(_) => InstClass::Valu,
+        Op::Vmem(seg, a) => {
+            let load = match a {
+                Access::Load { .. } => true,
+                Access::Store { .. } => false,
+                Access::Atomic { rtn, .. } => *rtn,
+            };
+            match (seg, load) {
+                (Seg::Flat, true) => InstClass::FlatLoad,
+                (Seg::Flat, false) => InstClass::FlatStore,
+                (_, true) => InstClass::VmemLoad,
+                (_, false) => InstClass::VmemStore,
+            }
+        }
+        Op::Ds(_) => InstClass::Lds,
+        Op::Branch(_) => InstClass::BranchNotTaken,
+        Op::Barrier => InstClass::Barrier,
+        Op::Nop if name.starts_with("s_waitcnt") || name.starts_with("s_wait_") => InstClass::Waitcnt,
+        Op::Unimplemented if name.starts_with("v_") => InstClass::Valu,
+        Op::Unimplemented if name.starts_with("s_") => InstClass::Salu,
+        _ => InstClass::Other,
+    }
 }
 
 /// Bytes moved by kind.

@@ -30,8 +30,9 @@
 //!   tables, and the linear [`Program`] sweep that the PC walk uses (no LLVM needed); [`isa::class_text`] is a mnemonic-level stand-in text.
 //! * [`Decoder`]: per-SE records ([`SeDecode`]); [`aggregate`]: per-PC and per-wave summaries.
 //!
-//! Examples: `sqtt-bench` (throughput), `sqtt-dump` (tokens of a stream), `sqtt-isa` (how a code
-//! object is decoded). The AMD backend and LLVM instruction text are in `rocprof-sqtt-amd`.
+//! Examples: `sqtt-dump` (tokens of a stream), `sqtt-isa` (how a code object is decoded). The AMD
+//! backend, LLVM instruction text and the throughput benchmark against AMD's decoder (`sqtt-bench`)
+//! are in `rocprof-sqtt-amd`.
 //!
 //! Not decoded: gfx10, RDNA perf-counter tokens (AMD's decoder ignores
 //! them too) and code-object marker packets. RDNA `NEW_PC` and gfx9 `INST_PC` tokens

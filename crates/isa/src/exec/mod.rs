@@ -1,5 +1,5 @@
 //! Executing one decoded instruction on a wave: the dispatch on [`Op`], control flow, and what the
-//! instruction counts as for the statistics ([`InstClass`]).
+//! instruction counts as for the statistics ([`InstClass`](crate::InstClass)).
 
 mod float;
 mod mem;
@@ -11,8 +11,8 @@ mod vcmp;
 
 use crate::decode::{DecodeError, Inst};
 use crate::memory::{Fault, Memory};
-use crate::op::{Access, BranchCond, Op, Seg};
-use crate::stats::{InstClass, WaveStats};
+use crate::op::{BranchCond, Op};
+use crate::stats::WaveStats;
 use crate::wave::Wave;
 
 /// What happens after an instruction.
@@ -52,36 +52,7 @@ pub(crate) struct Ctx<'a> {
     pub(crate) stats: &'a mut WaveStats,
 }
 
-/// The statistics class of an instruction (branches count as not taken here; the executor corrects that).
-pub fn class_of(op: &Op, name: &str) -> InstClass {
-    match op {
-        // gfx12's v_s_* transcendentals run on the VALU.
-        Op::Salu(_) if name.starts_with("v_") => InstClass::Valu,
-        Op::Salu(_) => InstClass::Salu,
-        Op::Smem(_) => InstClass::Smem,
-        Op::Valu(_) | Op::Vcmp { .. } | Op::Mfma(_) | Op::Wmma(_) => InstClass::Valu,
-        Op::Vmem(seg, a) => {
-            let load = match a {
-                Access::Load { .. } => true,
-                Access::Store { .. } => false,
-                Access::Atomic { rtn, .. } => *rtn,
-            };
-            match (seg, load) {
-                (Seg::Flat, true) => InstClass::FlatLoad,
-                (Seg::Flat, false) => InstClass::FlatStore,
-                (_, true) => InstClass::VmemLoad,
-                (_, false) => InstClass::VmemStore,
-            }
-        }
-        Op::Ds(_) => InstClass::Lds,
-        Op::Branch(_) => InstClass::BranchNotTaken,
-        Op::Barrier => InstClass::Barrier,
-        Op::Nop if name.starts_with("s_waitcnt") || name.starts_with("s_wait_") => InstClass::Waitcnt,
-        Op::Unimplemented if name.starts_with("v_") => InstClass::Valu,
-        Op::Unimplemented if name.starts_with("s_") => InstClass::Salu,
-        _ => InstClass::Other,
-    }
-}
+pub use crate::stats::class_of;
 
 /// Executes `i` on `w`.
 pub(crate) fn execute(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Result<Flow, Stop> {
