@@ -12,8 +12,8 @@
 use rocprof_isa::{Costs, DispatchRecord, RunOptions, WaveRecord};
 
 use super::{
-    sum, DetailRequest, DispatchInput, DispatchModel, InstClass, InstCounts, InstructionDetail, MemBytes, Source,
-    Totals, WaveDetail, WaveWork, WorkgroupGrid,
+    sum, DetailRequest, DispatchInput, DispatchModel, InstClass, InstCounts, InstructionDetail, Source, Totals,
+    WaveDetail, WaveWork, WorkgroupGrid,
 };
 use crate::timing::{self, CostModel};
 
@@ -45,18 +45,6 @@ pub fn run_options<'a>(
     }
 }
 
-fn bytes(b: &rocprof_isa::MemBytes) -> MemBytes {
-    MemBytes {
-        global_read: b.global_read,
-        global_write: b.global_write,
-        scalar_read: b.scalar_read,
-        lds_read: b.lds_read,
-        lds_write: b.lds_write,
-        scratch_read: b.scratch_read,
-        scratch_write: b.scratch_write,
-    }
-}
-
 fn work(r: &WaveRecord) -> WaveWork {
     let mut counts = InstCounts::default();
     for k in InstClass::ALL {
@@ -64,7 +52,7 @@ fn work(r: &WaveRecord) -> WaveWork {
     }
     WaveWork {
         instructions: counts,
-        bytes: bytes(&r.stats.bytes),
+        bytes: r.stats.bytes,
         valu_active_lanes: r.stats.valu_active_lanes,
         issue_cycles: r.stats.issue_cycles,
         stall_cycles: r.stats.stall_cycles,
@@ -72,22 +60,17 @@ fn work(r: &WaveRecord) -> WaveWork {
 }
 
 fn add(t: &mut Totals, w: &WaveWork, lanes: u64, cycles: u64) {
-    t.waves += 1;
-    t.lanes += lanes;
-    for (a, b) in t.instructions.0.iter_mut().zip(w.instructions.0) {
-        *a += b;
-    }
-    t.bytes.global_read += w.bytes.global_read;
-    t.bytes.global_write += w.bytes.global_write;
-    t.bytes.scalar_read += w.bytes.scalar_read;
-    t.bytes.lds_read += w.bytes.lds_read;
-    t.bytes.lds_write += w.bytes.lds_write;
-    t.bytes.scratch_read += w.bytes.scratch_read;
-    t.bytes.scratch_write += w.bytes.scratch_write;
-    t.valu_active_lanes += w.valu_active_lanes;
-    t.wave_cycles += cycles;
-    t.issue_cycles += w.issue_cycles;
-    t.stall_cycles += w.stall_cycles;
+    t.add(&Totals {
+        waves: 1,
+        lanes,
+        instructions: w.instructions,
+        bytes: w.bytes,
+        valu_active_lanes: w.valu_active_lanes,
+        wave_cycles: cycles,
+        issue_cycles: w.issue_cycles,
+        stall_cycles: w.stall_cycles,
+        ..Totals::default()
+    });
 }
 
 impl DispatchModel {

@@ -74,25 +74,9 @@ impl InstCounts {
     }
 }
 
-/// Bytes moved, by memory kind.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct MemBytes {
-    /// Read from global memory through VMEM/FLAT (including flat accesses that may hit LDS or scratch,
-    /// which the static model cannot tell apart).
-    pub global_read: u64,
-    /// Written to global memory through VMEM/FLAT.
-    pub global_write: u64,
-    /// Read through the scalar cache.
-    pub scalar_read: u64,
-    /// Read from LDS.
-    pub lds_read: u64,
-    /// Written to LDS.
-    pub lds_write: u64,
-    /// Read from scratch (private segment).
-    pub scratch_read: u64,
-    /// Written to scratch.
-    pub scratch_write: u64,
-}
+/// Bytes moved, by memory kind: the interpreter's (`rocprof-isa`). In a static walk, `global_*` also
+/// counts flat accesses that may hit LDS or scratch, which the static model cannot tell apart.
+pub use rocprof_isa::MemBytes;
 
 /// Where a model's numbers come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -270,6 +254,25 @@ pub struct Totals {
     pub stall_cycles: u64,
     /// Cycles the unit had at least one wave (for a SE or the dispatch: its busiest CU's).
     pub busy_cycles: u64,
+}
+
+impl Totals {
+    /// Adds `o`: every count and cycle sum, except `busy_cycles`, which is the larger of the two (units
+    /// run side by side).
+    pub fn add(&mut self, o: &Totals) {
+        self.workgroups += o.workgroups;
+        self.waves += o.waves;
+        self.lanes += o.lanes;
+        for (a, b) in self.instructions.0.iter_mut().zip(o.instructions.0) {
+            *a += b;
+        }
+        self.bytes.add(&o.bytes);
+        self.valu_active_lanes += o.valu_active_lanes;
+        self.wave_cycles += o.wave_cycles;
+        self.issue_cycles += o.issue_cycles;
+        self.stall_cycles += o.stall_cycles;
+        self.busy_cycles = self.busy_cycles.max(o.busy_cycles);
+    }
 }
 
 /// The model of one dispatch. Build with [`DispatchModel::build`].
@@ -702,24 +705,7 @@ impl DispatchModel {
 fn sum(parts: &[Totals]) -> Totals {
     let mut t = Totals::default();
     for p in parts {
-        t.workgroups += p.workgroups;
-        t.waves += p.waves;
-        t.lanes += p.lanes;
-        for (a, b) in t.instructions.0.iter_mut().zip(p.instructions.0) {
-            *a += b;
-        }
-        t.bytes.global_read += p.bytes.global_read;
-        t.bytes.global_write += p.bytes.global_write;
-        t.bytes.scalar_read += p.bytes.scalar_read;
-        t.bytes.lds_read += p.bytes.lds_read;
-        t.bytes.lds_write += p.bytes.lds_write;
-        t.bytes.scratch_read += p.bytes.scratch_read;
-        t.bytes.scratch_write += p.bytes.scratch_write;
-        t.valu_active_lanes += p.valu_active_lanes;
-        t.wave_cycles += p.wave_cycles;
-        t.issue_cycles += p.issue_cycles;
-        t.stall_cycles += p.stall_cycles;
-        t.busy_cycles = t.busy_cycles.max(p.busy_cycles);
+        t.add(p);
     }
     t
 }
