@@ -204,7 +204,8 @@ fn one_run_writes_every_format_with_every_dispatch() {
     assert_eq!(kd.len(), 50);
     let ids: Vec<u64> = kd.iter().map(|r| r["dispatch_info"]["dispatch_id"].as_u64().unwrap()).collect();
     assert_eq!(ids, (1..=50).collect::<Vec<_>>());
-    assert_eq!(p["kernel_symbols"][0]["formatted_kernel_name"], "vector_add");
+    let kid = kd[0]["dispatch_info"]["kernel_id"].as_u64().unwrap() as usize;
+    assert_eq!(p["kernel_symbols"][kid]["formatted_kernel_name"], "vector_add");
 
     let db = db_kernels(&find_one(&out, ".db"));
     assert_eq!(db.len(), 50);

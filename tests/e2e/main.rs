@@ -26,6 +26,7 @@ mod pftrace_sys;
 mod programs;
 mod refusals;
 mod rocpd_amd;
+mod rocprofv3_semantics;
 mod scratch_trace;
 mod sid;
 mod soak;

@@ -117,6 +117,9 @@ pub(crate) struct Tracing {
     pub(crate) selected_regions: bool,
     /// `--group-by-queue`: kernels and copies are grouped by queue, not HIP stream.
     pub(crate) group_by_queue: bool,
+    /// `--kokkos-trace`: the interception library is Kokkos's tool (`KOKKOS_TOOLS_LIBS`) and
+    /// records Kokkos regions as ROCTx ranges (implies `marker` and `kernel_rename`).
+    pub(crate) kokkos: bool,
 }
 
 impl Tracing {
@@ -174,6 +177,7 @@ impl Tracing {
             "kernel_rename": self.kernel_rename,
             "selected_regions": self.selected_regions,
             "group_by_queue": self.group_by_queue,
+            "kokkos_trace": self.kokkos,
         })
     }
 }

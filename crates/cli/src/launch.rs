@@ -222,6 +222,22 @@ pub(crate) fn launch_env(
         }
     }
     env.push(("ROCPROF_RS_TRACE".to_string(), OsString::from(tracing.env_value())));
+    if tracing.kokkos {
+        // Kokkos loads the tools named here (';'-separated); ours is the interception library.
+        // Appended after the user's tools, as rocprofv3 does.
+        let mut v = std::env::var_os("KOKKOS_TOOLS_LIBS").filter(|p| !p.is_empty()).unwrap_or_default();
+        if !v.is_empty() {
+            v.push(";");
+        }
+        v.push(intercept);
+        env.push(("KOKKOS_TOOLS_LIBS".to_string(), v));
+    }
+    if !cfg.collection.periods.is_empty() {
+        // The library pauses collection outside the windows (see rocprof_intercept::period).
+        let spec: Vec<String> =
+            cfg.collection.periods.iter().map(|p| format!("{}:{}:{}", p.delay_ns, p.duration_ns, p.repeat)).collect();
+        env.push(("ROCPROF_RS_COLLECTION_PERIODS".to_string(), OsString::from(spec.join(","))));
+    }
     for (name, value) in cfg.kernel_filter.to_env() {
         env.push((name.to_string(), OsString::from(value)));
     }

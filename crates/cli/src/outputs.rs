@@ -122,13 +122,14 @@ pub(crate) fn counter_listing(agents: &[Agent], strings: &StringTable) -> String
         let agent = crate::counters::agent_of(a, name);
         match rocprof_counters::list_counters(&agent) {
             Ok(list) => {
-                out.push_str(&format!("\nGPU {index} ({name}): {} counters\n", list.len()));
+                // rocprofv3-avail `info --pmc`'s agent header (which AMD's list-avail test matches).
+                out.push_str(&format!("\nGPU:{index}\nName:{name}\n"));
                 for c in list {
                     out.push('\n');
                     out.push_str(&c.to_avail_text());
                 }
             }
-            Err(e) => out.push_str(&format!("\nGPU {index} ({name}): no counters ({e})\n")),
+            Err(e) => out.push_str(&format!("\nGPU:{index}\nName:{name}\nno counters ({e})\n")),
         }
     }
     out
@@ -218,6 +219,8 @@ pub(crate) struct WriterSettings {
     pub(crate) json_config: Option<String>,
     /// The application's environment, stored in rocpd.
     pub(crate) environment_json: Option<String>,
+    /// `--group-by-queue`: Perfetto puts kernels and copies on HSA queue tracks, not HIP streams.
+    pub(crate) group_by_queue: bool,
 }
 
 /// One writer per requested format (plus the stats writer with CSV and `--stats`), writing
@@ -250,7 +253,7 @@ pub(crate) fn writers_for(formats: &[OutputFormat], out: &OutputLocation, s: &Wr
             }
             OutputFormat::Pftrace => writers.push(Box::new(PerfettoWriter::with_options(
                 out.clone(),
-                PerfettoOptions { agent_index: s.agent_index, ..Default::default() },
+                PerfettoOptions { agent_index: s.agent_index, group_by_queue: s.group_by_queue },
             ))),
         }
     }
@@ -374,6 +377,7 @@ fn write_process(
         config_json: Some(cfg.to_json().to_string()),
         json_config: Some(cfg.output_config_json().to_string()),
         environment_json: Some(environment.to_string()),
+        group_by_queue: cfg.tracing.group_by_queue,
     };
     if cfg.compat.output_config {
         // rocprofv3 writes it whether or not anything was recorded.

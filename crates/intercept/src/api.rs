@@ -112,6 +112,17 @@ pub fn enter(level: Level) -> Call {
     Call { id, ancestor, external, start: timer::now(), prev_parent, prev_runtime }
 }
 
+/// Starts a call that closes a range opened by an earlier call (`roctxRangePop`,
+/// `roctxRangeStop`): it takes no correlation id of its own (id 0), as rocprofiler-sdk reports a
+/// ROCTx range as one record under its opening call's id, and the thread's context is unchanged.
+#[inline]
+pub fn enter_closing() -> Call {
+    let (ancestor, prev_parent, prev_runtime, external) = CTX
+        .try_with(|c| (c.innermost.get(), c.parent.get(), c.runtime.get(), c.external.get()))
+        .unwrap_or((0, 0, 0, 0));
+    Call { id: 0, ancestor, external, start: timer::now(), prev_parent, prev_runtime }
+}
+
 /// Ends a traced call: restores the thread's context and returns the exit time.
 #[inline]
 pub fn leave(call: &Call) -> u64 {

@@ -273,6 +273,7 @@ pub fn early_init() {
         let trace = std::env::var("ROCPROF_RS_TRACE").unwrap_or_default();
         hip::configure(&trace);
         roctx::configure(&trace);
+        crate::period::start_from_env();
         // HIP and ROCTx calls can precede the runtime's initialisation: capture from now on.
         if hip::enabled() || roctx::wanted() {
             let trace_kernels = trace.split(',').any(|d| d.trim() == "kernel");

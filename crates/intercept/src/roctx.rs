@@ -11,8 +11,11 @@
 //!   the reader pairs them into one range (as start/stop by range id), so a crash in the middle of
 //!   a range loses nothing that was recorded.
 //! * `MARKER_CONTROL_API`: `roctxProfilerPause` 0, `roctxProfilerResume` 1. With
-//!   `--selected-regions` collection starts paused and these switch it ([`state::set_collecting`]);
-//!   they are recorded even while paused.
+//!   `--selected-regions` collection starts paused and these switch it ([`state::set_collecting`]),
+//!   and so they do with `--marker-trace` (rocprofv3 stops its context on a pause); they are
+//!   recorded even while paused.
+//! * A pop (stop) takes no correlation id of its own: the range is one record under its push's
+//!   (start's) id, as rocprofv3 reports it, so the ids of the traced calls stay dense.
 //! * `MARKER_NAME_API`: `roctxNameOsThread` 0, `roctxNameHsaAgent` 1, `roctxNameHipDevice` 2,
 //!   `roctxNameHipStream` 3.
 //!
@@ -23,7 +26,7 @@
 
 use std::cell::Cell;
 use std::ffi::CStr;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use rocprof_hsa_sys::*;
 use rocprof_model::api::ApiDomain;
@@ -35,6 +38,8 @@ use crate::state;
 static MARKERS: AtomicBool = AtomicBool::new(false);
 static KERNEL_RENAME: AtomicBool = AtomicBool::new(false);
 static SELECTED_REGIONS: AtomicBool = AtomicBool::new(false);
+/// Process range ids handed out when no ROCTx library answers `roctxRangeStartA`.
+static OWN_RANGE_IDS: AtomicU64 = AtomicU64::new(1);
 
 /// Reads the ROCTx settings from a `ROCPROF_RS_TRACE` value (cold path): `marker`,
 /// `kernel_rename`, `selected_regions` (which also starts collection paused).
@@ -154,7 +159,10 @@ fn traced(domain: ApiDomain, op: u32, message: *const c_char, args: &[u64], body
     if !wanted || !state::host_active() || !(control || state::collecting()) {
         return (body(), 0);
     }
-    let call = api::enter(Level::Hsa);
+    // A pop or stop closes the range its push or start opened: one record, one id (rocprofv3's
+    // MARKER_CORE_RANGE_API), so it takes no id of its own and the ids stay dense.
+    let closing = domain == ApiDomain::MarkerCore && (op == CORE_POP || op == CORE_STOP);
+    let call = if closing { api::enter_closing() } else { api::enter(Level::Hsa) };
     let ret = body();
     let end = api::leave(&call);
     ensure_named(domain, op);
@@ -163,7 +171,7 @@ fn traced(domain: ApiDomain, op: u32, message: *const c_char, args: &[u64], body
     (ret, call.id)
 }
 
-unsafe extern "C" fn mark(message: *const c_char) {
+pub(crate) unsafe extern "C" fn mark(message: *const c_char) {
     callback_guard("roctxMarkA", (), || {
         traced(ApiDomain::MarkerCore, CORE_MARK, message, &[], || {
             // SAFETY: the saved entry has this type; the caller's argument passes through.
@@ -176,7 +184,7 @@ unsafe extern "C" fn mark(message: *const c_char) {
     })
 }
 
-unsafe extern "C" fn push(message: *const c_char) -> c_int {
+pub(crate) unsafe extern "C" fn push(message: *const c_char) -> c_int {
     callback_guard("roctxRangePushA", 0, || {
         let (level, id) = traced(ApiDomain::MarkerCore, CORE_PUSH, message, &[], || {
             // SAFETY: as in `mark`.
@@ -198,7 +206,7 @@ unsafe extern "C" fn push(message: *const c_char) -> c_int {
     })
 }
 
-unsafe extern "C" fn pop() -> c_int {
+pub(crate) unsafe extern "C" fn pop() -> c_int {
     callback_guard("roctxRangePop", -1, || {
         let level = traced(ApiDomain::MarkerCore, CORE_POP, std::ptr::null(), &[], || {
             // SAFETY: as in `mark`.
@@ -221,18 +229,20 @@ unsafe extern "C" fn pop() -> c_int {
     })
 }
 
-unsafe extern "C" fn start(message: *const c_char) -> roctx_range_id_t {
+pub(crate) unsafe extern "C" fn start(message: *const c_char) -> roctx_range_id_t {
     callback_guard("roctxRangeStartA", 0, || {
         // The library's id is only known after the call, so it is recorded as the return value.
         traced(ApiDomain::MarkerCore, CORE_START, message, &[], || {
             // SAFETY: as in `mark`.
-            unsafe { orig::<roctxRangeStartA_fn_t>(&ORIG.start) }.map_or(0, |f| unsafe { f(message) })
+            // Without a ROCTx library (Kokkos regions, `crate::kokkosp`) the ids are ours.
+            unsafe { orig::<roctxRangeStartA_fn_t>(&ORIG.start) }
+                .map_or_else(|| OWN_RANGE_IDS.fetch_add(1, Ordering::Relaxed), |f| unsafe { f(message) })
         })
         .0
     })
 }
 
-unsafe extern "C" fn stop(id: roctx_range_id_t) {
+pub(crate) unsafe extern "C" fn stop(id: roctx_range_id_t) {
     callback_guard("roctxRangeStop", (), || {
         traced(ApiDomain::MarkerCore, CORE_STOP, std::ptr::null(), &[id], || {
             // SAFETY: as in `mark`.
@@ -255,6 +265,13 @@ unsafe extern "C" fn thread_id(tid: *mut roctx_thread_id_t) -> c_int {
     })
 }
 
+/// `roctxProfilerPause`/`roctxProfilerResume` stop and restart collection with
+/// `--selected-regions` and, as in rocprofv3 (its tool stops its context on a pause when marker
+/// tracing is on), with `--marker-trace`.
+fn pause_resume_controls_collection() -> bool {
+    SELECTED_REGIONS.load(Ordering::Relaxed) || MARKERS.load(Ordering::Relaxed)
+}
+
 unsafe extern "C" fn pause(tid: roctx_thread_id_t) -> c_int {
     callback_guard("roctxProfilerPause", 0, || {
         let rc = traced(ApiDomain::MarkerControl, 0, std::ptr::null(), &[tid], || {
@@ -262,7 +279,7 @@ unsafe extern "C" fn pause(tid: roctx_thread_id_t) -> c_int {
             unsafe { orig::<roctxProfilerPause_fn_t>(&ORIG.pause) }.map_or(0, |f| unsafe { f(tid) }) as i64 as u64
         })
         .0 as c_int;
-        if SELECTED_REGIONS.load(Ordering::Relaxed) {
+        if pause_resume_controls_collection() {
             state::set_collecting(false);
         }
         rc
@@ -271,7 +288,7 @@ unsafe extern "C" fn pause(tid: roctx_thread_id_t) -> c_int {
 
 unsafe extern "C" fn resume(tid: roctx_thread_id_t) -> c_int {
     callback_guard("roctxProfilerResume", 0, || {
-        if SELECTED_REGIONS.load(Ordering::Relaxed) {
+        if pause_resume_controls_collection() {
             state::set_collecting(true);
         }
         traced(ApiDomain::MarkerControl, 1, std::ptr::null(), &[tid], || {

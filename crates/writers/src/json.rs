@@ -121,8 +121,10 @@ impl Drop for SpillDir {
 struct ProcessJson {
     meta: SessionMeta,
     agents: Vec<Value>,
-    code_objects: Vec<Value>,
-    kernel_symbols: Vec<Value>,
+    /// Code objects and kernel symbols by id: written as rocprofv3's arrays, indexed by the id
+    /// (entry 0 and any unused id a blank entry), which AMD's validators index directly.
+    code_objects: BTreeMap<u64, Value>,
+    kernel_symbols: BTreeMap<u64, Value>,
     /// Register counts by kernel (`arch_vgpr_count`, `accum_vgpr_count`, `sgpr_count`), which
     /// counter records repeat.
     kernel_regs: HashMap<KernelId, [u32; 3]>,
@@ -260,6 +262,27 @@ fn agent_json(session: &Session<'_>, a: &Agent) -> Value {
         "logical_node_id": a.logical_node_id,
         "logical_node_type_id": a.logical_node_type_id,
     })
+}
+
+/// rocprofv3's `code_objects` / `kernel_symbols` arrays: one element per id from 0 to the largest,
+/// the element at index `id` the one of that id, every other one a blank element (the same keys,
+/// zero numbers, empty strings), as rocprofv3's metadata serialises default-constructed infos.
+fn indexed_by_id(by_id: &BTreeMap<u64, Value>) -> Vec<Value> {
+    let Some((&last, any)) = by_id.last_key_value() else { return Vec::new() };
+    let blank = blank_like(any);
+    (0..=last).map(|id| by_id.get(&id).cloned().unwrap_or_else(|| blank.clone())).collect()
+}
+
+/// `v` with every number 0, string empty, bool false and array empty (objects keep their keys).
+fn blank_like(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(m.iter().map(|(k, v)| (k.clone(), blank_like(v))).collect()),
+        Value::Array(_) => Value::Array(Vec::new()),
+        Value::String(_) => Value::String(String::new()),
+        Value::Number(_) => Value::from(0),
+        Value::Bool(_) => Value::Bool(false),
+        Value::Null => Value::Null,
+    }
 }
 
 fn code_object_json(session: &Session<'_>, c: &CodeObject) -> Value {
@@ -489,8 +512,8 @@ impl State {
         self.process = Some(ProcessJson {
             meta: meta.clone(),
             agents: Vec::new(),
-            code_objects: Vec::new(),
-            kernel_symbols: Vec::new(),
+            code_objects: BTreeMap::new(),
+            kernel_symbols: BTreeMap::new(),
             kernel_regs: HashMap::new(),
             counters: Vec::new(),
             dimensions: BTreeMap::new(),
@@ -533,8 +556,8 @@ impl State {
                 "att_filenames": [],
                 "code_object_snapshot_filenames": [],
             },
-            "code_objects": p.code_objects,
-            "kernel_symbols": p.kernel_symbols,
+            "code_objects": indexed_by_id(&p.code_objects),
+            "kernel_symbols": indexed_by_id(&p.kernel_symbols),
             "host_functions": [],
         });
         if let Some(h) = p.health {
@@ -604,9 +627,11 @@ impl Writer for JsonWriter {
         let Some(p) = st.process.as_mut() else { return Ok(()) };
         match record {
             Record::Agent(a) => p.agents.push(agent_json(session, a)),
-            Record::CodeObject(c) => p.code_objects.push(code_object_json(session, c)),
+            Record::CodeObject(c) => {
+                p.code_objects.insert(c.id.0, code_object_json(session, c));
+            }
             Record::KernelSymbol(k) => {
-                p.kernel_symbols.push(kernel_symbol_json(session, k));
+                p.kernel_symbols.insert(k.id.0, kernel_symbol_json(session, k));
                 p.kernel_regs.insert(k.id, [k.arch_vgpr_count, k.accum_vgpr_count, k.sgpr_count]);
             }
             Record::Counter(c) => {

@@ -5,7 +5,8 @@
 //! * `.yaml`/`.yml`/`.json`: `{"jobs": [ {...}, ... ]}`; each job's keys are the option destination
 //!   names (`kernel_trace`, `output_directory`, `pmc`, `kernel_iteration_range`, ...) plus the
 //!   input-only `pmc_groups` and `pmc_group_interval`. Several jobs run the application once each,
-//!   under `pass_1/`, `pass_2/`, ...; a single job uses `pass_1/` only when it collects counters.
+//!   under `pass_1/`, `pass_2/`, ...; a single job uses `pass_1/` only when it has `pmc` (not for
+//!   `pmc_groups`, as rocprofv3).
 //!
 //! Each job becomes a command line (ours, minus `-i FILE`, plus the job's options) parsed like any
 //! other, so a job is validated exactly as the options would be. A key also given on the command line
@@ -68,13 +69,17 @@ pub(crate) fn jobs_from_text(argv: &[OsString], file: &Path, text: &str) -> Resu
                 Ok(None) => continue,
                 Err(e) => bail!("input file {}: job {}: {e}", file.display(), n + 1),
             };
-            check_conflict(&matches, key, value)?;
-            argv.extend(tokens);
+            // The same value on the command line and in the job (AMD's ATT tests give `--att`
+            // and `advanced_thread_trace: true`): the option is given once.
+            if !check_conflict(&matches, key, value)? {
+                argv.extend(tokens);
+            }
         }
         argv.push("--".into());
         argv.extend(app.iter().cloned());
-        let has_pmc = spec.get("pmc").is_some_and(|v| !matches!(v, Value::Null) && v != &Value::Array(vec![]))
-            || spec.contains_key("pmc_groups");
+        // rocprofv3: a single job writes under pass_1/ when it has `pmc`; `pmc_groups`
+        // multiplexes in the one run and writes where the options say.
+        let has_pmc = spec.get("pmc").is_some_and(|v| !matches!(v, Value::Null) && v != &Value::Array(vec![]));
         let subdir = (!single || has_pmc).then(|| format!("{prefix}{}", n + 1));
         out.push(Job { argv, subdir });
     }
@@ -230,11 +235,12 @@ fn option_tokens(key: &str, value: &Value) -> Result<Option<Vec<OsString>>> {
 }
 
 /// rocprofv3's rule: a key set on the command line and in the job to different values is an error.
-fn check_conflict(matches: &ArgMatches, key: &str, value: &Value) -> Result<()> {
-    let Some(id) = arg_for(key).map(|a| a.get_id().as_str()) else { return Ok(()) };
-    let Ok(Some(raw)) = matches.try_get_raw(id) else { return Ok(()) };
+/// Returns true when the command line already gives it the same value.
+fn check_conflict(matches: &ArgMatches, key: &str, value: &Value) -> Result<bool> {
+    let Some(id) = arg_for(key).map(|a| a.get_id().as_str()) else { return Ok(false) };
+    let Ok(Some(raw)) = matches.try_get_raw(id) else { return Ok(false) };
     if matches.value_source(id) != Some(ValueSource::CommandLine) {
-        return Ok(());
+        return Ok(false);
     }
     let cli: Vec<String> = raw.map(|v| v.to_string_lossy().into_owned()).collect();
     let cli = cli.join(" ");
@@ -247,7 +253,7 @@ fn check_conflict(matches: &ArgMatches, key: &str, value: &Value) -> Result<()> 
     if norm(&cli) != norm(&job) {
         bail!("conflicting value for {key} : {cli} vs {job}");
     }
-    Ok(())
+    Ok(true)
 }
 
 #[cfg(test)]
@@ -297,6 +303,17 @@ mod tests {
         let js = write("in.json", r#"{"jobs": [{"kernel_trace": true}]}"#);
         let j = jobs(&argv(&["rocprof-rs", "-i", js.to_str().unwrap(), "--", "app"]), &js).unwrap();
         assert_eq!(j[0].subdir, None, "a single job without counters writes where -d says");
+        // rocprofv3's main(): pass_1 for a single job only when it has `pmc`; `pmc_groups`
+        // multiplex in one run (AMD's counter-collection/multiplex reads -d's directory).
+        let g = write(
+            "groups.json",
+            r#"{"jobs": [{"pmc_groups": [["SQ_WAVES"], ["GRBM_COUNT"]], "pmc_group_interval": 1}]}"#,
+        );
+        let j = jobs(&argv(&["rocprof-rs", "-i", g.to_str().unwrap(), "--", "app"]), &g).unwrap();
+        assert_eq!(j[0].subdir, None);
+        let p = write("pmc.json", r#"{"jobs": [{"pmc": ["SQ_WAVES"]}]}"#);
+        let j = jobs(&argv(&["rocprof-rs", "-i", p.to_str().unwrap(), "--", "app"]), &p).unwrap();
+        assert_eq!(j[0].subdir.as_deref(), Some("pass_1"));
     }
 
     #[test]
@@ -316,6 +333,11 @@ mod tests {
         // The conflict rule applies to such keys as well.
         let e = jobs(&argv(&["rocprof-rs", "--att=false", "-i", js.to_str().unwrap(), "--", "app"]), &js).unwrap_err();
         assert_eq!(e.to_string(), "conflicting value for advanced_thread_trace : false vs true");
+        // The same value on both (AMD's att_input.json with --att): given once, so it parses.
+        let j = jobs(&argv(&["rocprof-rs", "--att", "-i", js.to_str().unwrap(), "--", "app"]), &js).unwrap();
+        let a = strs(&j[0].argv);
+        assert_eq!(a.iter().filter(|t| *t == "--att" || t.starts_with("--att=")).count(), 1, "{a:?}");
+        assert!(<super::Args as clap::Parser>::try_parse_from(&j[0].argv).is_ok(), "{a:?}");
     }
 
     #[test]

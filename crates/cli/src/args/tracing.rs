@@ -92,6 +92,11 @@ pub(crate) struct TracingArgs {
     #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", value_parser = parse_bool)]
     selected_regions: Option<bool>,
 
+    /// Kokkos Tools support: records Kokkos regions as ROCTx ranges (implies --marker-trace and
+    /// --kernel-rename).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", value_parser = parse_bool)]
+    kokkos_trace: Option<bool>,
+
     /// Group kernels and copies by HSA queue instead of HIP stream.
     #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", value_parser = parse_bool)]
     group_by_queue: Option<bool>,
@@ -146,6 +151,10 @@ impl TracingArgs {
             set_if_unset(&mut self.hsa_image_trace);
             set_if_unset(&mut self.hsa_finalizer_trace);
         }
+        if self.kokkos_trace == Some(true) {
+            set_if_unset(&mut self.marker_trace);
+            set_if_unset(&mut self.kernel_rename);
+        }
         let on = |v: Option<bool>| v.unwrap_or(false);
         Tracing {
             kernel: on(self.kernel_trace),
@@ -165,6 +174,7 @@ impl TracingArgs {
             kernel_rename: on(self.kernel_rename),
             selected_regions: on(self.selected_regions),
             group_by_queue: on(self.group_by_queue),
+            kokkos: on(self.kokkos_trace),
         }
     }
 }
@@ -226,6 +236,9 @@ mod tests {
         assert!(t.hsa_core && !t.hsa_amd && t.hsa_image);
         assert_eq!(resolve(&[]), Tracing::default());
         assert!(!Tracing::default().any());
+        let k = resolve(&["--kokkos-trace"]);
+        assert!(k.kokkos && k.marker && k.kernel_rename, "rocprofv3: implies --marker-trace and --kernel-rename");
+        assert!(!resolve(&["--kokkos-trace", "--kernel-rename=no"]).kernel_rename);
         let t = resolve(&["--kernel-rename", "--selected-regions", "--group-by-queue"]);
         assert!(t.kernel_rename && t.selected_regions && t.group_by_queue && !t.any());
     }

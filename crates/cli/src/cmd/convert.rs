@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
 use rocprof_analysis::rocpd::find_databases;
-use rocprof_model::Chain;
+use rocprof_model::{Chain, Record, RecordSource, SourceError, StringTable};
 use rocprof_writers::csv::AgentIndex;
 use rocprof_writers::rocpd_source::RocpdSource;
 use rocprof_writers::{write_stream, OutputLocation, StreamOptions, Writer};
@@ -98,23 +98,6 @@ pub(crate) fn run(args: Vec<OsString>) -> ExitCode {
     if paths.is_empty() {
         return super::fail(&"no database given (rocprof-rs convert DB... -f FORMAT...)");
     }
-    let mut sources = Vec::new();
-    for p in &paths {
-        // The same checks as summary, diff and merge (a rocpd database of schema version 3 with
-        // every table and column), so a foreign or damaged file gets the same one-line error.
-        if let Err(e) = rocprof_analysis::rocpd::Database::open(p) {
-            eprintln!("rocprof-rs: error: {}", super::one_line(&e.to_string()));
-            return ExitCode::from(1);
-        }
-        match RocpdSource::open(p) {
-            Ok(s) => sources.push(s),
-            Err(e) => {
-                let e = anyhow::Error::new(e).context(format!("reading {}", p.display()));
-                eprintln!("rocprof-rs: error: {}", super::one_line(&format!("{e:#}")));
-                return ExitCode::from(1);
-            }
-        }
-    }
     let mut formats = Vec::new();
     for f in &a.formats {
         let f = match f {
@@ -143,12 +126,50 @@ pub(crate) fn run(args: Vec<OsString>) -> ExitCode {
         ..WriterSettings::default()
     };
     let out = OutputLocation::new(&a.output_path, a.output_file.as_str());
-    let mut writers = writers_for(&formats, &out, &settings);
+    convert_databases(&paths, &formats, &out, &settings, None)
+}
+
+/// The time window of `rocpd convert --start/--end/...`: `[start, end]` in ns and whether an
+/// event must lie inside it (`--inclusive true`) or only overlap it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Window {
+    pub(crate) start: u64,
+    pub(crate) end: u64,
+    pub(crate) inclusive: bool,
+}
+
+/// Converts the databases `paths` into `formats` under `out`, events restricted to `window`.
+pub(crate) fn convert_databases(
+    paths: &[PathBuf],
+    formats: &[OutputFormat],
+    out: &OutputLocation,
+    settings: &WriterSettings,
+    window: Option<Window>,
+) -> ExitCode {
+    let mut sources = Vec::new();
+    for p in paths {
+        // The same checks as summary, diff and merge (a rocpd database of schema version 3 with
+        // every table and column), so a foreign or damaged file gets the same one-line error.
+        if let Err(e) = rocprof_analysis::rocpd::Database::open(p) {
+            eprintln!("rocprof-rs: error: {}", super::one_line(&e.to_string()));
+            return ExitCode::from(1);
+        }
+        match RocpdSource::open(p) {
+            Ok(s) => sources.push(s),
+            Err(e) => {
+                let e = anyhow::Error::new(e).context(format!("reading {}", p.display()));
+                eprintln!("rocprof-rs: error: {}", super::one_line(&format!("{e:#}")));
+                return ExitCode::from(1);
+            }
+        }
+    }
+    let mut writers = writers_for(formats, out, settings);
     let mut refs: Vec<&mut dyn Writer> = writers.iter_mut().map(|w| &mut **w as &mut dyn Writer).collect();
-    let mut source = Chain::new(sources);
+    let mut chain = Chain::new(sources);
+    let mut windowed = Windowed { inner: &mut chain, window, left_out: 0 };
     let options =
         StreamOptions { bar: Some(progress::bar(0, "converting")), write_empty: true, ..StreamOptions::default() };
-    let outcome = match write_stream(&mut source, &mut refs, &options) {
+    let outcome = match write_stream(&mut windowed, &mut refs, &options) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("rocprof-rs: error: {}", super::one_line(&format!("{:#}", anyhow::Error::new(e))));
@@ -170,5 +191,53 @@ pub(crate) fn run(args: Vec<OsString>) -> ExitCode {
             }
         }
     }
+    if let Some(w) = window {
+        eprintln!(
+            "rocprof-rs: time window {}..{} ns: {} events outside it left out",
+            w.start, w.end, windowed.left_out
+        );
+    }
     status
+}
+
+/// The end of an event record (its start for instants).
+fn end_ns(r: &Record) -> Option<u64> {
+    Some(match r {
+        Record::KernelDispatch(d) => d.end.ns,
+        Record::CounterCollection(c) => c.dispatch.end.ns,
+        Record::ApiCall(a) => a.end.ns,
+        Record::MemoryCopy(c) => c.end.ns,
+        Record::ScratchMemory(s) => s.end.ns,
+        other => return other.start_ns(),
+    })
+}
+
+/// A record stream without the events outside a time window (AMD's `rocpd` time-window filter:
+/// inclusive = start and end inside, else overlapping).
+struct Windowed<'a> {
+    inner: &'a mut dyn RecordSource,
+    window: Option<Window>,
+    left_out: u64,
+}
+
+impl RecordSource for Windowed<'_> {
+    fn next_record(&mut self, strings: &mut StringTable) -> Result<Option<Record>, SourceError> {
+        loop {
+            let r = self.inner.next_record(strings)?;
+            if let (Some(w), Some(rec)) = (self.window, r.as_ref().filter(|r| r.is_event())) {
+                if let (Some(s), Some(e)) = (rec.start_ns(), end_ns(rec)) {
+                    let keep = if w.inclusive { s >= w.start && e <= w.end } else { s <= w.end && e >= w.start };
+                    if !keep {
+                        self.left_out += 1;
+                        continue;
+                    }
+                }
+            }
+            return Ok(r);
+        }
+    }
+
+    fn len_hint(&self) -> Option<u64> {
+        self.inner.len_hint()
+    }
 }

@@ -8,6 +8,7 @@ mod avail;
 mod convert;
 mod diff;
 mod merge;
+mod rocpd;
 mod summary;
 
 use std::ffi::OsString;
@@ -29,6 +30,7 @@ pub(crate) const SUBCOMMANDS: &[Subcommand] = &[
     Subcommand { name: "att-decode", run: att_decode::main },
     Subcommand { name: "convert", run: convert::run },
     Subcommand { name: "avail", run: avail::run },
+    Subcommand { name: "rocpd", run: rocpd::run },
 ];
 
 /// The subcommand named by `word`, if any.

@@ -7,6 +7,7 @@ mod compat;
 mod errors;
 mod exit_status;
 mod hostile_db;
+mod rocpd_cmd;
 mod staged;
 mod subcommands;
 

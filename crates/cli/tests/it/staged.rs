@@ -125,6 +125,12 @@ fn list_avail_alone_probes_the_runtime_with_rocminfo() {
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
     let text = stdout(&o);
     assert!(text.contains("Agents:") && text.contains("gfx90a"), "{text}");
+    // rocprofv3-avail `info --pmc` (what rocprofv3 -L runs): "GPU:<n>" and "Name:<gfx>" head
+    // each GPU's counters, each counter as "Counter_Name" padded to 20, ":\t", the name.
+    let lines: Vec<&str> = text.lines().collect();
+    let gpu = lines.iter().position(|l| *l == "GPU:0").expect(&text);
+    assert_eq!(lines[gpu + 1], "Name:gfx90a", "{text}");
+    assert!(lines[gpu..].iter().any(|l| *l == format!("{:20}:\tSQ_WAVES", "Counter_Name")), "{text}");
 }
 
 #[test]
@@ -302,4 +308,105 @@ fn summary_groups_and_output_config_on_a_run() {
     let results = find(&out, "run_results.json");
     let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&results[0]).unwrap()).unwrap();
     assert_eq!(r["rocprofiler-sdk-tool"][0]["metadata"]["config"]["summary_per_domain"], true);
+}
+
+/// The records the library wrote to the capture, from rocprof-rs's per-process line
+/// ("process N: X records written, ...").
+fn records_written(stderr: &str) -> u64 {
+    let line = stderr.lines().find(|l| l.contains(" records written")).unwrap_or_else(|| panic!("{stderr}"));
+    let before = line.split(" records written").next().unwrap();
+    before.rsplit(' ').next().unwrap().parse().unwrap_or_else(|_| panic!("{line}"))
+}
+
+/// Kernel dispatch rows of the run's kernel_trace.csv (0 when none was written).
+fn kernel_rows(out: &Path) -> usize {
+    find(out, "_kernel_trace.csv").iter().map(|f| std::fs::read_to_string(f).unwrap().lines().count() - 1).sum()
+}
+
+#[test]
+fn collection_period_pauses_recording_in_the_library_outside_its_windows() {
+    let Some(stage) = stage() else { return };
+    let run = |extra: &[&str], name: &str| {
+        let out = scratch(name);
+        let o = staged_bin(&stage)
+            .args(["--simulate", "gfx90a", "--kernel-trace", "-f", "csv", "-d"])
+            .arg(&out)
+            .args(extra)
+            .arg("--")
+            .arg(stage.join("fixtures/vector_add"))
+            .arg("12")
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+        (out, stderr(&o))
+    };
+    let (all, all_err) = run(&[], "staged-period-all");
+    // The only window opens an hour after the start: the application is long gone by then.
+    let (late, err) =
+        run(&["--collection-period", "3600:1:1", "--collection-period-unit", "sec"], "staged-period-late");
+    assert_eq!((kernel_rows(&all), kernel_rows(&late)), (12, 0));
+    // The library itself recorded none of the 12 dispatches (not recorded, then cut at write time).
+    let (all_written, late_written) = (records_written(&all_err), records_written(&err));
+    assert!(late_written + 12 <= all_written, "written: {late_written} with the window, {all_written} without");
+    assert!(!err.contains("outside the --collection-period windows were left out"), "{err}");
+}
+
+/// What Kokkos does with a tool library (Kokkos Tools interface: `dlopen` each library of
+/// `KOKKOS_TOOLS_LIBS`, call its `kokkosp_*` functions), done by Python's ctypes.
+const KOKKOS_LIKE: &str = r#"
+import ctypes, os
+libs = [l for l in os.environ["KOKKOS_TOOLS_LIBS"].split(";") if l]
+tool = ctypes.CDLL(libs[-1])
+tool.kokkosp_init_library(0, ctypes.c_uint64(20211015), 0, None)
+kid = ctypes.c_uint64(0)
+tool.kokkosp_push_profile_region(b"solve")
+for _ in range(3):
+    tool.kokkosp_begin_parallel_for(b"axpy", 0, ctypes.byref(kid))
+    tool.kokkosp_end_parallel_for(kid)
+tool.kokkosp_begin_parallel_reduce(b"norm", 0, ctypes.byref(kid))
+tool.kokkosp_end_parallel_reduce(kid)
+tool.kokkosp_pop_profile_region()
+fid = ctypes.c_uint64(0)
+tool.kokkosp_begin_fence(b"Kokkos::fence", 0, ctypes.byref(fid))
+tool.kokkosp_end_fence(fid)
+tool.kokkosp_profile_event(b"checkpoint")
+tool.kokkosp_finalize_library()
+"#;
+
+#[test]
+fn kokkos_trace_records_kokkos_regions_as_marker_ranges() {
+    let test = "kokkos_trace_records_kokkos_regions_as_marker_ranges";
+    let Some(stage) = stage() else { return };
+    let Some(python) = rocprof_test_inputs::program(test, "/usr/bin/python3", "python3") else { return };
+    let out = scratch("staged-kokkos");
+    let o = staged_bin(&stage)
+        .args(["--simulate", "gfx90a", "--kokkos-trace", "-f", "csv", "-d"])
+        .arg(&out)
+        .arg("--")
+        .arg(python)
+        .args(["-c", KOKKOS_LIKE])
+        .env_remove("KOKKOS_TOOLS_LIBS")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let files = find(&out, "_marker_api_trace.csv");
+    assert_eq!(files.len(), 1, "--kokkos-trace implies --marker-trace: {:?}", find(&out, ".csv"));
+    let mut r = csv::Reader::from_path(&files[0]).unwrap();
+    let h = r.headers().unwrap().clone();
+    let f = h.iter().position(|c| c == "Function").unwrap();
+    let mut names: Vec<String> = r.records().map(|x| x.unwrap()[f].to_string()).collect();
+    names.sort();
+    let mut want = vec![
+        "Kokkos::Finalization Complete",
+        "Kokkos::Initialization Complete",
+        "Kokkos::fence",
+        "axpy",
+        "axpy",
+        "axpy",
+        "checkpoint",
+        "norm",
+        "solve",
+    ];
+    want.sort();
+    assert_eq!(names, want, "one row per Kokkos region (begin/end paired), fence and event");
 }

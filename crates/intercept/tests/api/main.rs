@@ -212,6 +212,12 @@ fn hip_and_roctx_tables_are_wrapped_by_their_sizes_and_record_every_call() {
         ],
         "paused calls are left out, the push/pop pair is one range"
     );
+    // rocprofv3's correlation ids are dense (AMD's tracing validator: the last id is the number of
+    // traced calls): the pop takes no id of its own, paused calls take none.
+    let mut ids: Vec<u64> = t.api_calls.iter().map(|c| c.correlation.internal.0).collect();
+    ids.sort_unstable();
+    assert_eq!(ids.len(), 7);
+    assert_eq!(ids[6] - ids[0], 6, "ids without gaps: {ids:?}");
     let by_name = |n: &str| t.api_calls.iter().find(|c| t.strings.resolve(c.name) == n).unwrap();
     let m = by_name("hipMalloc");
     assert_eq!(m.args.as_ref(), [&mut out as *mut u64 as u64, 1 << 20]);

@@ -66,9 +66,25 @@ fn kernel_dispatches_definitions_and_summary_are_written_and_valid() {
     assert!(health.get("records_written").is_some() && health.get("lost.torn_tail").is_some(), "{health}");
     assert_eq!(p["agents"].as_array().unwrap().len(), 2);
     assert_eq!(p["agents"][1]["name"], "gfx942");
-    assert_eq!(p["kernel_symbols"].as_array().unwrap().len(), 4);
-    assert_eq!(p["kernel_symbols"][1]["formatted_kernel_name"], "saxpy");
-    assert_eq!(p["code_objects"][0]["uri"], "file:///synthetic/kernels.co#offset=0&size=8192");
+    // rocprofv3's arrays are indexed by id (its metadata::get_kernel_symbols/get_code_objects):
+    // ids start at 1, so element 0 is a blank entry with the same keys, and AMD's validators
+    // read `kernel_symbols[dispatch_info.kernel_id]`.
+    let syms = p["kernel_symbols"].as_array().unwrap();
+    assert_eq!(syms.len(), trace.kernel_symbols.len() + 1);
+    for k in &trace.kernel_symbols {
+        let e = &syms[k.id.0 as usize];
+        assert_eq!(e["kernel_id"], k.id.0);
+        assert_eq!(e["formatted_kernel_name"], trace.strings.resolve(k.formatted_name));
+    }
+    assert_eq!(syms[0]["kernel_id"], 0);
+    assert_eq!(syms[0]["formatted_kernel_name"], "");
+    assert_eq!(
+        syms[0].as_object().unwrap().keys().collect::<Vec<_>>(),
+        syms[1].as_object().unwrap().keys().collect::<Vec<_>>()
+    );
+    assert_eq!(p["code_objects"][0]["code_object_id"], 0);
+    assert_eq!(p["code_objects"][1]["code_object_id"], 1);
+    assert_eq!(p["code_objects"][1]["uri"], "file:///synthetic/kernels.co#offset=0&size=8192");
 
     let kd = p["buffer_records"]["kernel_dispatch"].as_array().unwrap();
     assert_eq!(kd.len(), 100);

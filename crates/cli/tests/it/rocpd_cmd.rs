@@ -1,0 +1,174 @@
+//! `rocprof-rs rocpd query|summary|convert` with AMD's `rocpd` flags, on the database of a
+//! staged run: every figure is checked against the run's own `kernel_trace.csv` (another writer,
+//! computed here on the host).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::{bin, scratch, stderr, stdout};
+
+const DISPATCHES: usize = 8;
+
+struct Run {
+    dir: PathBuf,
+    db: PathBuf,
+    /// (kernel name, start, end) of every kernel_trace.csv row.
+    kernels: Vec<(String, u64, u64)>,
+}
+
+/// `rocprof-rs --simulate gfx90a --kernel-trace -f rocpd csv -- vector_add 8`, staged.
+fn profiled(name: &str) -> Option<Run> {
+    let stage = rocprof_test_inputs::stage("rocpd command test")?;
+    let dir = scratch(name);
+    let mut c = Command::new(stage.join("rocprof-rs"));
+    for v in ["ROCPROF_RS_INTERCEPT_LIB", "ROCPROF_RS_SIM_LIB", "ROCPROF_RS_PROBE", "ROCPROF_RS_KEEP_CAPTURE"] {
+        c.env_remove(v);
+    }
+    let o = c
+        .args(["--simulate", "gfx90a", "--kernel-trace", "-f", "rocpd", "csv", "-o", "run", "-d"])
+        .arg(dir.join("run"))
+        .arg("--")
+        .arg(stage.join("fixtures/vector_add"))
+        .arg(DISPATCHES.to_string())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let db = dir.join("run/run_results.db");
+    let mut r = csv::Reader::from_path(dir.join("run/run_kernel_trace.csv")).unwrap();
+    let h = r.headers().unwrap().clone();
+    let col = |n: &str| h.iter().position(|c| c == n).unwrap();
+    let (name_c, start_c, end_c) = (col("Kernel_Name"), col("Start_Timestamp"), col("End_Timestamp"));
+    let kernels = r
+        .records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            (rec[name_c].to_string(), rec[start_c].parse().unwrap(), rec[end_c].parse().unwrap())
+        })
+        .collect::<Vec<(String, u64, u64)>>();
+    assert_eq!(kernels.len(), DISPATCHES);
+    Some(Run { dir, db, kernels })
+}
+
+fn rocpd(args: &[&str]) -> std::process::Output {
+    let o = bin().arg("rocpd").args(args).output().unwrap();
+    assert!(o.status.success(), "rocprof-rs rocpd {args:?}: {}\n{}", stderr(&o), stdout(&o));
+    o
+}
+
+/// Rows of a CSV file as maps.
+fn rows(path: &Path) -> Vec<HashMap<String, String>> {
+    let mut r = csv::Reader::from_path(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let h = r.headers().unwrap().clone();
+    r.records()
+        .map(|rec| h.iter().zip(rec.unwrap().iter()).map(|(a, b)| (a.to_string(), b.to_string())).collect())
+        .collect()
+}
+
+#[test]
+fn rocpd_summary_with_amds_flags_writes_the_kernel_and_domain_summaries() {
+    let Some(run) = profiled("rocpd-summary") else { return };
+    let out = run.dir.join("summary");
+    let db = run.db.to_string_lossy().into_owned();
+    let o = rocpd(&[
+        "summary",
+        "--domain-summary",
+        "--summary-by-rank",
+        "-f",
+        "csv",
+        "-d",
+        &out.to_string_lossy(),
+        "-i",
+        &db,
+    ]);
+    assert!(stdout(&o).contains("Summary files:"), "{}", stdout(&o));
+    // Host computation from kernel_trace.csv: calls, total, min, max per kernel name.
+    let durations: Vec<u64> = run.kernels.iter().map(|k| k.2 - k.1).collect();
+    let total: u64 = durations.iter().sum();
+    let s = rows(&out.join("kernels_summary.csv"));
+    assert_eq!(s.len(), 1, "one kernel name: {s:?}");
+    assert_eq!(s[0]["Name"], run.kernels[0].0);
+    assert_eq!(s[0]["Calls"], DISPATCHES.to_string());
+    assert_eq!(s[0]["DURATION (nsec)"], total.to_string());
+    assert_eq!(s[0]["MIN (nsec)"], durations.iter().min().unwrap().to_string());
+    assert_eq!(s[0]["MAX (nsec)"], durations.iter().max().unwrap().to_string());
+    assert_eq!(s[0]["PERCENT (INC)"], "100.0");
+    let avg: f64 = s[0]["AVERAGE (nsec)"].parse().unwrap();
+    assert!((avg - total as f64 / DISPATCHES as f64).abs() < 1e-6, "{avg}");
+    let d = rows(&out.join("domain_summary.csv"));
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!((d[0]["Name"].as_str(), d[0]["Calls"].as_str()), ("KERNELS", DISPATCHES.to_string().as_str()));
+    let r = rows(&out.join("kernels_summary_by_rank.csv"));
+    assert_eq!(r.len(), 1, "one process: {r:?}");
+    assert!(r[0]["ProcessID"].parse::<u32>().unwrap() > 0);
+    assert_eq!(r[0]["DURATION (nsec)"], total.to_string());
+}
+
+#[test]
+fn rocpd_query_and_convert_honour_the_time_window() {
+    let Some(run) = profiled("rocpd-window") else { return };
+    let db = run.db.to_string_lossy().into_owned();
+    let lo = run.kernels.iter().map(|k| k.1).min().unwrap();
+    let hi = run.kernels.iter().map(|k| k.2).max().unwrap();
+    let mid = lo + (hi - lo) / 2;
+    // AMD's window: "50%" of [earliest start, latest end]; inclusive keeps events inside it.
+    let inside: Vec<(u64, u64)> = run.kernels.iter().filter(|k| k.1 >= mid && k.2 <= hi).map(|k| (k.1, k.2)).collect();
+    assert!(!inside.is_empty() && inside.len() < DISPATCHES, "the window splits the run: {inside:?}");
+
+    let q = run.dir.join("query");
+    let qs = q.to_string_lossy().into_owned();
+    let sql = "SELECT name, start, end, duration FROM kernels ORDER BY start";
+    let o = rocpd(&["query", "-i", &db, "--query", sql, "--format", "csv", "-d", &qs, "-o", "all"]);
+    assert!(stdout(&o).contains("Exported to: "), "{}", stdout(&o));
+    let all = rows(&q.join("all.csv"));
+    assert_eq!(all.len(), DISPATCHES);
+    for (r, k) in all.iter().zip(&run.kernels) {
+        assert_eq!((r["start"].parse::<u64>().unwrap(), r["end"].parse::<u64>().unwrap()), (k.1, k.2));
+        assert_eq!(r["duration"], (k.2 - k.1).to_string());
+    }
+    rocpd(&["query", "-i", &db, "--query", sql, "--format", "csv", "-d", &qs, "-o", "late", "--start", "50%"]);
+    let late: Vec<(u64, u64)> =
+        rows(&q.join("late.csv")).iter().map(|r| (r["start"].parse().unwrap(), r["end"].parse().unwrap())).collect();
+    assert_eq!(late, inside);
+
+    let c = run.dir.join("convert");
+    rocpd(&["convert", "-i", &db, "-f", "csv", "-d", &c.to_string_lossy(), "--start", "50%"]);
+    let mut conv: Vec<(u64, u64)> = rows(&c.join("out_kernel_trace.csv"))
+        .iter()
+        .map(|r| (r["Start_Timestamp"].parse().unwrap(), r["End_Timestamp"].parse().unwrap()))
+        .collect();
+    conv.sort_unstable();
+    assert_eq!(conv, inside);
+}
+
+#[test]
+fn rocpd_query_script_defines_views_and_md_json_exports_have_every_row() {
+    let Some(run) = profiled("rocpd-script") else { return };
+    let db = run.db.to_string_lossy().into_owned();
+    let script = run.dir.join("views.sql");
+    std::fs::write(&script, "CREATE TEMPORARY VIEW long_kernels AS SELECT * FROM kernels WHERE duration > 0;").unwrap();
+    let d = run.dir.join("q").to_string_lossy().into_owned();
+    let sql = "SELECT name, duration FROM long_kernels ORDER BY start";
+    for fmt in ["json", "md"] {
+        rocpd(&["query", "-i", &db, "--script", &script.to_string_lossy(), "--query", sql, "--format", fmt, "-d", &d]);
+    }
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(run.dir.join("q/out.json")).unwrap()).unwrap();
+    let durations: Vec<u64> = json.as_array().unwrap().iter().map(|r| r["duration"].as_u64().unwrap()).collect();
+    assert_eq!(durations, run.kernels.iter().map(|k| k.2 - k.1).collect::<Vec<_>>());
+    let md = std::fs::read_to_string(run.dir.join("q/out.md")).unwrap();
+    assert_eq!(md.lines().count(), 2 + DISPATCHES, "{md}");
+    assert!(md.starts_with("| name | duration |\n|---|---|\n"), "{md}");
+}
+
+#[test]
+fn rocpd_convert_kernel_rename_of_a_database_recorded_without_it_is_refused() {
+    let Some(run) = profiled("rocpd-rename") else { return };
+    let o = bin()
+        .args(["rocpd", "convert", "-f", "csv", "--kernel-rename", "-d"])
+        .arg(run.dir.join("c"))
+        .arg("-i")
+        .arg(&run.db)
+        .output()
+        .unwrap();
+    crate::assert_one_line_error(&o, 2, "recorded without --kernel-rename");
+}
