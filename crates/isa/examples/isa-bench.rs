@@ -15,8 +15,9 @@
 //!
 //! With a staged build (`ROCPROF_RS_STAGE`, set by `cargo xtask bench`) it then times whole programs as
 //! users run them, on hsa-sim with execution on and off (`ROCPROF_RS_SIM_EXEC=off`, timing only): the
-//! HIP fixtures `hip_vector_add` (1M floats) and `hip_reduce` (1M ints and floats), best of 3, and
-//! prints the ratio: what executing the kernels costs a test program.
+//! HIP fixtures `hip_vector_add` (1M floats), `hip_reduce` (1M ints and floats) and `hip_transpose`
+//! (2048 x 2048 floats, tiled through LDS and naive), best of 3, and prints the ratios of wall time and
+//! of the programs' CPU time (`cutime` + `cstime`): what executing the kernels costs a test program.
 //!
 //! Arguments (all optional): `[scale] [kind] [target]`; `scale` multiplies the problem sizes (default 1),
 //! `kind`/`target` run one case only (for profiling).
@@ -116,6 +117,16 @@ fn process_cpu_ns() -> u64 {
     let ticks = |k: usize| f.get(k).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
     // utime and stime are fields 14 and 15 of the line, 12 and 13 after the state field's predecessor.
     (ticks(11) + ticks(12)) * 10_000_000
+}
+
+/// Nanoseconds the ended and waited-for child processes spent on a CPU (`cutime` + `cstime`), in 10 ms
+/// ticks; 0 when not available.
+fn children_cpu_ns() -> u64 {
+    let Ok(s) = std::fs::read_to_string("/proc/self/stat") else { return 0 };
+    let Some(rest) = s.rfind(')').map(|i| &s[i + 2..]) else { return 0 };
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |k: usize| f.get(k).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+    (ticks(13) + ticks(14)) * 10_000_000
 }
 
 /// One measured case.
@@ -231,15 +242,15 @@ fn measure(c: &Case, scale: u32, threads: usize) -> (u64, f64, f64) {
 
 /// Best-of-3 wall time of a staged HIP fixture on hsa-sim (gfx90a) with execution on or off; the program
 /// must succeed with execution on (its own result check) and run to the end with it off.
-fn program(stage: &std::path::Path, name: &str, args: &[&str], exec: bool) -> Option<f64> {
+fn program(stage: &std::path::Path, name: &str, args: &[&str], exec: bool) -> Option<(f64, f64)> {
     let app = stage.join("fixtures").join(name);
     if !app.exists() {
         println!("isa-bench program {name}: skipped (not staged: hipcc missing?)");
         return None;
     }
-    let mut best = f64::MAX;
+    let (mut best, mut best_cpu) = (f64::MAX, f64::MAX);
     for _ in 0..3 {
-        let t = Instant::now();
+        let (t, c) = (Instant::now(), children_cpu_ns());
         let out = std::process::Command::new(&app)
             .args(args)
             .env("LD_LIBRARY_PATH", stage)
@@ -248,13 +259,14 @@ fn program(stage: &std::path::Path, name: &str, args: &[&str], exec: bool) -> Op
             .output()
             .expect("runs the fixture");
         best = best.min(t.elapsed().as_secs_f64());
+        best_cpu = best_cpu.min((children_cpu_ns() - c) as f64 / 1e9);
         if exec {
             assert!(out.status.success(), "{name} failed on hsa-sim:\n{}", String::from_utf8_lossy(&out.stderr));
         } else {
             assert!(out.status.code().is_some(), "{name} crashed without execution");
         }
     }
-    Some(best)
+    Some((best, best_cpu))
 }
 
 fn main() {
@@ -313,15 +325,23 @@ fn main() {
         println!("isa-bench programs: skipped (ROCPROF_RS_STAGE not set)");
         return;
     };
-    for (name, args) in [("hip_vector_add", ["1", "1048576"]), ("hip_reduce", ["1", "1048576"])] {
-        let Some(on) = program(&stage, name, &args, true) else { continue };
-        let off = program(&stage, name, &args, false).expect("staged");
+    let programs: [(&str, &[&str]); 3] = [
+        ("hip_vector_add", &["1", "1048576"]),
+        ("hip_reduce", &["1", "1048576"]),
+        ("hip_transpose", &["1", "2048", "2048"]),
+    ];
+    for (name, args) in programs {
+        let Some((on, on_cpu)) = program(&stage, name, args, true) else { continue };
+        let (off, off_cpu) = program(&stage, name, args, false).expect("staged");
         println!(
-            "isa-bench program {name} {}: {:.2} s executing, {:.2} s timing-only = {:.2}x",
-            args[1],
+            "isa-bench program {name} {}: wall {:.2} s executing, {:.2} s timing-only = {:.2}x; CPU {:.2} s vs {:.2} s = {:.2}x",
+            args[1..].join(" "),
             on,
             off,
-            on / off
+            on / off,
+            on_cpu,
+            off_cpu,
+            on_cpu / off_cpu.max(0.01)
         );
     }
 }
