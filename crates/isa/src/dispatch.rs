@@ -217,25 +217,51 @@ pub struct DispatchRecord {
     pub totals: WaveStats,
 }
 
-/// Decoded instructions by PC, per thread (no sharing, no locks).
+/// Decoded instructions by PC, per thread (no sharing, no locks): each instruction is decoded once per
+/// dispatch and thread, and carries the index of the instruction that follows it (scheduling hints skipped)
+/// and, for a branch, of its target, so the interpreter walks straight-line code and loops by index without
+/// looking the PC up again.
 struct Program {
     target: &'static Target,
     base: u64,
     slots: Vec<u32>,
     far: HashMap<u64, u32>,
     insts: Vec<Inst>,
+    /// Per instruction: its PC.
+    pcs: Vec<u64>,
+    /// Per instruction: index of the next issuing instruction in program order ([`UNRESOLVED`] until first
+    /// needed; an instruction that cannot be decoded is reported when it is reached, not before).
+    next: Vec<u32>,
+    /// Per instruction: index of the taken branch's target ([`UNRESOLVED`] until first needed).
+    taken: Vec<u32>,
 }
 
 /// Bytes of code around the entry decoded through the direct-mapped table.
 const WINDOW: u64 = 1 << 20;
 
+/// A successor index not looked up yet.
+const UNRESOLVED: u32 = u32::MAX;
+
+/// A decode failure at a PC: why, and the dwords there.
+type FetchError = (Stop, Vec<u32>);
+
 impl Program {
     fn new(target: &'static Target, base: u64) -> Self {
-        Program { target, base, slots: Vec::new(), far: HashMap::new(), insts: Vec::new() }
+        Program {
+            target,
+            base,
+            slots: Vec::new(),
+            far: HashMap::new(),
+            insts: Vec::new(),
+            pcs: Vec::new(),
+            next: Vec::new(),
+            taken: Vec::new(),
+        }
     }
 
+    /// The index of the instruction at `pc`, decoding it on first use.
     #[inline]
-    fn fetch(&mut self, mem: &dyn Memory, pc: u64) -> Result<usize, (Stop, Vec<u32>)> {
+    fn fetch(&mut self, mem: &dyn Memory, pc: u64) -> Result<usize, FetchError> {
         let off = pc.wrapping_sub(self.base);
         if off < WINDOW && pc & 3 == 0 {
             let k = (off / 4) as usize;
@@ -259,7 +285,48 @@ impl Program {
         Ok(i)
     }
 
-    fn decode_at(&mut self, mem: &dyn Memory, pc: u64) -> Result<usize, (Stop, Vec<u32>)> {
+    /// The first issuing instruction at or after `pc` (hints are stepped over).
+    fn fetch_issuing(&mut self, mem: &dyn Memory, mut pc: u64) -> Result<usize, (u64, FetchError)> {
+        loop {
+            let i = self.fetch(mem, pc).map_err(|e| (pc, e))?;
+            if !self.insts[i].hint {
+                return Ok(i);
+            }
+            pc += u64::from(self.insts[i].size);
+        }
+    }
+
+    /// The index of the instruction after `i` in program order.
+    #[inline]
+    fn next_of(&mut self, mem: &dyn Memory, i: usize) -> Result<usize, (u64, FetchError)> {
+        let n = self.next[i];
+        if n != UNRESOLVED {
+            return Ok(n as usize);
+        }
+        let n = self.fetch_issuing(mem, self.pcs[i] + u64::from(self.insts[i].size))?;
+        self.next[i] = n as u32;
+        Ok(n)
+    }
+
+    /// The index of `target`, the taken branch `i` jumps to (relative branches always jump to the same
+    /// place; other jumps look their target up).
+    #[inline]
+    fn jump_of(&mut self, mem: &dyn Memory, i: usize, target: u64) -> Result<usize, (u64, FetchError)> {
+        let relative = matches!(self.insts[i].op, crate::op::Op::Branch(_));
+        if relative {
+            let n = self.taken[i];
+            if n != UNRESOLVED {
+                return Ok(n as usize);
+            }
+        }
+        let n = self.fetch_issuing(mem, target)?;
+        if relative {
+            self.taken[i] = n as u32;
+        }
+        Ok(n)
+    }
+
+    fn decode_at(&mut self, mem: &dyn Memory, pc: u64) -> Result<usize, FetchError> {
         let mut buf = [0u8; 16];
         // The last instruction of a code object may sit close to the end of its mapping.
         let mut n = 16;
@@ -273,6 +340,9 @@ impl Program {
         match decode(self.target, &buf[..n]) {
             Ok(inst) => {
                 self.insts.push(inst);
+                self.pcs.push(pc);
+                self.next.push(UNRESOLVED);
+                self.taken.push(UNRESOLVED);
                 Ok(self.insts.len() - 1)
             }
             Err(e) => Err((Stop::Decode(e), words)),
@@ -494,56 +564,59 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Runs wave `k` until it ends, reaches a barrier or used its time slice. Returns whether it progressed.
+    /// Runs wave `k` until it ends, reaches a barrier or used its time slice.
     fn run_wave(&mut self, k: usize, wg: u64, budget: u64) -> Result<(), DispatchError> {
         let d = self.d;
         let entry = d.entry();
+        let mem = self.mem;
+        let opts = self.opts;
+        let costs = &opts.costs;
+        let timing = costs.issue.iter().chain(&costs.latency).any(|&c| c != 0);
         let slot = &mut self.slots[k];
         let w = &mut slot.wave;
+        let program = &mut self.program;
+        let fail = |w: &mut Wave, (pc, (stop, words)): (u64, FetchError)| {
+            w.pc = pc;
+            error_at(d, w, stop, None, words, wg, k as u32)
+        };
+        let mut idx = match program.fetch_issuing(mem, w.pc) {
+            Ok(i) => i,
+            Err(e) => return Err(fail(w, e)),
+        };
         for _ in 0..budget {
-            let idx = match self.program.fetch(self.mem, w.pc) {
-                Ok(i) => i,
-                Err((stop, words)) => return Err(error_at(d, w, stop, None, words, wg, k as u32)),
-            };
-            let inst = &self.program.insts[idx];
-            if inst.hint {
-                w.pc += u64::from(inst.size);
-                continue;
-            }
+            let inst = &program.insts[idx];
+            w.pc = program.pcs[idx];
             let class = inst.class;
             slot.stats.counts[class as usize] += 1;
-            let costs = &self.opts.costs;
             let mut stall = 0u32;
-            if class == InstClass::Waitcnt && slot.pending > slot.cycle {
+            if timing && class == InstClass::Waitcnt && slot.pending > slot.cycle {
                 stall = (slot.pending - slot.cycle).min(u64::from(u32::MAX)) as u32;
                 slot.cycle = slot.pending;
                 slot.stats.stall_cycles += u64::from(stall);
             }
             let issued_at = slot.cycle;
-            let latency = u64::from(costs.latency[class as usize]);
-            if latency > 0 {
-                slot.pending = slot.pending.max(slot.cycle + latency);
+            if timing {
+                let latency = u64::from(costs.latency[class as usize]);
+                if latency > 0 {
+                    slot.pending = slot.pending.max(slot.cycle + latency);
+                }
+                let issue = u64::from(costs.issue[class as usize]);
+                slot.cycle += issue;
+                slot.stats.issue_cycles += issue;
             }
-            let issue = u64::from(costs.issue[class as usize]);
-            slot.cycle += issue;
-            slot.stats.issue_cycles += issue;
-            let exec_before = w.exec();
-            let mut cx = Ctx {
-                mem: self.mem,
-                lds: &mut self.lds,
-                clock: slot.cycle.max(slot.executed * 4),
-                stats: &mut slot.stats,
-            };
+            let exec_before = if slot.steps.is_some() { w.exec() } else { 0 };
+            let mut cx =
+                Ctx { mem, lds: &mut self.lds, clock: slot.cycle.max(slot.executed * 4), stats: &mut slot.stats };
             let flow = match execute(w, &mut cx, inst) {
                 Ok(f) => f,
                 Err(stop) => {
-                    let words = words_of(inst, self.mem, w.pc);
+                    let words = words_of(inst, mem, w.pc);
                     return Err(error_at(d, w, stop, Some(inst), words, wg, k as u32));
                 }
             };
             slot.executed += 1;
             if let Some(steps) = &mut slot.steps {
-                if steps.len() < self.opts.max_detail_steps {
+                if steps.len() < opts.max_detail_steps {
                     let class = if class == InstClass::BranchNotTaken && matches!(flow, Flow::Jump(_)) {
                         InstClass::BranchTaken
                     } else {
@@ -560,25 +633,34 @@ impl<'a> Worker<'a> {
                     slot.truncated = true;
                 }
             }
+            let size = u64::from(inst.size);
             match flow {
-                Flow::Next => w.pc += u64::from(inst.size),
-                Flow::Jump(t) => w.pc = t,
+                Flow::Next => match program.next_of(mem, idx) {
+                    Ok(i) => idx = i,
+                    Err(e) => return Err(fail(w, e)),
+                },
+                Flow::Jump(t) => match program.jump_of(mem, idx, t) {
+                    Ok(i) => idx = i,
+                    Err(e) => return Err(fail(w, e)),
+                },
                 Flow::End => {
                     w.done = true;
                     return Ok(());
                 }
                 Flow::Barrier => {
-                    w.pc += u64::from(inst.size);
+                    w.pc += size;
                     slot.at_barrier = true;
                     return Ok(());
                 }
             }
-            if slot.executed > self.opts.max_wave_instructions {
+            if slot.executed > opts.max_wave_instructions {
+                w.pc = program.pcs[idx];
                 let mut e = error_at(d, w, Stop::Invalid(String::new()), None, Vec::new(), wg, k as u32);
                 e.kind = ErrorKind::Hang;
                 return Err(e);
             }
         }
+        w.pc = program.pcs[idx];
         Ok(())
     }
 

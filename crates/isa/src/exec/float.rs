@@ -444,3 +444,93 @@ pub(crate) fn trig_preop(x: f64, seg: u32) -> f64 {
     }
     ldexp64(m as f64, -(shift + 53))
 }
+
+/// `a * b + c` rounded once (IEEE fused multiply-add), without a call per lane: with the host's FMA
+/// instruction compiled in it is that instruction; otherwise it is computed in f64, where the product of
+/// two f32 is exact, and the one case where rounding the f64 sum to f32 would round twice wrongly (the sum
+/// lands exactly on the midpoint between two f32 while the exact sum does not) is corrected by stepping the
+/// sum one f64 ulp towards the exact value (round-to-odd), found with Knuth's TwoSum. Branch-free, so the
+/// per-lane loops vectorise; `f32::mul_add` on a host without FMA calls libm's `fmaf` for every lane.
+#[inline(always)]
+pub(crate) fn fma32(a: f32, b: f32, c: f32) -> f32 {
+    if cfg!(target_feature = "fma") {
+        return a.mul_add(b, c);
+    }
+    let p = f64::from(a) * f64::from(b);
+    let c = f64::from(c);
+    let s = p + c;
+    // TwoSum: s + e == p + c exactly (when s is finite).
+    let bb = s - p;
+    let e = (p - (s - bb)) + (c - bb);
+    let bits = s.to_bits();
+    // The low 29 of the 52 fraction bits are what rounding to f32 drops; exactly 1 << 28 is a midpoint.
+    // They all sit in the low dword, and a 32-bit compare vectorises where a 64-bit one does not (SSE2).
+    let midpoint = bits as u32 & 0x1fff_ffff == 0x1000_0000;
+    let inexact = e != 0.0 && s.is_finite();
+    // Towards the exact value: up in magnitude when e has the sign of s.
+    let away = (e > 0.0) == (s > 0.0);
+    let step: u64 = if away { 1 } else { u64::MAX };
+    let fixed = if midpoint && inexact { bits.wrapping_add(step) } else { bits };
+    f64::from_bits(fixed) as f32
+}
+
+#[cfg(test)]
+mod fma_tests {
+    use super::fma32;
+
+    /// Bit patterns that stress rounding: random ones, and operands whose product and addend cancel or
+    /// land on f32 rounding midpoints, with zeros, denormals, infinities and NaNs mixed in.
+    fn check(a: f32, b: f32, c: f32) {
+        let (got, want) = (fma32(a, b, c), a.mul_add(b, c));
+        assert!(
+            got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+            "fma({a:e}, {b:e}, {c:e}) = {got:e}, libm's fmaf says {want:e}"
+        );
+    }
+
+    #[test]
+    fn fma32_matches_libm_fmaf_bit_for_bit() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let specials = [0.0f32, -0.0, 1.0, -1.0, f32::MIN_POSITIVE, 1e-45, f32::MAX, f32::INFINITY, f32::NAN];
+        for _ in 0..2_000_000 {
+            let r = rnd();
+            let a = f32::from_bits(r as u32);
+            let b = f32::from_bits((r >> 32) as u32);
+            check(a, b, f32::from_bits(rnd() as u32));
+            // Near-midpoint cases: c is the product rounded to f32 plus or minus a small nudge, or half an
+            // f32 ulp of the product, which a double rounding gets wrong.
+            let (a, b) = (
+                f32::from_bits(r as u32 & 0x3fff_ffff | 0x3000_0000),
+                f32::from_bits((r >> 32) as u32 & 0x3fff_ffff | 0x3000_0000),
+            );
+            let p = a * b;
+            let ulp = f32::from_bits(p.to_bits() + 1) - p;
+            for c in [-p, p, ulp / 2.0, -ulp / 2.0, ulp * 1.5, -(f32::from_bits(p.to_bits() ^ 1)), 1.0, -1.0] {
+                check(a, b, c);
+            }
+            let s = specials[(r % 9) as usize];
+            check(s, b, a);
+            check(a, s, b);
+        }
+        // Products just off half an ulp of the addend, by far less than an f64 ulp of the sum: the f64 sum
+        // lands on the f32 midpoint and only the correction rounds it the right way.
+        for k in 1..200_000u32 {
+            let m = 1.0 + f64::from(k) * f64::powi(2.0, -23);
+            for scale in [-60, -24, 0, 40] {
+                let a = (m * f64::powi(2.0, scale - 24)) as f32;
+                let b = (1.0 / m) as f32;
+                for c in [1.0f32, -1.0, 1.5, -1.75] {
+                    let c = c * f64::powi(2.0, scale) as f32;
+                    check(a, b, c);
+                    check(-a, b, c);
+                }
+            }
+        }
+    }
+}

@@ -5,7 +5,7 @@
 
 use super::{Ctx, Flow, Stop};
 use crate::decode::{flags, Inst, NULL, VGPR0};
-use crate::memory::{PRIVATE_APERTURE, SHARED_APERTURE};
+use crate::memory::{Fault, PRIVATE_APERTURE, SHARED_APERTURE};
 use crate::op::{Access, AtomicOp, DsOp, Ext, Seg, SmemOp};
 use crate::target::Family;
 use crate::wave::{Ty, Wave, MAX_LANES};
@@ -387,15 +387,15 @@ pub(super) fn vmem(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, seg: Seg, a: Access
         Access::Load { bytes, .. } | Access::Store { bytes, .. } | Access::Atomic { bytes, .. } => bytes,
     };
     let exec = w.exec();
-    if let Some(base) = contiguous(w, i, seg, exec, u64::from(bytes)) {
+    if let Some(r) = runs(w, i, seg, exec, u64::from(bytes)) {
         if let Access::Load { bytes, ext: Ext::Zero } | Access::Load { bytes, ext: Ext::Sign } = a {
-            if bytes >= 4 {
-                return load_contiguous(w, cx, i, base, bytes);
+            if bytes >= 4 && load_runs(w, cx, i, &r, bytes).is_ok() {
+                return Ok(Flow::Next);
             }
         }
         if let Access::Store { bytes, hi: false } = a {
-            if bytes >= 4 {
-                return store_contiguous(w, cx, i, base, bytes);
+            if bytes >= 4 && store_runs(w, cx, i, &r, bytes).is_ok() {
+                return Ok(Flow::Next);
             }
         }
     }
@@ -465,10 +465,22 @@ pub(super) fn vmem(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, seg: Seg, a: Access
     Ok(Flow::Next)
 }
 
-/// The base address when every lane of the wave is active and lane `l` accesses `base + l * bytes` of
-/// global memory: the whole access is one contiguous block (the common, coalesced case).
+/// At most this many runs of consecutive addresses make a wave's access one block read or written per
+/// run (a 32 x 32 tile walked by wave64 is two runs of 32 lanes).
+const MAX_RUNS: usize = 8;
+
+/// A wave's global access as runs of lanes with consecutive addresses: run `k` starts at lane
+/// `first[k]` (`first[count]` = lanes) and address `base[k]`.
+struct Runs {
+    count: usize,
+    base: [u64; MAX_RUNS],
+    first: [usize; MAX_RUNS + 1],
+}
+
+/// When every lane of the wave is active and the lanes' global addresses form at most [`MAX_RUNS`] runs in
+/// which lane `l + 1` accesses the `bytes` after lane `l` (the coalesced cases), those runs.
 #[inline]
-fn contiguous(w: &Wave, i: &Inst, seg: Seg, exec: u64, bytes: u64) -> Option<u64> {
+fn runs(w: &Wave, i: &Inst, seg: Seg, exec: u64, bytes: u64) -> Option<Runs> {
     if exec != w.full() || !matches!(seg, Seg::Global | Seg::Flat) {
         return None;
     }
@@ -487,34 +499,60 @@ fn contiguous(w: &Wave, i: &Inst, seg: Seg, exec: u64, bytes: u64) -> Option<u64
             addr[l] = (u64::from(lo[l]) | (u64::from(hi[l]) << 32)).wrapping_add(off);
         }
     }
-    let base = addr[0];
-    let mut ok = true;
-    for l in 0..w.lanes {
-        ok &= addr[l] == base.wrapping_add(l as u64 * bytes);
+    // Where a run breaks: lane l does not follow lane l - 1 (one pass, no branches, so it vectorises).
+    let mut breaks = 0u64;
+    for l in 1..w.lanes {
+        breaks |= u64::from(addr[l] != addr[l - 1].wrapping_add(bytes)) << l;
     }
-    let end = base.wrapping_add(w.lanes as u64 * bytes - 1);
-    let apertures = Wave::in_shared(base) || Wave::in_private(base) || Wave::in_shared(end) || Wave::in_private(end);
-    (ok && !apertures).then_some(base)
+    if breaks.count_ones() as usize >= MAX_RUNS {
+        return None;
+    }
+    let mut r = Runs { count: 0, base: [0; MAX_RUNS], first: [0; MAX_RUNS + 1] };
+    let mut starts = breaks | 1;
+    while starts != 0 {
+        let l = starts.trailing_zeros() as usize;
+        starts &= starts - 1;
+        r.base[r.count] = addr[l];
+        r.first[r.count] = l;
+        r.count += 1;
+    }
+    r.first[r.count] = w.lanes;
+    for k in 0..r.count {
+        let (base, lanes) = (r.base[k], (r.first[k + 1] - r.first[k]) as u64);
+        let end = base.wrapping_add(lanes * bytes - 1);
+        if Wave::in_shared(base) || Wave::in_private(base) || Wave::in_shared(end) || Wave::in_private(end) {
+            return None;
+        }
+    }
+    Some(r)
 }
 
-/// A contiguous dword-sized load: one memory read, then the dwords distributed to the lanes' VGPRs.
-fn load_contiguous(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, base: u64, bytes: u8) -> Result<Flow, Stop> {
+/// A dword-sized load in runs: one memory read per run, then the dwords distributed to the lanes' VGPRs.
+/// A fault leaves the registers as they were (the caller then goes lane by lane to report the lane's).
+fn load_runs(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, r: &Runs, bytes: u8) -> Result<(), Fault> {
     let n = w.lanes * bytes as usize;
     let row = (i.dst - VGPR0) as usize;
     let dw = bytes as usize / 4;
+    let read = |cx: &mut Ctx<'_>, buf: &mut [u8]| -> Result<(), Fault> {
+        for k in 0..r.count {
+            let (a, b) = (r.first[k] * bytes as usize, r.first[k + 1] * bytes as usize);
+            cx.mem.read(r.base[k], &mut buf[a..b])?;
+        }
+        Ok(())
+    };
     if dw == 1 {
         // The common dword case with a quarter of the buffer (zeroing 1 KiB per load showed in profiles).
         let mut buf = [0u8; MAX_LANES * 4];
-        cx.mem.read(base, &mut buf[..n]).map_err(Stop::Fault)?;
+        read(cx, &mut buf[..n])?;
         cx.stats.bytes.global_read += n as u64;
         let r = &mut w.v[row * MAX_LANES..(row + 1) * MAX_LANES];
         for (x, c) in r.iter_mut().zip(buf[..n].chunks_exact(4)) {
             *x = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
         }
-        return Ok(Flow::Next);
+        return Ok(());
     }
     let mut buf = [0u8; MAX_LANES * 16];
-    cx.mem.read(base, &mut buf[..n]).map_err(Stop::Fault)?;
+    read(cx, &mut buf[..n])?;
     cx.stats.bytes.global_read += n as u64;
     for k in 0..dw {
         let r = &mut w.v[(row + k) * MAX_LANES..(row + k + 1) * MAX_LANES];
@@ -523,23 +561,31 @@ fn load_contiguous(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, base: u64, bytes: u
             *x = u32::from_le_bytes([buf[o], buf[o + 1], buf[o + 2], buf[o + 3]]);
         }
     }
-    Ok(Flow::Next)
+    Ok(())
 }
 
-/// A contiguous dword-sized store: the lanes' data gathered, then one memory write.
-fn store_contiguous(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, base: u64, bytes: u8) -> Result<Flow, Stop> {
+/// A dword-sized store in runs: the lanes' data gathered, then one memory write per run. On a fault the
+/// caller stores lane by lane (rewriting the same data) to report the lane's.
+fn store_runs(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, r: &Runs, bytes: u8) -> Result<(), Fault> {
     let n = w.lanes * bytes as usize;
     let row = (i.src[1] - VGPR0) as usize;
     let dw = bytes as usize / 4;
+    let write = |cx: &mut Ctx<'_>, buf: &[u8]| -> Result<(), Fault> {
+        for k in 0..r.count {
+            let (a, b) = (r.first[k] * bytes as usize, r.first[k + 1] * bytes as usize);
+            cx.mem.write(r.base[k], &buf[a..b])?;
+        }
+        Ok(())
+    };
     if dw == 1 {
         let mut buf = [0u8; MAX_LANES * 4];
         let r = &w.v[row * MAX_LANES..(row + 1) * MAX_LANES];
         for (x, c) in r.iter().zip(buf[..n].chunks_exact_mut(4)) {
             c.copy_from_slice(&x.to_le_bytes());
         }
-        cx.mem.write(base, &buf[..n]).map_err(Stop::Fault)?;
+        write(cx, &buf[..n])?;
         cx.stats.bytes.global_write += n as u64;
-        return Ok(Flow::Next);
+        return Ok(());
     }
     let mut buf = [0u8; MAX_LANES * 16];
     {
@@ -551,9 +597,9 @@ fn store_contiguous(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, base: u64, bytes: 
             }
         }
     }
-    cx.mem.write(base, &buf[..n]).map_err(Stop::Fault)?;
+    write(cx, &buf[..n])?;
     cx.stats.bytes.global_write += n as u64;
-    Ok(Flow::Next)
+    Ok(())
 }
 
 fn lds_atomic(lds: &mut [u8], addr: u64, op: AtomicOp, bytes: u8, src: u64, cmp: u64) -> u64 {

@@ -804,8 +804,8 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
             }
             w.write_result32(i, &mut d);
         }
-        FmaF32 => f3(w, i, false, f32::mul_add),
-        FmacF32 => f3(w, i, true, f32::mul_add),
+        FmaF32 => f3(w, i, false, fma32),
+        FmacF32 => f3(w, i, true, fma32),
         MadF32 => f3(w, i, false, |a, b, c| a * b + c),
         MacF32 => f3(w, i, true, |a, b, c| a * b + c),
         FmamkF32 | MadmkF32 | FmaakF32 | MadakF32 => {
@@ -818,7 +818,7 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
             f2(w, &j, |a, b| {
                 let (m, add) = if mk { (k, b) } else { (b, k) };
                 if fused {
-                    a.mul_add(m, add)
+                    fma32(a, m, add)
                 } else {
                     a * m + add
                 }
