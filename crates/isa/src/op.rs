@@ -334,7 +334,7 @@ vops! {
     Min3U32, Max3U32, Med3U32, SadU32, LshlrevB64, LshrrevB64, AshrrevI64, LshlAddU64,
     // 16-bit integer
     AddU16, SubU16, SubrevU16, MulLoU16, LshlrevB16, LshrrevB16, AshrrevI16, MaxU16, MaxI16, MinU16,
-    MinI16, AddNcI16, SubNcI16,
+    MinI16, AddNcI16, SubNcI16, MovB16, CndmaskB16, AndB16, OrB16, XorB16, NotB16,
     // f32
     AddF32, SubF32, SubrevF32, MulF32, MulLegacyF32, FmaF32, MadF32, MacF32, FmacF32, FmamkF32, FmaakF32,
     MadmkF32, MadakF32, MinF32, MaxF32, Min3F32, Max3F32, Med3F32, RcpF32, RcpIflagF32, RsqF32, SqrtF32,
@@ -1170,6 +1170,12 @@ fn valu(m: &str) -> Option<VOp> {
         "mov_b32" | "mov_fed_b32" => MovB32,
         "mov_b64" => MovB64,
         "cndmask_b32" => CndmaskB32,
+        "mov_b16" => MovB16,
+        "cndmask_b16" => CndmaskB16,
+        "and_b16" => AndB16,
+        "or_b16" => OrB16,
+        "xor_b16" => XorB16,
+        "not_b16" => NotB16,
         "readlane_b32" => ReadlaneB32,
         "readfirstlane_b32" => ReadfirstlaneB32,
         "writelane_b32" => WritelaneB32,

@@ -351,8 +351,15 @@ fn d3(w: &mut Wave, i: &Inst, acc: bool, f: impl Fn(f64, f64, f64) -> f64) {
 /// A 16-bit source: the low half, or the high half when VOP3's `op_sel` bit for it is set; abs/neg act
 /// on the selected half.
 pub(super) fn src16(w: &Wave, i: &Inst, k: usize, ty: Ty, out: &mut L32) {
-    w.src32_nomods(i, k, ty, out);
-    let hi = i.mods.opsel >> k & 1 != 0 && i.enc == crate::table::Enc::Vop3;
+    let (code, half_hi) = w.half16(i, i.src[k]);
+    if half_hi {
+        let mut j = i.clone_without_y();
+        j.src[k] = code;
+        w.src32_nomods(&j, k, ty, out);
+    } else {
+        w.src32_nomods(i, k, ty, out);
+    }
+    let hi = half_hi || (i.mods.opsel >> k & 1 != 0 && i.enc == crate::table::Enc::Vop3);
     let bit = 1 << k;
     let (abs, neg) = (ty == Ty::F16 && i.mods.abs & bit != 0, ty == Ty::F16 && i.mods.neg & bit != 0);
     for x in out.iter_mut().take(w.lanes) {
@@ -422,8 +429,9 @@ fn h3(w: &mut Wave, i: &Inst, acc: bool, f: impl Fn(f64, f64, f64) -> f64) {
     src16(w, i, 0, Ty::F16, &mut a);
     src16(w, i, 1, Ty::F16, &mut b);
     if acc {
-        w.raw32(i.dst, 0, Ty::F16, &mut c);
-        let hi = i.mods.opsel & 8 != 0;
+        let (dst, half_hi) = w.half16(i, i.dst);
+        w.raw32(dst, 0, Ty::F16, &mut c);
+        let hi = half_hi || i.mods.opsel & 8 != 0;
         for x in c.iter_mut() {
             *x = if hi { *x >> 16 } else { *x & 0xffff };
         }
@@ -783,6 +791,29 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
         LshrrevB16 => i16_2(w, i, |a, b| b >> (a & 15))?,
         AshrrevI16 => i16_2(w, i, |a, b| ((b as i16) >> (a & 15)) as u16)?,
         MaxU16 => i16_2(w, i, u16::max)?,
+        AndB16 => i16_2(w, i, |a, b| a & b)?,
+        OrB16 => i16_2(w, i, |a, b| a | b)?,
+        XorB16 => i16_2(w, i, |a, b| a ^ b)?,
+        MovB16 | NotB16 => {
+            let mut a = z32();
+            src16(w, i, 0, Ty::U, &mut a);
+            if op == NotB16 {
+                a.iter_mut().for_each(|x| *x = !*x & 0xffff);
+            }
+            w.write_result16(i, &a);
+        }
+        CndmaskB16 => {
+            // VOP3 only; abs/neg act on the selected halves as f16 (as v_cndmask_b32's do on f32).
+            let (mut a, mut b) = (z32(), z32());
+            src16(w, i, 0, Ty::F16, &mut a);
+            src16(w, i, 1, Ty::F16, &mut b);
+            let sel = w.read_mask(i.src[2], i.lit);
+            let mut d = z32();
+            for l in 0..w.lanes {
+                d[l] = if sel >> l & 1 != 0 { b[l] } else { a[l] };
+            }
+            w.write_result16(i, &d);
+        }
         MinU16 => i16_2(w, i, u16::min)?,
         MaxI16 => i16_2(w, i, |a, b| (a as i16).max(b as i16) as u16)?,
         MinI16 => i16_2(w, i, |a, b| (a as i16).min(b as i16) as u16)?,
@@ -1053,7 +1084,7 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
         LdexpF16 => {
             let (mut a, mut b) = (z32(), z32());
             src16(w, i, 0, Ty::F16, &mut a);
-            w.src32(i, 1, Ty::U, &mut b);
+            src16(w, i, 1, Ty::U, &mut b);
             let mut d = z32();
             for l in 0..w.lanes {
                 d[l] = h_out(i, ldexp32(f16_to_f32(a[l] as u16), i32::from(b[l] as i16)));

@@ -11,5 +11,6 @@ mod llvm;
 mod mfma;
 mod salu_gfx12;
 mod tables;
+mod true16;
 mod vopd;
 mod wmma;
