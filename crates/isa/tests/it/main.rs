@@ -10,6 +10,7 @@ mod harness;
 mod llvm;
 mod mfma;
 mod salu_gfx12;
+mod scratch_buffer;
 mod tables;
 mod true16;
 mod vopd;
