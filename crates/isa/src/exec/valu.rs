@@ -565,6 +565,38 @@ fn bfe(v: u32, off: u32, width: u32, signed: bool) -> u32 {
     }
 }
 
+/// Three 16-bit sources (halves by `op_sel`) to a 16-bit result; `clamp` unsupported.
+fn i16_3(w: &mut Wave, i: &Inst, f: impl Fn(u16, u16, u16) -> u16) -> Result<(), Stop> {
+    no_clamp(i)?;
+    let (mut a, mut b, mut c) = (z32(), z32(), z32());
+    src16(w, i, 0, Ty::U, &mut a);
+    src16(w, i, 1, Ty::U, &mut b);
+    src16(w, i, 2, Ty::U, &mut c);
+    let mut d = z32();
+    for l in 0..w.lanes {
+        d[l] = u32::from(f(a[l] as u16, b[l] as u16, c[l] as u16));
+    }
+    w.write_result16(i, &d);
+    Ok(())
+}
+
+/// `v_mad_{u,i}32_{u,i}16`: a 16-bit product (halves by `op_sel`) plus a 32-bit addend, `clamp` unsupported.
+fn mad32_16(w: &mut Wave, i: &Inst, signed: bool) -> Result<(), Stop> {
+    no_clamp(i)?;
+    let (mut a, mut b, mut c) = (z32(), z32(), z32());
+    src16(w, i, 0, Ty::U, &mut a);
+    src16(w, i, 1, Ty::U, &mut b);
+    w.src32(i, 2, Ty::U, &mut c);
+    let mut d = z32();
+    for l in 0..w.lanes {
+        let p =
+            if signed { (i32::from(a[l] as u16 as i16) * i32::from(b[l] as u16 as i16)) as u32 } else { a[l] * b[l] };
+        d[l] = p.wrapping_add(c[l]);
+    }
+    w.write_result32(i, &mut d);
+    Ok(())
+}
+
 fn i24(v: u32) -> i64 {
     i64::from(((v << 8) as i32) >> 8)
 }
@@ -791,6 +823,24 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
         LshrrevB16 => i16_2(w, i, |a, b| b >> (a & 15))?,
         AshrrevI16 => i16_2(w, i, |a, b| ((b as i16) >> (a & 15)) as u16)?,
         MaxU16 => i16_2(w, i, u16::max)?,
+        Min3U16 => i16_3(w, i, |a, b, c| a.min(b).min(c))?,
+        Max3U16 => i16_3(w, i, |a, b, c| a.max(b).max(c))?,
+        Med3U16 => i16_3(w, i, med3)?,
+        Min3I16 => i16_3(w, i, |a, b, c| (a as i16).min(b as i16).min(c as i16) as u16)?,
+        Max3I16 => i16_3(w, i, |a, b, c| (a as i16).max(b as i16).max(c as i16) as u16)?,
+        Med3I16 => i16_3(w, i, |a, b, c| med3(a as i16, b as i16, c as i16) as u16)?,
+        MadU16 => i16_3(w, i, |a, b, c| a.wrapping_mul(b).wrapping_add(c))?,
+        MadI16 => i16_3(w, i, |a, b, c| a.wrapping_mul(b).wrapping_add(c))?,
+        MadU32U16 => mad32_16(w, i, false)?,
+        MadI32I16 => mad32_16(w, i, true)?,
+        CvtU32U16 | CvtI32I16 => {
+            let mut a = z32();
+            src16(w, i, 0, Ty::U, &mut a);
+            if op == CvtI32I16 {
+                a.iter_mut().for_each(|x| *x = *x as u16 as i16 as i32 as u32);
+            }
+            w.write_result32(i, &mut a);
+        }
         AndB16 => i16_2(w, i, |a, b| a & b)?,
         OrB16 => i16_2(w, i, |a, b| a | b)?,
         XorB16 => i16_2(w, i, |a, b| a ^ b)?,

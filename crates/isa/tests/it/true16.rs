@@ -78,3 +78,74 @@ fn gfx11_true16_halves_in_vop1_vop2_vopc_and_b16_ops_match_the_host() {
         }
     }
 }
+
+/// 16-bit three-source and widening operations, with halves chosen by `op_sel` (VOP3) or `.h` (VOP1).
+const CODE3: &[(&str, &[u8])] = &[
+    ("v_max3_u16 v15.l, v2.h, v3.l, v16.l", &[0x0f, 0x08, 0x4e, 0xd6, 0x02, 0x07, 0x42, 0x04]),
+    ("v_min3_i16 v17.h, v2.l, v3.h, v16.h", &[0x11, 0x70, 0x4a, 0xd6, 0x02, 0x07, 0x42, 0x04]),
+    ("v_med3_u16 v18.l, v2.l, v3.l, v16.l", &[0x12, 0x00, 0x51, 0xd6, 0x02, 0x07, 0x42, 0x04]),
+    ("v_med3_i16 v19.l, v2.h, v3.h, v16.h", &[0x13, 0x38, 0x50, 0xd6, 0x02, 0x07, 0x42, 0x04]),
+    ("v_mad_u16 v20.l, v2.l, v3.h, v16.l", &[0x14, 0x10, 0x41, 0xd6, 0x02, 0x07, 0x42, 0x04]),
+    ("v_mad_u32_u16 v21, v2.h, v3.l, v16", &[0x15, 0x08, 0x59, 0xd6, 0x02, 0x07, 0x42, 0x04]),
+    ("v_mad_i32_i16 v22, v2.l, v16.h, v3", &[0x16, 0x10, 0x5a, 0xd6, 0x02, 0x21, 0x0e, 0x04]),
+    ("v_cvt_i32_i16_e32 v23, v16.h", &[0x90, 0xd5, 0x2e, 0x7e]),
+    ("v_cvt_u32_u16_e32 v24, v2.h", &[0x82, 0xd7, 0x30, 0x7e]),
+    ("v_max3_i16 v25.l, v2.l, v16.h, v3.l", &[0x19, 0x10, 0x4d, 0xd6, 0x02, 0x21, 0x0e, 0x04]),
+    ("v_min3_u16 v26.l, v2.l, v16.l, v3.h", &[0x1a, 0x20, 0x4b, 0xd6, 0x02, 0x21, 0x0e, 0x04]),
+];
+
+/// The signed source `v16` of lane `l`: low half `5l - 40`, high half `20 - 3l` (both i16).
+fn c16(l: u32) -> (i16, i16) {
+    (5 * l as i16 - 40, 20 - 3 * l as i16)
+}
+
+fn med3<T: Ord + Copy>(a: T, b: T, c: T) -> T {
+    let mut v = [a, b, c];
+    v.sort();
+    v[1]
+}
+
+#[test]
+fn gfx11_16_bit_min3_max3_med3_mad_and_widening_converts_match_the_host() {
+    let data: Vec<u8> = (0..LANES as u32)
+        .flat_map(|l| {
+            let (lo, hi) = c16(l);
+            ((u32::from(hi as u16) << 16) | u32::from(lo as u16)).to_le_bytes()
+        })
+        .collect();
+    let mut t = String::from(
+        "v_mul_u32_u24 v2, 0x10003, v0\nv_mul_u32_u24 v3, 0x50007, v0\n\
+         global_load_dword v16, v100, s[6:7]\ns_waitcnt vmcnt(0)\n",
+    );
+    for (text, bytes) in CODE3 {
+        let b: Vec<String> = bytes.iter().map(|b| format!("{b:#04x}")).collect();
+        t.push_str(&format!(".byte {} // {text}\n", b.join(",")));
+    }
+    let Some(out) = run_body("gfx1100", LANES as u32, &t, 26, &data) else { return };
+    for l in 0..LANES as u32 {
+        let (a_lo, a_hi, b_lo, b_hi) = (3 * l as u16, l as u16, 7 * l as u16, 5 * l as u16);
+        let (c_lo, c_hi) = c16(l);
+        let v16 = (u32::from(c_hi as u16) << 16) | u32::from(c_lo as u16);
+        let v3 = (u32::from(b_hi) << 16) | u32::from(b_lo);
+        let s = |x: u16| x as i16;
+        let lo = |r: usize| out[r - 1][l as usize] & 0xffff;
+        let hi = |r: usize| out[r - 1][l as usize] >> 16;
+        let full = |r: usize| out[r - 1][l as usize];
+        let expect: [(&str, u32, u32); 11] = [
+            ("v_max3_u16", lo(15), u32::from(a_hi.max(b_lo).max(c_lo as u16))),
+            ("v_min3_i16", hi(17), u32::from(s(a_lo).min(s(b_hi)).min(c_hi) as u16)),
+            ("v_med3_u16", lo(18), u32::from(med3(a_lo, b_lo, c_lo as u16))),
+            ("v_med3_i16", lo(19), u32::from(med3(s(a_hi), s(b_hi), c_hi) as u16)),
+            ("v_mad_u16", lo(20), u32::from(a_lo.wrapping_mul(b_hi).wrapping_add(c_lo as u16))),
+            ("v_mad_u32_u16", full(21), u32::from(a_hi) * u32::from(b_lo) + v16),
+            ("v_mad_i32_i16", full(22), ((i32::from(s(a_lo)) * i32::from(c_hi)) as u32).wrapping_add(v3)),
+            ("v_cvt_i32_i16", full(23), i32::from(c_hi) as u32),
+            ("v_cvt_u32_u16", full(24), u32::from(a_hi)),
+            ("v_max3_i16", lo(25), u32::from(s(a_lo).max(c_hi).max(s(b_lo)) as u16)),
+            ("v_min3_u16", lo(26), u32::from(a_lo.min(c_lo as u16).min(b_hi))),
+        ];
+        for (name, got, want) in expect {
+            assert_eq!(got, want, "{name} lane {l}: {got:#x}, host {want:#x}");
+        }
+    }
+}
