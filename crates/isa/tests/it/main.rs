@@ -11,6 +11,7 @@ mod llvm;
 mod mfma;
 mod salu_gfx12;
 mod scratch_buffer;
+mod sdwa;
 mod tables;
 mod true16;
 mod vopd;
