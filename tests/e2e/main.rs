@@ -4,6 +4,7 @@
 
 #![forbid(unsafe_code)]
 
+mod amd_suites;
 mod ci_diff;
 mod common;
 mod convert;

@@ -17,7 +17,7 @@ use crate::hip::counts;
 const GPUS: &[&str] = rocprof_test_inputs::sid::HIP6_TARGETS;
 
 /// hsa-sim's execution statistics (`ROCPROF_RS_SIM_STATS`) of one run: `key value` lines.
-fn sim_stats(path: &Path) -> HashMap<String, u64> {
+pub(crate) fn sim_stats(path: &Path) -> HashMap<String, u64> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .filter_map(|l| l.split_once(' '))

@@ -20,9 +20,21 @@ use rocprof_test_inputs::sid as chroot;
 
 use crate::{root, status};
 
-/// The sid packages installed in the chroot (with their recommends, as a user would get them).
-pub(crate) const PACKAGES: &[&str] =
-    &["hipcc", "libamdhip64-dev", "rocm-device-libs-21", "librocblas-dev", "rocminfo", "llvm-21"];
+/// The sid packages installed in the chroot (with their recommends, as a user would get them). The
+/// last three are AMD's test suites of rocSPARSE, rocRAND and hipRAND that `tests/e2e/amd_suites.rs`
+/// samples (about 40 MB to download with their libraries and data; rocPRIM's and hipCUB's suites are
+/// 1.2 GB and are left out).
+pub(crate) const PACKAGES: &[&str] = &[
+    "hipcc",
+    "libamdhip64-dev",
+    "rocm-device-libs-21",
+    "librocblas-dev",
+    "rocminfo",
+    "llvm-21",
+    "librocsparse1-tests",
+    "librocrand1-tests",
+    "libhiprand1-tests",
+];
 
 /// Packages whose versions are recorded besides [`PACKAGES`]: the runtimes the fixtures load.
 const RECORDED: &[&str] = &["libamdhip64-6", "libhsa-runtime64-1", "librocblas4", "libamd-comgr3", "clang-21"];

@@ -356,7 +356,7 @@ fn vop_short(cx: &Ctx, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
         (Enc::Vop2, (w >> 25) & 0x3f, VGPR0 + ((w >> 17) & 0xff) as u16)
     };
     let src0_field = w & 0x1ff;
-    let vsrc1 = VGPR0 + ((w >> 9) & 0xff) as u16;
+    let mut vsrc1 = VGPR0 + ((w >> 9) & 0xff) as u16;
     let mandatory = cx.table.get(enc, opcode).is_some_and(|e| e.lit);
     let gfx9 = cx.fam == Family::Gfx9;
     let (size, extra, src0, lit, mods, sdst) = match src0_field {
@@ -364,6 +364,10 @@ fn vop_short(cx: &Ctx, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
             let d1 = dword(bytes, 1)?;
             let s0_is_sgpr = d1 & (1 << 23) != 0;
             let src0 = if s0_is_sgpr { cx.scalar(d1 & 0xff) } else { VGPR0 + (d1 & 0xff) as u16 };
+            // S1 (bit 31 of the SDWA dword): the VOP2/VOPC vsrc1 field names an SGPR or constant.
+            if d1 & (1 << 31) != 0 {
+                vsrc1 = cx.scalar((w >> 9) & 0xff);
+            }
             let mut mods = Mods::default();
             let mut sdst = NONE;
             let sdwa = Sdwa {

@@ -14,7 +14,7 @@ use std::sync::Mutex;
 
 use crate::decode::{decode, Inst};
 use crate::exec::{execute, Ctx, Flow, Stop};
-use crate::memory::{Fault, Memory, PRIVATE_APERTURE};
+use crate::memory::{Fault, Memory, PRIVATE_BUFFER_BASE};
 use crate::stats::{Costs, InstClass, Step, WaveRecord, WaveStats};
 use crate::target::{Family, Target};
 use crate::wave::{Wave, MAX_LANES};
@@ -465,9 +465,9 @@ impl<'a> Worker<'a> {
                 *s += 2;
             };
             if props & 1 != 0 {
-                // Private segment buffer V#: base in the private aperture, so MUBUF scratch maps to the wave's
-                // private memory; swizzle/add-tid bits as ROCr sets them do not matter to this model.
-                w.set_s64(s, PRIVATE_APERTURE);
+                // Private segment buffer V#: its (48-bit) base is PRIVATE_BUFFER_BASE, so MUBUF scratch maps to
+                // the wave's private memory; swizzle/add-tid bits as ROCr sets them do not matter to this model.
+                w.set_s64(s, PRIVATE_BUFFER_BASE);
                 w.set_s(s + 2, u32::MAX);
                 w.set_s(s + 3, 0x0080_0000);
                 s += 4;

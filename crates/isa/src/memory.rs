@@ -15,6 +15,11 @@ pub const SHARED_APERTURE: u64 = 0x1_0000_0000_0000;
 pub const PRIVATE_APERTURE: u64 = 0x2_0000_0000_0000;
 /// Size of each aperture.
 pub const APERTURE_SIZE: u64 = 1 << 32;
+/// Base address of the private segment buffer resource the interpreter hands a gfx9 kernel in its user
+/// SGPRs (`s[0:3]`, for MUBUF scratch). A buffer resource holds only 48 address bits, so it cannot name
+/// [`PRIVATE_APERTURE`]; this base lies above every x86-64 user-space address (they end below 2^47), and
+/// the [`APERTURE_SIZE`] bytes from it map the wave's private memory as the aperture does.
+pub const PRIVATE_BUFFER_BASE: u64 = 0xffff_0000_0000;
 
 /// A failed access: the address range is not mapped for the kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

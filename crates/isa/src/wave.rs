@@ -474,6 +474,24 @@ impl Wave {
         }
     }
 
+    /// A 16-bit VGPR operand of a VOP1/VOP2/VOPC instruction (and their DPP forms) on gfx11 and later: a
+    /// register field of 128 or more names the high half of VGPR `field - 128` (the RDNA3/RDNA4 ISA's
+    /// 16-bit VGPR addressing, LLVM's `vN.h`; `vN.l` is the field `N`). Returns the register code to use and
+    /// whether the high half is meant; VOP3 selects halves with `op_sel` instead.
+    #[inline]
+    pub(crate) fn half16(&self, i: &Inst, code: u16) -> (u16, bool) {
+        use crate::table::Enc;
+        if self.family >= Family::Gfx11
+            && matches!(i.enc, Enc::Vop1 | Enc::Vop2 | Enc::Vopc)
+            && code >= VGPR0 + 128
+            && code != NONE
+        {
+            (code - 128, true)
+        } else {
+            (code, false)
+        }
+    }
+
     /// Writes a 32-bit VALU result, applying SDWA's destination select.
     pub(crate) fn write_result32(&mut self, i: &Inst, vals: &mut Lanes32) {
         let mask = self.vmask(i);
@@ -492,6 +510,13 @@ impl Wave {
     /// Writes a 16-bit VALU result into the low or high half of the destination. gfx9 zeroes the other half
     /// unless the result goes to the high half; gfx10+ preserve it.
     pub(crate) fn write_result16(&mut self, i: &Inst, vals: &Lanes32) {
+        let (dst, half_hi) = self.half16(i, i.dst);
+        if half_hi {
+            let mut j = i.clone_without_y();
+            j.dst = dst;
+            j.mods.opsel |= 8;
+            return self.write_result16(&j, vals);
+        }
         let hi = i.mods.opsel & 8 != 0;
         let keep = self.family >= Family::Gfx10 || hi;
         let row = (i.dst - VGPR0) as usize;

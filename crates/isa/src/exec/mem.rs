@@ -5,7 +5,7 @@
 
 use super::{Ctx, Flow, Stop};
 use crate::decode::{flags, Inst, NULL, VGPR0};
-use crate::memory::{Fault, PRIVATE_APERTURE, SHARED_APERTURE};
+use crate::memory::{Fault, APERTURE_SIZE, PRIVATE_APERTURE, PRIVATE_BUFFER_BASE, SHARED_APERTURE};
 use crate::op::{Access, AtomicOp, DsOp, Ext, Seg, SmemOp};
 use crate::target::Family;
 use crate::wave::{Ty, Wave, MAX_LANES};
@@ -225,7 +225,7 @@ fn places(w: &Wave, i: &Inst, seg: Seg, bytes: u64, out: &mut [Place; MAX_LANES]
             let stride = u64::from((r[1] >> 16) & 0x3fff);
             let records = u64::from(r[2]);
             let soff = u64::from(w.s32(i.soffset, 0, Ty::U));
-            let private = Wave::in_private(base);
+            let private = (PRIVATE_BUFFER_BASE..PRIVATE_BUFFER_BASE + APERTURE_SIZE).contains(&base);
             let (idxen, offen) = (i.flags & flags::IDXEN != 0, i.flags & flags::OFFEN != 0);
             for l in 0..w.lanes {
                 if exec >> l & 1 == 0 {
@@ -236,7 +236,7 @@ fn places(w: &Wave, i: &Inst, seg: Seg, bytes: u64, out: &mut [Place; MAX_LANES]
                 let o = voff.wrapping_add(off).wrapping_add(soff) & 0xffff_ffff;
                 out[l] = if private {
                     // The private segment buffer: a per-lane view of the wave's scratch.
-                    Place::Private((base - PRIVATE_APERTURE).wrapping_add(o) & 0xffff_ffff)
+                    Place::Private((base - PRIVATE_BUFFER_BASE).wrapping_add(o) & 0xffff_ffff)
                 } else if stride == 0 {
                     if o + bytes > records {
                         Place::Nowhere

@@ -351,8 +351,15 @@ fn d3(w: &mut Wave, i: &Inst, acc: bool, f: impl Fn(f64, f64, f64) -> f64) {
 /// A 16-bit source: the low half, or the high half when VOP3's `op_sel` bit for it is set; abs/neg act
 /// on the selected half.
 pub(super) fn src16(w: &Wave, i: &Inst, k: usize, ty: Ty, out: &mut L32) {
-    w.src32_nomods(i, k, ty, out);
-    let hi = i.mods.opsel >> k & 1 != 0 && i.enc == crate::table::Enc::Vop3;
+    let (code, half_hi) = w.half16(i, i.src[k]);
+    if half_hi {
+        let mut j = i.clone_without_y();
+        j.src[k] = code;
+        w.src32_nomods(&j, k, ty, out);
+    } else {
+        w.src32_nomods(i, k, ty, out);
+    }
+    let hi = half_hi || (i.mods.opsel >> k & 1 != 0 && i.enc == crate::table::Enc::Vop3);
     let bit = 1 << k;
     let (abs, neg) = (ty == Ty::F16 && i.mods.abs & bit != 0, ty == Ty::F16 && i.mods.neg & bit != 0);
     for x in out.iter_mut().take(w.lanes) {
@@ -422,8 +429,9 @@ fn h3(w: &mut Wave, i: &Inst, acc: bool, f: impl Fn(f64, f64, f64) -> f64) {
     src16(w, i, 0, Ty::F16, &mut a);
     src16(w, i, 1, Ty::F16, &mut b);
     if acc {
-        w.raw32(i.dst, 0, Ty::F16, &mut c);
-        let hi = i.mods.opsel & 8 != 0;
+        let (dst, half_hi) = w.half16(i, i.dst);
+        w.raw32(dst, 0, Ty::F16, &mut c);
+        let hi = half_hi || i.mods.opsel & 8 != 0;
         for x in c.iter_mut() {
             *x = if hi { *x >> 16 } else { *x & 0xffff };
         }
@@ -555,6 +563,38 @@ fn bfe(v: u32, off: u32, width: u32, signed: bool) -> u32 {
     } else {
         x
     }
+}
+
+/// Three 16-bit sources (halves by `op_sel`) to a 16-bit result; `clamp` unsupported.
+fn i16_3(w: &mut Wave, i: &Inst, f: impl Fn(u16, u16, u16) -> u16) -> Result<(), Stop> {
+    no_clamp(i)?;
+    let (mut a, mut b, mut c) = (z32(), z32(), z32());
+    src16(w, i, 0, Ty::U, &mut a);
+    src16(w, i, 1, Ty::U, &mut b);
+    src16(w, i, 2, Ty::U, &mut c);
+    let mut d = z32();
+    for l in 0..w.lanes {
+        d[l] = u32::from(f(a[l] as u16, b[l] as u16, c[l] as u16));
+    }
+    w.write_result16(i, &d);
+    Ok(())
+}
+
+/// `v_mad_{u,i}32_{u,i}16`: a 16-bit product (halves by `op_sel`) plus a 32-bit addend, `clamp` unsupported.
+fn mad32_16(w: &mut Wave, i: &Inst, signed: bool) -> Result<(), Stop> {
+    no_clamp(i)?;
+    let (mut a, mut b, mut c) = (z32(), z32(), z32());
+    src16(w, i, 0, Ty::U, &mut a);
+    src16(w, i, 1, Ty::U, &mut b);
+    w.src32(i, 2, Ty::U, &mut c);
+    let mut d = z32();
+    for l in 0..w.lanes {
+        let p =
+            if signed { (i32::from(a[l] as u16 as i16) * i32::from(b[l] as u16 as i16)) as u32 } else { a[l] * b[l] };
+        d[l] = p.wrapping_add(c[l]);
+    }
+    w.write_result32(i, &mut d);
+    Ok(())
 }
 
 fn i24(v: u32) -> i64 {
@@ -783,6 +823,47 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
         LshrrevB16 => i16_2(w, i, |a, b| b >> (a & 15))?,
         AshrrevI16 => i16_2(w, i, |a, b| ((b as i16) >> (a & 15)) as u16)?,
         MaxU16 => i16_2(w, i, u16::max)?,
+        Min3U16 => i16_3(w, i, |a, b, c| a.min(b).min(c))?,
+        Max3U16 => i16_3(w, i, |a, b, c| a.max(b).max(c))?,
+        Med3U16 => i16_3(w, i, med3)?,
+        Min3I16 => i16_3(w, i, |a, b, c| (a as i16).min(b as i16).min(c as i16) as u16)?,
+        Max3I16 => i16_3(w, i, |a, b, c| (a as i16).max(b as i16).max(c as i16) as u16)?,
+        Med3I16 => i16_3(w, i, |a, b, c| med3(a as i16, b as i16, c as i16) as u16)?,
+        MadU16 => i16_3(w, i, |a, b, c| a.wrapping_mul(b).wrapping_add(c))?,
+        MadI16 => i16_3(w, i, |a, b, c| a.wrapping_mul(b).wrapping_add(c))?,
+        MadU32U16 => mad32_16(w, i, false)?,
+        MadI32I16 => mad32_16(w, i, true)?,
+        CvtU32U16 | CvtI32I16 => {
+            let mut a = z32();
+            src16(w, i, 0, Ty::U, &mut a);
+            if op == CvtI32I16 {
+                a.iter_mut().for_each(|x| *x = *x as u16 as i16 as i32 as u32);
+            }
+            w.write_result32(i, &mut a);
+        }
+        AndB16 => i16_2(w, i, |a, b| a & b)?,
+        OrB16 => i16_2(w, i, |a, b| a | b)?,
+        XorB16 => i16_2(w, i, |a, b| a ^ b)?,
+        MovB16 | NotB16 => {
+            let mut a = z32();
+            src16(w, i, 0, Ty::U, &mut a);
+            if op == NotB16 {
+                a.iter_mut().for_each(|x| *x = !*x & 0xffff);
+            }
+            w.write_result16(i, &a);
+        }
+        CndmaskB16 => {
+            // VOP3 only; abs/neg act on the selected halves as f16 (as v_cndmask_b32's do on f32).
+            let (mut a, mut b) = (z32(), z32());
+            src16(w, i, 0, Ty::F16, &mut a);
+            src16(w, i, 1, Ty::F16, &mut b);
+            let sel = w.read_mask(i.src[2], i.lit);
+            let mut d = z32();
+            for l in 0..w.lanes {
+                d[l] = if sel >> l & 1 != 0 { b[l] } else { a[l] };
+            }
+            w.write_result16(i, &d);
+        }
         MinU16 => i16_2(w, i, u16::min)?,
         MaxI16 => i16_2(w, i, |a, b| (a as i16).max(b as i16) as u16)?,
         MinI16 => i16_2(w, i, |a, b| (a as i16).min(b as i16) as u16)?,
@@ -1053,7 +1134,7 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
         LdexpF16 => {
             let (mut a, mut b) = (z32(), z32());
             src16(w, i, 0, Ty::F16, &mut a);
-            w.src32(i, 1, Ty::U, &mut b);
+            src16(w, i, 1, Ty::U, &mut b);
             let mut d = z32();
             for l in 0..w.lanes {
                 d[l] = h_out(i, ldexp32(f16_to_f32(a[l] as u16), i32::from(b[l] as i16)));
