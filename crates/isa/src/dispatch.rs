@@ -396,8 +396,11 @@ impl<'a> Worker<'a> {
             };
             if props & 1 != 0 {
                 // Private segment buffer V#: base in the private aperture, so MUBUF scratch maps to the wave's
-                // private memory; swizzle/add-tid bits as ROCr sets them do not matter to this model.
+                // private memory; swizzle/add-tid bits as ROCr sets them do not matter to this model. The
+                // aperture lies above a V#'s 48-bit base, so word 1 carries its high dword whole (stride bits
+                // included) plus SWIZZLE_ENABLE (bit 31, set by ROCr too): `exec::mem` recognises the pair.
                 w.set_s64(s, PRIVATE_APERTURE);
+                w.set_s(s + 1, (PRIVATE_APERTURE >> 32) as u32 | crate::exec::PRIVATE_VSHARP_SWIZZLE);
                 w.set_s(s + 2, u32::MAX);
                 w.set_s(s + 3, 0x0080_0000);
                 s += 4;

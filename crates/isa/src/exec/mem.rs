@@ -225,7 +225,11 @@ fn places(w: &Wave, i: &Inst, seg: Seg, bytes: u64, out: &mut [Place; MAX_LANES]
             let stride = u64::from((r[1] >> 16) & 0x3fff);
             let records = u64::from(r[2]);
             let soff = u64::from(w.s32(i.soffset, 0, Ty::U));
-            let private = Wave::in_private(base);
+            // The dispatch's private segment buffer V# (scratch through MUBUF, code objects v4 and older
+            // compilers): its base dword pair, stride bits included, lies in the private aperture with
+            // SWIZZLE_ENABLE set (see `dispatch`); a V# base itself has only 48 bits.
+            let pair = u64::from(r[0]) | (u64::from(r[1] & !super::PRIVATE_VSHARP_SWIZZLE) << 32);
+            let private = r[1] & super::PRIVATE_VSHARP_SWIZZLE != 0 && Wave::in_private(pair);
             let (idxen, offen) = (i.flags & flags::IDXEN != 0, i.flags & flags::OFFEN != 0);
             for l in 0..w.lanes {
                 if exec >> l & 1 == 0 {
@@ -236,7 +240,7 @@ fn places(w: &Wave, i: &Inst, seg: Seg, bytes: u64, out: &mut [Place; MAX_LANES]
                 let o = voff.wrapping_add(off).wrapping_add(soff) & 0xffff_ffff;
                 out[l] = if private {
                     // The private segment buffer: a per-lane view of the wave's scratch.
-                    Place::Private((base - PRIVATE_APERTURE).wrapping_add(o) & 0xffff_ffff)
+                    Place::Private((pair - PRIVATE_APERTURE).wrapping_add(o) & 0xffff_ffff)
                 } else if stride == 0 {
                     if o + bytes > records {
                         Place::Nowhere

@@ -15,6 +15,10 @@ use crate::op::{Access, BranchCond, Op, Seg};
 use crate::stats::{InstClass, WaveStats};
 use crate::wave::Wave;
 
+/// SWIZZLE_ENABLE (bit 31 of a buffer resource's word 1): set, with the private aperture's high dword, in
+/// the private segment buffer V# a dispatch hands a wave, which is how MUBUF scratch accesses are told apart.
+pub(crate) const PRIVATE_VSHARP_SWIZZLE: u32 = 1 << 31;
+
 /// What happens after an instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Flow {

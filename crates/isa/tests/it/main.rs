@@ -10,6 +10,7 @@ mod harness;
 mod llvm;
 mod mfma;
 mod salu_gfx12;
+mod scratch_mubuf;
 mod tables;
 mod vopd;
 mod wmma;
