@@ -5,6 +5,7 @@
 
 mod agpr;
 mod classes;
+mod co_resident;
 mod fixtures;
 mod harness;
 mod llvm;
