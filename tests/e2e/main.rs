@@ -10,6 +10,7 @@ mod common;
 mod convert;
 mod counters;
 mod crash;
+mod device;
 mod exec;
 mod fork;
 mod formats;

@@ -28,7 +28,7 @@ pub(crate) fn sim_stats(path: &Path) -> HashMap<String, u64> {
 /// Runs `app args` inside the chroot on hsa-sim with agent `gpu`, plainly or under
 /// `rocprof-rs --simulate gpu <cli>` (outputs in `out`); checks it succeeded, said `<name>: ok`,
 /// and that every dispatch was executed (no timing-only fallback). Returns the run.
-fn run_checked(
+pub(crate) fn run_checked(
     stage: &Stage,
     root: &Path,
     app: &Path,

@@ -62,6 +62,8 @@ const HIP_PROGRAMS: &[(&str, &[&str])] = &[
     ("hip_branches", &[]),
     ("hip_atomics", &[]),
     ("hip_memops", &[]),
+    // Device printf through HIP's hostcall buffer, against the host's printf.
+    ("hip_printf", &[]),
     ("hip_rand_check", &["-lhiprand"]),
     ("hip_sparse_check", &["-lrocsparse"]),
     // Kernels of different lengths, a memory-bound one and one that narrows EXEC (PC sampling).
@@ -189,10 +191,16 @@ fn stage_hip_programs(stage: &Path, src: &Path, out: &Path) -> Result<usize> {
     };
     let include = stage.join("include");
     let inputs_newest = |name: &str| -> Option<std::time::SystemTime> {
-        [src.join(format!("{name}.cpp")), src.join("check.h"), include.join("roctx.h"), stage.join("libroctx64.so.4")]
-            .iter()
-            .filter_map(|p| fs::metadata(p).and_then(|m| m.modified()).ok())
-            .max()
+        [
+            src.join(format!("{name}.cpp")),
+            src.join("check.h"),
+            src.join("printf_check.h"),
+            include.join("roctx.h"),
+            stage.join("libroctx64.so.4"),
+        ]
+        .iter()
+        .filter_map(|p| fs::metadata(p).and_then(|m| m.modified()).ok())
+        .max()
     };
     // hipcc takes seconds per program: the stale ones build two at a time (CI has two cores).
     let stale: Vec<&(&str, &[&str])> = HIP_PROGRAMS

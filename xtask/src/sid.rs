@@ -208,11 +208,16 @@ pub(crate) fn stage_hip6(stage: &Path) -> Result<usize> {
     let out = stage.join("fixtures").join("hip6");
     fs::create_dir_all(&out)?;
     let mtime = |p: &Path| fs::metadata(p).and_then(|m| m.modified()).ok();
-    let shared_inputs: Vec<SystemTime> =
-        [root().join("fixtures/hip/check.h"), sid.join(chroot::STAMP), stage.join("libroctx64.so.4")]
-            .iter()
-            .filter_map(|p| mtime(p))
-            .collect();
+    let shared_inputs: Vec<SystemTime> = [
+        root().join("fixtures/hip/check.h"),
+        root().join("fixtures/hip/printf_check.h"),
+        root().join("fixtures/hip/cooperative_check.h"),
+        sid.join(chroot::STAMP),
+        stage.join("libroctx64.so.4"),
+    ]
+    .iter()
+    .filter_map(|p| mtime(p))
+    .collect();
     let stale: Vec<&PathBuf> = sources
         .iter()
         .filter(|s| {

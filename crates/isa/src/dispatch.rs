@@ -134,7 +134,14 @@ pub struct RunOptions<'a> {
     pub max_wave_instructions: u64,
     /// Cycle costs for the per-wave cycle accounting (all zero: no cycles counted).
     pub costs: Costs,
+    /// Every workgroup of the grid is resident at once (a cooperative launch): each runs on its own host
+    /// thread, so a grid-wide barrier (waves spinning on a global counter until every workgroup arrived)
+    /// completes. At most [`MAX_CO_RESIDENT_WORKGROUPS`] workgroups.
+    pub co_resident: bool,
 }
+
+/// Most workgroups of a [`RunOptions::co_resident`] dispatch (one host thread each).
+pub const MAX_CO_RESIDENT_WORKGROUPS: u64 = 4096;
 
 impl Default for RunOptions<'_> {
     fn default() -> Self {
@@ -144,6 +151,7 @@ impl Default for RunOptions<'_> {
             max_detail_steps: 1 << 16,
             max_wave_instructions: 1 << 32,
             costs: Costs::default(),
+            co_resident: false,
         }
     }
 }
@@ -729,7 +737,20 @@ pub fn run(d: &Dispatch, mem: &dyn Memory, opts: &RunOptions<'_>) -> Result<Disp
             wave: 0,
         });
     }
-    let threads = opts.threads.clamp(1, 64).min(total as usize);
+    if opts.co_resident && total > MAX_CO_RESIDENT_WORKGROUPS {
+        return Err(DispatchError {
+            kind: ErrorKind::Unsupported(format!(
+                "cooperative grid of {total} workgroups (at most {MAX_CO_RESIDENT_WORKGROUPS} resident at once)"
+            )),
+            pc: d.entry(),
+            pc_offset: 0,
+            mnemonic: None,
+            words: Vec::new(),
+            workgroup: 0,
+            wave: 0,
+        });
+    }
+    let threads = if opts.co_resident { total as usize } else { opts.threads.clamp(1, 64).min(total as usize) };
     let next = AtomicU64::new(0);
     let failed = AtomicBool::new(false);
     let results: Mutex<Vec<(u64, Vec<WaveRecord>)>> = Mutex::new(Vec::new());

@@ -19,6 +19,7 @@ pub use codeobject::CodeObject;
 pub use decode::{decode, size_of, DecodeError, Inst};
 pub use dispatch::{
     run, DetailFilter, Dispatch, DispatchError, DispatchRecord, ErrorKind, KernelDescriptor, RunOptions,
+    MAX_CO_RESIDENT_WORKGROUPS,
 };
 pub use exec::class_of;
 pub use memory::{Fault, FlatMemory, Memory, VecMemory};

@@ -355,7 +355,9 @@ unsafe fn agent_info(a: &'static Agent, attribute: u32, value: *mut c_void) -> R
             HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE => put(value, gpu.map_or(0u32, |m| m.shader_arrays_per_se)),
             HSA_AMD_AGENT_INFO_HDP_FLUSH => put(value, [0u64; 2]),
             HSA_AMD_AGENT_INFO_DOMAIN => put(value, 0u32),
-            HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES => put(value, false),
+            // ROCr: true when the GPU has global wave sync (every GCN/CDNA/RDNA GPU it supports); HIP then
+            // allows `hipLaunchCooperativeKernel`, whose queue hsa-sim runs with every workgroup resident.
+            HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES => put(value, gpu.is_some()),
             HSA_AMD_AGENT_INFO_UUID => {
                 let s = match gpu {
                     Some(m) => format!("GPU-{:08x}{:08x}", m.chip_id, a.index),
@@ -546,6 +548,11 @@ pub(crate) unsafe extern "C" fn hsa_amd_agent_memory_pool_get_info(
                         info.numa_distance = 20;
                         info.min_bandwidth = 16_000;
                         info.max_bandwidth = 32_000;
+                        // A PCIe link with atomics (PCIe 3.0 AtomicOps, as on the hosts ROCm supports):
+                        // ROCclr's hostcall (device printf) requires it for the system pool.
+                        info.atomic_support_32bit = true;
+                        info.atomic_support_64bit = true;
+                        info.coherent_support = true;
                         put(value, info);
                     }
                 }
@@ -870,5 +877,50 @@ mod tests {
         assert_eq!(agents[1].pools[2].segment, HSA_AMD_SEGMENT_GROUP);
         assert_ne!(agents[1].tick_offset, agents[2].tick_offset);
         assert_eq!(agents[2].caches.len(), 3);
+    }
+
+    /// HIP (ROCclr's `checkAtomicSupport`) enables hostcall, and so device `printf`, only when the GPU's
+    /// link to the CPU's fine-grained pool reports 32- or 64-bit atomics (`hsa_amd_memory_pool_link_info_t`,
+    /// one hop); the GPU's own pool is zero hops away.
+    #[test]
+    fn the_link_from_a_gpu_to_system_memory_supports_atomics() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = crate::api::testing::init_gpu();
+        let sys = system().expect("initialized");
+        let cpu = sys.agents.iter().find(|a| a.is_cpu()).expect("a CPU agent");
+        let fine = cpu
+            .pools
+            .iter()
+            .find(|p| {
+                p.segment == HSA_AMD_SEGMENT_GLOBAL && p.flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED != 0
+            })
+            .expect("fine-grained");
+        let pool = hsa_amd_memory_pool_t { handle: pool_handle(fine) };
+        let mut hops = 7u32;
+        // SAFETY: a uint32_t attribute.
+        let st = unsafe {
+            hsa_amd_agent_memory_pool_get_info(
+                gpu,
+                pool,
+                HSA_AMD_AGENT_MEMORY_POOL_INFO_NUM_LINK_HOPS,
+                (&mut hops as *mut u32).cast(),
+            )
+        };
+        assert_eq!((st, hops), (HSA_STATUS_SUCCESS, 1));
+        // SAFETY: zeroed plain-data struct.
+        let mut info: hsa_amd_memory_pool_link_info_t = unsafe { std::mem::zeroed() };
+        // SAFETY: storage for one link (one hop).
+        let st = unsafe {
+            hsa_amd_agent_memory_pool_get_info(
+                gpu,
+                pool,
+                HSA_AMD_AGENT_MEMORY_POOL_INFO_LINK_INFO,
+                (&mut info as *mut hsa_amd_memory_pool_link_info_t).cast(),
+            )
+        };
+        assert_eq!(st, HSA_STATUS_SUCCESS);
+        assert_eq!(info.link_type, HSA_AMD_LINK_INFO_TYPE_PCIE);
+        assert!(info.atomic_support_32bit && info.atomic_support_64bit, "PCIe atomics");
+        crate::api::testing::shut_down();
     }
 }

@@ -277,6 +277,7 @@ fn memory_map(q: &'static Queue) -> Vec<(u64, u64)> {
     let mut r = crate::memory::kernel_visible_ranges();
     r.extend(code_object::loaded_ranges());
     r.extend(crate::svm::ranges());
+    r.push(crate::signal::device_range());
     let qa = q as *const Queue as u64;
     r.push((qa, qa + std::mem::size_of::<Queue>() as u64));
     r.push((q.ring as u64, q.ring as u64 + u64::from(q.size) * 64));
@@ -323,7 +324,9 @@ pub(crate) fn run(
     let mut ranges = memory_map(q);
     ranges.push((pa, pa + 64));
     let mem = SimMemory::new(ranges);
-    let opts = RunOptions { threads: settings().threads, ..opts };
+    // A cooperative queue's grid is resident at once (HIP checks its size against the occupancy), so its
+    // grid-wide barriers complete.
+    let opts = RunOptions { threads: settings().threads, co_resident: q.is_cooperative(), ..opts };
     let out = match rocprof_isa::run(&d, &mem, &opts) {
         Ok(rec) => {
             STATS.executed.fetch_add(1, Ordering::Relaxed);

@@ -155,6 +155,14 @@ impl Queue {
         unsafe { AtomicU64::from_ptr(std::ptr::addr_of_mut!((*self.amd.hsa.get()).id)) }
     }
 
+    /// Created as `HSA_QUEUE_TYPE_COOPERATIVE` (HIP's queue for `hipLaunchCooperativeKernel`).
+    pub(crate) fn is_cooperative(&self) -> bool {
+        // SAFETY: `type` is a 4-byte aligned u32 inside the block, which is never freed; it is written once
+        // when the queue is activated, before any packet is processed.
+        let t = unsafe { std::ptr::addr_of!((*self.amd.hsa.get()).r#type).read_volatile() };
+        t == HSA_QUEUE_TYPE_COOPERATIVE
+    }
+
     pub(crate) fn id(&self) -> u64 {
         self.id_word().load(Ordering::Relaxed)
     }

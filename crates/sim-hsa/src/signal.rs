@@ -248,6 +248,18 @@ pub(crate) fn create(initial: i64, kind: i64, attributes: u64, cpu_consumer: boo
     try_create(initial, kind, attributes, cpu_consumer).expect("room for one of the runtime's own signals")
 }
 
+/// The signals' address range as kernels see it (every block handed out so far): device code reads and
+/// atomically updates `amd_signal_t::value` through a handle, as HIP's hostcall doorbell does
+/// (`__ockl_hsa_signal_add`). Empty before the first signal.
+pub(crate) fn device_range() -> (u64, u64) {
+    let base = region() as u64;
+    let high = HIGH.load(Ordering::Acquire).min(MAX_SIGNALS) as u64;
+    if base == 0 {
+        return (0, 0);
+    }
+    (base, base + high * size_of::<Signal>() as u64)
+}
+
 /// Validates a handle without a lock: 0 -> `INVALID_ARGUMENT` (ROCr), not a live signal of ours ->
 /// `INVALID_SIGNAL`.
 pub(crate) fn lookup(h: hsa_signal_t) -> Result<&'static Signal, Status> {
@@ -800,6 +812,32 @@ mod tests {
         assert_eq!(group_count(), before, "10,000 groups created and destroyed leave none behind");
         // SAFETY: our signal.
         assert_eq!(unsafe { hsa_signal_destroy(s) }, HSA_STATUS_SUCCESS);
+        crate::api::testing::shut_down();
+    }
+
+    /// Kernels update signals directly (HIP's hostcall doorbell: `__ockl_hsa_signal_add` on
+    /// `amd_signal_t::value`): the signal lies inside the range kernels may touch, and a host thread
+    /// waiting on it sees a write made outside the API.
+    #[test]
+    fn kernels_may_update_a_signal_and_a_host_waiter_sees_it() {
+        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        crate::api::testing::init_gpu();
+        let h = crate::api::testing::signal(1);
+        let value_at = h.handle + 8;
+        let (start, end) = device_range();
+        assert!(start <= h.handle && value_at + 8 <= end, "{:#x} in [{start:#x}, {end:#x})", h.handle);
+        let waiter = std::thread::spawn(move || {
+            // SAFETY: a live signal.
+            unsafe { hsa_signal_wait_scacquire(h, HSA_SIGNAL_CONDITION_NE, 1, u64::MAX, HSA_WAIT_STATE_BLOCKED) }
+        });
+        std::thread::sleep(Duration::from_millis(20));
+        // What the interpreter's global atomic does (`SimMemory::atomic`): a raw atomic add at the address.
+        // SAFETY: the value word of a live signal, 8-byte aligned, only ever accessed atomically.
+        let v = unsafe { AtomicI64::from_ptr(value_at as *mut i64) };
+        v.fetch_add(1, Ordering::SeqCst);
+        assert_eq!(waiter.join().unwrap(), 2);
+        // SAFETY: a live signal, destroyed once.
+        assert_eq!(unsafe { hsa_signal_destroy(h) }, HSA_STATUS_SUCCESS);
         crate::api::testing::shut_down();
     }
 

@@ -5,12 +5,14 @@
 
 mod agpr;
 mod classes;
+mod co_resident;
 mod fixtures;
 mod harness;
 mod llvm;
 mod mfma;
 mod salu_gfx12;
 mod scratch_buffer;
+mod scratch_mubuf;
 mod sdwa;
 mod tables;
 mod true16;
