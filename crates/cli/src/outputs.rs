@@ -423,8 +423,29 @@ fn write_process(
     let mut pc_files = Vec::new();
     if let (Some(_), Some(samples)) = (cfg.pc_sampling, capture.pc_samples()) {
         let csv = cfg.formats.contains(&OutputFormat::Csv);
-        pc_files = crate::pcsamp::write(pid, samples, &pc_collector, &out, csv, crate::pcsamp::HOTSPOTS)
-            .with_context(|| format!("writing the PC samples of process {pid}"))?;
+        let written_by = |writer: &str, ext: &str| {
+            outcome
+                .writers
+                .iter()
+                .filter(|w| w.name == writer)
+                .filter_map(|w| w.result.as_ref().ok())
+                .flatten()
+                .find(|f| f.extension().is_some_and(|e| e == ext))
+                .cloned()
+        };
+        let (json, pftrace) = (written_by("json", "json"), written_by("pftrace", "pftrace"));
+        pc_files = crate::pcsamp::write(
+            pid,
+            samples,
+            &pc_collector,
+            &out,
+            csv,
+            json.as_deref(),
+            pftrace.as_deref(),
+            cfg.stats,
+            crate::pcsamp::HOTSPOTS,
+        )
+        .with_context(|| format!("writing the PC samples of process {pid}"))?;
     }
     if outcome.events == 0 {
         if cfg.log_level.shows_info() && cfg.any_tracing() {

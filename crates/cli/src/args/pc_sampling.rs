@@ -110,7 +110,7 @@ impl PcSamplingArgs {
 fn check_target(target: &str, req: &PcSampling) -> Result<()> {
     let configs = configurations(target);
     if configs.is_empty() {
-        bail!("PC sampling: {target} has no PC-sampling configuration (simulated PC sampling: host_trap on gfx90a, gfx942, gfx950)");
+        bail!("PC sampling: {target} has no PC-sampling configuration");
     }
     let listed = || {
         configs
