@@ -354,8 +354,7 @@ fn splice_json(
     }
     let text = std::fs::read_to_string(path)?;
     let strings = |v: &[String]| serde_json::to_string(v).unwrap_or_else(|_| "[]".into());
-    let mut out = String::with_capacity(text.len() + host_trap.len() + stochastic.len());
-    let mut rest = text.as_str();
+    let mut fills = Vec::new();
     for (key, value) in [
         ("pc_sample_instructions", strings(&instructions)),
         ("pc_sample_comments", strings(&comments)),
@@ -363,14 +362,21 @@ fn splice_json(
         ("pc_sample_stochastic", format!("[{stochastic}]")),
     ] {
         let marker = format!("\"{key}\":[]");
-        let Some(at) = rest.find(&marker) else {
+        let Some(at) = text.find(&marker) else {
             anyhow::bail!("{}: no empty {key} array to fill", path.display());
         };
-        out.push_str(&rest[..at]);
-        out.push_str(&format!("\"{key}\":{value}"));
-        rest = &rest[at + marker.len()..];
+        fills.push((at, marker.len(), key, value));
     }
-    out.push_str(rest);
+    // The writer's key order is not ours (its `strings` object is sorted): fill in file order.
+    fills.sort_by_key(|f| f.0);
+    let mut out = String::with_capacity(text.len() + fills.iter().map(|f| f.3.len()).sum::<usize>());
+    let mut done = 0;
+    for (at, len, key, value) in fills {
+        out.push_str(&text[done..at]);
+        out.push_str(&format!("\"{key}\":{value}"));
+        done = at + len;
+    }
+    out.push_str(&text[done..]);
     let tmp = path.with_extension("json.pcs");
     std::fs::write(&tmp, out)?;
     std::fs::rename(&tmp, path)?;
