@@ -434,18 +434,16 @@ fn write_process(
                 .cloned()
         };
         let (json, pftrace) = (written_by("json", "json"), written_by("pftrace", "pftrace"));
-        pc_files = crate::pcsamp::write(
-            pid,
-            samples,
-            &pc_collector,
-            &out,
+        let to = crate::pcsamp::Outputs {
+            out: &out,
             csv,
-            json.as_deref(),
-            pftrace.as_deref(),
-            cfg.stats,
-            crate::pcsamp::HOTSPOTS,
-        )
-        .with_context(|| format!("writing the PC samples of process {pid}"))?;
+            json: json.as_deref(),
+            pftrace: pftrace.as_deref(),
+            stats: cfg.stats,
+            top: crate::pcsamp::HOTSPOTS,
+        };
+        pc_files = crate::pcsamp::write(pid, samples, &pc_collector, &to)
+            .with_context(|| format!("writing the PC samples of process {pid}"))?;
     }
     if outcome.events == 0 {
         if cfg.log_level.shows_info() && cfg.any_tracing() {

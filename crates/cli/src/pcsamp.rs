@@ -70,6 +70,23 @@ impl Writer for Collector {
     }
 }
 
+/// Where the PC-sampling outputs go.
+#[derive(Clone, Copy)]
+pub(crate) struct Outputs<'a> {
+    /// The output location of the process.
+    pub(crate) out: &'a OutputLocation,
+    /// Write the CSV files.
+    pub(crate) csv: bool,
+    /// The JSON writer's `results.json`, to put the samples into.
+    pub(crate) json: Option<&'a std::path::Path>,
+    /// The Perfetto writer's trace, to append the sample tracks to.
+    pub(crate) pftrace: Option<&'a std::path::Path>,
+    /// Write the `--stats` CSV files.
+    pub(crate) stats: bool,
+    /// Rows of the hotspot table.
+    pub(crate) top: usize,
+}
+
 /// One sample, resolved.
 struct Row<'a> {
     sample: &'a PcSampleRecord,
@@ -104,17 +121,8 @@ impl Texts {
 
 /// Writes the PC-sampling outputs of one process: the CSV with `csv` among the formats, the samples
 /// into the JSON writer's `results.json` at `json`, the hotspot table to stdout. Returns the files written; warns about samples no dispatch claims.
-pub(crate) fn write(
-    pid: u32,
-    samples: &PcSamples,
-    c: &Collector,
-    out: &OutputLocation,
-    csv: bool,
-    json: Option<&std::path::Path>,
-    pftrace: Option<&std::path::Path>,
-    stats: bool,
-    top: usize,
-) -> Result<Vec<PathBuf>> {
+pub(crate) fn write(pid: u32, samples: &PcSamples, c: &Collector, to: &Outputs<'_>) -> Result<Vec<PathBuf>> {
+    let Outputs { out, csv, json, pftrace, stats, top } = *to;
     if samples.samples.is_empty() {
         return Ok(Vec::new());
     }
