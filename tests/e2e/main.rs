@@ -24,6 +24,7 @@ mod lossless;
 mod multi_queue;
 mod packets;
 mod pc_sampling;
+mod pc_sampling_stochastic;
 mod pftrace_sys;
 mod programs;
 mod refusals;

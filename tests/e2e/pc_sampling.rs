@@ -190,6 +190,17 @@ fn pc_sampling_options_the_agent_cannot_honour_fail_before_launch_in_one_line() 
         ("gfx90a", "time", "host_trap", "2000000", "interval 2000000 is out of range for host_trap time on gfx90a"),
         ("gfx1030", "time", "host_trap", "10", "gfx1030 has no PC-sampling configuration"),
         ("gfx90a", "time", "host_trap", "-5", "PC sampling interval must be a positive number."),
+        ("gfx942", "time", "stochastic", "1024", "gfx942 does not support method stochastic with unit time"),
+        ("gfx942", "cycles", "host_trap", "1024", "gfx942 does not support method host_trap with unit cycles"),
+        ("gfx942", "cycles", "stochastic", "1000", "interval 1000 is out of range for stochastic cycles on gfx942"),
+        ("gfx942", "cycles", "stochastic", "128", "interval 128 is out of range for stochastic cycles on gfx942"),
+        (
+            "gfx942",
+            "instructions",
+            "stochastic",
+            "1024",
+            "gfx942 does not support method stochastic with unit instructions",
+        ),
     ] {
         let args = [
             "--simulate",

@@ -427,7 +427,26 @@ fn write_process(
     let mut pc_files = Vec::new();
     if let (Some(_), Some(samples)) = (cfg.pc_sampling, capture.pc_samples()) {
         let csv = cfg.formats.contains(&OutputFormat::Csv);
-        pc_files = crate::pcsamp::write(pid, samples, &pc_collector, &out, csv, crate::pcsamp::HOTSPOTS)
+        let written_by = |writer: &str, ext: &str| {
+            outcome
+                .writers
+                .iter()
+                .filter(|w| w.name == writer)
+                .filter_map(|w| w.result.as_ref().ok())
+                .flatten()
+                .find(|f| f.extension().is_some_and(|e| e == ext))
+                .cloned()
+        };
+        let (json, pftrace) = (written_by("json", "json"), written_by("pftrace", "pftrace"));
+        let to = crate::pcsamp::Outputs {
+            out: &out,
+            csv,
+            json: json.as_deref(),
+            pftrace: pftrace.as_deref(),
+            stats: cfg.stats,
+            top: crate::pcsamp::HOTSPOTS,
+        };
+        pc_files = crate::pcsamp::write(pid, samples, &pc_collector, &to)
             .with_context(|| format!("writing the PC samples of process {pid}"))?;
     }
     if outcome.events == 0 {

@@ -3,8 +3,10 @@
 //! `--pc-sampling-*` against it before the application starts.
 //!
 //! Host trap samples on gfx90a, gfx942 and gfx950 at an interval in microseconds (the range the
-//! amdgpu driver reports for gfx9 host trap: 1 µs to 1 s). Stochastic (cycle-based) sampling is not
-//! modelled, so no target lists it.
+//! amdgpu driver reports for gfx9 host trap: 1 µs to 1 s). Stochastic sampling (the SQ's cycle-based
+//! snapshots, which rocprofiler-sdk enables from gfx942 on: KFD PC-sampling 1.3 for gfx94x, 1.4 for
+//! gfx950; gfx90a has none) samples every power-of-two number of shader cycles; the bounds hsa-sim
+//! offers, 2^8..2^31 cycles, are its own (the driver's are not in the sources at hand).
 
 /// A sampling method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,14 +66,23 @@ pub struct Config {
 
 /// The configurations of `target` (empty: no PC sampling).
 pub fn configurations(target: &str) -> Vec<Config> {
+    const HOST_TRAP: Config = Config {
+        method: Method::HostTrap,
+        unit: Unit::Time,
+        min_interval: 1,
+        max_interval: 1_000_000,
+        power_of_two: false,
+    };
+    const STOCHASTIC: Config = Config {
+        method: Method::Stochastic,
+        unit: Unit::Cycles,
+        min_interval: 1 << 8,
+        max_interval: 1 << 31,
+        power_of_two: true,
+    };
     match target {
-        "gfx90a" | "gfx942" | "gfx950" => vec![Config {
-            method: Method::HostTrap,
-            unit: Unit::Time,
-            min_interval: 1,
-            max_interval: 1_000_000,
-            power_of_two: false,
-        }],
+        "gfx90a" => vec![HOST_TRAP],
+        "gfx942" | "gfx950" => vec![HOST_TRAP, STOCHASTIC],
         _ => Vec::new(),
     }
 }
@@ -80,4 +91,24 @@ pub fn configurations(target: &str) -> Vec<Config> {
 pub fn accepts(config: &Config, interval: u64) -> bool {
     (config.min_interval..=config.max_interval).contains(&interval)
         && (!config.power_of_two || interval.is_power_of_two())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// rocprofiler-sdk's support matrix (`ioctl_adapter.cpp`): no stochastic sampling on gfx90a, stochastic
+    /// from gfx942 on; AMD's tests sample stochastic every 2^20 and 2^14 cycles (power-of-two intervals).
+    #[test]
+    fn stochastic_is_offered_from_gfx942_on_in_power_of_two_cycles() {
+        let has = |t: &str, m| configurations(t).iter().any(|c| c.method == m);
+        assert!(!has("gfx90a", Method::Stochastic) && has("gfx90a", Method::HostTrap));
+        assert!(has("gfx942", Method::Stochastic) && has("gfx950", Method::Stochastic));
+        let s = configurations("gfx942").into_iter().find(|c| c.method == Method::Stochastic).unwrap();
+        assert_eq!(s.unit, Unit::Cycles);
+        assert!(accepts(&s, 1 << 20) && accepts(&s, 1 << 14));
+        assert!(!accepts(&s, 1000), "not a power of two");
+        assert!(!accepts(&s, 1 << 32), "above the range");
+        assert!(configurations("gfx1100").is_empty());
+    }
 }

@@ -73,11 +73,14 @@ impl Request {
 struct Session {
     agent: u64,
     handle: hsa_ven_amd_pcs_t,
-    /// Our copy of one delivery (allocated when the session starts).
-    buffer: Mutex<Vec<perf_sample_hosttrap_v1_t>>,
+    /// Our copy of one delivery (allocated when the session starts). Host-trap and stochastic samples
+    /// are both 64 bytes with the same common fields; a host-trap sample's snapshot words are reserved.
+    buffer: Mutex<Vec<perf_sample_snapshot_v1_t>>,
 }
 
 struct Pcs {
+    /// `HSA_VEN_AMD_PCS_METHOD_*` of every session.
+    method: u32,
     table: hsa_ven_amd_pc_sampling_1_00_pfn_t,
     queue_get_info: Option<PFN_hsa_amd_queue_get_info>,
     query_host_address: Option<unsafe extern "C" fn(*const c_void, *mut *const c_void) -> hsa_status_t>,
@@ -150,13 +153,16 @@ pub fn init(o: &Originals, gpus: &[u64]) {
             diag!(Level::Error, "hsa_ven_amd_pcs_create on agent {agent:#x} failed ({rc:#x}); that GPU is not sampled");
             continue;
         }
-        let n = BUFFER_BYTES / std::mem::size_of::<perf_sample_hosttrap_v1_t>();
+        let n = BUFFER_BYTES / std::mem::size_of::<perf_sample_snapshot_v1_t>();
         // SAFETY: all-zero is a valid sample (plain integers).
-        let zero: perf_sample_hosttrap_v1_t = unsafe { std::mem::zeroed() };
+        let zero: perf_sample_snapshot_v1_t = unsafe { std::mem::zeroed() };
         sessions.push(Session { agent, handle, buffer: Mutex::new(vec![zero; n]) });
     }
     let loader = o.loader.and_then(|l| l.hsa_ven_amd_loader_query_host_address);
-    if PCS.set(Pcs { table, queue_get_info: o.queue_get_info, query_host_address: loader, sessions }).is_err() {
+    if PCS
+        .set(Pcs { method: req.method, table, queue_get_info: o.queue_get_info, query_host_address: loader, sessions })
+        .is_err()
+    {
         return;
     }
     let Some(p) = PCS.get() else { return };
@@ -217,7 +223,9 @@ pub unsafe fn data_ready(
     for _ in 0..lost {
         g.sink.count_loss(LossReason::PcSamplesLost);
     }
-    let sample = std::mem::size_of::<perf_sample_hosttrap_v1_t>();
+    const _: () =
+        assert!(std::mem::size_of::<perf_sample_hosttrap_v1_t>() == std::mem::size_of::<perf_sample_snapshot_v1_t>());
+    let sample = std::mem::size_of::<perf_sample_snapshot_v1_t>();
     let (Some(p), Some(copy)) = (PCS.get(), copy) else {
         count(g, data_size / sample);
         return;
@@ -235,6 +243,7 @@ pub unsafe fn data_ready(
         return;
     }
     count(g, data_size / sample - n);
+    let stochastic = p.method == HSA_VEN_AMD_PCS_METHOD_STOCHASTIC_V1;
     for x in &buf[..n] {
         let (inst_lo, inst_hi, inst_len) = instruction_at(p, x.pc);
         let rec = PcSampleRecord {
@@ -251,6 +260,11 @@ pub unsafe fn data_ready(
             wave_chiplet: x._bitfield_0 & 0x1ff,
             hw_id: x.hw_id,
             inst_len,
+            method: p.method,
+            // Host trap's words here are reserved.
+            snapshot: if stochastic { x.perf_snapshot_data } else { 0 },
+            snapshot1: if stochastic { x.perf_snapshot_data1 } else { 0 },
+            snapshot2: if stochastic { x.perf_snapshot_data2 } else { 0 },
         };
         if g.sink.write(&rec) {
             RECORDED.fetch_add(1, Ordering::Relaxed);

@@ -87,6 +87,7 @@ impl Running {
                 ticks_of_ns: &|ns| clock::ns_to_ticks(ns, 0),
                 ns_of_ticks: &|t| clock::ticks_to_ns(t, offset),
                 entry: self.code_addr,
+                code: self.code,
                 index: self.index,
                 queue_size: u64::from(q.size),
                 doorbell: q.doorbell.value.as_ptr() as u64,

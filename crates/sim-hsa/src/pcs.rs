@@ -26,8 +26,17 @@
 //! finds no recorded wave (more waves than [`MAX_WAVES`] or longer than [`MAX_STEPS`] instructions) is
 //! reported as lost through the callback's `lost_sample_count`, never dropped silently.
 //!
-//! Stochastic sampling (gfx942's cycle-based snapshots) is not modelled: it is not listed as a
-//! configuration, and creating it fails with `HSA_STATUS_ERROR_INVALID_ARGUMENT`.
+//! **Stochastic** (gfx942, gfx950; interval in shader cycles, a power of two): the sampled CU's
+//! counter fires every `interval` cycles of the model (a global phase from the GPU clock), so samples
+//! follow modelled cycles, not the dispatch's stretched wall time. Each sample is a
+//! `perf_snapshot_data` snapshot of one resident wave (taken in turn) in rocprofiler-sdk's GFX9 layout
+//! (`parser/translation.hpp`, `parser/gfx9.hpp`): valid (bit 0), issued (1), instruction type (3..6),
+//! reason not issued (7..9), arbiter issue/stall state (10..17, 18..25); `perf_snapshot_data1` bits 0..5
+//! the waves resident on the CU. A wave inside an instruction's wait (from when it began waiting until
+//! it issues) has not issued: an `s_waitcnt` reports `WAITCNT` (gfx9 never reports `s_waitcnt` issued),
+//! `s_barrier` `BARRIER_WAIT`, `s_nop`/`s_sleep` `INTERNAL_INSTRUCTION`, any other wait
+//! `ARBITER_NOT_WIN`; otherwise it issued, with the type of the instruction's mnemonic
+//! ([`snapshot`]) and that port's arbiter issue bit.
 
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -46,7 +55,10 @@ pub(crate) const MAX_STEPS: usize = 1 << 16;
 struct Session {
     handle: u64,
     agent: u64,
-    interval_us: u64,
+    /// `HSA_VEN_AMD_PCS_METHOD_*`.
+    method: u32,
+    /// Microseconds (host trap) or shader cycles (stochastic).
+    interval: u64,
     /// Samples per data-ready callback at most (`buffer_size` / sample size).
     per_callback: usize,
     /// Samples buffered before the callback is called without a flush (half the buffer, as ROCr's
@@ -55,7 +67,8 @@ struct Session {
     callback: hsa_ven_amd_pcs_data_ready_callback_t,
     client_data: usize,
     started: bool,
-    samples: Vec<perf_sample_hosttrap_v1_t>,
+    /// Buffered samples (host-trap samples in the same 64 bytes, their snapshot words zero).
+    samples: Vec<perf_sample_snapshot_v1_t>,
     lost: usize,
 }
 
@@ -128,10 +141,16 @@ fn create(
     if out.is_null() || callback.is_none() {
         return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
     }
-    let ok = configurations(m.name)
-        .iter()
-        .any(|c| c.method == method && c.units == units && (c.min_interval..=c.max_interval).contains(&interval));
-    let sample = std::mem::size_of::<perf_sample_hosttrap_v1_t>();
+    let ok = configurations(m.name).iter().any(|c| {
+        c.method == method
+            && c.units == units
+            && (c.min_interval..=c.max_interval).contains(&interval)
+            && (c.flags & u64::from(HSA_VEN_AMD_PCS_CONFIGURATION_FLAGS_INTERVAL_POWER_OF_2) == 0
+                || interval.is_power_of_two())
+    });
+    const _: () =
+        assert!(std::mem::size_of::<perf_sample_hosttrap_v1_t>() == std::mem::size_of::<perf_sample_snapshot_v1_t>());
+    let sample = std::mem::size_of::<perf_sample_snapshot_v1_t>();
     if !ok || buffer_size < 2 * sample {
         return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
     }
@@ -144,7 +163,8 @@ fn create(
     s.push(Session {
         handle,
         agent: agent.handle,
-        interval_us: interval as u64,
+        method,
+        interval: interval as u64,
         per_callback,
         watermark: (per_callback / 2).max(1),
         callback,
@@ -248,7 +268,7 @@ pub(crate) fn table() -> hsa_ven_amd_pc_sampling_1_00_pfn_t {
 
 /// What a data-ready callback copies from.
 struct Batch {
-    samples: Vec<perf_sample_hosttrap_v1_t>,
+    samples: Vec<perf_sample_snapshot_v1_t>,
 }
 
 unsafe extern "C" fn copy_out(
@@ -334,6 +354,8 @@ pub(crate) struct Ran<'a> {
     pub(crate) ns_of_ticks: &'a dyn Fn(u64) -> u64,
     /// Kernel entry address.
     pub(crate) entry: u64,
+    /// The kernel's code from `entry` (stochastic samples decode the sampled instruction's type).
+    pub(crate) code: &'a [u8],
     /// Ring index of the kernel packet, queue size, doorbell id.
     pub(crate) index: u64,
     pub(crate) queue_size: u64,
@@ -355,12 +377,17 @@ pub(crate) fn on_dispatch(model: &DispatchModel, r: &Ran<'_>) {
     if !ANY_STARTED.load(Ordering::Acquire) || r.end <= r.start {
         return;
     }
-    let (handle, interval_us, watermark) = {
+    let (handle, method, interval, watermark) = {
         let s = sessions();
         let Some(x) = s.iter().find(|x| x.agent == r.agent && x.started) else { return };
-        (x.handle, x.interval_us, x.watermark)
+        (x.handle, x.method, x.interval, x.watermark)
     };
-    let (samples, lost) = host_trap(model, r, interval_us);
+    let (samples, lost) = if method == HSA_VEN_AMD_PCS_METHOD_STOCHASTIC_V1 {
+        stochastic(model, r, interval)
+    } else {
+        let (samples, lost) = host_trap(model, r, interval);
+        (samples.into_iter().map(as_snapshot).collect(), lost)
+    };
     {
         let mut s = sessions();
         let Some(x) = s.iter_mut().find(|x| x.handle == handle) else { return };
@@ -368,6 +395,74 @@ pub(crate) fn on_dispatch(model: &DispatchModel, r: &Ran<'_>) {
         x.lost += lost;
     }
     deliver(handle, watermark);
+}
+
+/// A host-trap sample in the buffer's 64-byte slot (the layouts share every field but the snapshot
+/// words, which host trap leaves reserved).
+fn as_snapshot(h: perf_sample_hosttrap_v1_t) -> perf_sample_snapshot_v1_t {
+    perf_sample_snapshot_v1_t {
+        pc: h.pc,
+        exec_mask: h.exec_mask,
+        workgroup_id_x: h.workgroup_id_x,
+        workgroup_id_y: h.workgroup_id_y,
+        workgroup_id_z: h.workgroup_id_z,
+        _bitfield_0: h._bitfield_0,
+        hw_id: h.hw_id,
+        perf_snapshot_data: 0,
+        perf_snapshot_data1: 0,
+        perf_snapshot_data2: 0,
+        timestamp: h.timestamp,
+        correlation_id: h.correlation_id,
+    }
+}
+
+/// What a sample at model cycle `c` (of the dispatch, launch overhead included) finds on the sampled
+/// CU: the wave taken (the `turn`-th resident recorded wave, round robin), the index of the instruction
+/// that owns `c` in it, and how many recorded waves are resident. `Err(true)`: a tick inside the CU's
+/// busy time that finds no recorded wave or runs past a wave's recorded part (lost); `Err(false)`: no
+/// wave runs then (launch overhead, idle tail).
+fn wave_at(
+    model: &DispatchModel,
+    c: u64,
+    turn: u64,
+) -> Result<(&rocprof_device::wave::WaveDetail, usize, usize), bool> {
+    let overhead = model.dispatch_cycles.saturating_sub(model.totals.busy_cycles);
+    let cu0_busy = model.per_cu.first().map_or(0, |c| c.busy_cycles);
+    let c = c.checked_sub(overhead).ok_or(false)?;
+    let resident: Vec<_> = model.detail.iter().filter(|w| w.wave.start_cycle <= c && c < w.wave.end_cycle).collect();
+    if resident.is_empty() {
+        return Err(c < cu0_busy);
+    }
+    let w = resident[(turn % resident.len() as u64) as usize];
+    // The instruction whose wait (stall) or issue covers `c`: the last one that began waiting by then.
+    let k = w.instructions.partition_point(|i| i.issue_cycle.saturating_sub(u64::from(i.stall_cycles)) <= c);
+    let k = k.checked_sub(1).ok_or(true)?;
+    let i = &w.instructions[k];
+    if w.truncated && k + 1 == w.instructions.len() && c > i.issue_cycle + 64 {
+        // Past the recorded part of a wave that went on: its PC there is unknown.
+        return Err(true);
+    }
+    Ok((w, k, resident.len()))
+}
+
+/// The sample fields every method shares.
+fn sample_of(w: &rocprof_device::wave::WaveDetail, k: usize, r: &Ran<'_>) -> perf_sample_snapshot_v1_t {
+    let i = &w.instructions[k];
+    let p = &w.wave.placement;
+    perf_sample_snapshot_v1_t {
+        pc: r.entry + u64::from(i.pc_offset),
+        exec_mask: i.exec_mask,
+        workgroup_id_x: w.wave.workgroup_id[0],
+        workgroup_id_y: w.wave.workgroup_id[1],
+        workgroup_id_z: w.wave.workgroup_id[2],
+        _bitfield_0: (w.wave.wave_in_group & 0x3f) | ((p.xcc & 7) << 6),
+        hw_id: hw_id(p),
+        perf_snapshot_data: 0,
+        perf_snapshot_data1: 0,
+        perf_snapshot_data2: 0,
+        timestamp: 0,
+        correlation_id: trap_correlation(r.doorbell, r.index, r.queue_size),
+    }
 }
 
 /// The host-trap samples of one dispatch and the ticks that found no recorded wave inside the sampled
@@ -379,10 +474,6 @@ pub(crate) fn host_trap(
 ) -> (Vec<perf_sample_hosttrap_v1_t>, usize) {
     let period = (r.ticks_of_ns)(interval_us.saturating_mul(1000)).max(1);
     let span = (r.end - r.start) as f64;
-    let busy = model.totals.busy_cycles;
-    let overhead = model.dispatch_cycles.saturating_sub(busy);
-    let cu0_busy = model.per_cu.first().map_or(0, |c| c.busy_cycles);
-    let correlation_id = trap_correlation(r.doorbell, r.index, r.queue_size);
     let mut out = Vec::new();
     let mut lost = 0;
     let mut t = r.start.div_ceil(period) * period;
@@ -390,41 +481,146 @@ pub(crate) fn host_trap(
         let tick = t / period;
         let c = ((t - r.start) as f64 / span * model.dispatch_cycles as f64) as u64;
         t += period;
-        let Some(c) = c.checked_sub(overhead) else { continue };
-        let resident: Vec<_> =
-            model.detail.iter().filter(|w| w.wave.start_cycle <= c && c < w.wave.end_cycle).collect();
-        if resident.is_empty() {
-            if c < cu0_busy {
-                lost += 1;
+        match wave_at(model, c, tick) {
+            Ok((w, k, _)) => {
+                let s = sample_of(w, k, r);
+                out.push(perf_sample_hosttrap_v1_t {
+                    pc: s.pc,
+                    exec_mask: s.exec_mask,
+                    workgroup_id_x: s.workgroup_id_x,
+                    workgroup_id_y: s.workgroup_id_y,
+                    workgroup_id_z: s.workgroup_id_z,
+                    _bitfield_0: s._bitfield_0,
+                    hw_id: s.hw_id,
+                    reserved0: 0,
+                    reserved1: 0,
+                    timestamp: (r.ns_of_ticks)(t - period),
+                    correlation_id: s.correlation_id,
+                });
             }
-            continue;
+            Err(true) => lost += 1,
+            Err(false) => {}
         }
-        let w = resident[(tick % resident.len() as u64) as usize];
-        // The instruction whose wait (stall) or issue covers `c`: the last one that began waiting by then.
-        let k = w.instructions.partition_point(|i| i.issue_cycle.saturating_sub(u64::from(i.stall_cycles)) <= c);
-        let Some(i) = k.checked_sub(1).and_then(|k| w.instructions.get(k)) else {
-            lost += 1;
-            continue;
-        };
-        if w.truncated && k == w.instructions.len() && c > i.issue_cycle + 64 {
-            // Past the recorded part of a wave that went on: its PC there is unknown.
-            lost += 1;
-            continue;
+    }
+    (out, lost)
+}
+
+/// rocprofiler-sdk's GFX9 instruction types (`parser/gfx9.hpp`, `inst_type_issued`).
+pub(crate) mod inst_type {
+    pub const VALU: u32 = 0;
+    pub const MATRIX: u32 = 1;
+    pub const SCALAR: u32 = 2;
+    pub const TEX: u32 = 3;
+    pub const LDS: u32 = 4;
+    pub const FLAT: u32 = 5;
+    pub const EXPORT: u32 = 6;
+    pub const MESSAGE: u32 = 7;
+    pub const BARRIER: u32 = 8;
+    pub const BRANCH_NOT_TAKEN: u32 = 9;
+    pub const BRANCH_TAKEN: u32 = 10;
+    pub const JUMP: u32 = 11;
+    pub const OTHER: u32 = 12;
+}
+
+/// rocprofiler-sdk's GFX9 reasons an instruction was not issued (`parser/gfx9.hpp`, `reason_not_issued`).
+pub(crate) mod reason {
+    pub const INTERNAL_INSTRUCTION: u32 = 3;
+    pub const WAITCNT: u32 = 2;
+    pub const BARRIER_WAIT: u32 = 4;
+    pub const ARBITER_NOT_WIN: u32 = 5;
+}
+
+/// The arbiter port (bit of the issue/stall state, `parser/gfx9.hpp` `arb_state`) of an instruction type.
+fn port(t: u32) -> u32 {
+    use inst_type::*;
+    match t {
+        VALU => 7,
+        MATRIX => 6,
+        SCALAR => 5,
+        TEX => 4,
+        LDS => 3,
+        FLAT => 2,
+        EXPORT => 1,
+        _ => 0,
+    }
+}
+
+/// `perf_snapshot_data` of a wave sampled on instruction `name` (LLVM mnemonic) of class `class`:
+/// `waiting` when the sample falls in the cycles the wave waited before issuing it.
+pub(crate) fn snapshot(name: &str, class: rocprof_device::wave::InstClass, waiting: bool) -> u32 {
+    use rocprof_device::wave::InstClass;
+    const VALID: u32 = 1;
+    let not_issued = |why: u32| VALID | (why << 7);
+    if name.starts_with("s_waitcnt") {
+        return not_issued(reason::WAITCNT);
+    }
+    if name.starts_with("s_nop") || name.starts_with("s_sleep") {
+        return not_issued(reason::INTERNAL_INSTRUCTION);
+    }
+    if waiting {
+        let why = if name.starts_with("s_barrier") { reason::BARRIER_WAIT } else { reason::ARBITER_NOT_WIN };
+        return not_issued(why);
+    }
+    let t = match name {
+        n if n.starts_with("v_") && (n.contains("mfma") || n.contains("smfmac")) => inst_type::MATRIX,
+        n if n.starts_with("v_") => inst_type::VALU,
+        n if n.starts_with("buffer_") || n.starts_with("tbuffer_") || n.starts_with("image_") => inst_type::TEX,
+        n if n.starts_with("global_") || n.starts_with("flat_") || n.starts_with("scratch_") => inst_type::FLAT,
+        n if n.starts_with("ds_") => inst_type::LDS,
+        n if n.starts_with("exp") => inst_type::EXPORT,
+        n if n.starts_with("s_sendmsg") => inst_type::MESSAGE,
+        n if n.starts_with("s_barrier") => inst_type::BARRIER,
+        n if n.starts_with("s_setpc") || n.starts_with("s_swappc") => inst_type::JUMP,
+        n if n.starts_with("s_branch") || n.starts_with("s_cbranch") => match class {
+            InstClass::BranchNotTaken => inst_type::BRANCH_NOT_TAKEN,
+            _ => inst_type::BRANCH_TAKEN,
+        },
+        n if n.starts_with("s_") => inst_type::SCALAR,
+        _ => inst_type::OTHER,
+    };
+    VALID | 0b10 | (t << 3) | (1 << (10 + port(t)))
+}
+
+/// The stochastic samples of one dispatch (every `interval_cycles` shader cycles of the sampled CU) and
+/// the ticks that found no recorded wave inside its busy time.
+pub(crate) fn stochastic(
+    model: &DispatchModel,
+    r: &Ran<'_>,
+    interval_cycles: u64,
+) -> (Vec<perf_sample_snapshot_v1_t>, usize) {
+    let cycles = model.dispatch_cycles;
+    if cycles == 0 || interval_cycles == 0 {
+        return (Vec::new(), 0);
+    }
+    let span = (r.end - r.start) as f64;
+    let per_tick = cycles as f64 / span;
+    // The CU's cycle count at the dispatch's start (its counter runs from the GPU's epoch).
+    let phase = (r.start as f64 * per_tick) as u64;
+    let target = rocprof_isa::Target::find(model.target.name);
+    let mut out = Vec::new();
+    let mut lost = 0;
+    let mut c = (interval_cycles - phase % interval_cycles) % interval_cycles;
+    while c < cycles {
+        let turn = (phase + c) / interval_cycles;
+        match wave_at(model, c, turn) {
+            Ok((w, k, resident)) => {
+                let i = &w.instructions[k];
+                let bytes = r.code.get(i.pc_offset as usize..).unwrap_or_default();
+                let name = target.and_then(|t| rocprof_isa::decode(t, bytes).ok()).map_or("", |d| d.name);
+                let overhead = cycles.saturating_sub(model.totals.busy_cycles);
+                let waiting = c - overhead < i.issue_cycle;
+                let mut s = sample_of(w, k, r);
+                s.perf_snapshot_data = snapshot(name, i.class, waiting);
+                // Waves on the CU: each recorded wave stands for its workgroup.
+                let waves = (resident as u32).saturating_mul(model.waves_per_workgroup.max(1));
+                s.perf_snapshot_data1 = waves.min(model.occupancy.waves_per_cu.max(1)).clamp(1, 63);
+                s.timestamp = (r.ns_of_ticks)(r.start + (c as f64 / per_tick) as u64);
+                out.push(s);
+            }
+            Err(true) => lost += 1,
+            Err(false) => {}
         }
-        let p = &w.wave.placement;
-        out.push(perf_sample_hosttrap_v1_t {
-            pc: r.entry + u64::from(i.pc_offset),
-            exec_mask: i.exec_mask,
-            workgroup_id_x: w.wave.workgroup_id[0],
-            workgroup_id_y: w.wave.workgroup_id[1],
-            workgroup_id_z: w.wave.workgroup_id[2],
-            _bitfield_0: (w.wave.wave_in_group & 0x3f) | ((p.xcc & 7) << 6),
-            hw_id: hw_id(p),
-            reserved0: 0,
-            reserved1: 0,
-            timestamp: (r.ns_of_ticks)(t - period),
-            correlation_id,
-        });
+        c += interval_cycles;
     }
     (out, lost)
 }
@@ -450,9 +646,9 @@ mod tests {
     }
 
     /// The extension through `hsa_system_get_major_extension_table`, as a tool reaches it: the agent
-    /// (gfx942) lists host trap in microseconds 1..1e6 and nothing else; a configuration it does not
-    /// list, a second session on the agent, starting twice and stopping a stopped session fail with
-    /// ROCr's codes.
+    /// (gfx942) lists host trap in microseconds 1..1e6 and stochastic in power-of-two cycles; a
+    /// configuration it does not list, a second session on the agent, starting twice and stopping a
+    /// stopped session fail with ROCr's codes.
     #[test]
     fn the_extension_table_lists_host_trap_and_refuses_what_the_agent_cannot_do() {
         let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
@@ -475,7 +671,13 @@ mod tests {
             t.hsa_ven_amd_pcs_iterate_configuration.unwrap()(gpu, Some(collect), (&mut configs as *mut Vec<_>).cast())
         };
         assert_eq!(rc, HSA_STATUS_SUCCESS);
-        assert_eq!(configs.len(), 1);
+        assert_eq!(configs.len(), 2);
+        let st = configs[1];
+        assert_eq!(
+            (st.method, st.units),
+            (HSA_VEN_AMD_PCS_METHOD_STOCHASTIC_V1, HSA_VEN_AMD_PCS_INTERVAL_UNITS_CLOCK_CYCLES)
+        );
+        assert_eq!(st.flags, u64::from(HSA_VEN_AMD_PCS_CONFIGURATION_FLAGS_INTERVAL_POWER_OF_2));
         let c = configs[0];
         assert_eq!(
             (c.method, c.units),
@@ -491,7 +693,10 @@ mod tests {
         };
         let (ht, us) = (HSA_VEN_AMD_PCS_METHOD_HOSTTRAP_V1, HSA_VEN_AMD_PCS_INTERVAL_UNITS_MICRO_SECONDS);
         let cycles = HSA_VEN_AMD_PCS_INTERVAL_UNITS_CLOCK_CYCLES;
-        assert_eq!(mk(HSA_VEN_AMD_PCS_METHOD_STOCHASTIC_V1, cycles, 1024, &mut h), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        let stoch = HSA_VEN_AMD_PCS_METHOD_STOCHASTIC_V1;
+        assert_eq!(mk(stoch, cycles, 1000, &mut h), HSA_STATUS_ERROR_INVALID_ARGUMENT, "not a power of two");
+        assert_eq!(mk(stoch, us, 1024, &mut h), HSA_STATUS_ERROR_INVALID_ARGUMENT, "stochastic counts cycles");
+        assert_eq!(mk(ht, cycles, 10, &mut h), HSA_STATUS_ERROR_INVALID_ARGUMENT, "host trap counts time");
         assert_eq!(mk(ht, us, 0, &mut h), HSA_STATUS_ERROR_INVALID_ARGUMENT, "below the range");
         assert_eq!(mk(ht, us, 2_000_000, &mut h), HSA_STATUS_ERROR_INVALID_ARGUMENT, "above the range");
         assert_eq!(mk(ht, us, 10, &mut h), HSA_STATUS_SUCCESS);
@@ -510,6 +715,34 @@ mod tests {
             assert_eq!(t.hsa_ven_amd_pcs_destroy.unwrap()(h), HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
         shut_down();
+    }
+
+    /// rocprofiler-sdk's GFX9 decoding of `perf_snapshot_data` (`parser/translation.hpp`): valid bit 0,
+    /// issued bit 1, type bits 3..6, reason bits 7..9, arbiter issue bits 10..17 (VALU at 7) and stall
+    /// bits 18..25; AMD's validators' rules: `s_waitcnt` is never issued (reason WAITCNT), `global_*` is
+    /// FLAT, `buffer_*` TEX, an issued instruction's arbiter stall bit is never set without its issue bit.
+    #[test]
+    fn snapshots_decode_as_rocprofiler_sdk_reads_gfx9_snapshots() {
+        use rocprof_device::wave::InstClass;
+        let bits = |v: u32, lo: u32, hi: u32| (v >> lo) & ((1 << (hi - lo + 1)) - 1);
+        let w = snapshot("s_waitcnt", InstClass::Waitcnt, false);
+        assert_eq!((bits(w, 0, 0), bits(w, 1, 1), bits(w, 7, 9), bits(w, 10, 25)), (1, 0, 2, 0));
+        let v = snapshot("v_add_f32", InstClass::Valu, false);
+        assert_eq!((bits(v, 1, 1), bits(v, 3, 6), bits(v, 10, 25)), (1, 0, 1 << 7));
+        assert_eq!(bits(snapshot("global_load_dword", InstClass::VmemLoad, false), 3, 6), 5);
+        assert_eq!(bits(snapshot("buffer_load_dword", InstClass::VmemLoad, false), 3, 6), 3);
+        assert_eq!(bits(snapshot("v_mfma_f32_32x32x8f16", InstClass::Valu, false), 3, 6), 1);
+        assert_eq!(bits(snapshot("s_cbranch_scc0", InstClass::BranchNotTaken, false), 3, 6), 9);
+        assert_eq!(bits(snapshot("s_cbranch_scc0", InstClass::BranchTaken, false), 3, 6), 10);
+        assert_eq!(bits(snapshot("s_load_dwordx2", InstClass::Smem, false), 3, 6), 2);
+        let b = snapshot("s_barrier", InstClass::Barrier, true);
+        assert_eq!((bits(b, 1, 1), bits(b, 7, 9)), (0, 4));
+        let n = snapshot("s_nop", InstClass::Other, false);
+        assert_eq!((bits(n, 1, 1), bits(n, 7, 9)), (0, 3));
+        for x in [w, v, b, n] {
+            assert_eq!(bits(x, 26, 26), 0, "no error bit");
+            assert_eq!(bits(x, 18, 25) & !bits(x, 10, 17), 0, "a stall bit without its issue bit");
+        }
     }
 
     /// One recorded wave per workgroup of the sampled CU, each wave position in turn.

@@ -110,7 +110,7 @@ impl PcSamplingArgs {
 fn check_target(target: &str, req: &PcSampling) -> Result<()> {
     let configs = configurations(target);
     if configs.is_empty() {
-        bail!("PC sampling: {target} has no PC-sampling configuration (simulated PC sampling: host_trap on gfx90a, gfx942, gfx950)");
+        bail!("PC sampling: {target} has no PC-sampling configuration");
     }
     let listed = || {
         configs
@@ -184,7 +184,8 @@ mod tests {
     }
 
     /// Against the simulated targets' configurations (rocprof-device's table, which hsa-sim answers
-    /// with): host trap in µs 1..1e6 on gfx90a/gfx942; no stochastic; nothing on gfx1030.
+    /// with): host trap in µs 1..1e6 on gfx90a/gfx942; stochastic in power-of-two cycles on gfx942 only;
+    /// nothing on gfx1030.
     #[test]
     fn simulated_targets_accept_only_what_they_list() {
         let with = |gpu: &str, method: &str, unit: &str, interval: &str| {
@@ -196,8 +197,17 @@ mod tests {
         let c = run(with("gfx942", "host_trap", "time", "1000000")).unwrap();
         assert_eq!(c.pc_sampling.unwrap().env_value(), "host_trap,time,1000000");
         assert!(run(with("gfx90a", "HOST_TRAP", "Time", "1")).is_ok(), "rocprofv3 lower-cases the choices");
-        let e = run(with("gfx942", "stochastic", "cycles", "1024")).unwrap_err().to_string();
-        assert!(e.contains("gfx942 does not support method stochastic with unit cycles"), "{e}");
+        let e = run(with("gfx90a", "stochastic", "cycles", "1024")).unwrap_err().to_string();
+        assert!(e.contains("gfx90a does not support method stochastic with unit cycles"), "{e}");
+        let c = run(with("gfx942", "stochastic", "cycles", "1024")).unwrap();
+        assert_eq!(c.pc_sampling.unwrap().env_value(), "stochastic,cycles,1024");
+        let e = run(with("gfx942", "stochastic", "cycles", "1000")).unwrap_err().to_string();
+        assert!(
+            e.contains(
+                "interval 1000 is out of range for stochastic cycles on gfx942 (256..2147483648, a power of two)"
+            ),
+            "{e}"
+        );
         let e = run(with("gfx90a", "host_trap", "time", "1000001")).unwrap_err().to_string();
         assert!(e.contains("interval 1000001 is out of range"), "{e}");
         let e = run(with("gfx1030", "host_trap", "time", "5")).unwrap_err().to_string();

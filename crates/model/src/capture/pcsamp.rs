@@ -13,7 +13,8 @@ use std::collections::HashMap;
 use super::{Field, FixedRecord, RecordKind};
 
 fixed_record!(
-    /// One host-trap PC sample (`perf_sample_hosttrap_v1_t`), with the instruction's bytes.
+    /// One PC sample (`perf_sample_hosttrap_v1_t` or `perf_sample_snapshot_v1_t`), with the
+    /// instruction's bytes.
     PcSampleRecord = PcSample {
         /// Agent handle of the sampling session.
         agent_handle: u64,
@@ -41,6 +42,14 @@ fixed_record!(
         hw_id: u32,
         /// Valid bytes in `inst_lo`/`inst_hi` (0: the code was not readable).
         inst_len: u32,
+        /// `HSA_VEN_AMD_PCS_METHOD_*` of the session (0 host trap, 1 stochastic).
+        method: u32,
+        /// Stochastic: `perf_snapshot_data` (valid, issued, type, reason, arbiter state).
+        snapshot: u32,
+        /// Stochastic: `perf_snapshot_data1` (waves on the CU in bits 0..5).
+        snapshot1: u32,
+        /// Stochastic: `perf_snapshot_data2`.
+        snapshot2: u32,
     }
 );
 
@@ -74,6 +83,79 @@ pub struct PcSamples {
     pub samples: Vec<PcSampleRecord>,
     /// Sampled dispatches in submission order per thread.
     pub dispatches: Vec<PcSampleDispatchRecord>,
+}
+
+/// A stochastic sample's snapshot as rocprofiler-sdk decodes gfx9's (`parser/translation.hpp`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Snapshot {
+    /// The sample is valid (valid bit set, error bit clear).
+    pub valid: bool,
+    /// The wave issued an instruction in the sampled cycle.
+    pub issued: bool,
+    /// Two VALU instructions issued.
+    pub dual_issue_valu: bool,
+    /// Instruction type (gfx9 code, bits 3..6).
+    pub inst_type: u32,
+    /// Reason not issued (gfx9 code, bits 7..9).
+    pub reason: u32,
+    /// Arbiter state: issue bits 0..8, stall bits 8..16 (misc, exp, flat, lds, vmem_tex, scalar,
+    /// matrix, valu).
+    pub arb_state: u32,
+    /// Waves resident on the CU.
+    pub wave_count: u32,
+}
+
+/// rocprofiler-sdk's names of the gfx9 instruction types, by code (`ROCPROFILER_PC_SAMPLING_INSTRUCTION_TYPE_*`).
+pub const INSTRUCTION_TYPES: [&str; 14] = [
+    "VALU",
+    "MATRIX",
+    "SCALAR",
+    "TEX",
+    "LDS",
+    "FLAT",
+    "EXPORT",
+    "MESSAGE",
+    "BARRIER",
+    "BRANCH_NOT_TAKEN",
+    "BRANCH_TAKEN",
+    "JUMP",
+    "OTHER",
+    "NO_INST",
+];
+
+/// rocprofiler-sdk's names of the gfx9 reasons not issued, by code
+/// (`ROCPROFILER_PC_SAMPLING_INSTRUCTION_NOT_ISSUED_REASON_*`).
+pub const NOT_ISSUED_REASONS: [&str; 8] = [
+    "NO_INSTRUCTION_AVAILABLE",
+    "ALU_DEPENDENCY",
+    "WAITCNT",
+    "INTERNAL_INSTRUCTION",
+    "BARRIER_WAIT",
+    "ARBITER_NOT_WIN",
+    "ARBITER_WIN_EX_STALL",
+    "OTHER_WAIT",
+];
+
+impl PcSampleRecord {
+    /// Whether the sample is a stochastic one.
+    pub fn is_stochastic(&self) -> bool {
+        self.method == 1
+    }
+
+    /// The decoded snapshot of a stochastic sample.
+    pub fn snapshot(&self) -> Snapshot {
+        let d = self.snapshot;
+        let bits = |lo: u32, n: u32| (d >> lo) & ((1 << n) - 1);
+        Snapshot {
+            valid: bits(0, 1) == 1 && bits(26, 1) == 0,
+            issued: bits(1, 1) == 1,
+            dual_issue_valu: bits(2, 1) == 1,
+            inst_type: bits(3, 4),
+            reason: bits(7, 3),
+            arb_state: bits(10, 16),
+            wave_count: self.snapshot1 & 0x3f,
+        }
+    }
 }
 
 impl PcSamples {

@@ -18,6 +18,7 @@ mod api;
 mod counters;
 mod kernels;
 mod memory;
+pub mod pcsamp;
 mod proto;
 
 use std::collections::HashMap;
