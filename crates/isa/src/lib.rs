@@ -9,6 +9,7 @@ pub mod decode;
 mod dispatch;
 mod exec;
 pub mod memory;
+mod matrix;
 pub mod op;
 pub mod stats;
 pub mod table;
