@@ -605,7 +605,7 @@ pub enum Op {
     Vmem(Seg, Access),
     /// CDNA matrix fused multiply-add (`v_mfma_*`).
     Mfma(Mfma),
-    /// RDNA wave matrix multiply-accumulate `v_wmma_*_16x16x16_{f16,bf16}`.
+    /// RDNA wave matrix multiply-accumulate `v_wmma_*_16x16x16_*`.
     Wmma(Wmma),
     /// Known to the tables, not implemented by the interpreter.
     Unimplemented,
@@ -1333,16 +1333,8 @@ impl Op {
         if let Some(x) = Mfma::parse(m) {
             return Op::Mfma(x);
         }
-        let wmma = |input, out16| Some(Op::Wmma(Wmma { input, out16 }));
-        let w = match m {
-            "v_wmma_f32_16x16x16_f16" => wmma(MfmaTy::F16, false),
-            "v_wmma_f32_16x16x16_bf16" => wmma(MfmaTy::Bf16, false),
-            "v_wmma_f16_16x16x16_f16" => wmma(MfmaTy::F16, true),
-            "v_wmma_bf16_16x16x16_bf16" => wmma(MfmaTy::Bf16, true),
-            _ => None,
-        };
-        if let Some(op) = w {
-            return op;
+        if let Some(x) = Wmma::parse(m) {
+            return Op::Wmma(x);
         }
         if let Some(r) = m.strip_prefix("v_s_") {
             let half = r.ends_with("_f16");
