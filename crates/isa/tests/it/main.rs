@@ -5,6 +5,7 @@
 
 mod agpr;
 mod classes;
+mod d16_sramecc;
 mod fixtures;
 mod harness;
 mod llvm;
