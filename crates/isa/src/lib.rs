@@ -22,6 +22,7 @@ pub use dispatch::{
     run, DetailFilter, Dispatch, DispatchError, DispatchRecord, ErrorKind, KernelDescriptor, RunOptions,
 };
 pub use exec::class_of;
+pub use matrix::{MatrixStats, MATRIX_TYPES};
 pub use memory::{Fault, FlatMemory, Memory, VecMemory};
 pub use op::Op;
 pub use stats::{Costs, InstClass, MemBytes, Step, WaveRecord, WaveStats, CLASS_COUNT};

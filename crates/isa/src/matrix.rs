@@ -24,6 +24,10 @@ pub struct Mfma {
     pub b_ty: MfmaTy,
     /// Consecutive `k` values of A (and B) one lane holds.
     pub kpl: u8,
+    /// Cycles the matrix core is busy (AMD's matrix instruction calculator, "Execution cycles"): 8 for
+    /// 4x4, 32 for 16x16, 64 for 32x32 shapes (f64: 16 and 32) on gfx908/gfx90a; gfx94x halve the
+    /// single-block 16- and 8-bit forms (`v_mfma_f32_16x16x16_f16`: 16).
+    pub cycles: u16,
 }
 
 /// An RDNA WMMA instruction: 16x16x16, A and B of `input` type, C and D f32 (i32 for `I8` inputs,
@@ -159,6 +163,8 @@ impl Mfma {
         let digits = tail.find(|c: char| !c.is_ascii_digit())?;
         let k = num(&tail[..digits])?;
         let rest = &tail[digits..];
+        // gfx94x spell the type after an underscore (`..._16x16x16_f16`), gfx908/gfx90a without.
+        let rest_is_gfx94x = rest.starts_with('_');
         let (ty, blocks, kpl) = if let Some(rest) = rest.strip_prefix('_') {
             // gfx94x: `_<B>b_<type>` or `_<type>`; a lane holds `m*k*blocks/64` consecutive k values.
             let (blocks, ty) = match rest.split_once("b_") {
@@ -199,7 +205,22 @@ impl Mfma {
         {
             return None;
         }
-        Some(Self { m, n, k, blocks, ty, b_ty: ty, kpl })
+        let base: u16 = match (ty, m) {
+            (MfmaTy::F64, 4) => 16,
+            (MfmaTy::F64, _) => 32,
+            (_, 4) => 8,
+            (_, 16) => 32,
+            _ => 64,
+        };
+        let gfx94x = rest_is_gfx94x;
+        let halved = gfx94x && blocks == 1 && matches!(ty, MfmaTy::F16 | MfmaTy::Bf16 | MfmaTy::I8);
+        let cycles = if halved { base / 2 } else { base };
+        Some(Self { m, n, k, blocks, ty, b_ty: ty, kpl, cycles })
+    }
+
+    /// Multiply and add operations of one instruction: `2*M*N*K` per block.
+    pub fn ops(self) -> u64 {
+        2 * u64::from(self.m) * u64::from(self.n) * u64::from(self.k) * u64::from(self.blocks)
     }
 
     /// Bits of one C/D element: 64 for f64, else 32 (f32 or i32).
@@ -263,4 +284,46 @@ fn in_position(
 ) -> (usize, usize, usize) {
     let bit = (kk % kpl) * ty.bits();
     (bit / 32, i + rows * blk + rows * blocks * (kk / kpl), bit % 32)
+}
+
+/// Input types the counters tell apart (`SQ_INSTS_VALU_MFMA_<type>`, `SQ_INSTS_VALU_MFMA_MOPS_<type>`).
+pub const MATRIX_TYPES: [MfmaTy; 5] = [MfmaTy::F16, MfmaTy::Bf16, MfmaTy::F32, MfmaTy::F64, MfmaTy::I8];
+
+/// What a wave's MFMA instructions did, for the counters: instructions and operations (`2*M*N*K` per
+/// block, multiply and add counted apart) per input type in [`MATRIX_TYPES`] order, and the matrix
+/// core's busy cycles (each instruction's pass cycles, [`Mfma::cycles`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MatrixStats {
+    /// Instructions per type.
+    pub insts: [u64; 5],
+    /// Operations per type.
+    pub ops: [u64; 5],
+    /// Sum of the instructions' pass cycles.
+    pub busy_cycles: u64,
+}
+
+impl MatrixStats {
+    /// All matrix instructions.
+    pub fn instructions(&self) -> u64 {
+        self.insts.iter().sum()
+    }
+
+    /// Counts one executed instruction.
+    pub(crate) fn record(&mut self, m: Mfma) {
+        let t = MATRIX_TYPES.iter().position(|&t| t == m.ty).unwrap_or(0);
+        self.insts[t] += 1;
+        self.ops[t] += m.ops();
+        self.busy_cycles += u64::from(m.cycles);
+    }
+
+    /// Adds `o`.
+    pub fn add(&mut self, o: &MatrixStats) {
+        for (a, b) in self.insts.iter_mut().zip(o.insts) {
+            *a += b;
+        }
+        for (a, b) in self.ops.iter_mut().zip(o.ops) {
+            *a += b;
+        }
+        self.busy_cycles += o.busy_cycles;
+    }
 }

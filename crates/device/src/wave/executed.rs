@@ -73,6 +73,7 @@ fn work(r: &WaveRecord) -> WaveWork {
         valu_active_lanes: r.stats.valu_active_lanes,
         issue_cycles: r.stats.issue_cycles,
         stall_cycles: r.stats.stall_cycles,
+        matrix: r.stats.matrix,
     }
 }
 
@@ -93,6 +94,7 @@ fn add(t: &mut Totals, w: &WaveWork, lanes: u64, cycles: u64) {
     t.wave_cycles += cycles;
     t.issue_cycles += w.issue_cycles;
     t.stall_cycles += w.stall_cycles;
+    t.matrix.add(&w.matrix);
 }
 
 impl DispatchModel {

@@ -248,6 +248,8 @@ pub struct WaveWork {
     pub issue_cycles: u64,
     /// Cycles stalled.
     pub stall_cycles: u64,
+    /// Matrix (MFMA) instructions, operations and busy cycles (executed waves only; 0 from the static walk).
+    pub matrix: rocprof_isa::MatrixStats,
 }
 
 /// One wave of the dispatch.
@@ -320,6 +322,8 @@ pub struct Totals {
     pub stall_cycles: u64,
     /// Cycles the unit had at least one wave (for a SE or the dispatch: its busiest CU's).
     pub busy_cycles: u64,
+    /// Matrix (MFMA) instructions, operations and busy cycles (executed waves only; 0 from the static walk).
+    pub matrix: rocprof_isa::MatrixStats,
 }
 
 /// The model of one dispatch. Build with [`DispatchModel::build`].
@@ -575,6 +579,7 @@ impl DispatchModel {
             valu_active_lanes: k.counts.get(InstClass::Valu) * lanes,
             issue_cycles: timeline.issue_cycles,
             stall_cycles: timeline.stall_cycles,
+            matrix: Default::default(),
         }
     }
 
@@ -611,6 +616,7 @@ impl DispatchModel {
             issue_cycles: timeline.issue_cycles * waves,
             stall_cycles: timeline.stall_cycles * waves,
             busy_cycles: busy,
+            matrix: Default::default(),
         }
     }
 
@@ -770,6 +776,7 @@ fn sum(parts: &[Totals]) -> Totals {
         t.issue_cycles += p.issue_cycles;
         t.stall_cycles += p.stall_cycles;
         t.busy_cycles = t.busy_cycles.max(p.busy_cycles);
+        t.matrix.add(&p.matrix);
     }
     t
 }
