@@ -17,7 +17,7 @@ use crate::hip::counts;
 const GPUS: &[&str] = rocprof_test_inputs::sid::HIP6_TARGETS;
 
 /// hsa-sim's execution statistics (`ROCPROF_RS_SIM_STATS`) of one run: `key value` lines.
-fn sim_stats(path: &Path) -> HashMap<String, u64> {
+pub(crate) fn sim_stats(path: &Path) -> HashMap<String, u64> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .filter_map(|l| l.split_once(' '))
@@ -28,7 +28,7 @@ fn sim_stats(path: &Path) -> HashMap<String, u64> {
 /// Runs `app args` inside the chroot on hsa-sim with agent `gpu`, plainly or under
 /// `rocprof-rs --simulate gpu <cli>` (outputs in `out`); checks it succeeded, said `<name>: ok`,
 /// and that every dispatch was executed (no timing-only fallback). Returns the run.
-fn run_checked(
+pub(crate) fn run_checked(
     stage: &Stage,
     root: &Path,
     app: &Path,
