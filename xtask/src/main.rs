@@ -155,6 +155,7 @@ const BENCHES: &[(&str, &str, &str)] = &[
     ("rocprof-e2e", "bin", "rocprof-bench"),
     ("rocprof-sqtt", "example", "sqtt-bench"),
     ("rocprof-isa", "example", "isa-bench"),
+    ("rocprof-isa", "example", "mfma-bench"),
 ];
 
 fn bench(rest: &[String]) -> Result<()> {
