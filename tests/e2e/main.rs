@@ -21,6 +21,7 @@ mod hsa_trace;
 mod kernel_trace;
 mod losses;
 mod lossless;
+mod matrix;
 mod multi_queue;
 mod packets;
 mod pc_sampling;

@@ -251,6 +251,13 @@ fn encodings(fam: u32) -> Vec<Enc> {
                 make: |op| vec![0xcc00_0000 | (op << 16), VOP3_SRCS_2 | (3 << 27)],
                 mask: 0xff7f_0000,
             },
+            // gfx12's WMMA/SWMMAC are valid only with all three OP_SEL_HI bits set (bit 14 is the third).
+            Enc {
+                name: "vop3p",
+                ops: 128,
+                make: |op| vec![0xcc00_4000 | (op << 16), VOP3_SRCS | (3 << 27)],
+                mask: 0xff7f_0000,
+            },
             Enc { name: "ds", ops: 256, make: |op| vec![0xd800_0000 | (op << 18), 0], mask: 0xfffc_0000 },
             Enc { name: "flat", ops: 128, make: |op| vec![0xec00_007c | (op << 14), 0, 0], mask: 0xff1f_c000 },
             Enc { name: "scratch", ops: 128, make: |op| vec![0xed00_007c | (op << 14), 0, 0], mask: 0xff1f_c000 },

@@ -159,6 +159,7 @@ const BENCHES: &[(&str, &str, &str)] = &[
     ("rocprof-e2e", "bin", "rocprof-bench"),
     ("rocprof-sqtt-amd", "example", "sqtt-bench"),
     ("rocprof-isa", "example", "isa-bench"),
+    ("rocprof-isa", "example", "mfma-bench"),
 ];
 
 fn bench(rest: &[String]) -> Result<()> {

@@ -92,6 +92,18 @@ pub const MODELLED_EVENTS: &[&str] = &[
     "SQ_INSTS_VMEM_RD",
     "SQ_INSTS_VMEM_WR",
     "SQ_INSTS_BRANCH",
+    "SQ_INSTS_MFMA",
+    "SQ_VALU_MFMA_BUSY_CYCLES",
+    "SQ_INSTS_VALU_MFMA_F16",
+    "SQ_INSTS_VALU_MFMA_BF16",
+    "SQ_INSTS_VALU_MFMA_F32",
+    "SQ_INSTS_VALU_MFMA_F64",
+    "SQ_INSTS_VALU_MFMA_I8",
+    "SQ_INSTS_VALU_MFMA_MOPS_F16",
+    "SQ_INSTS_VALU_MFMA_MOPS_BF16",
+    "SQ_INSTS_VALU_MFMA_MOPS_F32",
+    "SQ_INSTS_VALU_MFMA_MOPS_F64",
+    "SQ_INSTS_VALU_MFMA_MOPS_I8",
     "TA_TA_BUSY",
     "TA_FLAT_WAVEFRONTS",
     "TA_FLAT_READ_WAVEFRONTS",
@@ -158,9 +170,33 @@ fn unit_totals(model: &DispatchModel, unit: &Unit) -> (Totals, u64) {
         t.issue_cycles += c.issue_cycles;
         t.stall_cycles += c.stall_cycles;
         t.busy_cycles = t.busy_cycles.max(c.busy_cycles);
+        t.matrix.add(&c.matrix);
         busy_cu_sum += c.busy_cycles;
     }
     (t, busy_cu_sum)
+}
+
+/// `SQ_INSTS_VALU_MFMA_<TY>` (instructions) or `SQ_INSTS_VALU_MFMA_MOPS_<TY>` (operations / 512) of
+/// `m`; 0 for the types the interpreter does not execute (XF32, F8, F6F4).
+fn matrix_event(m: &rocprof_isa::MatrixStats, rest: &str) -> u64 {
+    let (mops, ty) = match rest.strip_prefix("MOPS_") {
+        Some(ty) => (true, ty),
+        None => (false, rest),
+    };
+    let ty = match ty {
+        "F16" => rocprof_isa::op::MfmaTy::F16,
+        "BF16" => rocprof_isa::op::MfmaTy::Bf16,
+        "F32" => rocprof_isa::op::MfmaTy::F32,
+        "F64" => rocprof_isa::op::MfmaTy::F64,
+        "I8" => rocprof_isa::op::MfmaTy::I8,
+        _ => return 0,
+    };
+    let Some(k) = rocprof_isa::MATRIX_TYPES.iter().position(|&t| t == ty) else { return 0 };
+    if mops {
+        m.ops[k] / 512
+    } else {
+        m.insts[k]
+    }
 }
 
 /// `n` split over `parts` as evenly as possible; the share of part `i`.
@@ -244,6 +280,10 @@ pub fn event_value(model: &DispatchModel, name: &str, unit: &Unit) -> u64 {
         "SQ_INSTS_VMEM_RD" | "TA_FLAT_READ_WAVEFRONTS" | "TD_LOAD_WAVEFRONT" => vmem_loads,
         "SQ_INSTS_VMEM_WR" | "TA_FLAT_WRITE_WAVEFRONTS" | "TD_STORE_WAVEFRONT" => vmem_stores,
         "SQ_INSTS_BRANCH" => i.branches(),
+        // Matrix instructions (executed waves): counts per input type, operations / 512, busy cycles.
+        "SQ_INSTS_MFMA" => t.matrix.instructions(),
+        "SQ_VALU_MFMA_BUSY_CYCLES" => t.matrix.busy_cycles,
+        _ if name.starts_with("SQ_INSTS_VALU_MFMA_") => matrix_event(&t.matrix, &name["SQ_INSTS_VALU_MFMA_".len()..]),
         "TCP_TOTAL_READ" | "TCP_TCC_READ_REQ" => read_bytes.div_ceil(L1_REQUEST_BYTES),
         "TCP_TOTAL_WRITE" | "TCP_TCC_WRITE_REQ" => write_bytes.div_ceil(L1_REQUEST_BYTES),
         "TCP_TOTAL_ACCESSES" | "TCP_TOTAL_CACHE_ACCESSES" | "TCP_UTCL1_REQUEST" => {

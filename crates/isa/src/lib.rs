@@ -8,6 +8,7 @@ pub mod codeobject;
 pub mod decode;
 mod dispatch;
 mod exec;
+mod matrix;
 pub mod memory;
 pub mod op;
 pub mod stats;
@@ -22,6 +23,7 @@ pub use dispatch::{
     MAX_CO_RESIDENT_WORKGROUPS,
 };
 pub use exec::class_of;
+pub use matrix::{MatrixStats, MATRIX_TYPES};
 pub use memory::{Fault, FlatMemory, Memory, VecMemory};
 pub use op::Op;
 pub use stats::{Costs, InstClass, MemBytes, Step, WaveRecord, WaveStats, CLASS_COUNT};

@@ -145,6 +145,8 @@ pub struct WaveStats {
     pub issue_cycles: u64,
     /// Cycles stalled at `s_waitcnt` under the run's [`Costs`].
     pub stall_cycles: u64,
+    /// Matrix (MFMA) instructions by input type, their operations and pass cycles.
+    pub matrix: crate::matrix::MatrixStats,
 }
 
 impl WaveStats {
@@ -167,6 +169,7 @@ impl WaveStats {
         self.valu_active_lanes += o.valu_active_lanes;
         self.issue_cycles += o.issue_cycles;
         self.stall_cycles += o.stall_cycles;
+        self.matrix.add(&o.matrix);
     }
 
     /// The wave's lifetime in cycles (`issue + stall`, at least 1).

@@ -56,6 +56,7 @@ fn work(r: &WaveRecord) -> WaveWork {
         valu_active_lanes: r.stats.valu_active_lanes,
         issue_cycles: r.stats.issue_cycles,
         stall_cycles: r.stats.stall_cycles,
+        matrix: r.stats.matrix,
     }
 }
 
@@ -71,6 +72,7 @@ fn add(t: &mut Totals, w: &WaveWork, lanes: u64, cycles: u64) {
         stall_cycles: w.stall_cycles,
         ..Totals::default()
     });
+    t.matrix.add(&w.matrix);
 }
 
 impl DispatchModel {

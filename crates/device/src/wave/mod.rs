@@ -182,6 +182,8 @@ pub struct WaveWork {
     pub issue_cycles: u64,
     /// Cycles stalled.
     pub stall_cycles: u64,
+    /// Matrix (MFMA) instructions, operations and busy cycles (executed waves only; 0 from the static walk).
+    pub matrix: rocprof_isa::MatrixStats,
 }
 
 /// One wave of the dispatch.
@@ -254,6 +256,8 @@ pub struct Totals {
     pub stall_cycles: u64,
     /// Cycles the unit had at least one wave (for a SE or the dispatch: its busiest CU's).
     pub busy_cycles: u64,
+    /// Matrix (MFMA) instructions, operations and busy cycles (executed waves only; 0 from the static walk).
+    pub matrix: rocprof_isa::MatrixStats,
 }
 
 impl Totals {
@@ -272,6 +276,7 @@ impl Totals {
         self.issue_cycles += o.issue_cycles;
         self.stall_cycles += o.stall_cycles;
         self.busy_cycles = self.busy_cycles.max(o.busy_cycles);
+        self.matrix.add(&o.matrix);
     }
 }
 
@@ -528,6 +533,7 @@ impl DispatchModel {
             valu_active_lanes: k.counts.get(InstClass::Valu) * lanes,
             issue_cycles: timeline.issue_cycles,
             stall_cycles: timeline.stall_cycles,
+            matrix: Default::default(),
         }
     }
 
@@ -564,6 +570,7 @@ impl DispatchModel {
             issue_cycles: timeline.issue_cycles * waves,
             stall_cycles: timeline.stall_cycles * waves,
             busy_cycles: busy,
+            matrix: Default::default(),
         }
     }
 

@@ -346,13 +346,18 @@ fn put_loaded(w: &mut Wave, dst: u16, l: usize, bytes: u8, ext: Ext, data: &[u8]
             _ => i16::from_le_bytes([data[0], data[1]]) as i32 as u32,
         }
     };
+    // The gfx9 targets simulated (gfx908, gfx90a, gfx94x, gfx950) run with SRAM ECC on (their agents
+    // report `sramecc+`), and then a D16 load does not preserve the other half of its VGPR (LLVM's
+    // `d16PreservesUnusedBits` is false with SRAMECC): it is zeroed. Tensile's gfx908 bf16 kernels
+    // rely on that (`ds_read_u16_d16_hi v27` then `v_or_b32 v0, v0, v27`, with v27 holding an index).
+    let keep = if w.family == crate::target::Family::Gfx9 { 0 } else { u32::MAX };
     match ext {
         Ext::D16Lo(sign) => {
-            let old = w.vr(row, l);
+            let old = w.vr(row, l) & keep;
             w.set_vr(row, l, (old & 0xffff_0000) | (small(sign) & 0xffff));
         }
         Ext::D16Hi(sign) => {
-            let old = w.vr(row, l);
+            let old = w.vr(row, l) & keep;
             w.set_vr(row, l, (old & 0xffff) | (small(sign) << 16));
         }
         _ if bytes < 4 => w.set_vr(row, l, small(ext == Ext::Sign)),

@@ -1,13 +1,14 @@
 //! Matrix instructions: CDNA's `v_mfma_*` and RDNA3's `v_wmma_*`, `D = A * B + C` over the whole wave, with the operand layouts of
 //! AMD's matrix instruction calculator ([`Mfma::acc_position`], [`Mfma::a_position`], [`Mfma::b_position`]).
 //!
-//! Implemented: the single-block shapes `v_mfma_f32_16x16x4f32`, `v_mfma_f32_32x32x2f32`,
-//! `v_mfma_f64_16x16x4f64`, `v_mfma_f32_16x16x16f16`, `v_mfma_f32_32x32x8f16` and their bf16 forms
-//! (`v_mfma_f32_16x16x16bf16_1k`, `v_mfma_f32_32x32x8bf16_1k`; gfx94x drop the `_1k`). The
-//! accumulation order of the hardware is not documented; each element is `C` followed by the `k` products
-//! added with fused multiply-adds in `k` order, which is exact whenever the products and sums are (the
-//! tests use such values). The broadcast controls (`CBSZ`, `ABID`, `BLGP`) must be 0 and EXEC all ones
-//! (the hardware ignores EXEC for these; a kernel that clears lanes first is reported rather than guessed).
+//! Implemented: every gfx908/gfx90a/gfx94x `v_mfma_*` with f32, f16, bf16 (both the two-per-register
+//! forms and `_1k`), i8 and f64 inputs, single- and multi-block (`4x4`, `16x16x1`, `32x32x1`, ...), with
+//! the `CBSZ`/`ABID` block broadcast of A and the `BLGP` lane patterns of B. The accumulation order of
+//! the hardware is not documented; each element is `C` followed by the `k` products added with fused
+//! multiply-adds in `k` order, which is exact whenever the products and sums are (the tests use such
+//! values); i8 products accumulate in i32 with wrap-around. EXEC must be all ones (the hardware ignores
+//! EXEC for these; a kernel that clears lanes first is reported rather than guessed), and an f64 form
+//! with BLGP set (gfx94x reuse the field as negate bits) is reported.
 
 use super::float::{f16_to_f32, f32_to_f16};
 use super::{Flow, Stop};
@@ -20,89 +21,113 @@ fn row(code: u16) -> Option<usize> {
     (code >= VGPR0).then(|| usize::from(code - VGPR0))
 }
 
+/// The lane of B an instruction reads instead of `lane` under BLGP (AMD's calculator): 1 and 2 broadcast
+/// the low or high 32 lanes, 3 rotates down by 16, 4..7 broadcast one group of 16 lanes.
+pub(crate) fn blgp_lane(lane: usize, blgp: u8) -> usize {
+    match blgp {
+        1 => lane % 32,
+        2 => 32 + lane % 32,
+        3 => (lane + 16) % 64,
+        4..=7 => usize::from(blgp - 4) * 16 + lane % 16,
+        _ => lane,
+    }
+}
+
+/// The block of A an instruction reads for block `blk` under CBSZ/ABID: block `abid` of each group of
+/// `2^cbsz` blocks is broadcast to the group.
+pub(crate) fn cbsz_block(blk: usize, cbsz: u8, abid: u8) -> usize {
+    let group = 1usize << cbsz;
+    blk / group * group + usize::from(abid)
+}
+
+/// One element of A or B at (register offset, lane, bit offset) as the accumulator type wants it.
+#[derive(Clone, Copy)]
+enum Val {
+    F(f32),
+    I(i32),
+    D(f64),
+}
+
+fn read(w: &Wave, base: usize, (r, lane, bit): (usize, usize, usize), ty: MfmaTy) -> Val {
+    let v = w.vr(base + r, lane) >> bit;
+    match ty {
+        MfmaTy::F32 => Val::F(f32::from_bits(v)),
+        MfmaTy::F16 => Val::F(f16_to_f32(v as u16)),
+        // bf16 is the high half of an f32.
+        MfmaTy::Bf16 => Val::F(f32::from_bits((v & 0xffff) << 16)),
+        MfmaTy::I8 => Val::I(i32::from(v as u8 as i8)),
+        MfmaTy::F64 => Val::D(f64::from_bits(u64::from(v) | (u64::from(w.vr(base + r + 1, lane)) << 32))),
+    }
+}
+
 pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
     if w.lanes != 64 || w.exec() != u64::MAX {
         return Err(Stop::Invalid(format!("{} with EXEC {:#x} (only all 64 lanes are supported)", i.name, w.exec())));
     }
-    // CBSZ (bits 10:8), ABID (14:11) sit where VOP3P's neg_hi and op_sel are; BLGP where neg is.
-    if i.mods.neg_hi != 0 || i.mods.opsel != 0 || i.mods.opsel_hi & 4 != 0 || i.mods.neg != 0 {
-        return Err(Stop::Invalid(format!("{} with CBSZ/ABID/BLGP broadcast (not supported)", i.name)));
+    // CBSZ (bits 10:8) sits where VOP3P's neg_hi is, ABID (14:11) where op_sel and op_sel_hi[2] are,
+    // BLGP (63:61) where neg is.
+    let cbsz = i.mods.neg_hi & 7;
+    let abid = (i.mods.opsel & 7) | (((i.mods.opsel_hi >> 2) & 1) << 3);
+    let blgp = i.mods.neg & 7;
+    if (cbsz != 0 || abid != 0) && (1usize << cbsz > usize::from(m.blocks) || usize::from(abid) >= 1 << cbsz) {
+        return Err(Stop::Invalid(format!("{} with CBSZ {cbsz} ABID {abid} for {} blocks", i.name, m.blocks)));
+    }
+    if blgp != 0 && m.ty == MfmaTy::F64 {
+        return Err(Stop::Invalid(format!("{} with BLGP/negate {blgp} (not supported)", i.name)));
     }
     let (Some(a), Some(b), Some(d)) = (row(i.src[0]), row(i.src[1]), row(i.dst)) else {
         return Err(Stop::Invalid(format!("{} with a constant A or B operand (not supported)", i.name)));
     };
     let regs = m.acc_regs();
     let c_row = row(i.src[2]);
-    if d + regs > ROWS || c_row.is_some_and(|c| c + regs > ROWS) {
-        return Err(Stop::Invalid(format!("{}: accumulator registers past the register file", i.name)));
+    if d + regs > ROWS || a + m.in_regs() > ROWS || b + m.in_regs() > ROWS || c_row.is_some_and(|c| c + regs > ROWS) {
+        return Err(Stop::Invalid(format!("{}: operands past the register file", i.name)));
     }
     // C: registers, or one constant for every element (`0` is common).
-    let c_const = c_row.is_none().then(|| f32::from_bits(w.s32(i.src[2], i.lit, crate::wave::Ty::F32)));
-    let (mm, nn, kk) = (usize::from(m.m), usize::from(m.n), usize::from(m.k));
-    if m.ty == MfmaTy::F64 {
-        return exec_f64(w, i, m, a, b, d, c_row);
-    }
-    let mut out = vec![[0u32; 64]; regs];
-    for ii in 0..mm {
-        for j in 0..nn {
-            let (r, lane) = m.acc_position(ii, j);
-            let mut acc = match (c_const, c_row) {
-                (Some(c), _) => c,
-                (None, Some(c)) => f32::from_bits(w.vr(c + r, lane)),
-                (None, None) => unreachable!("C is a constant or a register"),
-            };
-            for k in 0..kk {
-                let x = elem(w, a, m.a_position(ii, k), m.ty);
-                let y = elem(w, b, m.b_position(k, j), m.ty);
-                acc = x.mul_add(y, acc);
-            }
-            out[r][lane] = acc.to_bits();
-        }
-    }
-    for (r, vals) in out.iter().enumerate() {
-        w.set_vrow(d + r, vals);
-    }
-    Ok(Flow::Next)
-}
-
-/// One f32, f16 or bf16 element of A or B at (register offset, lane, high half); f16 and bf16 widen
-/// exactly to f32, so their products are exact and accumulate in f32.
-fn elem(w: &Wave, base: usize, (r, lane, hi): (usize, usize, bool), ty: MfmaTy) -> f32 {
-    let v = w.vr(base + r, lane);
-    let half = if hi { v >> 16 } else { v & 0xffff };
-    match ty {
-        MfmaTy::F16 => f16_to_f32(half as u16),
-        // bf16 is the high half of an f32.
-        MfmaTy::Bf16 => f32::from_bits(half << 16),
-        _ => f32::from_bits(v),
-    }
-}
-
-/// The f64 shapes: every element a register pair (low dword first), A and B one pair per lane.
-fn exec_f64(w: &mut Wave, i: &Inst, m: Mfma, a: usize, b: usize, d: usize, c_row: Option<usize>) -> Result<Flow, Stop> {
-    let pair = |w: &Wave, r: usize, lane: usize| {
-        f64::from_bits(u64::from(w.vr(r, lane)) | (u64::from(w.vr(r + 1, lane)) << 32))
-    };
     let c_const = match c_row {
         Some(_) => None,
-        None => Some(f64::from_bits(w.s64(i.src[2], i.lit, crate::wave::Ty::F64))),
+        None if m.ty == MfmaTy::F64 => Some(Val::D(f64::from_bits(w.s64(i.src[2], i.lit, crate::wave::Ty::F64)))),
+        None if m.ty == MfmaTy::I8 => Some(Val::I(w.s32(i.src[2], i.lit, crate::wave::Ty::I) as i32)),
+        None => Some(Val::F(f32::from_bits(w.s32(i.src[2], i.lit, crate::wave::Ty::F32)))),
     };
     let (mm, nn, kk) = (usize::from(m.m), usize::from(m.n), usize::from(m.k));
-    let mut out = vec![[0u32; 64]; m.acc_regs()];
-    for ii in 0..mm {
-        for j in 0..nn {
-            let (r, lane) = m.acc_position(ii, j);
-            let mut acc = match (c_const, c_row) {
-                (Some(c), _) => c,
-                (None, Some(c)) => pair(w, c + r, lane),
-                (None, None) => unreachable!("C is a constant or a register"),
-            };
-            for k in 0..kk {
-                acc = pair(w, a, m.a_position(ii, k).1).mul_add(pair(w, b, m.b_position(k, j).1), acc);
+    let mut out = vec![[0u32; 64]; regs];
+    let c_elem = |w: &Wave, r: usize, lane: usize| match (c_const, c_row) {
+        (Some(c), _) => c,
+        (None, Some(c)) => match m.ty {
+            MfmaTy::F64 => read(w, c, (r, lane, 0), MfmaTy::F64),
+            MfmaTy::I8 => Val::I(w.vr(c + r, lane) as i32),
+            _ => read(w, c, (r, lane, 0), MfmaTy::F32),
+        },
+        (None, None) => unreachable!("C is a constant or a register"),
+    };
+    for blk in 0..usize::from(m.blocks) {
+        let ablk = cbsz_block(blk, cbsz, abid);
+        for ii in 0..mm {
+            for j in 0..nn {
+                let (r, lane) = m.acc_position(blk, ii, j);
+                let mut acc = c_elem(w, r, lane);
+                for k in 0..kk {
+                    let x = read(w, a, m.a_position(ablk, ii, k), m.ty);
+                    let (br, bl, bb) = m.b_position(blk, k, j);
+                    let y = read(w, b, (br, blgp_lane(bl, blgp), bb), m.b_ty);
+                    acc = match (acc, x, y) {
+                        (Val::F(c), Val::F(x), Val::F(y)) => Val::F(x.mul_add(y, c)),
+                        (Val::I(c), Val::I(x), Val::I(y)) => Val::I(c.wrapping_add(x.wrapping_mul(y))),
+                        (Val::D(c), Val::D(x), Val::D(y)) => Val::D(x.mul_add(y, c)),
+                        _ => unreachable!("A, B and C of one category"),
+                    };
+                }
+                match acc {
+                    Val::F(v) => out[r][lane] = v.to_bits(),
+                    Val::I(v) => out[r][lane] = v as u32,
+                    Val::D(v) => {
+                        let bits = v.to_bits();
+                        out[r][lane] = bits as u32;
+                        out[r + 1][lane] = (bits >> 32) as u32;
+                    }
+                }
             }
-            let bits = acc.to_bits();
-            out[r][lane] = bits as u32;
-            out[r + 1][lane] = (bits >> 32) as u32;
         }
     }
     for (r, vals) in out.iter().enumerate() {
@@ -111,63 +136,114 @@ fn exec_f64(w: &mut Wave, i: &Inst, m: Mfma, a: usize, b: usize, d: usize, c_row
     Ok(Flow::Next)
 }
 
-/// gfx11 `v_wmma_*_16x16x16_f16/bf16` in wave32 (AMD's matrix instruction calculator, `-a RDNA3 -w 32`):
-/// `A[i][k]` in register `k/2`, half `k%2` of lanes `i` and `i + 16` (RDNA3 duplicates A and B across the
-/// lane halves; the lower copy is read), `B[k][j]` likewise in lanes `j` and `j + 16`, `C`/`D[i][j]` in
-/// register `i/2`, lane `j + 16*(i%2)`; 16-bit C and D sit in the half OPSEL[2] selects (the other half
-/// of D is kept), and the f32 sum is rounded to the output type once. gfx12's layout (no duplication)
-/// and wave64 are not implemented.
+/// One f32, f16 or bf16 element of a WMMA operand at (register offset, lane, high half); f16 and bf16
+/// widen exactly to f32, so their products are exact and accumulate in f32.
+fn elem(w: &Wave, base: usize, (r, lane, hi): (usize, usize, bool), ty: MfmaTy) -> f32 {
+    match read(w, base, (r, lane, if hi { 16 } else { 0 }), ty) {
+        Val::F(v) => v,
+        Val::I(v) => v as f32,
+        Val::D(v) => v as f32,
+    }
+}
+
+/// `v_wmma_*_16x16x16_*` on gfx11 and gfx12, wave32 and wave64, with the layouts of
+/// [`Wmma::in_position`] and [`Wmma::acc_position`]. 16-bit C and D: on gfx11 in the half OPSEL[2]
+/// selects (the other half of D is kept), on gfx12 packed; the f32 sum is rounded to the output type
+/// once. iu8: NEG[0] and NEG[1] say A and B are signed (else unsigned), the i32 sum wraps, or saturates
+/// with CLAMP. Float forms with NEG/ABS modifiers are reported, not guessed.
 pub(super) fn wmma(w: &mut Wave, i: &Inst, x: Wmma) -> Result<Flow, Stop> {
-    if w.family != crate::target::Family::Gfx11 || w.lanes != 32 {
-        return Err(Stop::Unimplemented);
+    let gfx12 = match w.family {
+        crate::target::Family::Gfx11 => false,
+        crate::target::Family::Gfx12 => true,
+        _ => return Err(Stop::Unimplemented),
+    };
+    let lanes = w.lanes;
+    let all = if lanes == 64 { u64::MAX } else { u64::from(u32::MAX) };
+    if w.exec() != all {
+        return Err(Stop::Invalid(format!(
+            "{} with EXEC {:#x} (only all {lanes} lanes are supported)",
+            i.name,
+            w.exec()
+        )));
     }
-    if w.exec() != u64::from(u32::MAX) {
-        return Err(Stop::Invalid(format!("{} with EXEC {:#x} (only all 32 lanes are supported)", i.name, w.exec())));
-    }
-    if i.mods.neg != 0 || i.mods.neg_hi != 0 || i.mods.clamp || i.mods.opsel & 3 != 0 {
-        return Err(Stop::Invalid(format!("{} with neg/clamp/op_sel[1:0] modifiers (not supported)", i.name)));
+    let int = x.input == MfmaTy::I8;
+    let bad_mods = if int {
+        i.mods.neg & 4 != 0 || i.mods.neg_hi != 0 || i.mods.opsel != 0
+    } else {
+        i.mods.neg != 0 || i.mods.neg_hi != 0 || i.mods.clamp || i.mods.opsel & 3 != 0 || (gfx12 && i.mods.opsel != 0)
+    };
+    if bad_mods {
+        return Err(Stop::Invalid(format!("{} with neg/abs/clamp/op_sel modifiers (not supported)", i.name)));
     }
     let (Some(a), Some(b), Some(d)) = (row(i.src[0]), row(i.src[1]), row(i.dst)) else {
         return Err(Stop::Invalid(format!("{} with a constant A or B operand (not supported)", i.name)));
     };
+    let (ir, acc) = (x.in_regs(gfx12, lanes), x.acc_regs(gfx12, lanes));
     let c_row = row(i.src[2]);
-    if d + 8 > ROWS || a + 8 > ROWS || b + 8 > ROWS || c_row.is_some_and(|c| c + 8 > ROWS) {
+    if d + acc > ROWS || a + ir > ROWS || b + ir > ROWS || c_row.is_some_and(|c| c + acc > ROWS) {
         return Err(Stop::Invalid(format!("{}: operands past the register file", i.name)));
     }
-    let hi = x.out16 && i.mods.opsel & 4 != 0;
-    let c_ty = if x.out16 { x.input } else { MfmaTy::F32 };
+    let hi = x.out16 && !gfx12 && i.mods.opsel & 4 != 0;
     let c_const = match c_row {
         Some(_) => None,
         None if x.out16 => return Err(Stop::Invalid(format!("{} with a constant C (not supported)", i.name))),
-        None => Some(f32::from_bits(w.s32(i.src[2], i.lit, crate::wave::Ty::F32))),
+        None => Some(w.s32(i.src[2], i.lit, if int { crate::wave::Ty::I } else { crate::wave::Ty::F32 })),
     };
-    let mut out: Vec<Lanes32> = (0..8).map(|r| w.vrow(d + r)).collect();
+    let (a_signed, b_signed) = (i.mods.neg & 1 != 0, i.mods.neg & 2 != 0);
+    let int_elem = |w: &Wave, base: usize, (r, lane, bit): (usize, usize, usize), signed: bool| {
+        let byte = (w.vr(base + r, lane) >> bit) as u8;
+        if signed {
+            i64::from(byte as i8)
+        } else {
+            i64::from(byte)
+        }
+    };
+    let mut out: Vec<Lanes32> = (0..acc).map(|r| w.vrow(d + r)).collect();
     for ii in 0..16 {
         for j in 0..16 {
-            let (r, lane) = (ii / 2, j + 16 * (ii % 2));
-            let mut acc = match (c_const, c_row) {
-                (Some(c), _) => c,
-                (None, Some(c)) => elem(w, c, (r, lane, hi), c_ty),
-                (None, None) => unreachable!("C is a constant or a register"),
-            };
-            for k in 0..16 {
-                let xa = elem(w, a, (k / 2, ii, k % 2 == 1), x.input);
-                let yb = elem(w, b, (k / 2, j, k % 2 == 1), x.input);
-                acc = xa.mul_add(yb, acc);
-            }
-            out[r][lane] = if x.out16 {
-                let h = match x.input {
-                    MfmaTy::Bf16 => bf16_rne(acc),
-                    _ => u32::from(f32_to_f16(acc)),
+            let (r, lane, bit) = x.acc_position(gfx12, lanes, ii, j);
+            let bit = if hi { 16 } else { bit };
+            let value = if int {
+                let mut sum = match (c_const, c_row) {
+                    (Some(c), _) => i64::from(c as i32),
+                    (None, Some(c)) => i64::from(w.vr(c + r, lane) as i32),
+                    (None, None) => unreachable!("C is a constant or a register"),
                 };
-                if hi {
-                    (out[r][lane] & 0xffff) | (h << 16)
+                for k in 0..16 {
+                    let xa = int_elem(w, a, x.in_position(gfx12, lanes, ii, k), a_signed);
+                    let yb = int_elem(w, b, x.in_position(gfx12, lanes, j, k), b_signed);
+                    sum += xa * yb;
+                }
+                if i.mods.clamp {
+                    sum.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32
                 } else {
-                    (out[r][lane] & 0xffff_0000) | h
+                    sum as i32 as u32
                 }
             } else {
-                acc.to_bits()
+                let c_ty = if x.out16 { x.input } else { MfmaTy::F32 };
+                let mut acc_v = match (c_const, c_row) {
+                    (Some(c), _) => f32::from_bits(c),
+                    (None, Some(c)) => elem(w, c, (r, lane, bit == 16), c_ty),
+                    (None, None) => unreachable!("C is a constant or a register"),
+                };
+                for k in 0..16 {
+                    let (ra, la, ba) = x.in_position(gfx12, lanes, ii, k);
+                    let (rb, lb, bb) = x.in_position(gfx12, lanes, j, k);
+                    acc_v =
+                        elem(w, a, (ra, la, ba == 16), x.input).mul_add(elem(w, b, (rb, lb, bb == 16), x.input), acc_v);
+                }
+                if x.out16 {
+                    let h = match x.input {
+                        MfmaTy::Bf16 => bf16_rne(acc_v),
+                        _ => u32::from(f32_to_f16(acc_v)),
+                    };
+                    out[r][lane] =
+                        if bit == 16 { (out[r][lane] & 0xffff) | (h << 16) } else { (out[r][lane] & 0xffff_0000) | h };
+                    continue;
+                }
+                acc_v.to_bits()
             };
+            out[r][lane] = value;
         }
     }
     for (r, vals) in out.iter().enumerate() {

@@ -113,7 +113,9 @@ pub(crate) fn execute(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Result<Flow, 
         }
         Op::Mfma(m) => {
             cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
-            mfma::exec(w, i, m)?
+            let f = mfma::exec(w, i, m)?;
+            cx.stats.matrix.record(m);
+            f
         }
         Op::Wmma(x) => {
             cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());

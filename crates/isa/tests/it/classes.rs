@@ -18,6 +18,11 @@ const DATA: u64 = 0x4000_0000;
 /// Assembles `text` for `mcpu` with llvm-mc-19 into an object file and returns its `.text` (branches to
 /// labels resolved); `None` (after skip_or_fail) when llvm-mc-19 is not installed.
 pub(crate) fn assemble(mcpu: &str, text: &str) -> Option<Vec<u8>> {
+    assemble_with(mcpu, &[], text)
+}
+
+/// [`assemble`] with extra llvm-mc arguments (`-mattr=+wavefrontsize64`).
+pub(crate) fn assemble_with(mcpu: &str, extra: &[&str], text: &str) -> Option<Vec<u8>> {
     static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let dir = std::env::temp_dir();
     let k = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -25,7 +30,9 @@ pub(crate) fn assemble(mcpu: &str, text: &str) -> Option<Vec<u8>> {
     let obj = src.with_extension("o");
     std::fs::write(&src, text).unwrap();
     let out = match Command::new("llvm-mc-19")
-        .args(["-arch=amdgcn", &format!("-mcpu={mcpu}"), "-filetype=obj", "-o"])
+        .args(["-arch=amdgcn", &format!("-mcpu={mcpu}"), "-filetype=obj"])
+        .args(extra)
+        .arg("-o")
         .arg(&obj)
         .arg(&src)
         .output()
@@ -71,12 +78,13 @@ pub(crate) fn run_body(mcpu: &str, lanes: u32, body: &str, results: usize, data:
         ));
     }
     text.push_str("s_endpgm\n");
-    let code = assemble(mcpu, &text)?;
+    // RDNA in wave64 assembles the wave64 forms (WMMA's register counts differ).
+    let code = assemble_with(mcpu, if !gfx9 && lanes == 64 { &["-mattr=+wavefrontsize64"] } else { &[] }, &text)?;
     let mut kd = [0u8; 64];
     kd[16..24].copy_from_slice(&256i64.to_le_bytes());
     kd[48..52].copy_from_slice(&0x3fu32.to_le_bytes()); // all VGPRs
     kd[52..56].copy_from_slice(&((2u32 << 1) | (1 << 7)).to_le_bytes()); // 2 user SGPRs, workgroup id x
-    let props: u16 = 8 | if gfx9 { 0 } else { 1 << 10 }; // kernarg pointer; wave32 on RDNA
+    let props: u16 = 8 | if gfx9 || lanes == 64 { 0 } else { 1 << 10 }; // kernarg pointer; wave32 on RDNA unless 64 lanes
     kd[56..58].copy_from_slice(&props.to_le_bytes());
     let mut image = kd.to_vec();
     image.resize(256, 0);
@@ -431,7 +439,9 @@ fn memory_global_lds_scratch_and_atomics() {
 
 #[test]
 fn an_unimplemented_instruction_stops_the_dispatch_with_its_name_and_pc() {
-    let Some(code) = assemble("gfx90a", "s_nop 0\nv_mfma_f32_4x4x1f32 a[0:3], v0, v0, a[0:3]\ns_endpgm\n") else {
+    // xf32 (gfx942) is not implemented.
+    let Some(code) = assemble("gfx942", "s_nop 0\nv_mfma_f32_16x16x8_xf32 a[0:3], v[0:1], v[0:1], a[0:3]\ns_endpgm\n")
+    else {
         return;
     };
     let mut kd = [0u8; 64];
@@ -442,7 +452,7 @@ fn an_unimplemented_instruction_stops_the_dispatch_with_its_name_and_pc() {
     let mut mem = FlatMemory::new();
     mem.map(CODE, &image);
     let d = Dispatch {
-        target: Target::find("gfx90a").unwrap(),
+        target: Target::find("gfx942").unwrap(),
         kernel_object: CODE,
         descriptor: KernelDescriptor::parse(&kd),
         grid: [64, 1, 1],
@@ -456,9 +466,9 @@ fn an_unimplemented_instruction_stops_the_dispatch_with_its_name_and_pc() {
     };
     let e = run(&d, &mem, &RunOptions::default()).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Unimplemented);
-    assert_eq!(e.mnemonic, Some("v_mfma_f32_4x4x1f32"));
+    assert_eq!(e.mnemonic, Some("v_mfma_f32_16x16x8_xf32"));
     assert_eq!((e.pc, e.pc_offset), (CODE + 68, 4));
     let text = e.to_string();
-    assert!(text.starts_with("unimplemented instruction `v_mfma_f32_4x4x1f32` ["), "{text}");
+    assert!(text.starts_with("unimplemented instruction `v_mfma_f32_16x16x8_xf32` ["), "{text}");
     assert!(text.contains("(entry+0x4), workgroup 0 wave 0"), "{text}");
 }

@@ -6,10 +6,12 @@
 mod agpr;
 mod classes;
 mod co_resident;
+mod d16_sramecc;
 mod fixtures;
 mod harness;
 mod llvm;
 mod mfma;
+mod mfma_blocks;
 mod salu_gfx12;
 mod scratch_buffer;
 mod scratch_mubuf;
@@ -18,3 +20,4 @@ mod tables;
 mod true16;
 mod vopd;
 mod wmma;
+mod wmma_layouts;

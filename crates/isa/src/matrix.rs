@@ -1,0 +1,329 @@
+//! The matrix instructions' operation types: CDNA's `v_mfma_*` ([`Mfma`]) and RDNA's `v_wmma_*` ([`Wmma`]),
+//! with the operand layouts the interpreter (`exec::mfma`) uses. Re-exported by [`crate::op`].
+//!
+//! Every gfx9 `v_mfma_*` is described by its mnemonic: output type, `MxNxK` of one block, the block count
+//! (`_2b`/`_4b`/`_16b` in the gfx94x names; implied by the type in the gfx908/gfx90a names) and the input
+//! type. From these follow the operand layouts of AMD's matrix instruction calculator (see
+//! [`Mfma::a_position`], [`Mfma::acc_position`]).
+
+/// A CDNA matrix instruction: `D = A * B + C` for each of `blocks` independent blocks, A `m x k`,
+/// B `k x n`, C and D `m x n` per block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Mfma {
+    /// Rows of A, C and D.
+    pub m: u8,
+    /// Columns of B, C and D.
+    pub n: u8,
+    /// Columns of A, rows of B (per block).
+    pub k: u8,
+    /// Independent blocks (1, 2, 4 or 16).
+    pub blocks: u8,
+    /// Element type of A.
+    pub ty: MfmaTy,
+    /// Element type of B (differs from A only for the mixed fp8/bf8 forms).
+    pub b_ty: MfmaTy,
+    /// Consecutive `k` values of A (and B) one lane holds.
+    pub kpl: u8,
+    /// Cycles the matrix core is busy (AMD's matrix instruction calculator, "Execution cycles"): 8 for
+    /// 4x4, 32 for 16x16, 64 for 32x32 shapes (f64: 16 and 32) on gfx908/gfx90a; gfx94x halve the
+    /// single-block 16- and 8-bit forms (`v_mfma_f32_16x16x16_f16`: 16).
+    pub cycles: u16,
+}
+
+/// An RDNA WMMA instruction: 16x16x16, A and B of `input` type, C and D f32 (i32 for `I8` inputs,
+/// `v_wmma_i32_16x16x16_iu8`) or (`out16`) of the input type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Wmma {
+    /// f16, bf16 or (iu8) 8-bit integers.
+    pub input: MfmaTy,
+    /// C and D are 16-bit (the input type): on gfx11 in the half of each register OPSEL[2] selects, on
+    /// gfx12 packed two rows per register.
+    pub out16: bool,
+}
+
+impl Wmma {
+    /// The implemented `v_wmma_*` mnemonics.
+    pub(crate) fn parse(m: &str) -> Option<Self> {
+        let (input, out16) = match m {
+            "v_wmma_f32_16x16x16_f16" => (MfmaTy::F16, false),
+            "v_wmma_f32_16x16x16_bf16" => (MfmaTy::Bf16, false),
+            "v_wmma_f16_16x16x16_f16" => (MfmaTy::F16, true),
+            "v_wmma_bf16_16x16x16_bf16" => (MfmaTy::Bf16, true),
+            "v_wmma_i32_16x16x16_iu8" => (MfmaTy::I8, false),
+            _ => return None,
+        };
+        Some(Self { input, out16 })
+    }
+
+    /// Where element `kk` of row `idx` of A (or column `idx` of B) lives on a gfx11 (`gfx12 == false`)
+    /// or gfx12 wave of `lanes` lanes: (register offset, lane, bit offset). AMD's matrix instruction
+    /// calculator (`-a RDNA3|RDNA4 -w 32|64`): gfx11 keeps all 16 k values of a row in one lane (packed
+    /// low to high, duplicated in every group of 16 lanes; the first copy is read); gfx12 spreads them
+    /// over the groups of 16 lanes in 64-bit chunks (32-bit for i8 in wave64).
+    pub fn in_position(self, gfx12: bool, lanes: usize, idx: usize, kk: usize) -> (usize, usize, usize) {
+        let bits = self.input.bits();
+        if !gfx12 {
+            let pos = kk * bits;
+            return (pos / 32, idx, pos % 32);
+        }
+        match (lanes, bits) {
+            (32, 16) => (2 * (kk / 8) + (kk / 2) % 2, 16 * ((kk / 4) % 2) + idx, 16 * (kk % 2)),
+            (64, 16) => ((kk / 2) % 2, 32 * ((kk / 8) % 2) + 16 * ((kk / 4) % 2) + idx, 16 * (kk % 2)),
+            (32, _) => ((kk / 4) % 2, 16 * (kk / 8) + idx, 8 * (kk % 4)),
+            _ => (0, 32 * ((kk / 4) % 2) + 16 * ((kk / 8) % 2) + idx, 8 * (kk % 4)),
+        }
+    }
+
+    /// Where `C`/`D[i][j]` lives: (register offset, lane, bit offset). gfx11: rows `i % (lanes/16)` in
+    /// lane groups, `i / (lanes/16)` in registers (16-bit outputs in the same place, the half chosen by
+    /// OPSEL[2], which the caller adds); gfx12: wave32 row `i%8` in registers, `i/8` in lane groups;
+    /// wave64 `i%4` in registers, lane `32*((i/4)%2) + 16*(i/8)`; 16-bit outputs pack rows `2r, 2r+1`
+    /// into the halves of register `r`.
+    pub fn acc_position(self, gfx12: bool, lanes: usize, i: usize, j: usize) -> (usize, usize, usize) {
+        if !gfx12 {
+            let g = lanes / 16;
+            return (i / g, 16 * (i % g) + j, 0);
+        }
+        let (reg, lane) =
+            if lanes == 32 { (i % 8, 16 * (i / 8) + j) } else { (i % 4, 32 * ((i / 4) % 2) + 16 * (i / 8) + j) };
+        if self.out16 {
+            (reg / 2, lane, 16 * (i % 2))
+        } else {
+            (reg, lane, 0)
+        }
+    }
+
+    /// Registers per lane of A (and B).
+    pub fn in_regs(self, gfx12: bool, lanes: usize) -> usize {
+        let per_lane_bits = if gfx12 { 256 * self.input.bits() / lanes } else { 16 * self.input.bits() };
+        per_lane_bits.div_ceil(32)
+    }
+
+    /// Registers per lane of C and D.
+    pub fn acc_regs(self, gfx12: bool, lanes: usize) -> usize {
+        let regs = 256 / lanes;
+        if gfx12 && self.out16 {
+            regs / 2
+        } else {
+            regs
+        }
+    }
+}
+
+/// Element type of a matrix instruction's inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MfmaTy {
+    /// f32 in, f32 accumulate.
+    F32,
+    /// f64 in, f64 accumulate (register pairs).
+    F64,
+    /// f16 in, f32 accumulate.
+    F16,
+    /// bf16 in, f32 accumulate.
+    Bf16,
+    /// Signed 8-bit integers in, i32 accumulate (wrapping).
+    I8,
+}
+
+impl MfmaTy {
+    /// Bits of one element in a register.
+    pub fn bits(self) -> usize {
+        match self {
+            MfmaTy::F64 => 64,
+            MfmaTy::F32 => 32,
+            MfmaTy::F16 | MfmaTy::Bf16 => 16,
+            MfmaTy::I8 => 8,
+        }
+    }
+
+    fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "f32" => MfmaTy::F32,
+            "f64" => MfmaTy::F64,
+            "f16" => MfmaTy::F16,
+            "bf16" => MfmaTy::Bf16,
+            "i8" => MfmaTy::I8,
+            _ => return None,
+        })
+    }
+}
+
+impl Mfma {
+    /// A `v_mfma_*` mnemonic in either LLVM spelling (gfx908/gfx90a `v_mfma_f32_32x32x1f32`,
+    /// `v_mfma_f32_16x16x16bf16_1k`; gfx94x `v_mfma_f32_32x32x1_2b_f32`, `v_mfma_f32_16x16x16_bf16`), or
+    /// `None` for the forms not implemented (xf32, fp8/bf8, gfx950's scaled and f8f6f4 forms, SMFMAC).
+    pub(crate) fn parse(mnemonic: &str) -> Option<Self> {
+        let r = mnemonic.strip_prefix("v_mfma_")?;
+        let (out, r) = r.split_once('_')?;
+        let mut dims = r.splitn(3, 'x');
+        let num = |s: &str| s.parse::<u8>().ok();
+        let m = num(dims.next()?)?;
+        let n = num(dims.next()?)?;
+        let tail = dims.next()?;
+        let digits = tail.find(|c: char| !c.is_ascii_digit())?;
+        let k = num(&tail[..digits])?;
+        let rest = &tail[digits..];
+        // gfx94x spell the type after an underscore (`..._16x16x16_f16`), gfx908/gfx90a without.
+        let rest_is_gfx94x = rest.starts_with('_');
+        let (ty, blocks, kpl) = if let Some(rest) = rest.strip_prefix('_') {
+            // gfx94x: `_<B>b_<type>` or `_<type>`; a lane holds `m*k*blocks/64` consecutive k values.
+            let (blocks, ty) = match rest.split_once("b_") {
+                Some((b, ty)) => (num(b)?, ty),
+                None => (1, rest),
+            };
+            let kpl = usize::from(m) * usize::from(k) * usize::from(blocks) / 64;
+            (MfmaTy::parse(ty)?, blocks, u8::try_from(kpl).ok()?)
+        } else {
+            // gfx908/gfx90a: the type fixes the k values per lane (bf16 without `_1k` packs two in one
+            // register; `_1k`, f16 and i8 four), and the blocks follow.
+            let (ty, kpl) = match rest {
+                "f32" => (MfmaTy::F32, 1),
+                "f64" => (MfmaTy::F64, 1),
+                "f16" | "bf16_1k" => (if rest == "f16" { MfmaTy::F16 } else { MfmaTy::Bf16 }, 4),
+                "bf16" => (MfmaTy::Bf16, 2),
+                "i8" => (MfmaTy::I8, 4),
+                _ => return None,
+            };
+            let blocks = 64 * kpl / (usize::from(m) * usize::from(k));
+            (ty, u8::try_from(blocks).ok()?, kpl as u8)
+        };
+        let expect_out = match ty {
+            MfmaTy::F64 => "f64",
+            MfmaTy::I8 => "i32",
+            _ => "f32",
+        };
+        let lanes = usize::from(m) * usize::from(blocks) * usize::from(k) / usize::from(kpl);
+        // gfx950's new shapes hold four registers of A per lane (`v_mfma_f32_16x16x32_f16`); AMD's calculator
+        // does not cover them yet, so they stay unimplemented rather than run on an unchecked layout.
+        let a_regs = (usize::from(kpl) * ty.bits()).div_ceil(32);
+        if out != expect_out
+            || kpl == 0
+            || k % kpl != 0
+            || lanes != 64
+            || !matches!(blocks, 1 | 2 | 4 | 16)
+            || a_regs > 2
+        {
+            return None;
+        }
+        let base: u16 = match (ty, m) {
+            (MfmaTy::F64, 4) => 16,
+            (MfmaTy::F64, _) => 32,
+            (_, 4) => 8,
+            (_, 16) => 32,
+            _ => 64,
+        };
+        let gfx94x = rest_is_gfx94x;
+        let halved = gfx94x && blocks == 1 && matches!(ty, MfmaTy::F16 | MfmaTy::Bf16 | MfmaTy::I8);
+        let cycles = if halved { base / 2 } else { base };
+        Some(Self { m, n, k, blocks, ty, b_ty: ty, kpl, cycles })
+    }
+
+    /// Multiply and add operations of one instruction: `2*M*N*K` per block.
+    pub fn ops(self) -> u64 {
+        2 * u64::from(self.m) * u64::from(self.n) * u64::from(self.k) * u64::from(self.blocks)
+    }
+
+    /// Bits of one C/D element: 64 for f64, else 32 (f32 or i32).
+    fn out_bits(self) -> usize {
+        if self.ty == MfmaTy::F64 {
+            64
+        } else {
+            32
+        }
+    }
+
+    /// Registers per lane of A (and B).
+    pub fn in_regs(self) -> usize {
+        (usize::from(self.kpl) * self.ty.bits()).div_ceil(32)
+    }
+
+    /// Registers per lane of C and D (`blocks * m * n / 64` elements, two registers each for f64).
+    pub fn acc_regs(self) -> usize {
+        usize::from(self.blocks) * usize::from(self.m) * usize::from(self.n) / 64 * self.out_bits() / 32
+    }
+
+    /// Where `D[i][j]` (and `C[i][j]`) of block `blk` lives: (register offset, lane). AMD's matrix
+    /// instruction calculator: 32-bit outputs are written in groups of 4 rows (registers) by `n`
+    /// columns (lanes); `64/n` such groups share a register set, the blocks that fit side by side in
+    /// 64 lanes first. f64 outputs are the same with groups of 1 row (register pairs). E.g. f32 16x16
+    /// keeps four consecutive rows of a column in a lane (`v(i%4)`, lane `j + 16*(i/4)`); f32 32x32 puts
+    /// rows `i%4` in registers, `(i/4)%2` in lane halves and `i/8` in register groups; f64 16x16 puts
+    /// rows `i%4` in lane groups and `i/4` in register pairs.
+    pub fn acc_position(self, blk: usize, i: usize, j: usize) -> (usize, usize) {
+        let (m, n) = (usize::from(self.m), usize::from(self.n));
+        let regs_per_elem = self.out_bits() / 32;
+        let height = if regs_per_elem == 2 { 1 } else { 4 };
+        let groups_per_reg = 64 / n;
+        let blocks_per_reg = 64_usize.div_ceil(n * m / height);
+        let slot = blk * (m * n / 64) + (i / (height * groups_per_reg)) * height + i % height;
+        let lane = (blk % blocks_per_reg) * n + ((i / height) % groups_per_reg) * blocks_per_reg * n + j;
+        (slot * regs_per_elem, lane)
+    }
+
+    /// Where element `kk` of row `i` of A (block `blk`) lives: (register offset, lane, bit offset in the
+    /// register). A lane holds `kpl` consecutive k values, packed low to high; lane `i + m*blk +
+    /// m*blocks*(kk/kpl)` (AMD's calculator, `-A`). f64 elements are register pairs (offset 0).
+    pub fn a_position(self, blk: usize, i: usize, kk: usize) -> (usize, usize, usize) {
+        in_position(self.ty, usize::from(self.m), usize::from(self.blocks), usize::from(self.kpl), blk, i, kk)
+    }
+
+    /// Where `B[kk][j]` of block `blk` lives: as for A with `j` for `i` and `n` for `m`.
+    pub fn b_position(self, blk: usize, kk: usize, j: usize) -> (usize, usize, usize) {
+        in_position(self.b_ty, usize::from(self.n), usize::from(self.blocks), usize::from(self.kpl), blk, j, kk)
+    }
+}
+
+fn in_position(
+    ty: MfmaTy,
+    rows: usize,
+    blocks: usize,
+    kpl: usize,
+    blk: usize,
+    i: usize,
+    kk: usize,
+) -> (usize, usize, usize) {
+    let bit = (kk % kpl) * ty.bits();
+    (bit / 32, i + rows * blk + rows * blocks * (kk / kpl), bit % 32)
+}
+
+/// Input types the counters tell apart (`SQ_INSTS_VALU_MFMA_<type>`, `SQ_INSTS_VALU_MFMA_MOPS_<type>`).
+pub const MATRIX_TYPES: [MfmaTy; 5] = [MfmaTy::F16, MfmaTy::Bf16, MfmaTy::F32, MfmaTy::F64, MfmaTy::I8];
+
+/// What a wave's MFMA instructions did, for the counters: instructions and operations (`2*M*N*K` per
+/// block, multiply and add counted apart) per input type in [`MATRIX_TYPES`] order, and the matrix
+/// core's busy cycles (each instruction's pass cycles, [`Mfma::cycles`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MatrixStats {
+    /// Instructions per type.
+    pub insts: [u64; 5],
+    /// Operations per type.
+    pub ops: [u64; 5],
+    /// Sum of the instructions' pass cycles.
+    pub busy_cycles: u64,
+}
+
+impl MatrixStats {
+    /// All matrix instructions.
+    pub fn instructions(&self) -> u64 {
+        self.insts.iter().sum()
+    }
+
+    /// Counts one executed instruction.
+    pub(crate) fn record(&mut self, m: Mfma) {
+        let t = MATRIX_TYPES.iter().position(|&t| t == m.ty).unwrap_or(0);
+        self.insts[t] += 1;
+        self.ops[t] += m.ops();
+        self.busy_cycles += u64::from(m.cycles);
+    }
+
+    /// Adds `o`.
+    pub fn add(&mut self, o: &MatrixStats) {
+        for (a, b) in self.insts.iter_mut().zip(o.insts) {
+            *a += b;
+        }
+        for (a, b) in self.ops.iter_mut().zip(o.ops) {
+            *a += b;
+        }
+        self.busy_cycles += o.busy_cycles;
+    }
+}

@@ -1,0 +1,151 @@
+//! Matrix cores through a real library: Debian sid's rocBLAS 6.4 (`librocblas-dev`, Tensile kernels with
+//! `v_mfma_*` on gfx908/gfx90a and `v_wmma_*` on gfx1100) called by `fixtures/hip6/hip6_rocblas_gemm`
+//! inside the sid chroot on hsa-sim. The program compares every element of each 128x128x128 GEMM with a
+//! host GEMM (exact: small-integer inputs); the test also requires that no dispatch fell back to the
+//! timing-only model (a fallback leaves the output unwritten, which the program would report too).
+
+use std::collections::HashMap;
+
+use rocprof_e2e::{find_one, read_csv, scratch, ScratchGuard};
+
+use crate::common::hip6_fixture;
+use crate::sid::run_checked;
+
+/// Runs the GEMM program on `gpu` with the GEMMs `which` (comma list) and checks each reported
+/// `wrong=0`.
+fn gemms_on(test: &str, gpu: &str, which: &str) {
+    let Some(stage) = rocprof_e2e::stage(test) else { return };
+    let Some((root, app)) = hip6_fixture(&stage, "hip6_rocblas_gemm", test) else { return };
+    let r = run_checked(&stage, &root, &app, gpu, &["1", "128", which], None);
+    for g in which.split(',') {
+        let line = format!("gemm {g}: wrong=0 of 16384");
+        assert!(r.stdout.contains(&line), "{gpu}: no `{line}`:\n{}", r.transcript());
+    }
+}
+
+#[test]
+fn rocblas_sgemm_dgemm_hgemm_and_gemm_ex_f16_bf16_compute_the_host_gemm_on_gfx90a() {
+    gemms_on(
+        "rocblas_sgemm_dgemm_hgemm_and_gemm_ex_f16_bf16_compute_the_host_gemm_on_gfx90a",
+        "gfx90a",
+        "sgemm,dgemm,hgemm,gemm_ex_f16,gemm_ex_bf16",
+    );
+}
+
+#[test]
+fn rocblas_sgemm_dgemm_hgemm_and_gemm_ex_f16_bf16_compute_the_host_gemm_on_gfx908() {
+    gemms_on(
+        "rocblas_sgemm_dgemm_hgemm_and_gemm_ex_f16_bf16_compute_the_host_gemm_on_gfx908",
+        "gfx908",
+        "sgemm,dgemm,hgemm,gemm_ex_f16,gemm_ex_bf16",
+    );
+}
+
+// gemm_ex f16/bf16 -> f32 on gfx1100 still stops at `v_mov_b16` (a true16 VALU move, not a matrix
+// instruction); see the README of fixtures/hip6.
+#[test]
+fn rocblas_sgemm_dgemm_and_hgemm_compute_the_host_gemm_on_gfx1100() {
+    gemms_on("rocblas_sgemm_dgemm_and_hgemm_compute_the_host_gemm_on_gfx1100", "gfx1100", "sgemm,dgemm,hgemm");
+}
+
+/// Runs the hand-written builtin kernels on `gpu` and checks every kernel's `wrong=0` line.
+fn builtins_on(test: &str, gpu: &str, kernels: &[&str]) {
+    let Some(stage) = rocprof_e2e::stage(test) else { return };
+    let Some((root, app)) = hip6_fixture(&stage, "hip6_matrix_builtins", test) else { return };
+    let r = run_checked(&stage, &root, &app, gpu, &["1"], None);
+    for k in kernels {
+        let line = format!("matrix {k}: wrong=0 of 256");
+        assert!(r.stdout.contains(&line), "{gpu}: no `{line}`:\n{}", r.transcript());
+    }
+}
+
+#[test]
+fn mfma_builtins_built_by_hipcc_7_compute_the_host_results_on_gfx90a_and_gfx942() {
+    let test = "mfma_builtins_built_by_hipcc_7_compute_the_host_results_on_gfx90a_and_gfx942";
+    let common = [
+        "mfma_f32_16x16x4f32",
+        "mfma_f32_16x16x16f16",
+        "mfma_f32_16x16x16bf16_1k",
+        "mfma_f64_16x16x4f64",
+        "mfma_f32_4x4x1f32",
+    ];
+    builtins_on(test, "gfx90a", &[&common[..], &["mfma_i32_16x16x16i8"]].concat());
+    builtins_on(test, "gfx942", &[&common[..], &["mfma_i32_16x16x32_i8"]].concat());
+}
+
+#[test]
+fn wmma_builtins_built_by_hipcc_7_compute_the_host_results_on_gfx1100() {
+    builtins_on(
+        "wmma_builtins_built_by_hipcc_7_compute_the_host_results_on_gfx1100",
+        "gfx1100",
+        &["wmma_f32_16x16x16_f16_w32", "wmma_i32_16x16x16_iu8_w32"],
+    );
+}
+
+#[test]
+fn wmma_builtins_built_by_hipcc_7_compute_the_host_results_on_gfx1201() {
+    builtins_on(
+        "wmma_builtins_built_by_hipcc_7_compute_the_host_results_on_gfx1201",
+        "gfx1201",
+        &["wmma_f32_16x16x16_f16_w32_gfx12", "wmma_i32_16x16x16_iu8_w32_gfx12"],
+    );
+}
+
+/// The matrix-instruction shape in a Tensile kernel name (`..._MI16x16x4x1_...`: M, N, K, blocks).
+/// `None` for a kernel without one (`_MIAV0_` is another field).
+fn tensile_shape(kernel: &str) -> Option<[u64; 4]> {
+    kernel.match_indices("_MI").find_map(|(at, _)| {
+        let field = kernel[at + 3..].split('_').next()?;
+        let dims: Vec<u64> = field.split('x').map(|d| d.parse().ok()).collect::<Option<_>>()?;
+        (dims.len() >= 3).then(|| [dims[0], dims[1], dims[2], dims.get(3).copied().unwrap_or(1)])
+    })
+}
+
+/// `rocprof-rs --pmc` on rocBLAS GEMMs on gfx90a: the MFMA operations the counters report
+/// (`SQ_INSTS_VALU_MFMA_MOPS_<type>` x 512, the counter database's definition) are exactly the GEMM's
+/// 2*M*N*K, `SQ_INSTS_MFMA` times the operations of the shape Tensile's kernel name gives is the same,
+/// and `SQ_VALU_MFMA_BUSY_CYCLES` is `SQ_INSTS_MFMA` times that shape's pass cycles (AMD's matrix
+/// instruction calculator, CDNA2: 32 for 16x16, 64 for 32x32 shapes, f64 16x16x4: 32).
+#[test]
+fn pmc_mfma_counters_of_rocblas_gemms_match_the_gemms_operations_on_gfx90a() {
+    let test = "pmc_mfma_counters_of_rocblas_gemms_match_the_gemms_operations_on_gfx90a";
+    let Some(stage) = rocprof_e2e::stage(test) else { return };
+    let Some((root, app)) = hip6_fixture(&stage, "hip6_rocblas_gemm", test) else { return };
+    let flops = 2 * 128u64.pow(3);
+    // hgemm is left out: on gfx90a rocBLAS 6.4 runs it with a kernel without `_MI<shape>` (no MFMA;
+    // its counters read 0), so gemm_ex f16 -> f32 stands for the f16 type.
+    for (gemm, ty) in [("sgemm", "F32"), ("dgemm", "F64"), ("gemm_ex_f16", "F16"), ("gemm_ex_bf16", "BF16")] {
+        let out = scratch("mfma-pmc");
+        let _cleanup = ScratchGuard(out.clone());
+        let mops = format!("SQ_INSTS_VALU_MFMA_MOPS_{ty}");
+        let cli = ["--pmc", "SQ_INSTS_MFMA", "SQ_VALU_MFMA_BUSY_CYCLES", mops.as_str(), "-f", "csv"];
+        let r = run_checked(&stage, &root, &app, "gfx90a", &["1", "128", gemm], Some((&cli, &out)));
+        let csv = read_csv(&find_one(&out, "counter_collection.csv"));
+        let mut sums: HashMap<String, u64> = HashMap::new();
+        let mut shapes = Vec::new();
+        for row in &csv.rows {
+            let v: f64 = row["Counter_Value"].parse().unwrap();
+            let Some(shape) = tensile_shape(&row["Kernel_Name"]) else {
+                // Kernels without matrix instructions (rocBLAS's helpers) count none.
+                assert_eq!(v, 0.0, "{gemm}: {} of {}", row["Counter_Name"], row["Kernel_Name"]);
+                continue;
+            };
+            *sums.entry(row["Counter_Name"].clone()).or_default() += v as u64;
+            shapes.push(shape);
+        }
+        shapes.dedup();
+        assert_eq!(shapes.len(), 1, "{gemm}: one MFMA kernel shape expected: {shapes:?}\n{}", r.transcript());
+        let [m, n, k, b] = shapes[0];
+        assert_eq!(sums.get(&mops).copied().unwrap_or(0) * 512, flops, "{gemm}: {mops} x 512 ({sums:?})");
+        let insts = sums["SQ_INSTS_MFMA"];
+        assert_eq!(insts * 2 * m * n * k * b, flops, "{gemm}: SQ_INSTS_MFMA x ops of MI{m}x{n}x{k}x{b} ({sums:?})");
+        let cycles = match (ty, m) {
+            ("F64", 4) => 16,
+            ("F64", _) => 32,
+            (_, 4) => 8,
+            (_, 16) => 32,
+            _ => 64,
+        };
+        assert_eq!(sums["SQ_VALU_MFMA_BUSY_CYCLES"], insts * cycles, "{gemm}: busy cycles of MI{m}x{n}x{k}x{b}");
+    }
+}
