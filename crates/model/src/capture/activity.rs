@@ -73,6 +73,36 @@ impl ApiCallRecord {
     }
 }
 
+/// Most body words of an API-call record: the header's and [`MAX_API_ARGS`] arguments.
+pub const API_CALL_MAX_WORDS: usize = ApiCallRecord::BODY_SIZE / 8 + MAX_API_ARGS;
+
+// The header is a whole number of words (the word encoder below relies on it).
+const _: () = assert!(ApiCallRecord::BODY_SIZE == 72);
+
+impl ApiCallRecord {
+    /// The record's body as little-endian words, the header's first and then the argument words
+    /// (at most [`MAX_API_ARGS`]; `nargs` is set from them); returns how many words. The same bytes
+    /// as [`ApiCallRecord::write_with_args`], built in registers with whole-word stores, so the
+    /// writer can checksum them ([`super::record_checksum_words`]) and copy them without reading
+    /// back narrower stores.
+    #[inline(always)]
+    pub fn body_words(&self, args: &[u64], out: &mut [u64; API_CALL_MAX_WORDS]) -> usize {
+        let args = &args[..args.len().min(MAX_API_ARGS)];
+        let pair = |lo: u32, hi: u32| u64::from(lo) | u64::from(hi) << 32;
+        out[0] = self.correlation_id;
+        out[1] = self.ancestor_id;
+        out[2] = self.external_id;
+        out[3] = self.start;
+        out[4] = self.end;
+        out[5] = self.ret;
+        out[6] = pair(self.domain, self.operation);
+        out[7] = pair(self.tid, args.len() as u32);
+        out[8] = pair(self.message, self.flags);
+        out[9..9 + args.len()].copy_from_slice(args);
+        9 + args.len()
+    }
+}
+
 /// Appends a whole API-call record (cold paths and tests; the interception library writes in
 /// place with [`ApiCallRecord::write_with_args`]). `h.nargs` is set from `args`.
 pub fn push_api_call(out: &mut Vec<u8>, h: &ApiCallRecord, args: &[u64]) {
@@ -472,6 +502,35 @@ impl ActivityEvents {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn body_words_are_the_bytes_write_with_args_writes() {
+        let h = ApiCallRecord {
+            correlation_id: 0x0102_0304_0506_0708,
+            ancestor_id: 2,
+            external_id: 3,
+            start: 4,
+            end: 5,
+            ret: u64::MAX - 1,
+            domain: 0xA1,
+            operation: 0xB2,
+            tid: 0xC3,
+            nargs: 0,
+            message: 0xD4,
+            flags: 0xE5,
+        };
+        for n in [0usize, 1, 5, MAX_API_ARGS, MAX_API_ARGS + 3] {
+            let args: Vec<u64> = (0..n as u64).map(|i| i * 0x1111 + 7).collect();
+            let mut words = [0u64; API_CALL_MAX_WORDS];
+            let w = h.body_words(&args, &mut words);
+            let mut rec = Vec::new();
+            push_api_call(&mut rec, &h, &args);
+            let body: Vec<u8> = words[..w].iter().flat_map(|w| w.to_le_bytes()).collect();
+            assert_eq!(&rec[FRAME_SIZE..], &body[..], "{n} arguments");
+            let sum = u32::from_le_bytes(rec[4..8].try_into().unwrap());
+            assert_eq!(super::super::record_checksum_words(&words[..w]), sum);
+        }
+    }
 
     #[test]
     fn ticks_interpolate_between_sync_points_and_extrapolate_outside() {
