@@ -57,8 +57,8 @@ const EXTEND_BY: u64 = 64;
 /// Most chunks one extension adds, and most headroom (128 MiB each: a process that had to wait
 /// may end with up to 256 MiB of the file allocated but unused).
 const EXTEND_MAX: u64 = 512;
-/// Bytes the space thread populates at a time (16 chunks).
-const POPULATE_PIECE: usize = 16 * CHUNK_SIZE;
+/// Chunks the space thread populates at a time (4 MiB).
+const POPULATE_PIECE_CHUNKS: u64 = 16;
 /// Rounds a producer spins (re-reading `ready_chunks`) before it sleeps on the futex.
 const SPIN: u32 = 200;
 /// Longest single futex sleep; the producer then re-checks that waiting still makes sense.
@@ -202,6 +202,11 @@ pub struct Sink {
     /// The last extension failed (full disk): records that find no chunk are dropped until one
     /// succeeds again.
     grow_failed: AtomicBool,
+    /// Chunks below this one had their pages faulted in by the space thread (or were claimed
+    /// before it got to them): [`Sink::populate_ahead`].
+    populated: AtomicU64,
+    /// `MADV_POPULATE_WRITE` is not supported here (producers fault their pages themselves).
+    populate_failed: AtomicBool,
     /// What a producer does when no chunk is free.
     policy: BufferPolicy,
     /// Tests: 1 holds the space thread (it extends nothing), 2 makes every extension fail as on
@@ -294,6 +299,8 @@ impl Sink {
             starved: AtomicBool::new(false),
             low_water: AtomicU64::new(LOW_WATER),
             grow_failed: AtomicBool::new(false),
+            populated: AtomicU64::new(0),
+            populate_failed: AtomicBool::new(false),
             policy: BufferPolicy::Lossless,
             owner_pid: std::process::id(),
             max_chunks: MAX_CHUNKS,
@@ -635,25 +642,26 @@ impl Sink {
     /// [`Self::write_api_call`] with the calling thread's state already at hand.
     #[inline]
     pub(crate) fn write_api_call_on(&self, t: Option<&ThreadSink>, h: &capture::ApiCallRecord, args: &[u64]) -> bool {
-        // The body is built as whole words in registers/stack, checksummed from there and copied
-        // out with whole-word stores (see `capture::record_checksum_words`).
-        let mut words = [0u64; capture::API_CALL_MAX_WORDS];
-        let n = h.body_words(args, &mut words);
-        let total = FRAME_SIZE + 8 * n;
+        // The body is built as whole words in registers, checksummed from there and stored with
+        // whole-word stores (see `capture::record_checksum_words`).
+        let args = &args[..args.len().min(rocprof_model::api::MAX_API_ARGS)];
+        let head = h.header_words(args.len());
+        let total = FRAME_SIZE + 8 * (head.len() + args.len());
         let Some(addr) = self.reserve_on(t, total) else {
             self.count_drop();
             return false;
         };
-        let sum = capture::record_checksum_words(&words[..n]);
-        // SAFETY: `reserve` returned `total` bytes at the 8-aligned `addr`, owned by this thread:
-        // the frame, then `n` body words.
-        unsafe {
-            let body = (addr + FRAME_SIZE) as *mut u64;
-            for (i, w) in words[..n].iter().enumerate() {
-                body.add(i).write(w.to_le());
-            }
-            ((addr + 4) as *mut u32).write(sum.to_le());
+        let words = || head.iter().chain(args).copied();
+        let sum = capture::record_checksum_words(words());
+        let body = (addr + FRAME_SIZE) as *mut u64;
+        for (i, w) in words().enumerate() {
+            // SAFETY: `reserve` returned `total` bytes at the 8-aligned `addr`, owned by this
+            // thread: the frame, then `head.len() + args.len()` body words. Volatile: one 8-byte
+            // store per word, never turned into a call of `memcpy`.
+            unsafe { body.add(i).write_volatile(w.to_le()) };
         }
+        // SAFETY: the checksum word sits at `addr + 4`, inside the frame.
+        unsafe { ((addr + 4) as *mut u32).write(sum.to_le()) };
         Self::publish(addr, capture::record_header_word(RecordKind::ApiCall, total));
         true
     }
@@ -789,36 +797,48 @@ impl Sink {
         let from = self.header_size + ready as usize * CHUNK_SIZE;
         let len = self.header_size + target as usize * CHUNK_SIZE;
         if extend(self.fd, from, len) {
-            // Fault the new pages in here, on the space thread: a producer writing to a page of
-            // the shared file mapping for the first time would otherwise take a page fault (with
-            // page-cache readahead) every few dozen records, several hundred ns per traced call.
-            // MADV_POPULATE_WRITE (Linux 5.14) prepares writable page-table entries without
-            // touching the bytes; on older kernels it fails and producers fault as before.
-            // The chunks are handed out first, so a slow populate never makes a producer wait:
-            // populating does not change the bytes, and a producer that gets there first just
-            // takes the fault itself.
             self.grow_failed.store(false, Ordering::Release);
             self.ready_chunks.store(target, Ordering::Release);
             self.release_waiters();
-            // In pieces, stopping when producers run low again: on a loaded disk populating can
-            // be throttled for seconds, and extending the file matters more than saving faults.
-            let mut at = from;
-            while at < len {
-                let piece = (len - at).min(POPULATE_PIECE);
-                // SAFETY: the range lies inside our mapping and inside the file (just extended).
-                unsafe { libc::madvise(self.base.add(at).cast(), piece, MADV_POPULATE_WRITE) };
-                at += piece;
-                let claimed = self.next_chunk.load(Ordering::Relaxed);
-                if target - claimed.min(target) < low_water || self.starved.load(Ordering::Relaxed) {
-                    break;
-                }
-            }
         } else {
             // A full disk cannot be waited out: release the waiters (their records are counted
             // as `chunk_pool_empty`) and try again on the next round.
             self.grow_failed.store(true, Ordering::Release);
             self.release_waiters();
         }
+    }
+
+    /// Faults in the pages of ready chunks no producer has claimed yet, on the space thread: a
+    /// producer writing to a page of the shared file mapping for the first time would otherwise
+    /// take the page fault itself (page-cache allocation, zeroing, block reservation), which was
+    /// more than half of a traced call's CPU time in a tight loop of cheap calls.
+    /// `MADV_POPULATE_WRITE` (Linux 5.14) prepares writable page-table entries without touching
+    /// the bytes, so a producer that gets to a page first just takes the fault itself. Works in
+    /// pieces from where it stopped (or from the first unclaimed chunk, when producers passed it)
+    /// and returns after a piece when the file needs extending first or producers wait (on a
+    /// loaded disk populating can be throttled for seconds, and extending the file matters
+    /// more). Returns true while ready chunks remain unpopulated. Space thread only.
+    fn populate_ahead(&self) -> bool {
+        let ready = self.ready_chunks.load(Ordering::Acquire);
+        let claimed = self.next_chunk.load(Ordering::Relaxed);
+        let at = self.populated.load(Ordering::Relaxed).max(claimed);
+        if at >= ready || self.populate_failed.load(Ordering::Relaxed) {
+            return false;
+        }
+        let end = (at + POPULATE_PIECE_CHUNKS).min(ready);
+        let from = self.header_size + at as usize * CHUNK_SIZE;
+        let len = (end - at) as usize * CHUNK_SIZE;
+        // SAFETY: the range lies inside our mapping and inside the file (chunks below
+        // `ready_chunks` were extended).
+        let rc = unsafe { libc::madvise(self.base.add(from).cast(), len, MADV_POPULATE_WRITE) };
+        if rc != 0 && io::Error::last_os_error().raw_os_error() == Some(libc::EINVAL) {
+            // A kernel without MADV_POPULATE_WRITE: producers fault as before.
+            self.populate_failed.store(true, Ordering::Relaxed);
+        }
+        self.populated.store(end, Ordering::Relaxed);
+        let claimed = self.next_chunk.load(Ordering::Relaxed);
+        let low = ready - claimed.min(ready) < self.low_water.load(Ordering::Relaxed);
+        end < ready && !low && !self.starved.load(Ordering::Relaxed)
     }
 
     /// Starts the space thread, which keeps the file extended ahead of the producers (and is
@@ -843,6 +863,9 @@ impl Sink {
             while !self.stop.load(Ordering::Acquire) {
                 self.top_up(&mut batch);
                 self.release_retired();
+                if self.populate_ahead() {
+                    continue; // more to populate: no sleep
+                }
                 std::thread::park_timeout(Duration::from_millis(20));
             }
         });

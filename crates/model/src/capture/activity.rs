@@ -73,33 +73,29 @@ impl ApiCallRecord {
     }
 }
 
-/// Most body words of an API-call record: the header's and [`MAX_API_ARGS`] arguments.
-pub const API_CALL_MAX_WORDS: usize = ApiCallRecord::BODY_SIZE / 8 + MAX_API_ARGS;
-
 // The header is a whole number of words (the word encoder below relies on it).
 const _: () = assert!(ApiCallRecord::BODY_SIZE == 72);
 
 impl ApiCallRecord {
-    /// The record's body as little-endian words, the header's first and then the argument words
-    /// (at most [`MAX_API_ARGS`]; `nargs` is set from them); returns how many words. The same bytes
-    /// as [`ApiCallRecord::write_with_args`], built in registers with whole-word stores, so the
-    /// writer can checksum them ([`super::record_checksum_words`]) and copy them without reading
-    /// back narrower stores.
+    /// The header's part of the record body as little-endian words, with `nargs` argument words
+    /// to follow (the argument words come next in the body). The same bytes as
+    /// [`ApiCallRecord::write_with_args`] writes, built in registers, so the writer can checksum
+    /// them ([`super::record_checksum_words`]) and store them without reading back narrower
+    /// stores.
     #[inline(always)]
-    pub fn body_words(&self, args: &[u64], out: &mut [u64; API_CALL_MAX_WORDS]) -> usize {
-        let args = &args[..args.len().min(MAX_API_ARGS)];
+    pub fn header_words(&self, nargs: usize) -> [u64; 9] {
         let pair = |lo: u32, hi: u32| u64::from(lo) | u64::from(hi) << 32;
-        out[0] = self.correlation_id;
-        out[1] = self.ancestor_id;
-        out[2] = self.external_id;
-        out[3] = self.start;
-        out[4] = self.end;
-        out[5] = self.ret;
-        out[6] = pair(self.domain, self.operation);
-        out[7] = pair(self.tid, args.len() as u32);
-        out[8] = pair(self.message, self.flags);
-        out[9..9 + args.len()].copy_from_slice(args);
-        9 + args.len()
+        [
+            self.correlation_id,
+            self.ancestor_id,
+            self.external_id,
+            self.start,
+            self.end,
+            self.ret,
+            pair(self.domain, self.operation),
+            pair(self.tid, nargs as u32),
+            pair(self.message, self.flags),
+        ]
     }
 }
 
@@ -504,7 +500,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn body_words_are_the_bytes_write_with_args_writes() {
+    fn header_words_and_arguments_are_the_bytes_write_with_args_writes() {
         let h = ApiCallRecord {
             correlation_id: 0x0102_0304_0506_0708,
             ancestor_id: 2,
@@ -519,16 +515,15 @@ mod tests {
             message: 0xD4,
             flags: 0xE5,
         };
-        for n in [0usize, 1, 5, MAX_API_ARGS, MAX_API_ARGS + 3] {
+        for n in [0usize, 1, 5, MAX_API_ARGS] {
             let args: Vec<u64> = (0..n as u64).map(|i| i * 0x1111 + 7).collect();
-            let mut words = [0u64; API_CALL_MAX_WORDS];
-            let w = h.body_words(&args, &mut words);
+            let words: Vec<u64> = h.header_words(n).into_iter().chain(args.iter().copied()).collect();
             let mut rec = Vec::new();
             push_api_call(&mut rec, &h, &args);
-            let body: Vec<u8> = words[..w].iter().flat_map(|w| w.to_le_bytes()).collect();
+            let body: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
             assert_eq!(&rec[FRAME_SIZE..], &body[..], "{n} arguments");
             let sum = u32::from_le_bytes(rec[4..8].try_into().unwrap());
-            assert_eq!(super::super::record_checksum_words(&words[..w]), sum);
+            assert_eq!(super::super::record_checksum_words(words.iter().copied()), sum);
         }
     }
 
