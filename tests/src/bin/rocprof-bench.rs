@@ -45,7 +45,8 @@
 //!
 //! Usage: `rocprof-bench [--dispatches N] [--runs R] [--rows M] [--hip-calls C] [--hsa-calls C]
 //! [--convert-records K] [--convert-mix kernel|sys] [--soak-dispatches N] [--soak-cycles C]
-//! [--api-only] [--soak-only] [--pc-sampling-only]` (`--api-only`: only the HSA and HIP API figures;
+//! [--api-only] [--hip-only] [--soak-only] [--pc-sampling-only]` (`--api-only`: only the HSA and HIP API
+//! figures; `--hip-only`: only the HIP ones;
 //! `--soak-only`: only the soak; `--pc-sampling-only`: only the PC-sampling figures).
 
 #![forbid(unsafe_code)]
@@ -99,6 +100,12 @@ fn main() -> Result<()> {
     if args.iter().any(|a| a == "--soak-only") {
         if let Some(stage) = stage("rocprof-bench") {
             soak(&stage, arg(&args, "--soak-dispatches", 125_000)?, arg(&args, "--soak-cycles", 10_000)?)?;
+        }
+        return Ok(());
+    }
+    if args.iter().any(|a| a == "--hip-only") {
+        if let Some(stage) = stage("rocprof-bench") {
+            hip_api_overhead(&stage, runs, hip_calls)?;
         }
         return Ok(());
     }
@@ -642,9 +649,12 @@ fn hip_loop_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64, hip: Hip
             let r = match hip {
                 Hip::V5 => run(&app, &[&n], &env),
                 Hip::V6 => {
-                    // The stage first on LD_LIBRARY_PATH (`sim_env`): HIP 6.4 loads hsa-sim.
-                    let mut cmd = sid::command(&root, &[&stage.dir], &app);
-                    cmd.arg(&n).envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+                    // The environment through `env` inside the chroot, so that only the program
+                    // gets it: `LD_PRELOAD` on the command would load the library into `unshare`,
+                    // the shells and `chroot` too (a capture each). The stage first on
+                    // LD_LIBRARY_PATH (`sim_env`): HIP 6.4 loads hsa-sim.
+                    let mut cmd = sid::command(&root, &[&stage.dir], "/usr/bin/env");
+                    cmd.args(env.iter().map(|(k, v)| format!("{k}={v}"))).arg(&app).arg(&n);
                     rocprof_e2e::run_command(cmd)
                 }
             };
