@@ -222,7 +222,14 @@ pub(crate) fn stage_hip6(stage: &Path) -> Result<usize> {
         .iter()
         .filter(|s| {
             let built = mtime(&out.join(s.file_stem().expect("a .cpp file has a stem")));
-            let newest = shared_inputs.iter().copied().chain(mtime(s)).max();
+            // Files of `fixtures/hip` the source includes by name (`#include "hip_api_loop.cpp"`).
+            let included: Vec<SystemTime> = fs::read_to_string(s)
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|l| l.trim().strip_prefix("#include \"")?.strip_suffix('"'))
+                .filter_map(|name| mtime(&root().join("fixtures/hip").join(name)))
+                .collect();
+            let newest = shared_inputs.iter().copied().chain(included).chain(mtime(s)).max();
             built.is_none() || built < newest
         })
         .collect();

@@ -13,6 +13,9 @@
 //! * `external`: the external correlation id in force (ROCTx ranges with `--kernel-rename`);
 //! * `stream`: the HIP stream of the innermost runtime call that names one.
 //!
+//! (The context is part of the thread's [`crate::thread::Thread`]; the `_on` variants take it
+//! from a caller that already looked it up, so a traced call makes one thread-local lookup.)
+//!
 //! A traced call brackets itself with [`enter`] and [`leave`]; records of GPU work and memory
 //! activity take their ids from [`issuer`]. Nothing here allocates, locks or makes a system
 //! call (the timestamps come from [`timer`]).
@@ -23,7 +26,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rocprof_model::api::ApiDomain;
 use rocprof_model::capture::{ApiCallRecord, OperationNameRecord};
 
-use crate::{sink, state, timer};
+use crate::thread::{self, Thread};
+use crate::{state, timer};
 
 static NEXT_CORRELATION: AtomicU64 = AtomicU64::new(1);
 
@@ -37,7 +41,8 @@ pub fn next_correlation_id() -> u64 {
     NEXT_CORRELATION.fetch_add(1, Ordering::Relaxed)
 }
 
-struct ThreadCtx {
+/// This thread's correlation context (part of [`crate::thread::Thread`]).
+pub(crate) struct Ctx {
     innermost: Cell<u64>,
     parent: Cell<u64>,
     runtime: Cell<u64>,
@@ -48,9 +53,10 @@ struct ThreadCtx {
     end_id: Cell<u64>,
 }
 
-thread_local! {
-    static CTX: ThreadCtx = const {
-        ThreadCtx {
+impl Ctx {
+    /// A thread's context before its first call.
+    pub(crate) const fn new() -> Ctx {
+        Ctx {
             innermost: Cell::new(0),
             parent: Cell::new(0),
             runtime: Cell::new(0),
@@ -59,12 +65,14 @@ thread_local! {
             next_id: Cell::new(0),
             end_id: Cell::new(0),
         }
-    };
+    }
 }
 
-// No destructor (checked): exit handlers and TLS destructors of other code can still use it
-// (see `hip::v6`, HIP 6.4 calls from `__cxa_finalize`).
-const _: () = assert!(!std::mem::needs_drop::<ThreadCtx>());
+/// The calling thread's context.
+#[inline]
+fn ctx() -> Option<&'static Ctx> {
+    thread::current().map(|t| &t.api)
+}
 
 /// How a call takes part in correlation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,8 +103,15 @@ pub struct Call {
 /// Starts a traced call: takes an id, makes it the thread's innermost call, reads the clock.
 #[inline]
 pub fn enter(level: Level) -> Call {
-    let (id, ancestor, prev_parent, prev_runtime, external) = CTX
-        .try_with(|c| {
+    enter_on(thread::current(), level)
+}
+
+/// [`enter`] with the calling thread's state already at hand (`t`: [`thread::current`]).
+#[inline]
+pub(crate) fn enter_on(t: Option<&Thread>, level: Level) -> Call {
+    let (id, ancestor, prev_parent, prev_runtime, external) = match t {
+        Some(t) => {
+            let c = &t.api;
             let mut id = c.next_id.get();
             if id == c.end_id.get() {
                 id = NEXT_CORRELATION.fetch_add(ID_BLOCK, Ordering::Relaxed);
@@ -107,8 +122,9 @@ pub fn enter(level: Level) -> Call {
             let prev_parent = c.parent.replace(ancestor);
             let prev_runtime = if level == Level::Runtime { c.runtime.replace(id) } else { c.runtime.get() };
             (id, ancestor, prev_parent, prev_runtime, c.external.get())
-        })
-        .unwrap_or_else(|_| (next_correlation_id(), 0, 0, 0, 0));
+        }
+        None => (next_correlation_id(), 0, 0, 0, 0),
+    };
     Call { id, ancestor, external, start: timer::now(), prev_parent, prev_runtime }
 }
 
@@ -126,12 +142,19 @@ pub fn enter_closing() -> Call {
 /// Ends a traced call: restores the thread's context and returns the exit time.
 #[inline]
 pub fn leave(call: &Call) -> u64 {
+    leave_on(thread::current(), call)
+}
+
+/// [`leave`] with the calling thread's state already at hand.
+#[inline]
+pub(crate) fn leave_on(t: Option<&Thread>, call: &Call) -> u64 {
     let end = timer::now();
-    let _ = CTX.try_with(|c| {
+    if let Some(t) = t {
+        let c = &t.api;
         c.innermost.set(call.ancestor);
         c.parent.set(call.prev_parent);
         c.runtime.set(call.prev_runtime);
-    });
+    }
     end
 }
 
@@ -140,9 +163,8 @@ pub fn leave(call: &Call) -> u64 {
 /// external); the ancestor is the call around the issuing one.
 #[inline]
 pub fn issuer() -> (u64, u64, u64) {
-    let (runtime, innermost, parent, external) = CTX
-        .try_with(|c| (c.runtime.get(), c.innermost.get(), c.parent.get(), c.external.get()))
-        .unwrap_or((0, 0, 0, 0));
+    let (runtime, innermost, parent, external) =
+        ctx().map_or((0, 0, 0, 0), |c| (c.runtime.get(), c.innermost.get(), c.parent.get(), c.external.get()));
     if runtime != 0 {
         let ancestor = if innermost != runtime { innermost } else { parent };
         (runtime, ancestor, external)
@@ -157,20 +179,26 @@ pub fn issuer() -> (u64, u64, u64) {
 /// previous one, to be restored when the range ends.
 #[inline]
 pub fn set_external(id: u64) -> u64 {
-    CTX.try_with(|c| c.external.replace(id)).unwrap_or(0)
+    ctx().map_or(0, |c| c.external.replace(id))
 }
 
 /// Sets the HIP stream GPU work issued from now on this thread belongs to; returns the previous
 /// one, to be restored when the call that named the stream returns.
 #[inline]
 pub fn set_stream(stream: u64) -> u64 {
-    CTX.try_with(|c| c.stream.replace(stream)).unwrap_or(0)
+    set_stream_on(thread::current(), stream)
+}
+
+/// [`set_stream`] with the calling thread's state already at hand.
+#[inline]
+pub(crate) fn set_stream_on(t: Option<&Thread>, stream: u64) -> u64 {
+    t.map_or(0, |t| t.api.stream.replace(stream))
 }
 
 /// The HIP stream in force on this thread (0: unknown / default).
 #[inline]
 pub fn stream() -> u64 {
-    CTX.try_with(|c| c.stream.get()).unwrap_or(0)
+    ctx().map_or(0, |c| c.stream.get())
 }
 
 /// Writes the record of a finished call. `end` is [`leave`]'s value; `args` are the raw
@@ -178,6 +206,22 @@ pub fn stream() -> u64 {
 /// none). Hot path: returns false (and the loss is counted) when the record could not be written.
 #[inline]
 pub fn record(domain: ApiDomain, operation: u32, call: &Call, end: u64, ret: u64, args: &[u64], message: u32) -> bool {
+    record_on(thread::current(), domain, operation, call, end, ret, args, message)
+}
+
+/// [`record`] with the calling thread's state already at hand.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub(crate) fn record_on(
+    t: Option<&Thread>,
+    domain: ApiDomain,
+    operation: u32,
+    call: &Call,
+    end: u64,
+    ret: u64,
+    args: &[u64],
+    message: u32,
+) -> bool {
     let Some(g) = state::global() else { return false };
     let h = ApiCallRecord {
         correlation_id: call.id,
@@ -188,12 +232,12 @@ pub fn record(domain: ApiDomain, operation: u32, call: &Call, end: u64, ret: u64
         ret,
         domain: u32::from(domain.as_u16()),
         operation,
-        tid: sink::tid(),
+        tid: t.map_or(0, |t| t.sink.tid()),
         nargs: 0,
         message,
         flags: timer::flags(),
     };
-    g.sink.write_api_call(&h, args)
+    g.sink.write_api_call_on(t.map(|t| &t.sink), &h, args)
 }
 
 /// Names operation `operation` of `domain` in the capture, for domains whose names are not

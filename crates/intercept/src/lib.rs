@@ -64,4 +64,5 @@ pub mod scratch;
 pub mod sink;
 pub mod state;
 pub mod tables;
+mod thread;
 pub mod timer;

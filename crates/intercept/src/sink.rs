@@ -57,8 +57,8 @@ const EXTEND_BY: u64 = 64;
 /// Most chunks one extension adds, and most headroom (128 MiB each: a process that had to wait
 /// may end with up to 256 MiB of the file allocated but unused).
 const EXTEND_MAX: u64 = 512;
-/// Bytes the space thread populates at a time (16 chunks).
-const POPULATE_PIECE: usize = 16 * CHUNK_SIZE;
+/// Chunks the space thread populates at a time (4 MiB).
+const POPULATE_PIECE_CHUNKS: u64 = 16;
 /// Rounds a producer spins (re-reading `ready_chunks`) before it sleeps on the futex.
 const SPIN: u32 = 200;
 /// Longest single futex sleep; the producer then re-checks that waiting still makes sense.
@@ -69,14 +69,41 @@ const INITIAL_CHUNKS: u64 = 24;
 /// producer releases its chunk itself).
 const RELEASE_QUEUE: usize = 1024;
 
-thread_local! {
+/// This thread's part of the sink (in [`crate::thread::Thread`]).
+pub(crate) struct ThreadSink {
     /// This thread's chunk (address, 0 = none) and write offset in it.
-    static CURSOR: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+    cursor: Cell<(usize, usize)>,
     /// Cached `gettid()`.
-    static TID: Cell<u32> = const { Cell::new(0) };
+    tid: Cell<u32>,
     /// This thread's waits for capture space not yet charged to a chunk header: (ns, count,
     /// longest ns), and whether it is waiting right now.
-    static STALL: Cell<(u64, u64, u64, bool)> = const { Cell::new((0, 0, 0, false)) };
+    stall: Cell<(u64, u64, u64, bool)>,
+}
+
+impl ThreadSink {
+    /// A thread's state before its first record.
+    pub(crate) const fn new() -> ThreadSink {
+        ThreadSink { cursor: Cell::new((0, 0)), tid: Cell::new(0), stall: Cell::new((0, 0, 0, false)) }
+    }
+
+    /// The thread's OS id (cached after the first call).
+    #[inline]
+    pub(crate) fn tid(&self) -> u32 {
+        let v = self.tid.get();
+        if v != 0 {
+            return v;
+        }
+        // SAFETY: gettid has no preconditions.
+        let v = unsafe { libc::syscall(libc::SYS_gettid) } as u32;
+        self.tid.set(v);
+        v
+    }
+}
+
+/// The calling thread's part of the sink.
+#[inline]
+fn local() -> Option<&'static ThreadSink> {
+    crate::thread::current().map(|t| &t.sink)
 }
 
 /// `CLOCK_MONOTONIC`, ns (vDSO; async-signal-safe).
@@ -122,24 +149,9 @@ enum Space {
     Gone = 2,
 }
 
-// No destructors (checked): exit handlers and TLS destructors of other code can still use them
-// (see `hip::v6`, HIP 6.4 calls from `__cxa_finalize`).
-const _: () = assert!(!std::mem::needs_drop::<Cell<(usize, usize)>>());
-const _: () = assert!(!std::mem::needs_drop::<Cell<u32>>());
-
 /// The calling thread's OS id (cached after the first call).
 pub fn tid() -> u32 {
-    TID.try_with(|t| {
-        let v = t.get();
-        if v != 0 {
-            return v;
-        }
-        // SAFETY: gettid has no preconditions.
-        let v = unsafe { libc::syscall(libc::SYS_gettid) } as u32;
-        t.set(v);
-        v
-    })
-    .unwrap_or(0)
+    local().map_or(0, |s| s.tid())
 }
 
 /// Makes `[0, len)` of the file usable through the mapping. `fallocate` reserves the blocks,
@@ -190,6 +202,11 @@ pub struct Sink {
     /// The last extension failed (full disk): records that find no chunk are dropped until one
     /// succeeds again.
     grow_failed: AtomicBool,
+    /// Chunks below this one had their pages faulted in by the space thread (or were claimed
+    /// before it got to them): [`Sink::populate_ahead`].
+    populated: AtomicU64,
+    /// `MADV_POPULATE_WRITE` is not supported here (producers fault their pages themselves).
+    populate_failed: AtomicBool,
     /// What a producer does when no chunk is free.
     policy: BufferPolicy,
     /// Tests: 1 holds the space thread (it extends nothing), 2 makes every extension fail as on
@@ -282,6 +299,8 @@ impl Sink {
             starved: AtomicBool::new(false),
             low_water: AtomicU64::new(LOW_WATER),
             grow_failed: AtomicBool::new(false),
+            populated: AtomicU64::new(0),
+            populate_failed: AtomicBool::new(false),
             policy: BufferPolicy::Lossless,
             owner_pid: std::process::id(),
             max_chunks: MAX_CHUNKS,
@@ -356,7 +375,7 @@ impl Sink {
     /// header (plain stores to memory only this thread writes: no shared counter, no false
     /// sharing). Dropped when the thread has no chunk.
     pub fn add_hook_time(&self, ns: u64, packets: u64) {
-        let Ok((chunk, _)) = CURSOR.try_with(|c| c.get()) else { return };
+        let Some((chunk, _)) = local().map(|s| s.cursor.get()) else { return };
         if chunk == 0 {
             return;
         }
@@ -427,7 +446,7 @@ impl Sink {
         capture::write_chunk_header(chunk, n + 1, tid());
         // Waits this thread made (this one, and earlier ones that ended in a drop) go into the
         // header of the chunk it got, where the reader sums them per thread.
-        if let Ok((ns, count, max, _)) = STALL.try_with(|s| s.replace((0, 0, 0, false))) {
+        if let Some((ns, count, max, _)) = local().map(|s| s.stall.replace((0, 0, 0, false))) {
             if count > 0 {
                 for (off, v) in [
                     (capture::chunk::STALL_NS, ns),
@@ -451,7 +470,7 @@ impl Sink {
         if tid() == self.space_tid.load(Ordering::Relaxed) {
             return false;
         }
-        STALL.try_with(|s| !s.get().3).unwrap_or(false)
+        local().is_some_and(|s| !s.stall.get().3)
     }
 
     fn space_running(&self) -> bool {
@@ -465,10 +484,10 @@ impl Sink {
     /// Waits until chunk `n` may be ready: spins briefly, then sleeps on the futex. Returns false
     /// when waiting no longer makes sense (the space thread is gone or the file cannot grow).
     fn wait_for_space(&self, n: u64) -> bool {
-        let _ = STALL.try_with(|s| {
-            let v = s.get();
-            s.set((v.0, v.1, v.2, true));
-        });
+        if let Some(s) = local() {
+            let v = s.stall.get();
+            s.stall.set((v.0, v.1, v.2, true));
+        }
         let ok = 'wait: {
             for _ in 0..SPIN {
                 if n < self.ready_chunks.load(Ordering::Acquire) {
@@ -494,29 +513,36 @@ impl Sink {
                 self.wake_space();
             }
         };
-        let _ = STALL.try_with(|s| {
-            let v = s.get();
-            s.set((v.0, v.1, v.2, false));
-        });
+        if let Some(s) = local() {
+            let v = s.stall.get();
+            s.stall.set((v.0, v.1, v.2, false));
+        }
         ok
     }
 
     /// Adds one wait of `ns` to the calling thread's stall figures.
     fn note_stall(&self, ns: u64) {
-        let _ = STALL.try_with(|s| {
-            let (total, count, max, waiting) = s.get();
-            s.set((total.saturating_add(ns), count + 1, max.max(ns), waiting));
-        });
+        if let Some(s) = local() {
+            let (total, count, max, waiting) = s.stall.get();
+            s.stall.set((total.saturating_add(ns), count + 1, max.max(ns), waiting));
+        }
     }
 
     /// Reserves `size` bytes (a multiple of 8, at most a chunk's payload) in the calling thread's
     /// chunk and returns the record's address. The bytes are zero.
     fn reserve(&self, size: usize) -> Option<usize> {
+        self.reserve_on(local(), size)
+    }
+
+    /// [`Self::reserve`] with the calling thread's state already at hand.
+    #[inline]
+    fn reserve_on(&self, t: Option<&ThreadSink>, size: usize) -> Option<usize> {
         debug_assert!(size & 7 == 0);
         if size > CHUNK_SIZE - CHUNK_HEADER_SIZE {
             return None;
         }
-        let (mut chunk, mut off) = CURSOR.try_with(|c| c.get()).ok()?;
+        let t = t?;
+        let (mut chunk, mut off) = t.cursor.get();
         if chunk == 0 || off + size > CHUNK_SIZE {
             let full = chunk;
             chunk = self.claim_chunk()?;
@@ -525,7 +551,7 @@ impl Sink {
                 self.retire(full);
             }
         }
-        let _ = CURSOR.try_with(|c| c.set((chunk, off + size)));
+        t.cursor.set((chunk, off + size));
         // The next records go to cache lines nobody has touched yet: ask for them now, so their
         // fetch overlaps the rest of this call instead of stalling the next one (a few hundred
         // bytes ahead, inside this chunk).
@@ -579,6 +605,13 @@ impl Sink {
         let sum = capture::record_checksum(body);
         // SAFETY: as above; the checksum word sits at `addr + 4`, inside the record.
         unsafe { ((addr + 4) as *mut u32).write(sum.to_le()) };
+        Self::publish(addr, word);
+    }
+
+    /// Stores the commit word of the record at `addr` (release: its body and checksum, written
+    /// before, are visible first).
+    #[inline(always)]
+    fn publish(addr: usize, word: u32) {
         // SAFETY: the commit word at `addr` is read by other processes only after this store,
         // and only atomically in this one.
         let w = unsafe { &*(addr as *const AtomicU32) };
@@ -603,17 +636,33 @@ impl Sink {
     /// `rocprof_model::api::MAX_API_ARGS`; more are not recorded; `h.nargs` is set here). Hot
     /// path, like [`Sink::write`].
     pub fn write_api_call(&self, h: &capture::ApiCallRecord, args: &[u64]) -> bool {
+        self.write_api_call_on(local(), h, args)
+    }
+
+    /// [`Self::write_api_call`] with the calling thread's state already at hand.
+    #[inline]
+    pub(crate) fn write_api_call_on(&self, t: Option<&ThreadSink>, h: &capture::ApiCallRecord, args: &[u64]) -> bool {
+        // The body is built as whole words in registers, checksummed from there and stored with
+        // whole-word stores (see `capture::record_checksum_words`).
         let args = &args[..args.len().min(rocprof_model::api::MAX_API_ARGS)];
-        let total = capture::ApiCallRecord::total_size(args.len());
-        let Some(addr) = self.reserve(total) else {
+        let head = h.header_words(args.len());
+        let total = FRAME_SIZE + 8 * (head.len() + args.len());
+        let Some(addr) = self.reserve_on(t, total) else {
             self.count_drop();
             return false;
         };
-        // SAFETY: `reserve` returned `total` zeroed bytes owned by this thread.
-        let bytes = unsafe { std::slice::from_raw_parts_mut(addr as *mut u8, total) };
-        let h = capture::ApiCallRecord { nargs: args.len() as u32, ..*h };
-        h.write_with_args(args, &mut bytes[FRAME_SIZE..]);
-        Self::commit(addr, capture::record_header_word(RecordKind::ApiCall, total));
+        let words = || head.iter().chain(args).copied();
+        let sum = capture::record_checksum_words(words());
+        let body = (addr + FRAME_SIZE) as *mut u64;
+        for (i, w) in words().enumerate() {
+            // SAFETY: `reserve` returned `total` bytes at the 8-aligned `addr`, owned by this
+            // thread: the frame, then `head.len() + args.len()` body words. Volatile: one 8-byte
+            // store per word, never turned into a call of `memcpy`.
+            unsafe { body.add(i).write_volatile(w.to_le()) };
+        }
+        // SAFETY: the checksum word sits at `addr + 4`, inside the frame.
+        unsafe { ((addr + 4) as *mut u32).write(sum.to_le()) };
+        Self::publish(addr, capture::record_header_word(RecordKind::ApiCall, total));
         true
     }
 
@@ -748,36 +797,48 @@ impl Sink {
         let from = self.header_size + ready as usize * CHUNK_SIZE;
         let len = self.header_size + target as usize * CHUNK_SIZE;
         if extend(self.fd, from, len) {
-            // Fault the new pages in here, on the space thread: a producer writing to a page of
-            // the shared file mapping for the first time would otherwise take a page fault (with
-            // page-cache readahead) every few dozen records, several hundred ns per traced call.
-            // MADV_POPULATE_WRITE (Linux 5.14) prepares writable page-table entries without
-            // touching the bytes; on older kernels it fails and producers fault as before.
-            // The chunks are handed out first, so a slow populate never makes a producer wait:
-            // populating does not change the bytes, and a producer that gets there first just
-            // takes the fault itself.
             self.grow_failed.store(false, Ordering::Release);
             self.ready_chunks.store(target, Ordering::Release);
             self.release_waiters();
-            // In pieces, stopping when producers run low again: on a loaded disk populating can
-            // be throttled for seconds, and extending the file matters more than saving faults.
-            let mut at = from;
-            while at < len {
-                let piece = (len - at).min(POPULATE_PIECE);
-                // SAFETY: the range lies inside our mapping and inside the file (just extended).
-                unsafe { libc::madvise(self.base.add(at).cast(), piece, MADV_POPULATE_WRITE) };
-                at += piece;
-                let claimed = self.next_chunk.load(Ordering::Relaxed);
-                if target - claimed.min(target) < low_water || self.starved.load(Ordering::Relaxed) {
-                    break;
-                }
-            }
         } else {
             // A full disk cannot be waited out: release the waiters (their records are counted
             // as `chunk_pool_empty`) and try again on the next round.
             self.grow_failed.store(true, Ordering::Release);
             self.release_waiters();
         }
+    }
+
+    /// Faults in the pages of ready chunks no producer has claimed yet, on the space thread: a
+    /// producer writing to a page of the shared file mapping for the first time would otherwise
+    /// take the page fault itself (page-cache allocation, zeroing, block reservation), which was
+    /// more than half of a traced call's CPU time in a tight loop of cheap calls.
+    /// `MADV_POPULATE_WRITE` (Linux 5.14) prepares writable page-table entries without touching
+    /// the bytes, so a producer that gets to a page first just takes the fault itself. Works in
+    /// pieces from where it stopped (or from the first unclaimed chunk, when producers passed it)
+    /// and returns after a piece when the file needs extending first or producers wait (on a
+    /// loaded disk populating can be throttled for seconds, and extending the file matters
+    /// more). Returns true while ready chunks remain unpopulated. Space thread only.
+    fn populate_ahead(&self) -> bool {
+        let ready = self.ready_chunks.load(Ordering::Acquire);
+        let claimed = self.next_chunk.load(Ordering::Relaxed);
+        let at = self.populated.load(Ordering::Relaxed).max(claimed);
+        if at >= ready || self.populate_failed.load(Ordering::Relaxed) {
+            return false;
+        }
+        let end = (at + POPULATE_PIECE_CHUNKS).min(ready);
+        let from = self.header_size + at as usize * CHUNK_SIZE;
+        let len = (end - at) as usize * CHUNK_SIZE;
+        // SAFETY: the range lies inside our mapping and inside the file (chunks below
+        // `ready_chunks` were extended).
+        let rc = unsafe { libc::madvise(self.base.add(from).cast(), len, MADV_POPULATE_WRITE) };
+        if rc != 0 && io::Error::last_os_error().raw_os_error() == Some(libc::EINVAL) {
+            // A kernel without MADV_POPULATE_WRITE: producers fault as before.
+            self.populate_failed.store(true, Ordering::Relaxed);
+        }
+        self.populated.store(end, Ordering::Relaxed);
+        let claimed = self.next_chunk.load(Ordering::Relaxed);
+        let low = ready - claimed.min(ready) < self.low_water.load(Ordering::Relaxed);
+        end < ready && !low && !self.starved.load(Ordering::Relaxed)
     }
 
     /// Starts the space thread, which keeps the file extended ahead of the producers (and is
@@ -802,6 +863,9 @@ impl Sink {
             while !self.stop.load(Ordering::Acquire) {
                 self.top_up(&mut batch);
                 self.release_retired();
+                if self.populate_ahead() {
+                    continue; // more to populate: no sleep
+                }
                 std::thread::park_timeout(Duration::from_millis(20));
             }
         });
@@ -831,8 +895,10 @@ impl Sink {
 
     /// Forgets the calling thread's chunk (used by tests that reuse threads across sinks).
     pub fn reset_thread_cursor() {
-        let _ = CURSOR.try_with(|c| c.set((0, 0)));
-        let _ = STALL.try_with(|s| s.set((0, 0, 0, false)));
+        if let Some(s) = local() {
+            s.cursor.set((0, 0));
+            s.stall.set((0, 0, 0, false));
+        }
     }
 }
 
@@ -1100,7 +1166,7 @@ mod tests {
         let sink = held_sink(&path, BufferPolicy::Lossless);
         // Use up the ready chunks, then pretend to be inside the wait (a signal handler).
         sink.next_chunk.store(INITIAL_CHUNKS, Ordering::Relaxed);
-        let _ = STALL.try_with(|s| s.set((0, 0, 0, true)));
+        let _ = local().map(|s| s.stall.set((0, 0, 0, true)));
         assert!(!sink.write(&DispatchEndRecord::default()));
         assert_eq!(sink.losses(LossReason::WriterBehind), 1);
         Sink::reset_thread_cursor();

@@ -25,9 +25,13 @@
 //! (RSS 128 MiB; anonymous 12 MiB + 16 B per dispatch) (`--soak-dispatches 0` skips).
 //!
 //! HIP API: `hip_api_loop` (a cheap HIP call, `hipGetDevice`, in a loop timed by the program
-//! itself) without the tool and under the interception library with HIP API tracing (HIP 5.2's
-//! callback hooks), also with the hooks registered but collection paused (`--selected-regions`
-//! never resumed), which isolates HIP's own cost of calling a tracer: ns per call and the ratio.
+//! itself) without the tool and under the interception library with HIP API tracing, also with the
+//! hooks registered but collection paused (`--selected-regions` never resumed), which isolates
+//! HIP's own cost of calling a tracer: wall and calling-thread CPU ns per call, the ratios and the
+//! ns tracing adds. Twice: the host's HIP 5.2 (roctracer's callbacks) and, inside the Debian sid
+//! chroot (`rocprof_test_inputs::sid`), HIP 6.4 (`fixtures/hip6/hip6_api_loop`, the
+//! `hipRegisterTracerCallback` protocol); without the chroot the HIP 6.4 figures are skipped and the
+//! output says so.
 //!
 //! HSA API: `hsa_api_loop` (`hsa_signal_load_relaxed`, then `hsa_agent_get_info`, in a loop timed
 //! by the program itself) without the tool and under the interception library with HSA API tracing
@@ -41,7 +45,8 @@
 //!
 //! Usage: `rocprof-bench [--dispatches N] [--runs R] [--rows M] [--hip-calls C] [--hsa-calls C]
 //! [--convert-records K] [--convert-mix kernel|sys] [--soak-dispatches N] [--soak-cycles C]
-//! [--api-only] [--soak-only] [--pc-sampling-only]` (`--api-only`: only the HSA and HIP API figures;
+//! [--api-only] [--hip-only] [--soak-only] [--pc-sampling-only]` (`--api-only`: only the HSA and HIP API
+//! figures; `--hip-only`: only the HIP ones;
 //! `--soak-only`: only the soak; `--pc-sampling-only`: only the PC-sampling figures).
 
 #![forbid(unsafe_code)]
@@ -95,6 +100,12 @@ fn main() -> Result<()> {
     if args.iter().any(|a| a == "--soak-only") {
         if let Some(stage) = stage("rocprof-bench") {
             soak(&stage, arg(&args, "--soak-dispatches", 125_000)?, arg(&args, "--soak-cycles", 10_000)?)?;
+        }
+        return Ok(());
+    }
+    if args.iter().any(|a| a == "--hip-only") {
+        if let Some(stage) = stage("rocprof-bench") {
+            hip_api_overhead(&stage, runs, hip_calls)?;
         }
         return Ok(());
     }
@@ -496,11 +507,6 @@ fn dir_bytes(dir: &std::path::Path) -> u64 {
         .sum()
 }
 
-/// The `ns-per-call:` figure `hip_api_loop` prints.
-fn ns_per_call(stdout: &str) -> Option<f64> {
-    stdout.lines().find_map(|l| l.strip_prefix("ns-per-call: ")).and_then(|v| v.trim().parse().ok())
-}
-
 /// Per-call cost of HSA API tracing, best of `runs` runs each, for two cheap functions: wall
 /// time per call, and the calling thread's CPU time per call (which other load on the machine
 /// does not inflate); first on the machine as it is ("idle"), then loaded by the benchmark itself
@@ -514,11 +520,11 @@ fn hsa_api_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64) -> Result
         stdout.lines().find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().parse().ok())
     };
     println!(
-        "HSA API tracing overhead: {calls} calls (x3) on hsa-sim gfx90a, best of {runs} runs each (wall / thread CPU)"
+        "HSA API tracing overhead: {calls} calls (x3) on hsa-sim gfx90a, best of {runs} runs each (wall / calling thread's CPU / all threads' CPU)"
     );
-    // (wall, cpu, most stall ns of a run, longest single wait ns)
-    let measure = |api: &str, traced: bool| -> Result<(f64, f64, u64, u64)> {
-        let (mut wall, mut cpu, mut stall, mut longest) = (f64::MAX, f64::MAX, 0u64, 0u64);
+    // (wall, cpu, all threads' cpu, most stall ns of a run, longest single wait ns)
+    let measure = |api: &str, traced: bool| -> Result<(f64, f64, f64, u64, u64)> {
+        let (mut wall, mut cpu, mut proc, mut stall, mut longest) = (f64::MAX, f64::MAX, f64::MAX, 0u64, 0u64);
         for _ in 0..runs {
             let cap = scratch("bench-hsa");
             let mut env = stage.sim_env("gfx90a");
@@ -553,8 +559,9 @@ fn hsa_api_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64) -> Result
             let _ = std::fs::remove_dir_all(&cap);
             wall = wall.min(figure(&r.stdout, "ns-per-call: ").context("hsa_api_loop printed no ns-per-call")?);
             cpu = cpu.min(figure(&r.stdout, "cpu-ns-per-call: ").context("hsa_api_loop printed no cpu-ns-per-call")?);
+            proc = proc.min(figure(&r.stdout, "process-cpu-ns-per-call: ").context("no process-cpu-ns-per-call")?);
         }
-        Ok((wall, cpu, stall, longest))
+        Ok((wall, cpu, proc, stall, longest))
     };
     for loaded in [false, true] {
         let _load = loaded.then(|| rocprof_e2e::Load::start(2));
@@ -563,14 +570,16 @@ fn hsa_api_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64) -> Result
             if loaded { "loaded (2 busy threads more than cores + a syncing disk writer):" } else { "idle:" }
         );
         for api in ["hsa_signal_load_relaxed", "hsa_agent_get_info"] {
-            let (plain, plain_cpu, _, _) = measure(api, false)?;
-            let (traced, traced_cpu, stall, longest) = measure(api, true)?;
+            let (plain, plain_cpu, plain_proc, _, _) = measure(api, false)?;
+            let (traced, traced_cpu, traced_proc, stall, longest) = measure(api, true)?;
             println!(
-                "    {api:<24} without the tool {plain:>6.1} / {plain_cpu:>6.1} ns per call, HSA API tracing {traced:>6.1} / {traced_cpu:>6.1} ns per call: ratio {:.1}x / {:.1}x, {:+.1} / {:+.1} ns per call; every call recorded, waits for capture space at most {:.1} ms per run (longest {:.1} ms)",
+                "    {api:<24} without the tool {plain:>6.1} / {plain_cpu:>6.1} / {plain_proc:>6.1} ns per call, HSA API tracing {traced:>6.1} / {traced_cpu:>6.1} / {traced_proc:>6.1} ns per call: ratio {:.1}x / {:.1}x / {:.1}x, added {:+.1} / {:+.1} / {:+.1} ns per call; every call recorded, waits for capture space at most {:.1} ms per run (longest {:.1} ms)",
                 traced / plain,
                 traced_cpu / plain_cpu,
+                traced_proc / plain_proc,
                 traced - plain,
                 traced_cpu - plain_cpu,
+                traced_proc - plain_proc,
                 stall as f64 / 1e6,
                 longest as f64 / 1e6
             );
@@ -579,17 +588,55 @@ fn hsa_api_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64) -> Result
     Ok(())
 }
 
-/// Per-call cost of HIP API tracing, best of `runs` runs each.
+/// Which HIP the HIP API loop runs against.
+#[derive(Clone, Copy, PartialEq)]
+enum Hip {
+    /// The host's Debian 12 HIP 5.2 (`fixtures/hip_api_loop`, host hipcc): roctracer's callbacks.
+    V5,
+    /// Debian sid's HIP 6.4 in the sid chroot (`fixtures/hip6/hip6_api_loop`, hipcc 7): the
+    /// `hipRegisterTracerCallback` protocol.
+    V6,
+}
+
+/// Per-call cost of HIP API tracing for HIP 5.2 and HIP 6.4.
 fn hip_api_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64) -> Result<()> {
-    let app = stage.dir.join("fixtures").join("hip_api_loop");
+    hip_loop_overhead(stage, runs, calls, Hip::V5)?;
+    hip_loop_overhead(stage, runs, calls, Hip::V6)
+}
+
+/// Per-call cost of HIP API tracing with one HIP, best of `runs` runs each: `hipGetDevice` in a
+/// loop without the tool, with the hooks registered but collection paused, and traced (every call
+/// must be in the capture, nothing lost); wall time and the calling thread's CPU time per call,
+/// and what tracing adds to each.
+fn hip_loop_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64, hip: Hip) -> Result<()> {
+    use rocprof_test_inputs::sid;
+    let (label, app) = match hip {
+        Hip::V5 => ("HIP 5.2 (host, roctracer callbacks)", stage.dir.join("fixtures").join("hip_api_loop")),
+        Hip::V6 => (
+            "HIP 6.4 (sid chroot, hipRegisterTracerCallback)",
+            stage.dir.join("fixtures").join("hip6").join("hip6_api_loop"),
+        ),
+    };
+    let root = sid::root();
+    if hip == Hip::V6 && !sid::is_complete(&root) {
+        println!(
+            "HIP API tracing overhead, {label}: skipped (no complete sid chroot at {}; build it with `sudo cargo xtask sid`)",
+            root.display()
+        );
+        return Ok(());
+    }
     if !app.exists() {
-        println!("HIP API tracing overhead: skipped (hip_api_loop is not staged: hipcc missing)");
+        println!("HIP API tracing overhead, {label}: skipped ({} is not staged: hipcc missing)", app.display());
         return Ok(());
     }
     let n = calls.to_string();
     let intercept = stage.dir.join("librocprof_intercept.so").display().to_string();
-    let measure = |trace: Option<&str>| -> Result<f64> {
-        let mut best = f64::MAX;
+    let figure = |stdout: &str, key: &str| -> Option<f64> {
+        stdout.lines().find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().parse().ok())
+    };
+    // (wall, calling thread's CPU, whole process's CPU) ns per call.
+    let measure = |trace: Option<&str>| -> Result<(f64, f64, f64)> {
+        let (mut wall, mut cpu, mut proc) = (f64::MAX, f64::MAX, f64::MAX);
         for _ in 0..runs {
             let cap = scratch("bench-hip");
             let mut env = stage.sim_env("gfx90a");
@@ -599,14 +646,26 @@ fn hip_api_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64) -> Result
                 env.push(("ROCPROF_RS_CAPTURE_DIR".into(), cap.display().to_string()));
                 env.push(("ROCPROF_RS_TRACE".into(), trace.into()));
             }
-            let r = run(&app, &[&n], &env);
+            let r = match hip {
+                Hip::V5 => run(&app, &[&n], &env),
+                Hip::V6 => {
+                    // The environment through `env` inside the chroot, so that only the program
+                    // gets it: `LD_PRELOAD` on the command would load the library into `unshare`,
+                    // the shells and `chroot` too (a capture each). The stage first on
+                    // LD_LIBRARY_PATH (`sim_env`): HIP 6.4 loads hsa-sim.
+                    let mut cmd = sid::command(&root, &[&stage.dir], "/usr/bin/env");
+                    cmd.args(env.iter().map(|(k, v)| format!("{k}={v}"))).arg(&app).arg(&n);
+                    rocprof_e2e::run_command(cmd)
+                }
+            };
             if !r.status.success() {
-                bail!("hip_api_loop failed:\n{}", r.transcript());
+                bail!("{} failed:\n{}", app.display(), r.transcript());
             }
             if trace.is_some_and(|t| !t.contains("selected_regions")) {
                 let files = rocprof_e2e::find_files(&cap, ".rpcap");
                 let [file] = files.as_slice() else { bail!("expected one capture in {}", cap.display()) };
                 let c = rocprof_model::capture::read_capture(file)?;
+                // Only HIP domains are traced here.
                 let traced = c.trace.api_calls.len() as u64;
                 if traced < 3 * calls || c.trace.health.lost.total() != 0 {
                     bail!(
@@ -617,19 +676,33 @@ fn hip_api_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64) -> Result
                 }
             }
             let _ = std::fs::remove_dir_all(&cap);
-            best = best.min(ns_per_call(&r.stdout).context("hip_api_loop printed no ns-per-call")?);
+            wall = wall.min(figure(&r.stdout, "ns-per-call: ").context("the HIP loop printed no ns-per-call")?);
+            cpu = cpu.min(figure(&r.stdout, "cpu-ns-per-call: ").context("the HIP loop printed no cpu-ns-per-call")?);
+            proc = proc.min(figure(&r.stdout, "process-cpu-ns-per-call: ").context("no process-cpu-ns-per-call")?);
         }
-        Ok(best)
+        Ok((wall, cpu, proc))
     };
-    let plain = measure(None)?;
+    let (plain, plain_cpu, plain_proc) = measure(None)?;
     let paused = measure(Some("hip_runtime,hip_compiler,selected_regions"))?;
     let traced = measure(Some("hip_runtime,hip_compiler"))?;
-    println!("HIP API tracing overhead: hipGetDevice x {calls} (x3) on hsa-sim gfx90a, HIP 5.2 hooks, best of {runs} runs each");
-    println!("  {:<52} {:>8.1} ns per call", "without the tool", plain);
-    for (label, v) in
+    println!(
+        "HIP API tracing overhead, {label}: hipGetDevice x {calls} (x3) on hsa-sim gfx90a, best of {runs} runs each \
+         (wall / calling thread's CPU / all threads' CPU)"
+    );
+    println!("  {:<40} {plain:>7.1} / {plain_cpu:>6.1} / {plain_proc:>6.1} ns per call", "without the tool");
+    for (what, (wall, cpu, proc)) in
         [("hooks registered, collection paused", paused), ("HIP API tracing (every call recorded)", traced)]
     {
-        println!("  {label:<52} {v:>8.1} ns per call  ratio {:.2}x  {:+.1} ns per call", v / plain, v - plain);
+        println!(
+            "  {what:<40} {wall:>7.1} / {cpu:>6.1} / {proc:>6.1} ns per call: ratio {:.2}x / {:.2}x / {:.2}x, \
+             added {:+.1} / {:+.1} / {:+.1} ns per call",
+            wall / plain,
+            cpu / plain_cpu,
+            proc / plain_proc,
+            wall - plain,
+            cpu - plain_cpu,
+            proc - plain_proc
+        );
     }
     Ok(())
 }

@@ -33,6 +33,7 @@ use rocprof_model::api::ApiDomain;
 
 use crate::api::{self, Call, Level};
 use crate::state;
+use crate::thread::{self, Thread};
 
 pub mod v5;
 pub mod v6;
@@ -117,9 +118,12 @@ fn ensure_named(compiler: bool, op: u32, name: impl FnOnce() -> &'static str) {
 }
 
 /// Writes the record of a finished HIP call. `name` gives the operation's name (asked for once
-/// per capture); `ret` is the return value's raw bits; `args` the argument words.
+/// per capture); `ret` is the return value's raw bits; `args` the argument words; `t` the calling
+/// thread's state ([`crate::thread::current`]).
 #[inline]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn record(
+    t: Option<&Thread>,
     compiler: bool,
     op: u32,
     name: impl FnOnce() -> &'static str,
@@ -129,7 +133,7 @@ pub(crate) fn record(
     args: &[u64],
 ) {
     ensure_named(compiler, op, name);
-    api::record(domain_of(compiler), op, call, end, ret, args, 0);
+    api::record_on(t, domain_of(compiler), op, call, end, ret, args, 0);
 }
 
 /// True when a call of this domain is to be recorded now (domain enabled, tool active,
@@ -274,12 +278,13 @@ pub(crate) fn traced<R: Word>(slot: usize, stream: u64, args: &[u64], f: impl Fn
     if !recording(s.compiler) {
         return f();
     }
-    let call = api::enter(Level::Runtime);
-    let prev_stream = api::set_stream(stream);
+    let t = thread::current();
+    let call = api::enter_on(t, Level::Runtime);
+    let prev_stream = api::set_stream_on(t, stream);
     let r = f();
-    api::set_stream(prev_stream);
-    let end = api::leave(&call);
-    record(s.compiler, s.index as u32, || s.name, &call, end, r.word(), args);
+    api::set_stream_on(t, prev_stream);
+    let end = api::leave_on(t, &call);
+    record(t, s.compiler, s.index as u32, || s.name, &call, end, r.word(), args);
     r
 }
 

@@ -29,6 +29,7 @@ use super::{lookup, Operation};
 use crate::api::{self, Call, Level};
 use crate::diag::Level as DiagLevel;
 use crate::guard::callback_guard;
+use crate::thread;
 
 /// Deepest nesting of HIP calls traced on one thread; deeper calls run untraced and count as
 /// dropped records.
@@ -51,20 +52,19 @@ struct Frame {
     prev_stream: u64,
 }
 
-/// This thread's frames and how many of them are in use (one thread-local: each access of one
-/// costs a `__tls_get_addr` call in a shared library).
-struct Frames {
+/// This thread's frames and how many of them are in use (part of [`crate::thread::Thread`]: one
+/// thread-local lookup per callback).
+pub(crate) struct Frames {
     frames: UnsafeCell<[Frame; DEPTH]>,
     top: Cell<usize>,
 }
 
-thread_local! {
-    static FRAMES: Frames = const { Frames { frames: UnsafeCell::new([const { Frame::EMPTY }; DEPTH]), top: Cell::new(0) } };
+impl Frames {
+    /// No call in progress.
+    pub(crate) const fn new() -> Frames {
+        Frames { frames: UnsafeCell::new([const { Frame::EMPTY }; DEPTH]), top: Cell::new(0) }
+    }
 }
-
-// No destructor (checked): exit handlers and TLS destructors of other code can still use it
-// (see `hip::v6`, HIP 6.4 calls from `__cxa_finalize`).
-const _: () = assert!(!std::mem::needs_drop::<Frames>());
 
 impl Frame {
     const EMPTY: Frame = Frame { data: [0; HIP_API_DATA_SIZE], call: None, id: 0, prev_stream: u64::MAX };
@@ -98,56 +98,54 @@ fn enter(id: u32) -> *mut c_void {
     let Some(op) = OPS.get(id as usize) else { return std::ptr::null_mut() };
     let compiler = op.compiler.load(Ordering::Relaxed) != 0;
     let recording = super::recording(compiler);
-    FRAMES
-        .try_with(|f| {
-            let top = f.top.get();
-            if top >= DEPTH {
-                // Not a capture-space loss: this call (and its exit) is simply not traced.
-                if let (true, Some(g)) = (recording, crate::state::global()) {
-                    g.sink.count_loss(rocprof_model::LossReason::HipNestingTooDeep);
-                }
-                return std::ptr::null_mut();
-            }
-            let call = recording.then(|| api::enter(Level::Runtime));
-            // SAFETY: frame `top` is this thread's and unused (`top` counts the frames in use);
-            // no other reference to it exists.
-            let frame = unsafe { &mut (*f.frames.get())[top] };
-            frame.call = call;
-            frame.id = id;
-            frame.prev_stream = u64::MAX;
-            let head =
-                hip_api_data_head_t { correlation_id: call.map_or(0, |c| c.id), phase: ACTIVITY_API_PHASE_ENTER };
-            // SAFETY: the record starts with the head (`hip_api_data_t`); `data` is 8-aligned.
-            unsafe { (frame.data.as_mut_ptr() as *mut hip_api_data_head_t).write(head) };
-            f.top.set(top + 1);
-            frame.data.as_mut_ptr() as *mut c_void
-        })
-        .unwrap_or(std::ptr::null_mut())
+    let Some(t) = thread::current() else { return std::ptr::null_mut() };
+    let f = &t.hip5;
+    let top = f.top.get();
+    if top >= DEPTH {
+        // Not a capture-space loss: this call (and its exit) is simply not traced.
+        if let (true, Some(g)) = (recording, crate::state::global()) {
+            g.sink.count_loss(rocprof_model::LossReason::HipNestingTooDeep);
+        }
+        return std::ptr::null_mut();
+    }
+    let call = recording.then(|| api::enter_on(Some(t), Level::Runtime));
+    // SAFETY: frame `top` is this thread's and unused (`top` counts the frames in use);
+    // no other reference to it exists.
+    let frame = unsafe { &mut (*f.frames.get())[top] };
+    frame.call = call;
+    frame.id = id;
+    frame.prev_stream = u64::MAX;
+    let head = hip_api_data_head_t { correlation_id: call.map_or(0, |c| c.id), phase: ACTIVITY_API_PHASE_ENTER };
+    // SAFETY: the record starts with the head (`hip_api_data_t`); `data` is 8-aligned.
+    unsafe { (frame.data.as_mut_ptr() as *mut hip_api_data_head_t).write(head) };
+    f.top.set(top + 1);
+    frame.data.as_mut_ptr() as *mut c_void
 }
 
 fn exit(id: u32) {
-    let _ = FRAMES.try_with(|f| {
-        let top = f.top.get();
-        if top == 0 {
-            return;
-        }
-        f.top.set(top - 1);
-        // SAFETY: frame `top - 1` is this thread's innermost frame, handed to HIP by `enter`; HIP
-        // is done with it (this is its exit notification).
-        let frame = unsafe { &mut (*f.frames.get())[top - 1] };
-        if frame.id != id {
-            crate::diag!(DiagLevel::Warning, "HIP callbacks out of order (id {} ended, {} expected)", id, frame.id);
-        }
-        if frame.prev_stream != u64::MAX {
-            api::set_stream(frame.prev_stream);
-        }
-        let Some(call) = frame.call.take() else { return };
-        let end = api::leave(&call);
-        let op = &OPS[frame.id as usize];
-        let mut words = [0u64; rocprof_model::api::MAX_API_ARGS];
-        let n = copy_args(op, &frame.data, &mut words);
-        super::record(op.compiler.load(Ordering::Relaxed) != 0, frame.id, || op.name(), &call, end, 0, &words[..n]);
-    });
+    let Some(t) = thread::current() else { return };
+    let f = &t.hip5;
+    let top = f.top.get();
+    if top == 0 {
+        return;
+    }
+    f.top.set(top - 1);
+    // SAFETY: frame `top - 1` is this thread's innermost frame, handed to HIP by `enter`; HIP
+    // is done with it (this is its exit notification).
+    let frame = unsafe { &mut (*f.frames.get())[top - 1] };
+    if frame.id != id {
+        crate::diag!(DiagLevel::Warning, "HIP callbacks out of order (id {} ended, {} expected)", id, frame.id);
+    }
+    if frame.prev_stream != u64::MAX {
+        api::set_stream_on(Some(t), frame.prev_stream);
+    }
+    let Some(call) = frame.call.take() else { return };
+    let end = api::leave_on(Some(t), &call);
+    let op = &OPS[frame.id as usize];
+    let mut words = [0u64; rocprof_model::api::MAX_API_ARGS];
+    let n = copy_args(op, &frame.data, &mut words);
+    let compiler = op.compiler.load(Ordering::Relaxed) != 0;
+    super::record(Some(t), compiler, frame.id, || op.name(), &call, end, 0, &words[..n]);
 }
 
 /// The API callback (`activity_rtapi_callback_t`), registered only for functions with a stream
@@ -173,18 +171,18 @@ pub unsafe extern "C" fn api_callback(_domain: u32, id: u32, data: *const c_void
         // SAFETY: the record is HIP_API_DATA_SIZE bytes; `off - 1` is the stream member's offset
         // inside it (from the layout table), 8-byte aligned.
         let stream = unsafe { *((data as *const u8).add(usize::from(off) - 1) as *const u64) };
-        let _ = FRAMES.try_with(|f| {
-            let top = f.top.get();
-            if top == 0 {
-                return;
-            }
-            // SAFETY: the innermost frame belongs to this call (HIP calls `fun` between our
-            // `enter` and `exit` for the same id), owned by this thread.
-            let frame = unsafe { &mut (*f.frames.get())[top - 1] };
-            if frame.id == id {
-                frame.prev_stream = api::set_stream(stream);
-            }
-        });
+        let Some(t) = thread::current() else { return };
+        let f = &t.hip5;
+        let top = f.top.get();
+        if top == 0 {
+            return;
+        }
+        // SAFETY: the innermost frame belongs to this call (HIP calls `fun` between our
+        // `enter` and `exit` for the same id), owned by this thread.
+        let frame = unsafe { &mut (*f.frames.get())[top - 1] };
+        if frame.id == id {
+            frame.prev_stream = api::set_stream_on(Some(t), stream);
+        }
     })
 }
 

@@ -35,6 +35,7 @@ use super::{lookup, Operation};
 use crate::api::{self, Call, Level};
 use crate::diag::Level as DiagLevel;
 use crate::guard::callback_guard;
+use crate::thread;
 
 /// Deepest nesting of HIP calls traced on one thread; deeper calls run untraced and are counted as
 /// `hip_nesting_too_deep`.
@@ -58,20 +59,20 @@ const NO_STREAM: u64 = u64::MAX;
 /// What we know about each HIP API id (layouts index `HIP_PROF_OPS_6_4`).
 static OPS: [Operation; MAX_IDS] = [const { Operation::new() }; MAX_IDS];
 
-/// This thread's calls in progress and how many of them there are (one thread-local, constant
-/// initialised and without destructor: usable at exit, after the thread's other TLS is gone).
-struct Frames {
+/// This thread's calls in progress and how many of them there are (part of
+/// [`crate::thread::Thread`], which is constant initialised and without destructor: usable at
+/// exit, after the thread's other TLS is gone).
+pub(crate) struct Frames {
     calls: UnsafeCell<[Option<Call>; DEPTH]>,
     top: Cell<usize>,
 }
 
-thread_local! {
-    static FRAMES: Frames = const { Frames { calls: UnsafeCell::new([None; DEPTH]), top: Cell::new(0) } };
+impl Frames {
+    /// No call in progress.
+    pub(crate) const fn new() -> Frames {
+        Frames { calls: UnsafeCell::new([None; DEPTH]), top: Cell::new(0) }
+    }
 }
-
-// No destructor: the thread-local is never torn down, so HIP calls made from exit handlers (after
-// the thread's TLS destructors ran) still find it.
-const _: () = assert!(!std::mem::needs_drop::<Frames>());
 
 /// The tracer callback HIP calls at the start of every API call (and with its activity probes).
 ///
@@ -100,25 +101,22 @@ unsafe fn begin(id: u32, t: *mut TraceData) -> c_int {
     if !super::recording(compiler) {
         return -1;
     }
-    let opened = FRAMES.try_with(|f| {
-        let top = f.top.get();
-        if top >= DEPTH {
-            return None;
-        }
-        let call = api::enter(Level::Runtime);
-        // SAFETY: frame `top` is this thread's and unused (`top` counts the frames in use); no
-        // other reference to the array exists while this closure runs.
-        unsafe { (*f.calls.get())[top] = Some(call) };
-        f.top.set(top + 1);
-        Some((top, call.id))
-    });
-    let Ok(Some((frame, correlation_id))) = opened else {
+    let Some(th) = thread::current() else { return -1 };
+    let f = &th.hip6;
+    let frame = f.top.get();
+    if frame >= DEPTH {
         // Not a capture-space loss: this call (and its exit) is simply not traced.
-        if let (Ok(None), Some(g)) = (opened, crate::state::global()) {
+        if let Some(g) = crate::state::global() {
             g.sink.count_loss(rocprof_model::LossReason::HipNestingTooDeep);
         }
         return -1;
-    };
+    }
+    let call = api::enter_on(Some(th), Level::Runtime);
+    // SAFETY: frame `frame` is this thread's and unused (`top` counts the frames in use); no
+    // other reference to the array exists.
+    unsafe { (*f.calls.get())[frame] = Some(call) };
+    f.top.set(frame + 1);
+    let correlation_id = call.id;
     let head = hip_api_data_head_t { correlation_id, phase: frame as u32 };
     // SAFETY: `t` is valid for writes of the whole record (caller); the record starts with
     // `hip_api_data_t`, whose head is the correlation id and the phase. Raw writes: no reference
@@ -148,7 +146,7 @@ unsafe extern "C" fn phase_enter(id: u32, t: *mut TraceData) {
         // record, which HIP filled before calling us; `phase_data` is ours (set by `begin`).
         unsafe {
             let stream = (t as *const u8).add(usize::from(off) - 1).cast::<u64>().read_unaligned();
-            (&raw mut (*t).phase_data).write(api::set_stream(stream));
+            (&raw mut (*t).phase_data).write(api::set_stream_on(thread::current(), stream));
         }
     })
 }
@@ -162,33 +160,24 @@ unsafe extern "C" fn phase_exit(id: u32, t: *mut TraceData) {
         // SAFETY: `begin` wrote the head and `phase_data`; HIP does not write either.
         let (head, prev_stream) =
             unsafe { ((t as *const hip_api_data_head_t).read_unaligned(), (&raw const (*t).phase_data).read()) };
+        let Some(th) = thread::current() else { return };
         if prev_stream != NO_STREAM {
-            api::set_stream(prev_stream);
+            api::set_stream_on(Some(th), prev_stream);
         }
         let frame = head.phase as usize;
-        let call = FRAMES
-            .try_with(|f| {
-                let top = f.top.get();
-                if frame >= top {
-                    return None;
-                }
-                if frame + 1 != top {
-                    crate::diag!(
-                        DiagLevel::Warning,
-                        "HIP tracer calls out of order (frame {} ended, {} open)",
-                        frame,
-                        top
-                    );
-                }
-                f.top.set(frame);
-                // SAFETY: frame `frame` is this thread's and in use (below `top`); no other
-                // reference to the array exists while this closure runs.
-                unsafe { (*f.calls.get())[frame].take() }
-            })
-            .ok()
-            .flatten();
-        let Some(call) = call else { return };
-        let end = api::leave(&call);
+        let f = &th.hip6;
+        let top = f.top.get();
+        if frame >= top {
+            return;
+        }
+        if frame + 1 != top {
+            crate::diag!(DiagLevel::Warning, "HIP tracer calls out of order (frame {} ended, {} open)", frame, top);
+        }
+        f.top.set(frame);
+        // SAFETY: frame `frame` is this thread's and in use (below `top`); no other reference to
+        // the array exists.
+        let Some(call) = (unsafe { (*f.calls.get())[frame].take() }) else { return };
+        let end = api::leave_on(Some(th), &call);
         let Some(op) = OPS.get(id as usize) else { return };
         let mut words = [0u64; rocprof_model::api::MAX_API_ARGS];
         let layout = op.layout.load(Ordering::Relaxed);
@@ -205,7 +194,8 @@ unsafe extern "C" fn phase_exit(id: u32, t: *mut TraceData) {
                 )
             },
         };
-        super::record(op.compiler.load(Ordering::Relaxed) != 0, id, || op.name(), &call, end, 0, &words[..n]);
+        let compiler = op.compiler.load(Ordering::Relaxed) != 0;
+        super::record(Some(th), compiler, id, || op.name(), &call, end, 0, &words[..n]);
     })
 }
 

@@ -10,8 +10,9 @@
 //! AMD extension table, whose entries are ordered differently, maps its entries onto the newest
 //! ids by name in the generated list.
 //!
-//! Per call (the hot path): one relaxed load of the next function, one lifecycle check, a
-//! correlation id (one atomic add), two timestamp reads, the thread's correlation context, and one
+//! Per call (the hot path): one relaxed load of the next function, one lifecycle check, one
+//! thread-local lookup ([`crate::thread`]), a correlation id (from the thread's block), two
+//! timestamp reads, the thread's correlation context, and one
 //! record of `8 * (10 + args)` bytes written in place into the capture (no formatting, no lock,
 //! no allocation, no system call). Arguments are copied as raw words ([`Arg`]).
 //!
@@ -28,6 +29,7 @@ use rocprof_model::api::ApiDomain;
 
 use crate::api::{self, Level};
 use crate::state;
+use crate::thread::{self, Thread};
 
 // Generated code keeps the generator's layout (one entry per line).
 #[rustfmt::skip]
@@ -211,9 +213,9 @@ impl Ret for bool {
 /// unwind through the runtime's frames), so it is caught: tracing stops, the call's result
 /// stands.
 #[inline(always)]
-fn finish<const SLOT: usize>(call: &api::Call, end: u64, ret: u64, args: &[u64]) {
+fn finish<const SLOT: usize>(t: Option<&Thread>, call: &api::Call, end: u64, ret: u64, args: &[u64]) {
     let (domain, op) = const { split(SLOT) };
-    if catch_unwind(AssertUnwindSafe(|| api::record(domain, op, call, end, ret, args, 0))).is_err() {
+    if catch_unwind(AssertUnwindSafe(|| api::record_on(t, domain, op, call, end, ret, args, 0))).is_err() {
         state::disable();
     }
 }
@@ -255,11 +257,12 @@ macro_rules! wrappers {
                 // SAFETY: forwarding the caller's arguments under the same contract.
                 return unsafe { f($($a),*) };
             }
-            let call = api::enter(Level::Hsa);
+            let t = thread::current();
+            let call = api::enter_on(t, Level::Hsa);
             // SAFETY: as above.
             let r = unsafe { f($($a),*) };
-            let end = api::leave(&call);
-            finish::<SLOT>(&call, end, r.word(), &[$($a.word()),*]);
+            let end = api::leave_on(t, &call);
+            finish::<SLOT>(t, &call, end, r.word(), &[$($a.word()),*]);
             r
         }
 

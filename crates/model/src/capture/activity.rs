@@ -73,6 +73,32 @@ impl ApiCallRecord {
     }
 }
 
+// The header is a whole number of words (the word encoder below relies on it).
+const _: () = assert!(ApiCallRecord::BODY_SIZE == 72);
+
+impl ApiCallRecord {
+    /// The header's part of the record body as little-endian words, with `nargs` argument words
+    /// to follow (the argument words come next in the body). The same bytes as
+    /// [`ApiCallRecord::write_with_args`] writes, built in registers, so the writer can checksum
+    /// them ([`super::record_checksum_words`]) and store them without reading back narrower
+    /// stores.
+    #[inline(always)]
+    pub fn header_words(&self, nargs: usize) -> [u64; 9] {
+        let pair = |lo: u32, hi: u32| u64::from(lo) | u64::from(hi) << 32;
+        [
+            self.correlation_id,
+            self.ancestor_id,
+            self.external_id,
+            self.start,
+            self.end,
+            self.ret,
+            pair(self.domain, self.operation),
+            pair(self.tid, nargs as u32),
+            pair(self.message, self.flags),
+        ]
+    }
+}
+
 /// Appends a whole API-call record (cold paths and tests; the interception library writes in
 /// place with [`ApiCallRecord::write_with_args`]). `h.nargs` is set from `args`.
 pub fn push_api_call(out: &mut Vec<u8>, h: &ApiCallRecord, args: &[u64]) {
@@ -472,6 +498,34 @@ impl ActivityEvents {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn header_words_and_arguments_are_the_bytes_write_with_args_writes() {
+        let h = ApiCallRecord {
+            correlation_id: 0x0102_0304_0506_0708,
+            ancestor_id: 2,
+            external_id: 3,
+            start: 4,
+            end: 5,
+            ret: u64::MAX - 1,
+            domain: 0xA1,
+            operation: 0xB2,
+            tid: 0xC3,
+            nargs: 0,
+            message: 0xD4,
+            flags: 0xE5,
+        };
+        for n in [0usize, 1, 5, MAX_API_ARGS] {
+            let args: Vec<u64> = (0..n as u64).map(|i| i * 0x1111 + 7).collect();
+            let words: Vec<u64> = h.header_words(n).into_iter().chain(args.iter().copied()).collect();
+            let mut rec = Vec::new();
+            push_api_call(&mut rec, &h, &args);
+            let body: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            assert_eq!(&rec[FRAME_SIZE..], &body[..], "{n} arguments");
+            let sum = u32::from_le_bytes(rec[4..8].try_into().unwrap());
+            assert_eq!(super::super::record_checksum_words(words.iter().copied()), sum);
+        }
+    }
 
     #[test]
     fn ticks_interpolate_between_sync_points_and_extrapolate_outside() {

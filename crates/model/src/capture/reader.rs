@@ -69,7 +69,7 @@ pub enum Error {
         marker: u32,
     },
     /// A format version this reader does not know.
-    #[error("capture format version {found} is not supported (this build reads version {VERSION})")]
+    #[error("capture format version {found} is not supported (this build reads versions 2 to {VERSION})")]
     UnsupportedVersion {
         /// The version found.
         found: u32,
@@ -248,7 +248,7 @@ enum Frame {
     Damaged,
 }
 
-fn frame_at(b: &[u8], off: usize) -> Frame {
+fn frame_at(b: &[u8], off: usize, sum: Checksum) -> Frame {
     let word = u32_at(b, off);
     if word == 0 {
         return Frame::Uncommitted;
@@ -258,7 +258,7 @@ fn frame_at(b: &[u8], off: usize) -> Frame {
     if size < FRAME_SIZE || size & 7 != 0 || off + size > b.len() || !body_size_is_plausible(kind, size - FRAME_SIZE) {
         return Frame::Damaged;
     }
-    if u32_at(b, off + 4) != record_checksum(&b[off + FRAME_SIZE..off + size]) {
+    if u32_at(b, off + 4) != sum(&b[off + FRAME_SIZE..off + size]) {
         return Frame::Damaged;
     }
     Frame::Intact { kind, size }
@@ -268,11 +268,11 @@ fn frame_at(b: &[u8], off: usize) -> Frame {
 /// uncommitted frame, calling `f(kind, body)` for each intact record (`f` returns false for a
 /// kind or body it cannot decode). A damaged record is skipped by a resync to the next intact
 /// frame, so it costs only itself (and whatever bytes around it are damaged too).
-fn walk(b: &[u8], mut f: impl FnMut(u16, &[u8]) -> bool) -> Walked {
+fn walk(b: &[u8], sum: Checksum, mut f: impl FnMut(u16, &[u8]) -> bool) -> Walked {
     let mut w = Walked::default();
     let mut off = 0usize;
     while off + FRAME_SIZE <= b.len() {
-        match frame_at(b, off) {
+        match frame_at(b, off, sum) {
             Frame::Uncommitted => {
                 w.torn = b[off..].iter().any(|&x| x != 0);
                 return w;
@@ -290,7 +290,7 @@ fn walk(b: &[u8], mut f: impl FnMut(u16, &[u8]) -> bool) -> Walked {
                 // record's body, so only an intact frame ends the search.
                 w.damaged += 1;
                 off += 8;
-                while off + FRAME_SIZE <= b.len() && !matches!(frame_at(b, off), Frame::Intact { .. }) {
+                while off + FRAME_SIZE <= b.len() && !matches!(frame_at(b, off, sum), Frame::Intact { .. }) {
                     off += 8;
                 }
                 if off + FRAME_SIZE > b.len() {
@@ -418,7 +418,12 @@ pub struct CaptureReader<R> {
     incomplete: Incomplete,
     expected_events: u64,
     pc: super::pcsamp::PcSamples,
+    /// The record checksum of the file's format version.
+    checksum: Checksum,
 }
+
+/// A record checksum function ([`record_checksum_of`]).
+type Checksum = fn(&[u8]) -> u32;
 
 impl<R> std::fmt::Debug for CaptureReader<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -477,9 +482,9 @@ impl<R: ReadAt> CaptureReader<R> {
             return Err(Error::BadEndian { marker });
         }
         let version = u32_at(&h, header::VERSION);
-        if version != VERSION {
+        let Some(checksum) = record_checksum_of(version) else {
             return Err(Error::UnsupportedVersion { found: version });
-        }
+        };
         let header_size = u32_at(&h, header::HEADER_SIZE) as usize;
         let chunk_size = u32_at(&h, header::CHUNK_SIZE) as usize;
         let cmd_len = u32_at(&h, header::CMDLINE_LEN) as usize;
@@ -596,6 +601,7 @@ impl<R: ReadAt> CaptureReader<R> {
             out: VecDeque::new(),
             incomplete: Incomplete::Drop,
             expected_events: 0,
+            checksum,
         })
     }
 
@@ -643,11 +649,11 @@ impl<R: ReadAt> CaptureReader<R> {
         self.load(off, len)?;
         let mut defs = std::mem::take(&mut self.defs);
         // The agent section is walked once, here; chunks are counted in pass 2.
-        walk(&self.buf, |kind, body| defs.decode(kind, body, strings)).count_into(&mut self.info.health);
+        walk(&self.buf, self.checksum, |kind, body| defs.decode(kind, body, strings)).count_into(&mut self.info.health);
         for i in 0..self.chunks.len() {
             let c = self.chunks[i];
             self.load(c.offset, c.len)?;
-            walk(&self.buf[CHUNK_HEADER_SIZE..], |kind, body| defs.decode(kind, body, strings));
+            walk(&self.buf[CHUNK_HEADER_SIZE..], self.checksum, |kind, body| defs.decode(kind, body, strings));
         }
         self.expected_events = defs.events;
         self.pc = std::mem::take(&mut defs.pc);
@@ -789,7 +795,7 @@ impl<R: ReadAt> CaptureReader<R> {
         let ev = &mut self.events;
         let domain = self.domain;
         let keep = self.incomplete == Incomplete::Keep;
-        let walked = walk(&self.buf[CHUNK_HEADER_SIZE..], |kind, body| {
+        let walked = walk(&self.buf[CHUNK_HEADER_SIZE..], self.checksum, |kind, body| {
             let ok = match RecordKind::from_u16(kind) {
                 Some(RecordKind::DispatchBegin) => {
                     fixed::<DispatchBeginRecord>(body).map(|b| match ev.ends.remove(&b.dispatch_id) {
