@@ -133,9 +133,8 @@ pub(crate) fn enter_on(t: Option<&Thread>, level: Level) -> Call {
 /// ROCTx range as one record under its opening call's id, and the thread's context is unchanged.
 #[inline]
 pub fn enter_closing() -> Call {
-    let (ancestor, prev_parent, prev_runtime, external) = CTX
-        .try_with(|c| (c.innermost.get(), c.parent.get(), c.runtime.get(), c.external.get()))
-        .unwrap_or((0, 0, 0, 0));
+    let (ancestor, prev_parent, prev_runtime, external) =
+        ctx().map_or((0, 0, 0, 0), |c| (c.innermost.get(), c.parent.get(), c.runtime.get(), c.external.get()));
     Call { id: 0, ancestor, external, start: timer::now(), prev_parent, prev_runtime }
 }
 
