@@ -41,11 +41,13 @@ fn rocblas_sgemm_dgemm_hgemm_and_gemm_ex_f16_bf16_compute_the_host_gemm_on_gfx90
     );
 }
 
-// gemm_ex f16/bf16 -> f32 on gfx1100 still stops at `v_mov_b16` (a true16 VALU move, not a matrix
-// instruction); see the README of fixtures/hip6.
 #[test]
-fn rocblas_sgemm_dgemm_and_hgemm_compute_the_host_gemm_on_gfx1100() {
-    gemms_on("rocblas_sgemm_dgemm_and_hgemm_compute_the_host_gemm_on_gfx1100", "gfx1100", "sgemm,dgemm,hgemm");
+fn rocblas_sgemm_dgemm_hgemm_and_gemm_ex_f16_bf16_compute_the_host_gemm_on_gfx1100() {
+    gemms_on(
+        "rocblas_sgemm_dgemm_hgemm_and_gemm_ex_f16_bf16_compute_the_host_gemm_on_gfx1100",
+        "gfx1100",
+        "sgemm,dgemm,hgemm,gemm_ex_f16,gemm_ex_bf16",
+    );
 }
 
 /// Runs the hand-written builtin kernels on `gpu` and checks every kernel's `wrong=0` line.
