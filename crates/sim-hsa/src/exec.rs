@@ -468,12 +468,13 @@ mod runtime_tests {
         assert!(out.iter().all(|&v| v == 0x1234_5678), "fill wrote {:x?}", &out[..8]);
         assert_eq!(STATS.executed.load(Ordering::Relaxed), executed + 1);
 
-        // v_mfma_f32_32x32x1_2b_f32 a[0:31], v0, v0, a[0:31] over the kernel's first 8 bytes.
+        // v_mfma_f32_16x16x8_xf32 a[0:3], v[0:1], v[0:1], a[0:3] (llvm-mc-21 -mcpu=gfx942; xf32 is not
+        // implemented yet) over the kernel's first 8 bytes.
         let obj = rocprof_isa::CodeObject::parse(&elf).unwrap();
         let entry = obj.symbols.iter().find(|s| s.name == "fill").unwrap().value;
         let file_off = (entry - obj.text.0 + obj.text_offset) as usize;
         let mut patched = elf;
-        patched[file_off..file_off + 8].copy_from_slice(&[0x00, 0x80, 0xc0, 0xd3, 0x00, 0x01, 0x02, 0x04]);
+        patched[file_off..file_off + 8].copy_from_slice(&[0x00, 0x80, 0xbe, 0xd3, 0x00, 0x01, 0x02, 0x04]);
         let bad = load(gpu, patched, "fill");
         let unimplemented = STATS.unimplemented.load(Ordering::Relaxed);
         let fallback = STATS.fallback.load(Ordering::Relaxed);
@@ -484,8 +485,8 @@ mod runtime_tests {
         let report = LAST_REPORT.lock().unwrap().clone();
         for want in [
             "kernel fill",
-            "unimplemented instruction `v_mfma_f32_32x32x1_2b_f32`",
-            "d3c08000 04020100",
+            "unimplemented instruction `v_mfma_f32_16x16x8_xf32`",
+            "d3be8000 04020100",
             "(entry+0x0)",
             "workgroup 0 wave 0",
             "timing-only model",
