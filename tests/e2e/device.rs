@@ -4,7 +4,9 @@
 //!   (`fixtures/hip/printf_check.h`) compare the device's lines with the same lines formatted by the
 //!   host's C library; here the printed text must also reach the program's stdout.
 //! * `hipLaunchCooperativeKernel` and grid-wide barriers (`fixtures/hip/cooperative_check.h`): HIP sees
-//!   cooperative queues, and hsa-sim runs a cooperative queue's grid with every workgroup resident.
+//!   cooperative queues, and hsa-sim runs a cooperative queue's grid with every workgroup resident; where
+//!   the device library syncs with global wave sync (`ds_gws_barrier`: HIP 6.4 on gfx90a, HIP 5.2) the
+//!   GWS resources ROCclr initialises outlive the init dispatch.
 //!
 //! Every dispatch must have executed (no timing-only fallback).
 
@@ -91,6 +93,20 @@ fn hip6_cooperative_grid_barriers_exchange_values_between_blocks_on_every_target
     let Some((root, app)) = hip6_fixture(&stage, "hip6_cooperative", test) else { return };
     for gpu in rocprof_test_inputs::sid::HIP6_TARGETS {
         run_checked(&stage, &root, &app, gpu, &["2"], None);
+    }
+}
+
+// HIP 5.2's device library waits in `ds_gws_barrier` on both of its targets.
+#[test]
+fn hip_cooperative_grid_barriers_exchange_values_between_blocks_on_gfx90a_and_gfx1030() {
+    let test = "hip_cooperative_grid_barriers_exchange_values_between_blocks_on_gfx90a_and_gfx1030";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.hip_fixture("hip_cooperative", test) else { return };
+    for gpu in ["gfx90a", "gfx1030"] {
+        let r = run(&app, &["2"], &stage.sim_env(gpu));
+        assert!(r.status.success(), "{gpu}: hip_cooperative failed:\n{}", r.transcript());
+        assert!(r.stdout.contains("hip_cooperative: ok"), "{gpu}:\n{}", r.transcript());
+        assert!(!r.stderr.contains("falls back"), "{gpu}: a dispatch fell back:\n{}", r.transcript());
     }
 }
 
