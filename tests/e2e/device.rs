@@ -4,7 +4,9 @@
 //!   (`fixtures/hip/printf_check.h`) compare the device's lines with the same lines formatted by the
 //!   host's C library; here the printed text must also reach the program's stdout.
 //! * `hipLaunchCooperativeKernel` and grid-wide barriers (`fixtures/hip/cooperative_check.h`): HIP sees
-//!   cooperative queues, and hsa-sim runs a cooperative queue's grid with every workgroup resident.
+//!   cooperative queues, and hsa-sim runs a cooperative queue's grid with every workgroup resident; where
+//!   the device library syncs with global wave sync (`ds_gws_barrier`: HIP 6.4 on gfx90a, HIP 5.2) the
+//!   GWS resources ROCclr initialises outlive the init dispatch.
 //!
 //! Every dispatch must have executed (no timing-only fallback).
 
@@ -81,28 +83,47 @@ fn hip_device_printf_check_fails_when_execution_is_off() {
     assert_eq!(device_lines(&r.stdout), 0, "{}", r.transcript());
 }
 
-// gfx90a is left out: its `__ockl_grid_sync` (and HIP's `__amd_rocclr_gwsInit`) use the global wave
-// sync instructions `ds_gws_init`/`ds_gws_barrier`, which the interpreter does not implement yet; on
-// gfx942, gfx1100 and gfx1201 the grid barrier is built from global atomics.
+// gfx90a's `__ockl_grid_sync` waits in `ds_gws_barrier` (after HIP's `__amd_rocclr_gwsInit` ran
+// `ds_gws_init` in a dispatch of its own); on gfx942, gfx1100 and gfx1201 the grid barrier is built from
+// global atomics.
 #[test]
-fn hip6_cooperative_grid_barriers_exchange_values_between_blocks_on_gfx942_gfx1100_and_gfx1201() {
-    let test = "hip6_cooperative_grid_barriers_exchange_values_between_blocks_on_gfx942_gfx1100_and_gfx1201";
+fn hip6_cooperative_grid_barriers_exchange_values_between_blocks_on_every_target() {
+    let test = "hip6_cooperative_grid_barriers_exchange_values_between_blocks_on_every_target";
     let Some(stage) = stage(test) else { return };
     let Some((root, app)) = hip6_fixture(&stage, "hip6_cooperative", test) else { return };
-    for gpu in ["gfx942", "gfx1100", "gfx1201"] {
+    for gpu in rocprof_test_inputs::sid::HIP6_TARGETS {
         run_checked(&stage, &root, &app, gpu, &["2"], None);
     }
 }
 
+// HIP 5.2's device library waits in `ds_gws_barrier` on both of its targets.
 #[test]
-fn hip6_cooperative_launches_are_traced_with_one_kernel_row_each() {
-    let test = "hip6_cooperative_launches_are_traced_with_one_kernel_row_each";
+fn hip_cooperative_grid_barriers_exchange_values_between_blocks_on_gfx90a_and_gfx1030() {
+    let test = "hip_cooperative_grid_barriers_exchange_values_between_blocks_on_gfx90a_and_gfx1030";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.hip_fixture("hip_cooperative", test) else { return };
+    for gpu in ["gfx90a", "gfx1030"] {
+        let r = run(&app, &["2"], &stage.sim_env(gpu));
+        assert!(r.status.success(), "{gpu}: hip_cooperative failed:\n{}", r.transcript());
+        assert!(r.stdout.contains("hip_cooperative: ok"), "{gpu}:\n{}", r.transcript());
+        assert!(!r.stderr.contains("falls back"), "{gpu}: a dispatch fell back:\n{}", r.transcript());
+    }
+}
+
+#[test]
+fn hip6_cooperative_launches_are_traced_with_one_kernel_row_each_and_gws_init_on_gfx90a() {
+    let test = "hip6_cooperative_launches_are_traced_with_one_kernel_row_each_and_gws_init_on_gfx90a";
     let Some(stage) = stage(test) else { return };
     let Some((root, app)) = hip6_fixture(&stage, "hip6_cooperative", test) else { return };
-    let out = scratch("devfeat-coop");
-    let _cleanup = ScratchGuard(out.clone());
-    run_checked(&stage, &root, &app, "gfx1100", &["2"], Some((&["--kernel-trace", "-f", "csv"], &out)));
-    let csv = rocprof_e2e::read_csv(&rocprof_e2e::find_one(&out, "kernel_trace.csv"));
-    let rows = csv.rows.iter().filter(|row| row["Kernel_Name"].starts_with("exchange(")).count();
-    assert_eq!(rows, 2, "kernel rows of exchange");
+    for gpu in ["gfx90a", "gfx1100"] {
+        let out = scratch("devfeat-coop");
+        let _cleanup = ScratchGuard(out.clone());
+        run_checked(&stage, &root, &app, gpu, &["2"], Some((&["--kernel-trace", "-f", "csv"], &out)));
+        let csv = rocprof_e2e::read_csv(&rocprof_e2e::find_one(&out, "kernel_trace.csv"));
+        let rows = |name: &str| csv.rows.iter().filter(|row| row["Kernel_Name"].starts_with(name)).count();
+        assert_eq!(rows("exchange("), 2, "{gpu}: kernel rows of exchange");
+        // ROCclr initialises the GWS barrier before each launch where the device library's grid sync uses it.
+        let gws_init = if gpu == "gfx90a" { 2 } else { 0 };
+        assert_eq!(rows("__amd_rocclr_gwsInit"), gws_init, "{gpu}: kernel rows of __amd_rocclr_gwsInit");
+    }
 }

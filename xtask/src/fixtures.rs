@@ -64,6 +64,8 @@ const HIP_PROGRAMS: &[(&str, &[&str])] = &[
     ("hip_memops", &[]),
     // Device printf through HIP's hostcall buffer, against the host's printf.
     ("hip_printf", &[]),
+    // Cooperative launches: grid sync in ds_gws_barrier (global wave sync) on gfx90a and gfx1030.
+    ("hip_cooperative", &[]),
     ("hip_rand_check", &["-lhiprand"]),
     ("hip_sparse_check", &["-lrocsparse"]),
     // Kernels of different lengths, a memory-bound one and one that narrows EXEC (PC sampling).
@@ -195,6 +197,7 @@ fn stage_hip_programs(stage: &Path, src: &Path, out: &Path) -> Result<usize> {
             src.join(format!("{name}.cpp")),
             src.join("check.h"),
             src.join("printf_check.h"),
+            src.join("cooperative_check.h"),
             include.join("roctx.h"),
             stage.join("libroctx64.so.4"),
         ]

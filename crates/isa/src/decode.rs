@@ -10,7 +10,7 @@
 //!   apertures, `vccz`/`execz`/`scc`, [`LITERAL`]),
 //! * `256..=511` VGPR 0..255, `512..=767` AGPR 0..255 (CDNA's accumulation registers).
 
-use crate::op::Op;
+use crate::op::{DsOp, GwsOp, Op};
 use crate::table::{Enc, Entry, OpTable};
 use crate::target::{Family, Target};
 
@@ -617,8 +617,17 @@ fn smem(cx: &Ctx, w: u32, bytes: &[u8], opcode: u32) -> Result<Inst, DecodeError
 
 fn ds(cx: &Ctx, w: u32, bytes: &[u8], opcode: u32, acc: bool) -> Result<Inst, DecodeError> {
     let d1 = dword(bytes, 1)?;
-    let e = cx.entry(Enc::Ds, opcode, 8)?;
-    let mut i = base(e.op, Enc::Ds, 8, e.name);
+    // Global wave sync: GDS bit set (gfx9 bit 16, gfx10/gfx11 bit 17), opcodes the tables (swept without
+    // GDS) lack: gfx9 0x98..=0x9d, gfx10/gfx11 0x18..=0x1d in [`GwsOp::ALL`] order (LLVM's encodings).
+    let (gds, first) = if cx.fam == Family::Gfx9 { (w >> 16 & 1, 0x98) } else { (w >> 17 & 1, 0x18) };
+    let (op, name) = match opcode.checked_sub(first).and_then(|k| GwsOp::ALL.get(k as usize)) {
+        Some(&g) if gds == 1 && cx.fam <= Family::Gfx11 => (Op::Ds(DsOp::Gws(g)), g.name()),
+        _ => {
+            let e = cx.entry(Enc::Ds, opcode, 8)?;
+            (e.op, e.name)
+        }
+    };
+    let mut i = base(op, Enc::Ds, 8, name);
     let vreg = if acc { AGPR0 } else { VGPR0 };
     i.dst = vreg + (d1 >> 24) as u16;
     i.src = [VGPR0 + (d1 & 0xff) as u16, vreg + ((d1 >> 8) & 0xff) as u16, vreg + ((d1 >> 16) & 0xff) as u16];

@@ -14,6 +14,7 @@ use std::sync::Mutex;
 
 use crate::decode::{decode, Inst};
 use crate::exec::{execute, Ctx, Flow, Stop};
+use crate::gws::{Gws, Wait, Workers};
 use crate::memory::{Fault, Memory, PRIVATE_BUFFER_BASE};
 use crate::stats::{Costs, InstClass, Step, WaveRecord, WaveStats};
 use crate::target::{Family, Target};
@@ -138,6 +139,10 @@ pub struct RunOptions<'a> {
     /// thread, so a grid-wide barrier (waves spinning on a global counter until every workgroup arrived)
     /// completes. At most [`MAX_CO_RESIDENT_WORKGROUPS`] workgroups.
     pub co_resident: bool,
+    /// The global wave sync resources the dispatch's `ds_gws_*` instructions use (a queue's, shared by its
+    /// dispatches: ROCclr initialises them in one dispatch and waits on them in the next). `None`: fresh
+    /// ones for this dispatch.
+    pub gws: Option<&'a Gws>,
 }
 
 /// Most workgroups of a [`RunOptions::co_resident`] dispatch (one host thread each).
@@ -152,6 +157,7 @@ impl Default for RunOptions<'_> {
             max_wave_instructions: 1 << 32,
             costs: Costs::default(),
             co_resident: false,
+            gws: None,
         }
     }
 }
@@ -366,6 +372,8 @@ struct Slot {
     truncated: bool,
     lanes: u32,
     at_barrier: bool,
+    /// Waiting in `ds_gws_barrier`/`ds_gws_sema_p`.
+    gws_wait: Option<Wait>,
     executed: u64,
     /// Current cycle and the completion cycle of the latest outstanding access (cycle accounting).
     cycle: u64,
@@ -376,6 +384,8 @@ struct Worker<'a> {
     d: &'a Dispatch,
     mem: &'a dyn Memory,
     opts: &'a RunOptions<'a>,
+    gws: &'a Gws,
+    workers: &'a Workers,
     program: Program,
     lds: Vec<u8>,
     slots: Vec<Slot>,
@@ -409,11 +419,13 @@ fn error_at(
 }
 
 impl<'a> Worker<'a> {
-    fn new(d: &'a Dispatch, mem: &'a dyn Memory, opts: &'a RunOptions<'a>) -> Self {
+    fn new(d: &'a Dispatch, mem: &'a dyn Memory, opts: &'a RunOptions<'a>, gws: &'a Gws, workers: &'a Workers) -> Self {
         Worker {
             d,
             mem,
             opts,
+            gws,
+            workers,
             program: Program::new(d.target, d.entry()),
             lds: vec![0; d.group_segment_size as usize],
             slots: Vec::new(),
@@ -442,6 +454,7 @@ impl<'a> Worker<'a> {
                 truncated: false,
                 lanes: 0,
                 at_barrier: false,
+                gws_wait: None,
                 executed: 0,
                 cycle: 0,
                 pending: 0,
@@ -561,6 +574,7 @@ impl<'a> Worker<'a> {
             slot.lanes = exec.count_ones();
             slot.stats = WaveStats::default();
             slot.at_barrier = false;
+            slot.gws_wait = None;
             slot.executed = 0;
             slot.cycle = 0;
             slot.pending = 0;
@@ -579,6 +593,7 @@ impl<'a> Worker<'a> {
         let mem = self.mem;
         let opts = self.opts;
         let costs = &opts.costs;
+        let gws = self.gws;
         let timing = costs.issue.iter().chain(&costs.latency).any(|&c| c != 0);
         let slot = &mut self.slots[k];
         let w = &mut slot.wave;
@@ -614,7 +629,7 @@ impl<'a> Worker<'a> {
             }
             let exec_before = if slot.steps.is_some() { w.exec() } else { 0 };
             let mut cx =
-                Ctx { mem, lds: &mut self.lds, clock: slot.cycle.max(slot.executed * 4), stats: &mut slot.stats };
+                Ctx { mem, lds: &mut self.lds, clock: slot.cycle.max(slot.executed * 4), stats: &mut slot.stats, gws };
             let flow = match execute(w, &mut cx, inst) {
                 Ok(f) => f,
                 Err(stop) => {
@@ -660,6 +675,11 @@ impl<'a> Worker<'a> {
                     slot.at_barrier = true;
                     return Ok(());
                 }
+                Flow::Gws(wait) => {
+                    w.pc += size;
+                    slot.gws_wait = Some(wait);
+                    return Ok(());
+                }
             }
             if slot.executed > opts.max_wave_instructions {
                 w.pc = program.pcs[idx];
@@ -678,14 +698,36 @@ impl<'a> Worker<'a> {
         loop {
             let mut live = 0;
             for k in 0..self.slots.len() {
-                let s = &self.slots[k];
+                let s = &mut self.slots[k];
                 if s.wave.done || s.at_barrier {
                     continue;
+                }
+                if let Some(wait) = s.gws_wait {
+                    if !self.gws.try_resume(wait) {
+                        continue;
+                    }
+                    s.gws_wait = None;
                 }
                 live += 1;
                 self.run_wave(k, wg, SLICE)?;
             }
             if live == 0 {
+                // Waves waiting in GWS: the others can only go on after them (or are done).
+                let waits: Vec<Option<Wait>> = self.slots.iter().map(|s| s.gws_wait).collect();
+                if waits.iter().any(Option::is_some) {
+                    match self.gws.wait_any(&waits, self.workers) {
+                        Some(k) => self.slots[k].gws_wait = None,
+                        None => {
+                            let k = waits.iter().position(Option::is_some).expect("a wave waits");
+                            let w = &self.slots[k].wave;
+                            let mut e =
+                                error_at(self.d, w, Stop::Invalid(String::new()), None, Vec::new(), wg, k as u32);
+                            e.kind = ErrorKind::Hang;
+                            return Err(e);
+                        }
+                    }
+                    continue;
+                }
                 // Everyone is done or waiting: release the barrier (ended waves do not take part).
                 let waiting = self.slots.iter().filter(|s| s.at_barrier).count();
                 if waiting == 0 {
@@ -754,9 +796,18 @@ pub fn run(d: &Dispatch, mem: &dyn Memory, opts: &RunOptions<'_>) -> Result<Disp
     let next = AtomicU64::new(0);
     let failed = AtomicBool::new(false);
     let results: Mutex<Vec<(u64, Vec<WaveRecord>)>> = Mutex::new(Vec::new());
+    let own_gws;
+    let gws = match opts.gws {
+        Some(g) => g,
+        None => {
+            own_gws = Gws::new();
+            &own_gws
+        }
+    };
+    let workers = Workers::new(threads);
     let errors: Mutex<Vec<DispatchError>> = Mutex::new(Vec::new());
     let work = || {
-        let mut worker = Worker::new(d, mem, opts);
+        let mut worker = Worker::new(d, mem, opts, gws, &workers);
         let mut mine: Vec<(u64, Vec<WaveRecord>)> = Vec::new();
         loop {
             if failed.load(Ordering::Relaxed) {
@@ -777,6 +828,7 @@ pub fn run(d: &Dispatch, mem: &dyn Memory, opts: &RunOptions<'_>) -> Result<Disp
             }
         }
         results.lock().unwrap_or_else(|e| e.into_inner()).extend(mine);
+        gws.worker_done(&workers);
     };
     if threads == 1 {
         work();

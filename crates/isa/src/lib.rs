@@ -8,6 +8,7 @@ pub mod codeobject;
 pub mod decode;
 mod dispatch;
 mod exec;
+mod gws;
 mod matrix;
 pub mod memory;
 pub mod op;
@@ -23,6 +24,7 @@ pub use dispatch::{
     MAX_CO_RESIDENT_WORKGROUPS,
 };
 pub use exec::class_of;
+pub use gws::{Gws, GWS_RESOURCES};
 pub use matrix::{MatrixStats, MATRIX_TYPES};
 pub use memory::{Fault, FlatMemory, Memory, VecMemory};
 pub use op::Op;

@@ -284,6 +284,44 @@ pub enum DsOp {
     Bpermute,
     /// `ds_nop`.
     Nop,
+    /// A global wave sync instruction (`ds_gws_*`, GDS bit set; [`crate::Gws`]).
+    Gws(GwsOp),
+}
+
+/// The global wave sync (GWS) instructions: barriers and semaphores shared by the waves of a queue's
+/// dispatches, on resource `(M0[21:16] + offset0) % 64`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GwsOp {
+    /// `ds_gws_init`: the resource's counter = data0 of the first active lane.
+    Init,
+    /// `ds_gws_barrier`: arrive, wait until as many waves as the counter said (plus one) arrived.
+    Barrier,
+    /// `ds_gws_sema_v`: counter += 1.
+    SemaV,
+    /// `ds_gws_sema_br`: counter += data0 of the first active lane.
+    SemaBr,
+    /// `ds_gws_sema_p`: wait until the counter is positive, then decrement it.
+    SemaP,
+    /// `ds_gws_sema_release_all`: release every wave waiting in `ds_gws_sema_p`.
+    SemaReleaseAll,
+}
+
+impl GwsOp {
+    /// In opcode order (gfx9: DS opcodes 0x98..=0x9d, gfx10/gfx11: 0x18..=0x1d, with the GDS bit).
+    pub const ALL: [GwsOp; 6] =
+        [GwsOp::SemaReleaseAll, GwsOp::Init, GwsOp::SemaV, GwsOp::SemaBr, GwsOp::SemaP, GwsOp::Barrier];
+
+    /// LLVM's mnemonic.
+    pub fn name(self) -> &'static str {
+        match self {
+            GwsOp::Init => "ds_gws_init",
+            GwsOp::Barrier => "ds_gws_barrier",
+            GwsOp::SemaV => "ds_gws_sema_v",
+            GwsOp::SemaBr => "ds_gws_sema_br",
+            GwsOp::SemaP => "ds_gws_sema_p",
+            GwsOp::SemaReleaseAll => "ds_gws_sema_release_all",
+        }
+    }
 }
 
 /// Scalar memory operations.

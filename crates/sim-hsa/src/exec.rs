@@ -284,6 +284,10 @@ fn memory_map(q: &'static Queue) -> Vec<(u64, u64)> {
     r
 }
 
+/// The process's global wave sync resources (on a GPU allocated to HIP's cooperative queue; one set for
+/// all queues here).
+static GWS: rocprof_isa::Gws = rocprof_isa::Gws::new();
+
 /// Runs one kernel dispatch (already validated by the packet processor) on the interpreter. `None`
 /// when execution is off, the target has no interpreter, or the dispatch fell back (reported).
 pub(crate) fn run(
@@ -326,7 +330,9 @@ pub(crate) fn run(
     let mem = SimMemory::new(ranges);
     // A cooperative queue's grid is resident at once (HIP checks its size against the occupancy), so its
     // grid-wide barriers complete.
-    let opts = RunOptions { threads: settings().threads, co_resident: q.is_cooperative(), ..opts };
+    // The global wave sync resources outlive a dispatch: ROCclr's `__amd_rocclr_gwsInit` sets resource 0
+    // up before a cooperative launch whose grid sync (gfx90a) waits in `ds_gws_barrier`.
+    let opts = RunOptions { threads: settings().threads, co_resident: q.is_cooperative(), gws: Some(&GWS), ..opts };
     let out = match rocprof_isa::run(&d, &mem, &opts) {
         Ok(rec) => {
             STATS.executed.fetch_add(1, Ordering::Relaxed);

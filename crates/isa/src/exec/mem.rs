@@ -623,6 +623,8 @@ pub(super) fn ds(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: DsOp) -> Result<F
     let addr = |w: &Wave, l: usize| u64::from(v(w, i.src[0], l));
     match op {
         DsOp::Nop => {}
+        // Executed by `exec::gws` (no LDS involved).
+        DsOp::Gws(_) => return Err(Stop::Unimplemented),
         DsOp::Access(Access::Load { bytes: 4, ext: Ext::Zero | Ext::Sign }) => {
             let row = (i.dst - VGPR0) as usize;
             for l in 0..w.lanes {

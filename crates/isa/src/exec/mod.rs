@@ -2,6 +2,7 @@
 //! instruction counts as for the statistics ([`InstClass`](crate::InstClass)).
 
 mod float;
+mod gws;
 mod mem;
 mod mfma;
 mod packed;
@@ -11,7 +12,7 @@ mod vcmp;
 
 use crate::decode::{DecodeError, Inst};
 use crate::memory::{Fault, Memory};
-use crate::op::{BranchCond, Op};
+use crate::op::{BranchCond, DsOp, Op};
 use crate::stats::WaveStats;
 use crate::wave::Wave;
 
@@ -26,6 +27,8 @@ pub(crate) enum Flow {
     End,
     /// `s_barrier`: wait for the workgroup.
     Barrier,
+    /// `ds_gws_barrier`/`ds_gws_sema_p`: wait for other waves of the queue (the instruction is done).
+    Gws(crate::gws::Wait),
 }
 
 /// Why a wave could not go on.
@@ -50,6 +53,8 @@ pub(crate) struct Ctx<'a> {
     /// Value `s_memtime` returns.
     pub(crate) clock: u64,
     pub(crate) stats: &'a mut WaveStats,
+    /// The queue's global wave sync resources.
+    pub(crate) gws: &'a crate::gws::Gws,
 }
 
 pub use crate::stats::class_of;
@@ -121,6 +126,7 @@ pub(crate) fn execute(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Result<Flow, 
             cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
             mfma::wmma(w, i, x)?
         }
+        Op::Ds(DsOp::Gws(op)) => gws::exec(w, cx, i, op)?,
         Op::Ds(op) => mem::ds(w, cx, i, op)?,
         Op::Vmem(seg, a) => mem::vmem(w, cx, i, seg, a)?,
         Op::Unimplemented => return Err(Stop::Unimplemented),

@@ -8,6 +8,7 @@ mod classes;
 mod co_resident;
 mod d16_sramecc;
 mod fixtures;
+mod gws;
 mod harness;
 mod llvm;
 mod mfma;
