@@ -634,6 +634,32 @@ fn med3<T: Ord + Copy>(a: T, b: T, c: T) -> T {
 
 /// Executes one vector ALU instruction.
 pub(super) fn exec(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
+    exec_op(w, i, op)
+}
+
+/// A VALU instruction's execution resolved once per decoded instruction (no dispatch on the opcode).
+pub(crate) type Handler = fn(&mut Wave, &Inst) -> Result<Flow, Stop>;
+
+/// The handler of `i` when it is one of the commonest VALU operations (not VOPD): [`exec`] with the
+/// operation a constant, so the compiler keeps only its arm. The semantics stay in [`exec_op`]'s arms.
+pub(crate) fn handler(i: &Inst) -> Option<Handler> {
+    let crate::op::Op::Valu(op) = i.op else { return None };
+    if i.y.is_some() {
+        return None;
+    }
+    macro_rules! hot {
+        ($($v:ident),*) => {
+            match op {
+                $(VOp::$v => Some(|w: &mut Wave, i: &Inst| exec_op(w, i, VOp::$v)),)*
+                _ => None,
+            }
+        };
+    }
+    hot!(FmaF32, FmacF32, AddF32, SubF32, MulF32, MinF32, MaxF32, AddU32, XorB32, LshlrevB32, LshrrevB32, MovB32)
+}
+
+#[inline(always)]
+fn exec_op(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
     use VOp::*;
     match op {
         Nop => {}
