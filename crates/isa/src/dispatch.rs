@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use crate::decode::{decode, Inst};
-use crate::exec::{execute, Ctx, Flow, Stop};
+use crate::exec::{execute, execute_with, handler, Ctx, Flow, Handler, Stop};
 use crate::gws::{Gws, Wait, Workers};
 use crate::memory::{Fault, Memory, PRIVATE_BUFFER_BASE};
 use crate::stats::{Costs, InstClass, Step, WaveRecord, WaveStats};
@@ -248,6 +248,8 @@ struct Program {
     next: Vec<u32>,
     /// Per instruction: index of the taken branch's target ([`UNRESOLVED`] until first needed).
     taken: Vec<u32>,
+    /// Per instruction: its handler when it is one of the commonest VALU operations.
+    hot: Vec<Option<Handler>>,
 }
 
 /// Bytes of code around the entry decoded through the direct-mapped table.
@@ -270,6 +272,7 @@ impl Program {
             pcs: Vec::new(),
             next: Vec::new(),
             taken: Vec::new(),
+            hot: Vec::new(),
         }
     }
 
@@ -353,6 +356,7 @@ impl Program {
         let words: Vec<u32> = buf[..n].chunks(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
         match decode(self.target, &buf[..n]) {
             Ok(inst) => {
+                self.hot.push(handler(&inst));
                 self.insts.push(inst);
                 self.pcs.push(pc);
                 self.next.push(UNRESOLVED);
@@ -630,7 +634,11 @@ impl<'a> Worker<'a> {
             let exec_before = if slot.steps.is_some() { w.exec() } else { 0 };
             let mut cx =
                 Ctx { mem, lds: &mut self.lds, clock: slot.cycle.max(slot.executed * 4), stats: &mut slot.stats, gws };
-            let flow = match execute(w, &mut cx, inst) {
+            let done = match program.hot[idx] {
+                Some(h) => execute_with(w, &mut cx, inst, h),
+                None => execute(w, &mut cx, inst),
+            };
+            let flow = match done {
                 Ok(f) => f,
                 Err(stop) => {
                     let words = words_of(inst, mem, w.pc);

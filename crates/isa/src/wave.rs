@@ -313,9 +313,12 @@ impl Wave {
     #[inline]
     pub(crate) fn raw64(&self, code: u16, lit: u32, ty: Ty, out: &mut Lanes64) {
         if code >= VGPR0 {
+            // All 64 lanes of both rows (fixed-size slices: no bounds checks, the loop vectorises; lanes
+            // past a wave32's 32 are never used).
             let row = (code - VGPR0) as usize;
-            let (lo, hi) = (&self.v[row * MAX_LANES..], &self.v[(row + 1) * MAX_LANES..]);
-            for l in 0..self.lanes {
+            let lo: &[u32; MAX_LANES] = self.v[row * MAX_LANES..][..MAX_LANES].try_into().expect("a row");
+            let hi: &[u32; MAX_LANES] = self.v[(row + 1) * MAX_LANES..][..MAX_LANES].try_into().expect("a row");
+            for l in 0..MAX_LANES {
                 out[l] = u64::from(lo[l]) | (u64::from(hi[l]) << 32);
             }
         } else {
@@ -335,13 +338,10 @@ impl Wave {
                 Ty::F32 => 0x8000_0000,
                 _ => return,
             };
-            for x in out.iter_mut().take(self.lanes) {
-                if abs {
-                    *x &= !sign;
-                }
-                if neg {
-                    *x ^= sign;
-                }
+            let clear = if abs { !sign } else { u32::MAX };
+            let flip = if neg { sign } else { 0 };
+            for x in out.iter_mut() {
+                *x = (*x & clear) ^ flip;
             }
         }
     }
@@ -372,13 +372,10 @@ impl Wave {
         let bit = 1 << k;
         let (abs, neg) = (i.mods.abs & bit != 0, i.mods.neg & bit != 0);
         if ty == Ty::F64 && (abs || neg) {
-            for x in out.iter_mut().take(self.lanes) {
-                if abs {
-                    *x &= !(1 << 63);
-                }
-                if neg {
-                    *x ^= 1 << 63;
-                }
+            let clear = if abs { !(1u64 << 63) } else { u64::MAX };
+            let flip = if neg { 1u64 << 63 } else { 0 };
+            for x in out.iter_mut() {
+                *x = (*x & clear) ^ flip;
             }
         }
     }
@@ -455,10 +452,22 @@ impl Wave {
     #[inline]
     pub(crate) fn write64(&mut self, dst: u16, mask: u64, vals: &Lanes64) {
         let row = (dst - VGPR0) as usize;
-        for l in 0..self.lanes {
-            if mask >> l & 1 != 0 {
-                self.v[row * MAX_LANES + l] = vals[l] as u32;
-                self.v[(row + 1) * MAX_LANES + l] = (vals[l] >> 32) as u32;
+        let (full, lanes) = (self.full(), self.lanes);
+        let (lo, hi) = self.v[row * MAX_LANES..][..2 * MAX_LANES].split_at_mut(MAX_LANES);
+        let lo: &mut [u32; MAX_LANES] = lo.try_into().expect("a row");
+        let hi: &mut [u32; MAX_LANES] = hi.try_into().expect("a row");
+        if mask & full == full {
+            // Every lane of the wave: no per-lane mask test (lanes past a wave32's 32 are never read).
+            for l in 0..MAX_LANES {
+                lo[l] = vals[l] as u32;
+                hi[l] = (vals[l] >> 32) as u32;
+            }
+        } else {
+            for l in 0..lanes {
+                if mask >> l & 1 != 0 {
+                    lo[l] = vals[l] as u32;
+                    hi[l] = (vals[l] >> 32) as u32;
+                }
             }
         }
     }

@@ -58,6 +58,14 @@ pub(crate) struct Ctx<'a> {
 }
 
 pub use crate::stats::class_of;
+pub(crate) use valu::{handler, Handler};
+
+/// Executes `i` through its [`handler`]: what [`execute`] does for it.
+#[inline(always)]
+pub(crate) fn execute_with(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, h: Handler) -> Result<Flow, Stop> {
+    cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
+    h(w, i)
+}
 
 /// Executes `i` on `w`.
 pub(crate) fn execute(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Result<Flow, Stop> {

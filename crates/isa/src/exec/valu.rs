@@ -86,17 +86,17 @@ fn plain(i: &Inst) -> bool {
         && !i.mods.clamp
 }
 
-/// Writes all 64 computed lanes to VGPR `dst` under EXEC.
+/// Writes the `N` computed lanes (the wave's) to VGPR `dst` under EXEC.
 #[inline(always)]
-fn put(w: &mut Wave, dst: u16, d: &L32) {
+fn put<const N: usize>(w: &mut Wave, dst: u16, d: &[u32; N]) {
     let exec = w.exec();
     let full = exec == w.full();
     let off = (dst - VGPR0) as usize * MAX_LANES;
-    let row: &mut [u32; MAX_LANES] = (&mut w.v[off..off + MAX_LANES]).try_into().expect("a row");
+    let row: &mut [u32; N] = (&mut w.v[off..off + N]).try_into().expect("a row");
     if full {
         *row = *d;
     } else {
-        for l in 0..MAX_LANES {
+        for l in 0..N {
             if exec >> l & 1 != 0 {
                 row[l] = d[l];
             }
@@ -105,22 +105,39 @@ fn put(w: &mut Wave, dst: u16, d: &L32) {
 }
 
 #[inline(always)]
-fn row(v: &[u32], off: usize) -> &[u32; MAX_LANES] {
-    (&v[off..off + MAX_LANES]).try_into().expect("a row")
+fn row<const N: usize>(v: &[u32], off: usize) -> &[u32; N] {
+    (&v[off..off + N]).try_into().expect("a row")
+}
+
+/// Runs `$body` with `N` the wave's lane count as a constant (32 or 64), so the per-lane loops of the fast
+/// paths have a fixed trip count and a wave32 computes 32 lanes, not 64.
+macro_rules! by_lanes {
+    ($w:expr, $name:ident, $($arg:expr),*) => {
+        if $w.lanes == 32 {
+            $name::<32>($w, $($arg),*)
+        } else {
+            $name::<MAX_LANES>($w, $($arg),*)
+        }
+    };
 }
 
 /// `d = f(a)` over all lanes.
 #[inline(always)]
 fn fast1(w: &mut Wave, i: &Inst, ty: Ty, f: impl Fn(u32) -> u32) {
-    let mut d = [0u32; MAX_LANES];
+    by_lanes!(w, fast1n, i, ty, &f)
+}
+
+#[inline(always)]
+fn fast1n<const N: usize>(w: &mut Wave, i: &Inst, ty: Ty, f: &impl Fn(u32) -> u32) {
+    let mut d = [0u32; N];
     match opnd(w, i.src[0], i.lit, ty) {
         Opnd::Row(a) => {
-            let a = row(&w.v, a);
-            for l in 0..MAX_LANES {
+            let a = row::<N>(&w.v, a);
+            for l in 0..N {
                 d[l] = f(a[l]);
             }
         }
-        Opnd::Imm(a) => d = [f(a); MAX_LANES],
+        Opnd::Imm(a) => d = [f(a); N],
     }
     put(w, i.dst, &d);
 }
@@ -128,27 +145,32 @@ fn fast1(w: &mut Wave, i: &Inst, ty: Ty, f: impl Fn(u32) -> u32) {
 /// `d = f(a, b)` over all lanes.
 #[inline(always)]
 fn fast2(w: &mut Wave, i: &Inst, ty: Ty, f: impl Fn(u32, u32) -> u32) {
-    let mut d = [0u32; MAX_LANES];
+    by_lanes!(w, fast2n, i, ty, &f)
+}
+
+#[inline(always)]
+fn fast2n<const N: usize>(w: &mut Wave, i: &Inst, ty: Ty, f: &impl Fn(u32, u32) -> u32) {
+    let mut d = [0u32; N];
     match (opnd(w, i.src[0], i.lit, ty), opnd(w, i.src[1], i.lit, ty)) {
         (Opnd::Row(a), Opnd::Row(b)) => {
-            let (a, b) = (row(&w.v, a), row(&w.v, b));
-            for l in 0..MAX_LANES {
+            let (a, b) = (row::<N>(&w.v, a), row::<N>(&w.v, b));
+            for l in 0..N {
                 d[l] = f(a[l], b[l]);
             }
         }
         (Opnd::Imm(a), Opnd::Row(b)) => {
-            let b = row(&w.v, b);
-            for l in 0..MAX_LANES {
+            let b = row::<N>(&w.v, b);
+            for l in 0..N {
                 d[l] = f(a, b[l]);
             }
         }
         (Opnd::Row(a), Opnd::Imm(b)) => {
-            let a = row(&w.v, a);
-            for l in 0..MAX_LANES {
+            let a = row::<N>(&w.v, a);
+            for l in 0..N {
                 d[l] = f(a[l], b);
             }
         }
-        (Opnd::Imm(a), Opnd::Imm(b)) => d = [f(a, b); MAX_LANES],
+        (Opnd::Imm(a), Opnd::Imm(b)) => d = [f(a, b); N],
     }
     put(w, i.dst, &d);
 }
@@ -156,7 +178,12 @@ fn fast2(w: &mut Wave, i: &Inst, ty: Ty, f: impl Fn(u32, u32) -> u32) {
 /// `d = f(a, b, c)` over all lanes (`c` the destination itself when `acc`).
 #[inline(always)]
 fn fast3(w: &mut Wave, i: &Inst, ty: Ty, acc: bool, f: impl Fn(u32, u32, u32) -> u32) {
-    let mut d = [0u32; MAX_LANES];
+    by_lanes!(w, fast3n, i, ty, acc, &f)
+}
+
+#[inline(always)]
+fn fast3n<const N: usize>(w: &mut Wave, i: &Inst, ty: Ty, acc: bool, f: &impl Fn(u32, u32, u32) -> u32) {
+    let mut d = [0u32; N];
     let c = if acc { Opnd::Row((i.dst - VGPR0) as usize * MAX_LANES) } else { opnd(w, i.src[2], i.lit, ty) };
     let get = |v: &[u32], o: Opnd, l: usize| match o {
         Opnd::Row(r) => v[r + l],
@@ -165,13 +192,13 @@ fn fast3(w: &mut Wave, i: &Inst, ty: Ty, acc: bool, f: impl Fn(u32, u32, u32) ->
     let (a, b) = (opnd(w, i.src[0], i.lit, ty), opnd(w, i.src[1], i.lit, ty));
     match (a, b, c) {
         (Opnd::Row(a), Opnd::Row(b), Opnd::Row(c)) => {
-            let (a, b, c) = (row(&w.v, a), row(&w.v, b), row(&w.v, c));
-            for l in 0..MAX_LANES {
+            let (a, b, c) = (row::<N>(&w.v, a), row::<N>(&w.v, b), row::<N>(&w.v, c));
+            for l in 0..N {
                 d[l] = f(a[l], b[l], c[l]);
             }
         }
         _ => {
-            for l in 0..MAX_LANES {
+            for l in 0..N {
                 d[l] = f(get(&w.v, a, l), get(&w.v, b, l), get(&w.v, c, l));
             }
         }
@@ -607,6 +634,32 @@ fn med3<T: Ord + Copy>(a: T, b: T, c: T) -> T {
 
 /// Executes one vector ALU instruction.
 pub(super) fn exec(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
+    exec_op(w, i, op)
+}
+
+/// A VALU instruction's execution resolved once per decoded instruction (no dispatch on the opcode).
+pub(crate) type Handler = fn(&mut Wave, &Inst) -> Result<Flow, Stop>;
+
+/// The handler of `i` when it is one of the commonest VALU operations (not VOPD): [`exec`] with the
+/// operation a constant, so the compiler keeps only its arm. The semantics stay in [`exec_op`]'s arms.
+pub(crate) fn handler(i: &Inst) -> Option<Handler> {
+    let crate::op::Op::Valu(op) = i.op else { return None };
+    if i.y.is_some() {
+        return None;
+    }
+    macro_rules! hot {
+        ($($v:ident),*) => {
+            match op {
+                $(VOp::$v => Some(|w: &mut Wave, i: &Inst| exec_op(w, i, VOp::$v)),)*
+                _ => None,
+            }
+        };
+    }
+    hot!(FmaF32, FmacF32, AddF32, SubF32, MulF32, MinF32, MaxF32, AddU32, XorB32, LshlrevB32, LshrrevB32, MovB32)
+}
+
+#[inline(always)]
+fn exec_op(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
     use VOp::*;
     match op {
         Nop => {}

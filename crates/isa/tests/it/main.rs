@@ -6,6 +6,7 @@
 mod agpr;
 mod classes;
 mod co_resident;
+mod counts;
 mod d16_sramecc;
 mod fixtures;
 mod gws;

@@ -1,0 +1,111 @@
+//! Instruction statistics of a loop kernel (assembled with `llvm-mc-19`) against a count worked out by hand
+//! from its source: every class, branches taken and not taken, active VALU lanes. Run without and with
+//! cycle costs and per-wave detail (the paths an interpreter loop may treat differently), and with an
+//! instruction limit that stops it mid-loop.
+
+use rocprof_isa::{run, Costs, Dispatch, ErrorKind, FlatMemory, InstClass, KernelDescriptor, RunOptions, Target};
+
+use crate::classes::assemble;
+
+const CODE: u64 = 0x1000_0000;
+const KERNARG: u64 = 0x2000_0000;
+const OUT: u64 = 0x3000_0000;
+
+/// 7 iterations; lanes 0..15 skip the second VALU op of the body under a narrowed EXEC.
+const LOOP: &str = "
+    s_load_dwordx2 s[2:3], s[0:1], 0x0
+    s_waitcnt lgkmcnt(0)
+    s_mov_b32 s10, 7
+    v_mov_b32 v1, 0
+loop:
+    v_add_u32 v1, 3, v1
+    v_cmpx_le_u32 vcc, 16, v0
+    v_add_u32 v1, 100, v1
+    s_mov_b64 exec, -1
+    s_sub_u32 s10, s10, 1
+    s_cmp_lg_u32 s10, 0
+    s_cbranch_scc1 loop
+    v_lshlrev_b32 v2, 2, v0
+    global_store_dword v2, v1, s[2:3]
+    s_endpgm
+";
+
+fn dispatch_and_memory() -> Option<(Dispatch, FlatMemory)> {
+    let code = assemble("gfx90a", LOOP)?;
+    let mut kd = [0u8; 64];
+    kd[16..24].copy_from_slice(&256i64.to_le_bytes());
+    kd[48..52].copy_from_slice(&0x3fu32.to_le_bytes());
+    kd[52..56].copy_from_slice(&((2u32 << 1) | (1 << 7)).to_le_bytes()); // 2 user SGPRs, workgroup id x
+    kd[56..58].copy_from_slice(&8u16.to_le_bytes()); // kernarg pointer
+    let mut image = kd.to_vec();
+    image.resize(256, 0);
+    image.extend_from_slice(&code);
+    image.resize(image.len() + 64, 0);
+    let mut mem = FlatMemory::new();
+    mem.map(CODE, &image);
+    mem.map(KERNARG, &OUT.to_le_bytes());
+    mem.map(OUT, &[0; 256]);
+    let d = Dispatch {
+        target: Target::find("gfx90a").unwrap(),
+        kernel_object: CODE,
+        descriptor: KernelDescriptor::parse(&kd),
+        grid: [64, 1, 1],
+        workgroup: [64, 1, 1],
+        group_segment_size: 0,
+        private_segment_size: 0,
+        kernarg: KERNARG,
+        dispatch_ptr: KERNARG,
+        queue_ptr: 0,
+        dispatch_id: 0,
+    };
+    Some((d, mem))
+}
+
+#[test]
+fn loop_instruction_counts_match_the_source_with_and_without_detail() {
+    use InstClass::*;
+    // From the source: 2 prologue SALU/VALU + 7 iterations of (3 VALU, 3 SALU, 1 branch) + epilogue.
+    let want = [
+        (Smem, 1),
+        (Waitcnt, 1),
+        (Salu, 1 + 7 * 3),
+        (Valu, 1 + 7 * 3 + 1),
+        (BranchTaken, 6),
+        (BranchNotTaken, 1),
+        (VmemStore, 1),
+        (Other, 1),
+    ];
+    // Active lanes: v_mov, the first add, the v_cmpx and the final shift on 64 lanes, the second add on 48.
+    let lanes = 64 + 7 * (64 + 64 + 48) + 64;
+    let timed = Costs { issue: [4; rocprof_isa::CLASS_COUNT], latency: [100; rocprof_isa::CLASS_COUNT] };
+    let detail = |_: u64, _: u32| true;
+    let cases: [(&str, RunOptions); 3] = [
+        ("plain", RunOptions::default()),
+        ("costs", RunOptions { costs: timed, ..RunOptions::default() }),
+        ("detail", RunOptions { detail: Some(&detail), ..RunOptions::default() }),
+    ];
+    for (name, opts) in cases {
+        let Some((d, mem)) = dispatch_and_memory() else { return };
+        let rec = run(&d, &mem, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let out = mem.get(OUT, 256).unwrap();
+        for l in 0..64 {
+            let v = u32::from_le_bytes(out[4 * l..4 * l + 4].try_into().unwrap());
+            assert_eq!(v, if l < 16 { 21 } else { 721 }, "{name}: lane {l}");
+        }
+        let t = &rec.totals;
+        for (class, n) in want {
+            assert_eq!(t.count(class), n, "{name}: {class:?}");
+        }
+        assert_eq!(t.instructions(), want.iter().map(|w| w.1).sum::<u64>(), "{name}: no other class");
+        assert_eq!(t.valu_active_lanes, lanes, "{name}: active VALU lanes");
+    }
+}
+
+#[test]
+fn the_instruction_limit_stops_a_wave_inside_a_straight_line_run() {
+    // 4 prologue instructions, then 7 per iteration: a limit of 13 ends inside the second iteration.
+    let Some((d, mem)) = dispatch_and_memory() else { return };
+    let opts = RunOptions { max_wave_instructions: 13, ..RunOptions::default() };
+    let e = run(&d, &mem, &opts).expect_err("the limit stops the wave");
+    assert!(matches!(e.kind, ErrorKind::Hang), "{e}");
+}
