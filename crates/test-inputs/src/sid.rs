@@ -90,7 +90,12 @@ mod tests {
         let cmd = command(Path::new("/r"), &[&ws.join("target"), Path::new("/tmp/x"), Path::new("/opt")], "/bin/true");
         let args: Vec<String> = cmd.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
         let tail = &args[args.iter().position(|a| a == "/r").unwrap() + 1..];
-        let ws = ws.display().to_string();
-        assert_eq!(tail, ["--bind", ws.as_str(), "--bind", "/opt", "--", "/bin/true"]);
+        // A workspace under /tmp (a CI clone there) is visible through the /tmp bind and is not bound again.
+        let mut want = Vec::new();
+        if !ws.starts_with("/tmp") {
+            want.extend(["--bind".to_string(), ws.display().to_string()]);
+        }
+        want.extend(["--bind", "/opt", "--", "/bin/true"].map(String::from));
+        assert_eq!(tail, want);
     }
 }
