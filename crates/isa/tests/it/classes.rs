@@ -59,6 +59,46 @@ pub(crate) fn assemble_with(mcpu: &str, extra: &[&str], text: &str) -> Option<Ve
     Some(elf[off..off + len].to_vec())
 }
 
+/// Places a hand-assembled kernel at `CODE`: its descriptor `kd` padded to 256 bytes, then `code`
+/// and 64 bytes past its end.
+pub(crate) fn map_kernel(mem: &mut FlatMemory, kd: &[u8; 64], code: &[u8]) {
+    let mut image = kd.to_vec();
+    image.resize(256, 0);
+    image.extend_from_slice(code);
+    image.resize(image.len() + 64, 0);
+    mem.map(CODE, &image);
+}
+
+/// A gfx90a dispatch of a hand-assembled kernel ([`map_kernel`]) whose one kernel argument, at
+/// `KERNARG`, is the address `arg`; the memory holds the kernel and the argument (the caller maps
+/// what `arg` points at).
+pub(crate) fn gfx90a_dispatch(
+    kd: &[u8; 64],
+    code: &[u8],
+    arg: u64,
+    grid: [u32; 3],
+    workgroup: [u32; 3],
+    private_segment_size: u32,
+) -> (Dispatch, FlatMemory) {
+    let mut mem = FlatMemory::new();
+    map_kernel(&mut mem, kd, code);
+    mem.map(KERNARG, &arg.to_le_bytes());
+    let d = Dispatch {
+        target: Target::find("gfx90a").unwrap(),
+        kernel_object: CODE,
+        descriptor: KernelDescriptor::parse(kd),
+        grid,
+        workgroup,
+        group_segment_size: 0,
+        private_segment_size,
+        kernarg: KERNARG,
+        dispatch_ptr: KERNARG,
+        queue_ptr: 0,
+        dispatch_id: 0,
+    };
+    (d, mem)
+}
+
 /// Runs `body` as a one-wave kernel on `mcpu` (`lanes` work-items) with `data` mapped at `DATA` (its
 /// address in `s[6:7]`), storing `results` VGPRs (`v1`, `v2`, ...); returns `out[k][lane]`.
 pub(crate) fn run_body(mcpu: &str, lanes: u32, body: &str, results: usize, data: &[u8]) -> Option<Vec<Vec<u32>>> {
@@ -86,12 +126,8 @@ pub(crate) fn run_body(mcpu: &str, lanes: u32, body: &str, results: usize, data:
     kd[52..56].copy_from_slice(&((2u32 << 1) | (1 << 7)).to_le_bytes()); // 2 user SGPRs, workgroup id x
     let props: u16 = 8 | if gfx9 || lanes == 64 { 0 } else { 1 << 10 }; // kernarg pointer; wave32 on RDNA unless 64 lanes
     kd[56..58].copy_from_slice(&props.to_le_bytes());
-    let mut image = kd.to_vec();
-    image.resize(256, 0);
-    image.extend_from_slice(&code);
-    image.resize(image.len() + 64, 0);
     let mut mem = FlatMemory::new();
-    mem.map(CODE, &image);
+    map_kernel(&mut mem, &kd, &code);
     let mut args = OUT.to_le_bytes().to_vec();
     args.extend_from_slice(&DATA.to_le_bytes());
     mem.map(KERNARG, &args);

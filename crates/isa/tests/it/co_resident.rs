@@ -4,12 +4,10 @@
 //! `RunOptions::co_resident` it does, whatever the thread count; without it one host thread runs the
 //! workgroups one after the other and the first one spins until the instruction limit.
 
-use rocprof_isa::{run, Dispatch, ErrorKind, FlatMemory, KernelDescriptor, RunOptions, Target};
+use rocprof_isa::{run, Dispatch, ErrorKind, FlatMemory, RunOptions};
 
-use crate::classes::assemble;
+use crate::classes::{assemble, gfx90a_dispatch};
 
-const CODE: u64 = 0x1000_0000;
-const KERNARG: u64 = 0x2000_0000;
 const COUNTER: u64 = 0x3000_0000;
 const GROUPS: u32 = 8;
 
@@ -43,27 +41,8 @@ fn barrier_dispatch() -> Option<(Dispatch, FlatMemory)> {
     kd[48..52].copy_from_slice(&0x3fu32.to_le_bytes());
     kd[52..56].copy_from_slice(&((2u32 << 1) | (1 << 7)).to_le_bytes()); // 2 user SGPRs, workgroup id x
     kd[56..58].copy_from_slice(&8u16.to_le_bytes()); // kernarg pointer
-    let mut image = kd.to_vec();
-    image.resize(256, 0);
-    image.extend_from_slice(&code);
-    image.resize(image.len() + 64, 0);
-    let mut mem = FlatMemory::new();
-    mem.map(CODE, &image);
-    mem.map(KERNARG, &COUNTER.to_le_bytes());
+    let (d, mut mem) = gfx90a_dispatch(&kd, &code, COUNTER, [64 * GROUPS, 1, 1], [64, 1, 1], 0);
     mem.map(COUNTER, &vec![0; 256 + 256 * GROUPS as usize]);
-    let d = Dispatch {
-        target: Target::find("gfx90a").unwrap(),
-        kernel_object: CODE,
-        descriptor: KernelDescriptor::parse(&kd),
-        grid: [64 * GROUPS, 1, 1],
-        workgroup: [64, 1, 1],
-        group_segment_size: 0,
-        private_segment_size: 0,
-        kernarg: KERNARG,
-        dispatch_ptr: KERNARG,
-        queue_ptr: 0,
-        dispatch_id: 0,
-    };
     Some((d, mem))
 }
 

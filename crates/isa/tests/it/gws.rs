@@ -4,12 +4,10 @@
 //! after round; `ds_gws_sema_p` waits until `sema_v`/`sema_br`/`sema_release_all` make the counter positive.
 //! As in HIP, the init runs in a dispatch of its own and the resources outlive it (`RunOptions::gws`).
 
-use rocprof_isa::{run, Dispatch, ErrorKind, FlatMemory, Gws, KernelDescriptor, RunOptions, Target};
+use rocprof_isa::{run, Dispatch, ErrorKind, FlatMemory, Gws, RunOptions};
 
-use crate::classes::assemble;
+use crate::classes::{assemble, gfx90a_dispatch};
 
-const CODE: u64 = 0x1000_0000;
-const KERNARG: u64 = 0x2000_0000;
 const BUF: u64 = 0x3000_0000;
 const BUF_SIZE: usize = 8192;
 
@@ -22,27 +20,8 @@ fn dispatch(text: &str, groups: u32, items: u32) -> Option<(Dispatch, FlatMemory
     kd[48..52].copy_from_slice(&0x3fu32.to_le_bytes());
     kd[52..56].copy_from_slice(&((2u32 << 1) | (1 << 7)).to_le_bytes()); // 2 user SGPRs, workgroup id x
     kd[56..58].copy_from_slice(&8u16.to_le_bytes()); // kernarg pointer
-    let mut image = kd.to_vec();
-    image.resize(256, 0);
-    image.extend_from_slice(&code);
-    image.resize(image.len() + 64, 0);
-    let mut mem = FlatMemory::new();
-    mem.map(CODE, &image);
-    mem.map(KERNARG, &BUF.to_le_bytes());
+    let (d, mut mem) = gfx90a_dispatch(&kd, &code, BUF, [items * groups, 1, 1], [items, 1, 1], 0);
     mem.map(BUF, &vec![0; BUF_SIZE]);
-    let d = Dispatch {
-        target: Target::find("gfx90a").unwrap(),
-        kernel_object: CODE,
-        descriptor: KernelDescriptor::parse(&kd),
-        grid: [items * groups, 1, 1],
-        workgroup: [items, 1, 1],
-        group_segment_size: 0,
-        private_segment_size: 0,
-        kernarg: KERNARG,
-        dispatch_ptr: KERNARG,
-        queue_ptr: 0,
-        dispatch_id: 0,
-    };
     Some((d, mem))
 }
 

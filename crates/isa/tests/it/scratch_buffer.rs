@@ -4,12 +4,10 @@
 //! and at per-lane `offen` offsets, loads them back and writes them out; the host knows what each lane
 //! stored. Assembled with `llvm-mc-19` (Debian package llvm-19).
 
-use rocprof_isa::{run, Dispatch, FlatMemory, KernelDescriptor, RunOptions, Target};
+use rocprof_isa::{run, RunOptions};
 
-use crate::classes::assemble;
+use crate::classes::{assemble, gfx90a_dispatch};
 
-const CODE: u64 = 0x1000_0000;
-const KERNARG: u64 = 0x2000_0000;
 const OUT: u64 = 0x3000_0000;
 
 const BODY: &str = "
@@ -40,30 +38,8 @@ fn gfx90a_mubuf_scratch_through_the_private_segment_buffer_reads_back_what_each_
     // Scratch enabled, 6 user SGPRs (private segment buffer, kernarg pointer), workgroup id x.
     kd[52..56].copy_from_slice(&(1u32 | (6 << 1) | (1 << 7)).to_le_bytes());
     kd[56..58].copy_from_slice(&(1u16 | 8).to_le_bytes());
-    let mut image = kd.to_vec();
-    image.resize(256, 0);
-    image.extend_from_slice(&code);
-    image.resize(image.len() + 64, 0);
-    let mem = {
-        let mut m = FlatMemory::new();
-        m.map(CODE, &image);
-        m.map(KERNARG, &OUT.to_le_bytes());
-        m.map(OUT, &[0xee; 512]);
-        m
-    };
-    let d = Dispatch {
-        target: Target::find("gfx90a").unwrap(),
-        kernel_object: CODE,
-        descriptor: KernelDescriptor::parse(&kd),
-        grid: [64, 1, 1],
-        workgroup: [64, 1, 1],
-        group_segment_size: 0,
-        private_segment_size: 512,
-        kernarg: KERNARG,
-        dispatch_ptr: KERNARG,
-        queue_ptr: 0,
-        dispatch_id: 0,
-    };
+    let (d, mut mem) = gfx90a_dispatch(&kd, &code, OUT, [64, 1, 1], [64, 1, 1], 512);
+    mem.map(OUT, &[0xee; 512]);
     run(&d, &mem, &RunOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     let out = mem.get(OUT, 512).unwrap();
     let word = |i: usize| u32::from_le_bytes(out[4 * i..4 * i + 4].try_into().unwrap());

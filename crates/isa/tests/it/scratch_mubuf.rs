@@ -4,12 +4,10 @@
 //! wave's scratch offset the way clang's prologue does, and each lane stores and reloads its own values
 //! at the same offsets: every lane must read back what it wrote (private memory is per lane).
 
-use rocprof_isa::{run, Dispatch, FlatMemory, KernelDescriptor, RunOptions, Target};
+use rocprof_isa::{run, RunOptions};
 
-use crate::classes::assemble;
+use crate::classes::{assemble, gfx90a_dispatch};
 
-const CODE: u64 = 0x1000_0000;
-const KERNARG: u64 = 0x2000_0000;
 const OUT: u64 = 0x3000_0000;
 
 #[test]
@@ -50,27 +48,8 @@ fn mubuf_scratch_through_the_private_segment_buffer_is_private_to_each_lane() {
     kd[52..56].copy_from_slice(&(1u32 | (6 << 1)).to_le_bytes());
     // Private segment buffer (bit 0) and kernarg pointer (bit 3).
     kd[56..58].copy_from_slice(&(1u16 | 8).to_le_bytes());
-    let mut image = kd.to_vec();
-    image.resize(256, 0);
-    image.extend_from_slice(&code);
-    image.resize(image.len() + 64, 0);
-    let mut mem = FlatMemory::new();
-    mem.map(CODE, &image);
-    mem.map(KERNARG, &OUT.to_le_bytes());
+    let (d, mut mem) = gfx90a_dispatch(&kd, &code, OUT, [64, 1, 1], [64, 1, 1], 64);
     mem.map(OUT, &[0xee; 768]);
-    let d = Dispatch {
-        target: Target::find("gfx90a").unwrap(),
-        kernel_object: CODE,
-        descriptor: KernelDescriptor::parse(&kd),
-        grid: [64, 1, 1],
-        workgroup: [64, 1, 1],
-        group_segment_size: 0,
-        private_segment_size: 64,
-        kernarg: KERNARG,
-        dispatch_ptr: KERNARG,
-        queue_ptr: 0,
-        dispatch_id: 0,
-    };
     if let Err(e) = run(&d, &mem, &RunOptions::default()) {
         panic!("{e}\n{text}");
     }
