@@ -70,9 +70,9 @@ fn add(t: &mut Totals, w: &WaveWork, lanes: u64, cycles: u64) {
         wave_cycles: cycles,
         issue_cycles: w.issue_cycles,
         stall_cycles: w.stall_cycles,
+        matrix: w.matrix,
         ..Totals::default()
     });
-    t.matrix.add(&w.matrix);
 }
 
 impl DispatchModel {
