@@ -251,6 +251,8 @@ fn kept_captures_convert_to_the_same_outputs() {
     let first = std::fs::read_to_string(out.join("run/k_kernel_trace.csv")).unwrap();
     assert_eq!(first.lines().count(), 1 + 7);
     assert_eq!(std::fs::read_to_string(out.join("again/k_kernel_trace.csv")).unwrap(), first);
+    // The kept capture is tens of megabytes: remove it once the test passed (a failure keeps it).
+    let _ = std::fs::remove_dir_all(&out);
 }
 
 /// Rows of the summary table titled `title` in `text` (rocprofv3's `ROCPROFV3 <title>:` layout).
