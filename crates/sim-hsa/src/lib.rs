@@ -15,7 +15,6 @@ macro_rules! diag {
 }
 
 mod agent;
-mod api;
 mod clock;
 mod code_object;
 mod copy;
@@ -25,6 +24,7 @@ mod events;
 mod exec;
 mod exports;
 mod faults;
+mod ffi;
 mod futex;
 mod image_info;
 mod intercept;
@@ -41,5 +41,7 @@ mod signal;
 mod svm;
 mod table;
 mod table_default;
+#[cfg(test)]
+mod testing;
 mod tools;
 mod unsupported;
