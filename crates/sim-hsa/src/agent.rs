@@ -9,7 +9,7 @@ use rocprof_hsa_sys::*;
 
 use crate::ffi::{put, put_chars, status, status_code, Status};
 use crate::runtime::system;
-use crate::{clock, table};
+use crate::{abi, clock};
 use rocprof_device::targets::GpuModel;
 
 /// CPU or GPU.
@@ -262,7 +262,7 @@ pub(crate) unsafe extern "C" fn hsa_agent_get_info(
         if value.is_null() {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
-        if table::abi_is_5_2() && newer_than_5_2(attribute) {
+        if abi::abi_is_5_2() && newer_than_5_2(attribute) {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
         // SAFETY: the caller provides storage of the attribute's documented type at `value`.
@@ -486,7 +486,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_memory_pool_get_info(
         if value.is_null() {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
-        if table::abi_is_5_2() && attribute >= HSA_AMD_MEMORY_POOL_INFO_LOCATION {
+        if abi::abi_is_5_2() && attribute >= HSA_AMD_MEMORY_POOL_INFO_LOCATION {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
         // SAFETY: the caller provides storage of the attribute's type.

@@ -129,7 +129,7 @@ def main():
             E.append('    // SAFETY: same signature and contract as the C function; the caller upholds it.')
             E.append('    unsafe { %s(%s) }' % (impl(target), args))
         elif t in ('amd', 'image') and target not in in52:
-            E.append('    let f = if crate::table::abi_is_5_2() {')
+            E.append('    let f = if crate::abi::abi_is_5_2() {')
             E.append('        %s' % impl(target))
             E.append('    } else {')
             E.append('        crate::table::slot!(%s, %s_fn).unwrap_or(%s)' % (t, target, impl(target)))
@@ -137,7 +137,7 @@ def main():
             E.append('    // SAFETY: the slot has the C function\'s exact type; the caller upholds its contract.')
             E.append('    unsafe { f(%s) }' % args)
         elif t in ('amd', 'image'):
-            E.append('    let f = if crate::table::abi_is_5_2() {')
+            E.append('    let f = if crate::abi::abi_is_5_2() {')
             E.append('        crate::table::slot!(%s52, %s_fn).unwrap_or(%s)' % (t, target, impl(target)))
             E.append('    } else {')
             E.append('        crate::table::slot!(%s, %s_fn).unwrap_or(%s)' % (t, target, impl(target)))

@@ -1835,7 +1835,7 @@ pub unsafe extern "C" fn hsa_amd_coherency_get_type(
     agent: hsa_agent_t,
     type_: *mut hsa_amd_coherency_type_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_coherency_get_type_fn).unwrap_or(crate::memory::hsa_amd_coherency_get_type)
     } else {
         crate::table::slot!(amd, hsa_amd_coherency_get_type_fn).unwrap_or(crate::memory::hsa_amd_coherency_get_type)
@@ -1850,7 +1850,7 @@ pub unsafe extern "C" fn hsa_amd_coherency_set_type(
     agent: hsa_agent_t,
     type_: hsa_amd_coherency_type_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_coherency_set_type_fn).unwrap_or(crate::memory::hsa_amd_coherency_set_type)
     } else {
         crate::table::slot!(amd, hsa_amd_coherency_set_type_fn).unwrap_or(crate::memory::hsa_amd_coherency_set_type)
@@ -1865,7 +1865,7 @@ pub unsafe extern "C" fn hsa_amd_profiling_set_profiler_enabled(
     queue: *mut hsa_queue_t,
     enable: c_int,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_profiling_set_profiler_enabled_fn)
             .unwrap_or(crate::profiling::hsa_amd_profiling_set_profiler_enabled)
     } else {
@@ -1883,7 +1883,7 @@ pub unsafe extern "C" fn hsa_amd_profiling_get_dispatch_time(
     signal: hsa_signal_t,
     time: *mut hsa_amd_profiling_dispatch_time_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_profiling_get_dispatch_time_fn)
             .unwrap_or(crate::profiling::hsa_amd_profiling_get_dispatch_time)
     } else {
@@ -1897,7 +1897,7 @@ pub unsafe extern "C" fn hsa_amd_profiling_get_dispatch_time(
 /// `hsa_amd_profiling_async_copy_enable`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_profiling_async_copy_enable(enable: bool) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_profiling_async_copy_enable_fn)
             .unwrap_or(crate::profiling::hsa_amd_profiling_async_copy_enable)
     } else {
@@ -1914,7 +1914,7 @@ pub unsafe extern "C" fn hsa_amd_profiling_get_async_copy_time(
     signal: hsa_signal_t,
     time: *mut hsa_amd_profiling_async_copy_time_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_profiling_get_async_copy_time_fn)
             .unwrap_or(crate::profiling::hsa_amd_profiling_get_async_copy_time)
     } else {
@@ -1932,7 +1932,7 @@ pub unsafe extern "C" fn hsa_amd_profiling_convert_tick_to_system_domain(
     agent_tick: u64,
     system_tick: *mut u64,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_profiling_convert_tick_to_system_domain_fn)
             .unwrap_or(crate::profiling::hsa_amd_profiling_convert_tick_to_system_domain)
     } else {
@@ -1952,7 +1952,7 @@ pub unsafe extern "C" fn hsa_amd_signal_create(
     attributes: u64,
     signal: *mut hsa_signal_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_signal_create_fn).unwrap_or(crate::signal::hsa_amd_signal_create)
     } else {
         crate::table::slot!(amd, hsa_amd_signal_create_fn).unwrap_or(crate::signal::hsa_amd_signal_create)
@@ -1972,7 +1972,7 @@ pub unsafe extern "C" fn hsa_amd_signal_wait_any(
     wait_hint: hsa_wait_state_t,
     satisfying_value: *mut hsa_signal_value_t,
 ) -> u32 {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_signal_wait_any_fn).unwrap_or(crate::signal::hsa_amd_signal_wait_any)
     } else {
         crate::table::slot!(amd, hsa_amd_signal_wait_any_fn).unwrap_or(crate::signal::hsa_amd_signal_wait_any)
@@ -1990,7 +1990,7 @@ pub unsafe extern "C" fn hsa_amd_signal_async_handler(
     handler: hsa_amd_signal_handler,
     arg: *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_signal_async_handler_fn)
             .unwrap_or(crate::events::hsa_amd_signal_async_handler)
     } else {
@@ -2006,7 +2006,7 @@ pub unsafe extern "C" fn hsa_amd_async_function(
     callback: Option<unsafe extern "C" fn(arg: *mut c_void)>,
     arg: *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_async_function_fn).unwrap_or(crate::events::hsa_amd_async_function)
     } else {
         crate::table::slot!(amd, hsa_amd_async_function_fn).unwrap_or(crate::events::hsa_amd_async_function)
@@ -2033,7 +2033,7 @@ pub unsafe extern "C" fn hsa_amd_queue_cu_set_mask(
     num_cu_mask_count: u32,
     cu_mask: *const u32,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_queue_cu_set_mask_fn).unwrap_or(crate::queue::hsa_amd_queue_cu_set_mask)
     } else {
         crate::table::slot!(amd, hsa_amd_queue_cu_set_mask_fn).unwrap_or(crate::queue::hsa_amd_queue_cu_set_mask)
@@ -2049,7 +2049,7 @@ pub unsafe extern "C" fn hsa_amd_queue_cu_get_mask(
     num_cu_mask_count: u32,
     cu_mask: *mut u32,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_queue_cu_get_mask_fn).unwrap_or(crate::queue::hsa_amd_queue_cu_get_mask)
     } else {
         crate::table::slot!(amd, hsa_amd_queue_cu_get_mask_fn).unwrap_or(crate::queue::hsa_amd_queue_cu_get_mask)
@@ -2061,7 +2061,7 @@ pub unsafe extern "C" fn hsa_amd_queue_cu_get_mask(
 /// `hsa_amd_memory_fill`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_memory_fill(ptr: *mut c_void, value: u32, count: usize) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_memory_fill_fn).unwrap_or(crate::memory::hsa_amd_memory_fill)
     } else {
         crate::table::slot!(amd, hsa_amd_memory_fill_fn).unwrap_or(crate::memory::hsa_amd_memory_fill)
@@ -2082,7 +2082,7 @@ pub unsafe extern "C" fn hsa_amd_memory_async_copy(
     dep_signals: *const hsa_signal_t,
     completion_signal: hsa_signal_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_memory_async_copy_fn).unwrap_or(crate::copy::hsa_amd_memory_async_copy)
     } else {
         crate::table::slot!(amd, hsa_amd_memory_async_copy_fn).unwrap_or(crate::copy::hsa_amd_memory_async_copy)
@@ -2105,7 +2105,7 @@ pub unsafe extern "C" fn hsa_amd_memory_async_copy_on_engine(
     engine_id: hsa_amd_sdma_engine_id_t,
     force_copy_on_sdma: bool,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::copy::hsa_amd_memory_async_copy_on_engine
     } else {
         crate::table::slot!(amd, hsa_amd_memory_async_copy_on_engine_fn)
@@ -2135,7 +2135,7 @@ pub unsafe extern "C" fn hsa_amd_memory_copy_engine_status(
     src_agent: hsa_agent_t,
     engine_ids_mask: *mut u32,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::copy::hsa_amd_memory_copy_engine_status
     } else {
         crate::table::slot!(amd, hsa_amd_memory_copy_engine_status_fn)
@@ -2152,7 +2152,7 @@ pub unsafe extern "C" fn hsa_amd_memory_get_preferred_copy_engine(
     src_agent: hsa_agent_t,
     recommended_ids_mask: *mut u32,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::copy::hsa_amd_memory_get_preferred_copy_engine
     } else {
         crate::table::slot!(amd, hsa_amd_memory_get_preferred_copy_engine_fn)
@@ -2176,7 +2176,7 @@ pub unsafe extern "C" fn hsa_amd_memory_async_copy_rect(
     dep_signals: *const hsa_signal_t,
     completion_signal: hsa_signal_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_memory_async_copy_rect_fn)
             .unwrap_or(crate::copy::hsa_amd_memory_async_copy_rect)
     } else {
@@ -2198,7 +2198,7 @@ pub unsafe extern "C" fn hsa_amd_memory_lock(
     num_agent: c_int,
     agent_ptr: *mut *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_memory_lock_fn).unwrap_or(crate::memory::hsa_amd_memory_lock)
     } else {
         crate::table::slot!(amd, hsa_amd_memory_lock_fn).unwrap_or(crate::memory::hsa_amd_memory_lock)
@@ -2218,7 +2218,7 @@ pub unsafe extern "C" fn hsa_amd_memory_lock_to_pool(
     flags: u32,
     agent_ptr: *mut *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_memory_lock_to_pool_fn).unwrap_or(crate::memory::hsa_amd_memory_lock_to_pool)
     } else {
         crate::table::slot!(amd, hsa_amd_memory_lock_to_pool_fn).unwrap_or(crate::memory::hsa_amd_memory_lock_to_pool)
@@ -2230,7 +2230,7 @@ pub unsafe extern "C" fn hsa_amd_memory_lock_to_pool(
 /// `hsa_amd_memory_unlock`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_memory_unlock(host_ptr: *mut c_void) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_memory_unlock_fn).unwrap_or(crate::memory::hsa_amd_memory_unlock)
     } else {
         crate::table::slot!(amd, hsa_amd_memory_unlock_fn).unwrap_or(crate::memory::hsa_amd_memory_unlock)
@@ -2246,7 +2246,7 @@ pub unsafe extern "C" fn hsa_amd_agent_iterate_memory_pools(
     callback: Option<unsafe extern "C" fn(memory_pool: hsa_amd_memory_pool_t, data: *mut c_void) -> hsa_status_t>,
     data: *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_agent_iterate_memory_pools_fn)
             .unwrap_or(crate::agent::hsa_amd_agent_iterate_memory_pools)
     } else {
@@ -2265,7 +2265,7 @@ pub unsafe extern "C" fn hsa_amd_agent_memory_pool_get_info(
     attribute: hsa_amd_agent_memory_pool_info_t,
     value: *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_agent_memory_pool_get_info_fn)
             .unwrap_or(crate::agent::hsa_amd_agent_memory_pool_get_info)
     } else {
@@ -2284,7 +2284,7 @@ pub unsafe extern "C" fn hsa_amd_agents_allow_access(
     flags: *const u32,
     ptr: *const c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_agents_allow_access_fn).unwrap_or(crate::memory::hsa_amd_agents_allow_access)
     } else {
         crate::table::slot!(amd, hsa_amd_agents_allow_access_fn).unwrap_or(crate::memory::hsa_amd_agents_allow_access)
@@ -2300,7 +2300,7 @@ pub unsafe extern "C" fn hsa_amd_memory_pool_get_info(
     attribute: hsa_amd_memory_pool_info_t,
     value: *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_memory_pool_get_info_fn)
             .unwrap_or(crate::agent::hsa_amd_memory_pool_get_info)
     } else {
@@ -2318,7 +2318,7 @@ pub unsafe extern "C" fn hsa_amd_memory_pool_allocate(
     flags: u32,
     ptr: *mut *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_memory_pool_allocate_fn)
             .unwrap_or(crate::memory::hsa_amd_memory_pool_allocate)
     } else {
@@ -2331,7 +2331,7 @@ pub unsafe extern "C" fn hsa_amd_memory_pool_allocate(
 /// `hsa_amd_memory_pool_free`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_memory_pool_free(ptr: *mut c_void) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_memory_pool_free_fn).unwrap_or(crate::memory::hsa_amd_memory_pool_free)
     } else {
         crate::table::slot!(amd, hsa_amd_memory_pool_free_fn).unwrap_or(crate::memory::hsa_amd_memory_pool_free)
@@ -2347,7 +2347,7 @@ pub unsafe extern "C" fn hsa_amd_memory_pool_can_migrate(
     dst_memory_pool: hsa_amd_memory_pool_t,
     result: *mut bool,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_memory_pool_can_migrate_fn)
             .unwrap_or(crate::unsupported::hsa_amd_memory_pool_can_migrate)
     } else {
@@ -2365,7 +2365,7 @@ pub unsafe extern "C" fn hsa_amd_memory_migrate(
     memory_pool: hsa_amd_memory_pool_t,
     flags: u32,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_memory_migrate_fn).unwrap_or(crate::unsupported::hsa_amd_memory_migrate)
     } else {
         crate::table::slot!(amd, hsa_amd_memory_migrate_fn).unwrap_or(crate::unsupported::hsa_amd_memory_migrate)
@@ -2386,7 +2386,7 @@ pub unsafe extern "C" fn hsa_amd_interop_map_buffer(
     metadata_size: *mut usize,
     metadata: *mut *const c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_interop_map_buffer_fn)
             .unwrap_or(crate::unsupported::hsa_amd_interop_map_buffer)
     } else {
@@ -2400,7 +2400,7 @@ pub unsafe extern "C" fn hsa_amd_interop_map_buffer(
 /// `hsa_amd_interop_unmap_buffer`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_interop_unmap_buffer(ptr: *mut c_void) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_interop_unmap_buffer_fn)
             .unwrap_or(crate::unsupported::hsa_amd_interop_unmap_buffer)
     } else {
@@ -2421,7 +2421,7 @@ pub unsafe extern "C" fn hsa_amd_image_create(
     access_permission: hsa_access_permission_t,
     image: *mut hsa_ext_image_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_image_create_fn).unwrap_or(crate::unsupported::hsa_amd_image_create)
     } else {
         crate::table::slot!(amd, hsa_amd_image_create_fn).unwrap_or(crate::unsupported::hsa_amd_image_create)
@@ -2438,7 +2438,7 @@ pub unsafe extern "C" fn hsa_ext_image_get_capability(
     image_format: *const hsa_ext_image_format_t,
     capability_mask: *mut u32,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_get_capability_fn)
             .unwrap_or(crate::unsupported::hsa_ext_image_get_capability)
     } else {
@@ -2457,7 +2457,7 @@ pub unsafe extern "C" fn hsa_ext_image_data_get_info(
     access_permission: hsa_access_permission_t,
     image_data_info: *mut hsa_ext_image_data_info_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_data_get_info_fn)
             .unwrap_or(crate::unsupported::hsa_ext_image_data_get_info)
     } else {
@@ -2477,7 +2477,7 @@ pub unsafe extern "C" fn hsa_ext_image_create(
     access_permission: hsa_access_permission_t,
     image: *mut hsa_ext_image_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_create_fn).unwrap_or(crate::unsupported::hsa_ext_image_create)
     } else {
         crate::table::slot!(image, hsa_ext_image_create_fn).unwrap_or(crate::unsupported::hsa_ext_image_create)
@@ -2496,7 +2496,7 @@ pub unsafe extern "C" fn hsa_ext_image_import(
     dst_image: hsa_ext_image_t,
     image_region: *const hsa_ext_image_region_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_import_fn).unwrap_or(crate::unsupported::hsa_ext_image_import)
     } else {
         crate::table::slot!(image, hsa_ext_image_import_fn).unwrap_or(crate::unsupported::hsa_ext_image_import)
@@ -2515,7 +2515,7 @@ pub unsafe extern "C" fn hsa_ext_image_export(
     dst_slice_pitch: usize,
     image_region: *const hsa_ext_image_region_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_export_fn).unwrap_or(crate::unsupported::hsa_ext_image_export)
     } else {
         crate::table::slot!(image, hsa_ext_image_export_fn).unwrap_or(crate::unsupported::hsa_ext_image_export)
@@ -2534,7 +2534,7 @@ pub unsafe extern "C" fn hsa_ext_image_copy(
     dst_offset: *const hsa_dim3_t,
     range: *const hsa_dim3_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_copy_fn).unwrap_or(crate::unsupported::hsa_ext_image_copy)
     } else {
         crate::table::slot!(image, hsa_ext_image_copy_fn).unwrap_or(crate::unsupported::hsa_ext_image_copy)
@@ -2551,7 +2551,7 @@ pub unsafe extern "C" fn hsa_ext_image_clear(
     data: *const c_void,
     image_region: *const hsa_ext_image_region_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_clear_fn).unwrap_or(crate::unsupported::hsa_ext_image_clear)
     } else {
         crate::table::slot!(image, hsa_ext_image_clear_fn).unwrap_or(crate::unsupported::hsa_ext_image_clear)
@@ -2563,7 +2563,7 @@ pub unsafe extern "C" fn hsa_ext_image_clear(
 /// `hsa_ext_image_destroy`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_ext_image_destroy(agent: hsa_agent_t, image: hsa_ext_image_t) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_destroy_fn).unwrap_or(crate::unsupported::hsa_ext_image_destroy)
     } else {
         crate::table::slot!(image, hsa_ext_image_destroy_fn).unwrap_or(crate::unsupported::hsa_ext_image_destroy)
@@ -2579,7 +2579,7 @@ pub unsafe extern "C" fn hsa_ext_sampler_create(
     sampler_descriptor: *const hsa_ext_sampler_descriptor_t,
     sampler: *mut hsa_ext_sampler_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_sampler_create_fn).unwrap_or(crate::unsupported::hsa_ext_sampler_create)
     } else {
         crate::table::slot!(image, hsa_ext_sampler_create_fn).unwrap_or(crate::unsupported::hsa_ext_sampler_create)
@@ -2595,7 +2595,7 @@ pub unsafe extern "C" fn hsa_ext_sampler_create_v2(
     sampler_descriptor: *const hsa_ext_sampler_descriptor_v2_t,
     sampler: *mut hsa_ext_sampler_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_ext_sampler_create_v2
     } else {
         crate::table::slot!(image, hsa_ext_sampler_create_v2_fn)
@@ -2608,7 +2608,7 @@ pub unsafe extern "C" fn hsa_ext_sampler_create_v2(
 /// `hsa_ext_sampler_destroy`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_ext_sampler_destroy(agent: hsa_agent_t, sampler: hsa_ext_sampler_t) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_sampler_destroy_fn).unwrap_or(crate::unsupported::hsa_ext_sampler_destroy)
     } else {
         crate::table::slot!(image, hsa_ext_sampler_destroy_fn).unwrap_or(crate::unsupported::hsa_ext_sampler_destroy)
@@ -2626,7 +2626,7 @@ pub unsafe extern "C" fn hsa_ext_image_get_capability_with_layout(
     image_data_layout: hsa_ext_image_data_layout_t,
     capability_mask: *mut u32,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_get_capability_with_layout_fn)
             .unwrap_or(crate::unsupported::hsa_ext_image_get_capability_with_layout)
     } else {
@@ -2648,7 +2648,7 @@ pub unsafe extern "C" fn hsa_ext_image_data_get_info_with_layout(
     image_data_slice_pitch: usize,
     image_data_info: *mut hsa_ext_image_data_info_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_data_get_info_with_layout_fn)
             .unwrap_or(crate::unsupported::hsa_ext_image_data_get_info_with_layout)
     } else {
@@ -2681,7 +2681,7 @@ pub unsafe extern "C" fn hsa_ext_image_create_with_layout(
     image_data_slice_pitch: usize,
     image: *mut hsa_ext_image_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_create_with_layout_fn)
             .unwrap_or(crate::unsupported::hsa_ext_image_create_with_layout)
     } else {
@@ -2712,7 +2712,7 @@ pub unsafe extern "C" fn hsa_amd_pointer_info(
     num_agents_accessible: *mut u32,
     accessible: *mut *mut hsa_agent_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_pointer_info_fn).unwrap_or(crate::memory::hsa_amd_pointer_info)
     } else {
         crate::table::slot!(amd, hsa_amd_pointer_info_fn).unwrap_or(crate::memory::hsa_amd_pointer_info)
@@ -2724,7 +2724,7 @@ pub unsafe extern "C" fn hsa_amd_pointer_info(
 /// `hsa_amd_pointer_info_set_userdata`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_pointer_info_set_userdata(ptr: *const c_void, userdata: *mut c_void) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_pointer_info_set_userdata_fn)
             .unwrap_or(crate::memory::hsa_amd_pointer_info_set_userdata)
     } else {
@@ -2742,7 +2742,7 @@ pub unsafe extern "C" fn hsa_amd_ipc_memory_create(
     len: usize,
     handle: *mut hsa_amd_ipc_memory_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_ipc_memory_create_fn)
             .unwrap_or(crate::unsupported::hsa_amd_ipc_memory_create)
     } else {
@@ -2761,7 +2761,7 @@ pub unsafe extern "C" fn hsa_amd_ipc_memory_attach(
     mapping_agents: *const hsa_agent_t,
     mapped_ptr: *mut *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_ipc_memory_attach_fn)
             .unwrap_or(crate::unsupported::hsa_amd_ipc_memory_attach)
     } else {
@@ -2774,7 +2774,7 @@ pub unsafe extern "C" fn hsa_amd_ipc_memory_attach(
 /// `hsa_amd_ipc_memory_detach`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_ipc_memory_detach(mapped_ptr: *mut c_void) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_ipc_memory_detach_fn)
             .unwrap_or(crate::unsupported::hsa_amd_ipc_memory_detach)
     } else {
@@ -2790,7 +2790,7 @@ pub unsafe extern "C" fn hsa_amd_ipc_signal_create(
     signal: hsa_signal_t,
     handle: *mut hsa_amd_ipc_signal_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_ipc_signal_create_fn)
             .unwrap_or(crate::unsupported::hsa_amd_ipc_signal_create)
     } else {
@@ -2806,7 +2806,7 @@ pub unsafe extern "C" fn hsa_amd_ipc_signal_attach(
     handle: *const hsa_amd_ipc_signal_t,
     signal: *mut hsa_signal_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_ipc_signal_attach_fn)
             .unwrap_or(crate::unsupported::hsa_amd_ipc_signal_attach)
     } else {
@@ -2822,7 +2822,7 @@ pub unsafe extern "C" fn hsa_amd_register_system_event_handler(
     callback: hsa_amd_system_event_callback_t,
     data: *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_register_system_event_handler_fn)
             .unwrap_or(crate::memory::hsa_amd_register_system_event_handler)
     } else {
@@ -2839,7 +2839,7 @@ pub unsafe extern "C" fn hsa_amd_queue_set_priority(
     queue: *mut hsa_queue_t,
     priority: hsa_amd_queue_priority_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_queue_set_priority_fn).unwrap_or(crate::queue::hsa_amd_queue_set_priority)
     } else {
         crate::table::slot!(amd, hsa_amd_queue_set_priority_fn).unwrap_or(crate::queue::hsa_amd_queue_set_priority)
@@ -2855,7 +2855,7 @@ pub unsafe extern "C" fn hsa_amd_register_deallocation_callback(
     callback: hsa_amd_deallocation_callback_t,
     user_data: *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_register_deallocation_callback_fn)
             .unwrap_or(crate::memory::hsa_amd_register_deallocation_callback)
     } else {
@@ -2872,7 +2872,7 @@ pub unsafe extern "C" fn hsa_amd_deregister_deallocation_callback(
     ptr: *mut c_void,
     callback: hsa_amd_deallocation_callback_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_deregister_deallocation_callback_fn)
             .unwrap_or(crate::memory::hsa_amd_deregister_deallocation_callback)
     } else {
@@ -2889,7 +2889,7 @@ pub unsafe extern "C" fn hsa_amd_signal_value_pointer(
     signal: hsa_signal_t,
     value_ptr: *mut *mut hsa_signal_value_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_signal_value_pointer_fn)
             .unwrap_or(crate::signal::hsa_amd_signal_value_pointer)
     } else {
@@ -2907,7 +2907,7 @@ pub unsafe extern "C" fn hsa_amd_svm_attributes_set(
     attribute_list: *mut hsa_amd_svm_attribute_pair_t,
     attribute_count: usize,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_svm_attributes_set_fn).unwrap_or(crate::svm::hsa_amd_svm_attributes_set)
     } else {
         crate::table::slot!(amd, hsa_amd_svm_attributes_set_fn).unwrap_or(crate::svm::hsa_amd_svm_attributes_set)
@@ -2924,7 +2924,7 @@ pub unsafe extern "C" fn hsa_amd_svm_attributes_get(
     attribute_list: *mut hsa_amd_svm_attribute_pair_t,
     attribute_count: usize,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_svm_attributes_get_fn).unwrap_or(crate::svm::hsa_amd_svm_attributes_get)
     } else {
         crate::table::slot!(amd, hsa_amd_svm_attributes_get_fn).unwrap_or(crate::svm::hsa_amd_svm_attributes_get)
@@ -2943,7 +2943,7 @@ pub unsafe extern "C" fn hsa_amd_svm_prefetch_async(
     dep_signals: *const hsa_signal_t,
     completion_signal: hsa_signal_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_svm_prefetch_async_fn).unwrap_or(crate::svm::hsa_amd_svm_prefetch_async)
     } else {
         crate::table::slot!(amd, hsa_amd_svm_prefetch_async_fn).unwrap_or(crate::svm::hsa_amd_svm_prefetch_async)
@@ -2955,7 +2955,7 @@ pub unsafe extern "C" fn hsa_amd_svm_prefetch_async(
 /// `hsa_amd_spm_acquire`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_spm_acquire(preferred_agent: hsa_agent_t) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_amd_spm_acquire
     } else {
         crate::table::slot!(amd, hsa_amd_spm_acquire_fn).unwrap_or(crate::unsupported::hsa_amd_spm_acquire)
@@ -2967,7 +2967,7 @@ pub unsafe extern "C" fn hsa_amd_spm_acquire(preferred_agent: hsa_agent_t) -> hs
 /// `hsa_amd_spm_release`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_spm_release(preferred_agent: hsa_agent_t) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_amd_spm_release
     } else {
         crate::table::slot!(amd, hsa_amd_spm_release_fn).unwrap_or(crate::unsupported::hsa_amd_spm_release)
@@ -2986,7 +2986,7 @@ pub unsafe extern "C" fn hsa_amd_spm_set_dest_buffer(
     dest: *mut c_void,
     is_data_loss: *mut bool,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_amd_spm_set_dest_buffer
     } else {
         crate::table::slot!(amd, hsa_amd_spm_set_dest_buffer_fn)
@@ -3004,7 +3004,7 @@ pub unsafe extern "C" fn hsa_amd_portable_export_dmabuf(
     dmabuf: *mut c_int,
     offset: *mut u64,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_amd_portable_export_dmabuf
     } else {
         crate::table::slot!(amd, hsa_amd_portable_export_dmabuf_fn)
@@ -3017,7 +3017,7 @@ pub unsafe extern "C" fn hsa_amd_portable_export_dmabuf(
 /// `hsa_amd_portable_close_dmabuf`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_portable_close_dmabuf(dmabuf: c_int) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_amd_portable_close_dmabuf
     } else {
         crate::table::slot!(amd, hsa_amd_portable_close_dmabuf_fn)
@@ -3035,7 +3035,7 @@ pub unsafe extern "C" fn hsa_amd_vmem_address_reserve(
     address: u64,
     flags: u64,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_amd_vmem_address_reserve
     } else {
         crate::table::slot!(amd, hsa_amd_vmem_address_reserve_fn)
@@ -3054,7 +3054,7 @@ pub unsafe extern "C" fn hsa_amd_vmem_address_reserve_align(
     alignment: u64,
     flags: u64,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_amd_vmem_address_reserve_align
     } else {
         crate::table::slot!(amd, hsa_amd_vmem_address_reserve_align_fn)
@@ -3067,7 +3067,7 @@ pub unsafe extern "C" fn hsa_amd_vmem_address_reserve_align(
 /// `hsa_amd_vmem_address_free`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_vmem_address_free(va: *mut c_void, size: usize) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_amd_vmem_address_free
     } else {
         crate::table::slot!(amd, hsa_amd_vmem_address_free_fn).unwrap_or(crate::unsupported::hsa_amd_vmem_address_free)
@@ -3085,7 +3085,7 @@ pub unsafe extern "C" fn hsa_amd_vmem_handle_create(
     flags: u64,
     memory_handle: *mut hsa_amd_vmem_alloc_handle_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_amd_vmem_handle_create
     } else {
         crate::table::slot!(amd, hsa_amd_vmem_handle_create_fn)
@@ -3098,7 +3098,7 @@ pub unsafe extern "C" fn hsa_amd_vmem_handle_create(
 /// `hsa_amd_vmem_handle_release`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_vmem_handle_release(memory_handle: hsa_amd_vmem_alloc_handle_t) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_amd_vmem_handle_release
     } else {
         crate::table::slot!(amd, hsa_amd_vmem_handle_release_fn)
@@ -3117,7 +3117,7 @@ pub unsafe extern "C" fn hsa_amd_vmem_map(
     memory_handle: hsa_amd_vmem_alloc_handle_t,
     flags: u64,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_amd_vmem_map
     } else {
         crate::table::slot!(amd, hsa_amd_vmem_map_fn).unwrap_or(crate::unsupported::hsa_amd_vmem_map)
@@ -3129,7 +3129,7 @@ pub unsafe extern "C" fn hsa_amd_vmem_map(
 /// `hsa_amd_vmem_unmap`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_vmem_unmap(va: *mut c_void, size: usize) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_amd_vmem_unmap
     } else {
         crate::table::slot!(amd, hsa_amd_vmem_unmap_fn).unwrap_or(crate::unsupported::hsa_amd_vmem_unmap)
@@ -3146,7 +3146,7 @@ pub unsafe extern "C" fn hsa_amd_vmem_set_access(
     desc: *const hsa_amd_memory_access_desc_t,
     desc_cnt: usize,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_amd_vmem_set_access
     } else {
         crate::table::slot!(amd, hsa_amd_vmem_set_access_fn).unwrap_or(crate::unsupported::hsa_amd_vmem_set_access)
@@ -3162,7 +3162,7 @@ pub unsafe extern "C" fn hsa_amd_vmem_get_access(
     perms: *mut hsa_access_permission_t,
     agent_handle: hsa_agent_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_amd_vmem_get_access
     } else {
         crate::table::slot!(amd, hsa_amd_vmem_get_access_fn).unwrap_or(crate::unsupported::hsa_amd_vmem_get_access)
@@ -3178,7 +3178,7 @@ pub unsafe extern "C" fn hsa_amd_vmem_export_shareable_handle(
     handle: hsa_amd_vmem_alloc_handle_t,
     flags: u64,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_amd_vmem_export_shareable_handle
     } else {
         crate::table::slot!(amd, hsa_amd_vmem_export_shareable_handle_fn)
@@ -3194,7 +3194,7 @@ pub unsafe extern "C" fn hsa_amd_vmem_import_shareable_handle(
     dmabuf_fd: c_int,
     handle: *mut hsa_amd_vmem_alloc_handle_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_amd_vmem_import_shareable_handle
     } else {
         crate::table::slot!(amd, hsa_amd_vmem_import_shareable_handle_fn)
@@ -3210,7 +3210,7 @@ pub unsafe extern "C" fn hsa_amd_vmem_retain_alloc_handle(
     memory_handle: *mut hsa_amd_vmem_alloc_handle_t,
     addr: *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_amd_vmem_retain_alloc_handle
     } else {
         crate::table::slot!(amd, hsa_amd_vmem_retain_alloc_handle_fn)
@@ -3227,7 +3227,7 @@ pub unsafe extern "C" fn hsa_amd_vmem_get_alloc_properties_from_handle(
     pool: *mut hsa_amd_memory_pool_t,
     type_: *mut hsa_amd_memory_type_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_amd_vmem_get_alloc_properties_from_handle
     } else {
         crate::table::slot!(amd, hsa_amd_vmem_get_alloc_properties_from_handle_fn)
@@ -3240,7 +3240,7 @@ pub unsafe extern "C" fn hsa_amd_vmem_get_alloc_properties_from_handle(
 /// `hsa_amd_agent_set_async_scratch_limit`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_agent_set_async_scratch_limit(agent: hsa_agent_t, threshold: usize) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::memory::hsa_amd_agent_set_async_scratch_limit
     } else {
         crate::table::slot!(amd, hsa_amd_agent_set_async_scratch_limit_fn)
@@ -3355,7 +3355,7 @@ pub unsafe extern "C" fn hsa_amd_queue_get_info(
     attribute: hsa_queue_info_attribute_t,
     value: *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::queue::hsa_amd_queue_get_info
     } else {
         crate::table::slot!(amd, hsa_amd_queue_get_info_fn).unwrap_or(crate::queue::hsa_amd_queue_get_info)
@@ -3367,7 +3367,7 @@ pub unsafe extern "C" fn hsa_amd_queue_get_info(
 /// `hsa_amd_enable_logging`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_enable_logging(flags: *mut u8, file: *mut c_void) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_amd_enable_logging
     } else {
         crate::table::slot!(amd, hsa_amd_enable_logging_fn).unwrap_or(crate::unsupported::hsa_amd_enable_logging)
@@ -3387,7 +3387,7 @@ pub unsafe extern "C" fn hsa_amd_signal_wait_all(
     wait_hint: hsa_wait_state_t,
     satisfying_values: *mut hsa_signal_value_t,
 ) -> u32 {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::signal::hsa_amd_signal_wait_all
     } else {
         crate::table::slot!(amd, hsa_amd_signal_wait_all_fn).unwrap_or(crate::signal::hsa_amd_signal_wait_all)
@@ -3405,7 +3405,7 @@ pub unsafe extern "C" fn hsa_amd_portable_export_dmabuf_v2(
     offset: *mut u64,
     flags: u64,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::unsupported::hsa_amd_portable_export_dmabuf_v2
     } else {
         crate::table::slot!(amd, hsa_amd_portable_export_dmabuf_v2_fn)

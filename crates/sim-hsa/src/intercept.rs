@@ -41,10 +41,10 @@ use std::time::Duration;
 
 use rocprof_hsa_sys::*;
 
+use crate::abi;
 use crate::ffi::{put, status, Status};
 use crate::queue::{self, ErrorCallback, Queue, QueueState};
 use crate::runtime::system;
-use crate::table;
 
 type Handler = unsafe extern "C" fn(*const c_void, u64, u64, *mut c_void, hsa_amd_queue_intercept_packet_writer);
 
@@ -321,7 +321,7 @@ unsafe extern "C" fn writer(pkts: *const c_void, pkt_count: u64) {
 fn is_marker(p: &[u8; 64]) -> bool {
     u32::from(p[0]) == HSA_PACKET_TYPE_VENDOR_SPECIFIC
         && u32::from(p[2]) == AMD_AQL_FORMAT_INTERCEPT_MARKER
-        && !table::abi_is_5_2()
+        && !abi::abi_is_5_2()
 }
 
 /// The oldest stage: copy packets into the hardware ring (or the overflow list).

@@ -14,6 +14,7 @@ macro_rules! diag {
     }};
 }
 
+mod abi;
 mod agent;
 mod clock;
 mod code_object;

@@ -15,9 +15,10 @@ use std::sync::{Mutex, OnceLock};
 
 use rocprof_hsa_sys::*;
 
+use crate::abi::{self, Abi};
 use crate::agent::{self, Agent};
 use crate::ffi::{put, Status};
-use crate::table::{self, Abi};
+use crate::table;
 use crate::{clock, tools};
 use rocprof_device::targets as model;
 use rocprof_device::timing::knobs::TimingKnobs;
@@ -192,7 +193,7 @@ fn init() -> hsa_status_t {
             return HSA_STATUS_ERROR;
         }
     };
-    table::set_abi(config.abi);
+    abi::set_abi(config.abi);
     note_hip6_without_gfx950(&config.gpus);
     if let Some(sys) = SYSTEM.get() {
         let have: Vec<String> = sys.agents.iter().filter(|a| !a.is_cpu()).map(|a| a.name()).collect();
@@ -296,8 +297,8 @@ pub(crate) unsafe extern "C" fn hsa_system_get_info(attribute: hsa_system_info_t
                 HSA_AMD_SYSTEM_INFO_DMABUF_SUPPORTED => put(value, false),
                 HSA_AMD_SYSTEM_INFO_VIRTUAL_MEM_API_SUPPORTED => put(value, false),
                 HSA_AMD_SYSTEM_INFO_XNACK_ENABLED => put(value, false),
-                HSA_AMD_SYSTEM_INFO_EXT_VERSION_MAJOR if !table::abi_is_5_2() => put(value, 1u16),
-                HSA_AMD_SYSTEM_INFO_EXT_VERSION_MINOR if !table::abi_is_5_2() => put(value, 11u16),
+                HSA_AMD_SYSTEM_INFO_EXT_VERSION_MAJOR if !abi::abi_is_5_2() => put(value, 1u16),
+                HSA_AMD_SYSTEM_INFO_EXT_VERSION_MINOR if !abi::abi_is_5_2() => put(value, 11u16),
                 _ => return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT),
             }
         }

@@ -7,40 +7,11 @@
 
 use std::cell::UnsafeCell;
 use std::ptr;
-use std::sync::atomic::{AtomicU8, Ordering};
 
 use rocprof_hsa_sys::*;
 
+use crate::abi::abi_is_5_2;
 use crate::table_default;
-
-/// Emulated ABI.
-#[repr(u8)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Abi {
-    /// The newest ROCr layout (default).
-    Newest = 0,
-    /// Debian's ROCm 5.2 layout.
-    Rocm52 = 1,
-}
-
-/// Active ABI (written only under the bootstrap lock in `hsa_init`).
-static ABI: AtomicU8 = AtomicU8::new(Abi::Newest as u8);
-
-pub(crate) fn abi() -> Abi {
-    if ABI.load(Ordering::Relaxed) == Abi::Rocm52 as u8 {
-        Abi::Rocm52
-    } else {
-        Abi::Newest
-    }
-}
-
-pub(crate) fn abi_is_5_2() -> bool {
-    abi() == Abi::Rocm52
-}
-
-pub(crate) fn set_abi(abi: Abi) {
-    ABI.store(abi as u8, Ordering::Relaxed);
-}
 
 /// Every table of both layouts.
 pub(crate) struct Tables {
@@ -181,6 +152,7 @@ pub(crate) fn root_major() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::abi::{set_abi, Abi};
 
     #[test]
     fn reset_sets_versions_of_both_layouts() {

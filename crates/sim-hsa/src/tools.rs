@@ -17,6 +17,7 @@
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::sync::Mutex;
 
+use crate::abi;
 use crate::table;
 
 type OnLoadFn = unsafe extern "C" fn(*mut c_void, u64, u64, *const *const c_char) -> bool;
@@ -162,7 +163,7 @@ fn discover_priority_tools() -> Vec<(String, u32)> {
 pub(crate) fn load_tools() {
     let listed = parse_tools_lib(&std::env::var("HSA_TOOLS_LIB").unwrap_or_default());
     let mut candidates: Vec<(u64, String)> = listed.iter().enumerate().map(|(i, n)| (i as u64, n.clone())).collect();
-    if !table::abi_is_5_2() {
+    if !abi::abi_is_5_2() {
         let base = listed.len() as u64;
         for (path, prio) in discover_priority_tools() {
             candidates.push((u64::from(prio) + base, path));
@@ -208,7 +209,7 @@ pub(crate) fn load_tools() {
             None
         };
         if !on_load_ok {
-            if table::abi_is_5_2() {
+            if abi::abi_is_5_2() {
                 loaded.push(Tool { handle: handle as usize, on_unload });
             } else {
                 failed.push(cname);
