@@ -6,43 +6,10 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use rocprof_att::report::{self, SeLoss, Summary};
 use rocprof_att::{decode_captures, ui, Backend, Decoded, Listing};
 use rocprof_sqtt_amd::llvm::LlvmDisassembler;
-
-/// Which decoder the user asked for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum DecoderChoice {
-    /// Ours.
-    Native,
-    /// AMD's library, from this path (file or directory) or the usual search when `None`.
-    Amd(Option<PathBuf>),
-}
-
-impl DecoderChoice {
-    /// Resolves `--att-decoder`, `--att-library-path` and `$ROCPROF_ATT_LIBRARY_PATH`: native
-    /// unless AMD's decoder is asked for by name or its library is named.
-    pub(crate) fn resolve(decoder: Option<&str>, library_paths: &[PathBuf]) -> Result<DecoderChoice> {
-        let env = std::env::var_os(rocprof_sqtt_amd::LIBRARY_ENV).filter(|v| !v.is_empty()).map(PathBuf::from);
-        let named = library_paths.iter().find(|p| p.exists()).cloned().or_else(|| library_paths.first().cloned());
-        match decoder {
-            Some("native") => Ok(DecoderChoice::Native),
-            Some("amd") => Ok(DecoderChoice::Amd(named.or(env))),
-            Some(other) => bail!("--att-decoder: expected native or amd, got '{other}'"),
-            None if named.is_some() || env.is_some() => Ok(DecoderChoice::Amd(named.or(env))),
-            None => Ok(DecoderChoice::Native),
-        }
-    }
-
-    /// Loads the backend (a one-line error when AMD's library cannot be loaded).
-    pub(crate) fn load(&self) -> Result<Backend> {
-        match self {
-            DecoderChoice::Native => Ok(Backend::Native),
-            DecoderChoice::Amd(path) => Ok(Backend::Amd(rocprof_sqtt_amd::AmdDecoder::load(path.as_deref())?)),
-        }
-    }
-}
 
 /// What to decode and how.
 pub(crate) struct Request<'a> {

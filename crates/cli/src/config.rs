@@ -194,9 +194,9 @@ pub(crate) struct Config {
     /// Which dispatches counters and thread traces select (`--kernel-*-regex`, `--kernel-iteration-range`).
     pub(crate) kernel_filter: rocprof_model::kernel_filter::KernelFilterSpec,
     /// `--att`: thread-trace capture and decoding.
-    pub(crate) att: Option<crate::args::AttOptions>,
+    pub(crate) att: Option<crate::options::AttOptions>,
     /// `--pc-sampling-*`: PC sampling, when requested.
-    pub(crate) pc_sampling: Option<crate::args::pc_sampling::PcSampling>,
+    pub(crate) pc_sampling: Option<crate::options::PcSampling>,
     /// The traced domains.
     pub(crate) tracing: Tracing,
     /// The first option given that needs tracing to mean anything (`--stats`, `--summary`, ...):

@@ -13,11 +13,13 @@ mod cmd;
 mod config;
 mod counters;
 mod launch;
+mod options;
 mod outputs;
 mod pcsamp;
 mod placeholders;
 mod progress;
 mod version;
+mod yaml;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

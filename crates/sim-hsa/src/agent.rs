@@ -7,9 +7,9 @@ use std::ffi::c_void;
 
 use rocprof_hsa_sys::*;
 
-use crate::api::{put, put_chars, status, status_code, Status};
+use crate::ffi::{put, put_chars, status, status_code, Status};
 use crate::runtime::system;
-use crate::{clock, table};
+use crate::{abi, clock};
 use rocprof_device::targets::GpuModel;
 
 /// CPU or GPU.
@@ -262,7 +262,7 @@ pub(crate) unsafe extern "C" fn hsa_agent_get_info(
         if value.is_null() {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
-        if table::abi_is_5_2() && newer_than_5_2(attribute) {
+        if abi::abi_is_5_2() && newer_than_5_2(attribute) {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
         // SAFETY: the caller provides storage of the attribute's documented type at `value`.
@@ -486,7 +486,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_memory_pool_get_info(
         if value.is_null() {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
-        if table::abi_is_5_2() && attribute >= HSA_AMD_MEMORY_POOL_INFO_LOCATION {
+        if abi::abi_is_5_2() && attribute >= HSA_AMD_MEMORY_POOL_INFO_LOCATION {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
         // SAFETY: the caller provides storage of the attribute's type.
@@ -884,8 +884,8 @@ mod tests {
     /// one hop); the GPU's own pool is zero hops away.
     #[test]
     fn the_link_from_a_gpu_to_system_memory_supports_atomics() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        let gpu = crate::api::testing::init_gpu();
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = crate::testing::init_gpu();
         let sys = system().expect("initialized");
         let cpu = sys.agents.iter().find(|a| a.is_cpu()).expect("a CPU agent");
         let fine = cpu
@@ -921,6 +921,6 @@ mod tests {
         assert_eq!(st, HSA_STATUS_SUCCESS);
         assert_eq!(info.link_type, HSA_AMD_LINK_INFO_TYPE_PCIE);
         assert!(info.atomic_support_32bit && info.atomic_support_64bit, "PCIe atomics");
-        crate::api::testing::shut_down();
+        crate::testing::shut_down();
     }
 }

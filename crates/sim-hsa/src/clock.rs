@@ -8,7 +8,7 @@
 //!   that forgets to translate produces visibly wrong numbers. `hsa_amd_profiling_get_dispatch_time` and
 //!   `hsa_amd_profiling_convert_tick_to_system_domain` invert the mapping.
 
-use crate::table;
+use crate::abi;
 
 /// GPU timestamp counter frequency (`HSA_AMD_AGENT_INFO_TIMESTAMP_FREQUENCY`).
 pub(crate) const GPU_TICK_HZ: u64 = 100_000_000;
@@ -23,7 +23,7 @@ fn clock_ns(id: libc::clockid_t) -> u64 {
 
 /// Now, in the system domain of the emulated ABI.
 pub(crate) fn system_ns() -> u64 {
-    if table::abi_is_5_2() {
+    if abi::abi_is_5_2() {
         clock_ns(libc::CLOCK_MONOTONIC_RAW)
     } else {
         clock_ns(libc::CLOCK_BOOTTIME)

@@ -15,8 +15,8 @@ use std::sync::{Arc, Mutex, RwLock};
 use rocprof_hsa_sys::*;
 
 use crate::agent::{self, Agent};
-use crate::api::{put, put_chars, status, status_code, Status};
 use crate::elf;
+use crate::ffi::{put, put_chars, status, status_code, Status};
 use crate::runtime::system;
 
 const KD_SIZE: u64 = 64;
@@ -950,8 +950,8 @@ mod tests {
     /// one block instead of growing by a code object per cycle.
     #[test]
     fn destroyed_executables_are_released_and_their_blocks_recycled() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        let gpu = crate::api::testing::init_gpu();
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = crate::testing::init_gpu();
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/kernels/fill-gfx942.co");
         let bytes = std::fs::read(path).unwrap();
         let live_before = all_executables().len();
@@ -984,7 +984,7 @@ mod tests {
         let (blocks, spare_bytes) = spare_blocks();
         assert!(blocks <= 2 && spare_bytes <= SPARE_BYTES, "{blocks} spare blocks, {spare_bytes} bytes");
         assert_eq!(all_executables().len(), live_before);
-        crate::api::testing::shut_down();
+        crate::testing::shut_down();
     }
 
     #[test]

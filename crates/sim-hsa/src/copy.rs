@@ -16,8 +16,8 @@ use std::time::Duration;
 use rocprof_hsa_sys::*;
 
 use crate::agent::{self, Agent};
-use crate::api::{put, status, Status};
 use crate::clock;
+use crate::ffi::{put, status, Status};
 use crate::profiling::ASYNC_COPY_PROFILING;
 use crate::runtime::system;
 use crate::signal::{self, Signal, ANY_SIGNAL};

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use rocprof_hsa_sys::*;
 
-use crate::api::{status, Status};
+use crate::ffi::{status, Status};
 use crate::runtime::system;
 use crate::signal::{self, satisfied, Signal, ANY_SIGNAL};
 

@@ -356,8 +356,13 @@ pub(crate) fn run(
 #[cfg(test)]
 mod runtime_tests {
     use super::*;
-    use crate::api::testing::*;
-    use crate::api::*;
+    use crate::code_object::{
+        hsa_code_object_reader_create_from_memory, hsa_executable_create_alt, hsa_executable_freeze,
+        hsa_executable_get_symbol_by_name, hsa_executable_load_agent_code_object, hsa_executable_symbol_get_info,
+    };
+    use crate::queue::{hsa_queue_create, hsa_queue_destroy};
+    use crate::signal::hsa_signal_wait_scacquire;
+    use crate::testing::*;
     use rocprof_hsa_sys::*;
 
     /// Loads code-object `bytes` on `gpu`; returns the kernel object of `kernel`.
@@ -459,7 +464,7 @@ mod runtime_tests {
     /// the kernel; the fallback is counted and the dispatch still completes. The unpatched kernel runs.
     #[test]
     fn unimplemented_instruction_is_reported_counted_and_falls_back() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let gpu = init_gpu();
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/kernels/fill-gfx942.co");
         let elf = std::fs::read(&path).unwrap();

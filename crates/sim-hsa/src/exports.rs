@@ -12,7 +12,7 @@ use rocprof_hsa_sys::*;
 /// `hsa_init`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_init() -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_init_fn).unwrap_or(crate::api::hsa_init);
+    let f = crate::table::slot!(core, hsa_init_fn).unwrap_or(crate::runtime::hsa_init);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f() }
 }
@@ -20,7 +20,7 @@ pub unsafe extern "C" fn hsa_init() -> hsa_status_t {
 /// `hsa_shut_down`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_shut_down() -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_shut_down_fn).unwrap_or(crate::api::hsa_shut_down);
+    let f = crate::table::slot!(core, hsa_shut_down_fn).unwrap_or(crate::runtime::hsa_shut_down);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f() }
 }
@@ -28,7 +28,7 @@ pub unsafe extern "C" fn hsa_shut_down() -> hsa_status_t {
 /// `hsa_system_get_info`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_system_get_info(attribute: hsa_system_info_t, value: *mut c_void) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_system_get_info_fn).unwrap_or(crate::api::hsa_system_get_info);
+    let f = crate::table::slot!(core, hsa_system_get_info_fn).unwrap_or(crate::runtime::hsa_system_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(attribute, value) }
 }
@@ -36,7 +36,7 @@ pub unsafe extern "C" fn hsa_system_get_info(attribute: hsa_system_info_t, value
 /// `hsa_extension_get_name`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_extension_get_name(extension: u16, name: *mut *const c_char) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_extension_get_name_fn).unwrap_or(crate::api::hsa_extension_get_name);
+    let f = crate::table::slot!(core, hsa_extension_get_name_fn).unwrap_or(crate::runtime::hsa_extension_get_name);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(extension, name) }
 }
@@ -50,7 +50,7 @@ pub unsafe extern "C" fn hsa_system_extension_supported(
     result: *mut bool,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_system_extension_supported_fn)
-        .unwrap_or(crate::api::hsa_system_extension_supported);
+        .unwrap_or(crate::runtime::hsa_system_extension_supported);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(extension, version_major, version_minor, result) }
 }
@@ -64,7 +64,7 @@ pub unsafe extern "C" fn hsa_system_major_extension_supported(
     result: *mut bool,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_system_major_extension_supported_fn)
-        .unwrap_or(crate::api::hsa_system_major_extension_supported);
+        .unwrap_or(crate::runtime::hsa_system_major_extension_supported);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(extension, version_major, version_minor, result) }
 }
@@ -78,7 +78,7 @@ pub unsafe extern "C" fn hsa_system_get_extension_table(
     table: *mut c_void,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_system_get_extension_table_fn)
-        .unwrap_or(crate::api::hsa_system_get_extension_table);
+        .unwrap_or(crate::runtime::hsa_system_get_extension_table);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(extension, version_major, version_minor, table) }
 }
@@ -92,7 +92,7 @@ pub unsafe extern "C" fn hsa_system_get_major_extension_table(
     table: *mut c_void,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_system_get_major_extension_table_fn)
-        .unwrap_or(crate::api::hsa_system_get_major_extension_table);
+        .unwrap_or(crate::runtime::hsa_system_get_major_extension_table);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(extension, version_major, table_length, table) }
 }
@@ -103,7 +103,7 @@ pub unsafe extern "C" fn hsa_iterate_agents(
     callback: Option<unsafe extern "C" fn(agent: hsa_agent_t, data: *mut c_void) -> hsa_status_t>,
     data: *mut c_void,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_iterate_agents_fn).unwrap_or(crate::api::hsa_iterate_agents);
+    let f = crate::table::slot!(core, hsa_iterate_agents_fn).unwrap_or(crate::agent::hsa_iterate_agents);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(callback, data) }
 }
@@ -115,7 +115,7 @@ pub unsafe extern "C" fn hsa_agent_get_info(
     attribute: hsa_agent_info_t,
     value: *mut c_void,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_agent_get_info_fn).unwrap_or(crate::api::hsa_agent_get_info);
+    let f = crate::table::slot!(core, hsa_agent_get_info_fn).unwrap_or(crate::agent::hsa_agent_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, attribute, value) }
 }
@@ -128,7 +128,7 @@ pub unsafe extern "C" fn hsa_agent_get_exception_policies(
     mask: *mut u16,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_agent_get_exception_policies_fn)
-        .unwrap_or(crate::api::hsa_agent_get_exception_policies);
+        .unwrap_or(crate::agent::hsa_agent_get_exception_policies);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, profile, mask) }
 }
@@ -140,7 +140,7 @@ pub unsafe extern "C" fn hsa_cache_get_info(
     attribute: hsa_cache_info_t,
     value: *mut c_void,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_cache_get_info_fn).unwrap_or(crate::api::hsa_cache_get_info);
+    let f = crate::table::slot!(core, hsa_cache_get_info_fn).unwrap_or(crate::agent::hsa_cache_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(cache, attribute, value) }
 }
@@ -152,7 +152,7 @@ pub unsafe extern "C" fn hsa_agent_iterate_caches(
     callback: Option<unsafe extern "C" fn(cache: hsa_cache_t, data: *mut c_void) -> hsa_status_t>,
     data: *mut c_void,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_agent_iterate_caches_fn).unwrap_or(crate::api::hsa_agent_iterate_caches);
+    let f = crate::table::slot!(core, hsa_agent_iterate_caches_fn).unwrap_or(crate::agent::hsa_agent_iterate_caches);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, callback, data) }
 }
@@ -167,7 +167,7 @@ pub unsafe extern "C" fn hsa_agent_extension_supported(
     result: *mut bool,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_agent_extension_supported_fn)
-        .unwrap_or(crate::api::hsa_agent_extension_supported);
+        .unwrap_or(crate::agent::hsa_agent_extension_supported);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(extension, agent, version_major, version_minor, result) }
 }
@@ -182,7 +182,7 @@ pub unsafe extern "C" fn hsa_agent_major_extension_supported(
     result: *mut bool,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_agent_major_extension_supported_fn)
-        .unwrap_or(crate::api::hsa_agent_major_extension_supported);
+        .unwrap_or(crate::agent::hsa_agent_major_extension_supported);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(extension, agent, version_major, version_minor, result) }
 }
@@ -199,7 +199,7 @@ pub unsafe extern "C" fn hsa_queue_create(
     group_segment_size: u32,
     queue: *mut *mut hsa_queue_t,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_queue_create_fn).unwrap_or(crate::api::hsa_queue_create);
+    let f = crate::table::slot!(core, hsa_queue_create_fn).unwrap_or(crate::queue::hsa_queue_create);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, size, type_, callback, data, private_segment_size, group_segment_size, queue) }
 }
@@ -214,7 +214,7 @@ pub unsafe extern "C" fn hsa_soft_queue_create(
     doorbell_signal: hsa_signal_t,
     queue: *mut *mut hsa_queue_t,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_soft_queue_create_fn).unwrap_or(crate::api::hsa_soft_queue_create);
+    let f = crate::table::slot!(core, hsa_soft_queue_create_fn).unwrap_or(crate::queue::hsa_soft_queue_create);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(region, size, type_, features, doorbell_signal, queue) }
 }
@@ -222,7 +222,7 @@ pub unsafe extern "C" fn hsa_soft_queue_create(
 /// `hsa_queue_destroy`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_destroy(queue: *mut hsa_queue_t) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_queue_destroy_fn).unwrap_or(crate::api::hsa_queue_destroy);
+    let f = crate::table::slot!(core, hsa_queue_destroy_fn).unwrap_or(crate::queue::hsa_queue_destroy);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -230,7 +230,7 @@ pub unsafe extern "C" fn hsa_queue_destroy(queue: *mut hsa_queue_t) -> hsa_statu
 /// `hsa_queue_inactivate`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_inactivate(queue: *mut hsa_queue_t) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_queue_inactivate_fn).unwrap_or(crate::api::hsa_queue_inactivate);
+    let f = crate::table::slot!(core, hsa_queue_inactivate_fn).unwrap_or(crate::queue::hsa_queue_inactivate);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -239,7 +239,7 @@ pub unsafe extern "C" fn hsa_queue_inactivate(queue: *mut hsa_queue_t) -> hsa_st
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_load_read_index_scacquire(queue: *const hsa_queue_t) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_load_read_index_scacquire_fn)
-        .unwrap_or(crate::api::hsa_queue_load_read_index_scacquire);
+        .unwrap_or(crate::queue::hsa_queue_load_read_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -248,7 +248,7 @@ pub unsafe extern "C" fn hsa_queue_load_read_index_scacquire(queue: *const hsa_q
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_load_read_index_acquire(queue: *const hsa_queue_t) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_load_read_index_scacquire_fn)
-        .unwrap_or(crate::api::hsa_queue_load_read_index_scacquire);
+        .unwrap_or(crate::queue::hsa_queue_load_read_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -257,7 +257,7 @@ pub unsafe extern "C" fn hsa_queue_load_read_index_acquire(queue: *const hsa_que
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_load_read_index_relaxed(queue: *const hsa_queue_t) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_load_read_index_relaxed_fn)
-        .unwrap_or(crate::api::hsa_queue_load_read_index_relaxed);
+        .unwrap_or(crate::queue::hsa_queue_load_read_index_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -266,7 +266,7 @@ pub unsafe extern "C" fn hsa_queue_load_read_index_relaxed(queue: *const hsa_que
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_load_write_index_scacquire(queue: *const hsa_queue_t) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_load_write_index_scacquire_fn)
-        .unwrap_or(crate::api::hsa_queue_load_write_index_scacquire);
+        .unwrap_or(crate::queue::hsa_queue_load_write_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -275,7 +275,7 @@ pub unsafe extern "C" fn hsa_queue_load_write_index_scacquire(queue: *const hsa_
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_load_write_index_acquire(queue: *const hsa_queue_t) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_load_write_index_scacquire_fn)
-        .unwrap_or(crate::api::hsa_queue_load_write_index_scacquire);
+        .unwrap_or(crate::queue::hsa_queue_load_write_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -284,7 +284,7 @@ pub unsafe extern "C" fn hsa_queue_load_write_index_acquire(queue: *const hsa_qu
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_load_write_index_relaxed(queue: *const hsa_queue_t) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_load_write_index_relaxed_fn)
-        .unwrap_or(crate::api::hsa_queue_load_write_index_relaxed);
+        .unwrap_or(crate::queue::hsa_queue_load_write_index_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -293,7 +293,7 @@ pub unsafe extern "C" fn hsa_queue_load_write_index_relaxed(queue: *const hsa_qu
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_store_write_index_relaxed(queue: *const hsa_queue_t, value: u64) {
     let f = crate::table::slot!(core, hsa_queue_store_write_index_relaxed_fn)
-        .unwrap_or(crate::api::hsa_queue_store_write_index_relaxed);
+        .unwrap_or(crate::queue::hsa_queue_store_write_index_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -302,7 +302,7 @@ pub unsafe extern "C" fn hsa_queue_store_write_index_relaxed(queue: *const hsa_q
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_store_write_index_screlease(queue: *const hsa_queue_t, value: u64) {
     let f = crate::table::slot!(core, hsa_queue_store_write_index_screlease_fn)
-        .unwrap_or(crate::api::hsa_queue_store_write_index_screlease);
+        .unwrap_or(crate::queue::hsa_queue_store_write_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -311,7 +311,7 @@ pub unsafe extern "C" fn hsa_queue_store_write_index_screlease(queue: *const hsa
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_store_write_index_release(queue: *const hsa_queue_t, value: u64) {
     let f = crate::table::slot!(core, hsa_queue_store_write_index_screlease_fn)
-        .unwrap_or(crate::api::hsa_queue_store_write_index_screlease);
+        .unwrap_or(crate::queue::hsa_queue_store_write_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -324,7 +324,7 @@ pub unsafe extern "C" fn hsa_queue_cas_write_index_scacq_screl(
     value: u64,
 ) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_cas_write_index_scacq_screl_fn)
-        .unwrap_or(crate::api::hsa_queue_cas_write_index_scacq_screl);
+        .unwrap_or(crate::queue::hsa_queue_cas_write_index_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
@@ -337,7 +337,7 @@ pub unsafe extern "C" fn hsa_queue_cas_write_index_acq_rel(
     value: u64,
 ) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_cas_write_index_scacq_screl_fn)
-        .unwrap_or(crate::api::hsa_queue_cas_write_index_scacq_screl);
+        .unwrap_or(crate::queue::hsa_queue_cas_write_index_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
@@ -350,7 +350,7 @@ pub unsafe extern "C" fn hsa_queue_cas_write_index_scacquire(
     value: u64,
 ) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_cas_write_index_scacquire_fn)
-        .unwrap_or(crate::api::hsa_queue_cas_write_index_scacquire);
+        .unwrap_or(crate::queue::hsa_queue_cas_write_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
@@ -363,7 +363,7 @@ pub unsafe extern "C" fn hsa_queue_cas_write_index_acquire(
     value: u64,
 ) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_cas_write_index_scacquire_fn)
-        .unwrap_or(crate::api::hsa_queue_cas_write_index_scacquire);
+        .unwrap_or(crate::queue::hsa_queue_cas_write_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
@@ -376,7 +376,7 @@ pub unsafe extern "C" fn hsa_queue_cas_write_index_relaxed(
     value: u64,
 ) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_cas_write_index_relaxed_fn)
-        .unwrap_or(crate::api::hsa_queue_cas_write_index_relaxed);
+        .unwrap_or(crate::queue::hsa_queue_cas_write_index_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
@@ -389,7 +389,7 @@ pub unsafe extern "C" fn hsa_queue_cas_write_index_screlease(
     value: u64,
 ) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_cas_write_index_screlease_fn)
-        .unwrap_or(crate::api::hsa_queue_cas_write_index_screlease);
+        .unwrap_or(crate::queue::hsa_queue_cas_write_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
@@ -402,7 +402,7 @@ pub unsafe extern "C" fn hsa_queue_cas_write_index_release(
     value: u64,
 ) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_cas_write_index_screlease_fn)
-        .unwrap_or(crate::api::hsa_queue_cas_write_index_screlease);
+        .unwrap_or(crate::queue::hsa_queue_cas_write_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
@@ -411,7 +411,7 @@ pub unsafe extern "C" fn hsa_queue_cas_write_index_release(
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_scacq_screl(queue: *const hsa_queue_t, value: u64) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_add_write_index_scacq_screl_fn)
-        .unwrap_or(crate::api::hsa_queue_add_write_index_scacq_screl);
+        .unwrap_or(crate::queue::hsa_queue_add_write_index_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -420,7 +420,7 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_scacq_screl(queue: *const hsa
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_acq_rel(queue: *const hsa_queue_t, value: u64) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_add_write_index_scacq_screl_fn)
-        .unwrap_or(crate::api::hsa_queue_add_write_index_scacq_screl);
+        .unwrap_or(crate::queue::hsa_queue_add_write_index_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -429,7 +429,7 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_acq_rel(queue: *const hsa_que
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_scacquire(queue: *const hsa_queue_t, value: u64) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_add_write_index_scacquire_fn)
-        .unwrap_or(crate::api::hsa_queue_add_write_index_scacquire);
+        .unwrap_or(crate::queue::hsa_queue_add_write_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -438,7 +438,7 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_scacquire(queue: *const hsa_q
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_acquire(queue: *const hsa_queue_t, value: u64) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_add_write_index_scacquire_fn)
-        .unwrap_or(crate::api::hsa_queue_add_write_index_scacquire);
+        .unwrap_or(crate::queue::hsa_queue_add_write_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -447,7 +447,7 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_acquire(queue: *const hsa_que
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_relaxed(queue: *const hsa_queue_t, value: u64) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_add_write_index_relaxed_fn)
-        .unwrap_or(crate::api::hsa_queue_add_write_index_relaxed);
+        .unwrap_or(crate::queue::hsa_queue_add_write_index_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -456,7 +456,7 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_relaxed(queue: *const hsa_que
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_screlease(queue: *const hsa_queue_t, value: u64) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_add_write_index_screlease_fn)
-        .unwrap_or(crate::api::hsa_queue_add_write_index_screlease);
+        .unwrap_or(crate::queue::hsa_queue_add_write_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -465,7 +465,7 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_screlease(queue: *const hsa_q
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_release(queue: *const hsa_queue_t, value: u64) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_add_write_index_screlease_fn)
-        .unwrap_or(crate::api::hsa_queue_add_write_index_screlease);
+        .unwrap_or(crate::queue::hsa_queue_add_write_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -474,7 +474,7 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_release(queue: *const hsa_que
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_store_read_index_relaxed(queue: *const hsa_queue_t, value: u64) {
     let f = crate::table::slot!(core, hsa_queue_store_read_index_relaxed_fn)
-        .unwrap_or(crate::api::hsa_queue_store_read_index_relaxed);
+        .unwrap_or(crate::queue::hsa_queue_store_read_index_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -483,7 +483,7 @@ pub unsafe extern "C" fn hsa_queue_store_read_index_relaxed(queue: *const hsa_qu
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_store_read_index_screlease(queue: *const hsa_queue_t, value: u64) {
     let f = crate::table::slot!(core, hsa_queue_store_read_index_screlease_fn)
-        .unwrap_or(crate::api::hsa_queue_store_read_index_screlease);
+        .unwrap_or(crate::queue::hsa_queue_store_read_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -492,7 +492,7 @@ pub unsafe extern "C" fn hsa_queue_store_read_index_screlease(queue: *const hsa_
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_store_read_index_release(queue: *const hsa_queue_t, value: u64) {
     let f = crate::table::slot!(core, hsa_queue_store_read_index_screlease_fn)
-        .unwrap_or(crate::api::hsa_queue_store_read_index_screlease);
+        .unwrap_or(crate::queue::hsa_queue_store_read_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -504,7 +504,7 @@ pub unsafe extern "C" fn hsa_agent_iterate_regions(
     callback: Option<unsafe extern "C" fn(region: hsa_region_t, data: *mut c_void) -> hsa_status_t>,
     data: *mut c_void,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_agent_iterate_regions_fn).unwrap_or(crate::api::hsa_agent_iterate_regions);
+    let f = crate::table::slot!(core, hsa_agent_iterate_regions_fn).unwrap_or(crate::agent::hsa_agent_iterate_regions);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, callback, data) }
 }
@@ -516,7 +516,7 @@ pub unsafe extern "C" fn hsa_region_get_info(
     attribute: hsa_region_info_t,
     value: *mut c_void,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_region_get_info_fn).unwrap_or(crate::api::hsa_region_get_info);
+    let f = crate::table::slot!(core, hsa_region_get_info_fn).unwrap_or(crate::agent::hsa_region_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(region, attribute, value) }
 }
@@ -524,7 +524,7 @@ pub unsafe extern "C" fn hsa_region_get_info(
 /// `hsa_memory_register`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_memory_register(ptr: *mut c_void, size: usize) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_memory_register_fn).unwrap_or(crate::api::hsa_memory_register);
+    let f = crate::table::slot!(core, hsa_memory_register_fn).unwrap_or(crate::memory::hsa_memory_register);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, size) }
 }
@@ -532,7 +532,7 @@ pub unsafe extern "C" fn hsa_memory_register(ptr: *mut c_void, size: usize) -> h
 /// `hsa_memory_deregister`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_memory_deregister(ptr: *mut c_void, size: usize) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_memory_deregister_fn).unwrap_or(crate::api::hsa_memory_deregister);
+    let f = crate::table::slot!(core, hsa_memory_deregister_fn).unwrap_or(crate::memory::hsa_memory_deregister);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, size) }
 }
@@ -540,7 +540,7 @@ pub unsafe extern "C" fn hsa_memory_deregister(ptr: *mut c_void, size: usize) ->
 /// `hsa_memory_allocate`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_memory_allocate(region: hsa_region_t, size: usize, ptr: *mut *mut c_void) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_memory_allocate_fn).unwrap_or(crate::api::hsa_memory_allocate);
+    let f = crate::table::slot!(core, hsa_memory_allocate_fn).unwrap_or(crate::memory::hsa_memory_allocate);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(region, size, ptr) }
 }
@@ -548,7 +548,7 @@ pub unsafe extern "C" fn hsa_memory_allocate(region: hsa_region_t, size: usize, 
 /// `hsa_memory_free`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_memory_free(ptr: *mut c_void) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_memory_free_fn).unwrap_or(crate::api::hsa_memory_free);
+    let f = crate::table::slot!(core, hsa_memory_free_fn).unwrap_or(crate::memory::hsa_memory_free);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr) }
 }
@@ -556,7 +556,7 @@ pub unsafe extern "C" fn hsa_memory_free(ptr: *mut c_void) -> hsa_status_t {
 /// `hsa_memory_copy`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_memory_copy(dst: *mut c_void, src: *const c_void, size: usize) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_memory_copy_fn).unwrap_or(crate::api::hsa_memory_copy);
+    let f = crate::table::slot!(core, hsa_memory_copy_fn).unwrap_or(crate::memory::hsa_memory_copy);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(dst, src, size) }
 }
@@ -568,7 +568,7 @@ pub unsafe extern "C" fn hsa_memory_assign_agent(
     agent: hsa_agent_t,
     access: hsa_access_permission_t,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_memory_assign_agent_fn).unwrap_or(crate::api::hsa_memory_assign_agent);
+    let f = crate::table::slot!(core, hsa_memory_assign_agent_fn).unwrap_or(crate::memory::hsa_memory_assign_agent);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, agent, access) }
 }
@@ -581,7 +581,7 @@ pub unsafe extern "C" fn hsa_signal_create(
     consumers: *const hsa_agent_t,
     signal: *mut hsa_signal_t,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_signal_create_fn).unwrap_or(crate::api::hsa_signal_create);
+    let f = crate::table::slot!(core, hsa_signal_create_fn).unwrap_or(crate::signal::hsa_signal_create);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(initial_value, num_consumers, consumers, signal) }
 }
@@ -589,7 +589,7 @@ pub unsafe extern "C" fn hsa_signal_create(
 /// `hsa_signal_destroy`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_destroy(signal: hsa_signal_t) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_signal_destroy_fn).unwrap_or(crate::api::hsa_signal_destroy);
+    let f = crate::table::slot!(core, hsa_signal_destroy_fn).unwrap_or(crate::signal::hsa_signal_destroy);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal) }
 }
@@ -597,7 +597,7 @@ pub unsafe extern "C" fn hsa_signal_destroy(signal: hsa_signal_t) -> hsa_status_
 /// `hsa_signal_load_relaxed`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_load_relaxed(signal: hsa_signal_t) -> hsa_signal_value_t {
-    let f = crate::table::slot!(core, hsa_signal_load_relaxed_fn).unwrap_or(crate::api::hsa_signal_load_relaxed);
+    let f = crate::table::slot!(core, hsa_signal_load_relaxed_fn).unwrap_or(crate::signal::hsa_signal_load_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal) }
 }
@@ -605,7 +605,7 @@ pub unsafe extern "C" fn hsa_signal_load_relaxed(signal: hsa_signal_t) -> hsa_si
 /// `hsa_signal_load_scacquire`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_load_scacquire(signal: hsa_signal_t) -> hsa_signal_value_t {
-    let f = crate::table::slot!(core, hsa_signal_load_scacquire_fn).unwrap_or(crate::api::hsa_signal_load_scacquire);
+    let f = crate::table::slot!(core, hsa_signal_load_scacquire_fn).unwrap_or(crate::signal::hsa_signal_load_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal) }
 }
@@ -613,7 +613,7 @@ pub unsafe extern "C" fn hsa_signal_load_scacquire(signal: hsa_signal_t) -> hsa_
 /// `hsa_signal_load_acquire` (deprecated alias of `hsa_signal_load_scacquire`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_load_acquire(signal: hsa_signal_t) -> hsa_signal_value_t {
-    let f = crate::table::slot!(core, hsa_signal_load_scacquire_fn).unwrap_or(crate::api::hsa_signal_load_scacquire);
+    let f = crate::table::slot!(core, hsa_signal_load_scacquire_fn).unwrap_or(crate::signal::hsa_signal_load_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal) }
 }
@@ -621,7 +621,7 @@ pub unsafe extern "C" fn hsa_signal_load_acquire(signal: hsa_signal_t) -> hsa_si
 /// `hsa_signal_store_relaxed`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_store_relaxed(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_store_relaxed_fn).unwrap_or(crate::api::hsa_signal_store_relaxed);
+    let f = crate::table::slot!(core, hsa_signal_store_relaxed_fn).unwrap_or(crate::signal::hsa_signal_store_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -629,7 +629,8 @@ pub unsafe extern "C" fn hsa_signal_store_relaxed(signal: hsa_signal_t, value: h
 /// `hsa_signal_store_screlease`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_store_screlease(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_store_screlease_fn).unwrap_or(crate::api::hsa_signal_store_screlease);
+    let f =
+        crate::table::slot!(core, hsa_signal_store_screlease_fn).unwrap_or(crate::signal::hsa_signal_store_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -637,7 +638,8 @@ pub unsafe extern "C" fn hsa_signal_store_screlease(signal: hsa_signal_t, value:
 /// `hsa_signal_store_release` (deprecated alias of `hsa_signal_store_screlease`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_store_release(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_store_screlease_fn).unwrap_or(crate::api::hsa_signal_store_screlease);
+    let f =
+        crate::table::slot!(core, hsa_signal_store_screlease_fn).unwrap_or(crate::signal::hsa_signal_store_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -646,7 +648,7 @@ pub unsafe extern "C" fn hsa_signal_store_release(signal: hsa_signal_t, value: h
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_silent_store_relaxed(signal: hsa_signal_t, value: hsa_signal_value_t) {
     let f = crate::table::slot!(core, hsa_signal_silent_store_relaxed_fn)
-        .unwrap_or(crate::api::hsa_signal_silent_store_relaxed);
+        .unwrap_or(crate::signal::hsa_signal_silent_store_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -655,7 +657,7 @@ pub unsafe extern "C" fn hsa_signal_silent_store_relaxed(signal: hsa_signal_t, v
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_silent_store_screlease(signal: hsa_signal_t, value: hsa_signal_value_t) {
     let f = crate::table::slot!(core, hsa_signal_silent_store_screlease_fn)
-        .unwrap_or(crate::api::hsa_signal_silent_store_screlease);
+        .unwrap_or(crate::signal::hsa_signal_silent_store_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -669,7 +671,7 @@ pub unsafe extern "C" fn hsa_signal_wait_relaxed(
     timeout_hint: u64,
     wait_state_hint: hsa_wait_state_t,
 ) -> hsa_signal_value_t {
-    let f = crate::table::slot!(core, hsa_signal_wait_relaxed_fn).unwrap_or(crate::api::hsa_signal_wait_relaxed);
+    let f = crate::table::slot!(core, hsa_signal_wait_relaxed_fn).unwrap_or(crate::signal::hsa_signal_wait_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, condition, compare_value, timeout_hint, wait_state_hint) }
 }
@@ -683,7 +685,7 @@ pub unsafe extern "C" fn hsa_signal_wait_scacquire(
     timeout_hint: u64,
     wait_state_hint: hsa_wait_state_t,
 ) -> hsa_signal_value_t {
-    let f = crate::table::slot!(core, hsa_signal_wait_scacquire_fn).unwrap_or(crate::api::hsa_signal_wait_scacquire);
+    let f = crate::table::slot!(core, hsa_signal_wait_scacquire_fn).unwrap_or(crate::signal::hsa_signal_wait_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, condition, compare_value, timeout_hint, wait_state_hint) }
 }
@@ -697,7 +699,7 @@ pub unsafe extern "C" fn hsa_signal_wait_acquire(
     timeout_hint: u64,
     wait_state_hint: hsa_wait_state_t,
 ) -> hsa_signal_value_t {
-    let f = crate::table::slot!(core, hsa_signal_wait_scacquire_fn).unwrap_or(crate::api::hsa_signal_wait_scacquire);
+    let f = crate::table::slot!(core, hsa_signal_wait_scacquire_fn).unwrap_or(crate::signal::hsa_signal_wait_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, condition, compare_value, timeout_hint, wait_state_hint) }
 }
@@ -711,7 +713,7 @@ pub unsafe extern "C" fn hsa_signal_group_create(
     consumers: *const hsa_agent_t,
     signal_group: *mut hsa_signal_group_t,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_signal_group_create_fn).unwrap_or(crate::api::hsa_signal_group_create);
+    let f = crate::table::slot!(core, hsa_signal_group_create_fn).unwrap_or(crate::signal::hsa_signal_group_create);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(num_signals, signals, num_consumers, consumers, signal_group) }
 }
@@ -719,7 +721,7 @@ pub unsafe extern "C" fn hsa_signal_group_create(
 /// `hsa_signal_group_destroy`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_group_destroy(signal_group: hsa_signal_group_t) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_signal_group_destroy_fn).unwrap_or(crate::api::hsa_signal_group_destroy);
+    let f = crate::table::slot!(core, hsa_signal_group_destroy_fn).unwrap_or(crate::signal::hsa_signal_group_destroy);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal_group) }
 }
@@ -735,7 +737,7 @@ pub unsafe extern "C" fn hsa_signal_group_wait_any_scacquire(
     value: *mut hsa_signal_value_t,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_signal_group_wait_any_scacquire_fn)
-        .unwrap_or(crate::api::hsa_signal_group_wait_any_scacquire);
+        .unwrap_or(crate::signal::hsa_signal_group_wait_any_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal_group, conditions, compare_values, wait_state_hint, signal, value) }
 }
@@ -751,7 +753,7 @@ pub unsafe extern "C" fn hsa_signal_group_wait_any_relaxed(
     value: *mut hsa_signal_value_t,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_signal_group_wait_any_relaxed_fn)
-        .unwrap_or(crate::api::hsa_signal_group_wait_any_relaxed);
+        .unwrap_or(crate::signal::hsa_signal_group_wait_any_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal_group, conditions, compare_values, wait_state_hint, signal, value) }
 }
@@ -759,7 +761,7 @@ pub unsafe extern "C" fn hsa_signal_group_wait_any_relaxed(
 /// `hsa_signal_and_relaxed`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_and_relaxed(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_and_relaxed_fn).unwrap_or(crate::api::hsa_signal_and_relaxed);
+    let f = crate::table::slot!(core, hsa_signal_and_relaxed_fn).unwrap_or(crate::signal::hsa_signal_and_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -767,7 +769,7 @@ pub unsafe extern "C" fn hsa_signal_and_relaxed(signal: hsa_signal_t, value: hsa
 /// `hsa_signal_and_scacquire`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_and_scacquire(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_and_scacquire_fn).unwrap_or(crate::api::hsa_signal_and_scacquire);
+    let f = crate::table::slot!(core, hsa_signal_and_scacquire_fn).unwrap_or(crate::signal::hsa_signal_and_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -775,7 +777,7 @@ pub unsafe extern "C" fn hsa_signal_and_scacquire(signal: hsa_signal_t, value: h
 /// `hsa_signal_and_acquire` (deprecated alias of `hsa_signal_and_scacquire`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_and_acquire(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_and_scacquire_fn).unwrap_or(crate::api::hsa_signal_and_scacquire);
+    let f = crate::table::slot!(core, hsa_signal_and_scacquire_fn).unwrap_or(crate::signal::hsa_signal_and_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -783,7 +785,7 @@ pub unsafe extern "C" fn hsa_signal_and_acquire(signal: hsa_signal_t, value: hsa
 /// `hsa_signal_and_screlease`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_and_screlease(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_and_screlease_fn).unwrap_or(crate::api::hsa_signal_and_screlease);
+    let f = crate::table::slot!(core, hsa_signal_and_screlease_fn).unwrap_or(crate::signal::hsa_signal_and_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -791,7 +793,7 @@ pub unsafe extern "C" fn hsa_signal_and_screlease(signal: hsa_signal_t, value: h
 /// `hsa_signal_and_release` (deprecated alias of `hsa_signal_and_screlease`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_and_release(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_and_screlease_fn).unwrap_or(crate::api::hsa_signal_and_screlease);
+    let f = crate::table::slot!(core, hsa_signal_and_screlease_fn).unwrap_or(crate::signal::hsa_signal_and_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -799,7 +801,8 @@ pub unsafe extern "C" fn hsa_signal_and_release(signal: hsa_signal_t, value: hsa
 /// `hsa_signal_and_scacq_screl`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_and_scacq_screl(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_and_scacq_screl_fn).unwrap_or(crate::api::hsa_signal_and_scacq_screl);
+    let f =
+        crate::table::slot!(core, hsa_signal_and_scacq_screl_fn).unwrap_or(crate::signal::hsa_signal_and_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -807,7 +810,8 @@ pub unsafe extern "C" fn hsa_signal_and_scacq_screl(signal: hsa_signal_t, value:
 /// `hsa_signal_and_acq_rel` (deprecated alias of `hsa_signal_and_scacq_screl`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_and_acq_rel(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_and_scacq_screl_fn).unwrap_or(crate::api::hsa_signal_and_scacq_screl);
+    let f =
+        crate::table::slot!(core, hsa_signal_and_scacq_screl_fn).unwrap_or(crate::signal::hsa_signal_and_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -815,7 +819,7 @@ pub unsafe extern "C" fn hsa_signal_and_acq_rel(signal: hsa_signal_t, value: hsa
 /// `hsa_signal_or_relaxed`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_or_relaxed(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_or_relaxed_fn).unwrap_or(crate::api::hsa_signal_or_relaxed);
+    let f = crate::table::slot!(core, hsa_signal_or_relaxed_fn).unwrap_or(crate::signal::hsa_signal_or_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -823,7 +827,7 @@ pub unsafe extern "C" fn hsa_signal_or_relaxed(signal: hsa_signal_t, value: hsa_
 /// `hsa_signal_or_scacquire`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_or_scacquire(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_or_scacquire_fn).unwrap_or(crate::api::hsa_signal_or_scacquire);
+    let f = crate::table::slot!(core, hsa_signal_or_scacquire_fn).unwrap_or(crate::signal::hsa_signal_or_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -831,7 +835,7 @@ pub unsafe extern "C" fn hsa_signal_or_scacquire(signal: hsa_signal_t, value: hs
 /// `hsa_signal_or_acquire` (deprecated alias of `hsa_signal_or_scacquire`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_or_acquire(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_or_scacquire_fn).unwrap_or(crate::api::hsa_signal_or_scacquire);
+    let f = crate::table::slot!(core, hsa_signal_or_scacquire_fn).unwrap_or(crate::signal::hsa_signal_or_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -839,7 +843,7 @@ pub unsafe extern "C" fn hsa_signal_or_acquire(signal: hsa_signal_t, value: hsa_
 /// `hsa_signal_or_screlease`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_or_screlease(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_or_screlease_fn).unwrap_or(crate::api::hsa_signal_or_screlease);
+    let f = crate::table::slot!(core, hsa_signal_or_screlease_fn).unwrap_or(crate::signal::hsa_signal_or_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -847,7 +851,7 @@ pub unsafe extern "C" fn hsa_signal_or_screlease(signal: hsa_signal_t, value: hs
 /// `hsa_signal_or_release` (deprecated alias of `hsa_signal_or_screlease`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_or_release(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_or_screlease_fn).unwrap_or(crate::api::hsa_signal_or_screlease);
+    let f = crate::table::slot!(core, hsa_signal_or_screlease_fn).unwrap_or(crate::signal::hsa_signal_or_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -855,7 +859,7 @@ pub unsafe extern "C" fn hsa_signal_or_release(signal: hsa_signal_t, value: hsa_
 /// `hsa_signal_or_scacq_screl`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_or_scacq_screl(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_or_scacq_screl_fn).unwrap_or(crate::api::hsa_signal_or_scacq_screl);
+    let f = crate::table::slot!(core, hsa_signal_or_scacq_screl_fn).unwrap_or(crate::signal::hsa_signal_or_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -863,7 +867,7 @@ pub unsafe extern "C" fn hsa_signal_or_scacq_screl(signal: hsa_signal_t, value: 
 /// `hsa_signal_or_acq_rel` (deprecated alias of `hsa_signal_or_scacq_screl`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_or_acq_rel(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_or_scacq_screl_fn).unwrap_or(crate::api::hsa_signal_or_scacq_screl);
+    let f = crate::table::slot!(core, hsa_signal_or_scacq_screl_fn).unwrap_or(crate::signal::hsa_signal_or_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -871,7 +875,7 @@ pub unsafe extern "C" fn hsa_signal_or_acq_rel(signal: hsa_signal_t, value: hsa_
 /// `hsa_signal_xor_relaxed`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_xor_relaxed(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_xor_relaxed_fn).unwrap_or(crate::api::hsa_signal_xor_relaxed);
+    let f = crate::table::slot!(core, hsa_signal_xor_relaxed_fn).unwrap_or(crate::signal::hsa_signal_xor_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -879,7 +883,7 @@ pub unsafe extern "C" fn hsa_signal_xor_relaxed(signal: hsa_signal_t, value: hsa
 /// `hsa_signal_xor_scacquire`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_xor_scacquire(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_xor_scacquire_fn).unwrap_or(crate::api::hsa_signal_xor_scacquire);
+    let f = crate::table::slot!(core, hsa_signal_xor_scacquire_fn).unwrap_or(crate::signal::hsa_signal_xor_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -887,7 +891,7 @@ pub unsafe extern "C" fn hsa_signal_xor_scacquire(signal: hsa_signal_t, value: h
 /// `hsa_signal_xor_acquire` (deprecated alias of `hsa_signal_xor_scacquire`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_xor_acquire(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_xor_scacquire_fn).unwrap_or(crate::api::hsa_signal_xor_scacquire);
+    let f = crate::table::slot!(core, hsa_signal_xor_scacquire_fn).unwrap_or(crate::signal::hsa_signal_xor_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -895,7 +899,7 @@ pub unsafe extern "C" fn hsa_signal_xor_acquire(signal: hsa_signal_t, value: hsa
 /// `hsa_signal_xor_screlease`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_xor_screlease(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_xor_screlease_fn).unwrap_or(crate::api::hsa_signal_xor_screlease);
+    let f = crate::table::slot!(core, hsa_signal_xor_screlease_fn).unwrap_or(crate::signal::hsa_signal_xor_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -903,7 +907,7 @@ pub unsafe extern "C" fn hsa_signal_xor_screlease(signal: hsa_signal_t, value: h
 /// `hsa_signal_xor_release` (deprecated alias of `hsa_signal_xor_screlease`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_xor_release(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_xor_screlease_fn).unwrap_or(crate::api::hsa_signal_xor_screlease);
+    let f = crate::table::slot!(core, hsa_signal_xor_screlease_fn).unwrap_or(crate::signal::hsa_signal_xor_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -911,7 +915,8 @@ pub unsafe extern "C" fn hsa_signal_xor_release(signal: hsa_signal_t, value: hsa
 /// `hsa_signal_xor_scacq_screl`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_xor_scacq_screl(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_xor_scacq_screl_fn).unwrap_or(crate::api::hsa_signal_xor_scacq_screl);
+    let f =
+        crate::table::slot!(core, hsa_signal_xor_scacq_screl_fn).unwrap_or(crate::signal::hsa_signal_xor_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -919,7 +924,8 @@ pub unsafe extern "C" fn hsa_signal_xor_scacq_screl(signal: hsa_signal_t, value:
 /// `hsa_signal_xor_acq_rel` (deprecated alias of `hsa_signal_xor_scacq_screl`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_xor_acq_rel(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_xor_scacq_screl_fn).unwrap_or(crate::api::hsa_signal_xor_scacq_screl);
+    let f =
+        crate::table::slot!(core, hsa_signal_xor_scacq_screl_fn).unwrap_or(crate::signal::hsa_signal_xor_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -931,7 +937,7 @@ pub unsafe extern "C" fn hsa_signal_exchange_relaxed(
     value: hsa_signal_value_t,
 ) -> hsa_signal_value_t {
     let f =
-        crate::table::slot!(core, hsa_signal_exchange_relaxed_fn).unwrap_or(crate::api::hsa_signal_exchange_relaxed);
+        crate::table::slot!(core, hsa_signal_exchange_relaxed_fn).unwrap_or(crate::signal::hsa_signal_exchange_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -943,7 +949,7 @@ pub unsafe extern "C" fn hsa_signal_exchange_scacquire(
     value: hsa_signal_value_t,
 ) -> hsa_signal_value_t {
     let f = crate::table::slot!(core, hsa_signal_exchange_scacquire_fn)
-        .unwrap_or(crate::api::hsa_signal_exchange_scacquire);
+        .unwrap_or(crate::signal::hsa_signal_exchange_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -955,7 +961,7 @@ pub unsafe extern "C" fn hsa_signal_exchange_acquire(
     value: hsa_signal_value_t,
 ) -> hsa_signal_value_t {
     let f = crate::table::slot!(core, hsa_signal_exchange_scacquire_fn)
-        .unwrap_or(crate::api::hsa_signal_exchange_scacquire);
+        .unwrap_or(crate::signal::hsa_signal_exchange_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -967,7 +973,7 @@ pub unsafe extern "C" fn hsa_signal_exchange_screlease(
     value: hsa_signal_value_t,
 ) -> hsa_signal_value_t {
     let f = crate::table::slot!(core, hsa_signal_exchange_screlease_fn)
-        .unwrap_or(crate::api::hsa_signal_exchange_screlease);
+        .unwrap_or(crate::signal::hsa_signal_exchange_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -979,7 +985,7 @@ pub unsafe extern "C" fn hsa_signal_exchange_release(
     value: hsa_signal_value_t,
 ) -> hsa_signal_value_t {
     let f = crate::table::slot!(core, hsa_signal_exchange_screlease_fn)
-        .unwrap_or(crate::api::hsa_signal_exchange_screlease);
+        .unwrap_or(crate::signal::hsa_signal_exchange_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -991,7 +997,7 @@ pub unsafe extern "C" fn hsa_signal_exchange_scacq_screl(
     value: hsa_signal_value_t,
 ) -> hsa_signal_value_t {
     let f = crate::table::slot!(core, hsa_signal_exchange_scacq_screl_fn)
-        .unwrap_or(crate::api::hsa_signal_exchange_scacq_screl);
+        .unwrap_or(crate::signal::hsa_signal_exchange_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -1003,7 +1009,7 @@ pub unsafe extern "C" fn hsa_signal_exchange_acq_rel(
     value: hsa_signal_value_t,
 ) -> hsa_signal_value_t {
     let f = crate::table::slot!(core, hsa_signal_exchange_scacq_screl_fn)
-        .unwrap_or(crate::api::hsa_signal_exchange_scacq_screl);
+        .unwrap_or(crate::signal::hsa_signal_exchange_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -1011,7 +1017,7 @@ pub unsafe extern "C" fn hsa_signal_exchange_acq_rel(
 /// `hsa_signal_add_relaxed`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_add_relaxed(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_add_relaxed_fn).unwrap_or(crate::api::hsa_signal_add_relaxed);
+    let f = crate::table::slot!(core, hsa_signal_add_relaxed_fn).unwrap_or(crate::signal::hsa_signal_add_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -1019,7 +1025,7 @@ pub unsafe extern "C" fn hsa_signal_add_relaxed(signal: hsa_signal_t, value: hsa
 /// `hsa_signal_add_scacquire`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_add_scacquire(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_add_scacquire_fn).unwrap_or(crate::api::hsa_signal_add_scacquire);
+    let f = crate::table::slot!(core, hsa_signal_add_scacquire_fn).unwrap_or(crate::signal::hsa_signal_add_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -1027,7 +1033,7 @@ pub unsafe extern "C" fn hsa_signal_add_scacquire(signal: hsa_signal_t, value: h
 /// `hsa_signal_add_acquire` (deprecated alias of `hsa_signal_add_scacquire`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_add_acquire(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_add_scacquire_fn).unwrap_or(crate::api::hsa_signal_add_scacquire);
+    let f = crate::table::slot!(core, hsa_signal_add_scacquire_fn).unwrap_or(crate::signal::hsa_signal_add_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -1035,7 +1041,7 @@ pub unsafe extern "C" fn hsa_signal_add_acquire(signal: hsa_signal_t, value: hsa
 /// `hsa_signal_add_screlease`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_add_screlease(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_add_screlease_fn).unwrap_or(crate::api::hsa_signal_add_screlease);
+    let f = crate::table::slot!(core, hsa_signal_add_screlease_fn).unwrap_or(crate::signal::hsa_signal_add_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -1043,7 +1049,7 @@ pub unsafe extern "C" fn hsa_signal_add_screlease(signal: hsa_signal_t, value: h
 /// `hsa_signal_add_release` (deprecated alias of `hsa_signal_add_screlease`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_add_release(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_add_screlease_fn).unwrap_or(crate::api::hsa_signal_add_screlease);
+    let f = crate::table::slot!(core, hsa_signal_add_screlease_fn).unwrap_or(crate::signal::hsa_signal_add_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -1051,7 +1057,8 @@ pub unsafe extern "C" fn hsa_signal_add_release(signal: hsa_signal_t, value: hsa
 /// `hsa_signal_add_scacq_screl`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_add_scacq_screl(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_add_scacq_screl_fn).unwrap_or(crate::api::hsa_signal_add_scacq_screl);
+    let f =
+        crate::table::slot!(core, hsa_signal_add_scacq_screl_fn).unwrap_or(crate::signal::hsa_signal_add_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -1059,7 +1066,8 @@ pub unsafe extern "C" fn hsa_signal_add_scacq_screl(signal: hsa_signal_t, value:
 /// `hsa_signal_add_acq_rel` (deprecated alias of `hsa_signal_add_scacq_screl`).
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_add_acq_rel(signal: hsa_signal_t, value: hsa_signal_value_t) {
-    let f = crate::table::slot!(core, hsa_signal_add_scacq_screl_fn).unwrap_or(crate::api::hsa_signal_add_scacq_screl);
+    let f =
+        crate::table::slot!(core, hsa_signal_add_scacq_screl_fn).unwrap_or(crate::signal::hsa_signal_add_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -1068,7 +1076,7 @@ pub unsafe extern "C" fn hsa_signal_add_acq_rel(signal: hsa_signal_t, value: hsa
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_subtract_relaxed(signal: hsa_signal_t, value: hsa_signal_value_t) {
     let f =
-        crate::table::slot!(core, hsa_signal_subtract_relaxed_fn).unwrap_or(crate::api::hsa_signal_subtract_relaxed);
+        crate::table::slot!(core, hsa_signal_subtract_relaxed_fn).unwrap_or(crate::signal::hsa_signal_subtract_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -1077,7 +1085,7 @@ pub unsafe extern "C" fn hsa_signal_subtract_relaxed(signal: hsa_signal_t, value
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_subtract_scacquire(signal: hsa_signal_t, value: hsa_signal_value_t) {
     let f = crate::table::slot!(core, hsa_signal_subtract_scacquire_fn)
-        .unwrap_or(crate::api::hsa_signal_subtract_scacquire);
+        .unwrap_or(crate::signal::hsa_signal_subtract_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -1086,7 +1094,7 @@ pub unsafe extern "C" fn hsa_signal_subtract_scacquire(signal: hsa_signal_t, val
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_subtract_acquire(signal: hsa_signal_t, value: hsa_signal_value_t) {
     let f = crate::table::slot!(core, hsa_signal_subtract_scacquire_fn)
-        .unwrap_or(crate::api::hsa_signal_subtract_scacquire);
+        .unwrap_or(crate::signal::hsa_signal_subtract_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -1095,7 +1103,7 @@ pub unsafe extern "C" fn hsa_signal_subtract_acquire(signal: hsa_signal_t, value
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_subtract_screlease(signal: hsa_signal_t, value: hsa_signal_value_t) {
     let f = crate::table::slot!(core, hsa_signal_subtract_screlease_fn)
-        .unwrap_or(crate::api::hsa_signal_subtract_screlease);
+        .unwrap_or(crate::signal::hsa_signal_subtract_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -1104,7 +1112,7 @@ pub unsafe extern "C" fn hsa_signal_subtract_screlease(signal: hsa_signal_t, val
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_subtract_release(signal: hsa_signal_t, value: hsa_signal_value_t) {
     let f = crate::table::slot!(core, hsa_signal_subtract_screlease_fn)
-        .unwrap_or(crate::api::hsa_signal_subtract_screlease);
+        .unwrap_or(crate::signal::hsa_signal_subtract_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -1113,7 +1121,7 @@ pub unsafe extern "C" fn hsa_signal_subtract_release(signal: hsa_signal_t, value
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_subtract_scacq_screl(signal: hsa_signal_t, value: hsa_signal_value_t) {
     let f = crate::table::slot!(core, hsa_signal_subtract_scacq_screl_fn)
-        .unwrap_or(crate::api::hsa_signal_subtract_scacq_screl);
+        .unwrap_or(crate::signal::hsa_signal_subtract_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -1122,7 +1130,7 @@ pub unsafe extern "C" fn hsa_signal_subtract_scacq_screl(signal: hsa_signal_t, v
 #[no_mangle]
 pub unsafe extern "C" fn hsa_signal_subtract_acq_rel(signal: hsa_signal_t, value: hsa_signal_value_t) {
     let f = crate::table::slot!(core, hsa_signal_subtract_scacq_screl_fn)
-        .unwrap_or(crate::api::hsa_signal_subtract_scacq_screl);
+        .unwrap_or(crate::signal::hsa_signal_subtract_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value) }
 }
@@ -1134,7 +1142,7 @@ pub unsafe extern "C" fn hsa_signal_cas_relaxed(
     expected: hsa_signal_value_t,
     value: hsa_signal_value_t,
 ) -> hsa_signal_value_t {
-    let f = crate::table::slot!(core, hsa_signal_cas_relaxed_fn).unwrap_or(crate::api::hsa_signal_cas_relaxed);
+    let f = crate::table::slot!(core, hsa_signal_cas_relaxed_fn).unwrap_or(crate::signal::hsa_signal_cas_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, expected, value) }
 }
@@ -1146,7 +1154,7 @@ pub unsafe extern "C" fn hsa_signal_cas_scacquire(
     expected: hsa_signal_value_t,
     value: hsa_signal_value_t,
 ) -> hsa_signal_value_t {
-    let f = crate::table::slot!(core, hsa_signal_cas_scacquire_fn).unwrap_or(crate::api::hsa_signal_cas_scacquire);
+    let f = crate::table::slot!(core, hsa_signal_cas_scacquire_fn).unwrap_or(crate::signal::hsa_signal_cas_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, expected, value) }
 }
@@ -1158,7 +1166,7 @@ pub unsafe extern "C" fn hsa_signal_cas_acquire(
     expected: hsa_signal_value_t,
     value: hsa_signal_value_t,
 ) -> hsa_signal_value_t {
-    let f = crate::table::slot!(core, hsa_signal_cas_scacquire_fn).unwrap_or(crate::api::hsa_signal_cas_scacquire);
+    let f = crate::table::slot!(core, hsa_signal_cas_scacquire_fn).unwrap_or(crate::signal::hsa_signal_cas_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, expected, value) }
 }
@@ -1170,7 +1178,7 @@ pub unsafe extern "C" fn hsa_signal_cas_screlease(
     expected: hsa_signal_value_t,
     value: hsa_signal_value_t,
 ) -> hsa_signal_value_t {
-    let f = crate::table::slot!(core, hsa_signal_cas_screlease_fn).unwrap_or(crate::api::hsa_signal_cas_screlease);
+    let f = crate::table::slot!(core, hsa_signal_cas_screlease_fn).unwrap_or(crate::signal::hsa_signal_cas_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, expected, value) }
 }
@@ -1182,7 +1190,7 @@ pub unsafe extern "C" fn hsa_signal_cas_release(
     expected: hsa_signal_value_t,
     value: hsa_signal_value_t,
 ) -> hsa_signal_value_t {
-    let f = crate::table::slot!(core, hsa_signal_cas_screlease_fn).unwrap_or(crate::api::hsa_signal_cas_screlease);
+    let f = crate::table::slot!(core, hsa_signal_cas_screlease_fn).unwrap_or(crate::signal::hsa_signal_cas_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, expected, value) }
 }
@@ -1194,7 +1202,8 @@ pub unsafe extern "C" fn hsa_signal_cas_scacq_screl(
     expected: hsa_signal_value_t,
     value: hsa_signal_value_t,
 ) -> hsa_signal_value_t {
-    let f = crate::table::slot!(core, hsa_signal_cas_scacq_screl_fn).unwrap_or(crate::api::hsa_signal_cas_scacq_screl);
+    let f =
+        crate::table::slot!(core, hsa_signal_cas_scacq_screl_fn).unwrap_or(crate::signal::hsa_signal_cas_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, expected, value) }
 }
@@ -1206,7 +1215,8 @@ pub unsafe extern "C" fn hsa_signal_cas_acq_rel(
     expected: hsa_signal_value_t,
     value: hsa_signal_value_t,
 ) -> hsa_signal_value_t {
-    let f = crate::table::slot!(core, hsa_signal_cas_scacq_screl_fn).unwrap_or(crate::api::hsa_signal_cas_scacq_screl);
+    let f =
+        crate::table::slot!(core, hsa_signal_cas_scacq_screl_fn).unwrap_or(crate::signal::hsa_signal_cas_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, expected, value) }
 }
@@ -1214,7 +1224,7 @@ pub unsafe extern "C" fn hsa_signal_cas_acq_rel(
 /// `hsa_isa_from_name`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_isa_from_name(name: *const c_char, isa: *mut hsa_isa_t) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_isa_from_name_fn).unwrap_or(crate::api::hsa_isa_from_name);
+    let f = crate::table::slot!(core, hsa_isa_from_name_fn).unwrap_or(crate::agent::hsa_isa_from_name);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(name, isa) }
 }
@@ -1226,7 +1236,7 @@ pub unsafe extern "C" fn hsa_agent_iterate_isas(
     callback: Option<unsafe extern "C" fn(isa: hsa_isa_t, data: *mut c_void) -> hsa_status_t>,
     data: *mut c_void,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_agent_iterate_isas_fn).unwrap_or(crate::api::hsa_agent_iterate_isas);
+    let f = crate::table::slot!(core, hsa_agent_iterate_isas_fn).unwrap_or(crate::agent::hsa_agent_iterate_isas);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, callback, data) }
 }
@@ -1239,7 +1249,7 @@ pub unsafe extern "C" fn hsa_isa_get_info(
     index: u32,
     value: *mut c_void,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_isa_get_info_fn).unwrap_or(crate::api::hsa_isa_get_info);
+    let f = crate::table::slot!(core, hsa_isa_get_info_fn).unwrap_or(crate::agent::hsa_isa_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(isa, attribute, index, value) }
 }
@@ -1251,7 +1261,7 @@ pub unsafe extern "C" fn hsa_isa_get_info_alt(
     attribute: hsa_isa_info_t,
     value: *mut c_void,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_isa_get_info_alt_fn).unwrap_or(crate::api::hsa_isa_get_info_alt);
+    let f = crate::table::slot!(core, hsa_isa_get_info_alt_fn).unwrap_or(crate::agent::hsa_isa_get_info_alt);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(isa, attribute, value) }
 }
@@ -1264,7 +1274,7 @@ pub unsafe extern "C" fn hsa_isa_get_exception_policies(
     mask: *mut u16,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_isa_get_exception_policies_fn)
-        .unwrap_or(crate::api::hsa_isa_get_exception_policies);
+        .unwrap_or(crate::agent::hsa_isa_get_exception_policies);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(isa, profile, mask) }
 }
@@ -1277,7 +1287,7 @@ pub unsafe extern "C" fn hsa_isa_get_round_method(
     flush_mode: hsa_flush_mode_t,
     round_method: *mut hsa_round_method_t,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_isa_get_round_method_fn).unwrap_or(crate::api::hsa_isa_get_round_method);
+    let f = crate::table::slot!(core, hsa_isa_get_round_method_fn).unwrap_or(crate::agent::hsa_isa_get_round_method);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(isa, fp_type, flush_mode, round_method) }
 }
@@ -1289,7 +1299,7 @@ pub unsafe extern "C" fn hsa_wavefront_get_info(
     attribute: hsa_wavefront_info_t,
     value: *mut c_void,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_wavefront_get_info_fn).unwrap_or(crate::api::hsa_wavefront_get_info);
+    let f = crate::table::slot!(core, hsa_wavefront_get_info_fn).unwrap_or(crate::agent::hsa_wavefront_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(wavefront, attribute, value) }
 }
@@ -1301,7 +1311,8 @@ pub unsafe extern "C" fn hsa_isa_iterate_wavefronts(
     callback: Option<unsafe extern "C" fn(wavefront: hsa_wavefront_t, data: *mut c_void) -> hsa_status_t>,
     data: *mut c_void,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_isa_iterate_wavefronts_fn).unwrap_or(crate::api::hsa_isa_iterate_wavefronts);
+    let f =
+        crate::table::slot!(core, hsa_isa_iterate_wavefronts_fn).unwrap_or(crate::agent::hsa_isa_iterate_wavefronts);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(isa, callback, data) }
 }
@@ -1313,7 +1324,7 @@ pub unsafe extern "C" fn hsa_isa_compatible(
     agent_isa: hsa_isa_t,
     result: *mut bool,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_isa_compatible_fn).unwrap_or(crate::api::hsa_isa_compatible);
+    let f = crate::table::slot!(core, hsa_isa_compatible_fn).unwrap_or(crate::agent::hsa_isa_compatible);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(code_object_isa, agent_isa, result) }
 }
@@ -1330,7 +1341,8 @@ pub unsafe extern "C" fn hsa_code_object_serialize(
     serialized_code_object: *mut *mut c_void,
     serialized_code_object_size: *mut usize,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_code_object_serialize_fn).unwrap_or(crate::api::hsa_code_object_serialize);
+    let f = crate::table::slot!(core, hsa_code_object_serialize_fn)
+        .unwrap_or(crate::unsupported::hsa_code_object_serialize);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe {
         f(code_object, alloc_callback, callback_data, options, serialized_code_object, serialized_code_object_size)
@@ -1345,8 +1357,8 @@ pub unsafe extern "C" fn hsa_code_object_deserialize(
     options: *const c_char,
     code_object: *mut hsa_code_object_t,
 ) -> hsa_status_t {
-    let f =
-        crate::table::slot!(core, hsa_code_object_deserialize_fn).unwrap_or(crate::api::hsa_code_object_deserialize);
+    let f = crate::table::slot!(core, hsa_code_object_deserialize_fn)
+        .unwrap_or(crate::unsupported::hsa_code_object_deserialize);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(serialized_code_object, serialized_code_object_size, options, code_object) }
 }
@@ -1354,7 +1366,8 @@ pub unsafe extern "C" fn hsa_code_object_deserialize(
 /// `hsa_code_object_destroy`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_code_object_destroy(code_object: hsa_code_object_t) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_code_object_destroy_fn).unwrap_or(crate::api::hsa_code_object_destroy);
+    let f =
+        crate::table::slot!(core, hsa_code_object_destroy_fn).unwrap_or(crate::unsupported::hsa_code_object_destroy);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(code_object) }
 }
@@ -1366,7 +1379,8 @@ pub unsafe extern "C" fn hsa_code_object_get_info(
     attribute: hsa_code_object_info_t,
     value: *mut c_void,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_code_object_get_info_fn).unwrap_or(crate::api::hsa_code_object_get_info);
+    let f =
+        crate::table::slot!(core, hsa_code_object_get_info_fn).unwrap_or(crate::unsupported::hsa_code_object_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(code_object, attribute, value) }
 }
@@ -1378,7 +1392,8 @@ pub unsafe extern "C" fn hsa_code_object_get_symbol(
     symbol_name: *const c_char,
     symbol: *mut hsa_code_symbol_t,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_code_object_get_symbol_fn).unwrap_or(crate::api::hsa_code_object_get_symbol);
+    let f = crate::table::slot!(core, hsa_code_object_get_symbol_fn)
+        .unwrap_or(crate::unsupported::hsa_code_object_get_symbol);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(code_object, symbol_name, symbol) }
 }
@@ -1392,7 +1407,7 @@ pub unsafe extern "C" fn hsa_code_object_get_symbol_from_name(
     symbol: *mut hsa_code_symbol_t,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_code_object_get_symbol_from_name_fn)
-        .unwrap_or(crate::api::hsa_code_object_get_symbol_from_name);
+        .unwrap_or(crate::unsupported::hsa_code_object_get_symbol_from_name);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(code_object, module_name, symbol_name, symbol) }
 }
@@ -1404,7 +1419,8 @@ pub unsafe extern "C" fn hsa_code_symbol_get_info(
     attribute: hsa_code_symbol_info_t,
     value: *mut c_void,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_code_symbol_get_info_fn).unwrap_or(crate::api::hsa_code_symbol_get_info);
+    let f =
+        crate::table::slot!(core, hsa_code_symbol_get_info_fn).unwrap_or(crate::unsupported::hsa_code_symbol_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(code_symbol, attribute, value) }
 }
@@ -1423,7 +1439,7 @@ pub unsafe extern "C" fn hsa_code_object_iterate_symbols(
     data: *mut c_void,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_code_object_iterate_symbols_fn)
-        .unwrap_or(crate::api::hsa_code_object_iterate_symbols);
+        .unwrap_or(crate::unsupported::hsa_code_object_iterate_symbols);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(code_object, callback, data) }
 }
@@ -1435,7 +1451,7 @@ pub unsafe extern "C" fn hsa_code_object_reader_create_from_file(
     code_object_reader: *mut hsa_code_object_reader_t,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_code_object_reader_create_from_file_fn)
-        .unwrap_or(crate::api::hsa_code_object_reader_create_from_file);
+        .unwrap_or(crate::code_object::hsa_code_object_reader_create_from_file);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(file, code_object_reader) }
 }
@@ -1448,7 +1464,7 @@ pub unsafe extern "C" fn hsa_code_object_reader_create_from_memory(
     code_object_reader: *mut hsa_code_object_reader_t,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_code_object_reader_create_from_memory_fn)
-        .unwrap_or(crate::api::hsa_code_object_reader_create_from_memory);
+        .unwrap_or(crate::code_object::hsa_code_object_reader_create_from_memory);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(code_object, size, code_object_reader) }
 }
@@ -1457,7 +1473,7 @@ pub unsafe extern "C" fn hsa_code_object_reader_create_from_memory(
 #[no_mangle]
 pub unsafe extern "C" fn hsa_code_object_reader_destroy(code_object_reader: hsa_code_object_reader_t) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_code_object_reader_destroy_fn)
-        .unwrap_or(crate::api::hsa_code_object_reader_destroy);
+        .unwrap_or(crate::code_object::hsa_code_object_reader_destroy);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(code_object_reader) }
 }
@@ -1470,7 +1486,7 @@ pub unsafe extern "C" fn hsa_executable_create(
     options: *const c_char,
     executable: *mut hsa_executable_t,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_executable_create_fn).unwrap_or(crate::api::hsa_executable_create);
+    let f = crate::table::slot!(core, hsa_executable_create_fn).unwrap_or(crate::code_object::hsa_executable_create);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(profile, executable_state, options, executable) }
 }
@@ -1483,7 +1499,8 @@ pub unsafe extern "C" fn hsa_executable_create_alt(
     options: *const c_char,
     executable: *mut hsa_executable_t,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_executable_create_alt_fn).unwrap_or(crate::api::hsa_executable_create_alt);
+    let f = crate::table::slot!(core, hsa_executable_create_alt_fn)
+        .unwrap_or(crate::code_object::hsa_executable_create_alt);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(profile, default_float_rounding_mode, options, executable) }
 }
@@ -1491,7 +1508,7 @@ pub unsafe extern "C" fn hsa_executable_create_alt(
 /// `hsa_executable_destroy`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_executable_destroy(executable: hsa_executable_t) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_executable_destroy_fn).unwrap_or(crate::api::hsa_executable_destroy);
+    let f = crate::table::slot!(core, hsa_executable_destroy_fn).unwrap_or(crate::code_object::hsa_executable_destroy);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable) }
 }
@@ -1505,7 +1522,7 @@ pub unsafe extern "C" fn hsa_executable_load_code_object(
     options: *const c_char,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_executable_load_code_object_fn)
-        .unwrap_or(crate::api::hsa_executable_load_code_object);
+        .unwrap_or(crate::unsupported::hsa_executable_load_code_object);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, agent, code_object, options) }
 }
@@ -1519,7 +1536,7 @@ pub unsafe extern "C" fn hsa_executable_load_program_code_object(
     loaded_code_object: *mut hsa_loaded_code_object_t,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_executable_load_program_code_object_fn)
-        .unwrap_or(crate::api::hsa_executable_load_program_code_object);
+        .unwrap_or(crate::unsupported::hsa_executable_load_program_code_object);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, code_object_reader, options, loaded_code_object) }
 }
@@ -1534,7 +1551,7 @@ pub unsafe extern "C" fn hsa_executable_load_agent_code_object(
     loaded_code_object: *mut hsa_loaded_code_object_t,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_executable_load_agent_code_object_fn)
-        .unwrap_or(crate::api::hsa_executable_load_agent_code_object);
+        .unwrap_or(crate::code_object::hsa_executable_load_agent_code_object);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, agent, code_object_reader, options, loaded_code_object) }
 }
@@ -1542,7 +1559,7 @@ pub unsafe extern "C" fn hsa_executable_load_agent_code_object(
 /// `hsa_executable_freeze`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_executable_freeze(executable: hsa_executable_t, options: *const c_char) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_executable_freeze_fn).unwrap_or(crate::api::hsa_executable_freeze);
+    let f = crate::table::slot!(core, hsa_executable_freeze_fn).unwrap_or(crate::code_object::hsa_executable_freeze);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, options) }
 }
@@ -1554,7 +1571,8 @@ pub unsafe extern "C" fn hsa_executable_get_info(
     attribute: hsa_executable_info_t,
     value: *mut c_void,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_executable_get_info_fn).unwrap_or(crate::api::hsa_executable_get_info);
+    let f =
+        crate::table::slot!(core, hsa_executable_get_info_fn).unwrap_or(crate::code_object::hsa_executable_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, attribute, value) }
 }
@@ -1567,7 +1585,7 @@ pub unsafe extern "C" fn hsa_executable_global_variable_define(
     address: *mut c_void,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_executable_global_variable_define_fn)
-        .unwrap_or(crate::api::hsa_executable_global_variable_define);
+        .unwrap_or(crate::unsupported::hsa_executable_global_variable_define);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, variable_name, address) }
 }
@@ -1581,7 +1599,7 @@ pub unsafe extern "C" fn hsa_executable_agent_global_variable_define(
     address: *mut c_void,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_executable_agent_global_variable_define_fn)
-        .unwrap_or(crate::api::hsa_executable_agent_global_variable_define);
+        .unwrap_or(crate::unsupported::hsa_executable_agent_global_variable_define);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, agent, variable_name, address) }
 }
@@ -1595,7 +1613,7 @@ pub unsafe extern "C" fn hsa_executable_readonly_variable_define(
     address: *mut c_void,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_executable_readonly_variable_define_fn)
-        .unwrap_or(crate::api::hsa_executable_readonly_variable_define);
+        .unwrap_or(crate::unsupported::hsa_executable_readonly_variable_define);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, agent, variable_name, address) }
 }
@@ -1603,7 +1621,8 @@ pub unsafe extern "C" fn hsa_executable_readonly_variable_define(
 /// `hsa_executable_validate`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_executable_validate(executable: hsa_executable_t, result: *mut u32) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_executable_validate_fn).unwrap_or(crate::api::hsa_executable_validate);
+    let f =
+        crate::table::slot!(core, hsa_executable_validate_fn).unwrap_or(crate::code_object::hsa_executable_validate);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, result) }
 }
@@ -1615,8 +1634,8 @@ pub unsafe extern "C" fn hsa_executable_validate_alt(
     options: *const c_char,
     result: *mut u32,
 ) -> hsa_status_t {
-    let f =
-        crate::table::slot!(core, hsa_executable_validate_alt_fn).unwrap_or(crate::api::hsa_executable_validate_alt);
+    let f = crate::table::slot!(core, hsa_executable_validate_alt_fn)
+        .unwrap_or(crate::code_object::hsa_executable_validate_alt);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, options, result) }
 }
@@ -1631,7 +1650,8 @@ pub unsafe extern "C" fn hsa_executable_get_symbol(
     call_convention: i32,
     symbol: *mut hsa_executable_symbol_t,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_executable_get_symbol_fn).unwrap_or(crate::api::hsa_executable_get_symbol);
+    let f = crate::table::slot!(core, hsa_executable_get_symbol_fn)
+        .unwrap_or(crate::code_object::hsa_executable_get_symbol);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, module_name, symbol_name, agent, call_convention, symbol) }
 }
@@ -1645,7 +1665,7 @@ pub unsafe extern "C" fn hsa_executable_get_symbol_by_name(
     symbol: *mut hsa_executable_symbol_t,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_executable_get_symbol_by_name_fn)
-        .unwrap_or(crate::api::hsa_executable_get_symbol_by_name);
+        .unwrap_or(crate::code_object::hsa_executable_get_symbol_by_name);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, symbol_name, agent, symbol) }
 }
@@ -1658,7 +1678,7 @@ pub unsafe extern "C" fn hsa_executable_symbol_get_info(
     value: *mut c_void,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_executable_symbol_get_info_fn)
-        .unwrap_or(crate::api::hsa_executable_symbol_get_info);
+        .unwrap_or(crate::code_object::hsa_executable_symbol_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable_symbol, attribute, value) }
 }
@@ -1677,7 +1697,7 @@ pub unsafe extern "C" fn hsa_executable_iterate_symbols(
     data: *mut c_void,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_executable_iterate_symbols_fn)
-        .unwrap_or(crate::api::hsa_executable_iterate_symbols);
+        .unwrap_or(crate::code_object::hsa_executable_iterate_symbols);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, callback, data) }
 }
@@ -1698,7 +1718,7 @@ pub unsafe extern "C" fn hsa_executable_iterate_agent_symbols(
     data: *mut c_void,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_executable_iterate_agent_symbols_fn)
-        .unwrap_or(crate::api::hsa_executable_iterate_agent_symbols);
+        .unwrap_or(crate::code_object::hsa_executable_iterate_agent_symbols);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, agent, callback, data) }
 }
@@ -1717,7 +1737,7 @@ pub unsafe extern "C" fn hsa_executable_iterate_program_symbols(
     data: *mut c_void,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_executable_iterate_program_symbols_fn)
-        .unwrap_or(crate::api::hsa_executable_iterate_program_symbols);
+        .unwrap_or(crate::code_object::hsa_executable_iterate_program_symbols);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(executable, callback, data) }
 }
@@ -1725,7 +1745,7 @@ pub unsafe extern "C" fn hsa_executable_iterate_program_symbols(
 /// `hsa_status_string`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_status_string(status: hsa_status_t, status_string: *mut *const c_char) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_status_string_fn).unwrap_or(crate::api::hsa_status_string);
+    let f = crate::table::slot!(core, hsa_status_string_fn).unwrap_or(crate::runtime::hsa_status_string);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(status, status_string) }
 }
@@ -1739,7 +1759,7 @@ pub unsafe extern "C" fn hsa_ext_program_create(
     options: *const c_char,
     program: *mut hsa_ext_program_t,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(fin, hsa_ext_program_create_fn).unwrap_or(crate::api::hsa_ext_program_create);
+    let f = crate::table::slot!(fin, hsa_ext_program_create_fn).unwrap_or(crate::unsupported::hsa_ext_program_create);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(machine_model, profile, default_float_rounding_mode, options, program) }
 }
@@ -1747,7 +1767,7 @@ pub unsafe extern "C" fn hsa_ext_program_create(
 /// `hsa_ext_program_destroy`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_ext_program_destroy(program: hsa_ext_program_t) -> hsa_status_t {
-    let f = crate::table::slot!(fin, hsa_ext_program_destroy_fn).unwrap_or(crate::api::hsa_ext_program_destroy);
+    let f = crate::table::slot!(fin, hsa_ext_program_destroy_fn).unwrap_or(crate::unsupported::hsa_ext_program_destroy);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(program) }
 }
@@ -1758,7 +1778,8 @@ pub unsafe extern "C" fn hsa_ext_program_add_module(
     program: hsa_ext_program_t,
     module: hsa_ext_module_t,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(fin, hsa_ext_program_add_module_fn).unwrap_or(crate::api::hsa_ext_program_add_module);
+    let f = crate::table::slot!(fin, hsa_ext_program_add_module_fn)
+        .unwrap_or(crate::unsupported::hsa_ext_program_add_module);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(program, module) }
 }
@@ -1773,7 +1794,7 @@ pub unsafe extern "C" fn hsa_ext_program_iterate_modules(
     data: *mut c_void,
 ) -> hsa_status_t {
     let f = crate::table::slot!(fin, hsa_ext_program_iterate_modules_fn)
-        .unwrap_or(crate::api::hsa_ext_program_iterate_modules);
+        .unwrap_or(crate::unsupported::hsa_ext_program_iterate_modules);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(program, callback, data) }
 }
@@ -1785,7 +1806,8 @@ pub unsafe extern "C" fn hsa_ext_program_get_info(
     attribute: hsa_ext_program_info_t,
     value: *mut c_void,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(fin, hsa_ext_program_get_info_fn).unwrap_or(crate::api::hsa_ext_program_get_info);
+    let f =
+        crate::table::slot!(fin, hsa_ext_program_get_info_fn).unwrap_or(crate::unsupported::hsa_ext_program_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(program, attribute, value) }
 }
@@ -1801,7 +1823,8 @@ pub unsafe extern "C" fn hsa_ext_program_finalize(
     code_object_type: hsa_code_object_type_t,
     code_object: *mut hsa_code_object_t,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(fin, hsa_ext_program_finalize_fn).unwrap_or(crate::api::hsa_ext_program_finalize);
+    let f =
+        crate::table::slot!(fin, hsa_ext_program_finalize_fn).unwrap_or(crate::unsupported::hsa_ext_program_finalize);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(program, isa, call_convention, control_directives, options, code_object_type, code_object) }
 }
@@ -1812,10 +1835,10 @@ pub unsafe extern "C" fn hsa_amd_coherency_get_type(
     agent: hsa_agent_t,
     type_: *mut hsa_amd_coherency_type_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_coherency_get_type_fn).unwrap_or(crate::api::hsa_amd_coherency_get_type)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_coherency_get_type_fn).unwrap_or(crate::memory::hsa_amd_coherency_get_type)
     } else {
-        crate::table::slot!(amd, hsa_amd_coherency_get_type_fn).unwrap_or(crate::api::hsa_amd_coherency_get_type)
+        crate::table::slot!(amd, hsa_amd_coherency_get_type_fn).unwrap_or(crate::memory::hsa_amd_coherency_get_type)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, type_) }
@@ -1827,10 +1850,10 @@ pub unsafe extern "C" fn hsa_amd_coherency_set_type(
     agent: hsa_agent_t,
     type_: hsa_amd_coherency_type_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_coherency_set_type_fn).unwrap_or(crate::api::hsa_amd_coherency_set_type)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_coherency_set_type_fn).unwrap_or(crate::memory::hsa_amd_coherency_set_type)
     } else {
-        crate::table::slot!(amd, hsa_amd_coherency_set_type_fn).unwrap_or(crate::api::hsa_amd_coherency_set_type)
+        crate::table::slot!(amd, hsa_amd_coherency_set_type_fn).unwrap_or(crate::memory::hsa_amd_coherency_set_type)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, type_) }
@@ -1842,12 +1865,12 @@ pub unsafe extern "C" fn hsa_amd_profiling_set_profiler_enabled(
     queue: *mut hsa_queue_t,
     enable: c_int,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_profiling_set_profiler_enabled_fn)
-            .unwrap_or(crate::api::hsa_amd_profiling_set_profiler_enabled)
+            .unwrap_or(crate::profiling::hsa_amd_profiling_set_profiler_enabled)
     } else {
         crate::table::slot!(amd, hsa_amd_profiling_set_profiler_enabled_fn)
-            .unwrap_or(crate::api::hsa_amd_profiling_set_profiler_enabled)
+            .unwrap_or(crate::profiling::hsa_amd_profiling_set_profiler_enabled)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, enable) }
@@ -1860,12 +1883,12 @@ pub unsafe extern "C" fn hsa_amd_profiling_get_dispatch_time(
     signal: hsa_signal_t,
     time: *mut hsa_amd_profiling_dispatch_time_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_profiling_get_dispatch_time_fn)
-            .unwrap_or(crate::api::hsa_amd_profiling_get_dispatch_time)
+            .unwrap_or(crate::profiling::hsa_amd_profiling_get_dispatch_time)
     } else {
         crate::table::slot!(amd, hsa_amd_profiling_get_dispatch_time_fn)
-            .unwrap_or(crate::api::hsa_amd_profiling_get_dispatch_time)
+            .unwrap_or(crate::profiling::hsa_amd_profiling_get_dispatch_time)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, signal, time) }
@@ -1874,12 +1897,12 @@ pub unsafe extern "C" fn hsa_amd_profiling_get_dispatch_time(
 /// `hsa_amd_profiling_async_copy_enable`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_profiling_async_copy_enable(enable: bool) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_profiling_async_copy_enable_fn)
-            .unwrap_or(crate::api::hsa_amd_profiling_async_copy_enable)
+            .unwrap_or(crate::profiling::hsa_amd_profiling_async_copy_enable)
     } else {
         crate::table::slot!(amd, hsa_amd_profiling_async_copy_enable_fn)
-            .unwrap_or(crate::api::hsa_amd_profiling_async_copy_enable)
+            .unwrap_or(crate::profiling::hsa_amd_profiling_async_copy_enable)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(enable) }
@@ -1891,12 +1914,12 @@ pub unsafe extern "C" fn hsa_amd_profiling_get_async_copy_time(
     signal: hsa_signal_t,
     time: *mut hsa_amd_profiling_async_copy_time_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_profiling_get_async_copy_time_fn)
-            .unwrap_or(crate::api::hsa_amd_profiling_get_async_copy_time)
+            .unwrap_or(crate::profiling::hsa_amd_profiling_get_async_copy_time)
     } else {
         crate::table::slot!(amd, hsa_amd_profiling_get_async_copy_time_fn)
-            .unwrap_or(crate::api::hsa_amd_profiling_get_async_copy_time)
+            .unwrap_or(crate::profiling::hsa_amd_profiling_get_async_copy_time)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, time) }
@@ -1909,12 +1932,12 @@ pub unsafe extern "C" fn hsa_amd_profiling_convert_tick_to_system_domain(
     agent_tick: u64,
     system_tick: *mut u64,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_profiling_convert_tick_to_system_domain_fn)
-            .unwrap_or(crate::api::hsa_amd_profiling_convert_tick_to_system_domain)
+            .unwrap_or(crate::profiling::hsa_amd_profiling_convert_tick_to_system_domain)
     } else {
         crate::table::slot!(amd, hsa_amd_profiling_convert_tick_to_system_domain_fn)
-            .unwrap_or(crate::api::hsa_amd_profiling_convert_tick_to_system_domain)
+            .unwrap_or(crate::profiling::hsa_amd_profiling_convert_tick_to_system_domain)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, agent_tick, system_tick) }
@@ -1929,10 +1952,10 @@ pub unsafe extern "C" fn hsa_amd_signal_create(
     attributes: u64,
     signal: *mut hsa_signal_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_signal_create_fn).unwrap_or(crate::api::hsa_amd_signal_create)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_signal_create_fn).unwrap_or(crate::signal::hsa_amd_signal_create)
     } else {
-        crate::table::slot!(amd, hsa_amd_signal_create_fn).unwrap_or(crate::api::hsa_amd_signal_create)
+        crate::table::slot!(amd, hsa_amd_signal_create_fn).unwrap_or(crate::signal::hsa_amd_signal_create)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(initial_value, num_consumers, consumers, attributes, signal) }
@@ -1949,10 +1972,10 @@ pub unsafe extern "C" fn hsa_amd_signal_wait_any(
     wait_hint: hsa_wait_state_t,
     satisfying_value: *mut hsa_signal_value_t,
 ) -> u32 {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_signal_wait_any_fn).unwrap_or(crate::api::hsa_amd_signal_wait_any)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_signal_wait_any_fn).unwrap_or(crate::signal::hsa_amd_signal_wait_any)
     } else {
-        crate::table::slot!(amd, hsa_amd_signal_wait_any_fn).unwrap_or(crate::api::hsa_amd_signal_wait_any)
+        crate::table::slot!(amd, hsa_amd_signal_wait_any_fn).unwrap_or(crate::signal::hsa_amd_signal_wait_any)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal_count, signals, conds, values, timeout_hint, wait_hint, satisfying_value) }
@@ -1967,10 +1990,11 @@ pub unsafe extern "C" fn hsa_amd_signal_async_handler(
     handler: hsa_amd_signal_handler,
     arg: *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_signal_async_handler_fn).unwrap_or(crate::api::hsa_amd_signal_async_handler)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_signal_async_handler_fn)
+            .unwrap_or(crate::events::hsa_amd_signal_async_handler)
     } else {
-        crate::table::slot!(amd, hsa_amd_signal_async_handler_fn).unwrap_or(crate::api::hsa_amd_signal_async_handler)
+        crate::table::slot!(amd, hsa_amd_signal_async_handler_fn).unwrap_or(crate::events::hsa_amd_signal_async_handler)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, cond, value, handler, arg) }
@@ -1982,10 +2006,10 @@ pub unsafe extern "C" fn hsa_amd_async_function(
     callback: Option<unsafe extern "C" fn(arg: *mut c_void)>,
     arg: *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_async_function_fn).unwrap_or(crate::api::hsa_amd_async_function)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_async_function_fn).unwrap_or(crate::events::hsa_amd_async_function)
     } else {
-        crate::table::slot!(amd, hsa_amd_async_function_fn).unwrap_or(crate::api::hsa_amd_async_function)
+        crate::table::slot!(amd, hsa_amd_async_function_fn).unwrap_or(crate::events::hsa_amd_async_function)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(callback, arg) }
@@ -1999,7 +2023,7 @@ pub unsafe extern "C" fn hsa_amd_image_get_info_max_dim(
     value: *mut c_void,
 ) -> hsa_status_t {
     // SAFETY: same signature and contract as the C function; the caller upholds it.
-    unsafe { crate::api::hsa_amd_image_get_info_max_dim(agent, attribute, value) }
+    unsafe { crate::unsupported::hsa_amd_image_get_info_max_dim(agent, attribute, value) }
 }
 
 /// `hsa_amd_queue_cu_set_mask`.
@@ -2009,10 +2033,10 @@ pub unsafe extern "C" fn hsa_amd_queue_cu_set_mask(
     num_cu_mask_count: u32,
     cu_mask: *const u32,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_queue_cu_set_mask_fn).unwrap_or(crate::api::hsa_amd_queue_cu_set_mask)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_queue_cu_set_mask_fn).unwrap_or(crate::queue::hsa_amd_queue_cu_set_mask)
     } else {
-        crate::table::slot!(amd, hsa_amd_queue_cu_set_mask_fn).unwrap_or(crate::api::hsa_amd_queue_cu_set_mask)
+        crate::table::slot!(amd, hsa_amd_queue_cu_set_mask_fn).unwrap_or(crate::queue::hsa_amd_queue_cu_set_mask)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, num_cu_mask_count, cu_mask) }
@@ -2025,10 +2049,10 @@ pub unsafe extern "C" fn hsa_amd_queue_cu_get_mask(
     num_cu_mask_count: u32,
     cu_mask: *mut u32,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_queue_cu_get_mask_fn).unwrap_or(crate::api::hsa_amd_queue_cu_get_mask)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_queue_cu_get_mask_fn).unwrap_or(crate::queue::hsa_amd_queue_cu_get_mask)
     } else {
-        crate::table::slot!(amd, hsa_amd_queue_cu_get_mask_fn).unwrap_or(crate::api::hsa_amd_queue_cu_get_mask)
+        crate::table::slot!(amd, hsa_amd_queue_cu_get_mask_fn).unwrap_or(crate::queue::hsa_amd_queue_cu_get_mask)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, num_cu_mask_count, cu_mask) }
@@ -2037,10 +2061,10 @@ pub unsafe extern "C" fn hsa_amd_queue_cu_get_mask(
 /// `hsa_amd_memory_fill`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_memory_fill(ptr: *mut c_void, value: u32, count: usize) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_memory_fill_fn).unwrap_or(crate::api::hsa_amd_memory_fill)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_memory_fill_fn).unwrap_or(crate::memory::hsa_amd_memory_fill)
     } else {
-        crate::table::slot!(amd, hsa_amd_memory_fill_fn).unwrap_or(crate::api::hsa_amd_memory_fill)
+        crate::table::slot!(amd, hsa_amd_memory_fill_fn).unwrap_or(crate::memory::hsa_amd_memory_fill)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, value, count) }
@@ -2058,10 +2082,10 @@ pub unsafe extern "C" fn hsa_amd_memory_async_copy(
     dep_signals: *const hsa_signal_t,
     completion_signal: hsa_signal_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_memory_async_copy_fn).unwrap_or(crate::api::hsa_amd_memory_async_copy)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_memory_async_copy_fn).unwrap_or(crate::copy::hsa_amd_memory_async_copy)
     } else {
-        crate::table::slot!(amd, hsa_amd_memory_async_copy_fn).unwrap_or(crate::api::hsa_amd_memory_async_copy)
+        crate::table::slot!(amd, hsa_amd_memory_async_copy_fn).unwrap_or(crate::copy::hsa_amd_memory_async_copy)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals, completion_signal) }
@@ -2081,11 +2105,11 @@ pub unsafe extern "C" fn hsa_amd_memory_async_copy_on_engine(
     engine_id: hsa_amd_sdma_engine_id_t,
     force_copy_on_sdma: bool,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_memory_async_copy_on_engine
+    let f = if crate::abi::abi_is_5_2() {
+        crate::copy::hsa_amd_memory_async_copy_on_engine
     } else {
         crate::table::slot!(amd, hsa_amd_memory_async_copy_on_engine_fn)
-            .unwrap_or(crate::api::hsa_amd_memory_async_copy_on_engine)
+            .unwrap_or(crate::copy::hsa_amd_memory_async_copy_on_engine)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe {
@@ -2111,11 +2135,11 @@ pub unsafe extern "C" fn hsa_amd_memory_copy_engine_status(
     src_agent: hsa_agent_t,
     engine_ids_mask: *mut u32,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_memory_copy_engine_status
+    let f = if crate::abi::abi_is_5_2() {
+        crate::copy::hsa_amd_memory_copy_engine_status
     } else {
         crate::table::slot!(amd, hsa_amd_memory_copy_engine_status_fn)
-            .unwrap_or(crate::api::hsa_amd_memory_copy_engine_status)
+            .unwrap_or(crate::copy::hsa_amd_memory_copy_engine_status)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(dst_agent, src_agent, engine_ids_mask) }
@@ -2128,11 +2152,11 @@ pub unsafe extern "C" fn hsa_amd_memory_get_preferred_copy_engine(
     src_agent: hsa_agent_t,
     recommended_ids_mask: *mut u32,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_memory_get_preferred_copy_engine
+    let f = if crate::abi::abi_is_5_2() {
+        crate::copy::hsa_amd_memory_get_preferred_copy_engine
     } else {
         crate::table::slot!(amd, hsa_amd_memory_get_preferred_copy_engine_fn)
-            .unwrap_or(crate::api::hsa_amd_memory_get_preferred_copy_engine)
+            .unwrap_or(crate::copy::hsa_amd_memory_get_preferred_copy_engine)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(dst_agent, src_agent, recommended_ids_mask) }
@@ -2152,12 +2176,12 @@ pub unsafe extern "C" fn hsa_amd_memory_async_copy_rect(
     dep_signals: *const hsa_signal_t,
     completion_signal: hsa_signal_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_memory_async_copy_rect_fn)
-            .unwrap_or(crate::api::hsa_amd_memory_async_copy_rect)
+            .unwrap_or(crate::copy::hsa_amd_memory_async_copy_rect)
     } else {
         crate::table::slot!(amd, hsa_amd_memory_async_copy_rect_fn)
-            .unwrap_or(crate::api::hsa_amd_memory_async_copy_rect)
+            .unwrap_or(crate::copy::hsa_amd_memory_async_copy_rect)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe {
@@ -2174,10 +2198,10 @@ pub unsafe extern "C" fn hsa_amd_memory_lock(
     num_agent: c_int,
     agent_ptr: *mut *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_memory_lock_fn).unwrap_or(crate::api::hsa_amd_memory_lock)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_memory_lock_fn).unwrap_or(crate::memory::hsa_amd_memory_lock)
     } else {
-        crate::table::slot!(amd, hsa_amd_memory_lock_fn).unwrap_or(crate::api::hsa_amd_memory_lock)
+        crate::table::slot!(amd, hsa_amd_memory_lock_fn).unwrap_or(crate::memory::hsa_amd_memory_lock)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(host_ptr, size, agents, num_agent, agent_ptr) }
@@ -2194,10 +2218,10 @@ pub unsafe extern "C" fn hsa_amd_memory_lock_to_pool(
     flags: u32,
     agent_ptr: *mut *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_memory_lock_to_pool_fn).unwrap_or(crate::api::hsa_amd_memory_lock_to_pool)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_memory_lock_to_pool_fn).unwrap_or(crate::memory::hsa_amd_memory_lock_to_pool)
     } else {
-        crate::table::slot!(amd, hsa_amd_memory_lock_to_pool_fn).unwrap_or(crate::api::hsa_amd_memory_lock_to_pool)
+        crate::table::slot!(amd, hsa_amd_memory_lock_to_pool_fn).unwrap_or(crate::memory::hsa_amd_memory_lock_to_pool)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(host_ptr, size, agents, num_agent, pool, flags, agent_ptr) }
@@ -2206,10 +2230,10 @@ pub unsafe extern "C" fn hsa_amd_memory_lock_to_pool(
 /// `hsa_amd_memory_unlock`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_memory_unlock(host_ptr: *mut c_void) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_memory_unlock_fn).unwrap_or(crate::api::hsa_amd_memory_unlock)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_memory_unlock_fn).unwrap_or(crate::memory::hsa_amd_memory_unlock)
     } else {
-        crate::table::slot!(amd, hsa_amd_memory_unlock_fn).unwrap_or(crate::api::hsa_amd_memory_unlock)
+        crate::table::slot!(amd, hsa_amd_memory_unlock_fn).unwrap_or(crate::memory::hsa_amd_memory_unlock)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(host_ptr) }
@@ -2222,12 +2246,12 @@ pub unsafe extern "C" fn hsa_amd_agent_iterate_memory_pools(
     callback: Option<unsafe extern "C" fn(memory_pool: hsa_amd_memory_pool_t, data: *mut c_void) -> hsa_status_t>,
     data: *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_agent_iterate_memory_pools_fn)
-            .unwrap_or(crate::api::hsa_amd_agent_iterate_memory_pools)
+            .unwrap_or(crate::agent::hsa_amd_agent_iterate_memory_pools)
     } else {
         crate::table::slot!(amd, hsa_amd_agent_iterate_memory_pools_fn)
-            .unwrap_or(crate::api::hsa_amd_agent_iterate_memory_pools)
+            .unwrap_or(crate::agent::hsa_amd_agent_iterate_memory_pools)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, callback, data) }
@@ -2241,12 +2265,12 @@ pub unsafe extern "C" fn hsa_amd_agent_memory_pool_get_info(
     attribute: hsa_amd_agent_memory_pool_info_t,
     value: *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_agent_memory_pool_get_info_fn)
-            .unwrap_or(crate::api::hsa_amd_agent_memory_pool_get_info)
+            .unwrap_or(crate::agent::hsa_amd_agent_memory_pool_get_info)
     } else {
         crate::table::slot!(amd, hsa_amd_agent_memory_pool_get_info_fn)
-            .unwrap_or(crate::api::hsa_amd_agent_memory_pool_get_info)
+            .unwrap_or(crate::agent::hsa_amd_agent_memory_pool_get_info)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, memory_pool, attribute, value) }
@@ -2260,10 +2284,10 @@ pub unsafe extern "C" fn hsa_amd_agents_allow_access(
     flags: *const u32,
     ptr: *const c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_agents_allow_access_fn).unwrap_or(crate::api::hsa_amd_agents_allow_access)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_agents_allow_access_fn).unwrap_or(crate::memory::hsa_amd_agents_allow_access)
     } else {
-        crate::table::slot!(amd, hsa_amd_agents_allow_access_fn).unwrap_or(crate::api::hsa_amd_agents_allow_access)
+        crate::table::slot!(amd, hsa_amd_agents_allow_access_fn).unwrap_or(crate::memory::hsa_amd_agents_allow_access)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(num_agents, agents, flags, ptr) }
@@ -2276,10 +2300,11 @@ pub unsafe extern "C" fn hsa_amd_memory_pool_get_info(
     attribute: hsa_amd_memory_pool_info_t,
     value: *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_memory_pool_get_info_fn).unwrap_or(crate::api::hsa_amd_memory_pool_get_info)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_memory_pool_get_info_fn)
+            .unwrap_or(crate::agent::hsa_amd_memory_pool_get_info)
     } else {
-        crate::table::slot!(amd, hsa_amd_memory_pool_get_info_fn).unwrap_or(crate::api::hsa_amd_memory_pool_get_info)
+        crate::table::slot!(amd, hsa_amd_memory_pool_get_info_fn).unwrap_or(crate::agent::hsa_amd_memory_pool_get_info)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(memory_pool, attribute, value) }
@@ -2293,10 +2318,11 @@ pub unsafe extern "C" fn hsa_amd_memory_pool_allocate(
     flags: u32,
     ptr: *mut *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_memory_pool_allocate_fn).unwrap_or(crate::api::hsa_amd_memory_pool_allocate)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_memory_pool_allocate_fn)
+            .unwrap_or(crate::memory::hsa_amd_memory_pool_allocate)
     } else {
-        crate::table::slot!(amd, hsa_amd_memory_pool_allocate_fn).unwrap_or(crate::api::hsa_amd_memory_pool_allocate)
+        crate::table::slot!(amd, hsa_amd_memory_pool_allocate_fn).unwrap_or(crate::memory::hsa_amd_memory_pool_allocate)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(memory_pool, size, flags, ptr) }
@@ -2305,10 +2331,10 @@ pub unsafe extern "C" fn hsa_amd_memory_pool_allocate(
 /// `hsa_amd_memory_pool_free`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_memory_pool_free(ptr: *mut c_void) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_memory_pool_free_fn).unwrap_or(crate::api::hsa_amd_memory_pool_free)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_memory_pool_free_fn).unwrap_or(crate::memory::hsa_amd_memory_pool_free)
     } else {
-        crate::table::slot!(amd, hsa_amd_memory_pool_free_fn).unwrap_or(crate::api::hsa_amd_memory_pool_free)
+        crate::table::slot!(amd, hsa_amd_memory_pool_free_fn).unwrap_or(crate::memory::hsa_amd_memory_pool_free)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr) }
@@ -2321,12 +2347,12 @@ pub unsafe extern "C" fn hsa_amd_memory_pool_can_migrate(
     dst_memory_pool: hsa_amd_memory_pool_t,
     result: *mut bool,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_memory_pool_can_migrate_fn)
-            .unwrap_or(crate::api::hsa_amd_memory_pool_can_migrate)
+            .unwrap_or(crate::unsupported::hsa_amd_memory_pool_can_migrate)
     } else {
         crate::table::slot!(amd, hsa_amd_memory_pool_can_migrate_fn)
-            .unwrap_or(crate::api::hsa_amd_memory_pool_can_migrate)
+            .unwrap_or(crate::unsupported::hsa_amd_memory_pool_can_migrate)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(src_memory_pool, dst_memory_pool, result) }
@@ -2339,10 +2365,10 @@ pub unsafe extern "C" fn hsa_amd_memory_migrate(
     memory_pool: hsa_amd_memory_pool_t,
     flags: u32,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_memory_migrate_fn).unwrap_or(crate::api::hsa_amd_memory_migrate)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_memory_migrate_fn).unwrap_or(crate::unsupported::hsa_amd_memory_migrate)
     } else {
-        crate::table::slot!(amd, hsa_amd_memory_migrate_fn).unwrap_or(crate::api::hsa_amd_memory_migrate)
+        crate::table::slot!(amd, hsa_amd_memory_migrate_fn).unwrap_or(crate::unsupported::hsa_amd_memory_migrate)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, memory_pool, flags) }
@@ -2360,10 +2386,12 @@ pub unsafe extern "C" fn hsa_amd_interop_map_buffer(
     metadata_size: *mut usize,
     metadata: *mut *const c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_interop_map_buffer_fn).unwrap_or(crate::api::hsa_amd_interop_map_buffer)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_interop_map_buffer_fn)
+            .unwrap_or(crate::unsupported::hsa_amd_interop_map_buffer)
     } else {
-        crate::table::slot!(amd, hsa_amd_interop_map_buffer_fn).unwrap_or(crate::api::hsa_amd_interop_map_buffer)
+        crate::table::slot!(amd, hsa_amd_interop_map_buffer_fn)
+            .unwrap_or(crate::unsupported::hsa_amd_interop_map_buffer)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(num_agents, agents, interop_handle, flags, size, ptr, metadata_size, metadata) }
@@ -2372,10 +2400,12 @@ pub unsafe extern "C" fn hsa_amd_interop_map_buffer(
 /// `hsa_amd_interop_unmap_buffer`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_interop_unmap_buffer(ptr: *mut c_void) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_interop_unmap_buffer_fn).unwrap_or(crate::api::hsa_amd_interop_unmap_buffer)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_interop_unmap_buffer_fn)
+            .unwrap_or(crate::unsupported::hsa_amd_interop_unmap_buffer)
     } else {
-        crate::table::slot!(amd, hsa_amd_interop_unmap_buffer_fn).unwrap_or(crate::api::hsa_amd_interop_unmap_buffer)
+        crate::table::slot!(amd, hsa_amd_interop_unmap_buffer_fn)
+            .unwrap_or(crate::unsupported::hsa_amd_interop_unmap_buffer)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr) }
@@ -2391,10 +2421,10 @@ pub unsafe extern "C" fn hsa_amd_image_create(
     access_permission: hsa_access_permission_t,
     image: *mut hsa_ext_image_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_image_create_fn).unwrap_or(crate::api::hsa_amd_image_create)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_image_create_fn).unwrap_or(crate::unsupported::hsa_amd_image_create)
     } else {
-        crate::table::slot!(amd, hsa_amd_image_create_fn).unwrap_or(crate::api::hsa_amd_image_create)
+        crate::table::slot!(amd, hsa_amd_image_create_fn).unwrap_or(crate::unsupported::hsa_amd_image_create)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, image_descriptor, image_layout, image_data, access_permission, image) }
@@ -2408,11 +2438,12 @@ pub unsafe extern "C" fn hsa_ext_image_get_capability(
     image_format: *const hsa_ext_image_format_t,
     capability_mask: *mut u32,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_get_capability_fn)
-            .unwrap_or(crate::api::hsa_ext_image_get_capability)
+            .unwrap_or(crate::unsupported::hsa_ext_image_get_capability)
     } else {
-        crate::table::slot!(image, hsa_ext_image_get_capability_fn).unwrap_or(crate::api::hsa_ext_image_get_capability)
+        crate::table::slot!(image, hsa_ext_image_get_capability_fn)
+            .unwrap_or(crate::unsupported::hsa_ext_image_get_capability)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, geometry, image_format, capability_mask) }
@@ -2426,10 +2457,12 @@ pub unsafe extern "C" fn hsa_ext_image_data_get_info(
     access_permission: hsa_access_permission_t,
     image_data_info: *mut hsa_ext_image_data_info_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_image_data_get_info_fn).unwrap_or(crate::api::hsa_ext_image_data_get_info)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(image52, hsa_ext_image_data_get_info_fn)
+            .unwrap_or(crate::unsupported::hsa_ext_image_data_get_info)
     } else {
-        crate::table::slot!(image, hsa_ext_image_data_get_info_fn).unwrap_or(crate::api::hsa_ext_image_data_get_info)
+        crate::table::slot!(image, hsa_ext_image_data_get_info_fn)
+            .unwrap_or(crate::unsupported::hsa_ext_image_data_get_info)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, image_descriptor, access_permission, image_data_info) }
@@ -2444,10 +2477,10 @@ pub unsafe extern "C" fn hsa_ext_image_create(
     access_permission: hsa_access_permission_t,
     image: *mut hsa_ext_image_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_image_create_fn).unwrap_or(crate::api::hsa_ext_image_create)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(image52, hsa_ext_image_create_fn).unwrap_or(crate::unsupported::hsa_ext_image_create)
     } else {
-        crate::table::slot!(image, hsa_ext_image_create_fn).unwrap_or(crate::api::hsa_ext_image_create)
+        crate::table::slot!(image, hsa_ext_image_create_fn).unwrap_or(crate::unsupported::hsa_ext_image_create)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, image_descriptor, image_data, access_permission, image) }
@@ -2463,10 +2496,10 @@ pub unsafe extern "C" fn hsa_ext_image_import(
     dst_image: hsa_ext_image_t,
     image_region: *const hsa_ext_image_region_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_image_import_fn).unwrap_or(crate::api::hsa_ext_image_import)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(image52, hsa_ext_image_import_fn).unwrap_or(crate::unsupported::hsa_ext_image_import)
     } else {
-        crate::table::slot!(image, hsa_ext_image_import_fn).unwrap_or(crate::api::hsa_ext_image_import)
+        crate::table::slot!(image, hsa_ext_image_import_fn).unwrap_or(crate::unsupported::hsa_ext_image_import)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, src_memory, src_row_pitch, src_slice_pitch, dst_image, image_region) }
@@ -2482,10 +2515,10 @@ pub unsafe extern "C" fn hsa_ext_image_export(
     dst_slice_pitch: usize,
     image_region: *const hsa_ext_image_region_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_image_export_fn).unwrap_or(crate::api::hsa_ext_image_export)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(image52, hsa_ext_image_export_fn).unwrap_or(crate::unsupported::hsa_ext_image_export)
     } else {
-        crate::table::slot!(image, hsa_ext_image_export_fn).unwrap_or(crate::api::hsa_ext_image_export)
+        crate::table::slot!(image, hsa_ext_image_export_fn).unwrap_or(crate::unsupported::hsa_ext_image_export)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, src_image, dst_memory, dst_row_pitch, dst_slice_pitch, image_region) }
@@ -2501,10 +2534,10 @@ pub unsafe extern "C" fn hsa_ext_image_copy(
     dst_offset: *const hsa_dim3_t,
     range: *const hsa_dim3_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_image_copy_fn).unwrap_or(crate::api::hsa_ext_image_copy)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(image52, hsa_ext_image_copy_fn).unwrap_or(crate::unsupported::hsa_ext_image_copy)
     } else {
-        crate::table::slot!(image, hsa_ext_image_copy_fn).unwrap_or(crate::api::hsa_ext_image_copy)
+        crate::table::slot!(image, hsa_ext_image_copy_fn).unwrap_or(crate::unsupported::hsa_ext_image_copy)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, src_image, src_offset, dst_image, dst_offset, range) }
@@ -2518,10 +2551,10 @@ pub unsafe extern "C" fn hsa_ext_image_clear(
     data: *const c_void,
     image_region: *const hsa_ext_image_region_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_image_clear_fn).unwrap_or(crate::api::hsa_ext_image_clear)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(image52, hsa_ext_image_clear_fn).unwrap_or(crate::unsupported::hsa_ext_image_clear)
     } else {
-        crate::table::slot!(image, hsa_ext_image_clear_fn).unwrap_or(crate::api::hsa_ext_image_clear)
+        crate::table::slot!(image, hsa_ext_image_clear_fn).unwrap_or(crate::unsupported::hsa_ext_image_clear)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, image, data, image_region) }
@@ -2530,10 +2563,10 @@ pub unsafe extern "C" fn hsa_ext_image_clear(
 /// `hsa_ext_image_destroy`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_ext_image_destroy(agent: hsa_agent_t, image: hsa_ext_image_t) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_image_destroy_fn).unwrap_or(crate::api::hsa_ext_image_destroy)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(image52, hsa_ext_image_destroy_fn).unwrap_or(crate::unsupported::hsa_ext_image_destroy)
     } else {
-        crate::table::slot!(image, hsa_ext_image_destroy_fn).unwrap_or(crate::api::hsa_ext_image_destroy)
+        crate::table::slot!(image, hsa_ext_image_destroy_fn).unwrap_or(crate::unsupported::hsa_ext_image_destroy)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, image) }
@@ -2546,10 +2579,10 @@ pub unsafe extern "C" fn hsa_ext_sampler_create(
     sampler_descriptor: *const hsa_ext_sampler_descriptor_t,
     sampler: *mut hsa_ext_sampler_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_sampler_create_fn).unwrap_or(crate::api::hsa_ext_sampler_create)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(image52, hsa_ext_sampler_create_fn).unwrap_or(crate::unsupported::hsa_ext_sampler_create)
     } else {
-        crate::table::slot!(image, hsa_ext_sampler_create_fn).unwrap_or(crate::api::hsa_ext_sampler_create)
+        crate::table::slot!(image, hsa_ext_sampler_create_fn).unwrap_or(crate::unsupported::hsa_ext_sampler_create)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, sampler_descriptor, sampler) }
@@ -2562,10 +2595,11 @@ pub unsafe extern "C" fn hsa_ext_sampler_create_v2(
     sampler_descriptor: *const hsa_ext_sampler_descriptor_v2_t,
     sampler: *mut hsa_ext_sampler_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_ext_sampler_create_v2
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_ext_sampler_create_v2
     } else {
-        crate::table::slot!(image, hsa_ext_sampler_create_v2_fn).unwrap_or(crate::api::hsa_ext_sampler_create_v2)
+        crate::table::slot!(image, hsa_ext_sampler_create_v2_fn)
+            .unwrap_or(crate::unsupported::hsa_ext_sampler_create_v2)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, sampler_descriptor, sampler) }
@@ -2574,10 +2608,10 @@ pub unsafe extern "C" fn hsa_ext_sampler_create_v2(
 /// `hsa_ext_sampler_destroy`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_ext_sampler_destroy(agent: hsa_agent_t, sampler: hsa_ext_sampler_t) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_sampler_destroy_fn).unwrap_or(crate::api::hsa_ext_sampler_destroy)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(image52, hsa_ext_sampler_destroy_fn).unwrap_or(crate::unsupported::hsa_ext_sampler_destroy)
     } else {
-        crate::table::slot!(image, hsa_ext_sampler_destroy_fn).unwrap_or(crate::api::hsa_ext_sampler_destroy)
+        crate::table::slot!(image, hsa_ext_sampler_destroy_fn).unwrap_or(crate::unsupported::hsa_ext_sampler_destroy)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, sampler) }
@@ -2592,12 +2626,12 @@ pub unsafe extern "C" fn hsa_ext_image_get_capability_with_layout(
     image_data_layout: hsa_ext_image_data_layout_t,
     capability_mask: *mut u32,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_get_capability_with_layout_fn)
-            .unwrap_or(crate::api::hsa_ext_image_get_capability_with_layout)
+            .unwrap_or(crate::unsupported::hsa_ext_image_get_capability_with_layout)
     } else {
         crate::table::slot!(image, hsa_ext_image_get_capability_with_layout_fn)
-            .unwrap_or(crate::api::hsa_ext_image_get_capability_with_layout)
+            .unwrap_or(crate::unsupported::hsa_ext_image_get_capability_with_layout)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, geometry, image_format, image_data_layout, capability_mask) }
@@ -2614,12 +2648,12 @@ pub unsafe extern "C" fn hsa_ext_image_data_get_info_with_layout(
     image_data_slice_pitch: usize,
     image_data_info: *mut hsa_ext_image_data_info_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_data_get_info_with_layout_fn)
-            .unwrap_or(crate::api::hsa_ext_image_data_get_info_with_layout)
+            .unwrap_or(crate::unsupported::hsa_ext_image_data_get_info_with_layout)
     } else {
         crate::table::slot!(image, hsa_ext_image_data_get_info_with_layout_fn)
-            .unwrap_or(crate::api::hsa_ext_image_data_get_info_with_layout)
+            .unwrap_or(crate::unsupported::hsa_ext_image_data_get_info_with_layout)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe {
@@ -2647,12 +2681,12 @@ pub unsafe extern "C" fn hsa_ext_image_create_with_layout(
     image_data_slice_pitch: usize,
     image: *mut hsa_ext_image_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_create_with_layout_fn)
-            .unwrap_or(crate::api::hsa_ext_image_create_with_layout)
+            .unwrap_or(crate::unsupported::hsa_ext_image_create_with_layout)
     } else {
         crate::table::slot!(image, hsa_ext_image_create_with_layout_fn)
-            .unwrap_or(crate::api::hsa_ext_image_create_with_layout)
+            .unwrap_or(crate::unsupported::hsa_ext_image_create_with_layout)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe {
@@ -2678,10 +2712,10 @@ pub unsafe extern "C" fn hsa_amd_pointer_info(
     num_agents_accessible: *mut u32,
     accessible: *mut *mut hsa_agent_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_pointer_info_fn).unwrap_or(crate::api::hsa_amd_pointer_info)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_pointer_info_fn).unwrap_or(crate::memory::hsa_amd_pointer_info)
     } else {
-        crate::table::slot!(amd, hsa_amd_pointer_info_fn).unwrap_or(crate::api::hsa_amd_pointer_info)
+        crate::table::slot!(amd, hsa_amd_pointer_info_fn).unwrap_or(crate::memory::hsa_amd_pointer_info)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, info, alloc, num_agents_accessible, accessible) }
@@ -2690,12 +2724,12 @@ pub unsafe extern "C" fn hsa_amd_pointer_info(
 /// `hsa_amd_pointer_info_set_userdata`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_pointer_info_set_userdata(ptr: *const c_void, userdata: *mut c_void) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_pointer_info_set_userdata_fn)
-            .unwrap_or(crate::api::hsa_amd_pointer_info_set_userdata)
+            .unwrap_or(crate::memory::hsa_amd_pointer_info_set_userdata)
     } else {
         crate::table::slot!(amd, hsa_amd_pointer_info_set_userdata_fn)
-            .unwrap_or(crate::api::hsa_amd_pointer_info_set_userdata)
+            .unwrap_or(crate::memory::hsa_amd_pointer_info_set_userdata)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, userdata) }
@@ -2708,10 +2742,11 @@ pub unsafe extern "C" fn hsa_amd_ipc_memory_create(
     len: usize,
     handle: *mut hsa_amd_ipc_memory_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_ipc_memory_create_fn).unwrap_or(crate::api::hsa_amd_ipc_memory_create)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_ipc_memory_create_fn)
+            .unwrap_or(crate::unsupported::hsa_amd_ipc_memory_create)
     } else {
-        crate::table::slot!(amd, hsa_amd_ipc_memory_create_fn).unwrap_or(crate::api::hsa_amd_ipc_memory_create)
+        crate::table::slot!(amd, hsa_amd_ipc_memory_create_fn).unwrap_or(crate::unsupported::hsa_amd_ipc_memory_create)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, len, handle) }
@@ -2726,10 +2761,11 @@ pub unsafe extern "C" fn hsa_amd_ipc_memory_attach(
     mapping_agents: *const hsa_agent_t,
     mapped_ptr: *mut *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_ipc_memory_attach_fn).unwrap_or(crate::api::hsa_amd_ipc_memory_attach)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_ipc_memory_attach_fn)
+            .unwrap_or(crate::unsupported::hsa_amd_ipc_memory_attach)
     } else {
-        crate::table::slot!(amd, hsa_amd_ipc_memory_attach_fn).unwrap_or(crate::api::hsa_amd_ipc_memory_attach)
+        crate::table::slot!(amd, hsa_amd_ipc_memory_attach_fn).unwrap_or(crate::unsupported::hsa_amd_ipc_memory_attach)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(handle, len, num_agents, mapping_agents, mapped_ptr) }
@@ -2738,10 +2774,11 @@ pub unsafe extern "C" fn hsa_amd_ipc_memory_attach(
 /// `hsa_amd_ipc_memory_detach`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_ipc_memory_detach(mapped_ptr: *mut c_void) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_ipc_memory_detach_fn).unwrap_or(crate::api::hsa_amd_ipc_memory_detach)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_ipc_memory_detach_fn)
+            .unwrap_or(crate::unsupported::hsa_amd_ipc_memory_detach)
     } else {
-        crate::table::slot!(amd, hsa_amd_ipc_memory_detach_fn).unwrap_or(crate::api::hsa_amd_ipc_memory_detach)
+        crate::table::slot!(amd, hsa_amd_ipc_memory_detach_fn).unwrap_or(crate::unsupported::hsa_amd_ipc_memory_detach)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(mapped_ptr) }
@@ -2753,10 +2790,11 @@ pub unsafe extern "C" fn hsa_amd_ipc_signal_create(
     signal: hsa_signal_t,
     handle: *mut hsa_amd_ipc_signal_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_ipc_signal_create_fn).unwrap_or(crate::api::hsa_amd_ipc_signal_create)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_ipc_signal_create_fn)
+            .unwrap_or(crate::unsupported::hsa_amd_ipc_signal_create)
     } else {
-        crate::table::slot!(amd, hsa_amd_ipc_signal_create_fn).unwrap_or(crate::api::hsa_amd_ipc_signal_create)
+        crate::table::slot!(amd, hsa_amd_ipc_signal_create_fn).unwrap_or(crate::unsupported::hsa_amd_ipc_signal_create)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, handle) }
@@ -2768,10 +2806,11 @@ pub unsafe extern "C" fn hsa_amd_ipc_signal_attach(
     handle: *const hsa_amd_ipc_signal_t,
     signal: *mut hsa_signal_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_ipc_signal_attach_fn).unwrap_or(crate::api::hsa_amd_ipc_signal_attach)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_ipc_signal_attach_fn)
+            .unwrap_or(crate::unsupported::hsa_amd_ipc_signal_attach)
     } else {
-        crate::table::slot!(amd, hsa_amd_ipc_signal_attach_fn).unwrap_or(crate::api::hsa_amd_ipc_signal_attach)
+        crate::table::slot!(amd, hsa_amd_ipc_signal_attach_fn).unwrap_or(crate::unsupported::hsa_amd_ipc_signal_attach)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(handle, signal) }
@@ -2783,12 +2822,12 @@ pub unsafe extern "C" fn hsa_amd_register_system_event_handler(
     callback: hsa_amd_system_event_callback_t,
     data: *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_register_system_event_handler_fn)
-            .unwrap_or(crate::api::hsa_amd_register_system_event_handler)
+            .unwrap_or(crate::memory::hsa_amd_register_system_event_handler)
     } else {
         crate::table::slot!(amd, hsa_amd_register_system_event_handler_fn)
-            .unwrap_or(crate::api::hsa_amd_register_system_event_handler)
+            .unwrap_or(crate::memory::hsa_amd_register_system_event_handler)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(callback, data) }
@@ -2800,10 +2839,10 @@ pub unsafe extern "C" fn hsa_amd_queue_set_priority(
     queue: *mut hsa_queue_t,
     priority: hsa_amd_queue_priority_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_queue_set_priority_fn).unwrap_or(crate::api::hsa_amd_queue_set_priority)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_queue_set_priority_fn).unwrap_or(crate::queue::hsa_amd_queue_set_priority)
     } else {
-        crate::table::slot!(amd, hsa_amd_queue_set_priority_fn).unwrap_or(crate::api::hsa_amd_queue_set_priority)
+        crate::table::slot!(amd, hsa_amd_queue_set_priority_fn).unwrap_or(crate::queue::hsa_amd_queue_set_priority)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, priority) }
@@ -2816,12 +2855,12 @@ pub unsafe extern "C" fn hsa_amd_register_deallocation_callback(
     callback: hsa_amd_deallocation_callback_t,
     user_data: *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_register_deallocation_callback_fn)
-            .unwrap_or(crate::api::hsa_amd_register_deallocation_callback)
+            .unwrap_or(crate::memory::hsa_amd_register_deallocation_callback)
     } else {
         crate::table::slot!(amd, hsa_amd_register_deallocation_callback_fn)
-            .unwrap_or(crate::api::hsa_amd_register_deallocation_callback)
+            .unwrap_or(crate::memory::hsa_amd_register_deallocation_callback)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, callback, user_data) }
@@ -2833,12 +2872,12 @@ pub unsafe extern "C" fn hsa_amd_deregister_deallocation_callback(
     ptr: *mut c_void,
     callback: hsa_amd_deallocation_callback_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
+    let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(amd52, hsa_amd_deregister_deallocation_callback_fn)
-            .unwrap_or(crate::api::hsa_amd_deregister_deallocation_callback)
+            .unwrap_or(crate::memory::hsa_amd_deregister_deallocation_callback)
     } else {
         crate::table::slot!(amd, hsa_amd_deregister_deallocation_callback_fn)
-            .unwrap_or(crate::api::hsa_amd_deregister_deallocation_callback)
+            .unwrap_or(crate::memory::hsa_amd_deregister_deallocation_callback)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, callback) }
@@ -2850,10 +2889,11 @@ pub unsafe extern "C" fn hsa_amd_signal_value_pointer(
     signal: hsa_signal_t,
     value_ptr: *mut *mut hsa_signal_value_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_signal_value_pointer_fn).unwrap_or(crate::api::hsa_amd_signal_value_pointer)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_signal_value_pointer_fn)
+            .unwrap_or(crate::signal::hsa_amd_signal_value_pointer)
     } else {
-        crate::table::slot!(amd, hsa_amd_signal_value_pointer_fn).unwrap_or(crate::api::hsa_amd_signal_value_pointer)
+        crate::table::slot!(amd, hsa_amd_signal_value_pointer_fn).unwrap_or(crate::signal::hsa_amd_signal_value_pointer)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal, value_ptr) }
@@ -2867,10 +2907,10 @@ pub unsafe extern "C" fn hsa_amd_svm_attributes_set(
     attribute_list: *mut hsa_amd_svm_attribute_pair_t,
     attribute_count: usize,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_svm_attributes_set_fn).unwrap_or(crate::api::hsa_amd_svm_attributes_set)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_svm_attributes_set_fn).unwrap_or(crate::svm::hsa_amd_svm_attributes_set)
     } else {
-        crate::table::slot!(amd, hsa_amd_svm_attributes_set_fn).unwrap_or(crate::api::hsa_amd_svm_attributes_set)
+        crate::table::slot!(amd, hsa_amd_svm_attributes_set_fn).unwrap_or(crate::svm::hsa_amd_svm_attributes_set)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, size, attribute_list, attribute_count) }
@@ -2884,10 +2924,10 @@ pub unsafe extern "C" fn hsa_amd_svm_attributes_get(
     attribute_list: *mut hsa_amd_svm_attribute_pair_t,
     attribute_count: usize,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_svm_attributes_get_fn).unwrap_or(crate::api::hsa_amd_svm_attributes_get)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_svm_attributes_get_fn).unwrap_or(crate::svm::hsa_amd_svm_attributes_get)
     } else {
-        crate::table::slot!(amd, hsa_amd_svm_attributes_get_fn).unwrap_or(crate::api::hsa_amd_svm_attributes_get)
+        crate::table::slot!(amd, hsa_amd_svm_attributes_get_fn).unwrap_or(crate::svm::hsa_amd_svm_attributes_get)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, size, attribute_list, attribute_count) }
@@ -2903,10 +2943,10 @@ pub unsafe extern "C" fn hsa_amd_svm_prefetch_async(
     dep_signals: *const hsa_signal_t,
     completion_signal: hsa_signal_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_svm_prefetch_async_fn).unwrap_or(crate::api::hsa_amd_svm_prefetch_async)
+    let f = if crate::abi::abi_is_5_2() {
+        crate::table::slot!(amd52, hsa_amd_svm_prefetch_async_fn).unwrap_or(crate::svm::hsa_amd_svm_prefetch_async)
     } else {
-        crate::table::slot!(amd, hsa_amd_svm_prefetch_async_fn).unwrap_or(crate::api::hsa_amd_svm_prefetch_async)
+        crate::table::slot!(amd, hsa_amd_svm_prefetch_async_fn).unwrap_or(crate::svm::hsa_amd_svm_prefetch_async)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, size, agent, num_dep_signals, dep_signals, completion_signal) }
@@ -2915,10 +2955,10 @@ pub unsafe extern "C" fn hsa_amd_svm_prefetch_async(
 /// `hsa_amd_spm_acquire`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_spm_acquire(preferred_agent: hsa_agent_t) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_spm_acquire
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_amd_spm_acquire
     } else {
-        crate::table::slot!(amd, hsa_amd_spm_acquire_fn).unwrap_or(crate::api::hsa_amd_spm_acquire)
+        crate::table::slot!(amd, hsa_amd_spm_acquire_fn).unwrap_or(crate::unsupported::hsa_amd_spm_acquire)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(preferred_agent) }
@@ -2927,10 +2967,10 @@ pub unsafe extern "C" fn hsa_amd_spm_acquire(preferred_agent: hsa_agent_t) -> hs
 /// `hsa_amd_spm_release`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_spm_release(preferred_agent: hsa_agent_t) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_spm_release
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_amd_spm_release
     } else {
-        crate::table::slot!(amd, hsa_amd_spm_release_fn).unwrap_or(crate::api::hsa_amd_spm_release)
+        crate::table::slot!(amd, hsa_amd_spm_release_fn).unwrap_or(crate::unsupported::hsa_amd_spm_release)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(preferred_agent) }
@@ -2946,10 +2986,11 @@ pub unsafe extern "C" fn hsa_amd_spm_set_dest_buffer(
     dest: *mut c_void,
     is_data_loss: *mut bool,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_spm_set_dest_buffer
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_amd_spm_set_dest_buffer
     } else {
-        crate::table::slot!(amd, hsa_amd_spm_set_dest_buffer_fn).unwrap_or(crate::api::hsa_amd_spm_set_dest_buffer)
+        crate::table::slot!(amd, hsa_amd_spm_set_dest_buffer_fn)
+            .unwrap_or(crate::unsupported::hsa_amd_spm_set_dest_buffer)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(preferred_agent, size_in_bytes, timeout, size_copied, dest, is_data_loss) }
@@ -2963,11 +3004,11 @@ pub unsafe extern "C" fn hsa_amd_portable_export_dmabuf(
     dmabuf: *mut c_int,
     offset: *mut u64,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_portable_export_dmabuf
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_amd_portable_export_dmabuf
     } else {
         crate::table::slot!(amd, hsa_amd_portable_export_dmabuf_fn)
-            .unwrap_or(crate::api::hsa_amd_portable_export_dmabuf)
+            .unwrap_or(crate::unsupported::hsa_amd_portable_export_dmabuf)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, size, dmabuf, offset) }
@@ -2976,10 +3017,11 @@ pub unsafe extern "C" fn hsa_amd_portable_export_dmabuf(
 /// `hsa_amd_portable_close_dmabuf`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_portable_close_dmabuf(dmabuf: c_int) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_portable_close_dmabuf
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_amd_portable_close_dmabuf
     } else {
-        crate::table::slot!(amd, hsa_amd_portable_close_dmabuf_fn).unwrap_or(crate::api::hsa_amd_portable_close_dmabuf)
+        crate::table::slot!(amd, hsa_amd_portable_close_dmabuf_fn)
+            .unwrap_or(crate::unsupported::hsa_amd_portable_close_dmabuf)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(dmabuf) }
@@ -2993,10 +3035,11 @@ pub unsafe extern "C" fn hsa_amd_vmem_address_reserve(
     address: u64,
     flags: u64,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_vmem_address_reserve
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_amd_vmem_address_reserve
     } else {
-        crate::table::slot!(amd, hsa_amd_vmem_address_reserve_fn).unwrap_or(crate::api::hsa_amd_vmem_address_reserve)
+        crate::table::slot!(amd, hsa_amd_vmem_address_reserve_fn)
+            .unwrap_or(crate::unsupported::hsa_amd_vmem_address_reserve)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(va, size, address, flags) }
@@ -3011,11 +3054,11 @@ pub unsafe extern "C" fn hsa_amd_vmem_address_reserve_align(
     alignment: u64,
     flags: u64,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_vmem_address_reserve_align
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_amd_vmem_address_reserve_align
     } else {
         crate::table::slot!(amd, hsa_amd_vmem_address_reserve_align_fn)
-            .unwrap_or(crate::api::hsa_amd_vmem_address_reserve_align)
+            .unwrap_or(crate::unsupported::hsa_amd_vmem_address_reserve_align)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(va, size, address, alignment, flags) }
@@ -3024,10 +3067,10 @@ pub unsafe extern "C" fn hsa_amd_vmem_address_reserve_align(
 /// `hsa_amd_vmem_address_free`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_vmem_address_free(va: *mut c_void, size: usize) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_vmem_address_free
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_amd_vmem_address_free
     } else {
-        crate::table::slot!(amd, hsa_amd_vmem_address_free_fn).unwrap_or(crate::api::hsa_amd_vmem_address_free)
+        crate::table::slot!(amd, hsa_amd_vmem_address_free_fn).unwrap_or(crate::unsupported::hsa_amd_vmem_address_free)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(va, size) }
@@ -3042,10 +3085,11 @@ pub unsafe extern "C" fn hsa_amd_vmem_handle_create(
     flags: u64,
     memory_handle: *mut hsa_amd_vmem_alloc_handle_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_vmem_handle_create
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_amd_vmem_handle_create
     } else {
-        crate::table::slot!(amd, hsa_amd_vmem_handle_create_fn).unwrap_or(crate::api::hsa_amd_vmem_handle_create)
+        crate::table::slot!(amd, hsa_amd_vmem_handle_create_fn)
+            .unwrap_or(crate::unsupported::hsa_amd_vmem_handle_create)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(pool, size, type_, flags, memory_handle) }
@@ -3054,10 +3098,11 @@ pub unsafe extern "C" fn hsa_amd_vmem_handle_create(
 /// `hsa_amd_vmem_handle_release`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_vmem_handle_release(memory_handle: hsa_amd_vmem_alloc_handle_t) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_vmem_handle_release
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_amd_vmem_handle_release
     } else {
-        crate::table::slot!(amd, hsa_amd_vmem_handle_release_fn).unwrap_or(crate::api::hsa_amd_vmem_handle_release)
+        crate::table::slot!(amd, hsa_amd_vmem_handle_release_fn)
+            .unwrap_or(crate::unsupported::hsa_amd_vmem_handle_release)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(memory_handle) }
@@ -3072,10 +3117,10 @@ pub unsafe extern "C" fn hsa_amd_vmem_map(
     memory_handle: hsa_amd_vmem_alloc_handle_t,
     flags: u64,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_vmem_map
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_amd_vmem_map
     } else {
-        crate::table::slot!(amd, hsa_amd_vmem_map_fn).unwrap_or(crate::api::hsa_amd_vmem_map)
+        crate::table::slot!(amd, hsa_amd_vmem_map_fn).unwrap_or(crate::unsupported::hsa_amd_vmem_map)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(va, size, in_offset, memory_handle, flags) }
@@ -3084,10 +3129,10 @@ pub unsafe extern "C" fn hsa_amd_vmem_map(
 /// `hsa_amd_vmem_unmap`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_vmem_unmap(va: *mut c_void, size: usize) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_vmem_unmap
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_amd_vmem_unmap
     } else {
-        crate::table::slot!(amd, hsa_amd_vmem_unmap_fn).unwrap_or(crate::api::hsa_amd_vmem_unmap)
+        crate::table::slot!(amd, hsa_amd_vmem_unmap_fn).unwrap_or(crate::unsupported::hsa_amd_vmem_unmap)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(va, size) }
@@ -3101,10 +3146,10 @@ pub unsafe extern "C" fn hsa_amd_vmem_set_access(
     desc: *const hsa_amd_memory_access_desc_t,
     desc_cnt: usize,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_vmem_set_access
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_amd_vmem_set_access
     } else {
-        crate::table::slot!(amd, hsa_amd_vmem_set_access_fn).unwrap_or(crate::api::hsa_amd_vmem_set_access)
+        crate::table::slot!(amd, hsa_amd_vmem_set_access_fn).unwrap_or(crate::unsupported::hsa_amd_vmem_set_access)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(va, size, desc, desc_cnt) }
@@ -3117,10 +3162,10 @@ pub unsafe extern "C" fn hsa_amd_vmem_get_access(
     perms: *mut hsa_access_permission_t,
     agent_handle: hsa_agent_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_vmem_get_access
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_amd_vmem_get_access
     } else {
-        crate::table::slot!(amd, hsa_amd_vmem_get_access_fn).unwrap_or(crate::api::hsa_amd_vmem_get_access)
+        crate::table::slot!(amd, hsa_amd_vmem_get_access_fn).unwrap_or(crate::unsupported::hsa_amd_vmem_get_access)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(va, perms, agent_handle) }
@@ -3133,11 +3178,11 @@ pub unsafe extern "C" fn hsa_amd_vmem_export_shareable_handle(
     handle: hsa_amd_vmem_alloc_handle_t,
     flags: u64,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_vmem_export_shareable_handle
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_amd_vmem_export_shareable_handle
     } else {
         crate::table::slot!(amd, hsa_amd_vmem_export_shareable_handle_fn)
-            .unwrap_or(crate::api::hsa_amd_vmem_export_shareable_handle)
+            .unwrap_or(crate::unsupported::hsa_amd_vmem_export_shareable_handle)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(dmabuf_fd, handle, flags) }
@@ -3149,11 +3194,11 @@ pub unsafe extern "C" fn hsa_amd_vmem_import_shareable_handle(
     dmabuf_fd: c_int,
     handle: *mut hsa_amd_vmem_alloc_handle_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_vmem_import_shareable_handle
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_amd_vmem_import_shareable_handle
     } else {
         crate::table::slot!(amd, hsa_amd_vmem_import_shareable_handle_fn)
-            .unwrap_or(crate::api::hsa_amd_vmem_import_shareable_handle)
+            .unwrap_or(crate::unsupported::hsa_amd_vmem_import_shareable_handle)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(dmabuf_fd, handle) }
@@ -3165,11 +3210,11 @@ pub unsafe extern "C" fn hsa_amd_vmem_retain_alloc_handle(
     memory_handle: *mut hsa_amd_vmem_alloc_handle_t,
     addr: *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_vmem_retain_alloc_handle
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_amd_vmem_retain_alloc_handle
     } else {
         crate::table::slot!(amd, hsa_amd_vmem_retain_alloc_handle_fn)
-            .unwrap_or(crate::api::hsa_amd_vmem_retain_alloc_handle)
+            .unwrap_or(crate::unsupported::hsa_amd_vmem_retain_alloc_handle)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(memory_handle, addr) }
@@ -3182,11 +3227,11 @@ pub unsafe extern "C" fn hsa_amd_vmem_get_alloc_properties_from_handle(
     pool: *mut hsa_amd_memory_pool_t,
     type_: *mut hsa_amd_memory_type_t,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_vmem_get_alloc_properties_from_handle
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_amd_vmem_get_alloc_properties_from_handle
     } else {
         crate::table::slot!(amd, hsa_amd_vmem_get_alloc_properties_from_handle_fn)
-            .unwrap_or(crate::api::hsa_amd_vmem_get_alloc_properties_from_handle)
+            .unwrap_or(crate::unsupported::hsa_amd_vmem_get_alloc_properties_from_handle)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(memory_handle, pool, type_) }
@@ -3195,11 +3240,11 @@ pub unsafe extern "C" fn hsa_amd_vmem_get_alloc_properties_from_handle(
 /// `hsa_amd_agent_set_async_scratch_limit`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_agent_set_async_scratch_limit(agent: hsa_agent_t, threshold: usize) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_agent_set_async_scratch_limit
+    let f = if crate::abi::abi_is_5_2() {
+        crate::memory::hsa_amd_agent_set_async_scratch_limit
     } else {
         crate::table::slot!(amd, hsa_amd_agent_set_async_scratch_limit_fn)
-            .unwrap_or(crate::api::hsa_amd_agent_set_async_scratch_limit)
+            .unwrap_or(crate::memory::hsa_amd_agent_set_async_scratch_limit)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, threshold) }
@@ -3213,7 +3258,7 @@ pub unsafe extern "C" fn hsa_ven_amd_pcs_iterate_configuration(
     callback_data: *mut c_void,
 ) -> hsa_status_t {
     let f = crate::table::slot!(pcs, hsa_ven_amd_pcs_iterate_configuration_fn)
-        .unwrap_or(crate::api::hsa_ven_amd_pcs_iterate_configuration);
+        .unwrap_or(crate::pcs::hsa_ven_amd_pcs_iterate_configuration);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, configuration_callback, callback_data) }
 }
@@ -3231,7 +3276,7 @@ pub unsafe extern "C" fn hsa_ven_amd_pcs_create(
     client_callback_data: *mut c_void,
     pc_sampling: *mut hsa_ven_amd_pcs_t,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(pcs, hsa_ven_amd_pcs_create_fn).unwrap_or(crate::api::hsa_ven_amd_pcs_create);
+    let f = crate::table::slot!(pcs, hsa_ven_amd_pcs_create_fn).unwrap_or(crate::pcs::hsa_ven_amd_pcs_create);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe {
         f(agent, method, units, interval, latency, buffer_size, data_ready_callback, client_callback_data, pc_sampling)
@@ -3253,7 +3298,7 @@ pub unsafe extern "C" fn hsa_ven_amd_pcs_create_from_id(
     pc_sampling: *mut hsa_ven_amd_pcs_t,
 ) -> hsa_status_t {
     let f = crate::table::slot!(pcs, hsa_ven_amd_pcs_create_from_id_fn)
-        .unwrap_or(crate::api::hsa_ven_amd_pcs_create_from_id);
+        .unwrap_or(crate::pcs::hsa_ven_amd_pcs_create_from_id);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe {
         f(
@@ -3274,7 +3319,7 @@ pub unsafe extern "C" fn hsa_ven_amd_pcs_create_from_id(
 /// `hsa_ven_amd_pcs_destroy`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_ven_amd_pcs_destroy(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t {
-    let f = crate::table::slot!(pcs, hsa_ven_amd_pcs_destroy_fn).unwrap_or(crate::api::hsa_ven_amd_pcs_destroy);
+    let f = crate::table::slot!(pcs, hsa_ven_amd_pcs_destroy_fn).unwrap_or(crate::pcs::hsa_ven_amd_pcs_destroy);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(pc_sampling) }
 }
@@ -3282,7 +3327,7 @@ pub unsafe extern "C" fn hsa_ven_amd_pcs_destroy(pc_sampling: hsa_ven_amd_pcs_t)
 /// `hsa_ven_amd_pcs_start`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_ven_amd_pcs_start(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t {
-    let f = crate::table::slot!(pcs, hsa_ven_amd_pcs_start_fn).unwrap_or(crate::api::hsa_ven_amd_pcs_start);
+    let f = crate::table::slot!(pcs, hsa_ven_amd_pcs_start_fn).unwrap_or(crate::pcs::hsa_ven_amd_pcs_start);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(pc_sampling) }
 }
@@ -3290,7 +3335,7 @@ pub unsafe extern "C" fn hsa_ven_amd_pcs_start(pc_sampling: hsa_ven_amd_pcs_t) -
 /// `hsa_ven_amd_pcs_stop`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_ven_amd_pcs_stop(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t {
-    let f = crate::table::slot!(pcs, hsa_ven_amd_pcs_stop_fn).unwrap_or(crate::api::hsa_ven_amd_pcs_stop);
+    let f = crate::table::slot!(pcs, hsa_ven_amd_pcs_stop_fn).unwrap_or(crate::pcs::hsa_ven_amd_pcs_stop);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(pc_sampling) }
 }
@@ -3298,7 +3343,7 @@ pub unsafe extern "C" fn hsa_ven_amd_pcs_stop(pc_sampling: hsa_ven_amd_pcs_t) ->
 /// `hsa_ven_amd_pcs_flush`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_ven_amd_pcs_flush(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t {
-    let f = crate::table::slot!(pcs, hsa_ven_amd_pcs_flush_fn).unwrap_or(crate::api::hsa_ven_amd_pcs_flush);
+    let f = crate::table::slot!(pcs, hsa_ven_amd_pcs_flush_fn).unwrap_or(crate::pcs::hsa_ven_amd_pcs_flush);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(pc_sampling) }
 }
@@ -3310,10 +3355,10 @@ pub unsafe extern "C" fn hsa_amd_queue_get_info(
     attribute: hsa_queue_info_attribute_t,
     value: *mut c_void,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_queue_get_info
+    let f = if crate::abi::abi_is_5_2() {
+        crate::queue::hsa_amd_queue_get_info
     } else {
-        crate::table::slot!(amd, hsa_amd_queue_get_info_fn).unwrap_or(crate::api::hsa_amd_queue_get_info)
+        crate::table::slot!(amd, hsa_amd_queue_get_info_fn).unwrap_or(crate::queue::hsa_amd_queue_get_info)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, attribute, value) }
@@ -3322,10 +3367,10 @@ pub unsafe extern "C" fn hsa_amd_queue_get_info(
 /// `hsa_amd_enable_logging`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_enable_logging(flags: *mut u8, file: *mut c_void) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_enable_logging
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_amd_enable_logging
     } else {
-        crate::table::slot!(amd, hsa_amd_enable_logging_fn).unwrap_or(crate::api::hsa_amd_enable_logging)
+        crate::table::slot!(amd, hsa_amd_enable_logging_fn).unwrap_or(crate::unsupported::hsa_amd_enable_logging)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(flags, file) }
@@ -3342,10 +3387,10 @@ pub unsafe extern "C" fn hsa_amd_signal_wait_all(
     wait_hint: hsa_wait_state_t,
     satisfying_values: *mut hsa_signal_value_t,
 ) -> u32 {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_signal_wait_all
+    let f = if crate::abi::abi_is_5_2() {
+        crate::signal::hsa_amd_signal_wait_all
     } else {
-        crate::table::slot!(amd, hsa_amd_signal_wait_all_fn).unwrap_or(crate::api::hsa_amd_signal_wait_all)
+        crate::table::slot!(amd, hsa_amd_signal_wait_all_fn).unwrap_or(crate::signal::hsa_amd_signal_wait_all)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(signal_count, signals, conds, values, timeout_hint, wait_hint, satisfying_values) }
@@ -3360,11 +3405,11 @@ pub unsafe extern "C" fn hsa_amd_portable_export_dmabuf_v2(
     offset: *mut u64,
     flags: u64,
 ) -> hsa_status_t {
-    let f = if crate::table::abi_is_5_2() {
-        crate::api::hsa_amd_portable_export_dmabuf_v2
+    let f = if crate::abi::abi_is_5_2() {
+        crate::unsupported::hsa_amd_portable_export_dmabuf_v2
     } else {
         crate::table::slot!(amd, hsa_amd_portable_export_dmabuf_v2_fn)
-            .unwrap_or(crate::api::hsa_amd_portable_export_dmabuf_v2)
+            .unwrap_or(crate::unsupported::hsa_amd_portable_export_dmabuf_v2)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(ptr, size, dmabuf, offset, flags) }

@@ -16,7 +16,7 @@ use std::ffi::c_void;
 use rocprof_device::targets::GpuModel;
 use rocprof_hsa_sys::*;
 
-use crate::api::{put, Status};
+use crate::ffi::{put, Status};
 
 /// ROCr's per-geometry limits: (width, height, depth, array layers), rows in `hsa_ext_image_geometry_t`
 /// order (1D, 2D, 3D, 1DA, 2DA, 1DB, 2DDEPTH, 2DADEPTH).
@@ -95,8 +95,8 @@ pub(crate) unsafe fn agent_info(gpu: Option<&GpuModel>, attribute: u32, value: *
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::testing::*;
-    use crate::api::*;
+    use crate::agent::hsa_agent_get_info;
+    use crate::testing::*;
 
     /// Reads one image attribute of `model` into three u32 preset to 7.
     fn read(model: &GpuModel, attr: u32) -> [u32; 3] {
@@ -145,7 +145,7 @@ mod tests {
     /// images extension; through `hsa_agent_get_info` both are there.
     #[test]
     fn gpu_agents_list_the_images_extension_and_answer_its_attributes() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let gpu = init_gpu();
         let mut ext = [0u8; 128];
         // SAFETY: the extension mask is 128 bytes.

@@ -41,10 +41,10 @@ use std::time::Duration;
 
 use rocprof_hsa_sys::*;
 
-use crate::api::{put, status, Status};
+use crate::abi;
+use crate::ffi::{put, status, Status};
 use crate::queue::{self, ErrorCallback, Queue, QueueState};
 use crate::runtime::system;
-use crate::table;
 
 type Handler = unsafe extern "C" fn(*const c_void, u64, u64, *mut c_void, hsa_amd_queue_intercept_packet_writer);
 
@@ -321,7 +321,7 @@ unsafe extern "C" fn writer(pkts: *const c_void, pkt_count: u64) {
 fn is_marker(p: &[u8; 64]) -> bool {
     u32::from(p[0]) == HSA_PACKET_TYPE_VENDOR_SPECIFIC
         && u32::from(p[2]) == AMD_AQL_FORMAT_INTERCEPT_MARKER
-        && !table::abi_is_5_2()
+        && !abi::abi_is_5_2()
 }
 
 /// The oldest stage: copy packets into the hardware ring (or the overflow list).
@@ -580,8 +580,13 @@ pub(crate) unsafe extern "C" fn hsa_amd_runtime_queue_create_register(
 
 #[cfg(test)]
 mod tests {
-    use crate::api::testing::*;
-    use crate::api::*;
+    use super::{hsa_amd_queue_intercept_create, hsa_amd_queue_intercept_register};
+    use crate::events::hsa_amd_async_function;
+    use crate::queue::{
+        hsa_queue_add_write_index_scacq_screl, hsa_queue_create, hsa_queue_destroy, hsa_queue_load_read_index_scacquire,
+    };
+    use crate::signal::{hsa_signal_destroy, hsa_signal_store_screlease, hsa_signal_wait_scacquire};
+    use crate::testing::*;
     use rocprof_hsa_sys::*;
     use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -621,7 +626,7 @@ mod tests {
 
     #[test]
     fn handlers_run_newest_first_and_may_add_packets() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let gpu = init_gpu();
         let mut q: *mut hsa_queue_t = std::ptr::null_mut();
         // SAFETY: valid arguments and out-pointers.
@@ -731,7 +736,7 @@ mod tests {
 
     #[test]
     fn a_full_hardware_ring_blocks_the_producer_with_a_bounded_overflow_then_drains_in_order() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let gpu = init_gpu();
         let mut q: *mut hsa_queue_t = std::ptr::null_mut();
         // SAFETY: valid arguments and out-pointers.
@@ -901,7 +906,7 @@ mod tests {
     /// destroy succeeds (it failed with HSA_STATUS_ERROR when `ACTIVE.with` panicked).
     #[test]
     fn an_intercept_queue_works_and_is_destroyed_from_a_thread_local_destructor() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let gpu = init_gpu();
         *AT_EXIT.lock().unwrap() = None;
         std::thread::spawn(move || {
@@ -943,7 +948,7 @@ mod tests {
     /// new queue's ring without ringing its doorbell stays unprocessed until the new queue's own doorbell.
     #[test]
     fn a_destroyed_intercept_queue_is_recycled_and_its_deferred_processing_leaves_the_new_queue_alone() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let gpu = init_gpu();
         *ASYNC.0.lock().unwrap() = (false, false);
         // SAFETY: our callback, no argument.
@@ -1039,7 +1044,7 @@ mod tests {
     /// its packet.
     #[test]
     fn stale_doorbell_stores_racing_with_destroy_and_reuse_are_harmless() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let gpu = init_gpu();
         let q = intercept_queue(gpu);
         // SAFETY: live queue.

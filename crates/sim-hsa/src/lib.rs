@@ -14,8 +14,8 @@ macro_rules! diag {
     }};
 }
 
+mod abi;
 mod agent;
-mod api;
 mod clock;
 mod code_object;
 mod copy;
@@ -25,6 +25,7 @@ mod events;
 mod exec;
 mod exports;
 mod faults;
+mod ffi;
 mod futex;
 mod image_info;
 mod intercept;
@@ -41,5 +42,7 @@ mod signal;
 mod svm;
 mod table;
 mod table_default;
+#[cfg(test)]
+mod testing;
 mod tools;
 mod unsupported;

@@ -10,7 +10,7 @@ use std::ffi::c_void;
 
 use rocprof_hsa_sys::*;
 
-use crate::api::{put, put_chars, status, status_code};
+use crate::ffi::{put, put_chars, status, status_code};
 use std::sync::Arc;
 
 use crate::code_object::{self, all_loaded, LoadedCodeObject};

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use rocprof_hsa_sys::*;
 
 use crate::agent::{self, Pool};
-use crate::api::{put, status, Status};
+use crate::ffi::{put, status, Status};
 use crate::runtime::system;
 
 #[derive(Debug, Clone)]

@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 use rocprof_device::wave::{DetailRequest, DispatchInput, DispatchModel, KernelProfile};
 use rocprof_hsa_sys::*;
 
-use crate::api::Status;
+use crate::ffi::Status;
 use crate::queue::{park, Queue, QueueState};
 use crate::signal::{self, satisfied, Signal, ANY_SIGNAL};
 use crate::{clock, code_object, dispatch_log, pm4, runtime};
@@ -507,13 +507,19 @@ fn vendor(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<bool, Status>
 
 #[cfg(test)]
 mod runtime_tests {
-    use crate::api::testing::*;
-    use crate::api::*;
+    use crate::code_object::{
+        hsa_code_object_reader_create_from_memory, hsa_executable_create_alt, hsa_executable_freeze,
+        hsa_executable_get_symbol_by_name, hsa_executable_load_agent_code_object, hsa_executable_symbol_get_info,
+    };
+    use crate::profiling::{hsa_amd_profiling_get_dispatch_time, hsa_amd_profiling_set_profiler_enabled};
+    use crate::queue::{hsa_queue_create, hsa_queue_destroy};
+    use crate::signal::{hsa_signal_load_scacquire, hsa_signal_store_screlease, hsa_signal_wait_scacquire};
+    use crate::testing::*;
     use rocprof_hsa_sys::*;
 
     #[test]
     fn barrier_waits_for_its_dependency_and_timestamps_translate() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let gpu = init_gpu();
         let mut q: *mut hsa_queue_t = std::ptr::null_mut();
         // SAFETY: valid arguments and out-pointer.
@@ -577,7 +583,7 @@ mod runtime_tests {
 
     #[test]
     fn queue_destroy_abandons_a_waiting_barrier_without_completing_it() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let gpu = init_gpu();
         let mut q: *mut hsa_queue_t = std::ptr::null_mut();
         // SAFETY: valid arguments and out-pointer.
@@ -665,7 +671,7 @@ mod runtime_tests {
     /// queue with INVALID_SIGNAL; a real signal is still waited for, and a bad handle still fails.
     #[test]
     fn a_barrier_value_packet_with_signal_handle_0_completes_and_a_real_signal_is_waited_for() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let gpu = init_gpu();
         let (a, b) = (signal(1), signal(1));
         let pkts = [barrier_value(0, HSA_SIGNAL_CONDITION_EQ, 0, 0, a.handle), barrier_and(0, b.handle, true)];
@@ -799,7 +805,7 @@ mod runtime_tests {
 
     #[test]
     fn kernels_without_the_barrier_bit_run_at_once_and_a_barrier_bit_waits() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let gpu = init_gpu();
         let (kernel_object, group) = load_fill_kernel(gpu);
         // Kernels of tens of milliseconds: longer than any scheduling delay of the processor thread
@@ -815,7 +821,7 @@ mod runtime_tests {
 
     #[test]
     fn group_segment_larger_than_the_agents_lds_is_a_packet_error() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let gpu = init_gpu();
         let (kernel_object, group) = load_fill_kernel(gpu);
         let lds = crate::agent::lookup_gpu(gpu).unwrap().1.lds_bytes;

@@ -45,7 +45,7 @@ use std::sync::Mutex;
 use rocprof_device::wave::{DetailRequest, DispatchModel};
 use rocprof_hsa_sys::*;
 
-use crate::api::Status;
+use crate::ffi::Status;
 
 /// Most waves of a dispatch recorded for sampling (one per workgroup of the sampled CU).
 pub(crate) const MAX_WAVES: usize = 128;
@@ -112,7 +112,7 @@ pub(crate) unsafe extern "C" fn hsa_ven_amd_pcs_iterate_configuration(
     configuration_callback: hsa_ven_amd_pcs_iterate_configuration_callback_t,
     callback_data: *mut c_void,
 ) -> hsa_status_t {
-    crate::api::status_code(|| {
+    crate::ffi::status_code(|| {
         let (_, m) = crate::agent::lookup_gpu(agent)?;
         let cb = configuration_callback.ok_or(HSA_STATUS_ERROR_INVALID_ARGUMENT)?;
         for c in configurations(m.name) {
@@ -189,7 +189,7 @@ pub(crate) unsafe extern "C" fn hsa_ven_amd_pcs_create(
     client_callback_data: *mut c_void,
     pc_sampling: *mut hsa_ven_amd_pcs_t,
 ) -> hsa_status_t {
-    crate::api::status(|| {
+    crate::ffi::status(|| {
         create(agent, method, units, interval, buffer_size, data_ready_callback, client_callback_data, pc_sampling)
     })
 }
@@ -207,7 +207,7 @@ pub(crate) unsafe extern "C" fn hsa_ven_amd_pcs_create_from_id(
     pc_sampling: *mut hsa_ven_amd_pcs_t,
 ) -> hsa_status_t {
     // The id names a session another process reserved through the driver; one process here.
-    crate::api::status(|| {
+    crate::ffi::status(|| {
         create(agent, method, units, interval, buffer_size, data_ready_callback, client_callback_data, pc_sampling)
     })
 }
@@ -225,15 +225,15 @@ fn set_started(h: hsa_ven_amd_pcs_t, on: bool) -> Result<(), Status> {
 }
 
 pub(crate) unsafe extern "C" fn hsa_ven_amd_pcs_start(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t {
-    crate::api::status(|| set_started(pc_sampling, true))
+    crate::ffi::status(|| set_started(pc_sampling, true))
 }
 
 pub(crate) unsafe extern "C" fn hsa_ven_amd_pcs_stop(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t {
-    crate::api::status(|| set_started(pc_sampling, false))
+    crate::ffi::status(|| set_started(pc_sampling, false))
 }
 
 pub(crate) unsafe extern "C" fn hsa_ven_amd_pcs_flush(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t {
-    crate::api::status(|| {
+    crate::ffi::status(|| {
         if !sessions().iter().any(|x| x.handle == pc_sampling.handle) {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
@@ -243,7 +243,7 @@ pub(crate) unsafe extern "C" fn hsa_ven_amd_pcs_flush(pc_sampling: hsa_ven_amd_p
 }
 
 pub(crate) unsafe extern "C" fn hsa_ven_amd_pcs_destroy(pc_sampling: hsa_ven_amd_pcs_t) -> hsa_status_t {
-    crate::api::status(|| {
+    crate::ffi::status(|| {
         let mut s = sessions();
         let i = s.iter().position(|x| x.handle == pc_sampling.handle).ok_or(HSA_STATUS_ERROR_INVALID_ARGUMENT)?;
         s.remove(i);
@@ -276,7 +276,7 @@ unsafe extern "C" fn copy_out(
     data_size: usize,
     destination: *mut c_void,
 ) -> hsa_status_t {
-    crate::api::status(|| {
+    crate::ffi::status(|| {
         if hsa_callback_data.is_null() || destination.is_null() {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
@@ -628,7 +628,7 @@ pub(crate) fn stochastic(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::testing::*;
+    use crate::testing::*;
 
     unsafe extern "C" fn collect(cfg: *const hsa_ven_amd_pcs_configuration_t, data: *mut c_void) -> hsa_status_t {
         // SAFETY: the test passes a Vec and the runtime a configuration valid for the call.
@@ -651,13 +651,13 @@ mod tests {
     /// stopped session fail with ROCr's codes.
     #[test]
     fn the_extension_table_lists_host_trap_and_refuses_what_the_agent_cannot_do() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let gpu = init_gpu();
         // SAFETY: all-zero is a valid table of nullable function pointers.
         let mut t: hsa_ven_amd_pc_sampling_1_00_pfn_t = unsafe { std::mem::zeroed() };
         // SAFETY: `t` is writable for its size.
         let rc = unsafe {
-            crate::api::hsa_system_get_major_extension_table(
+            crate::runtime::hsa_system_get_major_extension_table(
                 HSA_EXTENSION_AMD_PC_SAMPLING as u16,
                 1,
                 std::mem::size_of_val(&t),

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rocprof_device::pm4::{DeviceMemory, Pm4Device};
 use rocprof_hsa_sys::*;
 
-use crate::api::Status;
+use crate::ffi::Status;
 use crate::packet::{u32_at, u64_at};
 use crate::queue::Queue;
 use crate::{dispatch_log, memory};
@@ -256,8 +256,10 @@ mod tests {
         assert!(check_wrapper(&hdr).unwrap_err().contains("INDIRECT_BUFFER"));
     }
 
-    use crate::api::testing::*;
-    use crate::api::*;
+    use crate::memory::hsa_amd_memory_pool_free;
+    use crate::queue::{hsa_queue_create, hsa_queue_destroy};
+    use crate::signal::hsa_signal_wait_scacquire;
+    use crate::testing::*;
     use std::sync::atomic::AtomicU32;
 
     static ERRORS: AtomicU32 = AtomicU32::new(0);
@@ -269,7 +271,7 @@ mod tests {
 
     #[test]
     fn pm4_ib_packets_execute_from_pool_memory_and_stop_the_queue_otherwise() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let gpu = init_gpu();
         let sys = crate::runtime::system().unwrap();
         let pool = sys.cpu().pools[0];

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rocprof_hsa_sys::*;
 
-use crate::api::{put, status};
+use crate::ffi::{put, status};
 use crate::runtime::system;
 use crate::{agent, clock, queue, signal};
 

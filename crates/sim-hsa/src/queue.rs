@@ -26,7 +26,7 @@ use std::time::Duration;
 use rocprof_hsa_sys::*;
 
 use crate::agent::{self, Agent};
-use crate::api::{put, status, Status};
+use crate::ffi::{put, status, Status};
 use crate::futex::Event;
 use crate::runtime::system;
 use crate::signal::{self, Signal};
@@ -565,7 +565,7 @@ pub(crate) unsafe extern "C" fn hsa_soft_queue_create(
     _doorbell_signal: hsa_signal_t,
     _queue: *mut *mut hsa_queue_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_soft_queue_create")
+    crate::runtime::unsupported("hsa_soft_queue_create")
 }
 
 /// Called from a doorbell signal's store: wake the packet processor.
@@ -755,8 +755,13 @@ pub(crate) unsafe extern "C" fn hsa_amd_queue_get_info(
 
 #[cfg(test)]
 mod tests {
-    use crate::api::testing::*;
-    use crate::api::*;
+    use super::{
+        hsa_amd_queue_get_info, hsa_queue_create, hsa_queue_destroy, hsa_queue_load_read_index_scacquire,
+        hsa_queue_load_write_index_scacquire,
+    };
+    use crate::intercept::hsa_amd_queue_intercept_create;
+    use crate::signal::hsa_signal_wait_scacquire;
+    use crate::testing::*;
     use rocprof_hsa_sys::*;
 
     const CHILD: &str = "ROCPROF_RS_SIM_TEST_QUEUE_FAULT_CHILD";
@@ -802,7 +807,7 @@ mod tests {
 
     #[test]
     fn queue_create_sizes_and_cpu_agent_get_rocr_codes() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let gpu = init_gpu();
         let cpu = crate::runtime::system().unwrap().agents.iter().find(|a| a.is_cpu()).unwrap().handle();
         let create = |agent, size| {
@@ -843,7 +848,7 @@ mod tests {
 
     #[test]
     fn doorbell_id_of_an_intercept_queue_is_that_of_the_hardware_queue() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let gpu = init_gpu();
         let doorbell_id = |q: *mut hsa_queue_t| {
             let mut id = 0u64;
@@ -914,7 +919,7 @@ mod tests {
     /// runs its packets); a create/destroy loop takes no new block.
     #[test]
     fn destroyed_queues_are_recycled_with_a_new_id_and_a_fresh_ring() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let gpu = init_gpu();
         let create = || {
             let mut q: *mut hsa_queue_t = std::ptr::null_mut();

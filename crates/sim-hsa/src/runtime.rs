@@ -8,15 +8,17 @@
 //! with a clear message and `HSA_STATUS_ERROR` instead of deadlocking.
 
 use std::cell::Cell;
+use std::collections::HashSet;
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use rocprof_hsa_sys::*;
 
+use crate::abi::{self, Abi};
 use crate::agent::{self, Agent};
-use crate::api::{put, Status};
-use crate::table::{self, Abi};
+use crate::ffi::{put, Status};
+use crate::table;
 use crate::{clock, tools};
 use rocprof_device::targets as model;
 use rocprof_device::timing::knobs::TimingKnobs;
@@ -135,6 +137,20 @@ pub(crate) fn is_initialized() -> bool {
     REFCOUNT.load(Ordering::Acquire) != 0
 }
 
+static NOTED: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
+
+/// Shared body of the generated stubs in `unsupported.rs`.
+pub(crate) fn unsupported(name: &'static str) -> hsa_status_t {
+    if !is_initialized() {
+        return HSA_STATUS_ERROR_NOT_INITIALIZED;
+    }
+    let mut noted = NOTED.lock().unwrap_or_else(|e| e.into_inner());
+    if noted.get_or_insert_with(HashSet::new).insert(name) {
+        crate::diag!("{name} is not supported by the simulator; returning HSA_STATUS_ERROR");
+    }
+    HSA_STATUS_ERROR
+}
+
 struct BootstrapGuard;
 
 impl BootstrapGuard {
@@ -153,7 +169,7 @@ impl Drop for BootstrapGuard {
 }
 
 pub(crate) unsafe extern "C" fn hsa_init() -> hsa_status_t {
-    crate::api::status_code(|| Ok(init()))
+    crate::ffi::status_code(|| Ok(init()))
 }
 
 fn init() -> hsa_status_t {
@@ -177,7 +193,7 @@ fn init() -> hsa_status_t {
             return HSA_STATUS_ERROR;
         }
     };
-    table::set_abi(config.abi);
+    abi::set_abi(config.abi);
     note_hip6_without_gfx950(&config.gpus);
     if let Some(sys) = SYSTEM.get() {
         let have: Vec<String> = sys.agents.iter().filter(|a| !a.is_cpu()).map(|a| a.name()).collect();
@@ -222,7 +238,7 @@ fn note_hip6_without_gfx950(gpus: &[&'static model::GpuModel]) {
 }
 
 pub(crate) unsafe extern "C" fn hsa_shut_down() -> hsa_status_t {
-    crate::api::status_code(|| Ok(shut_down()))
+    crate::ffi::status_code(|| Ok(shut_down()))
 }
 
 fn shut_down() -> hsa_status_t {
@@ -252,7 +268,7 @@ fn shut_down() -> hsa_status_t {
 static BUILD_VERSION: &CStr = c"hsa-sim (rocprof-rs) 1.0";
 
 pub(crate) unsafe extern "C" fn hsa_system_get_info(attribute: hsa_system_info_t, value: *mut c_void) -> hsa_status_t {
-    crate::api::status(|| {
+    crate::ffi::status(|| {
         system()?;
         if value.is_null() {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
@@ -281,8 +297,8 @@ pub(crate) unsafe extern "C" fn hsa_system_get_info(attribute: hsa_system_info_t
                 HSA_AMD_SYSTEM_INFO_DMABUF_SUPPORTED => put(value, false),
                 HSA_AMD_SYSTEM_INFO_VIRTUAL_MEM_API_SUPPORTED => put(value, false),
                 HSA_AMD_SYSTEM_INFO_XNACK_ENABLED => put(value, false),
-                HSA_AMD_SYSTEM_INFO_EXT_VERSION_MAJOR if !table::abi_is_5_2() => put(value, 1u16),
-                HSA_AMD_SYSTEM_INFO_EXT_VERSION_MINOR if !table::abi_is_5_2() => put(value, 11u16),
+                HSA_AMD_SYSTEM_INFO_EXT_VERSION_MAJOR if !abi::abi_is_5_2() => put(value, 1u16),
+                HSA_AMD_SYSTEM_INFO_EXT_VERSION_MINOR if !abi::abi_is_5_2() => put(value, 11u16),
                 _ => return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT),
             }
         }
@@ -294,19 +310,19 @@ pub(crate) unsafe extern "C" fn hsa_system_get_info(attribute: hsa_system_info_t
 /// like ROCr while the table copies up to the 1.03 size.
 fn loader_table() -> hsa_ven_amd_loader_1_03_pfn_t {
     hsa_ven_amd_loader_1_03_pfn_t {
-        hsa_ven_amd_loader_query_host_address: Some(crate::api::hsa_ven_amd_loader_query_host_address),
-        hsa_ven_amd_loader_query_segment_descriptors: Some(crate::api::hsa_ven_amd_loader_query_segment_descriptors),
-        hsa_ven_amd_loader_query_executable: Some(crate::api::hsa_ven_amd_loader_query_executable),
+        hsa_ven_amd_loader_query_host_address: Some(crate::loader::hsa_ven_amd_loader_query_host_address),
+        hsa_ven_amd_loader_query_segment_descriptors: Some(crate::loader::hsa_ven_amd_loader_query_segment_descriptors),
+        hsa_ven_amd_loader_query_executable: Some(crate::loader::hsa_ven_amd_loader_query_executable),
         hsa_ven_amd_loader_executable_iterate_loaded_code_objects: Some(
-            crate::api::hsa_ven_amd_loader_executable_iterate_loaded_code_objects,
+            crate::loader::hsa_ven_amd_loader_executable_iterate_loaded_code_objects,
         ),
         hsa_ven_amd_loader_loaded_code_object_get_info: Some(
-            crate::api::hsa_ven_amd_loader_loaded_code_object_get_info,
+            crate::loader::hsa_ven_amd_loader_loaded_code_object_get_info,
         ),
         hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size: Some(
-            crate::api::hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size,
+            crate::loader::hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size,
         ),
-        hsa_ven_amd_loader_iterate_executables: Some(crate::api::hsa_ven_amd_loader_iterate_executables),
+        hsa_ven_amd_loader_iterate_executables: Some(crate::loader::hsa_ven_amd_loader_iterate_executables),
     }
 }
 
@@ -321,7 +337,7 @@ pub(crate) unsafe extern "C" fn hsa_system_extension_supported(
     version_minor: u16,
     result: *mut bool,
 ) -> hsa_status_t {
-    crate::api::status(|| {
+    crate::ffi::status(|| {
         system()?;
         if result.is_null() {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
@@ -339,7 +355,7 @@ pub(crate) unsafe extern "C" fn hsa_system_major_extension_supported(
     version_minor: *mut u16,
     result: *mut bool,
 ) -> hsa_status_t {
-    crate::api::status(|| {
+    crate::ffi::status(|| {
         system()?;
         if result.is_null() || version_minor.is_null() {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
@@ -362,7 +378,7 @@ pub(crate) unsafe extern "C" fn hsa_system_get_major_extension_table(
     table_length: usize,
     table: *mut c_void,
 ) -> hsa_status_t {
-    crate::api::status(|| {
+    crate::ffi::status(|| {
         system()?;
         if table.is_null() || table_length == 0 {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
@@ -419,7 +435,7 @@ pub(crate) unsafe extern "C" fn hsa_system_get_extension_table(
 }
 
 pub(crate) unsafe extern "C" fn hsa_extension_get_name(extension: u16, name: *mut *const c_char) -> hsa_status_t {
-    crate::api::status(|| {
+    crate::ffi::status(|| {
         system()?;
         if name.is_null() {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
@@ -542,7 +558,7 @@ mod tests {
 
     #[test]
     fn config_rejects_bad_abi() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         std::env::set_var("ROCPROF_RS_SIM_ABI", "6.0");
         let err = Config::from_env().unwrap_err();
         std::env::remove_var("ROCPROF_RS_SIM_ABI");

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use rocprof_hsa_sys::*;
 
-use crate::api::{put, status, Status};
+use crate::ffi::{put, status, Status};
 use crate::futex::Event;
 use crate::runtime::system;
 
@@ -731,11 +731,11 @@ mod tests {
 
     #[test]
     fn a_hundred_thousand_signals_created_and_destroyed_reuse_their_blocks() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        crate::api::testing::init_gpu();
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        crate::testing::init_gpu();
         // Sixteen free blocks first: a destroyed block goes to the back of the free list, so a test
         // creating signals meanwhile takes older blocks and this one stays destroyed while checked.
-        let spare: Vec<hsa_signal_t> = (0..16).map(crate::api::testing::signal).collect();
+        let spare: Vec<hsa_signal_t> = (0..16).map(crate::testing::signal).collect();
         for s in spare {
             // SAFETY: our own signal.
             assert_eq!(unsafe { hsa_signal_destroy(s) }, HSA_STATUS_SUCCESS);
@@ -743,7 +743,7 @@ mod tests {
         let high = HIGH.load(Ordering::Acquire);
         let mut first = 0;
         for i in 0..100_000i64 {
-            let s = crate::api::testing::signal(i);
+            let s = crate::testing::signal(i);
             if i == 0 {
                 first = s.handle;
             }
@@ -762,7 +762,7 @@ mod tests {
         for bad in [1u64, first + 8, region() as u64 + (MAX_SIGNALS * size_of::<Signal>()) as u64, !63u64] {
             assert_eq!(lookup(hsa_signal_t { handle: bad }).err(), Some(HSA_STATUS_ERROR_INVALID_SIGNAL), "{bad:#x}");
         }
-        crate::api::testing::shut_down();
+        crate::testing::shut_down();
     }
 
     /// Issue 14: a destroyed signal group is released (hsa-sim leaked every group, ~110 bytes each,
@@ -770,9 +770,9 @@ mod tests {
     /// handle is invalid afterwards, and a wait on a group destroyed meanwhile keeps it alive.
     #[test]
     fn destroyed_signal_groups_are_released() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        crate::api::testing::init_gpu();
-        let s = crate::api::testing::signal(0);
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        crate::testing::init_gpu();
+        let s = crate::testing::signal(0);
         let before = group_count();
         let create = || {
             let mut g = hsa_signal_group_t { handle: 0 };
@@ -812,7 +812,7 @@ mod tests {
         assert_eq!(group_count(), before, "10,000 groups created and destroyed leave none behind");
         // SAFETY: our signal.
         assert_eq!(unsafe { hsa_signal_destroy(s) }, HSA_STATUS_SUCCESS);
-        crate::api::testing::shut_down();
+        crate::testing::shut_down();
     }
 
     /// Kernels update signals directly (HIP's hostcall doorbell: `__ockl_hsa_signal_add` on
@@ -820,9 +820,9 @@ mod tests {
     /// waiting on it sees a write made outside the API.
     #[test]
     fn kernels_may_update_a_signal_and_a_host_waiter_sees_it() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        crate::api::testing::init_gpu();
-        let h = crate::api::testing::signal(1);
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        crate::testing::init_gpu();
+        let h = crate::testing::signal(1);
         let value_at = h.handle + 8;
         let (start, end) = device_range();
         assert!(start <= h.handle && value_at + 8 <= end, "{:#x} in [{start:#x}, {end:#x})", h.handle);
@@ -838,7 +838,7 @@ mod tests {
         assert_eq!(waiter.join().unwrap(), 2);
         // SAFETY: a live signal, destroyed once.
         assert_eq!(unsafe { hsa_signal_destroy(h) }, HSA_STATUS_SUCCESS);
-        crate::api::testing::shut_down();
+        crate::testing::shut_down();
     }
 
     #[test]

@@ -19,7 +19,7 @@ use std::time::Duration;
 use rocprof_hsa_sys::*;
 
 use crate::agent::{self, Agent};
-use crate::api::{status, Status};
+use crate::ffi::{status, Status};
 use crate::runtime::system;
 use crate::signal::{self, Signal, ANY_SIGNAL};
 

@@ -7,40 +7,11 @@
 
 use std::cell::UnsafeCell;
 use std::ptr;
-use std::sync::atomic::{AtomicU8, Ordering};
 
 use rocprof_hsa_sys::*;
 
+use crate::abi::abi_is_5_2;
 use crate::table_default;
-
-/// Emulated ABI.
-#[repr(u8)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Abi {
-    /// The newest ROCr layout (default).
-    Newest = 0,
-    /// Debian's ROCm 5.2 layout.
-    Rocm52 = 1,
-}
-
-/// Active ABI (written only under the bootstrap lock in `hsa_init`).
-static ABI: AtomicU8 = AtomicU8::new(Abi::Newest as u8);
-
-pub(crate) fn abi() -> Abi {
-    if ABI.load(Ordering::Relaxed) == Abi::Rocm52 as u8 {
-        Abi::Rocm52
-    } else {
-        Abi::Newest
-    }
-}
-
-pub(crate) fn abi_is_5_2() -> bool {
-    abi() == Abi::Rocm52
-}
-
-pub(crate) fn set_abi(abi: Abi) {
-    ABI.store(abi as u8, Ordering::Relaxed);
-}
 
 /// Every table of both layouts.
 pub(crate) struct Tables {
@@ -181,10 +152,11 @@ pub(crate) fn root_major() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::abi::{set_abi, Abi};
 
     #[test]
     fn reset_sets_versions_of_both_layouts() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         set_abi(Abi::Rocm52);
         reset();
         let t = LIVE.get();
@@ -218,7 +190,7 @@ mod tests {
     ) -> hsa_status_t {
         WRAPPED.fetch_add(1, Ordering::SeqCst);
         // SAFETY: forwards the caller's arguments to the runtime's implementation.
-        unsafe { crate::api::hsa_signal_create(initial, n, consumers, out) }
+        unsafe { crate::signal::hsa_signal_create(initial, n, consumers, out) }
     }
 
     unsafe extern "C" fn wrapped_amd_signal_create(
@@ -230,7 +202,7 @@ mod tests {
     ) -> hsa_status_t {
         WRAPPED.fetch_add(100, Ordering::SeqCst);
         // SAFETY: as above.
-        unsafe { crate::api::hsa_amd_signal_create(initial, n, consumers, attributes, out) }
+        unsafe { crate::signal::hsa_amd_signal_create(initial, n, consumers, attributes, out) }
     }
 
     /// Installs wrappers the way a tool does in `OnLoad` (through the root table it is handed), calls the
@@ -240,7 +212,7 @@ mod tests {
         if five_two {
             std::env::set_var("ROCPROF_RS_SIM_ABI", "5.2");
         }
-        crate::api::testing::init_gpu();
+        crate::testing::init_gpu();
         std::env::remove_var("ROCPROF_RS_SIM_ABI");
         assert_eq!(abi_is_5_2(), five_two);
         // SAFETY: the root table of the active layout; writes whole slots like a C tool.
@@ -264,24 +236,24 @@ mod tests {
             assert_eq!(crate::exports::hsa_amd_signal_create(1, 0, std::ptr::null(), 0, &mut s), HSA_STATUS_SUCCESS);
         }
         assert_eq!(WRAPPED.load(Ordering::SeqCst), 101, "both exports went through the live table");
-        crate::api::testing::shut_down();
+        crate::testing::shut_down();
         let core = slot!(core, hsa_signal_create_fn).map(|f| f as usize);
         assert_eq!(
             core,
-            Some(crate::api::hsa_signal_create as PFN_hsa_signal_create as usize),
+            Some(crate::signal::hsa_signal_create as PFN_hsa_signal_create as usize),
             "the last hsa_shut_down reset the core table"
         );
         let amd = if five_two { slot!(amd52, hsa_amd_signal_create_fn) } else { slot!(amd, hsa_amd_signal_create_fn) };
         assert_eq!(
             amd.map(|f| f as usize),
-            Some(crate::api::hsa_amd_signal_create as PFN_hsa_amd_signal_create as usize),
+            Some(crate::signal::hsa_amd_signal_create as PFN_hsa_amd_signal_create as usize),
             "and the AmdExt table"
         );
     }
 
     #[test]
     fn exports_jump_through_the_live_table_of_either_layout_and_shutdown_resets_it() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         wrap_and_call(false);
         wrap_and_call(true);
     }

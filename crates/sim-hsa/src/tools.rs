@@ -17,6 +17,7 @@
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::sync::Mutex;
 
+use crate::abi;
 use crate::table;
 
 type OnLoadFn = unsafe extern "C" fn(*mut c_void, u64, u64, *const *const c_char) -> bool;
@@ -162,7 +163,7 @@ fn discover_priority_tools() -> Vec<(String, u32)> {
 pub(crate) fn load_tools() {
     let listed = parse_tools_lib(&std::env::var("HSA_TOOLS_LIB").unwrap_or_default());
     let mut candidates: Vec<(u64, String)> = listed.iter().enumerate().map(|(i, n)| (i as u64, n.clone())).collect();
-    if !table::abi_is_5_2() {
+    if !abi::abi_is_5_2() {
         let base = listed.len() as u64;
         for (path, prio) in discover_priority_tools() {
             candidates.push((u64::from(prio) + base, path));
@@ -208,7 +209,7 @@ pub(crate) fn load_tools() {
             None
         };
         if !on_load_ok {
-            if table::abi_is_5_2() {
+            if abi::abi_is_5_2() {
                 loaded.push(Tool { handle: handle as usize, on_unload });
             } else {
                 failed.push(cname);
@@ -269,7 +270,7 @@ mod tests {
 
     #[test]
     fn missing_library_is_reported_not_fatal() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         std::env::set_var("HSA_TOOLS_LIB", "/nonexistent/libtool.so");
         load_tools();
         std::env::remove_var("HSA_TOOLS_LIB");
@@ -282,7 +283,7 @@ mod tests {
     /// passes.
     #[test]
     fn priority_symbol_discovers_loaded_tools_in_the_newest_abi_only() {
-        let _g = crate::api::tests::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let dir = std::env::temp_dir().join(format!("hsa-sim-tool-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let src = dir.join("prio_tool.c");
@@ -323,15 +324,15 @@ mod tests {
         // loaded (we hold a reference) until the dlclose at the end.
         let read = || unsafe { (loads.read_volatile(), unloads.read_volatile(), version.read_volatile()) };
         std::env::set_var("ROCPROF_RS_SIM_ABI", "5.2");
-        crate::api::testing::init_gpu();
-        crate::api::testing::shut_down();
+        crate::testing::init_gpu();
+        crate::testing::shut_down();
         std::env::remove_var("ROCPROF_RS_SIM_ABI");
         let (l, u, _) = read();
         assert_eq!((l, u), (0, 0), "5.2 has no HSA_AMD_TOOL_PRIORITY discovery");
-        crate::api::testing::init_gpu();
+        crate::testing::init_gpu();
         let (l, _, v) = read();
         assert_eq!((l, v), (1, 3), "discovered and given the root table major");
-        crate::api::testing::shut_down();
+        crate::testing::shut_down();
         assert_eq!(read().1, 1);
         // SAFETY: drops our own reference (the runtime closed its one at shutdown); the references into the
         // library are not used after this.

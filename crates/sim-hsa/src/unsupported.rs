@@ -9,7 +9,7 @@
 use rocprof_hsa_sys::*;
 
 pub(crate) unsafe extern "C" fn hsa_amd_enable_logging(flags: *mut u8, file: *mut c_void) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_enable_logging")
+    crate::runtime::unsupported("hsa_amd_enable_logging")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_image_create(
@@ -20,7 +20,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_image_create(
     access_permission: hsa_access_permission_t,
     image: *mut hsa_ext_image_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_image_create")
+    crate::runtime::unsupported("hsa_amd_image_create")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_image_get_info_max_dim(
@@ -28,7 +28,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_image_get_info_max_dim(
     attribute: hsa_agent_info_t,
     value: *mut c_void,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_image_get_info_max_dim")
+    crate::runtime::unsupported("hsa_amd_image_get_info_max_dim")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_interop_map_buffer(
@@ -41,11 +41,11 @@ pub(crate) unsafe extern "C" fn hsa_amd_interop_map_buffer(
     metadata_size: *mut usize,
     metadata: *mut *const c_void,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_interop_map_buffer")
+    crate::runtime::unsupported("hsa_amd_interop_map_buffer")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_interop_unmap_buffer(ptr: *mut c_void) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_interop_unmap_buffer")
+    crate::runtime::unsupported("hsa_amd_interop_unmap_buffer")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_ipc_memory_attach(
@@ -55,7 +55,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_ipc_memory_attach(
     mapping_agents: *const hsa_agent_t,
     mapped_ptr: *mut *mut c_void,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_ipc_memory_attach")
+    crate::runtime::unsupported("hsa_amd_ipc_memory_attach")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_ipc_memory_create(
@@ -63,25 +63,25 @@ pub(crate) unsafe extern "C" fn hsa_amd_ipc_memory_create(
     len: usize,
     handle: *mut hsa_amd_ipc_memory_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_ipc_memory_create")
+    crate::runtime::unsupported("hsa_amd_ipc_memory_create")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_ipc_memory_detach(mapped_ptr: *mut c_void) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_ipc_memory_detach")
+    crate::runtime::unsupported("hsa_amd_ipc_memory_detach")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_ipc_signal_attach(
     handle: *const hsa_amd_ipc_signal_t,
     signal: *mut hsa_signal_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_ipc_signal_attach")
+    crate::runtime::unsupported("hsa_amd_ipc_signal_attach")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_ipc_signal_create(
     signal: hsa_signal_t,
     handle: *mut hsa_amd_ipc_signal_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_ipc_signal_create")
+    crate::runtime::unsupported("hsa_amd_ipc_signal_create")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_memory_migrate(
@@ -89,7 +89,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_memory_migrate(
     memory_pool: hsa_amd_memory_pool_t,
     flags: u32,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_memory_migrate")
+    crate::runtime::unsupported("hsa_amd_memory_migrate")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_memory_pool_can_migrate(
@@ -97,11 +97,11 @@ pub(crate) unsafe extern "C" fn hsa_amd_memory_pool_can_migrate(
     dst_memory_pool: hsa_amd_memory_pool_t,
     result: *mut bool,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_memory_pool_can_migrate")
+    crate::runtime::unsupported("hsa_amd_memory_pool_can_migrate")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_portable_close_dmabuf(dmabuf: c_int) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_portable_close_dmabuf")
+    crate::runtime::unsupported("hsa_amd_portable_close_dmabuf")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_portable_export_dmabuf(
@@ -110,7 +110,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_portable_export_dmabuf(
     dmabuf: *mut c_int,
     offset: *mut u64,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_portable_export_dmabuf")
+    crate::runtime::unsupported("hsa_amd_portable_export_dmabuf")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_portable_export_dmabuf_v2(
@@ -120,15 +120,15 @@ pub(crate) unsafe extern "C" fn hsa_amd_portable_export_dmabuf_v2(
     offset: *mut u64,
     flags: u64,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_portable_export_dmabuf_v2")
+    crate::runtime::unsupported("hsa_amd_portable_export_dmabuf_v2")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_spm_acquire(preferred_agent: hsa_agent_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_spm_acquire")
+    crate::runtime::unsupported("hsa_amd_spm_acquire")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_spm_release(preferred_agent: hsa_agent_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_spm_release")
+    crate::runtime::unsupported("hsa_amd_spm_release")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_spm_set_dest_buffer(
@@ -139,11 +139,11 @@ pub(crate) unsafe extern "C" fn hsa_amd_spm_set_dest_buffer(
     dest: *mut c_void,
     is_data_loss: *mut bool,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_spm_set_dest_buffer")
+    crate::runtime::unsupported("hsa_amd_spm_set_dest_buffer")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_vmem_address_free(va: *mut c_void, size: usize) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_vmem_address_free")
+    crate::runtime::unsupported("hsa_amd_vmem_address_free")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_vmem_address_reserve(
@@ -152,7 +152,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_vmem_address_reserve(
     address: u64,
     flags: u64,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_vmem_address_reserve")
+    crate::runtime::unsupported("hsa_amd_vmem_address_reserve")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_vmem_address_reserve_align(
@@ -162,7 +162,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_vmem_address_reserve_align(
     alignment: u64,
     flags: u64,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_vmem_address_reserve_align")
+    crate::runtime::unsupported("hsa_amd_vmem_address_reserve_align")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_vmem_export_shareable_handle(
@@ -170,7 +170,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_vmem_export_shareable_handle(
     handle: hsa_amd_vmem_alloc_handle_t,
     flags: u64,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_vmem_export_shareable_handle")
+    crate::runtime::unsupported("hsa_amd_vmem_export_shareable_handle")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_vmem_get_access(
@@ -178,7 +178,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_vmem_get_access(
     perms: *mut hsa_access_permission_t,
     agent_handle: hsa_agent_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_vmem_get_access")
+    crate::runtime::unsupported("hsa_amd_vmem_get_access")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_vmem_get_alloc_properties_from_handle(
@@ -186,7 +186,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_vmem_get_alloc_properties_from_handle(
     pool: *mut hsa_amd_memory_pool_t,
     type_: *mut hsa_amd_memory_type_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_vmem_get_alloc_properties_from_handle")
+    crate::runtime::unsupported("hsa_amd_vmem_get_alloc_properties_from_handle")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_vmem_handle_create(
@@ -196,20 +196,20 @@ pub(crate) unsafe extern "C" fn hsa_amd_vmem_handle_create(
     flags: u64,
     memory_handle: *mut hsa_amd_vmem_alloc_handle_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_vmem_handle_create")
+    crate::runtime::unsupported("hsa_amd_vmem_handle_create")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_vmem_handle_release(
     memory_handle: hsa_amd_vmem_alloc_handle_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_vmem_handle_release")
+    crate::runtime::unsupported("hsa_amd_vmem_handle_release")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_vmem_import_shareable_handle(
     dmabuf_fd: c_int,
     handle: *mut hsa_amd_vmem_alloc_handle_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_vmem_import_shareable_handle")
+    crate::runtime::unsupported("hsa_amd_vmem_import_shareable_handle")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_vmem_map(
@@ -219,14 +219,14 @@ pub(crate) unsafe extern "C" fn hsa_amd_vmem_map(
     memory_handle: hsa_amd_vmem_alloc_handle_t,
     flags: u64,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_vmem_map")
+    crate::runtime::unsupported("hsa_amd_vmem_map")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_vmem_retain_alloc_handle(
     memory_handle: *mut hsa_amd_vmem_alloc_handle_t,
     addr: *mut c_void,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_vmem_retain_alloc_handle")
+    crate::runtime::unsupported("hsa_amd_vmem_retain_alloc_handle")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_vmem_set_access(
@@ -235,11 +235,11 @@ pub(crate) unsafe extern "C" fn hsa_amd_vmem_set_access(
     desc: *const hsa_amd_memory_access_desc_t,
     desc_cnt: usize,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_vmem_set_access")
+    crate::runtime::unsupported("hsa_amd_vmem_set_access")
 }
 
 pub(crate) unsafe extern "C" fn hsa_amd_vmem_unmap(va: *mut c_void, size: usize) -> hsa_status_t {
-    crate::api::unsupported("hsa_amd_vmem_unmap")
+    crate::runtime::unsupported("hsa_amd_vmem_unmap")
 }
 
 pub(crate) unsafe extern "C" fn hsa_code_object_deserialize(
@@ -248,11 +248,11 @@ pub(crate) unsafe extern "C" fn hsa_code_object_deserialize(
     options: *const c_char,
     code_object: *mut hsa_code_object_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_code_object_deserialize")
+    crate::runtime::unsupported("hsa_code_object_deserialize")
 }
 
 pub(crate) unsafe extern "C" fn hsa_code_object_destroy(code_object: hsa_code_object_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_code_object_destroy")
+    crate::runtime::unsupported("hsa_code_object_destroy")
 }
 
 pub(crate) unsafe extern "C" fn hsa_code_object_get_info(
@@ -260,7 +260,7 @@ pub(crate) unsafe extern "C" fn hsa_code_object_get_info(
     attribute: hsa_code_object_info_t,
     value: *mut c_void,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_code_object_get_info")
+    crate::runtime::unsupported("hsa_code_object_get_info")
 }
 
 pub(crate) unsafe extern "C" fn hsa_code_object_get_symbol(
@@ -268,7 +268,7 @@ pub(crate) unsafe extern "C" fn hsa_code_object_get_symbol(
     symbol_name: *const c_char,
     symbol: *mut hsa_code_symbol_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_code_object_get_symbol")
+    crate::runtime::unsupported("hsa_code_object_get_symbol")
 }
 
 pub(crate) unsafe extern "C" fn hsa_code_object_get_symbol_from_name(
@@ -277,7 +277,7 @@ pub(crate) unsafe extern "C" fn hsa_code_object_get_symbol_from_name(
     symbol_name: *const c_char,
     symbol: *mut hsa_code_symbol_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_code_object_get_symbol_from_name")
+    crate::runtime::unsupported("hsa_code_object_get_symbol_from_name")
 }
 
 pub(crate) unsafe extern "C" fn hsa_code_object_iterate_symbols(
@@ -291,7 +291,7 @@ pub(crate) unsafe extern "C" fn hsa_code_object_iterate_symbols(
     >,
     data: *mut c_void,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_code_object_iterate_symbols")
+    crate::runtime::unsupported("hsa_code_object_iterate_symbols")
 }
 
 pub(crate) unsafe extern "C" fn hsa_code_object_serialize(
@@ -304,7 +304,7 @@ pub(crate) unsafe extern "C" fn hsa_code_object_serialize(
     serialized_code_object: *mut *mut c_void,
     serialized_code_object_size: *mut usize,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_code_object_serialize")
+    crate::runtime::unsupported("hsa_code_object_serialize")
 }
 
 pub(crate) unsafe extern "C" fn hsa_code_symbol_get_info(
@@ -312,7 +312,7 @@ pub(crate) unsafe extern "C" fn hsa_code_symbol_get_info(
     attribute: hsa_code_symbol_info_t,
     value: *mut c_void,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_code_symbol_get_info")
+    crate::runtime::unsupported("hsa_code_symbol_get_info")
 }
 
 pub(crate) unsafe extern "C" fn hsa_executable_agent_global_variable_define(
@@ -321,7 +321,7 @@ pub(crate) unsafe extern "C" fn hsa_executable_agent_global_variable_define(
     variable_name: *const c_char,
     address: *mut c_void,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_executable_agent_global_variable_define")
+    crate::runtime::unsupported("hsa_executable_agent_global_variable_define")
 }
 
 pub(crate) unsafe extern "C" fn hsa_executable_global_variable_define(
@@ -329,7 +329,7 @@ pub(crate) unsafe extern "C" fn hsa_executable_global_variable_define(
     variable_name: *const c_char,
     address: *mut c_void,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_executable_global_variable_define")
+    crate::runtime::unsupported("hsa_executable_global_variable_define")
 }
 
 pub(crate) unsafe extern "C" fn hsa_executable_load_code_object(
@@ -338,7 +338,7 @@ pub(crate) unsafe extern "C" fn hsa_executable_load_code_object(
     code_object: hsa_code_object_t,
     options: *const c_char,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_executable_load_code_object")
+    crate::runtime::unsupported("hsa_executable_load_code_object")
 }
 
 pub(crate) unsafe extern "C" fn hsa_executable_load_program_code_object(
@@ -347,7 +347,7 @@ pub(crate) unsafe extern "C" fn hsa_executable_load_program_code_object(
     options: *const c_char,
     loaded_code_object: *mut hsa_loaded_code_object_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_executable_load_program_code_object")
+    crate::runtime::unsupported("hsa_executable_load_program_code_object")
 }
 
 pub(crate) unsafe extern "C" fn hsa_executable_readonly_variable_define(
@@ -356,7 +356,7 @@ pub(crate) unsafe extern "C" fn hsa_executable_readonly_variable_define(
     variable_name: *const c_char,
     address: *mut c_void,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_executable_readonly_variable_define")
+    crate::runtime::unsupported("hsa_executable_readonly_variable_define")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_image_clear(
@@ -365,7 +365,7 @@ pub(crate) unsafe extern "C" fn hsa_ext_image_clear(
     data: *const c_void,
     image_region: *const hsa_ext_image_region_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_ext_image_clear")
+    crate::runtime::unsupported("hsa_ext_image_clear")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_image_copy(
@@ -376,7 +376,7 @@ pub(crate) unsafe extern "C" fn hsa_ext_image_copy(
     dst_offset: *const hsa_dim3_t,
     range: *const hsa_dim3_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_ext_image_copy")
+    crate::runtime::unsupported("hsa_ext_image_copy")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_image_create(
@@ -386,7 +386,7 @@ pub(crate) unsafe extern "C" fn hsa_ext_image_create(
     access_permission: hsa_access_permission_t,
     image: *mut hsa_ext_image_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_ext_image_create")
+    crate::runtime::unsupported("hsa_ext_image_create")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_image_create_with_layout(
@@ -399,7 +399,7 @@ pub(crate) unsafe extern "C" fn hsa_ext_image_create_with_layout(
     image_data_slice_pitch: usize,
     image: *mut hsa_ext_image_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_ext_image_create_with_layout")
+    crate::runtime::unsupported("hsa_ext_image_create_with_layout")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_image_data_get_info(
@@ -408,7 +408,7 @@ pub(crate) unsafe extern "C" fn hsa_ext_image_data_get_info(
     access_permission: hsa_access_permission_t,
     image_data_info: *mut hsa_ext_image_data_info_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_ext_image_data_get_info")
+    crate::runtime::unsupported("hsa_ext_image_data_get_info")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_image_data_get_info_with_layout(
@@ -420,11 +420,11 @@ pub(crate) unsafe extern "C" fn hsa_ext_image_data_get_info_with_layout(
     image_data_slice_pitch: usize,
     image_data_info: *mut hsa_ext_image_data_info_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_ext_image_data_get_info_with_layout")
+    crate::runtime::unsupported("hsa_ext_image_data_get_info_with_layout")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_image_destroy(agent: hsa_agent_t, image: hsa_ext_image_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_ext_image_destroy")
+    crate::runtime::unsupported("hsa_ext_image_destroy")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_image_export(
@@ -435,7 +435,7 @@ pub(crate) unsafe extern "C" fn hsa_ext_image_export(
     dst_slice_pitch: usize,
     image_region: *const hsa_ext_image_region_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_ext_image_export")
+    crate::runtime::unsupported("hsa_ext_image_export")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_image_get_capability(
@@ -444,7 +444,7 @@ pub(crate) unsafe extern "C" fn hsa_ext_image_get_capability(
     image_format: *const hsa_ext_image_format_t,
     capability_mask: *mut u32,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_ext_image_get_capability")
+    crate::runtime::unsupported("hsa_ext_image_get_capability")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_image_get_capability_with_layout(
@@ -454,7 +454,7 @@ pub(crate) unsafe extern "C" fn hsa_ext_image_get_capability_with_layout(
     image_data_layout: hsa_ext_image_data_layout_t,
     capability_mask: *mut u32,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_ext_image_get_capability_with_layout")
+    crate::runtime::unsupported("hsa_ext_image_get_capability_with_layout")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_image_import(
@@ -465,14 +465,14 @@ pub(crate) unsafe extern "C" fn hsa_ext_image_import(
     dst_image: hsa_ext_image_t,
     image_region: *const hsa_ext_image_region_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_ext_image_import")
+    crate::runtime::unsupported("hsa_ext_image_import")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_program_add_module(
     program: hsa_ext_program_t,
     module: hsa_ext_module_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_ext_program_add_module")
+    crate::runtime::unsupported("hsa_ext_program_add_module")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_program_create(
@@ -482,11 +482,11 @@ pub(crate) unsafe extern "C" fn hsa_ext_program_create(
     options: *const c_char,
     program: *mut hsa_ext_program_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_ext_program_create")
+    crate::runtime::unsupported("hsa_ext_program_create")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_program_destroy(program: hsa_ext_program_t) -> hsa_status_t {
-    crate::api::unsupported("hsa_ext_program_destroy")
+    crate::runtime::unsupported("hsa_ext_program_destroy")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_program_finalize(
@@ -498,7 +498,7 @@ pub(crate) unsafe extern "C" fn hsa_ext_program_finalize(
     code_object_type: hsa_code_object_type_t,
     code_object: *mut hsa_code_object_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_ext_program_finalize")
+    crate::runtime::unsupported("hsa_ext_program_finalize")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_program_get_info(
@@ -506,7 +506,7 @@ pub(crate) unsafe extern "C" fn hsa_ext_program_get_info(
     attribute: hsa_ext_program_info_t,
     value: *mut c_void,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_ext_program_get_info")
+    crate::runtime::unsupported("hsa_ext_program_get_info")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_program_iterate_modules(
@@ -516,7 +516,7 @@ pub(crate) unsafe extern "C" fn hsa_ext_program_iterate_modules(
     >,
     data: *mut c_void,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_ext_program_iterate_modules")
+    crate::runtime::unsupported("hsa_ext_program_iterate_modules")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_sampler_create(
@@ -524,7 +524,7 @@ pub(crate) unsafe extern "C" fn hsa_ext_sampler_create(
     sampler_descriptor: *const hsa_ext_sampler_descriptor_t,
     sampler: *mut hsa_ext_sampler_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_ext_sampler_create")
+    crate::runtime::unsupported("hsa_ext_sampler_create")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_sampler_create_v2(
@@ -532,12 +532,12 @@ pub(crate) unsafe extern "C" fn hsa_ext_sampler_create_v2(
     sampler_descriptor: *const hsa_ext_sampler_descriptor_v2_t,
     sampler: *mut hsa_ext_sampler_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_ext_sampler_create_v2")
+    crate::runtime::unsupported("hsa_ext_sampler_create_v2")
 }
 
 pub(crate) unsafe extern "C" fn hsa_ext_sampler_destroy(
     agent: hsa_agent_t,
     sampler: hsa_ext_sampler_t,
 ) -> hsa_status_t {
-    crate::api::unsupported("hsa_ext_sampler_destroy")
+    crate::runtime::unsupported("hsa_ext_sampler_destroy")
 }

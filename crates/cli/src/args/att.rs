@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::Args;
 
-use crate::att::DecoderChoice;
+use crate::options::{AttOptions, DecoderChoice, TargetEvents};
 
 /// The SQ counters `--att-activity` streams (rocprofv3's list).
 const ACTIVITY_COUNTERS: &[&str] = &[
@@ -19,9 +19,6 @@ const ACTIVITY_COUNTERS: &[&str] = &[
     "SQ_ACTIVE_INST_SCA",
     "SQ_ACTIVE_INST_MISC",
 ];
-
-/// A target and the SQ events (with SIMD masks) of the streamed counters on it.
-pub(crate) type TargetEvents = (String, Vec<(u32, u32)>);
 
 /// `--att` and the `--att-*` options.
 #[derive(Debug, Default, Args)]
@@ -88,69 +85,6 @@ fn parse_int(s: &str) -> Result<u64, String> {
         None => t.parse(),
     };
     r.map_err(|_| format!("expected an integer (decimal or 0x hex), got '{s}'"))
-}
-
-/// The resolved thread-trace configuration.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct AttOptions {
-    pub(crate) target_cu: u32,
-    pub(crate) se_mask: u32,
-    pub(crate) simd_select: u32,
-    pub(crate) buffer_size: u64,
-    pub(crate) gpu_index: Vec<u32>,
-    pub(crate) serialize_all: bool,
-    /// `(NAME, simd mask)`, upper-cased.
-    pub(crate) perfcounters: Vec<(String, Option<u32>)>,
-    pub(crate) perfcounter_ctrl: Option<u32>,
-    /// Per gfx9 target that has every streamed counter: its SQ events and SIMD masks, in the
-    /// order of `perfcounters` (the interception library programs the agent's list).
-    pub(crate) perf_events: Vec<TargetEvents>,
-    pub(crate) decoder: DecoderChoice,
-}
-
-impl AttOptions {
-    /// Environment for the interception library.
-    pub(crate) fn to_env(&self) -> Vec<(&'static str, String)> {
-        let mut v = vec![
-            ("ROCPROF_RS_ATT", "1".to_string()),
-            ("ROCPROF_RS_ATT_TARGET_CU", self.target_cu.to_string()),
-            ("ROCPROF_RS_ATT_SE_MASK", format!("{:#x}", self.se_mask)),
-            ("ROCPROF_RS_ATT_SIMD_SELECT", format!("{:#x}", self.simd_select)),
-            ("ROCPROF_RS_ATT_BUFFER_SIZE", format!("{:#x}", self.buffer_size)),
-        ];
-        if !self.gpu_index.is_empty() {
-            let l: Vec<String> = self.gpu_index.iter().map(u32::to_string).collect();
-            v.push(("ROCPROF_RS_ATT_GPU_INDEX", l.join(",")));
-        }
-        if self.serialize_all {
-            v.push(("ROCPROF_RS_ATT_SERIALIZE_ALL", "1".into()));
-        }
-        if let Some(ctrl) = self.perfcounter_ctrl {
-            // `gfx942=4:f,26:f;gfx90a=...`: event:simd mask per counter, per target.
-            let per_target: Vec<String> = self
-                .perf_events
-                .iter()
-                .map(|(gfx, ev)| {
-                    let l: Vec<String> = ev.iter().map(|(e, m)| format!("{e}:{m:x}")).collect();
-                    format!("{gfx}={}", l.join(","))
-                })
-                .collect();
-            v.push(("ROCPROF_RS_ATT_PERF_CTRL", ctrl.to_string()));
-            v.push(("ROCPROF_RS_ATT_PERF_EVENTS", per_target.join(";")));
-        }
-        v
-    }
-
-    /// Counter names as ui_output's `counter_names` lists them (`NAME[:mask]`).
-    pub(crate) fn counter_names(&self) -> Vec<String> {
-        self.perfcounters
-            .iter()
-            .map(|(n, m)| match m {
-                Some(m) if *m != 0xF => format!("{n}:{m:x}"),
-                _ => n.clone(),
-            })
-            .collect()
-    }
 }
 
 impl AttArgs {

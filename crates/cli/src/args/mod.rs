@@ -10,11 +10,9 @@ mod collection;
 mod compat;
 pub(crate) mod input;
 mod kernel_filter;
-pub(crate) mod pc_sampling;
+mod pc_sampling;
 mod pmc;
 mod tracing;
-
-pub(crate) use att::AttOptions;
 
 use anyhow::{bail, Result};
 use clap::{Parser, ValueEnum};

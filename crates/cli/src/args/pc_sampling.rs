@@ -8,6 +8,8 @@ use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use rocprof_device::pc_sampling::{accepts, configurations, Method, Unit};
 
+use crate::options::PcSampling;
+
 /// The PC-sampling options.
 #[derive(Debug, Default, Args)]
 pub(crate) struct PcSamplingArgs {
@@ -42,21 +44,6 @@ pub(crate) enum MethodArg {
     Stochastic,
     #[value(name = "host_trap")]
     HostTrap,
-}
-
-/// A validated PC-sampling request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct PcSampling {
-    pub(crate) method: Method,
-    pub(crate) unit: Unit,
-    pub(crate) interval: u64,
-}
-
-impl PcSampling {
-    /// `ROCPROF_RS_PC_SAMPLING` for the interception library.
-    pub(crate) fn env_value(&self) -> String {
-        format!("{},{},{}", self.method.name(), self.unit.name(), self.interval)
-    }
 }
 
 impl PcSamplingArgs {

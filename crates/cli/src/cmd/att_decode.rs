@@ -10,7 +10,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::att::{decode_dir, DecoderChoice, Request};
+use crate::att::{decode_dir, Request};
+use crate::options::DecoderChoice;
 
 /// Decode thread traces (.att + code objects) in DIR into rocprofv3's ui_output directories,
 /// stats CSVs and a hotspot report.

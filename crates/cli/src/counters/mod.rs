@@ -115,7 +115,7 @@ pub(crate) fn database(extra: Option<&std::path::Path>) -> Result<Database> {
     let mut db = Database::builtin().clone();
     let Some(path) = extra else { return Ok(db) };
     let text = std::fs::read_to_string(path).with_context(|| format!("reading -E file {}", path.display()))?;
-    let doc = crate::args::input::yaml_to_json(&text, path)?;
+    let doc = crate::yaml::yaml_to_json(&text, path)?;
     let bad = |what: &str| RequestError(format!("-E file {}: {what}", path.display()));
     let counters = doc
         .get("rocprofiler-sdk")

@@ -124,7 +124,7 @@ fn check(db: &Path, dir: &Path, want: [Want; 4]) {
 }
 
 #[test]
-fn issue_14_truncated_and_bit_flipped_databases_are_one_line_errors() {
+fn truncated_and_bit_flipped_databases_are_one_line_errors() {
     let dir = scratch("hostile-bytes");
     let base = base_db(&dir);
     let all = |t| [Want::Error(t); 4];
@@ -142,7 +142,7 @@ fn issue_14_truncated_and_bit_flipped_databases_are_one_line_errors() {
 }
 
 #[test]
-fn issue_14_foreign_databases_and_missing_columns_are_one_line_errors() {
+fn foreign_databases_and_missing_columns_are_one_line_errors() {
     let dir = scratch("hostile-foreign");
     let base = base_db(&dir);
     let foreign = dir.join("customers.db");
@@ -179,7 +179,7 @@ fn issue_14_foreign_databases_and_missing_columns_are_one_line_errors() {
 }
 
 #[test]
-fn issue_14_wrong_types_nulls_and_huge_values_are_read_or_refused_in_one_line() {
+fn wrong_types_nulls_and_huge_values_are_read_or_refused_in_one_line() {
     let dir = scratch("hostile-values");
     let base = base_db(&dir);
     let wrong_types = hostile(&base, &dir, "wrong_types", |c| {
@@ -231,7 +231,7 @@ fn issue_14_wrong_types_nulls_and_huge_values_are_read_or_refused_in_one_line() 
 }
 
 #[test]
-fn issue_14_duplicate_ids_and_dangling_references_are_read_or_refused_in_one_line() {
+fn duplicate_ids_and_dangling_references_are_read_or_refused_in_one_line() {
     let dir = scratch("hostile-ids");
     let base = base_db(&dir);
     // Every dispatch twice, under the same ids (a view over the session's table, twice).
@@ -270,7 +270,7 @@ fn issue_14_duplicate_ids_and_dangling_references_are_read_or_refused_in_one_lin
 /// change that breaks them shows up in the suite: every reader succeeds on a sound database, and
 /// the `-i` files of `fixtures/inputs` give their number of jobs.
 #[test]
-fn issue_14_the_fuzz_targets_entry_points_run_real_inputs() {
+fn the_fuzz_targets_entry_points_run_real_inputs() {
     let dir = scratch("fuzz-entry-points");
     let db = base_db(&dir);
     let codes = rocprof_cli::fuzzing::rocpd_readers(&db, &dir);

@@ -236,8 +236,8 @@ fn soak_rss_kib(out: &crate::support::Run) -> i64 {
 /// ROCr (hsa-sim leaked ~18 KB per cycle: 8.0 MB after 200 cycles, 40.3 MB after 2,000). Bound: 2,000
 /// cycles stay within 1 MiB of 200 cycles (measured: equal to within a page or two).
 #[test]
-fn issue_14_executable_load_unload_cycles_hold_memory_flat() {
-    let Some(stage) = stage("issue_14_executable_load_unload_cycles_hold_memory_flat") else { return };
+fn executable_load_unload_cycles_hold_memory_flat() {
+    let Some(stage) = stage("executable_load_unload_cycles_hold_memory_flat") else { return };
     let rss = |cycles: &str| {
         let mut cmd = fixture(&stage, "soak", Some("gfx942"));
         cmd.args(["1", "1", "0", cycles]);
@@ -256,8 +256,8 @@ fn issue_14_executable_load_unload_cycles_hold_memory_flat() {
 /// ROCr (hsa-sim leaked every queue, ~525 KiB per cycle with its rings: 107 MB after 200 cycles,
 /// 1.03 GB after 2,000). Bound: 2,000 cycles stay within 1 MiB of 200 cycles.
 #[test]
-fn issue_14_queue_create_destroy_cycles_hold_memory_flat() {
-    let Some(stage) = stage("issue_14_queue_create_destroy_cycles_hold_memory_flat") else { return };
+fn queue_create_destroy_cycles_hold_memory_flat() {
+    let Some(stage) = stage("queue_create_destroy_cycles_hold_memory_flat") else { return };
     let rss = |cycles: &str| {
         let mut cmd = fixture(&stage, "soak", Some("gfx942"));
         cmd.args(["1", "1", "0", "0", "--queue-cycles", cycles]);
