@@ -143,6 +143,25 @@ const ROCSPARSE_LEVEL1: Sample = Sample {
     data: Some((&ROCSPARSE_DATA, &["axpyi", "doti", "gthr", "sctr"])),
 };
 
+/// rocSPARSE level 2: two `quick` cases each of csrmv (adaptive and stream), bsrmv, coomv, and the
+/// triangular solves csrsv and bsrsv.
+const ROCSPARSE_LEVEL2: Sample = Sample {
+    package: "librocsparse1-tests",
+    program: "/usr/libexec/rocm/librocsparse1-tests/rocsparse-test",
+    filter: "quick/csrmv.level2/f32_r_100_142_1_0_n1_0_CT_1b_zero_L_csradaptive_0:\
+             quick/csrmv.level2/f32_r_10_33_1_0_n1_0_T_0b_rand_L_csrstream_0:\
+             quick/bsrmv.level2/f32_r_10_33_1_0_n1_0_row_8_NT_0b_rand_0_t2:\
+             quick/bsrmv.level2/f32_r_10_842_1_0_n1_0_row_28_NT_0b_rand_0_t2:\
+             quick/coomv.level2/f32_r_10_33_sorted_1_0_n1_0_T_1b_zero_0:\
+             quick/coomv.level2/f32_r_10_33_sorted_1_0_n1_0_CT_1b_rand_0:\
+             quick/bsrsv.level2/f32_r_50_1_0_row_2_NT_UD_U_reuse_auto_0b_rand_0:\
+             quick/bsrsv.level2/f32_r_50_1_0_row_9_T_UD_U_reuse_auto_0b_rand_0:\
+             quick/csrsv.level2/f32_r_50_1_0_CT_ND_U_reuse_auto_0b_rand_0:\
+             quick/csrsv.level2/f32_r_50_1_0_NT_UD_U_reuse_auto_1b_rand_0",
+    at_least: 10,
+    data: Some((&ROCSPARSE_DATA, &["csrmv", "bsrmv", "coomv", "bsrsv", "csrsv"])),
+};
+
 /// rocSPARSE level 3 and the tridiagonal solver: one `quick` case each of csrmm, spmm (CSR), sddmm
 /// (COO) and gtsv.
 const ROCSPARSE_LEVEL3: Sample = Sample {
@@ -291,6 +310,14 @@ fn rocsparse_level1_passes_amds_quick_suite_on_gfx1100() {
 #[test]
 fn rocsparse_level1_passes_amds_quick_suite_on_gfx90a() {
     run_sample("rocsparse_level1_passes_amds_quick_suite_on_gfx90a", &ROCSPARSE_LEVEL1, "gfx90a");
+}
+
+#[test]
+fn rocsparse_level2_passes_amds_quick_suite_on_gfx1100_and_gfx90a() {
+    let test = "rocsparse_level2_passes_amds_quick_suite_on_gfx1100_and_gfx90a";
+    for gpu in ["gfx1100", "gfx90a"] {
+        run_sample(test, &ROCSPARSE_LEVEL2, gpu);
+    }
 }
 
 #[test]
