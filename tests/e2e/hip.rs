@@ -90,3 +90,50 @@ fn roctx_threads_runs_with_the_noop_roctx_library_and_under_the_profiler() {
     assert!(p.run.status.success(), "roctx_threads under rocprof-rs:\n{}", p.run.transcript());
     assert_eq!(read_csv(&find_one(&p.out, "kernel_trace.csv")).rows.len(), 12);
 }
+
+/// `host_functions` of the JSON output: the fixture's one `__global__` function, registered by
+/// its module constructor through `__hipRegisterFunction`, becomes a host function of each
+/// `vadd` kernel symbol (AMD's `test_host_functions_json` rules), named as `nm` names the host
+/// stub; HIP's own blit kernels, which no application registers, have none.
+#[test]
+fn hip_registered_kernels_are_host_functions_in_json() {
+    let test = "hip_registered_kernels_are_host_functions_in_json";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.hip_fixture("hip_trace_app", test) else { return };
+    let nm = std::process::Command::new("nm").arg(&app).output().expect("nm");
+    let nm = String::from_utf8_lossy(&nm.stdout);
+    // The host stub carries the device function's mangled name (`_Z4vaddPKfS1_Pfi`).
+    let mangled: Vec<&str> =
+        nm.lines().filter_map(|l| l.split_whitespace().nth(2)).filter(|s| s.starts_with("_Z4vadd")).collect();
+    assert_eq!(mangled.len(), 1, "one vadd symbol in nm's output:\n{nm}");
+    let out = rocprof_e2e::scratch("host-functions");
+    let _cleanup = rocprof_e2e::ScratchGuard(out.clone());
+    let out_s = out.display().to_string();
+    let run = rocprof_e2e::profile(
+        &stage,
+        &["--simulate", "gfx90a", "--kernel-trace", "--output-format", "json", "-d", &out_s],
+        &app,
+        &["1"],
+        &[],
+    );
+    assert!(run.status.success(), "{}", run.transcript());
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(find_one(&out, "results.json")).unwrap()).unwrap();
+    let data = &doc["rocprofiler-sdk-tool"][0];
+    let syms = data["kernel_symbols"].as_array().unwrap();
+    let hf = data["host_functions"].as_array().unwrap();
+    let real: Vec<&serde_json::Value> = hf.iter().filter(|h| h["host_function_id"] != 0).collect();
+    let vadd_symbols = syms.iter().filter(|s| s["truncated_kernel_name"] == "vadd").count();
+    assert!(vadd_symbols > 0, "no vadd symbol: {syms:?}");
+    assert_eq!(real.len(), vadd_symbols, "one host function per vadd symbol: {hf:?}");
+    for h in real {
+        let kid = h["kernel_id"].as_u64().unwrap() as usize;
+        assert!(kid > 0 && kid <= syms.len());
+        let coid = h["code_object_id"].as_u64().unwrap() as usize;
+        assert!(coid > 0 && coid <= data["code_objects"].as_array().unwrap().len());
+        assert_eq!(h["truncated_host_function_name"], syms[kid]["truncated_kernel_name"]);
+        assert_eq!(h["device_function"], mangled[0]);
+        assert_eq!(syms[kid]["kernel_name"], format!("{}.kd", mangled[0]));
+        assert_ne!(h["host_function"]["handle"], 0);
+    }
+}

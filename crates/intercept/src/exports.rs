@@ -3,14 +3,14 @@
 //! callbacks. Each is a one-line trampoline through [`ffi_guard`] into safe(r) Rust; on a panic
 //! the guard disables the tool and calls the original function instead.
 
-use std::ffi::c_void;
+use std::ffi::{c_char, c_int, c_void};
 
 use rocprof_hsa_sys::*;
 
 use crate::guard::ffi_guard;
 use rocprof_model::MemoryAllocationOp;
 
-use crate::{code_object, load, memory, queue, register, scratch, state};
+use crate::{code_object, host_functions, load, memory, queue, register, scratch, state};
 
 /// Tool priority for ROCr 5.3+ auto-discovery of preloaded tools (hsa-abi.md §1.4). The CLI also
 /// names the library in `HSA_TOOLS_LIB`, which is required on 5.2; the runtime loads it once.
@@ -63,6 +63,83 @@ static CONSTRUCTOR: extern "C" fn() = constructor;
 
 extern "C" fn constructor() {
     ffi_guard("library constructor", || (), load::early_init)
+}
+
+/// Interposes HIP's `__hipRegisterFunction` (the application's module constructor calls it once
+/// per kernel through its PLT, which reaches this preloaded library first): the registration is
+/// recorded ([`host_functions`]) and HIP's own function, found with `dlsym(RTLD_NEXT)`, runs with
+/// the same arguments. Without a HIP after us nothing is called.
+///
+/// # Safety
+/// HIP's `__hipRegisterFunction` contract: `device_function` NUL-terminated, the five pointers
+/// NULL or valid.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn __hipRegisterFunction(
+    modules: *mut c_void,
+    host_function: *const c_void,
+    device_function: *mut c_char,
+    device_name: *const c_char,
+    thread_limit: u32,
+    tid: *mut c_void,
+    bid: *mut c_void,
+    block_dim: *mut c_void,
+    grid_dim: *mut c_void,
+    w_size: *mut c_int,
+) {
+    let call_hip = || {
+        let f = host_functions::original();
+        if f != 0 {
+            // SAFETY: `f` is HIP's `__hipRegisterFunction` (dlsym by name), called with the
+            // caller's arguments unchanged.
+            unsafe {
+                let f: unsafe extern "C" fn(
+                    *mut c_void,
+                    *const c_void,
+                    *mut c_char,
+                    *const c_char,
+                    u32,
+                    *mut c_void,
+                    *mut c_void,
+                    *mut c_void,
+                    *mut c_void,
+                    *mut c_int,
+                ) = std::mem::transmute::<usize, _>(f);
+                f(
+                    modules,
+                    host_function,
+                    device_function,
+                    device_name,
+                    thread_limit,
+                    tid,
+                    bid,
+                    block_dim,
+                    grid_dim,
+                    w_size,
+                )
+            }
+        }
+    };
+    ffi_guard("__hipRegisterFunction", call_hip, || {
+        // SAFETY: the pointers are NULL or valid (the caller's contract).
+        let reg = unsafe {
+            host_functions::Registration {
+                host_function: host_function as u64,
+                modules: modules as u64,
+                thread_limit,
+                dims: [
+                    host_functions::dim3_at(tid),
+                    host_functions::dim3_at(bid),
+                    host_functions::dim3_at(block_dim),
+                    host_functions::dim3_at(grid_dim),
+                ],
+                workgroup_size: if w_size.is_null() { 0 } else { w_size.read_unaligned() as i64 as u64 },
+            }
+        };
+        // SAFETY: NUL-terminated or NULL (the caller's contract).
+        host_functions::register(&reg, unsafe { host_functions::name_bytes(device_function) });
+        call_hip()
+    })
 }
 
 /// Called by the runtime during the final `hsa_shut_down`.

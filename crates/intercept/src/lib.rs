@@ -47,6 +47,7 @@ pub mod exports;
 pub mod fault;
 pub mod guard;
 pub mod hip;
+pub mod host_functions;
 pub mod hsa_api;
 pub mod kernel_map;
 pub mod kokkosp;

@@ -215,6 +215,7 @@ fn create_capture(o: Option<&Originals>, trace_kernels: bool) -> Option<&'static
         attach_runtime(g, o, &found, trace_kernels);
     }
     register_process_hooks();
+    crate::host_functions::flush();
     diag!(
         Level::Info,
         "capturing to {} ({} agents{})",

@@ -205,6 +205,8 @@ pub enum RecordKind {
     PcSample = 18,
     /// [`PcSampleDispatchRecord`].
     PcSampleDispatch = 19,
+    /// [`HostFunctionRecord`].
+    HostFunction = 20,
 }
 
 impl RecordKind {
@@ -229,6 +231,7 @@ impl RecordKind {
             17 => Self::ClockSync,
             18 => Self::PcSample,
             19 => Self::PcSampleDispatch,
+            20 => Self::HostFunction,
             _ => return None,
         })
     }
@@ -918,5 +921,7 @@ pub fn sgpr_count(gfx: &str, rsrc1: u32) -> u32 {
 #[cfg(test)]
 mod tests;
 
-// After `fixed_record!`, which it uses.
+// After `fixed_record!`, which they use.
+pub mod host_function;
 pub mod pcsamp;
+pub use host_function::HostFunctionRecord;

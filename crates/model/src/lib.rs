@@ -16,6 +16,7 @@ pub mod api;
 pub mod capture;
 pub mod counters;
 pub mod health;
+pub mod host_function;
 pub mod kernel_filter;
 pub mod memory;
 pub mod records;
@@ -24,6 +25,7 @@ mod trace;
 
 pub use api::{ApiCall, ApiDomain, ApiFamily, Correlation};
 pub use health::{BufferPolicy, LossReason, Losses, RunHealth};
+pub use host_function::HostFunction;
 pub use memory::*;
 pub use records::*;
 pub use stream::{Chain, Record, RecordSource, SourceError};

@@ -27,6 +27,7 @@
 use crate::api::ApiCall;
 use crate::counters::{CounterCollection, CounterInfo, PmcGroup, PmcOutput};
 use crate::health::RunHealth;
+use crate::host_function::HostFunction;
 use crate::memory::{MemoryAllocation, MemoryCopy, ScratchMemory};
 use crate::records::{Agent, CodeObject, KernelDispatch, KernelSymbol, Queue, SessionMeta, StringTable};
 
@@ -47,6 +48,8 @@ pub enum Record {
     CodeObject(CodeObject),
     /// A kernel symbol.
     KernelSymbol(KernelSymbol),
+    /// A HIP host function matched to a kernel symbol (after that symbol).
+    HostFunction(HostFunction),
     /// A kernel dispatch.
     KernelDispatch(KernelDispatch),
     /// The health of the process's run (records written, losses by reason, overhead): the last
@@ -81,6 +84,7 @@ impl Record {
             Self::Queue(_) => "queue",
             Self::CodeObject(_) => "code_object",
             Self::KernelSymbol(_) => "kernel_symbol",
+            Self::HostFunction(_) => "host_function",
             Self::KernelDispatch(_) => "kernel_dispatch",
             Self::RunHealth(_) => "run_health",
             Self::PmcGroup(_) => "pmc_group",
@@ -109,6 +113,7 @@ impl Record {
             | Self::Queue(_)
             | Self::CodeObject(_)
             | Self::KernelSymbol(_)
+            | Self::HostFunction(_)
             | Self::RunHealth(_)
             | Self::PmcGroup(_)
             | Self::PmcOutput(_)
@@ -133,6 +138,7 @@ impl Record {
             | Self::Queue(_)
             | Self::CodeObject(_)
             | Self::KernelSymbol(_)
+            | Self::HostFunction(_)
             | Self::RunHealth(_)
             | Self::PmcGroup(_)
             | Self::Counter(_) => false,

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use crate::api::ApiCall;
 use crate::counters::{CounterCollection, CounterInfo, PmcGroup, PmcOutput};
 use crate::health::RunHealth;
+use crate::host_function::HostFunction;
 use crate::memory::{MemoryAllocation, MemoryCopy, ScratchMemory};
 use crate::records::{
     format_kernel_name, truncate_kernel_name, Agent, AgentId, CodeObject, CodeObjectId, KernelDispatch, KernelId,
@@ -31,6 +32,8 @@ pub struct Trace {
     pub code_objects: Vec<CodeObject>,
     /// Kernel symbols.
     pub kernel_symbols: Vec<KernelSymbol>,
+    /// HIP host functions matched to kernel symbols.
+    pub host_functions: Vec<HostFunction>,
     /// Kernel dispatches.
     pub dispatches: Vec<KernelDispatch>,
     /// What was written, lost (by reason), and what profiling cost.
@@ -67,6 +70,7 @@ impl Trace {
             .chain(self.queues.iter().cloned().map(Record::Queue))
             .chain(self.code_objects.iter().cloned().map(Record::CodeObject))
             .chain(self.kernel_symbols.iter().cloned().map(Record::KernelSymbol))
+            .chain(self.host_functions.iter().copied().map(Record::HostFunction))
             .chain(self.pmc_groups.iter().map(|g| Record::PmcGroup(Box::new(g.clone()))))
             .chain(self.counters.iter().map(|c| Record::Counter(Box::new(c.clone()))))
             .chain(self.api_calls.iter().cloned().map(Record::ApiCall))
@@ -85,6 +89,7 @@ impl Trace {
             + self.queues.len()
             + self.code_objects.len()
             + self.kernel_symbols.len()
+            + self.host_functions.len()
             + self.pmc_groups.len()
             + self.counters.len()
             + self.dispatches.len()
@@ -121,6 +126,7 @@ impl Trace {
             Record::Queue(q) => self.queues.push(q),
             Record::CodeObject(c) => self.code_objects.push(c),
             Record::KernelSymbol(k) => self.kernel_symbols.push(k),
+            Record::HostFunction(h) => self.host_functions.push(h),
             Record::KernelDispatch(d) => self.dispatches.push(d),
             Record::RunHealth(h) => self.health = *h,
             Record::PmcGroup(g) => self.pmc_groups.push(*g),

@@ -616,13 +616,43 @@ pub(crate) unsafe extern "C" fn hsa_executable_freeze(
     status(|| {
         system()?;
         let e = lookup_executable(executable)?;
-        let mut st = e.state.lock().unwrap_or_else(|e| e.into_inner());
-        if st.frozen {
-            return Err(HSA_STATUS_ERROR_FROZEN_EXECUTABLE);
+        let gpu_code_objects = {
+            let mut st = e.state.lock().unwrap_or_else(|e| e.into_inner());
+            if st.frozen {
+                return Err(HSA_STATUS_ERROR_FROZEN_EXECUTABLE);
+            }
+            st.frozen = true;
+            st.loaded.iter().filter(|l| !l.agent.is_cpu()).count()
+        };
+        for _ in 0..gpu_code_objects {
+            invalidate_code_caches();
         }
-        st.frozen = true;
         Ok(())
     })
+}
+
+/// What ROCr does for each loaded code object of a GPU agent when an executable is frozen
+/// (loader `Segment::Freeze` -> `RegionMemory::Freeze` -> `GpuAgent::InvalidateCodeCaches` ->
+/// `AqlQueue::ExecutePM4` on the utility queue, gfx9+): it creates a completion signal through the
+/// public API (so tools see `hsa_signal_create`), the cache-invalidation packet completes it, it
+/// waits on it (`hsa_signal_wait_scacquire`) and destroys it (`hsa_signal_destroy`), all three
+/// through the API table. The simulated caches need no invalidation: only the signal's life is
+/// modelled, with the same calls.
+fn invalidate_code_caches() {
+    let mut s = hsa_signal_t { handle: 0 };
+    // SAFETY: a valid out-pointer; the exports run through the live table as ROCr's public calls.
+    if unsafe { crate::exports::hsa_signal_create(1, 0, std::ptr::null(), &mut s) } != HSA_STATUS_SUCCESS {
+        return;
+    }
+    if let Ok(sig) = crate::signal::lookup(s) {
+        // The packet's completion (the command processor's write, no API call).
+        sig.store(0);
+    }
+    // SAFETY: `s` is the signal just created, destroyed only below.
+    unsafe {
+        crate::exports::hsa_signal_wait_scacquire(s, HSA_SIGNAL_CONDITION_LT, 1, u64::MAX, HSA_WAIT_STATE_BLOCKED);
+        crate::exports::hsa_signal_destroy(s);
+    }
 }
 
 pub(crate) unsafe extern "C" fn hsa_executable_get_info(

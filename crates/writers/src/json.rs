@@ -16,7 +16,9 @@ use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
 
 use rocprof_model::counters::{CounterCollection, CounterInfo};
-use rocprof_model::{Agent, AgentType, CodeObject, KernelDispatch, KernelId, KernelSymbol, Record, SessionMeta};
+use rocprof_model::{
+    Agent, AgentType, CodeObject, HostFunction, KernelDispatch, KernelId, KernelSymbol, Record, SessionMeta,
+};
 use serde_json::{json, Value};
 
 use crate::host::NodeInfo;
@@ -125,6 +127,7 @@ struct ProcessJson {
     /// (entry 0 and any unused id a blank entry), which AMD's validators index directly.
     code_objects: BTreeMap<u64, Value>,
     kernel_symbols: BTreeMap<u64, Value>,
+    host_functions: BTreeMap<u64, Value>,
     /// Register counts by kernel (`arch_vgpr_count`, `accum_vgpr_count`, `sgpr_count`), which
     /// counter records repeat.
     kernel_regs: HashMap<KernelId, [u32; 3]>,
@@ -299,6 +302,53 @@ fn code_object_json(session: &Session<'_>, c: &CodeObject) -> Value {
         "memory_base": c.memory_base,
         "memory_size": c.memory_size,
     })
+}
+
+/// `sizeof(rocprofiler_callback_tracing_code_object_host_kernel_symbol_register_data_t)` on
+/// x86-64 (callback_tracing.h: seven 8-byte members, `thread_limit`, four 12-byte `dim3`s, then
+/// `workgroup_size` aligned to 8), which rocprofv3 writes as `size`.
+const HOST_FUNCTION_STRUCT_SIZE: u64 = 120;
+
+/// One `host_functions` element, with rocprofv3's keys (its `save()` of the SDK struct plus the
+/// three names).
+fn host_function_json(session: &Session<'_>, h: &HostFunction) -> Value {
+    let s = |id| session.strings.resolve(id);
+    host_function_value(h, [s(h.device_function), s(h.formatted_name), s(h.demangled_name), s(h.truncated_name)])
+}
+
+/// [`host_function_json`] with the names given: device function, formatted, demangled, truncated.
+fn host_function_value(h: &HostFunction, names: [&str; 4]) -> Value {
+    let [device, formatted, demangled, truncated] = names;
+    let dim = |d: [u32; 3]| json!({ "x": d[0], "y": d[1], "z": d[2] });
+    json!({
+        "size": HOST_FUNCTION_STRUCT_SIZE,
+        "host_function_id": h.id,
+        "kernel_id": h.kernel.0,
+        "code_object_id": h.code_object.0,
+        "host_function": { "handle": h.host_function },
+        "modules": { "handle": h.modules },
+        "device_function": device,
+        "thread_limit": h.thread_limit,
+        "thread_ids": dim(h.thread_ids),
+        "block_ids": dim(h.block_ids),
+        "block_dims": dim(h.block_dims),
+        "grid_dims": dim(h.grid_dims),
+        "workgroup_size": h.workgroup_size,
+        "formatted_host_function_name": formatted,
+        "demangled_host_function_name": demangled,
+        "truncated_host_function_name": truncated,
+    })
+}
+
+/// rocprofv3's `host_functions` array (`metadata::get_host_symbols`): indexed by id, element 0
+/// blank, so it has one (blank) element even when no host function was registered.
+fn host_functions_json(by_id: &BTreeMap<u64, Value>) -> Vec<Value> {
+    if by_id.is_empty() {
+        let mut blank = host_function_value(&HostFunction::default(), [""; 4]);
+        blank["size"] = Value::from(0);
+        return vec![blank];
+    }
+    indexed_by_id(by_id)
 }
 
 fn kernel_symbol_json(session: &Session<'_>, k: &KernelSymbol) -> Value {
@@ -514,6 +564,7 @@ impl State {
             agents: Vec::new(),
             code_objects: BTreeMap::new(),
             kernel_symbols: BTreeMap::new(),
+            host_functions: BTreeMap::new(),
             kernel_regs: HashMap::new(),
             counters: Vec::new(),
             dimensions: BTreeMap::new(),
@@ -558,7 +609,7 @@ impl State {
             },
             "code_objects": indexed_by_id(&p.code_objects),
             "kernel_symbols": indexed_by_id(&p.kernel_symbols),
-            "host_functions": [],
+            "host_functions": host_functions_json(&p.host_functions),
         });
         if let Some(h) = p.health {
             head["metadata"]["run_health"] = h;
@@ -633,6 +684,9 @@ impl Writer for JsonWriter {
             Record::KernelSymbol(k) => {
                 p.kernel_symbols.insert(k.id.0, kernel_symbol_json(session, k));
                 p.kernel_regs.insert(k.id, [k.arch_vgpr_count, k.accum_vgpr_count, k.sgpr_count]);
+            }
+            Record::HostFunction(h) => {
+                p.host_functions.insert(h.id, host_function_json(session, h));
             }
             Record::Counter(c) => {
                 let (value, dims) = counter_json(session, c);

@@ -235,6 +235,7 @@ fn body_size_is_plausible(kind: u16, body: usize) -> bool {
         Some(RecordKind::ClockSync) => body == padded(ClockSyncRecord::BODY_SIZE),
         Some(RecordKind::PcSample) => body == padded(super::pcsamp::PcSampleRecord::BODY_SIZE),
         Some(RecordKind::PcSampleDispatch) => body == padded(super::pcsamp::PcSampleDispatchRecord::BODY_SIZE),
+        Some(RecordKind::HostFunction) => body == padded(HostFunctionRecord::BODY_SIZE),
     }
 }
 
@@ -327,6 +328,8 @@ struct Definitions {
     queues: Vec<QueueRecord>,
     code_objects: Vec<CodeObjectLoadRecord>,
     symbols: Vec<KernelSymbolRecord>,
+    /// `__hipRegisterFunction` calls.
+    host_functions: Vec<HostFunctionRecord>,
     pmc_groups: Vec<PmcGroupRecord>,
     /// Clock sync points and operation names.
     activity: activity::ActivityDefs,
@@ -355,6 +358,7 @@ impl Definitions {
             Some(RecordKind::Queue) => self.queues.extend(fixed::<QueueRecord>(body)),
             Some(RecordKind::CodeObjectLoad) => self.code_objects.extend(fixed::<CodeObjectLoadRecord>(body)),
             Some(RecordKind::KernelSymbol) => self.symbols.extend(fixed::<KernelSymbolRecord>(body)),
+            Some(RecordKind::HostFunction) => self.host_functions.extend(fixed::<HostFunctionRecord>(body)),
             Some(RecordKind::PmcGroup) => self.pmc_groups.extend(fixed::<PmcGroupRecord>(body)),
             Some(RecordKind::DispatchEnd) => self.events += 1,
             Some(k @ (RecordKind::PcSample | RecordKind::PcSampleDispatch)) => return self.pc.decode(k, body),
@@ -717,6 +721,7 @@ impl<R: ReadAt> CaptureReader<R> {
             }));
         }
 
+        let mut built = Vec::with_capacity(defs.symbols.len());
         for s in &defs.symbols {
             let gfx = co_agent.get(&s.code_object_id).and_then(|h| agent_name.get(h)).copied().unwrap_or_default();
             let gfx = strings.resolve(gfx).to_owned();
@@ -764,8 +769,11 @@ impl<R: ReadAt> CaptureReader<R> {
             if ev.rename {
                 ev.symbol_records.insert(s.kernel_id, sym.clone());
             }
+            built.push(sym.clone());
             self.out.push_back(Record::KernelSymbol(sym));
         }
+        let host = super::host_function::match_host_functions(&defs.host_functions, &built, strings, string);
+        self.out.extend(host.into_iter().map(Record::HostFunction));
 
         for g in &defs.pmc_groups {
             let counters = strings.resolve(string(g.counters)).split_whitespace().map(str::to_string).collect();
@@ -840,6 +848,7 @@ impl<R: ReadAt> CaptureReader<R> {
                 Some(RecordKind::Queue) => fixed::<QueueRecord>(body).map(drop),
                 Some(RecordKind::CodeObjectLoad) => fixed::<CodeObjectLoadRecord>(body).map(drop),
                 Some(RecordKind::KernelSymbol) => fixed::<KernelSymbolRecord>(body).map(drop),
+                Some(RecordKind::HostFunction) => fixed::<HostFunctionRecord>(body).map(drop),
                 Some(RecordKind::CodeObjectUnload) => fixed::<CodeObjectUnloadRecord>(body).map(drop),
                 Some(RecordKind::Padding) => Some(()),
                 Some(RecordKind::ClockSync) => fixed::<ClockSyncRecord>(body).map(drop),

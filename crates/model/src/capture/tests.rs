@@ -716,3 +716,48 @@ fn register_counts_follow_rocprofiler_sdk() {
     assert_eq!(arch_vgpr_count("gfx950", 5, 3, 0), 24);
     assert_eq!(accum_vgpr_count("gfx950", 5, 3, 0), 0);
 }
+
+#[test]
+fn hip_registrations_become_host_functions_of_the_symbols_they_name() {
+    // Registrations come first (HIP registers in the module constructor), one names no kernel
+    // of the capture, one names the loaded symbol without its `.kd`.
+    let mut recs = Vec::new();
+    push_string_record(&mut recs, 10, b"_Z5otherv");
+    push_record(
+        &mut recs,
+        &HostFunctionRecord { host_function: 0x4000, modules: 0x9000, device_function: 10, ..Default::default() },
+    );
+    push_string_record(&mut recs, 11, b"_Z10vector_addPKfS0_Pfi");
+    push_record(
+        &mut recs,
+        &HostFunctionRecord {
+            host_function: 0x4100,
+            modules: 0x9000,
+            device_function: 11,
+            thread_limit: 7,
+            workgroup_size: 64,
+            ..Default::default()
+        },
+    );
+    let mut file = header_bytes(0, FLAG_CLEAN_EXIT);
+    file.extend(chunk(1, &recs));
+    file.extend(chunk(2, &code_object_and_symbol()));
+    let t = parse_capture(&file).unwrap().trace;
+    assert_eq!(t.host_functions.len(), 1, "{:?}", t.host_functions);
+    let h = &t.host_functions[0];
+    assert_eq!((h.id, h.kernel, h.code_object), (1, KernelId(1), CodeObjectId(1)));
+    assert_eq!((h.host_function, h.modules, h.thread_limit, h.workgroup_size), (0x4100, 0x9000, 7, 64));
+    assert_eq!(t.strings.resolve(h.device_function), "_Z10vector_addPKfS0_Pfi");
+    assert_eq!(t.strings.resolve(h.truncated_name), "vector_add");
+    assert_eq!(t.strings.resolve(h.demangled_name), "vector_add(float const*, float const*, float*, int)");
+    assert_eq!(h.formatted_name, t.kernel_symbols[0].formatted_name);
+    // In the stream, after the symbol it names.
+    let mut src = Trace::source(&t);
+    let mut strings = crate::StringTable::new();
+    let mut kinds = Vec::new();
+    while let Some(r) = src.next_record(&mut strings).unwrap() {
+        kinds.push(r.kind());
+    }
+    let sym = kinds.iter().position(|k| *k == "kernel_symbol").unwrap();
+    assert!(kinds.iter().position(|k| *k == "host_function").unwrap() > sym);
+}
