@@ -168,7 +168,8 @@ fn att_hotspots_of_rocblas_gemms_list_the_executed_mfma_instructions_on_gfx90a()
     for gemm in ["sgemm", "dgemm", "gemm_ex_f16"] {
         let out = scratch("mfma-att");
         let _cleanup = ScratchGuard(out.clone());
-        let cli = ["--att", "--att-decoder", "native", "--kernel-trace", "-f", "csv"];
+        // CU 0: a GEMM of 8 workgroups (gemm_ex_f16's MT64x32) puts none on the default target CU 1.
+        let cli = ["--att", "--att-target-cu", "0", "--att-decoder", "native", "--kernel-trace", "-f", "csv"];
         let r = run_checked(&stage, &root, &app, "gfx90a", &["1", "128", gemm], Some((&cli, &out)));
         let trace = read_csv(&find_one(&out, "kernel_trace.csv"));
         let mut checked = 0;
@@ -186,7 +187,8 @@ fn att_hotspots_of_rocblas_gemms_list_the_executed_mfma_instructions_on_gfx90a()
                 .find(|row| row["Kernel_Name"] == kernel)
                 .unwrap_or_else(|| panic!("{gemm}: {kernel} not in the kernel trace"));
             let num = |c: &str| dispatch[c].parse::<u64>().unwrap();
-            let waves = num("Grid_Size") / num("Workgroup_Size") * num("Workgroup_Size").div_ceil(64);
+            let size = |what: &str| ["X", "Y", "Z"].iter().map(|d| num(&format!("{what}_Size_{d}"))).product::<u64>();
+            let waves = size("Grid") / size("Workgroup") * size("Workgroup").div_ceil(64);
             let per_wave = flops / (2 * m * n * k * b) / waves;
             let dir = stats.with_file_name(
                 stats
