@@ -151,3 +151,72 @@ fn pmc_mfma_counters_of_rocblas_gemms_match_the_gemms_operations_on_gfx90a() {
         assert_eq!(sums["SQ_VALU_MFMA_BUSY_CYCLES"], insts * cycles, "{gemm}: busy cycles of MI{m}x{n}x{k}x{b}");
     }
 }
+
+/// `rocprof-rs --att` on rocBLAS GEMMs on gfx90a: the thread trace of Tensile's kernel (a code object
+/// rocBLAS loads from its `.co` files with `hipModuleLoad`, whose function symbols carry no size) has
+/// traced waves, and its hotspot listing (rocprofv3's `stats_ui_output_*.csv`) holds the kernel's
+/// `v_mfma_*` instructions with hit counts that are the GEMM's: the whole GEMM takes
+/// `2*M*N*K / ops(shape)` matrix instructions (the shape from Tensile's kernel name), spread evenly over
+/// the dispatch's waves (grid and workgroup from the kernel trace), so every traced wave executes
+/// `that / waves` of them.
+#[test]
+fn att_hotspots_of_rocblas_gemms_list_the_executed_mfma_instructions_on_gfx90a() {
+    let test = "att_hotspots_of_rocblas_gemms_list_the_executed_mfma_instructions_on_gfx90a";
+    let Some(stage) = rocprof_e2e::stage(test) else { return };
+    let Some((root, app)) = hip6_fixture(&stage, "hip6_rocblas_gemm", test) else { return };
+    let flops = 2 * 128u64.pow(3);
+    for gemm in ["sgemm", "dgemm", "gemm_ex_f16"] {
+        let out = scratch("mfma-att");
+        let _cleanup = ScratchGuard(out.clone());
+        // CU 0: a GEMM of 8 workgroups (gemm_ex_f16's MT64x32) puts none on the default target CU 1.
+        let cli = ["--att", "--att-target-cu", "0", "--att-decoder", "native", "--kernel-trace", "-f", "csv"];
+        let r = run_checked(&stage, &root, &app, "gfx90a", &["1", "128", gemm], Some((&cli, &out)));
+        let trace = read_csv(&find_one(&out, "kernel_trace.csv"));
+        let mut checked = 0;
+        for stats in rocprof_e2e::find_files(&out, ".csv")
+            .into_iter()
+            .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("stats_ui_output_agent_")))
+        {
+            let csv = read_csv(&stats);
+            // The first row names the kernel (`; <name>`), as rocprofv3's listing does.
+            let Some(kernel) = csv.rows.first().and_then(|r| r["Instruction"].strip_prefix("; ")) else { continue };
+            let Some([m, n, k, b]) = tensile_shape(kernel) else { continue };
+            let dispatch = trace
+                .rows
+                .iter()
+                .find(|row| row["Kernel_Name"] == kernel)
+                .unwrap_or_else(|| panic!("{gemm}: {kernel} not in the kernel trace"));
+            let num = |c: &str| dispatch[c].parse::<u64>().unwrap();
+            let size = |what: &str| ["X", "Y", "Z"].iter().map(|d| num(&format!("{what}_Size_{d}"))).product::<u64>();
+            let waves = size("Grid") / size("Workgroup") * size("Workgroup").div_ceil(64);
+            let per_wave = flops / (2 * m * n * k * b) / waves;
+            let dir = stats.with_file_name(
+                stats
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .trim_start_matches("stats_")
+                    .trim_end_matches(".csv")
+                    .to_string(),
+            );
+            let traced = std::fs::read_dir(&dir)
+                .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+                .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().contains("_wv"))
+                .count() as u64;
+            assert!(traced > 0, "{gemm}: no traced wave of {kernel}:\n{}", r.transcript());
+            let mfma: Vec<(&str, u64)> = csv
+                .rows
+                .iter()
+                .filter(|row| row["Instruction"].starts_with("v_mfma_"))
+                .map(|row| (row["Instruction"].as_str(), row["Hitcount"].parse().unwrap()))
+                .collect();
+            let hits: u64 = mfma.iter().map(|(_, h)| h).sum();
+            assert_eq!(hits, traced * per_wave, "{gemm}: MFMA hits of {traced} traced waves of {kernel}: {mfma:?}");
+            let wanted = format!("{m}x{n}x{k}");
+            assert!(mfma.iter().all(|(i, _)| i.contains(&wanted)), "{gemm}: MI{wanted} expected: {mfma:?}");
+            assert!(r.stdout.contains(kernel), "{gemm}: the hotspot report names {kernel}:\n{}", r.stdout);
+            checked += 1;
+        }
+        assert_eq!(checked, 1, "{gemm}: one traced MFMA kernel expected:\n{}", r.transcript());
+    }
+}

@@ -382,6 +382,9 @@ struct Slot {
     /// Current cycle and the completion cycle of the latest outstanding access (cycle accounting).
     cycle: u64,
     pending: u64,
+    /// The cycle the wave's matrix core is free again: a matrix instruction holds it for its pass
+    /// cycles ([`crate::op::Mfma::cycles`]), and the next one issues no earlier (cycle accounting).
+    matrix_free: u64,
 }
 
 struct Worker<'a> {
@@ -451,8 +454,10 @@ impl<'a> Worker<'a> {
         let waves = items.div_ceil(lanes);
         let private = d.private_segment_size.max(d.descriptor.private_segment_fixed_size);
         while self.slots.len() < waves {
+            let mut wave = Wave::new(d.target.family, lanes, private);
+            wave.fp8_fnuz = d.target.fp8_fnuz;
             self.slots.push(Slot {
-                wave: Wave::new(d.target.family, lanes, private),
+                wave,
                 stats: WaveStats::default(),
                 steps: None,
                 truncated: false,
@@ -462,6 +467,7 @@ impl<'a> Worker<'a> {
                 executed: 0,
                 cycle: 0,
                 pending: 0,
+                matrix_free: 0,
             });
         }
         self.slots.truncate(waves);
@@ -582,6 +588,7 @@ impl<'a> Worker<'a> {
             slot.executed = 0;
             slot.cycle = 0;
             slot.pending = 0;
+            slot.matrix_free = 0;
             slot.truncated = false;
             slot.steps = match self.opts.detail {
                 Some(f) if f(wg, k as u32) => Some(Vec::new()),
@@ -620,6 +627,21 @@ impl<'a> Worker<'a> {
                 stall = (slot.pending - slot.cycle).min(u64::from(u32::MAX)) as u32;
                 slot.cycle = slot.pending;
                 slot.stats.stall_cycles += u64::from(stall);
+            }
+            // A matrix instruction waits until the previous one has left the matrix core (AMD's matrix
+            // instruction calculator: one instruction per "execution cycles"), then holds it as long.
+            let passes = match inst.op {
+                crate::op::Op::Mfma(m) if timing => u64::from(m.cycles),
+                _ => 0,
+            };
+            if passes > 0 {
+                if slot.matrix_free > slot.cycle {
+                    let wait = slot.matrix_free - slot.cycle;
+                    stall = stall.saturating_add(wait.min(u64::from(u32::MAX)) as u32);
+                    slot.stats.stall_cycles += wait;
+                    slot.cycle = slot.matrix_free;
+                }
+                slot.matrix_free = slot.cycle + passes;
             }
             let issued_at = slot.cycle;
             if timing {

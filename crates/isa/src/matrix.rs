@@ -123,6 +123,12 @@ pub enum MfmaTy {
     Bf16,
     /// Signed 8-bit integers in, i32 accumulate (wrapping).
     I8,
+    /// 8-bit floats with 4 exponent and 3 mantissa bits in, f32 accumulate: AMD's FNUZ form (bias 8) on
+    /// gfx94x, OCP's E4M3FN (bias 7) on gfx950 and gfx12 ([`crate::Target::fp8_fnuz`]).
+    Fp8,
+    /// 8-bit floats with 5 exponent and 2 mantissa bits in, f32 accumulate: FNUZ (bias 16) on gfx94x,
+    /// OCP's E5M2 (bias 15) on gfx950 and gfx12.
+    Bf8,
 }
 
 impl MfmaTy {
@@ -132,7 +138,7 @@ impl MfmaTy {
             MfmaTy::F64 => 64,
             MfmaTy::F32 => 32,
             MfmaTy::F16 | MfmaTy::Bf16 => 16,
-            MfmaTy::I8 => 8,
+            MfmaTy::I8 | MfmaTy::Fp8 | MfmaTy::Bf8 => 8,
         }
     }
 
@@ -143,15 +149,47 @@ impl MfmaTy {
             "f16" => MfmaTy::F16,
             "bf16" => MfmaTy::Bf16,
             "i8" => MfmaTy::I8,
+            "fp8" => MfmaTy::Fp8,
+            "bf8" => MfmaTy::Bf8,
             _ => return None,
         })
+    }
+
+    /// The 8-bit float `byte` of this type (Fp8 or Bf8) as f32 (exact): FNUZ (`fnuz`) or OCP encoding.
+    /// FNUZ: 0x80 is NaN, no infinities. OCP E4M3FN: `S.1111.111` is NaN, no infinities; OCP E5M2:
+    /// IEEE-style infinities and NaNs at exponent 31.
+    pub fn f8_to_f32(self, byte: u8, fnuz: bool) -> f32 {
+        let (ebits, mbits) = if self == MfmaTy::Bf8 { (5u32, 2u32) } else { (4, 3) };
+        let bias = (1i32 << (ebits - 1)) - 1 + i32::from(fnuz);
+        let sign = if byte & 0x80 != 0 { -1.0f32 } else { 1.0 };
+        let e = i32::from(byte >> mbits) & ((1 << ebits) - 1);
+        let mant = u32::from(byte) & ((1 << mbits) - 1);
+        if fnuz && byte == 0x80 {
+            return f32::NAN;
+        }
+        if !fnuz {
+            let emax = (1i32 << ebits) - 1;
+            match self {
+                MfmaTy::Fp8 if e == emax && mant == (1 << mbits) - 1 => return f32::NAN,
+                MfmaTy::Bf8 if e == emax && mant != 0 => return f32::NAN,
+                MfmaTy::Bf8 if e == emax => return sign * f32::INFINITY,
+                _ => {}
+            }
+        }
+        let scale = |p: i32| 2f32.powi(p);
+        if e == 0 {
+            sign * mant as f32 * scale(1 - bias - mbits as i32)
+        } else {
+            sign * (1.0 + mant as f32 * scale(-(mbits as i32))) * scale(e - bias)
+        }
     }
 }
 
 impl Mfma {
     /// A `v_mfma_*` mnemonic in either LLVM spelling (gfx908/gfx90a `v_mfma_f32_32x32x1f32`,
     /// `v_mfma_f32_16x16x16bf16_1k`; gfx94x `v_mfma_f32_32x32x1_2b_f32`, `v_mfma_f32_16x16x16_bf16`), or
-    /// `None` for the forms not implemented (xf32, fp8/bf8, gfx950's scaled and f8f6f4 forms, SMFMAC).
+    /// `None` for the forms not implemented (xf32, gfx950's scaled and f8f6f4 forms and four-register
+    /// shapes, SMFMAC).
     pub(crate) fn parse(mnemonic: &str) -> Option<Self> {
         let r = mnemonic.strip_prefix("v_mfma_")?;
         let (out, r) = r.split_once('_')?;
@@ -165,6 +203,7 @@ impl Mfma {
         let rest = &tail[digits..];
         // gfx94x spell the type after an underscore (`..._16x16x16_f16`), gfx908/gfx90a without.
         let rest_is_gfx94x = rest.starts_with('_');
+        let b_ty: MfmaTy;
         let (ty, blocks, kpl) = if let Some(rest) = rest.strip_prefix('_') {
             // gfx94x: `_<B>b_<type>` or `_<type>`; a lane holds `m*k*blocks/64` consecutive k values.
             let (blocks, ty) = match rest.split_once("b_") {
@@ -172,7 +211,16 @@ impl Mfma {
                 None => (1, rest),
             };
             let kpl = usize::from(m) * usize::from(k) * usize::from(blocks) / 64;
-            (MfmaTy::parse(ty)?, blocks, u8::try_from(kpl).ok()?)
+            // fp8/bf8 forms name A's and B's types (`_fp8_bf8`).
+            let (a_ty, bt) = match ty.split_once('_') {
+                Some((a, b)) => (MfmaTy::parse(a)?, Some(MfmaTy::parse(b)?)),
+                None => (MfmaTy::parse(ty)?, None),
+            };
+            if bt.is_some() != matches!(a_ty, MfmaTy::Fp8 | MfmaTy::Bf8) {
+                return None;
+            }
+            b_ty = bt.unwrap_or(a_ty);
+            (a_ty, blocks, u8::try_from(kpl).ok()?)
         } else {
             // gfx908/gfx90a: the type fixes the k values per lane (bf16 without `_1k` packs two in one
             // register; `_1k`, f16 and i8 four), and the blocks follow.
@@ -185,6 +233,7 @@ impl Mfma {
                 _ => return None,
             };
             let blocks = 64 * kpl / (usize::from(m) * usize::from(k));
+            b_ty = ty;
             (ty, u8::try_from(blocks).ok()?, kpl as u8)
         };
         let expect_out = match ty {
@@ -213,9 +262,10 @@ impl Mfma {
             _ => 64,
         };
         let gfx94x = rest_is_gfx94x;
-        let halved = gfx94x && blocks == 1 && matches!(ty, MfmaTy::F16 | MfmaTy::Bf16 | MfmaTy::I8);
+        let halved =
+            gfx94x && blocks == 1 && matches!(ty, MfmaTy::F16 | MfmaTy::Bf16 | MfmaTy::I8 | MfmaTy::Fp8 | MfmaTy::Bf8);
         let cycles = if halved { base / 2 } else { base };
-        Some(Self { m, n, k, blocks, ty, b_ty: ty, kpl, cycles })
+        Some(Self { m, n, k, blocks, ty, b_ty, kpl, cycles })
     }
 
     /// Multiply and add operations of one instruction: `2*M*N*K` per block.
@@ -286,8 +336,9 @@ fn in_position(
     (bit / 32, i + rows * blk + rows * blocks * (kk / kpl), bit % 32)
 }
 
-/// Input types the counters tell apart (`SQ_INSTS_VALU_MFMA_<type>`, `SQ_INSTS_VALU_MFMA_MOPS_<type>`).
-pub const MATRIX_TYPES: [MfmaTy; 5] = [MfmaTy::F16, MfmaTy::Bf16, MfmaTy::F32, MfmaTy::F64, MfmaTy::I8];
+/// Input types the counters tell apart (`SQ_INSTS_VALU_MFMA_<type>`, `SQ_INSTS_VALU_MFMA_MOPS_<type>`;
+/// `Fp8` stands for the counters' `F8`, which count fp8 and bf8 inputs alike).
+pub const MATRIX_TYPES: [MfmaTy; 6] = [MfmaTy::F16, MfmaTy::Bf16, MfmaTy::F32, MfmaTy::F64, MfmaTy::I8, MfmaTy::Fp8];
 
 /// What a wave's MFMA instructions did, for the counters: instructions and operations (`2*M*N*K` per
 /// block, multiply and add counted apart) per input type in [`MATRIX_TYPES`] order, and the matrix
@@ -295,9 +346,9 @@ pub const MATRIX_TYPES: [MfmaTy; 5] = [MfmaTy::F16, MfmaTy::Bf16, MfmaTy::F32, M
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct MatrixStats {
     /// Instructions per type.
-    pub insts: [u64; 5],
+    pub insts: [u64; 6],
     /// Operations per type.
-    pub ops: [u64; 5],
+    pub ops: [u64; 6],
     /// Sum of the instructions' pass cycles.
     pub busy_cycles: u64,
 }
@@ -309,11 +360,21 @@ impl MatrixStats {
     }
 
     /// Counts one executed instruction.
-    pub(crate) fn record(&mut self, m: Mfma) {
-        let t = MATRIX_TYPES.iter().position(|&t| t == m.ty).unwrap_or(0);
+    pub fn record(&mut self, m: Mfma) {
+        let ty = if m.ty == MfmaTy::Bf8 { MfmaTy::Fp8 } else { m.ty };
+        let t = MATRIX_TYPES.iter().position(|&t| t == ty).unwrap_or(0);
         self.insts[t] += 1;
         self.ops[t] += m.ops();
         self.busy_cycles += u64::from(m.cycles);
+    }
+
+    /// Every field times `n` (`n` waves each doing these).
+    pub fn scaled(&self, n: u64) -> MatrixStats {
+        MatrixStats {
+            insts: self.insts.map(|v| v * n),
+            ops: self.ops.map(|v| v * n),
+            busy_cycles: self.busy_cycles * n,
+        }
     }
 
     /// Adds `o`.

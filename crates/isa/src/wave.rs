@@ -49,6 +49,9 @@ pub struct Wave {
     /// Lanes: 32 or 64.
     pub lanes: usize,
     pub(crate) family: Family,
+    /// Matrix instructions read 8-bit floats in AMD's FNUZ formats (the target's
+    /// [`crate::Target::fp8_fnuz`]), else in the OCP formats.
+    pub(crate) fp8_fnuz: bool,
     /// `MODE` hardware register (rounding, denormals).
     pub(crate) mode: u32,
     /// `TRAPSTS`.
@@ -75,6 +78,7 @@ impl Wave {
             scc: false,
             lanes,
             family,
+            fp8_fnuz: false,
             mode: 0,
             trapsts: 0,
             flat_scratch: 0,

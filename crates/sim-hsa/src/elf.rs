@@ -115,6 +115,7 @@ fn err(offset: u64, kind: ElfErrorKind) -> ElfError {
 
 struct Section {
     sh_type: u32,
+    addr: u64,
     offset: u64,
     size: u64,
     link: u32,
@@ -189,6 +190,7 @@ pub(crate) fn parse(data: &[u8]) -> Result<CodeObject, ElfError> {
         let o = shoff + i * shentsize;
         sections.push(Section {
             sh_type: b.u32(o + 4)?,
+            addr: b.u64(o + 16)?,
             offset: b.u64(o + 24)?,
             size: b.u64(o + 32)?,
             link: b.u32(o + 40)?,
@@ -222,8 +224,29 @@ pub(crate) fn parse(data: &[u8]) -> Result<CodeObject, ElfError> {
             });
         }
     }
-    let symbols = if symtab.is_empty() { dynsyms.clone() } else { symtab };
+    let mut symbols = if symtab.is_empty() { dynsyms.clone() } else { symtab };
+    let extents: Vec<(u64, u64)> = sections.iter().map(|s| (s.addr, s.addr.saturating_add(s.size))).collect();
+    size_functions(&mut symbols, &extents);
     Ok(CodeObject { abi_version: abi, e_flags, segments: loads, symbols, dynsyms, relocations })
+}
+
+/// Gives every `STT_FUNC` symbol of size 0 the extent a disassembler gives it: up to the next function
+/// of its section, else to the section's end (`extents`: each section's address range). Kernels assembled
+/// from `.s` files without a `.size` directive have such symbols (rocBLAS's Tensile code objects: every
+/// kernel symbol has size 0); the device model reads a kernel's code through its function's size.
+fn size_functions(symbols: &mut [Symbol], extents: &[(u64, u64)]) {
+    let mut starts: Vec<(u16, u64)> =
+        symbols.iter().filter(|s| s.kind == STT_FUNC && s.shndx != 0).map(|s| (s.shndx, s.value)).collect();
+    starts.sort_unstable();
+    for s in symbols.iter_mut().filter(|s| s.kind == STT_FUNC && s.size == 0 && s.shndx != 0) {
+        let Some(&(start, end)) = extents.get(usize::from(s.shndx)) else { continue };
+        if s.value < start || s.value >= end {
+            continue;
+        }
+        let next = starts.partition_point(|&k| k <= (s.shndx, s.value));
+        let limit = starts.get(next).filter(|k| k.0 == s.shndx).map_or(end, |k| k.1.min(end));
+        s.size = limit - s.value;
+    }
 }
 
 impl CodeObject {
@@ -321,6 +344,29 @@ pub(crate) mod tests {
         assert_eq!(co.flags_v4() & 0xff, 0x4c);
         let names: Vec<_> = co.symbols.iter().map(|s| (s.name.as_str(), s.kind, s.value)).collect();
         assert_eq!(names, [("", 0, 0), ("k.kd", STT_OBJECT, 0x40), ("k", STT_FUNC, 0x100)]);
+    }
+
+    /// Functions without a size (Tensile's assembled kernels) reach the next function of their section or
+    /// the section's end; sized functions, other sections' symbols and labels keep theirs.
+    #[test]
+    fn unsized_functions_reach_the_next_function_or_their_sections_end() {
+        let sym =
+            |name: &str, kind, shndx, value, size| Symbol { name: name.into(), kind, bind: 1, shndx, value, size };
+        let mut syms = vec![
+            sym("b", STT_FUNC, 2, 0x1200, 0),
+            sym("a", STT_FUNC, 2, 0x1000, 0),
+            sym("label", 0, 2, 0x1100, 0),
+            sym("c", STT_FUNC, 2, 0x1300, 0x40),
+            sym("d", STT_FUNC, 2, 0x1400, 0),
+            sym("a.kd", STT_OBJECT, 1, 0x400, 64),
+            sym("other", STT_FUNC, 3, 0x1500, 0),
+        ];
+        size_functions(&mut syms, &[(0, 0), (0x400, 0x500), (0x1000, 0x1480), (0x1480, 0x1480)]);
+        let sizes: Vec<(&str, u64)> = syms.iter().map(|s| (s.name.as_str(), s.size)).collect();
+        assert_eq!(
+            sizes,
+            [("b", 0x100), ("a", 0x200), ("label", 0), ("c", 0x40), ("d", 0x80), ("a.kd", 64), ("other", 0)]
+        );
     }
 
     #[test]

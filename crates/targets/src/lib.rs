@@ -66,6 +66,11 @@ pub struct Target {
     /// Work-item ids arrive packed in v0 (x | y << 10 | z << 20): gfx90a, gfx94x and gfx11+
     /// (LLVM AMDGPUUsage, "Initial Kernel Execution State").
     pub packed_tid: bool,
+    /// The 8-bit floats of matrix instructions (`fp8`/`bf8`) are AMD's FNUZ formats (E4M3 bias 8 and
+    /// E5M2 bias 16, 0x80 the only NaN, no infinities or negative zero): gfx94x. gfx950 and gfx12 use
+    /// the OCP formats (E4M3FN bias 7, E5M2 bias 15); AMD's matrix instruction calculator (`amd_fp8`
+    /// for CDNA3, `fp8` for RDNA4), LLVM's `FP8ConversionInsts`/`FP8ConversionScaleInsts`.
+    pub fp8_fnuz: bool,
     /// Scratch is addressed through architected flat scratch (no private segment buffer or
     /// flat-scratch-init user SGPRs): gfx94x and gfx11+... gfx12.
     pub arch_flat_scratch: bool,

@@ -182,7 +182,7 @@ pub struct WaveWork {
     pub issue_cycles: u64,
     /// Cycles stalled.
     pub stall_cycles: u64,
-    /// Matrix (MFMA) instructions, operations and busy cycles (executed waves only; 0 from the static walk).
+    /// Matrix (MFMA) instructions, operations and busy cycles (the static walk: each of the kernel's once per wave).
     pub matrix: rocprof_isa::MatrixStats,
 }
 
@@ -256,7 +256,7 @@ pub struct Totals {
     pub stall_cycles: u64,
     /// Cycles the unit had at least one wave (for a SE or the dispatch: its busiest CU's).
     pub busy_cycles: u64,
-    /// Matrix (MFMA) instructions, operations and busy cycles (executed waves only; 0 from the static walk).
+    /// Matrix (MFMA) instructions, operations and busy cycles (the static walk: each of the kernel's once per wave).
     pub matrix: rocprof_isa::MatrixStats,
 }
 
@@ -533,7 +533,7 @@ impl DispatchModel {
             valu_active_lanes: k.counts.get(InstClass::Valu) * lanes,
             issue_cycles: timeline.issue_cycles,
             stall_cycles: timeline.stall_cycles,
-            matrix: Default::default(),
+            matrix: k.matrix,
         }
     }
 
@@ -570,7 +570,7 @@ impl DispatchModel {
             issue_cycles: timeline.issue_cycles * waves,
             stall_cycles: timeline.stall_cycles * waves,
             busy_cycles: busy,
-            matrix: Default::default(),
+            matrix: k.matrix.scaled(waves),
         }
     }
 

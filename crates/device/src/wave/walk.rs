@@ -31,6 +31,9 @@ pub struct StaticInstruction {
     pub access_bytes: u16,
     /// The access is a scratch (private segment) access.
     pub scratch: bool,
+    /// Cycles a matrix instruction holds the matrix core (AMD's matrix instruction calculator); 0 for
+    /// every other instruction.
+    pub matrix_cycles: u16,
 }
 
 /// What one wave of a kernel does, from its code alone. Built once per kernel and shared by its
@@ -56,6 +59,8 @@ pub struct KernelProfile {
     pub scratch_write_bytes_per_lane: u64,
     /// Bytes one wave loads through the scalar cache.
     pub scalar_read_bytes: u64,
+    /// One wave's matrix instructions (`v_mfma_*`, decoded by `rocprof-isa`): counts, operations, passes.
+    pub matrix: rocprof_isa::MatrixStats,
 }
 
 /// The cycle-by-cycle shape of one wave of a kernel under a [`CostModel`]: same for every wave of a
@@ -218,7 +223,11 @@ impl KernelProfile {
             scratch_read_bytes_per_lane: 0,
             scratch_write_bytes_per_lane: 0,
             scalar_read_bytes: 0,
+            matrix: rocprof_isa::MatrixStats::default(),
         };
+        // Matrix instructions are told apart by the interpreter's decoder (CDNA only: the counters of
+        // RDNA targets define none for WMMA).
+        let isa_target = if generation == Generation::Gfx9 { rocprof_isa::Target::find(target.name) } else { None };
         let mut off = 0usize;
         while off + 4 <= code.len() {
             let Some((info, class, access, scratch)) = classify(generation, &code[off..]) else { break };
@@ -237,12 +246,22 @@ impl KernelProfile {
                     InstClass::VmemStore | InstClass::FlatStore => p.global_write_bytes_per_lane += b,
                     _ => {}
                 }
+                let mut matrix_cycles = 0;
+                if let (InstClass::Valu, Some(t)) = (class, isa_target) {
+                    if let Ok(rocprof_isa::Inst { op: rocprof_isa::Op::Mfma(m), .. }) =
+                        rocprof_isa::decode(t, &code[off..])
+                    {
+                        p.matrix.record(m);
+                        matrix_cycles = m.cycles;
+                    }
+                }
                 p.instructions.push(StaticInstruction {
                     pc_offset: off as u32,
                     size,
                     class,
                     access_bytes: access,
                     scratch,
+                    matrix_cycles,
                 });
             }
             off += usize::from(size);
@@ -251,19 +270,29 @@ impl KernelProfile {
     }
 
     /// The wave's cycle-by-cycle shape under `costs`: each instruction issues after the previous one
-    /// (its issue cycles), and an `s_waitcnt` first waits until every earlier memory access has
-    /// completed (issue cycle + latency).
+    /// (its issue cycles), an `s_waitcnt` first waits until every earlier memory access has
+    /// completed (issue cycle + latency), and a matrix instruction until the previous one has left the
+    /// matrix core (its pass cycles).
     pub fn timeline(&self, costs: &CostModel) -> WaveTimeline {
         let mut t = 0u64;
         let mut pending = 0u64; // completion cycle of the latest outstanding access
         let mut issue = Vec::with_capacity(self.instructions.len());
         let (mut issue_cycles, mut stall_cycles) = (0u64, 0u64);
+        let mut matrix_free = 0u64; // the cycle the matrix core takes the next instruction
         for i in &self.instructions {
             let mut stall = 0u32;
             if i.class == InstClass::Waitcnt && pending > t {
                 stall = (pending - t).min(u64::from(u32::MAX)) as u32;
                 t = pending;
                 stall_cycles += u64::from(stall);
+            }
+            if i.matrix_cycles > 0 {
+                if matrix_free > t {
+                    stall = stall.saturating_add((matrix_free - t).min(u64::from(u32::MAX)) as u32);
+                    stall_cycles += matrix_free - t;
+                    t = matrix_free;
+                }
+                matrix_free = t + u64::from(i.matrix_cycles);
             }
             issue.push((t, stall));
             let latency = u64::from(costs.latency(i.class));
@@ -341,5 +370,34 @@ mod tests {
         assert_eq!(p.counts.get(InstClass::Waitcnt), 1);
         assert_eq!(p.counts.get(InstClass::Other), 1, "s_endpgm");
         assert_eq!((p.scalar_read_bytes, p.global_read_bytes_per_lane), (16, 4));
+    }
+
+    /// MFMAs in the static walk: counted by type and operations, and timed by their pass cycles (AMD's
+    /// matrix instruction calculator, CDNA2 `v_mfma_f32_16x16x4f32`: 32); a VALU instruction between
+    /// them does not wait for the matrix core. Encodings from llvm-mc-21 (`-mcpu=gfx90a`).
+    #[test]
+    fn mfmas_are_counted_and_hold_the_matrix_core_for_their_passes() {
+        let code = [
+            0x00, 0x80, 0xc5, 0xd3, 0x01, 0x05, 0x02, 0x04, // v_mfma_f32_16x16x4f32 a[0:3], v1, v2, a[0:3]
+            0x04, 0x80, 0xc5, 0xd3, 0x01, 0x05, 0x12, 0x04, // v_mfma_f32_16x16x4f32 a[4:7], v1, v2, a[4:7]
+            0x01, 0x05, 0x06, 0x02, // v_add_f32_e32 v3, v1, v2
+            0x00, 0x00, 0x81, 0xbf, // s_endpgm
+        ];
+        let t = find("gfx90a").unwrap();
+        let p = KernelProfile::from_code(t, &code);
+        assert_eq!(p.counts.get(InstClass::Valu), 3);
+        let f32_at = rocprof_isa::MATRIX_TYPES.iter().position(|&x| x == rocprof_isa::op::MfmaTy::F32).unwrap();
+        assert_eq!(p.matrix.instructions(), 2);
+        assert_eq!(p.matrix.insts[f32_at], 2);
+        assert_eq!(p.matrix.ops[f32_at], 2 * 2 * 16 * 16 * 4);
+        assert_eq!(p.matrix.busy_cycles, 64);
+        let costs = CostModel::new(t, 64);
+        let valu = u64::from(costs.issue(InstClass::Valu));
+        assert!(valu < 32, "a VALU issue is shorter than the MFMA's passes");
+        let tl = p.timeline(&costs);
+        assert_eq!(tl.issue[0], (0, 0));
+        assert_eq!(tl.issue[1], (32, (32 - valu) as u32), "the second MFMA waits for the first's 32 cycles");
+        assert_eq!(tl.issue[2], (32 + valu, 0), "the VALU add issues right after it");
+        assert_eq!(tl.stall_cycles, 32 - valu);
     }
 }

@@ -2,7 +2,7 @@
 //! AMD's matrix instruction calculator ([`Mfma::acc_position`], [`Mfma::a_position`], [`Mfma::b_position`]).
 //!
 //! Implemented: every gfx908/gfx90a/gfx94x `v_mfma_*` with f32, f16, bf16 (both the two-per-register
-//! forms and `_1k`), i8 and f64 inputs, single- and multi-block (`4x4`, `16x16x1`, `32x32x1`, ...), with
+//! forms and `_1k`), i8, f64 and (gfx94x, gfx950) fp8/bf8 inputs in the target's 8-bit float formats, single- and multi-block (`4x4`, `16x16x1`, `32x32x1`, ...), with
 //! the `CBSZ`/`ABID` block broadcast of A and the `BLGP` lane patterns of B. The accumulation order of
 //! the hardware is not documented; each element is `C` followed by the `k` products added with fused
 //! multiply-adds in `k` order, which is exact whenever the products and sums are (the tests use such
@@ -56,6 +56,8 @@ fn read(w: &Wave, base: usize, (r, lane, bit): (usize, usize, usize), ty: MfmaTy
         // bf16 is the high half of an f32.
         MfmaTy::Bf16 => Val::F(f32::from_bits((v & 0xffff) << 16)),
         MfmaTy::I8 => Val::I(i32::from(v as u8 as i8)),
+        // 8-bit floats widen exactly; their products are exact in f32.
+        MfmaTy::Fp8 | MfmaTy::Bf8 => Val::F(ty.f8_to_f32(v as u8, w.fp8_fnuz)),
         MfmaTy::F64 => Val::D(f64::from_bits(u64::from(v) | (u64::from(w.vr(base + r + 1, lane)) << 32))),
     }
 }
@@ -71,6 +73,11 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
     let blgp = i.mods.neg & 7;
     if (cbsz != 0 || abid != 0) && (1usize << cbsz > usize::from(m.blocks) || usize::from(abid) >= 1 << cbsz) {
         return Err(Stop::Invalid(format!("{} with CBSZ {cbsz} ABID {abid} for {} blocks", i.name, m.blocks)));
+    }
+    // AMD's calculator (CDNA3): the fp8/bf8 forms support neither CBSZ/ABID nor BLGP.
+    let f8 = matches!(m.ty, MfmaTy::Fp8 | MfmaTy::Bf8);
+    if f8 && (cbsz | abid | blgp) != 0 {
+        return Err(Stop::Invalid(format!("{} with CBSZ {cbsz} ABID {abid} BLGP {blgp} (not supported)", i.name)));
     }
     if blgp != 0 && m.ty == MfmaTy::F64 {
         return Err(Stop::Invalid(format!("{} with BLGP/negate {blgp} (not supported)", i.name)));
@@ -101,28 +108,58 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
         },
         (None, None) => unreachable!("C is a constant or a register"),
     };
-    for blk in 0..usize::from(m.blocks) {
+    // A and B are read once into row-major arrays (`a[blk][i][k]`, `b[blk][j][k]`: the k values of one
+    // product contiguous), then every element of D is C plus its k products in k order.
+    let blocks = usize::from(m.blocks);
+    let mut av = Vec::with_capacity(blocks * mm * kk);
+    let mut bv = Vec::with_capacity(blocks * nn * kk);
+    for blk in 0..blocks {
         let ablk = cbsz_block(blk, cbsz, abid);
         for ii in 0..mm {
+            for k in 0..kk {
+                av.push(read(w, a, m.a_position(ablk, ii, k), m.ty));
+            }
+        }
+        for j in 0..nn {
+            for k in 0..kk {
+                let (br, bl, bb) = m.b_position(blk, k, j);
+                bv.push(read(w, b, (br, blgp_lane(bl, blgp), bb), m.b_ty));
+            }
+        }
+    }
+    for blk in 0..blocks {
+        for ii in 0..mm {
+            let arow = &av[(blk * mm + ii) * kk..][..kk];
             for j in 0..nn {
+                let bcol = &bv[(blk * nn + j) * kk..][..kk];
                 let (r, lane) = m.acc_position(blk, ii, j);
-                let mut acc = c_elem(w, r, lane);
-                for k in 0..kk {
-                    let x = read(w, a, m.a_position(ablk, ii, k), m.ty);
-                    let (br, bl, bb) = m.b_position(blk, k, j);
-                    let y = read(w, b, (br, blgp_lane(bl, blgp), bb), m.b_ty);
-                    acc = match (acc, x, y) {
-                        (Val::F(c), Val::F(x), Val::F(y)) => Val::F(x.mul_add(y, c)),
-                        (Val::I(c), Val::I(x), Val::I(y)) => Val::I(c.wrapping_add(x.wrapping_mul(y))),
-                        (Val::D(c), Val::D(x), Val::D(y)) => Val::D(x.mul_add(y, c)),
-                        _ => unreachable!("A, B and C of one category"),
-                    };
-                }
-                match acc {
-                    Val::F(v) => out[r][lane] = v.to_bits(),
-                    Val::I(v) => out[r][lane] = v as u32,
-                    Val::D(v) => {
-                        let bits = v.to_bits();
+                match c_elem(w, r, lane) {
+                    Val::F(c) => {
+                        let mut acc = c;
+                        for (x, y) in arow.iter().zip(bcol) {
+                            if let (Val::F(x), Val::F(y)) = (x, y) {
+                                acc = x.mul_add(*y, acc);
+                            }
+                        }
+                        out[r][lane] = acc.to_bits();
+                    }
+                    Val::I(c) => {
+                        let mut acc = c;
+                        for (x, y) in arow.iter().zip(bcol) {
+                            if let (Val::I(x), Val::I(y)) = (x, y) {
+                                acc = acc.wrapping_add(x.wrapping_mul(*y));
+                            }
+                        }
+                        out[r][lane] = acc as u32;
+                    }
+                    Val::D(c) => {
+                        let mut acc = c;
+                        for (x, y) in arow.iter().zip(bcol) {
+                            if let (Val::D(x), Val::D(y)) = (x, y) {
+                                acc = x.mul_add(*y, acc);
+                            }
+                        }
+                        let bits = acc.to_bits();
                         out[r][lane] = bits as u32;
                         out[r + 1][lane] = (bits >> 32) as u32;
                     }

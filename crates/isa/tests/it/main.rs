@@ -14,6 +14,8 @@ mod harness;
 mod llvm;
 mod mfma;
 mod mfma_blocks;
+mod mfma_fp8;
+mod mfma_timing;
 mod salu_gfx12;
 mod scratch_buffer;
 mod scratch_mubuf;
