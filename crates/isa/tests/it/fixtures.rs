@@ -30,7 +30,7 @@ fn vector_add_on_every_target() {
             assert_eq!(c[i], 1.5 * i as f32, "{t}: c[{i}]");
         }
         let lanes = if t.starts_with("gfx9") { 64 } else { 32 };
-        assert_eq!(rec.waves.len(), 1024 / lanes, "{t}: waves");
+        assert_eq!(rec.wave_count(), 1024 / lanes as u64, "{t}: waves");
         assert!(rec.totals.instructions() > 0);
     }
 }
