@@ -16,7 +16,7 @@ use crate::decode::{decode, Inst};
 use crate::exec::{execute, execute_with, handler, Ctx, Flow, Handler, Stop};
 use crate::gws::{Gws, Wait, Workers};
 use crate::memory::{Fault, Memory, PRIVATE_BUFFER_BASE};
-use crate::stats::{Costs, InstClass, Step, WaveRecord, WaveStats};
+use crate::stats::{Costs, InstClass, Step, WaveRecord, WaveStats, WorkgroupRecord};
 use crate::target::{Family, Target};
 use crate::wave::{Wave, MAX_LANES};
 
@@ -222,13 +222,25 @@ impl std::fmt::Display for DispatchError {
 
 impl std::error::Error for DispatchError {}
 
-/// The outcome of a dispatch that ran to the end.
+/// The outcome of a dispatch that ran to the end. Per-wave records are kept only for the waves the run
+/// asked to detail ([`RunOptions::detail`]); every other wave is summed into its workgroup's record.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DispatchRecord {
-    /// One record per wave, in (workgroup, wave) order.
-    pub waves: Vec<WaveRecord>,
+    /// One record per workgroup, in workgroup order.
+    pub workgroups: Vec<WorkgroupRecord>,
+    /// The waves the run detailed (with their steps), in (workgroup, wave) order.
+    pub detailed: Vec<WaveRecord>,
+    /// The counts of the dispatch's first wave (workgroup 0, wave 0).
+    pub first_wave: WaveStats,
     /// Sum over all waves.
     pub totals: WaveStats,
+}
+
+impl DispatchRecord {
+    /// Waves the dispatch ran.
+    pub fn wave_count(&self) -> u64 {
+        self.workgroups.iter().map(|g| u64::from(g.waves)).sum()
+    }
 }
 
 /// Decoded instructions by PC, per thread (no sharing, no locks): each instruction is decoded once per
@@ -722,7 +734,15 @@ impl<'a> Worker<'a> {
         Ok(())
     }
 
-    fn run_workgroup(&mut self, wg: u64, out: &mut Vec<WaveRecord>) -> Result<(), DispatchError> {
+    /// Runs workgroup `wg`; its summed record goes to `groups`, its detailed waves to `detailed`, and
+    /// wave 0's counts to `first` when `wg` is 0.
+    fn run_workgroup(
+        &mut self,
+        wg: u64,
+        groups: &mut Vec<WorkgroupRecord>,
+        detailed: &mut Vec<WaveRecord>,
+        first: &mut Option<WaveStats>,
+    ) -> Result<(), DispatchError> {
         self.setup(wg);
         const SLICE: u64 = 1 << 14;
         loop {
@@ -768,16 +788,24 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        let mut group = WorkgroupRecord { workgroup: wg, ..WorkgroupRecord::default() };
         for (k, s) in self.slots.iter_mut().enumerate() {
-            out.push(WaveRecord {
-                workgroup: wg,
-                wave: k as u32,
-                lanes: s.lanes,
-                stats: s.stats,
-                steps: s.steps.take(),
-                truncated: s.truncated,
-            });
+            group.add_wave(&s.stats, s.lanes);
+            if wg == 0 && k == 0 {
+                *first = Some(s.stats);
+            }
+            if let Some(steps) = s.steps.take() {
+                detailed.push(WaveRecord {
+                    workgroup: wg,
+                    wave: k as u32,
+                    lanes: s.lanes,
+                    stats: s.stats,
+                    steps: Some(steps),
+                    truncated: s.truncated,
+                });
+            }
         }
+        groups.push(group);
         Ok(())
     }
 }
@@ -825,7 +853,8 @@ pub fn run(d: &Dispatch, mem: &dyn Memory, opts: &RunOptions<'_>) -> Result<Disp
     let threads = if opts.co_resident { total as usize } else { opts.threads.clamp(1, 64).min(total as usize) };
     let next = AtomicU64::new(0);
     let failed = AtomicBool::new(false);
-    let results: Mutex<Vec<(u64, Vec<WaveRecord>)>> = Mutex::new(Vec::new());
+    let results: Mutex<Vec<(Vec<WorkgroupRecord>, Vec<WaveRecord>)>> = Mutex::new(Vec::new());
+    let first_wave: Mutex<Option<WaveStats>> = Mutex::new(None);
     let own_gws;
     let gws = match opts.gws {
         Some(g) => g,
@@ -838,7 +867,9 @@ pub fn run(d: &Dispatch, mem: &dyn Memory, opts: &RunOptions<'_>) -> Result<Disp
     let errors: Mutex<Vec<DispatchError>> = Mutex::new(Vec::new());
     let work = || {
         let mut worker = Worker::new(d, mem, opts, gws, &workers);
-        let mut mine: Vec<(u64, Vec<WaveRecord>)> = Vec::new();
+        let mut groups: Vec<WorkgroupRecord> = Vec::new();
+        let mut detailed: Vec<WaveRecord> = Vec::new();
+        let mut first = None;
         loop {
             if failed.load(Ordering::Relaxed) {
                 break;
@@ -847,9 +878,8 @@ pub fn run(d: &Dispatch, mem: &dyn Memory, opts: &RunOptions<'_>) -> Result<Disp
             if wg >= total {
                 break;
             }
-            let mut recs = Vec::new();
-            match worker.run_workgroup(wg, &mut recs) {
-                Ok(()) => mine.push((wg, recs)),
+            match worker.run_workgroup(wg, &mut groups, &mut detailed, &mut first) {
+                Ok(()) => {}
                 Err(e) => {
                     failed.store(true, Ordering::Relaxed);
                     errors.lock().unwrap_or_else(|e| e.into_inner()).push(e);
@@ -857,7 +887,10 @@ pub fn run(d: &Dispatch, mem: &dyn Memory, opts: &RunOptions<'_>) -> Result<Disp
                 }
             }
         }
-        results.lock().unwrap_or_else(|e| e.into_inner()).extend(mine);
+        if first.is_some() {
+            *first_wave.lock().unwrap_or_else(|e| e.into_inner()) = first;
+        }
+        results.lock().unwrap_or_else(|e| e.into_inner()).push((groups, detailed));
         gws.worker_done(&workers);
     };
     if threads == 1 {
@@ -874,14 +907,21 @@ pub fn run(d: &Dispatch, mem: &dyn Memory, opts: &RunOptions<'_>) -> Result<Disp
         errors.sort_by_key(|e| e.workgroup);
         return Err(errors.swap_remove(0));
     }
-    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    results.sort_by_key(|(wg, _)| *wg);
-    let mut rec = DispatchRecord::default();
-    for (_, waves) in results {
-        for w in waves {
-            rec.totals.add(&w.stats);
-            rec.waves.push(w);
-        }
+    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut rec = DispatchRecord {
+        first_wave: first_wave.into_inner().unwrap_or_else(|e| e.into_inner()).unwrap_or_default(),
+        ..DispatchRecord::default()
+    };
+    rec.workgroups.reserve(total as usize);
+    for (groups, detailed) in results {
+        rec.workgroups.extend(groups);
+        rec.detailed.extend(detailed);
+    }
+    // Each thread's lists are in its own order; the record's is the dispatch's, whatever the threads did.
+    rec.workgroups.sort_unstable_by_key(|g| g.workgroup);
+    rec.detailed.sort_unstable_by_key(|w| (w.workgroup, w.wave));
+    for g in &rec.workgroups {
+        rec.totals.add(&g.stats);
     }
     Ok(rec)
 }

@@ -215,3 +215,33 @@ pub struct WaveRecord {
     /// More instructions ran than the detail limit kept.
     pub truncated: bool,
 }
+
+/// What one workgroup's waves did, summed: the device model needs per-CU totals and each workgroup's
+/// longest wave, not a record per wave (a 9920 x 9920 transpose has 1.5 million waves).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WorkgroupRecord {
+    /// Workgroup index in dispatch order (x fastest).
+    pub workgroup: u64,
+    /// Waves it ran.
+    pub waves: u32,
+    /// Work-items over its waves.
+    pub lanes: u64,
+    /// Its waves' counts, summed.
+    pub stats: WaveStats,
+    /// Sum over its waves of [`WaveStats::cycles`].
+    pub wave_cycles: u64,
+    /// The longest of its waves' [`WaveStats::cycles`].
+    pub max_cycles: u64,
+}
+
+impl WorkgroupRecord {
+    /// Adds wave `s` of `lanes` work-items.
+    pub fn add_wave(&mut self, s: &WaveStats, lanes: u32) {
+        self.waves += 1;
+        self.lanes += u64::from(lanes);
+        self.stats.add(s);
+        let c = s.cycles();
+        self.wave_cycles += c;
+        self.max_cycles = self.max_cycles.max(c);
+    }
+}

@@ -336,7 +336,7 @@ pub(crate) fn run(
     let out = match rocprof_isa::run(&d, &mem, &opts) {
         Ok(rec) => {
             STATS.executed.fetch_add(1, Ordering::Relaxed);
-            STATS.waves.fetch_add(rec.waves.len() as u64, Ordering::Relaxed);
+            STATS.waves.fetch_add(rec.wave_count(), Ordering::Relaxed);
             STATS.wave_instructions.fetch_add(rec.totals.instructions(), Ordering::Relaxed);
             for (c, n) in InstClass::ALL.iter().zip(&STATS.by_class) {
                 n.fetch_add(rec.totals.count(*c), Ordering::Relaxed);

@@ -9,7 +9,7 @@
 //! [`Occupancy::workgroups_per_cu`], a round lasting as long as its longest wave, and its waves start at
 //! the round's start. The dispatch's duration follows from its busiest CU, as in the static model.
 
-use rocprof_isa::{Costs, DispatchRecord, RunOptions, WaveRecord};
+use rocprof_isa::{Costs, DispatchRecord, RunOptions, WaveStats};
 
 use super::{
     sum, DetailRequest, DispatchInput, DispatchModel, InstClass, InstCounts, InstructionDetail, Source, Totals,
@@ -45,34 +45,19 @@ pub fn run_options<'a>(
     }
 }
 
-fn work(r: &WaveRecord) -> WaveWork {
+fn work_of(s: &WaveStats) -> WaveWork {
     let mut counts = InstCounts::default();
     for k in InstClass::ALL {
-        counts.add(k, r.stats.count(k));
+        counts.add(k, s.count(k));
     }
     WaveWork {
         instructions: counts,
-        bytes: r.stats.bytes,
-        valu_active_lanes: r.stats.valu_active_lanes,
-        issue_cycles: r.stats.issue_cycles,
-        stall_cycles: r.stats.stall_cycles,
-        matrix: r.stats.matrix,
+        bytes: s.bytes,
+        valu_active_lanes: s.valu_active_lanes,
+        issue_cycles: s.issue_cycles,
+        stall_cycles: s.stall_cycles,
+        matrix: s.matrix,
     }
-}
-
-fn add(t: &mut Totals, w: &WaveWork, lanes: u64, cycles: u64) {
-    t.add(&Totals {
-        waves: 1,
-        lanes,
-        instructions: w.instructions,
-        bytes: w.bytes,
-        valu_active_lanes: w.valu_active_lanes,
-        wave_cycles: cycles,
-        issue_cycles: w.issue_cycles,
-        stall_cycles: w.stall_cycles,
-        matrix: w.matrix,
-        ..Totals::default()
-    });
 }
 
 impl DispatchModel {
@@ -117,32 +102,34 @@ impl DispatchModel {
         let mut per_cu = vec![Totals::default(); m.per_cu.len()];
         // Longest wave of each (CU, round), for the CU's busy time and the waves' start cycles.
         let mut rounds: Vec<Vec<u64>> = vec![Vec::new(); m.per_cu.len()];
-        let mut placed = Vec::with_capacity(rec.waves.len());
         let mut max_wave = 0u64;
-        let mut first = true;
-        for r in &rec.waves {
-            let (cu, _, _, _, j) = m.place_workgroup(r.workgroup);
-            let cycles = r.stats.cycles();
-            max_wave = max_wave.max(cycles);
+        m.full_wave = work_of(&rec.first_wave);
+        for g in &rec.workgroups {
+            let (cu, _, _, _, j) = m.place_workgroup(g.workgroup);
+            max_wave = max_wave.max(g.max_cycles);
             let round = (j / per_wg) as usize;
             let cu = cu as usize;
             if cu < per_cu.len() {
-                let w = work(r);
-                if first {
-                    m.full_wave = w;
-                    first = false;
-                }
-                add(&mut per_cu[cu], &w, u64::from(r.lanes), cycles);
-                if r.wave == 0 {
-                    per_cu[cu].workgroups += 1;
-                }
+                let w = work_of(&g.stats);
+                per_cu[cu].add(&Totals {
+                    waves: u64::from(g.waves),
+                    lanes: g.lanes,
+                    workgroups: u64::from(g.waves > 0),
+                    instructions: w.instructions,
+                    bytes: w.bytes,
+                    valu_active_lanes: w.valu_active_lanes,
+                    wave_cycles: g.wave_cycles,
+                    issue_cycles: w.issue_cycles,
+                    stall_cycles: w.stall_cycles,
+                    matrix: w.matrix,
+                    ..Totals::default()
+                });
                 let rs = &mut rounds[cu];
                 if rs.len() <= round {
                     rs.resize(round + 1, 0);
                 }
-                rs[round] = rs[round].max(cycles);
+                rs[round] = rs[round].max(g.max_cycles);
             }
-            placed.push((cu, round));
         }
         for (cu, totals) in per_cu.iter_mut().enumerate() {
             totals.busy_cycles = rounds[cu].iter().sum();
@@ -161,10 +148,9 @@ impl DispatchModel {
         m.duration_ns = timing::duration_ns(t, m.totals.busy_cycles);
         // Detail: the recorded waves, placed, with their instructions' issue cycles from the round start.
         let mut detail = Vec::new();
-        // Only the recorded waves (those with steps) can be detailed: index just them, not every wave of
-        // a large dispatch.
+        // Only the recorded waves (those with steps) can be detailed: the record keeps just them.
         let index: std::collections::HashMap<(u64, u32), usize> = rec
-            .waves
+            .detailed
             .iter()
             .enumerate()
             .filter(|(_, r)| r.steps.is_some())
@@ -172,13 +158,15 @@ impl DispatchModel {
             .collect();
         for id in m.detail_waves(req) {
             let Some(&k) = index.get(&id) else { continue };
-            let (r, (cu, round)) = (&rec.waves[k], placed[k]);
+            let r = &rec.detailed[k];
+            let (cu, _, _, _, j) = m.place_workgroup(r.workgroup);
+            let (cu, round) = (cu as usize, (j / per_wg) as usize);
             let Some(steps) = &r.steps else { continue };
             let Some(mut wave) = m.wave_in(&grid, r.workgroup, r.wave) else { continue };
             let start: u64 = rounds.get(cu).map_or(0, |rs| rs[..round.min(rs.len())].iter().sum());
             wave.start_cycle = start;
             wave.end_cycle = start + r.stats.cycles();
-            wave.work = work(r);
+            wave.work = work_of(&r.stats);
             let instructions = steps
                 .iter()
                 .take(req.max_instructions_per_wave)
@@ -274,7 +262,7 @@ mod tests {
         assert_eq!(m.source, Source::Executed);
         let all = Unit::Cus(0..m.target.compute_units);
         let count = |c: InstClass| rec.totals.count(c);
-        assert_eq!(event_value(&m, "SQ_WAVES", &all), rec.waves.len() as u64);
+        assert_eq!(event_value(&m, "SQ_WAVES", &all), rec.wave_count());
         assert_eq!(event_value(&m, "SQ_INSTS", &all), rec.totals.instructions());
         assert_eq!(event_value(&m, "SQ_INSTS_VALU", &all), count(InstClass::Valu));
         assert_eq!(event_value(&m, "SQ_INSTS_SALU", &all), count(InstClass::Salu));
@@ -309,8 +297,11 @@ mod tests {
         for d in &m.detail {
             assert_eq!(d.wave.placement.se, 0);
             assert_eq!(d.wave.placement.cu_in_se, 0);
-            let r =
-                rec.waves.iter().find(|r| (r.workgroup, r.wave) == (d.wave.workgroup, d.wave.wave_in_group)).unwrap();
+            let r = rec
+                .detailed
+                .iter()
+                .find(|r| (r.workgroup, r.wave) == (d.wave.workgroup, d.wave.wave_in_group))
+                .unwrap();
             assert_eq!(d.instructions.len() as u64, r.stats.instructions());
             assert!(!d.truncated);
             // Issue cycles never go backwards and the first instruction is the kernel's entry.

@@ -51,7 +51,7 @@ fn a_grid_barrier_completes_when_every_workgroup_is_resident() {
     let Some((d, mem)) = barrier_dispatch() else { return };
     let opts = RunOptions { threads: 1, co_resident: true, ..RunOptions::default() };
     let rec = run(&d, &mem, &opts).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(rec.waves.len(), GROUPS as usize);
+    assert_eq!(rec.wave_count(), u64::from(GROUPS));
     let out = mem.get(COUNTER + 256, 256 * GROUPS as usize).unwrap();
     for (k, w) in out.chunks(4).enumerate() {
         assert_eq!(u32::from_le_bytes(w.try_into().unwrap()), GROUPS * 64, "work-item {k} left before all arrived");

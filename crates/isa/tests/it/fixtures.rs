@@ -30,7 +30,7 @@ fn vector_add_on_every_target() {
             assert_eq!(c[i], 1.5 * i as f32, "{t}: c[{i}]");
         }
         let lanes = if t.starts_with("gfx9") { 64 } else { 32 };
-        assert_eq!(rec.waves.len(), 1024 / lanes, "{t}: waves");
+        assert_eq!(rec.wave_count(), 1024 / lanes as u64, "{t}: waves");
         assert!(rec.totals.instructions() > 0);
     }
 }
@@ -98,5 +98,43 @@ fn saxpy_fill_and_block_sum_on_every_target() {
         let lds = rec.totals.bytes.lds_read + rec.totals.bytes.lds_write;
         assert!(lds > 0, "{t}: LDS traffic is counted");
         assert!(rec.totals.count(rocprof_isa::InstClass::Barrier) > 0, "{t}: barriers are counted");
+    }
+}
+
+/// Workgroups spread over host threads give the results and the record of one thread: block_sum (LDS
+/// tree reduction with barriers, no atomics, no two workgroups touching one output) over 300 workgroups
+/// on 1, 2 and 4 threads, each output checked against a host sum, and the records (per-workgroup counts,
+/// bytes, totals) identical whatever the thread count.
+#[test]
+fn block_sum_on_one_and_several_threads_gives_the_same_results_and_record() {
+    for t in ["gfx90a", "gfx1100"] {
+        let groups = 300usize;
+        let n = 256 * groups - 100;
+        let input: Vec<f32> = (0..n).map(|i| ((i * 7) % 31) as f32 - 15.0).collect();
+        let want: Vec<f32> = (0..groups).map(|g| input[g * 256..((g + 1) * 256).min(n)].iter().sum()).collect();
+        let mut first: Option<rocprof_isa::DispatchRecord> = None;
+        for threads in [1, 2, 4] {
+            let k = load(&fixture(&format!("block_sum-{t}.co")), "block_sum");
+            let (pin, pout) = (DATA, DATA + 0x10_0000);
+            k.mem.map(pin, f32_bytes(&input));
+            k.mem.map(pout, vec![0xff; 4 * groups]);
+            let mut args = pin.to_le_bytes().to_vec();
+            args.extend_from_slice(&pout.to_le_bytes());
+            args.extend_from_slice(&(n as u32).to_le_bytes());
+            let (grid, wg) = ([256 * groups as u32, 1, 1], [256, 1, 1]);
+            let d = k.dispatch(grid, wg, 0, kernarg_v5(&args, grid, wg));
+            let rec = k.run(&d, threads).unwrap_or_else(|e| panic!("{t} on {threads} threads: {e}"));
+            let out = k.read_f32(pout, groups);
+            for g in 0..groups {
+                assert_eq!(out[g].to_bits(), want[g].to_bits(), "{t} on {threads} threads: out[{g}]");
+            }
+            assert_eq!(rec.workgroups.len(), groups, "{t}: one record per workgroup");
+            assert!(rec.workgroups.windows(2).all(|w| w[0].workgroup + 1 == w[1].workgroup), "{t}: in order");
+            assert!(rec.detailed.is_empty(), "{t}: no wave was asked for detail");
+            match &first {
+                None => first = Some(rec),
+                Some(one) => assert_eq!(&rec, one, "{t}: the record on {threads} threads is the one of 1 thread"),
+            }
+        }
     }
 }

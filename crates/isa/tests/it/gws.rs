@@ -94,7 +94,7 @@ fn gws_barrier_lets_no_wave_on_before_every_wave_of_the_grid_arrived_twice() {
     let Some((d, mem)) = dispatch(&two_rounds(), GROUPS, ITEMS) else { return };
     let opts = RunOptions { threads: 1, co_resident: true, gws: Some(&gws), ..RunOptions::default() };
     let rec = run(&d, &mem, &opts).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(rec.waves.len(), WAVES as usize);
+    assert_eq!(rec.wave_count(), u64::from(WAVES));
     let n = (GROUPS * ITEMS) as usize;
     let first = words(&mem, BUF + 256, n);
     let second = words(&mem, BUF + 256 + 4 * n as u64, n);
