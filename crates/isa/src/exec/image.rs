@@ -7,12 +7,15 @@
 //! the swizzle's constant 1 is 1.0 for float-valued formats and 1 for integer ones. Stores convert back with
 //! round-to-nearest-even and saturation for the normalized formats and keep the low bits of integers.
 //!
-//! Filtering: with normalized coordinates the texel-space coordinate is `s * size`; point sampling takes
-//! texel `floor(u)`; bilinear sampling blends texels `floor(u - 0.5)` and the next with weight
-//! `frac(u - 0.5)`. The hardware computes the weights in fixed point with 8 fractional bits (the
-//! precision the ISA guides and CUDA's programming guide give for texture filtering), which the interpreter
-//! reproduces by rounding each weight to a multiple of 1/256 before blending in f32. Integer formats are
-//! never filtered (point sampling). Array layers round to the nearest integer and clamp. Only mip level 0
+//! Filtering: with normalized coordinates the texel-space coordinate is `s * size` (f32); the texture
+//! unit then holds it in fixed point with 8 fractional (sub-texel) bits, rounding to nearest, which the
+//! interpreter reproduces (HIP's device library relies on it: for point sampling it snaps normalized
+//! coordinates to `floor(s * size) * rcp(size)`, a value a few ulps below the texel edge that the
+//! rounding puts back on it). Point sampling takes texel `floor(u)`; bilinear sampling blends texels
+//! `floor(u - 0.5)` and the next with weight `frac(u - 0.5)`, so the weights have 8 fractional bits too
+//! (the precision the ISA guides and CUDA's programming guide give for texture filtering); the blend is
+//! done in f32. Integer formats are never filtered (point sampling). Array layers round to the nearest
+//! integer and clamp. Only mip level 0
 //! exists (loads and samples of other levels read zeros, as an out-of-range access does).
 
 use super::float::{f16_to_f32, f32_to_f16};
@@ -130,9 +133,9 @@ fn border(s: &Sampler, r: &Rsrc) -> [u32; 4] {
     }
 }
 
-/// Rounds a filter weight to the hardware's 8 fractional bits.
-fn weight(f: f32) -> f32 {
-    (f * 256.0).round() / 256.0
+/// A texel-space coordinate in the texture unit's fixed point: 8 fractional bits, rounded to nearest.
+fn subtexel(u: f32) -> f64 {
+    (f64::from(u) * 256.0).round() / 256.0
 }
 
 /// Samples one lane: the four components after swizzle (and border substitution).
@@ -165,11 +168,11 @@ fn sample(cx: &mut Ctx<'_>, r: &Rsrc, s: &Sampler, unnorm: bool, dim: u8, coords
     // Per axis: (index0, index1, weight of index1).
     let mut idx = [(0i64, 0i64, 0f32); 3];
     for (a, slot) in idx.iter_mut().enumerate().take(axes) {
-        let u = scaled(a);
+        let u = subtexel(scaled(a));
         *slot = if linear {
             let t = u - 0.5;
             let f = t.floor();
-            (f as i64, f as i64 + 1, weight(t - f))
+            (f as i64, f as i64 + 1, (t - f) as f32)
         } else {
             let f = u.floor();
             (f as i64, f as i64, 0.0)

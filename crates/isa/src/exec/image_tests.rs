@@ -21,11 +21,15 @@ fn texel(x: u32, y: u32) -> [u8; 4] {
 }
 
 fn image(fam: Family, nf: u8, df: u8) -> (VecMemory, [u32; 8]) {
+    image_wh(fam, nf, df, W, H)
+}
+
+fn image_wh(fam: Family, nf: u8, df: u8, width: u32, height: u32) -> (VecMemory, [u32; 8]) {
     let bpe = crate::image::texel_bytes(df).unwrap();
-    let pitch = linear_pitch(W, bpe);
-    let mut data = vec![0u8; (pitch * H * bpe) as usize];
-    for y in 0..H {
-        for x in 0..W {
+    let pitch = linear_pitch(width, bpe);
+    let mut data = vec![0u8; (pitch * height * bpe) as usize];
+    for y in 0..height {
+        for x in 0..width {
             let o = ((y * pitch + x) * bpe) as usize;
             data[o..o + bpe as usize].copy_from_slice(&texel(x, y)[..bpe as usize]);
         }
@@ -33,18 +37,7 @@ fn image(fam: Family, nf: u8, df: u8) -> (VecMemory, [u32; 8]) {
     let mem = VecMemory::new();
     mem.map(BASE, data);
     let sel = if bpe == 4 { [4, 5, 6, 7] } else { [4, 0, 0, 1] };
-    let r = Rsrc {
-        base: BASE,
-        dfmt: df,
-        nfmt: nf,
-        width: W,
-        height: H,
-        depth: 1,
-        pitch,
-        ty: ty::IMG_2D,
-        sel,
-        last_level: 0,
-    };
+    let r = Rsrc { base: BASE, dfmt: df, nfmt: nf, width, height, depth: 1, pitch, ty: ty::IMG_2D, sel, last_level: 0 };
     (mem, r.encode(fam).unwrap())
 }
 
@@ -265,5 +258,32 @@ fn gfx9_sample_takes_its_dimension_from_the_resource() {
         let x = ref_nearest(clamp::WRAP, f64::from(coord(l, 0)), W).unwrap() as u32;
         let y = ref_nearest(clamp::WRAP, f64::from(coord(l, 1)), H).unwrap() as u32;
         assert_eq!(f32::from_bits(w.vr(1, l)), unorm(x, y, 1) as f32, "lane {l}");
+    }
+}
+
+/// HIP's device library snaps normalized point-sampling coordinates to `floor(s * w) * rcp(w)`, which can
+/// land a few ulps beyond the texel's edge (below it for negative coordinates); the texture unit's 8-bit
+/// sub-texel rounding puts it back, so texel x (wrapped) is read for every x.
+#[test]
+fn point_sampling_rounds_coordinates_to_subtexel_precision() {
+    let width = 37i32;
+    let (mem, t) = image_wh(Family::Gfx11, nfmt::UNORM, dfmt::F8_8_8_8, width as u32, H);
+    let s = Sampler { clamp: [clamp::WRAP; 3], unnormalized: false, linear: false, border: 0 }.encode();
+    let rcp = 1.0f32 / width as f32;
+    let snapped = |x: i32| x as f32 * rcp;
+    let off = (-width..width).filter(|&x| (snapped(x) * width as f32).floor() != x as f32).count();
+    assert!(off > 0, "some snapped coordinates fall off their texel edge in f32");
+    let xs: Vec<i32> = (-width..width).collect();
+    for chunk in xs.chunks(32) {
+        let w = run("gfx1100", &SAMPLE_LZ_2D_GFX11, &mem, &t, &s, |w| {
+            for l in 0..32 {
+                w.set_vr(4, l, snapped(chunk[l.min(chunk.len() - 1)]).to_bits());
+                w.set_vr(5, l, 0.1f32.to_bits());
+            }
+        });
+        for (l, &x) in chunk.iter().enumerate() {
+            let want = f32::from(texel(x.rem_euclid(width) as u32, 0)[0]) / 255.0;
+            assert_eq!(f32::from_bits(w.vr(0, l)), want, "texel {x}");
+        }
     }
 }
