@@ -27,6 +27,7 @@ mod exports;
 mod faults;
 mod futex;
 mod image_info;
+mod images;
 mod intercept;
 mod loader;
 mod memory;

@@ -13,6 +13,7 @@ pub(crate) use crate::agent::*;
 pub(crate) use crate::code_object::*;
 pub(crate) use crate::copy::*;
 pub(crate) use crate::events::*;
+pub(crate) use crate::images::*;
 pub(crate) use crate::intercept::*;
 pub(crate) use crate::loader::*;
 pub(crate) use crate::memory::*;
