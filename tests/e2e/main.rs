@@ -36,3 +36,4 @@ mod sid;
 mod soak;
 mod sys_formats;
 mod targets;
+mod textures;

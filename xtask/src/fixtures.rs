@@ -66,6 +66,8 @@ const HIP_PROGRAMS: &[(&str, &[&str])] = &[
     ("hip_printf", &[]),
     // Cooperative launches: grid sync in ds_gws_barrier (global wave sync) on gfx90a and gfx1030.
     ("hip_cooperative", &[]),
+    // Texture objects: images and samplers (hipMallocArray, hipCreateTextureObject, tex2D).
+    ("hip_texture", &[]),
     ("hip_rand_check", &["-lhiprand"]),
     ("hip_sparse_check", &["-lrocsparse"]),
     // Kernels of different lengths, a memory-bound one and one that narrows EXEC (PC sampling).

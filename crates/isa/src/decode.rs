@@ -233,7 +233,7 @@ impl Ctx {
     }
 }
 
-fn base(op: Op, enc: Enc, size: u8, name: &'static str) -> Inst {
+pub(crate) fn base(op: Op, enc: Enc, size: u8, name: &'static str) -> Inst {
     Inst {
         op,
         enc,
@@ -722,6 +722,7 @@ fn decode_gfx9(cx: &Ctx, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
         0b11_0110 => ds(cx, w, bytes, (w >> 17) & 0xff, w & (1 << 25) != 0),
         0b11_0111 => flat(cx, w, bytes),
         0b11_1000 => mubuf(cx, w, bytes),
+        0b11_1100 => crate::image::decode(cx.fam, cx.unified_agprs, w, bytes),
         _ if w >> 31 == 0 => vop_short(cx, w, bytes),
         _ => Err(DecodeError::UnknownEncoding(w)),
     }
@@ -824,6 +825,7 @@ fn decode_rdna(cx: &Ctx, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
         0b11_0110 => ds(cx, w, bytes, (w >> 18) & 0xff, false),
         0b11_0111 if cx.fam <= Family::Gfx11 => flat(cx, w, bytes),
         0b11_1000 if cx.fam <= Family::Gfx11 => mubuf(cx, w, bytes),
+        0b11_1100 if cx.fam <= Family::Gfx11 => crate::image::decode(cx.fam, false, w, bytes),
         _ if w >> 31 == 0 => vop_short(cx, w, bytes),
         _ => Err(DecodeError::UnknownEncoding(w)),
     }

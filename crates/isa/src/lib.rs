@@ -9,6 +9,7 @@ pub mod decode;
 mod dispatch;
 mod exec;
 mod gws;
+pub mod image;
 mod matrix;
 pub mod memory;
 pub mod op;

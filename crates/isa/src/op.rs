@@ -647,6 +647,8 @@ pub enum Op {
     Mfma(Mfma),
     /// RDNA wave matrix multiply-accumulate `v_wmma_*_16x16x16_*`.
     Wmma(Wmma),
+    /// Image load, store, sample or query (MIMG, [`crate::image`]).
+    Image(crate::image::ImageOp),
     /// Known to the tables, not implemented by the interpreter.
     Unimplemented,
 }

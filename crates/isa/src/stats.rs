@@ -79,6 +79,8 @@ pub fn class_of(op: &Op, name: &str) -> InstClass {
             }
         }
         Op::Ds(_) => InstClass::Lds,
+        Op::Image(crate::image::ImageOp::Store { .. }) => InstClass::VmemStore,
+        Op::Image(_) => InstClass::VmemLoad,
         Op::Branch(_) => InstClass::BranchNotTaken,
         Op::Barrier => InstClass::Barrier,
         Op::Nop if name.starts_with("s_waitcnt") || name.starts_with("s_wait_") => InstClass::Waitcnt,

@@ -30,10 +30,12 @@ pub enum Enc {
     VopdX,
     /// The Y half.
     VopdY,
+    /// Image instructions (not in the generated tables: [`crate::image`] decodes them).
+    Mimg,
 }
 
 impl Enc {
-    const ALL: [Enc; 18] = [
+    const ALL: [Enc; 19] = [
         Enc::Sop2,
         Enc::Sopk,
         Enc::Sop1,
@@ -52,6 +54,7 @@ impl Enc {
         Enc::Mubuf,
         Enc::VopdX,
         Enc::VopdY,
+        Enc::Mimg,
     ];
 
     /// The name used in the table files.
@@ -75,6 +78,7 @@ impl Enc {
             Enc::Mubuf => "mubuf",
             Enc::VopdX => "vopdx",
             Enc::VopdY => "vopdy",
+            Enc::Mimg => "mimg",
         }
     }
 }

@@ -2440,10 +2440,10 @@ pub unsafe extern "C" fn hsa_ext_image_get_capability(
 ) -> hsa_status_t {
     let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_get_capability_fn)
-            .unwrap_or(crate::unsupported::hsa_ext_image_get_capability)
+            .unwrap_or(crate::images::hsa_ext_image_get_capability)
     } else {
         crate::table::slot!(image, hsa_ext_image_get_capability_fn)
-            .unwrap_or(crate::unsupported::hsa_ext_image_get_capability)
+            .unwrap_or(crate::images::hsa_ext_image_get_capability)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, geometry, image_format, capability_mask) }
@@ -2459,10 +2459,9 @@ pub unsafe extern "C" fn hsa_ext_image_data_get_info(
 ) -> hsa_status_t {
     let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_data_get_info_fn)
-            .unwrap_or(crate::unsupported::hsa_ext_image_data_get_info)
+            .unwrap_or(crate::images::hsa_ext_image_data_get_info)
     } else {
-        crate::table::slot!(image, hsa_ext_image_data_get_info_fn)
-            .unwrap_or(crate::unsupported::hsa_ext_image_data_get_info)
+        crate::table::slot!(image, hsa_ext_image_data_get_info_fn).unwrap_or(crate::images::hsa_ext_image_data_get_info)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, image_descriptor, access_permission, image_data_info) }
@@ -2478,9 +2477,9 @@ pub unsafe extern "C" fn hsa_ext_image_create(
     image: *mut hsa_ext_image_t,
 ) -> hsa_status_t {
     let f = if crate::abi::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_image_create_fn).unwrap_or(crate::unsupported::hsa_ext_image_create)
+        crate::table::slot!(image52, hsa_ext_image_create_fn).unwrap_or(crate::images::hsa_ext_image_create)
     } else {
-        crate::table::slot!(image, hsa_ext_image_create_fn).unwrap_or(crate::unsupported::hsa_ext_image_create)
+        crate::table::slot!(image, hsa_ext_image_create_fn).unwrap_or(crate::images::hsa_ext_image_create)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, image_descriptor, image_data, access_permission, image) }
@@ -2497,9 +2496,9 @@ pub unsafe extern "C" fn hsa_ext_image_import(
     image_region: *const hsa_ext_image_region_t,
 ) -> hsa_status_t {
     let f = if crate::abi::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_image_import_fn).unwrap_or(crate::unsupported::hsa_ext_image_import)
+        crate::table::slot!(image52, hsa_ext_image_import_fn).unwrap_or(crate::images::hsa_ext_image_import)
     } else {
-        crate::table::slot!(image, hsa_ext_image_import_fn).unwrap_or(crate::unsupported::hsa_ext_image_import)
+        crate::table::slot!(image, hsa_ext_image_import_fn).unwrap_or(crate::images::hsa_ext_image_import)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, src_memory, src_row_pitch, src_slice_pitch, dst_image, image_region) }
@@ -2516,9 +2515,9 @@ pub unsafe extern "C" fn hsa_ext_image_export(
     image_region: *const hsa_ext_image_region_t,
 ) -> hsa_status_t {
     let f = if crate::abi::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_image_export_fn).unwrap_or(crate::unsupported::hsa_ext_image_export)
+        crate::table::slot!(image52, hsa_ext_image_export_fn).unwrap_or(crate::images::hsa_ext_image_export)
     } else {
-        crate::table::slot!(image, hsa_ext_image_export_fn).unwrap_or(crate::unsupported::hsa_ext_image_export)
+        crate::table::slot!(image, hsa_ext_image_export_fn).unwrap_or(crate::images::hsa_ext_image_export)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, src_image, dst_memory, dst_row_pitch, dst_slice_pitch, image_region) }
@@ -2535,9 +2534,9 @@ pub unsafe extern "C" fn hsa_ext_image_copy(
     range: *const hsa_dim3_t,
 ) -> hsa_status_t {
     let f = if crate::abi::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_image_copy_fn).unwrap_or(crate::unsupported::hsa_ext_image_copy)
+        crate::table::slot!(image52, hsa_ext_image_copy_fn).unwrap_or(crate::images::hsa_ext_image_copy)
     } else {
-        crate::table::slot!(image, hsa_ext_image_copy_fn).unwrap_or(crate::unsupported::hsa_ext_image_copy)
+        crate::table::slot!(image, hsa_ext_image_copy_fn).unwrap_or(crate::images::hsa_ext_image_copy)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, src_image, src_offset, dst_image, dst_offset, range) }
@@ -2552,9 +2551,9 @@ pub unsafe extern "C" fn hsa_ext_image_clear(
     image_region: *const hsa_ext_image_region_t,
 ) -> hsa_status_t {
     let f = if crate::abi::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_image_clear_fn).unwrap_or(crate::unsupported::hsa_ext_image_clear)
+        crate::table::slot!(image52, hsa_ext_image_clear_fn).unwrap_or(crate::images::hsa_ext_image_clear)
     } else {
-        crate::table::slot!(image, hsa_ext_image_clear_fn).unwrap_or(crate::unsupported::hsa_ext_image_clear)
+        crate::table::slot!(image, hsa_ext_image_clear_fn).unwrap_or(crate::images::hsa_ext_image_clear)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, image, data, image_region) }
@@ -2564,9 +2563,9 @@ pub unsafe extern "C" fn hsa_ext_image_clear(
 #[no_mangle]
 pub unsafe extern "C" fn hsa_ext_image_destroy(agent: hsa_agent_t, image: hsa_ext_image_t) -> hsa_status_t {
     let f = if crate::abi::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_image_destroy_fn).unwrap_or(crate::unsupported::hsa_ext_image_destroy)
+        crate::table::slot!(image52, hsa_ext_image_destroy_fn).unwrap_or(crate::images::hsa_ext_image_destroy)
     } else {
-        crate::table::slot!(image, hsa_ext_image_destroy_fn).unwrap_or(crate::unsupported::hsa_ext_image_destroy)
+        crate::table::slot!(image, hsa_ext_image_destroy_fn).unwrap_or(crate::images::hsa_ext_image_destroy)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, image) }
@@ -2580,9 +2579,9 @@ pub unsafe extern "C" fn hsa_ext_sampler_create(
     sampler: *mut hsa_ext_sampler_t,
 ) -> hsa_status_t {
     let f = if crate::abi::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_sampler_create_fn).unwrap_or(crate::unsupported::hsa_ext_sampler_create)
+        crate::table::slot!(image52, hsa_ext_sampler_create_fn).unwrap_or(crate::images::hsa_ext_sampler_create)
     } else {
-        crate::table::slot!(image, hsa_ext_sampler_create_fn).unwrap_or(crate::unsupported::hsa_ext_sampler_create)
+        crate::table::slot!(image, hsa_ext_sampler_create_fn).unwrap_or(crate::images::hsa_ext_sampler_create)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, sampler_descriptor, sampler) }
@@ -2596,10 +2595,9 @@ pub unsafe extern "C" fn hsa_ext_sampler_create_v2(
     sampler: *mut hsa_ext_sampler_t,
 ) -> hsa_status_t {
     let f = if crate::abi::abi_is_5_2() {
-        crate::unsupported::hsa_ext_sampler_create_v2
+        crate::images::hsa_ext_sampler_create_v2
     } else {
-        crate::table::slot!(image, hsa_ext_sampler_create_v2_fn)
-            .unwrap_or(crate::unsupported::hsa_ext_sampler_create_v2)
+        crate::table::slot!(image, hsa_ext_sampler_create_v2_fn).unwrap_or(crate::images::hsa_ext_sampler_create_v2)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, sampler_descriptor, sampler) }
@@ -2609,9 +2607,9 @@ pub unsafe extern "C" fn hsa_ext_sampler_create_v2(
 #[no_mangle]
 pub unsafe extern "C" fn hsa_ext_sampler_destroy(agent: hsa_agent_t, sampler: hsa_ext_sampler_t) -> hsa_status_t {
     let f = if crate::abi::abi_is_5_2() {
-        crate::table::slot!(image52, hsa_ext_sampler_destroy_fn).unwrap_or(crate::unsupported::hsa_ext_sampler_destroy)
+        crate::table::slot!(image52, hsa_ext_sampler_destroy_fn).unwrap_or(crate::images::hsa_ext_sampler_destroy)
     } else {
-        crate::table::slot!(image, hsa_ext_sampler_destroy_fn).unwrap_or(crate::unsupported::hsa_ext_sampler_destroy)
+        crate::table::slot!(image, hsa_ext_sampler_destroy_fn).unwrap_or(crate::images::hsa_ext_sampler_destroy)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, sampler) }
@@ -2628,10 +2626,10 @@ pub unsafe extern "C" fn hsa_ext_image_get_capability_with_layout(
 ) -> hsa_status_t {
     let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_get_capability_with_layout_fn)
-            .unwrap_or(crate::unsupported::hsa_ext_image_get_capability_with_layout)
+            .unwrap_or(crate::images::hsa_ext_image_get_capability_with_layout)
     } else {
         crate::table::slot!(image, hsa_ext_image_get_capability_with_layout_fn)
-            .unwrap_or(crate::unsupported::hsa_ext_image_get_capability_with_layout)
+            .unwrap_or(crate::images::hsa_ext_image_get_capability_with_layout)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, geometry, image_format, image_data_layout, capability_mask) }
@@ -2650,10 +2648,10 @@ pub unsafe extern "C" fn hsa_ext_image_data_get_info_with_layout(
 ) -> hsa_status_t {
     let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_data_get_info_with_layout_fn)
-            .unwrap_or(crate::unsupported::hsa_ext_image_data_get_info_with_layout)
+            .unwrap_or(crate::images::hsa_ext_image_data_get_info_with_layout)
     } else {
         crate::table::slot!(image, hsa_ext_image_data_get_info_with_layout_fn)
-            .unwrap_or(crate::unsupported::hsa_ext_image_data_get_info_with_layout)
+            .unwrap_or(crate::images::hsa_ext_image_data_get_info_with_layout)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe {
@@ -2683,10 +2681,10 @@ pub unsafe extern "C" fn hsa_ext_image_create_with_layout(
 ) -> hsa_status_t {
     let f = if crate::abi::abi_is_5_2() {
         crate::table::slot!(image52, hsa_ext_image_create_with_layout_fn)
-            .unwrap_or(crate::unsupported::hsa_ext_image_create_with_layout)
+            .unwrap_or(crate::images::hsa_ext_image_create_with_layout)
     } else {
         crate::table::slot!(image, hsa_ext_image_create_with_layout_fn)
-            .unwrap_or(crate::unsupported::hsa_ext_image_create_with_layout)
+            .unwrap_or(crate::images::hsa_ext_image_create_with_layout)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe {

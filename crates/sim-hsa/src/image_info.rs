@@ -8,7 +8,7 @@
 //! built in); gfx9.4 and gfx9.5 (MI300, MI350) have no image hardware, so their dimension and
 //! handle attributes are 0 (`isa_has_image_support` in ROCr's `amd_gpu_agent.cpp`). The limits are
 //! ROCr's `ImageLutKv` table, which its gfx9, gfx10, gfx11 and gfx12 image managers all use. Images
-//! themselves are not simulated (`hsa_ext_image_create` stays unsupported). ROCr does not answer
+//! themselves are in [`crate::images`]. ROCr does not answer
 //! `HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT` on an agent (invalid argument), nor do we.
 
 use std::ffi::c_void;

@@ -28,6 +28,7 @@ mod faults;
 mod ffi;
 mod futex;
 mod image_info;
+mod images;
 mod intercept;
 mod loader;
 mod memory;

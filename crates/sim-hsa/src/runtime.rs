@@ -327,7 +327,7 @@ fn loader_table() -> hsa_ven_amd_loader_1_03_pfn_t {
 }
 
 fn supported_extension(extension: u16) -> bool {
-    [HSA_EXTENSION_AMD_LOADER, HSA_EXTENSION_AMD_PROFILER, HSA_EXTENSION_AMD_PC_SAMPLING]
+    [HSA_EXTENSION_AMD_LOADER, HSA_EXTENSION_AMD_PROFILER, HSA_EXTENSION_AMD_PC_SAMPLING, HSA_EXTENSION_IMAGES]
         .contains(&u32::from(extension))
 }
 
@@ -395,6 +395,11 @@ pub(crate) unsafe extern "C" fn hsa_system_get_major_extension_table(
                     n,
                 )
             };
+            return Ok(());
+        }
+        if u32::from(extension) == HSA_EXTENSION_IMAGES && version_major == 1 {
+            // SAFETY: `table` holds `table_length` bytes (checked non-null and non-empty above).
+            unsafe { crate::images::copy_extension_table(table, table_length) };
             return Ok(());
         }
         if u32::from(extension) != HSA_EXTENSION_AMD_LOADER || version_major != 1 {

@@ -3,6 +3,7 @@
 
 mod float;
 mod gws;
+mod image;
 mod mem;
 mod mfma;
 mod packed;
@@ -58,6 +59,7 @@ pub(crate) struct Ctx<'a> {
 }
 
 pub use crate::stats::class_of;
+pub(crate) use float::{f16_to_f32, f32_to_f16};
 pub(crate) use valu::{handler, Handler};
 
 /// Executes `i` through its [`handler`]: what [`execute`] does for it.
@@ -137,6 +139,7 @@ pub(crate) fn execute(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Result<Flow, 
         Op::Ds(DsOp::Gws(op)) => gws::exec(w, cx, i, op)?,
         Op::Ds(op) => mem::ds(w, cx, i, op)?,
         Op::Vmem(seg, a) => mem::vmem(w, cx, i, seg, a)?,
+        Op::Image(op) => image::exec(w, cx, i, op)?,
         Op::Unimplemented => return Err(Stop::Unimplemented),
     };
     Ok(flow)

@@ -168,6 +168,8 @@ fn shapes(fam: Family, enc: Enc, op: u32, lit: bool) -> Vec<Vec<u32>> {
             // srcX0 v2 (bank 2), vsrcX1 v5 (1), srcY0 v4 (0), vsrcY1 v7 (3); vdstX v6, vdstY v9.
             vec![vec![w | (5 << 9) | 0x102, (6 << 24) | (4 << 17) | (7 << 9) | 0x104], vec![w | 0x100, 0x0100_0100]]
         }
+        // Image instructions are not in the generated tables (rocprof_isa::image decodes them).
+        Enc::Mimg => unreachable!("no table lists mimg opcodes"),
     };
     if lit {
         // An instruction that always carries a literal (fmaak, setreg_imm32): the literal follows.

@@ -1,0 +1,143 @@
+//! Descriptor bits against AMD's layouts and instruction fields against LLVM's assembler.
+//!
+//! Expected T#/S# words are assembled by hand from the field positions and widths of ROCr's
+//! `resource_ai.h` (gfx9), `resource_nv.h` (gfx10) and `resource_gfx11.h` (gfx11), and the combined format
+//! numbers from their `CFMT_*` enums; instruction bytes are `llvm-mc-21 -show-encoding` output.
+
+use super::*;
+use crate::decode::decode;
+use crate::target::Target;
+
+fn target(name: &str) -> &'static Target {
+    crate::target::TARGETS.iter().find(|t| t.name == name).expect("target")
+}
+
+const BASE: u64 = 0x7f12_3456_7800;
+
+fn r8_uint_2d(pitch: u32) -> Rsrc {
+    Rsrc {
+        base: BASE,
+        dfmt: dfmt::F8,
+        nfmt: nfmt::UINT,
+        width: 1024,
+        height: 1024,
+        depth: 1,
+        pitch,
+        ty: ty::IMG_2D,
+        sel: [4, 0, 0, 1],
+        last_level: 0,
+    }
+}
+
+#[test]
+fn gfx11_image_descriptor_matches_amd_field_positions() {
+    let t = r8_uint_2d(1024).encode(Family::Gfx11).unwrap();
+    // BASE_ADDRESS = addr[39:8]; BASE_ADDRESS_HI(8) | FORMAT(8) at 20 = CFMT_8_UINT (5) | WIDTH[1:0] at 30.
+    assert_eq!(t[0], 0x1234_5678);
+    assert_eq!(t[1], 0x7f | (5 << 20) | (3 << 30));
+    // WIDTH_HI(12) = (1024-1)>>2, HEIGHT(14) at 14 = 1023.
+    assert_eq!(t[2], 255 | (1023 << 14));
+    // DST_SEL X,0,0,1 and TYPE SQ_RSRC_IMG_2D (9) at 28.
+    assert_eq!(t[3], 4 | (1 << 9) | (9 << 28));
+    // PITCH(14) - 1 for a linear 2D image.
+    assert_eq!(t[4], 1023);
+    assert_eq!(Rsrc::decode(Family::Gfx11, &t), Some(r8_uint_2d(1024)));
+}
+
+#[test]
+fn gfx9_image_descriptor_matches_amd_field_positions() {
+    let t = r8_uint_2d(1024).encode(Family::Gfx9).unwrap();
+    assert_eq!(t[0], 0x1234_5678);
+    // DATA_FORMAT(6) at 20 = IMG_DATA_FORMAT_8 (1), NUM_FORMAT(4) at 26 = UINT (4).
+    assert_eq!(t[1], 0x7f | (1 << 20) | (4 << 26));
+    assert_eq!(t[2], 1023 | (1023 << 14));
+    assert_eq!(t[3], 4 | (1 << 9) | (9 << 28));
+    // DEPTH(13) = 0, PITCH(16) at 13 = 1023.
+    assert_eq!(t[4], 1023 << 13);
+    assert_eq!(Rsrc::decode(Family::Gfx9, &t), Some(r8_uint_2d(1024)));
+}
+
+#[test]
+fn combined_formats_are_amds_numbers() {
+    let g11 = |d, n| combined(Family::Gfx11, d, n);
+    let g10 = |d, n| combined(Family::Gfx10, d, n);
+    assert_eq!(g11(dfmt::F8, nfmt::UNORM), Some(1));
+    assert_eq!(g11(dfmt::F16, nfmt::FLOAT), Some(13));
+    assert_eq!(g11(dfmt::F8_8, nfmt::SINT), Some(19));
+    assert_eq!(g11(dfmt::F32, nfmt::FLOAT), Some(22));
+    assert_eq!(g11(dfmt::F16_16, nfmt::FLOAT), Some(29));
+    assert_eq!(g11(dfmt::F8_8_8_8, nfmt::UNORM), Some(42));
+    assert_eq!(g11(dfmt::F8_8_8_8, nfmt::SINT), Some(47));
+    assert_eq!(g11(dfmt::F32_32, nfmt::FLOAT), Some(50));
+    assert_eq!(g11(dfmt::F16_16_16_16, nfmt::FLOAT), Some(57));
+    assert_eq!(g11(dfmt::F32_32_32, nfmt::UINT), Some(58));
+    assert_eq!(g11(dfmt::F32_32_32_32, nfmt::FLOAT), Some(63));
+    assert_eq!(g10(dfmt::F8_8_8_8, nfmt::UNORM), Some(56));
+    assert_eq!(g10(dfmt::F8_8_8_8, nfmt::UINT), Some(60));
+    assert_eq!(g10(dfmt::F32_32, nfmt::UINT), Some(62));
+    assert_eq!(g10(dfmt::F16_16_16_16, nfmt::FLOAT), Some(71));
+    assert_eq!(g10(dfmt::F32_32_32_32, nfmt::FLOAT), Some(77));
+    assert_eq!(g11(dfmt::F8, nfmt::FLOAT), None, "no 8-bit float");
+    assert_eq!(g11(dfmt::F32, nfmt::UNORM), None, "no 32-bit unorm");
+    for fam in [Family::Gfx10, Family::Gfx11] {
+        for c in 1..=80 {
+            if let Some((d, n)) = split_combined(fam, c) {
+                assert_eq!(combined(fam, d, n), Some(c));
+            }
+        }
+    }
+}
+
+#[test]
+fn sampler_descriptor_matches_amd_field_positions() {
+    let s = Sampler { clamp: [clamp::WRAP; 3], unnormalized: false, linear: false, border: 0 };
+    // MAX_LOD(12) at 12 = 4095, everything else 0 (ROCr's PopulateSamplerSrd).
+    assert_eq!(s.encode(), [0, 4095 << 12, 0, 0]);
+    let s = Sampler { clamp: [clamp::CLAMP_LAST_TEXEL; 3], unnormalized: true, linear: true, border: 0 };
+    // CLAMP_X/Y/Z (3 bits each), FORCE_UNNORMALIZED at 15; XY_MAG_FILTER at 20, XY_MIN_FILTER at 22.
+    assert_eq!(s.encode(), [2 | (2 << 3) | (2 << 6) | (1 << 15), 4095 << 12, (1 << 20) | (1 << 22), 0]);
+    assert_eq!(Sampler::decode(&s.encode()), s);
+}
+
+#[test]
+fn linear_pitch_aligns_rows_to_256_bytes() {
+    assert_eq!(linear_pitch(1024, 1), 1024);
+    assert_eq!(linear_pitch(100, 1), 256);
+    assert_eq!(linear_pitch(100, 4), 128);
+    assert_eq!(linear_pitch(17, 16), 32);
+}
+
+fn dec(t: &str, bytes: &[u8]) -> Inst {
+    decode(target(t), bytes).unwrap_or_else(|e| panic!("{t}: {e}"))
+}
+
+#[test]
+fn mimg_fields_decode_as_llvm_encodes_them() {
+    // image_sample_lz v[0:3], [v4, v7], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D (gfx1100)
+    let i = dec("gfx1100", &[0x05, 0x0f, 0x7c, 0xf0, 0x04, 0x00, 0x00, 0x08, 0x07, 0x00, 0x00, 0x00]);
+    assert_eq!((i.name, i.size, i.dst, i.src[2], i.sdst), ("image_sample_lz", 12, VGPR0, 0, 8));
+    assert_eq!((address(&i, 0), address(&i, 1)), (VGPR0 + 4, VGPR0 + 7));
+    assert_eq!(i.imm & bits::DMASK, 0xf);
+    assert_eq!((i.imm >> bits::DIM_SHIFT) & 7, 1);
+    // image_sample_lz v0, v4, s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D a16 d16 (gfx1100)
+    let i = dec("gfx1100", &[0x04, 0x01, 0x7f, 0xf0, 0x04, 0x00, 0x00, 0x08]);
+    assert_eq!(i.imm & (bits::A16 | bits::D16), bits::A16 | bits::D16);
+    // image_store v[0:3], v[4:5], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D unorm (gfx1100)
+    let i = dec("gfx1100", &[0x84, 0x0f, 0x18, 0xf0, 0x04, 0x00, 0x00, 0x00]);
+    assert_eq!((i.op, i.src[1], i.imm & bits::UNORM != 0), (Op::Image(ImageOp::Store { mip: false }), VGPR0, true));
+    // image_get_resinfo v[0:3], v4, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D unorm (gfx1100)
+    assert_eq!(dec("gfx1100", &[0x84, 0x0f, 0x5c, 0xf0, 0x04, 0x00, 0x00, 0x00]).name, "image_get_resinfo");
+    // image_sample_l v[0:3], v[4:6], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D (gfx1100)
+    assert_eq!(dec("gfx1100", &[0x04, 0x0f, 0x74, 0xf0, 0x04, 0x00, 0x00, 0x08]).name, "image_sample_l");
+    // image_sample_lz v[0:3], [v4, v7], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D (gfx1030)
+    let i = dec("gfx1030", &[0x0a, 0x0f, 0x9c, 0xf0, 0x04, 0x00, 0x40, 0x00, 0x07, 0x00, 0x00, 0x00]);
+    assert_eq!((i.name, i.size, i.sdst, address(&i, 1)), ("image_sample_lz", 12, 8, VGPR0 + 7));
+    // image_sample_lz v0, v4, s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D a16 d16 (gfx1030)
+    let i = dec("gfx1030", &[0x08, 0x01, 0x9c, 0xf0, 0x04, 0x00, 0x40, 0xc0]);
+    assert_eq!(i.imm & (bits::A16 | bits::D16), bits::A16 | bits::D16);
+    // image_load_mip v[0:3], v[4:6], s[0:7] dmask:0xf unorm (gfx90a); image_sample v[0:3], v[4:5], s[0:7], s[8:11]
+    let i = dec("gfx90a", &[0x00, 0x1f, 0x04, 0xf0, 0x04, 0x00, 0x00, 0x00]);
+    assert_eq!((i.name, i.imm & bits::NO_DIM != 0), ("image_load_mip", true));
+    let i = dec("gfx90a", &[0x00, 0x0f, 0x80, 0xf0, 0x04, 0x00, 0x40, 0x00]);
+    assert_eq!((i.name, i.sdst), ("image_sample", 8));
+}
