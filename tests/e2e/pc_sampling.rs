@@ -200,7 +200,8 @@ fn pc_samples_fall_in_the_code_of_their_dispatch_in_proportion_to_gpu_time_with_
 
 /// `path:line` by address from `llvm-dwarfdump --debug-line` of the code object `co`: each row with a
 /// non-zero line, a later row at the same address replacing an earlier one (rocprofiler-sdk's rule);
-/// the path is the file's `include_directories` entry joined to its name. `None` without the tool.
+/// the path is the file's `include_directories` entry (a relative one under entry 0, the compilation
+/// directory) joined to its name. `None` without the tool.
 fn source_lines(co: &Path) -> Option<std::collections::BTreeMap<u64, String>> {
     let dump = ["llvm-dwarfdump-15", "llvm-dwarfdump", "llvm-dwarfdump-19"]
         .into_iter()
@@ -228,7 +229,12 @@ fn source_lines(co: &Path) -> Option<std::collections::BTreeMap<u64, String>> {
             }
         } else if let Some(d) = t.strip_prefix("dir_index: ") {
             if let Some((k, name)) = file.take() {
-                let dir = dirs.get(d.parse::<usize>().unwrap()).filter(|_| !name.starts_with('/'));
+                // A relative directory is under the compilation directory (entry 0), as elfutils joins it.
+                let d: usize = d.parse().unwrap();
+                let dir = dirs.get(d).filter(|_| !name.starts_with('/')).map(|dir| match dirs.first() {
+                    Some(comp) if d != 0 && !dir.starts_with('/') => format!("{comp}/{dir}"),
+                    _ => dir.clone(),
+                });
                 files.insert(k, dir.map_or(name.clone(), |d| format!("{d}/{name}")));
             }
         } else if t.starts_with("0x") {
