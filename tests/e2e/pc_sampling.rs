@@ -170,13 +170,85 @@ fn pc_samples_fall_in_the_code_of_their_dispatch_in_proportion_to_gpu_time_with_
     }
     let pcs = reader.pc_samples();
     assert_eq!(pcs.samples.len(), samples.rows.len());
+    let lines = source_lines(&out.join("gfx90a.co"));
+    // Waves of every shader engine are sampled (8 workgroups on gfx90a's 8 engines), and a workgroup is
+    // always on the same engine and CU (`HW_ID`: CU 11:8, shader engine 15:13).
+    let mut place_of_group: HashMap<(u64, u32), (u32, u32)> = HashMap::new();
     for (s, id) in pcs.samples.iter().zip(pcs.resolve()) {
+        let place = ((s.hw_id >> 13) & 7, (s.hw_id >> 8) & 0xf);
+        let id = id.unwrap_or_default();
+        assert_eq!(*place_of_group.entry((id, s.workgroup_x)).or_insert(place), place, "workgroup {}", s.workgroup_x);
+    }
+    let engines: std::collections::BTreeSet<u32> = place_of_group.values().map(|p| p.0).collect();
+    assert_eq!(engines.len(), 8, "shader engines sampled: {engines:?}");
+    for ((s, id), row) in pcs.samples.iter().zip(pcs.resolve()).zip(&samples.rows) {
         let id = id.expect("every sample resolves to a dispatch");
         let symbol = &symbols[&dispatch_kernel[&id]];
         let &(base, _) = bases.iter().find(|&&(b, size)| b <= s.pc && s.pc < b + size).expect("PC in a code object");
         let (lo, hi) = extents[symbol];
         assert!((lo..hi).contains(&(s.pc - base)), "PC offset {:#x} outside {symbol} [{lo:#x}, {hi:#x})", s.pc - base);
+        // The source line: the last row of LLVM's line table with a line at or before the PC's offset.
+        if let Some(lines) = &lines {
+            let want = lines.range(..=(s.pc - base)).next_back().map(|(_, l)| l.as_str()).unwrap_or_default();
+            assert_eq!(row["Instruction_Comment"], want, "PC offset {:#x} in {symbol}", s.pc - base);
+        }
     }
+    if let Some(lines) = &lines {
+        assert!(lines.values().any(|l| l.contains("hip_pc_sampling.cpp:")), "{lines:?}");
+    }
+}
+
+/// `path:line` by address from `llvm-dwarfdump --debug-line` of the code object `co`: each row with a
+/// non-zero line, a later row at the same address replacing an earlier one (rocprofiler-sdk's rule);
+/// the path is the file's `include_directories` entry (a relative one under entry 0, the compilation
+/// directory) joined to its name. `None` without the tool.
+fn source_lines(co: &Path) -> Option<std::collections::BTreeMap<u64, String>> {
+    let dump = ["llvm-dwarfdump-15", "llvm-dwarfdump", "llvm-dwarfdump-19"]
+        .into_iter()
+        .find(|n| Command::new(n).arg("--version").output().is_ok());
+    let Some(dump) = dump else {
+        assert!(std::env::var("CI").is_err(), "llvm-dwarfdump is needed under CI");
+        eprintln!("skipping the source-line check: llvm-dwarfdump not installed");
+        return None;
+    };
+    let out = Command::new(dump).arg("--debug-line").arg(co).output().unwrap();
+    assert!(out.status.success(), "{dump} --debug-line {}", co.display());
+    let (mut dirs, mut files) = (Vec::<String>::new(), HashMap::<u32, String>::new());
+    let (mut file, mut map) = (None::<(u32, String)>, std::collections::BTreeMap::new());
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let t = line.trim();
+        if t.starts_with("debug_line[") {
+            (dirs, files) = (Vec::new(), HashMap::new());
+        } else if let Some(rest) = t.strip_prefix("include_directories[") {
+            dirs.push(rest.split_once("= \"").map_or("", |(_, v)| v.trim_end_matches('"')).to_string());
+        } else if let Some(rest) = t.strip_prefix("file_names[") {
+            file = Some((rest.split(']').next().unwrap().trim().parse().unwrap(), String::new()));
+        } else if let Some(name) = t.strip_prefix("name: \"") {
+            if let Some(f) = file.as_mut() {
+                f.1 = name.trim_end_matches('"').to_string();
+            }
+        } else if let Some(d) = t.strip_prefix("dir_index: ") {
+            if let Some((k, name)) = file.take() {
+                // A relative directory is under the compilation directory (entry 0), as elfutils joins it.
+                let d: usize = d.parse().unwrap();
+                let dir = dirs.get(d).filter(|_| !name.starts_with('/')).map(|dir| match dirs.first() {
+                    Some(comp) if d != 0 && !dir.starts_with('/') => format!("{comp}/{dir}"),
+                    _ => dir.clone(),
+                });
+                files.insert(k, dir.map_or(name.clone(), |d| format!("{d}/{name}")));
+            }
+        } else if t.starts_with("0x") {
+            let f: Vec<&str> = t.split_whitespace().collect();
+            let (address, line) = (u64::from_str_radix(&f[0][2..], 16).unwrap(), f[1].parse::<u32>().unwrap());
+            if line != 0 {
+                map.insert(
+                    address,
+                    format!("{}:{line}", files.get(&f[3].parse().unwrap()).cloned().unwrap_or_default()),
+                );
+            }
+        }
+    }
+    Some(map)
 }
 
 #[test]

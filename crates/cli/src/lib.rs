@@ -437,6 +437,7 @@ fn run(cfg: &Config, prep: &Prepared) -> Result<u8> {
         outputs::print_agents(&files[0])?;
     }
     let counter_outputs = prep.counters.as_ref().map(|c| outputs::CounterOutputs { db: &c.db, merged: &merged });
+    pcsamp::set_capture_dir(&capture.path);
     let written = outputs::write_all(cfg, captures, Some(&env), counter_outputs.as_ref(), &mut failures);
     if let AppExit::Signal(sig) = exit {
         eprintln!("rocprof-rs: the application was killed by signal {sig}; outputs hold what it captured before");
@@ -528,6 +529,7 @@ fn convert_kept_captures(cfg: &Config, dir: &Path) -> Result<u8> {
     }
     let (captures, mut failures) =
         outputs::open_captures(&files, cfg.tracing.kernel_rename, cfg.tracing.marker || !cfg.any_tracing());
+    pcsamp::set_capture_dir(dir);
     outputs::write_all(cfg, captures, None, None, &mut failures);
     if let Some(last) = failures.pop() {
         for e in &failures {

@@ -33,6 +33,8 @@ pub(crate) struct Collector {
     kernels: HashMap<u64, (String, u64)>,
     /// Code objects: (id, load base, load size).
     code_objects: Vec<(u64, u64, u64)>,
+    /// Code object id -> (URI, load delta), to find its image for source lines.
+    code_object_uris: HashMap<u64, (String, i64)>,
     /// Agent handle -> target name.
     agents: HashMap<u64, String>,
 }
@@ -52,7 +54,10 @@ impl Writer for Collector {
             Record::Agent(a) => {
                 self.agents.insert(a.handle, s(a.name));
             }
-            Record::CodeObject(c) => self.code_objects.push((c.id.0, c.load_base, c.load_size)),
+            Record::CodeObject(c) => {
+                self.code_objects.push((c.id.0, c.load_base, c.load_size));
+                self.code_object_uris.insert(c.id.0, (s(c.uri), c.load_delta));
+            }
             Record::KernelSymbol(k) => {
                 self.kernels.insert(k.id.0, (s(k.formatted_name), k.code_object.0));
             }
@@ -93,10 +98,73 @@ struct Row<'a> {
     dispatch: Option<u64>,
 }
 
-/// Instruction text by (target, pc), computed once per distinct PC.
+/// Instruction text by (target, pc), computed once per distinct PC, and source lines.
 struct Texts {
     llvm: HashMap<String, Option<LlvmDisassembler>>,
     cache: HashMap<u64, String>,
+    lines: Lines,
+}
+
+/// The capture directory of the run whose outputs are written (where the library kept the images of
+/// code objects loaded from memory, [`rocprof_model::capture::pcsamp::code_object_file`]).
+static CAPTURE_DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Names the capture directory the outputs are written from (before [`write`]).
+pub(crate) fn set_capture_dir(dir: &std::path::Path) {
+    let _ = CAPTURE_DIR.set(dir.to_path_buf());
+}
+
+/// Source lines (`path:line`) of the sampled code objects, from their DWARF line tables.
+struct Lines {
+    pid: u32,
+    /// Code object id -> its line table (`None`: no image, or a line table that cannot be read; warned
+    /// once).
+    tables: HashMap<u64, Option<rocprof_isa::dwarf_line::LineTable>>,
+}
+
+/// The image of a code object: the copy the library kept (loaded from memory), else the file range
+/// its `file://PATH#offset=N&size=M` URI names.
+fn code_object_image(pid: u32, id: u64, uri: &str) -> Option<Vec<u8>> {
+    if let Some(dir) = CAPTURE_DIR.get() {
+        if let Ok(b) = std::fs::read(rocprof_model::capture::pcsamp::code_object_file(dir, pid, id)) {
+            return Some(b);
+        }
+    }
+    let rest = uri.strip_prefix("file://")?;
+    let (path, query) = rest.split_once('#').unwrap_or((rest, ""));
+    let field = |k: &str| {
+        query
+            .split('&')
+            .find_map(|kv| kv.strip_prefix(k)?.strip_prefix('='))
+            .and_then(|v| v.strip_prefix("0x").map_or_else(|| v.parse().ok(), |h| u64::from_str_radix(h, 16).ok()))
+    };
+    let bytes = std::fs::read(path).ok()?;
+    let offset = field("offset").unwrap_or(0) as usize;
+    let size = field("size").filter(|&n| n > 0).map_or(bytes.len().saturating_sub(offset), |n| n as usize);
+    bytes.get(offset..offset.checked_add(size)?).map(<[u8]>::to_vec)
+}
+
+impl Lines {
+    /// `path:line` of `pc` (empty when its code object has no line table), as rocprofv3's
+    /// `Instruction_Comment`.
+    fn comment(&mut self, c: &Collector, pc: u64) -> String {
+        let Some((id, _)) = code_object_of(c, pc) else { return String::new() };
+        let (uri, delta) = c.code_object_uris.get(&id).cloned().unwrap_or_default();
+        let pid = self.pid;
+        let table = self.tables.entry(id).or_insert_with(|| {
+            let image = code_object_image(pid, id, &uri)?;
+            match rocprof_isa::dwarf_line::LineTable::of_elf(&image) {
+                Ok(t) => Some(t),
+                Err(e) => {
+                    eprintln!("rocprof-rs: warning: code object {id} ({uri}): its DWARF line table cannot be read ({e}); its PC samples have no source lines");
+                    None
+                }
+            }
+        });
+        // The line table holds virtual addresses of the code object: the PC less the load delta.
+        let vaddr = (pc as i64).wrapping_sub(delta) as u64;
+        table.as_ref().and_then(|t| t.lookup(vaddr)).unwrap_or_default().to_string()
+    }
 }
 
 impl Texts {
@@ -135,7 +203,8 @@ pub(crate) fn write(pid: u32, samples: &PcSamples, c: &Collector, to: &Outputs<'
             "rocprof-rs: warning: process {pid}: {unresolved} PC samples belong to no traced dispatch (their Dispatch_Id is 0)"
         );
     }
-    let mut texts = Texts { llvm: HashMap::new(), cache: HashMap::new() };
+    let lines = Lines { pid, tables: HashMap::new() };
+    let mut texts = Texts { llvm: HashMap::new(), cache: HashMap::new(), lines };
     let target = |h: u64| c.agents.get(&h).cloned().unwrap_or_default();
     let mut files = Vec::new();
     if csv {
@@ -160,7 +229,7 @@ pub(crate) fn write(pid: u32, samples: &PcSamples, c: &Collector, to: &Outputs<'
                 let known = code_object_of(c, s.pc).is_some();
                 let inst = if known { texts.text(&target(s.agent_handle), s) } else { String::new() };
                 let comment = if known {
-                    String::new()
+                    texts.lines.comment(c, s.pc)
                 } else {
                     format!("Unrecognized code object id, physical virtual address of PC:{}", s.pc)
                 };
@@ -348,7 +417,7 @@ fn splice_json(
                 let k = *index.entry(place).or_insert(next);
                 if k == next {
                     instructions.push(texts.text(&target(s.agent_handle), s));
-                    comments.push(String::new());
+                    comments.push(texts.lines.comment(c, s.pc));
                 }
                 (place, k)
             }

@@ -148,6 +148,7 @@ fn record_code_object(g: &Global, o: &Originals, exe: hsa_executable_t, lco: hsa
         g.sink.count_loss(LossReason::CodeObjectTableFull);
     }
     crate::att::code_object_loaded(o, agent, id, mem_base, mem_size);
+    crate::pcsamp::code_object_loaded(id, mem_base, mem_size);
 
     let Some(iterate) = o.executable_iterate_agent_symbols else {
         return;

@@ -254,7 +254,8 @@ fn attach_runtime(g: &Global, o: &Originals, found: &agents::Discovered, trace_k
         crate::att::init(&dir, &found.gpus);
     }
     if trace_kernels && o.can_trace_kernels() {
-        crate::pcsamp::init(o, &found.gpus);
+        let dir = std::env::var_os("ROCPROF_RS_CAPTURE_DIR").map(PathBuf::from);
+        crate::pcsamp::init(o, &found.gpus, dir.as_deref());
     }
 }
 

@@ -88,6 +88,26 @@ struct Pcs {
 }
 
 static PCS: OnceLock<Pcs> = OnceLock::new();
+/// Where the images of code objects loaded from memory go (`<capture>/pcsamp/<pid>`), so the CLI can
+/// read their source lines (DWARF `.debug_line`) after the process is gone.
+static CODE_DIR: OnceLock<std::path::PathBuf> = OnceLock::new();
+
+/// Keeps the image of a code object loaded from memory while PC sampling is on (cold path: the
+/// executable's freeze). A code object loaded from a file is read from its URI later.
+pub fn code_object_loaded(id: u64, memory_base: u64, memory_size: u64) {
+    let Some(dir) = CODE_DIR.get() else { return };
+    if !enabled() || memory_base == 0 || memory_size == 0 {
+        return;
+    }
+    let path = rocprof_model::capture::pcsamp::code_object_file(dir, std::process::id(), id);
+    // SAFETY: the loader reported this range as the code object's image in host memory, alive during
+    // the freeze that loads it.
+    let bytes = unsafe { std::slice::from_raw_parts(memory_base as *const u8, memory_size as usize) };
+    let r = path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| std::fs::write(&path, bytes));
+    if let Err(e) = r {
+        diag!(Level::Warning, "PC sampling: cannot keep code object {id} for source lines ({}): {e}", path.display());
+    }
+}
 /// Sampling is on (read per dispatch).
 static ON: AtomicBool = AtomicBool::new(false);
 /// Samples recorded (for the overhead figures).
@@ -116,8 +136,11 @@ fn pcs_table(o: &Originals) -> Option<hsa_ven_amd_pc_sampling_1_00_pfn_t> {
 
 /// Starts sampling on every GPU of `gpus` when `ROCPROF_RS_PC_SAMPLING` asks for it (once per process,
 /// when the runtime is first seen; `OnLoad` context).
-pub fn init(o: &Originals, gpus: &[u64]) {
+pub fn init(o: &Originals, gpus: &[u64], capture_dir: Option<&std::path::Path>) {
     let Ok(text) = std::env::var(ENV) else { return };
+    if let Some(d) = capture_dir {
+        let _ = CODE_DIR.set(d.to_path_buf());
+    }
     let Some(req) = Request::parse(&text) else {
         diag!(Level::Error, "{ENV}={text:?} is not METHOD,UNIT,INTERVAL; no PC sampling");
         return;

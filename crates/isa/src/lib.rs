@@ -7,6 +7,7 @@
 pub mod codeobject;
 pub mod decode;
 mod dispatch;
+pub mod dwarf_line;
 mod exec;
 mod gws;
 pub mod image;

@@ -363,8 +363,8 @@ pub(crate) fn dispatch_model(
     let wanted: std::collections::HashSet<(u64, u32)> = if detail.max_waves == 0 || detail.se_mask == 0 {
         std::collections::HashSet::new()
     } else {
-        let waves = DispatchModel::build(&input, &DetailRequest::NONE).detail_waves(detail);
-        if sampled { crate::pcs::thin(waves) } else { waves }.into_iter().collect()
+        let m = DispatchModel::build(&input, &DetailRequest::NONE);
+        if sampled { crate::pcs::sampled_waves(&m) } else { m.detail_waves(detail) }.into_iter().collect()
     };
     let filter = |g: u64, w: u32| wanted.contains(&(g, w));
     let filter: Option<&(dyn Fn(u64, u32) -> bool + Sync)> = if wanted.is_empty() { None } else { Some(&filter) };

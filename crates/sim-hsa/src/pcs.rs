@@ -17,9 +17,10 @@
 //! **Honest to the model**: a dispatch's GPU time `[start, end)` is the device model's
 //! `dispatch_cycles` (launch overhead, then the busiest CU's rounds of waves), stretched to the
 //! dispatch's real duration. A tick at time `t` maps to model cycle `c`; during the launch overhead no
-//! wave runs and no sample is taken. The waves sampled are those of compute unit 0 of shader engine 0
-//! (the one the placement gives the most workgroups), one wave per workgroup ([`thin`]), recorded
-//! instruction by instruction by the interpreter. Among the waves resident at `c` the tick picks one in turn; the wave's PC at `c` is the
+//! wave runs and no sample is taken. The waves sampled are those of one CU per shader engine, on as many
+//! engines as the recording budget allows ([`sampled_waves`]; CU 0 of engine 0 alone when it runs
+//! [`MAX_WAVES`] rounds), one wave per workgroup ([`thin`]), recorded instruction by instruction by the
+//! interpreter, and a sample's `HW_ID` is where the model placed that wave. Among the waves resident at `c` the tick picks one in turn; the wave's PC at `c` is the
 //! instruction that issues next: an instruction owns the cycles from when the wave began waiting for it
 //! (its stall, e.g. an `s_waitcnt` for a load) until the next one starts waiting. So samples fall on
 //! instructions in proportion to the modelled time spent there. A tick inside the CU's busy time that
@@ -319,15 +320,52 @@ pub(crate) fn detail_request(agent: u64) -> Option<DetailRequest> {
         return None;
     }
     sessions().iter().any(|x| x.agent == agent && x.started).then_some(DetailRequest {
-        se_mask: 1,
-        cu_in_se: Some(0),
-        // Every wave of the CU is listed; [`thin`] keeps one per workgroup.
+        se_mask: u64::MAX,
+        cu_in_se: None,
+        // Every wave is listed; [`sampled_waves`] picks the recorded ones.
         max_waves: usize::MAX,
         max_instructions_per_wave: MAX_STEPS,
     })
 }
 
-/// The waves to record of those on the sampled CU (listed by workgroup in run order): one per
+/// The waves to record for sampling, as (workgroup, wave in workgroup). Sampled CUs: one per shader
+/// engine (CU `se mod CUs` of engine `se`, or its CU 0 when that one got no workgroup), on as many
+/// engines, spread evenly, as [`MAX_WAVES`] recorded workgroups allow when every sampled CU keeps as
+/// many workgroups as CU 0 of engine 0 runs (so the CU's every round has recorded waves, as with one
+/// CU); at least that one CU. Of each sampled CU one wave per workgroup is kept ([`thin`]); the CUs'
+/// lists are interleaved round by round up to [`MAX_WAVES`].
+pub(crate) fn sampled_waves(m: &DispatchModel) -> Vec<(u64, u32)> {
+    let engines = m.shader_engines().max(1);
+    let cu_of = |se: u32| {
+        let cu = se % m.cus_of_se(se).max(1);
+        if m.workgroups_on_cu(se, cu).next().is_some() {
+            cu
+        } else {
+            0
+        }
+    };
+    let first = m.workgroups_on_cu(0, 0).count().max(1);
+    let n = (MAX_WAVES / first).clamp(1, engines as usize);
+    let lists: Vec<Vec<(u64, u32)>> = (0..n)
+        .map(|i| {
+            let se = (i as u64 * u64::from(engines) / n as u64) as u32;
+            let waves =
+                m.workgroups_on_cu(se, cu_of(se)).flat_map(|g| (0..m.waves_in_workgroup(g)).map(move |w| (g, w)));
+            thin(waves.collect())
+        })
+        .collect();
+    let mut out = Vec::new();
+    for j in 0.. {
+        let before = out.len();
+        out.extend(lists.iter().filter_map(|l| l.get(j)).take(MAX_WAVES - before.min(MAX_WAVES)));
+        if out.len() == before || out.len() >= MAX_WAVES {
+            break;
+        }
+    }
+    out
+}
+
+/// The waves to record of those on one CU (listed by workgroup in run order): one per
 /// workgroup, the `k`-th workgroup's wave `k mod waves` (so every round of the CU has recorded waves and
 /// each wave position of a workgroup takes its turn), at most [`MAX_WAVES`]. The recorded wave stands
 /// for its workgroup: a tick picks among the recorded waves resident at that moment.
@@ -417,8 +455,8 @@ fn as_snapshot(h: perf_sample_hosttrap_v1_t) -> perf_sample_snapshot_v1_t {
 }
 
 /// What a sample at model cycle `c` (of the dispatch, launch overhead included) finds on the sampled
-/// CU: the wave taken (the `turn`-th resident recorded wave, round robin), the index of the instruction
-/// that owns `c` in it, and how many recorded waves are resident. `Err(true)`: a tick inside the CU's
+/// CUs: the wave taken (the `turn`-th resident recorded wave, round robin), the index of the instruction
+/// that owns `c` in it, and how many recorded waves are resident on its CU. `Err(true)`: a tick inside the CU's
 /// busy time that finds no recorded wave or runs past a wave's recorded part (lost); `Err(false)`: no
 /// wave runs then (launch overhead, idle tail).
 fn wave_at(
@@ -427,13 +465,17 @@ fn wave_at(
     turn: u64,
 ) -> Result<(&rocprof_device::wave::WaveDetail, usize, usize), bool> {
     let overhead = model.dispatch_cycles.saturating_sub(model.totals.busy_cycles);
-    let cu0_busy = model.per_cu.first().map_or(0, |c| c.busy_cycles);
     let c = c.checked_sub(overhead).ok_or(false)?;
     let resident: Vec<_> = model.detail.iter().filter(|w| w.wave.start_cycle <= c && c < w.wave.end_cycle).collect();
     if resident.is_empty() {
-        return Err(c < cu0_busy);
+        // Lost when a sampled CU was still busy then (its waves there went unrecorded).
+        let busy = |w: &rocprof_device::wave::WaveDetail| {
+            model.per_cu.get(w.wave.placement.cu as usize).map_or(0, |t| t.busy_cycles)
+        };
+        return Err(model.detail.iter().any(|w| c < busy(w)));
     }
     let w = resident[(turn % resident.len() as u64) as usize];
+    let on_cu = resident.iter().filter(|x| x.wave.placement.cu == w.wave.placement.cu).count();
     // The instruction whose wait (stall) or issue covers `c`: the last one that began waiting by then.
     let k = w.instructions.partition_point(|i| i.issue_cycle.saturating_sub(u64::from(i.stall_cycles)) <= c);
     let k = k.checked_sub(1).ok_or(true)?;
@@ -442,7 +484,7 @@ fn wave_at(
         // Past the recorded part of a wave that went on: its PC there is unknown.
         return Err(true);
     }
-    Ok((w, k, resident.len()))
+    Ok((w, k, on_cu))
 }
 
 /// The sample fields every method shares.
@@ -743,6 +785,51 @@ mod tests {
             assert_eq!(bits(x, 26, 26), 0, "no error bit");
             assert_eq!(bits(x, 18, 25) & !bits(x, 10, 17), 0, "a stall bit without its issue bit");
         }
+    }
+
+    /// Sampled waves spread over the shader engines: a dispatch of 1024 one-wave workgroups on gfx90a
+    /// (about 9 per CU) records waves on every one of its 8 engines, each engine's CU `se mod CUs`
+    /// (placement from the model), each CU's workgroups in run order; one with 200 rounds on CU 0 keeps
+    /// to CU 0 of engine 0, as many recorded waves as before.
+    #[test]
+    fn sampled_waves_spread_over_shader_engines_when_the_rounds_allow() {
+        use rocprof_device::wave::{DispatchInput, KernelProfile};
+        let t = rocprof_device::targets::find("gfx90a").unwrap();
+        let k = KernelProfile::from_code(t, &0xBF81_0000u32.to_le_bytes());
+        let model = |groups: u32| {
+            let input = DispatchInput {
+                target: t,
+                grid: [groups * 64, 1, 1],
+                workgroup: [64, 1, 1],
+                wavefront_size: 64,
+                lds_bytes: 0,
+                scratch_bytes: 0,
+                kernel: &k,
+            };
+            DispatchModel::build(&input, &DetailRequest::NONE)
+        };
+        let m = model(1024);
+        let waves = sampled_waves(&m);
+        let places: Vec<_> = waves.iter().map(|&(g, w)| m.wave(g, w).unwrap().placement).collect();
+        let engines: std::collections::BTreeSet<u32> = places.iter().map(|p| p.se).collect();
+        assert_eq!(engines.len() as u32, m.shader_engines(), "{engines:?}");
+        for p in &places {
+            assert_eq!(p.cu_in_se, p.se % m.cus_of_se(p.se), "engine {} samples its CU se mod CUs", p.se);
+        }
+        // Every workgroup of each sampled CU is kept, in the CU's run order.
+        for se in 0..m.shader_engines() {
+            let want: Vec<u64> = m.workgroups_on_cu(se, se % m.cus_of_se(se)).collect();
+            let got: Vec<u64> =
+                waves.iter().map(|w| w.0).filter(|&g| m.wave(g, 0).unwrap().placement.se == se).collect();
+            assert_eq!(got, want, "engine {se}");
+        }
+        let m = model(110 * 200);
+        let waves = sampled_waves(&m);
+        assert_eq!(waves.len(), MAX_WAVES);
+        assert!(waves.iter().all(|&(g, w)| {
+            let p = m.wave(g, w).unwrap().placement;
+            (p.se, p.cu_in_se) == (0, 0)
+        }));
     }
 
     /// One recorded wave per workgroup of the sampled CU, each wave position in turn.

@@ -609,6 +609,16 @@ impl DispatchModel {
             .take_while(move |&g| valid && g < total)
     }
 
+    /// Shader engines of the GPU (all XCCs).
+    pub fn shader_engines(&self) -> u32 {
+        self.xccs * self.se_per_xcc
+    }
+
+    /// CUs of global shader engine `se`.
+    pub fn cus_of_se(&self, se: u32) -> u32 {
+        self.cus_in_se.get((se % self.se_per_xcc.max(1)) as usize).copied().unwrap_or(0)
+    }
+
     /// Waves of workgroup `g` (fewer than [`DispatchModel::waves_per_workgroup`] for a partial one).
     pub fn waves_in_workgroup(&self, g: u64) -> u32 {
         let grid = WorkgroupGrid::new(self.grid, self.workgroup);

@@ -9,8 +9,16 @@
 //! submitted before the sample was taken).
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use super::{Field, FixedRecord, RecordKind};
+
+/// Where the interception library keeps the image of code object `id` of process `pid` that was loaded
+/// from memory while PC sampling was on (under the capture directory), so that source lines can be
+/// read from its DWARF line table after the process is gone.
+pub fn code_object_file(capture_dir: &Path, pid: u32, id: u64) -> PathBuf {
+    capture_dir.join("pcsamp").join(pid.to_string()).join(format!("code_object_{id}.out"))
+}
 
 fixed_record!(
     /// One PC sample (`perf_sample_hosttrap_v1_t` or `perf_sample_snapshot_v1_t`), with the

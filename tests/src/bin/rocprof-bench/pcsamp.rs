@@ -1,8 +1,9 @@
 //! PC-sampling overhead (issue 22): `vector_add N` (kernels not executed) under the interception
-//! library alone, and with host-trap sampling at an interval no dispatch reaches (1 s: the cost per
-//! dispatch of sampling being on, i.e. the intercept marker before each kernel packet, its callback
-//! and record, and hsa-sim recording the sampled waves) and at 1 µs (adds the samples: the cost per
-//! sample of generating, delivering, copying and recording one). Wall time best of several runs, and
+//! library alone, and with host-trap and with stochastic sampling, each at an interval no dispatch
+//! reaches (1 s; 2^31 cycles: the cost per dispatch of sampling being on, i.e. the intercept marker
+//! before each kernel packet, its callback and record, and hsa-sim recording the sampled waves) and at a
+//! dense one (1 µs; 256 cycles: adds the samples, the cost per sample of generating, delivering,
+//! copying and recording one). Wall time best of several runs, and
 //! the application's CPU time (its threads, hsa-sim's included) averaged over them, which a loaded
 //! machine inflates less. The sample count is read back from the capture, which must hold every
 //! dispatch and no loss.
@@ -82,8 +83,6 @@ pub(crate) fn overhead(stage: &Stage, runs: u64, n: u64) -> Result<()> {
         Ok((best.0, best.1, cpu))
     };
     let (traced, _, traced_cpu) = best(None)?;
-    let (on, quiet, on_cpu) = best(Some("host_trap,time,1000000"))?;
-    let (dense, samples, dense_cpu) = best(Some("host_trap,time,1"))?;
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     // Clock ticks are 10 ms; summed over `runs` runs.
     let cpu_us = |ticks: u64| ticks as f64 * 1e4 / runs as f64;
@@ -94,22 +93,37 @@ pub(crate) fn overhead(stage: &Stage, runs: u64, n: u64) -> Result<()> {
         ms(traced),
         cpu_us(traced_cpu) / 1e3
     );
-    println!(
-        "  {:<52} {:>9.1} ms  CPU {:>8.1} ms  {:+.2} us per dispatch wall, {:+.2} us CPU ({quiet} samples)",
-        "+ host_trap every 1 s (sampling on, no tick)",
-        ms(on),
-        cpu_us(on_cpu) / 1e3,
-        (on.as_secs_f64() - traced.as_secs_f64()) * 1e6 / n as f64,
-        (cpu_us(on_cpu) - cpu_us(traced_cpu)) / n as f64
-    );
-    let per = |a: f64, b: f64| if samples > 0 { (a - b) / samples as f64 } else { 0.0 };
-    println!(
-        "  {:<52} {:>9.1} ms  CPU {:>8.1} ms  {samples} samples, {:+.2} us per sample wall, {:+.2} us CPU",
-        "+ host_trap every 1 us",
-        ms(dense),
-        cpu_us(dense_cpu) / 1e3,
-        per(dense.as_secs_f64() * 1e6, on.as_secs_f64() * 1e6),
-        per(cpu_us(dense_cpu), cpu_us(on_cpu))
-    );
+    // Per method: an interval no dispatch reaches (the cost of sampling being on), then a dense one.
+    let methods = [
+        ("host_trap", "host_trap,time,1000000", "every 1 s", "host_trap,time,1", "every 1 us"),
+        (
+            "stochastic",
+            "stochastic,cycles,2147483648",
+            "every 2^31 cycles",
+            "stochastic,cycles,256",
+            "every 256 cycles",
+        ),
+    ];
+    for (method, quiet_req, quiet_text, dense_req, dense_text) in methods {
+        let (on, quiet, on_cpu) = best(Some(quiet_req))?;
+        let (dense, samples, dense_cpu) = best(Some(dense_req))?;
+        println!(
+            "  {:<52} {:>9.1} ms  CPU {:>8.1} ms  {:+.2} us per dispatch wall, {:+.2} us CPU ({quiet} samples)",
+            format!("+ {method} {quiet_text} (sampling on, no tick)"),
+            ms(on),
+            cpu_us(on_cpu) / 1e3,
+            (on.as_secs_f64() - traced.as_secs_f64()) * 1e6 / n as f64,
+            (cpu_us(on_cpu) - cpu_us(traced_cpu)) / n as f64
+        );
+        let per = |a: f64, b: f64| if samples > 0 { (a - b) / samples as f64 } else { 0.0 };
+        println!(
+            "  {:<52} {:>9.1} ms  CPU {:>8.1} ms  {samples} samples, {:+.2} us per sample wall, {:+.2} us CPU",
+            format!("+ {method} {dense_text}"),
+            ms(dense),
+            cpu_us(dense_cpu) / 1e3,
+            per(dense.as_secs_f64() * 1e6, on.as_secs_f64() * 1e6),
+            per(cpu_us(dense_cpu), cpu_us(on_cpu))
+        );
+    }
     Ok(())
 }
