@@ -32,11 +32,11 @@ fn mfmas_issue_one_per_pass_count_and_valu_work_overlaps_them() {
     let costs = Costs { issue: [4; CLASS_COUNT], latency: [0; CLASS_COUNT] };
     let all = |_: u64, _: u32| true;
     let rec = run(&d, &mem, &RunOptions { costs, detail: Some(&all), ..RunOptions::default() }).unwrap();
-    let steps = rec.waves[0].steps.as_ref().unwrap();
+    let steps = rec.detailed[0].steps.as_ref().unwrap();
     let at: Vec<(u64, u32)> = steps.iter().map(|s| (s.cycle, s.stall)).collect();
     // mfma 0..; add at 4; the second 16x16 mfma waits for 32; the 32x32 for 64; the adds follow it.
     assert_eq!(at, [(0, 0), (4, 0), (32, 24), (64, 28), (68, 0), (72, 0), (76, 0)]);
-    assert_eq!(rec.waves[0].stats.stall_cycles, 24 + 28);
-    assert_eq!(rec.waves[0].stats.matrix.busy_cycles, 32 + 32 + 64);
+    assert_eq!(rec.detailed[0].stats.stall_cycles, 24 + 28);
+    assert_eq!(rec.detailed[0].stats.matrix.busy_cycles, 32 + 32 + 64);
     assert_eq!(rec.totals.count(InstClass::Valu), 6);
 }
