@@ -8,7 +8,7 @@
 
 use std::process::Command;
 
-use rocprof_isa::{run, Dispatch, ErrorKind, FlatMemory, KernelDescriptor, RunOptions, Target};
+use rocprof_isa::{run, Dispatch, ErrorKind, FlatMemory, KernelDescriptor, LaneKernels, RunOptions, Target};
 
 const CODE: u64 = 0x1000_0000;
 const KERNARG: u64 = 0x2000_0000;
@@ -102,6 +102,18 @@ pub(crate) fn gfx90a_dispatch(
 /// Runs `body` as a one-wave kernel on `mcpu` (`lanes` work-items) with `data` mapped at `DATA` (its
 /// address in `s[6:7]`), storing `results` VGPRs (`v1`, `v2`, ...); returns `out[k][lane]`.
 pub(crate) fn run_body(mcpu: &str, lanes: u32, body: &str, results: usize, data: &[u8]) -> Option<Vec<Vec<u32>>> {
+    run_body_on(mcpu, lanes, body, results, data, LaneKernels::Auto)
+}
+
+/// [`run_body`] with the VALU's lane kernels chosen (`Baseline` forces the x86-64 baseline code).
+pub(crate) fn run_body_on(
+    mcpu: &str,
+    lanes: u32,
+    body: &str,
+    results: usize,
+    data: &[u8],
+    kernels: LaneKernels,
+) -> Option<Vec<Vec<u32>>> {
     let target = Target::find(mcpu).unwrap();
     let gfx9 = mcpu.starts_with("gfx9");
     let mut text = String::from("s_load_dwordx4 s[4:7], s[0:1], 0x0\ns_waitcnt lgkmcnt(0)\n");
@@ -146,7 +158,7 @@ pub(crate) fn run_body(mcpu: &str, lanes: u32, body: &str, results: usize, data:
         queue_ptr: 0,
         dispatch_id: 0,
     };
-    if let Err(e) = run(&d, &mem, &RunOptions::default()) {
+    if let Err(e) = run(&d, &mem, &RunOptions { lanes: kernels, ..RunOptions::default() }) {
         panic!("{mcpu}: {e}\n{text}");
     }
     let out = mem.get(OUT, 256 * results).unwrap();

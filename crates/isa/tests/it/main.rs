@@ -11,6 +11,7 @@ mod d16_sramecc;
 mod fixtures;
 mod gws;
 mod harness;
+mod lane_kernels;
 mod llvm;
 mod mfma;
 mod mfma_blocks;
