@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use crate::decode::{decode, Inst};
-use crate::exec::{execute, execute_with, handler, Ctx, Flow, Handler, Stop};
+use crate::exec::{handler, Chosen, Ctx, Flow, Handler, LaneKernels, Stop};
 use crate::gws::{Gws, Wait, Workers};
 use crate::memory::{Fault, Memory, PRIVATE_BUFFER_BASE};
 use crate::stats::{Costs, InstClass, Step, WaveRecord, WaveStats, WorkgroupRecord};
@@ -143,6 +143,9 @@ pub struct RunOptions<'a> {
     /// dispatches: ROCclr initialises them in one dispatch and waits on them in the next). `None`: fresh
     /// ones for this dispatch.
     pub gws: Option<&'a Gws>,
+    /// The per-lane code the VALU runs as: by default the fastest the host supports (the results are the
+    /// same bit for bit either way).
+    pub lanes: LaneKernels,
 }
 
 /// Most workgroups of a [`RunOptions::co_resident`] dispatch (one host thread each).
@@ -158,6 +161,7 @@ impl Default for RunOptions<'_> {
             costs: Costs::default(),
             co_resident: false,
             gws: None,
+            lanes: LaneKernels::Auto,
         }
     }
 }
@@ -260,8 +264,10 @@ struct Program {
     next: Vec<u32>,
     /// Per instruction: index of the taken branch's target ([`UNRESOLVED`] until first needed).
     taken: Vec<u32>,
-    /// Per instruction: its handler when it is one of the commonest VALU operations.
-    hot: Vec<Option<Handler>>,
+    /// Per instruction: its handler (for the program's lane kernels).
+    hot: Vec<Handler>,
+    /// The lane kernels, chosen once for the program.
+    lanes: Chosen,
 }
 
 /// Bytes of code around the entry decoded through the direct-mapped table.
@@ -274,7 +280,7 @@ const UNRESOLVED: u32 = u32::MAX;
 type FetchError = (Stop, Vec<u32>);
 
 impl Program {
-    fn new(target: &'static Target, base: u64) -> Self {
+    fn new(target: &'static Target, base: u64, lanes: LaneKernels) -> Self {
         Program {
             target,
             base,
@@ -285,6 +291,7 @@ impl Program {
             next: Vec::new(),
             taken: Vec::new(),
             hot: Vec::new(),
+            lanes: Chosen::new(lanes),
         }
     }
 
@@ -368,7 +375,7 @@ impl Program {
         let words: Vec<u32> = buf[..n].chunks(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
         match decode(self.target, &buf[..n]) {
             Ok(inst) => {
-                self.hot.push(handler(&inst));
+                self.hot.push(handler(&inst, self.lanes));
                 self.insts.push(inst);
                 self.pcs.push(pc);
                 self.next.push(UNRESOLVED);
@@ -445,7 +452,7 @@ impl<'a> Worker<'a> {
             opts,
             gws,
             workers,
-            program: Program::new(d.target, d.entry()),
+            program: Program::new(d.target, d.entry(), opts.lanes),
             lds: vec![0; d.group_segment_size as usize],
             slots: Vec::new(),
         }
@@ -668,10 +675,10 @@ impl<'a> Worker<'a> {
             let exec_before = if slot.steps.is_some() { w.exec() } else { 0 };
             let mut cx =
                 Ctx { mem, lds: &mut self.lds, clock: slot.cycle.max(slot.executed * 4), stats: &mut slot.stats, gws };
-            let done = match program.hot[idx] {
-                Some(h) => execute_with(w, &mut cx, inst, h),
-                None => execute(w, &mut cx, inst),
-            };
+            // SAFETY: the handler was chosen by `handler` for `program.lanes`, a `Chosen` made by
+            // `Chosen::new` after checking that the host has the instruction-set extensions it needs.
+            #[allow(unsafe_code)]
+            let done = unsafe { (program.hot[idx])(w, &mut cx, inst) };
             let flow = match done {
                 Ok(f) => f,
                 Err(stop) => {

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
-#![forbid(unsafe_code)]
+// Unsafe only where a lane kernel compiled for AVX2 + FMA is installed and called (`exec::lanes`).
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 // Lane loops index several per-lane arrays (sources, results, masks) with the same lane number.
 #![allow(clippy::needless_range_loop)]
@@ -25,7 +26,7 @@ pub use dispatch::{
     run, DetailFilter, Dispatch, DispatchError, DispatchRecord, ErrorKind, KernelDescriptor, RunOptions,
     MAX_CO_RESIDENT_WORKGROUPS,
 };
-pub use exec::class_of;
+pub use exec::{class_of, LaneKernels};
 pub use gws::{Gws, GWS_RESOURCES};
 pub use matrix::{MatrixStats, MATRIX_TYPES};
 pub use memory::{Fault, FlatMemory, Memory, VecMemory};

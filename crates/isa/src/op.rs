@@ -357,6 +357,11 @@ macro_rules! vops {
         #[allow(missing_docs)]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum VOp { $($name),* }
+
+        /// Calls the macro `$cb` with every [`VOp`] name: the one list for code generated per operation
+        /// (the interpreter's handlers).
+        macro_rules! for_each_vop { ($cb:ident) => { $cb! { $($name),* } } }
+        pub(crate) use for_each_vop;
     };
 }
 

@@ -4,6 +4,7 @@
 mod float;
 mod gws;
 mod image;
+mod lanes;
 mod mem;
 mod mfma;
 mod packed;
@@ -60,13 +61,22 @@ pub(crate) struct Ctx<'a> {
 
 pub use crate::stats::class_of;
 pub(crate) use float::{f16_to_f32, f32_to_f16};
-pub(crate) use valu::{handler, Handler};
+pub(crate) use lanes::Chosen;
+pub use lanes::LaneKernels;
 
-/// Executes `i` through its [`handler`]: what [`execute`] does for it.
-#[inline(always)]
-pub(crate) fn execute_with(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, h: Handler) -> Result<Flow, Stop> {
-    cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
-    h(w, i)
+/// An instruction's execution resolved once per decoded instruction (threaded code: no dispatch on the
+/// operation when it runs). `unsafe` because a handler may be compiled for instruction-set extensions: it
+/// may only be called on a host that has them, which [`handler`] guarantees for the [`Chosen`] it is
+/// given (a `Chosen` is only made after checking the host).
+pub(crate) type Handler = unsafe fn(&mut Wave, &mut Ctx<'_>, &Inst) -> Result<Flow, Stop>;
+
+/// The handler of `i` for the lane kernels `k`: one per VALU operation (see `valu::handler`), [`execute`]
+/// for everything else.
+pub(crate) fn handler(i: &Inst, k: Chosen) -> Handler {
+    match i.op {
+        Op::Valu(op) if i.y.is_none() => valu::handler(op, k),
+        _ => execute,
+    }
 }
 
 /// Executes `i` on `w`.

@@ -5,7 +5,10 @@
 //! simple enough for the compiler to vectorise. Float results get the output modifier and clamp.
 
 use super::float::*;
-use super::{Flow, Stop};
+#[cfg(target_arch = "x86_64")]
+use super::lanes::Avx2Fma;
+use super::lanes::{Base, Chosen, Isa};
+use super::{Ctx, Flow, Handler, Stop};
 use crate::decode::{Inst, NONE, VGPR0};
 use crate::op::VOp;
 use crate::wave::{Lanes32, Lanes64, Ty, Wave, MAX_LANES};
@@ -23,6 +26,7 @@ fn z64() -> L64 {
     [0; MAX_LANES]
 }
 
+#[inline(always)]
 fn out_mod32(i: &Inst, v: f32) -> f32 {
     let v = match i.mods.omod {
         1 => v * 2.0,
@@ -41,6 +45,7 @@ fn out_mod32(i: &Inst, v: f32) -> f32 {
     }
 }
 
+#[inline(always)]
 fn out_mod64(i: &Inst, v: f64) -> f64 {
     let v = match i.mods.omod {
         1 => v * 2.0,
@@ -214,6 +219,7 @@ fn no_clamp(i: &Inst) -> Result<(), Stop> {
     Ok(())
 }
 
+#[inline(always)]
 fn u1(w: &mut Wave, i: &Inst, f: impl Fn(u32) -> u32) -> Result<(), Stop> {
     no_clamp(i)?;
     if plain(i) {
@@ -230,6 +236,7 @@ fn u1(w: &mut Wave, i: &Inst, f: impl Fn(u32) -> u32) -> Result<(), Stop> {
     Ok(())
 }
 
+#[inline(always)]
 fn u2(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32) -> u32) -> Result<(), Stop> {
     no_clamp(i)?;
     u2_any(w, i, f);
@@ -238,6 +245,7 @@ fn u2(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32) -> u32) -> Result<(), Stop> {
 
 /// An add or subtract whose VOP3 clamp bit saturates the integer result (AMD's ISA guides: "clamp"
 /// on integer add/sub selects saturation instead of wrap-around): `wrap` without it, `sat` with it.
+#[inline(always)]
 fn u2_sat(w: &mut Wave, i: &Inst, wrap: impl Fn(u32, u32) -> u32, sat: impl Fn(u32, u32) -> u32) {
     if i.mods.clamp {
         u2_any(w, i, sat);
@@ -246,6 +254,7 @@ fn u2_sat(w: &mut Wave, i: &Inst, wrap: impl Fn(u32, u32) -> u32, sat: impl Fn(u
     }
 }
 
+#[inline(always)]
 fn u2_any(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32) -> u32) {
     if plain(i) {
         fast2(w, i, Ty::U, f);
@@ -261,6 +270,7 @@ fn u2_any(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32) -> u32) {
     w.write_result32(i, &mut d);
 }
 
+#[inline(always)]
 fn u3(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32, u32) -> u32) -> Result<(), Stop> {
     no_clamp(i)?;
     if plain(i) {
@@ -279,6 +289,7 @@ fn u3(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32, u32) -> u32) -> Result<(), St
     Ok(())
 }
 
+#[inline(always)]
 fn f1(w: &mut Wave, i: &Inst, f: impl Fn(f32) -> f32) {
     if plain(i) {
         fast1(w, i, Ty::F32, |a| f(f32::from_bits(a)).to_bits());
@@ -293,6 +304,7 @@ fn f1(w: &mut Wave, i: &Inst, f: impl Fn(f32) -> f32) {
     w.write_result32(i, &mut d);
 }
 
+#[inline(always)]
 fn f2(w: &mut Wave, i: &Inst, f: impl Fn(f32, f32) -> f32) {
     if plain(i) {
         fast2(w, i, Ty::F32, |a, b| f(f32::from_bits(a), f32::from_bits(b)).to_bits());
@@ -315,6 +327,7 @@ fn f2(w: &mut Wave, i: &Inst, f: impl Fn(f32, f32) -> f32) {
 }
 
 /// Three float sources; `src2` of `fmac`-style ops is the destination itself (`acc`).
+#[inline(always)]
 fn f3(w: &mut Wave, i: &Inst, acc: bool, f: impl Fn(f32, f32, f32) -> f32) {
     if plain(i) {
         fast3(w, i, Ty::F32, acc, |a, b, c| f(f32::from_bits(a), f32::from_bits(b), f32::from_bits(c)).to_bits());
@@ -335,6 +348,7 @@ fn f3(w: &mut Wave, i: &Inst, acc: bool, f: impl Fn(f32, f32, f32) -> f32) {
     w.write_result32(i, &mut d);
 }
 
+#[inline(always)]
 fn d1(w: &mut Wave, i: &Inst, f: impl Fn(f64) -> f64) {
     let mut a = z64();
     w.src64(i, 0, Ty::F64, &mut a);
@@ -346,6 +360,7 @@ fn d1(w: &mut Wave, i: &Inst, f: impl Fn(f64) -> f64) {
     w.write64(i.dst, m, &d);
 }
 
+#[inline(always)]
 fn d2(w: &mut Wave, i: &Inst, f: impl Fn(f64, f64) -> f64) {
     let (mut a, mut b) = (z64(), z64());
     w.src64(i, 0, Ty::F64, &mut a);
@@ -358,6 +373,7 @@ fn d2(w: &mut Wave, i: &Inst, f: impl Fn(f64, f64) -> f64) {
     w.write64(i.dst, m, &d);
 }
 
+#[inline(always)]
 fn d3(w: &mut Wave, i: &Inst, acc: bool, f: impl Fn(f64, f64, f64) -> f64) {
     let (mut a, mut b, mut c) = (z64(), z64(), z64());
     w.src64(i, 0, Ty::F64, &mut a);
@@ -504,33 +520,11 @@ fn i16_2_any(w: &mut Wave, i: &Inst, f: impl Fn(u16, u16) -> u16) {
 }
 
 /// Carry-out ops: `f(a, b, carry_in) -> (result, carry_out)`; the carry mask goes to `sdst`.
+#[inline(always)]
 fn carry(w: &mut Wave, i: &Inst, carry_in: bool, f: impl Fn(u32, u32, u32) -> (u32, bool)) -> Result<(), Stop> {
     no_clamp(i)?;
     if plain(i) {
-        let cin = if carry_in { w.read_mask(i.src[2], i.lit) } else { 0 };
-        let mut d = [0u32; MAX_LANES];
-        let mut c = [false; MAX_LANES];
-        let (a, b) = (opnd(w, i.src[0], i.lit, Ty::U), opnd(w, i.src[1], i.lit, Ty::U));
-        let av = match a {
-            Opnd::Row(r) => *row(&w.v, r),
-            Opnd::Imm(x) => [x; MAX_LANES],
-        };
-        let bv = match b {
-            Opnd::Row(r) => *row(&w.v, r),
-            Opnd::Imm(x) => [x; MAX_LANES],
-        };
-        for l in 0..MAX_LANES {
-            let (r, co) = f(av[l], bv[l], (cin >> l & 1) as u32);
-            d[l] = r;
-            c[l] = co;
-        }
-        let mut cout = 0u64;
-        for l in 0..MAX_LANES {
-            cout |= u64::from(c[l]) << l;
-        }
-        let mask = w.exec();
-        put(w, i.dst, &d);
-        w.write_mask(i.sdst, cout & mask);
+        by_lanes!(w, carry_n, i, carry_in, &f);
         return Ok(());
     }
     let (mut a, mut b) = (z32(), z32());
@@ -550,6 +544,35 @@ fn carry(w: &mut Wave, i: &Inst, carry_in: bool, f: impl Fn(u32, u32, u32) -> (u
     w.write_result32(i, &mut d);
     w.write_mask(i.sdst, cout);
     Ok(())
+}
+
+/// The fast path of [`carry`] over the wave's `N` lanes.
+#[inline(always)]
+fn carry_n<const N: usize>(w: &mut Wave, i: &Inst, carry_in: bool, f: &impl Fn(u32, u32, u32) -> (u32, bool)) {
+    let cin = if carry_in { w.read_mask(i.src[2], i.lit) } else { 0 };
+    let mut d = [0u32; N];
+    let mut c = [false; N];
+    let (a, b) = (opnd(w, i.src[0], i.lit, Ty::U), opnd(w, i.src[1], i.lit, Ty::U));
+    let av = match a {
+        Opnd::Row(r) => *row::<N>(&w.v, r),
+        Opnd::Imm(x) => [x; N],
+    };
+    let bv = match b {
+        Opnd::Row(r) => *row::<N>(&w.v, r),
+        Opnd::Imm(x) => [x; N],
+    };
+    for l in 0..N {
+        let (r, co) = f(av[l], bv[l], (cin >> l & 1) as u32);
+        d[l] = r;
+        c[l] = co;
+    }
+    let mut cout = 0u64;
+    for l in 0..N {
+        cout |= u64::from(c[l]) << l;
+    }
+    let mask = w.exec();
+    put(w, i.dst, &d);
+    w.write_mask(i.sdst, cout & mask);
 }
 
 fn mbcnt(w: &mut Wave, i: &Inst, hi: bool) -> Result<(), Stop> {
@@ -632,34 +655,60 @@ fn med3<T: Ord + Copy>(a: T, b: T, c: T) -> T {
     a.max(b).min(a.min(b).max(c))
 }
 
-/// Executes one vector ALU instruction.
+/// Executes one vector ALU instruction (the baseline lane kernels; VOPD halves).
 pub(super) fn exec(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
-    exec_op(w, i, op)
+    exec_op::<Base>(w, i, op)
 }
 
-/// A VALU instruction's execution resolved once per decoded instruction (no dispatch on the opcode).
-pub(crate) type Handler = fn(&mut Wave, &Inst) -> Result<Flow, Stop>;
-
-/// The handler of `i` when it is one of the commonest VALU operations (not VOPD): [`exec`] with the
-/// operation a constant, so the compiler keeps only its arm. The semantics stay in [`exec_op`]'s arms.
-pub(crate) fn handler(i: &Inst) -> Option<Handler> {
-    let crate::op::Op::Valu(op) = i.op else { return None };
-    if i.y.is_some() {
-        return None;
+/// The handler of a VALU instruction (not VOPD): [`exec_op`] with the operation a constant, so the
+/// compiler keeps only its arm, and with the lane kernels `k` (their per-lane code compiled for AVX2 + FMA
+/// when `k` says the host has them). One handler per operation of the [`VOp`] table; the semantics stay in
+/// [`exec_op`]'s arms.
+pub(super) fn handler(op: VOp, k: Chosen) -> Handler {
+    match k {
+        Chosen::Base => handler_base(op),
+        #[cfg(target_arch = "x86_64")]
+        Chosen::Avx2Fma => handler_avx2(op),
     }
-    macro_rules! hot {
-        ($($v:ident),*) => {
+}
+
+macro_rules! valu_handlers {
+    ($($name:ident),* $(,)?) => {
+        fn handler_base(op: VOp) -> Handler {
             match op {
-                $(VOp::$v => Some(|w: &mut Wave, i: &Inst| exec_op(w, i, VOp::$v)),)*
-                _ => None,
+                $(VOp::$name => {
+                    fn h(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Result<Flow, Stop> {
+                        cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
+                        exec_op::<Base>(w, i, VOp::$name)
+                    }
+                    h
+                })*
             }
-        };
-    }
-    hot!(FmaF32, FmacF32, AddF32, SubF32, MulF32, MinF32, MaxF32, AddU32, XorB32, LshlrevB32, LshrrevB32, MovB32)
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[allow(unsafe_code)]
+        fn handler_avx2(op: VOp) -> Handler {
+            match op {
+                $(VOp::$name => {
+                    /// # Safety
+                    /// The host must support AVX2 and FMA (only installed for [`Chosen::Avx2Fma`]).
+                    #[target_feature(enable = "avx2,fma")]
+                    unsafe fn h(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Result<Flow, Stop> {
+                        cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
+                        exec_op::<Avx2Fma>(w, i, VOp::$name)
+                    }
+                    h
+                })*
+            }
+        }
+    };
 }
+
+crate::op::for_each_vop!(valu_handlers);
 
 #[inline(always)]
-fn exec_op(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
+fn exec_op<K: Isa>(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
     use VOp::*;
     match op {
         Nop => {}
@@ -938,8 +987,8 @@ fn exec_op(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
             }
             w.write_result32(i, &mut d);
         }
-        FmaF32 => f3(w, i, false, fma32),
-        FmacF32 => f3(w, i, true, fma32),
+        FmaF32 => f3(w, i, false, K::fma32),
+        FmacF32 => f3(w, i, true, K::fma32),
         MadF32 => f3(w, i, false, |a, b, c| a * b + c),
         MacF32 => f3(w, i, true, |a, b, c| a * b + c),
         FmamkF32 | MadmkF32 | FmaakF32 | MadakF32 => {
@@ -952,7 +1001,7 @@ fn exec_op(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
             f2(w, &j, |a, b| {
                 let (m, add) = if mk { (k, b) } else { (b, k) };
                 if fused {
-                    fma32(a, m, add)
+                    K::fma32(a, m, add)
                 } else {
                     a * m + add
                 }

@@ -8,7 +8,7 @@
 
 use std::process::Command;
 
-use rocprof_isa::{run, Dispatch, ErrorKind, FlatMemory, KernelDescriptor, RunOptions, Target};
+use rocprof_isa::{run, Dispatch, ErrorKind, FlatMemory, KernelDescriptor, LaneKernels, RunOptions, Target};
 
 const CODE: u64 = 0x1000_0000;
 const KERNARG: u64 = 0x2000_0000;
@@ -102,7 +102,7 @@ pub(crate) fn gfx90a_dispatch(
 /// Runs `body` as a one-wave kernel on `mcpu` (`lanes` work-items) with `data` mapped at `DATA` (its
 /// address in `s[6:7]`), storing `results` VGPRs (`v1`, `v2`, ...); returns `out[k][lane]`.
 pub(crate) fn run_body(mcpu: &str, lanes: u32, body: &str, results: usize, data: &[u8]) -> Option<Vec<Vec<u32>>> {
-    run_body_assembled_as(mcpu, mcpu, lanes, body, results, data)
+    run_body_on(mcpu, mcpu, lanes, body, results, data, LaneKernels::Auto)
 }
 
 /// [`run_body`] on target `mcpu` with the code assembled for `asm_mcpu` (a target llvm-mc-19 does not
@@ -114,6 +114,19 @@ pub(crate) fn run_body_assembled_as(
     body: &str,
     results: usize,
     data: &[u8],
+) -> Option<Vec<Vec<u32>>> {
+    run_body_on(mcpu, asm_mcpu, lanes, body, results, data, LaneKernels::Auto)
+}
+
+/// [`run_body_assembled_as`] with the VALU's lane kernels chosen (`Baseline` forces the x86-64 baseline code).
+pub(crate) fn run_body_on(
+    mcpu: &str,
+    asm_mcpu: &str,
+    lanes: u32,
+    body: &str,
+    results: usize,
+    data: &[u8],
+    kernels: LaneKernels,
 ) -> Option<Vec<Vec<u32>>> {
     let target = Target::find(mcpu).unwrap();
     let gfx9 = mcpu.starts_with("gfx9");
@@ -159,7 +172,7 @@ pub(crate) fn run_body_assembled_as(
         queue_ptr: 0,
         dispatch_id: 0,
     };
-    if let Err(e) = run(&d, &mem, &RunOptions::default()) {
+    if let Err(e) = run(&d, &mem, &RunOptions { lanes: kernels, ..RunOptions::default() }) {
         panic!("{mcpu}: {e}\n{text}");
     }
     let out = mem.get(OUT, 256 * results).unwrap();

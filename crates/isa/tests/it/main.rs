@@ -12,6 +12,7 @@ mod dwarf_line;
 mod fixtures;
 mod gws;
 mod harness;
+mod lane_kernels;
 mod llvm;
 mod mfma;
 mod mfma_blocks;
