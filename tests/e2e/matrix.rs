@@ -191,13 +191,7 @@ fn att_hotspots_of_rocblas_gemms_list_the_executed_mfma_instructions_on_gfx90a()
             let waves = size("Grid") / size("Workgroup") * size("Workgroup").div_ceil(64);
             let per_wave = flops / (2 * m * n * k * b) / waves;
             let dir = stats.with_file_name(
-                stats
-                    .file_name()
-                    .unwrap()
-                    .to_string_lossy()
-                    .trim_start_matches("stats_")
-                    .trim_end_matches(".csv")
-                    .to_string(),
+                stats.file_name().unwrap().to_string_lossy().trim_start_matches("stats_").trim_end_matches(".csv"),
             );
             let traced = std::fs::read_dir(&dir)
                 .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
