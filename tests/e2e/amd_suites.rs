@@ -7,10 +7,12 @@
 //! Each test runs a fixed, sampled gtest filter that takes seconds to a minute, and asserts exactly: every
 //! test the filter selects (gtest's own `Running N tests` count, so no suite version is pinned) ran and
 //! passed, none failed or was skipped, and every dispatch was executed by the interpreter (none fell back
-//! to the timing-only model). The versions of the suites a run used are printed. rocPRIM's and hipCUB's
-//! suites (`librocprim-tests`, `libhipcub-tests`: 0.7 and 0.5 GB to download, 3.7 GB installed) are
-//! left out of CI for their size (run them by hand in a chroot with those packages, the same way), and so is
-//! rocBLAS's (its gtest program parses its whole test data, minutes, before the first test).
+//! to the timing-only model). The versions of the suites a run used are printed. rocBLAS's and rocSPARSE's
+//! programs read one binary file of test cases (933 and 222 MB) before their first test, which takes
+//! minutes on a loaded machine; the tests hand them a subset of it with only the `quick` records of the
+//! sampled functions (`--data`), so they start in seconds. rocPRIM's and hipCUB's suites
+//! (`librocprim-tests`, `libhipcub-tests`: 0.7 and 0.5 GB to download, 3.7 GB installed) are left out of
+//! CI for their size (run them by hand in a chroot with those packages, the same way).
 
 use std::path::Path;
 
@@ -30,6 +32,79 @@ struct Sample {
     /// The smallest number of tests the filter may select (a guard against a filter that matches
     /// nothing after a suite renames its tests).
     at_least: u64,
+    /// The suite's test data and the functions to keep from it: the program then reads a subset with
+    /// only the `quick` records of these functions (`--data`), instead of parsing its whole data file
+    /// (rocBLAS: 933 MB, minutes) before the first test. `None`: the program has no data file.
+    data: Option<(&'static DataFile, &'static [&'static str])>,
+}
+
+/// A rocBLAS-style gtest data file (rocBLAS's and rocSPARSE's clients share the layout): a magic string,
+/// a signature block as long as one record, a second magic string, then fixed-size records (one C
+/// struct of test arguments each) whose first char arrays name the function, the test name and the
+/// category (`quick`, `pre_checkin`, `nightly`, ...).
+struct DataFile {
+    /// The installed file inside the chroot.
+    path: &'static str,
+    /// The magic strings before and after the signature block (with their NUL).
+    magic: (&'static [u8], &'static [u8]),
+    /// Offsets in a record of the 64-byte NUL-terminated `function`, `name` and `category` fields.
+    function: usize,
+    name: usize,
+    category: usize,
+}
+
+/// rocBLAS's `rocblas_gtest.data` (librocblas4-tests-data).
+const ROCBLAS_DATA: DataFile = DataFile {
+    path: "/usr/share/librocblas4-tests/data/rocblas_gtest.data",
+    magic: (b"rocBLAS\0", b"ROCblas\0"),
+    function: 0,
+    name: 64,
+    category: 128,
+};
+
+/// rocSPARSE's `rocsparse_test.data` (librocsparse1-tests-data).
+const ROCSPARSE_DATA: DataFile = DataFile {
+    path: "/usr/share/librocsparse1-tests/data/rocsparse_test.data",
+    magic: (b"rocSPARSE\0", b"ROCsparse\0"),
+    function: 539,
+    name: 603,
+    category: 667,
+};
+
+/// Writes to `out` the header of `d` (read from `bytes`) and its `quick` records whose function or
+/// name is in `keep`; returns how many records it kept. A file whose magic strings or size do not fit
+/// the layout is an error (a suite that changed its format must not silently run nothing).
+fn data_subset(d: &DataFile, bytes: &[u8], keep: &[&str], out: &Path) -> Result<usize, String> {
+    let (m0, m1) = d.magic;
+    if !bytes.starts_with(m0) {
+        return Err(format!("{}: does not start with {:?}", d.path, String::from_utf8_lossy(m0)));
+    }
+    // The signature block is one record long, so the second magic string tells the record size.
+    let record = bytes
+        .windows(m1.len())
+        .take(64 * 1024)
+        .position(|w| w == m1)
+        .ok_or_else(|| format!("{}: no {:?} after the signature", d.path, String::from_utf8_lossy(m1)))?
+        - m0.len();
+    let header = m0.len() + record + m1.len();
+    if record <= d.category + 64 || bytes.len() < header || !(bytes.len() - header).is_multiple_of(record) {
+        return Err(format!("{}: {} bytes do not hold whole {record}-byte records", d.path, bytes.len()));
+    }
+    let field = |r: &[u8], at: usize| {
+        let f = &r[at..at + 64];
+        f[..f.iter().position(|&b| b == 0).unwrap_or(64)].to_vec()
+    };
+    let mut kept = bytes[..header].to_vec();
+    let mut n = 0;
+    for r in bytes[header..].chunks_exact(record) {
+        let (function, name) = (field(r, d.function), field(r, d.name));
+        if field(r, d.category) == b"quick" && keep.iter().any(|k| k.as_bytes() == function || k.as_bytes() == name) {
+            kept.extend_from_slice(r);
+            n += 1;
+        }
+    }
+    std::fs::write(out, kept).map_err(|e| format!("{}: {e}", out.display()))?;
+    Ok(n)
 }
 
 /// rocRAND's XORWOW and Philox device generators (uniform, normal, log-normal, Poisson) from kernels.
@@ -39,12 +114,14 @@ const ROCRAND_KERNELS: [Sample; 2] = [
         program: "/usr/libexec/rocm/librocrand1-tests/test_rocrand_kernel_xorwow",
         filter: "*",
         at_least: 10,
+        data: None,
     },
     Sample {
         package: "librocrand1-tests",
         program: "/usr/libexec/rocm/librocrand1-tests/test_rocrand_kernel_philox4x32_10",
         filter: "*",
         at_least: 10,
+        data: None,
     },
 ];
 
@@ -54,6 +131,7 @@ const HIPRAND_KERNEL: Sample = Sample {
     program: "/usr/libexec/rocm/libhiprand1-tests/test_hiprand_kernel",
     filter: "*",
     at_least: 10,
+    data: None,
 };
 
 /// rocSPARSE level 1 (axpyi, doti, gthr, sctr) at the suite's `quick` sizes.
@@ -62,6 +140,58 @@ const ROCSPARSE_LEVEL1: Sample = Sample {
     program: "/usr/libexec/rocm/librocsparse1-tests/rocsparse-test",
     filter: "quick/axpyi.*:quick/doti.*:quick/gthr.*:quick/sctr.*",
     at_least: 40,
+    data: Some((&ROCSPARSE_DATA, &["axpyi", "doti", "gthr", "sctr"])),
+};
+
+/// rocSPARSE level 2: two `quick` cases each of csrmv (adaptive and stream), bsrmv, coomv, and the
+/// triangular solves csrsv and bsrsv.
+const ROCSPARSE_LEVEL2: Sample = Sample {
+    package: "librocsparse1-tests",
+    program: "/usr/libexec/rocm/librocsparse1-tests/rocsparse-test",
+    filter: "quick/csrmv.level2/f32_r_100_142_1_0_n1_0_CT_1b_zero_L_csradaptive_0:\
+             quick/csrmv.level2/f32_r_10_33_1_0_n1_0_T_0b_rand_L_csrstream_0:\
+             quick/bsrmv.level2/f32_r_10_33_1_0_n1_0_row_8_NT_0b_rand_0_t2:\
+             quick/bsrmv.level2/f32_r_10_842_1_0_n1_0_row_28_NT_0b_rand_0_t2:\
+             quick/coomv.level2/f32_r_10_33_sorted_1_0_n1_0_T_1b_zero_0:\
+             quick/coomv.level2/f32_r_10_33_sorted_1_0_n1_0_CT_1b_rand_0:\
+             quick/bsrsv.level2/f32_r_50_1_0_row_2_NT_UD_U_reuse_auto_0b_rand_0:\
+             quick/bsrsv.level2/f32_r_50_1_0_row_9_T_UD_U_reuse_auto_0b_rand_0:\
+             quick/csrsv.level2/f32_r_50_1_0_CT_ND_U_reuse_auto_0b_rand_0:\
+             quick/csrsv.level2/f32_r_50_1_0_NT_UD_U_reuse_auto_1b_rand_0",
+    at_least: 10,
+    data: Some((&ROCSPARSE_DATA, &["csrmv", "bsrmv", "coomv", "bsrsv", "csrsv"])),
+};
+
+/// rocSPARSE level 3 and the tridiagonal solver: one `quick` case each of csrmm, spmm (CSR), sddmm
+/// (COO) and gtsv.
+const ROCSPARSE_LEVEL3: Sample = Sample {
+    package: "librocsparse1-tests",
+    program: "/usr/libexec/rocm/librocsparse1-tests/rocsparse-test",
+    filter: "quick/gtsv.precond/f32_r_8_4_8_rand_0:\
+             quick/sddmm.level3/i32_i32_f32_r_12_93_3_1_0_n1_0_NT_NT_0b_col_default_coo_rand_0:\
+             quick/spmm_csr.level3/i32_i32_f64_r_f64_r_f64_r_f64_r_223_223_223_1_0_n1_0_NT_NT_0b_col_col_csr_rand_0:\
+             quick/csrmm.level3/f32_r_42_7_50_1_0_0_0_T_NT_0b_zero_0",
+    at_least: 4,
+    data: Some((&ROCSPARSE_DATA, &["gtsv", "sddmm", "spmm_csr", "csrmm"])),
+};
+
+/// rocBLAS half-precision axpy at the `quick` sizes: on gfx1100 Debian's rocBLAS is compiled for
+/// real true16 (16-bit operands in the high halves of VGPRs).
+const ROCBLAS_AXPY_F16: Sample = Sample {
+    package: "librocblas4-tests",
+    program: "/usr/libexec/rocm/librocblas4-tests/rocblas-test",
+    filter: "_/axpy.*f16_r*",
+    at_least: 300,
+    data: Some((&ROCBLAS_DATA, &["axpy"])),
+};
+
+/// rocBLAS level 3: gemm (f32, f64; all four transposes, the Fortran-interface sizes) and symm (f32).
+const ROCBLAS_LEVEL3: Sample = Sample {
+    package: "librocblas4-tests",
+    program: "/usr/libexec/rocm/librocblas4-tests/rocblas-test",
+    filter: "*quick_gemm_fortran_f32_r*:*quick_gemm_fortran_f64_r*:*quick_symm_quick_f32_r*",
+    at_least: 250,
+    data: Some((&ROCBLAS_DATA, &["gemm", "symm"])),
 };
 
 /// The installed version of `package` in the chroot (from dpkg's status file), for the record.
@@ -107,6 +237,15 @@ fn run_sample(test: &str, s: &Sample, gpu: &str) {
     let _cleanup = ScratchGuard(dir.clone());
     let stats = dir.join("stats.txt");
     let mut cmd = sid_command(&stage, &root, Path::new(s.program));
+    if let Some((d, keep)) = s.data {
+        let installed = root.join(d.path.trim_start_matches('/'));
+        let bytes = std::fs::read(&installed).unwrap_or_else(|e| panic!("{test}: {}: {e}", installed.display()));
+        let subset = dir.join("subset.data");
+        let n = data_subset(d, &bytes, keep, &subset).unwrap_or_else(|e| panic!("{test}: {e}"));
+        eprintln!("{test}: {n} quick records of {keep:?} from {}", d.path);
+        // The scratch directory lies under the host's /tmp, which the chroot sees at the same path.
+        cmd.arg("--data").arg(&subset);
+    }
     cmd.arg(format!("--gtest_filter={}", s.filter))
         .env("ROCPROF_RS_SIM_AGENTS", gpu)
         .env("ROCPROF_RS_SIM_STATS", &stats)
@@ -171,6 +310,75 @@ fn rocsparse_level1_passes_amds_quick_suite_on_gfx1100() {
 #[test]
 fn rocsparse_level1_passes_amds_quick_suite_on_gfx90a() {
     run_sample("rocsparse_level1_passes_amds_quick_suite_on_gfx90a", &ROCSPARSE_LEVEL1, "gfx90a");
+}
+
+#[test]
+fn rocsparse_level2_passes_amds_quick_suite_on_gfx1100_and_gfx90a() {
+    let test = "rocsparse_level2_passes_amds_quick_suite_on_gfx1100_and_gfx90a";
+    for gpu in ["gfx1100", "gfx90a"] {
+        run_sample(test, &ROCSPARSE_LEVEL2, gpu);
+    }
+}
+
+#[test]
+fn rocsparse_level3_and_gtsv_pass_amds_quick_suite_on_gfx1100_and_gfx90a() {
+    let test = "rocsparse_level3_and_gtsv_pass_amds_quick_suite_on_gfx1100_and_gfx90a";
+    for gpu in ["gfx1100", "gfx90a"] {
+        run_sample(test, &ROCSPARSE_LEVEL3, gpu);
+    }
+}
+
+#[test]
+fn rocblas_half_precision_axpy_passes_amds_quick_suite_on_gfx1100() {
+    run_sample("rocblas_half_precision_axpy_passes_amds_quick_suite_on_gfx1100", &ROCBLAS_AXPY_F16, "gfx1100");
+}
+
+#[test]
+fn rocblas_gemm_and_symm_pass_amds_quick_suite_on_gfx1100() {
+    run_sample("rocblas_gemm_and_symm_pass_amds_quick_suite_on_gfx1100", &ROCBLAS_LEVEL3, "gfx1100");
+}
+
+#[test]
+fn rocblas_gemm_and_symm_pass_amds_quick_suite_on_gfx90a() {
+    run_sample("rocblas_gemm_and_symm_pass_amds_quick_suite_on_gfx90a", &ROCBLAS_LEVEL3, "gfx90a");
+}
+
+/// A data file built the way rocBLAS's is: magic, a one-record signature, magic, then records.
+#[test]
+fn a_suites_data_subset_keeps_the_header_and_only_the_quick_records_of_the_named_functions() {
+    let d = DataFile { path: "t.data", magic: (b"abc\0", b"ABC\0"), function: 0, name: 64, category: 128 };
+    let rec = |function: &str, name: &str, category: &str| {
+        let mut r = vec![0u8; 200];
+        r[..function.len()].copy_from_slice(function.as_bytes());
+        r[64..64 + name.len()].copy_from_slice(name.as_bytes());
+        r[128..128 + category.len()].copy_from_slice(category.as_bytes());
+        r[199] = 7;
+        r
+    };
+    let mut file = b"abc\0".to_vec();
+    file.extend((0..200u8).collect::<Vec<_>>());
+    file.extend_from_slice(b"ABC\0");
+    let header = file.clone();
+    let records = [
+        rec("axpy", "blas1", "quick"),
+        rec("axpy", "blas1", "nightly"),
+        rec("scal", "blas1", "quick"),
+        rec("gemm", "gemm_small", "quick"),
+    ];
+    for r in &records {
+        file.extend_from_slice(r);
+    }
+    let dir = scratch("data-subset");
+    let _cleanup = ScratchGuard(dir.clone());
+    let out = dir.join("s.data");
+    assert_eq!(data_subset(&d, &file, &["axpy", "gemm_small"], &out), Ok(2));
+    let mut want = header;
+    want.extend_from_slice(&records[0]);
+    want.extend_from_slice(&records[3]);
+    assert_eq!(std::fs::read(&out).unwrap(), want);
+    // A truncated record, a wrong magic string: errors, not an empty run.
+    assert!(data_subset(&d, &file[..file.len() - 1], &["axpy"], &out).is_err());
+    assert!(data_subset(&d, b"xyz\0", &["axpy"], &out).is_err());
 }
 
 #[test]

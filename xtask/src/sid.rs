@@ -21,9 +21,10 @@ use rocprof_test_inputs::sid as chroot;
 use crate::{root, status};
 
 /// The sid packages installed in the chroot (with their recommends, as a user would get them). The
-/// last three are AMD's test suites of rocSPARSE, rocRAND and hipRAND that `tests/e2e/amd_suites.rs`
-/// samples (about 40 MB to download with their libraries and data; rocPRIM's and hipCUB's suites are
-/// 1.2 GB and are left out).
+/// last four are AMD's test suites of rocSPARSE, rocRAND, hipRAND and rocBLAS that `tests/e2e/amd_suites.rs`
+/// samples: about 40 MB to download for the first three with their libraries and data, and 12.4 MB for
+/// rocBLAS's (10.9 MB program, 1.5 MB compressed test data that installs as 0.9 GB). rocPRIM's and
+/// hipCUB's suites are 1.2 GB to download and are left out.
 pub(crate) const PACKAGES: &[&str] = &[
     "hipcc",
     "libamdhip64-dev",
@@ -34,6 +35,7 @@ pub(crate) const PACKAGES: &[&str] = &[
     "librocsparse1-tests",
     "librocrand1-tests",
     "libhiprand1-tests",
+    "librocblas4-tests",
 ];
 
 /// Packages whose versions are recorded besides [`PACKAGES`]: the runtimes the fixtures load.
