@@ -138,8 +138,13 @@ pub enum BranchCond {
 pub enum AtomicOp {
     /// Exchange.
     Swap,
-    /// Compare and swap (data = {new, compare}).
+    /// Compare and swap: memory atomics' data = {new, compare}; gfx9/gfx10 LDS `ds_cmpst_*` take the compare
+    /// value in data0 and the new value in data1.
     CmpSwap,
+    /// gfx11+ LDS compare-store `ds_cmpstore_*`: the new value in data0, the compare value in data1 (RDNA3's
+    /// DS_CMPSTORE_B32: `src = DATA, cmp = DATA2`; LLVM's gfx11 selection swaps the operands it gives
+    /// `ds_cmpst_*`).
+    CmpStore,
     /// Integer add.
     Add,
     /// Integer subtract.
@@ -180,7 +185,8 @@ impl AtomicOp {
     fn parse(s: &str) -> Option<Self> {
         Some(match s {
             "swap" | "storexchg" | "wrxchg" => Self::Swap,
-            "cmpswap" | "cmpst" | "cmpstore" => Self::CmpSwap,
+            "cmpswap" | "cmpst" => Self::CmpSwap,
+            "cmpstore" => Self::CmpStore,
             "add" => Self::Add,
             "sub" => Self::Sub,
             "rsub" => Self::Rsub,
@@ -720,9 +726,9 @@ fn ds_access(rest: &str) -> Option<DsOp> {
         "pk_add" => AtomicOp::PkAddF16,
         h => AtomicOp::parse(h)?,
     };
-    if matches!(op, AtomicOp::MinF | AtomicOp::MaxF | AtomicOp::CmpSwap) && float {
+    if matches!(op, AtomicOp::MinF | AtomicOp::MaxF | AtomicOp::CmpSwap | AtomicOp::CmpStore) && float {
         // Float compare-exchange and float min/max are rare; cmpst_f32 compares as floats.
-        if op == AtomicOp::CmpSwap {
+        if matches!(op, AtomicOp::CmpSwap | AtomicOp::CmpStore) {
             return None;
         }
     }

@@ -28,7 +28,7 @@ fn rmw(op: AtomicOp, bytes: u8, old: u64, src: u64, cmp: u64) -> u64 {
     let unfl = |v: f64| if w64 { v.to_bits() } else { u64::from((v as f32).to_bits()) };
     match op {
         AtomicOp::Swap => s,
-        AtomicOp::CmpSwap => {
+        AtomicOp::CmpSwap | AtomicOp::CmpStore => {
             if o == cmp {
                 s
             } else {
@@ -670,12 +670,13 @@ pub(super) fn ds(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: DsOp) -> Result<F
                     continue;
                 }
                 let src = if bytes == 8 { v64(w, i.src[1], l) } else { u64::from(v(w, i.src[1], l)) };
-                // DS compare-swap takes the compare value in data0 and the new value in data1.
-                let (src, cmp) = if op == AtomicOp::CmpSwap {
-                    let other = if bytes == 8 { v64(w, i.src[2], l) } else { u64::from(v(w, i.src[2], l)) };
-                    (other, src)
-                } else {
-                    (src, 0)
+                let data1 = || if bytes == 8 { v64(w, i.src[2], l) } else { u64::from(v(w, i.src[2], l)) };
+                let (src, cmp) = match op {
+                    // gfx9/gfx10 `ds_cmpst_*`: data0 is the compare value, data1 the new value.
+                    AtomicOp::CmpSwap => (data1(), src),
+                    // gfx11+ `ds_cmpstore_*`: data0 is the new value, data1 the compare value.
+                    AtomicOp::CmpStore => (src, data1()),
+                    _ => (src, 0),
                 };
                 let old = lds_atomic(cx.lds, addr(w, l) + off16, op, bytes, src, cmp);
                 cx.stats.bytes.lds_read += u64::from(bytes);

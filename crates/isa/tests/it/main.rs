@@ -8,6 +8,7 @@ mod classes;
 mod co_resident;
 mod counts;
 mod d16_sramecc;
+mod ds_cmpstore;
 mod dwarf_line;
 mod fixtures;
 mod gws;
