@@ -14,9 +14,6 @@
 //! the dimensionality; gfx10: NSA dword count in bits 2:1; gfx11: one NSA bit, the count follows from the
 //! addresses the instruction needs). Opcodes were checked against LLVM's assembler (`llvm-mc -show-encoding`).
 
-use crate::decode::{flags, DecodeError, Inst, AGPR0, NONE, VGPR0};
-use crate::op::Op;
-use crate::table::Enc;
 use crate::target::Family;
 
 /// What an image instruction does.
@@ -43,7 +40,7 @@ pub enum ImageOp {
 }
 
 /// Opcodes of the image instructions the interpreter runs: (gfx9/gfx10 opcode, gfx11 opcode, op, mnemonic).
-const OPCODES: [(u32, u32, ImageOp, &str); 8] = [
+pub(crate) const OPCODES: [(u32, u32, ImageOp, &str); 8] = [
     (0x00, 0x00, ImageOp::Load { mip: false }, "image_load"),
     (0x01, 0x01, ImageOp::Load { mip: true }, "image_load_mip"),
     (0x08, 0x06, ImageOp::Store { mip: false }, "image_store"),
@@ -86,94 +83,6 @@ pub fn address_count(op: ImageOp, dim: u8) -> u8 {
         ImageOp::Load { mip } | ImageOp::Store { mip } => c + u8::from(mip),
         ImageOp::Sample { lod } => c + u8::from(lod),
     }
-}
-
-/// The VGPR code of address register `k` of image instruction `i` (consecutive registers, or the NSA list).
-pub fn address(i: &Inst, k: usize) -> u16 {
-    if i.imm & bits::NSA == 0 || k == 0 {
-        i.src[0] + k as u16
-    } else {
-        let extra = u64::from(i.lit) | (u64::from(i.imm1) << 32);
-        VGPR0 + ((extra >> (8 * (k - 1))) & 0xff) as u16
-    }
-}
-
-fn dword(bytes: &[u8], i: usize) -> Result<u32, DecodeError> {
-    let b = bytes.get(4 * i..4 * i + 4).ok_or(DecodeError::Truncated)?;
-    Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-}
-
-/// Decodes a MIMG instruction (first dword `w`, bits 31:26 = 0b111100) of gfx9, gfx10 or gfx11.
-pub(crate) fn decode(fam: Family, agpr_bit: bool, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
-    let d1 = dword(bytes, 1)?;
-    let gfx11 = fam >= Family::Gfx11;
-    let opcode =
-        if gfx11 { (w >> 18) & 0xff } else { ((w >> 18) & 0x7f) | if fam == Family::Gfx10 { (w & 1) << 7 } else { 0 } };
-    let dmask = (w >> 8) & 0xf;
-    let (dim, unorm, a16, d16, da, tfe_lwe) = match fam {
-        Family::Gfx9 => {
-            (0, w >> 12 & 1, w >> 15 & 1, d1 >> 31, w >> 14 & 1, if agpr_bit { w >> 17 & 1 } else { w >> 16 & 3 })
-        }
-        Family::Gfx10 => ((w >> 3) & 7, w >> 12 & 1, d1 >> 30 & 1, d1 >> 31, 0, w >> 16 & 3),
-        _ => ((w >> 2) & 7, w >> 7 & 1, w >> 16 & 1, w >> 17 & 1, 0, d1 >> 21 & 3),
-    };
-    let nsa_words = match fam {
-        Family::Gfx9 => 0,
-        Family::Gfx10 => (w >> 1) & 3,
-        _ => w & 1,
-    };
-    let entry = OPCODES.iter().find(|e| (if gfx11 { e.1 } else { e.0 }) == opcode);
-    let mut size = 8u8;
-    if nsa_words > 0 {
-        let n = match (fam, entry) {
-            (Family::Gfx10, _) => 4 * nsa_words,
-            (_, Some(e)) => {
-                let regs = u32::from(address_count(e.2, dim as u8));
-                let regs = if a16 != 0 { regs.div_ceil(2) } else { regs };
-                4 * (regs.saturating_sub(1)).div_ceil(4)
-            }
-            // Unknown gfx11 opcode: assume one NSA dword (the common size).
-            _ => 4,
-        };
-        size += n as u8;
-    }
-    let Some(&(_, _, op, name)) = entry else {
-        return Err(DecodeError::UnknownOpcode { enc: Enc::Mimg, opcode, size });
-    };
-    if tfe_lwe != 0 {
-        // Texture-fail/LOD-warning results are not modelled; report the instruction as unknown to the table.
-        return Err(DecodeError::UnknownOpcode { enc: Enc::Mimg, opcode, size });
-    }
-    let mut extra = 0u64;
-    if nsa_words > 0 {
-        for k in 0..usize::from(size - 8) {
-            extra |= u64::from(*bytes.get(8 + k).ok_or(DecodeError::Truncated)?) << (8 * k);
-        }
-    }
-    let acc = agpr_bit && fam == Family::Gfx9 && w >> 16 & 1 != 0;
-    let vdata = if acc { AGPR0 } else { VGPR0 } + ((d1 >> 8) & 0xff) as u16;
-    let mut i = crate::decode::base(Op::Image(op), Enc::Mimg, size, name);
-    i.dst = vdata;
-    i.src = [VGPR0 + (d1 & 0xff) as u16, vdata, (((d1 >> 16) & 0x1f) << 2) as u16];
-    i.sdst = if matches!(op, ImageOp::Sample { .. }) {
-        let ssamp = if gfx11 { (d1 >> 26) & 0x1f } else { (d1 >> 21) & 0x1f };
-        (ssamp << 2) as u16
-    } else {
-        NONE
-    };
-    i.imm = (dmask as i32)
-        | ((dim as i32) << bits::DIM_SHIFT)
-        | if unorm != 0 { bits::UNORM } else { 0 }
-        | if a16 != 0 { bits::A16 } else { 0 }
-        | if d16 != 0 { bits::D16 } else { 0 }
-        | if da != 0 { bits::DA } else { 0 }
-        | if nsa_words > 0 { bits::NSA } else { 0 }
-        | if fam == Family::Gfx9 { bits::NO_DIM } else { 0 };
-    i.lit = extra as u32;
-    i.imm1 = (extra >> 32) as u8;
-    let glc_bit = if gfx11 { 14 } else { 13 };
-    i.flags |= flags::GLC * u8::from(w >> glc_bit & 1 != 0);
-    Ok(i)
 }
 
 /// Image data format (`FMT_*`/`IMG_DATA_FORMAT_*`, the same numbers on gfx9, gfx10 and gfx11).
@@ -343,7 +252,7 @@ pub fn unpack_texel(df: u8, nf: u8, bytes: &[u8]) -> [u32; 4] {
             nfmt::SSCALED => (signed as f32).to_bits(),
             nfmt::UINT => raw,
             nfmt::SINT => signed as u32,
-            _ if b == 16 => crate::exec::f16_to_f32(raw as u16).to_bits(),
+            _ if b == 16 => crate::exec::float::f16_to_f32(raw as u16).to_bits(),
             _ => raw,
         };
     }
@@ -369,7 +278,7 @@ pub fn pack_texel(df: u8, nf: u8, vals: &[u32; 4], out: &mut [u8]) {
             }
             nfmt::USCALED => f.max(0.0) as u32,
             nfmt::SSCALED => f as i32 as u32,
-            nfmt::FLOAT if b == 16 => u32::from(crate::exec::f32_to_f16(f)),
+            nfmt::FLOAT if b == 16 => u32::from(crate::exec::float::f32_to_f16(f)),
             _ => v,
         };
         for k in 0..n {

@@ -20,8 +20,9 @@
 
 use super::float::{f16_to_f32, f32_to_f16};
 use super::{Ctx, Flow, Stop};
+use crate::decode::image_address as address;
 use crate::decode::{Inst, VGPR0};
-use crate::image::{address, bits, clamp, nfmt, ty, ImageOp, Rsrc, Sampler, COORDS};
+use crate::image::{bits, clamp, nfmt, ty, ImageOp, Rsrc, Sampler, COORDS};
 use crate::wave::Wave;
 
 /// Reads the T# at SGPR `s`.

@@ -1,7 +1,7 @@
 //! Executing one decoded instruction on a wave: the dispatch on [`Op`], control flow, and what the
 //! instruction counts as for the statistics ([`InstClass`](crate::InstClass)).
 
-mod float;
+pub(crate) mod float;
 mod gws;
 mod image;
 mod lanes;
@@ -60,7 +60,6 @@ pub(crate) struct Ctx<'a> {
 }
 
 pub use crate::stats::class_of;
-pub(crate) use float::{f16_to_f32, f32_to_f16};
 pub(crate) use lanes::Chosen;
 pub use lanes::LaneKernels;
 

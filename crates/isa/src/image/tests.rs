@@ -5,7 +5,8 @@
 //! numbers from their `CFMT_*` enums; instruction bytes are `llvm-mc-21 -show-encoding` output.
 
 use super::*;
-use crate::decode::decode;
+use crate::decode::{decode, image_address as address, Inst, VGPR0};
+use crate::op::Op;
 use crate::target::Target;
 
 fn target(name: &str) -> &'static Target {
