@@ -44,8 +44,8 @@ fn hsa_rows_match_the_programs_calls(test: &str, abi: &str) {
     }
     // Besides the program's calls, the runtime's own: like ROCr (`GpuAgent::InvalidateCodeCaches` ->
     // `AqlQueue::ExecutePM4`), freezing an executable creates, waits on and destroys one signal per GPU
-    // code object through the API table, so the trace has those calls too (vector_add loads one code
-    // object per executable).
+    // code object through the API table, so the trace has those calls too.
+    // vector_add loads one GPU code object into each executable it freezes.
     let freezes = calls.get("hsa_executable_freeze").copied().unwrap_or(0);
     let runtime = |f: &str| match f {
         "hsa_signal_create" | "hsa_signal_wait_scacquire" | "hsa_signal_destroy" => freezes,
