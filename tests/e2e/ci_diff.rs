@@ -48,8 +48,8 @@ fn diff(stage: &Stage, base: &[PathBuf], head: &[PathBuf], extra: &[&str]) -> Ru
 }
 
 #[test]
-fn issue_12_a_ten_percent_slower_kernel_fails_the_diff_and_is_the_only_one_named() {
-    let test = "issue_12_a_ten_percent_slower_kernel_fails_the_diff_and_is_the_only_one_named";
+fn a_ten_percent_slower_kernel_fails_the_diff_and_is_the_only_one_named() {
+    let test = "a_ten_percent_slower_kernel_fails_the_diff_and_is_the_only_one_named";
     let Some(stage) = rocprof_e2e::stage(test) else { return };
     let Some(app) = stage.fixture("kernel_mix", test) else { return };
     let dir = scratch("ci-diff-10");
@@ -108,8 +108,8 @@ fn issue_12_a_ten_percent_slower_kernel_fails_the_diff_and_is_the_only_one_named
 /// The fraction of base-vs-base comparisons that fail is what a CI user cares about; the
 /// note on the issue states the measured rate.
 #[test]
-fn issue_12_base_against_base_passes_in_at_least_19_of_20_and_a_two_percent_slowdown_passes() {
-    let test = "issue_12_base_against_base_passes_in_at_least_19_of_20_and_a_two_percent_slowdown_passes";
+fn base_against_base_passes_in_at_least_19_of_20_and_a_two_percent_slowdown_passes() {
+    let test = "base_against_base_passes_in_at_least_19_of_20_and_a_two_percent_slowdown_passes";
     let Some(stage) = rocprof_e2e::stage(test) else { return };
     let Some(app) = stage.fixture("kernel_mix", test) else { return };
     let dir = scratch("ci-diff-aa");
@@ -153,8 +153,8 @@ fn issue_12_base_against_base_passes_in_at_least_19_of_20_and_a_two_percent_slow
 }
 
 #[test]
-fn issue_12_summary_of_a_database_prints_the_table_dash_s_printed() {
-    let test = "issue_12_summary_of_a_database_prints_the_table_dash_s_printed";
+fn summary_of_a_database_prints_the_table_dash_s_printed() {
+    let test = "summary_of_a_database_prints_the_table_dash_s_printed";
     let Some(stage) = rocprof_e2e::stage(test) else { return };
     let Some(app) = stage.fixture("kernel_mix", test) else { return };
     let dir = scratch("ci-summary");
@@ -204,8 +204,8 @@ fn merged_calls(stage: &Stage, dir: &Path) -> String {
 }
 
 #[test]
-fn issue_12_forked_and_execed_children_each_get_a_database_with_all_their_dispatches() {
-    let test = "issue_12_forked_and_execed_children_each_get_a_database_with_all_their_dispatches";
+fn forked_and_execed_children_each_get_a_database_with_all_their_dispatches() {
+    let test = "forked_and_execed_children_each_get_a_database_with_all_their_dispatches";
     let Some(stage) = rocprof_e2e::stage(test) else { return };
     let Some(app) = stage.fixture("fork_exec", test) else { return };
     let dir = scratch("ci-fork");
@@ -226,8 +226,8 @@ fn issue_12_forked_and_execed_children_each_get_a_database_with_all_their_dispat
 }
 
 #[test]
-fn issue_12_a_four_rank_mpi_launch_gives_one_database_per_rank() {
-    let test = "issue_12_a_four_rank_mpi_launch_gives_one_database_per_rank";
+fn a_four_rank_mpi_launch_gives_one_database_per_rank() {
+    let test = "a_four_rank_mpi_launch_gives_one_database_per_rank";
     let Some(stage) = rocprof_e2e::stage(test) else { return };
     let Some(app) = stage.fixture("vector_add", test) else { return };
     let Some(mpirun) = rocprof_test_inputs::program(test, "mpirun", "openmpi-bin") else { return };
@@ -270,8 +270,8 @@ fn issue_12_a_four_rank_mpi_launch_gives_one_database_per_rank() {
 }
 
 #[test]
-fn issue_12_rank_and_size_come_from_open_mpi_mpich_and_slurm_variables() {
-    let test = "issue_12_rank_and_size_come_from_open_mpi_mpich_and_slurm_variables";
+fn rank_and_size_come_from_open_mpi_mpich_and_slurm_variables() {
+    let test = "rank_and_size_come_from_open_mpi_mpich_and_slurm_variables";
     let Some(stage) = rocprof_e2e::stage(test) else { return };
     let Some(app) = stage.fixture("vector_add", test) else { return };
     let dir = scratch("ci-rank");
@@ -363,8 +363,8 @@ fn collection_period_keeps_only_dispatches_inside_its_windows() {
 }
 
 #[test]
-fn issue_12_minimum_output_data_writes_nothing_below_the_threshold() {
-    let test = "issue_12_minimum_output_data_writes_nothing_below_the_threshold";
+fn minimum_output_data_writes_nothing_below_the_threshold() {
+    let test = "minimum_output_data_writes_nothing_below_the_threshold";
     let Some(stage) = rocprof_e2e::stage(test) else { return };
     let Some(app) = stage.fixture("kernel_mix", test) else { return };
     let dir = scratch("ci-minimum");
@@ -391,8 +391,8 @@ fn issue_12_minimum_output_data_writes_nothing_below_the_threshold() {
 }
 
 #[test]
-fn issue_12_the_example_ci_script_passes_equal_builds_and_fails_a_slower_head() {
-    let test = "issue_12_the_example_ci_script_passes_equal_builds_and_fails_a_slower_head";
+fn the_example_ci_script_passes_equal_builds_and_fails_a_slower_head() {
+    let test = "the_example_ci_script_passes_equal_builds_and_fails_a_slower_head";
     let Some(stage) = rocprof_e2e::stage(test) else { return };
     let Some(app) = stage.fixture("kernel_mix", test) else { return };
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/ci/perf-regression.sh");

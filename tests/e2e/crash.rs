@@ -45,8 +45,8 @@ fn crash_after_n_dispatches_keeps_all_n() {
 /// returns (its wrapper), or the record is lost (the writer thread's poll comes up to 20 ms late).
 /// Every wait function a HIP or HSA application may use, each for every completion.
 #[test]
-fn issue_14_a_crash_right_after_any_wait_function_keeps_every_dispatch() {
-    let test = "issue_14_a_crash_right_after_any_wait_function_keeps_every_dispatch";
+fn a_crash_right_after_any_wait_function_keeps_every_dispatch() {
+    let test = "a_crash_right_after_any_wait_function_keeps_every_dispatch";
     let Some(stage) = stage(test) else { return };
     let Some(app) = stage.fixture("crash_after", test) else { return };
     let n = 3u64;
@@ -84,8 +84,8 @@ fn issue_14_a_crash_right_after_any_wait_function_keeps_every_dispatch() {
 /// Issue 14: abort() (a failed assert) instead of SIGSEGV: every waited dispatch is kept, the
 /// database says the process did not exit cleanly, and the CLI exits 128 + 6.
 #[test]
-fn issue_14_an_aborting_application_keeps_every_dispatch_and_exits_134() {
-    let test = "issue_14_an_aborting_application_keeps_every_dispatch_and_exits_134";
+fn an_aborting_application_keeps_every_dispatch_and_exits_134() {
+    let test = "an_aborting_application_keeps_every_dispatch_and_exits_134";
     let Some(stage) = stage(test) else { return };
     let Some(app) = stage.fixture("crash_after", test) else { return };
     let p = kernel_trace(&stage, "gfx942", &app, &["6", "abort"], &[]);
@@ -101,8 +101,8 @@ fn issue_14_an_aborting_application_keeps_every_dispatch_and_exits_134() {
 /// Issue 14: a dispatch still queued when the application aborts cannot have an end time; it is
 /// reported (CLI warning and `run_health.incomplete_dispatches`), the completed ones are kept.
 #[test]
-fn issue_14_a_dispatch_pending_at_a_crash_is_reported_not_silently_dropped() {
-    let test = "issue_14_a_dispatch_pending_at_a_crash_is_reported_not_silently_dropped";
+fn a_dispatch_pending_at_a_crash_is_reported_not_silently_dropped() {
+    let test = "a_dispatch_pending_at_a_crash_is_reported_not_silently_dropped";
     let Some(stage) = stage(test) else { return };
     let Some(app) = stage.fixture("crash_after", test) else { return };
     let p = kernel_trace(&stage, "gfx942", &app, &["5", "pending"], &[]);

@@ -50,8 +50,8 @@ fn printed(stdout: &str) -> Vec<(u64, u64)> {
 }
 
 #[test]
-fn issue_14_a_child_forked_before_the_runtime_starts_gets_its_own_complete_database() {
-    let test = "issue_14_a_child_forked_before_the_runtime_starts_gets_its_own_complete_database";
+fn a_child_forked_before_the_runtime_starts_gets_its_own_complete_database() {
+    let test = "a_child_forked_before_the_runtime_starts_gets_its_own_complete_database";
     let Some((r, dir)) = run_fork_only(test, "before", 12) else { return };
     assert!(r.status.success(), "{}", r.transcript());
     let dbs = databases(&dir.0);
@@ -70,8 +70,8 @@ fn issue_14_a_child_forked_before_the_runtime_starts_gets_its_own_complete_datab
 }
 
 #[test]
-fn issue_14_a_child_forked_from_a_profiled_process_leaves_the_parents_capture_intact() {
-    let test = "issue_14_a_child_forked_from_a_profiled_process_leaves_the_parents_capture_intact";
+fn a_child_forked_from_a_profiled_process_leaves_the_parents_capture_intact() {
+    let test = "a_child_forked_from_a_profiled_process_leaves_the_parents_capture_intact";
     let Some((r, dir)) = run_fork_only(test, "after", 9) else { return };
     assert!(r.status.success(), "{}", r.transcript());
     assert!(r.stdout.contains("fork_only: child "), "the child ran:\n{}", r.transcript());
@@ -88,8 +88,8 @@ fn issue_14_a_child_forked_from_a_profiled_process_leaves_the_parents_capture_in
 }
 
 #[test]
-fn issue_14_gpu_work_of_a_forked_child_is_counted_and_reported_not_mixed_into_the_parent() {
-    let test = "issue_14_gpu_work_of_a_forked_child_is_counted_and_reported_not_mixed_into_the_parent";
+fn gpu_work_of_a_forked_child_is_counted_and_reported_not_mixed_into_the_parent() {
+    let test = "gpu_work_of_a_forked_child_is_counted_and_reported_not_mixed_into_the_parent";
     let Some((r, dir)) = run_fork_only(test, "after-gpu", 7) else { return };
     assert!(r.status.success(), "{}", r.transcript());
     let ran = printed(&r.stdout);

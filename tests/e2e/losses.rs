@@ -67,8 +67,8 @@ impl Filled {
 }
 
 #[test]
-fn issue_14_a_full_kernel_table_is_counted_and_its_dispatches_kept_unnamed() {
-    let test = "issue_14_a_full_kernel_table_is_counted_and_its_dispatches_kept_unnamed";
+fn a_full_kernel_table_is_counted_and_its_dispatches_kept_unnamed() {
+    let test = "a_full_kernel_table_is_counted_and_its_dispatches_kept_unnamed";
     // multi_code_object: four kernels (vector_add, saxpy, fill, block_sum), one dispatch each.
     let Some(f) = fill(test, "kernels=2", "multi_code_object", &[]) else { return };
     let names: Vec<&str> = f.rows.iter().map(|k| k.name.as_str()).collect();
@@ -79,8 +79,8 @@ fn issue_14_a_full_kernel_table_is_counted_and_its_dispatches_kept_unnamed() {
 }
 
 #[test]
-fn issue_14_a_full_code_object_table_is_counted_and_reported() {
-    let test = "issue_14_a_full_code_object_table_is_counted_and_reported";
+fn a_full_code_object_table_is_counted_and_reported() {
+    let test = "a_full_code_object_table_is_counted_and_reported";
     // The main executable takes the only entry; each of the 3 load/unload cycles misses it.
     let Some(f) = fill(test, "code_objects=1", "soak", &["1", "1", "4", "3", "2"]) else { return };
     assert_eq!(f.rows.len(), 7, "{}", f.p.run.transcript());
@@ -91,8 +91,8 @@ fn issue_14_a_full_code_object_table_is_counted_and_reported() {
 }
 
 #[test]
-fn issue_14_a_full_queue_table_is_counted_and_the_traced_queue_complete() {
-    let test = "issue_14_a_full_queue_table_is_counted_and_the_traced_queue_complete";
+fn a_full_queue_table_is_counted_and_the_traced_queue_complete() {
+    let test = "a_full_queue_table_is_counted_and_the_traced_queue_complete";
     // One thread, two queues, two batches of 5 dispatches alternating between them (3 + 2 per
     // batch): the first queue is traced.
     let Some(f) = fill(test, "queues=1", "soak", &["1", "2", "10", "0", "5"]) else { return };
@@ -103,8 +103,8 @@ fn issue_14_a_full_queue_table_is_counted_and_the_traced_queue_complete() {
 }
 
 #[test]
-fn issue_14_an_empty_signal_pool_is_counted_per_untraced_dispatch() {
-    let test = "issue_14_an_empty_signal_pool_is_counted_per_untraced_dispatch";
+fn an_empty_signal_pool_is_counted_per_untraced_dispatch() {
+    let test = "an_empty_signal_pool_is_counted_per_untraced_dispatch";
     // Two batches of 5 dispatches held in flight together, 3 profiling signals: 2 untraced each.
     let Some(f) = fill(test, "signals=3", "soak", &["1", "2", "10", "0", "5", "--gate"]) else { return };
     assert_eq!(f.rows.len(), 6, "{}", f.p.run.transcript());
@@ -114,8 +114,8 @@ fn issue_14_an_empty_signal_pool_is_counted_per_untraced_dispatch() {
 }
 
 #[test]
-fn issue_14_a_full_signal_map_delays_completions_but_loses_nothing() {
-    let test = "issue_14_a_full_signal_map_delays_completions_but_loses_nothing";
+fn a_full_signal_map_delays_completions_but_loses_nothing() {
+    let test = "a_full_signal_map_delays_completions_but_loses_nothing";
     // 5 distinct completion signals in flight per batch, room for 2: 3 per batch go to the poll.
     let Some(f) = fill(test, "app_signals=2", "soak", &["1", "2", "10", "0", "5", "--gate"]) else { return };
     let ids: Vec<u64> = f.rows.iter().map(|k| k.dispatch_id).collect();
@@ -135,8 +135,8 @@ fn issue_14_a_full_signal_map_delays_completions_but_loses_nothing() {
 /// hsa-sim recycles a destroyed executable's memory, so the next load's kernel object has the
 /// same address and takes over the stale entry (its release is covered by `kernel_map`'s tests).
 #[test]
-fn issue_14_small_tables_release_their_entries_over_many_cycles() {
-    let test = "issue_14_small_tables_release_their_entries_over_many_cycles";
+fn small_tables_release_their_entries_over_many_cycles() {
+    let test = "small_tables_release_their_entries_over_many_cycles";
     // One thread, one queue, 200 dispatches in batches of 5 (each with a completion signal of its
     // own); 50 code-object load/unload cycles (vector_add, its own queue); 20 queue cycles (two
     // queues each, one dispatch).
@@ -157,8 +157,8 @@ fn issue_14_small_tables_release_their_entries_over_many_cycles() {
 }
 
 #[test]
-fn issue_14_exhausted_capture_space_is_counted_and_every_dispatch_accounted_for() {
-    let test = "issue_14_exhausted_capture_space_is_counted_and_every_dispatch_accounted_for";
+fn exhausted_capture_space_is_counted_and_every_dispatch_accounted_for() {
+    let test = "exhausted_capture_space_is_counted_and_every_dispatch_accounted_for";
     // Two 256 KiB chunks: the main thread's and the first other thread's; any third thread that
     // writes (the dispatching thread or the writer thread's completion poll) finds no space, as
     // on a full disk.
@@ -242,8 +242,8 @@ fn reread_spoiled_capture(test: &str, name: &str, spoil: impl FnOnce(&mut Vec<u8
 }
 
 #[test]
-fn issue_14_a_corrupt_capture_loses_only_the_damaged_record_and_a_garbage_one_is_a_one_line_error() {
-    let test = "issue_14_a_corrupt_capture_loses_only_the_damaged_record_and_a_garbage_one_is_a_one_line_error";
+fn a_corrupt_capture_loses_only_the_damaged_record_and_a_garbage_one_is_a_one_line_error() {
+    let test = "a_corrupt_capture_loses_only_the_damaged_record_and_a_garbage_one_is_a_one_line_error";
     // One flipped bit in the body of the chunk's last record (the last completion or what follows
     // it): its checksum no longer matches.
     let Some(Reread { stage, run: r, db, bytes, dir: damaged, _guard }) =
@@ -317,8 +317,8 @@ fn counted(test: &str, args: &[&str], env: &[(&str, &str)]) -> Option<Filled> {
 }
 
 #[test]
-fn issue_14_an_empty_counter_buffer_pool_is_counted_and_those_dispatches_have_no_counter_rows() {
-    let test = "issue_14_an_empty_counter_buffer_pool_is_counted_and_those_dispatches_have_no_counter_rows";
+fn an_empty_counter_buffer_pool_is_counted_and_those_dispatches_have_no_counter_rows() {
+    let test = "an_empty_counter_buffer_pool_is_counted_and_those_dispatches_have_no_counter_rows";
     // Two batches of 5 counted dispatches held in flight together (one queue), 4 counter buffers.
     // A buffer is held until its own output is copied and the next counted dispatch has passed its
     // serialising barrier, so batch 1 counts dispatches 1-4 (5 has no buffer) and leaves the 4th
@@ -392,16 +392,13 @@ fn failed_completion(test: &str, gated: bool) {
 }
 
 #[test]
-fn issue_14_a_failed_completion_handler_is_counted_once_and_the_application_runs_on() {
-    failed_completion("issue_14_a_failed_completion_handler_is_counted_once_and_the_application_runs_on", false);
+fn a_failed_completion_handler_is_counted_once_and_the_application_runs_on() {
+    failed_completion("a_failed_completion_handler_is_counted_once_and_the_application_runs_on", false);
 }
 
 #[test]
-fn issue_14_a_failed_completion_handler_of_a_gated_dispatch_opens_its_gate_and_is_counted_once() {
-    failed_completion(
-        "issue_14_a_failed_completion_handler_of_a_gated_dispatch_opens_its_gate_and_is_counted_once",
-        true,
-    );
+fn a_failed_completion_handler_of_a_gated_dispatch_opens_its_gate_and_is_counted_once() {
+    failed_completion("a_failed_completion_handler_of_a_gated_dispatch_opens_its_gate_and_is_counted_once", true);
 }
 
 /// One batch of 5 counted dispatches behind a gate; hsa-sim's simulator-only device fault drops the
@@ -448,35 +445,31 @@ fn counters_not_read(test: &str, overlap: bool, gated: bool) {
 }
 
 #[test]
-fn issue_14_counters_not_read_back_are_counted_and_neither_the_profiler_nor_the_application_waits_forever() {
+fn counters_not_read_back_are_counted_and_neither_the_profiler_nor_the_application_waits_forever() {
     counters_not_read(
-        "issue_14_counters_not_read_back_are_counted_and_neither_the_profiler_nor_the_application_waits_forever",
+        "counters_not_read_back_are_counted_and_neither_the_profiler_nor_the_application_waits_forever",
         false,
         false,
     );
 }
 
 #[test]
-fn issue_14_counters_not_read_back_of_gated_dispatches_are_given_up_by_their_completion_handler() {
+fn counters_not_read_back_of_gated_dispatches_are_given_up_by_their_completion_handler() {
     counters_not_read(
-        "issue_14_counters_not_read_back_of_gated_dispatches_are_given_up_by_their_completion_handler",
+        "counters_not_read_back_of_gated_dispatches_are_given_up_by_their_completion_handler",
         false,
         true,
     );
 }
 
 #[test]
-fn issue_14_counters_not_read_back_of_dispatches_nobody_waits_for_are_given_up_by_the_poll() {
-    counters_not_read(
-        "issue_14_counters_not_read_back_of_dispatches_nobody_waits_for_are_given_up_by_the_poll",
-        true,
-        false,
-    );
+fn counters_not_read_back_of_dispatches_nobody_waits_for_are_given_up_by_the_poll() {
+    counters_not_read("counters_not_read_back_of_dispatches_nobody_waits_for_are_given_up_by_the_poll", true, false);
 }
 
 #[test]
-fn issue_14_a_failed_copy_completion_handler_is_counted_and_the_application_sees_its_copy_complete() {
-    let test = "issue_14_a_failed_copy_completion_handler_is_counted_and_the_application_sees_its_copy_complete";
+fn a_failed_copy_completion_handler_is_counted_and_the_application_sees_its_copy_complete() {
+    let test = "a_failed_copy_completion_handler_is_counted_and_the_application_sees_its_copy_complete";
     let Some(stage) = rocprof_e2e::stage(test) else { return };
     let Some(app) = stage.fixture("async_copy", test) else { return };
     let out = rocprof_e2e::scratch("out");
@@ -516,8 +509,8 @@ fn issue_14_a_failed_copy_completion_handler_is_counted_and_the_application_sees
 }
 
 #[test]
-fn issue_14_a_record_torn_by_a_dying_producer_is_counted_and_the_records_before_it_kept() {
-    let test = "issue_14_a_record_torn_by_a_dying_producer_is_counted_and_the_records_before_it_kept";
+fn a_record_torn_by_a_dying_producer_is_counted_and_the_records_before_it_kept() {
+    let test = "a_record_torn_by_a_dying_producer_is_counted_and_the_records_before_it_kept";
     // The chunk's last record as a producer leaves it when it dies after writing the body but
     // before storing the commit word (stored last): frame word 0.
     let Some(Reread { run: r, db, _guard, .. }) =
@@ -545,10 +538,10 @@ fn issue_14_a_record_torn_by_a_dying_producer_is_counted_and_the_records_before_
 /// properties (`otf2-print -G`); and every other `run_health` entry is the same in all five.
 /// The trace processor and the OTF2 reference reader accept the files.
 #[test]
-fn issue_14_a_loss_is_reported_with_its_count_in_every_output_format() {
+fn a_loss_is_reported_with_its_count_in_every_output_format() {
     use std::collections::BTreeMap;
 
-    let test = "issue_14_a_loss_is_reported_with_its_count_in_every_output_format";
+    let test = "a_loss_is_reported_with_its_count_in_every_output_format";
     let Some(stage) = rocprof_e2e::stage(test) else { return };
     let Some(app) = stage.fixture("soak", test) else { return };
     let out = rocprof_e2e::ScratchGuard(rocprof_e2e::scratch(test));
@@ -595,8 +588,8 @@ fn issue_14_a_loss_is_reported_with_its_count_in_every_output_format() {
 /// dispatch submitted after that passes untraced and is counted as `tool_disabled`, so what the
 /// application dispatched is accounted for: rows + `completion_lost` + `tool_disabled` = 15.
 #[test]
-fn issue_14_dispatches_after_an_internal_error_are_counted_as_tool_disabled() {
-    let test = "issue_14_dispatches_after_an_internal_error_are_counted_as_tool_disabled";
+fn dispatches_after_an_internal_error_are_counted_as_tool_disabled() {
+    let test = "dispatches_after_an_internal_error_are_counted_as_tool_disabled";
     // One queue, three batches of 5, each batch queued behind a gate and waited for dispatch by
     // dispatch: every completion of batch 1 is recorded (or lost) before batch 2 is submitted.
     let env = [("ROCPROF_RS_INTERCEPT_FAULT", "completion@2")];

@@ -22,8 +22,8 @@ fn fixture(test: &str) -> Option<(Stage, std::path::PathBuf)> {
 }
 
 #[test]
-fn issue_26_loaded_machine_in_process_records_every_hsa_call_and_reports_the_waits() {
-    let test = "issue_26_loaded_machine_in_process_records_every_hsa_call_and_reports_the_waits";
+fn loaded_machine_in_process_records_every_hsa_call_and_reports_the_waits() {
+    let test = "loaded_machine_in_process_records_every_hsa_call_and_reports_the_waits";
     let Some((stage, app)) = fixture(test) else { return };
     let cap = ScratchGuard(scratch("lossless-in-process"));
     let intercept = stage.dir.join("librocprof_intercept.so").display().to_string();
@@ -59,8 +59,8 @@ fn issue_26_loaded_machine_in_process_records_every_hsa_call_and_reports_the_wai
 }
 
 #[test]
-fn issue_26_loaded_machine_under_the_cli_records_every_hsa_call_and_reports_the_waits() {
-    let test = "issue_26_loaded_machine_under_the_cli_records_every_hsa_call_and_reports_the_waits";
+fn loaded_machine_under_the_cli_records_every_hsa_call_and_reports_the_waits() {
+    let test = "loaded_machine_under_the_cli_records_every_hsa_call_and_reports_the_waits";
     let Some((stage, app)) = fixture(test) else { return };
     let out = ScratchGuard(scratch("lossless-cli"));
     let out_s = out.0.display().to_string();

@@ -60,8 +60,8 @@ fn rows(db: &std::path::Path, table: &str) -> u64 {
 }
 
 #[test]
-fn issue_14_a_refused_intercept_queue_is_counted_and_the_other_queue_traced() {
-    let test = "issue_14_a_refused_intercept_queue_is_counted_and_the_other_queue_traced";
+fn a_refused_intercept_queue_is_counted_and_the_other_queue_traced() {
+    let test = "a_refused_intercept_queue_is_counted_and_the_other_queue_traced";
     // Two threads, a queue each, 5 dispatches each; the second intercept queue is refused, so that
     // thread's queue is created the normal way and runs untraced.
     let Some((run, out, _guard)) =
@@ -78,8 +78,8 @@ fn issue_14_a_refused_intercept_queue_is_counted_and_the_other_queue_traced() {
 }
 
 #[test]
-fn issue_14_a_refused_packet_handler_registration_is_counted_and_the_application_runs() {
-    let test = "issue_14_a_refused_packet_handler_registration_is_counted_and_the_application_runs";
+fn a_refused_packet_handler_registration_is_counted_and_the_application_runs() {
+    let test = "a_refused_packet_handler_registration_is_counted_and_the_application_runs";
     let Some((run, _, _guard)) =
         refused(test, &["--kernel-trace"], "multi_queue", &["2", "5"], "hsa_amd_queue_intercept_register", &[])
     else {
@@ -91,8 +91,8 @@ fn issue_14_a_refused_packet_handler_registration_is_counted_and_the_application
 }
 
 #[test]
-fn issue_14_refused_completion_handlers_lose_only_those_copies() {
-    let test = "issue_14_refused_completion_handlers_lose_only_those_copies";
+fn refused_completion_handlers_lose_only_those_copies() {
+    let test = "refused_completion_handlers_lose_only_those_copies";
     // async_copy makes 12 copies; the runtime accepts 4 completion handlers, then refuses.
     let Some((run, out, _guard)) =
         refused(test, &["--memory-copy-trace"], "async_copy", &[], "hsa_amd_signal_async_handler@4", &[])
@@ -106,8 +106,8 @@ fn issue_14_refused_completion_handlers_lose_only_those_copies() {
 }
 
 #[test]
-fn issue_14_refused_completion_handlers_of_gated_dispatches_do_not_hang_the_application() {
-    let test = "issue_14_refused_completion_handlers_of_gated_dispatches_do_not_hang_the_application";
+fn refused_completion_handlers_of_gated_dispatches_do_not_hang_the_application() {
+    let test = "refused_completion_handlers_of_gated_dispatches_do_not_hang_the_application";
     // Gated completions register a handler per dispatch with a completion signal: 3 accepted, 7
     // refused; the refused ones run untraced and the application's waits still return. Each
     // refused one is counted once: not also reported as a dispatch that had not completed (its

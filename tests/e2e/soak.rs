@@ -81,14 +81,14 @@ const ANON_BYTES_PER_DISPATCH: i64 = 16;
 const RSS_MAX_KIB: i64 = 64 * 1024;
 
 #[test]
-fn issue_14_soak_every_dispatch_named_zero_loss_and_flat_memory() {
-    let test = "issue_14_soak_every_dispatch_named_zero_loss_and_flat_memory";
+fn soak_every_dispatch_named_zero_loss_and_flat_memory() {
+    let test = "soak_every_dispatch_named_zero_loss_and_flat_memory";
     let Some(short) = soak_run(test, 500, 100) else { return };
     let Some(long) = soak_run(test, 15_000, 100) else { return };
     // 116,000 more dispatches and completion signals: the tables are fixed-size and recycled and
     // hsa-sim releases destroyed signals, so anonymous memory grows by a few bytes per dispatch at
     // most. (The code-object cycles are the same in both runs: see
-    // `issue_14_executable_load_unload_cycles_hold_memory_flat`.) The whole resident set includes
+    // `executable_load_unload_cycles_hold_memory_flat`.) The whole resident set includes
     // file pages (the capture's chunks are released as they fill, at their own pace), so it gets an
     // absolute bound.
     let extra = long["dispatches"] - short["dispatches"];
@@ -115,8 +115,8 @@ fn issue_14_soak_every_dispatch_named_zero_loss_and_flat_memory() {
 /// of a track overlapping (rocprofv3 would move overlapping ends to the middle, shortening and
 /// crossing them).
 #[test]
-fn issue_14_kernels_without_the_barrier_bit_overlap_in_the_kernel_trace() {
-    let test = "issue_14_kernels_without_the_barrier_bit_overlap_in_the_kernel_trace";
+fn kernels_without_the_barrier_bit_overlap_in_the_kernel_trace() {
+    let test = "kernels_without_the_barrier_bit_overlap_in_the_kernel_trace";
     let Some(stage) = rocprof_e2e::stage(test) else { return };
     let Some(app) = stage.fixture("soak", test) else { return };
     let env = vec![
@@ -210,8 +210,8 @@ fn queue_cycles_run(test: &str, cycles: u64) -> Option<HashMap<String, i64>> {
 /// cycles within 1 MiB of 200 (hsa-sim leaked ~1 MiB per cycle before: 249 MB after 200 cycles,
 /// 2.1 GB after 2,000).
 #[test]
-fn issue_14_queue_create_destroy_cycles_traced_with_zero_loss_and_flat_memory() {
-    let test = "issue_14_queue_create_destroy_cycles_traced_with_zero_loss_and_flat_memory";
+fn queue_create_destroy_cycles_traced_with_zero_loss_and_flat_memory() {
+    let test = "queue_create_destroy_cycles_traced_with_zero_loss_and_flat_memory";
     let Some(short) = queue_cycles_run(test, 200) else { return };
     let Some(long) = queue_cycles_run(test, 2000) else { return };
     let grown_kib = long["rss_kib"] - short["rss_kib"];
