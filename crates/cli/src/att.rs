@@ -11,6 +11,47 @@ use rocprof_att::report::{self, SeLoss, Summary};
 use rocprof_att::{decode_captures, ui, Backend, Decoded, Listing};
 use rocprof_sqtt_amd::llvm::LlvmDisassembler;
 
+/// The capture directory of the run, whose `att/<pid>/` holds each process's thread traces until
+/// [`after_run`] moves them next to the outputs.
+static CAPTURE_DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Records the run's capture directory (see [`files_of`]).
+pub(crate) fn set_capture_dir(dir: &Path) {
+    let _ = CAPTURE_DIR.set(dir.to_path_buf());
+}
+
+/// A process's thread-trace files under the names [`after_run`] gives them next to its outputs.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct AttFiles {
+    /// `*_shader_engine_<se>_<dispatch>.att`, sorted.
+    pub(crate) traces: Vec<String>,
+    /// `<gfx>_code_object_id_<id>.out` by code object id.
+    pub(crate) code_objects: std::collections::BTreeMap<u64, String>,
+}
+
+/// The thread-trace files of process `pid` as they will be named under `out`.
+pub(crate) fn files_of(pid: u32, out: &rocprof_writers::OutputLocation) -> AttFiles {
+    let mut files = AttFiles::default();
+    let Some(root) = CAPTURE_DIR.get() else { return files };
+    let Ok(entries) = std::fs::read_dir(root.join("att").join(pid.to_string())) else { return files };
+    let mut names: Vec<String> = entries.flatten().filter_map(|e| e.file_name().into_string().ok()).collect();
+    names.sort();
+    for name in names {
+        let dest = out.file(&name);
+        let Some(file) = dest.file_name().map(|f| f.to_string_lossy().into_owned()) else { continue };
+        if name.ends_with(".att") {
+            files.traces.push(file);
+        } else if let Some(id) = name
+            .strip_suffix(".out")
+            .and_then(|stem| stem.rsplit_once("_code_object_id_"))
+            .and_then(|(_, id)| id.parse::<u64>().ok())
+        {
+            files.code_objects.insert(id, file);
+        }
+    }
+    files
+}
+
 /// What to decode and how.
 pub(crate) struct Request<'a> {
     /// Directory searched for captures.

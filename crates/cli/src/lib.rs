@@ -438,6 +438,7 @@ fn run(cfg: &Config, prep: &Prepared) -> Result<u8> {
     }
     let counter_outputs = prep.counters.as_ref().map(|c| outputs::CounterOutputs { db: &c.db, merged: &merged });
     pcsamp::set_capture_dir(&capture.path);
+    att::set_capture_dir(&capture.path);
     let written = outputs::write_all(cfg, captures, Some(&env), counter_outputs.as_ref(), &mut failures);
     if let AppExit::Signal(sig) = exit {
         eprintln!("rocprof-rs: the application was killed by signal {sig}; outputs hold what it captured before");

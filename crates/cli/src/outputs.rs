@@ -221,6 +221,8 @@ pub(crate) struct WriterSettings {
     pub(crate) environment_json: Option<String>,
     /// `--group-by-queue`: Perfetto puts kernels and copies on HSA queue tracks, not HIP streams.
     pub(crate) group_by_queue: bool,
+    /// `--att`: the process's thread-trace files, listed in the JSON output.
+    pub(crate) att_files: crate::att::AttFiles,
 }
 
 /// One writer per requested format (plus the stats writer with CSV and `--stats`), writing
@@ -246,7 +248,12 @@ pub(crate) fn writers_for(formats: &[OutputFormat], out: &OutputLocation, s: &Wr
             }
             OutputFormat::Json => writers.push(Box::new(JsonWriter::with_options(
                 out.clone(),
-                JsonOptions { config_json: s.json_config.clone(), summary: s.summary },
+                JsonOptions {
+                    config_json: s.json_config.clone(),
+                    summary: s.summary,
+                    att_filenames: s.att_files.traces.clone(),
+                    code_object_snapshots: s.att_files.code_objects.clone(),
+                },
             ))),
             OutputFormat::Otf2 => {
                 writers.push(Box::new(rocprof_writers::otf2::Otf2Writer::new(out.clone(), s.agent_index)))
@@ -378,6 +385,7 @@ fn write_process(
         json_config: Some(cfg.output_config_json().to_string()),
         environment_json: Some(environment.to_string()),
         group_by_queue: cfg.tracing.group_by_queue,
+        att_files: if cfg.att.is_some() { crate::att::files_of(pid, &out) } else { Default::default() },
     };
     if cfg.compat.output_config {
         // rocprofv3 writes it whether or not anything was recorded.

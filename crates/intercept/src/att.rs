@@ -188,6 +188,10 @@ pub fn init(capture_dir: &std::path::Path, gpus: &[u64]) {
         diag!(Level::Error, "cannot create {}: {e}; thread trace is off", config.dir.display());
         return;
     }
+    // rocprofv3 names each --att-gpu-index entry no GPU has (and traces the others).
+    for i in config.gpu_index.iter().flatten().filter(|&&i| i as usize >= gpus.len()) {
+        diag!(Level::Error, "thread trace: Invalid GPU Device Index: {i} (the process has {} GPUs)", gpus.len());
+    }
     let selection = match KernelFilterSpec::from_env(|k| std::env::var(k).ok()).and_then(|s| s.compile()) {
         Ok(filter) => Some(Selection {
             filter,

@@ -168,19 +168,25 @@ const AMD_RESULTS_SCHEMA: &str = "projects/rocprofiler-sdk/source/docs/rocprofv3
 /// mirror, so `None` (after [`skip_optional`]'s line naming `test`) when it is not set or lacks
 /// the file.
 pub fn amd_results_schema(test: &str) -> Option<String> {
+    amd_source(test, AMD_RESULTS_SCHEMA)
+}
+
+/// A file of AMD's ROCm/rocm-systems repository (`path` from its root, at HEAD), read from the
+/// git dir named by `ROCPD_MIRROR`; an optional input like [`amd_results_schema`].
+pub fn amd_source(test: &str, path: &str) -> Option<String> {
     let Some(mirror) = std::env::var_os("ROCPD_MIRROR") else {
-        skip_optional(test, "AMD's results.json schema: ROCPD_MIRROR (a git dir of ROCm/rocm-systems) is not set");
+        skip_optional(test, format!("AMD's {path}: ROCPD_MIRROR (a git dir of ROCm/rocm-systems) is not set"));
         return None;
     };
     let out = std::process::Command::new("git")
         .arg("--git-dir")
         .arg(&mirror)
-        .args(["show", &format!("HEAD:{AMD_RESULTS_SCHEMA}")])
+        .args(["show", &format!("HEAD:{path}")])
         .output();
     match out {
         Ok(o) if o.status.success() => Some(String::from_utf8_lossy(&o.stdout).into_owned()),
         _ => {
-            skip_optional(test, format!("{AMD_RESULTS_SCHEMA} not readable from ROCPD_MIRROR"));
+            skip_optional(test, format!("{path} not readable from ROCPD_MIRROR"));
             None
         }
     }

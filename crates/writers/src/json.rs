@@ -59,6 +59,12 @@ pub struct JsonOptions {
     pub config_json: Option<String>,
     /// Write `summary` (rocprofv3 does with `--stats` or a summary option).
     pub summary: bool,
+    /// `strings.att_filenames`: the thread-trace files of the process (file names, next to the
+    /// JSON file), as rocprofv3 lists them with `--att`.
+    pub att_filenames: Vec<String>,
+    /// `strings.code_object_snapshot_filenames`: the code object images saved with `--att`, by
+    /// code object id (file names).
+    pub code_object_snapshots: BTreeMap<u64, String>,
 }
 
 /// Writes `results.json`.
@@ -270,10 +276,20 @@ fn agent_json(session: &Session<'_>, a: &Agent) -> Value {
 /// rocprofv3's `code_objects` / `kernel_symbols` arrays: one element per id from 0 to the largest,
 /// the element at index `id` the one of that id, every other one a blank element (the same keys,
 /// zero numbers, empty strings), as rocprofv3's metadata serialises default-constructed infos.
-fn indexed_by_id(by_id: &BTreeMap<u64, Value>) -> Vec<Value> {
-    let Some((&last, any)) = by_id.last_key_value() else { return Vec::new() };
+/// With no element at all it is one blank element (`blank` is any element of the kind), as
+/// rocprofv3 sizes the array to the largest id + 1 starting from 0.
+fn indexed_by_id(by_id: &BTreeMap<u64, Value>, blank: Value) -> Vec<Value> {
+    let Some((&last, any)) = by_id.last_key_value() else { return vec![blank_like(&blank)] };
     let blank = blank_like(any);
     (0..=last).map(|id| by_id.get(&id).cloned().unwrap_or_else(|| blank.clone())).collect()
+}
+
+/// rocprofv3's `code_object_snapshot_filenames` (generateJSON.cpp over
+/// `metadata::get_code_object_load_info`): indexed by code object id from 0, "" where no image was
+/// saved, so `[""]` without `--att`.
+fn snapshot_filenames(by_id: &BTreeMap<u64, String>) -> Vec<String> {
+    let last = by_id.last_key_value().map_or(0, |(&id, _)| id);
+    (0..=last).map(|id| by_id.get(&id).cloned().unwrap_or_default()).collect()
 }
 
 /// `v` with every number 0, string empty, bool false and array empty (objects keep their keys).
@@ -289,12 +305,17 @@ fn blank_like(v: &Value) -> Value {
 }
 
 fn code_object_json(session: &Session<'_>, c: &CodeObject) -> Value {
+    code_object_value(c, session.strings.resolve(c.uri))
+}
+
+/// [`code_object_json`] with the URI given.
+fn code_object_value(c: &CodeObject, uri: &str) -> Value {
     json!({
         "size": 0,
         "code_object_id": c.id.0,
         "rocp_agent": { "handle": c.agent.0 },
         "hsa_agent": { "handle": 0 },
-        "uri": session.strings.resolve(c.uri),
+        "uri": uri,
         "load_base": c.load_base,
         "load_size": c.load_size,
         "load_delta": c.load_delta,
@@ -343,21 +364,22 @@ fn host_function_value(h: &HostFunction, names: [&str; 4]) -> Value {
 /// rocprofv3's `host_functions` array (`metadata::get_host_symbols`): indexed by id, element 0
 /// blank, so it has one (blank) element even when no host function was registered.
 fn host_functions_json(by_id: &BTreeMap<u64, Value>) -> Vec<Value> {
-    if by_id.is_empty() {
-        let mut blank = host_function_value(&HostFunction::default(), [""; 4]);
-        blank["size"] = Value::from(0);
-        return vec![blank];
-    }
-    indexed_by_id(by_id)
+    indexed_by_id(by_id, host_function_value(&HostFunction::default(), [""; 4]))
 }
 
 fn kernel_symbol_json(session: &Session<'_>, k: &KernelSymbol) -> Value {
     let s = |id| session.strings.resolve(id);
+    kernel_symbol_value(k, [s(k.name), s(k.formatted_name), s(k.demangled_name), s(k.truncated_name)])
+}
+
+/// [`kernel_symbol_json`] with the names given: symbol, formatted, demangled, truncated.
+fn kernel_symbol_value(k: &KernelSymbol, names: [&str; 4]) -> Value {
+    let [name, formatted, demangled, truncated] = names;
     json!({
         "size": 0,
         "kernel_id": k.id.0,
         "code_object_id": k.code_object.0,
-        "kernel_name": s(k.name),
+        "kernel_name": name,
         "kernel_object": k.kernel_object,
         "kernarg_segment_size": k.kernarg_segment_size,
         "kernarg_segment_alignment": k.kernarg_segment_alignment,
@@ -368,9 +390,9 @@ fn kernel_symbol_json(session: &Session<'_>, k: &KernelSymbol) -> Value {
         "accum_vgpr_count": k.accum_vgpr_count,
         "kernel_code_entry_byte_offset": k.kernel_code_entry_byte_offset,
         "kernel_address": { "handle": k.kernel_address },
-        "formatted_kernel_name": s(k.formatted_name),
-        "demangled_kernel_name": s(k.demangled_name),
-        "truncated_kernel_name": s(k.truncated_name),
+        "formatted_kernel_name": formatted,
+        "demangled_kernel_name": demangled,
+        "truncated_kernel_name": truncated,
     })
 }
 
@@ -604,11 +626,11 @@ impl State {
                 })).collect::<Vec<_>>() },
                 "pc_sample_instructions": [],
                 "pc_sample_comments": [],
-                "att_filenames": [],
-                "code_object_snapshot_filenames": [],
+                "att_filenames": options.att_filenames,
+                "code_object_snapshot_filenames": snapshot_filenames(&options.code_object_snapshots),
             },
-            "code_objects": indexed_by_id(&p.code_objects),
-            "kernel_symbols": indexed_by_id(&p.kernel_symbols),
+            "code_objects": indexed_by_id(&p.code_objects, code_object_value(&CodeObject::default(), "")),
+            "kernel_symbols": indexed_by_id(&p.kernel_symbols, kernel_symbol_value(&KernelSymbol::default(), [""; 4])),
             "host_functions": host_functions_json(&p.host_functions),
         });
         if let Some(h) = p.health {

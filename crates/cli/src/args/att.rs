@@ -154,8 +154,19 @@ impl AttArgs {
         let perf_events = perf_events(&perfcounters)?;
         let decoder = DecoderChoice::resolve(self.att_decoder.as_deref(), &self.att_library_path)?;
         if let DecoderChoice::Amd(path) = &decoder {
-            // Fail before the application runs, not after.
-            if let Err(e) = rocprof_sqtt_amd::AmdDecoder::load(path.as_deref()) {
+            // Fail before the application runs, not after. With --att-library-path only the
+            // named places are searched, not $ROCPROF_ATT_LIBRARY_PATH (rocprofv3's get_att_paths).
+            let loaded = if self.att_library_path.is_empty() {
+                rocprof_sqtt_amd::AmdDecoder::load(path.as_deref()).map(drop)
+            } else {
+                let named: Vec<PathBuf> = self
+                    .att_library_path
+                    .iter()
+                    .map(|p| if p.is_dir() { p.join(rocprof_sqtt_amd::LIBRARY_NAME) } else { p.clone() })
+                    .collect();
+                rocprof_sqtt_amd::AmdDecoder::load_from(&named).map(drop)
+            };
+            if let Err(e) = loaded {
                 bail!("{e}");
             }
         }

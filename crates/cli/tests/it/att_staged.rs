@@ -464,3 +464,46 @@ fn att_serialize_all_runs_dispatches_of_all_queues_one_at_a_time() {
     // destroy their queue while the others still dispatch.
     assert_eq!(run(true, "1", "300", 1), (1200, 0));
 }
+
+#[test]
+fn att_json_lists_the_trace_files_and_code_object_snapshots_next_to_it() {
+    // AMD's advanced-thread-trace validate.py: strings.att_filenames is not empty, and
+    // strings.code_object_snapshot_filenames[1..] are files next to results.json whose name
+    // carries the gfx target and whose bytes are the code object the application loaded.
+    let Some(stage) = stage() else { return };
+    let out = scratch("att-json");
+    let o = staged_bin(&stage)
+        .args(["--simulate", "gfx90a", "--att", "-f", "json", "-o", "out", "--att-gpu-index", "0,9999", "-d"])
+        .arg(&out)
+        .arg("--")
+        .arg(stage.join("fixtures/vector_add"))
+        .arg("3")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // rocprofv3 names each index no GPU has (and traces the others).
+    assert!(stderr(&o).contains("Invalid GPU Device Index: 9999"), "{}", stderr(&o));
+    let doc = json(&out.join("out_results.json"));
+    let strings = &doc["rocprofiler-sdk-tool"][0]["strings"];
+    let listed: Vec<String> =
+        strings["att_filenames"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
+    let mut on_disk: Vec<String> = files(&out, &|n| n.ends_with(".att"))
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    on_disk.sort();
+    assert!(!on_disk.is_empty());
+    assert_eq!(listed, on_disk);
+    let snaps = strings["code_object_snapshot_filenames"].as_array().unwrap();
+    assert_eq!(snaps[0], "", "element 0 is blank (ids start at 1)");
+    let image =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/kernels/vector_add-gfx90a.co"))
+            .unwrap();
+    let mut found = false;
+    for s in &snaps[1..] {
+        let name = s.as_str().unwrap();
+        assert!(name.contains("gfx90a"), "{name}");
+        found |= std::fs::read(out.join(name)).unwrap() == image;
+    }
+    assert!(found, "one snapshot is the loaded code object: {snaps:?}");
+}

@@ -209,3 +209,21 @@ fn benchmark_mode_disabled_sdk_contexts_loads_the_library_with_tracing_off() {
         "--benchmark-mode sdk-callback-overhead measures rocprofiler-sdk's own callback machinery",
     );
 }
+
+#[test]
+fn att_library_path_searches_only_the_named_places_not_the_environment() {
+    // rocprofv3's get_att_paths: --att-library-path replaces $ROCPROF_ATT_LIBRARY_PATH (AMD's
+    // att-library-path-env-var-will-fail test); without it the environment is searched.
+    let dir = scratch("compat-att-libpath");
+    let run = |args: &[&str]| {
+        let mut c = bin_with_stand_in_libs(&dir);
+        c.env("ROCPROF_ATT_LIBRARY_PATH", "/nonexistent/env-dir");
+        c.args(["--simulate", "gfx90a", "--att"]).args(args).args(["--echo", "--", "true"]).output().unwrap()
+    };
+    let o = run(&["--att-library-path", dir.to_str().unwrap()]);
+    let named = dir.join("librocprof-trace-decoder.so").display().to_string();
+    assert_one_line_error(&o, 2, &format!("tried {named}:"));
+    assert!(!stderr(&o).contains("env-dir"), "{}", stderr(&o));
+    let o = run(&[]);
+    assert_one_line_error(&o, 2, "tried /nonexistent/env-dir");
+}

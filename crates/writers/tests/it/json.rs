@@ -14,22 +14,36 @@ fn amd_schema() -> Option<&'static str> {
     SCHEMA.get_or_init(|| rocprof_test_inputs::amd_results_schema("writers json: AMD's schema")).as_deref()
 }
 
+/// AMD's schema with its two descriptions of keys rocprofv3 does not write that way relaxed (see
+/// the comments); `None` without a mirror.
+fn amd_schema_relaxed() -> Option<Value> {
+    let mut schema: Value = serde_json::from_str(amd_schema()?).unwrap();
+    // AMD's schema requires `host_function_address`, `modules_address`, `*_address` keys
+    // that rocprofv3 never writes: its serializer (rocprofiler-sdk save.hpp for the SDK
+    // struct, host_symbol_info.hpp for the names) writes `host_function`, `modules`,
+    // `thread_ids`, ... as we do. Its other constraints on the elements still apply.
+    let items = schema.pointer_mut("/properties/rocprofiler-sdk-tool/items/properties/host_functions/items");
+    if let Some(required) = items.and_then(|i| i.as_object_mut()).and_then(|o| o.remove("required")) {
+        assert!(required.to_string().contains("host_function_address"), "AMD's schema changed: {required}");
+    }
+    // It describes `code_object_snapshot_filenames` as {key, value} objects; rocprofv3's
+    // generateJSON.cpp writes a vector of file names (indexed by code object id), and AMD's
+    // ATT validator reads the elements as strings. Its element type is not checked.
+    let snap = schema.pointer_mut(
+        "/properties/rocprofiler-sdk-tool/items/properties/strings/properties/code_object_snapshot_filenames",
+    );
+    if let Some(items) = snap.and_then(|i| i.as_object_mut()).and_then(|o| o.remove("items")) {
+        assert_eq!(items["type"], "object", "AMD's schema changed: {items}");
+    }
+    Some(schema)
+}
+
 /// Parses `path` and checks it against our schema and (when available) AMD's.
 pub(crate) fn read_valid(path: &std::path::Path) -> Value {
     let doc: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
-    for (name, text) in [("ours", Some(RESULTS_SCHEMA)), ("AMD's", amd_schema())] {
-        let Some(text) = text else { continue };
-        let mut schema: Value = serde_json::from_str(text).unwrap();
-        if name == "AMD's" {
-            // AMD's schema requires `host_function_address`, `modules_address`, `*_address` keys
-            // that rocprofv3 never writes: its serializer (rocprofiler-sdk save.hpp for the SDK
-            // struct, host_symbol_info.hpp for the names) writes `host_function`, `modules`,
-            // `thread_ids`, ... as we do. Its other constraints on the elements still apply.
-            let items = schema.pointer_mut("/properties/rocprofiler-sdk-tool/items/properties/host_functions/items");
-            if let Some(required) = items.and_then(|i| i.as_object_mut()).and_then(|o| o.remove("required")) {
-                assert!(required.to_string().contains("host_function_address"), "AMD's schema changed: {required}");
-            }
-        }
+    let ours: Value = serde_json::from_str(RESULTS_SCHEMA).unwrap();
+    for (name, schema) in [("ours", Some(ours)), ("AMD's", amd_schema_relaxed())] {
+        let Some(schema) = schema else { continue };
         let errors = validate(&schema, &doc, 20);
         assert!(errors.is_empty(), "{} violates {name} schema:\n{}", path.display(), errors.join("\n"));
     }
@@ -39,8 +53,9 @@ pub(crate) fn read_valid(path: &std::path::Path) -> Value {
 #[test]
 fn amds_schema_uses_only_keywords_our_validator_checks() {
     let Some(text) = amd_schema() else { return };
-    let schema: Value = serde_json::from_str(text).unwrap();
-    assert_eq!(rocprof_writers::json_schema::unsupported_keywords(&schema), Vec::<String>::new());
+    let raw: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(rocprof_writers::json_schema::unsupported_keywords(&raw), Vec::<String>::new());
+    let schema = amd_schema_relaxed().unwrap();
     // It rejects what rocprofv3 would not write (here: an agent's firmware version as one number).
     let dir = scratch("json-amd");
     let mut w: Vec<Box<dyn Writer>> = vec![Box::new(JsonWriter::new(OutputLocation::new(&dir, "")))];
@@ -56,7 +71,8 @@ fn amds_schema_uses_only_keywords_our_validator_checks() {
 fn kernel_dispatches_definitions_and_summary_are_written_and_valid() {
     let dir = scratch("json");
     let trace = synthetic::trace(100);
-    let opts = JsonOptions { summary: true, config_json: Some(r#"{"kernel_trace":true}"#.into()) };
+    let opts =
+        JsonOptions { summary: true, config_json: Some(r#"{"kernel_trace":true}"#.into()), ..Default::default() };
     let mut w: Vec<Box<dyn Writer>> = vec![Box::new(JsonWriter::with_options(OutputLocation::new(&dir, "run"), opts))];
     let files = write_trace(&trace, &mut w, Progress::Hidden).unwrap();
     assert_eq!(files, [dir.join("run_results.json")]);
@@ -187,6 +203,62 @@ fn host_functions_are_indexed_by_id_and_named_as_their_kernel_symbol() {
 }
 
 #[test]
+fn without_code_objects_the_id_indexed_arrays_still_have_element_0() {
+    // rocprofv3 sizes `code_objects`, `kernel_symbols` (largest id + 1, metadata.cpp) and
+    // `host_functions` (count + 1) from 0: a run that loaded no GPU code still writes one blank
+    // element each, with the keys of a real one.
+    let mut full = synthetic::trace(2);
+    let k = &full.kernel_symbols[0];
+    let hf = rocprof_model::HostFunction { id: 1, kernel: k.id, code_object: k.code_object, ..Default::default() };
+    full.host_functions.push(hf);
+    let mut trace = full.clone();
+    trace.code_objects.clear();
+    trace.kernel_symbols.clear();
+    trace.host_functions.clear();
+    // (The dispatches stay: a process without any record writes no file.)
+    let write = |trace: &rocprof_model::Trace, name: &str| {
+        let dir = scratch(name);
+        let mut w: Vec<Box<dyn Writer>> = vec![Box::new(JsonWriter::new(OutputLocation::new(&dir, "")))];
+        let files = write_trace(trace, &mut w, Progress::Hidden).unwrap();
+        read_valid(&files[0])["rocprofiler-sdk-tool"][0].clone()
+    };
+    let (empty, reference) = (write(&trace, "json-no-code"), write(&full, "json-code"));
+    for key in ["code_objects", "kernel_symbols", "host_functions"] {
+        let arr = empty[key].as_array().unwrap_or_else(|| panic!("{key}: {}", empty[key]));
+        assert_eq!(arr.len(), 1, "{key}: {arr:?}");
+        let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        assert_eq!(keys(&arr[0]), keys(&reference[key][1]), "{key}");
+        assert_eq!(arr[0], reference[key][0], "{key}: the blank element is the one a full run writes at 0");
+    }
+    // generateJSON.cpp: the snapshot names are indexed by code object id from 0 too ([""] without
+    // --att); the thread-trace file list is plain.
+    assert_eq!(empty["strings"]["code_object_snapshot_filenames"], serde_json::json!([""]));
+    assert_eq!(empty["strings"]["att_filenames"], serde_json::json!([]));
+}
+
+#[test]
+fn att_files_are_listed_by_name_and_code_object_snapshots_by_id() {
+    let dir = scratch("json-att");
+    let opts = JsonOptions {
+        att_filenames: vec!["out_gfx90a_shader_engine_0_1.att".into(), "out_gfx90a_shader_engine_1_1.att".into()],
+        code_object_snapshots: [(2, "out_gfx90a_code_object_id_2.out".to_string())].into(),
+        ..Default::default()
+    };
+    let mut w: Vec<Box<dyn Writer>> = vec![Box::new(JsonWriter::with_options(OutputLocation::new(&dir, "out"), opts))];
+    let files = write_trace(&synthetic::trace(2), &mut w, Progress::Hidden).unwrap();
+    let strings = &read_valid(&files[0])["rocprofiler-sdk-tool"][0]["strings"];
+    assert_eq!(
+        strings["att_filenames"],
+        serde_json::json!(["out_gfx90a_shader_engine_0_1.att", "out_gfx90a_shader_engine_1_1.att"])
+    );
+    // AMD's ATT validator reads element 1.. as files next to the JSON and finds the gfx name in them.
+    assert_eq!(
+        strings["code_object_snapshot_filenames"],
+        serde_json::json!(["", "", "out_gfx90a_code_object_id_2.out"])
+    );
+}
+
+#[test]
 fn without_stats_there_is_no_summary() {
     let dir = scratch("json-no-summary");
     let mut w: Vec<Box<dyn Writer>> = vec![Box::new(JsonWriter::new(OutputLocation::new(&dir, "")))];
@@ -201,7 +273,7 @@ fn host_records_of_a_sys_trace_are_written_per_domain_linked_and_valid() {
     use rocprof_writers::{write_stream, StreamOptions};
     let dir = scratch("json-sys");
     let mut w =
-        JsonWriter::with_options(OutputLocation::new(&dir, "sys"), JsonOptions { summary: true, config_json: None });
+        JsonWriter::with_options(OutputLocation::new(&dir, "sys"), JsonOptions { summary: true, ..Default::default() });
     let outcome = write_stream(
         &mut synthetic::Source::sys_trace(3000),
         &mut [&mut w],

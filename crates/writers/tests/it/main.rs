@@ -1,6 +1,7 @@
 //! Integration tests of rocprof-writers: rocpd schema conformance against AMD's DDL, agreement
 //! between the rocpd views and the CSV files, and database integrity.
 
+mod csv_columns;
 mod json;
 mod otf2;
 mod perfetto;
