@@ -427,6 +427,26 @@ pub(crate) struct CompatOptions {
     /// `--echo`: print the application command line rocprofv3's way and do not run it.
     pub(crate) echo: bool,
     pub(crate) benchmark_mode: Option<BenchmarkMode>,
+    /// `--suppress-marker-preload` negated: with marker tracing, our ROCTx library is added to the
+    /// application's `LD_PRELOAD` after the interception library (rocprofv3 preloads its
+    /// `librocprofiler-sdk-roctx.so` so that an application linked to roctracer's `libroctx64`
+    /// still reports its markers; ours has that soname, so it takes that library's place).
+    pub(crate) marker_preload: bool,
+    /// `--readlink` / `--realpath`: how the library paths put into the application's environment
+    /// are written when they are symbolic links (rocprofv3's `resolve_library_path`).
+    pub(crate) links: LinkResolution,
+}
+
+/// See [`CompatOptions::links`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum LinkResolution {
+    /// The path as found (made absolute), links kept.
+    #[default]
+    AsFound,
+    /// `--readlink`: a link is replaced by its target (one level, relative to the link's directory).
+    Readlink,
+    /// `--realpath`: every link and `..` resolved.
+    Realpath,
 }
 
 impl Default for CompatOptions {
@@ -441,6 +461,8 @@ impl Default for CompatOptions {
             perfetto: PerfettoSettings::default(),
             echo: false,
             benchmark_mode: None,
+            marker_preload: true,
+            links: LinkResolution::AsFound,
         }
     }
 }

@@ -11,10 +11,13 @@ use std::process::{Command, ExitStatus};
 
 use anyhow::{bail, Context as _, Result};
 
-use crate::config::{CompatOptions, Config};
+use crate::config::{CompatOptions, Config, LinkResolution};
 
 /// File name of the interception library.
 pub(crate) const INTERCEPT_LIB: &str = "librocprof_intercept.so";
+/// File name of the ROCTx library `--marker-trace` preloads (rocprofv3's name; ours has the
+/// soname `libroctx64.so.4`).
+pub(crate) const ROCTX_LIB: &str = "librocprofiler-sdk-roctx.so";
 /// The ROCr soname applications load.
 pub(crate) const ROCR_SONAME: &str = "libhsa-runtime64.so.1";
 /// Cargo's name for the hsa-sim cdylib.
@@ -31,6 +34,7 @@ fn exe_dir() -> Result<PathBuf> {
 fn search_dirs() -> Result<Vec<PathBuf>> {
     let dir = exe_dir()?;
     let stage = dir.join("../stage");
+    let stage = stage.canonicalize().unwrap_or(stage);
     Ok(vec![dir, stage])
 }
 
@@ -57,18 +61,41 @@ pub(crate) fn find_intercept(compat: &CompatOptions) -> Result<PathBuf> {
         let Some(found) = versioned(&p, compat) else {
             bail!("ROCPROF_RS_INTERCEPT_LIB names {}, which does not exist", p.display());
         };
-        return Ok(absolute(&found));
+        return Ok(written(&found, compat.links));
     }
     let dirs = search_dirs()?;
     for d in &dirs {
         if let Some(p) = versioned(&d.join(INTERCEPT_LIB), compat) {
-            return Ok(absolute(&p));
+            return Ok(written(&p, compat.links));
         }
     }
     bail!(
         "cannot find {INTERCEPT_LIB} (looked in {}); build it with `cargo xtask build` or set ROCPROF_RS_INTERCEPT_LIB",
         dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
     )
+}
+
+/// Our ROCTx library as `--marker-trace` preloads it (see [`CompatOptions::marker_preload`]):
+/// `librocprofiler-sdk-roctx.so` (or its versioned names) next to the interception library, else
+/// next to the executable. None when it is not there.
+pub(crate) fn find_roctx(intercept: &Path, compat: &CompatOptions) -> Option<PathBuf> {
+    let dirs = intercept.parent().map(Path::to_path_buf).into_iter().chain(search_dirs().unwrap_or_default());
+    dirs.into_iter().find_map(|d| versioned(&d.join(ROCTX_LIB), compat)).map(|p| written(&p, compat.links))
+}
+
+/// A library path as it goes into the application's environment: absolute, with symbolic links
+/// kept or resolved as `--readlink` / `--realpath` say (rocprofv3's `resolve_library_path`).
+fn written(p: &Path, links: LinkResolution) -> PathBuf {
+    let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    match links {
+        LinkResolution::AsFound => abs,
+        LinkResolution::Realpath => absolute(&abs),
+        LinkResolution::Readlink => match std::fs::read_link(&abs) {
+            Ok(target) if target.is_absolute() => target,
+            Ok(target) => abs.parent().map_or(target.clone(), |dir| dir.join(&target)),
+            Err(_) => abs,
+        },
+    }
 }
 
 fn absolute(p: &Path) -> PathBuf {
@@ -191,6 +218,14 @@ pub(crate) fn launch_env(
         preload.push(":");
     }
     preload.push(intercept);
+    let disabled = cfg.compat.benchmark_mode == Some(crate::config::BenchmarkMode::DisabledSdkContexts);
+    if cfg.tracing.marker && cfg.compat.marker_preload && !disabled {
+        // After the tool library, as rocprofv3 appends its ROCTx library.
+        if let Some(roctx) = find_roctx(intercept, &cfg.compat) {
+            preload.push(":");
+            preload.push(roctx);
+        }
+    }
     let mut env = vec![
         ("LD_PRELOAD".to_string(), preload),
         // ROCr reads HSA_TOOLS_LIB as a space-separated list; keep any tool the user named.
@@ -208,7 +243,6 @@ pub(crate) fn launch_env(
     if cfg.att.is_some() || cfg.pmc.is_some() || cfg.pc_sampling.is_some() {
         tracing.kernel = true;
     }
-    let disabled = cfg.compat.benchmark_mode == Some(crate::config::BenchmarkMode::DisabledSdkContexts);
     if disabled {
         // The library is loaded and initialised, and records nothing.
         tracing = crate::config::Tracing::default();

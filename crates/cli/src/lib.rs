@@ -390,6 +390,13 @@ fn run(cfg: &Config, prep: &Prepared) -> Result<u8> {
         }
     };
     let intercept = launch::find_intercept(&cfg.compat)?;
+    if cfg.tracing.marker && cfg.compat.marker_preload && launch::find_roctx(&intercept, &cfg.compat).is_none() {
+        eprintln!(
+            "rocprof-rs: note: {} is not next to {}, so it is not preloaded: only an application whose ROCTx library hands its tables to the profiler reports markers",
+            launch::ROCTX_LIB,
+            intercept.display()
+        );
+    }
     let mut env = launch::launch_env(cfg, &intercept, sim_dir.as_deref(), &capture.path);
     if let Some(c) = &prep.counters {
         env.extend(c.env(0));

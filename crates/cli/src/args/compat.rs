@@ -1,6 +1,7 @@
 //! rocprofv3's launcher and tool options that select no traced domain: `--output-config`,
 //! `--preload`, `--rocm-root`, `--sdk-soversion`/`--sdk-version`, `--disable-signal-handlers`, the
-//! `--perfetto-*` group, and the hidden `--echo`, `--benchmark-mode`, `-p/--pid`. Each keeps
+//! `--perfetto-*` group, and the hidden `--echo`, `--benchmark-mode`, `-p/--pid`,
+//! `--suppress-marker-preload`, `--readlink`, `--realpath`. Each keeps
 //! rocprofv3's name, values and environment default; what each means for rocprof-rs is on
 //! [`CompatOptions`].
 
@@ -10,7 +11,7 @@ use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 
 use super::parse_bool;
-use crate::config::{BenchmarkMode, CompatOptions, PerfettoSettings};
+use crate::config::{BenchmarkMode, CompatOptions, LinkResolution, PerfettoSettings};
 
 /// The options of this group.
 #[derive(Debug, Default, Args)]
@@ -72,6 +73,19 @@ pub(crate) struct CompatArgs {
     /// Overhead measurement: no outputs are written, the application's wall time is reported.
     #[arg(long, hide = true, value_enum, value_name = "MODE")]
     benchmark_mode: Option<BenchmarkArg>,
+
+    /// Do not add the ROCTx library to the application's LD_PRELOAD under --marker-trace (then
+    /// only applications linked to a ROCTx that hands its tables over report markers).
+    #[arg(long, hide = true, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", value_parser = parse_bool)]
+    suppress_marker_preload: Option<bool>,
+
+    /// Write a library path that is a symbolic link as the link's target (one level).
+    #[arg(long, hide = true, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", value_parser = parse_bool)]
+    readlink: Option<bool>,
+
+    /// Write library paths with every symbolic link resolved.
+    #[arg(long, hide = true, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", value_parser = parse_bool)]
+    realpath: Option<bool>,
 
     /// Reserved by rocprofv3 for attaching to a running process (refused with its message).
     #[arg(short = 'p', long, hide = true, num_args = 1.., value_name = "PID")]
@@ -164,6 +178,13 @@ impl CompatArgs {
             perfetto,
             echo: self.echo.unwrap_or(false),
             benchmark_mode,
+            marker_preload: !self.suppress_marker_preload.unwrap_or(false),
+            // rocprofv3 applies --readlink first, then --realpath, which resolves everything.
+            links: match (self.readlink.unwrap_or(false), self.realpath.unwrap_or(false)) {
+                (_, true) => LinkResolution::Realpath,
+                (true, false) => LinkResolution::Readlink,
+                (false, false) => LinkResolution::AsFound,
+            },
         })
     }
 }

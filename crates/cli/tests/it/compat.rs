@@ -211,6 +211,59 @@ fn benchmark_mode_disabled_sdk_contexts_loads_the_library_with_tracing_off() {
 }
 
 #[test]
+fn marker_trace_preloads_the_roctx_library_after_ours_unless_suppressed() {
+    // rocprofv3.py: with --marker-trace, librocprofiler-sdk-roctx.so is appended to LD_PRELOAD
+    // (after the tool library) unless --suppress-marker-preload; it is looked up next to the tool.
+    let dir = scratch("compat-roctx-preload");
+    let fake = dir.join("libfake.so").display().to_string();
+    let roctx = dir.join("librocprofiler-sdk-roctx.so");
+    std::fs::write(&roctx, b"").unwrap();
+    let o = run_sh(&dir, &["--marker-trace"], "echo \"$LD_PRELOAD\"", &[]);
+    assert_eq!(printed(&o), format!("{fake}:{}", roctx.display()), "{}", stderr(&o));
+    let o = run_sh(&dir, &["--marker-trace", "--suppress-marker-preload"], "echo \"$LD_PRELOAD\"", &[]);
+    assert_eq!(printed(&o), fake, "{}", stderr(&o));
+    let o = run_sh(&dir, &["--marker-trace", "--suppress-marker-preload", "false"], "echo \"$LD_PRELOAD\"", &[]);
+    assert_eq!(printed(&o), format!("{fake}:{}", roctx.display()), "{}", stderr(&o));
+    let o = run_sh(&dir, &[], "echo \"$LD_PRELOAD\"", &[]);
+    assert_eq!(printed(&o), fake, "no marker tracing, nothing added: {}", stderr(&o));
+    // Not next to the interception library: the one next to the executable (a staged build),
+    // else the run goes on and says why markers may be missing.
+    std::fs::remove_file(&roctx).unwrap();
+    let o = run_sh(&dir, &["--marker-trace"], "echo \"$LD_PRELOAD\"", &[]);
+    match printed(&o).strip_prefix(&format!("{fake}:")) {
+        Some(other) => assert!(other.ends_with("/librocprofiler-sdk-roctx.so") && other != roctx.to_str().unwrap()),
+        None => {
+            assert_eq!(printed(&o), fake);
+            assert!(stderr(&o).contains("librocprofiler-sdk-roctx.so is not next to"), "{}", stderr(&o));
+        }
+    }
+}
+
+#[test]
+fn readlink_and_realpath_resolve_the_preloaded_library_path() {
+    // rocprofv3's resolve_library_path: a symlinked library is written as found, as its link
+    // target (--readlink, relative to the link's directory) or fully resolved (--realpath).
+    let dir = scratch("compat-links").canonicalize().unwrap();
+    std::fs::create_dir_all(dir.join("real")).unwrap();
+    std::fs::write(dir.join("real/libtool.so"), b"").unwrap();
+    std::os::unix::fs::symlink("real", dir.join("alias")).unwrap();
+    std::os::unix::fs::symlink("alias/libtool.so", dir.join("libtool.so")).unwrap();
+    let run = |args: &[&str]| {
+        let mut c = bin_with_stand_in_libs(&dir);
+        c.env("ROCPROF_RS_INTERCEPT_LIB", dir.join("libtool.so")).env_remove("LD_PRELOAD");
+        c.args(["--simulate", "gfx942", "--kernel-trace", "-d"]).arg(&dir).args(args);
+        let o = c.args(["--", "/bin/sh", "-c", "echo \"$LD_PRELOAD\""]).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        printed(&o)
+    };
+    let show = |p: &str| dir.join(p).display().to_string();
+    assert_eq!(run(&[]), show("libtool.so"));
+    assert_eq!(run(&["--readlink"]), show("alias/libtool.so"));
+    assert_eq!(run(&["--realpath"]), show("real/libtool.so"));
+    assert_eq!(run(&["--readlink", "--realpath"]), show("real/libtool.so"));
+}
+
+#[test]
 fn att_library_path_searches_only_the_named_places_not_the_environment() {
     // rocprofv3's get_att_paths: --att-library-path replaces $ROCPROF_ATT_LIBRARY_PATH (AMD's
     // att-library-path-env-var-will-fail test); without it the environment is searched.
