@@ -172,3 +172,120 @@ fn rocpd_convert_kernel_rename_of_a_database_recorded_without_it_is_refused() {
         .unwrap();
     crate::assert_one_line_error(&o, 2, "recorded without --kernel-rename");
 }
+
+#[test]
+fn rocpd_version_and_no_command_behave_as_amds() {
+    // AMD's rocpd: `-v` prints the build facts as `    {key:>16}: {value}` lines; no command
+    // prints the help; both exit 0.
+    let o = rocpd(&["-v"]);
+    let out = stdout(&o);
+    assert!(out.lines().count() >= 3 && out.lines().all(|l| l.find(": ") == Some(20)), "{out}");
+    assert!(out.starts_with(&format!("{:>20}: ", "version")), "{out}");
+    let o = rocpd(&[]);
+    assert!(stdout(&o).contains("query") && stdout(&o).contains("convert"), "{}", stdout(&o));
+}
+
+#[test]
+fn rocpd_query_email_is_refused_before_anything_is_read() {
+    let dir = scratch("rocpd-email");
+    let db = dir.join("missing.db");
+    let o = bin()
+        .args(["rocpd", "query", "--query", "SELECT 1", "--email-to", "a@b.c", "--email-from", "d@e.f", "-i"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    crate::assert_one_line_error(&o, 2, "--email-to a@b.c: rocprof-rs does not send e-mail");
+    let o = bin().args(["rocpd", "summary", "-f", "dashboard", "-i"]).arg(&db).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "summary has no dashboard format: {}", stderr(&o));
+}
+
+#[test]
+fn rocpd_query_dashboard_wraps_every_row_in_amds_page_or_the_users_template() {
+    let Some(run) = profiled("rocpd-dashboard") else { return };
+    let db = run.db.to_string_lossy().into_owned();
+    let d = run.dir.join("q").to_string_lossy().into_owned();
+    let sql = "SELECT name, start, end FROM kernels ORDER BY start";
+    rocpd(&["query", "-i", &db, "--query", sql, "--format", "dashboard", "-d", &d, "-o", "page"]);
+    // AMD names the file after the format: <output>.dashboard.
+    let page = std::fs::read_to_string(run.dir.join("q/page.dashboard")).unwrap();
+    assert!(page.contains("<h1>SQLite Query Dashboard</h1>"), "{page}");
+    assert!(page.contains("<table border=\"1\" class=\"dataframe dashboard-table\">"), "{page}");
+    for (name, start, end) in &run.kernels {
+        let row = format!(
+            "<td>{}</td>\n      <td>{start}</td>\n      <td>{end}</td>",
+            name.replace('<', "&lt;").replace('>', "&gt;")
+        );
+        assert!(page.contains(&row), "{row} in {page}");
+    }
+    // A Jinja2 template of the user's: substitutions, autoescape for *.html, `safe` unescaped.
+    let tpl = run.dir.join("mine.html");
+    std::fs::write(&tpl, "<title>{{ title }} & co</title>\n{{table_html|safe}}\n{{ table_html }}").unwrap();
+    let tpl_s = tpl.to_string_lossy().into_owned();
+    rocpd(&["query", "-i", &db, "--query", sql, "--format", "dashboard", "--template-path", &tpl_s, "-d", &d]);
+    let mine = std::fs::read_to_string(run.dir.join("q/out.dashboard")).unwrap();
+    let (head, rest) = mine.split_once('\n').unwrap();
+    assert_eq!(head, "<title>SQLite Query Dashboard & co</title>");
+    let (raw, escaped) = rest.split_once("</table>\n").unwrap();
+    assert!(raw.starts_with("<table border=\"1\" class=\"dataframe dashboard-table\">"), "{raw}");
+    assert_eq!(
+        escaped,
+        format!("{raw}</table>").replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&#34;")
+    );
+    // Statements it cannot render are refused, not written out wrong.
+    std::fs::write(&tpl, "{% for r in rows %}{{ r }}{% endfor %}").unwrap();
+    let o = bin()
+        .args([
+            "rocpd",
+            "query",
+            "-i",
+            &db,
+            "--query",
+            sql,
+            "--format",
+            "dashboard",
+            "--template-path",
+            &tpl_s,
+            "-d",
+            &d,
+        ])
+        .output()
+        .unwrap();
+    crate::assert_one_line_error(&o, 1, "Jinja2 statements and comments");
+}
+
+#[test]
+fn rocpd_query_clipboard_hands_the_indexed_table_to_xclip() {
+    let Some(run) = profiled("rocpd-clipboard") else { return };
+    let db = run.db.to_string_lossy().into_owned();
+    // A stand-in xclip that records its arguments and what it was given.
+    let bin_dir = run.dir.join("bin");
+    std::fs::create_dir_all(&bin_dir).unwrap();
+    let got = run.dir.join("clip.txt");
+    let xclip = bin_dir.join("xclip");
+    std::fs::write(&xclip, format!("#!/bin/sh\necho \"$@\" > {0}.args\ncat > {0}\n", got.display())).unwrap();
+    std::fs::set_permissions(&xclip, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
+    let sql = "SELECT start, end FROM kernels ORDER BY start";
+    let run_clip = |display: Option<&str>| {
+        let mut c = bin();
+        c.args(["rocpd", "query", "-i", &db, "--query", sql, "--format", "clipboard"]);
+        c.env("PATH", &path).env_remove("WAYLAND_DISPLAY").env_remove("DISPLAY");
+        if let Some(d) = display {
+            c.env("DISPLAY", d);
+        }
+        c.output().unwrap()
+    };
+    let o = run_clip(None);
+    crate::assert_one_line_error(&o, 1, "neither DISPLAY nor WAYLAND_DISPLAY is set");
+    let o = run_clip(Some(":0"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(format!("{}.args", got.display())).unwrap().trim(), "-selection clipboard");
+    // pandas' to_string(): the row index first, then the columns.
+    let text = std::fs::read_to_string(&got).unwrap();
+    let lines: Vec<Vec<&str>> = text.lines().map(|l| l.split_whitespace().collect()).collect();
+    assert_eq!(lines[0], ["start", "end"]);
+    assert_eq!(lines.len(), 1 + DISPATCHES);
+    for (i, (l, k)) in lines[1..].iter().zip(&run.kernels).enumerate() {
+        assert_eq!(l, &[i.to_string(), k.1.to_string(), k.2.to_string()]);
+    }
+}

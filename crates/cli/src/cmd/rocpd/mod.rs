@@ -5,6 +5,7 @@
 //! AMD's SQL over the same views (see [`import`]), convert streams the databases through
 //! rocprof-rs's writers.
 
+mod extra;
 mod import;
 mod summary;
 mod table;
@@ -20,11 +21,12 @@ use rocprof_writers::OutputLocation;
 use crate::config::OutputFormat;
 use crate::outputs::WriterSettings;
 use import::{Import, WindowArgs};
-use table::{export, Format, Table};
+use table::{export, Format, SummaryFormat, Table};
 
 const AFTER_HELP: &str = "\
 AMD's rocpd command line: `rocprof-rs rocpd` takes the place of `rocpd` / `python -m rocpd`.
-  query    run an SQL SELECT over the databases' rocpd views (console, csv, html, json, md)
+  query    run an SQL SELECT over the databases' rocpd views (console, csv, html, json, md,
+           dashboard, clipboard)
   summary  the *_summary views (per data view, region category, rank, domain) as files
   convert  the databases as csv, pftrace (perfetto) or otf2 outputs
 
@@ -35,8 +37,11 @@ usage error.";
 #[derive(Debug, Parser)]
 #[command(about, after_help = AFTER_HELP)]
 struct RocpdArgs {
+    /// Print the version information and exit.
+    #[arg(short = 'v', long)]
+    version: bool,
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -58,9 +63,36 @@ enum Command {
         /// SQL script executed before the query (e.g. defines views); statements separated by ';'.
         #[arg(long)]
         script: Option<PathBuf>,
-        /// Export format (default: console).
+        /// Export format (default: console); dashboard is an HTML page around the table,
+        /// clipboard hands the table to wl-copy / xclip / xsel.
         #[arg(long, value_enum, ignore_case = true)]
         format: Option<Format>,
+        /// Jinja2 template of the dashboard page (variables title, timestamp, table_html).
+        #[arg(long, value_name = "PATH")]
+        template_path: Option<PathBuf>,
+        /// Refused: rocprof-rs sends no e-mail (the other --email-*/--smtp-* options only apply
+        /// with it, as in AMD's rocpd).
+        #[arg(long, value_name = "ADDR")]
+        email_to: Option<String>,
+        #[arg(long, value_name = "ADDR", hide = true)]
+        email_from: Option<String>,
+        #[arg(long, value_name = "TEXT", hide = true)]
+        email_subject: Option<String>,
+        #[arg(long, value_name = "HOST", hide = true)]
+        smtp_server: Option<String>,
+        #[arg(long, value_name = "PORT", hide = true)]
+        smtp_port: Option<u16>,
+        #[arg(long, value_name = "USER", hide = true)]
+        smtp_user: Option<String>,
+        #[arg(long, value_name = "PASSWORD", hide = true)]
+        smtp_password: Option<String>,
+        #[arg(long, hide = true)]
+        zip_attachments: bool,
+        #[arg(long, hide = true)]
+        inline_preview: bool,
+        /// Accepted as AMD's query accepts it (the query names its own columns).
+        #[arg(long, value_enum)]
+        agent_index_value: Option<AgentIndexArg>,
         /// Base output file name.
         #[arg(short = 'o', long)]
         output_file: Option<String>,
@@ -79,7 +111,7 @@ enum Command {
         inputs: Inputs,
         /// Output format.
         #[arg(short = 'f', long, value_enum, ignore_case = true, default_value = "console")]
-        format: Format,
+        format: SummaryFormat,
         /// Base output file name (prefix of every summary file).
         #[arg(short = 'o', long)]
         output_file: Option<String>,
@@ -168,8 +200,36 @@ pub(crate) fn run(args: Vec<OsString>) -> ExitCode {
         d.or_else(|| std::env::var_os("ROCPD_OUTPUT_PATH").map(PathBuf::from))
             .unwrap_or_else(|| PathBuf::from("./rocpd-output-data"))
     };
-    match a.command {
-        Command::Query { inputs, query, script, format, output_file, output_path, kernel_rename: _, window } => {
+    if a.version {
+        print!("{}", crate::version::text());
+        return ExitCode::SUCCESS;
+    }
+    let Some(command) = a.command else {
+        // AMD's rocpd prints its help when no command is given.
+        let _ = <RocpdArgs as clap::CommandFactory>::command().name("rocprof-rs rocpd").print_help();
+        return ExitCode::SUCCESS;
+    };
+    match command {
+        Command::Query {
+            inputs,
+            query,
+            script,
+            format,
+            template_path,
+            email_to,
+            output_file,
+            output_path,
+            window,
+            ..
+        } => {
+            if let Some(to) = email_to {
+                return super::fail(&format!(
+                    "--email-to {to}: rocprof-rs does not send e-mail; export the report with --format and -o and mail the file yourself"
+                ));
+            }
+            if template_path.is_some() && format != Some(Format::Dashboard) {
+                return super::fail(&"--template-path is the template of --format dashboard");
+            }
             let (output_file, output_path) = (name(output_file, "out"), path(output_path));
             let result = (|| -> anyhow::Result<()> {
                 let mut import = Import::open(&inputs.input)?;
@@ -182,7 +242,8 @@ pub(crate) fn run(args: Vec<OsString>) -> ExitCode {
                     }
                 }
                 let table = Table::query(&import.conn, &query)?;
-                export(&table, &query, format.unwrap_or(Format::Console), &output_path.join(&output_file))?;
+                let out = output_path.join(&output_file);
+                export(&table, &query, format.unwrap_or(Format::Console), &out, template_path.as_deref())?;
                 Ok(())
             })();
             finish(result)
@@ -202,7 +263,7 @@ pub(crate) fn run(args: Vec<OsString>) -> ExitCode {
                 let mut import = Import::open(&inputs.input)?;
                 import.apply_window(&window)?;
                 let settings = summary::Settings {
-                    format,
+                    format: format.into(),
                     output_path: &output_path,
                     output_file: &output_file,
                     domain_summary,

@@ -268,7 +268,7 @@ pub(crate) fn run(import: &Import, s: &Settings<'_>) -> Result<Vec<std::path::Pa
                 println!("\n{}:", view.to_uppercase());
             }
             let name = if s.output_file.is_empty() { view.clone() } else { format!("{}_{view}", s.output_file) };
-            files.extend(export(&table, &sql, s.format, &s.output_path.join(name))?);
+            files.extend(export(&table, &sql, s.format, &s.output_path.join(name), None)?);
         }
     }
     Ok(files)

@@ -121,6 +121,22 @@ impl Table {
         out
     }
 
+    /// pandas' `to_string()` with its row index (what `to_clipboard(excel=False)` copies): the
+    /// index column left-aligned under a blank header, the others right-aligned.
+    pub(crate) fn with_index(&self) -> String {
+        let mut t = Table { columns: Vec::with_capacity(self.columns.len() + 1), rows: Vec::new() };
+        t.columns.push(String::new());
+        t.columns.extend(self.columns.iter().cloned());
+        let width = self.rows.len().saturating_sub(1).to_string().len();
+        t.rows = self
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| std::iter::once(Cell::Text(format!("{i:<width$}"))).chain(r.iter().cloned()).collect())
+            .collect();
+        t.console()
+    }
+
     fn csv(&self) -> Result<String> {
         let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
         w.write_record(&self.columns)?;
@@ -151,9 +167,16 @@ impl Table {
     }
 
     fn html(&self) -> String {
+        self.html_with_classes(&[])
+    }
+
+    /// pandas' `to_html(index=False, classes=...)`: the classes follow `dataframe`.
+    pub(crate) fn html_with_classes(&self, classes: &[&str]) -> String {
         let esc = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
-        let mut out = String::from(
-            "<table border=\"1\" class=\"dataframe\">\n  <thead>\n    <tr style=\"text-align: right;\">\n",
+        let class: Vec<&str> = std::iter::once("dataframe").chain(classes.iter().copied()).collect();
+        let mut out = format!(
+            "<table border=\"1\" class=\"{}\">\n  <thead>\n    <tr style=\"text-align: right;\">\n",
+            class.join(" ")
         );
         for c in &self.columns {
             let _ = writeln!(out, "      <th>{}</th>", esc(c));
@@ -179,11 +202,44 @@ pub(crate) enum Format {
     Html,
     Json,
     Md,
+    /// `rocpd query` only: an HTML page around the table (see [`super::extra::dashboard`]).
+    Dashboard,
+    /// `rocpd query` only: the table's text to the desktop clipboard.
+    Clipboard,
+}
+
+/// The formats of `rocpd summary -f` (AMD's choices without `pdf`, see the README).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum SummaryFormat {
+    Console,
+    Csv,
+    Html,
+    Json,
+    Md,
+}
+
+impl From<SummaryFormat> for Format {
+    fn from(f: SummaryFormat) -> Self {
+        match f {
+            SummaryFormat::Console => Format::Console,
+            SummaryFormat::Csv => Format::Csv,
+            SummaryFormat::Html => Format::Html,
+            SummaryFormat::Json => Format::Json,
+            SummaryFormat::Md => Format::Md,
+        }
+    }
 }
 
 /// Prints `table` (console) or writes it to `path` with the format's extension, as AMD's
 /// `export_sqlite_query`: an empty result writes nothing and says so on stderr. Returns the file.
-pub(crate) fn export(table: &Table, sql: &str, format: Format, path: &Path) -> Result<Option<PathBuf>> {
+/// `template` is the dashboard's `--template-path`.
+pub(crate) fn export(
+    table: &Table,
+    sql: &str,
+    format: Format,
+    path: &Path,
+    template: Option<&Path>,
+) -> Result<Option<PathBuf>> {
     if table.rows.is_empty() {
         eprintln!("No results found for query: {sql}");
         return Ok(None);
@@ -193,10 +249,15 @@ pub(crate) fn export(table: &Table, sql: &str, format: Format, path: &Path) -> R
             print!("{}", table.console());
             return Ok(None);
         }
+        Format::Clipboard => {
+            super::extra::to_clipboard(&table.with_index())?;
+            return Ok(None);
+        }
         Format::Csv => ("csv", table.csv()?),
         Format::Html => ("html", table.html()),
         Format::Json => ("json", table.json()?),
         Format::Md => ("md", table.markdown()),
+        Format::Dashboard => ("dashboard", super::extra::dashboard(table, template, &super::extra::now_local())?),
     };
     let mut name = path.as_os_str().to_owned();
     if !path.to_string_lossy().ends_with(&format!(".{ext}")) {
@@ -206,7 +267,7 @@ pub(crate) fn export(table: &Table, sql: &str, format: Format, path: &Path) -> R
     let Some(dir) = file.parent() else { bail!("{} has no directory", file.display()) };
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let mut body = text;
-    if format != Format::Csv && !body.ends_with('\n') {
+    if !matches!(format, Format::Csv | Format::Dashboard) && !body.ends_with('\n') {
         body.push('\n');
     }
     std::fs::write(&file, body).with_context(|| format!("writing {}", file.display()))?;
