@@ -16,11 +16,12 @@ use crate::sid::run_checked;
 const CASES: &str = "ok (8 of 8 texture cases, 256 points each)";
 
 #[test]
-fn hip6_texture_objects_sample_as_the_host_reference_on_gfx1100_and_gfx90a() {
-    let test = "hip6_texture_objects_sample_as_the_host_reference_on_gfx1100_and_gfx90a";
+fn hip6_texture_objects_sample_as_the_host_reference_on_gfx1100_gfx1201_and_gfx90a() {
+    let test = "hip6_texture_objects_sample_as_the_host_reference_on_gfx1100_gfx1201_and_gfx90a";
     let Some(stage) = stage(test) else { return };
     let Some((root, app)) = hip6_fixture(&stage, "hip6_texture", test) else { return };
-    for gpu in ["gfx1100", "gfx90a"] {
+    // gfx1201: gfx12's VIMAGE/VSAMPLE instructions and T# layout.
+    for gpu in ["gfx1100", "gfx1201", "gfx90a"] {
         let r = run_checked(&stage, &root, &app, gpu, &["1"], None);
         assert!(r.stdout.contains(&format!("hip6_texture: {CASES}")), "{gpu}:\n{}", r.transcript());
     }

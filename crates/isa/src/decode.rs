@@ -827,6 +827,7 @@ fn decode_rdna(cx: &Ctx, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
         0b11_0111 if cx.fam <= Family::Gfx11 => flat(cx, w, bytes),
         0b11_1000 if cx.fam <= Family::Gfx11 => mubuf(cx, w, bytes),
         0b11_1100 if cx.fam <= Family::Gfx11 => decode_mimg(cx.fam, false, w, bytes),
+        0b11_0100 | 0b11_1001 if cx.fam == Family::Gfx12 => decode_vimage(w, bytes),
         _ if w >> 31 == 0 => vop_short(cx, w, bytes),
         _ => Err(DecodeError::UnknownEncoding(w)),
     }
@@ -912,5 +913,43 @@ pub(crate) fn decode_mimg(fam: Family, agpr_bit: bool, w: u32, bytes: &[u8]) -> 
     i.imm1 = (extra >> 32) as u8;
     let glc_bit = if gfx11 { 14 } else { 13 };
     i.flags |= flags::GLC * u8::from(w >> glc_bit & 1 != 0);
+    Ok(i)
+}
+
+/// Decodes a gfx12 VIMAGE (bits 31:26 = 0b110100) or VSAMPLE (0b111001) instruction: three dwords, every
+/// address in its own VGPR field (VADDR0..3 in the third dword, VADDR4 of VIMAGE in bits 31:24 of the
+/// second). Fields as LLVM encodes them: DIM 2:0, R128 4, D16 5, A16 6, VSAMPLE's TFE 3 and UNORM 13, OP
+/// 21:14, DMASK 25:22; VDATA 7:0, RSRC 17:9 (an SGPR number), VIMAGE's TFE 23, VSAMPLE's LWE 8 and SAMP 31:23.
+pub(crate) fn decode_vimage(w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
+    let d1 = dword(bytes, 1)?;
+    let d2 = dword(bytes, 2)?;
+    let sample = w >> 26 == 0b11_1001;
+    let opcode = (w >> 14) & 0xff;
+    let entry = image::OPCODES.iter().find(|e| e.1 == opcode && matches!(e.2, image::ImageOp::Sample { .. }) == sample);
+    let tfe_lwe = if sample { (w >> 3) & 1 | (d1 >> 8) & 1 } else { (d1 >> 23) & 1 };
+    let Some(&(_, _, op, name)) = entry.filter(|_| tfe_lwe == 0) else {
+        // Unknown opcodes and texture-fail/LOD-warning results (not modelled) are unknown to the table.
+        return Err(DecodeError::UnknownOpcode { enc: Enc::Mimg, opcode, size: 12 });
+    };
+    let (dim, a16, d16) = (w & 7, (w >> 6) & 1, (w >> 5) & 1);
+    let regs = u32::from(image::address_count(op, dim as u8));
+    if (if a16 != 0 { regs.div_ceil(2) } else { regs }) > 4 {
+        // A fifth address (VADDR4) is never needed by the instructions above.
+        return Err(DecodeError::UnknownOpcode { enc: Enc::Mimg, opcode, size: 12 });
+    }
+    let vdata = VGPR0 + (d1 & 0xff) as u16;
+    let mut i = base(Op::Image(op), Enc::Mimg, 12, name);
+    i.dst = vdata;
+    i.src = [VGPR0 + (d2 & 0xff) as u16, vdata, ((d1 >> 9) & 0x7f) as u16];
+    i.sdst = if sample { ((d1 >> 23) & 0x7f) as u16 } else { NONE };
+    let unorm = sample && (w >> 13) & 1 != 0;
+    i.imm = (((w >> 22) & 0xf) as i32)
+        | ((dim as i32) << image::bits::DIM_SHIFT)
+        | if unorm { image::bits::UNORM } else { 0 }
+        | if a16 != 0 { image::bits::A16 } else { 0 }
+        | if d16 != 0 { image::bits::D16 } else { 0 }
+        | image::bits::NSA;
+    // VADDR1..3 in the NSA list's first three bytes ([`image_address`]).
+    i.lit = d2 >> 8;
     Ok(i)
 }

@@ -1,8 +1,8 @@
 //! Images and samplers: the MIMG instructions HIP's texture and surface code uses, and the image (T#) and
 //! sampler (S#) descriptors they read, per family.
 //!
-//! The descriptor layouts are AMD's (ROCr's `resource_ai.h` for gfx9, `resource_nv.h` for gfx10 and
-//! `resource_gfx11.h` for gfx11; the field positions are also in the CDNA and RDNA ISA guides' "Image
+//! The descriptor layouts are AMD's (ROCr's `resource_ai.h` for gfx9, `resource_nv.h` for gfx10,
+//! `resource_gfx11.h` for gfx11 and `resource_gfx12.h` for gfx12; the field positions are also in the CDNA and RDNA ISA guides' "Image
 //! Resource" and "Image Sampler" tables). hsa-sim writes them with [`Rsrc::encode`] and
 //! [`Sampler::encode`]; the interpreter reads them back with [`Rsrc::decode`] and [`Sampler::decode`], so a
 //! kernel that builds or edits a descriptor itself sees the same bits the hardware would.
@@ -12,7 +12,8 @@
 //!
 //! Instruction fields follow the ISA guides' MIMG microcode format (gfx9: no DIM field, the T#'s type gives
 //! the dimensionality; gfx10: NSA dword count in bits 2:1; gfx11: one NSA bit, the count follows from the
-//! addresses the instruction needs). Opcodes were checked against LLVM's assembler (`llvm-mc -show-encoding`).
+//! addresses the instruction needs; gfx12: the VIMAGE and VSAMPLE formats, three dwords with an address field
+//! per VGPR and the gfx11 opcodes). Opcodes were checked against LLVM's assembler (`llvm-mc -show-encoding`).
 
 use crate::target::Family;
 
@@ -85,7 +86,7 @@ pub fn address_count(op: ImageOp, dim: u8) -> u8 {
     }
 }
 
-/// Image data format (`FMT_*`/`IMG_DATA_FORMAT_*`, the same numbers on gfx9, gfx10 and gfx11).
+/// Image data format (`FMT_*`/`IMG_DATA_FORMAT_*`, the same numbers on gfx9 to gfx12).
 pub mod dfmt {
     /// One 8-bit channel.
     pub const F8: u8 = 1;
@@ -149,10 +150,10 @@ pub fn texel_bytes(dfmt: u8) -> Option<u32> {
     layout(dfmt).map(|(c, b)| u32::from(c) * u32::from(b) / 8)
 }
 
-/// gfx10 and gfx11 name a (data format, numeric format) pair with one combined `FORMAT` number
-/// (`resource_nv.h`/`resource_gfx11.h` `CFMT_*`). Per data format: the first number and whether the family
-/// is 32-bit (then only UINT, SINT, FLOAT exist, in that order; otherwise UNORM, SNORM, USCALED, SSCALED,
-/// UINT, SINT and, for 16-bit channels, FLOAT).
+/// gfx10, gfx11 and gfx12 name a (data format, numeric format) pair with one combined `FORMAT` number
+/// (`resource_nv.h`/`resource_gfx11.h`/`resource_gfx12.h` `CFMT_*`; gfx12 keeps gfx11's numbers). Per data
+/// format: the first number and whether the family is 32-bit (then only UINT, SINT, FLOAT exist, in that order;
+/// otherwise UNORM, SNORM, USCALED, SSCALED, UINT, SINT and, for 16-bit channels, FLOAT).
 fn combined_base(fam: Family, dfmt: u8) -> Option<u32> {
     let gfx10 = fam == Family::Gfx10;
     Some(match dfmt {
@@ -213,13 +214,13 @@ fn combined_offset(bits: u8, nf: u8) -> Option<u32> {
     }
 }
 
-/// The gfx10/gfx11 combined `FORMAT` of (`dfmt`, `nfmt`).
+/// The gfx10+ combined `FORMAT` of (`dfmt`, `nfmt`).
 pub fn combined(fam: Family, df: u8, nf: u8) -> Option<u32> {
     let (_, bits) = layout(df)?;
     Some(combined_base(fam, df)? + combined_offset(bits, nf)?)
 }
 
-/// (data format, numeric format) of a gfx10/gfx11 combined `FORMAT`.
+/// (data format, numeric format) of a gfx10+ combined `FORMAT`.
 pub fn split_combined(fam: Family, c: u32) -> Option<(u8, u8)> {
     for df in [1u8, 2, 3, 4, 5, 10, 11, 12, 13, 14] {
         for nf in [0u8, 1, 2, 3, 4, 5, 7] {
@@ -341,7 +342,7 @@ impl Rsrc {
         let base = (u64::from(t[0]) << 8) | (u64::from(field(t[1], 0, 8)) << 40);
         let ty = field(t[3], 28, 4) as u8;
         let sel = [0, 3, 6, 9].map(|s| field(t[3], s, 3) as u8);
-        let last_level = field(t[3], 16, 4) as u8;
+        let last_level = if fam >= Family::Gfx12 { field(t[3], 15, 5) } else { field(t[3], 16, 4) } as u8;
         let (dfmt, nfmt, width, height, depth_field, pitch) = match fam {
             Family::Gfx9 => (
                 field(t[1], 20, 6) as u8,
@@ -351,6 +352,13 @@ impl Rsrc {
                 field(t[4], 0, 13),
                 Some(field(t[4], 13, 16) + 1),
             ),
+            Family::Gfx12 => {
+                let (df, nf) = split_combined(fam, field(t[1], 17, 8))?;
+                let width = (field(t[1], 30, 2) | (field(t[2], 0, 14) << 2)) + 1;
+                // A linear 1D/2D image's pitch - 1 is DEPTH (14 bits) with PITCH_MSB (bits 14..15) above it.
+                let pitch = matches!(ty, ty::IMG_1D | ty::IMG_2D).then(|| field(t[4], 0, 16) + 1);
+                (df, nf, width, field(t[2], 14, 16) + 1, field(t[4], 0, 14), pitch)
+            }
             _ => {
                 let (fbits, w_lo) = if fam == Family::Gfx10 { (9, 30) } else { (8, 30) };
                 let (df, nf) = split_combined(fam, field(t[1], 20, fbits))?;
@@ -381,7 +389,11 @@ impl Rsrc {
         for (k, s) in self.sel.iter().enumerate() {
             put(&mut t[3], 3 * k as u32, 3, u32::from(*s));
         }
-        put(&mut t[3], 16, 4, u32::from(self.last_level));
+        if fam >= Family::Gfx12 {
+            put(&mut t[3], 15, 5, u32::from(self.last_level));
+        } else {
+            put(&mut t[3], 16, 4, u32::from(self.last_level));
+        }
         put(&mut t[3], 28, 4, u32::from(self.ty));
         let layers = self.depth.max(1) - 1;
         let has_depth = matches!(self.ty, ty::IMG_3D | ty::IMG_1D_ARRAY | ty::IMG_2D_ARRAY);
@@ -393,6 +405,13 @@ impl Rsrc {
                 put(&mut t[2], 14, 14, self.height.max(1) - 1);
                 put(&mut t[4], 0, 13, if has_depth { layers } else { 0 });
                 put(&mut t[4], 13, 16, self.pitch - 1);
+            }
+            Family::Gfx12 => {
+                put(&mut t[1], 17, 8, combined(fam, self.dfmt, self.nfmt)?);
+                put(&mut t[1], 30, 2, (self.width - 1) & 3);
+                put(&mut t[2], 0, 14, (self.width - 1) >> 2);
+                put(&mut t[2], 14, 16, self.height.max(1) - 1);
+                put(&mut t[4], 0, if has_depth { 14 } else { 16 }, if has_depth { layers } else { self.pitch - 1 });
             }
             _ => {
                 let c = combined(fam, self.dfmt, self.nfmt)?;
@@ -451,7 +470,7 @@ pub struct Sampler {
 }
 
 impl Sampler {
-    /// Reads an S# (the same positions on gfx9, gfx10 and gfx11 for these fields).
+    /// Reads an S# (the same positions on gfx9 to gfx12 for these fields).
     pub fn decode(s: &[u32; 4]) -> Sampler {
         Sampler {
             clamp: [field(s[0], 0, 3) as u8, field(s[0], 3, 3) as u8, field(s[0], 6, 3) as u8],

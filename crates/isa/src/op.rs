@@ -1140,8 +1140,10 @@ fn valu(m: &str) -> Option<VOp> {
         "min3_i16" => Min3I16,
         "max3_i16" => Max3I16,
         "med3_i16" => Med3I16,
-        "mad_u16" => MadU16,
-        "mad_i16" => MadI16,
+        // gfx9's `_legacy` forms are VI's encodings (no op_sel): the same value, the high half zeroed as
+        // every gfx9 16-bit result without op_sel[3] is here.
+        "mad_u16" | "mad_legacy_u16" => MadU16,
+        "mad_i16" | "mad_legacy_i16" => MadI16,
         "mad_u32_u16" => MadU32U16,
         "mad_i32_i16" => MadI32I16,
         "cvt_u32_u16" => CvtU32U16,
@@ -1323,7 +1325,7 @@ fn valu(m: &str) -> Option<VOp> {
         "sub_f16" => SubF16,
         "subrev_f16" => SubrevF16,
         "mul_f16" => MulF16,
-        "fma_f16" => FmaF16,
+        "fma_f16" | "fma_legacy_f16" => FmaF16,
         "fmac_f16" => FmacF16,
         "mad_f16" | "mad_legacy_f16" => MadF16,
         "mac_f16" => MacF16,

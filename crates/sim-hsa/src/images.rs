@@ -52,7 +52,7 @@ fn family(m: &GpuModel) -> Family {
 /// The GPU model of `agent`, which must have image hardware.
 fn image_gpu(agent: hsa_agent_t) -> Result<&'static GpuModel, Status> {
     let (_, m) = crate::agent::lookup_gpu(agent)?;
-    if !crate::image_info::has_images(m) || Family::of_name(m.name).is_none_or(|f| f > Family::Gfx11) {
+    if !crate::image_info::has_images(m) || Family::of_name(m.name).is_none() {
         return Err(HSA_STATUS_ERROR_INVALID_AGENT);
     }
     Ok(m)
@@ -145,7 +145,7 @@ fn layout(
     let pitch = if row_pitch == 0 {
         natural
     } else {
-        // The T# holds a pitch only for 1D/2D images on gfx10/gfx11 (arrays and 3D use the natural one).
+        // The T# holds a pitch only for 1D/2D images on gfx10+ (arrays and 3D use the natural one).
         let has_field = fam == Family::Gfx9 || matches!(t, ty::IMG_1D | ty::IMG_2D);
         if row_pitch % bpe != 0 || row_pitch / bpe < d.width || (!has_field && row_pitch / bpe != natural) {
             return Err(pitch_bad);

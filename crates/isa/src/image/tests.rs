@@ -1,7 +1,8 @@
 //! Descriptor bits against AMD's layouts and instruction fields against LLVM's assembler.
 //!
 //! Expected T#/S# words are assembled by hand from the field positions and widths of ROCr's
-//! `resource_ai.h` (gfx9), `resource_nv.h` (gfx10) and `resource_gfx11.h` (gfx11), and the combined format
+//! `resource_ai.h` (gfx9), `resource_nv.h` (gfx10), `resource_gfx11.h` (gfx11) and `resource_gfx12.h` (gfx12),
+//! and the combined format
 //! numbers from their `CFMT_*` enums; instruction bytes are `llvm-mc-21 -show-encoding` output.
 
 use super::*;
@@ -46,6 +47,29 @@ fn gfx11_image_descriptor_matches_amd_field_positions() {
 }
 
 #[test]
+fn gfx12_image_descriptor_matches_amd_field_positions() {
+    let r = Rsrc { width: 40000, height: 50000, pitch: 40960, last_level: 0, ..r8_uint_2d(0) };
+    let t = r.encode(Family::Gfx12).unwrap();
+    assert_eq!(t[0], 0x1234_5678);
+    // BASE_ADDRESS_HI(8), 4 reserved, MAX_MIP(5) at 12, FORMAT(8) at 17 = CFMT_8_UINT (5), BASE_LEVEL(5) at
+    // 25, WIDTH[1:0] at 30.
+    assert_eq!(t[1], 0x7f | (5 << 17) | ((39999 & 3) << 30));
+    // WIDTH_HI(14) = (40000-1)>>2, HEIGHT(16) at 14 = 49999.
+    assert_eq!(t[2], (39999 >> 2) | (49999 << 14));
+    // DST_SEL X,0,0,1, NO_EDGE_CLAMP at 12, LAST_LEVEL(5) at 15, SW_MODE(5) at 20, TYPE SQ_RSRC_IMG_2D at 28.
+    assert_eq!(t[3], 4 | (1 << 9) | (9 << 28));
+    // DEPTH(14) | PITCH_MSB(2) at 14 = pitch - 1 for a linear 2D image.
+    assert_eq!(t[4], 40959);
+    assert_eq!(Rsrc::decode(Family::Gfx12, &t), Some(r));
+    // A 2D array: DEPTH = layers - 1, and LAST_LEVEL's 5 bits start at 15 (gfx11: 4 bits at 16).
+    let a = Rsrc { ty: ty::IMG_2D_ARRAY, depth: 7, last_level: 17, pitch: 1024, ..r8_uint_2d(1024) };
+    let t = a.encode(Family::Gfx12).unwrap();
+    assert_eq!((t[3] >> 15) & 0x1f, 17);
+    assert_eq!(t[4], 6);
+    assert_eq!(Rsrc::decode(Family::Gfx12, &t), Some(a));
+}
+
+#[test]
 fn gfx9_image_descriptor_matches_amd_field_positions() {
     let t = r8_uint_2d(1024).encode(Family::Gfx9).unwrap();
     assert_eq!(t[0], 0x1234_5678);
@@ -80,7 +104,10 @@ fn combined_formats_are_amds_numbers() {
     assert_eq!(g10(dfmt::F32_32_32_32, nfmt::FLOAT), Some(77));
     assert_eq!(g11(dfmt::F8, nfmt::FLOAT), None, "no 8-bit float");
     assert_eq!(g11(dfmt::F32, nfmt::UNORM), None, "no 32-bit unorm");
-    for fam in [Family::Gfx10, Family::Gfx11] {
+    // gfx12 keeps gfx11's CFMT numbers (resource_gfx12.h).
+    assert_eq!(combined(Family::Gfx12, dfmt::F8_8_8_8, nfmt::UNORM), Some(42));
+    assert_eq!(combined(Family::Gfx12, dfmt::F32_32_32_32, nfmt::FLOAT), Some(63));
+    for fam in [Family::Gfx10, Family::Gfx11, Family::Gfx12] {
         for c in 1..=80 {
             if let Some((d, n)) = split_combined(fam, c) {
                 assert_eq!(combined(fam, d, n), Some(c));
@@ -141,4 +168,49 @@ fn mimg_fields_decode_as_llvm_encodes_them() {
     assert_eq!((i.name, i.imm & bits::NO_DIM != 0), ("image_load_mip", true));
     let i = dec("gfx90a", &[0x00, 0x0f, 0x80, 0xf0, 0x04, 0x00, 0x40, 0x00]);
     assert_eq!((i.name, i.sdst), ("image_sample", 8));
+}
+
+#[test]
+fn gfx12_vimage_and_vsample_fields_decode_as_llvm_encodes_them() {
+    // image_sample v[0:3], [v4, v5], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_2D (gfx1201)
+    let i = dec("gfx1201", &[0x01, 0xc0, 0xc6, 0xe7, 0x00, 0x10, 0x00, 0x08, 0x04, 0x05, 0x00, 0x00]);
+    assert_eq!((i.name, i.size, i.dst, i.src[2], i.sdst), ("image_sample", 12, VGPR0, 8, 16));
+    assert_eq!((address(&i, 0), address(&i, 1)), (VGPR0 + 4, VGPR0 + 5));
+    assert_eq!((i.imm & bits::DMASK, (i.imm >> bits::DIM_SHIFT) & 7), (0xf, 1));
+    // image_sample_l v[0:3], [v4, v7, v9], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
+    let i = dec("gfx1201", &[0x01, 0x40, 0xc7, 0xe7, 0x00, 0x00, 0x00, 0x04, 0x04, 0x07, 0x09, 0x00]);
+    assert_eq!((i.op, i.src[2], i.sdst), (Op::Image(ImageOp::Sample { lod: true }), 0, 8));
+    assert_eq!([0, 1, 2].map(|k| address(&i, k)), [VGPR0 + 4, VGPR0 + 7, VGPR0 + 9]);
+    // image_sample_lz v0, v4, s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D a16 d16
+    let i = dec("gfx1201", &[0x61, 0xc0, 0x47, 0xe4, 0x00, 0x00, 0x00, 0x04, 0x04, 0x00, 0x00, 0x00]);
+    assert_eq!((i.name, i.imm & (bits::A16 | bits::D16 | bits::DMASK)), ("image_sample_lz", bits::A16 | bits::D16 | 1));
+    // ... unorm (VSAMPLE bit 13)
+    let i = dec("gfx1201", &[0x01, 0xe0, 0xc6, 0xe7, 0x00, 0x10, 0x00, 0x08, 0x04, 0x05, 0x00, 0x00]);
+    assert!(i.imm & bits::UNORM != 0);
+    // image_load v[5:8], [v4, v5], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D
+    let i = dec("gfx1201", &[0x01, 0x00, 0xc0, 0xd3, 0x05, 0x10, 0x00, 0x00, 0x04, 0x05, 0x00, 0x00]);
+    assert_eq!((i.name, i.dst, i.src[2], i.sdst), ("image_load", VGPR0 + 5, 8, crate::decode::NONE));
+    // image_load v[0:3], [v4, v5], s[96:103] ...: the 9-bit RSRC field is an SGPR number.
+    let i = dec("gfx1201", &[0x01, 0x00, 0xc0, 0xd3, 0x00, 0xc0, 0x00, 0x00, 0x04, 0x05, 0x00, 0x00]);
+    assert_eq!(i.src[2], 96);
+    // image_load_mip v[0:3], [v4, v5, v6, v7], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D_ARRAY
+    let i = dec("gfx1201", &[0x05, 0x40, 0xc0, 0xd3, 0x00, 0x00, 0x00, 0x00, 0x04, 0x05, 0x06, 0x07]);
+    assert_eq!((i.op, (i.imm >> bits::DIM_SHIFT) & 7), (Op::Image(ImageOp::Load { mip: true }), 5));
+    assert_eq!([0, 1, 2, 3].map(|k| address(&i, k)), [VGPR0 + 4, VGPR0 + 5, VGPR0 + 6, VGPR0 + 7]);
+    // image_store v[0:3], [v4, v5], s[8:15] and image_store_mip, image_get_resinfo v[0:3], v4, s[8:15]
+    let op =
+        |b: [u8; 4]| dec("gfx1201", &[b[0], b[1], b[2], b[3], 0x00, 0x10, 0x00, 0x00, 0x04, 0x05, 0x06, 0x00]).name;
+    assert_eq!(op([0x01, 0x80, 0xc1, 0xd3]), "image_store");
+    assert_eq!(op([0x01, 0xc0, 0xc1, 0xd3]), "image_store_mip");
+    assert_eq!(op([0x01, 0xc0, 0xc5, 0xd3]), "image_get_resinfo");
+    // tfe (VIMAGE: second dword bit 23; VSAMPLE: first dword bit 3) and lwe are not modelled: not decoded.
+    assert!(
+        decode(target("gfx1201"), &[0x01, 0x00, 0xc0, 0xd3, 0x00, 0x10, 0x80, 0x00, 0x04, 0x05, 0x00, 0x00]).is_err()
+    );
+    assert!(
+        decode(target("gfx1201"), &[0x09, 0xc0, 0xc6, 0xe7, 0x00, 0x10, 0x00, 0x08, 0x04, 0x05, 0x00, 0x00]).is_err()
+    );
+    assert!(
+        decode(target("gfx1201"), &[0x01, 0xc0, 0xc6, 0xe7, 0x00, 0x11, 0x00, 0x08, 0x04, 0x05, 0x00, 0x00]).is_err()
+    );
 }

@@ -14,6 +14,7 @@ mod fixtures;
 mod gws;
 mod harness;
 mod lane_kernels;
+mod legacy16;
 mod llvm;
 mod mfma;
 mod mfma_blocks;

@@ -149,3 +149,103 @@ fn gfx11_16_bit_min3_max3_med3_mad_and_widening_converts_match_the_host() {
         }
     }
 }
+
+/// Signed 16-bit compares, min/max, shifts and selects on VGPR halves: the forms rocPRIM's merge sort of
+/// `signed char` keys uses on gfx1100 (Debian's `test_device_merge_sort`).
+const CODE_SIGNED: &[(&str, &[u8])] = &[
+    ("v_cmp_lt_i16_e64 s5, v2.h, v3.l op_sel:[1,0,0]", &[0x05, 0x08, 0x31, 0xd4, 0x02, 0x07, 0x02, 0x00]),
+    ("v_cmp_ge_i16_e64 s6, v2.l, v3.h op_sel:[0,1,0]", &[0x06, 0x10, 0x36, 0xd4, 0x02, 0x07, 0x02, 0x00]),
+    ("v_cmp_gt_i16_e64 s7, v2.h, v3.h op_sel:[1,1,0]", &[0x07, 0x18, 0x34, 0xd4, 0x02, 0x07, 0x02, 0x00]),
+    ("v_cmp_lt_i16_e64 vcc_hi, v2.l, v3.l", &[0x6b, 0x00, 0x31, 0xd4, 0x02, 0x07, 0x02, 0x00]),
+    ("v_min_i16 v4.h, v2.h, v3.l op_sel:[1,0,1]", &[0x04, 0x48, 0x0c, 0xd7, 0x02, 0x07, 0x02, 0x00]),
+    ("v_max_i16 v5.l, v2.l, v3.h op_sel:[0,1,0]", &[0x05, 0x10, 0x0a, 0xd7, 0x02, 0x07, 0x02, 0x00]),
+    ("v_max_i16 v6.h, v2.l, v3.l op_sel:[0,0,1]", &[0x06, 0x40, 0x0a, 0xd7, 0x02, 0x07, 0x02, 0x00]),
+    ("v_lshlrev_b16 v7.h, 8, v2.l op_sel:[0,0,1]", &[0x07, 0x40, 0x38, 0xd7, 0x88, 0x04, 0x02, 0x00]),
+    ("v_lshlrev_b16 v8.l, 8, v2.h op_sel:[0,1,0]", &[0x08, 0x10, 0x38, 0xd7, 0x88, 0x04, 0x02, 0x00]),
+    ("v_ashrrev_i16 v9.l, 8, v2.h op_sel:[0,1,0]", &[0x09, 0x10, 0x3a, 0xd7, 0x88, 0x04, 0x02, 0x00]),
+    ("v_cndmask_b16 v10.l, v2.h, v3.l, s5", &[0x0a, 0x08, 0x5d, 0xd6, 0x02, 0x07, 0x16, 0x00]),
+    ("v_cndmask_b16 v11.h, v2.l, v3.h, s5", &[0x0b, 0x50, 0x5d, 0xd6, 0x02, 0x07, 0x16, 0x00]),
+    (
+        "v_and_b16 v12.l, 0xff00, v2.h op_sel:[0,1,0]",
+        &[0x0c, 0x10, 0x62, 0xd7, 0xff, 0x04, 0x02, 0x00, 0x00, 0xff, 0x00, 0x00],
+    ),
+    ("v_perm_b32 v13, v2, v3, 0x7050604", &[0x0d, 0x00, 0x44, 0xd6, 0x02, 0x07, 0xfe, 0x03, 0x04, 0x06, 0x05, 0x07]),
+];
+
+/// Lane `l`'s sources: scrambled halves of both signs.
+fn signed_sources(l: u32) -> (u32, u32) {
+    (l.wrapping_mul(0x0b5f_3c17) ^ 0x8421_1248, l.wrapping_mul(0x7a31_c4e5) ^ 0x80f0_0f80)
+}
+
+#[test]
+fn gfx11_signed_16_bit_compares_min_max_shifts_and_selects_on_halves_match_the_host() {
+    let data: Vec<u8> = (0..LANES as u32)
+        .flat_map(|l| {
+            let (a, b) = signed_sources(l);
+            [a.to_le_bytes(), b.to_le_bytes()].concat()
+        })
+        .collect();
+    // v2, v3 from the data (8 bytes per lane); v4..v12 start with known values.
+    let mut t =
+        String::from("v_lshlrev_b32 v101, 3, v0\nglobal_load_dwordx2 v[2:3], v101, s[6:7]\ns_waitcnt vmcnt(0)\n");
+    for r in 4..=12 {
+        t.push_str(&format!("v_mov_b32 v{r}, {:#x}\n", 0x1111_1111u32 * r));
+    }
+    for (text, bytes) in CODE_SIGNED {
+        let b: Vec<String> = bytes.iter().map(|b| format!("{b:#04x}")).collect();
+        t.push_str(&format!(".byte {} // {text}\n", b.join(",")));
+    }
+    for (r, s) in [(1, "s5"), (14, "s6"), (15, "s7"), (16, "vcc_hi")] {
+        t.push_str(&format!("v_cndmask_b32_e64 v{r}, 0, 1, {s}\n"));
+    }
+    // VOPC e32 with halves in the register fields (VCC), and v_cmpx (EXEC; saved, then all lanes again).
+    for (r, text, bytes) in [
+        (17, "v_cmp_lt_i16_e32 vcc_lo, v2.h, v3.l", [0x82, 0x07, 0x62, 0x7c]),
+        (18, "v_cmp_ge_i16_e32 vcc_lo, v2.l, v3.h", [0x02, 0x07, 0x6d, 0x7c]),
+        (19, "v_cmpx_lt_i16_e32 v2.h, v3.l", [0x82, 0x07, 0x62, 0x7d]),
+        (20, "v_cmpx_lt_i16_e32 v2.l, v3.h", [0x02, 0x07, 0x63, 0x7d]),
+    ] {
+        let b: Vec<String> = bytes.iter().map(|b| format!("{b:#04x}")).collect();
+        t.push_str(&format!(".byte {} // {text}\n", b.join(",")));
+        t.push_str("s_mov_b32 s8, exec_lo\ns_mov_b32 s9, vcc_lo\ns_mov_b32 exec_lo, -1\n");
+        t.push_str(&format!("v_cndmask_b32_e64 v{r}, 0, 1, {}\n", if r < 19 { "s9" } else { "s8" }));
+    }
+    let Some(out) = run_body("gfx1100", LANES as u32, &t, 20, &data) else { return };
+    for l in 0..LANES as u32 {
+        let (a, b) = signed_sources(l);
+        let (al, ah, bl, bh) = (a as u16, (a >> 16) as u16, b as u16, (b >> 16) as u16);
+        let s = |x: u16| x as i16;
+        let keep_hi = |r: u32, lo: u16| (0x1111_1111 * r) & 0xffff_0000 | u32::from(lo);
+        let keep_lo = |r: u32, hi: u16| (0x1111_1111 * r) & 0xffff | (u32::from(hi) << 16);
+        let s5 = s(ah) < s(bl);
+        let perm = |sel: u32| {
+            let c = (u64::from(a) << 32) | u64::from(b);
+            (0..4).map(|k| (((c >> (8 * ((sel >> (8 * k)) & 0xff))) & 0xff) as u32) << (8 * k)).sum::<u32>()
+        };
+        let expect: [(&str, usize, u32); 19] = [
+            ("v_cmp_lt_i16_e32 .h,.l", 17, u32::from(s5)),
+            ("v_cmp_ge_i16_e32 .l,.h", 18, u32::from(s(al) >= s(bh))),
+            ("v_cmpx_lt_i16_e32 .h,.l", 19, u32::from(s5)),
+            ("v_cmpx_lt_i16_e32 .l,.h", 20, u32::from(s(al) < s(bh))),
+            ("v_cmp_lt_i16 .h,.l", 1, u32::from(s5)),
+            ("v_cmp_ge_i16 .l,.h", 14, u32::from(s(al) >= s(bh))),
+            ("v_cmp_gt_i16 .h,.h", 15, u32::from(s(ah) > s(bh))),
+            ("v_cmp_lt_i16 -> vcc_hi", 16, u32::from(s(al) < s(bl))),
+            ("v_min_i16", 4, keep_lo(4, s(ah).min(s(bl)) as u16)),
+            ("v_max_i16 .l", 5, keep_hi(5, s(al).max(s(bh)) as u16)),
+            ("v_max_i16 .h", 6, keep_lo(6, s(al).max(s(bl)) as u16)),
+            ("v_lshlrev_b16 .h", 7, keep_lo(7, al << 8)),
+            ("v_lshlrev_b16 .l", 8, keep_hi(8, ah << 8)),
+            ("v_ashrrev_i16", 9, keep_hi(9, (s(ah) >> 8) as u16)),
+            ("v_cndmask_b16 .l", 10, keep_hi(10, if s5 { bl } else { ah })),
+            ("v_cndmask_b16 .h", 11, keep_lo(11, if s5 { bh } else { al })),
+            ("v_and_b16", 12, keep_hi(12, 0xff00 & ah)),
+            ("v_perm_b32", 13, perm(0x0705_0604)),
+            ("v2", 2, a),
+        ];
+        for (name, r, want) in expect {
+            let got = out[r - 1][l as usize];
+            assert_eq!(got, want, "{name} (v{r}) lane {l}: {got:#010x}, host {want:#010x}");
+        }
+    }
+}
