@@ -18,6 +18,8 @@ use crate::agent::{self, Agent};
 use crate::elf;
 use crate::ffi::{put, put_chars, status, status_code, Status};
 use crate::runtime::system;
+use crate::signal;
+use crate::table::slot;
 
 const KD_SIZE: u64 = 64;
 
@@ -640,19 +642,22 @@ pub(crate) unsafe extern "C" fn hsa_executable_freeze(
 /// modelled, with the same calls.
 fn invalidate_code_caches() {
     let mut s = hsa_signal_t { handle: 0 };
-    // SAFETY: a valid out-pointer; the exports run through the live table as ROCr's public calls.
-    if unsafe { crate::exports::hsa_signal_create(1, 0, std::ptr::null(), &mut s) } != HSA_STATUS_SUCCESS {
+    // Through the live table's slots, as the exported trampolines call (ROCr's public calls).
+    let create = slot!(core, hsa_signal_create_fn).unwrap_or(signal::hsa_signal_create);
+    // SAFETY: a valid out-pointer; the slot has `hsa_signal_create`'s type.
+    if unsafe { create(1, 0, std::ptr::null(), &mut s) } != HSA_STATUS_SUCCESS {
         return;
     }
-    if let Ok(sig) = crate::signal::lookup(s) {
+    if let Ok(sig) = signal::lookup(s) {
         // The packet's completion (the command processor's write, no API call).
         sig.store(0);
     }
-    // SAFETY: `s` is the signal just created, destroyed only below.
-    unsafe {
-        crate::exports::hsa_signal_wait_scacquire(s, HSA_SIGNAL_CONDITION_LT, 1, u64::MAX, HSA_WAIT_STATE_BLOCKED);
-        crate::exports::hsa_signal_destroy(s);
-    }
+    let wait = slot!(core, hsa_signal_wait_scacquire_fn).unwrap_or(signal::hsa_signal_wait_scacquire);
+    // SAFETY: `s` is the signal just created, destroyed only below; the slot has the function's type.
+    unsafe { wait(s, HSA_SIGNAL_CONDITION_LT, 1, u64::MAX, HSA_WAIT_STATE_BLOCKED) };
+    let destroy = slot!(core, hsa_signal_destroy_fn).unwrap_or(signal::hsa_signal_destroy);
+    // SAFETY: as above.
+    unsafe { destroy(s) };
 }
 
 pub(crate) unsafe extern "C" fn hsa_executable_get_info(

@@ -12,7 +12,7 @@ use rocprof_hsa_sys::*;
 /// `hsa_init`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_init() -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_init_fn).unwrap_or(crate::runtime::hsa_init);
+    let f = crate::table::slot!(core, hsa_init_fn).unwrap_or(crate::lifecycle::hsa_init);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f() }
 }
@@ -20,7 +20,7 @@ pub unsafe extern "C" fn hsa_init() -> hsa_status_t {
 /// `hsa_shut_down`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_shut_down() -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_shut_down_fn).unwrap_or(crate::runtime::hsa_shut_down);
+    let f = crate::table::slot!(core, hsa_shut_down_fn).unwrap_or(crate::lifecycle::hsa_shut_down);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f() }
 }
@@ -28,7 +28,7 @@ pub unsafe extern "C" fn hsa_shut_down() -> hsa_status_t {
 /// `hsa_system_get_info`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_system_get_info(attribute: hsa_system_info_t, value: *mut c_void) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_system_get_info_fn).unwrap_or(crate::runtime::hsa_system_get_info);
+    let f = crate::table::slot!(core, hsa_system_get_info_fn).unwrap_or(crate::system_info::hsa_system_get_info);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(attribute, value) }
 }
@@ -36,7 +36,7 @@ pub unsafe extern "C" fn hsa_system_get_info(attribute: hsa_system_info_t, value
 /// `hsa_extension_get_name`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_extension_get_name(extension: u16, name: *mut *const c_char) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_extension_get_name_fn).unwrap_or(crate::runtime::hsa_extension_get_name);
+    let f = crate::table::slot!(core, hsa_extension_get_name_fn).unwrap_or(crate::system_info::hsa_extension_get_name);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(extension, name) }
 }
@@ -50,7 +50,7 @@ pub unsafe extern "C" fn hsa_system_extension_supported(
     result: *mut bool,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_system_extension_supported_fn)
-        .unwrap_or(crate::runtime::hsa_system_extension_supported);
+        .unwrap_or(crate::system_info::hsa_system_extension_supported);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(extension, version_major, version_minor, result) }
 }
@@ -64,7 +64,7 @@ pub unsafe extern "C" fn hsa_system_major_extension_supported(
     result: *mut bool,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_system_major_extension_supported_fn)
-        .unwrap_or(crate::runtime::hsa_system_major_extension_supported);
+        .unwrap_or(crate::system_info::hsa_system_major_extension_supported);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(extension, version_major, version_minor, result) }
 }
@@ -78,7 +78,7 @@ pub unsafe extern "C" fn hsa_system_get_extension_table(
     table: *mut c_void,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_system_get_extension_table_fn)
-        .unwrap_or(crate::runtime::hsa_system_get_extension_table);
+        .unwrap_or(crate::system_info::hsa_system_get_extension_table);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(extension, version_major, version_minor, table) }
 }
@@ -92,7 +92,7 @@ pub unsafe extern "C" fn hsa_system_get_major_extension_table(
     table: *mut c_void,
 ) -> hsa_status_t {
     let f = crate::table::slot!(core, hsa_system_get_major_extension_table_fn)
-        .unwrap_or(crate::runtime::hsa_system_get_major_extension_table);
+        .unwrap_or(crate::system_info::hsa_system_get_major_extension_table);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(extension, version_major, table_length, table) }
 }

@@ -493,35 +493,6 @@ pub(crate) unsafe extern "C" fn hsa_ext_image_clear(
     })
 }
 
-/// Copies the images extension's function table 1.01 (`hsa_ext_images_1_pfn_t`; a shorter buffer gets the
-/// 1.00 prefix) into `table`: the exported entry points, so calls go through the live API table as direct
-/// calls do.
-///
-/// # Safety
-/// `table` is valid for writes of `len` bytes.
-pub(crate) unsafe fn copy_extension_table(table: *mut c_void, len: usize) {
-    use crate::exports as x;
-    let t = hsa_ext_images_1_pfn_t {
-        hsa_ext_image_get_capability: Some(x::hsa_ext_image_get_capability),
-        hsa_ext_image_data_get_info: Some(x::hsa_ext_image_data_get_info),
-        hsa_ext_image_create: Some(x::hsa_ext_image_create),
-        hsa_ext_image_destroy: Some(x::hsa_ext_image_destroy),
-        hsa_ext_image_copy: Some(x::hsa_ext_image_copy),
-        hsa_ext_image_import: Some(x::hsa_ext_image_import),
-        hsa_ext_image_export: Some(x::hsa_ext_image_export),
-        hsa_ext_image_clear: Some(x::hsa_ext_image_clear),
-        hsa_ext_sampler_create: Some(x::hsa_ext_sampler_create),
-        hsa_ext_sampler_destroy: Some(x::hsa_ext_sampler_destroy),
-        hsa_ext_image_get_capability_with_layout: Some(x::hsa_ext_image_get_capability_with_layout),
-        hsa_ext_image_data_get_info_with_layout: Some(x::hsa_ext_image_data_get_info_with_layout),
-        hsa_ext_image_create_with_layout: Some(x::hsa_ext_image_create_with_layout),
-        hsa_ext_sampler_create_v2: Some(x::hsa_ext_sampler_create_v2),
-    };
-    let n = len.min(size_of::<hsa_ext_images_1_pfn_t>());
-    // SAFETY: copies `n <= len` bytes of a local POD table into the caller's buffer.
-    unsafe { std::ptr::copy_nonoverlapping((&t as *const hsa_ext_images_1_pfn_t).cast::<u8>(), table.cast::<u8>(), n) };
-}
-
 fn address_mode(m: u32) -> Result<u8, Status> {
     Ok(match m {
         HSA_EXT_SAMPLER_ADDRESSING_MODE_CLAMP_TO_EDGE => clamp::CLAMP_LAST_TEXEL,

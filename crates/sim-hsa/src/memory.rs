@@ -9,9 +9,9 @@ use std::sync::Mutex;
 
 use rocprof_hsa_sys::*;
 
-use crate::agent::{self, Pool};
 use crate::ffi::{put, status, Status};
-use crate::runtime::system;
+use crate::runtime::{lookup, lookup_gpu, lookup_pool, system};
+use crate::topology::Pool;
 
 #[derive(Debug, Clone)]
 pub(crate) struct Allocation {
@@ -137,7 +137,7 @@ pub(crate) unsafe extern "C" fn hsa_memory_allocate(
 ) -> hsa_status_t {
     status(|| {
         system()?;
-        let pool = agent::lookup_pool(region.handle).map_err(|_| HSA_STATUS_ERROR_INVALID_REGION)?;
+        let pool = lookup_pool(region.handle).map_err(|_| HSA_STATUS_ERROR_INVALID_REGION)?;
         if ptr.is_null() {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
@@ -163,7 +163,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_memory_pool_allocate(
 ) -> hsa_status_t {
     status(|| {
         system()?;
-        let pool = agent::lookup_pool(memory_pool.handle).map_err(|_| HSA_STATUS_ERROR_INVALID_MEMORY_POOL)?;
+        let pool = lookup_pool(memory_pool.handle).map_err(|_| HSA_STATUS_ERROR_INVALID_MEMORY_POOL)?;
         if ptr.is_null() {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
@@ -219,7 +219,7 @@ pub(crate) unsafe extern "C" fn hsa_memory_assign_agent(
     _access: hsa_access_permission_t,
 ) -> hsa_status_t {
     status(|| {
-        agent::lookup(agent)?;
+        lookup(agent)?;
         if ptr.is_null() {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
@@ -242,7 +242,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_agents_allow_access(
         for i in 0..num_agents as usize {
             // SAFETY: `num_agents` handles at `agents` (checked non-null).
             let h = unsafe { agents.add(i).read_unaligned() };
-            agent::lookup(h)?;
+            lookup(h)?;
             handles.push(h.handle);
         }
         let mut map = ALLOCS.lock().unwrap_or_else(|e| e.into_inner());
@@ -301,7 +301,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_memory_lock_to_pool(
     agent_ptr: *mut *mut c_void,
 ) -> hsa_status_t {
     status(|| {
-        agent::lookup_pool(pool.handle).map_err(|_| HSA_STATUS_ERROR_INVALID_MEMORY_POOL)?;
+        lookup_pool(pool.handle).map_err(|_| HSA_STATUS_ERROR_INVALID_MEMORY_POOL)?;
         // SAFETY: forwarded caller contract.
         match unsafe { hsa_amd_memory_lock(host_ptr, size, agents, num_agent, agent_ptr) } {
             HSA_STATUS_SUCCESS => Ok(()),
@@ -347,7 +347,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_pointer_info(
         };
         let mut agents_list: Vec<hsa_agent_t> = Vec::new();
         if let Some((base, a)) = find(ptr as usize) {
-            let pool = agent::lookup_pool(a.pool as u64)?;
+            let pool = lookup_pool(a.pool as u64)?;
             let owner = sys.agents.get(a.owner as usize).copied().ok_or(HSA_STATUS_ERROR)?;
             out.r#type = HSA_EXT_POINTER_TYPE_HSA;
             out.agentBaseAddress = base as *mut c_void;
@@ -410,7 +410,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_coherency_get_type(
     type_: *mut hsa_amd_coherency_type_t,
 ) -> hsa_status_t {
     status(|| {
-        agent::lookup_gpu(agent)?;
+        lookup_gpu(agent)?;
         if type_.is_null() {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
@@ -425,7 +425,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_coherency_set_type(
     type_: hsa_amd_coherency_type_t,
 ) -> hsa_status_t {
     status(|| {
-        agent::lookup_gpu(agent)?;
+        lookup_gpu(agent)?;
         if type_ > HSA_AMD_COHERENCY_TYPE_NONCOHERENT {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
@@ -482,5 +482,5 @@ pub(crate) unsafe extern "C" fn hsa_amd_agent_set_async_scratch_limit(
     agent: hsa_agent_t,
     _threshold: usize,
 ) -> hsa_status_t {
-    status(|| agent::lookup_gpu(agent).map(|_| ()))
+    status(|| lookup_gpu(agent).map(|_| ()))
 }

@@ -253,20 +253,6 @@ pub(crate) unsafe extern "C" fn hsa_ven_amd_pcs_destroy(pc_sampling: hsa_ven_amd
     })
 }
 
-/// The extension's function table as `hsa_system_get_major_extension_table` hands it out: the exported
-/// trampolines, so a tool that rewrote a slot of the API table sees the calls made through it.
-pub(crate) fn table() -> hsa_ven_amd_pc_sampling_1_00_pfn_t {
-    hsa_ven_amd_pc_sampling_1_00_pfn_t {
-        hsa_ven_amd_pcs_iterate_configuration: Some(crate::exports::hsa_ven_amd_pcs_iterate_configuration),
-        hsa_ven_amd_pcs_create: Some(crate::exports::hsa_ven_amd_pcs_create),
-        hsa_ven_amd_pcs_create_from_id: Some(crate::exports::hsa_ven_amd_pcs_create_from_id),
-        hsa_ven_amd_pcs_destroy: Some(crate::exports::hsa_ven_amd_pcs_destroy),
-        hsa_ven_amd_pcs_start: Some(crate::exports::hsa_ven_amd_pcs_start),
-        hsa_ven_amd_pcs_stop: Some(crate::exports::hsa_ven_amd_pcs_stop),
-        hsa_ven_amd_pcs_flush: Some(crate::exports::hsa_ven_amd_pcs_flush),
-    }
-}
-
 /// What a data-ready callback copies from.
 struct Batch {
     samples: Vec<perf_sample_snapshot_v1_t>,
@@ -699,7 +685,7 @@ mod tests {
         let mut t: hsa_ven_amd_pc_sampling_1_00_pfn_t = unsafe { std::mem::zeroed() };
         // SAFETY: `t` is writable for its size.
         let rc = unsafe {
-            crate::runtime::hsa_system_get_major_extension_table(
+            crate::system_info::hsa_system_get_major_extension_table(
                 HSA_EXTENSION_AMD_PC_SAMPLING as u16,
                 1,
                 std::mem::size_of_val(&t),

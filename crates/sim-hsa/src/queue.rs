@@ -30,6 +30,7 @@ use crate::ffi::{put, status, Status};
 use crate::futex::Event;
 use crate::runtime::system;
 use crate::signal::{self, Signal};
+use crate::topology::{MAX_QUEUE_PACKETS, MIN_QUEUE_PACKETS};
 
 /// `amd_queue_t` (v2 field names) with atomics where the packet processor and producers meet.
 #[repr(C, align(64))]
@@ -450,11 +451,6 @@ pub(crate) fn check_create_args(
     }
     Ok((a, size))
 }
-
-/// Smallest GPU queue in packets (ROCr `GpuAgent::minAqlSize_`, 4 KiB), reported as `QUEUE_MIN_SIZE`.
-pub(crate) const MIN_QUEUE_PACKETS: u32 = 0x40;
-/// Largest GPU queue in packets (ROCr `GpuAgent::maxAqlSize_`, 8 MiB), reported as `QUEUE_MAX_SIZE`.
-pub(crate) const MAX_QUEUE_PACKETS: u32 = 0x20000;
 
 pub(crate) unsafe extern "C" fn hsa_queue_create(
     agent: hsa_agent_t,

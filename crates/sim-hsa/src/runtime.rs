@@ -1,26 +1,22 @@
-//! Runtime lifecycle: the reference-counted `hsa_init` / `hsa_shut_down` pair, the bootstrap lock, the
-//! system object (agents, pools, ISAs), system information and extension queries.
-//!
-//! As in ROCr, only the 0 -> 1 transition of the reference count loads the runtime (environment sampled,
-//! agents discovered, tables reset, tools loaded) and only 1 -> 0 tears it down (tools unloaded in reverse
-//! order, tables reset, queues stopped, tools closed). Both run under one non-recursive bootstrap lock; unlike
-//! ROCr, re-entry from the same thread (a tool calling `hsa_init` from `OnLoad`) is detected and reported
-//! with a clear message and `HSA_STATUS_ERROR` instead of deadlocking.
+//! Runtime state: the configuration sampled at the first `hsa_init`, the system object (agents, pools,
+//! ISAs) and the reference count that says whether the runtime is up, the validation of agent and pool
+//! handles against the system's lists, and the shared bodies of unsupported functions and status strings.
+//! The lifecycle that changes this state (`hsa_init` / `hsa_shut_down`) is `lifecycle`'s; the system
+//! queries are `system_info`'s.
 
-use std::cell::Cell;
 use std::collections::HashSet;
-use std::ffi::{c_char, c_void, CStr};
+use std::ffi::{c_char, CStr};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use rocprof_hsa_sys::*;
 
-use crate::abi::{self, Abi};
-use crate::agent::{self, Agent};
+use crate::abi::Abi;
+use crate::clock;
 use crate::ffi::{put, Status};
-use crate::table;
-use crate::{clock, tools};
+use crate::topology::{pool_handle, Agent, Pool};
 use rocprof_device::targets as model;
+use rocprof_device::targets::GpuModel;
 use rocprof_device::timing::knobs::TimingKnobs;
 
 /// Configuration sampled from the environment at the first `hsa_init`.
@@ -90,10 +86,11 @@ pub(crate) struct Knobs {
     pub(crate) strict_doorbell: bool,
 }
 
-static KNOBS: std::sync::RwLock<Knobs> = std::sync::RwLock::new(Knobs { time_scale: 1.0, strict_doorbell: false });
+pub(crate) static KNOBS: std::sync::RwLock<Knobs> =
+    std::sync::RwLock::new(Knobs { time_scale: 1.0, strict_doorbell: false });
 
 /// The timing knobs of the current init/shutdown cycle (none before the first `hsa_init`).
-static TIMING: std::sync::RwLock<Option<std::sync::Arc<TimingKnobs>>> = std::sync::RwLock::new(None);
+pub(crate) static TIMING: std::sync::RwLock<Option<std::sync::Arc<TimingKnobs>>> = std::sync::RwLock::new(None);
 
 /// The timing knobs (per-kernel scale, noise) sampled at the last `hsa_init`.
 pub(crate) fn timing_knobs() -> std::sync::Arc<TimingKnobs> {
@@ -117,13 +114,10 @@ impl System {
     }
 }
 
-static SYSTEM: OnceLock<&'static System> = OnceLock::new();
-static REFCOUNT: AtomicU32 = AtomicU32::new(0);
-static BOOTSTRAP: Mutex<()> = Mutex::new(());
-
-thread_local! {
-    static IN_BOOTSTRAP: Cell<bool> = const { Cell::new(false) };
-}
+/// The system, set once by the first successful `hsa_init` (`lifecycle`).
+pub(crate) static SYSTEM: OnceLock<&'static System> = OnceLock::new();
+/// `hsa_init` minus `hsa_shut_down` calls; changed only by `lifecycle` under its bootstrap lock.
+pub(crate) static REFCOUNT: AtomicU32 = AtomicU32::new(0);
 
 /// The system, or `HSA_STATUS_ERROR_NOT_INITIALIZED` outside `hsa_init` .. `hsa_shut_down`.
 pub(crate) fn system() -> Result<&'static System, Status> {
@@ -151,314 +145,24 @@ pub(crate) fn unsupported(name: &'static str) -> hsa_status_t {
     HSA_STATUS_ERROR
 }
 
-struct BootstrapGuard;
-
-impl BootstrapGuard {
-    fn enter() -> Option<Self> {
-        if IN_BOOTSTRAP.with(|c| c.replace(true)) {
-            return None;
-        }
-        Some(BootstrapGuard)
-    }
+pub(crate) fn lookup(h: hsa_agent_t) -> Result<&'static Agent, Status> {
+    let sys = system()?;
+    sys.agents.iter().copied().find(|a| a.handle().handle == h.handle).ok_or(HSA_STATUS_ERROR_INVALID_AGENT)
 }
 
-impl Drop for BootstrapGuard {
-    fn drop(&mut self) {
-        IN_BOOTSTRAP.with(|c| c.set(false));
-    }
+pub(crate) fn lookup_gpu(h: hsa_agent_t) -> Result<(&'static Agent, &'static GpuModel), Status> {
+    let a = lookup(h)?;
+    a.gpu().map(|m| (a, m)).ok_or(HSA_STATUS_ERROR_INVALID_AGENT)
 }
 
-pub(crate) unsafe extern "C" fn hsa_init() -> hsa_status_t {
-    crate::ffi::status_code(|| Ok(init()))
-}
-
-fn init() -> hsa_status_t {
-    let Some(_reentry) = BootstrapGuard::enter() else {
-        diag!("hsa_init called from inside hsa_init/hsa_shut_down (e.g. from a tool's OnLoad/OnUnload); ROCr would deadlock here");
-        return HSA_STATUS_ERROR;
-    };
-    let _lock = BOOTSTRAP.lock().unwrap_or_else(|e| e.into_inner());
-    let count = REFCOUNT.load(Ordering::Acquire);
-    if count == u32::MAX {
-        return HSA_STATUS_ERROR_REFCOUNT_OVERFLOW;
-    }
-    if count > 0 {
-        REFCOUNT.store(count + 1, Ordering::Release);
-        return HSA_STATUS_SUCCESS;
-    }
-    let config = match Config::from_env() {
-        Ok(c) => c,
-        Err(msg) => {
-            diag!("hsa_init failed: {msg}");
-            return HSA_STATUS_ERROR;
-        }
-    };
-    abi::set_abi(config.abi);
-    note_hip6_without_gfx950(&config.gpus);
-    if let Some(sys) = SYSTEM.get() {
-        let have: Vec<String> = sys.agents.iter().filter(|a| !a.is_cpu()).map(|a| a.name()).collect();
-        let want: Vec<&str> = config.gpus.iter().map(|m| m.name).collect();
-        if have != want {
-            crate::diag!(
-                "ROCPROF_RS_SIM_AGENTS changed after the first hsa_init of this process; keeping {}",
-                have.join(",")
-            );
-        }
-    } else {
-        let agents = agent::build_agents(&config.gpus);
-        let sys: &'static System = Box::leak(Box::new(System { agents }));
-        let _ = SYSTEM.set(sys);
-    }
-    *KNOBS.write().unwrap_or_else(|e| e.into_inner()) =
-        Knobs { time_scale: config.time_scale, strict_doorbell: config.strict_doorbell };
-    *TIMING.write().unwrap_or_else(|e| e.into_inner()) = Some(std::sync::Arc::new(config.timing.clone()));
-    crate::dispatch_log::open(config.dispatch_log.as_deref(), config.pm4_log.as_deref());
-    table::reset();
-    REFCOUNT.store(1, Ordering::Release);
-    tools::load_tools();
-    HSA_STATUS_SUCCESS
-}
-
-/// HIP 6 (`libamdhip64.so.6`; Debian's 6.4) has no gfx950 in its device table and refuses such an
-/// agent with only "no ROCm-capable device is detected": says once per process that this is HIP's
-/// limit, not hsa-sim's, when a gfx950 agent is configured and HIP 6 is loaded.
-fn note_hip6_without_gfx950(gpus: &[&'static model::GpuModel]) {
-    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    if !gpus.iter().any(|m| m.name == "gfx950") || SAID.load(Ordering::Relaxed) {
-        return;
-    }
-    let hip6 = std::fs::read_to_string("/proc/self/maps").is_ok_and(|m| m.contains("/libamdhip64.so.6"));
-    if hip6 && !SAID.swap(true, Ordering::Relaxed) {
-        diag!(
-            "note: agent gfx950 with HIP 6 (libamdhip64.so.6) loaded: HIP 6.4's device table has no gfx950, so HIP \
-             will not use that agent (\"no ROCm-capable device\"); this is HIP's limit, not hsa-sim's (use gfx942, \
-             or a HIP 7 build, for gfx950)"
-        );
-    }
-}
-
-pub(crate) unsafe extern "C" fn hsa_shut_down() -> hsa_status_t {
-    crate::ffi::status_code(|| Ok(shut_down()))
-}
-
-fn shut_down() -> hsa_status_t {
-    let Some(_reentry) = BootstrapGuard::enter() else {
-        diag!("hsa_shut_down called from inside hsa_init/hsa_shut_down (e.g. from a tool's OnLoad/OnUnload); ROCr would deadlock here");
-        return HSA_STATUS_ERROR;
-    };
-    let _lock = BOOTSTRAP.lock().unwrap_or_else(|e| e.into_inner());
-    let count = REFCOUNT.load(Ordering::Acquire);
-    if count == 0 {
-        return HSA_STATUS_ERROR_NOT_INITIALIZED;
-    }
-    if count > 1 {
-        REFCOUNT.store(count - 1, Ordering::Release);
-        return HSA_STATUS_SUCCESS;
-    }
-    tools::unload_tools();
-    table::reset();
-    crate::queue::shutdown_all();
-    crate::dispatch_log::flush();
-    REFCOUNT.store(0, Ordering::Release);
-    tools::close_tools();
-    HSA_STATUS_SUCCESS
-}
-
-/// `HSA_AMD_SYSTEM_INFO_BUILD_VERSION` string.
-static BUILD_VERSION: &CStr = c"hsa-sim (rocprof-rs) 1.0";
-
-pub(crate) unsafe extern "C" fn hsa_system_get_info(attribute: hsa_system_info_t, value: *mut c_void) -> hsa_status_t {
-    crate::ffi::status(|| {
-        system()?;
-        if value.is_null() {
-            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
-        }
-        // SAFETY: the caller provides storage of the attribute's documented type at `value` (every arm).
-        unsafe {
-            match attribute {
-                HSA_SYSTEM_INFO_VERSION_MAJOR => put(value, 1u16),
-                HSA_SYSTEM_INFO_VERSION_MINOR => put(value, 1u16),
-                HSA_SYSTEM_INFO_TIMESTAMP => put(value, clock::system_ns()),
-                HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY => put(value, 1_000_000_000u64),
-                HSA_SYSTEM_INFO_SIGNAL_MAX_WAIT => put(value, u64::MAX),
-                HSA_SYSTEM_INFO_ENDIANNESS => put(value, HSA_ENDIANNESS_LITTLE),
-                HSA_SYSTEM_INFO_MACHINE_MODEL => put(value, HSA_MACHINE_MODEL_LARGE),
-                HSA_SYSTEM_INFO_EXTENSIONS => {
-                    let mut mask = [0u8; 128];
-                    for ext in [HSA_EXTENSION_AMD_PROFILER, HSA_EXTENSION_AMD_LOADER, HSA_EXTENSION_AMD_PC_SAMPLING] {
-                        mask[(ext / 8) as usize] |= 1 << (ext % 8);
-                    }
-                    put(value, mask)
-                }
-                HSA_AMD_SYSTEM_INFO_BUILD_VERSION => put(value, BUILD_VERSION.as_ptr()),
-                HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED => put(value, true),
-                HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT => put(value, false),
-                HSA_AMD_SYSTEM_INFO_MWAITX_ENABLED => put(value, false),
-                HSA_AMD_SYSTEM_INFO_DMABUF_SUPPORTED => put(value, false),
-                HSA_AMD_SYSTEM_INFO_VIRTUAL_MEM_API_SUPPORTED => put(value, false),
-                HSA_AMD_SYSTEM_INFO_XNACK_ENABLED => put(value, false),
-                HSA_AMD_SYSTEM_INFO_EXT_VERSION_MAJOR if !abi::abi_is_5_2() => put(value, 1u16),
-                HSA_AMD_SYSTEM_INFO_EXT_VERSION_MINOR if !abi::abi_is_5_2() => put(value, 11u16),
-                _ => return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT),
-            }
-        }
-        Ok(())
-    })
-}
-
-/// Loader extension version 1.03 (seven functions); `hsa_system_major_extension_supported` reports minor 0
-/// like ROCr while the table copies up to the 1.03 size.
-fn loader_table() -> hsa_ven_amd_loader_1_03_pfn_t {
-    hsa_ven_amd_loader_1_03_pfn_t {
-        hsa_ven_amd_loader_query_host_address: Some(crate::loader::hsa_ven_amd_loader_query_host_address),
-        hsa_ven_amd_loader_query_segment_descriptors: Some(crate::loader::hsa_ven_amd_loader_query_segment_descriptors),
-        hsa_ven_amd_loader_query_executable: Some(crate::loader::hsa_ven_amd_loader_query_executable),
-        hsa_ven_amd_loader_executable_iterate_loaded_code_objects: Some(
-            crate::loader::hsa_ven_amd_loader_executable_iterate_loaded_code_objects,
-        ),
-        hsa_ven_amd_loader_loaded_code_object_get_info: Some(
-            crate::loader::hsa_ven_amd_loader_loaded_code_object_get_info,
-        ),
-        hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size: Some(
-            crate::loader::hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size,
-        ),
-        hsa_ven_amd_loader_iterate_executables: Some(crate::loader::hsa_ven_amd_loader_iterate_executables),
-    }
-}
-
-fn supported_extension(extension: u16) -> bool {
-    [HSA_EXTENSION_AMD_LOADER, HSA_EXTENSION_AMD_PROFILER, HSA_EXTENSION_AMD_PC_SAMPLING, HSA_EXTENSION_IMAGES]
-        .contains(&u32::from(extension))
-}
-
-pub(crate) unsafe extern "C" fn hsa_system_extension_supported(
-    extension: u16,
-    version_major: u16,
-    version_minor: u16,
-    result: *mut bool,
-) -> hsa_status_t {
-    crate::ffi::status(|| {
-        system()?;
-        if result.is_null() {
-            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
-        }
-        let ok = supported_extension(extension) && version_major == 1 && version_minor == 0;
-        // SAFETY: `result` is a non-null out-pointer supplied by the caller.
-        unsafe { put(result.cast(), ok) };
-        Ok(())
-    })
-}
-
-pub(crate) unsafe extern "C" fn hsa_system_major_extension_supported(
-    extension: u16,
-    version_major: u16,
-    version_minor: *mut u16,
-    result: *mut bool,
-) -> hsa_status_t {
-    crate::ffi::status(|| {
-        system()?;
-        if result.is_null() || version_minor.is_null() {
-            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
-        }
-        let ok = supported_extension(extension) && version_major == 1;
-        // SAFETY: both out-pointers are non-null and supplied by the caller.
-        unsafe {
-            put(result.cast(), ok);
-            if ok {
-                put(version_minor.cast(), 0u16);
-            }
-        }
-        Ok(())
-    })
-}
-
-pub(crate) unsafe extern "C" fn hsa_system_get_major_extension_table(
-    extension: u16,
-    version_major: u16,
-    table_length: usize,
-    table: *mut c_void,
-) -> hsa_status_t {
-    crate::ffi::status(|| {
-        system()?;
-        if table.is_null() || table_length == 0 {
-            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
-        }
-        if u32::from(extension) == HSA_EXTENSION_AMD_PC_SAMPLING && version_major == 1 {
-            // The PC-sampling table 1.00 (`hsa_ven_amd_pc_sampling_1_00_pfn_t`), through the live slots.
-            let t = crate::pcs::table();
-            let n = table_length.min(size_of::<hsa_ven_amd_pc_sampling_1_00_pfn_t>());
-            // SAFETY: copies `n` bytes of a local POD table into the caller's buffer of `table_length >= n` bytes.
-            unsafe {
-                std::ptr::copy_nonoverlapping(
-                    (&t as *const hsa_ven_amd_pc_sampling_1_00_pfn_t).cast::<u8>(),
-                    table.cast::<u8>(),
-                    n,
-                )
-            };
-            return Ok(());
-        }
-        if u32::from(extension) == HSA_EXTENSION_IMAGES && version_major == 1 {
-            // SAFETY: `table` holds `table_length` bytes (checked non-null and non-empty above).
-            unsafe { crate::images::copy_extension_table(table, table_length) };
-            return Ok(());
-        }
-        if u32::from(extension) != HSA_EXTENSION_AMD_LOADER || version_major != 1 {
-            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
-        }
-        let t = loader_table();
-        let n = table_length.min(size_of::<hsa_ven_amd_loader_1_03_pfn_t>());
-        // SAFETY: copies `n` bytes of a local POD table into the caller's buffer of `table_length >= n` bytes.
-        unsafe {
-            std::ptr::copy_nonoverlapping(
-                (&t as *const hsa_ven_amd_loader_1_03_pfn_t).cast::<u8>(),
-                table.cast::<u8>(),
-                n,
-            )
-        };
-        Ok(())
-    })
-}
-
-pub(crate) unsafe extern "C" fn hsa_system_get_extension_table(
-    extension: u16,
-    version_major: u16,
-    version_minor: u16,
-    table: *mut c_void,
-) -> hsa_status_t {
-    if version_minor != 0 {
-        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    }
-    // SAFETY: the deprecated entry point copies the 1.00 table (three functions) as ROCr does.
-    unsafe {
-        hsa_system_get_major_extension_table(
-            extension,
-            version_major,
-            size_of::<hsa_ven_amd_loader_1_00_pfn_t>(),
-            table,
-        )
-    }
-}
-
-pub(crate) unsafe extern "C" fn hsa_extension_get_name(extension: u16, name: *mut *const c_char) -> hsa_status_t {
-    crate::ffi::status(|| {
-        system()?;
-        if name.is_null() {
-            return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
-        }
-        let s: &'static CStr = match u32::from(extension) {
-            HSA_EXTENSION_FINALIZER => c"HSA_EXTENSION_FINALIZER",
-            HSA_EXTENSION_IMAGES => c"HSA_EXTENSION_IMAGES",
-            HSA_EXTENSION_PERFORMANCE_COUNTERS => c"HSA_EXTENSION_PERFORMANCE_COUNTERS",
-            HSA_EXTENSION_PROFILING_EVENTS => c"HSA_EXTENSION_PROFILING_EVENTS",
-            HSA_EXTENSION_AMD_PROFILER => c"HSA_EXTENSION_AMD_PROFILER",
-            HSA_EXTENSION_AMD_LOADER => c"HSA_EXTENSION_AMD_LOADER",
-            HSA_EXTENSION_AMD_AQLPROFILE => c"HSA_EXTENSION_AMD_AQLPROFILE",
-            _ => return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT),
-        };
-        // SAFETY: `name` is a non-null out-pointer; the string is static.
-        unsafe { put(name.cast(), s.as_ptr()) };
-        Ok(())
-    })
+/// Finds a pool (or region: the same objects) by handle.
+pub(crate) fn lookup_pool(handle: u64) -> Result<&'static Pool, Status> {
+    let sys = system()?;
+    sys.agents
+        .iter()
+        .flat_map(|a| a.pools.iter().copied())
+        .find(|p| pool_handle(p) == handle)
+        .ok_or(HSA_STATUS_ERROR_INVALID_ARGUMENT)
 }
 
 /// One line per status: our own wording, prefixed with the C enumerator name.

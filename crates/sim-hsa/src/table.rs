@@ -11,7 +11,6 @@ use std::ptr;
 use rocprof_hsa_sys::*;
 
 use crate::abi::abi_is_5_2;
-use crate::table_default;
 
 /// Every table of both layouts.
 pub(crate) struct Tables {
@@ -43,34 +42,13 @@ impl LiveTables {
     }
 }
 
-const EMPTY_VERSION: ApiTableVersion = ApiTableVersion { major_id: 0, minor_id: 0, step_id: 0, reserved: 0 };
-
-pub(crate) static LIVE: LiveTables = LiveTables(UnsafeCell::new(Tables {
-    root: HsaApiTable {
-        version: EMPTY_VERSION,
-        core_: ptr::null_mut(),
-        amd_ext_: ptr::null_mut(),
-        finalizer_ext_: ptr::null_mut(),
-        image_ext_: ptr::null_mut(),
-        tools_: ptr::null_mut(),
-        pc_sampling_ext_: ptr::null_mut(),
-    },
-    root52: rocm_5_2::HsaApiTable {
-        version: EMPTY_VERSION,
-        core_: ptr::null_mut(),
-        amd_ext_: ptr::null_mut(),
-        finalizer_ext_: ptr::null_mut(),
-        image_ext_: ptr::null_mut(),
-    },
-    core: table_default::core(),
-    amd: table_default::amd(),
-    amd52: table_default::amd52(),
-    fin: table_default::fin(),
-    image: table_default::image(),
-    image52: table_default::image52(),
-    tools: table_default::tools(),
-    pcs: table_default::pcs(),
-}));
+/// Zeroed until the first `hsa_init` resets it (`lifecycle::reset_tables`): every slot `None`, so an export
+/// called before then falls back to the runtime's own implementation, which is what the reset puts there.
+pub(crate) static LIVE: LiveTables = LiveTables(UnsafeCell::new(
+    // SAFETY: every field of every table is an integer, a raw pointer or an `Option` of a function
+    // pointer, for all of which all-zero bytes are a valid value (0, null, `None`).
+    unsafe { std::mem::zeroed() },
+));
 
 /// Reads one slot of the live tables: `slot!(core, hsa_init_fn)`.
 macro_rules! slot {
@@ -81,51 +59,6 @@ macro_rules! slot {
     }};
 }
 pub(crate) use slot;
-
-fn version(major: u32, size: usize, step: u32) -> ApiTableVersion {
-    ApiTableVersion { major_id: major, minor_id: size as u32, step_id: step, reserved: 0 }
-}
-
-/// Restores every slot to the runtime's own functions and sets the version headers and root pointers of the
-/// active layout. Called under the bootstrap lock before tools load and after they unload.
-pub(crate) fn reset() {
-    let t = LIVE.get();
-    let five_two = abi_is_5_2();
-    // SAFETY: `t` points at the static tables; whole-field writes through the raw pointer follow the
-    // `LiveTables` invariant (no references are created).
-    unsafe {
-        ptr::write_volatile(ptr::addr_of_mut!((*t).core), table_default::core());
-        ptr::write_volatile(ptr::addr_of_mut!((*t).amd), table_default::amd());
-        ptr::write_volatile(ptr::addr_of_mut!((*t).amd52), table_default::amd52());
-        ptr::write_volatile(ptr::addr_of_mut!((*t).fin), table_default::fin());
-        ptr::write_volatile(ptr::addr_of_mut!((*t).image), table_default::image());
-        ptr::write_volatile(ptr::addr_of_mut!((*t).image52), table_default::image52());
-        ptr::write_volatile(ptr::addr_of_mut!((*t).tools), table_default::tools());
-        ptr::write_volatile(ptr::addr_of_mut!((*t).pcs), table_default::pcs());
-        if five_two {
-            (*t).core.version = version(1, size_of::<CoreApiTable>(), 0);
-            (*t).fin.version = version(1, size_of::<FinalizerExtTable>(), 0);
-        }
-        let root = HsaApiTable {
-            version: version(HSA_API_TABLE_MAJOR_VERSION, size_of::<HsaApiTable>(), HSA_API_TABLE_STEP_VERSION),
-            core_: ptr::addr_of_mut!((*t).core),
-            amd_ext_: ptr::addr_of_mut!((*t).amd),
-            finalizer_ext_: ptr::addr_of_mut!((*t).fin),
-            image_ext_: ptr::addr_of_mut!((*t).image),
-            tools_: ptr::addr_of_mut!((*t).tools),
-            pc_sampling_ext_: ptr::addr_of_mut!((*t).pcs),
-        };
-        ptr::write_volatile(ptr::addr_of_mut!((*t).root), root);
-        let root52 = rocm_5_2::HsaApiTable {
-            version: version(1, size_of::<rocm_5_2::HsaApiTable>(), 0),
-            core_: ptr::addr_of_mut!((*t).core),
-            amd_ext_: ptr::addr_of_mut!((*t).amd52),
-            finalizer_ext_: ptr::addr_of_mut!((*t).fin),
-            image_ext_: ptr::addr_of_mut!((*t).image52),
-        };
-        ptr::write_volatile(ptr::addr_of_mut!((*t).root52), root52);
-    }
-}
 
 /// The root table of the active layout, as handed to `OnLoad` (`HsaApiTable*`).
 pub(crate) fn root_ptr() -> *mut core::ffi::c_void {
@@ -153,12 +86,13 @@ pub(crate) fn root_major() -> u64 {
 mod tests {
     use super::*;
     use crate::abi::{set_abi, Abi};
+    use crate::lifecycle::reset_tables;
 
     #[test]
     fn reset_sets_versions_of_both_layouts() {
         let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         set_abi(Abi::Rocm52);
-        reset();
+        reset_tables();
         let t = LIVE.get();
         // SAFETY: reading plain fields of the static while the test lock keeps other tests away.
         let (r52, amd52, core) = unsafe { ((*t).root52.version, (*t).amd52.version, (*t).core.version) };
@@ -167,7 +101,7 @@ mod tests {
         assert_eq!((core.major_id, core.minor_id), (1, 1016));
         assert_eq!(root_major(), 1);
         set_abi(Abi::Newest);
-        reset();
+        reset_tables();
         // SAFETY: as above.
         let (r, amd, core, img) =
             unsafe { ((*t).root.version, (*t).amd.version, (*t).core.version, (*t).image.version) };
