@@ -120,6 +120,8 @@ fn rocpd_query_and_convert_honour_the_time_window() {
     let sql = "SELECT name, start, end, duration FROM kernels ORDER BY start";
     let o = rocpd(&["query", "-i", &db, "--query", sql, "--format", "csv", "-d", &qs, "-o", "all"]);
     assert!(stdout(&o).contains("Exported to: "), "{}", stdout(&o));
+    // AMD's last line of every command.
+    assert_eq!(stdout(&o).lines().last(), Some("Done. Exiting..."), "{}", stdout(&o));
     let all = rows(&q.join("all.csv"));
     assert_eq!(all.len(), DISPATCHES);
     for (r, k) in all.iter().zip(&run.kernels) {
@@ -132,7 +134,8 @@ fn rocpd_query_and_convert_honour_the_time_window() {
     assert_eq!(late, inside);
 
     let c = run.dir.join("convert");
-    rocpd(&["convert", "-i", &db, "-f", "csv", "-d", &c.to_string_lossy(), "--start", "50%"]);
+    let o = rocpd(&["convert", "-i", &db, "-f", "csv", "-d", &c.to_string_lossy(), "--start", "50%"]);
+    assert!(stdout(&o).starts_with("Converting database(s) to csv format:\n"), "{}", stdout(&o));
     let mut conv: Vec<(u64, u64)> = rows(&c.join("out_kernel_trace.csv"))
         .iter()
         .map(|r| (r["Start_Timestamp"].parse().unwrap(), r["End_Timestamp"].parse().unwrap()))
@@ -183,6 +186,7 @@ fn rocpd_version_and_no_command_behave_as_amds() {
     assert!(out.starts_with(&format!("{:>20}: ", "version")), "{out}");
     let o = rocpd(&[]);
     assert!(stdout(&o).contains("query") && stdout(&o).contains("convert"), "{}", stdout(&o));
+    assert!(!stdout(&o).contains("Done. Exiting..."));
 }
 
 #[test]

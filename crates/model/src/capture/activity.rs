@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 
 use super::{Field, FixedRecord, RecordKind, FRAME_SIZE};
-use crate::api::{ApiCall, ApiDomain, Correlation, MAX_API_ARGS};
+use crate::api::{ApiCall, ApiDomain, ApiFamily, Correlation, MAX_API_ARGS};
 use crate::memory::{
     MemoryAllocation, MemoryAllocationOp, MemoryCopy, MemoryCopyDirection, ScratchMemory, ScratchMemoryOp,
 };
@@ -413,6 +413,14 @@ impl ActivityEvents {
                         None => strings.intern(&format!("{}_OPERATION_{}", domain.as_str(), h.operation)),
                     }
                 });
+                let start = self.time(h.start, h.flags, d);
+                let mut end = self.time(h.end, h.flags, d);
+                if domain.family() != ApiFamily::Marker && end.ns <= start.ns && start.ns != 0 {
+                    // A call shorter than the clock resolves still took time: 1 ns, not an
+                    // instant (rocpd stores instants as samples, so the databases and the JSON
+                    // would disagree on the call count; rocprofv3 never sees a 0 ns call).
+                    end.ns = start.ns + 1;
+                }
                 let call = ApiCall {
                     domain,
                     operation: h.operation,
@@ -424,8 +432,8 @@ impl ActivityEvents {
                         ancestor: CorrelationId(h.ancestor_id),
                         external: h.external_id,
                     },
-                    start: self.time(h.start, h.flags, d),
-                    end: self.time(h.end, h.flags, d),
+                    start,
+                    end,
                     return_value: h.ret,
                     args,
                 };
@@ -556,6 +564,14 @@ mod tests {
         };
         assert_eq!(&*call.args, &[1, 2, u64::MAX]);
         assert_eq!(strings.resolve(call.name), "hsa_agent_get_info");
+        // A call the clock could not resolve (end == start) lasts 1 ns; a marker's stays as it is.
+        let quick = ApiCallRecord { start: 700, end: 700, nargs: 0, ..h };
+        let mut short = vec![0u8; ApiCallRecord::total_size(0) - FRAME_SIZE];
+        quick.write_with_args(&[], &mut short);
+        let Some(Some(Record::ApiCall(call))) = ev.decode(RecordKind::ApiCall, &short, &mut strings, &r) else {
+            panic!("not an API call")
+        };
+        assert_eq!((call.start.ns, call.end.ns), (700, 701));
         // A header claiming more words than the record holds is undecodable.
         let bad = ApiCallRecord { nargs: 4, ..h };
         bad.write_body(&mut body);

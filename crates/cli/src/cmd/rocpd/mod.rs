@@ -209,7 +209,7 @@ pub(crate) fn run(args: Vec<OsString>) -> ExitCode {
         let _ = <RocpdArgs as clap::CommandFactory>::command().name("rocprof-rs rocpd").print_help();
         return ExitCode::SUCCESS;
     };
-    match command {
+    let code = match command {
         Command::Query {
             inputs,
             query,
@@ -347,9 +347,23 @@ pub(crate) fn run(args: Vec<OsString>) -> ExitCode {
                 ..WriterSettings::default()
             };
             let out = OutputLocation::new(&output_path, output_file.as_str());
+            for f in &output_format {
+                // AMD's line per requested format (its names: perfetto is pftrace).
+                let name = match f {
+                    ConvertFormat::Csv => "csv",
+                    ConvertFormat::Pftrace => "pftrace",
+                    ConvertFormat::Otf2 => "otf2",
+                };
+                println!("Converting database(s) to {name} format:");
+            }
             super::convert::convert_databases(&inputs.input, &formats, &out, &settings, window)
         }
+    };
+    if code == ExitCode::SUCCESS {
+        // AMD's rocpd ends every command this way (scripts may wait for it).
+        println!("Done. Exiting...");
     }
+    code
 }
 
 fn finish(result: anyhow::Result<()>) -> ExitCode {
