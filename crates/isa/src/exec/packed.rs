@@ -62,11 +62,22 @@ fn hf(i: &Inst, f: impl Fn(f32, f32, f32) -> f32) -> impl Fn(u16, u16, u16) -> u
     move |a, b, c| f32_to_f16(clamp01(f(f16_to_f32(a), f16_to_f32(b), f16_to_f32(c)), clamp))
 }
 
+/// Source `code` of a packed 32-bit operation as 64-bit lanes. An inline constant is a 32-bit value (the
+/// f32 one for the float constants) in the low dword with 0 above it, as LLVM assumes: its code generator
+/// gives a constant operand `op_sel_hi` 0 so that both halves read the low dword.
+fn pk32_src(w: &Wave, code: u16, lit: u32, out: &mut Lanes64) {
+    if matches!(code, 128..=208 | 240..=248) {
+        out.fill(u64::from(w.s32(code, lit, Ty::F32)));
+    } else {
+        w.raw64(code, lit, Ty::U, out);
+    }
+}
+
 /// Packed f32 on VGPR pairs: `f(lo inputs)` and `f(hi inputs)`.
 fn pk32(w: &mut Wave, i: &Inst, n: usize, f: impl Fn(f32, f32, f32) -> f32) {
     let mut s: [Lanes64; 3] = [[0; MAX_LANES]; 3];
     for (k, sk) in s.iter_mut().enumerate().take(n) {
-        w.raw64(i.src[k], i.lit, Ty::U, sk);
+        pk32_src(w, i.src[k], i.lit, sk);
     }
     let mut d = [0u64; MAX_LANES];
     for l in 0..w.lanes {
@@ -160,8 +171,8 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, op: VOp) -> Result<(), Stop> {
         PkMovB32 => {
             // D.lo = src0's half op_sel[0] names, D.hi = src1's half op_sel[1] names.
             let (mut a, mut b) = ([0u64; MAX_LANES], [0u64; MAX_LANES]);
-            w.raw64(i.src[0], i.lit, Ty::U, &mut a);
-            w.raw64(i.src[1], i.lit, Ty::U, &mut b);
+            pk32_src(w, i.src[0], i.lit, &mut a);
+            pk32_src(w, i.src[1], i.lit, &mut b);
             let mut d = [0u64; MAX_LANES];
             for l in 0..w.lanes {
                 let lo = if i.mods.opsel & 1 != 0 { a[l] >> 32 } else { a[l] & 0xffff_ffff };
