@@ -16,20 +16,6 @@ use anyhow::{anyhow, bail, Context, Result};
 
 use crate::json::Json;
 
-/// The targets the database covers, with the agent properties the block tables do not record
-/// (SIMDs per CU and the default wavefront size, from `sim-agents.md`). The device model's tests check
-/// that these are its targets, in its order.
-const TARGETS: &[(&str, &str, u32, u32)] = &[
-    // (target, family, simd_per_cu, wave_front_size)
-    ("gfx908", "gfx9", 4, 64),
-    ("gfx90a", "gfx9", 4, 64),
-    ("gfx942", "gfx9", 4, 64),
-    ("gfx950", "gfx9", 4, 64),
-    ("gfx1030", "gfx10", 2, 32),
-    ("gfx1100", "gfx11", 2, 32),
-    ("gfx1201", "gfx12", 2, 32),
-];
-
 /// Where the generated database lives, relative to the repository root.
 pub(crate) const OUTPUT: &str = "schemas/counters/counters.txt";
 
@@ -99,7 +85,11 @@ fn generate(yaml: &str, json: &str) -> Result<String> {
     out.push_str("# derived <counter> <expression without whitespace>\n");
     out.push_str("format 1\n");
 
-    for &(target, family, simd_per_cu, wave) in TARGETS {
+    // The targets the database covers, with the agent properties the block tables do not record (SIMDs
+    // per CU, the default wavefront size): the targets crate's.
+    for t in rocprof_targets::TARGETS {
+        let (target, family) = (t.name, t.family.name());
+        let (simd_per_cu, wave) = (t.model.simds_per_cu, t.model.wavefront_size);
         let t = targets.get(target).ok_or_else(|| anyhow!("block tables lack target {target}"))?;
         let agent = t.get("agent").ok_or_else(|| anyhow!("{target}: no agent"))?;
         let num = |o: &Json, k: &str| -> Result<u64> {

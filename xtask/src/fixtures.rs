@@ -15,9 +15,10 @@ use anyhow::{bail, Context, Result};
 
 use crate::{root, status};
 
-/// Targets every kernel is compiled for; the simulator's configurable agents (`sim-agents.md`). xtask
-/// cannot depend on the device model, whose tests check that this copy is its list.
-pub(crate) const TARGETS: &[&str] = &["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"];
+/// Targets every kernel is compiled for: every target of the targets crate (hsa-sim's agents).
+fn targets() -> impl Iterator<Item = &'static str> {
+    rocprof_targets::TARGETS.iter().map(|t| t.name)
+}
 
 /// Kernel sources in `fixtures/kernels/`; each becomes `<name>-<gfx>.co`.
 pub(crate) const KERNELS: &[&str] = &["vector_add", "saxpy", "fill", "block_sum"];
@@ -262,7 +263,7 @@ pub(crate) fn rebuild_kernels(rest: &[String]) -> Result<()> {
     fs::create_dir_all(&tmp)?;
     let mut toolchains = Toolchains::discover();
     let mut stale = Vec::new();
-    for target in TARGETS {
+    for target in targets() {
         let Some(tc) = toolchains.for_target(target)? else {
             bail!(
                 "no clang with an AMDGPU backend that supports {target} found; tried {} \

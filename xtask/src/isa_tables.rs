@@ -29,9 +29,6 @@ use anyhow::{bail, Context, Result};
 /// Where the generated tables live, relative to the repository root.
 pub(crate) const OUTPUT_DIR: &str = "crates/isa/tables";
 
-/// The targets with a table of their own.
-const TARGETS: &[&str] = &["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"];
-
 const NOP: u32 = 0xbf80_0000;
 
 /// The chroot `cargo xtask sid` builds unless `ROCPROF_RS_SID_ROOT` says otherwise.
@@ -424,7 +421,8 @@ pub(crate) fn codegen(rest: &[String]) -> Result<()> {
     let dir = crate::root().join(OUTPUT_DIR);
     fs::create_dir_all(&dir)?;
     let mut stale = Vec::new();
-    for target in TARGETS {
+    // Every opcode table a target of the targets crate names.
+    for target in rocprof_targets::TARGETS.iter().map(|t| t.table) {
         let text = generate(&mc, &version, target)?;
         let path = dir.join(format!("{target}.txt"));
         if check {

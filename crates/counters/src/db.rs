@@ -19,13 +19,7 @@ pub use rocprof_targets::Family;
 
 /// The family named in the database text (`gfx9`, `gfx10`, `gfx11`, `gfx12`).
 fn family_from_name(s: &str) -> Option<Family> {
-    Some(match s {
-        "gfx9" => Family::Gfx9,
-        "gfx10" => Family::Gfx10,
-        "gfx11" => Family::Gfx11,
-        "gfx12" => Family::Gfx12,
-        _ => return None,
-    })
+    Family::ALL.into_iter().find(|f| f.name() == s)
 }
 
 /// The properties of one GPU agent that counters depend on. The CLI fills it from the HSA

@@ -143,7 +143,7 @@ macro_rules! tables {
             $(
                 if name == $name {
                     static T: OnceLock<OpTable> = OnceLock::new();
-                    return Some(T.get_or_init(|| OpTable::parse(include_str!(concat!("../tables/", $name, ".txt")))));
+                    return Some(T.get_or_init(|| OpTable::parse(include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/", $name, ".txt")))));
                 }
             )*
             None
@@ -151,7 +151,8 @@ macro_rules! tables {
     };
 }
 
-tables!("gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201");
+// `tables!(...)` over every opcode table the targets crate's targets name (written by `build.rs`).
+include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 
 #[cfg(test)]
 mod tests {
@@ -168,5 +169,8 @@ mod tests {
         assert_eq!(t.get(Enc::Sop2, 0xe).unwrap().name, "s_and_b32");
         assert!(table("gfx1100").unwrap().get(Enc::VopdX, 0).is_some());
         assert!(table("gfx9000").is_none());
+        for t in rocprof_targets::TARGETS {
+            assert!(table(t.table).is_some(), "{}", t.name);
+        }
     }
 }

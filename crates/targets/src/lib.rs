@@ -32,6 +32,19 @@ pub enum Family {
 }
 
 impl Family {
+    /// Every family, oldest first.
+    pub const ALL: [Family; 4] = [Family::Gfx9, Family::Gfx10, Family::Gfx11, Family::Gfx12];
+
+    /// The family's name in the counter database and reference data: `gfx9`, `gfx10`, `gfx11`, `gfx12`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Gfx9 => "gfx9",
+            Family::Gfx10 => "gfx10",
+            Family::Gfx11 => "gfx11",
+            Family::Gfx12 => "gfx12",
+        }
+    }
+
     /// The family of a target name by its GFX IP number (`gfx9xx`, `gfx10xx`, `gfx11xx`,
     /// `gfx12xx`), known target or not; an `amdgcn-amd-amdhsa--` prefix and `:feature` suffixes are
     /// ignored.
@@ -149,5 +162,8 @@ mod tests {
         assert_eq!(Family::of_name("gfx906"), Some(Family::Gfx9));
         assert_eq!(Family::of_name("gfx1036"), Some(Family::Gfx10));
         assert_eq!(Family::of_name("sm_90"), None);
+        for f in Family::ALL {
+            assert_eq!(Family::of_name(&format!("{}00", f.name())).map(Family::name), Some(f.name()));
+        }
     }
 }
