@@ -1,7 +1,7 @@
 //! PC sampling through ROCr's PC-sampling extension (`hsa_ven_amd_pc_sampling`, table 1.00), as
 //! rocprofiler-sdk drives it: the same calls run on a real MI200/MI300 and on hsa-sim.
 //!
-//! `ROCPROF_RS_PC_SAMPLING=METHOD,UNIT,INTERVAL` (set by the CLI; `host_trap,time,N` is what the
+//! The launch setting `PcSampling` (`METHOD,UNIT,INTERVAL`, set by the CLI; `host_trap,time,N` is what the
 //! runtime offers for gfx90a/gfx942) turns it on when the runtime is first seen: for every GPU, one
 //! session is created with `hsa_ven_amd_pcs_create` and started. The runtime hands samples to
 //! [`data_ready`] from its own thread; each becomes a [`PcSampleRecord`] in the capture, with the
@@ -31,14 +31,12 @@ use crate::state::{self, Global};
 use crate::tables::Originals;
 use crate::{clock, diag};
 
-/// The environment variable the CLI sets.
-pub const ENV: &str = "ROCPROF_RS_PC_SAMPLING";
 /// Bytes of the runtime's sample buffer per session (and of our copy of one delivery).
 const BUFFER_BYTES: usize = 1 << 20;
 /// Most GPUs sampled.
 const MAX_SESSIONS: usize = 16;
 
-/// What the CLI asked for.
+/// What the CLI asked for, in the runtime's terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Request {
     /// `hsa_ven_amd_pcs_method_kind_t`.
@@ -50,22 +48,19 @@ pub struct Request {
 }
 
 impl Request {
-    /// Parses `METHOD,UNIT,INTERVAL` (rocprofv3's names).
-    pub fn parse(text: &str) -> Option<Request> {
-        let mut it = text.split(',').map(str::trim);
-        let method = match it.next()? {
-            "host_trap" => HSA_VEN_AMD_PCS_METHOD_HOSTTRAP_V1,
-            "stochastic" => HSA_VEN_AMD_PCS_METHOD_STOCHASTIC_V1,
-            _ => return None,
+    /// The runtime's constants for the launch setting.
+    pub fn new(s: &rocprof_launch::PcSampling) -> Request {
+        use rocprof_launch::{PcsMethod, PcsUnit};
+        let method = match s.method {
+            PcsMethod::HostTrap => HSA_VEN_AMD_PCS_METHOD_HOSTTRAP_V1,
+            PcsMethod::Stochastic => HSA_VEN_AMD_PCS_METHOD_STOCHASTIC_V1,
         };
-        let units = match it.next()? {
-            "time" => HSA_VEN_AMD_PCS_INTERVAL_UNITS_MICRO_SECONDS,
-            "cycles" => HSA_VEN_AMD_PCS_INTERVAL_UNITS_CLOCK_CYCLES,
-            "instructions" => HSA_VEN_AMD_PCS_INTERVAL_UNITS_INSTRUCTIONS,
-            _ => return None,
+        let units = match s.unit {
+            PcsUnit::Time => HSA_VEN_AMD_PCS_INTERVAL_UNITS_MICRO_SECONDS,
+            PcsUnit::Cycles => HSA_VEN_AMD_PCS_INTERVAL_UNITS_CLOCK_CYCLES,
+            PcsUnit::Instructions => HSA_VEN_AMD_PCS_INTERVAL_UNITS_INSTRUCTIONS,
         };
-        let interval = it.next()?.parse().ok().filter(|&n: &usize| n > 0)?;
-        it.next().is_none().then_some(Request { method, units, interval })
+        Request { method, units, interval: s.interval as usize }
     }
 }
 
@@ -134,16 +129,19 @@ fn pcs_table(o: &Originals) -> Option<hsa_ven_amd_pc_sampling_1_00_pfn_t> {
     (rc == HSA_STATUS_SUCCESS).then_some(t)
 }
 
-/// Starts sampling on every GPU of `gpus` when `ROCPROF_RS_PC_SAMPLING` asks for it (once per process,
+/// Starts sampling on every GPU of `gpus` when the PC-sampling setting asks for it (once per process,
 /// when the runtime is first seen; `OnLoad` context).
 pub fn init(o: &Originals, gpus: &[u64], capture_dir: Option<&std::path::Path>) {
-    let Ok(text) = std::env::var(ENV) else { return };
+    let Some(setting) = &crate::env::env().pc_sampling else { return };
     if let Some(d) = capture_dir {
         let _ = CODE_DIR.set(d.to_path_buf());
     }
-    let Some(req) = Request::parse(&text) else {
-        diag!(Level::Error, "{ENV}={text:?} is not METHOD,UNIT,INTERVAL; no PC sampling");
-        return;
+    let (req, text) = match setting {
+        Ok(s) => (Request::new(s), rocprof_launch::Setting::encode(s)),
+        Err(e) => {
+            diag!(Level::Error, "{}: {e}; no PC sampling", rocprof_launch::names::PC_SAMPLING);
+            return;
+        }
     };
     let Some(table) = pcs_table(o) else {
         diag!(Level::Error, "the runtime has no PC-sampling extension (HSA_EXTENSION_AMD_PC_SAMPLING); no PC sampling");
