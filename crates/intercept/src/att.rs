@@ -415,7 +415,7 @@ const VENDOR_HEADER: u16 = HSA_PACKET_TYPE_VENDOR_SPECIFIC as u16
     | (HSA_FENCE_SCOPE_SYSTEM as u16) << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
 
 /// Wraps the packets of a selected dispatch with the trace start and stop. `inner` builds them
-/// (see [`crate::queue::Sequence`]: `[serialising barrier, PMC start]`, kernel, `[PMC stop, PMC
+/// (see [`crate::aql::Sequence`]: `[serialising barrier, PMC start]`, kernel, `[PMC stop, PMC
 /// read]`, `[the application's completion barrier]`); it is called at most once, under the agent's
 /// trace lock and only once the dispatch is sure to be traced, so counter collection's chain orders
 /// traced dispatches as this one does. Returns the packets to submit (`[wait for the previous trace's
@@ -426,7 +426,7 @@ const VENDOR_HEADER: u16 = HSA_PACKET_TYPE_VENDOR_SPECIFIC as u16
 /// host copied the previous one out (a barrier-AND on the previous session's `copied` signal, which
 /// the writer thread's [`poll`] clears), so traced dispatches run one after the other, as
 /// rocprofv3 serialises them.
-pub fn wrap(agent: u64, dispatch_id: u64, inner: &mut dyn FnMut() -> crate::queue::Sequence) -> Option<Vec<[u8; 64]>> {
+pub fn wrap(agent: u64, dispatch_id: u64, inner: &mut dyn FnMut() -> crate::aql::Sequence) -> Option<Vec<[u8; 64]>> {
     let (a, g, o) = (ATT.get()?, state::global()?, state::originals()?);
     let t = tracer(a, o, hsa_agent_t { handle: agent })?;
     let store = o.signal_store_relaxed?;
@@ -445,7 +445,7 @@ pub fn wrap(agent: u64, dispatch_id: u64, inner: &mut dyn FnMut() -> crate::queu
     }
     let mut out = Vec::with_capacity(9);
     if let Some(prev) = sessions.in_flight.back() {
-        let wait = crate::queue::completion_barrier(VENDOR_HEADER, hsa_signal_t { handle: 0 }, prev.copied);
+        let wait = crate::aql::completion_barrier(VENDOR_HEADER, hsa_signal_t { handle: 0 }, prev.copied);
         // SAFETY: a barrier-AND packet is a 64-byte plain C struct.
         out.push(unsafe { std::mem::transmute::<hsa_barrier_and_packet_t, [u8; 64]>(wait) });
     }
@@ -564,7 +564,7 @@ pub fn chained(link: Link, packets: &[[u8; 64]]) -> Vec<[u8; 64]> {
     let Link { mine, previous } = link;
     let mut out = Vec::with_capacity(packets.len() + 2);
     if let Some(prev) = previous {
-        let wait = crate::queue::completion_barrier(VENDOR_HEADER, hsa_signal_t { handle: 0 }, prev);
+        let wait = crate::aql::completion_barrier(VENDOR_HEADER, hsa_signal_t { handle: 0 }, prev);
         // SAFETY: a barrier-AND packet is a 64-byte plain C struct.
         out.push(unsafe { std::mem::transmute::<hsa_barrier_and_packet_t, [u8; 64]>(wait) });
     }
@@ -583,7 +583,7 @@ pub fn chained(link: Link, packets: &[[u8; 64]]) -> Vec<[u8; 64]> {
         let h = u16::from_le_bytes([kernel[0], kernel[1]]) | 1 << HSA_PACKET_HEADER_BARRIER;
         kernel[0..2].copy_from_slice(&h.to_le_bytes());
     }
-    let done = crate::queue::completion_barrier(VENDOR_HEADER, mine, hsa_signal_t { handle: 0 });
+    let done = crate::aql::completion_barrier(VENDOR_HEADER, mine, hsa_signal_t { handle: 0 });
     // SAFETY: as above.
     out.push(unsafe { std::mem::transmute::<hsa_barrier_and_packet_t, [u8; 64]>(done) });
     out.extend_from_slice(&packets[app_barrier..]);

@@ -38,6 +38,7 @@
 
 pub mod agents;
 pub mod api;
+pub mod aql;
 pub mod att;
 pub mod clock;
 pub mod code_object;

@@ -243,7 +243,7 @@ fn attach_runtime(g: &Global, o: &Originals, found: &agents::Discovered, trace_k
     if trace_kernels && o.can_trace_kernels() {
         if let Some(pmc) = crate::pmc::PmcState::from_env(o, g.sink, &found.gpu_geometry, found.cpu, g.counter_buffers)
         {
-            let _ = g.pmc.set(pmc);
+            crate::pmc::install(pmc);
         }
     } else if crate::env::env().counters.is_some() {
         diag!(
@@ -481,31 +481,10 @@ fn report_untraced_libraries() {
     }
 }
 
-/// Set in a forked child once its untraced GPU work has been counted.
-static FORK_CHILD_COUNTED: AtomicBool = AtomicBool::new(false);
-
 /// fork child handler: the writer thread and our chunks belong to the parent, so the child runs
 /// with profiling off (async-signal-safe: two atomic stores).
 pub fn at_fork_child() {
-    state::disable();
-    FORK_CHILD_COUNTED.store(false, Ordering::Relaxed);
-}
-
-/// A forked child (profiling off, the capture is the parent's) starts GPU work of its own (it
-/// creates a queue): that work is in no output, so count the child once as
-/// [`LossReason::ForkedChildUntraced`](rocprof_model::LossReason) in the capture header, which
-/// the child shares with the parent. Only the header counter is touched, never a chunk. A
-/// child that exec's gets its own capture instead and is never counted here.
-pub fn note_untraced_fork_child(g: &Global) {
-    if g.sink.is_owner() || FORK_CHILD_COUNTED.swap(true, Ordering::Relaxed) {
-        return;
-    }
-    g.sink.count_loss(rocprof_model::LossReason::ForkedChildUntraced);
-    diag!(
-        Level::Warning,
-        "process {} was forked from a profiled process and creates a GPU queue: its GPU work is not traced (exec a program to trace it)",
-        std::process::id()
-    );
+    state::enter_fork_child();
 }
 
 fn register_process_hooks() {

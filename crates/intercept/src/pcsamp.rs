@@ -165,7 +165,7 @@ pub fn init(o: &Originals, gpus: &[u64], capture_dir: Option<&std::path::Path>) 
                 req.interval,
                 0,
                 BUFFER_BYTES,
-                Some(crate::exports::pc_sampling_data_ready),
+                Some(pc_sampling_data_ready),
                 index as *mut c_void,
                 &mut handle,
             )
@@ -228,7 +228,7 @@ pub fn recorded() -> u64 {
     RECORDED.load(Ordering::Relaxed)
 }
 
-/// The runtime's data-ready callback (see `exports::pc_sampling_data_ready`).
+/// The runtime's data-ready callback (see [`pc_sampling_data_ready`]).
 ///
 /// # Safety
 /// The extension's contract: `copy` with `hsa_data` copies up to `data_size` bytes of samples during
@@ -331,7 +331,7 @@ pub fn marker_before(dispatch_id: u64, agent: u64) -> [u8; 64] {
         header: HSA_PACKET_TYPE_VENDOR_SPECIFIC as u16,
         format: AMD_AQL_FORMAT_INTERCEPT_MARKER as u8,
         reserved: [0; 5],
-        callback: Some(crate::exports::pc_sampling_marker),
+        callback: Some(pc_sampling_marker),
         user_data: [dispatch_id, agent, crate::clock::now_ns(), 0, 0, 0],
     };
     // SAFETY: the marker is a 64-byte plain-old-data packet (layout pinned in hsa-sys).
@@ -365,4 +365,34 @@ pub unsafe fn on_marker(packet: *const amd_aql_intercept_marker_s, queue: *mut h
     if !g.sink.write(&rec) {
         g.sink.count_loss(LossReason::PcSamplesLost);
     }
+}
+
+/// The PC-sampling extension's data-ready callback: records the samples ([`data_ready`]).
+///
+/// # Safety
+/// Called by the runtime with the session index we registered and the extension's copy callback.
+pub unsafe extern "C" fn pc_sampling_data_ready(
+    client: *mut c_void,
+    data_size: usize,
+    lost: usize,
+    copy: hsa_ven_amd_pcs_data_copy_callback_t,
+    hsa_data: *mut c_void,
+) {
+    // SAFETY: forwarded contract.
+    crate::guard::callback_guard("PC-sampling data callback", (), || unsafe {
+        data_ready(client as usize, data_size, lost, copy, hsa_data)
+    })
+}
+
+/// The intercept marker's callback before a sampled kernel packet ([`on_marker`]).
+///
+/// # Safety
+/// Called by the runtime's packet writer with the marker and the hardware queue.
+pub unsafe extern "C" fn pc_sampling_marker(
+    packet: *const amd_aql_intercept_marker_s,
+    queue: *mut hsa_queue_t,
+    packet_id: u64,
+) {
+    // SAFETY: forwarded contract.
+    crate::guard::callback_guard("PC-sampling marker", (), || unsafe { on_marker(packet, queue, packet_id) })
 }

@@ -28,6 +28,7 @@
 //! status and no bytes: never a silent zero. Parsing and derived counters are the CLI's job.
 
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::OnceLock;
 
 use rocprof_hsa_sys::*;
 use rocprof_launch::{names, CounterGroup, KernelNames};
@@ -44,13 +45,24 @@ use crate::sink::Sink;
 use crate::tables::Originals;
 use crate::{clock, diag};
 
-/// No buffer / no slot.
-pub const NONE: u32 = u32::MAX;
-/// A slot's dispatch was selected for counting but got no buffer.
-pub const EXHAUSTED: u32 = u32::MAX - 1;
+/// No buffer / no slot; a slot's dispatch selected for counting that got no buffer; most buffers
+/// per agent (defined with the dispatch slots that hold them).
+pub use crate::state::{MAX_COUNTER_BUFFERS as MAX_BUFFERS, PMC_EXHAUSTED as EXHAUSTED, PMC_NONE as NONE};
 
-/// Most buffers per agent.
-pub const MAX_BUFFERS: usize = 512;
+/// Counter collection, when the launch settings configure it (set once when the runtime is first
+/// seen).
+static PMC: OnceLock<PmcState> = OnceLock::new();
+
+/// The counter collection of this process, if any (hot path: one atomic load).
+#[inline]
+pub fn state() -> Option<&'static PmcState> {
+    PMC.get()
+}
+
+/// Installs the counter collection (once; a second call is ignored).
+pub fn install(p: PmcState) {
+    let _ = PMC.set(p);
+}
 /// Memory budget of one agent's buffer pool.
 const POOL_BUDGET_BYTES: usize = 32 << 20;
 /// How long the recorder waits for a read packet that has not completed yet.
@@ -413,7 +425,7 @@ impl PmcState {
         b.chain_prev.store(prev, Ordering::Release);
         let mut k = 0;
         if let Some(p) = agent.buffers.get(prev as usize) {
-            let barrier = crate::queue::completion_barrier(0, hsa_signal_t { handle: 0 }, p.signal);
+            let barrier = crate::aql::completion_barrier(0, hsa_signal_t { handle: 0 }, p.signal);
             // SAFETY: a barrier-AND packet is 64 bytes of plain C data (checked in hsa-sys).
             before[0] = unsafe { std::ptr::read((&barrier as *const hsa_barrier_and_packet_t).cast::<[u8; 64]>()) };
             k = 1;
