@@ -10,6 +10,7 @@ use anyhow::{bail, Context, Result};
 mod counters;
 mod fixtures;
 mod hsa_api;
+mod hsa_sim;
 mod isa_tables;
 mod json;
 mod sid;
@@ -30,6 +31,7 @@ const TASKS: &[(&str, &str)] = &[
     ("codegen-counters", "regenerate schemas/counters/counters.txt from ../shared/reference (--check: only verify)"),
     ("codegen-targets", "regenerate crates/targets/src/block_tables.rs from ../shared/reference (--check: only verify)"),
     ("codegen-hsa-api", "regenerate the HSA API operation tables and tracing wrapper lists from crates/hsa-sys (--check: only verify)"),
+    ("codegen-hsa-sim", "regenerate hsa-sim's exports, default tables and stubs from crates/hsa-sys and its implementations (--check: only verify)"),
 ];
 
 fn main() -> ExitCode {
@@ -57,6 +59,7 @@ fn run() -> Result<()> {
         "fixtures" => fixtures::rebuild_kernels(rest),
         "codegen-counters" => counters::codegen(rest),
         "codegen-hsa-api" => hsa_api::codegen(rest),
+        "codegen-hsa-sim" => hsa_sim::codegen(rest),
         "codegen-targets" => targets::codegen(rest),
         "help" | "--help" | "-h" => {
             println!("usage: cargo xtask <task>\n");

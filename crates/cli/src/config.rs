@@ -4,6 +4,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
+use rocprof_launch::{Trace, TraceWord};
 use rocprof_writers::csv::AgentIndex;
 use rocprof_writers::stats::SummaryUnit;
 
@@ -68,13 +69,14 @@ pub(crate) enum LogLevel {
 }
 
 impl LogLevel {
-    /// Value of `ROCPROF_RS_LOG_LEVEL` for the interception library.
-    pub(crate) fn env_value(self) -> &'static str {
+    /// The interception library's level.
+    pub(crate) fn library_level(self) -> rocprof_launch::LogLevel {
+        use rocprof_launch::LogLevel as L;
         match self {
-            Self::Fatal | Self::Error => "error",
-            Self::Warning | Self::Env | Self::Config => "warning",
-            Self::Info => "info",
-            Self::Trace => "trace",
+            Self::Fatal | Self::Error => L::Error,
+            Self::Warning | Self::Env | Self::Config => L::Warning,
+            Self::Info => L::Info,
+            Self::Trace => L::Trace,
         }
     }
 
@@ -123,26 +125,27 @@ pub(crate) struct Tracing {
 }
 
 impl Tracing {
-    /// The domains as (word in `ROCPROF_RS_TRACE`, enabled), in a fixed order.
-    fn words(&self) -> [(&'static str, bool); 17] {
+    /// The domains as (launch word, enabled), in the launch contract's order.
+    fn words(&self) -> [(TraceWord, bool); 17] {
+        use TraceWord as W;
         [
-            ("kernel", self.kernel),
-            ("hip_runtime", self.hip_runtime),
-            ("hip_compiler", self.hip_compiler),
-            ("hsa_core", self.hsa_core),
-            ("hsa_amd", self.hsa_amd),
-            ("hsa_image", self.hsa_image),
-            ("hsa_finalizer", self.hsa_finalizer),
-            ("marker", self.marker),
-            ("memory_copy", self.memory_copy),
-            ("memory_allocation", self.memory_allocation),
-            ("scratch_memory", self.scratch_memory),
-            ("rccl", self.rccl),
-            ("rocdecode", self.rocdecode),
-            ("rocjpeg", self.rocjpeg),
-            ("kernel_rename", self.kernel_rename),
-            ("selected_regions", self.selected_regions),
-            ("group_by_queue", self.group_by_queue),
+            (W::Kernel, self.kernel),
+            (W::HipRuntime, self.hip_runtime),
+            (W::HipCompiler, self.hip_compiler),
+            (W::HsaCore, self.hsa_core),
+            (W::HsaAmd, self.hsa_amd),
+            (W::HsaImage, self.hsa_image),
+            (W::HsaFinalizer, self.hsa_finalizer),
+            (W::Marker, self.marker),
+            (W::MemoryCopy, self.memory_copy),
+            (W::MemoryAllocation, self.memory_allocation),
+            (W::ScratchMemory, self.scratch_memory),
+            (W::Rccl, self.rccl),
+            (W::RocDecode, self.rocdecode),
+            (W::RocJpeg, self.rocjpeg),
+            (W::KernelRename, self.kernel_rename),
+            (W::SelectedRegions, self.selected_regions),
+            (W::GroupByQueue, self.group_by_queue),
         ]
     }
 
@@ -152,9 +155,13 @@ impl Tracing {
         self.words()[..14].iter().any(|(_, on)| *on)
     }
 
-    /// Value of `ROCPROF_RS_TRACE` for the interception library: the enabled words, comma-separated.
-    pub(crate) fn env_value(&self) -> String {
-        self.words().iter().filter(|(_, on)| *on).map(|(w, _)| *w).collect::<Vec<_>>().join(",")
+    /// The traced domains for the interception library.
+    pub(crate) fn to_trace(self) -> Trace {
+        let mut t = Trace::default();
+        for (w, on) in self.words() {
+            t.set(w, on);
+        }
+        t
     }
 
     /// The resolved options, for the configuration JSON (rocprofv3's key names).

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
 
 use anyhow::{bail, Context as _, Result};
+use rocprof_launch::{names, CollectionPeriods, KernelNames, Setting};
 
 use crate::config::{CompatOptions, Config, LinkResolution};
 
@@ -56,10 +57,10 @@ fn versioned(path: &Path, compat: &CompatOptions) -> Option<PathBuf> {
 /// The interception library: `ROCPROF_RS_INTERCEPT_LIB`, else next to the executable (each also
 /// with the `--sdk-soversion` / `--sdk-version` suffixes).
 pub(crate) fn find_intercept(compat: &CompatOptions) -> Result<PathBuf> {
-    if let Some(p) = std::env::var_os("ROCPROF_RS_INTERCEPT_LIB").filter(|p| !p.is_empty()) {
+    if let Some(p) = std::env::var_os(names::INTERCEPT_LIB).filter(|p| !p.is_empty()) {
         let p = PathBuf::from(p);
         let Some(found) = versioned(&p, compat) else {
-            bail!("ROCPROF_RS_INTERCEPT_LIB names {}, which does not exist", p.display());
+            bail!("{} names {}, which does not exist", names::INTERCEPT_LIB, p.display());
         };
         return Ok(written(&found, compat.links));
     }
@@ -70,8 +71,9 @@ pub(crate) fn find_intercept(compat: &CompatOptions) -> Result<PathBuf> {
         }
     }
     bail!(
-        "cannot find {INTERCEPT_LIB} (looked in {}); build it with `cargo xtask build` or set ROCPROF_RS_INTERCEPT_LIB",
-        dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+        "cannot find {INTERCEPT_LIB} (looked in {}); build it with `cargo xtask build` or set {}",
+        dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", "),
+        names::INTERCEPT_LIB
     )
 }
 
@@ -118,10 +120,10 @@ pub(crate) fn find_sim_dir(scratch: &Path) -> Result<PathBuf> {
         std::os::unix::fs::symlink(&file, &link).with_context(|| format!("linking {}", link.display()))?;
         Ok(dir)
     };
-    if let Some(p) = std::env::var_os("ROCPROF_RS_SIM_LIB").filter(|p| !p.is_empty()) {
+    if let Some(p) = std::env::var_os(names::SIM_LIB).filter(|p| !p.is_empty()) {
         let p = PathBuf::from(p);
         if !p.is_file() {
-            bail!("ROCPROF_RS_SIM_LIB names {}, which does not exist", p.display());
+            bail!("{} names {}, which does not exist", names::SIM_LIB, p.display());
         }
         return link_dir(&p);
     }
@@ -137,8 +139,9 @@ pub(crate) fn find_sim_dir(scratch: &Path) -> Result<PathBuf> {
         }
     }
     bail!(
-        "cannot find hsa-sim ({ROCR_SONAME} or {SIM_CARGO_NAME}) in {}; build it with `cargo xtask build` or set ROCPROF_RS_SIM_LIB",
-        dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+        "cannot find hsa-sim ({ROCR_SONAME} or {SIM_CARGO_NAME}) in {}; build it with `cargo xtask build` or set {}",
+        dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", "),
+        names::SIM_LIB
     )
 }
 
@@ -233,10 +236,11 @@ pub(crate) fn launch_env(
         // ROCm 6.2+ runtimes (HIP, ROCr, ROCTx) hand their dispatch tables through
         // rocprofiler-register to the library named here (our `rocprofiler_set_api_table`).
         ("ROCPROFILER_REGISTER_LIBRARY".to_string(), OsString::from(intercept)),
-        ("ROCPROF_RS_CAPTURE_DIR".to_string(), OsString::from(capture_dir)),
-        ("ROCPROF_RS_LOG_LEVEL".to_string(), OsString::from(cfg.log_level.env_value())),
-        (rocprof_model::BufferPolicy::ENV.to_string(), OsString::from(cfg.buffer_policy.as_str())),
+        (names::CAPTURE_DIR.to_string(), OsString::from(capture_dir)),
     ];
+    let mut set = |(name, value): (&'static str, String)| env.push((name.to_string(), OsString::from(value)));
+    set(cfg.log_level.library_level().to_env());
+    set(cfg.buffer_policy.to_env());
     // Thread traces are started and stopped around dispatches in the intercept queues, and counter
     // collection needs the dispatches traced (each counter row carries its dispatch).
     let mut tracing = cfg.tracing;
@@ -248,14 +252,12 @@ pub(crate) fn launch_env(
         tracing = crate::config::Tracing::default();
     }
     if let Some(pcs) = cfg.pc_sampling.as_ref().filter(|_| !disabled) {
-        env.push(("ROCPROF_RS_PC_SAMPLING".to_string(), OsString::from(pcs.env_value())));
+        set(pcs.settings().to_env());
     }
     if let Some(att) = cfg.att.as_ref().filter(|_| !disabled) {
-        for (name, value) in att.to_env() {
-            env.push((name.to_string(), OsString::from(value)));
-        }
+        att.settings().to_env().into_iter().for_each(&mut set);
     }
-    env.push(("ROCPROF_RS_TRACE".to_string(), OsString::from(tracing.env_value())));
+    set(tracing.to_trace().to_env());
     if tracing.kokkos {
         // Kokkos loads the tools named here (';'-separated); ours is the interception library.
         // Appended after the user's tools, as rocprofv3 does.
@@ -266,28 +268,26 @@ pub(crate) fn launch_env(
         v.push(intercept);
         env.push(("KOKKOS_TOOLS_LIBS".to_string(), v));
     }
+    let mut set = |(name, value): (&'static str, String)| env.push((name.to_string(), OsString::from(value)));
     if !cfg.collection.periods.is_empty() {
         // The library pauses collection outside the windows (see rocprof_intercept::period).
-        let spec: Vec<String> =
-            cfg.collection.periods.iter().map(|p| format!("{}:{}:{}", p.delay_ns, p.duration_ns, p.repeat)).collect();
-        env.push(("ROCPROF_RS_COLLECTION_PERIODS".to_string(), OsString::from(spec.join(","))));
+        let periods = cfg.collection.periods.iter().map(|p| (p.delay_ns, p.duration_ns, u64::from(p.repeat))).collect();
+        set(CollectionPeriods(periods).to_env());
     }
-    for (name, value) in cfg.kernel_filter.to_env() {
-        env.push((name.to_string(), OsString::from(value)));
-    }
+    cfg.kernel_filter.to_env().into_iter().for_each(&mut set);
     // Kernel filters match the name as the outputs show it.
-    let names = if cfg.truncate_kernels {
-        "truncated"
+    set(if cfg.truncate_kernels {
+        KernelNames::Truncated
     } else if cfg.mangled_kernels {
-        "mangled"
+        KernelNames::Mangled
     } else {
-        "demangled"
-    };
-    env.push(("ROCPROF_RS_KERNEL_NAMES".to_string(), OsString::from(names)));
+        KernelNames::Demangled
+    }
+    .to_env());
     let mut library_path = std::env::var_os("LD_LIBRARY_PATH").filter(|p| !p.is_empty());
     if let (Some(dir), Some(targets)) = (sim_dir, &cfg.simulate) {
         library_path = Some(prepend("LD_LIBRARY_PATH", dir, ":"));
-        env.push(("ROCPROF_RS_SIM_AGENTS".to_string(), OsString::from(targets.join(","))));
+        env.push((names::SIM_AGENTS.to_string(), OsString::from(targets.join(","))));
     }
     if let Some(root) = &cfg.compat.rocm_root {
         // As rocprofv3: ROOT/lib after everything else.

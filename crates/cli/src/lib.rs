@@ -235,7 +235,8 @@ pub(crate) fn probe_gpu_agents(cfg: &Config) -> Result<Vec<(rocprof_model::Agent
     let mut probe_cfg = cfg.clone();
     probe_cfg.pmc = None;
     let env = launch::launch_env(&probe_cfg, &intercept, None, &dir);
-    let probe = std::env::var_os("ROCPROF_RS_PROBE").filter(|p| !p.is_empty()).unwrap_or_else(|| "rocminfo".into());
+    let probe =
+        std::env::var_os(rocprof_launch::names::PROBE).filter(|p| !p.is_empty()).unwrap_or_else(|| "rocminfo".into());
     let status = std::process::Command::new(&probe)
         .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_os_str())))
         .stdout(std::process::Stdio::null())
@@ -315,7 +316,7 @@ fn prepare_dirs(cfg: &Config) -> Result<(PathBuf, CaptureDir)> {
     let probe = capture.join(".write-test");
     std::fs::write(&probe, b"").with_context(|| format!("output directory {} is not writable", dir.display()))?;
     let _ = std::fs::remove_file(&probe);
-    let keep = std::env::var_os("ROCPROF_RS_KEEP_CAPTURE").is_some_and(|v| v == "1");
+    let keep = std::env::var_os(rocprof_launch::names::KEEP_CAPTURE).is_some_and(|v| v == "1");
     Ok((dir, CaptureDir { path: capture, keep }))
 }
 
@@ -553,7 +554,8 @@ fn convert_kept_captures(cfg: &Config, dir: &Path) -> Result<u8> {
 /// amdgpu module and `/dev/kfd`; on hsa-sim the staged shims of `fixtures/rocminfo/` (an `lsmod`
 /// script and an `open("/dev/kfd")` redirect) are used when they are found.
 fn list_agents_with_probe(cfg: &Config, mut env: Vec<(String, OsString)>, capture_dir: &Path) -> Result<u8> {
-    let probe = std::env::var_os("ROCPROF_RS_PROBE").filter(|p| !p.is_empty()).unwrap_or_else(|| "rocminfo".into());
+    let probe =
+        std::env::var_os(rocprof_launch::names::PROBE).filter(|p| !p.is_empty()).unwrap_or_else(|| "rocminfo".into());
     if cfg.simulate.is_some() {
         if let Some(shims) = launch::find_rocminfo_shims() {
             for (k, v) in env.iter_mut() {

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use rocprof_att::Backend;
 use rocprof_device::pc_sampling::{Method, Unit};
+use rocprof_launch::AttSettings;
 
 /// A target and the SQ events (with SIMD masks) of the streamed counters on it.
 pub(crate) type TargetEvents = (String, Vec<(u32, u32)>);
@@ -30,36 +31,18 @@ pub(crate) struct AttOptions {
 }
 
 impl AttOptions {
-    /// Environment for the interception library.
-    pub(crate) fn to_env(&self) -> Vec<(&'static str, String)> {
-        let mut v = vec![
-            ("ROCPROF_RS_ATT", "1".to_string()),
-            ("ROCPROF_RS_ATT_TARGET_CU", self.target_cu.to_string()),
-            ("ROCPROF_RS_ATT_SE_MASK", format!("{:#x}", self.se_mask)),
-            ("ROCPROF_RS_ATT_SIMD_SELECT", format!("{:#x}", self.simd_select)),
-            ("ROCPROF_RS_ATT_BUFFER_SIZE", format!("{:#x}", self.buffer_size)),
-        ];
-        if !self.gpu_index.is_empty() {
-            let l: Vec<String> = self.gpu_index.iter().map(u32::to_string).collect();
-            v.push(("ROCPROF_RS_ATT_GPU_INDEX", l.join(",")));
+    /// The launch setting for the interception library.
+    pub(crate) fn settings(&self) -> AttSettings {
+        AttSettings {
+            target_cu: self.target_cu,
+            se_mask: self.se_mask,
+            simd_select: self.simd_select,
+            buffer_size: self.buffer_size,
+            gpu_index: (!self.gpu_index.is_empty()).then(|| self.gpu_index.clone()),
+            serialize_all: self.serialize_all,
+            perf_ctrl: self.perfcounter_ctrl,
+            perf_events: if self.perfcounter_ctrl.is_some() { self.perf_events.clone() } else { Vec::new() },
         }
-        if self.serialize_all {
-            v.push(("ROCPROF_RS_ATT_SERIALIZE_ALL", "1".into()));
-        }
-        if let Some(ctrl) = self.perfcounter_ctrl {
-            // `gfx942=4:f,26:f;gfx90a=...`: event:simd mask per counter, per target.
-            let per_target: Vec<String> = self
-                .perf_events
-                .iter()
-                .map(|(gfx, ev)| {
-                    let l: Vec<String> = ev.iter().map(|(e, m)| format!("{e}:{m:x}")).collect();
-                    format!("{gfx}={}", l.join(","))
-                })
-                .collect();
-            v.push(("ROCPROF_RS_ATT_PERF_CTRL", ctrl.to_string()));
-            v.push(("ROCPROF_RS_ATT_PERF_EVENTS", per_target.join(";")));
-        }
-        v
     }
 
     /// Counter names as ui_output's `counter_names` lists them (`NAME[:mask]`).
@@ -116,8 +99,20 @@ pub(crate) struct PcSampling {
 }
 
 impl PcSampling {
-    /// `ROCPROF_RS_PC_SAMPLING` for the interception library.
-    pub(crate) fn env_value(&self) -> String {
-        format!("{},{},{}", self.method.name(), self.unit.name(), self.interval)
+    /// The launch setting for the interception library.
+    pub(crate) fn settings(&self) -> rocprof_launch::PcSampling {
+        use rocprof_launch::{PcsMethod, PcsUnit};
+        rocprof_launch::PcSampling {
+            method: match self.method {
+                Method::HostTrap => PcsMethod::HostTrap,
+                Method::Stochastic => PcsMethod::Stochastic,
+            },
+            unit: match self.unit {
+                Unit::Time => PcsUnit::Time,
+                Unit::Cycles => PcsUnit::Cycles,
+                Unit::Instructions => PcsUnit::Instructions,
+            },
+            interval: self.interval,
+        }
     }
 }

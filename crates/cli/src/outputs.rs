@@ -808,7 +808,13 @@ mod tests {
         b.meta.pid = rocprof_model::ProcessId(222);
         let captures = vec![mem(&a), mem(&b)];
         let mut failures = Vec::new();
-        let w = write_all(&cfg, captures, Some(&[("ROCPROF_RS_TRACE".into(), "kernel".into())]), None, &mut failures);
+        let w = write_all(
+            &cfg,
+            captures,
+            Some(&[(rocprof_launch::names::TRACE.into(), "kernel".into())]),
+            None,
+            &mut failures,
+        );
         assert!(failures.is_empty(), "{failures:?}");
         assert_eq!(w.dispatches, 10);
         let names: Vec<String> = w.files.iter().map(|f| f.strip_prefix(&dir).unwrap().display().to_string()).collect();
@@ -839,7 +845,7 @@ mod tests {
             .unwrap();
         assert_eq!(lost, "3");
         let db = stored_environment(&dir.join("app/p111_results.db"));
-        assert!(db.contains("\"ROCPROF_RS_TRACE\":\"kernel\""), "{db}");
+        assert!(db.contains(&format!("\"{}\":\"kernel\"", rocprof_launch::names::TRACE)), "{db}");
         let summary = std::fs::read_to_string(dir.join("app/p111_summary.txt")).unwrap();
         assert!(summary.starts_with("\nROCPROFV3 SUMMARY:\n\n|"), "{summary}");
         assert_eq!(summary.lines().filter(|l| l.starts_with("| ")).count(), 1 + synthetic_kernels(10), "{summary}");

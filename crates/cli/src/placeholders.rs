@@ -284,10 +284,10 @@ mod tests {
         assert_eq!(strftime("%F_%H.%M", 1_700_000_000), "2023-11-14_22.13");
         assert_eq!(strftime("%T", 59), "00:00:59");
         assert_eq!(expand("%cwd%", &ctx()), "/work");
-        std::env::set_var("ROCPROF_RS_TEST_PLACEHOLDER", " /a/b c");
-        assert_eq!(expand("%env{ROCPROF_RS_TEST_PLACEHOLDER}%", &ctx()), "a_b_c");
-        assert_eq!(expand("$ENV{ROCPROF_RS_TEST_PLACEHOLDER}", &ctx()), "a_b_c");
-        assert_eq!(expand("%q{ROCPROF_RS_TEST_UNSET_VAR}x", &ctx()), "x");
+        std::env::set_var("RPRS_PLACEHOLDER_TEST_VAR", " /a/b c");
+        assert_eq!(expand("%env{RPRS_PLACEHOLDER_TEST_VAR}%", &ctx()), "a_b_c");
+        assert_eq!(expand("$ENV{RPRS_PLACEHOLDER_TEST_VAR}", &ctx()), "a_b_c");
+        assert_eq!(expand("%q{RPRS_PLACEHOLDER_TEST_UNSET}x", &ctx()), "x");
         assert_eq!(expand("plain/path", &ctx()), "plain/path");
         assert_eq!(expand("100%", &ctx()), "100%");
     }
@@ -296,7 +296,10 @@ mod tests {
     fn a_self_referencing_env_placeholder_terminates() {
         // Regression: `X='%env{X}%'` made the expansion loop forever (rocprof-rs hung after
         // the run, before writing anything).
-        std::env::set_var("ROCPROF_RS_TEST_SELF_REF", "%env{ROCPROF_RS_TEST_SELF_REF}%");
-        assert_eq!(expand("a_%env{ROCPROF_RS_TEST_SELF_REF}%", &ctx()), "a_%env{ROCPROF_RS_TEST_SELF_REF}%");
+        std::env::set_var("RPRS_PLACEHOLDER_TEST_SELF_REF", "%env{RPRS_PLACEHOLDER_TEST_SELF_REF}%");
+        assert_eq!(
+            expand("a_%env{RPRS_PLACEHOLDER_TEST_SELF_REF}%", &ctx()),
+            "a_%env{RPRS_PLACEHOLDER_TEST_SELF_REF}%"
+        );
     }
 }

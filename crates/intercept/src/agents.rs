@@ -161,9 +161,7 @@ impl Query<'_> {
 
 /// The KFD topology node directory root; `ROCPROF_RS_KFD_TOPOLOGY` overrides it (tests).
 fn kfd_root() -> std::path::PathBuf {
-    std::env::var_os("ROCPROF_RS_KFD_TOPOLOGY")
-        .map(Into::into)
-        .unwrap_or_else(|| "/sys/class/kfd/kfd/topology/nodes".into())
+    crate::env::env().kfd_topology.clone().unwrap_or_else(|| "/sys/class/kfd/kfd/topology/nodes".into())
 }
 
 /// Fills the properties only the kernel driver knows (the KFD topology, which is where

@@ -28,7 +28,8 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use rocprof_hsa_sys::*;
-use rocprof_model::kernel_filter::{KernelFilter, KernelFilterSpec};
+use rocprof_launch::AttSettings;
+use rocprof_model::kernel_filter::KernelFilter;
 use rocprof_packets::att::{param, AttParameter, AttPlan};
 use rocprof_packets::marker::CodeObjectMarker;
 use rocprof_packets::parse::parse_sqtt_control;
@@ -44,80 +45,13 @@ const MAX_KERNELS: usize = 1 << 16;
 /// Command buffer bytes per agent: start and stop streams plus markers for many code objects.
 const COMMAND_BYTES: usize = 256 << 10;
 
-/// The `--att` options, from `ROCPROF_RS_ATT*`.
+/// The `--att` options (the launch setting) and where the outputs go.
 #[derive(Debug, Clone)]
 pub struct AttConfig {
-    /// `--att-target-cu`.
-    pub target_cu: u32,
-    /// `--att-shader-engine-mask`.
-    pub se_mask: u32,
-    /// `--att-simd-select`.
-    pub simd_select: u32,
-    /// `--att-buffer-size` in bytes.
-    pub buffer_size: u64,
-    /// `--att-gpu-index`: GPU indices traced (`None` = all).
-    pub gpu_index: Option<Vec<u32>>,
-    /// `--att-serialize-all`.
-    pub serialize_all: bool,
-    /// `--att-perfcounter-ctrl` (1..32) when counters are streamed (gfx9).
-    pub perf_ctrl: Option<u32>,
-    /// Per gfx9 target: the streamed counters' SQ events and SIMD masks (`--att-perfcounters`,
-    /// resolved by the CLI).
-    pub perf_events: Vec<(String, Vec<(u32, u32)>)>,
+    /// What the CLI asked for.
+    pub settings: AttSettings,
     /// Where `.att`, `.out` and `loss.tsv` go.
     pub dir: PathBuf,
-}
-
-impl AttConfig {
-    /// Reads the configuration; `None` when `ROCPROF_RS_ATT` is not `1`.
-    pub fn from_env(capture_dir: &std::path::Path) -> Option<AttConfig> {
-        let get = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
-        if get("ROCPROF_RS_ATT").as_deref() != Some("1") {
-            return None;
-        }
-        let num = |k: &str, d: u64| -> u64 {
-            get(k)
-                .and_then(|v| {
-                    let v = v.trim();
-                    match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
-                        Some(h) => u64::from_str_radix(h, 16).ok(),
-                        None => v.parse().ok(),
-                    }
-                })
-                .unwrap_or(d)
-        };
-        Some(AttConfig {
-            target_cu: num("ROCPROF_RS_ATT_TARGET_CU", 1) as u32,
-            se_mask: num("ROCPROF_RS_ATT_SE_MASK", 1) as u32,
-            simd_select: num("ROCPROF_RS_ATT_SIMD_SELECT", 0xF) as u32,
-            buffer_size: num("ROCPROF_RS_ATT_BUFFER_SIZE", 0x1000_0000),
-            gpu_index: get("ROCPROF_RS_ATT_GPU_INDEX")
-                .map(|v| v.split(',').filter_map(|s| s.trim().parse().ok()).collect()),
-            serialize_all: get("ROCPROF_RS_ATT_SERIALIZE_ALL").as_deref() == Some("1"),
-            perf_ctrl: get("ROCPROF_RS_ATT_PERF_CTRL")
-                .and_then(|v| v.trim().parse().ok())
-                .filter(|c| (1..=32).contains(c)),
-            perf_events: get("ROCPROF_RS_ATT_PERF_EVENTS").map(|v| parse_perf_events(&v)).unwrap_or_default(),
-            dir: capture_dir.join("att").join(std::process::id().to_string()),
-        })
-    }
-}
-
-/// `gfx942=4:f,26:f;gfx90a=...` (event:hex SIMD mask per counter, per target).
-fn parse_perf_events(v: &str) -> Vec<(String, Vec<(u32, u32)>)> {
-    v.split(';')
-        .filter_map(|t| {
-            let (gfx, list) = t.split_once('=')?;
-            let ev: Option<Vec<(u32, u32)>> = list
-                .split(',')
-                .map(|e| {
-                    let (ev, mask) = e.split_once(':')?;
-                    Some((ev.trim().parse().ok()?, u32::from_str_radix(mask.trim(), 16).ok()?))
-                })
-                .collect();
-            Some((gfx.trim().to_string(), ev?))
-        })
-        .collect()
 }
 
 struct Selection {
@@ -181,18 +115,19 @@ struct AttState {
 
 static ATT: OnceLock<AttState> = OnceLock::new();
 
-/// Starts thread-trace capture when `ROCPROF_RS_ATT=1` (called once from `OnLoad`).
+/// Starts thread-trace capture when the launch settings ask for it (called once from `OnLoad`).
 pub fn init(capture_dir: &std::path::Path, gpus: &[u64]) {
-    let Some(config) = AttConfig::from_env(capture_dir) else { return };
+    let Some(settings) = crate::env::env().att.clone() else { return };
+    let config = AttConfig { settings, dir: capture_dir.join("att").join(std::process::id().to_string()) };
     if let Err(e) = std::fs::create_dir_all(&config.dir) {
         diag!(Level::Error, "cannot create {}: {e}; thread trace is off", config.dir.display());
         return;
     }
     // rocprofv3 names each --att-gpu-index entry no GPU has (and traces the others).
-    for i in config.gpu_index.iter().flatten().filter(|&&i| i as usize >= gpus.len()) {
+    for i in config.settings.gpu_index.iter().flatten().filter(|&&i| i as usize >= gpus.len()) {
         diag!(Level::Error, "thread trace: Invalid GPU Device Index: {i} (the process has {} GPUs)", gpus.len());
     }
-    let selection = match KernelFilterSpec::from_env(|k| std::env::var(k).ok()).and_then(|s| s.compile()) {
+    let selection = match crate::env::env().kernel_filter.clone().and_then(|s| s.compile()) {
         Ok(filter) => Some(Selection {
             filter,
             selected: (0..MAX_KERNELS).map(|_| AtomicU8::new(0)).collect(),
@@ -221,7 +156,7 @@ pub fn enabled() -> bool {
 
 /// True when every kernel dispatch gets the barrier bit (`--att-serialize-all`).
 pub fn serialize_all() -> bool {
-    ATT.get().is_some_and(|a| a.config.serialize_all)
+    ATT.get().is_some_and(|a| a.config.settings.serialize_all)
 }
 
 /// A kernel symbol was recorded (cold path): decide once whether the kernel is selected.
@@ -347,7 +282,7 @@ fn tracer(a: &AttState, o: &Originals, agent: hsa_agent_t) -> Option<&'static Tr
         command: 0,
         sessions: Mutex::new(Sessions::default()),
     };
-    let mut traced = a.config.gpu_index.as_ref().is_none_or(|l| l.contains(&gpu_index));
+    let mut traced = a.config.settings.gpu_index.as_ref().is_none_or(|l| l.contains(&gpu_index));
     if traced && Target::from_name(&gfx).is_ok_and(|t| t.family() == rocprof_packets::Family::Gfx10) {
         // gfx10 (RDNA1/2) traces have a token format of their own that no decoder here reads. The
         // CLI reports it once after the run (from `loss.tsv`).
@@ -383,7 +318,7 @@ fn build_resources(a: &AttState, o: &Originals, t: &mut Tracer) -> Option<()> {
     if xcc > 0 {
         pa.xcc_num = xcc;
     }
-    let c = &a.config;
+    let c = &a.config.settings;
     let mut params = vec![
         AttParameter { id: param::COMPUTE_UNIT_TARGET, value: c.target_cu },
         AttParameter { id: param::SE_MASK, value: c.se_mask },
@@ -484,7 +419,7 @@ const VENDOR_HEADER: u16 = HSA_PACKET_TYPE_VENDOR_SPECIFIC as u16
     | (HSA_FENCE_SCOPE_SYSTEM as u16) << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
 
 /// Wraps the packets of a selected dispatch with the trace start and stop. `inner` builds them
-/// (see [`crate::queue::Sequence`]: `[serialising barrier, PMC start]`, kernel, `[PMC stop, PMC
+/// (see [`crate::aql::Sequence`]: `[serialising barrier, PMC start]`, kernel, `[PMC stop, PMC
 /// read]`, `[the application's completion barrier]`); it is called at most once, under the agent's
 /// trace lock and only once the dispatch is sure to be traced, so counter collection's chain orders
 /// traced dispatches as this one does. Returns the packets to submit (`[wait for the previous trace's
@@ -495,7 +430,7 @@ const VENDOR_HEADER: u16 = HSA_PACKET_TYPE_VENDOR_SPECIFIC as u16
 /// host copied the previous one out (a barrier-AND on the previous session's `copied` signal, which
 /// the writer thread's [`poll`] clears), so traced dispatches run one after the other, as
 /// rocprofv3 serialises them.
-pub fn wrap(agent: u64, dispatch_id: u64, inner: &mut dyn FnMut() -> crate::queue::Sequence) -> Option<Vec<[u8; 64]>> {
+pub fn wrap(agent: u64, dispatch_id: u64, inner: &mut dyn FnMut() -> crate::aql::Sequence) -> Option<Vec<[u8; 64]>> {
     let (a, g, o) = (ATT.get()?, state::global()?, state::originals()?);
     let t = tracer(a, o, hsa_agent_t { handle: agent })?;
     let store = o.signal_store_relaxed?;
@@ -514,7 +449,7 @@ pub fn wrap(agent: u64, dispatch_id: u64, inner: &mut dyn FnMut() -> crate::queu
     }
     let mut out = Vec::with_capacity(9);
     if let Some(prev) = sessions.in_flight.back() {
-        let wait = crate::queue::completion_barrier(VENDOR_HEADER, hsa_signal_t { handle: 0 }, prev.copied);
+        let wait = crate::aql::completion_barrier(VENDOR_HEADER, hsa_signal_t { handle: 0 }, prev.copied);
         // SAFETY: a barrier-AND packet is a 64-byte plain C struct.
         out.push(unsafe { std::mem::transmute::<hsa_barrier_and_packet_t, [u8; 64]>(wait) });
     }
@@ -599,7 +534,7 @@ pub fn serialized(agent: u64, packets: &[[u8; 64]]) -> Option<Vec<[u8; 64]>> {
 /// Takes the next place in `agent`'s chain (see [`serialized`]). The packets built with
 /// [`chained`] from the returned link must be submitted: the next dispatch waits for them.
 pub fn join(agent: u64) -> Option<Link> {
-    let a = ATT.get().filter(|a| a.config.serialize_all)?;
+    let a = ATT.get().filter(|a| a.config.settings.serialize_all)?;
     let o = state::originals()?;
     let (load, store) = (o.signal_load_relaxed?, o.signal_store_relaxed?);
     let Some(s) = serial(a, o, agent) else {
@@ -633,7 +568,7 @@ pub fn chained(link: Link, packets: &[[u8; 64]]) -> Vec<[u8; 64]> {
     let Link { mine, previous } = link;
     let mut out = Vec::with_capacity(packets.len() + 2);
     if let Some(prev) = previous {
-        let wait = crate::queue::completion_barrier(VENDOR_HEADER, hsa_signal_t { handle: 0 }, prev);
+        let wait = crate::aql::completion_barrier(VENDOR_HEADER, hsa_signal_t { handle: 0 }, prev);
         // SAFETY: a barrier-AND packet is a 64-byte plain C struct.
         out.push(unsafe { std::mem::transmute::<hsa_barrier_and_packet_t, [u8; 64]>(wait) });
     }
@@ -652,7 +587,7 @@ pub fn chained(link: Link, packets: &[[u8; 64]]) -> Vec<[u8; 64]> {
         let h = u16::from_le_bytes([kernel[0], kernel[1]]) | 1 << HSA_PACKET_HEADER_BARRIER;
         kernel[0..2].copy_from_slice(&h.to_le_bytes());
     }
-    let done = crate::queue::completion_barrier(VENDOR_HEADER, mine, hsa_signal_t { handle: 0 });
+    let done = crate::aql::completion_barrier(VENDOR_HEADER, mine, hsa_signal_t { handle: 0 });
     // SAFETY: as above.
     out.push(unsafe { std::mem::transmute::<hsa_barrier_and_packet_t, [u8; 64]>(done) });
     out.extend_from_slice(&packets[app_barrier..]);
@@ -724,7 +659,7 @@ fn copy_out(a: &AttState, t: &Tracer, dispatch: u64) {
         let mut bytes = Vec::with_capacity(data.len() + 8);
         if gfx9 {
             // aqlprofile's header: legacy version 0x11, family version 4, SIMD mask, CU, SE id.
-            let c = &a.config;
+            let c = &a.config.settings;
             let h: u64 = 0x11
                 | 4 << 13
                 | u64::from(c.simd_select & 0xF) << 16

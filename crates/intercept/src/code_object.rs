@@ -282,7 +282,7 @@ fn record_symbol(ctx: &CoCtx<'_>, sym: hsa_executable_symbol_t) {
             crate::att::kernel_loaded(kernel_id, &buf[..name_len as usize]);
         }
     }
-    if let Some(p) = ctx.g.pmc.get() {
+    if let Some(p) = crate::pmc::state() {
         // Kernel filters match names once per kernel, here (cold path), not per dispatch.
         let mut buf = vec![0u8; name_len as usize + 1];
         let raw = if name_len > 0 && info(HSA_EXECUTABLE_SYMBOL_INFO_NAME, buf.as_mut_ptr().cast()) {

@@ -21,14 +21,14 @@ pub enum Level {
 
 static LEVEL: AtomicU8 = AtomicU8::new(Level::Warning as u8);
 
-/// Sets the level from the text of `ROCPROF_RS_LOG_LEVEL` (unknown text keeps the default).
-pub fn set_level_from(text: &str) {
-    let level = match text.trim().to_ascii_lowercase().as_str() {
-        "error" | "fatal" => Level::Error,
-        "warning" | "warn" => Level::Warning,
-        "info" => Level::Info,
-        "trace" | "debug" => Level::Trace,
-        _ => return,
+/// Sets the level from the launch setting.
+pub fn set_level(level: rocprof_launch::LogLevel) {
+    use rocprof_launch::LogLevel as L;
+    let level = match level {
+        L::Error => Level::Error,
+        L::Warning => Level::Warning,
+        L::Info => Level::Info,
+        L::Trace => Level::Trace,
     };
     LEVEL.store(level as u8, Ordering::Relaxed);
 }
@@ -118,13 +118,13 @@ mod tests {
     }
 
     #[test]
-    fn level_text_is_parsed() {
-        set_level_from("TRACE");
+    fn the_launch_level_sets_what_is_printed() {
+        use rocprof_launch::LogLevel;
+        set_level(LogLevel::Trace);
         assert!(enabled(Level::Trace));
-        set_level_from("nonsense");
-        assert!(enabled(Level::Trace), "unknown text keeps the level");
-        set_level_from("error");
-        assert!(!enabled(Level::Warning));
-        set_level_from("warning");
+        set_level(LogLevel::Error);
+        assert!(!enabled(Level::Warning) && enabled(Level::Error));
+        set_level(LogLevel::Warning);
+        assert!(enabled(Level::Warning) && !enabled(Level::Info));
     }
 }

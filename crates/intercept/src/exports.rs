@@ -1,6 +1,8 @@
 //! Every C entry point of the library: the exported `OnLoad`, `OnUnload` and
-//! `HSA_AMD_TOOL_PRIORITY`, and the functions we install in the runtime's tables or hand to it as
-//! callbacks. Each is a one-line trampoline through [`ffi_guard`] into safe(r) Rust; on a panic
+//! `HSA_AMD_TOOL_PRIORITY`, and the functions we install in the runtime's tables (the callbacks a
+//! module hands to the runtime itself live beside that code: `queue::completion_handler`,
+//! `memory::copy_completion_handler` and the owner callbacks, `pcsamp`'s data-ready and marker
+//! callbacks). Each is a one-line trampoline through [`ffi_guard`] into safe(r) Rust; on a panic
 //! the guard disables the tool and calls the original function instead.
 
 use std::ffi::{c_char, c_int, c_void};
@@ -428,51 +430,6 @@ pub unsafe extern "C" fn intercept_handler(
     unsafe { queue::on_packets(pkts, pkt_count, data as usize, write) }
 }
 
-/// One-shot async handler on a profiling signal; `arg` is the slot index.
-///
-/// # Safety
-/// Called by the runtime's async-handler thread with the argument we registered.
-pub unsafe extern "C" fn completion_handler(_value: hsa_signal_value_t, arg: *mut c_void) -> bool {
-    let slot = arg as usize as u32;
-    let fallback = || {
-        queue::open_gate(slot);
-        false
-    };
-    ffi_guard("completion handler", fallback, || queue::on_complete(slot))
-}
-
-/// The PC-sampling extension's data-ready callback: records the samples ([`crate::pcsamp::data_ready`]).
-///
-/// # Safety
-/// Called by the runtime with the session index we registered and the extension's copy callback.
-pub unsafe extern "C" fn pc_sampling_data_ready(
-    client: *mut c_void,
-    data_size: usize,
-    lost: usize,
-    copy: hsa_ven_amd_pcs_data_copy_callback_t,
-    hsa_data: *mut c_void,
-) {
-    // SAFETY: forwarded contract.
-    crate::guard::callback_guard("PC-sampling data callback", (), || unsafe {
-        crate::pcsamp::data_ready(client as usize, data_size, lost, copy, hsa_data)
-    })
-}
-
-/// The intercept marker's callback before a sampled kernel packet ([`crate::pcsamp::on_marker`]).
-///
-/// # Safety
-/// Called by the runtime's packet writer with the marker and the hardware queue.
-pub unsafe extern "C" fn pc_sampling_marker(
-    packet: *const amd_aql_intercept_marker_s,
-    queue: *mut hsa_queue_t,
-    packet_id: u64,
-) {
-    // SAFETY: forwarded contract.
-    crate::guard::callback_guard("PC-sampling marker", (), || unsafe {
-        crate::pcsamp::on_marker(packet, queue, packet_id)
-    })
-}
-
 /// atexit hook.
 pub extern "C" fn at_exit_handler() {
     ffi_guard("exit handler", || (), load::at_exit)
@@ -719,33 +676,6 @@ pub unsafe extern "C" fn vmem_handle_release_hook(handle: hsa_amd_vmem_alloc_han
     ffi_guard("hsa_amd_vmem_handle_release", call, || {
         memory::allocation(MemoryAllocationOp::VmemFree, 0, 0, call, || handle.handle)
     })
-}
-
-/// `hsa_amd_agent_iterate_memory_pools` callback at load: remembers the pool's owner.
-///
-/// # Safety
-/// Called by the runtime with the `data` passed by [`memory::init`].
-pub unsafe extern "C" fn memory_pool_owner_callback(pool: hsa_amd_memory_pool_t, data: *mut c_void) -> hsa_status_t {
-    memory::remember_owner(data, pool.handle);
-    HSA_STATUS_SUCCESS
-}
-
-/// `hsa_agent_iterate_regions` callback at load: remembers the region's owner.
-///
-/// # Safety
-/// Called by the runtime with the `data` passed by [`memory::init`].
-pub unsafe extern "C" fn region_owner_callback(region: hsa_region_t, data: *mut c_void) -> hsa_status_t {
-    memory::remember_owner(data, region.handle);
-    HSA_STATUS_SUCCESS
-}
-
-/// One-shot async handler on a copy's profiling signal; `arg` is the slot index.
-///
-/// # Safety
-/// Called by the runtime's async-handler thread with the argument we registered.
-pub unsafe extern "C" fn copy_completion_handler(_value: hsa_signal_value_t, arg: *mut c_void) -> bool {
-    let index = arg as usize as u32;
-    ffi_guard("copy completion handler", || memory::copy_completion_failed(index), || memory::on_copy_complete(index))
 }
 
 macro_rules! scratch_hooks {

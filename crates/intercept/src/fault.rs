@@ -18,7 +18,7 @@ use crate::diag;
 use crate::diag::Level;
 
 /// Environment variable.
-pub const ENV: &str = "ROCPROF_RS_INTERCEPT_FAULT";
+pub const ENV: &str = rocprof_launch::names::INTERCEPT_FAULT;
 
 /// 0: no fault; else the number (from 1) of the completion that fails.
 static COMPLETION_FAILS: AtomicU64 = AtomicU64::new(0);

@@ -15,14 +15,13 @@
 //!
 //! Not for: formatting output, SQLite, or anything the CLI does after the run.
 //!
-//! Environment (set by the CLI): `ROCPROF_RS_CAPTURE_DIR` (required; the capture is
-//! `<dir>/<pid>.rpcap`), `ROCPROF_RS_TRACE` (comma list; `kernel` enables dispatch tracing),
-//! `ROCPROF_RS_LOG_LEVEL` (`error`, `warning`, `info`, `trace`) and
-//! `ROCPROF_RS_GATE_COMPLETIONS=1` (see [`queue`]); `ROCPROF_RS_KFD_TOPOLOGY` overrides the KFD
-//! topology directory agents are enriched from (see [`agents`]); `ROCPROF_RS_PMC`,
-//! `ROCPROF_RS_PMC_INTERVAL`, `ROCPROF_RS_KERNEL_NAMES` and the `ROCPROF_RS_KERNEL_*` filter variables
-//! configure counter collection (see [`pmc`]). Tests only: `ROCPROF_RS_LIMITS` (see
-//! [`state::Limits`]) and `ROCPROF_RS_INTERCEPT_FAULT` (see [`fault`]).
+//! Environment (set by the CLI): the launch contract of `rocprof_launch` (one type per setting,
+//! every variable in `rocprof_launch::names`), decoded once by [`env`]: the capture directory
+//! (required; the capture is `<dir>/<pid>.rpcap`), the traced domains, the log level, the buffer
+//! policy, completion gating (see [`queue`]), counter collection (see [`pmc`]), thread trace
+//! ([`att`]), PC sampling ([`pcsamp`]) and collection periods ([`period`]). Tests only: the KFD
+//! topology directory agents are enriched from (see [`agents`]), table capacities (see
+//! [`state::Limits`]) and fault injection (see [`fault`]).
 //!
 //! Architecture invariants:
 //!
@@ -39,10 +38,12 @@
 
 pub mod agents;
 pub mod api;
+pub mod aql;
 pub mod att;
 pub mod clock;
 pub mod code_object;
 pub mod diag;
+pub mod env;
 pub mod exports;
 pub mod fault;
 pub mod guard;

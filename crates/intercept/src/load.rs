@@ -1,11 +1,11 @@
 //! Tool load, unload, exit and fork: everything that runs outside the hooks and may allocate.
 
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 use std::time::Duration;
 
 use rocprof_hsa_sys::*;
+use rocprof_launch::{names, BufferPolicy, TraceWord};
 use rocprof_model::capture::HeaderInfo;
 
 use crate::diag::Level;
@@ -130,10 +130,12 @@ static RUNTIME_CLOCK: AtomicBool = AtomicBool::new(false);
 /// clock is `CLOCK_BOOTTIME` and the agents are recorded at the first `OnLoad`. Returns None (after
 /// saying why) when there is no capture directory or the file cannot be created.
 fn create_capture(o: Option<&Originals>, trace_kernels: bool) -> Option<&'static Global> {
-    let Some(dir) = std::env::var_os("ROCPROF_RS_CAPTURE_DIR").map(PathBuf::from) else {
+    let env = crate::env::env();
+    let Some(dir) = env.capture_dir.clone() else {
         diag!(
             Level::Warning,
-            "ROCPROF_RS_CAPTURE_DIR is not set; not profiling (run the application under rocprof-rs)"
+            "{} is not set; not profiling (run the application under rocprof-rs)",
+            names::CAPTURE_DIR
         );
         return None;
     };
@@ -146,18 +148,16 @@ fn create_capture(o: Option<&Originals>, trace_kernels: bool) -> Option<&'static
     };
     // TSC stamps and clock sync points only when some domain stamps records on the host (a
     // kernel-only capture writes no clock records).
-    let trace = std::env::var("ROCPROF_RS_TRACE").unwrap_or_else(|_| "kernel".into());
     let host_words = [
-        "memory_allocation",
-        "scratch_memory",
-        "hip_runtime",
-        "hip_compiler",
-        "marker",
-        "kernel_rename",
-        "selected_regions",
+        TraceWord::MemoryAllocation,
+        TraceWord::ScratchMemory,
+        TraceWord::HipRuntime,
+        TraceWord::HipCompiler,
+        TraceWord::Marker,
+        TraceWord::KernelRename,
+        TraceWord::SelectedRegions,
     ];
-    let host_records =
-        hsa_api::Domains::from_trace_list(&trace).any() || trace.split(',').any(|d| host_words.contains(&d.trim()));
+    let host_records = hsa_api::Domains::from_trace(env.trace).any() || host_words.iter().any(|&w| env.trace.has(w));
     timer::init(host_records);
     let mut found = match o {
         Some(o) => agents::discover(o, 0, &|_| false),
@@ -176,19 +176,20 @@ fn create_capture(o: Option<&Originals>, trace_kernels: bool) -> Option<&'static
         amd_ext_size: o.map_or(0, |o| o.amd_ext_size),
     };
     crate::fault::init();
-    let limits = match std::env::var("ROCPROF_RS_LIMITS") {
-        Ok(text) => state::Limits::parse(&text).unwrap_or_else(|e| {
-            diag!(Level::Error, "ROCPROF_RS_LIMITS: {e}; using the default capacities");
+    let limits = match &env.limits {
+        Some(text) => state::Limits::parse(text).unwrap_or_else(|e| {
+            diag!(Level::Error, "{}: {e}; using the default capacities", names::LIMITS);
             state::Limits::DEFAULT
         }),
-        Err(_) => state::Limits::DEFAULT,
+        None => state::Limits::DEFAULT,
     };
-    let policy = match std::env::var(rocprof_model::BufferPolicy::ENV) {
-        Ok(text) => rocprof_model::BufferPolicy::parse(&text).unwrap_or_else(|e| {
-            diag!(Level::Error, "{}: {e}; using lossless", rocprof_model::BufferPolicy::ENV);
-            rocprof_model::BufferPolicy::Lossless
-        }),
-        Err(_) => rocprof_model::BufferPolicy::Lossless,
+    let policy = match &env.buffer_policy {
+        Some(Ok(p)) => *p,
+        Some(Err(e)) => {
+            diag!(Level::Error, "{}: {e}; using lossless", names::BUFFER_POLICY);
+            BufferPolicy::Lossless
+        }
+        None => BufferPolicy::Lossless,
     };
     let sink = match Sink::create(&path, &info) {
         Ok(mut s) => {
@@ -209,7 +210,7 @@ fn create_capture(o: Option<&Originals>, trace_kernels: bool) -> Option<&'static
     for &h in &found.all {
         global.known_agents.insert(h);
     }
-    global.gate_completions = std::env::var("ROCPROF_RS_GATE_COMPLETIONS").is_ok_and(|v| v.trim() == "1");
+    global.gate_completions = env.gate_completions;
     let g = state::init_global(global);
     if let Some(o) = o {
         attach_runtime(g, o, &found, trace_kernels);
@@ -242,44 +243,44 @@ fn attach_runtime(g: &Global, o: &Originals, found: &agents::Discovered, trace_k
     if trace_kernels && o.can_trace_kernels() {
         if let Some(pmc) = crate::pmc::PmcState::from_env(o, g.sink, &found.gpu_geometry, found.cpu, g.counter_buffers)
         {
-            let _ = g.pmc.set(pmc);
+            crate::pmc::install(pmc);
         }
-    } else if std::env::var_os(crate::pmc::ENV_PMC).is_some() {
+    } else if crate::env::env().counters.is_some() {
         diag!(
             Level::Error,
             "counter collection needs intercept queues, which this runtime does not offer; no counters"
         );
     }
-    if let Some(dir) = std::env::var_os("ROCPROF_RS_CAPTURE_DIR").map(PathBuf::from) {
-        crate::att::init(&dir, &found.gpus);
+    let dir = crate::env::env().capture_dir.as_deref();
+    if let Some(dir) = dir {
+        crate::att::init(dir, &found.gpus);
     }
     if trace_kernels && o.can_trace_kernels() {
-        let dir = std::env::var_os("ROCPROF_RS_CAPTURE_DIR").map(PathBuf::from);
-        crate::pcsamp::init(o, &found.gpus, dir.as_deref());
+        crate::pcsamp::init(o, &found.gpus, dir);
     }
 }
 
 /// Setup that must precede the application's first runtime call: the HIP and ROCTx settings
-/// from `ROCPROF_RS_TRACE` (and `--selected-regions` starting paused), and the HIP 5.x callbacks.
+/// from the traced domains (and `--selected-regions` starting paused), and the HIP 5.x callbacks.
 /// Runs once, from the library constructor (or the first `rocprofiler_set_api_table` /
-/// `OnLoad`); outside rocprof-rs (no `ROCPROF_RS_CAPTURE_DIR`) it does nothing.
+/// `OnLoad`); outside rocprof-rs (no capture directory) it does nothing.
 pub fn early_init() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        if std::env::var_os("ROCPROF_RS_CAPTURE_DIR").is_none() {
+        let env = crate::env::env();
+        if env.capture_dir.is_none() {
             return;
         }
-        if let Ok(level) = std::env::var("ROCPROF_RS_LOG_LEVEL") {
-            diag::set_level_from(&level);
+        if let Some(level) = env.log_level {
+            diag::set_level(level);
         }
-        let trace = std::env::var("ROCPROF_RS_TRACE").unwrap_or_default();
-        hip::configure(&trace);
-        roctx::configure(&trace);
+        let trace = env.trace;
+        hip::configure(trace);
+        roctx::configure(trace);
         crate::period::start_from_env();
         // HIP and ROCTx calls can precede the runtime's initialisation: capture from now on.
         if hip::enabled() || roctx::wanted() {
-            let trace_kernels = trace.split(',').any(|d| d.trim() == "kernel");
-            create_capture(None, trace_kernels);
+            create_capture(None, trace.has(TraceWord::Kernel));
         }
         if hip::enabled() {
             let n = hip::v5::register();
@@ -300,8 +301,8 @@ pub fn early_init() {
 /// # Safety
 /// `table` is the runtime's live `HsaApiTable` (the `OnLoad` contract).
 pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
-    if let Ok(level) = std::env::var("ROCPROF_RS_LOG_LEVEL") {
-        diag::set_level_from(&level);
+    if let Some(level) = crate::env::env().log_level {
+        diag::set_level(level);
     }
     if state::lifecycle() == state::Lifecycle::Disabled {
         return true;
@@ -329,8 +330,8 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
     let mut o = negotiated.originals;
     unwrap_ours(&mut o, state::originals());
     o.loader = loader_table(&o);
-    let trace = std::env::var("ROCPROF_RS_TRACE").unwrap_or_else(|_| "kernel".into());
-    let trace_kernels = trace.split(',').any(|d| d.trim() == "kernel");
+    let trace = crate::env::env().trace;
+    let trace_kernels = trace.has(TraceWord::Kernel);
     if trace_kernels && !o.can_trace_kernels() {
         match negotiated.amd_layout {
             AmdLayout::Unsupported { major, size } => diag!(
@@ -371,8 +372,8 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
     // SAFETY: OnLoad runs under the runtime's bootstrap lock, so nobody else writes the table.
     unsafe { tables::install(negotiated.core, negotiated.amd, o, &wrappers(), trace_kernels && o.can_trace_kernels()) };
     // Copy and allocation hooks, under the API wrappers (so an API record includes their work).
-    let copies = trace.split(',').any(|d| d.trim() == "memory_copy");
-    let allocations = trace.split(',').any(|d| d.trim() == "memory_allocation");
+    let copies = trace.has(TraceWord::MemoryCopy);
+    let allocations = trace.has(TraceWord::MemoryAllocation);
     if copies || allocations {
         if let Some(g) = state::global() {
             let all = agents::all_handles(o);
@@ -383,12 +384,12 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
         }
     }
     // Scratch events come from the tools table (newest layout only).
-    if trace.split(',').any(|d| d.trim() == "scratch_memory") && state::global().is_some() {
+    if trace.has(TraceWord::ScratchMemory) && state::global().is_some() {
         // SAFETY: as above.
         unsafe { scratch::install(table, &exports::scratch_hooks()) };
     }
     // API tracing wraps last, on top of the hooks above, so a traced call's time includes them.
-    let domains = hsa_api::Domains::from_trace_list(&trace);
+    let domains = hsa_api::Domains::from_trace(trace);
     // SAFETY: as above.
     let wrapped = unsafe { hsa_api::install(table, domains) };
     if domains.any() {
@@ -464,14 +465,14 @@ pub fn at_exit() {
 /// but not implemented: when one of those libraries really is in the process and its domain was
 /// asked for, say so at exit instead of leaving an empty trace to be read as "no calls".
 fn report_untraced_libraries() {
-    let trace = std::env::var("ROCPROF_RS_TRACE").unwrap_or_default();
+    let trace = crate::env::env().trace;
     let maps = std::fs::read_to_string("/proc/self/maps").unwrap_or_default();
     for (word, library, option) in [
-        ("rccl", "librccl", "--rccl-trace"),
-        ("rocdecode", "librocdecode", "--rocdecode-trace"),
-        ("rocjpeg", "librocjpeg", "--rocjpeg-trace"),
+        (TraceWord::Rccl, "librccl", "--rccl-trace"),
+        (TraceWord::RocDecode, "librocdecode", "--rocdecode-trace"),
+        (TraceWord::RocJpeg, "librocjpeg", "--rocjpeg-trace"),
     ] {
-        if trace.split(',').any(|d| d.trim() == word) && maps.contains(&format!("/{library}")) {
+        if trace.has(word) && maps.contains(&format!("/{library}")) {
             diag!(
                 Level::Warning,
                 "{option}: {library} is loaded in this process, but rocprof-rs does not trace its API yet; its calls are not in the outputs"
@@ -480,31 +481,10 @@ fn report_untraced_libraries() {
     }
 }
 
-/// Set in a forked child once its untraced GPU work has been counted.
-static FORK_CHILD_COUNTED: AtomicBool = AtomicBool::new(false);
-
 /// fork child handler: the writer thread and our chunks belong to the parent, so the child runs
 /// with profiling off (async-signal-safe: two atomic stores).
 pub fn at_fork_child() {
-    state::disable();
-    FORK_CHILD_COUNTED.store(false, Ordering::Relaxed);
-}
-
-/// A forked child (profiling off, the capture is the parent's) starts GPU work of its own (it
-/// creates a queue): that work is in no output, so count the child once as
-/// [`LossReason::ForkedChildUntraced`](rocprof_model::LossReason) in the capture header, which
-/// the child shares with the parent. Only the header counter is touched, never a chunk. A
-/// child that exec's gets its own capture instead and is never counted here.
-pub fn note_untraced_fork_child(g: &Global) {
-    if g.sink.is_owner() || FORK_CHILD_COUNTED.swap(true, Ordering::Relaxed) {
-        return;
-    }
-    g.sink.count_loss(rocprof_model::LossReason::ForkedChildUntraced);
-    diag!(
-        Level::Warning,
-        "process {} was forked from a profiled process and creates a GPU queue: its GPU work is not traced (exec a program to trace it)",
-        std::process::id()
-    );
+    state::enter_fork_child();
 }
 
 fn register_process_hooks() {

@@ -29,6 +29,7 @@ use rocprof_hsa_sys::*;
 use rocprof_model::capture::{MemoryAllocationRecord, MemoryCopyRecord, COPY_NO_TIME, COPY_OK};
 use rocprof_model::{LossReason, MemoryAllocationOp, MemoryCopyDirection};
 
+use crate::guard::ffi_guard;
 use crate::kernel_map::KernelMap;
 use crate::state::{self, SignalPool};
 use crate::tables::Originals;
@@ -117,11 +118,11 @@ pub fn init(o: &Originals, agents: &[u64], gpus: &[u64], copies: bool, allocatio
         unsafe {
             if let Some(iterate) = o.iterate_memory_pools {
                 owner_of(agent);
-                iterate(agent, Some(crate::exports::memory_pool_owner_callback), data);
+                iterate(agent, Some(memory_pool_owner_callback), data);
             }
             if let Some(iterate) = o.agent_iterate_regions {
                 owner_of(agent);
-                iterate(agent, Some(crate::exports::region_owner_callback), data);
+                iterate(agent, Some(region_owner_callback), data);
             }
         }
     }
@@ -273,7 +274,7 @@ pub fn copy(args: CopyArgs, completion: hsa_signal_t, call: impl FnOnce(hsa_sign
             ours,
             HSA_SIGNAL_CONDITION_LT,
             1,
-            Some(crate::exports::copy_completion_handler),
+            Some(copy_completion_handler),
             index as usize as *mut std::ffi::c_void,
         )
     };
@@ -588,4 +589,31 @@ pub unsafe fn unwrap(table: *mut HsaApiTable, previous: Option<&Originals>, h: &
             }
         });
     }
+}
+
+/// `hsa_amd_agent_iterate_memory_pools` callback at load: remembers the pool's owner.
+///
+/// # Safety
+/// Called by the runtime with the `data` passed by [`init`].
+pub unsafe extern "C" fn memory_pool_owner_callback(pool: hsa_amd_memory_pool_t, data: *mut c_void) -> hsa_status_t {
+    remember_owner(data, pool.handle);
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_agent_iterate_regions` callback at load: remembers the region's owner.
+///
+/// # Safety
+/// Called by the runtime with the `data` passed by [`init`].
+pub unsafe extern "C" fn region_owner_callback(region: hsa_region_t, data: *mut c_void) -> hsa_status_t {
+    remember_owner(data, region.handle);
+    HSA_STATUS_SUCCESS
+}
+
+/// One-shot async handler on a copy's profiling signal; `arg` is the slot index.
+///
+/// # Safety
+/// Called by the runtime's async-handler thread with the argument we registered.
+pub unsafe extern "C" fn copy_completion_handler(_value: hsa_signal_value_t, arg: *mut c_void) -> bool {
+    let index = arg as usize as u32;
+    ffi_guard("copy completion handler", || copy_completion_failed(index), || on_copy_complete(index))
 }

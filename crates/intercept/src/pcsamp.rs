@@ -1,7 +1,7 @@
 //! PC sampling through ROCr's PC-sampling extension (`hsa_ven_amd_pc_sampling`, table 1.00), as
 //! rocprofiler-sdk drives it: the same calls run on a real MI200/MI300 and on hsa-sim.
 //!
-//! `ROCPROF_RS_PC_SAMPLING=METHOD,UNIT,INTERVAL` (set by the CLI; `host_trap,time,N` is what the
+//! The launch setting `PcSampling` (`METHOD,UNIT,INTERVAL`, set by the CLI; `host_trap,time,N` is what the
 //! runtime offers for gfx90a/gfx942) turns it on when the runtime is first seen: for every GPU, one
 //! session is created with `hsa_ven_amd_pcs_create` and started. The runtime hands samples to
 //! [`data_ready`] from its own thread; each becomes a [`PcSampleRecord`] in the capture, with the
@@ -31,14 +31,12 @@ use crate::state::{self, Global};
 use crate::tables::Originals;
 use crate::{clock, diag};
 
-/// The environment variable the CLI sets.
-pub const ENV: &str = "ROCPROF_RS_PC_SAMPLING";
 /// Bytes of the runtime's sample buffer per session (and of our copy of one delivery).
 const BUFFER_BYTES: usize = 1 << 20;
 /// Most GPUs sampled.
 const MAX_SESSIONS: usize = 16;
 
-/// What the CLI asked for.
+/// What the CLI asked for, in the runtime's terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Request {
     /// `hsa_ven_amd_pcs_method_kind_t`.
@@ -50,22 +48,19 @@ pub struct Request {
 }
 
 impl Request {
-    /// Parses `METHOD,UNIT,INTERVAL` (rocprofv3's names).
-    pub fn parse(text: &str) -> Option<Request> {
-        let mut it = text.split(',').map(str::trim);
-        let method = match it.next()? {
-            "host_trap" => HSA_VEN_AMD_PCS_METHOD_HOSTTRAP_V1,
-            "stochastic" => HSA_VEN_AMD_PCS_METHOD_STOCHASTIC_V1,
-            _ => return None,
+    /// The runtime's constants for the launch setting.
+    pub fn new(s: &rocprof_launch::PcSampling) -> Request {
+        use rocprof_launch::{PcsMethod, PcsUnit};
+        let method = match s.method {
+            PcsMethod::HostTrap => HSA_VEN_AMD_PCS_METHOD_HOSTTRAP_V1,
+            PcsMethod::Stochastic => HSA_VEN_AMD_PCS_METHOD_STOCHASTIC_V1,
         };
-        let units = match it.next()? {
-            "time" => HSA_VEN_AMD_PCS_INTERVAL_UNITS_MICRO_SECONDS,
-            "cycles" => HSA_VEN_AMD_PCS_INTERVAL_UNITS_CLOCK_CYCLES,
-            "instructions" => HSA_VEN_AMD_PCS_INTERVAL_UNITS_INSTRUCTIONS,
-            _ => return None,
+        let units = match s.unit {
+            PcsUnit::Time => HSA_VEN_AMD_PCS_INTERVAL_UNITS_MICRO_SECONDS,
+            PcsUnit::Cycles => HSA_VEN_AMD_PCS_INTERVAL_UNITS_CLOCK_CYCLES,
+            PcsUnit::Instructions => HSA_VEN_AMD_PCS_INTERVAL_UNITS_INSTRUCTIONS,
         };
-        let interval = it.next()?.parse().ok().filter(|&n: &usize| n > 0)?;
-        it.next().is_none().then_some(Request { method, units, interval })
+        Request { method, units, interval: s.interval as usize }
     }
 }
 
@@ -134,16 +129,19 @@ fn pcs_table(o: &Originals) -> Option<hsa_ven_amd_pc_sampling_1_00_pfn_t> {
     (rc == HSA_STATUS_SUCCESS).then_some(t)
 }
 
-/// Starts sampling on every GPU of `gpus` when `ROCPROF_RS_PC_SAMPLING` asks for it (once per process,
+/// Starts sampling on every GPU of `gpus` when the PC-sampling setting asks for it (once per process,
 /// when the runtime is first seen; `OnLoad` context).
 pub fn init(o: &Originals, gpus: &[u64], capture_dir: Option<&std::path::Path>) {
-    let Ok(text) = std::env::var(ENV) else { return };
+    let Some(setting) = &crate::env::env().pc_sampling else { return };
     if let Some(d) = capture_dir {
         let _ = CODE_DIR.set(d.to_path_buf());
     }
-    let Some(req) = Request::parse(&text) else {
-        diag!(Level::Error, "{ENV}={text:?} is not METHOD,UNIT,INTERVAL; no PC sampling");
-        return;
+    let (req, text) = match setting {
+        Ok(s) => (Request::new(s), rocprof_launch::Setting::encode(s)),
+        Err(e) => {
+            diag!(Level::Error, "{}: {e}; no PC sampling", rocprof_launch::names::PC_SAMPLING);
+            return;
+        }
     };
     let Some(table) = pcs_table(o) else {
         diag!(Level::Error, "the runtime has no PC-sampling extension (HSA_EXTENSION_AMD_PC_SAMPLING); no PC sampling");
@@ -167,7 +165,7 @@ pub fn init(o: &Originals, gpus: &[u64], capture_dir: Option<&std::path::Path>) 
                 req.interval,
                 0,
                 BUFFER_BYTES,
-                Some(crate::exports::pc_sampling_data_ready),
+                Some(pc_sampling_data_ready),
                 index as *mut c_void,
                 &mut handle,
             )
@@ -230,7 +228,7 @@ pub fn recorded() -> u64 {
     RECORDED.load(Ordering::Relaxed)
 }
 
-/// The runtime's data-ready callback (see `exports::pc_sampling_data_ready`).
+/// The runtime's data-ready callback (see [`pc_sampling_data_ready`]).
 ///
 /// # Safety
 /// The extension's contract: `copy` with `hsa_data` copies up to `data_size` bytes of samples during
@@ -333,7 +331,7 @@ pub fn marker_before(dispatch_id: u64, agent: u64) -> [u8; 64] {
         header: HSA_PACKET_TYPE_VENDOR_SPECIFIC as u16,
         format: AMD_AQL_FORMAT_INTERCEPT_MARKER as u8,
         reserved: [0; 5],
-        callback: Some(crate::exports::pc_sampling_marker),
+        callback: Some(pc_sampling_marker),
         user_data: [dispatch_id, agent, crate::clock::now_ns(), 0, 0, 0],
     };
     // SAFETY: the marker is a 64-byte plain-old-data packet (layout pinned in hsa-sys).
@@ -367,4 +365,34 @@ pub unsafe fn on_marker(packet: *const amd_aql_intercept_marker_s, queue: *mut h
     if !g.sink.write(&rec) {
         g.sink.count_loss(LossReason::PcSamplesLost);
     }
+}
+
+/// The PC-sampling extension's data-ready callback: records the samples ([`data_ready`]).
+///
+/// # Safety
+/// Called by the runtime with the session index we registered and the extension's copy callback.
+pub unsafe extern "C" fn pc_sampling_data_ready(
+    client: *mut c_void,
+    data_size: usize,
+    lost: usize,
+    copy: hsa_ven_amd_pcs_data_copy_callback_t,
+    hsa_data: *mut c_void,
+) {
+    // SAFETY: forwarded contract.
+    crate::guard::callback_guard("PC-sampling data callback", (), || unsafe {
+        data_ready(client as usize, data_size, lost, copy, hsa_data)
+    })
+}
+
+/// The intercept marker's callback before a sampled kernel packet ([`on_marker`]).
+///
+/// # Safety
+/// Called by the runtime's packet writer with the marker and the hardware queue.
+pub unsafe extern "C" fn pc_sampling_marker(
+    packet: *const amd_aql_intercept_marker_s,
+    queue: *mut hsa_queue_t,
+    packet_id: u64,
+) {
+    // SAFETY: forwarded contract.
+    crate::guard::callback_guard("PC-sampling marker", (), || unsafe { on_marker(packet, queue, packet_id) })
 }

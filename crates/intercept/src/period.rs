@@ -1,6 +1,6 @@
 //! `--collection-period` in the library: collection is paused outside the windows, so the
 //! application pays no tracing cost between them (rocprofv3 likewise starts and stops its
-//! contexts from a thread of its tool). `ROCPROF_RS_COLLECTION_PERIODS` holds
+//! contexts from a thread of its tool). The launch setting `CollectionPeriods` holds
 //! `delay_ns:duration_ns:repeat` triplets, comma-separated: each triplet's cycles (at least one)
 //! run one after the other from library start, then the next triplet's; after the last window
 //! collection stays paused. The windows share [`state::set_collecting`] with
@@ -11,22 +11,6 @@ use std::time::{Duration, Instant};
 
 use crate::diag::Level;
 use crate::{diag, state};
-
-/// The variable the CLI sets.
-pub const ENV: &str = "ROCPROF_RS_COLLECTION_PERIODS";
-
-/// Parses the variable's value; None (with a message) when malformed.
-pub fn parse(spec: &str) -> Option<Vec<(u64, u64, u64)>> {
-    let mut out = Vec::new();
-    for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let v: Vec<Option<u64>> = item.split(':').map(|x| x.trim().parse().ok()).collect();
-        match v.as_slice() {
-            [Some(d), Some(du), Some(r)] => out.push((*d, *du, *r)),
-            _ => return None,
-        }
-    }
-    Some(out)
-}
 
 /// The `[start, end)` windows (ns from library start) of `periods`.
 pub fn windows(periods: &[(u64, u64, u64)]) -> Vec<(u64, u64)> {
@@ -46,12 +30,15 @@ pub fn windows(periods: &[(u64, u64, u64)]) -> Vec<(u64, u64)> {
 /// Cold path, once from `early_init`: pauses collection now when the first window starts later,
 /// and starts the thread that resumes and pauses it at each window's edges.
 pub fn start_from_env() {
-    let Ok(spec) = std::env::var(ENV) else { return };
-    let Some(periods) = parse(&spec) else {
-        diag!(Level::Error, "{ENV}={spec:?} is not delay:duration:repeat,...; collecting all the time");
-        return;
+    let periods = match &crate::env::env().periods {
+        None => return,
+        Some(Ok(p)) => &p.0,
+        Some(Err(e)) => {
+            diag!(Level::Error, "{}={e}; collecting all the time", rocprof_launch::names::COLLECTION_PERIODS);
+            return;
+        }
     };
-    let windows = windows(&periods);
+    let windows = windows(periods);
     let Some(&(first, _)) = windows.first() else { return };
     let origin = Instant::now();
     if first > 0 {
@@ -84,8 +71,9 @@ mod tests {
 
     #[test]
     fn triplets_run_their_cycles_back_to_back() {
-        let p = parse("1000:500:2, 0:300:0").unwrap();
-        assert_eq!(windows(&p), [(1000, 1500), (2500, 3000), (3000, 3300)]);
-        assert!(parse("1:2").is_none() && parse("a:b:c").is_none());
+        use rocprof_launch::{CollectionPeriods, Setting};
+        let p = CollectionPeriods::decode("1000:500:2, 0:300:0").unwrap();
+        assert_eq!(windows(&p.0), [(1000, 1500), (2500, 3000), (3000, 3300)]);
+        assert!(CollectionPeriods::decode("1:2").is_err() && CollectionPeriods::decode("a:b:c").is_err());
     }
 }

@@ -1,8 +1,8 @@
 //! Counter collection (`--pmc`) inside the profiled process.
 //!
 //! The CLI resolves counter names into aqlprofile events before the application starts and passes
-//! them in `ROCPROF_RS_PMC` (one `gpu|group|counter names|events` entry per GPU and counter group,
-//! separated by `;`; `ROCPROF_RS_PMC_INTERVAL` switches groups every N counted dispatches). At `OnLoad`
+//! them in the launch setting `CounterPlan` (the events of every GPU and counter group, and how many
+//! counted dispatches pass before groups switch). At `OnLoad`
 //! this module builds, per GPU and group, the `rocprof-packets` plan, and per GPU a pool of buffers in
 //! host-visible memory the GPU may access (a fine-grained pool of the CPU agent, access allowed to the
 //! GPU): each buffer has an output area and, per group, a command buffer holding the start, stop and
@@ -28,10 +28,12 @@
 //! status and no bytes: never a silent zero. Parsing and derived counters are the CLI's job.
 
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::OnceLock;
 
 use rocprof_hsa_sys::*;
+use rocprof_launch::{names, CounterGroup, KernelNames};
 use rocprof_model::capture::{PmcGroupRecord, PmcOutputHeader, PMC_OUTPUT_MAX_PAYLOAD};
-use rocprof_model::counters::{PmcEventSpec, PmcStatus};
+use rocprof_model::counters::PmcStatus;
 use rocprof_model::kernel_filter::{KernelFilter, KernelFilterSpec};
 use rocprof_packets::aql::aql_header;
 use rocprof_packets::{PmcEvent, PmcPlan};
@@ -43,61 +45,28 @@ use crate::sink::Sink;
 use crate::tables::Originals;
 use crate::{clock, diag};
 
-/// Environment variable with the counter groups.
-pub const ENV_PMC: &str = "ROCPROF_RS_PMC";
-/// Environment variable with the group switch interval (dispatches per agent).
-pub const ENV_INTERVAL: &str = "ROCPROF_RS_PMC_INTERVAL";
-/// Environment variable naming the kernel-name form filters match (`mangled`, `truncated`, else
-/// demangled).
-pub const ENV_NAMES: &str = "ROCPROF_RS_KERNEL_NAMES";
+/// No buffer / no slot; a slot's dispatch selected for counting that got no buffer; most buffers
+/// per agent (defined with the dispatch slots that hold them).
+pub use crate::state::{MAX_COUNTER_BUFFERS as MAX_BUFFERS, PMC_EXHAUSTED as EXHAUSTED, PMC_NONE as NONE};
 
-/// No buffer / no slot.
-pub const NONE: u32 = u32::MAX;
-/// A slot's dispatch was selected for counting but got no buffer.
-pub const EXHAUSTED: u32 = u32::MAX - 1;
+/// Counter collection, when the launch settings configure it (set once when the runtime is first
+/// seen).
+static PMC: OnceLock<PmcState> = OnceLock::new();
 
-/// Most buffers per agent.
-pub const MAX_BUFFERS: usize = 512;
+/// The counter collection of this process, if any (hot path: one atomic load).
+#[inline]
+pub fn state() -> Option<&'static PmcState> {
+    PMC.get()
+}
+
+/// Installs the counter collection (once; a second call is ignored).
+pub fn install(p: PmcState) {
+    let _ = PMC.set(p);
+}
 /// Memory budget of one agent's buffer pool.
 const POOL_BUDGET_BYTES: usize = 32 << 20;
 /// How long the recorder waits for a read packet that has not completed yet.
 const READ_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
-
-/// One `gpu|group|counters|events` entry of [`ENV_PMC`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GroupSpec {
-    /// GPU index.
-    pub gpu: u32,
-    /// Group number.
-    pub group: u32,
-    /// Counter names, space separated.
-    pub counters: String,
-    /// Events to program.
-    pub events: Vec<PmcEventSpec>,
-}
-
-/// Parses [`ENV_PMC`]; malformed entries are reported and skipped.
-pub fn parse_spec(text: &str) -> Vec<GroupSpec> {
-    let mut out = Vec::new();
-    for entry in text.split(';').map(str::trim).filter(|e| !e.is_empty()) {
-        let parts: Vec<&str> = entry.split('|').collect();
-        let parsed = (parts.len() == 4)
-            .then(|| {
-                Some(GroupSpec {
-                    gpu: parts[0].parse().ok()?,
-                    group: parts[1].parse().ok()?,
-                    counters: parts[2].to_string(),
-                    events: PmcEventSpec::parse_list(parts[3])?,
-                })
-            })
-            .flatten();
-        match parsed {
-            Some(g) => out.push(g),
-            None => diag!(Level::Error, "malformed {ENV_PMC} entry '{entry}'; ignored"),
-        }
-    }
-    out
-}
 
 /// One buffer of an agent's pool.
 pub struct Buffer {
@@ -136,17 +105,6 @@ pub struct AgentPmc {
     free: Mpmc,
 }
 
-/// How kernel names are formatted for the filter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NameForm {
-    /// Raw symbol names (`-M`).
-    Mangled,
-    /// Demangled, `.kd` removed (default).
-    Demangled,
-    /// Bare function names (`-T`).
-    Truncated,
-}
-
 /// Everything counter collection needs, built at `OnLoad`.
 pub struct PmcState {
     /// One entry per GPU with counters configured.
@@ -154,7 +112,7 @@ pub struct PmcState {
     filter: KernelFilter,
     /// The filter selects every kernel by name (no per-kernel lookup needed).
     all_kernels: bool,
-    name_form: NameForm,
+    name_form: KernelNames,
     /// By kernel id: 1 = a target of the filter (set when the kernel's symbol is recorded).
     selected: Box<[AtomicU8]>,
     /// By kernel id: dispatches of the kernel seen so far.
@@ -222,7 +180,7 @@ impl AgentPmc {
         o: &Originals,
         cpu: u64,
         gpu: &GpuGeometry,
-        groups: &[&GroupSpec],
+        groups: &[&CounterGroup],
         interval: u64,
         max_buffers: usize,
     ) -> Option<AgentPmc> {
@@ -240,17 +198,7 @@ impl AgentPmc {
         };
         let mut plans = Vec::new();
         for g in groups {
-            let events: Vec<PmcEvent> = g
-                .events
-                .iter()
-                .map(|e| PmcEvent {
-                    block_enum: e.block_enum,
-                    block_index: e.block_index,
-                    event_id: e.event_id,
-                    flags: e.flags,
-                })
-                .collect();
-            match PmcPlan::new(&agent, &events) {
+            match PmcPlan::new(&agent, &g.events) {
                 Ok(p) => plans.push(p),
                 Err(e) => return fail(format!("group {}: {e}", g.group)),
             }
@@ -345,9 +293,9 @@ impl AgentPmc {
 }
 
 impl PmcState {
-    /// Reads the configuration from the environment and builds every agent's buffers (cold path,
-    /// `OnLoad`); writes one `PmcGroup` record per agent and group. `None` when no counters are
-    /// configured. Each agent gets at most `max_buffers` buffers (`ROCPROF_RS_LIMITS`).
+    /// Builds every agent's buffers for the launch setting's counter plan (cold path, `OnLoad`);
+    /// writes one `PmcGroup` record per agent and group. `None` when no counters are configured.
+    /// Each agent gets at most `max_buffers` buffers (test limits).
     pub fn from_env(
         o: &Originals,
         sink: &Sink,
@@ -355,10 +303,13 @@ impl PmcState {
         cpu: u64,
         max_buffers: usize,
     ) -> Option<PmcState> {
-        let spec = std::env::var(ENV_PMC).ok().filter(|s| !s.trim().is_empty())?;
-        let groups = parse_spec(&spec);
-        let interval = std::env::var(ENV_INTERVAL).ok().and_then(|v| v.trim().parse().ok()).unwrap_or(1);
-        let filter_spec = match KernelFilterSpec::from_env(|k| std::env::var(k).ok()) {
+        let env = crate::env::env();
+        let (plan, malformed) = env.counters.as_ref()?;
+        for entry in malformed {
+            diag!(Level::Error, "malformed {} entry '{entry}'; ignored", names::PMC);
+        }
+        let (groups, interval) = (&plan.groups, plan.interval);
+        let filter_spec = match env.kernel_filter.clone() {
             Ok(f) => f,
             Err(e) => {
                 diag!(Level::Error, "{e}; counting every dispatch");
@@ -368,21 +319,17 @@ impl PmcState {
         let filter = filter_spec.compile().ok()?;
         let all_kernels =
             filter_spec.include.as_deref().is_none_or(|p| p.is_empty() || p == ".*") && filter_spec.exclude.is_none();
-        let name_form = match std::env::var(ENV_NAMES).as_deref() {
-            Ok("mangled") => NameForm::Mangled,
-            Ok("truncated") => NameForm::Truncated,
-            _ => NameForm::Demangled,
-        };
+        let name_form = env.kernel_names;
         let mut agents = Vec::new();
         for (index, gpu) in gpus.iter().enumerate() {
-            let mine: Vec<&GroupSpec> = groups.iter().filter(|g| g.gpu == index as u32).collect();
+            let mine: Vec<&CounterGroup> = groups.iter().filter(|g| g.gpu == index as u32).collect();
             if mine.is_empty() {
                 continue;
             }
             let Some(a) = AgentPmc::new(o, cpu, gpu, &mine, interval, max_buffers) else { continue };
             for (g, size) in mine.iter().zip(&a.output_sizes) {
-                let counters = sink.write_string(g.counters.as_bytes());
-                let events = sink.write_string(PmcEventSpec::list_to_text(&g.events).as_bytes());
+                let counters = sink.write_string(g.counters_text().as_bytes());
+                let events = sink.write_string(PmcEvent::list_to_text(&g.events).as_bytes());
                 sink.write(&PmcGroupRecord {
                     agent_handle: gpu.handle,
                     gpu_index: index as u32,
@@ -427,9 +374,9 @@ impl PmcState {
             let demangled = demangled.as_deref().unwrap_or(raw_name);
             let formatted = rocprof_model::format_kernel_name(demangled);
             let name = match self.name_form {
-                NameForm::Mangled => raw_name,
-                NameForm::Demangled => formatted,
-                NameForm::Truncated => rocprof_model::truncate_kernel_name(demangled),
+                KernelNames::Mangled => raw_name,
+                KernelNames::Demangled => formatted,
+                KernelNames::Truncated => rocprof_model::truncate_kernel_name(demangled),
             };
             self.filter.selects_kernel(name)
         };
@@ -478,7 +425,7 @@ impl PmcState {
         b.chain_prev.store(prev, Ordering::Release);
         let mut k = 0;
         if let Some(p) = agent.buffers.get(prev as usize) {
-            let barrier = crate::queue::completion_barrier(0, hsa_signal_t { handle: 0 }, p.signal);
+            let barrier = crate::aql::completion_barrier(0, hsa_signal_t { handle: 0 }, p.signal);
             // SAFETY: a barrier-AND packet is 64 bytes of plain C data (checked in hsa-sys).
             before[0] = unsafe { std::ptr::read((&barrier as *const hsa_barrier_and_packet_t).cast::<[u8; 64]>()) };
             k = 1;
@@ -587,19 +534,5 @@ impl PmcState {
         if done || !ran {
             agent.release(buffer);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn specs_parse_and_bad_entries_are_skipped() {
-        let g = parse_spec("0|0|GRBM_COUNT SQ_WAVES|3.0.2.0,6.0.4.0; 1|2|X|3.0.1.0 ;bad;0|0|Y|1.2");
-        assert_eq!(g.len(), 2);
-        assert_eq!(g[0].counters, "GRBM_COUNT SQ_WAVES");
-        assert_eq!(g[0].events.len(), 2);
-        assert_eq!((g[1].gpu, g[1].group), (1, 2));
     }
 }

@@ -45,6 +45,8 @@ use rocprof_model::capture::{
 };
 use rocprof_model::LossReason;
 
+pub use crate::aql::Sequence;
+use crate::aql::{completion_barrier, BARRIER_BIT, PACKET_TYPE_MASK};
 use crate::diag::Level;
 use crate::guard::ffi_guard;
 use crate::state::{self, Global};
@@ -92,7 +94,7 @@ pub unsafe fn create(
         state::is_active() && o.can_trace_kernels() && g.is_some_and(|g| g.trace_kernels && g.is_gpu(agent.handle));
     if !traced {
         if let Some(g) = g {
-            crate::load::note_untraced_fork_child(g);
+            crate::state::note_untraced_fork_child(g);
         }
         return untraced();
     }
@@ -273,7 +275,7 @@ fn settle_queue(g: &Global, o: &Originals, queue_index: usize) {
         }
         forget_app_signal(g, slot);
         let a = slot.pmc_agent.swap(crate::pmc::NONE, Ordering::AcqRel);
-        if let (Some(p), true) = (g.pmc.get(), a != crate::pmc::NONE) {
+        if let (Some(p), true) = (crate::pmc::state(), a != crate::pmc::NONE) {
             let buffer = slot.pmc_buffer.load(Ordering::Relaxed);
             p.abandon(o, g.sink, a as usize, buffer, slot.dispatch_id.load(Ordering::Relaxed));
         }
@@ -291,25 +293,6 @@ fn forget_app_signal(g: &Global, slot: &state::Slot) {
     let pos = slot.map_pos.swap(crate::kernel_map::NO_POS, Ordering::AcqRel);
     if pos != crate::kernel_map::NO_POS {
         g.app_signals.remove_at(pos, slot.app_signal.load(Ordering::Relaxed));
-    }
-}
-
-const PACKET_TYPE_MASK: u16 = 0xFF;
-const BARRIER_BIT: u16 = 1 << HSA_PACKET_HEADER_BARRIER;
-const FENCE_BITS: u16 = 0b1111 << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE;
-
-/// The barrier-AND packet that carries the application's completion signal: barrier bit set,
-/// the application's fence scopes, waiting for our profiling signal `gate` (0: no dependency).
-pub fn completion_barrier(app_header: u16, app_signal: hsa_signal_t, gate: hsa_signal_t) -> hsa_barrier_and_packet_t {
-    let mut dep_signal = [hsa_signal_t { handle: 0 }; 5];
-    dep_signal[0] = gate;
-    hsa_barrier_and_packet_t {
-        header: HSA_PACKET_TYPE_BARRIER_AND as u16 | BARRIER_BIT | (app_header & FENCE_BITS),
-        reserved0: 0,
-        reserved1: 0,
-        dep_signal,
-        reserved2: 0,
-        completion_signal: app_signal,
     }
 }
 
@@ -502,7 +485,7 @@ unsafe fn on_packet(
                 signal,
                 HSA_SIGNAL_CONDITION_LT,
                 start_value,
-                Some(crate::exports::completion_handler),
+                Some(completion_handler),
                 slot_index as usize as *mut c_void,
             )
         } else {
@@ -537,7 +520,7 @@ unsafe fn on_packet(
     // `--att-serialize-all` chains every dispatch of the agent across queues (see `att::serialized`);
     // not on an agent that collects counters, whose own chain orders the counted dispatches (two
     // chains taken in different orders could wait on each other).
-    let chain = crate::att::serialize_all() && g.pmc.get().and_then(|p| p.agent_index(agent)).is_none();
+    let chain = crate::att::serialize_all() && crate::pmc::state().and_then(|p| p.agent_index(agent)).is_none();
     // Counter collection: when the agent has counters configured and the filter selects this dispatch,
     // the kernel is wrapped in the PMC start/stop/read packets (see `pmc`).
     slot.pmc_agent.store(crate::pmc::NONE, Ordering::Relaxed);
@@ -588,22 +571,6 @@ unsafe fn on_packet(
     unsafe { writer(seq.packets.as_ptr().cast(), seq.count as u64) };
 }
 
-/// The packets one application dispatch becomes, 64-byte aligned like a queue slot: at most a
-/// serialising barrier, the PMC start, the kernel, the PMC stop and read, and the barrier that
-/// completes the application's signal.
-#[repr(C, align(64))]
-pub struct Sequence {
-    /// The packets.
-    pub packets: [[u8; 64]; 6],
-    /// How many are used.
-    pub count: usize,
-    /// Index of the kernel packet.
-    pub kernel_at: usize,
-    /// Index of the first packet after the profiling of the kernel (the application's completion
-    /// barrier, or `count`): a thread trace's stop goes there.
-    pub body_end: usize,
-}
-
 /// [`Sequence`] of a dispatch: the rewritten packets `out`, wrapped in counter collection when
 /// the agent has counters configured and the filter selects the dispatch (records the buffer in
 /// `slot`; a selected dispatch without a free buffer is counted as lost and runs uncounted).
@@ -621,7 +588,7 @@ fn counted_sequence(
     };
     let mut seq = Sequence { packets: [[0u8; 64]; 6], count: 0, kernel_at: 0, body_end: 1 };
     let mut n = 0;
-    if let Some((p, a)) = g.pmc.get().and_then(|p| Some((p, p.agent_index(agent)?))) {
+    if let Some((p, a)) = crate::pmc::state().and_then(|p| Some((p, p.agent_index(agent)?))) {
         if p.selects(kernel_id) {
             let mut before = [[0u8; 64]; 2];
             let mut after = [[0u8; 64]; 2];
@@ -724,7 +691,7 @@ fn hand_back(g: &Global, o: &Originals, slot_index: u32, slot: &state::Slot) {
 fn close_lost(g: &Global, o: &Originals, slot: &state::Slot) {
     let dispatch_id = slot.dispatch_id.load(Ordering::Relaxed);
     let a = slot.pmc_agent.swap(crate::pmc::NONE, Ordering::AcqRel);
-    if let (Some(p), true) = (g.pmc.get(), a != crate::pmc::NONE) {
+    if let (Some(p), true) = (crate::pmc::state(), a != crate::pmc::NONE) {
         p.finish(o, g.sink, a as usize, slot.pmc_buffer.load(Ordering::Relaxed), dispatch_id);
     }
     g.sink.write(&DispatchEndRecord { dispatch_id, start_ns: 0, end_ns: 0, status: DISPATCH_LOST });
@@ -735,7 +702,7 @@ fn close_lost(g: &Global, o: &Originals, slot: &state::Slot) {
 /// slot's `SLOT_RECORDING` state).
 fn record_end(g: &Global, o: &Originals, slot: &state::Slot) {
     let pmc_agent = slot.pmc_agent.swap(crate::pmc::NONE, Ordering::AcqRel);
-    if let (Some(p), true) = (g.pmc.get(), pmc_agent != crate::pmc::NONE) {
+    if let (Some(p), true) = (crate::pmc::state(), pmc_agent != crate::pmc::NONE) {
         let buffer = slot.pmc_buffer.load(Ordering::Relaxed);
         p.finish(o, g.sink, pmc_agent as usize, buffer, slot.dispatch_id.load(Ordering::Relaxed));
     }
@@ -869,7 +836,7 @@ pub fn poll_completions() -> usize {
         let ours = hsa_signal_t { handle: slot.signal.load(Ordering::Acquire) };
         // SAFETY: our own live signal, read through the runtime's original function.
         let value = unsafe { load(ours) };
-        if value >= slot.start_value.load(Ordering::Relaxed) as i64 || !counters_read(g, o, slot) {
+        if value >= slot.start_value.load(Ordering::Relaxed) as i64 || !counters_read(o, slot) {
             slot.state.store(state::SLOT_PENDING, Ordering::Release);
             continue;
         }
@@ -880,9 +847,9 @@ pub fn poll_completions() -> usize {
 }
 
 /// Whether a counted dispatch's counters have been read (true when it is not counted).
-fn counters_read(g: &Global, o: &Originals, slot: &state::Slot) -> bool {
+fn counters_read(o: &Originals, slot: &state::Slot) -> bool {
     let a = slot.pmc_agent.load(Ordering::Acquire);
-    match g.pmc.get() {
+    match crate::pmc::state() {
         Some(p) if a != crate::pmc::NONE => p.read_done(o, a as usize, slot.pmc_buffer.load(Ordering::Relaxed)),
         _ => true,
     }
@@ -937,6 +904,19 @@ pub fn drain(timeout: std::time::Duration) -> bool {
         std::thread::sleep(std::time::Duration::from_micros(200));
     }
     true
+}
+
+/// One-shot async handler on a profiling signal; `arg` is the slot index.
+///
+/// # Safety
+/// Called by the runtime's async-handler thread with the argument we registered.
+pub unsafe extern "C" fn completion_handler(_value: hsa_signal_value_t, arg: *mut c_void) -> bool {
+    let slot = arg as usize as u32;
+    let fallback = || {
+        open_gate(slot);
+        false
+    };
+    ffi_guard("completion handler", fallback, || on_complete(slot))
 }
 
 #[cfg(test)]

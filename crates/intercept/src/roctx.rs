@@ -41,14 +41,14 @@ static SELECTED_REGIONS: AtomicBool = AtomicBool::new(false);
 /// Process range ids handed out when no ROCTx library answers `roctxRangeStartA`.
 static OWN_RANGE_IDS: AtomicU64 = AtomicU64::new(1);
 
-/// Reads the ROCTx settings from a `ROCPROF_RS_TRACE` value (cold path): `marker`,
-/// `kernel_rename`, `selected_regions` (which also starts collection paused).
-pub fn configure(trace: &str) {
-    let on = |w: &str| trace.split(',').any(|d| d.trim() == w);
-    MARKERS.store(on("marker"), Ordering::Release);
-    KERNEL_RENAME.store(on("kernel_rename"), Ordering::Release);
-    SELECTED_REGIONS.store(on("selected_regions"), Ordering::Release);
-    if on("selected_regions") {
+/// Sets the ROCTx settings from the traced domains (cold path): `marker`, `kernel_rename`,
+/// `selected_regions` (which also starts collection paused).
+pub fn configure(trace: rocprof_launch::Trace) {
+    use rocprof_launch::TraceWord as W;
+    MARKERS.store(trace.has(W::Marker), Ordering::Release);
+    KERNEL_RENAME.store(trace.has(W::KernelRename), Ordering::Release);
+    SELECTED_REGIONS.store(trace.has(W::SelectedRegions), Ordering::Release);
+    if trace.has(W::SelectedRegions) {
         state::set_collecting(false);
     }
 }

@@ -53,6 +53,33 @@ pub fn disable() {
     LIFECYCLE.store(Lifecycle::Disabled as u8, Ordering::Release);
 }
 
+/// Set in a forked child once its untraced GPU work has been counted.
+static FORK_CHILD_COUNTED: AtomicBool = AtomicBool::new(false);
+
+/// In a forked child: profiling off, the untraced-work count not yet taken (async-signal-safe: two
+/// atomic stores).
+pub fn enter_fork_child() {
+    disable();
+    FORK_CHILD_COUNTED.store(false, Ordering::Relaxed);
+}
+
+/// A forked child (profiling off, the capture is the parent's) starts GPU work of its own (it
+/// creates a queue): that work is in no output, so count the child once as
+/// [`LossReason::ForkedChildUntraced`](rocprof_model::LossReason) in the capture header, which
+/// the child shares with the parent. Only the header counter is touched, never a chunk. A
+/// child that exec's gets its own capture instead and is never counted here.
+pub fn note_untraced_fork_child(g: &Global) {
+    if g.sink.is_owner() || FORK_CHILD_COUNTED.swap(true, Ordering::Relaxed) {
+        return;
+    }
+    g.sink.count_loss(rocprof_model::LossReason::ForkedChildUntraced);
+    crate::diag!(
+        crate::diag::Level::Warning,
+        "process {} was forked from a profiled process and creates a GPU queue: its GPU work is not traced (exec a program to trace it)",
+        std::process::id()
+    );
+}
+
 /// `Idle` -> `Active` (never leaves `Disabled`).
 pub fn activate() {
     let _ =
@@ -122,10 +149,10 @@ pub struct Slot {
     /// The entry of `app_signal` in [`Global::app_signals`] ([`NO_POS`]: none), removed when the
     /// completion is recorded.
     pub map_pos: AtomicU32,
-    /// Counter collection of the dispatch: index into `pmc.agents` ([`crate::pmc::NONE`] when not
+    /// Counter collection of the dispatch: index into `pmc.agents` ([`PMC_NONE`] when not
     /// counted).
     pub pmc_agent: AtomicU32,
-    /// Its counter buffer (or [`crate::pmc::EXHAUSTED`]).
+    /// Its counter buffer (or [`PMC_EXHAUSTED`]).
     pub pmc_buffer: AtomicU32,
 }
 
@@ -165,8 +192,8 @@ impl SignalPool {
                 app_signal: AtomicU64::new(0),
                 state: AtomicU8::new(SLOT_DONE),
                 map_pos: AtomicU32::new(NO_POS),
-                pmc_agent: AtomicU32::new(crate::pmc::NONE),
-                pmc_buffer: AtomicU32::new(crate::pmc::NONE),
+                pmc_agent: AtomicU32::new(PMC_NONE),
+                pmc_buffer: AtomicU32::new(PMC_NONE),
             })
             .collect();
         Self {
@@ -324,8 +351,6 @@ pub struct Global {
     pub next_kernel: AtomicU64,
     /// Dispatches submitted whose completion has not been recorded yet.
     pub in_flight: Padded<AtomicU64>,
-    /// Counter collection, when `ROCPROF_RS_PMC` configures it (set when the runtime is first seen).
-    pub pmc: OnceLock<crate::pmc::PmcState>,
     /// Most counter buffers per GPU ([`Limits::counter_buffers`]).
     pub counter_buffers: usize,
 }
@@ -382,6 +407,12 @@ pub const MAX_SLOTS: usize = 16 * 1024;
 pub const MAX_QUEUES: usize = 1024;
 /// The queue address of a table entry whose queue is being destroyed (never a queue's address).
 pub const QUEUE_DESTROYING: usize = 1;
+/// A slot with no counter agent or buffer.
+pub const PMC_NONE: u32 = u32::MAX;
+/// A slot's dispatch was selected for counting but got no buffer.
+pub const PMC_EXHAUSTED: u32 = u32::MAX - 1;
+/// Most counter buffers per agent.
+pub const MAX_COUNTER_BUFFERS: usize = 512;
 /// Most code objects remembered for unload records.
 pub const MAX_CODE_OBJECTS: usize = 4096;
 /// Most kernel symbols resolvable.
@@ -404,7 +435,7 @@ pub struct Limits {
     pub code_objects: usize,
     /// Capture chunks ([`crate::sink::MAX_CHUNKS`], 256 KiB each: the capture's size limit).
     pub capture_chunks: u64,
-    /// Counter buffers per GPU (`--pmc`; at most [`crate::pmc::MAX_BUFFERS`], fewer when the
+    /// Counter buffers per GPU (`--pmc`; at most [`MAX_COUNTER_BUFFERS`], fewer when the
     /// buffers are large). At least 2: a counted dispatch's buffer stays held until the next
     /// counted dispatch has passed its serialising barrier, so a pool of one counts one dispatch.
     pub counter_buffers: usize,
@@ -419,7 +450,7 @@ impl Limits {
         queues: MAX_QUEUES,
         code_objects: MAX_CODE_OBJECTS,
         capture_chunks: crate::sink::MAX_CHUNKS,
-        counter_buffers: crate::pmc::MAX_BUFFERS,
+        counter_buffers: MAX_COUNTER_BUFFERS,
     };
 
     /// Parses `name=N,...` (names as the fields). Values above the default are capped; unknown
@@ -493,7 +524,6 @@ impl Global {
             next_code_object: AtomicU64::new(1),
             next_kernel: AtomicU64::new(1),
             in_flight: Padded(AtomicU64::new(0)),
-            pmc: OnceLock::new(),
             counter_buffers: limits.counter_buffers,
         }
     }
@@ -602,7 +632,7 @@ mod tests {
         );
         assert_eq!(Limits::parse("kernels=99999999").unwrap().kernels, MAX_KERNELS, "never raised");
         assert_eq!(Limits::parse("").unwrap(), Limits::DEFAULT);
-        assert_eq!(Limits::parse("counter_buffers=100000").unwrap().counter_buffers, crate::pmc::MAX_BUFFERS);
+        assert_eq!(Limits::parse("counter_buffers=100000").unwrap().counter_buffers, MAX_COUNTER_BUFFERS);
         for bad in ["kernels", "kernels=x", "kernels=0", "tables=3", "counter_buffers=1"] {
             assert!(Limits::parse(bad).is_err(), "{bad}");
         }

@@ -31,7 +31,7 @@ pub fn init(host_records: bool) {
 
 #[cfg(target_arch = "x86_64")]
 fn tsc_is_reliable() -> bool {
-    if std::env::var_os("ROCPROF_RS_NO_TSC").is_some() {
+    if crate::env::env().no_tsc {
         return false;
     }
     // Invariant TSC: CPUID 0x8000_0007, EDX bit 8.

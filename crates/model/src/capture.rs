@@ -735,7 +735,7 @@ fixed_record!(
         group: u32,
         /// String id: the requested counter names, separated by spaces.
         counters: u32,
-        /// String id: the programmed events (`PmcEventSpec::list_to_text`).
+        /// String id: the programmed events (`PmcEvent::list_to_text`).
         events: u32,
         /// Output buffer bytes per dispatch.
         output_size: u32,

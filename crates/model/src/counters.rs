@@ -19,47 +19,8 @@ use crate::records::{AgentId, DispatchId, KernelDispatch, StringId};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct CounterId(pub u32);
 
-/// One aqlprofile event as programmed (`aqlprofile_pmc_event_t`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct PmcEventSpec {
-    /// Block enum (`aqlprofile_block_name_t`).
-    pub block_enum: u32,
-    /// Block instance.
-    pub block_index: u32,
-    /// Event id.
-    pub event_id: u32,
-    /// SQ accumulation flags.
-    pub flags: u32,
-}
-
-impl PmcEventSpec {
-    /// The text form used in the environment and the capture: `block.index.event.flags`.
-    pub fn to_text(self) -> String {
-        format!("{}.{}.{}.{}", self.block_enum, self.block_index, self.event_id, self.flags)
-    }
-
-    /// Parses [`PmcEventSpec::to_text`]'s form.
-    pub fn parse(text: &str) -> Option<PmcEventSpec> {
-        let mut it = text.split('.').map(|p| p.parse::<u32>().ok());
-        let e = PmcEventSpec {
-            block_enum: it.next()??,
-            block_index: it.next()??,
-            event_id: it.next()??,
-            flags: it.next()??,
-        };
-        it.next().is_none().then_some(e)
-    }
-
-    /// A comma-separated list of [`PmcEventSpec::to_text`] forms.
-    pub fn list_to_text(events: &[PmcEventSpec]) -> String {
-        events.iter().map(|e| e.to_text()).collect::<Vec<_>>().join(",")
-    }
-
-    /// Parses [`PmcEventSpec::list_to_text`]'s form; `None` if any item is malformed.
-    pub fn parse_list(text: &str) -> Option<Vec<PmcEventSpec>> {
-        text.split(',').filter(|s| !s.is_empty()).map(PmcEventSpec::parse).collect()
-    }
-}
+/// One aqlprofile event as programmed (the launch contract's type, also `rocprof-packets`').
+pub use rocprof_launch::PmcEvent;
 
 /// One counter group of one agent, as the interception library programmed it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -73,7 +34,7 @@ pub struct PmcGroup {
     /// The counters requested in this group, in request order.
     pub counters: Vec<String>,
     /// The aqlprofile events programmed for them, in programming order.
-    pub events: Vec<PmcEventSpec>,
+    pub events: Vec<PmcEvent>,
     /// Output buffer bytes per dispatch.
     pub output_size: u32,
 }
@@ -185,16 +146,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn event_specs_round_trip_through_text() {
-        let e = [
-            PmcEventSpec { block_enum: 3, block_index: 0, event_id: 2, flags: 0 },
-            PmcEventSpec { block_enum: 6, block_index: 1, event_id: 4, flags: 1 },
-        ];
-        let text = PmcEventSpec::list_to_text(&e);
-        assert_eq!(text, "3.0.2.0,6.1.4.1");
-        assert_eq!(PmcEventSpec::parse_list(&text).unwrap(), e);
-        assert_eq!(PmcEventSpec::parse_list("3.0.2"), None);
-        assert_eq!(PmcEventSpec::parse_list("3.0.2.0.1"), None);
+    fn unknown_status_numbers_are_invalid() {
         assert_eq!(PmcStatus::from_u32(2), PmcStatus::NotRead);
         assert_eq!(PmcStatus::from_u32(77), PmcStatus::Invalid);
     }

@@ -7,6 +7,10 @@
 //!
 //! Names ([`LossReason::as_str`]) are stable: scripts and CI jobs match on them.
 
+/// What the interception library does when a record finds no free capture chunk: a setting of the
+/// launch contract.
+pub use rocprof_launch::BufferPolicy;
+
 use std::fmt;
 
 /// Why something was lost or degraded. The first [`LossReason::IN_PROCESS`] reasons are counted
@@ -375,43 +379,5 @@ mod tests {
         });
         assert_eq!((c.stall_ns, c.stalls, c.stall_max_ns, c.stall_thread_max_ns), (4_000_000, 5, 2_000_000, 2_500_000));
         assert!(c.stall_line().unwrap().starts_with("the application waited 4.0 ms for capture space in 5 waits (worst thread 2.5 ms in all, longest wait 2.0 ms)"));
-    }
-}
-
-/// What the interception library does when a record finds no free capture chunk (the writer that
-/// extends the capture is behind). Chosen with `--buffer-policy`, passed to the library as
-/// [`BufferPolicy::ENV`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum BufferPolicy {
-    /// The recording thread waits for the writer (a short spin, then a futex wait): nothing is
-    /// dropped, and the waits are reported (`stall_*` in the run's health). The default, as in
-    /// rocprofiler-sdk.
-    #[default]
-    Lossless,
-    /// The record is dropped and counted ([`LossReason::WriterBehind`]): the application's
-    /// slowdown stays bounded.
-    Drop,
-}
-
-impl BufferPolicy {
-    /// Environment variable the CLI sets for the interception library.
-    pub const ENV: &'static str = "ROCPROF_RS_BUFFER_POLICY";
-    /// Every policy.
-    pub const ALL: [BufferPolicy; 2] = [Self::Lossless, Self::Drop];
-
-    /// The policy's name on the command line and in [`Self::ENV`].
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Lossless => "lossless",
-            Self::Drop => "drop",
-        }
-    }
-
-    /// Parses a name of [`Self::as_str`].
-    pub fn parse(s: &str) -> Result<Self, String> {
-        let s = s.trim();
-        Self::ALL.into_iter().find(|p| p.as_str() == s).ok_or_else(|| {
-            format!("unknown buffer policy `{s}` (expected {})", Self::ALL.map(|p| p.as_str()).join(" or "))
-        })
     }
 }

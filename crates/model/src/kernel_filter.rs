@@ -18,11 +18,11 @@
 use regex::Regex;
 
 /// Environment variable carrying the include regex to the interception library.
-pub const ENV_INCLUDE: &str = "ROCPROF_RS_KERNEL_INCLUDE_REGEX";
+pub const ENV_INCLUDE: &str = rocprof_launch::names::KERNEL_INCLUDE_REGEX;
 /// Environment variable carrying the exclude regex.
-pub const ENV_EXCLUDE: &str = "ROCPROF_RS_KERNEL_EXCLUDE_REGEX";
+pub const ENV_EXCLUDE: &str = rocprof_launch::names::KERNEL_EXCLUDE_REGEX;
 /// Environment variable carrying the iteration ranges, normalised as `A-B,C-D`.
-pub const ENV_RANGE: &str = "ROCPROF_RS_KERNEL_ITERATION_RANGE";
+pub const ENV_RANGE: &str = rocprof_launch::names::KERNEL_ITERATION_RANGE;
 
 /// Why a kernel filter was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -32,18 +32,9 @@ pub const SPI_SPECIAL_EVENT: u32 = 0x100_0000;
 /// GRBM counter"; quirk 3 of the reference).
 const OUTPUT_SPARE_BYTES: u64 = 8;
 
-/// One requested counter event, as passed to aqlprofile's v2 API.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct PmcEvent {
-    /// Block enum (`aqlprofile_block_name_t`).
-    pub block_enum: u32,
-    /// Block instance.
-    pub block_index: u32,
-    /// Hardware event id.
-    pub event_id: u32,
-    /// Raw event flags (SQ accumulation: 1 LO_RES, 2 HI_RES).
-    pub flags: u32,
-}
+/// One requested counter event, as passed to aqlprofile's v2 API (the launch contract's type:
+/// the CLI plans it, the library programs it, the capture records it).
+pub use rocprof_launch::PmcEvent;
 
 /// An event after aqlprofile's ordering: request order, or sorted with
 /// internal unflagged copies inserted when any event carries flags.

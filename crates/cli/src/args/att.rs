@@ -283,10 +283,10 @@ mod tests {
         assert_eq!(gfx908.1, [(4, 3), (26, 0xF)]);
         let targets: Vec<&str> = o.perf_events.iter().map(|(g, _)| g.as_str()).collect();
         assert_eq!(targets, ["gfx908", "gfx90a", "gfx942", "gfx950"]);
-        let env = o.to_env();
+        let env = o.settings().to_env();
         let get = |k: &str| env.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone()).unwrap();
-        assert_eq!(get("ROCPROF_RS_ATT_PERF_CTRL"), "4");
-        assert!(get("ROCPROF_RS_ATT_PERF_EVENTS").starts_with("gfx908=4:3,26:f;gfx90a="));
+        assert_eq!(get(rocprof_launch::names::ATT_PERF_CTRL), "4");
+        assert!(get(rocprof_launch::names::ATT_PERF_EVENTS).starts_with("gfx908=4:3,26:f;gfx90a="));
         // SQ_VALU_MFMA_BUSY_CYCLES (in --att-activity's set) is not a gfx908 counter: gfx908 is left out.
         let o = opts(&["--att", "--att-activity", "1"]).unwrap().unwrap();
         assert!(o.perf_events.iter().all(|(g, ev)| g != "gfx908" && ev.len() == 8));

@@ -182,12 +182,12 @@ mod tests {
         };
         let run = |v: Vec<String>| parse(&v.iter().map(String::as_str).collect::<Vec<_>>());
         let c = run(with("gfx942", "host_trap", "time", "1000000")).unwrap();
-        assert_eq!(c.pc_sampling.unwrap().env_value(), "host_trap,time,1000000");
+        assert_eq!(rocprof_launch::Setting::encode(&c.pc_sampling.unwrap().settings()), "host_trap,time,1000000");
         assert!(run(with("gfx90a", "HOST_TRAP", "Time", "1")).is_ok(), "rocprofv3 lower-cases the choices");
         let e = run(with("gfx90a", "stochastic", "cycles", "1024")).unwrap_err().to_string();
         assert!(e.contains("gfx90a does not support method stochastic with unit cycles"), "{e}");
         let c = run(with("gfx942", "stochastic", "cycles", "1024")).unwrap();
-        assert_eq!(c.pc_sampling.unwrap().env_value(), "stochastic,cycles,1024");
+        assert_eq!(rocprof_launch::Setting::encode(&c.pc_sampling.unwrap().settings()), "stochastic,cycles,1024");
         let e = run(with("gfx942", "stochastic", "cycles", "1000")).unwrap_err().to_string();
         assert!(
             e.contains(

@@ -246,6 +246,9 @@ mod tests {
     #[test]
     fn domains_reach_the_interception_library_as_one_list() {
         let t = resolve(&["--hsa-trace", "--memory-copy-trace", "--kernel-rename", "--kernel-trace"]);
-        assert_eq!(t.env_value(), "kernel,hsa_core,hsa_amd,hsa_image,hsa_finalizer,memory_copy,kernel_rename");
+        assert_eq!(
+            rocprof_launch::Setting::encode(&t.to_trace()),
+            "kernel,hsa_core,hsa_amd,hsa_image,hsa_finalizer,memory_copy,kernel_rename"
+        );
     }
 }

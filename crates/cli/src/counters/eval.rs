@@ -18,7 +18,7 @@ use rocprof_model::counters::{
 use rocprof_model::{
     AgentId, AgentType, DispatchId, KernelDispatch, KernelId, Record, RecordSource, SourceError, StringId, StringTable,
 };
-use rocprof_packets::{PmcEvent, PmcPlan};
+use rocprof_packets::PmcPlan;
 
 /// How one group of one agent is read back.
 struct Group {
@@ -144,18 +144,8 @@ impl<'a> CounterEval<'a> {
             return;
         };
         let events: Vec<HwEvent> = plan.passes.iter().flat_map(|p| p.events.clone()).collect();
-        let pmc: Vec<PmcEvent> = g
-            .events
-            .iter()
-            .map(|e| PmcEvent {
-                block_enum: e.block_enum,
-                block_index: e.block_index,
-                event_id: e.event_id,
-                flags: e.flags,
-            })
-            .collect();
         let Ok(pa) = rocprof_counters::packets_agent(&agent) else { return };
-        let Ok(pmc_plan) = PmcPlan::new(&pa, &pmc) else { return };
+        let Ok(pmc_plan) = PmcPlan::new(&pa, &g.events) else { return };
         let mut names = g.counters.clone();
         if let Some(extra) = self.merged.and_then(|m| m.names.get(&g.agent.0)) {
             names.extend(extra.iter().cloned());

@@ -15,7 +15,7 @@ use std::ffi::OsString;
 
 use anyhow::{anyhow, bail, Context as _, Result};
 use rocprof_counters::{Agent, Database, Error as CounterError, Plan};
-use rocprof_model::counters::PmcEventSpec;
+use rocprof_launch::{CounterGroup, CounterPlan};
 
 use crate::config::{Config, PmcRequest};
 
@@ -246,9 +246,9 @@ impl CounterSetup {
         out
     }
 
-    /// The environment that makes the interception library collect pass `pass` (0-based).
-    pub(crate) fn env(&self, pass: usize) -> Vec<(String, OsString)> {
-        let mut entries = Vec::new();
+    /// The counter plan that makes the interception library collect pass `pass` (0-based).
+    pub(crate) fn launch_plan(&self, pass: usize) -> CounterPlan {
+        let mut groups = Vec::new();
         for g in &self.gpus {
             let passes: Vec<(u32, &rocprof_counters::Pass)> = if self.multiplexed {
                 g.plans.iter().enumerate().filter_map(|(i, p)| p.passes.first().map(|x| (i as u32, x))).collect()
@@ -256,27 +256,20 @@ impl CounterSetup {
                 g.plans[0].passes.get(pass).map(|p| vec![(0, p)]).unwrap_or_default()
             };
             for (group, p) in passes {
-                let events: Vec<PmcEventSpec> = rocprof_counters::pass_events(&p.events)
-                    .into_iter()
-                    .map(|e| PmcEventSpec {
-                        block_enum: e.block_enum,
-                        block_index: e.block_index,
-                        event_id: e.event_id,
-                        flags: e.flags,
-                    })
-                    .collect();
-                entries.push(format!(
-                    "{}|{group}|{}|{}",
-                    g.gpu_index,
-                    p.counters.join(" "),
-                    PmcEventSpec::list_to_text(&events)
-                ));
+                groups.push(CounterGroup {
+                    gpu: g.gpu_index,
+                    group,
+                    counters: p.counters.clone(),
+                    events: rocprof_counters::pass_events(&p.events),
+                });
             }
         }
-        vec![
-            ("ROCPROF_RS_PMC".to_string(), OsString::from(entries.join(";"))),
-            ("ROCPROF_RS_PMC_INTERVAL".to_string(), OsString::from(self.interval.to_string())),
-        ]
+        CounterPlan { groups, interval: self.interval }
+    }
+
+    /// The environment that makes the interception library collect pass `pass` (0-based).
+    pub(crate) fn env(&self, pass: usize) -> Vec<(String, OsString)> {
+        self.launch_plan(pass).to_env().into_iter().map(|(n, v)| (n.to_string(), OsString::from(v))).collect()
     }
 }
 
@@ -374,9 +367,9 @@ mod tests {
                     SQ_INSTS_SENDMSG SQ_IFETCH SQ_INSTS_MFMA SQ_LEVEL_WAVES";
         let s = plan(&request(many), &agents).unwrap();
         assert_eq!(s.passes, 3);
-        let env = s.env(1);
-        let spec = env[0].1.to_string_lossy().into_owned();
-        assert!(spec.starts_with("0|0|"), "{spec}");
+        let p = s.launch_plan(1);
+        assert_eq!((p.groups[0].gpu, p.groups[0].group), (0, 0));
+        assert!(!p.groups[0].events.is_empty());
         let mut req = request(many);
         req.no_replay = true;
         let e = plan(&req, &agents).unwrap_err().to_string();

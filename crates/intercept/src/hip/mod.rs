@@ -70,11 +70,11 @@ pub fn mechanism() -> Mechanism {
     }
 }
 
-/// Reads the traced HIP domains from a `ROCPROF_RS_TRACE` value (cold path).
-pub fn configure(trace: &str) {
-    let on = |w: &str| trace.split(',').any(|d| d.trim() == w);
-    RUNTIME.store(on("hip_runtime"), Ordering::Release);
-    COMPILER.store(on("hip_compiler"), Ordering::Release);
+/// Sets the traced HIP domains (cold path).
+pub fn configure(trace: rocprof_launch::Trace) {
+    use rocprof_launch::TraceWord as W;
+    RUNTIME.store(trace.has(W::HipRuntime), Ordering::Release);
+    COMPILER.store(trace.has(W::HipCompiler), Ordering::Release);
 }
 
 /// True when some HIP domain is traced.

@@ -295,7 +295,7 @@ mod tests {
     /// binary: it installs the process-wide state, which the other tests must not see.
     #[test]
     fn calls_nested_too_deep_are_counted_as_their_own_reason() {
-        const CHILD: &str = "ROCPROF_RS_TEST_HIP_NESTING_CHILD";
+        const CHILD: &str = rocprof_launch::names::TEST_HIP_NESTING_CHILD;
         if std::env::var_os(CHILD).is_none() {
             let exe = std::env::current_exe().unwrap();
             let name = "hip::v5::tests::calls_nested_too_deep_are_counted_as_their_own_reason";

@@ -332,7 +332,7 @@ mod tests {
     /// checks that it passed there; returns false in the child, which then runs the body. For
     /// tests that install the process-wide state, which the other tests must not see.
     fn in_child(name: &str) -> bool {
-        const CHILD: &str = "ROCPROF_RS_TEST_HIP6_CHILD";
+        const CHILD: &str = rocprof_launch::names::TEST_HIP6_CHILD;
         if std::env::var_os(CHILD).is_some() {
             return false;
         }

@@ -375,10 +375,15 @@ pub struct Domains {
 }
 
 impl Domains {
-    /// From the comma-separated `ROCPROF_RS_TRACE` list.
-    pub fn from_trace_list(list: &str) -> Self {
-        let has = |w: &str| list.split(',').any(|d| d.trim() == w);
-        Self { core: has("hsa_core"), amd: has("hsa_amd"), image: has("hsa_image"), finalizer: has("hsa_finalizer") }
+    /// From the traced domains.
+    pub fn from_trace(t: rocprof_launch::Trace) -> Self {
+        use rocprof_launch::TraceWord as W;
+        Self {
+            core: t.has(W::HsaCore),
+            amd: t.has(W::HsaAmd),
+            image: t.has(W::HsaImage),
+            finalizer: t.has(W::HsaFinalizer),
+        }
     }
 
     /// True when any HSA domain is traced.

@@ -98,8 +98,12 @@ fn hip_and_roctx_tables_are_wrapped_by_their_sizes_and_record_every_call() {
     let sink: &'static Sink = Box::leak(Box::new(Sink::create(&path, &HeaderInfo::default()).unwrap()));
     state::init_global(Global::new(sink, false, &[]));
     state::enable_for_tests();
-    hip::configure("kernel,hip_runtime,hip_compiler,marker,selected_regions,kernel_rename");
-    roctx::configure("kernel,hip_runtime,hip_compiler,marker,selected_regions,kernel_rename");
+    let trace = <rocprof_launch::Trace as rocprof_launch::Setting>::decode(
+        "kernel,hip_runtime,hip_compiler,marker,selected_regions,kernel_rename",
+    )
+    .unwrap();
+    hip::configure(trace);
+    roctx::configure(trace);
     assert!(!state::collecting(), "--selected-regions starts paused");
 
     // A HIP runtime table that ends right after hipMalloc: later members do not exist.

@@ -777,8 +777,7 @@ impl<R: ReadAt> CaptureReader<R> {
 
         for g in &defs.pmc_groups {
             let counters = strings.resolve(string(g.counters)).split_whitespace().map(str::to_string).collect();
-            let events =
-                crate::counters::PmcEventSpec::parse_list(strings.resolve(string(g.events))).unwrap_or_default();
+            let events = crate::counters::PmcEvent::parse_list(strings.resolve(string(g.events))).unwrap_or_default();
             self.out.push_back(Record::PmcGroup(Box::new(crate::counters::PmcGroup {
                 agent: agent_id(g.agent_handle),
                 gpu_index: g.gpu_index,

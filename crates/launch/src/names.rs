@@ -1,0 +1,109 @@
+//! Every `ROCPROF_RS_*` environment variable of the launch contract, in one list. Nothing outside
+//! this file spells such a name in `cli`, `intercept` or `model` (the test
+//! `no_launch_name_is_spelled_outside_the_list` checks it).
+
+/// Who sets a variable and who reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// The CLI sets it for the application; the interception library reads it.
+    Contract,
+    /// The CLI sets it; hsa-sim reads it.
+    Simulator,
+    /// The user or a test sets it; the CLI reads it.
+    Cli,
+    /// Tests set it; the interception library reads it (fault injection, small tables).
+    LibraryTest,
+    /// A test process sets it for a child process of the same test.
+    TestChild,
+}
+
+/// One variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Var {
+    /// The name.
+    pub name: &'static str,
+    /// Who sets and reads it.
+    pub role: Role,
+    /// What it carries, in one line.
+    pub what: &'static str,
+}
+
+macro_rules! vars {
+    ($($(#[$doc:meta])* $id:ident = $name:literal, $role:ident, $what:literal;)*) => {
+        $($(#[$doc])* pub const $id: &str = $name;)*
+        /// Every variable, in one list.
+        pub const ALL: &[Var] = &[$(Var { name: $name, role: Role::$role, what: $what }),*];
+    };
+}
+
+vars! {
+    /// Where the library writes `<pid>.rpcap` (required: without it the library does nothing).
+    CAPTURE_DIR = "ROCPROF_RS_CAPTURE_DIR", Contract, "capture directory";
+    /// [`crate::LogLevel`].
+    LOG_LEVEL = "ROCPROF_RS_LOG_LEVEL", Contract, "library verbosity";
+    /// [`crate::Trace`].
+    TRACE = "ROCPROF_RS_TRACE", Contract, "traced domains, comma-separated words";
+    /// [`crate::BufferPolicy`].
+    BUFFER_POLICY = "ROCPROF_RS_BUFFER_POLICY", Contract, "what a record does when no capture chunk is free";
+    /// [`crate::GateCompletions`].
+    GATE_COMPLETIONS = "ROCPROF_RS_GATE_COMPLETIONS", Contract, "gate completion signals in the queue";
+    /// [`crate::CounterPlan`]: the counter groups.
+    PMC = "ROCPROF_RS_PMC", Contract, "counter groups per GPU";
+    /// [`crate::CounterPlan`]: the group switch interval.
+    PMC_INTERVAL = "ROCPROF_RS_PMC_INTERVAL", Contract, "counted dispatches per counter group";
+    /// [`crate::KernelNames`].
+    KERNEL_NAMES = "ROCPROF_RS_KERNEL_NAMES", Contract, "kernel-name form the kernel filters match";
+    /// The kernel filter's include regex (`rocprof_model::kernel_filter`).
+    KERNEL_INCLUDE_REGEX = "ROCPROF_RS_KERNEL_INCLUDE_REGEX", Contract, "kernel include regex";
+    /// The kernel filter's exclude regex.
+    KERNEL_EXCLUDE_REGEX = "ROCPROF_RS_KERNEL_EXCLUDE_REGEX", Contract, "kernel exclude regex";
+    /// The kernel filter's iteration ranges, normalised as `A-B,C-D`.
+    KERNEL_ITERATION_RANGE = "ROCPROF_RS_KERNEL_ITERATION_RANGE", Contract, "kernel iteration ranges";
+    /// [`crate::CollectionPeriods`].
+    COLLECTION_PERIODS = "ROCPROF_RS_COLLECTION_PERIODS", Contract, "collection windows";
+    /// [`crate::PcSampling`].
+    PC_SAMPLING = "ROCPROF_RS_PC_SAMPLING", Contract, "PC sampling method, unit and interval";
+    /// [`crate::AttSettings`]: `1` turns thread trace on.
+    ATT = "ROCPROF_RS_ATT", Contract, "thread trace on";
+    /// [`crate::AttSettings::target_cu`].
+    ATT_TARGET_CU = "ROCPROF_RS_ATT_TARGET_CU", Contract, "thread trace target CU";
+    /// [`crate::AttSettings::se_mask`].
+    ATT_SE_MASK = "ROCPROF_RS_ATT_SE_MASK", Contract, "thread trace shader engine mask";
+    /// [`crate::AttSettings::simd_select`].
+    ATT_SIMD_SELECT = "ROCPROF_RS_ATT_SIMD_SELECT", Contract, "thread trace SIMD select";
+    /// [`crate::AttSettings::buffer_size`].
+    ATT_BUFFER_SIZE = "ROCPROF_RS_ATT_BUFFER_SIZE", Contract, "thread trace buffer bytes";
+    /// [`crate::AttSettings::gpu_index`].
+    ATT_GPU_INDEX = "ROCPROF_RS_ATT_GPU_INDEX", Contract, "thread-traced GPU indices";
+    /// [`crate::AttSettings::serialize_all`].
+    ATT_SERIALIZE_ALL = "ROCPROF_RS_ATT_SERIALIZE_ALL", Contract, "serialise every dispatch";
+    /// [`crate::AttSettings::perf_ctrl`].
+    ATT_PERF_CTRL = "ROCPROF_RS_ATT_PERF_CTRL", Contract, "streamed counter sampling period";
+    /// [`crate::AttSettings::perf_events`].
+    ATT_PERF_EVENTS = "ROCPROF_RS_ATT_PERF_EVENTS", Contract, "streamed counters per target";
+    /// The `--simulate` targets, comma-separated (hsa-sim's agents).
+    SIM_AGENTS = "ROCPROF_RS_SIM_AGENTS", Simulator, "hsa-sim agents";
+    /// The agent probe the CLI runs to learn the GPUs (default `rocminfo`).
+    PROBE = "ROCPROF_RS_PROBE", Cli, "agent probe program";
+    /// `1`: the CLI keeps the capture directory after writing the outputs.
+    KEEP_CAPTURE = "ROCPROF_RS_KEEP_CAPTURE", Cli, "keep the capture";
+    /// The interception library to preload (default: next to the executable).
+    INTERCEPT_LIB = "ROCPROF_RS_INTERCEPT_LIB", Cli, "interception library path";
+    /// hsa-sim's library (default: next to the executable).
+    SIM_LIB = "ROCPROF_RS_SIM_LIB", Cli, "hsa-sim library path";
+    /// Overrides the KFD topology directory agents are enriched from.
+    KFD_TOPOLOGY = "ROCPROF_RS_KFD_TOPOLOGY", LibraryTest, "KFD topology directory";
+    /// Lowers the library's table capacities (`name=N,...`).
+    LIMITS = "ROCPROF_RS_LIMITS", LibraryTest, "library table capacities";
+    /// Makes one completion handler fail.
+    INTERCEPT_FAULT = "ROCPROF_RS_INTERCEPT_FAULT", LibraryTest, "fault injection";
+    /// Set: the library's timer does not use the TSC.
+    NO_TSC = "ROCPROF_RS_NO_TSC", LibraryTest, "no TSC timestamps";
+    /// The HIP 5 nesting test's child process.
+    TEST_HIP_NESTING_CHILD = "ROCPROF_RS_TEST_HIP_NESTING_CHILD", TestChild, "HIP 5 nesting test child";
+    /// The HIP 6 tracer test's child process.
+    TEST_HIP6_CHILD = "ROCPROF_RS_TEST_HIP6_CHILD", TestChild, "HIP 6 tracer test child";
+}
+
+/// The common prefix.
+pub const PREFIX: &str = "ROCPROF_RS_";
