@@ -9,13 +9,13 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use rocprof_model::{KernelId, Record, StringId};
 
 use crate::numfmt::{fixed, scientific};
 use crate::schema::{csv_header, COUNTER_STATS_COLUMNS};
-use crate::{OutputLocation, Result, Session, Writer};
+use crate::stats_files::{Statistics, StatsFiles};
+use crate::Session;
 
 /// The stats file's name (after the output prefix).
 pub const COUNTER_STATS_FILE: &str = "counter_collection_stats.csv";
@@ -205,48 +205,24 @@ fn value(v: f64) -> String {
 
 /// Accumulates counter statistics while records stream by and writes [`COUNTER_STATS_FILE`] at the
 /// end (nothing when no dispatch had counter values).
-#[derive(Debug)]
-pub struct CounterStatsWriter {
-    out: Option<OutputLocation>,
-    acc: CounterStats,
-}
+pub type CounterStatsWriter = StatsFiles<CounterStats>;
 
-impl CounterStatsWriter {
-    /// Collects statistics and writes the stats file under `out`.
-    pub fn new(out: OutputLocation) -> Self {
-        Self { out: Some(out), acc: CounterStats::new() }
+impl Statistics for CounterStats {
+    const NAME: &'static str = "counter stats";
+
+    fn empty() -> Self {
+        Self::new()
     }
 
-    /// Collects statistics without writing files (for the `-S` summary table).
-    pub fn collect_only() -> Self {
-        Self { out: None, acc: CounterStats::new() }
+    fn add_record(&mut self, session: &Session<'_>, record: &Record) {
+        self.record(session, record);
     }
 
-    /// The statistics collected so far.
-    pub fn stats(&self) -> &CounterStats {
-        &self.acc
-    }
-}
-
-impl Writer for CounterStatsWriter {
-    fn name(&self) -> &'static str {
-        "counter stats"
-    }
-
-    fn begin(&mut self, _session: &Session<'_>) -> Result<()> {
-        Ok(())
-    }
-
-    fn write(&mut self, session: &Session<'_>, record: &Record) -> Result<()> {
-        self.acc.record(session, record);
-        Ok(())
-    }
-
-    fn finish(&mut self, _session: &Session<'_>) -> Result<Vec<PathBuf>> {
-        let Some(out) = self.out.as_ref().filter(|_| !self.acc.is_empty()) else { return Ok(Vec::new()) };
-        let mut f = out.create(COUNTER_STATS_FILE)?;
-        f.write_all(self.acc.csv().as_bytes())?;
-        Ok(vec![f.commit()?])
+    fn files(&self) -> Vec<(&'static str, String)> {
+        if self.is_empty() {
+            return Vec::new();
+        }
+        vec![(COUNTER_STATS_FILE, self.csv())]
     }
 }
 

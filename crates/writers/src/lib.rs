@@ -47,6 +47,7 @@ pub mod rocpd;
 pub mod rocpd_source;
 pub mod schema;
 pub mod stats;
+pub mod stats_files;
 pub mod synthetic;
 
 use std::fs::File;

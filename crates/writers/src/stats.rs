@@ -7,13 +7,13 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use rocprof_model::{KernelId, Record, StringId, StringTable, Trace};
 
 use crate::numfmt::{fixed, scientific};
 use crate::schema::{csv_header, STATS_COLUMNS};
-use crate::{OutputLocation, Result, Session, Writer};
+use crate::stats_files::{Statistics, StatsFiles};
+use crate::Session;
 
 mod domains;
 pub use domains::{AllStats, StatsWriter, DOMAINS};
@@ -322,7 +322,7 @@ pub fn summary_table(label: &str, domains: &[&DomainStats], unit: SummaryUnit, i
 /// Kernel-dispatch statistics by formatted kernel name, fed one record at a time (symbols before
 /// the dispatches that use them, as every record stream delivers them).
 #[derive(Debug)]
-struct KernelStats {
+pub struct KernelStats {
     names: HashMap<KernelId, StringId>,
     stats: DomainStats,
 }
@@ -356,55 +356,27 @@ pub fn kernel_dispatch_stats(trace: &Trace) -> DomainStats {
     acc.stats
 }
 
-/// Accumulates kernel-dispatch statistics while records stream by and writes
-/// `kernel_stats.csv` and `domain_stats.csv` at the end.
-#[derive(Debug)]
-pub struct KernelStatsWriter {
-    out: Option<OutputLocation>,
-    acc: KernelStats,
-}
+/// Kernel-dispatch statistics while records stream by, and `kernel_stats.csv` and
+/// `domain_stats.csv` at the end.
+pub type KernelStatsWriter = StatsFiles<KernelStats>;
 
-impl KernelStatsWriter {
-    /// Collects statistics and writes the stats CSV files under `out`.
-    pub fn new(out: OutputLocation) -> Self {
-        Self { out: Some(out), acc: KernelStats::new() }
+impl Statistics for KernelStats {
+    const NAME: &'static str = "stats";
+
+    fn empty() -> Self {
+        Self::new()
     }
 
-    /// Collects statistics without writing files (for the `-S` summary tables).
-    pub fn collect_only() -> Self {
-        Self { out: None, acc: KernelStats::new() }
+    fn add_record(&mut self, session: &Session<'_>, record: &Record) {
+        self.add(session.strings, record);
     }
 
-    /// The statistics collected so far.
-    pub fn stats(&self) -> &DomainStats {
-        &self.acc.stats
-    }
-}
-
-impl Writer for KernelStatsWriter {
-    fn name(&self) -> &'static str {
-        "stats"
-    }
-
-    fn begin(&mut self, _session: &Session<'_>) -> Result<()> {
-        Ok(())
-    }
-
-    fn write(&mut self, session: &Session<'_>, record: &Record) -> Result<()> {
-        self.acc.add(session.strings, record);
-        Ok(())
-    }
-
-    fn finish(&mut self, _session: &Session<'_>) -> Result<Vec<PathBuf>> {
-        let stats = &self.acc.stats;
-        let Some(out) = self.out.as_ref().filter(|_| !stats.is_empty()) else { return Ok(Vec::new()) };
-        let mut files = Vec::new();
-        for (name, text) in [("kernel_stats.csv", stats_csv(stats)), ("domain_stats.csv", domain_stats_csv(&[stats]))] {
-            let mut f = out.create(name)?;
-            f.write_all(text.as_bytes())?;
-            files.push(f.commit()?);
+    fn files(&self) -> Vec<(&'static str, String)> {
+        let stats = &self.stats;
+        if stats.is_empty() {
+            return Vec::new();
         }
-        Ok(files)
+        vec![("kernel_stats.csv", stats_csv(stats)), ("domain_stats.csv", domain_stats_csv(&[stats]))]
     }
 }
 

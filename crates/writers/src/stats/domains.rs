@@ -4,12 +4,12 @@
 //! `domain_stats.csv`; `-D`/`-S` print the summary tables from the same numbers.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 
 use rocprof_model::{KernelId, Record, StringId, StringTable};
 
 use super::{domain_stats_csv, stats_csv, DomainStats, KERNEL_DISPATCH_DOMAIN};
-use crate::{OutputLocation, Result, Session, Writer};
+use crate::stats_files::{Statistics, StatsFiles};
+use crate::Session;
 
 /// The statistics domains in rocprofv3's order (its `domain_type` enum, which also orders the
 /// `-D` tables): (domain name, stats file name part).
@@ -94,57 +94,28 @@ impl AllStats {
 
 /// Accumulates the statistics of every domain while records stream by and, unless it only
 /// collects, writes `<domain>_stats.csv` for each domain with records and `domain_stats.csv`.
-#[derive(Debug)]
-pub struct StatsWriter {
-    out: Option<OutputLocation>,
-    acc: AllStats,
-}
+pub type StatsWriter = StatsFiles<AllStats>;
 
-impl StatsWriter {
-    /// Collects statistics and writes the stats CSV files under `out`.
-    pub fn new(out: OutputLocation) -> Self {
-        Self { out: Some(out), acc: AllStats::new() }
+impl Statistics for AllStats {
+    const NAME: &'static str = "stats";
+
+    fn empty() -> Self {
+        Self::new()
     }
 
-    /// Collects statistics without writing files (for the summary tables).
-    pub fn collect_only() -> Self {
-        Self { out: None, acc: AllStats::new() }
+    fn add_record(&mut self, session: &Session<'_>, record: &Record) {
+        self.add(session.strings, record);
     }
 
-    /// The statistics collected so far.
-    pub fn stats(&self) -> &AllStats {
-        &self.acc
-    }
-}
-
-impl Writer for StatsWriter {
-    fn name(&self) -> &'static str {
-        "stats"
-    }
-
-    fn begin(&mut self, _session: &Session<'_>) -> Result<()> {
-        Ok(())
-    }
-
-    fn write(&mut self, session: &Session<'_>, record: &Record) -> Result<()> {
-        self.acc.add(session.strings, record);
-        Ok(())
-    }
-
-    fn finish(&mut self, _session: &Session<'_>) -> Result<Vec<PathBuf>> {
-        let Some(out) = self.out.as_ref().filter(|_| !self.acc.is_empty()) else { return Ok(Vec::new()) };
-        let mut files = Vec::new();
-        let domains = self.acc.non_empty();
-        for d in &domains {
-            let file = DOMAINS[index_of(d.domain)].1;
-            let mut f = out.create(file)?;
-            f.write_all(stats_csv(d).as_bytes())?;
-            files.push(f.commit()?);
+    fn files(&self) -> Vec<(&'static str, String)> {
+        if self.is_empty() {
+            return Vec::new();
         }
-        let mut f = out.create("domain_stats.csv")?;
-        f.write_all(domain_stats_csv(&domains).as_bytes())?;
-        files.push(f.commit()?);
-        Ok(files)
+        let domains = self.non_empty();
+        let mut files: Vec<(&'static str, String)> =
+            domains.iter().map(|d| (DOMAINS[index_of(d.domain)].1, stats_csv(d))).collect();
+        files.push(("domain_stats.csv", domain_stats_csv(&domains)));
+        files
     }
 }
 
