@@ -109,6 +109,7 @@ pub(crate) fn print_agents(file: &Path) -> Result<()> {
     let (agents, strings) = capture_agents(&mut capture)?;
     let mut text = agent_listing(&agents, &strings);
     text.push_str(&counter_listing(&agents, &strings));
+    text.push_str(&crate::pcsamp::pc_sampling_listing(&agents, &strings));
     to_console(std::io::stdout().lock(), &text).context("printing the agent list")
 }
 

@@ -109,6 +109,57 @@ struct Texts {
 /// code objects loaded from memory, [`rocprof_model::capture::pcsamp::code_object_file`]).
 static CAPTURE_DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
 
+/// `-L`'s PC-sampling part, after the counters: each GPU's configurations as rocprofv3-avail's
+/// `info --pc-sampling` prints them (GPU index among the GPUs, the target the runtime reported).
+pub(crate) fn pc_sampling_listing(agents: &[rocprof_model::Agent], strings: &rocprof_model::StringTable) -> String {
+    agents
+        .iter()
+        .filter(|a| a.agent_type == rocprof_model::AgentType::Gpu)
+        .enumerate()
+        .map(|(i, a)| agent_configurations(i, strings.resolve(a.name)))
+        .collect()
+}
+
+/// One GPU's PC-sampling configurations as rocprofv3-avail's `info --pc-sampling` prints them (also
+/// the end of `-L`, which runs that command after `info --pmc`): `GPU     :\t<index>`, `Name    :\t<gfx>`,
+/// `configs :`, then per configuration five lines `   <key, 20 wide>:\t<value>` (Method `host_trap` or
+/// `stochastic`, Unit `time`, `cycle` or `instructions`, Min_Interval, Max_Interval, Flags `none` or
+/// `interval pow2`), each configuration followed by two empty lines and the agent by one more. Empty for
+/// a GPU without configurations: rocprofv3-avail lists only the agents that have some. The
+/// configurations are the table hsa-sim answers `hsa_ven_amd_pcs_iterate_configuration` with
+/// (`rocprof_device::pc_sampling`), for the target the runtime reported.
+pub(crate) fn agent_configurations(index: usize, target: &str) -> String {
+    use rocprof_device::pc_sampling::Unit;
+    let configs = rocprof_device::pc_sampling::configurations(target);
+    if configs.is_empty() {
+        return String::new();
+    }
+    let mut out = format!("{:8}:\t{index}\n{:8}:\t{target}\n{:8}:\n", "GPU", "Name", "configs");
+    for c in configs {
+        // rocprofv3-avail's unit names (`avail.py` `get_unit_string`), not the option's values.
+        let unit = match c.unit {
+            Unit::Time => "time",
+            Unit::Cycles => "cycle",
+            Unit::Instructions => "instructions",
+        };
+        let flags = if c.power_of_two { "interval pow2" } else { "none" };
+        let min = c.min_interval.to_string();
+        let max = c.max_interval.to_string();
+        for (key, value) in [
+            ("Method", c.method.name()),
+            ("Unit", unit),
+            ("Min_Interval", &min),
+            ("Max_Interval", &max),
+            ("Flags", flags),
+        ] {
+            out.push_str(&format!("   {key:20}:\t{value}\n"));
+        }
+        out.push_str("\n\n\n");
+    }
+    out.push_str("\n\n");
+    out
+}
+
 /// Names the capture directory the outputs are written from (before [`write`]).
 pub(crate) fn set_capture_dir(dir: &std::path::Path) {
     let _ = CAPTURE_DIR.set(dir.to_path_buf());

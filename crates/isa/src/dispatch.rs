@@ -131,6 +131,9 @@ pub struct RunOptions<'a> {
     pub detail: Option<DetailFilter<'a>>,
     /// At most this many steps per detailed wave.
     pub max_detail_steps: usize,
+    /// A detailed wave that runs past `max_detail_steps` is thinned on a cycle grid ([`crate::decimate`],
+    /// [`WaveRecord::grid_level`]) instead of cut: PC sampling needs the whole wave, not every step.
+    pub decimate_detail: bool,
     /// A wave that executes more instructions than this stops the dispatch (a hung kernel).
     pub max_wave_instructions: u64,
     /// Cycle costs for the per-wave cycle accounting (all zero: no cycles counted).
@@ -157,6 +160,7 @@ impl Default for RunOptions<'_> {
             threads: 1,
             detail: None,
             max_detail_steps: 1 << 16,
+            decimate_detail: false,
             max_wave_instructions: 1 << 32,
             costs: Costs::default(),
             co_resident: false,
@@ -393,6 +397,8 @@ struct Slot {
     stats: WaveStats,
     steps: Option<Vec<Step>>,
     truncated: bool,
+    /// [`WaveRecord::grid_level`].
+    grid_level: u32,
     lanes: u32,
     at_barrier: bool,
     /// Waiting in `ds_gws_barrier`/`ds_gws_sema_p`.
@@ -480,6 +486,7 @@ impl<'a> Worker<'a> {
                 stats: WaveStats::default(),
                 steps: None,
                 truncated: false,
+                grid_level: 0,
                 lanes: 0,
                 at_barrier: false,
                 gws_wait: None,
@@ -609,6 +616,7 @@ impl<'a> Worker<'a> {
             slot.pending = 0;
             slot.matrix_free = 0;
             slot.truncated = false;
+            slot.grid_level = 0;
             slot.steps = match self.opts.detail {
                 Some(f) if f(wg, k as u32) => Some(Vec::new()),
                 _ => None,
@@ -688,6 +696,9 @@ impl<'a> Worker<'a> {
             };
             slot.executed += 1;
             if let Some(steps) = &mut slot.steps {
+                if opts.decimate_detail && steps.len() >= opts.max_detail_steps.max(2) {
+                    slot.grid_level = crate::stats::decimate(steps, slot.grid_level, opts.max_detail_steps);
+                }
                 if steps.len() < opts.max_detail_steps {
                     let class = if class == InstClass::BranchNotTaken && matches!(flow, Flow::Jump(_)) {
                         InstClass::BranchTaken
@@ -809,6 +820,7 @@ impl<'a> Worker<'a> {
                     stats: s.stats,
                     steps: Some(steps),
                     truncated: s.truncated,
+                    grid_level: s.grid_level,
                 });
             }
         }

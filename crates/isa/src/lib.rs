@@ -31,6 +31,9 @@ pub use gws::{Gws, GWS_RESOURCES};
 pub use matrix::{MatrixStats, MATRIX_TYPES};
 pub use memory::{Fault, FlatMemory, Memory, VecMemory};
 pub use op::Op;
-pub use stats::{Costs, InstClass, MemBytes, Step, WaveRecord, WaveStats, WorkgroupRecord, CLASS_COUNT};
+pub use stats::{
+    decimate, grid_point, step_begin, Costs, InstClass, MemBytes, Step, WaveRecord, WaveStats, WorkgroupRecord,
+    CLASS_COUNT,
+};
 pub use target::{Family, Target, TARGETS};
 pub use wave::Wave;

@@ -216,6 +216,71 @@ pub struct WaveRecord {
     pub steps: Option<Vec<Step>>,
     /// More instructions ran than the detail limit kept.
     pub truncated: bool,
+    /// 0: `steps` holds every executed instruction (up to the limit). `L > 0`: the wave ran longer than
+    /// the limit and the run was asked to thin it ([`crate::RunOptions::decimate_detail`]): `steps` holds,
+    /// over the whole wave, the owners of the points of the grid of `2^L`-cycle cells ([`grid_point`]).
+    pub grid_level: u32,
+}
+
+/// The cycle a step's time begins: when the wave began waiting for it (its stall) or, without a stall,
+/// issued it. A step owns the cycles from its begin to the next step's.
+pub fn step_begin(s: &Step) -> u64 {
+    s.cycle.saturating_sub(u64::from(s.stall))
+}
+
+/// The sample point (a wave-relative cycle) of cell `cell` of the grid of `2^level`-cycle cells: a cycle
+/// inside the cell, chosen pseudo-randomly (so a loop whose period divides the grid does not alias onto
+/// one instruction) and nested: a cell's point is the point of one of its two halves one level down, so
+/// thinning a record to a coarser grid keeps the owners of that grid's points.
+pub fn grid_point(level: u32, cell: u64) -> u64 {
+    let mut c = cell;
+    for l in (1..=level.min(62)).rev() {
+        // splitmix64's finalizer of (level, cell): one bit picks the half.
+        let mut z = c ^ (u64::from(l) << 58) ^ 0x9e37_79b9_7f4a_7c15;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        c = (c << 1) | (z & 1);
+    }
+    c
+}
+
+/// Whether a step owning the cycles `[a, b)` owns a point of the grid of `level`.
+fn owns_point(level: u32, a: u64, b: u64) -> bool {
+    if a >= b {
+        return false;
+    }
+    let (k0, k1) = (a >> level, (b - 1) >> level);
+    if k1 > k0 + 1 {
+        return true;
+    }
+    let inside = |k: u64| (a..b).contains(&grid_point(level, k));
+    inside(k0) || (k1 != k0 && inside(k1))
+}
+
+/// Thins a wave's steps (in execution order; thinned to `level` but for those recorded since) to the owners
+/// of the points of that grid, then of coarser ones, one level at a time until at most `max / 2` remain; returns the new level. The last step is
+/// always kept: its span is still open. For every point of the returned level, the last kept step that
+/// began at or before it is the step that owned it in the full record.
+pub fn decimate(steps: &mut Vec<Step>, mut level: u32, max: usize) -> u32 {
+    // The current level first: the steps recorded since the last thinning are still whole.
+    loop {
+        let n = steps.len();
+        let mut kept = 0;
+        for i in 0..n {
+            // `steps[i + 1]` is not yet overwritten: `kept <= i`.
+            let keep = i + 1 == n || owns_point(level, step_begin(&steps[i]), step_begin(&steps[i + 1]));
+            if keep {
+                steps[kept] = steps[i];
+                kept += 1;
+            }
+        }
+        steps.truncate(kept);
+        if steps.len() <= max / 2 || level >= 62 {
+            return level;
+        }
+        level += 1;
+    }
 }
 
 /// What one workgroup's waves did, summed: the device model needs per-CU totals and each workgroup's
@@ -245,5 +310,51 @@ impl WorkgroupRecord {
         let c = s.cycles();
         self.wave_cycles += c;
         self.max_cycles = self.max_cycles.max(c);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The owner of cycle `c` in `steps`: the last step that began at or before it.
+    fn owner(steps: &[Step], c: u64) -> Option<i64> {
+        let k = steps.partition_point(|s| step_begin(s) <= c);
+        k.checked_sub(1).map(|k| steps[k].pc_offset)
+    }
+
+    /// A wave of uneven steps (issue 1..4 cycles, now and then a long stall) fed through a small limit as
+    /// the dispatch loop does: every point of the final grid has the owner it had in the full record, and
+    /// points fall on different instructions of a loop whose period divides the grid (no aliasing).
+    #[test]
+    fn decimated_steps_keep_the_owner_of_every_grid_point() {
+        let mut full = Vec::new();
+        let mut cycle = 0u64;
+        let mut x = 12345u64;
+        for i in 0..100_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let stall = if x >> 60 == 0 { (x >> 40) as u32 % 500 } else { 0 };
+            cycle += u64::from(stall);
+            // A loop of 8 instructions, 4 cycles each: period 32, a power of two.
+            full.push(Step { pc_offset: (i % 8) as i64 * 4, class: InstClass::Valu, exec: 0, cycle, stall });
+            cycle += 4;
+        }
+        let (max, mut level, mut kept) = (4096, 0, Vec::new());
+        for s in &full {
+            if kept.len() >= max {
+                level = decimate(&mut kept, level, max);
+            }
+            kept.push(*s);
+        }
+        assert!(level > 0 && level < 20 && kept.len() <= max, "level {level}, {} kept", kept.len());
+        let cells = cycle >> level;
+        let mut seen = std::collections::BTreeSet::new();
+        for k in 0..cells {
+            let p = grid_point(level, k);
+            assert_eq!(p >> level, k, "the point lies in its cell");
+            assert_eq!(owner(&kept, p), owner(&full, p), "cell {k} at level {level}");
+            seen.insert(owner(&kept, p));
+        }
+        assert_eq!(seen.len(), 8, "every instruction of the loop owns some points");
     }
 }

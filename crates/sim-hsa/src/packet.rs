@@ -353,11 +353,17 @@ pub(crate) fn dispatch_model(
 ) -> DispatchModel {
     let profile = kernel_profile(m, kernel_object, k);
     let input = dispatch_input(m, pkt, k, &profile);
-    // Without execution (off, or a fallback) PC sampling's waves come from the static walk: at most
-    // `pcs::MAX_WAVES` of them (the execution path thins the list instead).
-    let walked = if sampled { DetailRequest { max_waves: crate::pcs::MAX_WAVES, ..*detail } } else { *detail };
+    // Without execution (off, or a fallback) PC sampling's waves come from the static walk, the same
+    // waves by placement as on the executed path (`pcs::sampled_waves`).
+    let walked = || {
+        if sampled {
+            DispatchModel::build_with_waves(&input, crate::pcs::MAX_STEPS, crate::pcs::sampled_waves)
+        } else {
+            DispatchModel::build(&input, detail)
+        }
+    };
     if !crate::exec::enabled() {
-        return DispatchModel::build(&input, &walked);
+        return walked();
     }
     // The waves to record instruction by instruction, chosen by the static model's placement.
     let wanted: std::collections::HashSet<(u64, u32)> = if detail.max_waves == 0 || detail.se_mask == 0 {
@@ -368,10 +374,12 @@ pub(crate) fn dispatch_model(
     };
     let filter = |g: u64, w: u32| wanted.contains(&(g, w));
     let filter: Option<&(dyn Fn(u64, u32) -> bool + Sync)> = if wanted.is_empty() { None } else { Some(&filter) };
-    let opts = rocprof_device::wave::run_options(&input, detail, 1, filter);
+    let mut opts = rocprof_device::wave::run_options(&input, detail, 1, filter);
+    // Sampling needs the whole of a long wave: thinned on a cycle grid rather than cut.
+    opts.decimate_detail = sampled;
     match crate::exec::run(q, pkt, kernel_object, m.name, opts) {
         Some(rec) => DispatchModel::from_execution(&input, &rec, detail),
-        None => DispatchModel::build(&input, &walked),
+        None => walked(),
     }
 }
 

@@ -24,8 +24,11 @@
 //! instruction that issues next: an instruction owns the cycles from when the wave began waiting for it
 //! (its stall, e.g. an `s_waitcnt` for a load) until the next one starts waiting. So samples fall on
 //! instructions in proportion to the modelled time spent there. A tick inside the CU's busy time that
-//! finds no recorded wave (more waves than [`MAX_WAVES`] or longer than [`MAX_STEPS`] instructions) is
-//! reported as lost through the callback's `lost_sample_count`, never dropped silently.
+//! finds no recorded wave (more rounds than [`MAX_WAVES`] recorded waves cover) is reported as lost
+//! through the callback's `lost_sample_count`, never dropped silently. A wave longer than [`MAX_STEPS`]
+//! instructions is thinned on a cycle grid as it runs (`rocprof_isa::decimate`): the record keeps, over
+//! the whole wave, the instruction owning a pseudo-random point of each grid cell, and a tick takes the
+//! owner of its cell's point, so long waves sample as honestly as short ones.
 //!
 //! **Stochastic** (gfx942, gfx950; interval in shader cycles, a power of two): the sampled CU's
 //! counter fires every `interval` cycles of the model (a global phase from the GPU clock), so samples
@@ -442,14 +445,16 @@ fn as_snapshot(h: perf_sample_hosttrap_v1_t) -> perf_sample_snapshot_v1_t {
 
 /// What a sample at model cycle `c` (of the dispatch, launch overhead included) finds on the sampled
 /// CUs: the wave taken (the `turn`-th resident recorded wave, round robin), the index of the instruction
-/// that owns `c` in it, and how many recorded waves are resident on its CU. `Err(true)`: a tick inside the CU's
+/// that owns `c` in it, how many recorded waves are resident on its CU, and the cycle (since the first
+/// wave start) whose owner that is: `c`, or for a long wave thinned on a cycle grid the point of `c`'s
+/// cell (the record keeps each point's owner, [`rocprof_isa::decimate`]). `Err(true)`: a tick inside the CU's
 /// busy time that finds no recorded wave or runs past a wave's recorded part (lost); `Err(false)`: no
 /// wave runs then (launch overhead, idle tail).
 fn wave_at(
     model: &DispatchModel,
     c: u64,
     turn: u64,
-) -> Result<(&rocprof_device::wave::WaveDetail, usize, usize), bool> {
+) -> Result<(&rocprof_device::wave::WaveDetail, usize, usize, u64), bool> {
     let overhead = model.dispatch_cycles.saturating_sub(model.totals.busy_cycles);
     let c = c.checked_sub(overhead).ok_or(false)?;
     let resident: Vec<_> = model.detail.iter().filter(|w| w.wave.start_cycle <= c && c < w.wave.end_cycle).collect();
@@ -462,6 +467,12 @@ fn wave_at(
     }
     let w = resident[(turn % resident.len() as u64) as usize];
     let on_cu = resident.iter().filter(|x| x.wave.placement.cu == w.wave.placement.cu).count();
+    let c = if w.grid_level > 0 {
+        let start = w.wave.start_cycle;
+        start + rocprof_isa::grid_point(w.grid_level, (c - start) >> w.grid_level)
+    } else {
+        c
+    };
     // The instruction whose wait (stall) or issue covers `c`: the last one that began waiting by then.
     let k = w.instructions.partition_point(|i| i.issue_cycle.saturating_sub(u64::from(i.stall_cycles)) <= c);
     let k = k.checked_sub(1).ok_or(true)?;
@@ -470,7 +481,7 @@ fn wave_at(
         // Past the recorded part of a wave that went on: its PC there is unknown.
         return Err(true);
     }
-    Ok((w, k, on_cu))
+    Ok((w, k, on_cu, c))
 }
 
 /// The sample fields every method shares.
@@ -510,7 +521,7 @@ pub(crate) fn host_trap(
         let c = ((t - r.start) as f64 / span * model.dispatch_cycles as f64) as u64;
         t += period;
         match wave_at(model, c, tick) {
-            Ok((w, k, _)) => {
+            Ok((w, k, _, _)) => {
                 let s = sample_of(w, k, r);
                 out.push(perf_sample_hosttrap_v1_t {
                     pc: s.pc,
@@ -631,12 +642,11 @@ pub(crate) fn stochastic(
     while c < cycles {
         let turn = (phase + c) / interval_cycles;
         match wave_at(model, c, turn) {
-            Ok((w, k, resident)) => {
+            Ok((w, k, resident, at)) => {
                 let i = &w.instructions[k];
                 let bytes = r.code.get(i.pc_offset as usize..).unwrap_or_default();
                 let name = target.and_then(|t| rocprof_isa::decode(t, bytes).ok()).map_or("", |d| d.name);
-                let overhead = cycles.saturating_sub(model.totals.busy_cycles);
-                let waiting = c - overhead < i.issue_cycle;
+                let waiting = at < i.issue_cycle;
                 let mut s = sample_of(w, k, r);
                 s.perf_snapshot_data = snapshot(name, i.class, waiting);
                 // Waves on the CU: each recorded wave stands for its workgroup.
@@ -829,5 +839,137 @@ mod tests {
     #[test]
     fn trap_correlation_packs_ring_slot_and_doorbell_as_rocprofiler_sdk() {
         assert_eq!(trap_correlation(0x1000, 70, 64), 6 | (0x200 << 32));
+    }
+
+    /// A long wave (40,000 iterations of a loop that loads, adds and waits: 360,000 instructions, more
+    /// than [`MAX_STEPS`]) sampled stochastically every 256 cycles: nothing is lost, and each instruction's
+    /// share of the samples is within 1 point of its share of the wave's modelled time, taken from a full
+    /// record of the same run (host sum of the cycles each instruction owns, from its wait to the next
+    /// one's). Cut at [`MAX_STEPS`] instead of thinned, most of the wave's ticks are lost.
+    #[test]
+    fn a_wave_longer_than_the_record_keeps_an_honest_sample_distribution() {
+        use rocprof_device::wave::{DispatchInput, KernelProfile};
+        use std::collections::BTreeMap;
+        const CODE: u64 = 0x1000_0000;
+        const KERNARG: u64 = 0x2000_0000;
+        const DATA: u64 = 0x3000_0000;
+        // `llvm-mc-19 -arch=amdgcn -mcpu=gfx90a -show-encoding`: s_load_dwordx2 s[2:3], s[0:1], 0;
+        // s_waitcnt lgkmcnt(0); s_mov_b32 s10, 40000; v_mov_b32 v2, 0; v_mov_b32 v3, 0; loop (at 28):
+        // global_load_dword v1, v2, s[2:3]; v_add_u32 v4, 1, v0; v_add_u32 v5, 2, v0; v_add_u32 v6, 3, v0;
+        // s_waitcnt vmcnt(0); v_add_u32 v3, v1, v3; s_sub_u32 s10, s10, 1; s_cmp_lg_u32 s10, 0;
+        // s_cbranch_scc1 loop (-10 words); s_endpgm.
+        let code: Vec<u8> = [
+            &[0x80, 0x00, 0x06, 0xc0, 0x00, 0x00, 0x00, 0x00][..],
+            &[0x7f, 0xc0, 0x8c, 0xbf],
+            &[0xff, 0x00, 0x8a, 0xbe, 0x40, 0x9c, 0x00, 0x00],
+            &[0x80, 0x02, 0x04, 0x7e],
+            &[0x80, 0x02, 0x06, 0x7e],
+            &[0x00, 0x80, 0x50, 0xdc, 0x02, 0x00, 0x02, 0x01],
+            &[0x81, 0x00, 0x08, 0x68],
+            &[0x82, 0x00, 0x0a, 0x68],
+            &[0x83, 0x00, 0x0c, 0x68],
+            &[0x70, 0x0f, 0x8c, 0xbf],
+            &[0x01, 0x07, 0x06, 0x68],
+            &[0x0a, 0x81, 0x8a, 0x80],
+            &[0x0a, 0x80, 0x07, 0xbf],
+            &[0xf6, 0xff, 0x85, 0xbf],
+            &[0x00, 0x00, 0x81, 0xbf],
+        ]
+        .concat();
+        let mut kd = [0u8; 64];
+        kd[16..24].copy_from_slice(&256i64.to_le_bytes());
+        kd[48..52].copy_from_slice(&0x3fu32.to_le_bytes());
+        kd[52..56].copy_from_slice(&((2u32 << 1) | (1 << 7)).to_le_bytes()); // 2 user SGPRs, workgroup id x
+        kd[56..58].copy_from_slice(&8u16.to_le_bytes()); // kernarg pointer
+        let mut image = kd.to_vec();
+        image.resize(256, 0);
+        image.extend_from_slice(&code);
+        let mut mem = rocprof_isa::FlatMemory::new();
+        mem.map(CODE, &image);
+        mem.map(KERNARG, &DATA.to_le_bytes());
+        mem.map(DATA, &[1, 0, 0, 0]);
+        let t = rocprof_device::targets::find("gfx90a").unwrap();
+        let profile = KernelProfile::from_code(t, &code);
+        let input = DispatchInput {
+            target: t,
+            grid: [64, 1, 1],
+            workgroup: [64, 1, 1],
+            wavefront_size: 64,
+            lds_bytes: 0,
+            scratch_bytes: 0,
+            kernel: &profile,
+        };
+        let d = rocprof_isa::Dispatch {
+            target: rocprof_isa::Target::find("gfx90a").unwrap(),
+            kernel_object: CODE,
+            descriptor: rocprof_isa::KernelDescriptor::parse(&kd),
+            grid: input.grid,
+            workgroup: input.workgroup,
+            group_segment_size: 0,
+            private_segment_size: 0,
+            kernarg: KERNARG,
+            dispatch_ptr: KERNARG,
+            queue_ptr: 0,
+            dispatch_id: 0,
+        };
+        let all = |_: u64, _: u32| true;
+        let model = |steps: usize, thin: bool| {
+            let req = DetailRequest { max_instructions_per_wave: steps, ..detail_request_for_tests() };
+            let mut opts = rocprof_device::wave::run_options(&input, &req, 1, Some(&all));
+            opts.decimate_detail = thin;
+            let rec = rocprof_isa::run(&d, &mem, &opts).unwrap();
+            DispatchModel::from_execution(&input, &rec, &req)
+        };
+        let full = model(1 << 22, false);
+        let w = &full.detail[0];
+        assert!(!w.truncated && w.grid_level == 0 && w.instructions.len() > 5 * MAX_STEPS, "{}", w.instructions.len());
+        // The modelled time split: cycles each instruction owns in the full record.
+        let begin = |i: &rocprof_device::wave::InstructionDetail| i.issue_cycle - u64::from(i.stall_cycles);
+        let mut owned: BTreeMap<u32, u64> = BTreeMap::new();
+        for (k, i) in w.instructions.iter().enumerate() {
+            let next = w.instructions.get(k + 1).map_or(w.wave.end_cycle, begin);
+            *owned.entry(i.pc_offset).or_default() += next - begin(i);
+        }
+        let total: u64 = owned.values().sum();
+
+        // One GPU tick per model cycle.
+        let sample = |m: &DispatchModel| {
+            let (start, end) = (1u64 << 20, (1u64 << 20) + m.dispatch_cycles);
+            let ran = Ran {
+                agent: 0,
+                start,
+                end,
+                ticks_of_ns: &|ns| ns,
+                ns_of_ticks: &|t| t,
+                entry: CODE + 256,
+                code: &code,
+                index: 0,
+                queue_size: 64,
+                doorbell: 0,
+            };
+            stochastic(m, &ran, 256)
+        };
+        let thinned = model(MAX_STEPS, true);
+        assert!(thinned.detail[0].grid_level > 0 && thinned.detail[0].instructions.len() <= MAX_STEPS);
+        assert_eq!(thinned.dispatch_cycles, full.dispatch_cycles, "the same run");
+        let (samples, lost) = sample(&thinned);
+        assert_eq!(lost, 0);
+        let n = samples.len() as f64;
+        assert!(n > 10_000.0, "{n} samples");
+        let mut got: BTreeMap<u32, u64> = BTreeMap::new();
+        for s in &samples {
+            *got.entry((s.pc - CODE - 256) as u32).or_default() += 1;
+        }
+        for (pc, &cycles) in &owned {
+            let want = cycles as f64 / total as f64;
+            let share = got.get(pc).copied().unwrap_or(0) as f64 / n;
+            assert!((share - want).abs() < 0.01, "offset {pc:#x}: {share:.4} of samples, {want:.4} of the time");
+        }
+        let (cut, cut_lost) = sample(&model(MAX_STEPS, false));
+        assert!(cut_lost > 3 * cut.len(), "{cut_lost} lost, {} kept", cut.len());
+    }
+
+    fn detail_request_for_tests() -> DetailRequest {
+        DetailRequest { se_mask: u64::MAX, cu_in_se: None, max_waves: usize::MAX, max_instructions_per_wave: MAX_STEPS }
     }
 }

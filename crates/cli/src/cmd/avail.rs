@@ -1,7 +1,8 @@
 //! `rocprof-rs avail`: what counters the GPUs offer, in the spirit of `rocprofv3-avail`.
 //!
 //! * `list`: counter names per GPU, one per line; `list --pc-sampling`: each GPU's PC-sampling
-//!   configurations (hsa-sim's, so only with `--simulate`: a real runtime is not queried yet);
+//!   configurations as rocprofv3-avail's `info --pc-sampling` prints them (the table hsa-sim answers
+//!   with, for the simulated target or the one the runtime reports: ROCr's own list is not queried);
 //! * `info [COUNTER...]`: name, description, block (hardware) or expression (derived) and dimensions of
 //!   every counter (or the named ones);
 //! * `pmc-check COUNTER...`: whether the set can be collected in one pass on each GPU, and if not the
@@ -83,35 +84,12 @@ fn agents(args: &AvailArgs) -> anyhow::Result<Vec<Agent>> {
     })
 }
 
-/// One GPU's PC-sampling configurations (`avail list --pc-sampling`), from the table hsa-sim answers
-/// `hsa_ven_amd_pcs_iterate_configuration` with (`rocprof_device::pc_sampling`).
-pub(crate) fn pc_sampling_listing(index: usize, target: &str) -> String {
-    let configs = rocprof_device::pc_sampling::configurations(target);
-    let mut out = format!("GPU {index} ({target}): {} PC-sampling configurations\n", configs.len());
-    for c in configs {
-        out.push_str(&format!(
-            "  method {} unit {} interval {}..{}{}\n",
-            c.method.name(),
-            c.unit.name(),
-            c.min_interval,
-            c.max_interval,
-            if c.power_of_two { " (powers of two)" } else { "" }
-        ));
-    }
-    out
-}
-
 /// Runs `rocprof-rs avail`.
 pub(crate) fn run(args: Vec<OsString>) -> ExitCode {
     let args: AvailArgs = match super::parse("avail", args) {
         Ok(a) => a,
         Err(code) => return code,
     };
-    if matches!(args.command, Command::List { pc_sampling: true }) && args.simulate.is_none() {
-        return super::fail(
-            &"avail list --pc-sampling lists hsa-sim's configurations: add --simulate GFX (asking a real runtime is not implemented yet)",
-        );
-    }
     let agents = match agents(&args) {
         Ok(a) if a.is_empty() => return super::fail(&"no GPU to report on (check -d/--device)"),
         Ok(a) => a,
@@ -126,7 +104,9 @@ pub(crate) fn run(args: Vec<OsString>) -> ExitCode {
     for (i, agent) in agents.iter().enumerate() {
         let index = args.device.unwrap_or(i);
         match &args.command {
-            Command::List { pc_sampling: true } => out.push_str(&pc_sampling_listing(index, &agent.target)),
+            Command::List { pc_sampling: true } => {
+                out.push_str(&crate::pcsamp::agent_configurations(index, &agent.target))
+            }
             Command::List { .. } | Command::Info { .. } => {
                 let list = match rocprof_counters::list_counters_with(&db, agent) {
                     Ok(l) => l,

@@ -112,3 +112,23 @@ fn version_prints_rocprofv3s_keys() {
         assert_eq!(out.lines().count(), 9, "{out}");
     }
 }
+
+/// `avail list --pc-sampling` prints each GPU's configurations as rocprofv3-avail's `info --pc-sampling`
+/// does (the layout of rocprofiler-sdk's `docs/data/list-avail.txt`: `GPU     :\t0`, `Name    :\tgfx90a`,
+/// `configs :`, keys padded to 20 then `:\t`, `host_trap`/`time`, Flags `none`; stochastic's unit is
+/// `cycle` and its flag `interval pow2`, `avail.py`'s names), skipping a GPU without configurations.
+#[test]
+fn avail_lists_pc_sampling_configurations_as_rocprofv3_avail_prints_them() {
+    let o = bin().args(["avail", "--simulate", "gfx90a,gfx1100,gfx942", "list", "--pc-sampling"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", crate::stderr(&o));
+    let host_trap =
+        "   Method              :\thost_trap\n   Unit                :\ttime\n   Min_Interval        :\t1\n   \
+                     Max_Interval        :\t1000000\n   Flags               :\tnone\n\n\n\n";
+    let stochastic =
+        "   Method              :\tstochastic\n   Unit                :\tcycle\n   Min_Interval        :\t256\n   \
+                      Max_Interval        :\t2147483648\n   Flags               :\tinterval pow2\n\n\n\n";
+    let want = format!(
+        "GPU     :\t0\nName    :\tgfx90a\nconfigs :\n{host_trap}\n\nGPU     :\t2\nName    :\tgfx942\nconfigs :\n{host_trap}{stochastic}\n\n"
+    );
+    assert_eq!(stdout(&o), want);
+}

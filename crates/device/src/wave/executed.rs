@@ -179,7 +179,7 @@ impl DispatchModel {
                 })
                 .collect::<Vec<_>>();
             let truncated = r.truncated || instructions.len() < steps.len();
-            detail.push(WaveDetail { wave, instructions, truncated });
+            detail.push(WaveDetail { wave, instructions, truncated, grid_level: r.grid_level });
         }
         m.detail = detail;
         m

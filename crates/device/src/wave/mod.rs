@@ -231,6 +231,10 @@ pub struct WaveDetail {
     pub instructions: Vec<InstructionDetail>,
     /// More instructions ran than [`DetailRequest::max_instructions_per_wave`] kept.
     pub truncated: bool,
+    /// 0: `instructions` is every instruction (up to the limit). `L > 0`: the wave was thinned on a grid
+    /// of `2^L`-cycle cells (`rocprof_isa::WaveRecord::grid_level`): it keeps, over the whole wave, the
+    /// instruction owning each cell's point ([`rocprof_isa::grid_point`], cycles from the wave's start).
+    pub grid_level: u32,
 }
 
 /// Totals over a set of waves (one CU, one SE, or the dispatch).
@@ -696,26 +700,61 @@ impl DispatchModel {
                         if out.len() >= req.max_waves {
                             return out;
                         }
-                        let Some(wave) = self.wave_in(grid, g, w) else { break };
-                        let mask = if wave.lanes >= 64 { u64::MAX } else { (1u64 << wave.lanes) - 1 };
-                        let n = k.instructions.len().min(req.max_instructions_per_wave);
-                        let instructions = k.instructions[..n]
-                            .iter()
-                            .zip(&timeline.issue)
-                            .map(|(i, &(at, stall))| InstructionDetail {
-                                pc_offset: i.pc_offset,
-                                class: i.class,
-                                issue_cycle: wave.start_cycle + at,
-                                stall_cycles: stall,
-                                exec_mask: mask,
-                            })
-                            .collect();
-                        out.push(WaveDetail { wave, instructions, truncated: n < k.instructions.len() });
+                        let Some(d) = self.walked_detail(grid, g, w, timeline, k, req.max_instructions_per_wave) else {
+                            break;
+                        };
+                        out.push(d);
                     }
                 }
             }
         }
         out
+    }
+
+    /// Wave `w` of workgroup `g` with the walked kernel's instructions, at most `max` of them.
+    fn walked_detail(
+        &self,
+        grid: &WorkgroupGrid,
+        g: u64,
+        w: u32,
+        timeline: &WaveTimeline,
+        k: &KernelProfile,
+        max: usize,
+    ) -> Option<WaveDetail> {
+        let wave = self.wave_in(grid, g, w)?;
+        let mask = if wave.lanes >= 64 { u64::MAX } else { (1u64 << wave.lanes) - 1 };
+        let n = k.instructions.len().min(max);
+        let instructions = k.instructions[..n]
+            .iter()
+            .zip(&timeline.issue)
+            .map(|(i, &(at, stall))| InstructionDetail {
+                pc_offset: i.pc_offset,
+                class: i.class,
+                issue_cycle: wave.start_cycle + at,
+                stall_cycles: stall,
+                exec_mask: mask,
+            })
+            .collect();
+        Some(WaveDetail { wave, instructions, truncated: n < k.instructions.len(), grid_level: 0 })
+    }
+
+    /// [`DispatchModel::build`] with per-instruction detail (of the walked kernel, at most `max_instructions`
+    /// per wave) for the waves `pick` lists, in its order, given the model without detail (PC sampling picks
+    /// its waves by placement, as on the executed path).
+    pub fn build_with_waves(
+        input: &DispatchInput<'_>,
+        max_instructions: usize,
+        pick: impl FnOnce(&DispatchModel) -> Vec<(u64, u32)>,
+    ) -> DispatchModel {
+        let mut m = Self::build(input, &DetailRequest::NONE);
+        let grid = WorkgroupGrid::new(input.grid, input.workgroup);
+        let timeline = input.kernel.timeline(&CostModel::new(input.target, m.wavefront_size));
+        let waves = pick(&m);
+        m.detail = waves
+            .into_iter()
+            .filter_map(|(g, w)| m.walked_detail(&grid, g, w, &timeline, input.kernel, max_instructions))
+            .collect();
+        m
     }
 }
 

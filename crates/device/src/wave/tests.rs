@@ -160,3 +160,28 @@ fn detail_covers_only_the_requested_cu_and_is_bounded() {
     assert_eq!(m.detail[4].wave.placement.slot, 1);
     assert!(DispatchModel::build(&input("gfx942", [64, 1, 1], [64, 1, 1], &k), &DetailRequest::NONE).detail.is_empty());
 }
+
+/// The static walk details exactly the waves a caller picks (PC sampling's per-engine choice), in its
+/// order, with the same instructions and timing a detail request gives those waves.
+#[test]
+fn static_detail_of_picked_waves_matches_the_request_path() {
+    let k = vector_add_gfx942();
+    let inp = input("gfx942", [1 << 16, 1, 1], [256, 1, 1], &k);
+    let req = DetailRequest { se_mask: u64::MAX, cu_in_se: None, max_waves: usize::MAX, max_instructions_per_wave: 64 };
+    let every = DispatchModel::build(&inp, &req);
+    let picked = [(7u64, 2u32), (3, 0), (200, 3)];
+    let m = DispatchModel::build_with_waves(&inp, 64, |m| {
+        assert!(m.detail.is_empty(), "picked from the model without detail");
+        picked.to_vec()
+    });
+    let got: Vec<(u64, u32)> = m.detail.iter().map(|d| (d.wave.workgroup, d.wave.wave_in_group)).collect();
+    assert_eq!(got, picked);
+    for d in &m.detail {
+        let same = every
+            .detail
+            .iter()
+            .find(|e| e.wave.workgroup == d.wave.workgroup && e.wave.wave_in_group == d.wave.wave_in_group);
+        assert_eq!(Some(d), same);
+    }
+    assert_eq!(m.totals, DispatchModel::build(&inp, &DetailRequest::NONE).totals);
+}
