@@ -28,6 +28,10 @@ pub struct Mfma {
     /// 4x4, 32 for 16x16, 64 for 32x32 shapes (f64: 16 and 32) on gfx908/gfx90a; gfx94x halve the
     /// single-block 16- and 8-bit forms (`v_mfma_f32_16x16x16_f16`: 16).
     pub cycles: u16,
+    /// `v_smfmac_*` (gfx94x): A is 4:2 structured-sparse, each lane holds two of every four consecutive
+    /// `k` values of its row ([`Mfma::sparse_a_position`]) and `SRC2` holds their 2-bit positions; `C`
+    /// is `D` (the instruction accumulates into its destination).
+    pub sparse: bool,
 }
 
 /// An RDNA WMMA instruction: 16x16x16, A and B of `input` type, C and D f32 (i32 for `I8` inputs,
@@ -189,9 +193,12 @@ impl Mfma {
     /// A `v_mfma_*` mnemonic in either LLVM spelling (gfx908/gfx90a `v_mfma_f32_32x32x1f32`,
     /// `v_mfma_f32_16x16x16bf16_1k`; gfx94x `v_mfma_f32_32x32x1_2b_f32`, `v_mfma_f32_16x16x16_bf16`), or
     /// `None` for the forms not implemented (xf32, gfx950's scaled and f8f6f4 forms and four-register
-    /// shapes, SMFMAC).
+    /// shapes), and the gfx94x `v_smfmac_*` (sparse A).
     pub(crate) fn parse(mnemonic: &str) -> Option<Self> {
-        let r = mnemonic.strip_prefix("v_mfma_")?;
+        let (sparse, r) = match mnemonic.strip_prefix("v_smfmac_") {
+            Some(r) => (true, r),
+            None => (false, mnemonic.strip_prefix("v_mfma_")?),
+        };
         let (out, r) = r.split_once('_')?;
         let mut dims = r.splitn(3, 'x');
         let num = |s: &str| s.parse::<u8>().ok();
@@ -203,6 +210,9 @@ impl Mfma {
         let rest = &tail[digits..];
         // gfx94x spell the type after an underscore (`..._16x16x16_f16`), gfx908/gfx90a without.
         let rest_is_gfx94x = rest.starts_with('_');
+        if sparse && !rest_is_gfx94x {
+            return None;
+        }
         let b_ty: MfmaTy;
         let (ty, blocks, kpl) = if let Some(rest) = rest.strip_prefix('_') {
             // gfx94x: `_<B>b_<type>` or `_<type>`; a lane holds `m*k*blocks/64` consecutive k values.
@@ -244,8 +254,10 @@ impl Mfma {
         let lanes = usize::from(m) * usize::from(blocks) * usize::from(k) / usize::from(kpl);
         // gfx950's new shapes hold four registers of A per lane (`v_mfma_f32_16x16x32_f16`); AMD's calculator
         // does not cover them yet, so they stay unimplemented rather than run on an unchecked layout.
-        let a_regs = (usize::from(kpl) * ty.bits()).div_ceil(32);
+        // SMFMAC lanes hold half of their `kpl` values of A.
+        let a_regs = (usize::from(kpl) * ty.bits() / if sparse { 2 } else { 1 }).div_ceil(32);
         if out != expect_out
+            || (sparse && (blocks != 1 || kpl % 4 != 0 || ty == MfmaTy::F64 || ty == MfmaTy::F32))
             || kpl == 0
             || k % kpl != 0
             || lanes != 64
@@ -265,7 +277,7 @@ impl Mfma {
         let halved =
             gfx94x && blocks == 1 && matches!(ty, MfmaTy::F16 | MfmaTy::Bf16 | MfmaTy::I8 | MfmaTy::Fp8 | MfmaTy::Bf8);
         let cycles = if halved { base / 2 } else { base };
-        Some(Self { m, n, k, blocks, ty, b_ty, kpl, cycles })
+        Some(Self { m, n, k, blocks, ty, b_ty, kpl, cycles, sparse })
     }
 
     /// Multiply and add operations of one instruction: `2*M*N*K` per block.
@@ -282,9 +294,15 @@ impl Mfma {
         }
     }
 
-    /// Registers per lane of A (and B).
-    pub fn in_regs(self) -> usize {
-        (usize::from(self.kpl) * self.ty.bits()).div_ceil(32)
+    /// Registers per lane of A (half of B's for SMFMAC).
+    pub fn a_regs(self) -> usize {
+        let bits = usize::from(self.kpl) * self.ty.bits();
+        (if self.sparse { bits / 2 } else { bits }).div_ceil(32)
+    }
+
+    /// Registers per lane of B.
+    pub fn b_regs(self) -> usize {
+        (usize::from(self.kpl) * self.b_ty.bits()).div_ceil(32)
     }
 
     /// Registers per lane of C and D (`blocks * m * n / 64` elements, two registers each for f64).
@@ -315,6 +333,16 @@ impl Mfma {
     /// m*blocks*(kk/kpl)` (AMD's calculator, `-A`). f64 elements are register pairs (offset 0).
     pub fn a_position(self, blk: usize, i: usize, kk: usize) -> (usize, usize, usize) {
         in_position(self.ty, usize::from(self.m), usize::from(self.blocks), usize::from(self.kpl), blk, i, kk)
+    }
+
+    /// SMFMAC: where stored value `slot` (of `kpl/2`) of row `i`'s lane group `q` (the dense `k` values
+    /// `q*kpl .. (q+1)*kpl`) lives: (register offset, lane `i + m*q`, bit offset), packed low to high, two
+    /// per group of four `k` values (AMD's calculator, CDNA3 `v_smfmac_*`, `-A`). Its position in its
+    /// group of four is the 2-bit field `2*slot` of the index register's lane (plus the set CBSZ/ABID
+    /// choose).
+    pub fn sparse_a_position(self, i: usize, q: usize, slot: usize) -> (usize, usize, usize) {
+        let bit = slot * self.ty.bits();
+        (bit / 32, i + usize::from(self.m) * q, bit % 32)
     }
 
     /// Where `B[kk][j]` of block `blk` lives: as for A with `j` for `i` and `n` for `m`.

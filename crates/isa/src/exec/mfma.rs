@@ -1,4 +1,4 @@
-//! Matrix instructions: CDNA's `v_mfma_*` and RDNA3's `v_wmma_*`, `D = A * B + C` over the whole wave, with the operand layouts of
+//! Matrix instructions: CDNA's `v_mfma_*`/`v_smfmac_*` and RDNA3's `v_wmma_*`, `D = A * B + C` over the whole wave, with the operand layouts of
 //! AMD's matrix instruction calculator ([`Mfma::acc_position`], [`Mfma::a_position`], [`Mfma::b_position`]).
 //!
 //! Implemented: every gfx908/gfx90a/gfx94x `v_mfma_*` with f32, f16, bf16 (both the two-per-register
@@ -8,7 +8,8 @@
 //! multiply-adds in `k` order, which is exact whenever the products and sums are (the tests use such
 //! values); i8 products accumulate in i32 with wrap-around. EXEC must be all ones (the hardware ignores
 //! EXEC for these; a kernel that clears lanes first is reported rather than guessed), and an f64 form
-//! with BLGP set (gfx94x reuse the field as negate bits) is reported.
+//! with BLGP set (gfx94x reuse the field as negate bits) is reported. The gfx94x `v_smfmac_*` (4:2
+//! sparse A with an index register) run too ([`sparse`]).
 
 use super::float::{f16_to_f32, f32_to_f16};
 use super::{Flow, Stop};
@@ -71,6 +72,9 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
     let cbsz = i.mods.neg_hi & 7;
     let abid = (i.mods.opsel & 7) | (((i.mods.opsel_hi >> 2) & 1) << 3);
     let blgp = i.mods.neg & 7;
+    if m.sparse {
+        return sparse(w, i, m, cbsz, abid, blgp);
+    }
     if (cbsz != 0 || abid != 0) && (1usize << cbsz > usize::from(m.blocks) || usize::from(abid) >= 1 << cbsz) {
         return Err(Stop::Invalid(format!("{} with CBSZ {cbsz} ABID {abid} for {} blocks", i.name, m.blocks)));
     }
@@ -87,7 +91,7 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
     };
     let regs = m.acc_regs();
     let c_row = row(i.src[2]);
-    if d + regs > ROWS || a + m.in_regs() > ROWS || b + m.in_regs() > ROWS || c_row.is_some_and(|c| c + regs > ROWS) {
+    if d + regs > ROWS || a + m.a_regs() > ROWS || b + m.b_regs() > ROWS || c_row.is_some_and(|c| c + regs > ROWS) {
         return Err(Stop::Invalid(format!("{}: operands past the register file", i.name)));
     }
     // C: registers, or one constant for every element (`0` is common).
@@ -165,6 +169,77 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
                     }
                 }
             }
+        }
+    }
+    for (r, vals) in out.iter().enumerate() {
+        w.set_vrow(d + r, vals);
+    }
+    Ok(Flow::Next)
+}
+
+/// `v_smfmac_*` (gfx94x): `D += A * B` with A 4:2 sparse. Each lane of A holds two values of every group
+/// of four consecutive `k` ([`Mfma::sparse_a_position`]); the index register (`SRC2`) holds for each
+/// stored value its 2-bit position in its group, the fields in the stored values' order from the low
+/// bits. With CBSZ 0, ABID picks which set of fields (`kpl` bits each: 8 for 16-bit, 16 for 8-bit
+/// inputs) is read; with CBSZ set, ABID is ignored and the first set is read (AMD's calculator). Each
+/// stored value is multiplied by the row of B its index names, in stored order; BLGP is not supported.
+fn sparse(w: &mut Wave, i: &Inst, m: Mfma, cbsz: u8, abid: u8, blgp: u8) -> Result<Flow, Stop> {
+    let kpl = usize::from(m.kpl);
+    let set = if cbsz == 0 { usize::from(abid) } else { 0 };
+    if blgp != 0 || cbsz > 3 || (set + 1) * kpl > 32 {
+        return Err(Stop::Invalid(format!("{} with CBSZ {cbsz} ABID {abid} BLGP {blgp} (not supported)", i.name)));
+    }
+    let (Some(a), Some(b), Some(d), Some(x)) = (row(i.src[0]), row(i.src[1]), row(i.dst), row(i.src[2])) else {
+        return Err(Stop::Invalid(format!("{} with a constant operand (not supported)", i.name)));
+    };
+    let regs = m.acc_regs();
+    if d + regs > ROWS || a + m.a_regs() > ROWS || b + m.b_regs() > ROWS || x >= ROWS {
+        return Err(Stop::Invalid(format!("{}: operands past the register file", i.name)));
+    }
+    let (mm, nn, kk) = (usize::from(m.m), usize::from(m.n), usize::from(m.k));
+    let stored = kpl / 2;
+    // Per row of A: (dense k, value) of every stored value, in stored order.
+    let mut av = Vec::with_capacity(mm * kk / 2);
+    for ii in 0..mm {
+        for q in 0..kk / kpl {
+            let lane = ii + mm * q;
+            let idx = w.vr(x, lane) >> (set * kpl);
+            for slot in 0..stored {
+                let pos = ((idx >> (2 * slot)) & 3) as usize;
+                av.push((q * kpl + 4 * (slot / 2) + pos, read(w, a, m.sparse_a_position(ii, q, slot), m.ty)));
+            }
+        }
+    }
+    let mut bv = Vec::with_capacity(nn * kk);
+    for j in 0..nn {
+        for k in 0..kk {
+            bv.push(read(w, b, m.b_position(0, k, j), m.b_ty));
+        }
+    }
+    let mut out = vec![[0u32; 64]; regs];
+    for ii in 0..mm {
+        let arow = &av[ii * kk / 2..][..kk / 2];
+        for j in 0..nn {
+            let bcol = &bv[j * kk..][..kk];
+            let (r, lane) = m.acc_position(0, ii, j);
+            let c = w.vr(d + r, lane);
+            out[r][lane] = if m.ty == MfmaTy::I8 {
+                let mut acc = c as i32;
+                for &(k, x) in arow {
+                    if let (Val::I(x), Val::I(y)) = (x, bcol[k]) {
+                        acc = acc.wrapping_add(x.wrapping_mul(y));
+                    }
+                }
+                acc as u32
+            } else {
+                let mut acc = f32::from_bits(c);
+                for &(k, x) in arow {
+                    if let (Val::F(x), Val::F(y)) = (x, bcol[k]) {
+                        acc = x.mul_add(y, acc);
+                    }
+                }
+                acc.to_bits()
+            };
         }
     }
     for (r, vals) in out.iter().enumerate() {

@@ -23,6 +23,7 @@ mod salu_gfx12;
 mod scratch_buffer;
 mod scratch_mubuf;
 mod sdwa;
+mod smfmac;
 mod tables;
 mod true16;
 mod vopd;
