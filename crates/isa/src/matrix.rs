@@ -34,12 +34,17 @@ pub struct Mfma {
     pub sparse: bool,
 }
 
-/// An RDNA WMMA instruction: 16x16x16, A and B of `input` type, C and D f32 (i32 for `I8` inputs,
-/// `v_wmma_i32_16x16x16_iu8`) or (`out16`) of the input type.
+/// An RDNA WMMA instruction: `16x16xK`, A of `input` and B of `b_input` type (they differ only in the
+/// mixed fp8/bf8 forms), C and D f32 (i32 for the integer inputs, `v_wmma_i32_16x16x16_iu8`) or
+/// (`out16`) of the input type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Wmma {
-    /// f16, bf16 or (iu8) 8-bit integers.
+    /// f16, bf16, (iu8) 8-bit or (iu4) 4-bit integers, or (gfx12) fp8/bf8.
     pub input: MfmaTy,
+    /// B's element type.
+    pub b_input: MfmaTy,
+    /// Columns of A, rows of B: 16, or 32 for gfx12's `v_wmma_i32_16x16x32_iu4`.
+    pub k: u8,
     /// C and D are 16-bit (the input type): on gfx11 in the half of each register OPSEL[2] selects, on
     /// gfx12 packed two rows per register.
     pub out16: bool,
@@ -48,32 +53,64 @@ pub struct Wmma {
 impl Wmma {
     /// The implemented `v_wmma_*` mnemonics.
     pub(crate) fn parse(m: &str) -> Option<Self> {
-        let (input, out16) = match m {
-            "v_wmma_f32_16x16x16_f16" => (MfmaTy::F16, false),
-            "v_wmma_f32_16x16x16_bf16" => (MfmaTy::Bf16, false),
-            "v_wmma_f16_16x16x16_f16" => (MfmaTy::F16, true),
-            "v_wmma_bf16_16x16x16_bf16" => (MfmaTy::Bf16, true),
-            "v_wmma_i32_16x16x16_iu8" => (MfmaTy::I8, false),
-            _ => return None,
+        let r = m.strip_prefix("v_wmma_")?;
+        let (input, b_input, k, out16) = match r {
+            "f32_16x16x16_f16" => (MfmaTy::F16, MfmaTy::F16, 16, false),
+            "f32_16x16x16_bf16" => (MfmaTy::Bf16, MfmaTy::Bf16, 16, false),
+            "f16_16x16x16_f16" => (MfmaTy::F16, MfmaTy::F16, 16, true),
+            "bf16_16x16x16_bf16" => (MfmaTy::Bf16, MfmaTy::Bf16, 16, true),
+            "i32_16x16x16_iu8" => (MfmaTy::I8, MfmaTy::I8, 16, false),
+            "i32_16x16x16_iu4" => (MfmaTy::I4, MfmaTy::I4, 16, false),
+            "i32_16x16x32_iu4" => (MfmaTy::I4, MfmaTy::I4, 32, false),
+            _ => {
+                let (a, b) = r.strip_prefix("f32_16x16x16_")?.split_once('_')?;
+                let f8 = |t: &str| match t {
+                    "fp8" => Some(MfmaTy::Fp8),
+                    "bf8" => Some(MfmaTy::Bf8),
+                    _ => None,
+                };
+                (f8(a)?, f8(b)?, 16, false)
+            }
         };
-        Some(Self { input, out16 })
+        Some(Self { input, b_input, k, out16 })
+    }
+
+    /// Cycles the instruction occupies the wave's matrix unit (AMD's matrix instruction calculator,
+    /// "Execution cycles"): RDNA3 (gfx11) 32, 16 for iu4; RDNA4 (gfx12) 16 for 16-bit inputs, 8 for
+    /// 8- and 4-bit ones.
+    pub fn cycles(self, gfx12: bool) -> u16 {
+        match (gfx12, self.input.bits()) {
+            (false, 4) => 16,
+            (false, _) => 32,
+            (true, 16) => 16,
+            (true, _) => 8,
+        }
+    }
+
+    /// Integer inputs (iu8, iu4): NEG[0] and NEG[1] say A and B are signed.
+    pub fn integer(self) -> bool {
+        matches!(self.input, MfmaTy::I8 | MfmaTy::I4)
     }
 
     /// Where element `kk` of row `idx` of A (or column `idx` of B) lives on a gfx11 (`gfx12 == false`)
     /// or gfx12 wave of `lanes` lanes: (register offset, lane, bit offset). AMD's matrix instruction
-    /// calculator (`-a RDNA3|RDNA4 -w 32|64`): gfx11 keeps all 16 k values of a row in one lane (packed
+    /// calculator (`-a RDNA3|RDNA4 -w 32|64`): gfx11 keeps all k values of a row in one lane (packed
     /// low to high, duplicated in every group of 16 lanes; the first copy is read); gfx12 spreads them
-    /// over the groups of 16 lanes in 64-bit chunks (32-bit for i8 in wave64).
+    /// over the groups of 16 lanes in 64-bit chunks (32-bit for 8-bit inputs in wave64; 4-bit inputs:
+    /// 32-bit chunks, and K=16 uses only the first two groups in wave64 too).
     pub fn in_position(self, gfx12: bool, lanes: usize, idx: usize, kk: usize) -> (usize, usize, usize) {
         let bits = self.input.bits();
         if !gfx12 {
             let pos = kk * bits;
             return (pos / 32, idx, pos % 32);
         }
-        match (lanes, bits) {
-            (32, 16) => (2 * (kk / 8) + (kk / 2) % 2, 16 * ((kk / 4) % 2) + idx, 16 * (kk % 2)),
-            (64, 16) => ((kk / 2) % 2, 32 * ((kk / 8) % 2) + 16 * ((kk / 4) % 2) + idx, 16 * (kk % 2)),
-            (32, _) => ((kk / 4) % 2, 16 * (kk / 8) + idx, 8 * (kk % 4)),
+        match (lanes, bits, self.k) {
+            (32, 16, _) => (2 * (kk / 8) + (kk / 2) % 2, 16 * ((kk / 4) % 2) + idx, 16 * (kk % 2)),
+            (64, 16, _) => ((kk / 2) % 2, 32 * ((kk / 8) % 2) + 16 * ((kk / 4) % 2) + idx, 16 * (kk % 2)),
+            (_, 4, 16) => (0, 16 * (kk / 8) + idx, 4 * (kk % 8)),
+            (32, 4, _) => ((kk / 8) % 2, 16 * (kk / 16) + idx, 4 * (kk % 8)),
+            (_, 4, _) => (0, 32 * ((kk / 8) % 2) + 16 * ((kk / 16) % 2) + idx, 4 * (kk % 8)),
+            (32, _, _) => ((kk / 4) % 2, 16 * (kk / 8) + idx, 8 * (kk % 4)),
             _ => (0, 32 * ((kk / 4) % 2) + 16 * ((kk / 8) % 2) + idx, 8 * (kk % 4)),
         }
     }
@@ -99,7 +136,8 @@ impl Wmma {
 
     /// Registers per lane of A (and B).
     pub fn in_regs(self, gfx12: bool, lanes: usize) -> usize {
-        let per_lane_bits = if gfx12 { 256 * self.input.bits() / lanes } else { 16 * self.input.bits() };
+        let k = usize::from(self.k);
+        let per_lane_bits = if gfx12 { 16 * k * self.input.bits() / lanes } else { k * self.input.bits() };
         per_lane_bits.div_ceil(32)
     }
 
@@ -133,6 +171,8 @@ pub enum MfmaTy {
     /// 8-bit floats with 5 exponent and 2 mantissa bits in, f32 accumulate: FNUZ (bias 16) on gfx94x,
     /// OCP's E5M2 (bias 15) on gfx950 and gfx12.
     Bf8,
+    /// 4-bit integers (RDNA's `iu4` WMMA; signed or unsigned by the NEG bits), i32 accumulate.
+    I4,
 }
 
 impl MfmaTy {
@@ -143,6 +183,7 @@ impl MfmaTy {
             MfmaTy::F32 => 32,
             MfmaTy::F16 | MfmaTy::Bf16 => 16,
             MfmaTy::I8 | MfmaTy::Fp8 | MfmaTy::Bf8 => 8,
+            MfmaTy::I4 => 4,
         }
     }
 

@@ -1,4 +1,4 @@
-//! Matrix instructions: CDNA's `v_mfma_*`/`v_smfmac_*` and RDNA3's `v_wmma_*`, `D = A * B + C` over the whole wave, with the operand layouts of
+//! Matrix instructions: CDNA's `v_mfma_*`/`v_smfmac_*` and RDNA's `v_wmma_*`, `D = A * B + C` over the whole wave, with the operand layouts of
 //! AMD's matrix instruction calculator ([`Mfma::acc_position`], [`Mfma::a_position`], [`Mfma::b_position`]).
 //!
 //! Implemented: every gfx908/gfx90a/gfx94x `v_mfma_*` with f32, f16, bf16 (both the two-per-register
@@ -57,6 +57,7 @@ fn read(w: &Wave, base: usize, (r, lane, bit): (usize, usize, usize), ty: MfmaTy
         // bf16 is the high half of an f32.
         MfmaTy::Bf16 => Val::F(f32::from_bits((v & 0xffff) << 16)),
         MfmaTy::I8 => Val::I(i32::from(v as u8 as i8)),
+        MfmaTy::I4 => Val::I(i32::from(((v as u8) << 4) as i8 >> 4)),
         // 8-bit floats widen exactly; their products are exact in f32.
         MfmaTy::Fp8 | MfmaTy::Bf8 => Val::F(ty.f8_to_f32(v as u8, w.fp8_fnuz)),
         MfmaTy::F64 => Val::D(f64::from_bits(u64::from(v) | (u64::from(w.vr(base + r + 1, lane)) << 32))),
@@ -258,11 +259,13 @@ fn elem(w: &Wave, base: usize, (r, lane, hi): (usize, usize, bool), ty: MfmaTy) 
     }
 }
 
-/// `v_wmma_*_16x16x16_*` on gfx11 and gfx12, wave32 and wave64, with the layouts of
-/// [`Wmma::in_position`] and [`Wmma::acc_position`]. 16-bit C and D: on gfx11 in the half OPSEL[2]
-/// selects (the other half of D is kept), on gfx12 packed; the f32 sum is rounded to the output type
-/// once. iu8: NEG[0] and NEG[1] say A and B are signed (else unsigned), the i32 sum wraps, or saturates
-/// with CLAMP. Float forms with NEG/ABS modifiers are reported, not guessed.
+/// `v_wmma_*` on gfx11 and gfx12, wave32 and wave64, with the layouts of [`Wmma::in_position`] and
+/// [`Wmma::acc_position`]. 16-bit C and D: on gfx11 in the half OPSEL[2] selects (the other half of D
+/// is kept), on gfx12 packed; the f32 sum is rounded to the output type once. Integer inputs (iu8,
+/// iu4): NEG[0] and NEG[1] say A and B are signed (else unsigned), the i32 sum wraps, or saturates with
+/// CLAMP. 16-bit float inputs (AMD's calculator, "NEG modifier"): NEG[0]/NEG_HI[0] negate the A values
+/// read from bits 15:0/31:16, NEG[1]/NEG_HI[1] those of B, NEG_HI[2] takes C's absolute value and then
+/// NEG[2] negates it; CLAMP does not affect float forms. fp8/bf8 (gfx12) take no NEG bits.
 pub(super) fn wmma(w: &mut Wave, i: &Inst, x: Wmma) -> Result<Flow, Stop> {
     let gfx12 = match w.family {
         crate::target::Family::Gfx11 => false,
@@ -278,14 +281,17 @@ pub(super) fn wmma(w: &mut Wave, i: &Inst, x: Wmma) -> Result<Flow, Stop> {
             w.exec()
         )));
     }
-    let int = x.input == MfmaTy::I8;
+    let int = x.integer();
+    let f8 = matches!(x.input, MfmaTy::Fp8 | MfmaTy::Bf8);
     let bad_mods = if int {
         i.mods.neg & 4 != 0 || i.mods.neg_hi != 0 || i.mods.opsel != 0
+    } else if f8 {
+        i.mods.neg != 0 || i.mods.neg_hi != 0 || i.mods.opsel != 0
     } else {
-        i.mods.neg != 0 || i.mods.neg_hi != 0 || i.mods.clamp || i.mods.opsel & 3 != 0 || (gfx12 && i.mods.opsel != 0)
+        i.mods.opsel & 3 != 0 || (gfx12 && i.mods.opsel != 0)
     };
     if bad_mods {
-        return Err(Stop::Invalid(format!("{} with neg/abs/clamp/op_sel modifiers (not supported)", i.name)));
+        return Err(Stop::Invalid(format!("{} with neg/op_sel modifiers it does not take", i.name)));
     }
     let (Some(a), Some(b), Some(d)) = (row(i.src[0]), row(i.src[1]), row(i.dst)) else {
         return Err(Stop::Invalid(format!("{} with a constant A or B operand (not supported)", i.name)));
@@ -302,14 +308,25 @@ pub(super) fn wmma(w: &mut Wave, i: &Inst, x: Wmma) -> Result<Flow, Stop> {
         None => Some(w.s32(i.src[2], i.lit, if int { crate::wave::Ty::I } else { crate::wave::Ty::F32 })),
     };
     let (a_signed, b_signed) = (i.mods.neg & 1 != 0, i.mods.neg & 2 != 0);
+    let bits = x.input.bits();
     let int_elem = |w: &Wave, base: usize, (r, lane, bit): (usize, usize, usize), signed: bool| {
-        let byte = (w.vr(base + r, lane) >> bit) as u8;
-        if signed {
-            i64::from(byte as i8)
+        let v = u64::from(w.vr(base + r, lane) >> bit) & ((1u64 << bits) - 1);
+        if signed && v >> (bits - 1) != 0 {
+            v as i64 - (1i64 << bits)
         } else {
-            i64::from(byte)
+            v as i64
         }
     };
+    // The sign a 16-bit float operand gets from NEG (low half) or NEG_HI (high half), bit `n`.
+    let sign = |n: u8, bit: usize| {
+        let m = if bit == 16 { i.mods.neg_hi } else { i.mods.neg };
+        if m >> n & 1 != 0 {
+            -1.0f32
+        } else {
+            1.0
+        }
+    };
+    let kk = usize::from(x.k);
     let mut out: Vec<Lanes32> = (0..acc).map(|r| w.vrow(d + r)).collect();
     for ii in 0..16 {
         for j in 0..16 {
@@ -321,7 +338,7 @@ pub(super) fn wmma(w: &mut Wave, i: &Inst, x: Wmma) -> Result<Flow, Stop> {
                     (None, Some(c)) => i64::from(w.vr(c + r, lane) as i32),
                     (None, None) => unreachable!("C is a constant or a register"),
                 };
-                for k in 0..16 {
+                for k in 0..kk {
                     let xa = int_elem(w, a, x.in_position(gfx12, lanes, ii, k), a_signed);
                     let yb = int_elem(w, b, x.in_position(gfx12, lanes, j, k), b_signed);
                     sum += xa * yb;
@@ -338,11 +355,26 @@ pub(super) fn wmma(w: &mut Wave, i: &Inst, x: Wmma) -> Result<Flow, Stop> {
                     (None, Some(c)) => elem(w, c, (r, lane, bit == 16), c_ty),
                     (None, None) => unreachable!("C is a constant or a register"),
                 };
-                for k in 0..16 {
+                if i.mods.neg_hi & 4 != 0 {
+                    acc_v = acc_v.abs();
+                }
+                if i.mods.neg & 4 != 0 {
+                    acc_v = -acc_v;
+                }
+                for k in 0..kk {
                     let (ra, la, ba) = x.in_position(gfx12, lanes, ii, k);
                     let (rb, lb, bb) = x.in_position(gfx12, lanes, j, k);
-                    acc_v =
-                        elem(w, a, (ra, la, ba == 16), x.input).mul_add(elem(w, b, (rb, lb, bb == 16), x.input), acc_v);
+                    let (ya, yb) = if f8 {
+                        (read(w, a, (ra, la, ba), x.input), read(w, b, (rb, lb, bb), x.b_input))
+                    } else {
+                        (
+                            Val::F(sign(0, ba) * elem(w, a, (ra, la, ba == 16), x.input)),
+                            Val::F(sign(1, bb) * elem(w, b, (rb, lb, bb == 16), x.b_input)),
+                        )
+                    };
+                    if let (Val::F(ya), Val::F(yb)) = (ya, yb) {
+                        acc_v = ya.mul_add(yb, acc_v);
+                    }
                 }
                 if x.out16 {
                     let h = match x.input {

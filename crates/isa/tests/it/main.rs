@@ -29,3 +29,4 @@ mod true16;
 mod vopd;
 mod wmma;
 mod wmma_layouts;
+mod wmma_more;
