@@ -562,7 +562,11 @@ fn mai_operands(cx: &Ctx, i: &mut Inst, w: u32, d1: u32) {
     }
     if !cx.unified_agprs || w & (1 << 15) != 0 {
         i.dst = to_agpr(i.dst);
-        i.src[2] = to_agpr(i.src[2]);
+        // SMFMAC's SRC2 is its compression index, always in an ArchVGPR (AMD's matrix instruction
+        // calculator); C is D there.
+        if !matches!(i.op, Op::Mfma(m) if m.sparse) {
+            i.src[2] = to_agpr(i.src[2]);
+        }
     }
 }
 

@@ -659,6 +659,7 @@ impl<'a> Worker<'a> {
             // instruction calculator: one instruction per "execution cycles"), then holds it as long.
             let passes = match inst.op {
                 crate::op::Op::Mfma(m) if timing => u64::from(m.cycles),
+                crate::op::Op::Wmma(x) if timing => u64::from(x.cycles(w.family >= crate::target::Family::Gfx12)),
                 _ => 0,
             };
             if passes > 0 {

@@ -28,14 +28,23 @@ pub struct Mfma {
     /// 4x4, 32 for 16x16, 64 for 32x32 shapes (f64: 16 and 32) on gfx908/gfx90a; gfx94x halve the
     /// single-block 16- and 8-bit forms (`v_mfma_f32_16x16x16_f16`: 16).
     pub cycles: u16,
+    /// `v_smfmac_*` (gfx94x): A is 4:2 structured-sparse, each lane holds two of every four consecutive
+    /// `k` values of its row ([`Mfma::sparse_a_position`]) and `SRC2` holds their 2-bit positions; `C`
+    /// is `D` (the instruction accumulates into its destination).
+    pub sparse: bool,
 }
 
-/// An RDNA WMMA instruction: 16x16x16, A and B of `input` type, C and D f32 (i32 for `I8` inputs,
-/// `v_wmma_i32_16x16x16_iu8`) or (`out16`) of the input type.
+/// An RDNA WMMA instruction: `16x16xK`, A of `input` and B of `b_input` type (they differ only in the
+/// mixed fp8/bf8 forms), C and D f32 (i32 for the integer inputs, `v_wmma_i32_16x16x16_iu8`) or
+/// (`out16`) of the input type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Wmma {
-    /// f16, bf16 or (iu8) 8-bit integers.
+    /// f16, bf16, (iu8) 8-bit or (iu4) 4-bit integers, or (gfx12) fp8/bf8.
     pub input: MfmaTy,
+    /// B's element type.
+    pub b_input: MfmaTy,
+    /// Columns of A, rows of B: 16, or 32 for gfx12's `v_wmma_i32_16x16x32_iu4`.
+    pub k: u8,
     /// C and D are 16-bit (the input type): on gfx11 in the half of each register OPSEL[2] selects, on
     /// gfx12 packed two rows per register.
     pub out16: bool,
@@ -44,32 +53,64 @@ pub struct Wmma {
 impl Wmma {
     /// The implemented `v_wmma_*` mnemonics.
     pub(crate) fn parse(m: &str) -> Option<Self> {
-        let (input, out16) = match m {
-            "v_wmma_f32_16x16x16_f16" => (MfmaTy::F16, false),
-            "v_wmma_f32_16x16x16_bf16" => (MfmaTy::Bf16, false),
-            "v_wmma_f16_16x16x16_f16" => (MfmaTy::F16, true),
-            "v_wmma_bf16_16x16x16_bf16" => (MfmaTy::Bf16, true),
-            "v_wmma_i32_16x16x16_iu8" => (MfmaTy::I8, false),
-            _ => return None,
+        let r = m.strip_prefix("v_wmma_")?;
+        let (input, b_input, k, out16) = match r {
+            "f32_16x16x16_f16" => (MfmaTy::F16, MfmaTy::F16, 16, false),
+            "f32_16x16x16_bf16" => (MfmaTy::Bf16, MfmaTy::Bf16, 16, false),
+            "f16_16x16x16_f16" => (MfmaTy::F16, MfmaTy::F16, 16, true),
+            "bf16_16x16x16_bf16" => (MfmaTy::Bf16, MfmaTy::Bf16, 16, true),
+            "i32_16x16x16_iu8" => (MfmaTy::I8, MfmaTy::I8, 16, false),
+            "i32_16x16x16_iu4" => (MfmaTy::I4, MfmaTy::I4, 16, false),
+            "i32_16x16x32_iu4" => (MfmaTy::I4, MfmaTy::I4, 32, false),
+            _ => {
+                let (a, b) = r.strip_prefix("f32_16x16x16_")?.split_once('_')?;
+                let f8 = |t: &str| match t {
+                    "fp8" => Some(MfmaTy::Fp8),
+                    "bf8" => Some(MfmaTy::Bf8),
+                    _ => None,
+                };
+                (f8(a)?, f8(b)?, 16, false)
+            }
         };
-        Some(Self { input, out16 })
+        Some(Self { input, b_input, k, out16 })
+    }
+
+    /// Cycles the instruction occupies the wave's matrix unit (AMD's matrix instruction calculator,
+    /// "Execution cycles"): RDNA3 (gfx11) 32, 16 for iu4; RDNA4 (gfx12) 16 for 16-bit inputs, 8 for
+    /// 8- and 4-bit ones.
+    pub fn cycles(self, gfx12: bool) -> u16 {
+        match (gfx12, self.input.bits()) {
+            (false, 4) => 16,
+            (false, _) => 32,
+            (true, 16) => 16,
+            (true, _) => 8,
+        }
+    }
+
+    /// Integer inputs (iu8, iu4): NEG[0] and NEG[1] say A and B are signed.
+    pub fn integer(self) -> bool {
+        matches!(self.input, MfmaTy::I8 | MfmaTy::I4)
     }
 
     /// Where element `kk` of row `idx` of A (or column `idx` of B) lives on a gfx11 (`gfx12 == false`)
     /// or gfx12 wave of `lanes` lanes: (register offset, lane, bit offset). AMD's matrix instruction
-    /// calculator (`-a RDNA3|RDNA4 -w 32|64`): gfx11 keeps all 16 k values of a row in one lane (packed
+    /// calculator (`-a RDNA3|RDNA4 -w 32|64`): gfx11 keeps all k values of a row in one lane (packed
     /// low to high, duplicated in every group of 16 lanes; the first copy is read); gfx12 spreads them
-    /// over the groups of 16 lanes in 64-bit chunks (32-bit for i8 in wave64).
+    /// over the groups of 16 lanes in 64-bit chunks (32-bit for 8-bit inputs in wave64; 4-bit inputs:
+    /// 32-bit chunks, and K=16 uses only the first two groups in wave64 too).
     pub fn in_position(self, gfx12: bool, lanes: usize, idx: usize, kk: usize) -> (usize, usize, usize) {
         let bits = self.input.bits();
         if !gfx12 {
             let pos = kk * bits;
             return (pos / 32, idx, pos % 32);
         }
-        match (lanes, bits) {
-            (32, 16) => (2 * (kk / 8) + (kk / 2) % 2, 16 * ((kk / 4) % 2) + idx, 16 * (kk % 2)),
-            (64, 16) => ((kk / 2) % 2, 32 * ((kk / 8) % 2) + 16 * ((kk / 4) % 2) + idx, 16 * (kk % 2)),
-            (32, _) => ((kk / 4) % 2, 16 * (kk / 8) + idx, 8 * (kk % 4)),
+        match (lanes, bits, self.k) {
+            (32, 16, _) => (2 * (kk / 8) + (kk / 2) % 2, 16 * ((kk / 4) % 2) + idx, 16 * (kk % 2)),
+            (64, 16, _) => ((kk / 2) % 2, 32 * ((kk / 8) % 2) + 16 * ((kk / 4) % 2) + idx, 16 * (kk % 2)),
+            (_, 4, 16) => (0, 16 * (kk / 8) + idx, 4 * (kk % 8)),
+            (32, 4, _) => ((kk / 8) % 2, 16 * (kk / 16) + idx, 4 * (kk % 8)),
+            (_, 4, _) => (0, 32 * ((kk / 8) % 2) + 16 * ((kk / 16) % 2) + idx, 4 * (kk % 8)),
+            (32, _, _) => ((kk / 4) % 2, 16 * (kk / 8) + idx, 8 * (kk % 4)),
             _ => (0, 32 * ((kk / 4) % 2) + 16 * ((kk / 8) % 2) + idx, 8 * (kk % 4)),
         }
     }
@@ -95,7 +136,8 @@ impl Wmma {
 
     /// Registers per lane of A (and B).
     pub fn in_regs(self, gfx12: bool, lanes: usize) -> usize {
-        let per_lane_bits = if gfx12 { 256 * self.input.bits() / lanes } else { 16 * self.input.bits() };
+        let k = usize::from(self.k);
+        let per_lane_bits = if gfx12 { 16 * k * self.input.bits() / lanes } else { k * self.input.bits() };
         per_lane_bits.div_ceil(32)
     }
 
@@ -129,6 +171,8 @@ pub enum MfmaTy {
     /// 8-bit floats with 5 exponent and 2 mantissa bits in, f32 accumulate: FNUZ (bias 16) on gfx94x,
     /// OCP's E5M2 (bias 15) on gfx950 and gfx12.
     Bf8,
+    /// 4-bit integers (RDNA's `iu4` WMMA; signed or unsigned by the NEG bits), i32 accumulate.
+    I4,
 }
 
 impl MfmaTy {
@@ -139,6 +183,7 @@ impl MfmaTy {
             MfmaTy::F32 => 32,
             MfmaTy::F16 | MfmaTy::Bf16 => 16,
             MfmaTy::I8 | MfmaTy::Fp8 | MfmaTy::Bf8 => 8,
+            MfmaTy::I4 => 4,
         }
     }
 
@@ -189,9 +234,12 @@ impl Mfma {
     /// A `v_mfma_*` mnemonic in either LLVM spelling (gfx908/gfx90a `v_mfma_f32_32x32x1f32`,
     /// `v_mfma_f32_16x16x16bf16_1k`; gfx94x `v_mfma_f32_32x32x1_2b_f32`, `v_mfma_f32_16x16x16_bf16`), or
     /// `None` for the forms not implemented (xf32, gfx950's scaled and f8f6f4 forms and four-register
-    /// shapes, SMFMAC).
+    /// shapes), and the gfx94x `v_smfmac_*` (sparse A).
     pub(crate) fn parse(mnemonic: &str) -> Option<Self> {
-        let r = mnemonic.strip_prefix("v_mfma_")?;
+        let (sparse, r) = match mnemonic.strip_prefix("v_smfmac_") {
+            Some(r) => (true, r),
+            None => (false, mnemonic.strip_prefix("v_mfma_")?),
+        };
         let (out, r) = r.split_once('_')?;
         let mut dims = r.splitn(3, 'x');
         let num = |s: &str| s.parse::<u8>().ok();
@@ -203,6 +251,9 @@ impl Mfma {
         let rest = &tail[digits..];
         // gfx94x spell the type after an underscore (`..._16x16x16_f16`), gfx908/gfx90a without.
         let rest_is_gfx94x = rest.starts_with('_');
+        if sparse && !rest_is_gfx94x {
+            return None;
+        }
         let b_ty: MfmaTy;
         let (ty, blocks, kpl) = if let Some(rest) = rest.strip_prefix('_') {
             // gfx94x: `_<B>b_<type>` or `_<type>`; a lane holds `m*k*blocks/64` consecutive k values.
@@ -244,8 +295,10 @@ impl Mfma {
         let lanes = usize::from(m) * usize::from(blocks) * usize::from(k) / usize::from(kpl);
         // gfx950's new shapes hold four registers of A per lane (`v_mfma_f32_16x16x32_f16`); AMD's calculator
         // does not cover them yet, so they stay unimplemented rather than run on an unchecked layout.
-        let a_regs = (usize::from(kpl) * ty.bits()).div_ceil(32);
+        // SMFMAC lanes hold half of their `kpl` values of A.
+        let a_regs = (usize::from(kpl) * ty.bits() / if sparse { 2 } else { 1 }).div_ceil(32);
         if out != expect_out
+            || (sparse && (blocks != 1 || kpl % 4 != 0 || ty == MfmaTy::F64 || ty == MfmaTy::F32))
             || kpl == 0
             || k % kpl != 0
             || lanes != 64
@@ -265,7 +318,7 @@ impl Mfma {
         let halved =
             gfx94x && blocks == 1 && matches!(ty, MfmaTy::F16 | MfmaTy::Bf16 | MfmaTy::I8 | MfmaTy::Fp8 | MfmaTy::Bf8);
         let cycles = if halved { base / 2 } else { base };
-        Some(Self { m, n, k, blocks, ty, b_ty, kpl, cycles })
+        Some(Self { m, n, k, blocks, ty, b_ty, kpl, cycles, sparse })
     }
 
     /// Multiply and add operations of one instruction: `2*M*N*K` per block.
@@ -282,9 +335,15 @@ impl Mfma {
         }
     }
 
-    /// Registers per lane of A (and B).
-    pub fn in_regs(self) -> usize {
-        (usize::from(self.kpl) * self.ty.bits()).div_ceil(32)
+    /// Registers per lane of A (half of B's for SMFMAC).
+    pub fn a_regs(self) -> usize {
+        let bits = usize::from(self.kpl) * self.ty.bits();
+        (if self.sparse { bits / 2 } else { bits }).div_ceil(32)
+    }
+
+    /// Registers per lane of B.
+    pub fn b_regs(self) -> usize {
+        (usize::from(self.kpl) * self.b_ty.bits()).div_ceil(32)
     }
 
     /// Registers per lane of C and D (`blocks * m * n / 64` elements, two registers each for f64).
@@ -315,6 +374,16 @@ impl Mfma {
     /// m*blocks*(kk/kpl)` (AMD's calculator, `-A`). f64 elements are register pairs (offset 0).
     pub fn a_position(self, blk: usize, i: usize, kk: usize) -> (usize, usize, usize) {
         in_position(self.ty, usize::from(self.m), usize::from(self.blocks), usize::from(self.kpl), blk, i, kk)
+    }
+
+    /// SMFMAC: where stored value `slot` (of `kpl/2`) of row `i`'s lane group `q` (the dense `k` values
+    /// `q*kpl .. (q+1)*kpl`) lives: (register offset, lane `i + m*q`, bit offset), packed low to high, two
+    /// per group of four `k` values (AMD's calculator, CDNA3 `v_smfmac_*`, `-A`). Its position in its
+    /// group of four is the 2-bit field `2*slot` of the index register's lane (plus the set CBSZ/ABID
+    /// choose).
+    pub fn sparse_a_position(self, i: usize, q: usize, slot: usize) -> (usize, usize, usize) {
+        let bit = slot * self.ty.bits();
+        (bit / 32, i + usize::from(self.m) * q, bit % 32)
     }
 
     /// Where `B[kk][j]` of block `blk` lives: as for A with `j` for `i` and `n` for `m`.

@@ -1,4 +1,4 @@
-//! Matrix instructions: CDNA's `v_mfma_*` and RDNA3's `v_wmma_*`, `D = A * B + C` over the whole wave, with the operand layouts of
+//! Matrix instructions: CDNA's `v_mfma_*`/`v_smfmac_*` and RDNA's `v_wmma_*`, `D = A * B + C` over the whole wave, with the operand layouts of
 //! AMD's matrix instruction calculator ([`Mfma::acc_position`], [`Mfma::a_position`], [`Mfma::b_position`]).
 //!
 //! Implemented: every gfx908/gfx90a/gfx94x `v_mfma_*` with f32, f16, bf16 (both the two-per-register
@@ -8,7 +8,8 @@
 //! multiply-adds in `k` order, which is exact whenever the products and sums are (the tests use such
 //! values); i8 products accumulate in i32 with wrap-around. EXEC must be all ones (the hardware ignores
 //! EXEC for these; a kernel that clears lanes first is reported rather than guessed), and an f64 form
-//! with BLGP set (gfx94x reuse the field as negate bits) is reported.
+//! with BLGP set (gfx94x reuse the field as negate bits) is reported. The gfx94x `v_smfmac_*` (4:2
+//! sparse A with an index register) run too ([`sparse`]).
 
 use super::float::{f16_to_f32, f32_to_f16};
 use super::{Flow, Stop};
@@ -56,6 +57,7 @@ fn read(w: &Wave, base: usize, (r, lane, bit): (usize, usize, usize), ty: MfmaTy
         // bf16 is the high half of an f32.
         MfmaTy::Bf16 => Val::F(f32::from_bits((v & 0xffff) << 16)),
         MfmaTy::I8 => Val::I(i32::from(v as u8 as i8)),
+        MfmaTy::I4 => Val::I(i32::from(((v as u8) << 4) as i8 >> 4)),
         // 8-bit floats widen exactly; their products are exact in f32.
         MfmaTy::Fp8 | MfmaTy::Bf8 => Val::F(ty.f8_to_f32(v as u8, w.fp8_fnuz)),
         MfmaTy::F64 => Val::D(f64::from_bits(u64::from(v) | (u64::from(w.vr(base + r + 1, lane)) << 32))),
@@ -71,6 +73,9 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
     let cbsz = i.mods.neg_hi & 7;
     let abid = (i.mods.opsel & 7) | (((i.mods.opsel_hi >> 2) & 1) << 3);
     let blgp = i.mods.neg & 7;
+    if m.sparse {
+        return sparse(w, i, m, cbsz, abid, blgp);
+    }
     if (cbsz != 0 || abid != 0) && (1usize << cbsz > usize::from(m.blocks) || usize::from(abid) >= 1 << cbsz) {
         return Err(Stop::Invalid(format!("{} with CBSZ {cbsz} ABID {abid} for {} blocks", i.name, m.blocks)));
     }
@@ -87,7 +92,7 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
     };
     let regs = m.acc_regs();
     let c_row = row(i.src[2]);
-    if d + regs > ROWS || a + m.in_regs() > ROWS || b + m.in_regs() > ROWS || c_row.is_some_and(|c| c + regs > ROWS) {
+    if d + regs > ROWS || a + m.a_regs() > ROWS || b + m.b_regs() > ROWS || c_row.is_some_and(|c| c + regs > ROWS) {
         return Err(Stop::Invalid(format!("{}: operands past the register file", i.name)));
     }
     // C: registers, or one constant for every element (`0` is common).
@@ -173,6 +178,77 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
     Ok(Flow::Next)
 }
 
+/// `v_smfmac_*` (gfx94x): `D += A * B` with A 4:2 sparse. Each lane of A holds two values of every group
+/// of four consecutive `k` ([`Mfma::sparse_a_position`]); the index register (`SRC2`) holds for each
+/// stored value its 2-bit position in its group, the fields in the stored values' order from the low
+/// bits. With CBSZ 0, ABID picks which set of fields (`kpl` bits each: 8 for 16-bit, 16 for 8-bit
+/// inputs) is read; with CBSZ set, ABID is ignored and the first set is read (AMD's calculator). Each
+/// stored value is multiplied by the row of B its index names, in stored order; BLGP is not supported.
+fn sparse(w: &mut Wave, i: &Inst, m: Mfma, cbsz: u8, abid: u8, blgp: u8) -> Result<Flow, Stop> {
+    let kpl = usize::from(m.kpl);
+    let set = if cbsz == 0 { usize::from(abid) } else { 0 };
+    if blgp != 0 || cbsz > 3 || (set + 1) * kpl > 32 {
+        return Err(Stop::Invalid(format!("{} with CBSZ {cbsz} ABID {abid} BLGP {blgp} (not supported)", i.name)));
+    }
+    let (Some(a), Some(b), Some(d), Some(x)) = (row(i.src[0]), row(i.src[1]), row(i.dst), row(i.src[2])) else {
+        return Err(Stop::Invalid(format!("{} with a constant operand (not supported)", i.name)));
+    };
+    let regs = m.acc_regs();
+    if d + regs > ROWS || a + m.a_regs() > ROWS || b + m.b_regs() > ROWS || x >= ROWS {
+        return Err(Stop::Invalid(format!("{}: operands past the register file", i.name)));
+    }
+    let (mm, nn, kk) = (usize::from(m.m), usize::from(m.n), usize::from(m.k));
+    let stored = kpl / 2;
+    // Per row of A: (dense k, value) of every stored value, in stored order.
+    let mut av = Vec::with_capacity(mm * kk / 2);
+    for ii in 0..mm {
+        for q in 0..kk / kpl {
+            let lane = ii + mm * q;
+            let idx = w.vr(x, lane) >> (set * kpl);
+            for slot in 0..stored {
+                let pos = ((idx >> (2 * slot)) & 3) as usize;
+                av.push((q * kpl + 4 * (slot / 2) + pos, read(w, a, m.sparse_a_position(ii, q, slot), m.ty)));
+            }
+        }
+    }
+    let mut bv = Vec::with_capacity(nn * kk);
+    for j in 0..nn {
+        for k in 0..kk {
+            bv.push(read(w, b, m.b_position(0, k, j), m.b_ty));
+        }
+    }
+    let mut out = vec![[0u32; 64]; regs];
+    for ii in 0..mm {
+        let arow = &av[ii * kk / 2..][..kk / 2];
+        for j in 0..nn {
+            let bcol = &bv[j * kk..][..kk];
+            let (r, lane) = m.acc_position(0, ii, j);
+            let c = w.vr(d + r, lane);
+            out[r][lane] = if m.ty == MfmaTy::I8 {
+                let mut acc = c as i32;
+                for &(k, x) in arow {
+                    if let (Val::I(x), Val::I(y)) = (x, bcol[k]) {
+                        acc = acc.wrapping_add(x.wrapping_mul(y));
+                    }
+                }
+                acc as u32
+            } else {
+                let mut acc = f32::from_bits(c);
+                for &(k, x) in arow {
+                    if let (Val::F(x), Val::F(y)) = (x, bcol[k]) {
+                        acc = x.mul_add(y, acc);
+                    }
+                }
+                acc.to_bits()
+            };
+        }
+    }
+    for (r, vals) in out.iter().enumerate() {
+        w.set_vrow(d + r, vals);
+    }
+    Ok(Flow::Next)
+}
+
 /// One f32, f16 or bf16 element of a WMMA operand at (register offset, lane, high half); f16 and bf16
 /// widen exactly to f32, so their products are exact and accumulate in f32.
 fn elem(w: &Wave, base: usize, (r, lane, hi): (usize, usize, bool), ty: MfmaTy) -> f32 {
@@ -183,11 +259,13 @@ fn elem(w: &Wave, base: usize, (r, lane, hi): (usize, usize, bool), ty: MfmaTy) 
     }
 }
 
-/// `v_wmma_*_16x16x16_*` on gfx11 and gfx12, wave32 and wave64, with the layouts of
-/// [`Wmma::in_position`] and [`Wmma::acc_position`]. 16-bit C and D: on gfx11 in the half OPSEL[2]
-/// selects (the other half of D is kept), on gfx12 packed; the f32 sum is rounded to the output type
-/// once. iu8: NEG[0] and NEG[1] say A and B are signed (else unsigned), the i32 sum wraps, or saturates
-/// with CLAMP. Float forms with NEG/ABS modifiers are reported, not guessed.
+/// `v_wmma_*` on gfx11 and gfx12, wave32 and wave64, with the layouts of [`Wmma::in_position`] and
+/// [`Wmma::acc_position`]. 16-bit C and D: on gfx11 in the half OPSEL[2] selects (the other half of D
+/// is kept), on gfx12 packed; the f32 sum is rounded to the output type once. Integer inputs (iu8,
+/// iu4): NEG[0] and NEG[1] say A and B are signed (else unsigned), the i32 sum wraps, or saturates with
+/// CLAMP. 16-bit float inputs (AMD's calculator, "NEG modifier"): NEG[0]/NEG_HI[0] negate the A values
+/// read from bits 15:0/31:16, NEG[1]/NEG_HI[1] those of B, NEG_HI[2] takes C's absolute value and then
+/// NEG[2] negates it; CLAMP does not affect float forms. fp8/bf8 (gfx12) take no NEG bits.
 pub(super) fn wmma(w: &mut Wave, i: &Inst, x: Wmma) -> Result<Flow, Stop> {
     let gfx12 = match w.family {
         crate::target::Family::Gfx11 => false,
@@ -203,14 +281,17 @@ pub(super) fn wmma(w: &mut Wave, i: &Inst, x: Wmma) -> Result<Flow, Stop> {
             w.exec()
         )));
     }
-    let int = x.input == MfmaTy::I8;
+    let int = x.integer();
+    let f8 = matches!(x.input, MfmaTy::Fp8 | MfmaTy::Bf8);
     let bad_mods = if int {
         i.mods.neg & 4 != 0 || i.mods.neg_hi != 0 || i.mods.opsel != 0
+    } else if f8 {
+        i.mods.neg != 0 || i.mods.neg_hi != 0 || i.mods.opsel != 0
     } else {
-        i.mods.neg != 0 || i.mods.neg_hi != 0 || i.mods.clamp || i.mods.opsel & 3 != 0 || (gfx12 && i.mods.opsel != 0)
+        i.mods.opsel & 3 != 0 || (gfx12 && i.mods.opsel != 0)
     };
     if bad_mods {
-        return Err(Stop::Invalid(format!("{} with neg/abs/clamp/op_sel modifiers (not supported)", i.name)));
+        return Err(Stop::Invalid(format!("{} with neg/op_sel modifiers it does not take", i.name)));
     }
     let (Some(a), Some(b), Some(d)) = (row(i.src[0]), row(i.src[1]), row(i.dst)) else {
         return Err(Stop::Invalid(format!("{} with a constant A or B operand (not supported)", i.name)));
@@ -227,14 +308,25 @@ pub(super) fn wmma(w: &mut Wave, i: &Inst, x: Wmma) -> Result<Flow, Stop> {
         None => Some(w.s32(i.src[2], i.lit, if int { crate::wave::Ty::I } else { crate::wave::Ty::F32 })),
     };
     let (a_signed, b_signed) = (i.mods.neg & 1 != 0, i.mods.neg & 2 != 0);
+    let bits = x.input.bits();
     let int_elem = |w: &Wave, base: usize, (r, lane, bit): (usize, usize, usize), signed: bool| {
-        let byte = (w.vr(base + r, lane) >> bit) as u8;
-        if signed {
-            i64::from(byte as i8)
+        let v = u64::from(w.vr(base + r, lane) >> bit) & ((1u64 << bits) - 1);
+        if signed && v >> (bits - 1) != 0 {
+            v as i64 - (1i64 << bits)
         } else {
-            i64::from(byte)
+            v as i64
         }
     };
+    // The sign a 16-bit float operand gets from NEG (low half) or NEG_HI (high half), bit `n`.
+    let sign = |n: u8, bit: usize| {
+        let m = if bit == 16 { i.mods.neg_hi } else { i.mods.neg };
+        if m >> n & 1 != 0 {
+            -1.0f32
+        } else {
+            1.0
+        }
+    };
+    let kk = usize::from(x.k);
     let mut out: Vec<Lanes32> = (0..acc).map(|r| w.vrow(d + r)).collect();
     for ii in 0..16 {
         for j in 0..16 {
@@ -246,7 +338,7 @@ pub(super) fn wmma(w: &mut Wave, i: &Inst, x: Wmma) -> Result<Flow, Stop> {
                     (None, Some(c)) => i64::from(w.vr(c + r, lane) as i32),
                     (None, None) => unreachable!("C is a constant or a register"),
                 };
-                for k in 0..16 {
+                for k in 0..kk {
                     let xa = int_elem(w, a, x.in_position(gfx12, lanes, ii, k), a_signed);
                     let yb = int_elem(w, b, x.in_position(gfx12, lanes, j, k), b_signed);
                     sum += xa * yb;
@@ -263,11 +355,26 @@ pub(super) fn wmma(w: &mut Wave, i: &Inst, x: Wmma) -> Result<Flow, Stop> {
                     (None, Some(c)) => elem(w, c, (r, lane, bit == 16), c_ty),
                     (None, None) => unreachable!("C is a constant or a register"),
                 };
-                for k in 0..16 {
+                if i.mods.neg_hi & 4 != 0 {
+                    acc_v = acc_v.abs();
+                }
+                if i.mods.neg & 4 != 0 {
+                    acc_v = -acc_v;
+                }
+                for k in 0..kk {
                     let (ra, la, ba) = x.in_position(gfx12, lanes, ii, k);
                     let (rb, lb, bb) = x.in_position(gfx12, lanes, j, k);
-                    acc_v =
-                        elem(w, a, (ra, la, ba == 16), x.input).mul_add(elem(w, b, (rb, lb, bb == 16), x.input), acc_v);
+                    let (ya, yb) = if f8 {
+                        (read(w, a, (ra, la, ba), x.input), read(w, b, (rb, lb, bb), x.b_input))
+                    } else {
+                        (
+                            Val::F(sign(0, ba) * elem(w, a, (ra, la, ba == 16), x.input)),
+                            Val::F(sign(1, bb) * elem(w, b, (rb, lb, bb == 16), x.b_input)),
+                        )
+                    };
+                    if let (Val::F(ya), Val::F(yb)) = (ya, yb) {
+                        acc_v = ya.mul_add(yb, acc_v);
+                    }
                 }
                 if x.out16 {
                     let h = match x.input {

@@ -515,16 +515,13 @@ fn mfma_cbsz_abid_broadcast_a_blocks_and_blgp_rotates_b_lanes() {
 #[test]
 fn every_matrix_instruction_in_the_tables_is_implemented_except_the_listed_forms() {
     use rocprof_isa::{op::Op, table::table, TARGETS};
-    // xf32 (gfx942), SMFMAC (gfx942+, fp8/bf8 ones too), gfx950's scaled/f8f6f4 and new shapes, RDNA's
-    // iu4 and fp8/bf8 WMMA, SWMMAC. The fp8/bf8 MFMAs of gfx942 run.
+    // xf32 (gfx942), gfx950's scaled/f8f6f4 forms and new shapes, RDNA4's SWMMAC. SMFMAC, the fp8/bf8
+    // MFMAs and WMMAs and the iu4 WMMAs run.
     let missing = |name: &str| {
         name.contains("xf32")
-            || ((name.contains("fp8") || name.contains("bf8")) && !name.starts_with("v_mfma_"))
-            || name.starts_with("v_smfmac_")
             || name.starts_with("v_swmmac_")
             || name.contains("f8f6f4")
             || name.starts_with("v_mfma_scale_")
-            || name.contains("iu4")
     };
     let mut counts = Vec::new();
     for t in TARGETS {
@@ -543,8 +540,11 @@ fn every_matrix_instruction_in_the_tables_is_implemented_except_the_listed_forms
         if t.name == "gfx950" {
             // gfx950's additions: the forms above, `v_mfma_ld_scale_b32`, and the new shapes with four
             // registers of A per lane (`v_mfma_f32_16x16x32_f16`, `v_mfma_i32_16x16x64_i8`, ...).
-            let new_shape =
-                |n: &str| ["_16x16x32_", "_32x32x16_", "_16x16x64_", "_32x32x32_"].iter().any(|s| n.contains(s));
+            let new_shape = |n: &str| {
+                ["_16x16x32_", "_32x32x16_", "_16x16x64_", "_32x32x32_", "_16x16x128_", "_32x32x64_"]
+                    .iter()
+                    .any(|s| n.contains(s))
+            };
             let listed = |n: &&str| missing(n) || n.contains("ld_scale") || new_shape(n);
             assert!(not.iter().all(listed), "{}: {not:?}", t.name);
         } else {
