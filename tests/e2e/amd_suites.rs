@@ -1,8 +1,8 @@
 //! AMD's own ROCm library test suites as the interpreter's oracle: Debian sid's `librocsparse1-tests`,
-//! `librocrand1-tests`, `libhiprand1-tests` and `librocblas4-tests` (googletest programs that run the
-//! libraries' kernels and compare every result with a host reference written by AMD), run inside the sid
-//! chroot (`cargo xtask sid` installs them) on hsa-sim, for the targets Debian ships code for (gfx90a and
-//! gfx1100: sid's ROCm 6.4 libraries carry no gfx942 or gfx1201 code objects).
+//! `librocrand1-tests`, `libhiprand1-tests`, `librocblas4-tests` and `librocfft0-tests` (googletest
+//! programs that run the libraries' kernels and compare every result with a host reference written by AMD),
+//! run inside the sid chroot (`cargo xtask sid` installs them) on hsa-sim, for the targets Debian ships code
+//! for (gfx90a and gfx1100: sid's ROCm 6.4 libraries carry no gfx942 or gfx1201 code objects).
 //!
 //! Each test runs a fixed, sampled gtest filter that takes seconds to a minute, and asserts exactly: every
 //! test the filter selects (gtest's own `Running N tests` count, so no suite version is pinned) ran and
@@ -209,6 +209,22 @@ const ROCBLAS_LEVEL3: Sample = Sample {
     data: Some((&ROCBLAS_DATA, &["gemm", "symm"])),
 };
 
+/// rocFFT 1D transforms against FFTW (single precision complex lengths 16, 14, 25 and 27). rocFFT compiles
+/// its kernels at run time (hipRTC/comgr in the chroot); on gfx90a they use packed f32 arithmetic with
+/// inline constants and `v_mad_legacy_u16`. rocfft-test draws the variants of its parameter list (planar
+/// or interleaved, in or out of place) from a random seed, so how many tests a pattern selects varies from
+/// run to run; every selected one must pass.
+const ROCFFT_1D: Sample = Sample {
+    package: "librocfft0-tests",
+    program: "/usr/libexec/rocm/librocfft0-tests/rocfft-test",
+    filter: "pow2_1D/accuracy_test.vs_fftw/complex_forward_len_16_single_ip_batch_1_*:\
+             pow3_1D/accuracy_test.vs_fftw/complex_forward_len_27_single_ip_batch_1_*:\
+             small_1D/accuracy_test.vs_fftw/complex_forward_len_14_single_ip_batch_1_*:\
+             pow5_1D/accuracy_test.vs_fftw/complex_forward_len_25_single_op_batch_1_*",
+    at_least: 4,
+    data: None,
+};
+
 /// The installed version of `package` in the chroot (from dpkg's status file), for the record.
 fn installed_version(root: &Path, package: &str) -> Option<String> {
     let status = std::fs::read_to_string(root.join("var/lib/dpkg/status")).ok()?;
@@ -364,6 +380,14 @@ fn rocblas_gemm_and_symm_pass_amds_quick_suite_on_gfx1100() {
 #[test]
 fn rocblas_gemm_and_symm_pass_amds_quick_suite_on_gfx90a() {
     run_sample("rocblas_gemm_and_symm_pass_amds_quick_suite_on_gfx90a", &ROCBLAS_LEVEL3, "gfx90a");
+}
+
+#[test]
+fn rocfft_1d_transforms_match_fftw_in_amds_suite_on_gfx90a_and_gfx1100() {
+    let test = "rocfft_1d_transforms_match_fftw_in_amds_suite_on_gfx90a_and_gfx1100";
+    for gpu in ["gfx90a", "gfx1100"] {
+        run_sample(test, &ROCFFT_1D, gpu);
+    }
 }
 
 /// A data file built the way rocBLAS's is: magic, a one-record signature, magic, then records.

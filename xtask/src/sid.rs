@@ -36,6 +36,9 @@ pub(crate) const PACKAGES: &[&str] = &[
     "librocrand1-tests",
     "libhiprand1-tests",
     "librocblas4-tests",
+    // rocFFT's suite (4.5 MB with librocfft0 and FFTW, its host reference): its kernels are compiled at run
+    // time, a guard of gfx90a's packed f32 and legacy 16-bit instructions.
+    "librocfft0-tests",
 ];
 
 /// Packages whose versions are recorded besides [`PACKAGES`]: the runtimes the fixtures load.

@@ -616,6 +616,13 @@ fn lds_atomic(lds: &mut [u8], addr: u64, op: AtomicOp, bytes: u8, src: u64, cmp:
     old
 }
 
+/// An LDS address: the VGPR plus the instruction's offset in 32 bits, wrapping as the hardware's adder does
+/// (LLVM folds constants into the offset field of a base that may be negative: rocFFT's real-transform
+/// kernels address element N-k as `-8k` plus an offset of 8N).
+fn lds_at(base: u64, off: u64) -> u64 {
+    base.wrapping_add(off) & 0xffff_ffff
+}
+
 /// LDS instructions.
 pub(super) fn ds(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: DsOp) -> Result<Flow, Stop> {
     let exec = w.exec();
@@ -629,7 +636,7 @@ pub(super) fn ds(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: DsOp) -> Result<F
             let row = (i.dst - VGPR0) as usize;
             for l in 0..w.lanes {
                 if exec >> l & 1 != 0 {
-                    let x = lds_read32(cx.lds, addr(w, l) + off16);
+                    let x = lds_read32(cx.lds, lds_at(addr(w, l), off16));
                     w.set_vr(row, l, x);
                 }
             }
@@ -639,7 +646,7 @@ pub(super) fn ds(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: DsOp) -> Result<F
             let row = (i.src[1] - VGPR0) as usize;
             for l in 0..w.lanes {
                 if exec >> l & 1 != 0 {
-                    lds_write32(cx.lds, addr(w, l) + off16, w.vr(row, l));
+                    lds_write32(cx.lds, lds_at(addr(w, l), off16), w.vr(row, l));
                 }
             }
             cx.stats.bytes.lds_write += 4 * u64::from(exec.count_ones());
@@ -648,7 +655,7 @@ pub(super) fn ds(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: DsOp) -> Result<F
             let mut buf = [0u8; 16];
             for l in 0..w.lanes {
                 if exec >> l & 1 != 0 {
-                    lds_read(cx.lds, addr(w, l) + off16, &mut buf[..bytes as usize]);
+                    lds_read(cx.lds, lds_at(addr(w, l), off16), &mut buf[..bytes as usize]);
                     put_loaded(w, i.dst, l, bytes, ext, &buf);
                     cx.stats.bytes.lds_read += u64::from(bytes);
                 }
@@ -659,7 +666,7 @@ pub(super) fn ds(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: DsOp) -> Result<F
             for l in 0..w.lanes {
                 if exec >> l & 1 != 0 {
                     store_data(w, i.src[1], l, bytes, hi, &mut buf);
-                    lds_write(cx.lds, addr(w, l) + off16, &buf[..bytes as usize]);
+                    lds_write(cx.lds, lds_at(addr(w, l), off16), &buf[..bytes as usize]);
                     cx.stats.bytes.lds_write += u64::from(bytes);
                 }
             }
@@ -678,7 +685,7 @@ pub(super) fn ds(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: DsOp) -> Result<F
                     AtomicOp::CmpStore => (src, data1()),
                     _ => (src, 0),
                 };
-                let old = lds_atomic(cx.lds, addr(w, l) + off16, op, bytes, src, cmp);
+                let old = lds_atomic(cx.lds, lds_at(addr(w, l), off16), op, bytes, src, cmp);
                 cx.stats.bytes.lds_read += u64::from(bytes);
                 cx.stats.bytes.lds_write += u64::from(bytes);
                 if rtn {
@@ -696,8 +703,8 @@ pub(super) fn ds(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: DsOp) -> Result<F
             for l in 0..w.lanes {
                 if exec >> l & 1 != 0 {
                     let a = addr(w, l);
-                    let x = lds_read32(cx.lds, a + (i.imm as u64) * step);
-                    let y = lds_read32(cx.lds, a + u64::from(i.imm1) * step);
+                    let x = lds_read32(cx.lds, lds_at(a, (i.imm as u64) * step));
+                    let y = lds_read32(cx.lds, lds_at(a, u64::from(i.imm1) * step));
                     w.set_vr(row, l, x);
                     w.set_vr(row + 1, l, y);
                 }
@@ -710,8 +717,8 @@ pub(super) fn ds(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: DsOp) -> Result<F
             for l in 0..w.lanes {
                 if exec >> l & 1 != 0 {
                     let a = addr(w, l);
-                    lds_write32(cx.lds, a + (i.imm as u64) * step, w.vr(r0, l));
-                    lds_write32(cx.lds, a + u64::from(i.imm1) * step, w.vr(r1, l));
+                    lds_write32(cx.lds, lds_at(a, (i.imm as u64) * step), w.vr(r0, l));
+                    lds_write32(cx.lds, lds_at(a, u64::from(i.imm1) * step), w.vr(r1, l));
                 }
             }
             cx.stats.bytes.lds_write += 8 * u64::from(exec.count_ones());
@@ -723,8 +730,8 @@ pub(super) fn ds(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: DsOp) -> Result<F
                 if exec >> l & 1 != 0 {
                     let a = addr(w, l);
                     let n = bytes as usize;
-                    lds_read(cx.lds, a + (i.imm as u64) * step, &mut buf[..n]);
-                    lds_read(cx.lds, a + u64::from(i.imm1) * step, &mut buf[n..2 * n]);
+                    lds_read(cx.lds, lds_at(a, (i.imm as u64) * step), &mut buf[..n]);
+                    lds_read(cx.lds, lds_at(a, u64::from(i.imm1) * step), &mut buf[n..2 * n]);
                     put_loaded(w, i.dst, l, 2 * bytes, Ext::Zero, &buf);
                     cx.stats.bytes.lds_read += 2 * u64::from(bytes);
                 }
@@ -738,8 +745,8 @@ pub(super) fn ds(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: DsOp) -> Result<F
                     let a = addr(w, l);
                     store_data(w, i.src[1], l, bytes, false, &mut b0);
                     store_data(w, i.src[2], l, bytes, false, &mut b1);
-                    lds_write(cx.lds, a + (i.imm as u64) * step, &b0[..bytes as usize]);
-                    lds_write(cx.lds, a + u64::from(i.imm1) * step, &b1[..bytes as usize]);
+                    lds_write(cx.lds, lds_at(a, (i.imm as u64) * step), &b0[..bytes as usize]);
+                    lds_write(cx.lds, lds_at(a, u64::from(i.imm1) * step), &b1[..bytes as usize]);
                     cx.stats.bytes.lds_write += 2 * u64::from(bytes);
                 }
             }
@@ -765,7 +772,7 @@ pub(super) fn ds(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: DsOp) -> Result<F
             let mut d = [0u32; MAX_LANES];
             for l in 0..w.lanes {
                 if exec >> l & 1 != 0 {
-                    let src = ((addr(w, l) + off16) / 4) as usize % w.lanes;
+                    let src = ((lds_at(addr(w, l), off16)) / 4) as usize % w.lanes;
                     d[l] = if exec >> src & 1 != 0 { v(w, i.src[1], src) } else { 0 };
                 }
             }
@@ -776,7 +783,7 @@ pub(super) fn ds(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: DsOp) -> Result<F
             let mut written = 0u64;
             for l in 0..w.lanes {
                 if exec >> l & 1 != 0 {
-                    let dst = ((addr(w, l) + off16) / 4) as usize % w.lanes;
+                    let dst = ((lds_at(addr(w, l), off16)) / 4) as usize % w.lanes;
                     d[dst] = v(w, i.src[1], l);
                     written |= 1 << dst;
                 }

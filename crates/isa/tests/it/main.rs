@@ -14,6 +14,7 @@ mod fixtures;
 mod gws;
 mod harness;
 mod lane_kernels;
+mod lds_wrap;
 mod legacy16;
 mod llvm;
 mod mfma;
