@@ -263,16 +263,35 @@ struct Program {
     insts: Vec<Inst>,
     /// Per instruction: its PC.
     pcs: Vec<u64>,
-    /// Per instruction: index of the next issuing instruction in program order ([`UNRESOLVED`] until first
-    /// needed; an instruction that cannot be decoded is reported when it is reached, not before).
-    next: Vec<u32>,
-    /// Per instruction: index of the taken branch's target ([`UNRESOLVED`] until first needed).
-    taken: Vec<u32>,
-    /// Per instruction: its handler (for the program's lane kernels).
-    hot: Vec<Handler>,
+    /// Per instruction: what the interpreter's loop reads each time it runs it (16 bytes, one load).
+    hot: Vec<Hot>,
     /// The lane kernels, chosen once for the program.
     lanes: Chosen,
 }
+
+/// What the interpreter needs per executed instruction, packed together.
+#[derive(Clone, Copy)]
+struct Hot {
+    /// Its handler (for the program's lane kernels).
+    run: Handler,
+    /// Index of the next issuing instruction in program order ([`UNRESOLVED`] until first needed; an
+    /// instruction that cannot be decoded is reported when it is reached, not before).
+    next: u32,
+    /// Index of the taken relative branch's target ([`UNRESOLVED`] until first needed).
+    taken: u32,
+    /// Its [`InstClass`].
+    class: u8,
+    /// [`GENERAL`], [`WAITCNT`], [`MATRIX`].
+    flags: u8,
+}
+
+/// The handler is the general executor: it may read the wave's PC and [`Ctx::clock`], which the loop
+/// then sets before calling it (the specialised handlers read neither).
+const GENERAL: u8 = 1;
+/// An `s_waitcnt` (stalls under cycle accounting).
+const WAITCNT: u8 = 2;
+/// A matrix instruction (holds the matrix core under cycle accounting).
+const MATRIX: u8 = 4;
 
 /// Bytes of code around the entry decoded through the direct-mapped table.
 const WINDOW: u64 = 1 << 20;
@@ -292,8 +311,6 @@ impl Program {
             far: HashMap::new(),
             insts: Vec::new(),
             pcs: Vec::new(),
-            next: Vec::new(),
-            taken: Vec::new(),
             hot: Vec::new(),
             lanes: Chosen::new(lanes),
         }
@@ -339,12 +356,25 @@ impl Program {
     /// The index of the instruction after `i` in program order.
     #[inline]
     fn next_of(&mut self, mem: &dyn Memory, i: usize) -> Result<usize, (u64, FetchError)> {
-        let n = self.next[i];
+        let n = self.hot[i].next;
         if n != UNRESOLVED {
             return Ok(n as usize);
         }
         let n = self.fetch_issuing(mem, self.pcs[i] + u64::from(self.insts[i].size))?;
-        self.next[i] = n as u32;
+        self.hot[i].next = n as u32;
+        Ok(n)
+    }
+
+    /// The index of the target of relative branch `i`, taken.
+    #[inline]
+    fn taken_of(&mut self, mem: &dyn Memory, i: usize) -> Result<usize, (u64, FetchError)> {
+        let n = self.hot[i].taken;
+        if n != UNRESOLVED {
+            return Ok(n as usize);
+        }
+        let target = (self.pcs[i] as i64).wrapping_add(4).wrapping_add(4 * i64::from(self.insts[i].imm)) as u64;
+        let n = self.fetch_issuing(mem, target)?;
+        self.hot[i].taken = n as u32;
         Ok(n)
     }
 
@@ -354,14 +384,14 @@ impl Program {
     fn jump_of(&mut self, mem: &dyn Memory, i: usize, target: u64) -> Result<usize, (u64, FetchError)> {
         let relative = matches!(self.insts[i].op, crate::op::Op::Branch(_));
         if relative {
-            let n = self.taken[i];
+            let n = self.hot[i].taken;
             if n != UNRESOLVED {
                 return Ok(n as usize);
             }
         }
         let n = self.fetch_issuing(mem, target)?;
         if relative {
-            self.taken[i] = n as u32;
+            self.hot[i].taken = n as u32;
         }
         Ok(n)
     }
@@ -379,11 +409,17 @@ impl Program {
         let words: Vec<u32> = buf[..n].chunks(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
         match decode(self.target, &buf[..n]) {
             Ok(inst) => {
-                self.hot.push(handler(&inst, self.lanes));
+                let (run, general) = handler(&inst, self.lanes);
+                let mut flags = if general { GENERAL } else { 0 };
+                if inst.class == InstClass::Waitcnt {
+                    flags |= WAITCNT;
+                }
+                if matches!(inst.op, crate::op::Op::Mfma(_) | crate::op::Op::Wmma(_)) {
+                    flags |= MATRIX;
+                }
+                self.hot.push(Hot { run, next: UNRESOLVED, taken: UNRESOLVED, class: inst.class as u8, flags });
                 self.insts.push(inst);
                 self.pcs.push(pc);
-                self.next.push(UNRESOLVED);
-                self.taken.push(UNRESOLVED);
                 Ok(self.insts.len() - 1)
             }
             Err(e) => Err((Stop::Decode(e), words)),
@@ -626,15 +662,44 @@ impl<'a> Worker<'a> {
 
     /// Runs wave `k` until it ends, reaches a barrier or used its time slice.
     fn run_wave(&mut self, k: usize, wg: u64, budget: u64) -> Result<(), DispatchError> {
+        let costs = &self.opts.costs;
+        let timing = costs.issue.iter().chain(&costs.latency).any(|&c| c != 0);
+        match (self.slots[k].steps.is_some(), timing) {
+            (false, false) => self.run_wave_as::<false, false>(k, wg, budget),
+            (false, true) => self.run_wave_as::<false, true>(k, wg, budget),
+            (true, false) => self.run_wave_as::<true, false>(k, wg, budget),
+            (true, true) => self.run_wave_as::<true, true>(k, wg, budget),
+        }
+    }
+
+    /// [`Self::run_wave`] with the per-instruction work known at compile time: `DETAIL`, the wave records
+    /// its steps; `TIMING`, cycles are counted (the run has [`Costs`]). The loop itself reads one [`Hot`]
+    /// entry, counts the class, calls the handler and follows the program's links.
+    fn run_wave_as<const DETAIL: bool, const TIMING: bool>(
+        &mut self,
+        k: usize,
+        wg: u64,
+        budget: u64,
+    ) -> Result<(), DispatchError> {
         let d = self.d;
         let entry = d.entry();
         let mem = self.mem;
         let opts = self.opts;
         let costs = &opts.costs;
-        let gws = self.gws;
-        let timing = costs.issue.iter().chain(&costs.latency).any(|&c| c != 0);
-        let slot = &mut self.slots[k];
-        let w = &mut slot.wave;
+        let Slot {
+            wave: w,
+            stats,
+            steps,
+            truncated,
+            grid_level,
+            executed,
+            cycle,
+            pending,
+            matrix_free,
+            at_barrier,
+            gws_wait,
+            ..
+        } = &mut self.slots[k];
         let program = &mut self.program;
         let fail = |w: &mut Wave, (pc, (stop, words)): (u64, FetchError)| {
             w.pc = pc;
@@ -644,113 +709,139 @@ impl<'a> Worker<'a> {
             Ok(i) => i,
             Err(e) => return Err(fail(w, e)),
         };
-        for _ in 0..budget {
+        let mut cx = Ctx { mem, lds: &mut self.lds, clock: 0, stats, gws: self.gws, stop: None };
+        // The time slice and the hang limit in one bound (a wave past `max_wave_instructions` hangs).
+        let mut n = *executed;
+        let limit = n.saturating_add(budget).min(opts.max_wave_instructions.saturating_add(1));
+        let (mut cyc, mut pend, mut mfree) = (*cycle, *pending, *matrix_free);
+        let out = loop {
+            if n >= limit {
+                w.pc = program.pcs[idx];
+                if n > opts.max_wave_instructions {
+                    let mut e = error_at(d, w, Stop::Invalid(String::new()), None, Vec::new(), wg, k as u32);
+                    e.kind = ErrorKind::Hang;
+                    break Err(e);
+                }
+                break Ok(());
+            }
+            let h = program.hot[idx];
             let inst = &program.insts[idx];
-            w.pc = program.pcs[idx];
-            let class = inst.class;
-            slot.stats.counts[class as usize] += 1;
+            let class = h.class as usize;
+            cx.stats.counts[class] += 1;
             let mut stall = 0u32;
-            if timing && class == InstClass::Waitcnt && slot.pending > slot.cycle {
-                stall = (slot.pending - slot.cycle).min(u64::from(u32::MAX)) as u32;
-                slot.cycle = slot.pending;
-                slot.stats.stall_cycles += u64::from(stall);
-            }
-            // A matrix instruction waits until the previous one has left the matrix core (AMD's matrix
-            // instruction calculator: one instruction per "execution cycles"), then holds it as long.
-            let passes = match inst.op {
-                crate::op::Op::Mfma(m) if timing => u64::from(m.cycles),
-                crate::op::Op::Wmma(x) if timing => u64::from(x.cycles(w.family >= crate::target::Family::Gfx12)),
-                _ => 0,
-            };
-            if passes > 0 {
-                if slot.matrix_free > slot.cycle {
-                    let wait = slot.matrix_free - slot.cycle;
-                    stall = stall.saturating_add(wait.min(u64::from(u32::MAX)) as u32);
-                    slot.stats.stall_cycles += wait;
-                    slot.cycle = slot.matrix_free;
+            let issued_at = cyc;
+            if TIMING {
+                if h.flags & WAITCNT != 0 && pend > cyc {
+                    stall = (pend - cyc).min(u64::from(u32::MAX)) as u32;
+                    cyc = pend;
+                    cx.stats.stall_cycles += u64::from(stall);
                 }
-                slot.matrix_free = slot.cycle + passes;
+                // A matrix instruction waits until the previous one has left the matrix core (AMD's matrix
+                // instruction calculator: one instruction per "execution cycles"), then holds it as long.
+                if h.flags & MATRIX != 0 {
+                    let passes = match inst.op {
+                        crate::op::Op::Mfma(m) => u64::from(m.cycles),
+                        crate::op::Op::Wmma(x) => u64::from(x.cycles(w.family >= crate::target::Family::Gfx12)),
+                        _ => 0,
+                    };
+                    if passes > 0 {
+                        if mfree > cyc {
+                            let wait = mfree - cyc;
+                            stall = stall.saturating_add(wait.min(u64::from(u32::MAX)) as u32);
+                            cx.stats.stall_cycles += wait;
+                            cyc = mfree;
+                        }
+                        mfree = cyc + passes;
+                    }
+                }
             }
-            let issued_at = slot.cycle;
-            if timing {
-                let latency = u64::from(costs.latency[class as usize]);
+            let issued_at = if TIMING { cyc } else { issued_at };
+            if TIMING {
+                let latency = u64::from(costs.latency[class]);
                 if latency > 0 {
-                    slot.pending = slot.pending.max(slot.cycle + latency);
+                    pend = pend.max(cyc + latency);
                 }
-                let issue = u64::from(costs.issue[class as usize]);
-                slot.cycle += issue;
-                slot.stats.issue_cycles += issue;
+                let issue = u64::from(costs.issue[class]);
+                cyc += issue;
+                cx.stats.issue_cycles += issue;
             }
-            let exec_before = if slot.steps.is_some() { w.exec() } else { 0 };
-            let mut cx =
-                Ctx { mem, lds: &mut self.lds, clock: slot.cycle.max(slot.executed * 4), stats: &mut slot.stats, gws };
+            if h.flags & GENERAL != 0 {
+                w.pc = program.pcs[idx];
+                cx.clock = cyc.max(n * 4);
+            }
+            let exec_before = if DETAIL { w.exec() } else { 0 };
             // SAFETY: the handler was chosen by `handler` for `program.lanes`, a `Chosen` made by
             // `Chosen::new` after checking that the host has the instruction-set extensions it needs.
             #[allow(unsafe_code)]
-            let done = unsafe { (program.hot[idx])(w, &mut cx, inst) };
-            let flow = match done {
-                Ok(f) => f,
-                Err(stop) => {
-                    let words = words_of(inst, mem, w.pc);
-                    return Err(error_at(d, w, stop, Some(inst), words, wg, k as u32));
-                }
-            };
-            slot.executed += 1;
-            if let Some(steps) = &mut slot.steps {
-                if opts.decimate_detail && steps.len() >= opts.max_detail_steps.max(2) {
-                    slot.grid_level = crate::stats::decimate(steps, slot.grid_level, opts.max_detail_steps);
-                }
-                if steps.len() < opts.max_detail_steps {
-                    let class = if class == InstClass::BranchNotTaken && matches!(flow, Flow::Jump(_)) {
-                        InstClass::BranchTaken
+            let flow = unsafe { (h.run)(w, &mut cx, inst) };
+            n += 1;
+            if DETAIL {
+                if let Some(steps) = steps {
+                    if opts.decimate_detail && steps.len() >= opts.max_detail_steps.max(2) {
+                        *grid_level = crate::stats::decimate(steps, *grid_level, opts.max_detail_steps);
+                    }
+                    if steps.len() < opts.max_detail_steps {
+                        let class = h.class;
+                        let class = if class == InstClass::BranchNotTaken as u8
+                            && matches!(flow, Flow::Jump(_) | Flow::Taken)
+                        {
+                            InstClass::BranchTaken
+                        } else {
+                            InstClass::ALL[usize::from(class)]
+                        };
+                        steps.push(Step {
+                            pc_offset: program.pcs[idx].wrapping_sub(entry) as i64,
+                            class,
+                            exec: exec_before,
+                            cycle: issued_at,
+                            stall,
+                        });
                     } else {
-                        class
-                    };
-                    steps.push(Step {
-                        pc_offset: w.pc.wrapping_sub(entry) as i64,
-                        class,
-                        exec: exec_before,
-                        cycle: issued_at,
-                        stall,
-                    });
-                } else {
-                    slot.truncated = true;
+                        *truncated = true;
+                    }
                 }
             }
-            let size = u64::from(inst.size);
-            match flow {
-                Flow::Next => match program.next_of(mem, idx) {
-                    Ok(i) => idx = i,
-                    Err(e) => return Err(fail(w, e)),
-                },
-                Flow::Jump(t) => match program.jump_of(mem, idx, t) {
-                    Ok(i) => idx = i,
-                    Err(e) => return Err(fail(w, e)),
-                },
+            let link = match flow {
+                Flow::Next if h.next != UNRESOLVED => {
+                    idx = h.next as usize;
+                    continue;
+                }
+                Flow::Next => program.next_of(mem, idx),
+                Flow::Taken => program.taken_of(mem, idx),
+                Flow::Jump(t) => {
+                    w.pc = program.pcs[idx];
+                    program.jump_of(mem, idx, t)
+                }
                 Flow::End => {
+                    w.pc = program.pcs[idx];
                     w.done = true;
-                    return Ok(());
+                    break Ok(());
                 }
                 Flow::Barrier => {
-                    w.pc += size;
-                    slot.at_barrier = true;
-                    return Ok(());
+                    w.pc = program.pcs[idx] + u64::from(inst.size);
+                    *at_barrier = true;
+                    break Ok(());
                 }
                 Flow::Gws(wait) => {
-                    w.pc += size;
-                    slot.gws_wait = Some(wait);
-                    return Ok(());
+                    w.pc = program.pcs[idx] + u64::from(inst.size);
+                    *gws_wait = Some(wait);
+                    break Ok(());
                 }
+                Flow::Stop => {
+                    w.pc = program.pcs[idx];
+                    let stop = cx.stop.take().unwrap_or(Stop::Unimplemented);
+                    let words = words_of(inst, mem, w.pc);
+                    break Err(error_at(d, w, stop, Some(inst), words, wg, k as u32));
+                }
+            };
+            match link {
+                Ok(i) => idx = i,
+                Err(e) => break Err(fail(w, e)),
             }
-            if slot.executed > opts.max_wave_instructions {
-                w.pc = program.pcs[idx];
-                let mut e = error_at(d, w, Stop::Invalid(String::new()), None, Vec::new(), wg, k as u32);
-                e.kind = ErrorKind::Hang;
-                return Err(e);
-            }
-        }
-        w.pc = program.pcs[idx];
-        Ok(())
+        };
+        *executed = n;
+        (*cycle, *pending, *matrix_free) = (cyc, pend, mfree);
+        out
     }
 
     /// Runs workgroup `wg`; its summed record goes to `groups`, its detailed waves to `detailed`, and

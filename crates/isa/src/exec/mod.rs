@@ -14,7 +14,7 @@ mod vcmp;
 
 use crate::decode::{DecodeError, Inst};
 use crate::memory::{Fault, Memory};
-use crate::op::{BranchCond, DsOp, Op};
+use crate::op::{BranchCond, DsOp, Op, SOp};
 use crate::stats::WaveStats;
 use crate::wave::Wave;
 
@@ -31,6 +31,11 @@ pub(crate) enum Flow {
     Barrier,
     /// `ds_gws_barrier`/`ds_gws_sema_p`: wait for other waves of the queue (the instruction is done).
     Gws(crate::gws::Wait),
+    /// A handler's relative branch was taken: continue at the target the program linked for it (handlers
+    /// only; [`execute`] returns [`Flow::Jump`]).
+    Taken,
+    /// A handler could not complete; why is in [`Ctx::stop`] (handlers only; [`execute`] returns `Err`).
+    Stop,
 }
 
 /// Why a wave could not go on.
@@ -57,6 +62,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) stats: &'a mut WaveStats,
     /// The queue's global wave sync resources.
     pub(crate) gws: &'a crate::gws::Gws,
+    /// Why the last handler returned [`Flow::Stop`].
+    pub(crate) stop: Option<Stop>,
 }
 
 pub use crate::stats::class_of;
@@ -66,16 +73,93 @@ pub use lanes::LaneKernels;
 /// An instruction's execution resolved once per decoded instruction (threaded code: no dispatch on the
 /// operation when it runs). `unsafe` because a handler may be compiled for instruction-set extensions: it
 /// may only be called on a host that has them, which [`handler`] guarantees for the [`Chosen`] it is
-/// given (a `Chosen` is only made after checking the host).
-pub(crate) type Handler = unsafe fn(&mut Wave, &mut Ctx<'_>, &Inst) -> Result<Flow, Stop>;
+/// given (a `Chosen` is only made after checking the host). The result is a [`Flow`] (16 bytes, returned
+/// in registers); an error is left in [`Ctx::stop`] and reported as [`Flow::Stop`].
+pub(crate) type Handler = unsafe fn(&mut Wave, &mut Ctx<'_>, &Inst) -> Flow;
 
-/// The handler of `i` for the lane kernels `k`: one per VALU operation (see `valu::handler`), [`execute`]
-/// for everything else.
-pub(crate) fn handler(i: &Inst, k: Chosen) -> Handler {
+/// The handler of `i` for the lane kernels `k`, and whether it is the general executor: one per VALU
+/// operation (see `valu::handler`), [`execute`] for everything else. The general executor may read the
+/// wave's PC and [`Ctx::clock`]; the specialised handlers read neither, so the interpreter sets them only
+/// for the general one.
+pub(crate) fn handler(i: &Inst, k: Chosen) -> (Handler, bool) {
     match i.op {
-        Op::Valu(op) if i.y.is_none() => valu::handler(op, k),
-        _ => execute,
+        Op::Valu(op) if i.y.is_none() => (valu::handler(op, k), false),
+        Op::Branch(c) => (branch(c), false),
+        // The scalar ALU without the instructions that read the PC.
+        Op::Salu(op) if !matches!(op, SOp::GetpcB64 | SOp::SetpcB64 | SOp::SwappcB64 | SOp::CallB64) => {
+            (salu_handler, false)
+        }
+        Op::Vcmp { .. } => (vcmp_handler, false),
+        _ => (general, true),
     }
+}
+
+/// The handler of a relative branch on condition `c`: returns [`Flow::Taken`] (the program links the
+/// target) instead of computing the target from the PC.
+fn branch(c: BranchCond) -> Handler {
+    fn h<const C: u8>(w: &mut Wave, cx: &mut Ctx<'_>, _: &Inst) -> Flow {
+        let taken = match C {
+            0 => true,
+            1 => !w.scc,
+            2 => w.scc,
+            3 => w.vcc() == 0,
+            4 => w.vcc() != 0,
+            5 => w.exec() == 0,
+            _ => w.exec() != 0,
+        };
+        if taken {
+            cx.stats.branch_taken();
+            Flow::Taken
+        } else {
+            Flow::Next
+        }
+    }
+    match c {
+        BranchCond::Always => h::<0>,
+        BranchCond::Scc0 => h::<1>,
+        BranchCond::Scc1 => h::<2>,
+        BranchCond::Vccz => h::<3>,
+        BranchCond::Vccnz => h::<4>,
+        BranchCond::Execz => h::<5>,
+        BranchCond::Execnz => h::<6>,
+    }
+}
+
+/// A scalar ALU instruction (not one reading the PC) as a handler.
+fn salu_handler(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Flow {
+    let Op::Salu(op) = i.op else { return stopped(cx, Stop::Unimplemented) };
+    let r = salu::exec(w, i, op);
+    done(cx, r)
+}
+
+/// A vector compare as a handler.
+fn vcmp_handler(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Flow {
+    let Op::Vcmp { cond, ty, x, class } = i.op else { return stopped(cx, Stop::Unimplemented) };
+    cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
+    let r = vcmp::exec(w, i, cond, ty, x, class);
+    done(cx, r)
+}
+
+/// Turns an executor's result into a handler's: an error goes to [`Ctx::stop`].
+#[inline(always)]
+pub(crate) fn done(cx: &mut Ctx<'_>, r: Result<Flow, Stop>) -> Flow {
+    match r {
+        Ok(f) => f,
+        Err(s) => stopped(cx, s),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn stopped(cx: &mut Ctx<'_>, s: Stop) -> Flow {
+    cx.stop = Some(s);
+    Flow::Stop
+}
+
+/// [`execute`] as a handler.
+fn general(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Flow {
+    let r = execute(w, cx, i);
+    done(cx, r)
 }
 
 /// Executes `i` on `w`.

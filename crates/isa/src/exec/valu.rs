@@ -677,9 +677,10 @@ macro_rules! valu_handlers {
         fn handler_base(op: VOp) -> Handler {
             match op {
                 $(VOp::$name => {
-                    fn h(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Result<Flow, Stop> {
+                    fn h(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Flow {
                         cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
-                        exec_op::<Base>(w, i, VOp::$name)
+                        let r = exec_op::<Base>(w, i, VOp::$name);
+                        super::done(cx, r)
                     }
                     h
                 })*
@@ -694,9 +695,10 @@ macro_rules! valu_handlers {
                     /// # Safety
                     /// The host must support AVX2 and FMA (only installed for [`Chosen::Avx2Fma`]).
                     #[target_feature(enable = "avx2,fma")]
-                    unsafe fn h(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Result<Flow, Stop> {
+                    unsafe fn h(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Flow {
                         cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
-                        exec_op::<Avx2Fma>(w, i, VOp::$name)
+                        let r = exec_op::<Avx2Fma>(w, i, VOp::$name);
+                        super::done(cx, r)
                     }
                     h
                 })*
