@@ -57,6 +57,8 @@ struct State {
 pub struct Gws {
     state: Mutex<State>,
     changed: Condvar,
+    /// Operations executed so far (a dispatch that leaves it unchanged neither read nor changed the state).
+    ops: std::sync::atomic::AtomicU64,
 }
 
 impl Default for Gws {
@@ -80,7 +82,13 @@ impl Gws {
                 epoch: 0,
             }),
             changed: Condvar::new(),
+            ops: std::sync::atomic::AtomicU64::new(0),
         }
+    }
+
+    /// How many `ds_gws_*` operations these resources have executed.
+    pub fn ops(&self) -> u64 {
+        self.ops.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -95,6 +103,7 @@ impl Gws {
     /// Executes `op` on resource `rid` with `value` (data0 of the first active lane). `None`: the wave
     /// goes on; `Some(w)`: it waits until [`Gws::try_resume`] says `w` is over.
     pub(crate) fn op(&self, op: GwsOp, rid: u8, value: u32) -> Option<Wait> {
+        self.ops.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut st = self.lock();
         let r = &mut st.res[usize::from(rid) % GWS_RESOURCES];
         let (wait, wake) = match op {

@@ -7,6 +7,12 @@
 //! * `ROCPROF_RS_SIM_STATS=FILE`: after every dispatch, the execution statistics as `key value` lines
 //!   (dispatches executed and fallen back by reason, waves, wave-instructions, and wave-instructions by
 //!   class as `instructions_valu`, `instructions_salu`, ...: the counts the counter model reports).
+//!   Elided dispatches (below) count as executed, with their waves and instructions, and also as
+//!   `dispatches_elided`.
+//! * `ROCPROF_RS_SIM_ELIDE=off`: execute every dispatch. By default a dispatch that exactly repeats an
+//!   earlier one (same kernel, dimensions, kernarg bytes and inputs, outputs still in place; see
+//!   `elide.rs` for the rule and why it is exact) reuses that run's results and record; the number of
+//!   elided dispatches is printed at exit.
 //!
 //! What a kernel may touch (anything else is a memory fault): pool allocations (kernarg included),
 //! memory locked with `hsa_amd_memory_lock`, SVM ranges, loaded code objects (constant data next to the
@@ -19,7 +25,7 @@
 //! already wrote stays written.
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use rocprof_isa::{
@@ -28,12 +34,15 @@ use rocprof_isa::{
 };
 
 use crate::code_object;
+use crate::elide;
 use crate::queue::Queue;
 
 /// Execution settings, read once per process.
 #[derive(Debug, Clone)]
 struct Settings {
     enabled: bool,
+    /// Dispatch elision (`ROCPROF_RS_SIM_ELIDE`, see `elide.rs`).
+    elide: bool,
     threads: usize,
     stats_file: Option<std::path::PathBuf>,
 }
@@ -41,8 +50,9 @@ struct Settings {
 fn settings() -> &'static Settings {
     static S: OnceLock<Settings> = OnceLock::new();
     S.get_or_init(|| {
-        let enabled =
-            !matches!(std::env::var("ROCPROF_RS_SIM_EXEC").as_deref().map(str::trim), Ok("off" | "0" | "false" | "no"));
+        let off = |var| matches!(std::env::var(var).as_deref().map(str::trim), Ok("off" | "0" | "false" | "no"));
+        let enabled = !off("ROCPROF_RS_SIM_EXEC");
+        let elide = !off("ROCPROF_RS_SIM_ELIDE");
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let threads = std::env::var("ROCPROF_RS_SIM_EXEC_THREADS")
             .ok()
@@ -50,7 +60,7 @@ fn settings() -> &'static Settings {
             .filter(|&n| n > 0)
             .unwrap_or(cores.min(4));
         let stats_file = std::env::var_os("ROCPROF_RS_SIM_STATS").filter(|v| !v.is_empty()).map(Into::into);
-        Settings { enabled, threads, stats_file }
+        Settings { enabled, elide, threads, stats_file }
     })
 }
 
@@ -59,9 +69,22 @@ pub(crate) fn enabled() -> bool {
     settings().enabled
 }
 
+/// Tests switch elision off and on (0: as the settings say, 1: off, 2: on).
+static ELIDE_OVERRIDE: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Whether repeated identical dispatches may be elided (`ROCPROF_RS_SIM_ELIDE`).
+fn elide_enabled() -> bool {
+    match ELIDE_OVERRIDE.load(Ordering::Relaxed) {
+        1 => false,
+        2 => true,
+        _ => settings().elide,
+    }
+}
+
 /// Execution statistics of the process.
 struct Stats {
     executed: AtomicU64,
+    elided: AtomicU64,
     fallback: AtomicU64,
     unimplemented: AtomicU64,
     fault: AtomicU64,
@@ -94,6 +117,7 @@ const CLASS_NAMES: [&str; CLASS_COUNT] = [
 
 static STATS: Stats = Stats {
     executed: AtomicU64::new(0),
+    elided: AtomicU64::new(0),
     fallback: AtomicU64::new(0),
     unimplemented: AtomicU64::new(0),
     fault: AtomicU64::new(0),
@@ -111,6 +135,7 @@ fn write_stats() {
     let s = &STATS;
     let text = [
         ("dispatches_executed", &s.executed),
+        ("dispatches_elided", &s.elided),
         ("dispatches_fallback", &s.fallback),
         ("fallback_unimplemented", &s.unimplemented),
         ("fallback_memory_fault", &s.fault),
@@ -142,6 +167,43 @@ struct SimMemory {
     /// Index of the range the last access hit: lanes and waves mostly touch the same buffer, so most
     /// checks skip the binary search (a hint only; any value is safe).
     last: AtomicUsize,
+    /// Per range, the extents read and written (for dispatch elision; empty when not tracked).
+    extents: Vec<Extents>,
+    /// An atomic access happened (tracked runs).
+    atomics: AtomicBool,
+}
+
+/// The lowest and highest byte addresses read and written in one range (`lo > hi`: none).
+struct Extents {
+    read: [AtomicU64; 2],
+    write: [AtomicU64; 2],
+}
+
+impl Extents {
+    fn new() -> Self {
+        Extents {
+            read: [AtomicU64::new(u64::MAX), AtomicU64::new(0)],
+            write: [AtomicU64::new(u64::MAX), AtomicU64::new(0)],
+        }
+    }
+
+    #[inline]
+    fn note(&self, addr: u64, end: u64, write: bool) {
+        let [lo, hi] = if write { &self.write } else { &self.read };
+        // Load first: once the extent covers the buffer, accesses share the cache line read-only.
+        if addr < lo.load(Ordering::Relaxed) {
+            lo.fetch_min(addr, Ordering::Relaxed);
+        }
+        if end > hi.load(Ordering::Relaxed) {
+            hi.fetch_max(end, Ordering::Relaxed);
+        }
+    }
+
+    fn get(&self, write: bool) -> Option<(u64, u64)> {
+        let [lo, hi] = if write { &self.write } else { &self.read };
+        let (lo, hi) = (lo.load(Ordering::Relaxed), hi.load(Ordering::Relaxed));
+        (lo < hi).then_some((lo, hi))
+    }
 }
 
 impl SimMemory {
@@ -155,7 +217,25 @@ impl SimMemory {
                 _ => merged.push((s, e)),
             }
         }
-        SimMemory { ranges: merged, last: AtomicUsize::new(0) }
+        SimMemory { ranges: merged, last: AtomicUsize::new(0), extents: Vec::new(), atomics: AtomicBool::new(false) }
+    }
+
+    /// A memory map that records the extents each range is read and written at.
+    fn tracking(ranges: Vec<(u64, u64)>) -> Self {
+        let mut m = Self::new(ranges);
+        m.extents = m.ranges.iter().map(|_| Extents::new()).collect();
+        m
+    }
+
+    /// Whether `[start, end)` lies inside one range.
+    fn contains(&self, start: u64, end: u64) -> bool {
+        let i = self.ranges.partition_point(|&(s, _)| s <= start);
+        i.checked_sub(1).is_some_and(|k| end <= self.ranges[k].1 && start < end)
+    }
+
+    /// The read (`write` false) or the write extents of a tracked run.
+    fn extents(&self, write: bool) -> Vec<(u64, u64)> {
+        self.extents.iter().filter_map(|x| x.get(write)).collect()
     }
 
     #[inline]
@@ -163,19 +243,23 @@ impl SimMemory {
         let fault = Fault { addr, len: len as u32, write };
         let end = addr.checked_add(len as u64).ok_or(fault)?;
         let hint = self.last.load(Ordering::Relaxed);
-        if let Some(&(s, e)) = self.ranges.get(hint) {
-            if s <= addr && end <= e {
-                return Ok(());
+        let k = match self.ranges.get(hint) {
+            Some(&(s, e)) if s <= addr && end <= e => hint,
+            _ => {
+                let i = self.ranges.partition_point(|&(s, _)| s <= addr);
+                match i.checked_sub(1).map(|k| (k, self.ranges[k])) {
+                    Some((k, (_, e))) if end <= e => {
+                        self.last.store(k, Ordering::Relaxed);
+                        k
+                    }
+                    _ => return Err(fault),
+                }
             }
+        };
+        if let Some(x) = self.extents.get(k) {
+            x.note(addr, end, write);
         }
-        let i = self.ranges.partition_point(|&(s, _)| s <= addr);
-        match i.checked_sub(1).map(|k| (k, self.ranges[k])) {
-            Some((k, (_, e))) if end <= e => {
-                self.last.store(k, Ordering::Relaxed);
-                Ok(())
-            }
-            _ => Err(fault),
-        }
+        Ok(())
     }
 }
 
@@ -198,6 +282,7 @@ impl rocprof_isa::Memory for SimMemory {
 
     fn atomic(&self, addr: u64, size: u8, f: &mut dyn FnMut(u64) -> u64) -> Result<u64, Fault> {
         self.check(addr, size as usize, true)?;
+        self.atomics.store(true, Ordering::Relaxed);
         if addr % u64::from(size) != 0 {
             // Hardware atomics need natural alignment.
             return Err(Fault { addr, len: u32::from(size), write: true });
@@ -312,7 +397,7 @@ pub(crate) fn run(
     let u16_at = |o: usize| u16::from_le_bytes([pkt[o], pkt[o + 1]]);
     let u32_at = |o: usize| u32::from_le_bytes(pkt[o..o + 4].try_into().expect("4 bytes"));
     let u64_at = |o: usize| u64::from_le_bytes(pkt[o..o + 8].try_into().expect("8 bytes"));
-    let d = Dispatch {
+    let mut d = Dispatch {
         target,
         kernel_object,
         descriptor: KernelDescriptor::parse(&kd),
@@ -325,22 +410,25 @@ pub(crate) fn run(
         queue_ptr: q as *const Queue as u64,
         dispatch_id: q.amd.read_dispatch_id.load(Ordering::Relaxed).saturating_sub(1),
     };
-    let mut ranges = memory_map(q);
-    ranges.push((pa, pa + 64));
-    let mem = SimMemory::new(ranges);
     // A cooperative queue's grid is resident at once (HIP checks its size against the occupancy), so its
     // grid-wide barriers complete.
     // The global wave sync resources outlive a dispatch: ROCclr's `__amd_rocclr_gwsInit` sets resource 0
     // up before a cooperative launch whose grid sync (gfx90a) waits in `ds_gws_barrier`.
     let opts = RunOptions { threads: settings().threads, co_resident: q.is_cooperative(), gws: Some(&GWS), ..opts };
+    // Elision needs neither per-wave detail (thread trace, PC sampling) nor the dispatch id (different in
+    // every dispatch) as an input.
+    if elide_enabled() && opts.detail.is_none() && d.descriptor.properties & 16 == 0 {
+        if let Some(out) = run_elidable(q, pkt, &mut d, kd, &opts) {
+            write_stats();
+            return out;
+        }
+    }
+    let mut ranges = memory_map(q);
+    ranges.push((pa, pa + 64));
+    let mem = SimMemory::new(ranges);
     let out = match rocprof_isa::run(&d, &mem, &opts) {
         Ok(rec) => {
-            STATS.executed.fetch_add(1, Ordering::Relaxed);
-            STATS.waves.fetch_add(rec.wave_count(), Ordering::Relaxed);
-            STATS.wave_instructions.fetch_add(rec.totals.instructions(), Ordering::Relaxed);
-            for (c, n) in InstClass::ALL.iter().zip(&STATS.by_class) {
-                n.fetch_add(rec.totals.count(*c), Ordering::Relaxed);
-            }
+            account(&rec);
             Some(rec)
         }
         Err(e) => {
@@ -351,6 +439,98 @@ pub(crate) fn run(
     write_stats();
     drop(packet);
     out
+}
+
+/// Counts a dispatch whose results were computed (executed or elided).
+fn account(rec: &DispatchRecord) {
+    STATS.executed.fetch_add(1, Ordering::Relaxed);
+    STATS.waves.fetch_add(rec.wave_count(), Ordering::Relaxed);
+    STATS.wave_instructions.fetch_add(rec.totals.instructions(), Ordering::Relaxed);
+    for (c, n) in InstClass::ALL.iter().zip(&STATS.by_class) {
+        n.fetch_add(rec.totals.count(*c), Ordering::Relaxed);
+    }
+}
+
+/// Prints how many dispatches were elided, at exit (registered by the first elision).
+extern "C" fn elided_note_at_exit() {
+    let elided = STATS.elided.load(Ordering::Relaxed);
+    let total = STATS.executed.load(Ordering::Relaxed);
+    crate::diag!(
+        "{elided} of {total} executed kernel dispatches were elided: exact repeats of an earlier identical run, its results reused (ROCPROF_RS_SIM_ELIDE=off executes every one)"
+    );
+}
+
+/// Runs `d` with dispatch elision (`elide.rs`): the kernarg segment and the packet are copied to the
+/// stable buffers of the dispatch's key, and an exact repeat reuses the earlier record. `None` when the
+/// kernarg segment cannot be read (the caller runs the dispatch as it is, to report the fault).
+fn run_elidable(
+    q: &'static Queue,
+    pkt: &[u8; 64],
+    d: &mut Dispatch,
+    descriptor: [u8; 64],
+    opts: &RunOptions<'_>,
+) -> Option<Option<DispatchRecord>> {
+    let key = elide::Key {
+        queue: q as *const Queue as u64,
+        kernel_object: d.kernel_object,
+        descriptor,
+        dims: [
+            d.grid[0],
+            d.grid[1],
+            d.grid[2],
+            d.workgroup[0],
+            d.workgroup[1],
+            d.workgroup[2],
+            d.private_segment_size,
+            d.group_segment_size,
+        ],
+        costs: opts.costs,
+        max_wave_instructions: opts.max_wave_instructions,
+        threads: opts.threads,
+    };
+    let entry = elide::entry(&key, d.descriptor.kernarg_size);
+    let mut e = entry.lock().unwrap_or_else(|e| e.into_inner());
+    let ranges = memory_map(q);
+    let probe = SimMemory::new(ranges.clone());
+    // Exactly the descriptor's kernarg bytes; the rest of the copy stays zero (bytes past the segment
+    // are not the dispatch's, and HIP's next launch may be writing them).
+    let mut kernarg = vec![0u8; e.kernarg_len()];
+    let n = d.descriptor.kernarg_size as usize;
+    if n > 0 && rocprof_isa::Memory::read(&probe, d.kernarg, &mut kernarg[..n]).is_err() {
+        return None;
+    }
+    let mut packet = *pkt;
+    packet[40..48].copy_from_slice(&e.kernarg_addr().to_le_bytes());
+    let own = e.ranges();
+    let mapped = |s: u64, end: u64| probe.contains(s, end) || own.iter().any(|&(os, oe)| os <= s && end <= oe);
+    let threads = opts.threads;
+    if let Some(rec) = e.reuse(&kernarg, &packet, &mapped, threads) {
+        if STATS.elided.fetch_add(1, Ordering::Relaxed) == 0 {
+            // SAFETY: registers a plain `extern "C"` function without arguments.
+            unsafe { libc::atexit(elided_note_at_exit) };
+        }
+        account(&rec);
+        return Some(Some(rec));
+    }
+    d.kernarg = e.kernarg_addr();
+    d.dispatch_ptr = e.packet_addr();
+    let mut ranges = ranges;
+    ranges.extend(own);
+    let mem = SimMemory::tracking(ranges);
+    let gws_before = GWS.ops();
+    Some(match rocprof_isa::run(d, &mem, opts) {
+        Ok(rec) => {
+            let repeatable = !mem.atomics.load(Ordering::Relaxed) && GWS.ops() == gws_before;
+            e.remember(&rec, repeatable, mem.extents(false), mem.extents(true), threads);
+            account(&rec);
+            Some(rec)
+        }
+        Err(err) => {
+            e.clear();
+            fall_back(q, d.kernel_object, &err);
+            None
+        }
+    })
 }
 
 #[cfg(test)]
@@ -366,7 +546,7 @@ mod runtime_tests {
     use rocprof_hsa_sys::*;
 
     /// Loads code-object `bytes` on `gpu`; returns the kernel object of `kernel`.
-    fn load(gpu: hsa_agent_t, bytes: Vec<u8>, kernel: &str) -> u64 {
+    pub(super) fn load(gpu: hsa_agent_t, bytes: Vec<u8>, kernel: &str) -> u64 {
         let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
         let mut reader = hsa_code_object_reader_t { handle: 0 };
         let mut exe = hsa_executable_t { handle: 0 };
@@ -404,7 +584,7 @@ mod runtime_tests {
     }
 
     /// Pool memory of the GPU's first allocatable pool.
-    fn alloc(gpu: hsa_agent_t, size: usize) -> *mut u8 {
+    pub(super) fn alloc(gpu: hsa_agent_t, size: usize) -> *mut u8 {
         let (agent, _) = crate::agent::lookup_gpu(gpu).unwrap();
         let pool = agent.pools.iter().find(|p| p.alloc_allowed).expect("an allocatable pool");
         crate::memory::allocate(pool, size).unwrap().cast()
@@ -507,6 +687,10 @@ mod runtime_tests {
         shut_down();
     }
 }
+
+#[cfg(test)]
+#[path = "exec_elide_tests.rs"]
+mod elide_tests;
 
 #[cfg(test)]
 mod tests {

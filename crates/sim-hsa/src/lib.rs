@@ -21,6 +21,7 @@ mod code_object;
 mod copy;
 mod dispatch_log;
 mod elf;
+mod elide;
 mod events;
 mod exec;
 mod exports;

@@ -303,6 +303,7 @@ fn kernel_profile(m: &'static GpuModel, kernel_object: u64, k: &code_object::Ker
 
 /// Drops the walked code of the kernel at `kernel_object` (its executable is being destroyed).
 pub(crate) fn forget_kernel(kernel_object: u64) {
+    crate::elide::forget_kernel(kernel_object);
     if let Some(map) = PROFILES.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
         map.remove(&kernel_object);
     }

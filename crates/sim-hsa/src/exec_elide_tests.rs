@@ -1,0 +1,305 @@
+//! Dispatch elision (`elide.rs`) through the real queue path: what is elided, what must execute again,
+//! each result checked against a host computation.
+
+use super::runtime_tests::{alloc, load};
+use super::*;
+use crate::queue::{hsa_queue_create, hsa_queue_destroy};
+use crate::signal::hsa_signal_wait_scacquire;
+use crate::testing::*;
+use rocprof_hsa_sys::*;
+
+fn fixture(kernel: &str) -> Vec<u8> {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../fixtures/kernels/{kernel}-gfx942.co"));
+    std::fs::read(&path).unwrap()
+}
+
+/// Elision forced on for one test (the process may have `ROCPROF_RS_SIM_ELIDE` set); off again at the end.
+struct ElideOn;
+
+impl ElideOn {
+    fn new() -> Self {
+        ELIDE_OVERRIDE.store(2, Ordering::Relaxed);
+        ElideOn
+    }
+}
+
+impl Drop for ElideOn {
+    fn drop(&mut self) {
+        ELIDE_OVERRIDE.store(0, Ordering::Relaxed);
+    }
+}
+
+fn queue(gpu: hsa_agent_t) -> *mut hsa_queue_t {
+    let mut q: *mut hsa_queue_t = std::ptr::null_mut();
+    // SAFETY: valid arguments and out-pointer.
+    unsafe {
+        assert_eq!(
+            hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, None, std::ptr::null_mut(), u32::MAX, u32::MAX, &mut q),
+            HSA_STATUS_SUCCESS
+        );
+    }
+    q
+}
+
+/// The kernarg segment of a code object v5 fixture kernel: `explicit` bytes, then the hidden block counts
+/// and group sizes of a 1-D grid of `n` work-items in workgroups of 64, in a fresh allocation (as HIP's
+/// kernarg ring, a new address every launch).
+fn kernarg(gpu: hsa_agent_t, explicit: &[u8], n: u32) -> *mut u8 {
+    let mut args = explicit.to_vec();
+    args.resize(explicit.len().next_multiple_of(8), 0);
+    args.extend_from_slice(&n.div_ceil(64).to_le_bytes());
+    args.extend_from_slice(&[1, 0, 0, 0, 1, 0, 0, 0]);
+    args.extend_from_slice(&64u16.to_le_bytes());
+    args.extend_from_slice(&[1, 0, 1, 0]);
+    let k = alloc(gpu, 512);
+    // SAFETY: the allocation holds 512 bytes.
+    unsafe { std::ptr::copy_nonoverlapping(args.as_ptr(), k, args.len()) };
+    k
+}
+
+fn packet(kernel_object: u64, kernarg: *mut u8, n: u32, done: hsa_signal_t) -> [u8; 64] {
+    let mut pkt = [0u8; 64];
+    let header = HSA_PACKET_TYPE_KERNEL_DISPATCH as u16 | (1 << 8) | (2 << 9) | (2 << 11);
+    pkt[0..2].copy_from_slice(&header.to_le_bytes());
+    pkt[2..4].copy_from_slice(&1u16.to_le_bytes());
+    pkt[4..6].copy_from_slice(&64u16.to_le_bytes());
+    pkt[6..8].copy_from_slice(&1u16.to_le_bytes());
+    pkt[8..10].copy_from_slice(&1u16.to_le_bytes());
+    pkt[12..16].copy_from_slice(&n.to_le_bytes());
+    pkt[16..20].copy_from_slice(&1u32.to_le_bytes());
+    pkt[20..24].copy_from_slice(&1u32.to_le_bytes());
+    pkt[32..40].copy_from_slice(&kernel_object.to_le_bytes());
+    pkt[40..48].copy_from_slice(&(kernarg as u64).to_le_bytes());
+    pkt[56..64].copy_from_slice(&done.handle.to_le_bytes());
+    pkt
+}
+
+/// Dispatches `kernel_object` over `n` work-items on `q` and waits; returns whether it was elided.
+fn launch(gpu: hsa_agent_t, q: *mut hsa_queue_t, kernel_object: u64, explicit: &[u8], n: u32) -> bool {
+    let elided = STATS.elided.load(Ordering::Relaxed);
+    let done = signal(1);
+    submit(q, &packet(kernel_object, kernarg(gpu, explicit, n), n, done));
+    // SAFETY: a live signal.
+    let v =
+        unsafe { hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 10_000_000_000, HSA_WAIT_STATE_BLOCKED) };
+    assert_eq!(v, 0, "the dispatch completes");
+    STATS.elided.load(Ordering::Relaxed) > elided
+}
+
+fn args(ptrs: &[*mut f32], n: u32) -> Vec<u8> {
+    let mut a: Vec<u8> = ptrs.iter().flat_map(|p| (*p as u64).to_le_bytes()).collect();
+    a.extend_from_slice(&n.to_le_bytes());
+    a
+}
+
+fn floats(gpu: hsa_agent_t, v: &[f32]) -> *mut f32 {
+    let p = alloc(gpu, 4 * v.len()).cast::<f32>();
+    // SAFETY: the allocation holds `v.len()` floats.
+    unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), p, v.len()) };
+    p
+}
+
+fn view<'a>(p: *mut f32, n: usize) -> &'a mut [f32] {
+    // SAFETY: test allocations of `n` floats, alive for the test (the kernel has finished).
+    unsafe { std::slice::from_raw_parts_mut(p, n) }
+}
+
+/// `hsa_amd_memory_async_copy` (what HIP's `hipMemcpy` uses) of `v` into `dst`, waited for.
+fn copy_in(gpu: hsa_agent_t, dst: *mut f32, v: &[f32]) {
+    let src = floats(gpu, v);
+    let done = signal(1);
+    // SAFETY: both allocations hold `v.len()` floats; live signal.
+    unsafe {
+        assert_eq!(
+            crate::copy::hsa_amd_memory_async_copy(
+                dst.cast(),
+                gpu,
+                src.cast(),
+                gpu,
+                4 * v.len(),
+                0,
+                std::ptr::null(),
+                done
+            ),
+            HSA_STATUS_SUCCESS
+        );
+        assert_eq!(
+            hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 10_000_000_000, HSA_WAIT_STATE_BLOCKED),
+            0
+        );
+    }
+}
+
+/// `c = a + b` launched again and again: repeats are elided and leave `c` right; a host write to `a`, a
+/// copy into `b`, another kernel's write to `a`, and a host write to the output `c` each make the next
+/// launch execute (its `c` checked against the host's sum); the launch after that is elided again.
+#[test]
+fn repeated_launches_are_elided_until_an_input_or_the_output_changes() {
+    let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let _on = ElideOn::new();
+    let gpu = init_gpu();
+    let add = load(gpu, fixture("vector_add"), "vector_add");
+    let fill = load(gpu, fixture("fill"), "fill");
+    let n = 1000u32;
+    let nu = n as usize;
+    let a0: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+    let b0: Vec<f32> = (0..n).map(|i| 1000.0 - i as f32).collect();
+    let (a, b, c) = (floats(gpu, &a0), floats(gpu, &b0), floats(gpu, &vec![0.0; nu]));
+    let q = queue(gpu);
+    let check = |what: &str| {
+        let (a, b, c) = (view(a, nu), view(b, nu), view(c, nu));
+        for i in 0..nu {
+            assert_eq!(c[i], a[i] + b[i], "{what}: c[{i}]");
+        }
+    };
+    let go = || launch(gpu, q, add, &args(&[a, b, c], n), n);
+
+    assert!(!go(), "the first launch executes");
+    check("first");
+    assert!(go(), "an identical launch (its kernarg at another address) is elided");
+    assert!(go());
+    check("elided");
+
+    view(a, nu)[17] = -3.25;
+    assert!(!go(), "a host write to the input executes again");
+    check("after a host write to a");
+    assert!(go());
+
+    let b1: Vec<f32> = (0..n).map(|i| (i % 7) as f32).collect();
+    copy_in(gpu, b, &b1);
+    assert!(!go(), "a copy into the input executes again");
+    check("after a copy into b");
+    assert!(go());
+
+    let mut fa = (a as u64).to_le_bytes().to_vec();
+    for v in [7.5f32.to_bits(), n, n] {
+        fa.extend_from_slice(&v.to_le_bytes());
+    }
+    assert!(!launch(gpu, q, fill, &fa, n), "fill writes what it never read: repeatable, but the first run");
+    assert!(view(a, nu).iter().all(|&v| v == 7.5));
+    assert!(!go(), "another kernel's write to the input executes again");
+    check("after fill(a)");
+
+    view(c, nu)[999] = 0.0;
+    assert!(!go(), "a changed output executes again");
+    check("after a host write to c");
+    assert!(go());
+    check("elided at the end");
+    // SAFETY: a live queue.
+    unsafe { hsa_queue_destroy(q) };
+    shut_down();
+}
+
+/// In-place `y = alpha * x + y` reads what it writes: every launch executes (the host applies it as many
+/// times).
+#[test]
+fn an_in_place_kernel_is_never_elided() {
+    let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let _on = ElideOn::new();
+    let gpu = init_gpu();
+    let saxpy = load(gpu, fixture("saxpy"), "saxpy");
+    let n = 300u32;
+    let nu = n as usize;
+    let x0: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let (x, y) = (floats(gpu, &x0), floats(gpu, &vec![1.0; nu]));
+    let q = queue(gpu);
+    let mut explicit = 2.0f32.to_le_bytes().to_vec();
+    explicit.resize(8, 0);
+    explicit.extend_from_slice(&args(&[x, y], n));
+    let mut want = vec![1.0f32; nu];
+    for _ in 0..3 {
+        assert!(!launch(gpu, q, saxpy, &explicit, n), "in place: executes");
+        for i in 0..nu {
+            want[i] += 2.0 * x0[i];
+        }
+        assert_eq!(view(y, nu), &want[..]);
+    }
+    // SAFETY: a live queue.
+    unsafe { hsa_queue_destroy(q) };
+    shut_down();
+}
+
+/// `fill` with its store patched into `global_atomic_add` (same operands; encodings from llvm-mc-19
+/// -mcpu=gfx942: `global_store_dword v[0:1], v2, off` = dc708000 007f0200, `global_atomic_add v[0:1], v2,
+/// off` = dd088000 007f0200): every launch executes and adds once more.
+#[test]
+fn an_atomic_kernel_is_never_elided() {
+    let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let _on = ElideOn::new();
+    let gpu = init_gpu();
+    let mut elf = fixture("fill");
+    let store = [0x00, 0x80, 0x70, 0xdc, 0x00, 0x02, 0x7f, 0x00];
+    let at = elf.windows(8).position(|w| w == store).expect("fill's global_store_dword");
+    assert_eq!(elf.windows(8).filter(|w| *w == store).count(), 1);
+    elf[at..at + 8].copy_from_slice(&[0x00, 0x80, 0x08, 0xdd, 0x00, 0x02, 0x7f, 0x00]);
+    let add = load(gpu, elf, "fill");
+    let n = 256u32;
+    let p = alloc(gpu, 4 * n as usize).cast::<u32>();
+    // SAFETY: the allocation holds `n` dwords.
+    let out = unsafe {
+        std::ptr::write_bytes(p, 0, n as usize);
+        std::slice::from_raw_parts(p, n as usize)
+    };
+    let q = queue(gpu);
+    let mut explicit = (p as u64).to_le_bytes().to_vec();
+    for v in [5u32, n, n] {
+        explicit.extend_from_slice(&v.to_le_bytes());
+    }
+    for k in 1..=3u32 {
+        assert!(!launch(gpu, q, add, &explicit, n), "atomics: executes");
+        assert!(out.iter().all(|&v| v == 5 * k), "after {k} launches: {:?}", &out[..4]);
+    }
+    // SAFETY: a live queue.
+    unsafe { hsa_queue_destroy(q) };
+    shut_down();
+}
+
+/// The record of an elided dispatch equals the record of executing it, and of executing it with
+/// elision off; memory is the host's sum each time.
+#[test]
+fn an_elided_dispatch_has_the_record_and_memory_of_executing_it() {
+    let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let gpu = init_gpu();
+    let add = load(gpu, fixture("vector_add"), "vector_add");
+    let n = 700u32;
+    let nu = n as usize;
+    let a0: Vec<f32> = (0..n).map(|i| (i * i % 97) as f32).collect();
+    let (a, b, c) = (floats(gpu, &a0), floats(gpu, &vec![0.25; nu]), floats(gpu, &vec![0.0; nu]));
+    let hq = queue(gpu);
+    let q = crate::queue::lookup(hq).unwrap();
+    let explicit = args(&[a, b, c], n);
+    let run_once = |elide: u8| {
+        ELIDE_OVERRIDE.store(elide, Ordering::Relaxed);
+        view(c, nu).fill(0.0);
+        let done = signal(1);
+        let pkt = packet(add, kernarg(gpu, &explicit, n), n, done);
+        let before = STATS.elided.load(Ordering::Relaxed);
+        let rec = run(q, &pkt, add, "gfx942", RunOptions::default()).expect("runs");
+        for (i, (&got, &a)) in view(c, nu).iter().zip(&a0).enumerate() {
+            assert_eq!(got, a + 0.25, "c[{i}]");
+        }
+        (rec, STATS.elided.load(Ordering::Relaxed) > before)
+    };
+    // Filling c with zeros changes the output: the dispatch after it executes; the one after an
+    // unchanged output is elided.
+    let (off, e0) = run_once(1);
+    let (first, e1) = run_once(2);
+    ELIDE_OVERRIDE.store(2, Ordering::Relaxed);
+    let done = signal(1);
+    let pkt = packet(add, kernarg(gpu, &explicit, n), n, done);
+    let before = STATS.elided.load(Ordering::Relaxed);
+    let again = run(q, &pkt, add, "gfx942", RunOptions::default()).expect("runs");
+    let e2 = STATS.elided.load(Ordering::Relaxed) > before;
+    ELIDE_OVERRIDE.store(0, Ordering::Relaxed);
+    assert_eq!((e0, e1, e2), (false, false, true));
+    assert!(off.wave_count() > 0);
+    assert_eq!(first, off);
+    assert_eq!(again, off);
+    for (i, (&got, &a)) in view(c, nu).iter().zip(&a0).enumerate() {
+        assert_eq!(got, a + 0.25, "c[{i}]");
+    }
+    // SAFETY: a live queue.
+    unsafe { hsa_queue_destroy(hq) };
+    shut_down();
+}
