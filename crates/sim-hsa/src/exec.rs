@@ -416,8 +416,10 @@ pub(crate) fn run(
     // up before a cooperative launch whose grid sync (gfx90a) waits in `ds_gws_barrier`.
     let opts = RunOptions { threads: settings().threads, co_resident: q.is_cooperative(), gws: Some(&GWS), ..opts };
     // Elision needs neither per-wave detail (thread trace, PC sampling) nor the dispatch id (different in
-    // every dispatch) as an input.
-    if elide_enabled() && opts.detail.is_none() && d.descriptor.properties & 16 == 0 {
+    // every dispatch) as an input, and a descriptor that states its kernarg size: the copy holds that
+    // many bytes, and hand-assembled code objects (rocBLAS's Tensile kernels) leave it 0 while reading
+    // their arguments, so a copy of them would lose what the kernel reads.
+    if elide_enabled() && opts.detail.is_none() && d.descriptor.properties & 16 == 0 && d.descriptor.kernarg_size > 0 {
         if let Some(out) = run_elidable(q, pkt, &mut d, kd, &opts) {
             write_stats();
             return out;
