@@ -262,7 +262,7 @@ pub(crate) fn after_run(cfg: &crate::config::Config, capture_dir: &Path) -> Resu
                 );
             }
         }
-        crate::outputs::to_console(std::io::stdout().lock(), &outcome.report())?;
+        crate::console::to_console(std::io::stdout().lock(), &outcome.report())?;
         for e in &outcome.errors {
             eprintln!("rocprof-rs: error: {e}");
             ok = false;

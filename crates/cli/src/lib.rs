@@ -11,6 +11,7 @@ mod args;
 mod att;
 mod cmd;
 mod config;
+mod console;
 mod counters;
 mod launch;
 mod options;
@@ -99,7 +100,7 @@ pub fn main() -> ExitCode {
         Err(code) => return code,
     };
     if args.wants_version() {
-        return match outputs::to_console(std::io::stdout().lock(), &version::text()) {
+        return match console::to_console(std::io::stdout().lock(), &version::text()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("rocprof-rs: error: printing the version: {e}");
@@ -379,7 +380,7 @@ fn run(cfg: &Config, prep: &Prepared) -> Result<u8> {
     if cfg.compat.echo {
         // rocprofv3 prints the command as a Python list after every check, and runs nothing.
         let items: Vec<String> = cfg.app.iter().map(|a| python_repr(&a.to_string_lossy())).collect();
-        outputs::to_console(std::io::stdout().lock(), &format!("command: [{}]\n", items.join(", ")))?;
+        console::to_console(std::io::stdout().lock(), &format!("command: [{}]\n", items.join(", ")))?;
         return Ok(0);
     }
     let (_out_dir, capture) = prepare_dirs(cfg)?;

@@ -16,6 +16,7 @@ use rocprof_writers::stats::{summary_table, AllStats, DomainStats, StatsWriter};
 use rocprof_writers::{write_stream, OutputLocation, StreamOptions, Writer};
 
 use crate::config::{Config, OutputFormat, SummaryOutput};
+use crate::console::to_console;
 use crate::placeholders::{expand, Context};
 use crate::progress;
 
@@ -630,16 +631,6 @@ fn write_config_file(
     Ok(f.commit()?)
 }
 
-/// Writes `text` to the console. A reader that went away (`rocprof-rs -S ... | head`) is not an
-/// error: `print!` would panic there, losing the exit status and whatever was still to be
-/// written.
-pub(crate) fn to_console(mut w: impl std::io::Write, text: &str) -> std::io::Result<()> {
-    match w.write_all(text.as_bytes()).and_then(|()| w.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => other,
-    }
-}
-
 fn report_health(cfg: &Config, pid: u32, health: &RunHealth) {
     for line in loss_messages(pid, health) {
         eprintln!("{line}");
@@ -928,23 +919,6 @@ mod tests {
         assert!(failures.is_empty(), "{failures:?}");
         // 1_700_000_000 s is 2023-11-14 22:13:20 UTC.
         assert!(w.files.iter().all(|f| f.starts_with(dir.join("2023-11-14_22.13"))), "{:?}", w.files);
-    }
-
-    #[test]
-    fn a_closed_console_is_not_an_error() {
-        struct Closed;
-        impl std::io::Write for Closed {
-            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
-                Err(std::io::ErrorKind::BrokenPipe.into())
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
-        assert!(to_console(Closed, "table").is_ok());
-        let mut v = Vec::new();
-        to_console(&mut v, "table").unwrap();
-        assert_eq!(v, b"table");
     }
 
     #[test]

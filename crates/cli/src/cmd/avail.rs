@@ -174,7 +174,7 @@ pub(crate) fn run(args: Vec<OsString>) -> ExitCode {
             }
         }
     }
-    if crate::outputs::to_console(std::io::stdout().lock(), &out).is_err() {
+    if crate::console::to_console(std::io::stdout().lock(), &out).is_err() {
         return ExitCode::from(1);
     }
     status

@@ -179,7 +179,7 @@ pub(crate) fn run(args: Vec<OsString>) -> ExitCode {
         ColorArg::Never => false,
         ColorArg::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
     };
-    if let Err(e) = crate::outputs::to_console(std::io::stdout().lock(), &report::terminal_table(&r, color)) {
+    if let Err(e) = crate::console::to_console(std::io::stdout().lock(), &report::terminal_table(&r, color)) {
         return super::fail(&format!("printing the report: {e}"));
     }
     ExitCode::from(r.exit_status)

@@ -99,7 +99,7 @@ pub(crate) fn run(args: Vec<OsString>) -> ExitCode {
     let text = summary.render(&opts);
     let written = match &a.output_file {
         Some(p) => std::fs::write(p, text).map_err(|e| format!("{}: {e}", p.display())),
-        None => crate::outputs::to_console(std::io::stdout().lock(), &text)
+        None => crate::console::to_console(std::io::stdout().lock(), &text)
             .map_err(|e| format!("printing the summary: {e}")),
     };
     match written {

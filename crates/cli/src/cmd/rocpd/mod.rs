@@ -5,6 +5,7 @@
 //! AMD's SQL over the same views (see [`import`]), convert streams the databases through
 //! rocprof-rs's writers.
 
+mod export;
 mod extra;
 mod import;
 mod summary;
@@ -20,8 +21,9 @@ use rocprof_writers::OutputLocation;
 
 use crate::config::OutputFormat;
 use crate::outputs::WriterSettings;
+use export::{export, Format, SummaryFormat};
 use import::{Import, WindowArgs};
-use table::{export, Format, SummaryFormat, Table};
+use table::Table;
 
 const AFTER_HELP: &str = "\
 AMD's rocpd command line: `rocprof-rs rocpd` takes the place of `rocpd` / `python -m rocpd`.

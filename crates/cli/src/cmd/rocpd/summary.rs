@@ -5,8 +5,9 @@
 
 use anyhow::Result;
 
+use super::export::{export, Format};
 use super::import::Import;
-use super::table::{export, Format, Table};
+use super::table::Table;
 
 /// Summary settings.
 pub(crate) struct Settings<'a> {

@@ -3,9 +3,8 @@
 //! `export_sqlite_query`: `<path>.<ext>` (the extension added when missing), "Exported to: <abs>".
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use rusqlite::types::ValueRef;
 use rusqlite::Connection;
 
@@ -137,7 +136,7 @@ impl Table {
         t.console()
     }
 
-    fn csv(&self) -> Result<String> {
+    pub(crate) fn csv(&self) -> Result<String> {
         let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
         w.write_record(&self.columns)?;
         for r in &self.rows {
@@ -146,7 +145,7 @@ impl Table {
         Ok(String::from_utf8(w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?)?)
     }
 
-    fn json(&self) -> Result<String> {
+    pub(crate) fn json(&self) -> Result<String> {
         let records: Vec<serde_json::Value> = self
             .rows
             .iter()
@@ -156,7 +155,7 @@ impl Table {
     }
 
     /// AMD's markdown table (its `_df_to_markdown_fallback` layout).
-    fn markdown(&self) -> String {
+    pub(crate) fn markdown(&self) -> String {
         let mut out = format!("| {} |\n", self.columns.join(" | "));
         let _ = writeln!(out, "|{}|", vec!["---"; self.columns.len()].join("|"));
         for r in &self.rows {
@@ -166,7 +165,7 @@ impl Table {
         out
     }
 
-    fn html(&self) -> String {
+    pub(crate) fn html(&self) -> String {
         self.html_with_classes(&[])
     }
 
@@ -192,87 +191,6 @@ impl Table {
         out.push_str("  </tbody>\n</table>");
         out
     }
-}
-
-/// Output formats of `rocpd query --format` and `rocpd summary -f` that rocprof-rs writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum Format {
-    Console,
-    Csv,
-    Html,
-    Json,
-    Md,
-    /// `rocpd query` only: an HTML page around the table (see [`super::extra::dashboard`]).
-    Dashboard,
-    /// `rocpd query` only: the table's text to the desktop clipboard.
-    Clipboard,
-}
-
-/// The formats of `rocpd summary -f` (AMD's choices without `pdf`, see the README).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum SummaryFormat {
-    Console,
-    Csv,
-    Html,
-    Json,
-    Md,
-}
-
-impl From<SummaryFormat> for Format {
-    fn from(f: SummaryFormat) -> Self {
-        match f {
-            SummaryFormat::Console => Format::Console,
-            SummaryFormat::Csv => Format::Csv,
-            SummaryFormat::Html => Format::Html,
-            SummaryFormat::Json => Format::Json,
-            SummaryFormat::Md => Format::Md,
-        }
-    }
-}
-
-/// Prints `table` (console) or writes it to `path` with the format's extension, as AMD's
-/// `export_sqlite_query`: an empty result writes nothing and says so on stderr. Returns the file.
-/// `template` is the dashboard's `--template-path`.
-pub(crate) fn export(
-    table: &Table,
-    sql: &str,
-    format: Format,
-    path: &Path,
-    template: Option<&Path>,
-) -> Result<Option<PathBuf>> {
-    if table.rows.is_empty() {
-        eprintln!("No results found for query: {sql}");
-        return Ok(None);
-    }
-    let (ext, text) = match format {
-        Format::Console => {
-            print!("{}", table.console());
-            return Ok(None);
-        }
-        Format::Clipboard => {
-            super::extra::to_clipboard(&table.with_index())?;
-            return Ok(None);
-        }
-        Format::Csv => ("csv", table.csv()?),
-        Format::Html => ("html", table.html()),
-        Format::Json => ("json", table.json()?),
-        Format::Md => ("md", table.markdown()),
-        Format::Dashboard => ("dashboard", super::extra::dashboard(table, template, &super::extra::now_local())?),
-    };
-    let mut name = path.as_os_str().to_owned();
-    if !path.to_string_lossy().ends_with(&format!(".{ext}")) {
-        name.push(format!(".{ext}"));
-    }
-    let file = std::path::absolute(PathBuf::from(name))?;
-    let Some(dir) = file.parent() else { bail!("{} has no directory", file.display()) };
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut body = text;
-    if !matches!(format, Format::Csv | Format::Dashboard) && !body.ends_with('\n') {
-        body.push('\n');
-    }
-    std::fs::write(&file, body).with_context(|| format!("writing {}", file.display()))?;
-    println!("Exported to: {}\n", file.display());
-    Ok(Some(file))
 }
 
 #[cfg(test)]
