@@ -72,6 +72,21 @@ const MAX_ENTRIES: usize = 16;
 /// Zero bytes after the kernarg copy's rounded size.
 const KERNARG_SLACK: usize = 64;
 
+/// Why a dispatch of a known key was executed instead of elided (counted in the statistics file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Miss {
+    /// No earlier run of the key ended normally (the first dispatch, or the last one stopped).
+    First,
+    /// The earlier run made atomic or GWS accesses.
+    NotRepeatable,
+    /// The earlier run read bytes it or another workgroup wrote (an in-place kernel).
+    InPlace,
+    /// The kernarg bytes differ from the earlier run's.
+    Kernarg,
+    /// What the earlier run read or wrote has changed since (or is no longer mapped).
+    Memory,
+}
+
 /// What makes two dispatches the same, besides their memory.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Key {
@@ -102,6 +117,8 @@ pub(crate) struct Entry {
     /// The packet copy the kernel's `dispatch_ptr` points at.
     packet: Box<[u64; 8]>,
     done: Option<Done>,
+    /// Why `done` is empty.
+    last_miss: Miss,
 }
 
 impl Entry {
@@ -152,21 +169,29 @@ impl Entry {
         packet: &[u8; 64],
         mapped: &dyn Fn(u64, u64) -> bool,
         threads: usize,
-    ) -> Option<DispatchRecord> {
+    ) -> Result<DispatchRecord, Miss> {
         let same_kernarg = self.kernarg_bytes() == kernarg;
         self.load(kernarg, packet);
-        let d = self.done.as_ref()?;
-        if !same_kernarg || !d.reads.iter().chain(&d.writes).all(|&(s, e)| mapped(s, e)) {
-            return None;
+        let d = self.done.as_ref().ok_or(self.last_miss)?;
+        if !same_kernarg {
+            return Err(Miss::Kernarg);
+        }
+        if !d.reads.iter().chain(&d.writes).all(|&(s, e)| mapped(s, e)) {
+            return Err(Miss::Memory);
         }
         // SAFETY: every extent lies in memory mapped for the dispatch (checked just above).
         let (r, w) = unsafe { (hash_ranges(&d.reads, threads), hash_ranges(&d.writes, threads)) };
-        (r == d.hash_reads && w == d.hash_writes).then(|| d.rec.clone())
+        if r == d.hash_reads && w == d.hash_writes {
+            Ok(d.rec.clone())
+        } else {
+            Err(Miss::Memory)
+        }
     }
 
     /// Forgets the last run (a dispatch of this key stopped half-way).
     pub(crate) fn clear(&mut self) {
         self.done = None;
+        self.last_miss = Miss::First;
     }
 
     /// Records a run that ended normally: `repeatable` as the module comment defines it, given
@@ -180,7 +205,12 @@ impl Entry {
         threads: usize,
     ) {
         self.done = None;
-        if !repeatable || overlap(&reads, &writes) {
+        if !repeatable {
+            self.last_miss = Miss::NotRepeatable;
+            return;
+        }
+        if overlap(&reads, &writes) {
+            self.last_miss = Miss::InPlace;
             return;
         }
         // SAFETY: the extents are bytes this dispatch just accessed through its memory map, which is
@@ -222,6 +252,7 @@ pub(crate) fn entry(key: &Key, kernarg_size: u32) -> Arc<Mutex<Entry>> {
         kernarg_len: len,
         packet: Box::new([0; 8]),
         done: None,
+        last_miss: Miss::First,
     }));
     c.push((key.clone(), e.clone()));
     e
@@ -359,6 +390,40 @@ mod tests {
     fn h(b: &[u8]) -> u128 {
         // SAFETY: a live slice.
         unsafe { hash_ranges(&[(b.as_ptr() as u64, b.as_ptr() as u64 + b.len() as u64)], 2) }
+    }
+
+    /// Each way a known dispatch can miss elision is named: no earlier run, an earlier run with atomics,
+    /// an in-place run, other kernarg bytes, changed memory; an exact repeat is reused.
+    #[test]
+    fn a_dispatch_that_is_not_elided_says_why() {
+        let mut input = vec![1u8; 256];
+        let output = vec![0u8; 256];
+        let span = |b: &[u8]| (b.as_ptr() as u64, b.as_ptr() as u64 + b.len() as u64);
+        let mapped = |_: u64, _: u64| true;
+        let rec = DispatchRecord::default();
+        let (ka, pkt) = ([7u8; 128], [0u8; 64]);
+        let mut e = Entry {
+            kernarg: vec![0u128; 8].into_boxed_slice(),
+            kernarg_len: 128,
+            packet: Box::new([0; 8]),
+            done: None,
+            last_miss: Miss::First,
+        };
+        assert_eq!(e.reuse(&ka, &pkt, &mapped, 1), Err(Miss::First));
+        e.remember(&rec, false, vec![span(&input)], vec![span(&output)], 1);
+        assert_eq!(e.reuse(&ka, &pkt, &mapped, 1), Err(Miss::NotRepeatable));
+        e.remember(&rec, true, vec![span(&input)], vec![span(&input[128..])], 1);
+        assert_eq!(e.reuse(&ka, &pkt, &mapped, 1), Err(Miss::InPlace));
+        e.remember(&rec, true, vec![span(&input)], vec![span(&output)], 1);
+        assert_eq!(e.reuse(&ka, &pkt, &mapped, 1), Ok(rec.clone()));
+        let mut kb = ka;
+        kb[100] = 8;
+        assert_eq!(e.reuse(&kb, &pkt, &mapped, 1), Err(Miss::Kernarg));
+        assert_eq!(e.reuse(&kb, &pkt, &mapped, 1), Ok(rec.clone()));
+        input[3] = 9;
+        assert_eq!(e.reuse(&kb, &pkt, &mapped, 1), Err(Miss::Memory));
+        e.clear();
+        assert_eq!(e.reuse(&kb, &pkt, &mapped, 1), Err(Miss::First));
     }
 
     /// Any single changed byte, at any offset of a buffer spanning several pieces and a ragged tail,

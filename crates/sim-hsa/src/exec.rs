@@ -8,7 +8,8 @@
 //!   (dispatches executed and fallen back by reason, waves, wave-instructions, and wave-instructions by
 //!   class as `instructions_valu`, `instructions_salu`, ...: the counts the counter model reports).
 //!   Elided dispatches (below) count as executed, with their waves and instructions, and also as
-//!   `dispatches_elided`.
+//!   `dispatches_elided`; a dispatch of a known kernel that was executed instead is counted by why, as
+//!   `elision_missed_<first|not_repeatable|in_place|kernarg|memory>` (see `elide::Miss`).
 //! * `ROCPROF_RS_SIM_ELIDE=off`: execute every dispatch. By default a dispatch that exactly repeats an
 //!   earlier one (same kernel, dimensions, kernarg bytes and inputs, outputs still in place; see
 //!   `elide.rs` for the rule and why it is exact) reuses that run's results and record; the number of
@@ -85,6 +86,8 @@ fn elide_enabled() -> bool {
 struct Stats {
     executed: AtomicU64,
     elided: AtomicU64,
+    /// Dispatches executed although elision was on, by [`elide::Miss`] (in its order).
+    missed: [AtomicU64; 5],
     fallback: AtomicU64,
     unimplemented: AtomicU64,
     fault: AtomicU64,
@@ -118,6 +121,7 @@ const CLASS_NAMES: [&str; CLASS_COUNT] = [
 static STATS: Stats = Stats {
     executed: AtomicU64::new(0),
     elided: AtomicU64::new(0),
+    missed: [const { AtomicU64::new(0) }; 5],
     fallback: AtomicU64::new(0),
     unimplemented: AtomicU64::new(0),
     fault: AtomicU64::new(0),
@@ -136,6 +140,11 @@ fn write_stats() {
     let text = [
         ("dispatches_executed", &s.executed),
         ("dispatches_elided", &s.elided),
+        ("elision_missed_first", &s.missed[elide::Miss::First as usize]),
+        ("elision_missed_not_repeatable", &s.missed[elide::Miss::NotRepeatable as usize]),
+        ("elision_missed_in_place", &s.missed[elide::Miss::InPlace as usize]),
+        ("elision_missed_kernarg", &s.missed[elide::Miss::Kernarg as usize]),
+        ("elision_missed_memory", &s.missed[elide::Miss::Memory as usize]),
         ("dispatches_fallback", &s.fallback),
         ("fallback_unimplemented", &s.unimplemented),
         ("fallback_memory_fault", &s.fault),
@@ -506,13 +515,18 @@ fn run_elidable(
     let own = e.ranges();
     let mapped = |s: u64, end: u64| probe.contains(s, end) || own.iter().any(|&(os, oe)| os <= s && end <= oe);
     let threads = opts.threads;
-    if let Some(rec) = e.reuse(&kernarg, &packet, &mapped, threads) {
-        if STATS.elided.fetch_add(1, Ordering::Relaxed) == 0 {
-            // SAFETY: registers a plain `extern "C"` function without arguments.
-            unsafe { libc::atexit(elided_note_at_exit) };
+    match e.reuse(&kernarg, &packet, &mapped, threads) {
+        Ok(rec) => {
+            if STATS.elided.fetch_add(1, Ordering::Relaxed) == 0 {
+                // SAFETY: registers a plain `extern "C"` function without arguments.
+                unsafe { libc::atexit(elided_note_at_exit) };
+            }
+            account(&rec);
+            return Some(Some(rec));
         }
-        account(&rec);
-        return Some(Some(rec));
+        Err(miss) => {
+            STATS.missed[miss as usize].fetch_add(1, Ordering::Relaxed);
+        }
     }
     d.kernarg = e.kernarg_addr();
     d.dispatch_ptr = e.packet_addr();
