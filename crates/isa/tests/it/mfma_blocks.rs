@@ -195,7 +195,7 @@ fn run(
     )
 }
 
-fn random(blocks: usize, rows: usize, cols: usize, seed: u32) -> Vec<Vec<Vec<i64>>> {
+pub(crate) fn random(blocks: usize, rows: usize, cols: usize, seed: u32) -> Vec<Vec<Vec<i64>>> {
     let mut x = seed;
     (0..blocks)
         .map(|_| {

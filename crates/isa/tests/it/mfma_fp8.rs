@@ -103,17 +103,8 @@ fn run(target: &str, name: &str, s: &Shape, a: &[Vec<u8>], b: &[Vec<u8>], c: &[V
 }
 
 fn random(rows: usize, cols: usize, seed: u32) -> Vec<Vec<i64>> {
-    let mut x = seed;
-    (0..rows)
-        .map(|_| {
-            (0..cols)
-                .map(|_| {
-                    x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-                    i64::from((x >> 16) % 17) - 8
-                })
-                .collect()
-        })
-        .collect()
+    let mut one = crate::mfma_blocks::random(1, rows, cols, seed);
+    one.remove(0)
 }
 
 const FORMS: [(&str, bool, bool); 4] =
