@@ -599,6 +599,25 @@ mod runtime_tests {
         kernel_object
     }
 
+    /// A kernel-dispatch packet: a 1-D grid of `n` work-items in workgroups of 64, system-scope
+    /// fences, completing `done`.
+    pub(super) fn packet(kernel_object: u64, kernarg: *mut u8, n: u32, done: hsa_signal_t) -> [u8; 64] {
+        let mut pkt = [0u8; 64];
+        let header = HSA_PACKET_TYPE_KERNEL_DISPATCH as u16 | (1 << 8) | (2 << 9) | (2 << 11);
+        pkt[0..2].copy_from_slice(&header.to_le_bytes());
+        pkt[2..4].copy_from_slice(&1u16.to_le_bytes());
+        pkt[4..6].copy_from_slice(&64u16.to_le_bytes());
+        pkt[6..8].copy_from_slice(&1u16.to_le_bytes());
+        pkt[8..10].copy_from_slice(&1u16.to_le_bytes());
+        pkt[12..16].copy_from_slice(&n.to_le_bytes());
+        pkt[16..20].copy_from_slice(&1u32.to_le_bytes());
+        pkt[20..24].copy_from_slice(&1u32.to_le_bytes());
+        pkt[32..40].copy_from_slice(&kernel_object.to_le_bytes());
+        pkt[40..48].copy_from_slice(&(kernarg as u64).to_le_bytes());
+        pkt[56..64].copy_from_slice(&done.handle.to_le_bytes());
+        pkt
+    }
+
     /// Pool memory of the GPU's first allocatable pool.
     pub(super) fn alloc(gpu: hsa_agent_t, size: usize) -> *mut u8 {
         let (agent, _) = crate::agent::lookup_gpu(gpu).unwrap();
@@ -630,20 +649,7 @@ mod runtime_tests {
             );
         }
         let done = signal(1);
-        let mut pkt = [0u8; 64];
-        let header = HSA_PACKET_TYPE_KERNEL_DISPATCH as u16 | (1 << 8) | (2 << 9) | (2 << 11);
-        pkt[0..2].copy_from_slice(&header.to_le_bytes());
-        pkt[2..4].copy_from_slice(&1u16.to_le_bytes());
-        pkt[4..6].copy_from_slice(&64u16.to_le_bytes());
-        pkt[6..8].copy_from_slice(&1u16.to_le_bytes());
-        pkt[8..10].copy_from_slice(&1u16.to_le_bytes());
-        pkt[12..16].copy_from_slice(&n.to_le_bytes());
-        pkt[16..20].copy_from_slice(&1u32.to_le_bytes());
-        pkt[20..24].copy_from_slice(&1u32.to_le_bytes());
-        pkt[32..40].copy_from_slice(&kernel_object.to_le_bytes());
-        pkt[40..48].copy_from_slice(&(kernarg as u64).to_le_bytes());
-        pkt[56..64].copy_from_slice(&done.handle.to_le_bytes());
-        submit(q, &pkt);
+        submit(q, &packet(kernel_object, kernarg, n, done));
         // SAFETY: live signal and queue.
         unsafe {
             assert_eq!(

@@ -1,7 +1,7 @@
 //! Dispatch elision (`elide.rs`) through the real queue path: what is elided, what must execute again,
 //! each result checked against a host computation.
 
-use super::runtime_tests::{alloc, load};
+use super::runtime_tests::{alloc, load, packet};
 use super::*;
 use crate::queue::{hsa_queue_create, hsa_queue_destroy};
 use crate::signal::hsa_signal_wait_scacquire;
@@ -56,23 +56,6 @@ fn kernarg(gpu: hsa_agent_t, explicit: &[u8], n: u32) -> *mut u8 {
     // SAFETY: the allocation holds 512 bytes.
     unsafe { std::ptr::copy_nonoverlapping(args.as_ptr(), k, args.len()) };
     k
-}
-
-fn packet(kernel_object: u64, kernarg: *mut u8, n: u32, done: hsa_signal_t) -> [u8; 64] {
-    let mut pkt = [0u8; 64];
-    let header = HSA_PACKET_TYPE_KERNEL_DISPATCH as u16 | (1 << 8) | (2 << 9) | (2 << 11);
-    pkt[0..2].copy_from_slice(&header.to_le_bytes());
-    pkt[2..4].copy_from_slice(&1u16.to_le_bytes());
-    pkt[4..6].copy_from_slice(&64u16.to_le_bytes());
-    pkt[6..8].copy_from_slice(&1u16.to_le_bytes());
-    pkt[8..10].copy_from_slice(&1u16.to_le_bytes());
-    pkt[12..16].copy_from_slice(&n.to_le_bytes());
-    pkt[16..20].copy_from_slice(&1u32.to_le_bytes());
-    pkt[20..24].copy_from_slice(&1u32.to_le_bytes());
-    pkt[32..40].copy_from_slice(&kernel_object.to_le_bytes());
-    pkt[40..48].copy_from_slice(&(kernarg as u64).to_le_bytes());
-    pkt[56..64].copy_from_slice(&done.handle.to_le_bytes());
-    pkt
 }
 
 /// Dispatches `kernel_object` over `n` work-items on `q` and waits; returns whether it was elided.
