@@ -5,6 +5,7 @@
 pub mod counters;
 pub mod pc_sampling;
 pub mod pm4;
+pub mod run;
 pub mod sqtt;
 pub mod targets;
 pub mod timing;

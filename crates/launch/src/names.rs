@@ -13,6 +13,8 @@ pub enum Role {
     Cli,
     /// Tests set it; the interception library reads it (fault injection, small tables).
     LibraryTest,
+    /// The user or a test sets it; hsa-sim (or its device model) reads it.
+    SimulatorKnob,
     /// A test process sets it for a child process of the same test.
     TestChild,
 }
@@ -99,6 +101,14 @@ vars! {
     INTERCEPT_FAULT = "ROCPROF_RS_INTERCEPT_FAULT", LibraryTest, "fault injection";
     /// Set: the library's timer does not use the TSC.
     NO_TSC = "ROCPROF_RS_NO_TSC", LibraryTest, "no TSC timestamps";
+    /// `off`: kernels are not executed (the timing-only model of the static walk).
+    SIM_EXEC = "ROCPROF_RS_SIM_EXEC", SimulatorKnob, "kernel execution on or off";
+    /// Host threads per executed dispatch.
+    SIM_EXEC_THREADS = "ROCPROF_RS_SIM_EXEC_THREADS", SimulatorKnob, "execution threads per dispatch";
+    /// Where hsa-sim writes its execution statistics.
+    SIM_STATS = "ROCPROF_RS_SIM_STATS", SimulatorKnob, "execution statistics file";
+    /// `off`: every dispatch is executed (no elision of exact repeats).
+    SIM_ELIDE = "ROCPROF_RS_SIM_ELIDE", SimulatorKnob, "dispatch elision on or off";
     /// The HIP 5 nesting test's child process.
     TEST_HIP_NESTING_CHILD = "ROCPROF_RS_TEST_HIP_NESTING_CHILD", TestChild, "HIP 5 nesting test child";
     /// The HIP 6 tracer test's child process.

@@ -1,74 +1,28 @@
-//! Kernel execution: hands a kernel dispatch to `rocprof-isa`'s interpreter over the simulator's memory
-//! map, so the program's buffers receive the kernel's real results.
-//!
-//! * `ROCPROF_RS_SIM_EXEC=off` keeps the timing-only model (nothing is computed); on by default.
-//! * `ROCPROF_RS_SIM_EXEC_THREADS=N`: host threads per dispatch (default: the available cores, at most 4).
-//!   Workgroups are distributed over them; a workgroup always runs on one thread.
-//! * `ROCPROF_RS_SIM_STATS=FILE`: after every dispatch, the execution statistics as `key value` lines
-//!   (dispatches executed and fallen back by reason, waves, wave-instructions, and wave-instructions by
-//!   class as `instructions_valu`, `instructions_salu`, ...: the counts the counter model reports).
-//!   Elided dispatches (below) count as executed, with their waves and instructions, and also as
-//!   `dispatches_elided`; a dispatch of a known kernel that was executed instead is counted by why, as
-//!   `elision_missed_<first|not_repeatable|in_place|kernarg|memory>` (see `elide::Miss`).
-//! * `ROCPROF_RS_SIM_ELIDE=off`: execute every dispatch. By default a dispatch that exactly repeats an
-//!   earlier one (same kernel, dimensions, kernarg bytes and inputs, outputs still in place; see
-//!   `elide.rs` for the rule and why it is exact) reuses that run's results and record; the number of
-//!   elided dispatches is printed at exit.
+//! Kernel execution, the runtime's side: the simulator's memory map as a kernel sees it, the dispatch's
+//! registers and packet copy, and dispatch elision, handed to the device model's `run_dispatch`
+//! (`rocprof_device::run`: execute or fall back to the static walk, the settings and statistics).
 //!
 //! What a kernel may touch (anything else is a memory fault): pool allocations (kernarg included),
 //! memory locked with `hsa_amd_memory_lock`, SVM ranges, loaded code objects (constant data next to the
 //! code), the dispatching queue's `amd_queue_t` and ring, and the dispatch packet itself.
 //!
-//! A dispatch the interpreter cannot run to the end (an instruction without semantics, a memory fault, a
-//! trap, a hung wave) is reported on stderr once per kernel and reason with the instruction, its PC and
-//! the kernel's name, counted in the statistics, and falls back to the timing-only model: the
-//! application sees its completion signal as before but must not trust the results. Memory the kernel
-//! already wrote stays written.
+//! `ROCPROF_RS_SIM_ELIDE=off`: execute every dispatch. By default a dispatch that exactly repeats an
+//! earlier one (same kernel, dimensions, kernarg bytes and inputs, outputs still in place; see
+//! `elide.rs` for the rule and why it is exact) reuses that run's results and record; the number of
+//! elided dispatches is printed at exit.
 
-use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock};
 
-use rocprof_isa::{
-    Dispatch, DispatchError, DispatchRecord, ErrorKind, Fault, InstClass, KernelDescriptor, RunOptions, Target,
-    CLASS_COUNT,
-};
+#[cfg(test)]
+use rocprof_device::run::STATS;
+use rocprof_device::run::{Elision, Executed, Interpreter, Miss};
+#[cfg(test)]
+use rocprof_isa::DispatchRecord;
+use rocprof_isa::{Dispatch, Fault, KernelDescriptor, RunOptions, Target};
 
 use crate::code_object;
 use crate::elide;
 use crate::queue::Queue;
-
-/// Execution settings, read once per process.
-#[derive(Debug, Clone)]
-struct Settings {
-    enabled: bool,
-    /// Dispatch elision (`ROCPROF_RS_SIM_ELIDE`, see `elide.rs`).
-    elide: bool,
-    threads: usize,
-    stats_file: Option<std::path::PathBuf>,
-}
-
-fn settings() -> &'static Settings {
-    static S: OnceLock<Settings> = OnceLock::new();
-    S.get_or_init(|| {
-        let off = |var| matches!(std::env::var(var).as_deref().map(str::trim), Ok("off" | "0" | "false" | "no"));
-        let enabled = !off("ROCPROF_RS_SIM_EXEC");
-        let elide = !off("ROCPROF_RS_SIM_ELIDE");
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let threads = std::env::var("ROCPROF_RS_SIM_EXEC_THREADS")
-            .ok()
-            .and_then(|v| v.trim().parse::<usize>().ok())
-            .filter(|&n| n > 0)
-            .unwrap_or(cores.min(4));
-        let stats_file = std::env::var_os("ROCPROF_RS_SIM_STATS").filter(|v| !v.is_empty()).map(Into::into);
-        Settings { enabled, elide, threads, stats_file }
-    })
-}
-
-/// Whether kernels execute (`ROCPROF_RS_SIM_EXEC`).
-pub(crate) fn enabled() -> bool {
-    settings().enabled
-}
 
 /// Tests switch elision off and on (0: as the settings say, 1: off, 2: on).
 static ELIDE_OVERRIDE: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
@@ -78,95 +32,7 @@ fn elide_enabled() -> bool {
     match ELIDE_OVERRIDE.load(Ordering::Relaxed) {
         1 => false,
         2 => true,
-        _ => settings().elide,
-    }
-}
-
-/// Execution statistics of the process.
-struct Stats {
-    executed: AtomicU64,
-    elided: AtomicU64,
-    /// Dispatches executed although elision was on, by [`elide::Miss`] (in its order).
-    missed: [AtomicU64; 5],
-    fallback: AtomicU64,
-    unimplemented: AtomicU64,
-    fault: AtomicU64,
-    unsupported: AtomicU64,
-    trap: AtomicU64,
-    decode: AtomicU64,
-    hang: AtomicU64,
-    waves: AtomicU64,
-    wave_instructions: AtomicU64,
-    /// Wave-instructions by class ([`InstClass`] order).
-    by_class: [AtomicU64; CLASS_COUNT],
-}
-
-/// The statistics' names of the instruction classes, in [`InstClass`] order: `instructions_<name>`.
-const CLASS_NAMES: [&str; CLASS_COUNT] = [
-    "salu",
-    "smem",
-    "valu",
-    "vmem_load",
-    "vmem_store",
-    "flat_load",
-    "flat_store",
-    "lds",
-    "branch_taken",
-    "branch_not_taken",
-    "barrier",
-    "waitcnt",
-    "other",
-];
-
-static STATS: Stats = Stats {
-    executed: AtomicU64::new(0),
-    elided: AtomicU64::new(0),
-    missed: [const { AtomicU64::new(0) }; 5],
-    fallback: AtomicU64::new(0),
-    unimplemented: AtomicU64::new(0),
-    fault: AtomicU64::new(0),
-    unsupported: AtomicU64::new(0),
-    trap: AtomicU64::new(0),
-    decode: AtomicU64::new(0),
-    hang: AtomicU64::new(0),
-    waves: AtomicU64::new(0),
-    wave_instructions: AtomicU64::new(0),
-    by_class: [const { AtomicU64::new(0) }; CLASS_COUNT],
-};
-
-fn write_stats() {
-    let Some(path) = &settings().stats_file else { return };
-    let s = &STATS;
-    let text = [
-        ("dispatches_executed", &s.executed),
-        ("dispatches_elided", &s.elided),
-        ("elision_missed_first", &s.missed[elide::Miss::First as usize]),
-        ("elision_missed_not_repeatable", &s.missed[elide::Miss::NotRepeatable as usize]),
-        ("elision_missed_in_place", &s.missed[elide::Miss::InPlace as usize]),
-        ("elision_missed_kernarg", &s.missed[elide::Miss::Kernarg as usize]),
-        ("elision_missed_memory", &s.missed[elide::Miss::Memory as usize]),
-        ("dispatches_fallback", &s.fallback),
-        ("fallback_unimplemented", &s.unimplemented),
-        ("fallback_memory_fault", &s.fault),
-        ("fallback_unsupported", &s.unsupported),
-        ("fallback_trap", &s.trap),
-        ("fallback_undecodable", &s.decode),
-        ("fallback_hang", &s.hang),
-        ("waves_executed", &s.waves),
-        ("wave_instructions_executed", &s.wave_instructions),
-    ]
-    .iter()
-    .map(|(k, v)| format!("{k} {}\n", v.load(Ordering::Relaxed)))
-    .chain(
-        CLASS_NAMES.iter().zip(&s.by_class).map(|(k, v)| format!("instructions_{k} {}\n", v.load(Ordering::Relaxed))),
-    )
-    .collect::<String>();
-    // Written whole under a lock so concurrent queues never interleave lines.
-    static LOCK: Mutex<()> = Mutex::new(());
-    let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let tmp = path.with_extension("partial");
-    if std::fs::write(&tmp, text).is_ok() {
-        let _ = std::fs::rename(&tmp, path);
+        _ => rocprof_device::run::settings().elide,
     }
 }
 
@@ -321,51 +187,6 @@ impl rocprof_isa::Memory for SimMemory {
     }
 }
 
-/// The last fallback report (for tests).
-static LAST_REPORT: Mutex<String> = Mutex::new(String::new());
-
-/// Kernels (descriptor address, reason) already reported, so a loop of failing dispatches prints once.
-static REPORTED: Mutex<Option<HashSet<(u64, u8)>>> = Mutex::new(None);
-
-fn reason_code(k: &ErrorKind) -> u8 {
-    match k {
-        ErrorKind::Unimplemented => 0,
-        ErrorKind::Fault(_) => 1,
-        ErrorKind::Unsupported(_) => 2,
-        ErrorKind::Trap => 3,
-        ErrorKind::Decode(_) => 4,
-        ErrorKind::Hang => 5,
-    }
-}
-
-fn fall_back(q: &Queue, kernel_object: u64, e: &DispatchError) {
-    let s = &STATS;
-    s.fallback.fetch_add(1, Ordering::Relaxed);
-    let counter = match e.kind {
-        ErrorKind::Unimplemented => &s.unimplemented,
-        ErrorKind::Fault(_) => &s.fault,
-        ErrorKind::Unsupported(_) => &s.unsupported,
-        ErrorKind::Trap => &s.trap,
-        ErrorKind::Decode(_) => &s.decode,
-        ErrorKind::Hang => &s.hang,
-    };
-    counter.fetch_add(1, Ordering::Relaxed);
-    let first = REPORTED
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get_or_insert_with(HashSet::new)
-        .insert((kernel_object, reason_code(&e.kind)));
-    let name = code_object::kernel_name(kernel_object).unwrap_or_else(|| format!("{kernel_object:#x}"));
-    let report = format!(
-        "queue {}: kernel {name}: {e}; this dispatch falls back to the timing-only model (its results are not computed)",
-        q.id()
-    );
-    if first {
-        crate::diag!("{report}");
-    }
-    *LAST_REPORT.lock().unwrap_or_else(|e| e.into_inner()) = report;
-}
-
 /// Memory ranges a dispatch may touch, besides the packet copy.
 fn memory_map(q: &'static Queue) -> Vec<(u64, u64)> {
     let mut r = crate::memory::kernel_visible_ranges();
@@ -382,18 +203,61 @@ fn memory_map(q: &'static Queue) -> Vec<(u64, u64)> {
 /// all queues here).
 static GWS: rocprof_isa::Gws = rocprof_isa::Gws::new();
 
-/// Runs one kernel dispatch (already validated by the packet processor) on the interpreter. `None`
-/// when execution is off, the target has no interpreter, or the dispatch fell back (reported).
-pub(crate) fn run(
+/// One kernel dispatch (already validated by the packet processor) as the device model's
+/// [`Interpreter`] sees it: the queue's memory, the packet and the kernel.
+pub(crate) struct Run<'a> {
+    pub(crate) q: &'static Queue,
+    pub(crate) pkt: &'a [u8; 64],
+    pub(crate) kernel_object: u64,
+    pub(crate) target_name: &'static str,
+}
+
+impl Interpreter for Run<'_> {
+    fn kernel_object(&self) -> u64 {
+        self.kernel_object
+    }
+
+    fn kernel_name(&self) -> String {
+        let kernel_object = self.kernel_object;
+        code_object::kernel_name(kernel_object).unwrap_or_else(|| format!("{kernel_object:#x}"))
+    }
+
+    fn queue_id(&self) -> u64 {
+        self.q.id()
+    }
+
+    fn execute(&mut self, opts: RunOptions<'_>) -> Option<Executed> {
+        execute(self.q, self.pkt, self.kernel_object, self.target_name, opts)
+    }
+}
+
+/// Runs one kernel dispatch on the interpreter, counted and reported as `run_dispatch` does (for tests
+/// that look at the record). `None` when the target has no interpreter or the dispatch fell back.
+#[cfg(test)]
+fn run(
+    q: &'static Queue,
+    pkt: &[u8; 64],
+    kernel_object: u64,
+    target_name: &'static str,
+    opts: RunOptions<'_>,
+) -> Option<DispatchRecord> {
+    let mut r = Run { q, pkt, kernel_object, target_name };
+    let ran = r.execute(RunOptions { threads: rocprof_device::run::settings().threads, ..opts })?;
+    let (rec, report) = rocprof_device::run::settle(ran, &r);
+    if let Some(report) = report {
+        crate::diag!("{report}");
+    }
+    rec
+}
+
+/// Runs one kernel dispatch on the interpreter. `None` when the target has no interpreter.
+fn execute(
     q: &'static Queue,
     pkt: &[u8; 64],
     kernel_object: u64,
     target_name: &str,
     opts: RunOptions<'_>,
-) -> Option<DispatchRecord> {
-    if !enabled() {
-        return None;
-    }
+) -> Option<Executed> {
     let target = Target::find(target_name)?;
     // The packet the kernel's dispatch_ptr points at: a stable copy (the ring slot may be reused as soon as
     // the read index moved).
@@ -423,52 +287,38 @@ pub(crate) fn run(
     // grid-wide barriers complete.
     // The global wave sync resources outlive a dispatch: ROCclr's `__amd_rocclr_gwsInit` sets resource 0
     // up before a cooperative launch whose grid sync (gfx90a) waits in `ds_gws_barrier`.
-    let opts = RunOptions { threads: settings().threads, co_resident: q.is_cooperative(), gws: Some(&GWS), ..opts };
+    let opts = RunOptions { co_resident: q.is_cooperative(), gws: Some(&GWS), ..opts };
     // Elision needs neither per-wave detail (thread trace, PC sampling) nor the dispatch id (different in
     // every dispatch) as an input, and a descriptor that states its kernarg size: the copy holds that
     // many bytes, and hand-assembled code objects (rocBLAS's Tensile kernels) leave it 0 while reading
     // their arguments, so a copy of them would lose what the kernel reads.
     if elide_enabled() && opts.detail.is_none() && d.descriptor.properties & 16 == 0 && d.descriptor.kernarg_size > 0 {
         if let Some(out) = run_elidable(q, pkt, &mut d, kd, &opts) {
-            write_stats();
-            return out;
+            return Some(out);
         }
     }
     let mut ranges = memory_map(q);
     ranges.push((pa, pa + 64));
     let mem = SimMemory::new(ranges);
-    let out = match rocprof_isa::run(&d, &mem, &opts) {
-        Ok(rec) => {
-            account(&rec);
-            Some(rec)
-        }
-        Err(e) => {
-            fall_back(q, kernel_object, &e);
-            None
-        }
-    };
-    write_stats();
+    let result = rocprof_isa::run(&d, &mem, &opts);
     drop(packet);
-    out
+    Some(Executed { result, elision: Elision::NotTried })
 }
 
-/// Counts a dispatch whose results were computed (executed or elided).
-fn account(rec: &DispatchRecord) {
-    STATS.executed.fetch_add(1, Ordering::Relaxed);
-    STATS.waves.fetch_add(rec.wave_count(), Ordering::Relaxed);
-    STATS.wave_instructions.fetch_add(rec.totals.instructions(), Ordering::Relaxed);
-    for (c, n) in InstClass::ALL.iter().zip(&STATS.by_class) {
-        n.fetch_add(rec.totals.count(*c), Ordering::Relaxed);
+/// The device model's name of an elision miss.
+fn miss(m: elide::Miss) -> Miss {
+    match m {
+        elide::Miss::First => Miss::First,
+        elide::Miss::NotRepeatable => Miss::NotRepeatable,
+        elide::Miss::InPlace => Miss::InPlace,
+        elide::Miss::Kernarg => Miss::Kernarg,
+        elide::Miss::Memory => Miss::Memory,
     }
 }
 
 /// Prints how many dispatches were elided, at exit (registered by the first elision).
 extern "C" fn elided_note_at_exit() {
-    let elided = STATS.elided.load(Ordering::Relaxed);
-    let total = STATS.executed.load(Ordering::Relaxed);
-    crate::diag!(
-        "{elided} of {total} executed kernel dispatches were elided: exact repeats of an earlier identical run, its results reused (ROCPROF_RS_SIM_ELIDE=off executes every one)"
-    );
+    crate::diag!("{}", rocprof_device::run::elided_note());
 }
 
 /// Runs `d` with dispatch elision (`elide.rs`): the kernarg segment and the packet are copied to the
@@ -480,7 +330,7 @@ fn run_elidable(
     d: &mut Dispatch,
     descriptor: [u8; 64],
     opts: &RunOptions<'_>,
-) -> Option<Option<DispatchRecord>> {
+) -> Option<Executed> {
     let key = elide::Key {
         queue: q as *const Queue as u64,
         kernel_object: d.kernel_object,
@@ -515,38 +365,32 @@ fn run_elidable(
     let own = e.ranges();
     let mapped = |s: u64, end: u64| probe.contains(s, end) || own.iter().any(|&(os, oe)| os <= s && end <= oe);
     let threads = opts.threads;
-    match e.reuse(&kernarg, &packet, &mapped, threads) {
+    let missed = match e.reuse(&kernarg, &packet, &mapped, threads) {
         Ok(rec) => {
-            if STATS.elided.fetch_add(1, Ordering::Relaxed) == 0 {
-                // SAFETY: registers a plain `extern "C"` function without arguments.
-                unsafe { libc::atexit(elided_note_at_exit) };
-            }
-            account(&rec);
-            return Some(Some(rec));
+            static NOTE: std::sync::Once = std::sync::Once::new();
+            // SAFETY: registers a plain `extern "C"` function without arguments.
+            NOTE.call_once(|| unsafe {
+                libc::atexit(elided_note_at_exit);
+            });
+            return Some(Executed { result: Ok(rec), elision: Elision::Reused });
         }
-        Err(miss) => {
-            STATS.missed[miss as usize].fetch_add(1, Ordering::Relaxed);
-        }
-    }
+        Err(m) => miss(m),
+    };
     d.kernarg = e.kernarg_addr();
     d.dispatch_ptr = e.packet_addr();
     let mut ranges = ranges;
     ranges.extend(own);
     let mem = SimMemory::tracking(ranges);
     let gws_before = GWS.ops();
-    Some(match rocprof_isa::run(d, &mem, opts) {
+    let result = rocprof_isa::run(d, &mem, opts);
+    match &result {
         Ok(rec) => {
             let repeatable = !mem.atomics.load(Ordering::Relaxed) && GWS.ops() == gws_before;
-            e.remember(&rec, repeatable, mem.extents(false), mem.extents(true), threads);
-            account(&rec);
-            Some(rec)
+            e.remember(rec, repeatable, mem.extents(false), mem.extents(true), threads);
         }
-        Err(err) => {
-            e.clear();
-            fall_back(q, d.kernel_object, &err);
-            None
-        }
-    })
+        Err(_) => e.clear(),
+    }
+    Some(Executed { result, elision: Elision::Missed(missed) })
 }
 
 #[cfg(test)]
@@ -695,7 +539,7 @@ mod runtime_tests {
         assert_eq!(STATS.unimplemented.load(Ordering::Relaxed), unimplemented + 1);
         assert_eq!(STATS.fallback.load(Ordering::Relaxed), fallback + 1);
         assert!(out.iter().all(|&v| v == 0x1234_5678), "nothing ran after the stop");
-        let report = LAST_REPORT.lock().unwrap().clone();
+        let report = rocprof_device::run::last_report();
         for want in [
             "kernel fill",
             "unimplemented instruction `v_mfma_f32_16x16x8_xf32`",

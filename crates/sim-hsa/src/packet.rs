@@ -13,8 +13,8 @@
 //! streams do on hardware. Concurrent kernels do not slow each other down (no shared-CU contention is
 //! modelled). A malformed packet stops the queue and reports the HSA error through the queue's callback.
 //!
-//! Kernel dispatches execute on `rocprof-isa`'s interpreter (`exec.rs`; `ROCPROF_RS_SIM_EXEC=off` skips it)
-//! when they are launched, and take the duration the device model (`rocprof-device`: wave placement and
+//! Kernel dispatches are run by the device model when they are launched (`rocprof_device::run`: executed
+//! on `rocprof-isa`'s interpreter over this runtime's memory, `exec.rs`; `ROCPROF_RS_SIM_EXEC=off` skips it), and take the duration the device model (`rocprof-device`: wave placement and
 //! timing over what the waves executed, or over a static walk of the kernel's code without execution)
 //! gives them, times `ROCPROF_RS_SIM_TIME_SCALE`; the model of each kernel's code is built at its first
 //! dispatch and kept. A dispatch whose execution took longer than its modelled duration completes later,
@@ -22,9 +22,7 @@
 //! and duration at launch) and `Running::complete` (running thread traces and the counter model see the
 //! dispatch when it completes).
 
-use std::collections::HashMap;
 use std::sync::atomic::{fence, AtomicU16, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rocprof_device::wave::{DetailRequest, DispatchInput, DispatchModel, KernelProfile};
@@ -276,37 +274,11 @@ pub(crate) fn execute(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<(
     Ok(())
 }
 
-/// The walked code of every loaded kernel dispatched so far, by kernel descriptor address. An entry is
-/// forgotten when its executable is destroyed ([`forget_kernel`]): the address may then be reused by
-/// another code object, and the memory of the walk is released with the executable (a dispatch still
-/// modelling it holds its own reference).
-static PROFILES: Mutex<Option<HashMap<u64, Arc<KernelProfile>>>> = Mutex::new(None);
-
-/// The walked code of the kernel at `kernel_object`.
-fn kernel_profile(m: &'static GpuModel, kernel_object: u64, k: &code_object::KernelInfo) -> Arc<KernelProfile> {
-    let mut map = PROFILES.lock().unwrap_or_else(|e| e.into_inner());
-    let map = map.get_or_insert_with(HashMap::new);
-    map.entry(kernel_object)
-        .or_insert_with(|| {
-            let code: &[u8] = if k.code_bytes == 0 {
-                &[]
-            } else {
-                // SAFETY: `code_addr .. code_addr + code_bytes` lies inside the kernel's loaded code-object
-                // block (checked when it was loaded); the block stays mapped (destroyed executables'
-                // blocks are recycled, see `code_object::Segment`).
-                unsafe { std::slice::from_raw_parts(k.code_addr as *const u8, k.code_bytes as usize) }
-            };
-            Arc::new(KernelProfile::from_code(m, code))
-        })
-        .clone()
-}
-
-/// Drops the walked code of the kernel at `kernel_object` (its executable is being destroyed).
+/// Drops what is kept of the kernel at `kernel_object` (its executable is being destroyed): its walked
+/// code (the device model's) and its elision entries.
 pub(crate) fn forget_kernel(kernel_object: u64) {
     crate::elide::forget_kernel(kernel_object);
-    if let Some(map) = PROFILES.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
-        map.remove(&kernel_object);
-    }
+    rocprof_device::run::forget_kernel(kernel_object);
 }
 
 /// What the device model needs about a kernel dispatch packet already checked by [`kernel_dispatch`].
@@ -339,10 +311,9 @@ fn kernel_code(k: &code_object::KernelInfo) -> &'static [u8] {
     unsafe { std::slice::from_raw_parts(k.code_addr as *const u8, k.code_bytes as usize) }
 }
 
-/// The device model of a kernel dispatch packet already checked by [`kernel_dispatch`]: executed on the
-/// interpreter (the program's buffers receive the kernel's results; the model counts what ran, and the
-/// waves `detail` selects carry the instructions they executed), or the static walk of the kernel's code
-/// when execution is off or the dispatch fell back.
+/// The device model of a kernel dispatch packet already checked by [`kernel_dispatch`]
+/// (`rocprof_device::run::run_dispatch`: executed on the interpreter over this queue's memory, or the
+/// static walk of the kernel's code when execution is off or the dispatch fell back).
 pub(crate) fn dispatch_model(
     q: &'static Queue,
     m: &'static GpuModel,
@@ -352,36 +323,16 @@ pub(crate) fn dispatch_model(
     detail: &DetailRequest,
     sampled: bool,
 ) -> DispatchModel {
-    let profile = kernel_profile(m, kernel_object, k);
+    let profile = rocprof_device::run::kernel_profile(m, kernel_object, kernel_code(k));
     let input = dispatch_input(m, pkt, k, &profile);
-    // Without execution (off, or a fallback) PC sampling's waves come from the static walk, the same
-    // waves by placement as on the executed path (`pcs::sampled_waves`).
-    let walked = || {
-        if sampled {
-            DispatchModel::build_with_waves(&input, crate::pcs::MAX_STEPS, crate::pcs::sampled_waves)
-        } else {
-            DispatchModel::build(&input, detail)
-        }
-    };
-    if !crate::exec::enabled() {
-        return walked();
+    let pick: rocprof_device::run::PickWaves<'_> = &crate::pcs::sampled_waves;
+    let detail = rocprof_device::run::Detail { request: *detail, sampled: sampled.then_some(pick) };
+    let mut run = crate::exec::Run { q, pkt, kernel_object, target_name: m.name };
+    let out = rocprof_device::run::run_dispatch(&input, &detail, &mut run);
+    if let Some(report) = out.report {
+        crate::diag!("{report}");
     }
-    // The waves to record instruction by instruction, chosen by the static model's placement.
-    let wanted: std::collections::HashSet<(u64, u32)> = if detail.max_waves == 0 || detail.se_mask == 0 {
-        std::collections::HashSet::new()
-    } else {
-        let m = DispatchModel::build(&input, &DetailRequest::NONE);
-        if sampled { crate::pcs::sampled_waves(&m) } else { m.detail_waves(detail) }.into_iter().collect()
-    };
-    let filter = |g: u64, w: u32| wanted.contains(&(g, w));
-    let filter: Option<&(dyn Fn(u64, u32) -> bool + Sync)> = if wanted.is_empty() { None } else { Some(&filter) };
-    let mut opts = rocprof_device::wave::run_options(&input, detail, 1, filter);
-    // Sampling needs the whole of a long wave: thinned on a cycle grid rather than cut.
-    opts.decimate_detail = sampled;
-    match crate::exec::run(q, pkt, kernel_object, m.name, opts) {
-        Some(rec) => DispatchModel::from_execution(&input, &rec, detail),
-        None => walked(),
-    }
+    out.model
 }
 
 /// Checks a kernel dispatch packet and models it: returns its duration in ns (the device model's,

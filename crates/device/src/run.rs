@@ -1,0 +1,387 @@
+//! Running one kernel dispatch: [`run_dispatch`] executes it on `rocprof-isa`'s interpreter (the
+//! program's buffers receive the kernel's results; the model counts what ran, and the waves the
+//! dispatch's consumers select carry the instructions they executed), or falls back to the static walk
+//! of the kernel's code when execution is off, the target has no interpreter, or the interpreter
+//! stopped. The runtime (hsa-sim) passes the dispatch's memory and kernel in through [`Interpreter`];
+//! this crate never sees its packets or queues.
+//!
+//! * `ROCPROF_RS_SIM_EXEC=off` keeps the timing-only model (nothing is computed); on by default.
+//! * `ROCPROF_RS_SIM_EXEC_THREADS=N`: host threads per dispatch (default: the available cores, at most 4).
+//!   Workgroups are distributed over them; a workgroup always runs on one thread.
+//! * `ROCPROF_RS_SIM_STATS=FILE`: after every dispatch, the execution statistics as `key value` lines
+//!   (dispatches executed and fallen back by reason, waves, wave-instructions, and wave-instructions by
+//!   class as `instructions_valu`, `instructions_salu`, ...: the counts the counter model reports).
+//!   Elided dispatches count as executed, with their waves and instructions, and also as
+//!   `dispatches_elided`; a dispatch of a known kernel that was executed instead is counted by why, as
+//!   `elision_missed_<first|not_repeatable|in_place|kernarg|memory>` ([`Miss`]).
+//! * `ROCPROF_RS_SIM_ELIDE=off`: the runtime executes every dispatch instead of reusing the results of
+//!   an exact repeat ([`Settings::elide`]; the rule is the runtime's, hsa-sim's `elide.rs`).
+//!
+//! A dispatch the interpreter cannot run to the end (an instruction without semantics, a memory fault, a
+//! trap, a hung wave) is counted in the statistics, reported once per kernel and reason
+//! ([`DispatchOutcome::report`]), and modelled by the static walk: the application sees its completion
+//! as before but must not trust the results. Memory the kernel already wrote stays written.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use rocprof_isa::{DispatchError, DispatchRecord, ErrorKind, InstClass, RunOptions, CLASS_COUNT};
+use rocprof_launch::names;
+
+use crate::targets::GpuModel;
+use crate::wave::{run_options, DetailRequest, DispatchInput, DispatchModel, KernelProfile};
+
+/// Execution settings, read once per process.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Kernels execute (`ROCPROF_RS_SIM_EXEC`).
+    pub enabled: bool,
+    /// Repeated identical dispatches may be elided (`ROCPROF_RS_SIM_ELIDE`).
+    pub elide: bool,
+    /// Host threads per dispatch (`ROCPROF_RS_SIM_EXEC_THREADS`).
+    pub threads: usize,
+    /// Where the statistics go (`ROCPROF_RS_SIM_STATS`).
+    pub stats_file: Option<std::path::PathBuf>,
+}
+
+/// The process's execution settings.
+pub fn settings() -> &'static Settings {
+    static S: OnceLock<Settings> = OnceLock::new();
+    S.get_or_init(|| {
+        let off = |var| matches!(std::env::var(var).as_deref().map(str::trim), Ok("off" | "0" | "false" | "no"));
+        let enabled = !off(names::SIM_EXEC);
+        let elide = !off(names::SIM_ELIDE);
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = std::env::var(names::SIM_EXEC_THREADS)
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|&n| n > 0)
+            .unwrap_or(cores.min(4));
+        let stats_file = std::env::var_os(names::SIM_STATS).filter(|v| !v.is_empty()).map(Into::into);
+        Settings { enabled, elide, threads, stats_file }
+    })
+}
+
+/// Why a dispatch of a kernel seen before was executed although elision was on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Miss {
+    /// The kernel's first dispatch with these dimensions.
+    First,
+    /// The earlier run used atomics or global wave sync: not repeatable.
+    NotRepeatable,
+    /// The earlier run's outputs are no longer in place.
+    InPlace,
+    /// The kernarg bytes differ.
+    Kernarg,
+    /// The memory the earlier run read differs.
+    Memory,
+}
+
+/// What the runtime did with elision for one executed dispatch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Elision {
+    /// Not tried (off, or the dispatch is not elidable).
+    NotTried,
+    /// An exact repeat: the earlier record was reused.
+    Reused,
+    /// Tried and executed, for this reason.
+    Missed(Miss),
+}
+
+/// One execution of a dispatch.
+pub struct Executed {
+    /// The record, or why the interpreter stopped.
+    pub result: Result<DispatchRecord, DispatchError>,
+    /// What elision did.
+    pub elision: Elision,
+}
+
+/// The runtime's side of a dispatch: its memory and kernel, behind the interpreter.
+pub trait Interpreter {
+    /// The kernel descriptor's address.
+    fn kernel_object(&self) -> u64;
+    /// The kernel's name for a fallback report.
+    fn kernel_name(&self) -> String;
+    /// The dispatching queue's id (reports).
+    fn queue_id(&self) -> u64;
+    /// Runs the dispatch with `opts` (their `threads` are [`Settings::threads`]); `None` when the target
+    /// has no interpreter.
+    fn execute(&mut self, opts: RunOptions<'_>) -> Option<Executed>;
+}
+
+/// PC sampling's choice of waves, as (workgroup, wave in workgroup), given the model without detail.
+pub type PickWaves<'a> = &'a dyn Fn(&DispatchModel) -> Vec<(u64, u32)>;
+
+/// Which waves the dispatch's consumers (running thread traces, PC sampling) want instruction by
+/// instruction.
+#[derive(Clone, Copy)]
+pub struct Detail<'a> {
+    /// The waves a thread trace records ([`DetailRequest::NONE`]: none).
+    pub request: DetailRequest,
+    /// PC sampling picks its waves by placement (given the model without detail) instead, and thins
+    /// long waves on a cycle grid rather than cutting them.
+    pub sampled: Option<PickWaves<'a>>,
+}
+
+/// What [`run_dispatch`] gives.
+pub struct DispatchOutcome {
+    /// The dispatch's model: of what ran, or of the static walk.
+    pub model: DispatchModel,
+    /// The first report of this kernel falling back for this reason (the runtime prints it).
+    pub report: Option<String>,
+}
+
+/// Runs one dispatch: executed when execution is on and the target has an interpreter, else (or when
+/// the interpreter stopped) the static walk of `input`'s kernel. Statistics are written after every
+/// executed dispatch.
+pub fn run_dispatch(input: &DispatchInput<'_>, detail: &Detail<'_>, interp: &mut dyn Interpreter) -> DispatchOutcome {
+    let req = &detail.request;
+    // Without execution (off, or a fallback) PC sampling's waves come from the static walk, the same
+    // waves by placement as on the executed path.
+    let walked = || match detail.sampled {
+        Some(pick) => DispatchModel::build_with_waves(input, req.max_instructions_per_wave, pick),
+        None => DispatchModel::build(input, req),
+    };
+    if !settings().enabled {
+        return DispatchOutcome { model: walked(), report: None };
+    }
+    // The waves to record instruction by instruction, chosen by the static model's placement.
+    let wanted: HashSet<(u64, u32)> = if req.max_waves == 0 || req.se_mask == 0 {
+        HashSet::new()
+    } else {
+        let m = DispatchModel::build(input, &DetailRequest::NONE);
+        match detail.sampled {
+            Some(pick) => pick(&m),
+            None => m.detail_waves(req),
+        }
+        .into_iter()
+        .collect()
+    };
+    let filter = |g: u64, w: u32| wanted.contains(&(g, w));
+    let filter: Option<&(dyn Fn(u64, u32) -> bool + Sync)> = if wanted.is_empty() { None } else { Some(&filter) };
+    let mut opts = run_options(input, req, 1, filter);
+    // Sampling needs the whole of a long wave: thinned on a cycle grid rather than cut.
+    opts.decimate_detail = detail.sampled.is_some();
+    opts.threads = settings().threads;
+    let Some(ran) = interp.execute(opts) else {
+        return DispatchOutcome { model: walked(), report: None };
+    };
+    match settle(ran, interp) {
+        (Some(rec), _) => DispatchOutcome { model: DispatchModel::from_execution(input, &rec, req), report: None },
+        (None, report) => DispatchOutcome { model: walked(), report },
+    }
+}
+
+/// Counts one execution in the statistics and writes them: the record when the dispatch ran to the
+/// end (or was elided), else the first report of this kernel falling back for this reason.
+pub fn settle(ran: Executed, interp: &dyn Interpreter) -> (Option<DispatchRecord>, Option<String>) {
+    match ran.elision {
+        Elision::NotTried => {}
+        Elision::Reused => {
+            STATS.elided.fetch_add(1, Ordering::Relaxed);
+        }
+        Elision::Missed(miss) => {
+            STATS.missed[miss as usize].fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    let out = match ran.result {
+        Ok(rec) => {
+            account(&rec);
+            (Some(rec), None)
+        }
+        Err(e) => (None, fall_back(interp, &e)),
+    };
+    write_stats();
+    out
+}
+
+/// Execution statistics of the process.
+pub struct Stats {
+    /// Dispatches whose results were computed (executed or elided).
+    pub executed: AtomicU64,
+    /// Dispatches elided.
+    pub elided: AtomicU64,
+    /// Dispatches executed although elision was on, by [`Miss`] (in its order).
+    pub missed: [AtomicU64; 5],
+    /// Dispatches fallen back to the static walk.
+    pub fallback: AtomicU64,
+    /// ... because of an instruction without semantics.
+    pub unimplemented: AtomicU64,
+    /// ... a memory fault.
+    pub fault: AtomicU64,
+    /// ... an unsupported feature.
+    pub unsupported: AtomicU64,
+    /// ... a trap.
+    pub trap: AtomicU64,
+    /// ... an undecodable word.
+    pub decode: AtomicU64,
+    /// ... a hung wave.
+    pub hang: AtomicU64,
+    /// Waves executed.
+    pub waves: AtomicU64,
+    /// Wave-instructions executed.
+    pub wave_instructions: AtomicU64,
+    /// Wave-instructions by class ([`InstClass`] order).
+    pub by_class: [AtomicU64; CLASS_COUNT],
+}
+
+/// The statistics' names of the instruction classes, in [`InstClass`] order: `instructions_<name>`.
+const CLASS_NAMES: [&str; CLASS_COUNT] = [
+    "salu",
+    "smem",
+    "valu",
+    "vmem_load",
+    "vmem_store",
+    "flat_load",
+    "flat_store",
+    "lds",
+    "branch_taken",
+    "branch_not_taken",
+    "barrier",
+    "waitcnt",
+    "other",
+];
+
+/// The process's execution statistics.
+pub static STATS: Stats = Stats {
+    executed: AtomicU64::new(0),
+    elided: AtomicU64::new(0),
+    missed: [const { AtomicU64::new(0) }; 5],
+    fallback: AtomicU64::new(0),
+    unimplemented: AtomicU64::new(0),
+    fault: AtomicU64::new(0),
+    unsupported: AtomicU64::new(0),
+    trap: AtomicU64::new(0),
+    decode: AtomicU64::new(0),
+    hang: AtomicU64::new(0),
+    waves: AtomicU64::new(0),
+    wave_instructions: AtomicU64::new(0),
+    by_class: [const { AtomicU64::new(0) }; CLASS_COUNT],
+};
+
+/// How many dispatches were elided, for the end of the process.
+pub fn elided_note() -> String {
+    let elided = STATS.elided.load(Ordering::Relaxed);
+    let total = STATS.executed.load(Ordering::Relaxed);
+    format!(
+        "{elided} of {total} executed kernel dispatches were elided: exact repeats of an earlier identical run, its results reused (ROCPROF_RS_SIM_ELIDE=off executes every one)"
+    )
+}
+
+fn write_stats() {
+    let Some(path) = &settings().stats_file else { return };
+    let s = &STATS;
+    let text = [
+        ("dispatches_executed", &s.executed),
+        ("dispatches_elided", &s.elided),
+        ("elision_missed_first", &s.missed[Miss::First as usize]),
+        ("elision_missed_not_repeatable", &s.missed[Miss::NotRepeatable as usize]),
+        ("elision_missed_in_place", &s.missed[Miss::InPlace as usize]),
+        ("elision_missed_kernarg", &s.missed[Miss::Kernarg as usize]),
+        ("elision_missed_memory", &s.missed[Miss::Memory as usize]),
+        ("dispatches_fallback", &s.fallback),
+        ("fallback_unimplemented", &s.unimplemented),
+        ("fallback_memory_fault", &s.fault),
+        ("fallback_unsupported", &s.unsupported),
+        ("fallback_trap", &s.trap),
+        ("fallback_undecodable", &s.decode),
+        ("fallback_hang", &s.hang),
+        ("waves_executed", &s.waves),
+        ("wave_instructions_executed", &s.wave_instructions),
+    ]
+    .iter()
+    .map(|(k, v)| format!("{k} {}\n", v.load(Ordering::Relaxed)))
+    .chain(
+        CLASS_NAMES.iter().zip(&s.by_class).map(|(k, v)| format!("instructions_{k} {}\n", v.load(Ordering::Relaxed))),
+    )
+    .collect::<String>();
+    // Written whole under a lock so concurrent queues never interleave lines.
+    static LOCK: Mutex<()> = Mutex::new(());
+    let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let tmp = path.with_extension("partial");
+    if std::fs::write(&tmp, text).is_ok() {
+        let _ = std::fs::rename(&tmp, path);
+    }
+}
+
+/// Counts a dispatch whose results were computed (executed or elided).
+fn account(rec: &DispatchRecord) {
+    STATS.executed.fetch_add(1, Ordering::Relaxed);
+    STATS.waves.fetch_add(rec.wave_count(), Ordering::Relaxed);
+    STATS.wave_instructions.fetch_add(rec.totals.instructions(), Ordering::Relaxed);
+    for (c, n) in InstClass::ALL.iter().zip(&STATS.by_class) {
+        n.fetch_add(rec.totals.count(*c), Ordering::Relaxed);
+    }
+}
+
+/// The last fallback report (for tests).
+static LAST_REPORT: Mutex<String> = Mutex::new(String::new());
+
+/// The last fallback report, printed or not.
+pub fn last_report() -> String {
+    LAST_REPORT.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// Kernels (descriptor address, reason) already reported, so a loop of failing dispatches prints once.
+static REPORTED: Mutex<Option<HashSet<(u64, u8)>>> = Mutex::new(None);
+
+fn reason_code(k: &ErrorKind) -> u8 {
+    match k {
+        ErrorKind::Unimplemented => 0,
+        ErrorKind::Fault(_) => 1,
+        ErrorKind::Unsupported(_) => 2,
+        ErrorKind::Trap => 3,
+        ErrorKind::Decode(_) => 4,
+        ErrorKind::Hang => 5,
+    }
+}
+
+/// Counts a fallback; the report when it is this kernel's first for this reason.
+fn fall_back(interp: &dyn Interpreter, e: &DispatchError) -> Option<String> {
+    let s = &STATS;
+    s.fallback.fetch_add(1, Ordering::Relaxed);
+    let counter = match e.kind {
+        ErrorKind::Unimplemented => &s.unimplemented,
+        ErrorKind::Fault(_) => &s.fault,
+        ErrorKind::Unsupported(_) => &s.unsupported,
+        ErrorKind::Trap => &s.trap,
+        ErrorKind::Decode(_) => &s.decode,
+        ErrorKind::Hang => &s.hang,
+    };
+    counter.fetch_add(1, Ordering::Relaxed);
+    let kernel_object = interp.kernel_object();
+    let first = REPORTED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get_or_insert_with(HashSet::new)
+        .insert((kernel_object, reason_code(&e.kind)));
+    let report = format!(
+        "queue {}: kernel {}: {e}; this dispatch falls back to the timing-only model (its results are not computed)",
+        interp.queue_id(),
+        interp.kernel_name()
+    );
+    *LAST_REPORT.lock().unwrap_or_else(|e| e.into_inner()) = report.clone();
+    first.then_some(report)
+}
+
+/// The walked code of every loaded kernel dispatched so far, by kernel descriptor address. An entry is
+/// forgotten when its executable is destroyed ([`forget_kernel`]): the address may then be reused by
+/// another code object, and the memory of the walk is released with the executable (a dispatch still
+/// modelling it holds its own reference).
+static PROFILES: Mutex<Option<HashMap<u64, Arc<KernelProfile>>>> = Mutex::new(None);
+
+/// The walked code of the kernel at `kernel_object` whose machine code is `code` (walked at its first
+/// dispatch and kept).
+pub fn kernel_profile(m: &'static GpuModel, kernel_object: u64, code: &[u8]) -> Arc<KernelProfile> {
+    let mut map = PROFILES.lock().unwrap_or_else(|e| e.into_inner());
+    let map = map.get_or_insert_with(HashMap::new);
+    map.entry(kernel_object).or_insert_with(|| Arc::new(KernelProfile::from_code(m, code))).clone()
+}
+
+/// Drops the walked code of the kernel at `kernel_object` (its executable is being destroyed).
+pub fn forget_kernel(kernel_object: u64) {
+    if let Some(map) = PROFILES.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+        map.remove(&kernel_object);
+    }
+}
