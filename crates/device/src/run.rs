@@ -3,7 +3,8 @@
 //! dispatch's consumers select carry the instructions they executed), or falls back to the static walk
 //! of the kernel's code when execution is off, the target has no interpreter, or the interpreter
 //! stopped. The runtime (hsa-sim) passes the dispatch's memory and kernel in through [`Interpreter`];
-//! this crate never sees its packets or queues.
+//! this crate never sees its packets or queues. The dispatch's consumers ([`Consumers`]) choose the
+//! waves recorded instruction by instruction and receive the model when the dispatch completes.
 //!
 //! * `ROCPROF_RS_SIM_EXEC=off` keeps the timing-only model (nothing is computed); on by default.
 //! * `ROCPROF_RS_SIM_EXEC_THREADS=N`: host threads per dispatch (default: the available cores, at most 4).
@@ -29,6 +30,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use rocprof_isa::{DispatchError, DispatchRecord, ErrorKind, InstClass, RunOptions, CLASS_COUNT};
 use rocprof_launch::names;
 
+use crate::pm4::Pm4Device;
 use crate::targets::GpuModel;
 use crate::wave::{run_options, DetailRequest, DispatchInput, DispatchModel, KernelProfile};
 
@@ -113,15 +115,42 @@ pub trait Interpreter {
 /// PC sampling's choice of waves, as (workgroup, wave in workgroup), given the model without detail.
 pub type PickWaves<'a> = &'a dyn Fn(&DispatchModel) -> Vec<(u64, u32)>;
 
-/// Which waves the dispatch's consumers (running thread traces, PC sampling) want instruction by
-/// instruction.
-#[derive(Clone, Copy)]
-pub struct Detail<'a> {
-    /// The waves a thread trace records ([`DetailRequest::NONE`]: none).
-    pub request: DetailRequest,
-    /// PC sampling picks its waves by placement (given the model without detail) instead, and thins
-    /// long waves on a cycle grid rather than cutting them.
-    pub sampled: Option<PickWaves<'a>>,
+/// Who sees the agent's dispatches besides the application: running thread traces and counters (the
+/// agent's PM4 device, once a PM4 stream ran on it), and PC sampling.
+#[derive(Clone, Copy, Default)]
+pub struct Consumers<'a> {
+    /// The agent's PM4 device.
+    pub pm4: Option<&'a Mutex<Pm4Device>>,
+    /// PC sampling's request, when a session runs on the agent, and how it picks its waves by placement
+    /// (long waves are then thinned on a cycle grid rather than cut).
+    pub sampling: Option<(DetailRequest, PickWaves<'a>)>,
+}
+
+impl Consumers<'_> {
+    /// The waves to record instruction by instruction: a running thread trace's, else PC sampling's.
+    fn detail(&self) -> (DetailRequest, Option<PickWaves<'_>>) {
+        let trace = self.pm4.and_then(|d| d.lock().unwrap_or_else(|e| e.into_inner()).sqtt_detail_request());
+        match (trace, self.sampling) {
+            (Some(req), _) => (req, None),
+            (None, Some((req, pick))) => (req, Some(pick)),
+            (None, None) => (DetailRequest::NONE, None),
+        }
+    }
+
+    /// Hands a completed dispatch to the running thread traces (its waves) and counters of the agent
+    /// (PC sampling, a runtime service, takes its samples from the model itself). `code_addr` and `code`:
+    /// the kernel's entry and machine code.
+    pub fn completed(&self, model: DispatchModel, code_addr: u64, code: &[u8]) {
+        if let Some(device) = self.pm4 {
+            let mut device = device.lock().unwrap_or_else(|e| e.into_inner());
+            if device.is_tracing() {
+                device.sqtt_dispatch(&model, code_addr, code);
+            }
+            if device.is_counting() {
+                device.dispatch_completed(Arc::new(model));
+            }
+        }
+    }
 }
 
 /// What [`run_dispatch`] gives.
@@ -135,11 +164,16 @@ pub struct DispatchOutcome {
 /// Runs one dispatch: executed when execution is on and the target has an interpreter, else (or when
 /// the interpreter stopped) the static walk of `input`'s kernel. Statistics are written after every
 /// executed dispatch.
-pub fn run_dispatch(input: &DispatchInput<'_>, detail: &Detail<'_>, interp: &mut dyn Interpreter) -> DispatchOutcome {
-    let req = &detail.request;
+pub fn run_dispatch(
+    input: &DispatchInput<'_>,
+    consumers: &Consumers<'_>,
+    interp: &mut dyn Interpreter,
+) -> DispatchOutcome {
+    let (req, sampled) = consumers.detail();
+    let req = &req;
     // Without execution (off, or a fallback) PC sampling's waves come from the static walk, the same
     // waves by placement as on the executed path.
-    let walked = || match detail.sampled {
+    let walked = || match sampled {
         Some(pick) => DispatchModel::build_with_waves(input, req.max_instructions_per_wave, pick),
         None => DispatchModel::build(input, req),
     };
@@ -151,7 +185,7 @@ pub fn run_dispatch(input: &DispatchInput<'_>, detail: &Detail<'_>, interp: &mut
         HashSet::new()
     } else {
         let m = DispatchModel::build(input, &DetailRequest::NONE);
-        match detail.sampled {
+        match sampled {
             Some(pick) => pick(&m),
             None => m.detail_waves(req),
         }
@@ -162,7 +196,7 @@ pub fn run_dispatch(input: &DispatchInput<'_>, detail: &Detail<'_>, interp: &mut
     let filter: Option<&(dyn Fn(u64, u32) -> bool + Sync)> = if wanted.is_empty() { None } else { Some(&filter) };
     let mut opts = run_options(input, req, 1, filter);
     // Sampling needs the whole of a long wave: thinned on a cycle grid rather than cut.
-    opts.decimate_detail = detail.sampled.is_some();
+    opts.decimate_detail = sampled.is_some();
     opts.threads = settings().threads;
     let Some(ran) = interp.execute(opts) else {
         return DispatchOutcome { model: walked(), report: None };

@@ -25,7 +25,7 @@
 use std::sync::atomic::{fence, AtomicU16, Ordering};
 use std::time::{Duration, Instant};
 
-use rocprof_device::wave::{DetailRequest, DispatchInput, DispatchModel, KernelProfile};
+use rocprof_device::wave::{DispatchInput, DispatchModel, KernelProfile};
 use rocprof_hsa_sys::*;
 
 use crate::ffi::Status;
@@ -93,15 +93,8 @@ impl Running {
         );
         // Performance counters count the dispatch if a PM4 stream started them on this agent; running
         // thread traces record its waves.
-        if let Some(device) = q.agent.pm4.get() {
-            let mut device = device.lock().unwrap_or_else(|e| e.into_inner());
-            if device.is_tracing() {
-                device.sqtt_dispatch(&self.model, self.code_addr, self.code);
-            }
-            if device.is_counting() {
-                device.dispatch_completed(std::sync::Arc::new(self.model));
-            }
-        }
+        let consumers = rocprof_device::run::Consumers { pm4: q.agent.pm4.get(), sampling: None };
+        consumers.completed(self.model, self.code_addr, self.code);
         if self.scratch_once {
             crate::scratch::after_dispatch(q);
         }
@@ -313,22 +306,24 @@ fn kernel_code(k: &code_object::KernelInfo) -> &'static [u8] {
 
 /// The device model of a kernel dispatch packet already checked by [`kernel_dispatch`]
 /// (`rocprof_device::run::run_dispatch`: executed on the interpreter over this queue's memory, or the
-/// static walk of the kernel's code when execution is off or the dispatch fell back).
-pub(crate) fn dispatch_model(
+/// static walk of the kernel's code when execution is off or the dispatch fell back). Running thread
+/// traces, else PC sampling, choose the waves recorded instruction by instruction.
+fn dispatch_model(
     q: &'static Queue,
     m: &'static GpuModel,
     pkt: &[u8; 64],
     kernel_object: u64,
     k: &code_object::KernelInfo,
-    detail: &DetailRequest,
-    sampled: bool,
 ) -> DispatchModel {
     let profile = rocprof_device::run::kernel_profile(m, kernel_object, kernel_code(k));
     let input = dispatch_input(m, pkt, k, &profile);
     let pick: rocprof_device::run::PickWaves<'_> = &crate::pcs::sampled_waves;
-    let detail = rocprof_device::run::Detail { request: *detail, sampled: sampled.then_some(pick) };
+    let consumers = rocprof_device::run::Consumers {
+        pm4: q.agent.pm4.get(),
+        sampling: crate::pcs::detail_request(q.agent.handle().handle).map(|r| (r, pick)),
+    };
     let mut run = crate::exec::Run { q, pkt, kernel_object, target_name: m.name };
-    let out = rocprof_device::run::run_dispatch(&input, &detail, &mut run);
+    let out = rocprof_device::run::run_dispatch(&input, &consumers, &mut run);
     if let Some(report) = out.report {
         crate::diag!("{report}");
     }
@@ -377,15 +372,8 @@ fn kernel_dispatch(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<Mode
     }
     // A packet asking for more scratch than the queue holds: the runtime gives the queue scratch first.
     let scratch_once = crate::scratch::before_dispatch(q, index, pkt, k.wave32);
-    // Running thread traces need per-instruction detail for the waves of their traced unit.
-    let detail = q.agent.pm4.get().and_then(|d| d.lock().unwrap_or_else(|e| e.into_inner()).sqtt_detail_request());
-    // Else PC sampling (`pcs`) needs the sampled waves' instructions.
-    let sampled = detail.is_none();
-    let detail = detail.or_else(|| crate::pcs::detail_request(q.agent.handle().handle));
-    let sampled = sampled && detail.is_some();
-    let detail = detail.unwrap_or(DetailRequest::NONE);
     // Execute now (the program's buffers get the kernel's results) and model what ran.
-    let model = dispatch_model(q, m, pkt, kernel_object, &k, &detail, sampled);
+    let model = dispatch_model(q, m, pkt, kernel_object, &k);
     let scale = runtime::knobs().time_scale;
     let timing = runtime::timing_knobs();
     let ns = (model.duration_ns as f64 * scale * k.time_factor * timing.noise(q.id(), index)).round() as u64;
