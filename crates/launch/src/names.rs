@@ -1,5 +1,5 @@
 //! Every `ROCPROF_RS_*` environment variable of the launch contract, in one list. Nothing outside
-//! this file spells such a name in `cli`, `intercept` or `model` (the test
+//! this file spells such a name in `cli`, `intercept`, `model`, `sim-hsa` or `device` (the test
 //! `no_launch_name_is_spelled_outside_the_list` checks it).
 
 /// Who sets a variable and who reads it.
@@ -109,6 +109,28 @@ vars! {
     SIM_STATS = "ROCPROF_RS_SIM_STATS", SimulatorKnob, "execution statistics file";
     /// `off`: every dispatch is executed (no elision of exact repeats).
     SIM_ELIDE = "ROCPROF_RS_SIM_ELIDE", SimulatorKnob, "dispatch elision on or off";
+    /// `5.2`: hsa-sim exports ROCm 5.2's API table layout (default `newest`).
+    SIM_ABI = "ROCPROF_RS_SIM_ABI", SimulatorKnob, "hsa-sim API table layout";
+    /// Factor on every modelled kernel duration.
+    SIM_TIME_SCALE = "ROCPROF_RS_SIM_TIME_SCALE", SimulatorKnob, "kernel duration factor";
+    /// `1`: the packet processor takes packets only up to the doorbell's value.
+    SIM_STRICT_DOORBELL = "ROCPROF_RS_SIM_STRICT_DOORBELL", SimulatorKnob, "strict doorbell";
+    /// Per-kernel duration factors (`REGEX=FACTOR,...`).
+    SIM_KERNEL_SCALE = "ROCPROF_RS_SIM_KERNEL_SCALE", SimulatorKnob, "per-kernel duration factors";
+    /// Relative noise on kernel durations.
+    SIM_JITTER = "ROCPROF_RS_SIM_JITTER", SimulatorKnob, "kernel duration noise";
+    /// Seed of the duration noise.
+    SIM_SEED = "ROCPROF_RS_SIM_SEED", SimulatorKnob, "noise seed";
+    /// Where hsa-sim logs every AQL packet it receives.
+    SIM_DISPATCH_LOG = "ROCPROF_RS_SIM_DISPATCH_LOG", SimulatorKnob, "AQL packet log";
+    /// Where hsa-sim logs every PM4 stream it executes.
+    SIM_PM4_LOG = "ROCPROF_RS_SIM_PM4_LOG", SimulatorKnob, "PM4 stream log";
+    /// Set: hsa-sim says why a tool library failed to load.
+    SIM_VERBOSE = "ROCPROF_RS_SIM_VERBOSE", SimulatorKnob, "verbose tool loading";
+    /// Makes hsa-sim functions fail (`FUNCTION[@N],...`).
+    SIM_FAIL = "ROCPROF_RS_SIM_FAIL", SimulatorKnob, "hsa-sim fault injection";
+    /// The queue fault test's child process.
+    TEST_QUEUE_FAULT_CHILD = "ROCPROF_RS_SIM_TEST_QUEUE_FAULT_CHILD", TestChild, "queue fault test child";
     /// The HIP 5 nesting test's child process.
     TEST_HIP_NESTING_CHILD = "ROCPROF_RS_TEST_HIP_NESTING_CHILD", TestChild, "HIP 5 nesting test child";
     /// The HIP 6 tracer test's child process.

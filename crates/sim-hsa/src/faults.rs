@@ -52,7 +52,8 @@ fn parse(spec: &str) -> Vec<Rule> {
         match (FUNCTIONS.iter().find(|f| **f == name), after) {
             (Some(f), Some(after)) => rules.push(Rule { function: f, after, calls: AtomicU64::new(0) }),
             _ => crate::diag!(
-                "ROCPROF_RS_SIM_FAIL: ignoring {item:?} (expected FUNCTION[@N] with FUNCTION one of {})",
+                "{}: ignoring {item:?} (expected FUNCTION[@N] with FUNCTION one of {})",
+                rocprof_launch::names::SIM_FAIL,
                 FUNCTIONS.join(", ")
             ),
         }
@@ -62,7 +63,7 @@ fn parse(spec: &str) -> Vec<Rule> {
 
 fn rules() -> &'static [Rule] {
     static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
-    RULES.get_or_init(|| std::env::var("ROCPROF_RS_SIM_FAIL").map(|s| parse(&s)).unwrap_or_default())
+    RULES.get_or_init(|| std::env::var(rocprof_launch::names::SIM_FAIL).map(|s| parse(&s)).unwrap_or_default())
 }
 
 /// Whether this call of `function` is to fail (counts the call).

@@ -74,7 +74,8 @@ fn init() -> hsa_status_t {
         let want: Vec<&str> = config.gpus.iter().map(|m| m.name).collect();
         if have != want {
             crate::diag!(
-                "ROCPROF_RS_SIM_AGENTS changed after the first hsa_init of this process; keeping {}",
+                "{} changed after the first hsa_init of this process; keeping {}",
+                rocprof_launch::names::SIM_AGENTS,
                 have.join(",")
             );
         }

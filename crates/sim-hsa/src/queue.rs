@@ -760,7 +760,7 @@ mod tests {
     use crate::testing::*;
     use rocprof_hsa_sys::*;
 
-    const CHILD: &str = "ROCPROF_RS_SIM_TEST_QUEUE_FAULT_CHILD";
+    const CHILD: &str = rocprof_launch::names::TEST_QUEUE_FAULT_CHILD;
 
     /// In a child process: a packet of reserved type 7 on a queue created without an error callback.
     fn bad_packet_without_callback() {

@@ -18,6 +18,7 @@ use crate::topology::{pool_handle, Agent, Pool};
 use rocprof_device::targets as model;
 use rocprof_device::targets::GpuModel;
 use rocprof_device::timing::knobs::TimingKnobs;
+use rocprof_launch::names;
 
 /// Configuration sampled from the environment at the first `hsa_init`.
 #[derive(Debug, Clone)]
@@ -34,37 +35,37 @@ pub(crate) struct Config {
 
 impl Config {
     pub(crate) fn from_env() -> Result<Self, String> {
-        let gpus = model::parse_agents(&std::env::var("ROCPROF_RS_SIM_AGENTS").unwrap_or_default())?;
-        let abi = match std::env::var("ROCPROF_RS_SIM_ABI").unwrap_or_default().trim() {
+        let gpus = model::parse_agents(&std::env::var(names::SIM_AGENTS).unwrap_or_default())?;
+        let abi = match std::env::var(names::SIM_ABI).unwrap_or_default().trim() {
             "" | "newest" => Abi::Newest,
             "5.2" => Abi::Rocm52,
-            other => return Err(format!("ROCPROF_RS_SIM_ABI={other:?} is not one of 5.2, newest")),
+            other => return Err(format!("{}={other:?} is not one of 5.2, newest", names::SIM_ABI)),
         };
         let path = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(std::path::PathBuf::from);
-        let time_scale = match std::env::var("ROCPROF_RS_SIM_TIME_SCALE") {
+        let time_scale = match std::env::var(names::SIM_TIME_SCALE) {
             Ok(v) => v
                 .trim()
                 .parse::<f64>()
                 .ok()
                 .filter(|x| x.is_finite() && *x >= 0.0)
-                .ok_or_else(|| format!("ROCPROF_RS_SIM_TIME_SCALE={v:?} is not a non-negative number"))?,
+                .ok_or_else(|| format!("{}={v:?} is not a non-negative number", names::SIM_TIME_SCALE))?,
             Err(_) => 1.0,
         };
-        let strict_doorbell = matches!(std::env::var("ROCPROF_RS_SIM_STRICT_DOORBELL").as_deref(), Ok("1"));
+        let strict_doorbell = matches!(std::env::var(names::SIM_STRICT_DOORBELL).as_deref(), Ok("1"));
         let var = |k: &str| std::env::var(k).ok();
         // Without ROCPROF_RS_SIM_SEED every process draws other noise, as runs on hardware differ.
         let fallback_seed = u64::from(std::process::id()) << 32 ^ clock::system_ns();
         let timing = TimingKnobs::parse(
-            var("ROCPROF_RS_SIM_KERNEL_SCALE").as_deref(),
-            var("ROCPROF_RS_SIM_JITTER").as_deref(),
-            var("ROCPROF_RS_SIM_SEED").as_deref(),
+            var(names::SIM_KERNEL_SCALE).as_deref(),
+            var(names::SIM_JITTER).as_deref(),
+            var(names::SIM_SEED).as_deref(),
             fallback_seed,
         )?;
         Ok(Self {
             gpus,
             abi,
-            dispatch_log: path("ROCPROF_RS_SIM_DISPATCH_LOG"),
-            pm4_log: path("ROCPROF_RS_SIM_PM4_LOG"),
+            dispatch_log: path(names::SIM_DISPATCH_LOG),
+            pm4_log: path(names::SIM_PM4_LOG),
             time_scale,
             strict_doorbell,
             timing,
@@ -268,9 +269,9 @@ mod tests {
     #[test]
     fn config_rejects_bad_abi() {
         let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        std::env::set_var("ROCPROF_RS_SIM_ABI", "6.0");
+        std::env::set_var(names::SIM_ABI, "6.0");
         let err = Config::from_env().unwrap_err();
-        std::env::remove_var("ROCPROF_RS_SIM_ABI");
+        std::env::remove_var(names::SIM_ABI);
         assert!(err.contains("6.0"), "{err}");
         assert_eq!(Config::from_env().unwrap().abi, Abi::Newest);
     }

@@ -144,10 +144,10 @@ mod tests {
     fn wrap_and_call(five_two: bool) {
         WRAPPED.store(0, Ordering::SeqCst);
         if five_two {
-            std::env::set_var("ROCPROF_RS_SIM_ABI", "5.2");
+            std::env::set_var(rocprof_launch::names::SIM_ABI, "5.2");
         }
         crate::testing::init_gpu();
-        std::env::remove_var("ROCPROF_RS_SIM_ABI");
+        std::env::remove_var(rocprof_launch::names::SIM_ABI);
         assert_eq!(abi_is_5_2(), five_two);
         // SAFETY: the root table of the active layout; writes whole slots like a C tool.
         unsafe {

@@ -184,7 +184,7 @@ pub(crate) fn load_tools() {
         if handle.is_null() {
             if report_load_failure() {
                 eprintln!("Tool lib \"{name}\" failed to load.");
-                if std::env::var_os("ROCPROF_RS_SIM_VERBOSE").is_some() {
+                if std::env::var_os(rocprof_launch::names::SIM_VERBOSE).is_some() {
                     crate::diag!("dlopen: {}", dl_error());
                 }
             }
@@ -323,10 +323,10 @@ mod tests {
         // SAFETY: the pointers are the test library's own globals of the types written above; the library stays
         // loaded (we hold a reference) until the dlclose at the end.
         let read = || unsafe { (loads.read_volatile(), unloads.read_volatile(), version.read_volatile()) };
-        std::env::set_var("ROCPROF_RS_SIM_ABI", "5.2");
+        std::env::set_var(rocprof_launch::names::SIM_ABI, "5.2");
         crate::testing::init_gpu();
         crate::testing::shut_down();
-        std::env::remove_var("ROCPROF_RS_SIM_ABI");
+        std::env::remove_var(rocprof_launch::names::SIM_ABI);
         let (l, u, _) = read();
         assert_eq!((l, u), (0, 0), "5.2 has no HSA_AMD_TOOL_PRIORITY discovery");
         crate::testing::init_gpu();

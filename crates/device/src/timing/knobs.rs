@@ -17,6 +17,7 @@
 //! passes the variables' values in).
 
 use regex::Regex;
+use rocprof_launch::names;
 
 /// The parsed knobs. [`TimingKnobs::default`] changes nothing.
 #[derive(Debug, Clone)]
@@ -60,16 +61,17 @@ impl TimingKnobs {
                 let Some(factor) = parse_factor(factor) else { continue };
                 let re = re.trim();
                 if re.is_empty() {
-                    return Err(format!("ROCPROF_RS_SIM_KERNEL_SCALE: empty regular expression in '{pending}'"));
+                    return Err(format!("{}: empty regular expression in '{pending}'", names::SIM_KERNEL_SCALE));
                 }
                 let regex = Regex::new(re)
-                    .map_err(|_| format!("ROCPROF_RS_SIM_KERNEL_SCALE: invalid regular expression '{re}'"))?;
+                    .map_err(|_| format!("{}: invalid regular expression '{re}'", names::SIM_KERNEL_SCALE))?;
                 scales.push((regex, factor));
                 pending.clear();
             }
             if !pending.trim().is_empty() {
                 return Err(format!(
-                    "ROCPROF_RS_SIM_KERNEL_SCALE: '{}' is not REGEX=FACTOR with a positive FACTOR",
+                    "{}: '{}' is not REGEX=FACTOR with a positive FACTOR",
+                    names::SIM_KERNEL_SCALE,
                     pending.trim()
                 ));
             }
@@ -78,13 +80,13 @@ impl TimingKnobs {
             None => 0.0,
             Some(j) => {
                 j.parse::<f64>().ok().filter(|x| x.is_finite() && (0.0..=MAX_JITTER).contains(x)).ok_or_else(|| {
-                    format!("ROCPROF_RS_SIM_JITTER={j:?} is not a relative standard deviation in 0..={MAX_JITTER}")
+                    format!("{}={j:?} is not a relative standard deviation in 0..={MAX_JITTER}", names::SIM_JITTER)
                 })?
             }
         };
         let seed = match seed.map(str::trim).filter(|s| !s.is_empty()) {
             None => fallback_seed,
-            Some(s) => s.parse::<u64>().map_err(|_| format!("ROCPROF_RS_SIM_SEED={s:?} is not an unsigned integer"))?,
+            Some(s) => s.parse::<u64>().map_err(|_| format!("{}={s:?} is not an unsigned integer", names::SIM_SEED))?,
         };
         Ok(Self { scales, jitter, seed })
     }
