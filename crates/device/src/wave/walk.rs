@@ -1,18 +1,20 @@
 //! The static walk of a kernel's machine code: what one wave executes when every instruction of the
 //! kernel's code runs exactly once, in address order (the `Static` source of a [`DispatchModel`]).
 //!
-//! Instruction sizes and issue classes come from `rocprof-sqtt`'s ISA tables (gfx9 for CDNA, the RDNA
-//! tables for gfx11 and gfx12). gfx10 (RDNA2) shares the RDNA layouts for most encodings, but its SOPP
-//! opcodes are gfx9's and its FLAT/GLOBAL opcodes and segment field are its own, so those two
-//! encodings are decoded here. Access widths (bytes per lane of a vector load/store, bytes of a scalar
-//! load) are read from the opcode for the common FLAT/GLOBAL/SMEM forms; other memory instructions
-//! count 4 bytes per lane (documented in the README). Branches are not followed: a conditional branch
-//! counts as not taken, `s_branch` as taken, and the code after both is still counted once.
+//! Instructions are decoded by `rocprof-isa` with the target's own opcode table; their issue class is
+//! AMD's category of the mnemonic (the trace decoder's mapping, `rocprof_sqtt::isa::info_or_unknown`)
+//! turned into the statistics class. Access widths (bytes per lane of a vector load/store, bytes of a
+//! scalar load) are the decoded operation's for the FLAT/GLOBAL/SCRATCH and SMEM forms; other memory
+//! instructions count 4 bytes per lane (documented in the README). Branches are not followed: a
+//! conditional branch counts as not taken, `s_branch` as taken, and the code after both is still counted
+//! once.
 //!
 //! [`DispatchModel`]: crate::wave::DispatchModel
 
+use rocprof_isa::op::{Access, SmemOp};
+use rocprof_isa::table::Enc;
+use rocprof_isa::{Inst, Op};
 use rocprof_sqtt::isa::{self, flags, InstInfo, LineClass};
-use rocprof_sqtt::Family;
 
 use crate::targets::{Generation, GpuModel};
 use crate::timing::CostModel;
@@ -78,84 +80,24 @@ pub struct WaveTimeline {
     pub cycles: u64,
 }
 
-fn family_of(generation: Generation) -> Family {
-    match generation {
-        Generation::Gfx9 => Family::Gfx9,
-        Generation::Gfx10 | Generation::Gfx11 => Family::Gfx11,
-        Generation::Gfx12 => Family::Gfx12,
+/// One decoded instruction: AMD's category (with the walker's facts), the statistics class, access
+/// bytes, scratch, and `rocprof-isa`'s decode when it knows the instruction. `None` if fewer than 4
+/// bytes remain; an instruction running past the end is decoded as if zeros followed.
+fn classify(target: &rocprof_isa::Target, bytes: &[u8]) -> Option<(InstInfo, InstClass, u16, bool, Option<Inst>)> {
+    if bytes.len() < 4 {
+        return None;
     }
-}
-
-/// Bytes per lane of a FLAT/GLOBAL/SCRATCH opcode (`load` tells which table); 4 when unknown.
-fn flat_width(generation: Generation, op: u32, load: bool) -> u16 {
-    match (generation, load) {
-        (Generation::Gfx10, true) => match op {
-            0x08..=0x09 => 1,
-            0x0a..=0x0b => 2,
-            0x0d => 8,
-            0x0e => 16,
-            0x0f => 12,
-            _ => 4,
-        },
-        (Generation::Gfx10, false) => match op {
-            0x18..=0x19 => 1,
-            0x1a..=0x1b => 2,
-            0x1d => 8,
-            0x1e => 16,
-            0x1f => 12,
-            _ => 4,
-        },
-        (_, true) => match op {
-            0x10..=0x11 => 1,
-            0x12..=0x13 => 2,
-            0x15 => 8,
-            0x16 => 12,
-            0x17 => 16,
-            _ => 4,
-        },
-        (Generation::Gfx9, false) => match op {
-            0x18..=0x19 => 1,
-            0x1a..=0x1b => 2,
-            0x1d => 8,
-            0x1e => 12,
-            0x1f => 16,
-            _ => 4,
-        },
-        (_, false) => match op {
-            0x18 => 1,
-            0x19 => 2,
-            0x1b => 8,
-            0x1c => 12,
-            0x1d => 16,
-            _ => 4,
-        },
-    }
-}
-
-/// Facts about one instruction: class, access bytes, scratch.
-fn classify(generation: Generation, bytes: &[u8]) -> Option<(InstInfo, InstClass, u16, bool)> {
-    let w = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
-    let mut info = if generation == Generation::Gfx10 && w >> 23 == 0x17f {
-        isa::gfx9::decode(bytes)?
-    } else {
-        isa::decode(family_of(generation), bytes)?
-    };
-    let sopp_op = (w >> 23 == 0x17f).then_some((w >> 16) & 0x7f);
-    // gfx10 FLAT/GLOBAL/SCRATCH: segment in bits 15:14 and gfx10's own opcode numbers.
-    if generation == Generation::Gfx10 && w >> 26 == 0b11_0111 {
-        let op = (w >> 18) & 0x7f;
-        let load = matches!(op, 0x08..=0x0f | 0x20..=0x23);
-        info.size = 8;
-        info.class = match (w >> 14) & 3 {
-            0 => LineClass::Flat,
-            _ => LineClass::Vmem,
-        };
-        info.flags = if load { flags::LOAD } else { 0 } | if (w >> 14) & 3 == 1 { flags::SCRATCH } else { 0 };
-    }
+    let mut buf = [0u8; 16];
+    let n = bytes.len().min(16);
+    buf[..n].copy_from_slice(&bytes[..n]);
+    let r = rocprof_isa::decode(target, &buf);
+    let info = isa::info_or_unknown(target.family, &r);
+    let inst = r.ok();
+    let name = inst.as_ref().map_or("", |i| i.name);
     let load = info.flags & flags::LOAD != 0;
     let scratch = info.flags & flags::SCRATCH != 0;
     let class = match info.class {
-        LineClass::Skip => return Some((info, InstClass::Other, 0, false)),
+        LineClass::Skip => return Some((info, InstClass::Other, 0, false, inst)),
         LineClass::Smem => InstClass::Smem,
         LineClass::Salu => InstClass::Salu,
         LineClass::Vmem | LineClass::Bvh if load => InstClass::VmemLoad,
@@ -164,48 +106,33 @@ fn classify(generation: Generation, bytes: &[u8]) -> Option<(InstInfo, InstClass
         LineClass::Flat => InstClass::FlatStore,
         LineClass::Lds => InstClass::Lds,
         LineClass::Valu | LineClass::VMovB64 | LineClass::MfmaScale => InstClass::Valu,
-        LineClass::Branch => {
-            let unconditional = match generation {
-                Generation::Gfx9 | Generation::Gfx10 => sopp_op == Some(0x02),
-                Generation::Gfx11 | Generation::Gfx12 => sopp_op == Some(0x20),
-            };
-            if unconditional {
-                InstClass::BranchTaken
-            } else {
-                InstClass::BranchNotTaken
-            }
-        }
+        LineClass::Branch if name == "s_branch" => InstClass::BranchTaken,
+        LineClass::Branch => InstClass::BranchNotTaken,
         LineClass::Gfx9Barrier | LineClass::BarrierWaitExcluded => InstClass::Barrier,
-        LineClass::Immed if info.flags & flags::BARRIER_WAIT != 0 => InstClass::Barrier,
-        LineClass::Immed if generation == Generation::Gfx11 && sopp_op == Some(0x3d) => InstClass::Barrier,
+        LineClass::Immed if info.flags & flags::BARRIER_WAIT != 0 || name == "s_barrier" => InstClass::Barrier,
         LineClass::Immed if info.flags & flags::WAITCNT != 0 => InstClass::Waitcnt,
         LineClass::Immed | LineClass::DontKnow => InstClass::Other,
     };
-    let access = match class {
-        InstClass::Smem if load => {
-            let op = if generation == Generation::Gfx12 { (w >> 13) & 0x3f } else { (w >> 18) & 0xff };
-            match op & 7 {
-                0..=4 => 4u16 << (op & 7),
-                5 => 12,
+    let access = match (class, &inst) {
+        (InstClass::Smem, Some(i)) if load => match i.op {
+            Op::Smem(SmemOp::Load(dwords) | SmemOp::BufferLoad(dwords)) => 4 * u16::from(dwords),
+            Op::Smem(SmemOp::LoadSub { bytes, .. }) => u16::from(bytes),
+            _ => 4,
+        },
+        (InstClass::VmemLoad | InstClass::VmemStore | InstClass::FlatLoad | InstClass::FlatStore, Some(i)) => {
+            match (i.enc, i.op) {
+                (
+                    Enc::Flat | Enc::Global | Enc::Scratch,
+                    Op::Vmem(_, Access::Load { bytes, .. } | Access::Store { bytes, .. }),
+                ) => u16::from(bytes),
                 _ => 4,
             }
         }
-        InstClass::VmemLoad | InstClass::VmemStore | InstClass::FlatLoad | InstClass::FlatStore => {
-            let flat_encoding = match generation {
-                Generation::Gfx12 => matches!(w >> 24, 0xec..=0xee),
-                _ => w >> 26 == 0b11_0111,
-            };
-            if flat_encoding {
-                let op = if generation == Generation::Gfx12 { (w >> 14) & 0x7f } else { (w >> 18) & 0x7f };
-                flat_width(generation, op, load)
-            } else {
-                4
-            }
-        }
-        InstClass::Lds => 4,
+        (InstClass::VmemLoad | InstClass::VmemStore | InstClass::FlatLoad | InstClass::FlatStore, None) => 4,
+        (InstClass::Lds, _) => 4,
         _ => 0,
     };
-    Some((info, class, access, scratch))
+    Some((info, class, access, scratch, inst))
 }
 
 impl KernelProfile {
@@ -225,12 +152,11 @@ impl KernelProfile {
             scalar_read_bytes: 0,
             matrix: rocprof_isa::MatrixStats::default(),
         };
-        // Matrix instructions are told apart by the interpreter's decoder (CDNA only: the counters of
-        // RDNA targets define none for WMMA).
-        let isa_target = if generation == Generation::Gfx9 { rocprof_isa::Target::find(target.name) } else { None };
+        // Every simulated target is one of rocprof-isa's (the targets crate lists both).
+        let Some(isa_target) = rocprof_isa::Target::find(target.name) else { return p };
         let mut off = 0usize;
         while off + 4 <= code.len() {
-            let Some((info, class, access, scratch)) = classify(generation, &code[off..]) else { break };
+            let Some((info, class, access, scratch, inst)) = classify(isa_target, &code[off..]) else { break };
             let size = info.size.max(4);
             if info.class != LineClass::Skip {
                 p.counts.add(class, 1);
@@ -246,14 +172,13 @@ impl KernelProfile {
                     InstClass::VmemStore | InstClass::FlatStore => p.global_write_bytes_per_lane += b,
                     _ => {}
                 }
+                // Matrix instructions count on CDNA only: the counters of RDNA targets define none for WMMA.
                 let mut matrix_cycles = 0;
-                if let (InstClass::Valu, Some(t)) = (class, isa_target) {
-                    if let Ok(rocprof_isa::Inst { op: rocprof_isa::Op::Mfma(m), .. }) =
-                        rocprof_isa::decode(t, &code[off..])
-                    {
-                        p.matrix.record(m);
-                        matrix_cycles = m.cycles;
-                    }
+                if let (InstClass::Valu, Generation::Gfx9, Some(Inst { op: Op::Mfma(m), .. })) =
+                    (class, generation, &inst)
+                {
+                    p.matrix.record(*m);
+                    matrix_cycles = m.cycles;
                 }
                 p.instructions.push(StaticInstruction {
                     pc_offset: off as u32,

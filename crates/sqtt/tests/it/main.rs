@@ -4,3 +4,4 @@ mod conformance;
 mod corpus;
 mod records;
 mod robustness;
+mod sizes;
