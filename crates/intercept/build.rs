@@ -2,8 +2,8 @@
 //!
 //! `rocprof_hsa_sys::HIP_PROF_FUNCTIONS_5_2` (offsets of every parameter in HIP's
 //! `hip_api_data_t`) was generated from Debian's HIP 5.2 header through a C++ probe
-//! (`crates/hsa-sys/codegen/hip_prof.py`); its output is committed as
-//! `crates/hsa-sys/codegen/hip_prof_layout.txt`. Where a HIP header is installed, this script
+//! (`xtask/codegen/hsa_sys/hip_prof.py`); its output is committed as
+//! `crates/hsa-sys/probes/hip_prof_layout.txt`. Where a HIP header is installed, this script
 //! compiles the same probe against it and fails the build if any function both know lays out its
 //! parameters differently (or the record head moved), so the library never reads a HIP whose
 //! layout it was not built for. Without the header (or a C++ compiler) there is nothing to check.
@@ -16,9 +16,9 @@ const HEADER: &str = "/usr/include/hip/amd_detail/hip_prof_str.h";
 
 fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
-    let codegen = root.join("..").join("hsa-sys").join("codegen");
-    let probe = codegen.join("hip_prof_probe.cpp");
-    let expected = codegen.join("hip_prof_layout.txt");
+    let probes = root.join("..").join("hsa-sys").join("probes");
+    let probe = probes.join("hip_prof_probe.cpp");
+    let expected = probes.join("hip_prof_layout.txt");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed={HEADER}");
     println!("cargo:rerun-if-changed={}", probe.display());
@@ -38,7 +38,7 @@ fn main() {
         Ok(s) if s.success() => {}
         Ok(s) => panic!(
             "{HEADER} is installed but the HIP layout probe {} does not compile against it ({s}); \
-             regenerate with `python3 crates/hsa-sys/codegen/hip_prof.py`",
+             regenerate with `python3 xtask/codegen/hsa_sys/hip_prof.py`",
             probe.display()
         ),
         Err(e) => {
@@ -62,7 +62,7 @@ fn main() {
     assert!(
         differences.is_empty(),
         "HIP's {HEADER} lays out hip_api_data_t differently from what rocprof-rs reads \
-         (crates/hsa-sys/codegen/hip_prof_layout.txt):\n  {}\nregenerate with `python3 crates/hsa-sys/codegen/hip_prof.py`",
+         (crates/hsa-sys/probes/hip_prof_layout.txt):\n  {}\nregenerate with `python3 xtask/codegen/hsa_sys/hip_prof.py`",
         differences.join("\n  ")
     );
 }

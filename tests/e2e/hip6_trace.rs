@@ -196,7 +196,7 @@ fn sys_trace_of_a_hip_6_4_program_has_a_row_per_hip_call_and_kernels_carry_their
     assert!(find_one(&t.out, "_results.pftrace").metadata().unwrap().len() > 0);
 }
 
-/// `crates/hsa-sys/codegen/hip_prof_probe_6_4.cpp` compiled against the chroot's HIP 6.4 header
+/// `crates/hsa-sys/probes/hip_prof_probe_6_4.cpp` compiled against the chroot's HIP 6.4 header
 /// prints exactly the committed `hip_prof_layout_6_4.txt`, which `HIP_PROF_OPS_6_4` (the ids and
 /// argument offsets the interception library reads) was generated from.
 #[test]
@@ -204,7 +204,7 @@ fn the_pinned_hip_6_4_argument_layout_is_the_installed_headers() {
     let test = "the_pinned_hip_6_4_argument_layout_is_the_installed_headers";
     let Some(root) = sid_root(test) else { return };
     let Some(cxx) = rocprof_test_inputs::program(test, "g++", "g++") else { return };
-    let codegen = Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/hsa-sys/codegen");
+    let probes = Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/hsa-sys/probes");
     let dir = scratch("hip6-layout");
     let _cleanup = ScratchGuard(dir.clone());
     // Only HIP's headers from the chroot (the host's C and C++ headers otherwise).
@@ -214,7 +214,7 @@ fn the_pinned_hip_6_4_argument_layout_is_the_installed_headers() {
     let built = Command::new(cxx)
         .args(["-std=c++17", "-D__HIP_PLATFORM_AMD__", "-w", "-I"])
         .arg(dir.join("include"))
-        .arg(codegen.join("hip_prof_probe_6_4.cpp"))
+        .arg(probes.join("hip_prof_probe_6_4.cpp"))
         .arg("-o")
         .arg(&exe)
         .output()
@@ -222,13 +222,13 @@ fn the_pinned_hip_6_4_argument_layout_is_the_installed_headers() {
     assert!(built.status.success(), "probe build:\n{}", String::from_utf8_lossy(&built.stderr));
     let probed = run_command(Command::new(&exe));
     assert!(probed.status.success(), "{}", probed.transcript());
-    let pinned = std::fs::read_to_string(codegen.join("hip_prof_layout_6_4.txt")).unwrap();
+    let pinned = std::fs::read_to_string(probes.join("hip_prof_layout_6_4.txt")).unwrap();
     let differ: Vec<(&str, &str)> =
         probed.stdout.lines().zip(pinned.lines()).filter(|(a, b)| a != b).take(10).collect();
     assert!(
         differ.is_empty() && probed.stdout.lines().count() == pinned.lines().count(),
         "the installed HIP header lays out hip_api_data_t differently (installed, pinned): {differ:?}; \
-         regenerate with `python3 crates/hsa-sys/codegen/hip_prof.py --tag 6_4 {}/usr/include/hip/amd_detail/hip_prof_str.h`",
+         regenerate with `python3 xtask/codegen/hsa_sys/hip_prof.py --tag 6_4 {}/usr/include/hip/amd_detail/hip_prof_str.h`",
         root.display()
     );
     // The table's own numbers agree with the header's (the first line and the id lines).

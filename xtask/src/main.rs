@@ -11,6 +11,7 @@ mod counters;
 mod fixtures;
 mod hsa_api;
 mod hsa_sim;
+mod hsa_sys;
 mod isa_tables;
 mod json;
 mod sid;
@@ -31,6 +32,7 @@ const TASKS: &[(&str, &str)] = &[
     ("codegen-counters", "regenerate schemas/counters/counters.txt from ../shared/reference (--check: only verify)"),
     ("codegen-targets", "regenerate crates/targets/src/block_tables.rs from ../shared/reference (--check: only verify)"),
     ("codegen-hsa-api", "regenerate the HSA API operation tables and tracing wrapper lists from crates/hsa-sys (--check: only verify)"),
+    ("codegen-hsa-sys", "regenerate crates/hsa-sys's definition files from AMD's headers (--rocm-systems GIT_DIR or --rocr-inc DIR --def FILE; --debian-inc DIR; --check: only verify)"),
     ("codegen-hsa-sim", "regenerate hsa-sim's exports, default tables and stubs from crates/hsa-sys and its implementations (--check: only verify)"),
 ];
 
@@ -60,6 +62,7 @@ fn run() -> Result<()> {
         "codegen-counters" => counters::codegen(rest),
         "codegen-hsa-api" => hsa_api::codegen(rest),
         "codegen-hsa-sim" => hsa_sim::codegen(rest),
+        "codegen-hsa-sys" => hsa_sys::codegen(rest),
         "codegen-targets" => targets::codegen(rest),
         "help" | "--help" | "-h" => {
             println!("usage: cargo xtask <task>\n");

@@ -57,6 +57,13 @@ impl AccumulateMode {
         }
     }
 
+    /// The mode of aqlprofile's `sq_flags.accum` value (`None` for a value it does not define).
+    pub fn from_aqlprofile_flag(flag: u32) -> Option<AccumulateMode> {
+        [AccumulateMode::None, AccumulateMode::LowRes, AccumulateMode::HighRes]
+            .into_iter()
+            .find(|m| m.aqlprofile_flag() == flag)
+    }
+
     /// The keyword used in expressions.
     pub fn keyword(self) -> &'static str {
         match self {

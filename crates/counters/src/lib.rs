@@ -23,4 +23,4 @@ pub use list::{
     pmc_names_for_device, CounterInfo, InfoKind, PmcItem,
 };
 pub use plan::{plan, plan_with, usable_slots, BlockUsage, HwEvent, Pass, Placement, Plan};
-pub use session::{evaluate_output, packets_agent, pass_events, pmc_plan};
+pub use session::{evaluate_output, packets_agent, pass_events, pass_sources, pmc_plan, recorded_events};

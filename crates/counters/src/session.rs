@@ -2,12 +2,15 @@
 //! ([`pass_events`]), the geometry `rocprof-packets` needs ([`packets_agent`]), and the values of
 //! the requested counters from a filled output buffer ([`evaluate_output`]).
 //!
-//! The interception library builds its packets from [`pass_events`]; the CLI rebuilds the same
-//! [`PmcPlan`] after the run and turns each dispatch's raw output buffer into counter values here, so
-//! parsing and derived-counter evaluation never run inside the profiled process.
+//! The interception library builds its packets from [`pass_events`] and records them in the capture
+//! with what each samples ([`pass_sources`]); after the run the CLI rebuilds the same [`PmcPlan`]
+//! from the recorded events, takes the hardware events back from the recorded mapping
+//! ([`recorded_events`], no planning), and turns each dispatch's raw output buffer into counter values
+//! here, so parsing and derived-counter evaluation never run inside the profiled process.
 
 use std::collections::HashMap;
 
+use rocprof_launch::EventSource;
 use rocprof_packets::parse::parse_pmc;
 use rocprof_packets::{PmcEvent, PmcPlan};
 
@@ -34,6 +37,52 @@ pub fn pass_events(events: &[HwEvent]) -> Vec<PmcEvent> {
         }
     }
     out
+}
+
+/// What each event of [`pass_events`]`(events)` samples, in the same order (the event-to-sample
+/// mapping the capture records).
+pub fn pass_sources(events: &[HwEvent]) -> Vec<EventSource> {
+    let mut out = Vec::new();
+    for e in events {
+        let source = EventSource { counter: e.counter.clone(), block: e.block.clone() };
+        out.extend(std::iter::repeat_n(source, e.instances.max(1) as usize));
+    }
+    out
+}
+
+/// The hardware events a run programmed, from its recorded events and what each samples (the
+/// inverse of [`pass_events`] and [`pass_sources`]): consecutive events of one counter, block, event
+/// id and accumulation are the instances of one hardware event. `None` when the two lists differ in
+/// length or an event carries an accumulation flag aqlprofile does not define.
+pub fn recorded_events(events: &[PmcEvent], sources: &[EventSource]) -> Option<Vec<HwEvent>> {
+    if events.len() != sources.len() {
+        return None;
+    }
+    let mut out: Vec<HwEvent> = Vec::new();
+    for (e, s) in events.iter().zip(sources) {
+        let accumulate = AccumulateMode::from_aqlprofile_flag(e.flags)?;
+        match out.last_mut() {
+            Some(last)
+                if last.counter == s.counter
+                    && last.block == s.block
+                    && last.block_enum == e.block_enum
+                    && last.event == e.event_id
+                    && last.accumulate == accumulate
+                    && e.block_index == last.instances =>
+            {
+                last.instances += 1
+            }
+            _ => out.push(HwEvent {
+                counter: s.counter.clone(),
+                block: s.block.clone(),
+                block_enum: e.block_enum,
+                event: e.event_id,
+                instances: 1,
+                accumulate,
+            }),
+        }
+    }
+    Some(out)
 }
 
 /// The agent as `rocprof-packets` describes it.

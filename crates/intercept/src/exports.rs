@@ -12,6 +12,7 @@ use rocprof_hsa_sys::*;
 use crate::guard::ffi_guard;
 use rocprof_model::MemoryAllocationOp;
 
+use crate::tables::Wrappers;
 use crate::{code_object, host_functions, load, memory, queue, register, scratch, state};
 
 /// Tool priority for ROCr 5.3+ auto-discovery of preloaded tools (hsa-abi.md §1.4). The CLI also
@@ -32,7 +33,7 @@ pub unsafe extern "C" fn OnLoad(
     _failed: *const *const c_char,
 ) -> bool {
     // SAFETY: forwarding the runtime's table.
-    ffi_guard("OnLoad", || true, || unsafe { load::on_load(table) })
+    ffi_guard("OnLoad", || true, || unsafe { load::on_load(table, &face()) })
 }
 
 /// rocprofiler-register's tool entry point: ROCm 6.2+ runtimes (HIP, ROCr, ROCTx) and our own
@@ -52,7 +53,7 @@ pub unsafe extern "C" fn rocprofiler_set_api_table(
     ffi_guard(
         "rocprofiler_set_api_table",
         || 0,
-        || unsafe { register::set_api_table(name, lib_version, tables, num_tables) },
+        || unsafe { register::set_api_table(name, lib_version, tables, num_tables, &face()) },
     )
 }
 
@@ -64,7 +65,7 @@ pub unsafe extern "C" fn rocprofiler_set_api_table(
 static CONSTRUCTOR: extern "C" fn() = constructor;
 
 extern "C" fn constructor() {
-    ffi_guard("library constructor", || (), load::early_init)
+    ffi_guard("library constructor", || (), || load::early_init(&face()))
 }
 
 /// Interposes HIP's `__hipRegisterFunction` (the application's module constructor calls it once
@@ -702,8 +703,32 @@ scratch_hooks! {
     scratch_reclaim_end_hook = 5;
 }
 
+/// The library's face as the loader installs it (see [`load::Face`]).
+pub fn face() -> load::Face {
+    load::Face {
+        wrappers: Wrappers {
+            queue_create: queue_create_wrapper,
+            queue_destroy: queue_destroy_wrapper,
+            executable_freeze: executable_freeze_wrapper,
+            executable_destroy: executable_destroy_wrapper,
+            signal_load_relaxed: signal_load_relaxed_wrapper,
+            signal_load_scacquire: signal_load_scacquire_wrapper,
+            signal_wait_relaxed: signal_wait_relaxed_wrapper,
+            signal_wait_scacquire: signal_wait_scacquire_wrapper,
+            amd_signal_wait_any: amd_signal_wait_any_wrapper,
+            amd_signal_wait_all: amd_signal_wait_all_wrapper,
+            signal_group_wait_any_relaxed: signal_group_wait_any_relaxed_wrapper,
+            signal_group_wait_any_scacquire: signal_group_wait_any_scacquire_wrapper,
+        },
+        memory: memory_hooks(),
+        scratch: scratch_hooks(),
+        at_exit: at_exit_handler,
+        at_fork_child: at_fork_child_handler,
+    }
+}
+
 /// The scratch event hooks, for [`scratch::install`].
-pub fn scratch_hooks() -> scratch::Hooks {
+fn scratch_hooks() -> scratch::Hooks {
     scratch::Hooks {
         events: [
             scratch_alloc_start_hook,
@@ -717,7 +742,7 @@ pub fn scratch_hooks() -> scratch::Hooks {
 }
 
 /// The copy and allocation hooks, for [`memory::install`] / [`memory::unwrap`].
-pub fn memory_hooks() -> memory::Hooks {
+fn memory_hooks() -> memory::Hooks {
     memory::Hooks {
         async_copy: memory_async_copy_hook,
         async_copy_on_engine: memory_async_copy_on_engine_hook,

@@ -12,33 +12,32 @@ use crate::diag::Level;
 use crate::sink::Sink;
 use crate::state::{self, Global};
 use crate::tables::{self, AmdLayout, Originals, Wrappers};
-use crate::{agents, clock, diag, exports, hip, hsa_api, memory, queue, roctx, scratch, timer};
+use crate::{agents, clock, diag, hip, hsa_api, memory, queue, roctx, scratch, timer};
 
 /// How long exit and unload wait for outstanding completions.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
 
-fn wrappers() -> Wrappers {
-    Wrappers {
-        queue_create: exports::queue_create_wrapper,
-        queue_destroy: exports::queue_destroy_wrapper,
-        executable_freeze: exports::executable_freeze_wrapper,
-        executable_destroy: exports::executable_destroy_wrapper,
-        signal_load_relaxed: exports::signal_load_relaxed_wrapper,
-        signal_load_scacquire: exports::signal_load_scacquire_wrapper,
-        signal_wait_relaxed: exports::signal_wait_relaxed_wrapper,
-        signal_wait_scacquire: exports::signal_wait_scacquire_wrapper,
-        amd_signal_wait_any: exports::amd_signal_wait_any_wrapper,
-        amd_signal_wait_all: exports::amd_signal_wait_all_wrapper,
-        signal_group_wait_any_relaxed: exports::signal_group_wait_any_relaxed_wrapper,
-        signal_group_wait_any_scacquire: exports::signal_group_wait_any_scacquire_wrapper,
-    }
+/// The library's face as the loader needs it: the functions `exports` defines that go into the
+/// runtime's tables and the process's exit and fork hooks. `exports` builds it and hands it to
+/// [`early_init`], [`on_load`] and `register::set_api_table`, so the loader never names the face.
+#[derive(Debug, Clone, Copy)]
+pub struct Face {
+    /// The API wrappers `OnLoad` installs.
+    pub wrappers: Wrappers,
+    /// The copy and allocation hooks.
+    pub memory: memory::Hooks,
+    /// The scratch event hooks.
+    pub scratch: scratch::Hooks,
+    /// The `atexit` handler.
+    pub at_exit: extern "C" fn(),
+    /// The fork child handler.
+    pub at_fork_child: extern "C" fn(),
 }
 
 /// Replaces entries of `fresh` that point at our own wrappers (a second `OnLoad` on a table we
 /// already patched, or the same library listed twice) with the originals we saved before, so a
 /// wrapper never calls itself.
-fn unwrap_ours(fresh: &mut Originals, previous: Option<&Originals>) {
-    let w = wrappers();
+fn unwrap_ours(fresh: &mut Originals, previous: Option<&Originals>, w: &Wrappers) {
     if fresh.queue_create.map(|f| f as usize) == Some(w.queue_create as usize) {
         fresh.queue_create = previous.and_then(|p| p.queue_create);
     }
@@ -129,7 +128,7 @@ static RUNTIME_CLOCK: AtomicBool = AtomicBool::new(false);
 /// the header; without (an early capture, for HIP or ROCTx calls that precede `hsa_init`), the
 /// clock is `CLOCK_BOOTTIME` and the agents are recorded at the first `OnLoad`. Returns None (after
 /// saying why) when there is no capture directory or the file cannot be created.
-fn create_capture(o: Option<&Originals>, trace_kernels: bool) -> Option<&'static Global> {
+fn create_capture(o: Option<&Originals>, trace_kernels: bool, face: &Face) -> Option<&'static Global> {
     let env = crate::env::env();
     let Some(dir) = env.capture_dir.clone() else {
         diag!(
@@ -215,7 +214,7 @@ fn create_capture(o: Option<&Originals>, trace_kernels: bool) -> Option<&'static
     if let Some(o) = o {
         attach_runtime(g, o, &found, trace_kernels);
     }
-    register_process_hooks();
+    register_process_hooks(face);
     crate::host_functions::flush();
     diag!(
         Level::Info,
@@ -264,7 +263,7 @@ fn attach_runtime(g: &Global, o: &Originals, found: &agents::Discovered, trace_k
 /// from the traced domains (and `--selected-regions` starting paused), and the HIP 5.x callbacks.
 /// Runs once, from the library constructor (or the first `rocprofiler_set_api_table` /
 /// `OnLoad`); outside rocprof-rs (no capture directory) it does nothing.
-pub fn early_init() {
+pub fn early_init(face: &Face) {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let env = crate::env::env();
@@ -280,7 +279,7 @@ pub fn early_init() {
         crate::period::start_from_env();
         // HIP and ROCTx calls can precede the runtime's initialisation: capture from now on.
         if hip::enabled() || roctx::wanted() {
-            create_capture(None, trace.has(TraceWord::Kernel));
+            create_capture(None, trace.has(TraceWord::Kernel), face);
         }
         if hip::enabled() {
             let n = hip::v5::register();
@@ -300,14 +299,14 @@ pub fn early_init() {
 ///
 /// # Safety
 /// `table` is the runtime's live `HsaApiTable` (the `OnLoad` contract).
-pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
+pub unsafe fn on_load(table: *mut HsaApiTable, face: &Face) -> bool {
     if let Some(level) = crate::env::env().log_level {
         diag::set_level(level);
     }
     if state::lifecycle() == state::Lifecycle::Disabled {
         return true;
     }
-    early_init();
+    early_init(face);
     // A HIP loaded after this library (dlopen) registers its callbacks now.
     if hip::enabled() && hip::mechanism() == hip::Mechanism::None && hip::v5::register() == 0 {
         hip::v6::register();
@@ -318,7 +317,7 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
     unsafe { hsa_api::unwrap_all(table) };
     // Likewise the copy/allocation hooks, which lie under the API wrappers.
     // SAFETY: as above.
-    unsafe { memory::unwrap(table, state::originals(), &exports::memory_hooks()) };
+    unsafe { memory::unwrap(table, state::originals(), &face.memory) };
     // SAFETY: `table` is the live table (caller).
     let negotiated = match unsafe { tables::negotiate(table) } {
         Ok(n) => n,
@@ -328,7 +327,7 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
         }
     };
     let mut o = negotiated.originals;
-    unwrap_ours(&mut o, state::originals());
+    unwrap_ours(&mut o, state::originals(), &face.wrappers);
     o.loader = loader_table(&o);
     let trace = crate::env::env().trace;
     let trace_kernels = trace.has(TraceWord::Kernel);
@@ -347,7 +346,7 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
     let o = state::originals().expect("just set");
 
     if state::global().is_none() {
-        if create_capture(Some(o), trace_kernels).is_none() {
+        if create_capture(Some(o), trace_kernels, face).is_none() {
             return true;
         }
     } else if let Some(g) = state::global() {
@@ -370,7 +369,9 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
         }
     }
     // SAFETY: OnLoad runs under the runtime's bootstrap lock, so nobody else writes the table.
-    unsafe { tables::install(negotiated.core, negotiated.amd, o, &wrappers(), trace_kernels && o.can_trace_kernels()) };
+    unsafe {
+        tables::install(negotiated.core, negotiated.amd, o, &face.wrappers, trace_kernels && o.can_trace_kernels())
+    };
     // Copy and allocation hooks, under the API wrappers (so an API record includes their work).
     let copies = trace.has(TraceWord::MemoryCopy);
     let allocations = trace.has(TraceWord::MemoryAllocation);
@@ -380,13 +381,13 @@ pub unsafe fn on_load(table: *mut HsaApiTable) -> bool {
             let gpus: Vec<u64> = all.iter().copied().filter(|&a| g.is_gpu(a)).collect();
             memory::init(o, &all, &gpus, copies, allocations);
             // SAFETY: OnLoad runs under the runtime's bootstrap lock, so nobody else writes the table.
-            unsafe { memory::install(table, o, &exports::memory_hooks(), copies, allocations) };
+            unsafe { memory::install(table, o, &face.memory, copies, allocations) };
         }
     }
     // Scratch events come from the tools table (newest layout only).
     if trace.has(TraceWord::ScratchMemory) && state::global().is_some() {
         // SAFETY: as above.
-        unsafe { scratch::install(table, &exports::scratch_hooks()) };
+        unsafe { scratch::install(table, &face.scratch) };
     }
     // API tracing wraps last, on top of the hooks above, so a traced call's time includes them.
     let domains = hsa_api::Domains::from_trace(trace);
@@ -487,15 +488,15 @@ pub fn at_fork_child() {
     state::enter_fork_child();
 }
 
-fn register_process_hooks() {
+fn register_process_hooks(face: &Face) {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // SAFETY: registering plain extern "C" functions with libc; they live as long as the
         // process (this library is never unloaded while profiling: the runtime only dlcloses tools
         // at shutdown, after OnUnload, and exit handlers check the lifecycle).
         unsafe {
-            libc::atexit(exports::at_exit_handler);
-            libc::pthread_atfork(None, None, Some(exports::at_fork_child_handler));
+            libc::atexit(face.at_exit);
+            libc::pthread_atfork(None, None, Some(face.at_fork_child));
         }
     });
 }
@@ -510,7 +511,7 @@ mod tests {
 
     #[test]
     fn a_second_on_load_on_a_patched_table_keeps_the_real_originals() {
-        let w = wrappers();
+        let w = crate::exports::face().wrappers;
         let first = Originals { executable_freeze: Some(runtime_freeze), ..Originals::default() };
         // The table now holds our wrappers; reading it again must not make them "originals".
         let mut again = Originals {
@@ -518,7 +519,7 @@ mod tests {
             queue_create: Some(w.queue_create),
             ..Originals::default()
         };
-        unwrap_ours(&mut again, Some(&first));
+        unwrap_ours(&mut again, Some(&first), &w);
         assert_eq!(
             again.executable_freeze.map(|f| f as usize),
             Some(runtime_freeze as PFN_hsa_executable_freeze as usize)

@@ -31,8 +31,8 @@ use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::OnceLock;
 
 use rocprof_hsa_sys::*;
-use rocprof_launch::{names, CounterGroup, KernelNames};
-use rocprof_model::capture::{PmcGroupRecord, PmcOutputHeader, PMC_OUTPUT_MAX_PAYLOAD};
+use rocprof_launch::{names, CounterGroup, EventSource, KernelNames};
+use rocprof_model::capture::{PmcGroupRecord, PmcOutputHeader, PmcSourcesRecord, PMC_OUTPUT_MAX_PAYLOAD};
 use rocprof_model::counters::PmcStatus;
 use rocprof_model::kernel_filter::{KernelFilter, KernelFilterSpec};
 use rocprof_packets::aql::aql_header;
@@ -294,7 +294,8 @@ impl AgentPmc {
 
 impl PmcState {
     /// Builds every agent's buffers for the launch setting's counter plan (cold path, `OnLoad`);
-    /// writes one `PmcGroup` record per agent and group. `None` when no counters are configured.
+    /// writes one `PmcGroup` record per agent and group, each followed by its `PmcSources` (what every
+    /// programmed event samples). `None` when no counters are configured.
     /// Each agent gets at most `max_buffers` buffers (test limits).
     pub fn from_env(
         o: &Originals,
@@ -339,6 +340,8 @@ impl PmcState {
                     output_size: *size,
                     buffers: a.buffers.len() as u32,
                 });
+                let sources = sink.write_string(EventSource::list_to_text(&g.sources).as_bytes());
+                sink.write(&PmcSourcesRecord { agent_handle: gpu.handle, group: g.group, sources });
             }
             diag!(
                 Level::Info,

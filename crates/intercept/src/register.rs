@@ -22,12 +22,18 @@ use crate::{diag, hip, load, roctx};
 ///
 /// # Safety
 /// `name` is a NUL-terminated string; `tables` holds `num_tables` pointers to the library's live
-/// tables, in the layout its name implies.
-pub unsafe fn set_api_table(name: *const c_char, lib_version: u64, tables: *mut *mut c_void, num_tables: u64) -> c_int {
+/// tables, in the layout its name implies. `face` is what the loader installs (`exports::face`).
+pub unsafe fn set_api_table(
+    name: *const c_char,
+    lib_version: u64,
+    tables: *mut *mut c_void,
+    num_tables: u64,
+    face: &load::Face,
+) -> c_int {
     if name.is_null() || tables.is_null() || num_tables == 0 {
         return 0;
     }
-    load::early_init();
+    load::early_init(face);
     // SAFETY: NUL-terminated (caller's contract).
     let name = unsafe { CStr::from_ptr(name) }.to_str().unwrap_or("");
     // SAFETY: `num_tables >= 1` pointers (caller's contract).
@@ -42,7 +48,7 @@ pub unsafe fn set_api_table(name: *const c_char, lib_version: u64, tables: *mut 
         "roctx" => return unsafe { roctx::install(tables, num_tables) },
         "hsa" => {
             // SAFETY: ROCr passes its live `HsaApiTable`, as to `OnLoad`.
-            unsafe { load::on_load(first as *mut HsaApiTable) };
+            unsafe { load::on_load(first as *mut HsaApiTable, face) };
         }
         _ => {}
     }

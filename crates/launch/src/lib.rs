@@ -14,7 +14,7 @@ pub mod names;
 mod pmc;
 mod settings;
 
-pub use pmc::{CounterGroup, CounterPlan, PmcEvent};
+pub use pmc::{CounterGroup, CounterPlan, EventSource, PmcEvent};
 pub use settings::{
     AttSettings, BufferPolicy, CaptureDir, CollectionPeriods, GateCompletions, KernelNames, LogLevel, PcSampling,
     PcsMethod, PcsUnit, Trace, TraceWord,

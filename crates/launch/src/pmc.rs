@@ -41,6 +41,42 @@ impl PmcEvent {
     }
 }
 
+/// What one programmed event samples (the event-to-sample mapping): the hardware counter its
+/// samples add to and the block table it belongs to. The event's SQ accumulation is its
+/// [`PmcEvent::flags`]. The CLI's planner decides it, the library records it in the capture, and
+/// post-processing reads the samples back with it (it never plans again).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct EventSource {
+    /// Hardware counter name, e.g. `SQ_WAVES`.
+    pub counter: String,
+    /// Block table name, e.g. `SQ`.
+    pub block: String,
+}
+
+impl EventSource {
+    /// The text form used in the environment and the capture: `counter@block`.
+    pub fn to_text(&self) -> String {
+        format!("{}@{}", self.counter, self.block)
+    }
+
+    /// Parses [`EventSource::to_text`]'s form.
+    pub fn parse(text: &str) -> Option<EventSource> {
+        let (counter, block) = text.split_once('@')?;
+        let ok = |s: &str| !s.is_empty() && !s.contains(['@', ',', '|', ';', ' ']);
+        (ok(counter) && ok(block)).then(|| EventSource { counter: counter.to_string(), block: block.to_string() })
+    }
+
+    /// A comma-separated list of [`EventSource::to_text`] forms.
+    pub fn list_to_text(sources: &[EventSource]) -> String {
+        sources.iter().map(EventSource::to_text).collect::<Vec<_>>().join(",")
+    }
+
+    /// Parses [`EventSource::list_to_text`]'s form; `None` if any item is malformed.
+    pub fn parse_list(text: &str) -> Option<Vec<EventSource>> {
+        text.split(',').filter(|s| !s.is_empty()).map(EventSource::parse).collect()
+    }
+}
+
 /// One counter group of one GPU.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct CounterGroup {
@@ -52,6 +88,8 @@ pub struct CounterGroup {
     pub counters: Vec<String>,
     /// The events to program, in programming order.
     pub events: Vec<PmcEvent>,
+    /// What each of [`CounterGroup::events`] samples, in the same order (one per event).
+    pub sources: Vec<EventSource>,
 }
 
 impl CounterGroup {
@@ -62,7 +100,8 @@ impl CounterGroup {
 }
 
 /// What counter collection the library does: the groups of every GPU and how often groups switch.
-/// Carried in [`names::PMC`] (`gpu|group|counter names|events` entries separated by `;`) and
+/// Carried in [`names::PMC`] (`gpu|group|counter names|events|event sources` entries separated by
+/// `;`) and
 /// [`names::PMC_INTERVAL`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CounterPlan {
@@ -78,7 +117,11 @@ impl CounterPlan {
         let entries: Vec<String> = self
             .groups
             .iter()
-            .map(|g| format!("{}|{}|{}|{}", g.gpu, g.group, g.counters_text(), PmcEvent::list_to_text(&g.events)))
+            .map(|g| {
+                let events = PmcEvent::list_to_text(&g.events);
+                let sources = EventSource::list_to_text(&g.sources);
+                format!("{}|{}|{}|{events}|{sources}", g.gpu, g.group, g.counters_text())
+            })
             .collect();
         vec![(names::PMC, entries.join(";")), (names::PMC_INTERVAL, self.interval.to_string())]
     }
@@ -92,14 +135,16 @@ impl CounterPlan {
         let mut malformed = Vec::new();
         for entry in text.split(';').map(str::trim).filter(|e| !e.is_empty()) {
             let parts: Vec<&str> = entry.split('|').collect();
-            let parsed = (parts.len() == 4)
+            let parsed = (parts.len() == 5)
                 .then(|| {
-                    Some(CounterGroup {
+                    let g = CounterGroup {
                         gpu: parts[0].parse().ok()?,
                         group: parts[1].parse().ok()?,
                         counters: parts[2].split(' ').filter(|c| !c.is_empty()).map(str::to_string).collect(),
                         events: PmcEvent::parse_list(parts[3])?,
-                    })
+                        sources: EventSource::parse_list(parts[4])?,
+                    };
+                    (g.sources.len() == g.events.len()).then_some(g)
                 })
                 .flatten();
             match parsed {

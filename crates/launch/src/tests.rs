@@ -130,6 +130,7 @@ fn counter_plans_round_trip_and_malformed_entries_are_returned() {
                 group: 0,
                 counters: vec!["SQ_WAVES".into(), "GRBM_COUNT".into()],
                 events: vec![PmcEvent { block_enum: 14, block_index: 0, event_id: 4, flags: 0 }],
+                sources: vec![EventSource { counter: "SQ_WAVES".into(), block: "SQ".into() }],
             },
             CounterGroup {
                 gpu: 1,
@@ -139,18 +140,29 @@ fn counter_plans_round_trip_and_malformed_entries_are_returned() {
                     PmcEvent { block_enum: 3, block_index: 0, event_id: 2, flags: 0 },
                     PmcEvent { block_enum: 3, block_index: 1, event_id: 2, flags: 1 },
                 ],
+                sources: vec![
+                    EventSource { counter: "TCC_HIT".into(), block: "TCC".into() },
+                    EventSource { counter: "TCC_HIT".into(), block: "TCC".into() },
+                ],
             },
         ],
         interval: 3,
     };
     let env = plan.to_env();
-    assert_eq!(env[0].1, "0|0|SQ_WAVES GRBM_COUNT|14.0.4.0;1|1|TCC_HIT_sum|3.0.2.0,3.1.2.1");
+    assert_eq!(
+        env[0].1,
+        "0|0|SQ_WAVES GRBM_COUNT|14.0.4.0|SQ_WAVES@SQ;1|1|TCC_HIT_sum|3.0.2.0,3.1.2.1|TCC_HIT@TCC,TCC_HIT@TCC"
+    );
     assert_eq!(CounterPlan::from_env(env_of(&env)), Some((plan, vec![])));
-    let bad = [(names::PMC, "0|0|A|1.2.3.4;x|0|B|1.2.3.4; 0|1|C|1.2.3".to_string())];
+    // A bad gpu, an event short of a field, a missing source, a source without its block.
+    let bad = [(
+        names::PMC,
+        "0|0|A|1.2.3.4|A@B;x|0|B|1.2.3.4|B@B; 0|1|C|1.2.3|C@B;0|2|D|1.2.3.4|;0|3|E|1.2.3.4|E".to_string(),
+    )];
     let (p, malformed) = CounterPlan::from_env(env_of(&bad)).unwrap();
     assert_eq!(p.groups.len(), 1);
     assert_eq!(p.interval, 1);
-    assert_eq!(malformed, ["x|0|B|1.2.3.4", "0|1|C|1.2.3"]);
+    assert_eq!(malformed, ["x|0|B|1.2.3.4|B@B", "0|1|C|1.2.3|C@B", "0|2|D|1.2.3.4|", "0|3|E|1.2.3.4|E"]);
     assert_eq!(CounterPlan::from_env(env_of(&[(names::PMC, " ".into())])), None);
     assert_eq!(PmcEvent::parse_list("3.0.2"), None);
     assert_eq!(PmcEvent::parse_list("3.0.2.0.1"), None);

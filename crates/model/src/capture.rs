@@ -207,6 +207,8 @@ pub enum RecordKind {
     PcSampleDispatch = 19,
     /// [`HostFunctionRecord`].
     HostFunction = 20,
+    /// [`PmcSourcesRecord`].
+    PmcSources = 21,
 }
 
 impl RecordKind {
@@ -232,6 +234,7 @@ impl RecordKind {
             18 => Self::PcSample,
             19 => Self::PcSampleDispatch,
             20 => Self::HostFunction,
+            21 => Self::PmcSources,
             _ => return None,
         })
     }
@@ -741,6 +744,21 @@ fixed_record!(
         output_size: u32,
         /// Output buffers in the pool.
         buffers: u32,
+    }
+);
+
+fixed_record!(
+    /// What each programmed event of one counter group samples (the event-to-sample mapping the
+    /// run used, so post-processing never plans again); written right after its [`PmcGroupRecord`].
+    /// Captures written before this record existed have none: their counters are not evaluated.
+    PmcSourcesRecord = PmcSources {
+        /// Agent handle.
+        agent_handle: u64,
+        /// Group number.
+        group: u32,
+        /// String id: one `counter@block` per programmed event, in programming order
+        /// (`EventSource::list_to_text`).
+        sources: u32,
     }
 );
 

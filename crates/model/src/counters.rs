@@ -3,7 +3,7 @@
 //! Two stages, so that nothing heavy runs inside the profiled process:
 //!
 //! * what the capture carries: [`PmcGroup`] (definition: for one agent and counter group, the
-//!   counters requested and the aqlprofile events programmed for them) and [`PmcOutput`] (event: the
+//!   counters requested, the aqlprofile events programmed for them and what each event samples) and [`PmcOutput`] (event: the
 //!   raw output buffer the read packet filled for one dispatch, or why there is none);
 //! * what the writers get: [`CounterInfo`] (definition: a counter collected on an agent, with its
 //!   description, block, expression and dimensions) and [`CounterCollection`] (event: one dispatch with
@@ -19,8 +19,9 @@ use crate::records::{AgentId, DispatchId, KernelDispatch, StringId};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct CounterId(pub u32);
 
-/// One aqlprofile event as programmed (the launch contract's type, also `rocprof-packets`').
-pub use rocprof_launch::PmcEvent;
+/// One aqlprofile event as programmed (the launch contract's type, also `rocprof-packets`'), and
+/// what it samples.
+pub use rocprof_launch::{EventSource, PmcEvent};
 
 /// One counter group of one agent, as the interception library programmed it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -35,6 +36,9 @@ pub struct PmcGroup {
     pub counters: Vec<String>,
     /// The aqlprofile events programmed for them, in programming order.
     pub events: Vec<PmcEvent>,
+    /// What each of `events` samples, in the same order (the event-to-sample mapping the run
+    /// used); empty in captures written before the capture recorded it.
+    pub sources: Vec<EventSource>,
     /// Output buffer bytes per dispatch.
     pub output_size: u32,
 }

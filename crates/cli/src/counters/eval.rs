@@ -3,6 +3,11 @@
 //! parsed by `rocprof-packets` with the plan the interception library used, derived counters evaluated
 //! by `rocprof-counters`, every counter summed over its dimensions as rocprofv3's CSV shows it).
 //!
+//! The plan is the capture's, never planned again: the events the group programmed and what each
+//! samples (its counter, block and accumulation) are recorded with the group. A group of an older
+//! capture that lacks that mapping is not evaluated; its dispatches are reported as not evaluated
+//! and the run gets one error line ([`EvalReport::groups_without_sources`]).
+//!
 //! With automatic replay, the counters of passes 2..N are collected first ([`collect_pass`]) and
 //! merged into pass 1's stream ([`Merged`]): dispatches are matched by (kernel name, how many counted
 //! dispatches of that kernel came before), so every dispatch carries every counter. Dispatches that
@@ -57,6 +62,8 @@ pub(crate) struct EvalReport {
     pub(crate) not_collected_by: [u64; 5],
     /// Dispatches of pass 1 that found no match in some other pass.
     pub(crate) unmatched: u64,
+    /// Counter groups whose capture does not record what their events sample (older captures).
+    pub(crate) groups_without_sources: u64,
 }
 
 /// The adapter (see the module docs).
@@ -138,12 +145,11 @@ impl<'a> CounterEval<'a> {
 
     fn group(&mut self, strings: &mut StringTable, g: &PmcGroup) {
         let Some((_, agent)) = self.agents.get(&g.agent).cloned() else { return };
-        let Ok(plan) =
-            rocprof_counters::plan_with(self.db, &agent, &g.counters.iter().map(String::as_str).collect::<Vec<_>>())
-        else {
+        if g.sources.is_empty() && !g.events.is_empty() {
+            self.report.groups_without_sources += 1;
             return;
-        };
-        let events: Vec<HwEvent> = plan.passes.iter().flat_map(|p| p.events.clone()).collect();
+        }
+        let Some(events) = rocprof_counters::recorded_events(&g.events, &g.sources) else { return };
         let Ok(pa) = rocprof_counters::packets_agent(&agent) else { return };
         let Ok(pmc_plan) = PmcPlan::new(&pa, &g.events) else { return };
         let mut names = g.counters.clone();
@@ -319,10 +325,103 @@ pub(crate) fn collect_pass(source: &mut dyn RecordSource, db: &Database, into: &
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rocprof_model::counters::EventSource;
+    use rocprof_model::Trace;
 
     #[test]
     fn merged_counts_unmatched_entries() {
         let m = Merged::default();
         assert_eq!(m.unmatched(), 0);
+    }
+
+    /// One gfx942 dispatch counted with `group`; every sample slot of the output buffer (the layout
+    /// `rocprof-packets` reads) holds its index + 1. Returns the collection, the report and the sum of
+    /// every slot's value (what a single counter sampled by every event totals).
+    fn evaluate_one(group: PmcGroup) -> (CounterCollection, Vec<String>, EvalReport, f64) {
+        let board = rocprof_counters::Agent::reference("gfx942").unwrap();
+        let mut t = Trace::new();
+        let name = t.strings.intern("gfx942");
+        let agent = AgentId(1);
+        t.agents.push(rocprof_model::Agent {
+            id: agent,
+            agent_type: AgentType::Gpu,
+            name,
+            num_xcc: board.xcc_num,
+            num_shader_banks: board.se_num,
+            simd_arrays_per_engine: board.shader_arrays_per_se,
+            cu_count: board.cu_num,
+            simd_per_cu: board.simd_per_cu,
+            wave_front_size: board.wave_front_size,
+            ..Default::default()
+        });
+        let plan = PmcPlan::new(&rocprof_counters::packets_agent(&board).unwrap(), &group.events).unwrap();
+        let mut bytes = vec![0u8; plan.output_buffer_size() as usize];
+        let mut sum = 0.0;
+        for (i, slot) in plan.samples().iter().enumerate() {
+            let at = slot.offset as usize;
+            bytes[at..at + 8].copy_from_slice(&(i as u64 + 1).to_le_bytes());
+            sum += (i + 1) as f64;
+        }
+        t.dispatches.push(KernelDispatch { dispatch_id: DispatchId(1), agent, ..Default::default() });
+        t.pmc_outputs.push(PmcOutput { dispatch: DispatchId(1), agent, group: 0, status: PmcStatus::Ok, bytes });
+        t.pmc_groups.push(PmcGroup { agent, ..group });
+        let db = Database::builtin();
+        let mut source = t.source();
+        let mut eval = CounterEval::new(&mut source, db, false, None);
+        let mut strings = StringTable::new();
+        let mut collection = None;
+        while let Some(r) = eval.next_record(&mut strings).unwrap() {
+            if let Record::CounterCollection(c) = r {
+                collection = Some(*c);
+            }
+        }
+        let c = collection.expect("one counter collection");
+        let names = c.values.iter().map(|v| strings.resolve(v.name).to_string()).collect();
+        (c, names, eval.report, sum)
+    }
+
+    /// SQ_WAVES as gfx942's database programs it, but with `event_id` for its event.
+    fn sq_waves_group(event_id: Option<u32>, sources: bool) -> PmcGroup {
+        let db = Database::builtin();
+        let board = rocprof_counters::Agent::reference("gfx942").unwrap();
+        let planned = rocprof_counters::plan_with(db, &board, &["SQ_WAVES"]).unwrap();
+        let hw = &planned.passes[0].events;
+        let mut events = rocprof_counters::pass_events(hw);
+        for e in &mut events {
+            e.event_id = event_id.unwrap_or(e.event_id);
+        }
+        let sources = if sources {
+            events.iter().map(|_| EventSource { counter: "SQ_WAVES".into(), block: "SQ".into() }).collect()
+        } else {
+            Vec::new()
+        };
+        PmcGroup { counters: vec!["SQ_WAVES".into()], events, sources, ..PmcGroup::default() }
+    }
+
+    #[test]
+    fn counters_are_read_with_the_events_and_sources_the_capture_recorded_not_a_new_plan() {
+        // As planned today: the counter sums every sample of its events.
+        let (c, names, report, sum) = evaluate_one(sq_waves_group(None, true));
+        assert_eq!(
+            (c.status, names.as_slice(), c.values[0].value),
+            (PmcStatus::Ok, &["SQ_WAVES".to_string()][..], sum)
+        );
+        assert_eq!(report.groups_without_sources, 0);
+        // The run programmed another SQ event for SQ_WAVES than today's database names (a database
+        // that changed between the run and post-processing): the capture's mapping decides, so the
+        // samples still count as SQ_WAVES. Planning again would look for today's event and find none.
+        let today = sq_waves_group(None, true).events[0].event_id;
+        let (c, names, _, sum) = evaluate_one(sq_waves_group(Some(today + 1), true));
+        assert_eq!(
+            (c.status, names.as_slice(), c.values[0].value),
+            (PmcStatus::Ok, &["SQ_WAVES".to_string()][..], sum)
+        );
+    }
+
+    #[test]
+    fn a_capture_without_event_sources_is_reported_not_planned_again() {
+        let (c, _, report, _) = evaluate_one(sq_waves_group(None, false));
+        assert_eq!((c.status, c.values.len()), (PmcStatus::Invalid, 0));
+        assert_eq!((report.groups_without_sources, report.not_collected), (1, 1));
     }
 }

@@ -261,6 +261,7 @@ impl CounterSetup {
                     group,
                     counters: p.counters.clone(),
                     events: rocprof_counters::pass_events(&p.events),
+                    sources: rocprof_counters::pass_sources(&p.events),
                 });
             }
         }
@@ -276,6 +277,12 @@ impl CounterSetup {
 /// Reports, after writing one process's outputs, dispatches whose counters could not be read or
 /// matched across passes (never silent).
 pub(crate) fn report(pid: u32, r: &eval::EvalReport, merged: Option<&eval::Merged>) {
+    if r.groups_without_sources > 0 {
+        eprintln!(
+            "rocprof-rs: error: process {pid}: {} counter group(s) of the capture do not record what each programmed event samples (the capture was written by an older rocprof-rs); their counters are not evaluated: profile the application again",
+            r.groups_without_sources
+        );
+    }
     if r.not_collected > 0 {
         use rocprof_model::counters::PmcStatus;
         let why: Vec<String> = r

@@ -236,3 +236,31 @@ fn gfx1201_sq_is_capped_at_eight_counters_per_pass() {
     assert!(p.passes.iter().all(|x| x.usage.iter().all(|u| u.block != "SQ" || (u.used <= 8 && u.slots == 8))));
     assert!(plan(&agent, &names[..8]).unwrap().is_single_pass());
 }
+
+#[test]
+fn every_plans_hardware_events_come_back_from_its_recorded_events_and_sources() {
+    // What post-processing reads from a capture (the programmed events and what each samples) must
+    // give back the planner's hardware events, instance counts and accumulation modes included.
+    let db = Database::builtin();
+    let mut compared = 0;
+    for t in db.targets() {
+        for c in &t.counters {
+            let Ok(p) = plan_with(db, &t.reference_agent, &[c.name.as_str()]) else { continue };
+            for pass in &p.passes {
+                let events = rocprof_counters::pass_events(&pass.events);
+                let sources = rocprof_counters::pass_sources(&pass.events);
+                let mut want = pass.events.clone();
+                for e in &mut want {
+                    e.instances = e.instances.max(1);
+                }
+                assert_eq!(rocprof_counters::recorded_events(&events, &sources), Some(want), "{} {}", t.name, c.name);
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 1000, "{compared}");
+    let one = rocprof_counters::pass_events(
+        &plan_with(db, &db.targets()[0].reference_agent, &["SQ_WAVES"]).unwrap().passes[0].events,
+    );
+    assert_eq!(rocprof_counters::recorded_events(&one, &[]), None);
+}

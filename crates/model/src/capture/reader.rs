@@ -224,6 +224,7 @@ fn body_size_is_plausible(kind: u16, body: usize) -> bool {
         Some(RecordKind::DispatchBegin) => body == padded(DispatchBeginRecord::BODY_SIZE),
         Some(RecordKind::DispatchEnd) => body == padded(DispatchEndRecord::BODY_SIZE),
         Some(RecordKind::PmcGroup) => body == padded(PmcGroupRecord::BODY_SIZE),
+        Some(RecordKind::PmcSources) => body == padded(PmcSourcesRecord::BODY_SIZE),
         Some(RecordKind::PmcOutput) => body >= PmcOutputHeader::BODY_SIZE,
         Some(RecordKind::ApiCall) => {
             body >= ApiCallRecord::BODY_SIZE && body <= padded(ApiCallRecord::BODY_SIZE + 8 * crate::api::MAX_API_ARGS)
@@ -331,6 +332,8 @@ struct Definitions {
     /// `__hipRegisterFunction` calls.
     host_functions: Vec<HostFunctionRecord>,
     pmc_groups: Vec<PmcGroupRecord>,
+    /// What each group's events sample, by (agent handle, group).
+    pmc_sources: HashMap<(u64, u32), u32>,
     /// Clock sync points and operation names.
     activity: activity::ActivityDefs,
     /// Event records seen (for the progress estimate).
@@ -360,6 +363,10 @@ impl Definitions {
             Some(RecordKind::KernelSymbol) => self.symbols.extend(fixed::<KernelSymbolRecord>(body)),
             Some(RecordKind::HostFunction) => self.host_functions.extend(fixed::<HostFunctionRecord>(body)),
             Some(RecordKind::PmcGroup) => self.pmc_groups.extend(fixed::<PmcGroupRecord>(body)),
+            Some(RecordKind::PmcSources) => {
+                let Some(r) = fixed::<PmcSourcesRecord>(body) else { return false };
+                self.pmc_sources.insert((r.agent_handle, r.group), r.sources);
+            }
             Some(RecordKind::DispatchEnd) => self.events += 1,
             Some(k @ (RecordKind::PcSample | RecordKind::PcSampleDispatch)) => return self.pc.decode(k, body),
             Some(
@@ -778,12 +785,18 @@ impl<R: ReadAt> CaptureReader<R> {
         for g in &defs.pmc_groups {
             let counters = strings.resolve(string(g.counters)).split_whitespace().map(str::to_string).collect();
             let events = crate::counters::PmcEvent::parse_list(strings.resolve(string(g.events))).unwrap_or_default();
+            let sources = defs
+                .pmc_sources
+                .get(&(g.agent_handle, g.group))
+                .and_then(|&s| crate::counters::EventSource::parse_list(strings.resolve(string(s))))
+                .unwrap_or_default();
             self.out.push_back(Record::PmcGroup(Box::new(crate::counters::PmcGroup {
                 agent: agent_id(g.agent_handle),
                 gpu_index: g.gpu_index,
                 group: g.group,
                 counters,
                 events,
+                sources,
                 output_size: g.output_size,
             })));
         }
@@ -842,6 +855,7 @@ impl<R: ReadAt> CaptureReader<R> {
                 }),
                 // Definitions were read by pass 1.
                 Some(RecordKind::PmcGroup) => fixed::<PmcGroupRecord>(body).map(drop),
+                Some(RecordKind::PmcSources) => fixed::<PmcSourcesRecord>(body).map(drop),
                 Some(RecordKind::String) => Some(()).filter(|()| body.len() >= 8),
                 Some(RecordKind::Agent) => fixed::<AgentRecord>(body).map(drop),
                 Some(RecordKind::Queue) => fixed::<QueueRecord>(body).map(drop),

@@ -499,6 +499,21 @@ fn counter_groups_and_outputs_follow_their_dispatch() {
             buffers: 8,
         },
     );
+    push_string_record(&mut recs, 6, b"GRBM_COUNT@GRBM,SQ_WAVES@SQ");
+    push_record(&mut recs, &PmcSourcesRecord { agent_handle: 0x100, group: 0, sources: 6 });
+    // Group 1 as an older capture writes it: no sources record.
+    push_record(
+        &mut recs,
+        &PmcGroupRecord {
+            agent_handle: 0x100,
+            gpu_index: 0,
+            group: 1,
+            counters: 4,
+            events: 5,
+            output_size: 24,
+            buffers: 8,
+        },
+    );
     push_record(&mut recs, &begin(1));
     let payload: Vec<u8> = (0u8..24).collect();
     // The output in two pieces, the second first.
@@ -523,6 +538,12 @@ fn counter_groups_and_outputs_follow_their_dispatch() {
                 assert_eq!(g.counters, ["GRBM_COUNT", "SQ_WAVES"]);
                 assert_eq!(g.events.len(), 2);
                 assert_eq!((g.agent, g.output_size), (AgentId(1), 24));
+                let sources: Vec<(&str, &str)> =
+                    g.sources.iter().map(|s| (s.counter.as_str(), s.block.as_str())).collect();
+                match g.group {
+                    0 => assert_eq!(sources, [("GRBM_COUNT", "GRBM"), ("SQ_WAVES", "SQ")]),
+                    _ => assert_eq!(sources, []),
+                }
             }
             Record::PmcOutput(o) => outputs.push(*o),
             _ => {}
@@ -535,6 +556,7 @@ fn counter_groups_and_outputs_follow_their_dispatch() {
             "agent",
             "code_object",
             "kernel_symbol",
+            "pmc_group",
             "pmc_group",
             "kernel_dispatch",
             "pmc_output",

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Regenerates the definition files of rocprof-hsa-sys from AMD's headers.
 
-    python3 crates/hsa-sys/codegen/generate.py \
+    cargo xtask codegen-hsa-sys --rocm-systems <rocm-systems git dir>   (or, by hand:)
+    python3 xtask/codegen/hsa_sys/generate.py \
         --rocr-inc <rocm-systems>/projects/rocr-runtime/runtime/hsa-runtime/inc \
         --def <rocm-systems>/projects/rocr-runtime/runtime/hsa-runtime/hsacore.so.def \
         [--debian-inc /usr/include] [--out crates/hsa-sys/src]
@@ -50,7 +51,7 @@ def main():
     ap.add_argument('--rocr-inc', required=True)
     ap.add_argument('--def', dest='defs', required=True)
     ap.add_argument('--debian-inc', default='/usr/include')
-    ap.add_argument('--out', default=os.path.join(HERE, '..', 'src'))
+    ap.add_argument('--out', default=os.path.join(HERE, '..', '..', '..', 'crates', 'hsa-sys', 'src'))
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix='hsa-sys-codegen-')
     try:

@@ -4,7 +4,7 @@
 
 Usage: gen.py <include dir containing hsa/> <output dir> <work dir with fake libc headers>
 
-Part of crates/hsa-sys/codegen (run generate.py, not this file directly). Facts only: names, types,
+Part of xtask/codegen/hsa_sys (run generate.py, not this file directly). Facts only: names, types,
 values and layouts are read from AMD's headers; no header text is copied."""
 import sys, os, re, subprocess, json
 from pycparser import c_parser, c_ast
