@@ -109,6 +109,32 @@ fn hsa_rows_match_the_programs_calls_rocm_5_2_abi() {
     hsa_rows_match_the_programs_calls("hsa_rows_match_the_programs_calls_rocm_5_2_abi", "5.2");
 }
 
+/// Correlation ids are numbered 1..N without gaps over a multi-threaded program, as AMD's tracing
+/// validators (tracing, tracing-hip-in-libraries) check them: `roctx_threads 3 4` calls HSA and
+/// ROCTx from four threads at once; the HSA rows and the marker rows (a push and its pop are one
+/// row) take every id from 1 to their number exactly once, and each kernel row carries one of
+/// them.
+#[test]
+fn correlation_ids_are_dense_across_threads() {
+    let test = "correlation_ids_are_dense_across_threads";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.fixture("roctx_threads", test) else { return };
+    let (run, out) = traced(&stage, &["--hsa-trace", "--marker-trace", "--kernel-trace"], &app, &["3", "4"], "newest");
+    let hsa = read_csv(&find_one(&out.0, "hsa_api_trace.csv"));
+    let marker = read_csv(&find_one(&out.0, "marker_api_trace.csv"));
+    let api: Vec<&HashMap<String, String>> = hsa.rows.iter().chain(&marker.rows).collect();
+    let threads: HashSet<&str> = api.iter().map(|r| r["Thread_Id"].as_str()).collect();
+    assert_eq!(threads.len(), 4, "the main thread and 3 workers call the APIs:\n{}", run.transcript());
+    let mut ids: Vec<u64> = api.iter().map(|r| r["Correlation_Id"].parse().unwrap()).collect();
+    ids.sort_unstable();
+    let expected: Vec<u64> = (1..=api.len() as u64).collect();
+    assert_eq!(ids, expected, "API correlation ids are not 1..{} (gaps or repeats)", api.len());
+    for k in &read_csv(&find_one(&out.0, "kernel_trace.csv")).rows {
+        let id: u64 = k["Correlation_Id"].parse().unwrap();
+        assert!(ids.binary_search(&id).is_ok(), "kernel row with correlation id {id} of no API call: {k:?}");
+    }
+}
+
 /// `--runtime-trace` and `--sys-trace --hsa-trace=false` give no HSA rows; `--hsa-core-trace`
 /// alone gives core rows only.
 #[test]

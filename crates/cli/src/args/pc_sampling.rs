@@ -86,18 +86,30 @@ impl PcSamplingArgs {
         if att {
             bail!("PC sampling cannot be combined with --att (rocprof-rs samples and thread-traces through the same per-instruction record of the waves)");
         }
-        for target in simulate.unwrap_or_default() {
-            check_target(target, &req)?;
+        let targets = simulate.unwrap_or_default();
+        let refusals: Vec<String> = targets.iter().filter_map(|t| check_target(t, &req).err()).collect();
+        if !refusals.is_empty() && refusals.len() == targets.len() {
+            // rocprofv3's tool (`configure_pc_sampling_on_all_agents`) exits with this sentence when
+            // no agent lists the method, unit and interval; AMD's CMake skips a PC-sampling test
+            // whose output matches it (`ROCPROFV3_TESTS_PC_SAMPLING_SKIP_REGEX`).
+            bail!("{NO_AGENT}: {}", refusals.join("; "));
+        }
+        if let Some(first) = refusals.first() {
+            // rocprofv3 would sample only the agents that can; the simulated targets sample alike.
+            bail!("PC sampling: {first} (rocprof-rs samples every simulated target or none)");
         }
         Ok(Some(req))
     }
 }
 
-/// The one-line error for a target that cannot sample as asked.
-fn check_target(target: &str, req: &PcSampling) -> Result<()> {
+/// rocprofv3's error when no agent can sample as asked.
+const NO_AGENT: &str = "Given PC sampling configuration is not supported on any of the agents";
+
+/// Why a target cannot sample as asked (one clause of the one-line error).
+fn check_target(target: &str, req: &PcSampling) -> Result<(), String> {
     let configs = configurations(target);
     if configs.is_empty() {
-        bail!("PC sampling: {target} has no PC-sampling configuration");
+        return Err(format!("{target} has no PC-sampling configuration"));
     }
     let listed = || {
         configs
@@ -107,23 +119,23 @@ fn check_target(target: &str, req: &PcSampling) -> Result<()> {
             .join(", ")
     };
     let Some(c) = configs.iter().find(|c| c.method == req.method && c.unit == req.unit) else {
-        bail!(
-            "PC sampling: {target} does not support method {} with unit {} (it offers: {})",
+        return Err(format!(
+            "{target} does not support method {} with unit {} (it offers: {})",
             req.method.name(),
             req.unit.name(),
             listed()
-        );
+        ));
     };
     if !accepts(c, req.interval) {
-        bail!(
-            "PC sampling: interval {} is out of range for {} {} on {target} ({}..{}{})",
+        return Err(format!(
+            "interval {} is out of range for {} {} on {target} ({}..{}{})",
             req.interval,
             req.method.name(),
             req.unit.name(),
             c.min_interval,
             c.max_interval,
             if c.power_of_two { ", a power of two" } else { "" }
-        );
+        ));
     }
     Ok(())
 }
@@ -202,5 +214,31 @@ mod tests {
         let mut att = HOST_TRAP.to_vec();
         att.extend(["--att", "--", "a"]);
         assert!(err(&att).starts_with("PC sampling cannot be combined with --att"));
+    }
+
+    /// When no simulated target can sample as asked, the error carries rocprofv3's sentence, which
+    /// AMD's CMake turns into a skipped test (`ROCPROFV3_TESTS_PC_SAMPLING_SKIP_REGEX` of
+    /// tests/rocprofv3/pc-sampling: "PC sampling unavailable|PC sampling configuration is not
+    /// supported"); when one target can, the refusal of the other does not claim that.
+    #[test]
+    fn no_target_able_to_sample_gives_the_sentence_amds_tests_skip_on() {
+        let with = |gpus: &str, method: &str, unit: &str, interval: &str| {
+            let mut v = vec!["--simulate", gpus, "--pc-sampling-beta-enabled", "--pc-sampling-method", method];
+            v.extend(["--pc-sampling-unit", unit, "--pc-sampling-interval", interval, "--", "a"]);
+            err(&v)
+        };
+        let amd_skip = "PC sampling configuration is not supported";
+        for e in [
+            with("gfx90a", "stochastic", "cycles", "1048576"),
+            with("gfx90a", "host_trap", "time", "2000000"),
+            with("gfx1030", "host_trap", "time", "1"),
+            with("gfx90a,gfx1030", "stochastic", "cycles", "1048576"),
+        ] {
+            assert!(e.contains(amd_skip), "{e}");
+        }
+        let e = with("gfx90a,gfx1030", "stochastic", "cycles", "1048576");
+        assert!(e.contains("gfx90a does not support") && e.contains("gfx1030 has no PC-sampling"), "{e}");
+        let e = with("gfx942,gfx90a", "stochastic", "cycles", "1048576");
+        assert!(!e.contains(amd_skip) && e.contains("gfx90a does not support method stochastic"), "{e}");
     }
 }
