@@ -31,6 +31,7 @@ mod futex;
 mod image_info;
 mod images;
 mod intercept;
+mod kernel_args;
 mod lifecycle;
 mod loader;
 mod memory;
