@@ -67,12 +67,27 @@
 //!
 //! Writes the simulator cannot see are not a concern: the check hashes memory as it is, so host
 //! stores, `hsa_amd_memory_async_copy`, fills and other kernels' stores are all covered alike.
+//!
+//! **Skipping the hash.** Hashing is bandwidth-bound (AMD's transpose: 786 MB per launch, more than
+//! the rest of an elided launch). Each extent is hashed on its own; from a key's second reuse on, an
+//! extent is write-protected (`write_watch.rs`: the kernel's page tables, userfaultfd asynchronous
+//! write protection) *before* it is hashed, and later checks skip the hash while the protection says
+//! no page of it was written, dropped, remapped or shared since. Protection before hashing makes this
+//! exact: a write after the protection marks its page, a write before it is in the hash. Where the
+//! protection is unavailable or says "written", the extent is hashed as before (and protected again).
 
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use rocprof_isa::{Costs, DispatchRecord};
+
+use crate::write_watch;
+
+/// Bytes hashed to check or remember extents (`elision_hashed_bytes` in the statistics file).
+pub(crate) static HASHED_BYTES: AtomicU64 = AtomicU64::new(0);
+/// Extent checks a write protection answered without hashing (`elision_extents_unwritten`).
+pub(crate) static EXTENTS_UNWRITTEN: AtomicU64 = AtomicU64::new(0);
 
 /// At most this many keys are remembered (least recently used goes first).
 const MAX_ENTRIES: usize = 16;
@@ -108,13 +123,30 @@ pub(crate) struct Key {
     pub(crate) threads: usize,
 }
 
+/// A byte range a finished run read or wrote, the hash of its bytes as the run left them, and the
+/// write protection that can vouch they are still those bytes (`write_watch.rs`).
+struct Extent {
+    lo: u64,
+    hi: u64,
+    hash: u128,
+    watch: Option<u64>,
+}
+
 /// A finished repeatable run.
 struct Done {
     rec: DispatchRecord,
-    reads: Vec<(u64, u64)>,
-    writes: Vec<(u64, u64)>,
-    hash_reads: u128,
-    hash_writes: u128,
+    /// Its read extents, then its write extents.
+    extents: Vec<Extent>,
+    /// How often it was reused so far.
+    reused: u64,
+}
+
+impl Drop for Done {
+    fn drop(&mut self) {
+        for t in self.extents.iter().filter_map(|x| x.watch) {
+            write_watch::release(t);
+        }
+    }
 }
 
 /// The stable buffers of one key and its last repeatable run.
@@ -177,9 +209,15 @@ impl Entry {
     /// the copy) into the copies.
     pub(crate) fn load(&mut self, kernarg: &[u8], packet: &[u8; 64]) {
         let kernarg = self.declared_bytes(kernarg);
-        self.kernarg_bytes().copy_from_slice(&kernarg);
+        // Unchanged bytes are not stored again (a store would mark a watched page written).
+        if *self.kernarg_bytes() != *kernarg {
+            self.kernarg_bytes().copy_from_slice(&kernarg);
+        }
         for (w, b) in self.packet.iter_mut().zip(packet.chunks_exact(8)) {
-            *w = u64::from_le_bytes(b.try_into().expect("8 bytes"));
+            let v = u64::from_le_bytes(b.try_into().expect("8 bytes"));
+            if *w != v {
+                *w = v;
+            }
         }
     }
 
@@ -196,20 +234,36 @@ impl Entry {
         let kernarg = self.declared_bytes(kernarg);
         let same_kernarg = *self.kernarg_bytes() == *kernarg;
         self.load(&kernarg, packet);
-        let d = self.done.as_ref().ok_or(self.last_miss)?;
+        let last_miss = self.last_miss;
+        let d = self.done.as_mut().ok_or(last_miss)?;
         if !same_kernarg {
             return Err(Miss::Kernarg);
         }
-        if !d.reads.iter().chain(&d.writes).all(|&(s, e)| mapped(s, e)) {
+        if !d.extents.iter().all(|x| mapped(x.lo, x.hi)) {
             return Err(Miss::Memory);
         }
-        // SAFETY: every extent lies in memory mapped for the dispatch (checked just above).
-        let (r, w) = unsafe { (hash_ranges(&d.reads, threads), hash_ranges(&d.writes, threads)) };
-        if r == d.hash_reads && w == d.hash_writes {
-            Ok(d.rec.clone())
-        } else {
-            Err(Miss::Memory)
+        // From the second reuse on, extents are write-protected before they are hashed, so that the
+        // next check needs no hash while nothing writes them (a key reused once likely repeats).
+        let watch = d.reused > 0;
+        for x in &mut d.extents {
+            if let Some(t) = x.watch.take() {
+                if write_watch::unchanged(x.lo, x.hi, t) {
+                    x.watch = Some(t);
+                    EXTENTS_UNWRITTEN.fetch_add(1, Ordering::Relaxed);
+                    continue;
+                }
+            }
+            if watch {
+                x.watch = write_watch::protect(x.lo, x.hi);
+            }
+            HASHED_BYTES.fetch_add(x.hi - x.lo, Ordering::Relaxed);
+            // SAFETY: every extent lies in memory mapped for the dispatch (checked above).
+            if unsafe { hash_ranges(&[(x.lo, x.hi)], threads) } != x.hash {
+                return Err(Miss::Memory);
+            }
         }
+        d.reused += 1;
+        Ok(d.rec.clone())
     }
 
     /// Forgets the last run (a dispatch of this key stopped half-way).
@@ -237,10 +291,19 @@ impl Entry {
             self.last_miss = Miss::InPlace;
             return;
         }
-        // SAFETY: the extents are bytes this dispatch just accessed through its memory map, which is
-        // still mapped (nothing is unmapped while the queue's packet processor runs the dispatch).
-        let (hash_reads, hash_writes) = unsafe { (hash_ranges(&reads, threads), hash_ranges(&writes, threads)) };
-        self.done = Some(Done { rec: rec.clone(), reads, writes, hash_reads, hash_writes });
+        let extents = reads
+            .into_iter()
+            .chain(writes)
+            .map(|(lo, hi)| {
+                HASHED_BYTES.fetch_add(hi - lo, Ordering::Relaxed);
+                // SAFETY: the extents are bytes this dispatch just accessed through its memory map,
+                // which is still mapped (nothing is unmapped while the queue's packet processor runs
+                // the dispatch).
+                let hash = unsafe { hash_ranges(&[(lo, hi)], threads) };
+                Extent { lo, hi, hash, watch: None }
+            })
+            .collect();
+        self.done = Some(Done { rec: rec.clone(), extents, reused: 0 });
     }
 }
 

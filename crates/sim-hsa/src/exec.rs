@@ -145,6 +145,8 @@ fn write_stats() {
         ("elision_missed_in_place", &s.missed[elide::Miss::InPlace as usize]),
         ("elision_missed_kernarg", &s.missed[elide::Miss::Kernarg as usize]),
         ("elision_missed_memory", &s.missed[elide::Miss::Memory as usize]),
+        ("elision_hashed_bytes", &elide::HASHED_BYTES),
+        ("elision_extents_unwritten", &elide::EXTENTS_UNWRITTEN),
         ("dispatches_fallback", &s.fallback),
         ("fallback_unimplemented", &s.unimplemented),
         ("fallback_memory_fault", &s.fault),

@@ -356,3 +356,69 @@ fn launches_differing_only_in_undeclared_kernarg_padding_are_elided_and_exact() 
     unsafe { hsa_queue_destroy(hq) };
     shut_down();
 }
+
+/// From the second reuse on, the extents of `c = a + b` are write-protected: a further repeat is
+/// elided without hashing the buffers, and still every kind of write makes the next launch execute —
+/// a host store into `b`, an async copy into `a`, the `fill` kernel writing `a`, a host store into the
+/// output `c` — each result checked against the host's sum.
+#[test]
+fn write_protected_repeats_skip_the_hash_and_still_see_every_write() {
+    let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let _on = ElideOn::new();
+    let gpu = init_gpu();
+    let add = load(gpu, fixture("vector_add"), "vector_add");
+    let fill = load(gpu, fixture("fill"), "fill");
+    let n = 64 * 1024u32;
+    let nu = n as usize;
+    let a0: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
+    let b0: Vec<f32> = (0..n).map(|i| 3.0 - (i % 17) as f32).collect();
+    let (a, b, c) = (floats(gpu, &a0), floats(gpu, &b0), floats(gpu, &vec![0.0; nu]));
+    let q = queue(gpu);
+    let check = |what: &str| {
+        let (a, b, c) = (view(a, nu), view(b, nu), view(c, nu));
+        for i in 0..nu {
+            assert_eq!(c[i], a[i] + b[i], "{what}: c[{i}]");
+        }
+    };
+    let go = || launch(gpu, q, add, &args(&[a, b, c], n), n);
+    let hashed = || elide::HASHED_BYTES.load(Ordering::Relaxed);
+    let unwritten = || elide::EXTENTS_UNWRITTEN.load(Ordering::Relaxed);
+    // Executes, then elided after hashing, then elided after protecting and hashing.
+    let settle = |what: &str| {
+        assert!(!go(), "{what}: executes");
+        check(what);
+        assert!(go() && go(), "{what}: repeats elided");
+    };
+    settle("first");
+    let watched = crate::write_watch::available();
+    let (h0, u0) = (hashed(), unwritten());
+    assert!(go(), "a watched repeat is elided");
+    check("watched repeat");
+    if watched {
+        assert!(unwritten() >= u0 + 3, "a, b and c answered by their write protection");
+        assert!(hashed() - h0 < 3 * 4 * n as u64 / 2, "the buffers are not hashed again: {}", hashed() - h0);
+    } else {
+        rocprof_test_inputs::skip_optional(
+            "write_protected_repeats_skip_the_hash_and_still_see_every_write",
+            "no userfaultfd asynchronous write protection here: the hash-only path was checked",
+        );
+    }
+
+    view(b, nu)[n as usize / 2] = -1.5;
+    settle("after a host store into b");
+    let a1: Vec<f32> = (0..n).map(|i| (i % 7) as f32 * 0.5).collect();
+    copy_in(gpu, a, &a1);
+    settle("after an async copy into a");
+    let mut fa = (a as u64).to_le_bytes().to_vec();
+    for v in [2.25f32.to_bits(), n, n] {
+        fa.extend_from_slice(&v.to_le_bytes());
+    }
+    assert!(!launch(gpu, q, fill, &fa, n));
+    assert!(view(a, nu).iter().all(|&v| v == 2.25));
+    settle("after fill(a)");
+    view(c, nu)[n as usize - 1] = 0.0;
+    settle("after a host store into c");
+    // SAFETY: a live queue.
+    unsafe { hsa_queue_destroy(q) };
+    shut_down();
+}

@@ -52,3 +52,4 @@ mod testing;
 mod tools;
 mod topology;
 mod unsupported;
+mod write_watch;
