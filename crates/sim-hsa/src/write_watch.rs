@@ -11,8 +11,8 @@
 //! fault itself). [`unchanged`] says whether every page of a protected range is still protected,
 //! present, anonymous and registered, i.e. nothing can have changed its bytes since it was protected:
 //! a written page, a page dropped by `madvise` (not present), a range unmapped and mapped again (no
-//! longer registered), swapped-out pages and shared or file pages (another mapping may write them)
-//! all count as changed, and the caller hashes instead.
+//! longer registered) and swapped-out pages all count as changed, and the caller hashes instead.
+//! Shared memory (another mapping may write it) is never protected.
 //!
 //! Protecting pages again hides the writes that happened before; so a protection has a token, and
 //! [`protect`] first looks for changed pages in the range and voids every other token over them.
@@ -150,10 +150,12 @@ fn any_changed(f: &Fds, lo: u64, hi: u64, rearm: bool) -> bool {
         vec: &mut found as *mut PageRegion as u64,
         vec_len: 1,
         max_pages: 1,
-        // A page matches when it is written, or not present, or a file/shared page, or not WP-enabled.
+        // A page matches when it is written, or not present, or not WP-enabled. (Shared and file pages
+        // are refused once in `protect`: asking for `PAGE_IS_FILE` here would make the kernel look up
+        // every page's `struct page`, several times the cost of reading its page table entry.)
         category_inverted: PAGE_IS_PRESENT | PAGE_IS_WPALLOWED,
-        category_anyof_mask: PAGE_IS_WRITTEN | PAGE_IS_PRESENT | PAGE_IS_FILE | PAGE_IS_WPALLOWED,
-        return_mask: PAGE_IS_WRITTEN | PAGE_IS_PRESENT | PAGE_IS_FILE | PAGE_IS_WPALLOWED,
+        category_anyof_mask: PAGE_IS_WRITTEN | PAGE_IS_PRESENT | PAGE_IS_WPALLOWED,
+        return_mask: PAGE_IS_WRITTEN | PAGE_IS_PRESENT | PAGE_IS_WPALLOWED,
         ..Default::default()
     };
     // SAFETY: `arg` and the one-element output vector live across the call.
@@ -175,6 +177,25 @@ fn any_changed(f: &Fds, lo: u64, hi: u64, rearm: bool) -> bool {
     changed
 }
 
+/// Whether some page of `[lo, hi)` (page-aligned) is not anonymous memory (or the scan fails).
+fn has_file_pages(f: &Fds, lo: u64, hi: u64) -> bool {
+    let mut found = PageRegion::default();
+    let mut arg = PmScanArg {
+        size: std::mem::size_of::<PmScanArg>() as u64,
+        start: lo,
+        end: hi,
+        vec: &mut found as *mut PageRegion as u64,
+        vec_len: 1,
+        max_pages: 1,
+        category_anyof_mask: PAGE_IS_FILE,
+        return_mask: PAGE_IS_FILE,
+        ..Default::default()
+    };
+    // SAFETY: `arg` and the one-element output vector live across the call.
+    let n = unsafe { libc::ioctl(f.pagemap, PAGEMAP_SCAN as _, &mut arg) };
+    n != 0 || arg.walk_end != hi
+}
+
 /// Write-protects the pages of `[lo, hi)` and returns the token [`unchanged`] checks; `None` when
 /// write tracking is unavailable or the range cannot be registered (then nothing is tracked).
 pub(crate) fn protect(lo: u64, hi: u64) -> Option<u64> {
@@ -193,10 +214,16 @@ pub(crate) fn protect(lo: u64, hi: u64) -> Option<u64> {
     if any_changed(f, plo, phi, false) {
         tokens.retain(|&(s, e, _)| e <= plo || phi <= s);
         any_changed(f, plo, phi, true);
-        // A page that stays unprotectable (not present, file-backed) makes the range untrackable.
+        // A page that stays unprotectable (not present) makes the range untrackable.
         if any_changed(f, plo, phi, false) {
             return None;
         }
+    }
+    // Shared memory (shmem, memfd) can be written through another mapping, unseen by this one's page
+    // table: refused. A registered range stays of its kind (replacing the mapping drops the
+    // registration, which `unchanged` sees).
+    if has_file_pages(f, plo, phi) {
+        return None;
     }
     let t = NEXT_TOKEN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     tokens.push((plo, phi, t));
@@ -288,5 +315,21 @@ mod tests {
         assert!(unchanged(lo + 4096 * 6, lo + 4096 * 9, other));
         release(other);
         assert!(!unchanged(lo + 4096 * 6, lo + 4096 * 9, other));
+
+        // SAFETY: a fresh shared anonymous mapping of 4 pages (leaked).
+        let shared = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                4 * 4096,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        assert_ne!(shared, libc::MAP_FAILED);
+        // SAFETY: inside the mapping.
+        unsafe { shared.cast::<u8>().write_bytes(1, 4 * 4096) };
+        assert_eq!(protect(shared as u64, shared as u64 + 4 * 4096), None, "shared memory is not watched");
     }
 }
