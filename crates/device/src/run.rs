@@ -258,6 +258,10 @@ pub struct Stats {
     pub wave_instructions: AtomicU64,
     /// Wave-instructions by class ([`InstClass`] order).
     pub by_class: [AtomicU64; CLASS_COUNT],
+    /// Bytes the runtime's elision hashed to check or remember extents.
+    pub elision_hashed_bytes: AtomicU64,
+    /// Extent checks the runtime's write protection answered without hashing.
+    pub elision_extents_unwritten: AtomicU64,
 }
 
 /// The statistics' names of the instruction classes, in [`InstClass`] order: `instructions_<name>`.
@@ -292,6 +296,8 @@ pub static STATS: Stats = Stats {
     waves: AtomicU64::new(0),
     wave_instructions: AtomicU64::new(0),
     by_class: [const { AtomicU64::new(0) }; CLASS_COUNT],
+    elision_hashed_bytes: AtomicU64::new(0),
+    elision_extents_unwritten: AtomicU64::new(0),
 };
 
 /// How many dispatches were elided, for the end of the process.
@@ -314,6 +320,8 @@ fn write_stats() {
         ("elision_missed_in_place", &s.missed[Miss::InPlace as usize]),
         ("elision_missed_kernarg", &s.missed[Miss::Kernarg as usize]),
         ("elision_missed_memory", &s.missed[Miss::Memory as usize]),
+        ("elision_hashed_bytes", &s.elision_hashed_bytes),
+        ("elision_extents_unwritten", &s.elision_extents_unwritten),
         ("dispatches_fallback", &s.fallback),
         ("fallback_unimplemented", &s.unimplemented),
         ("fallback_memory_fault", &s.fault),

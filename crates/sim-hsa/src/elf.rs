@@ -13,6 +13,8 @@ pub(crate) const PT_LOAD: u32 = 1;
 pub(crate) const SHT_SYMTAB: u32 = 2;
 pub(crate) const SHT_RELA: u32 = 4;
 pub(crate) const SHT_DYNSYM: u32 = 11;
+pub(crate) const SHT_NOTE: u32 = 7;
+pub(crate) const PT_NOTE: u32 = 4;
 pub(crate) const STT_OBJECT: u8 = 1;
 pub(crate) const STT_FUNC: u8 = 2;
 pub(crate) const STT_COMMON: u8 = 5;
@@ -228,6 +230,68 @@ pub(crate) fn parse(data: &[u8]) -> Result<CodeObject, ElfError> {
     let extents: Vec<(u64, u64)> = sections.iter().map(|s| (s.addr, s.addr.saturating_add(s.size))).collect();
     size_functions(&mut symbols, &extents);
     Ok(CodeObject { abi_version: abi, e_flags, segments: loads, symbols, dynsyms, relocations })
+}
+
+/// One ELF note: its owner name (without the NUL), type and descriptor bytes (a range of the file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Note {
+    pub(crate) name: String,
+    pub(crate) n_type: u32,
+    pub(crate) desc: std::ops::Range<usize>,
+}
+
+/// The notes of a code object: those of its `SHT_NOTE` sections, or of its `PT_NOTE` segments when it
+/// has no section headers. Entries are `namesz`, `descsz`, `type`, then name and descriptor each padded
+/// to the section's alignment (4, or 8 where the section says so).
+pub(crate) fn notes(data: &[u8]) -> Result<Vec<Note>, ElfError> {
+    let b = Bytes(data);
+    if b.get::<4>(0)? != *b"\x7fELF" || b.u8(4)? != 2 || b.u8(5)? != 1 {
+        return Err(err(0, ElfErrorKind::NotElf64LittleEndian));
+    }
+    let shoff = b.u64(40)?;
+    let shentsize = u64::from(b.u16(58)?);
+    let shnum = u64::from(b.u16(60)?);
+    // (file offset, size, alignment) of every note area.
+    let mut areas = Vec::new();
+    for i in 0..shnum {
+        let o = shoff + i * shentsize;
+        if b.u32(o + 4)? == SHT_NOTE {
+            areas.push((b.u64(o + 24)?, b.u64(o + 32)?, b.u64(o + 48)?));
+        }
+    }
+    if shnum == 0 {
+        let phoff = b.u64(32)?;
+        let phentsize = u64::from(b.u16(54)?);
+        for i in 0..u64::from(b.u16(56)?) {
+            let o = phoff + i * phentsize;
+            if b.u32(o)? == PT_NOTE {
+                areas.push((b.u64(o + 8)?, b.u64(o + 32)?, b.u64(o + 48)?));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (off, size, align) in areas {
+        let align = if align == 8 { 8 } else { 4 };
+        let end = off.checked_add(size).ok_or(err(off, ElfErrorKind::Truncated))?;
+        if size > 0 {
+            b.get::<1>(end - 1)?;
+        }
+        let mut p = off;
+        while p + 12 <= end {
+            let (namesz, descsz, n_type) = (u64::from(b.u32(p)?), u64::from(b.u32(p + 4)?), b.u32(p + 8)?);
+            let name_at = p + 12;
+            let desc_at = name_at + namesz.next_multiple_of(align);
+            let next = desc_at + descsz.next_multiple_of(align);
+            if desc_at + descsz > end {
+                return Err(err(p, ElfErrorKind::Truncated));
+            }
+            let name = &data[name_at as usize..(name_at + namesz) as usize];
+            let name = String::from_utf8_lossy(name.strip_suffix(&[0]).unwrap_or(name)).into_owned();
+            out.push(Note { name, n_type, desc: desc_at as usize..(desc_at + descsz) as usize });
+            p = next;
+        }
+    }
+    Ok(out)
 }
 
 /// Gives every `STT_FUNC` symbol of size 0 the extent a disassembler gives it: up to the next function

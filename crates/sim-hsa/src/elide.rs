@@ -23,7 +23,14 @@
 //! `dispatch_ptr` never pointed into the ring), so two dispatches of one key see the same pointers in
 //! their registers. The copy holds the descriptor's `kernarg_size` bytes, then zeros up to a multiple
 //! of 64 plus 64 more (compilers widen scalar loads at the end; bytes past the segment are not the
-//! dispatch's, and HIP may be writing its next launch's arguments there).
+//! dispatch's, and HIP may be writing its next launch's arguments there). When the kernel's code object
+//! declares its arguments (the AMDGPU metadata note, `kernel_args.rs`), only the declared bytes —
+//! explicit and hidden arguments alike — are copied and compared; the padding between and after them
+//! stays zero in the copy. ROCclr (HIP 6.4) does not write that padding, so it holds whatever an earlier
+//! launch left in that slot of its kernarg ring, different from launch to launch; code compiled with
+//! that metadata does not depend on it (a widened load may read it, no result uses it), and with the
+//! copy zeroed an executed and an elided dispatch see the very same segment. Kernels without
+//! metadata (code object v2, hand-assembled ones) keep the whole segment.
 //!
 //! After a run that ended normally, the entry remembers the record and, per memory range of the
 //! dispatch's memory map, the extent `[lo, hi)` of the bytes read and of the bytes written (the bulk
@@ -60,11 +67,27 @@
 //!
 //! Writes the simulator cannot see are not a concern: the check hashes memory as it is, so host
 //! stores, `hsa_amd_memory_async_copy`, fills and other kernels' stores are all covered alike.
+//!
+//! **Skipping the hash.** Hashing is bandwidth-bound (AMD's transpose: 786 MB per launch, more than
+//! the rest of an elided launch). Each extent is hashed on its own; from a key's second reuse on, an
+//! extent is write-protected (`write_watch.rs`: the kernel's page tables, userfaultfd asynchronous
+//! write protection) *before* it is hashed, and later checks skip the hash while the protection says
+//! no page of it was written, dropped, remapped or shared since. Protection before hashing makes this
+//! exact: a write after the protection marks its page, a write before it is in the hash. Where the
+//! protection is unavailable or says "written", the extent is hashed as before (and protected again).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::borrow::Cow;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use rocprof_isa::{Costs, DispatchRecord};
+
+use crate::write_watch;
+
+/// Bytes hashed to check or remember extents (`elision_hashed_bytes` in the statistics file).
+pub(crate) static HASHED_BYTES: &AtomicU64 = &rocprof_device::run::STATS.elision_hashed_bytes;
+/// Extent checks a write protection answered without hashing (`elision_extents_unwritten`).
+pub(crate) static EXTENTS_UNWRITTEN: &AtomicU64 = &rocprof_device::run::STATS.elision_extents_unwritten;
 
 /// At most this many keys are remembered (least recently used goes first).
 const MAX_ENTRIES: usize = 16;
@@ -100,13 +123,30 @@ pub(crate) struct Key {
     pub(crate) threads: usize,
 }
 
+/// A byte range a finished run read or wrote, the hash of its bytes as the run left them, and the
+/// write protection that can vouch they are still those bytes (`write_watch.rs`).
+struct Extent {
+    lo: u64,
+    hi: u64,
+    hash: u128,
+    watch: Option<u64>,
+}
+
 /// A finished repeatable run.
 struct Done {
     rec: DispatchRecord,
-    reads: Vec<(u64, u64)>,
-    writes: Vec<(u64, u64)>,
-    hash_reads: u128,
-    hash_writes: u128,
+    /// Its read extents, then its write extents.
+    extents: Vec<Extent>,
+    /// How often it was reused so far.
+    reused: u64,
+}
+
+impl Drop for Done {
+    fn drop(&mut self) {
+        for t in self.extents.iter().filter_map(|x| x.watch) {
+            write_watch::release(t);
+        }
+    }
 }
 
 /// The stable buffers of one key and its last repeatable run.
@@ -114,6 +154,9 @@ pub(crate) struct Entry {
     /// The kernarg copy (16-byte aligned) and its length in bytes.
     kernarg: Box<[u128]>,
     kernarg_len: usize,
+    /// The byte ranges of the kernarg segment its code object's metadata declares (`kernel_args.rs`);
+    /// only these are compared and copied, the rest of the copy stays zero. `None`: the whole segment.
+    declared: Option<crate::kernel_args::Ranges>,
     /// The packet copy the kernel's `dispatch_ptr` points at.
     packet: Box<[u64; 8]>,
     done: Option<Done>,
@@ -151,12 +194,30 @@ impl Entry {
         unsafe { std::slice::from_raw_parts_mut(self.kernarg.as_mut_ptr().cast::<u8>(), self.kernarg_len) }
     }
 
-    /// Puts the dispatch's kernarg bytes and packet (its kernarg address already pointing at the copy)
-    /// into the copies.
+    /// `kernarg` with every byte outside the declared ranges zeroed (as is without metadata).
+    fn declared_bytes<'a>(&self, kernarg: &'a [u8]) -> Cow<'a, [u8]> {
+        let Some(ranges) = &self.declared else { return Cow::Borrowed(kernarg) };
+        let mut out = vec![0u8; kernarg.len()];
+        for &(s, e) in ranges.iter() {
+            let (s, e) = ((s as usize).min(kernarg.len()), (e as usize).min(kernarg.len()));
+            out[s..e].copy_from_slice(&kernarg[s..e]);
+        }
+        Cow::Owned(out)
+    }
+
+    /// Puts the dispatch's declared kernarg bytes and packet (its kernarg address already pointing at
+    /// the copy) into the copies.
     pub(crate) fn load(&mut self, kernarg: &[u8], packet: &[u8; 64]) {
-        self.kernarg_bytes().copy_from_slice(kernarg);
+        let kernarg = self.declared_bytes(kernarg);
+        // Unchanged bytes are not stored again (a store would mark a watched page written).
+        if *self.kernarg_bytes() != *kernarg {
+            self.kernarg_bytes().copy_from_slice(&kernarg);
+        }
         for (w, b) in self.packet.iter_mut().zip(packet.chunks_exact(8)) {
-            *w = u64::from_le_bytes(b.try_into().expect("8 bytes"));
+            let v = u64::from_le_bytes(b.try_into().expect("8 bytes"));
+            if *w != v {
+                *w = v;
+            }
         }
     }
 
@@ -170,22 +231,39 @@ impl Entry {
         mapped: &dyn Fn(u64, u64) -> bool,
         threads: usize,
     ) -> Result<DispatchRecord, Miss> {
-        let same_kernarg = self.kernarg_bytes() == kernarg;
-        self.load(kernarg, packet);
-        let d = self.done.as_ref().ok_or(self.last_miss)?;
+        let kernarg = self.declared_bytes(kernarg);
+        let same_kernarg = *self.kernarg_bytes() == *kernarg;
+        self.load(&kernarg, packet);
+        let last_miss = self.last_miss;
+        let d = self.done.as_mut().ok_or(last_miss)?;
         if !same_kernarg {
             return Err(Miss::Kernarg);
         }
-        if !d.reads.iter().chain(&d.writes).all(|&(s, e)| mapped(s, e)) {
+        if !d.extents.iter().all(|x| mapped(x.lo, x.hi)) {
             return Err(Miss::Memory);
         }
-        // SAFETY: every extent lies in memory mapped for the dispatch (checked just above).
-        let (r, w) = unsafe { (hash_ranges(&d.reads, threads), hash_ranges(&d.writes, threads)) };
-        if r == d.hash_reads && w == d.hash_writes {
-            Ok(d.rec.clone())
-        } else {
-            Err(Miss::Memory)
+        // From the second reuse on, extents are write-protected before they are hashed, so that the
+        // next check needs no hash while nothing writes them (a key reused once likely repeats).
+        let watch = d.reused > 0;
+        for x in &mut d.extents {
+            if let Some(t) = x.watch.take() {
+                if write_watch::unchanged(x.lo, x.hi, t) {
+                    x.watch = Some(t);
+                    EXTENTS_UNWRITTEN.fetch_add(1, Ordering::Relaxed);
+                    continue;
+                }
+            }
+            if watch {
+                x.watch = write_watch::protect(x.lo, x.hi);
+            }
+            HASHED_BYTES.fetch_add(x.hi - x.lo, Ordering::Relaxed);
+            // SAFETY: every extent lies in memory mapped for the dispatch (checked above).
+            if unsafe { hash_ranges(&[(x.lo, x.hi)], threads) } != x.hash {
+                return Err(Miss::Memory);
+            }
         }
+        d.reused += 1;
+        Ok(d.rec.clone())
     }
 
     /// Forgets the last run (a dispatch of this key stopped half-way).
@@ -213,10 +291,19 @@ impl Entry {
             self.last_miss = Miss::InPlace;
             return;
         }
-        // SAFETY: the extents are bytes this dispatch just accessed through its memory map, which is
-        // still mapped (nothing is unmapped while the queue's packet processor runs the dispatch).
-        let (hash_reads, hash_writes) = unsafe { (hash_ranges(&reads, threads), hash_ranges(&writes, threads)) };
-        self.done = Some(Done { rec: rec.clone(), reads, writes, hash_reads, hash_writes });
+        let extents = reads
+            .into_iter()
+            .chain(writes)
+            .map(|(lo, hi)| {
+                HASHED_BYTES.fetch_add(hi - lo, Ordering::Relaxed);
+                // SAFETY: the extents are bytes this dispatch just accessed through its memory map,
+                // which is still mapped (nothing is unmapped while the queue's packet processor runs
+                // the dispatch).
+                let hash = unsafe { hash_ranges(&[(lo, hi)], threads) };
+                Extent { lo, hi, hash, watch: None }
+            })
+            .collect();
+        self.done = Some(Done { rec: rec.clone(), extents, reused: 0 });
     }
 }
 
@@ -234,13 +321,23 @@ fn cache() -> MutexGuard<'static, Vec<Slot>> {
 }
 
 /// The entry of `key` (created empty, with a kernarg copy of `kernarg_size` rounded up to 64 plus the
-/// slack), most recently used.
+/// slack, and the kernel's declared argument ranges), most recently used.
 pub(crate) fn entry(key: &Key, kernarg_size: u32) -> Arc<Mutex<Entry>> {
-    let mut c = cache();
-    if let Some(i) = c.iter().position(|(k, _)| k == key) {
+    let most_recent = |c: &mut Vec<Slot>| {
+        let i = c.iter().position(|(k, _)| k == key)?;
         let slot = c.remove(i);
         let e = slot.1.clone();
         c.push(slot);
+        Some(e)
+    };
+    if let Some(e) = most_recent(&mut cache()) {
+        return e;
+    }
+    // Looked up without holding the cache (it reads the executables, whose destruction calls
+    // `forget_kernel`).
+    let declared = crate::kernel_args::declared(key.kernel_object, kernarg_size);
+    let mut c = cache();
+    if let Some(e) = most_recent(&mut c) {
         return e;
     }
     if c.len() >= MAX_ENTRIES {
@@ -250,6 +347,7 @@ pub(crate) fn entry(key: &Key, kernarg_size: u32) -> Arc<Mutex<Entry>> {
     let e = Arc::new(Mutex::new(Entry {
         kernarg: vec![0u128; len / 16].into_boxed_slice(),
         kernarg_len: len,
+        declared,
         packet: Box::new([0; 8]),
         done: None,
         last_miss: Miss::First,
@@ -261,6 +359,7 @@ pub(crate) fn entry(key: &Key, kernarg_size: u32) -> Arc<Mutex<Entry>> {
 /// Forgets every entry of `kernel_object` (its executable is destroyed: another kernel may load there).
 pub(crate) fn forget_kernel(kernel_object: u64) {
     cache().retain(|(k, _)| k.kernel_object != kernel_object);
+    crate::kernel_args::forget(kernel_object);
 }
 
 /// Bytes per piece hashed by one thread at a time.
@@ -405,6 +504,7 @@ mod tests {
         let mut e = Entry {
             kernarg: vec![0u128; 8].into_boxed_slice(),
             kernarg_len: 128,
+            declared: None,
             packet: Box::new([0; 8]),
             done: None,
             last_miss: Miss::First,
@@ -444,6 +544,41 @@ mod tests {
         // Two swapped words (same multiset of words) still differ.
         v.swap(0, 8);
         assert_ne!(h(&v), base);
+    }
+
+    /// With declared ranges, a change in the padding still repeats (and the copy holds zeros there);
+    /// a change in a declared byte, also a hidden argument's, misses on the kernarg.
+    #[test]
+    fn only_declared_kernarg_bytes_are_compared_and_copied() {
+        let input = vec![1u8; 64];
+        let output = vec![0u8; 64];
+        let span = |b: &[u8]| (b.as_ptr() as u64, b.as_ptr() as u64 + b.len() as u64);
+        let mapped = |_: u64, _: u64| true;
+        let rec = DispatchRecord::default();
+        let pkt = [0u8; 64];
+        let mut e = Entry {
+            kernarg: vec![0u128; 8].into_boxed_slice(),
+            kernarg_len: 128,
+            declared: Some(Arc::from(vec![(0u32, 28u32), (32, 56), (96, 98)])),
+            packet: Box::new([0; 8]),
+            done: None,
+            last_miss: Miss::First,
+        };
+        let mut ka = [0xa5u8; 128];
+        assert_eq!(e.reuse(&ka, &pkt, &mapped, 1), Err(Miss::First));
+        let copy = e.kernarg_bytes().to_vec();
+        assert!(copy[..28].iter().chain(&copy[32..56]).chain(&copy[96..98]).all(|&b| b == 0xa5));
+        assert!(copy[28..32].iter().chain(&copy[56..96]).chain(&copy[98..]).all(|&b| b == 0));
+        e.remember(&rec, true, vec![span(&input)], vec![span(&output)], 1);
+        for stale in [28, 31, 56, 60, 95, 98, 127] {
+            ka[stale] ^= 0x3c;
+            assert_eq!(e.reuse(&ka, &pkt, &mapped, 1), Ok(rec.clone()), "padding byte {stale}");
+        }
+        for declared in [0, 27, 32, 55, 96, 97] {
+            ka[declared] ^= 0x3c;
+            assert_eq!(e.reuse(&ka, &pkt, &mapped, 1), Err(Miss::Kernarg), "declared byte {declared}");
+            assert_eq!(e.reuse(&ka, &pkt, &mapped, 1), Ok(rec.clone()));
+        }
     }
 
     #[test]

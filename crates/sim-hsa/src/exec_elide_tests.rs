@@ -286,3 +286,139 @@ fn an_elided_dispatch_has_the_record_and_memory_of_executing_it() {
     unsafe { hsa_queue_destroy(hq) };
     shut_down();
 }
+
+/// `vector_add`'s code object v5 segment (288 bytes): explicit `a, b, c, n` at 0..28, hidden block
+/// counts and group sizes at 32..56, global offsets at 72..96 (0), grid dims at 96 (`dims`); every
+/// byte no argument declares (28..32, 56..72, 98..288) holds `stale`, as a kernarg ring slot that
+/// ROCclr reuses without clearing.
+fn kernarg_with_stale_padding(gpu: hsa_agent_t, explicit: &[u8], n: u32, stale: u8, dims: u16) -> *mut u8 {
+    let mut seg = vec![stale; 288];
+    seg[..explicit.len()].copy_from_slice(explicit);
+    seg[32..36].copy_from_slice(&n.div_ceil(64).to_le_bytes());
+    seg[36..44].copy_from_slice(&[1, 0, 0, 0, 1, 0, 0, 0]);
+    seg[44..50].copy_from_slice(&[64, 0, 1, 0, 1, 0]);
+    seg[50..56].copy_from_slice(&[(n % 64) as u8, 0, 0, 0, 0, 0]);
+    seg[72..96].fill(0);
+    seg[96..98].copy_from_slice(&dims.to_le_bytes());
+    let k = alloc(gpu, 512);
+    // SAFETY: the allocation holds 512 bytes.
+    unsafe { std::ptr::copy_nonoverlapping(seg.as_ptr(), k, seg.len()) };
+    k
+}
+
+/// HIP 6.4 leaves the undeclared padding of the kernarg segment stale: launches that differ only
+/// there are elided (the code object's metadata declares which bytes are arguments), and each
+/// elided launch leaves the output byte for byte as executing it with elision off did, with the
+/// same record; a changed hidden argument (`hidden_grid_dims`) executes again.
+#[test]
+fn launches_differing_only_in_undeclared_kernarg_padding_are_elided_and_exact() {
+    let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let gpu = init_gpu();
+    let add = load(gpu, fixture("vector_add"), "vector_add");
+    let n = 900u32;
+    let nu = n as usize;
+    let a0: Vec<f32> = (0..n).map(|i| (i * 31 % 101) as f32 - 7.5).collect();
+    let b0: Vec<f32> = (0..n).map(|i| 0.125 * i as f32).collect();
+    let (a, b, c) = (floats(gpu, &a0), floats(gpu, &b0), floats(gpu, &vec![0.0; nu]));
+    let hq = queue(gpu);
+    let q = crate::queue::lookup(hq).unwrap();
+    let explicit = args(&[a, b, c], n);
+    let bytes_of_c = || view(c, nu).iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>();
+    let launch = |elide: u8, stale: u8, dims: u16| {
+        ELIDE_OVERRIDE.store(elide, Ordering::Relaxed);
+        let done = signal(1);
+        let pkt = packet(add, kernarg_with_stale_padding(gpu, &explicit, n, stale, dims), n, done);
+        let (elided, missed) =
+            (STATS.elided.load(Ordering::Relaxed), STATS.missed[elide::Miss::Kernarg as usize].load(Ordering::Relaxed));
+        let rec = run(q, &pkt, add, "gfx942", RunOptions::default()).expect("runs");
+        let elided = STATS.elided.load(Ordering::Relaxed) > elided;
+        let missed = STATS.missed[elide::Miss::Kernarg as usize].load(Ordering::Relaxed) > missed;
+        (rec, elided, missed)
+    };
+    let (executed, _, _) = launch(1, 0x11, 1);
+    let want: Vec<f32> = a0.iter().zip(&b0).map(|(a, b)| a + b).collect();
+    assert_eq!(view(c, nu), &want[..], "executed with elision off");
+    let executed_bytes = bytes_of_c();
+    let (first, elided, _) = launch(2, 0x22, 1);
+    assert!(!elided, "the first launch with elision on executes");
+    assert_eq!(first, executed);
+    for stale in [0x33, 0x44, 0xff, 0x00] {
+        let (rec, elided, missed) = launch(2, stale, 1);
+        assert!(elided && !missed, "stale padding {stale:#x}: elided");
+        assert_eq!(rec, executed, "stale padding {stale:#x}: the executed record");
+        assert_eq!(bytes_of_c(), executed_bytes, "stale padding {stale:#x}: memory as executing left it");
+    }
+    let (_, elided, missed) = launch(2, 0x55, 2);
+    ELIDE_OVERRIDE.store(0, Ordering::Relaxed);
+    assert!(!elided && missed, "a changed hidden_grid_dims executes, counted as a kernarg miss");
+    assert_eq!(view(c, nu), &want[..]);
+    // SAFETY: a live queue.
+    unsafe { hsa_queue_destroy(hq) };
+    shut_down();
+}
+
+/// From the second reuse on, the extents of `c = a + b` are write-protected: a further repeat is
+/// elided without hashing the buffers, and still every kind of write makes the next launch execute —
+/// a host store into `b`, an async copy into `a`, the `fill` kernel writing `a`, a host store into the
+/// output `c` — each result checked against the host's sum.
+#[test]
+fn write_protected_repeats_skip_the_hash_and_still_see_every_write() {
+    let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let _on = ElideOn::new();
+    let gpu = init_gpu();
+    let add = load(gpu, fixture("vector_add"), "vector_add");
+    let fill = load(gpu, fixture("fill"), "fill");
+    let n = 64 * 1024u32;
+    let nu = n as usize;
+    let a0: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
+    let b0: Vec<f32> = (0..n).map(|i| 3.0 - (i % 17) as f32).collect();
+    let (a, b, c) = (floats(gpu, &a0), floats(gpu, &b0), floats(gpu, &vec![0.0; nu]));
+    let q = queue(gpu);
+    let check = |what: &str| {
+        let (a, b, c) = (view(a, nu), view(b, nu), view(c, nu));
+        for i in 0..nu {
+            assert_eq!(c[i], a[i] + b[i], "{what}: c[{i}]");
+        }
+    };
+    let go = || launch(gpu, q, add, &args(&[a, b, c], n), n);
+    let hashed = || elide::HASHED_BYTES.load(Ordering::Relaxed);
+    let unwritten = || elide::EXTENTS_UNWRITTEN.load(Ordering::Relaxed);
+    // Executes, then elided after hashing, then elided after protecting and hashing.
+    let settle = |what: &str| {
+        assert!(!go(), "{what}: executes");
+        check(what);
+        assert!(go() && go(), "{what}: repeats elided");
+    };
+    settle("first");
+    let watched = crate::write_watch::available();
+    let (h0, u0) = (hashed(), unwritten());
+    assert!(go(), "a watched repeat is elided");
+    check("watched repeat");
+    if watched {
+        assert!(unwritten() >= u0 + 3, "a, b and c answered by their write protection");
+        assert!(hashed() - h0 < 3 * 4 * n as u64 / 2, "the buffers are not hashed again: {}", hashed() - h0);
+    } else {
+        rocprof_test_inputs::skip_optional(
+            "write_protected_repeats_skip_the_hash_and_still_see_every_write",
+            "no userfaultfd asynchronous write protection here: the hash-only path was checked",
+        );
+    }
+
+    view(b, nu)[n as usize / 2] = -1.5;
+    settle("after a host store into b");
+    let a1: Vec<f32> = (0..n).map(|i| (i % 7) as f32 * 0.5).collect();
+    copy_in(gpu, a, &a1);
+    settle("after an async copy into a");
+    let mut fa = (a as u64).to_le_bytes().to_vec();
+    for v in [2.25f32.to_bits(), n, n] {
+        fa.extend_from_slice(&v.to_le_bytes());
+    }
+    assert!(!launch(gpu, q, fill, &fa, n));
+    assert!(view(a, nu).iter().all(|&v| v == 2.25));
+    settle("after fill(a)");
+    view(c, nu)[n as usize - 1] = 0.0;
+    settle("after a host store into c");
+    // SAFETY: a live queue.
+    unsafe { hsa_queue_destroy(q) };
+    shut_down();
+}
