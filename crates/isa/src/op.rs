@@ -248,6 +248,19 @@ pub enum Access {
         /// Returns the pre-op value.
         rtn: bool,
     },
+    /// `buffer_load_format_*`/`buffer_store_format_*`: one texel per lane in the data and numeric format
+    /// of the buffer resource (V#), converted from or to `comps` 32-bit register values (16-bit halves with
+    /// `d16`, into or from the high half with `hi`).
+    Format {
+        /// A store.
+        store: bool,
+        /// Components (1..=4: `_x` to `_xyzw`).
+        comps: u8,
+        /// 16-bit register values, two per VGPR (`_d16`).
+        d16: bool,
+        /// One 16-bit value in the high half of the VGPR (`_d16_hi_x`).
+        hi: bool,
+    },
 }
 
 /// Segment of a vector memory instruction.
@@ -771,6 +784,28 @@ fn load_shape(ty: &str) -> Option<(u8, Ext)> {
         None => Ext::Zero,
     };
     Some((bytes, ext))
+}
+
+/// `load_format_d16_xy` (gfx9), `load_d16_format_xy` (gfx10+), `store_format_d16_hi_x`, ...: the
+/// [`Access::Format`] of a `buffer_` mnemonic's tail.
+fn format_access(rest: &str) -> Option<Access> {
+    let (store, r) = match rest.strip_prefix("load_") {
+        Some(r) => (false, r),
+        None => (true, rest.strip_prefix("store_")?),
+    };
+    let words: Vec<&str> = r.split('_').collect();
+    let comps = match *words.last()? {
+        "x" => 1,
+        "xy" => 2,
+        "xyz" => 3,
+        "xyzw" => 4,
+        _ => return None,
+    };
+    let mid = &words[..words.len() - 1];
+    if !mid.contains(&"format") || mid.iter().any(|w| !matches!(*w, "format" | "d16" | "hi")) {
+        return None;
+    }
+    Some(Access::Format { store, comps, d16: mid.contains(&"d16"), hi: mid.contains(&"hi") })
 }
 
 fn vmem_access(rest: &str) -> Option<Access> {
@@ -1440,7 +1475,8 @@ impl Op {
                 ) {
                     return Op::Nop;
                 }
-                return vmem_access(r).map_or(Op::Unimplemented, |a| Op::Vmem(seg, a));
+                let format = if seg == Seg::Buffer { format_access(r) } else { None };
+                return format.or_else(|| vmem_access(r)).map_or(Op::Unimplemented, |a| Op::Vmem(seg, a));
             }
         }
         Op::Unimplemented
