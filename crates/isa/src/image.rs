@@ -17,6 +17,8 @@
 
 use crate::target::Family;
 
+pub mod buffer;
+
 /// What an image instruction does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ImageOp {

@@ -70,6 +70,7 @@ pub fn class_of(op: &Op, name: &str) -> InstClass {
                 Access::Load { .. } => true,
                 Access::Store { .. } => false,
                 Access::Atomic { rtn, .. } => *rtn,
+                Access::Format { store, .. } => !*store,
             };
             match (seg, load) {
                 (Seg::Flat, true) => InstClass::FlatLoad,

@@ -20,6 +20,7 @@ use std::sync::Mutex;
 
 use rocprof_device::targets::GpuModel;
 use rocprof_hsa_sys::*;
+use rocprof_isa::image::buffer::BufRsrc;
 use rocprof_isa::image::{clamp, dfmt, linear_pitch, nfmt, pack_texel, texel_bytes, ty, Rsrc, Sampler};
 use rocprof_isa::Family;
 
@@ -104,10 +105,11 @@ fn map_format(f: &hsa_ext_image_format_t) -> Option<(u8, u8, [u8; 4])> {
     Some((df, nf, sel))
 }
 
-/// `SQ_RSRC_IMG_*` of a geometry the simulator supports (not 1DB buffers, depth or MSAA).
+/// `SQ_RSRC_IMG_*` of a geometry the simulator supports (not depth or MSAA). A 1D buffer image (1DB) is
+/// laid out as a 1D image without row padding and described by a buffer resource (V#), as ROCr does.
 fn map_geometry(g: hsa_ext_image_geometry_t) -> Option<u8> {
     Some(match g {
-        HSA_EXT_IMAGE_GEOMETRY_1D => ty::IMG_1D,
+        HSA_EXT_IMAGE_GEOMETRY_1D | HSA_EXT_IMAGE_GEOMETRY_1DB => ty::IMG_1D,
         HSA_EXT_IMAGE_GEOMETRY_2D => ty::IMG_2D,
         HSA_EXT_IMAGE_GEOMETRY_3D => ty::IMG_3D,
         HSA_EXT_IMAGE_GEOMETRY_1DA => ty::IMG_1D_ARRAY,
@@ -137,10 +139,13 @@ fn layout(
         _ => 1,
     };
     let size_bad = HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED as Status;
-    if d.width == 0 || d.width > 16384 || height > 16384 || depth > 8192 {
+    let buffer = d.geometry == HSA_EXT_IMAGE_GEOMETRY_1DB;
+    // A V# counts records in 32 bits; a T# holds 14-bit (gfx9) to 16-bit sizes.
+    let max_width = if buffer { u32::MAX as usize } else { 16384 };
+    if d.width == 0 || d.width > max_width || height > 16384 || depth > 8192 {
         return Err(size_bad);
     }
-    let natural = linear_pitch(d.width as u32, bpe as u32) as usize;
+    let natural = if buffer { d.width } else { linear_pitch(d.width as u32, bpe as u32) as usize };
     let pitch_bad = HSA_EXT_STATUS_ERROR_IMAGE_PITCH_UNSUPPORTED as Status;
     let pitch = if row_pitch == 0 {
         natural
@@ -170,6 +175,12 @@ fn layout(
         last_level: 0,
     };
     Ok((rsrc, row, slice))
+}
+
+/// The V# of a 1D buffer image laid out as `r`: one record per element (ROCr's `PopulateImageSrd` for
+/// geometry 1DB: stride = element size, the image's format and swizzle), `width` records.
+fn buffer_words(fam: Family, r: &Rsrc) -> Option<[u32; 4]> {
+    BufRsrc { base: r.base, stride: r.bpe(), records: r.width, dfmt: r.dfmt, nfmt: r.nfmt, sel: r.sel }.encode(fam)
 }
 
 /// The CPU's kernarg pool, where ROCr allocates image and sampler objects.
@@ -291,15 +302,20 @@ unsafe fn create(
         // SAFETY: `d` is non-null and points to the caller's descriptor.
         let desc = unsafe { d.read_unaligned() };
         let (mut rsrc, row, slice) = layout(fam, &desc, row_pitch, slice_pitch)?;
-        if data as u64 % 256 != 0 {
-            // A T# holds address bits 8..47.
+        let buffer = desc.geometry == HSA_EXT_IMAGE_GEOMETRY_1DB;
+        if data as u64 % 256 != 0 && !buffer {
+            // A T# holds address bits 8..47 (a V# the whole address).
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
         rsrc.base = data as u64;
-        let t = rsrc.encode(fam).ok_or(HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED as Status)?;
-        let obj = crate::memory::allocate(object_pool()?, IMAGE_DWORDS * 4)?.cast::<u32>();
+        let unsupported = HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED as Status;
         let mut words = [0u32; IMAGE_DWORDS];
-        words[..8].copy_from_slice(&t);
+        if buffer {
+            words[..4].copy_from_slice(&buffer_words(fam, &rsrc).ok_or(unsupported)?);
+        } else {
+            words[..8].copy_from_slice(&rsrc.encode(fam).ok_or(unsupported)?);
+        }
+        let obj = crate::memory::allocate(object_pool()?, IMAGE_DWORDS * 4)?.cast::<u32>();
         words[8] = desc.format.channel_type;
         words[9] = desc.format.channel_order;
         words[10] = desc.width as u32;

@@ -45,11 +45,28 @@ fn linear_layouts_align_rows_and_check_caller_pitches() {
     assert_eq!(layout(Family::Gfx9, &a, 2048, 0).map(|x| (x.0.depth, x.1)), Ok((4, 2048)));
     // A pitch shorter than a row is refused.
     assert_eq!(layout(Family::Gfx9, &a, 512, 0).map(|x| x.1), Err(pitch_bad));
-    let bad = desc(HSA_EXT_IMAGE_GEOMETRY_1DB, 64, 1, 0, r8);
+    let depth = desc(HSA_EXT_IMAGE_GEOMETRY_2DDEPTH, 64, 1, 0, r8);
     assert_eq!(
-        layout(Family::Gfx11, &bad, 0, 0).map(|x| x.1),
+        layout(Family::Gfx11, &depth, 0, 0).map(|x| x.1),
         Err(HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED as Status)
     );
+}
+
+/// A 1D buffer image: elements back to back (no 256-byte row padding), and a V# as ROCr writes it
+/// (`image_manager_ai.cpp`/`_gfx11.cpp` `PopulateImageSrd`, geometry 1DB): stride = element size, NUM_RECORDS
+/// = elements, the format in word 3 (gfx9 NUM_FORMAT at 12 and DATA_FORMAT at 15; gfx11 the combined
+/// `BUF_FMT_8_8_8_8_UNORM` = 42, LLVM's number) and the channel swizzle in DST_SEL.
+#[test]
+fn one_d_buffer_images_are_unpadded_and_described_by_a_buffer_resource() {
+    let bgra = fmt(HSA_EXT_IMAGE_CHANNEL_TYPE_UNORM_INT8, HSA_EXT_IMAGE_CHANNEL_ORDER_BGRA);
+    let d = desc(HSA_EXT_IMAGE_GEOMETRY_1DB, 100_000, 0, 0, bgra);
+    let (mut r, row, slice) = layout(Family::Gfx11, &d, 0, 0).unwrap();
+    assert_eq!((r.width, r.pitch, row, slice), (100_000, 100_000, 400_000, 400_000));
+    r.base = 0x7f12_3456_7004;
+    let sel = 6 | (5 << 3) | (4 << 6) | (7 << 9);
+    assert_eq!(buffer_words(Family::Gfx11, &r), Some([0x3456_7004, 0x7f12 | (4 << 16), 100_000, sel | (42 << 12)]));
+    let w3 = buffer_words(Family::Gfx9, &r).unwrap()[3];
+    assert_eq!(w3 & 0x7_ffff, sel | (10 << 15));
 }
 
 #[test]

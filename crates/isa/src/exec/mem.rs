@@ -12,7 +12,7 @@ use crate::wave::{Ty, Wave, MAX_LANES};
 
 /// Where one lane's access goes.
 #[derive(Clone, Copy, Debug)]
-enum Place {
+pub(super) enum Place {
     Global(u64),
     Lds(u64),
     Private(u64),
@@ -179,7 +179,7 @@ fn v64(w: &Wave, code: u16, l: usize) -> u64 {
 }
 
 /// Per-lane places of a FLAT/GLOBAL/SCRATCH/MUBUF access.
-fn places(w: &Wave, i: &Inst, seg: Seg, bytes: u64, out: &mut [Place; MAX_LANES]) {
+pub(super) fn places(w: &Wave, i: &Inst, seg: Seg, bytes: u64, out: &mut [Place; MAX_LANES]) {
     let exec = w.exec();
     let off = i.imm as i64 as u64;
     match seg {
@@ -253,7 +253,7 @@ fn places(w: &Wave, i: &Inst, seg: Seg, bytes: u64, out: &mut [Place; MAX_LANES]
     }
 }
 
-fn read_place(w: &mut Wave, cx: &mut Ctx<'_>, p: Place, lane: usize, out: &mut [u8]) -> Result<(), Stop> {
+pub(super) fn read_place(w: &mut Wave, cx: &mut Ctx<'_>, p: Place, lane: usize, out: &mut [u8]) -> Result<(), Stop> {
     match p {
         Place::Global(a) => {
             cx.mem.read(a, out).map_err(Stop::Fault)?;
@@ -275,7 +275,7 @@ fn read_place(w: &mut Wave, cx: &mut Ctx<'_>, p: Place, lane: usize, out: &mut [
     Ok(())
 }
 
-fn write_place(w: &mut Wave, cx: &mut Ctx<'_>, p: Place, lane: usize, data: &[u8]) -> Result<(), Stop> {
+pub(super) fn write_place(w: &mut Wave, cx: &mut Ctx<'_>, p: Place, lane: usize, data: &[u8]) -> Result<(), Stop> {
     match p {
         Place::Global(a) => {
             cx.mem.write(a, data).map_err(Stop::Fault)?;
@@ -390,6 +390,7 @@ pub(super) fn vmem(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, seg: Seg, a: Access
     }
     let bytes = match a {
         Access::Load { bytes, .. } | Access::Store { bytes, .. } | Access::Atomic { bytes, .. } => bytes,
+        Access::Format { store, comps, d16, hi } => return super::buffer_format::exec(w, cx, i, store, comps, d16, hi),
     };
     let exec = w.exec();
     if let Some(r) = runs(w, i, seg, exec, u64::from(bytes)) {
@@ -466,6 +467,8 @@ pub(super) fn vmem(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, seg: Seg, a: Access
                 }
             }
         }
+        // Executed by `buffer_format` (returned above).
+        Access::Format { .. } => {}
     }
     Ok(Flow::Next)
 }
@@ -631,7 +634,7 @@ pub(super) fn ds(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: DsOp) -> Result<F
     match op {
         DsOp::Nop => {}
         // Executed by `exec::gws` (no LDS involved).
-        DsOp::Gws(_) => return Err(Stop::Unimplemented),
+        DsOp::Gws(_) | DsOp::Access(Access::Format { .. }) => return Err(Stop::Unimplemented),
         DsOp::Access(Access::Load { bytes: 4, ext: Ext::Zero | Ext::Sign }) => {
             let row = (i.dst - VGPR0) as usize;
             for l in 0..w.lanes {

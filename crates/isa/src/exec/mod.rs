@@ -1,6 +1,7 @@
 //! Executing one decoded instruction on a wave: the dispatch on [`Op`], control flow, and what the
 //! instruction counts as for the statistics ([`InstClass`](crate::InstClass)).
 
+mod buffer_format;
 pub(crate) mod float;
 mod gws;
 mod image;

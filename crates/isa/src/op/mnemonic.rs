@@ -115,6 +115,28 @@ fn load_shape(ty: &str) -> Option<(u8, Ext)> {
     Some((bytes, ext))
 }
 
+/// `load_format_d16_xy` (gfx9), `load_d16_format_xy` (gfx10+), `store_format_d16_hi_x`, ...: the
+/// [`Access::Format`] of a `buffer_` mnemonic's tail.
+fn format_access(rest: &str) -> Option<Access> {
+    let (store, r) = match rest.strip_prefix("load_") {
+        Some(r) => (false, r),
+        None => (true, rest.strip_prefix("store_")?),
+    };
+    let words: Vec<&str> = r.split('_').collect();
+    let comps = match *words.last()? {
+        "x" => 1,
+        "xy" => 2,
+        "xyz" => 3,
+        "xyzw" => 4,
+        _ => return None,
+    };
+    let mid = &words[..words.len() - 1];
+    if !mid.contains(&"format") || mid.iter().any(|w| !matches!(*w, "format" | "d16" | "hi")) {
+        return None;
+    }
+    Some(Access::Format { store, comps, d16: mid.contains(&"d16"), hi: mid.contains(&"hi") })
+}
+
 fn vmem_access(rest: &str) -> Option<Access> {
     if let Some(ty) = rest.strip_prefix("load_") {
         if ty.starts_with("lds") || ty.starts_with("addtid") || ty.starts_with("format") {
@@ -782,7 +804,8 @@ impl Op {
                 ) {
                     return Op::Nop;
                 }
-                return vmem_access(r).map_or(Op::Unimplemented, |a| Op::Vmem(seg, a));
+                let format = if seg == Seg::Buffer { format_access(r) } else { None };
+                return format.or_else(|| vmem_access(r)).map_or(Op::Unimplemented, |a| Op::Vmem(seg, a));
             }
         }
         Op::Unimplemented

@@ -250,6 +250,19 @@ pub enum Access {
         /// Returns the pre-op value.
         rtn: bool,
     },
+    /// `buffer_load_format_*`/`buffer_store_format_*`: one texel per lane in the data and numeric format
+    /// of the buffer resource (V#), converted from or to `comps` 32-bit register values (16-bit halves with
+    /// `d16`, into or from the high half with `hi`).
+    Format {
+        /// A store.
+        store: bool,
+        /// Components (1..=4: `_x` to `_xyzw`).
+        comps: u8,
+        /// 16-bit register values, two per VGPR (`_d16`).
+        d16: bool,
+        /// One 16-bit value in the high half of the VGPR (`_d16_hi_x`).
+        hi: bool,
+    },
 }
 
 /// Segment of a vector memory instruction.

@@ -4,6 +4,7 @@
 #![allow(clippy::needless_range_loop)]
 
 mod agpr;
+mod buffer_format;
 mod classes;
 mod co_resident;
 mod counts;
