@@ -48,11 +48,18 @@ pub struct Wmma {
     /// C and D are 16-bit (the input type): on gfx11 in the half of each register OPSEL[2] selects, on
     /// gfx12 packed two rows per register.
     pub out16: bool,
+    /// gfx12's `v_swmmac_*`: A is 4:2 structured-sparse (each lane stores two values of every group of four
+    /// consecutive `k`, [`Wmma::sparse_a_position`]), `SRC2` holds their 2-bit positions
+    /// ([`Wmma::index_position`]), OPSEL picks the set of indices, and `C` is `D`.
+    pub sparse: bool,
 }
 
 impl Wmma {
-    /// The implemented `v_wmma_*` mnemonics.
+    /// The implemented `v_wmma_*` and (gfx12) `v_swmmac_*` mnemonics.
     pub(crate) fn parse(m: &str) -> Option<Self> {
+        if let Some(r) = m.strip_prefix("v_swmmac_") {
+            return Self::parse_sparse(r);
+        }
         let r = m.strip_prefix("v_wmma_")?;
         let (input, b_input, k, out16) = match r {
             "f32_16x16x16_f16" => (MfmaTy::F16, MfmaTy::F16, 16, false),
@@ -72,7 +79,91 @@ impl Wmma {
                 (f8(a)?, f8(b)?, 16, false)
             }
         };
-        Some(Self { input, b_input, k, out16 })
+        Some(Self { input, b_input, k, out16, sparse: false })
+    }
+
+    /// The eleven gfx12 `v_swmmac_*` forms (AMD's matrix instruction calculator, RDNA4): 16x16x32 with
+    /// f16/bf16 (f32 or 16-bit out), iu8, iu4 and fp8/bf8 mixes, and 16x16x64 with iu4.
+    fn parse_sparse(r: &str) -> Option<Self> {
+        let (input, b_input, k, out16) = match r {
+            "f32_16x16x32_f16" => (MfmaTy::F16, MfmaTy::F16, 32, false),
+            "f32_16x16x32_bf16" => (MfmaTy::Bf16, MfmaTy::Bf16, 32, false),
+            "f16_16x16x32_f16" => (MfmaTy::F16, MfmaTy::F16, 32, true),
+            "bf16_16x16x32_bf16" => (MfmaTy::Bf16, MfmaTy::Bf16, 32, true),
+            "i32_16x16x32_iu8" => (MfmaTy::I8, MfmaTy::I8, 32, false),
+            "i32_16x16x32_iu4" => (MfmaTy::I4, MfmaTy::I4, 32, false),
+            "i32_16x16x64_iu4" => (MfmaTy::I4, MfmaTy::I4, 64, false),
+            _ => {
+                let (a, b) = r.strip_prefix("f32_16x16x32_")?.split_once('_')?;
+                let f8 = |t: &str| match t {
+                    "fp8" => Some(MfmaTy::Fp8),
+                    "bf8" => Some(MfmaTy::Bf8),
+                    _ => None,
+                };
+                (f8(a)?, f8(b)?, 32, false)
+            }
+        };
+        Some(Self { input, b_input, k, out16, sparse: true })
+    }
+
+    /// SWMMAC: where the group of four dense `k` values `4*g .. 4*g+3` of row `i` of A is stored, as
+    /// (register offset, lane, bit offset of the first of its two stored values; the second follows at
+    /// `bits` higher). AMD's matrix instruction calculator (`-a RDNA4 -i v_swmmac_* -d`, "A[i][k]").
+    pub fn sparse_a_position(self, lanes: usize, i: usize, g: usize) -> (usize, usize, usize) {
+        let k = 4 * g;
+        match (lanes, self.input.bits(), self.k) {
+            (32, 16, _) => (2 * (k / 16) + (k / 4) % 2, 16 * ((k / 8) % 2) + i, 0),
+            (32, 8, _) => ((k / 8) % 2, 16 * (k / 16) + i, 16 * ((k / 4) % 2)),
+            (32, 4, 32) => (0, 16 * (k / 16) + i, 8 * ((k / 4) % 4)),
+            (32, _, _) => ((k / 16) % 2, 16 * (k / 32) + i, 8 * ((k / 4) % 4)),
+            (_, 16, _) => ((k / 4) % 2, 16 * (k / 8) + i, 0),
+            (_, 8, _) => (0, 32 * ((k / 8) % 2) + 16 * (k / 16) + i, 16 * ((k / 4) % 2)),
+            (_, 4, 32) => (0, 16 * (k / 16) + i, 8 * ((k / 4) % 4)),
+            _ => (0, 32 * ((k / 16) % 2) + 16 * (k / 32) + i, 8 * ((k / 4) % 4)),
+        }
+    }
+
+    /// SWMMAC: where the index nibble of group `g` of row `i` of A is (lane, bit offset in the `SRC2`
+    /// register, for index set 0); its low two bits give the position in the group of the first stored
+    /// value, the high two bits that of the second. Set `s` (OPSEL) is `32 / sets` bits higher
+    /// ([`Wmma::index_sets`]). AMD's matrix instruction calculator, "compression[i][k]".
+    pub fn index_position(self, lanes: usize, i: usize, g: usize) -> (usize, usize) {
+        let k = 4 * g;
+        let (_, lane, _) = self.sparse_a_position(lanes, i, g);
+        let bit = match (lanes, self.input.bits(), self.k) {
+            (32, 16, _) => 8 * (k / 16) + 4 * ((k / 4) % 2),
+            (32, 8, _) | (32, 4, 32) => 4 * ((k / 4) % 4),
+            (32, _, _) => 4 * ((k / 4) % 8),
+            (_, 16 | 8, _) => 4 * ((k / 4) % 2),
+            _ => 4 * ((k / 4) % 4),
+        };
+        (lane, bit)
+    }
+
+    /// SWMMAC: sets of indices one `SRC2` register holds (OPSEL picks one): wave32 2 (1 for
+    /// `16x16x64_iu4`), wave64 4 for 16- and 8-bit inputs, 2 for iu4.
+    pub fn index_sets(self, lanes: usize) -> usize {
+        match (lanes, self.input.bits(), self.k) {
+            (32, 4, 64) => 1,
+            (32, _, _) => 2,
+            (_, 16 | 8, _) => 4,
+            _ => 2,
+        }
+    }
+
+    /// SWMMAC: where `B[k][j]` lives (register offset, lane, bit offset). AMD's matrix instruction
+    /// calculator, "B[k][j]".
+    pub fn sparse_b_position(self, lanes: usize, k: usize, j: usize) -> (usize, usize, usize) {
+        match (lanes, self.input.bits(), self.k) {
+            (32, 16, _) => (4 * (k / 16) + (k / 2) % 4, 16 * ((k / 8) % 2) + j, 16 * (k % 2)),
+            (32, 8, _) => ((k / 4) % 4, 16 * (k / 16) + j, 8 * (k % 4)),
+            (32, 4, 32) => ((k / 8) % 2, 16 * (k / 16) + j, 4 * (k % 8)),
+            (32, _, _) => ((k / 8) % 4, 16 * (k / 32) + j, 4 * (k % 8)),
+            (_, 16, _) => ((k / 2) % 4, 16 * (k / 8) + j, 16 * (k % 2)),
+            (_, 8, _) => ((k / 4) % 2, 32 * ((k / 8) % 2) + 16 * (k / 16) + j, 8 * (k % 4)),
+            (_, 4, 32) => (0, 32 * ((k / 8) % 2) + 16 * (k / 16) + j, 4 * (k % 8)),
+            _ => ((k / 8) % 2, 32 * ((k / 16) % 2) + 16 * (k / 32) + j, 4 * (k % 8)),
+        }
     }
 
     /// Cycles the instruction occupies the wave's matrix unit (AMD's matrix instruction calculator,
@@ -134,11 +225,21 @@ impl Wmma {
         }
     }
 
-    /// Registers per lane of A (and B).
+    /// Registers per lane of B (and of A, except for SWMMAC: [`Wmma::a_regs`]).
     pub fn in_regs(self, gfx12: bool, lanes: usize) -> usize {
         let k = usize::from(self.k);
         let per_lane_bits = if gfx12 { 16 * k * self.input.bits() / lanes } else { k * self.input.bits() };
         per_lane_bits.div_ceil(32)
+    }
+
+    /// Registers per lane of A: B's, or half of them for SWMMAC (at least one).
+    pub fn a_regs(self, gfx12: bool, lanes: usize) -> usize {
+        let b = self.in_regs(gfx12, lanes);
+        if self.sparse {
+            b.div_ceil(2)
+        } else {
+            b
+        }
     }
 
     /// Registers per lane of C and D.

@@ -172,13 +172,18 @@ impl KernelProfile {
                     InstClass::VmemStore | InstClass::FlatStore => p.global_write_bytes_per_lane += b,
                     _ => {}
                 }
-                // Matrix instructions count on CDNA only: the counters of RDNA targets define none for WMMA.
+                // MFMAs are counted and timed on CDNA; WMMAs (gfx11, gfx12) only timed: the counters of RDNA
+                // targets define none for them.
                 let mut matrix_cycles = 0;
-                if let (InstClass::Valu, Generation::Gfx9, Some(Inst { op: Op::Mfma(m), .. })) =
-                    (class, generation, &inst)
-                {
-                    p.matrix.record(*m);
-                    matrix_cycles = m.cycles;
+                match (class, &inst) {
+                    (InstClass::Valu, Some(Inst { op: Op::Mfma(m), .. })) if generation == Generation::Gfx9 => {
+                        p.matrix.record(*m);
+                        matrix_cycles = m.cycles;
+                    }
+                    (InstClass::Valu, Some(Inst { op: Op::Wmma(x), .. })) => {
+                        matrix_cycles = x.cycles(generation == Generation::Gfx12);
+                    }
+                    _ => {}
                 }
                 p.instructions.push(StaticInstruction {
                     pc_offset: off as u32,
@@ -324,5 +329,47 @@ mod tests {
         assert_eq!(tl.issue[1], (32, (32 - valu) as u32), "the second MFMA waits for the first's 32 cycles");
         assert_eq!(tl.issue[2], (32 + valu, 0), "the VALU add issues right after it");
         assert_eq!(tl.stall_cycles, 32 - valu);
+    }
+
+    /// WMMAs in the static walk (gfx11, gfx12): timed by their pass cycles as the executing path times
+    /// them (AMD's matrix instruction calculator: RDNA3 `v_wmma_f32_16x16x16_f16` 32; RDNA4
+    /// `v_swmmac_f32_16x16x32_f16` 16, `v_wmma_i32_16x16x16_iu8` 8), and not counted as MFMAs (the
+    /// counter database defines no matrix counters for RDNA). Encodings from llvm-mc-19.
+    #[test]
+    fn wmmas_hold_the_matrix_unit_for_their_passes_on_gfx11_and_gfx12() {
+        let gfx11 = [
+            0x00, 0x40, 0x40, 0xcc, 0x08, 0x21, 0x02,
+            0x1c, // v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]
+            0x18, 0x40, 0x40, 0xcc, 0x08, 0x21, 0x62,
+            0x1c, // v_wmma_f32_16x16x16_f16 v[24:31], v[8:15], v[16:23], v[24:31]
+            0x29, 0x55, 0x50, 0x06, // v_add_f32_e32 v40, v41, v42
+            0x00, 0x00, 0xb0, 0xbf, // s_endpgm
+        ];
+        let gfx12 = [
+            0x00, 0x40, 0x50, 0xcc, 0x08, 0x19, 0x52,
+            0x1c, // v_swmmac_f32_16x16x32_f16 v[0:7], v[8:11], v[12:19], v20
+            0x18, 0x40, 0x44, 0xcc, 0x08, 0x19, 0x62,
+            0x1c, // v_wmma_i32_16x16x16_iu8 v[24:31], v[8:9], v[12:13], v[24:31]
+            0x18, 0x40, 0x44, 0xcc, 0x08, 0x19, 0x62, 0x1c, // the same again
+            0x00, 0x00, 0xb0, 0xbf, // s_endpgm
+        ];
+        for (gpu, code, passes) in [("gfx1100", &gfx11[..], [32u64, 32, 0]), ("gfx1201", &gfx12[..], [16, 8, 8])] {
+            let t = find(gpu).unwrap();
+            let p = KernelProfile::from_code(t, code);
+            assert_eq!(p.counts.get(InstClass::Valu), 3, "{gpu}");
+            assert_eq!(p.matrix, rocprof_isa::MatrixStats::default(), "{gpu}: no MFMA counters");
+            let costs = CostModel::new(t, 32);
+            let valu = u64::from(costs.issue(InstClass::Valu));
+            assert!(valu < 8, "{gpu}: a VALU issue is shorter than the passes");
+            let tl = p.timeline(&costs);
+            assert_eq!(tl.issue[0], (0, 0), "{gpu}");
+            assert_eq!(tl.issue[1], (passes[0], (passes[0] - valu) as u32), "{gpu}: the second waits for the first");
+            if passes[2] > 0 {
+                let at = passes[0] + passes[1];
+                assert_eq!(tl.issue[2], (at, (passes[1] - valu) as u32), "{gpu}: the third waits for the second");
+            } else {
+                assert_eq!(tl.issue[2], (passes[0] + valu, 0), "{gpu}: the VALU add issues right after it");
+            }
+        }
     }
 }

@@ -9,7 +9,7 @@
 //! values); i8 products accumulate in i32 with wrap-around. EXEC must be all ones (the hardware ignores
 //! EXEC for these; a kernel that clears lanes first is reported rather than guessed), and an f64 form
 //! with BLGP set (gfx94x reuse the field as negate bits) is reported. The gfx94x `v_smfmac_*` (4:2
-//! sparse A with an index register) run too ([`sparse`]).
+//! sparse A with an index register) run too ([`sparse`]), and so do gfx12's `v_swmmac_*` ([`swmmac`]).
 
 use super::float::{f16_to_f32, f32_to_f16};
 use super::{Flow, Stop};
@@ -281,6 +281,9 @@ pub(super) fn wmma(w: &mut Wave, i: &Inst, x: Wmma) -> Result<Flow, Stop> {
             w.exec()
         )));
     }
+    if x.sparse {
+        return if gfx12 { swmmac(w, i, x) } else { Err(Stop::Unimplemented) };
+    }
     let int = x.integer();
     let f8 = matches!(x.input, MfmaTy::Fp8 | MfmaTy::Bf8);
     let bad_mods = if int {
@@ -388,6 +391,113 @@ pub(super) fn wmma(w: &mut Wave, i: &Inst, x: Wmma) -> Result<Flow, Stop> {
                 acc_v.to_bits()
             };
             out[r][lane] = value;
+        }
+    }
+    for (r, vals) in out.iter().enumerate() {
+        w.set_vrow(d + r, vals);
+    }
+    Ok(Flow::Next)
+}
+
+/// gfx12's `v_swmmac_*`: `D += A * B` with A 4:2 sparse. Each group of four consecutive `k` of a row of
+/// A is stored as two values ([`Wmma::sparse_a_position`]); the group's nibble in the index register
+/// (`SRC2`, [`Wmma::index_position`]) holds their positions in the group, two bits each, first value
+/// low; OPSEL picks the set of nibbles (`32 / sets` bits apart). Each stored value is multiplied by the
+/// row of B its index names ([`Wmma::sparse_b_position`]), the products added to D in stored order.
+/// NEG as for WMMA on A and B (16-bit floats: by the half the value sits in; integers: signedness);
+/// NEG[2]/NEG_HI[2] do not exist here (C is D), fp8/bf8 take none; CLAMP saturates the integer forms.
+fn swmmac(w: &mut Wave, i: &Inst, x: Wmma) -> Result<Flow, Stop> {
+    let lanes = w.lanes;
+    let int = x.integer();
+    let f8 = matches!(x.input, MfmaTy::Fp8 | MfmaTy::Bf8);
+    let set = usize::from(i.mods.opsel);
+    let bad_mods = set >= x.index_sets(lanes)
+        || i.mods.neg & 4 != 0
+        || i.mods.neg_hi & 4 != 0
+        || (int && i.mods.neg_hi != 0)
+        || (f8 && (i.mods.neg | i.mods.neg_hi) != 0);
+    if bad_mods {
+        return Err(Stop::Invalid(format!("{} with neg/index_key modifiers it does not take", i.name)));
+    }
+    let (Some(a), Some(b), Some(d), Some(ix)) = (row(i.src[0]), row(i.src[1]), row(i.dst), row(i.src[2])) else {
+        return Err(Stop::Invalid(format!("{} with a constant operand (not supported)", i.name)));
+    };
+    let (ar, br, acc) = (x.a_regs(true, lanes), x.in_regs(true, lanes), x.acc_regs(true, lanes));
+    if d + acc > ROWS || a + ar > ROWS || b + br > ROWS || ix >= ROWS {
+        return Err(Stop::Invalid(format!("{}: operands past the register file", i.name)));
+    }
+    let bits = x.input.bits();
+    let set_bits = set * 32 / x.index_sets(lanes);
+    // A value as f64 (exact for every input type; the float forms accumulate in f32 below).
+    let value = |w: &Wave, base: usize, (r, lane, bit): (usize, usize, usize), ty: MfmaTy, n: u8| -> f64 {
+        if int {
+            let v = u64::from(w.vr(base + r, lane) >> bit) & ((1u64 << bits) - 1);
+            let signed = i.mods.neg >> n & 1 != 0;
+            return if signed && v >> (bits - 1) != 0 { v as f64 - (1u64 << bits) as f64 } else { v as f64 };
+        }
+        let neg = if bit == 16 { i.mods.neg_hi } else { i.mods.neg };
+        let v = match read(w, base, (r, lane, bit), ty) {
+            Val::F(v) => f64::from(v),
+            Val::I(v) => f64::from(v),
+            Val::D(v) => v,
+        };
+        if !f8 && neg >> n & 1 != 0 {
+            -v
+        } else {
+            v
+        }
+    };
+    let kk = usize::from(x.k);
+    // Per row of A: (dense k, value) of every stored value, in stored order.
+    let mut av = Vec::with_capacity(16 * kk / 2);
+    for ii in 0..16 {
+        for g in 0..kk / 4 {
+            let (r, lane, bit) = x.sparse_a_position(lanes, ii, g);
+            let (il, ib) = x.index_position(lanes, ii, g);
+            let nib = (w.vr(ix, il) >> (ib + set_bits)) & 0xf;
+            for s in 0..2 {
+                let pos = ((nib >> (2 * s)) & 3) as usize;
+                av.push((4 * g + pos, value(w, a, (r, lane, bit + s * bits), x.input, 0)));
+            }
+        }
+    }
+    let mut bv = Vec::with_capacity(16 * kk);
+    for j in 0..16 {
+        for k in 0..kk {
+            bv.push(value(w, b, x.sparse_b_position(lanes, k, j), x.b_input, 1));
+        }
+    }
+    let mut out: Vec<Lanes32> = (0..acc).map(|r| w.vrow(d + r)).collect();
+    for ii in 0..16 {
+        let arow = &av[ii * kk / 2..][..kk / 2];
+        for j in 0..16 {
+            let bcol = &bv[j * kk..][..kk];
+            let (r, lane, bit) = x.acc_position(true, lanes, ii, j);
+            let old = out[r][lane];
+            out[r][lane] = if int {
+                let sum = arow.iter().fold(i64::from(old as i32), |s, &(k, y)| s + (y * bcol[k]) as i64);
+                if i.mods.clamp {
+                    sum.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32
+                } else {
+                    sum as i32 as u32
+                }
+            } else {
+                let c = if x.out16 { elem(w, d, (r, lane, bit == 16), x.input) } else { f32::from_bits(old) };
+                let sum = arow.iter().fold(c, |s, &(k, y)| (y as f32).mul_add(bcol[k] as f32, s));
+                if x.out16 {
+                    let h = match x.input {
+                        MfmaTy::Bf16 => bf16_rne(sum),
+                        _ => u32::from(f32_to_f16(sum)),
+                    };
+                    if bit == 16 {
+                        (old & 0xffff) | (h << 16)
+                    } else {
+                        (old & 0xffff_0000) | h
+                    }
+                } else {
+                    sum.to_bits()
+                }
+            };
         }
     }
     for (r, vals) in out.iter().enumerate() {

@@ -28,6 +28,7 @@ mod scratch_buffer;
 mod scratch_mubuf;
 mod sdwa;
 mod smfmac;
+mod swmmac;
 mod tables;
 mod true16;
 mod vopd;
