@@ -427,3 +427,81 @@ pub fn forget_kernel(kernel_object: u64) {
         map.remove(&kernel_object);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rocprof_isa::ErrorKind;
+
+    /// An interpreter that stops every dispatch with a trap (or has none for the target).
+    struct Stops {
+        kernel_object: u64,
+        has_interpreter: bool,
+        ran: usize,
+    }
+
+    impl Interpreter for Stops {
+        fn kernel_object(&self) -> u64 {
+            self.kernel_object
+        }
+        fn kernel_name(&self) -> String {
+            "trapper".into()
+        }
+        fn queue_id(&self) -> u64 {
+            7
+        }
+        fn execute(&mut self, _opts: RunOptions<'_>) -> Option<Executed> {
+            self.ran += 1;
+            let e = DispatchError {
+                kind: ErrorKind::Trap,
+                pc: 0x1000,
+                pc_offset: 0,
+                mnemonic: None,
+                words: vec![],
+                workgroup: 0,
+                wave: 0,
+            };
+            self.has_interpreter.then_some(Executed { result: Err(e), elision: Elision::NotTried })
+        }
+    }
+
+    /// A dispatch the interpreter stops is modelled by the static walk of the same input (what
+    /// `ROCPROF_RS_SIM_EXEC=off` gives), counted as a trap fallback each time, and reported once per
+    /// kernel and reason in the documented words; a target without an interpreter is walked silently.
+    #[test]
+    fn a_stopped_dispatch_falls_back_to_the_static_walk_and_is_reported_once() {
+        let m = crate::targets::find("gfx942").unwrap();
+        // s_endpgm (gfx9 SOPP encoding 0xbf810000).
+        let profile = KernelProfile::from_code(m, &[0x00, 0x00, 0x81, 0xbf]);
+        let input = DispatchInput {
+            target: m,
+            grid: [256, 1, 1],
+            workgroup: [64, 1, 1],
+            wavefront_size: 64,
+            lds_bytes: 0,
+            scratch_bytes: 0,
+            kernel: &profile,
+        };
+        let walked = DispatchModel::build(&input, &DetailRequest::NONE);
+        let consumers = Consumers::default();
+        let (fallback, trap) = (STATS.fallback.load(Ordering::Relaxed), STATS.trap.load(Ordering::Relaxed));
+        let mut stops = Stops { kernel_object: 0xdead_0000, has_interpreter: true, ran: 0 };
+        let first = run_dispatch(&input, &consumers, &mut stops);
+        let second = run_dispatch(&input, &consumers, &mut stops);
+        assert_eq!(stops.ran, 2);
+        assert_eq!(first.model, walked);
+        assert_eq!(second.model, walked);
+        let report = first.report.expect("the first fallback is reported");
+        assert_eq!(
+            report,
+            "queue 7: kernel trapper: s_trap at pc 0x1000 (entry+0x0), workgroup 0 wave 0; this dispatch falls back to the timing-only model (its results are not computed)"
+        );
+        assert_eq!(second.report, None, "reported once per kernel and reason");
+        assert!(STATS.fallback.load(Ordering::Relaxed) >= fallback + 2);
+        assert!(STATS.trap.load(Ordering::Relaxed) >= trap + 2);
+
+        let mut none = Stops { kernel_object: 0xbeef_0000, has_interpreter: false, ran: 0 };
+        let out = run_dispatch(&input, &consumers, &mut none);
+        assert_eq!((out.model, out.report), (walked, None));
+    }
+}

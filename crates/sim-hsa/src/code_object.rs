@@ -463,7 +463,9 @@ pub(crate) unsafe extern "C" fn hsa_executable_destroy(executable: hsa_executabl
             }
         }
         for s in st.symbols.iter().filter(|s| s.kernel.is_some()) {
-            crate::packet::forget_kernel(s.address);
+            // What is kept of the kernel: its elision entries and its walked code.
+            crate::elide::forget_kernel(s.address);
+            rocprof_device::run::forget_kernel(s.address);
         }
         // Released as ROCr releases them: the symbols, the loaded code objects' ELF copies and their
         // blocks (recycled, see `Segment`) go with the last reference (an API call of another thread

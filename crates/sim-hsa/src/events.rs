@@ -101,7 +101,7 @@ pub(crate) fn run_async(f: Box<dyn FnOnce() + Send>) {
 }
 
 /// Drops handlers of a destroyed signal.
-pub(crate) fn forget_signal(s: &'static Signal) {
+fn forget_signal(s: &'static Signal) {
     STATE.lock().unwrap_or_else(|e| e.into_inner()).handlers.retain(|h| !std::ptr::eq(h.signal, s));
 }
 
@@ -111,6 +111,8 @@ pub(crate) fn register(signal: &'static Signal, cond: hsa_signal_condition_t, va
         let mut st = STATE.lock().unwrap_or_else(|e| e.into_inner());
         let id = st.next_id;
         st.next_id += 1;
+        // A destroyed signal's handlers are dropped (`forget_signal`).
+        crate::signal::on_destroy(forget_signal);
         st.handlers.push(Handler { id, signal, cond, value, f, arg });
     }
     start();

@@ -16,6 +16,7 @@ macro_rules! diag {
 
 mod abi;
 mod agent;
+mod aql;
 mod clock;
 mod code_object;
 mod copy;

@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 use rocprof_device::wave::{DispatchInput, DispatchModel, KernelProfile};
 use rocprof_hsa_sys::*;
 
+use crate::aql::{u16_at, u32_at, u64_at};
 use crate::ffi::Status;
 use crate::queue::{park, Queue, QueueState};
 use crate::signal::{self, satisfied, Signal, ANY_SIGNAL};
@@ -36,16 +37,6 @@ use rocprof_device::targets::GpuModel;
 
 /// Most kernels one queue runs at once.
 pub(crate) const MAX_CONCURRENT_KERNELS: usize = 8;
-
-pub(crate) fn u16_at(p: &[u8; 64], off: usize) -> u16 {
-    u16::from_le_bytes([p[off], p[off + 1]])
-}
-pub(crate) fn u32_at(p: &[u8; 64], off: usize) -> u32 {
-    u32::from_le_bytes(p[off..off + 4].try_into().expect("4 bytes"))
-}
-pub(crate) fn u64_at(p: &[u8; 64], off: usize) -> u64 {
-    u64::from_le_bytes(p[off..off + 8].try_into().expect("8 bytes"))
-}
 
 /// A launched kernel that has not completed yet.
 pub(crate) struct Running {
@@ -265,13 +256,6 @@ pub(crate) fn execute(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<(
         s.subtract(1);
     }
     Ok(())
-}
-
-/// Drops what is kept of the kernel at `kernel_object` (its executable is being destroyed): its walked
-/// code (the device model's) and its elision entries.
-pub(crate) fn forget_kernel(kernel_object: u64) {
-    crate::elide::forget_kernel(kernel_object);
-    rocprof_device::run::forget_kernel(kernel_object);
 }
 
 /// What the device model needs about a kernel dispatch packet already checked by [`kernel_dispatch`].

@@ -14,8 +14,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rocprof_device::pm4::{DeviceMemory, Pm4Device};
 use rocprof_hsa_sys::*;
 
+use crate::aql::{u32_at, u64_at};
 use crate::ffi::Status;
-use crate::packet::{u32_at, u64_at};
 use crate::queue::Queue;
 use crate::{dispatch_log, memory};
 

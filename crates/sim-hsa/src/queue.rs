@@ -339,6 +339,7 @@ pub(crate) fn new_block(agent: &'static Agent, size: u32, proxy: bool) -> Result
     let addr = q as *const Queue as usize;
     doorbell.queue_ptr.store(addr as u64, Ordering::Release);
     let tag = if proxy { crate::signal::DOORBELL_INTERCEPT } else { 0 };
+    crate::signal::on_doorbell(doorbell_changed);
     // The doorbell belongs to the block for good: it is recycled with it.
     doorbell.doorbell.store(addr | tag, Ordering::Release);
     Ok(q)
@@ -565,7 +566,17 @@ pub(crate) unsafe extern "C" fn hsa_soft_queue_create(
 }
 
 /// Called from a doorbell signal's store: wake the packet processor.
-pub(crate) fn doorbell_rung(addr: usize) {
+/// A doorbell signal changed (`signal::on_doorbell`): `tag` is the queue block's address, with
+/// `DOORBELL_INTERCEPT` for an intercept queue's proxy.
+fn doorbell_changed(tag: usize, value: i64) {
+    if tag & crate::signal::DOORBELL_INTERCEPT != 0 {
+        crate::intercept::doorbell_rung(tag & !crate::signal::DOORBELL_INTERCEPT, value);
+    } else {
+        doorbell_rung(tag);
+    }
+}
+
+fn doorbell_rung(addr: usize) {
     // SAFETY: doorbell tags only ever hold addresses of queue blocks, which are never freed (a
     // destroyed queue's block at most gets a spurious wake-up).
     let q = unsafe { &*(addr as *const Queue) };

@@ -130,7 +130,7 @@ fn lock(q: &Queue) -> std::sync::MutexGuard<'_, QueueScratch> {
 /// the scratch the packet asks for, raising ROCr's events. Returns true when the scratch is for
 /// this dispatch only ([`after_dispatch`] must then be called when it ends).
 pub(crate) fn before_dispatch(q: &'static Queue, dispatch_id: u64, pkt: &[u8; 64], wave32: bool) -> bool {
-    use crate::packet::{u16_at, u32_at};
+    use crate::aql::{u16_at, u32_at};
     let private = u64::from(u32_at(pkt, 24));
     if private == 0 {
         return false;

@@ -32,6 +32,25 @@ const MAGIC: u64 = 0x5349_474e_414c_5f31; // "SIGNAL_1"
 /// Doorbell target tags stored in [`Signal::doorbell`] (low bit of the pointer).
 pub(crate) const DOORBELL_INTERCEPT: usize = 1;
 
+/// What ringing a doorbell does (wake the queue's packet processor, or process an intercept queue's
+/// proxy ring), given the signal's doorbell tag and value. Set by the queue code before it tags its
+/// first doorbell: signals sit below queues and do not name them.
+static DOORBELL_RUNG: OnceLock<fn(usize, i64)> = OnceLock::new();
+
+/// Sets what ringing a doorbell does (once per process; later calls keep the first).
+pub(crate) fn on_doorbell(f: fn(usize, i64)) {
+    let _ = DOORBELL_RUNG.set(f);
+}
+
+/// What destroying a signal also forgets (the async handlers waiting on it). Set by the event code
+/// before it registers its first handler.
+static DESTROYED: OnceLock<fn(&'static Signal)> = OnceLock::new();
+
+/// Sets what destroying a signal also forgets (once per process).
+pub(crate) fn on_destroy(f: fn(&'static Signal)) {
+    let _ = DESTROYED.set(f);
+}
+
 #[repr(C, align(64))]
 pub(crate) struct Signal {
     pub(crate) kind: AtomicI64,
@@ -139,10 +158,8 @@ impl Signal {
         ANY_SIGNAL.notify();
         let db = self.doorbell.load(Ordering::Acquire);
         if db != 0 {
-            if db & DOORBELL_INTERCEPT != 0 {
-                crate::intercept::doorbell_rung(db & !DOORBELL_INTERCEPT, self.load());
-            } else {
-                crate::queue::doorbell_rung(db);
+            if let Some(rung) = DOORBELL_RUNG.get() {
+                rung(db, self.load());
             }
         }
     }
@@ -284,7 +301,9 @@ fn destroy(s: &'static Signal) {
     if s.magic.compare_exchange(MAGIC, 0, Ordering::AcqRel, Ordering::Acquire).is_err() {
         return; // destroyed already (a racing second destroy)
     }
-    crate::events::forget_signal(s);
+    if let Some(forget) = DESTROYED.get() {
+        forget(s);
+    }
     // Wake anyone still waiting on it (they re-check and see a dead signal's last value).
     s.changed(true);
     LIVE_COUNT.fetch_sub(1, Ordering::Relaxed);

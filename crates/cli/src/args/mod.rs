@@ -226,10 +226,11 @@ impl Args {
                 if list.is_empty() {
                     bail!("--simulate needs at least one GPU target, e.g. --simulate gfx942");
                 }
-                // Checked against the device model's target table (the one hsa-sim uses), so that a typo
-                // fails before the application starts rather than as a runtime error inside it.
-                if let Some(bad) = list.iter().find(|g| rocprof_device::targets::find(g).is_none()) {
-                    let known: Vec<&str> = rocprof_device::targets::names().collect();
+                // Checked against the targets table (the one hsa-sim simulates), so that a typo fails
+                // before the application starts rather than as a runtime error inside it.
+                let models = rocprof_targets::MODELS;
+                if let Some(bad) = list.iter().find(|g| !models.iter().any(|m| m.name == g.as_str())) {
+                    let known: Vec<&str> = models.iter().map(|m| m.name).collect();
                     bail!("--simulate: hsa-sim has no target '{bad}' (it simulates {})", known.join(", "));
                 }
                 Some(list)
