@@ -8,8 +8,9 @@
 //! or the directory that holds it.
 //!
 //! The ISA callback answers with [`rocprof_sqtt::isa::class_text`] for the instruction at the
-//! asked address (the native decoder's own tables) and the true instruction size, or with any
-//! text the caller supplies ([`AmdDecoder::decode_with_text`]), e.g. LLVM's from [`llvm`].
+//! asked address (AMD's category of `rocprof-isa`'s decode, as the native decoder sees it) and the
+//! true instruction size, or with any text the caller supplies ([`AmdDecoder::decode_with_text`]),
+//! e.g. LLVM's from [`llvm`].
 //!
 //! The [`llvm`] module also provides real instruction text for the ATT outputs through LLVM's
 //! AMDGPU disassembler when an LLVM shared library is installed.
