@@ -190,6 +190,19 @@ const ROCSPARSE_CSRGEMM: Sample = Sample {
     data: Some((&ROCSPARSE_DATA, &["csrgemm"])),
 };
 
+/// rocSPARSE's block sparse product bsrgemm (C = alpha * A * B + beta * D over BSR matrices): column-major
+/// 7x7 blocks and row-major 23x23 blocks (larger than a wave's lanes), with and without D and with
+/// alpha/beta -99, 0.4 and -0.5. The quick set (648 f32 tests) takes an hour here; these take seconds.
+const ROCSPARSE_BSRGEMM: Sample = Sample {
+    package: "librocsparse1-tests",
+    program: "/usr/libexec/rocm/librocsparse1-tests/rocsparse-test",
+    filter: "quick/bsrgemm.extra/f32_r_50_13_254_7_column_1_0_n99_0_NT_NT_0b_0b_0b_0b_rand:\
+             quick/bsrgemm.extra/f32_r_24_243_1_23_row_n99_0_0p4_0_NT_NT_0b_0b_0b_0b_rand:\
+             quick/bsrgemm.extra/f32_r_24_243_1_23_row_n99_0_n0p5_0_NT_NT_0b_0b_1b_1b_rand",
+    at_least: 3,
+    data: Some((&ROCSPARSE_DATA, &["bsrgemm"])),
+};
+
 /// rocBLAS half-precision axpy at the `quick` sizes: on gfx1100 Debian's rocBLAS is compiled for
 /// real true16 (16-bit operands in the high halves of VGPRs).
 const ROCBLAS_AXPY_F16: Sample = Sample {
@@ -364,6 +377,14 @@ fn rocsparse_csrgemm_passes_amds_quick_suite_on_gfx1100_and_gfx90a() {
     let test = "rocsparse_csrgemm_passes_amds_quick_suite_on_gfx1100_and_gfx90a";
     for gpu in ["gfx1100", "gfx90a"] {
         run_sample(test, &ROCSPARSE_CSRGEMM, gpu);
+    }
+}
+
+#[test]
+fn rocsparse_bsrgemm_passes_amds_quick_suite_on_gfx1100_and_gfx90a() {
+    let test = "rocsparse_bsrgemm_passes_amds_quick_suite_on_gfx1100_and_gfx90a";
+    for gpu in ["gfx1100", "gfx90a"] {
+        run_sample(test, &ROCSPARSE_BSRGEMM, gpu);
     }
 }
 

@@ -3,7 +3,9 @@
 //! instructions. The fixtures (`fixtures/hip/texture_check.h`) compare every sampled value with a host
 //! reference of the texture rules (point and bilinear filtering, wrap, mirror, clamp and border,
 //! normalized and unnormalized coordinates, float4, normalized uchar4, uchar and pitched linear memory);
-//! HIP's own blit kernels fill and read back the arrays (image stores and loads).
+//! HIP's own blit kernels fill and read back the arrays (image stores and loads). `tex1Dfetch` on linear
+//! memory (a 1D buffer image: a V# and `buffer_load_format_*`) is checked element by element as float,
+//! normalized uchar4, normalized short and int2.
 //!
 //! Every dispatch must have executed (no timing-only fallback). gfx942 has no image hardware: HIP reports
 //! no image support there and the program says so.
@@ -13,7 +15,7 @@ use rocprof_e2e::{run, stage};
 use crate::common::hip6_fixture;
 use crate::sid::run_checked;
 
-const CASES: &str = "ok (8 of 8 texture cases, 256 points each)";
+const CASES: &str = "ok (8 of 8 texture cases, 256 points each; 4 of 4 tex1Dfetch cases, 1000 elements each)";
 
 #[test]
 fn hip6_texture_objects_sample_as_the_host_reference_on_gfx1100_gfx1201_and_gfx90a() {

@@ -196,17 +196,19 @@ fn stage_hip_programs(stage: &Path, src: &Path, out: &Path) -> Result<usize> {
     };
     let include = stage.join("include");
     let inputs_newest = |name: &str| -> Option<std::time::SystemTime> {
-        [
-            src.join(format!("{name}.cpp")),
-            src.join("check.h"),
-            src.join("printf_check.h"),
-            src.join("cooperative_check.h"),
-            include.join("roctx.h"),
-            stage.join("libroctx64.so.4"),
-        ]
-        .iter()
-        .filter_map(|p| fs::metadata(p).and_then(|m| m.modified()).ok())
-        .max()
+        let source = src.join(format!("{name}.cpp"));
+        // The headers of `fixtures/hip` the source includes by name (`#include "texture_check.h"`).
+        let included: Vec<PathBuf> = fs::read_to_string(&source)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("#include \"")?.strip_suffix('"'))
+            .map(|h| src.join(h))
+            .collect();
+        [source, src.join("check.h"), include.join("roctx.h"), stage.join("libroctx64.so.4")]
+            .iter()
+            .chain(&included)
+            .filter_map(|p| fs::metadata(p).and_then(|m| m.modified()).ok())
+            .max()
     };
     // hipcc takes seconds per program: the stale ones build two at a time (CI has two cores).
     let stale: Vec<&(&str, &[&str])> = HIP_PROGRAMS
