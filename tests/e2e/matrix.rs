@@ -214,3 +214,116 @@ fn att_hotspots_of_rocblas_gemms_list_the_executed_mfma_instructions_on_gfx90a()
         assert_eq!(checked, 1, "{gemm}: one traced MFMA kernel expected:\n{}", r.transcript());
     }
 }
+
+/// The code object for `triple_suffix` (`gfx90a`) inside a HIP program's `.hip_fatbin` (a clang offload
+/// bundle: magic, entry count, then offset, size, triple length and triple per entry).
+fn bundled_code_object(program: &[u8], triple_suffix: &str) -> Option<Vec<u8>> {
+    const MAGIC: &[u8] = b"__CLANG_OFFLOAD_BUNDLE__";
+    let at = program.windows(MAGIC.len()).position(|w| w == MAGIC)?;
+    let u64_at = |o: usize| u64::from_le_bytes(program[o..o + 8].try_into().unwrap()) as usize;
+    let mut p = at + MAGIC.len() + 8;
+    for _ in 0..u64_at(at + MAGIC.len()).min(64) {
+        let (off, size, len) = (u64_at(p), u64_at(p + 8), u64_at(p + 16));
+        let triple = String::from_utf8_lossy(&program[p + 24..p + 24 + len]).into_owned();
+        p += 24 + len;
+        if triple.ends_with(triple_suffix) {
+            return Some(program[at + off..at + off + size].to_vec());
+        }
+    }
+    None
+}
+
+/// Pass cycles of the CDNA2 MFMAs in `hip6_matrix_builtins` (AMD's matrix instruction calculator,
+/// `-a CDNA2 -d`, "Execution cycles").
+fn cdna2_passes(mnemonic: &str) -> u64 {
+    match mnemonic {
+        "v_mfma_f32_4x4x1f32" => 8,
+        "v_mfma_f32_16x16x4f32"
+        | "v_mfma_f32_16x16x16f16"
+        | "v_mfma_f32_16x16x16bf16_1k"
+        | "v_mfma_f64_16x16x4f64"
+        | "v_mfma_i32_16x16x16i8" => 32,
+        other => panic!("no pass count for {other}"),
+    }
+}
+
+/// `rocprof-rs --pmc SQ_INSTS_MFMA SQ_VALU_MFMA_BUSY_CYCLES` on the builtin kernels (gfx90a), with the
+/// interpreter executing the kernels and with execution off (`ROCPROF_RS_SIM_EXEC=off`: the counters come
+/// from the static walk of the code). The oracle is LLVM's disassembly (`llvm-objdump-19`) of the
+/// program's gfx90a code object: for each kernel without a branch (every instruction runs once per wave)
+/// `SQ_INSTS_MFMA` is the waves times its `v_mfma_*` lines and `SQ_VALU_MFMA_BUSY_CYCLES` the waves
+/// times the sum of their pass cycles; both paths must give that.
+#[test]
+fn pmc_mfma_counters_equal_the_disassemblys_mfma_count_with_execution_on_and_off_on_gfx90a() {
+    let test = "pmc_mfma_counters_equal_the_disassemblys_mfma_count_with_execution_on_and_off_on_gfx90a";
+    let Some(stage) = rocprof_e2e::stage(test) else { return };
+    let Some((root, app)) = hip6_fixture(&stage, "hip6_matrix_builtins", test) else { return };
+    let dir = scratch("mfma-objdump");
+    let _dir = ScratchGuard(dir.clone());
+    let co = bundled_code_object(&std::fs::read(&app).unwrap(), "gfx90a").expect("a gfx90a code object");
+    std::fs::create_dir_all(&dir).unwrap();
+    let co_path = dir.join("gfx90a.co");
+    std::fs::write(&co_path, co).unwrap();
+    let Ok(dis) = std::process::Command::new("llvm-objdump-19").args(["-d", "--mcpu=gfx90a"]).arg(&co_path).output()
+    else {
+        rocprof_test_inputs::skip_or_fail(test, "llvm-objdump-19 not found (Debian package llvm-19)");
+        return;
+    };
+    assert!(dis.status.success(), "llvm-objdump-19: {}", String::from_utf8_lossy(&dis.stderr));
+    // Per kernel (mangled name): MFMA mnemonics, and whether it branches.
+    let mut kernels: Vec<(String, Vec<String>, bool)> = Vec::new();
+    for line in String::from_utf8_lossy(&dis.stdout).lines() {
+        if let Some(name) = line.split_once(" <").and_then(|(_, r)| r.strip_suffix(">:")) {
+            kernels.push((name.to_string(), Vec::new(), false));
+        } else if let (Some(k), Some(m)) = (kernels.last_mut(), line.split_whitespace().next()) {
+            if m.starts_with("v_mfma_") {
+                k.1.push(m.to_string());
+            }
+            k.2 |= m.starts_with("s_branch") || m.starts_with("s_cbranch") || m.starts_with("s_setpc");
+        }
+    }
+    let straight: Vec<&(String, Vec<String>, bool)> =
+        kernels.iter().filter(|(_, mfma, branches)| !mfma.is_empty() && !branches).collect();
+    assert!(straight.len() >= 2, "straight-line MFMA kernels expected in the disassembly: {kernels:?}");
+    for exec in ["on", "off"] {
+        let out = scratch("mfma-pmc-walk");
+        let _cleanup = ScratchGuard(out.clone());
+        let mut cmd = crate::common::sid_command(&stage, &root, &stage.cli());
+        cmd.args(["--simulate", "gfx90a", "--pmc", "SQ_INSTS_MFMA", "SQ_VALU_MFMA_BUSY_CYCLES", "-f", "csv", "-d"])
+            .arg(&out)
+            .arg("--")
+            .arg(&app)
+            .arg("1")
+            .env("ROCPROF_RS_SIM_EXEC", exec);
+        let r = rocprof_e2e::run_command(cmd);
+        if exec == "on" {
+            assert!(r.status.success() && r.stdout.contains("hip6_matrix_builtins: ok"), "{}", r.transcript());
+        }
+        let csv = read_csv(&find_one(&out, "counter_collection.csv"));
+        for (mangled, mfma, _) in &straight {
+            // The demangled name starts with the function's name (`mfma_i8(int const*, ...)`).
+            let short = mangled.trim_start_matches("_Z").trim_start_matches(|c: char| c.is_ascii_digit());
+            let short = &short[..short.find("PK").unwrap_or(short.len())];
+            let rows: Vec<_> =
+                csv.rows.iter().filter(|row| row["Kernel_Name"].starts_with(&format!("{short}("))).collect();
+            assert!(!rows.is_empty(), "exec {exec}: no counter rows of {short}:\n{}", r.transcript());
+            for row in rows {
+                let num = |c: &str| row[c].parse::<u64>().unwrap_or_else(|_| panic!("{c}: {}", row[c]));
+                let wg = num("Workgroup_Size");
+                let waves = num("Grid_Size") / wg * wg.div_ceil(64);
+                let want = match row["Counter_Name"].as_str() {
+                    "SQ_INSTS_MFMA" => waves * mfma.len() as u64,
+                    "SQ_VALU_MFMA_BUSY_CYCLES" => waves * mfma.iter().map(|m| cdna2_passes(m)).sum::<u64>(),
+                    other => panic!("unexpected counter {other}"),
+                };
+                let got: f64 = row["Counter_Value"].parse().unwrap();
+                eprintln!("exec {exec}: {short} {} = {got} (disassembly: {want})", row["Counter_Name"]);
+                assert_eq!(
+                    got as u64, want,
+                    "exec {exec}: {} of {short} ({mfma:?}, {waves} waves)",
+                    row["Counter_Name"]
+                );
+            }
+        }
+    }
+}

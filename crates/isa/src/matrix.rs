@@ -334,8 +334,8 @@ impl MfmaTy {
 impl Mfma {
     /// A `v_mfma_*` mnemonic in either LLVM spelling (gfx908/gfx90a `v_mfma_f32_32x32x1f32`,
     /// `v_mfma_f32_16x16x16bf16_1k`; gfx94x `v_mfma_f32_32x32x1_2b_f32`, `v_mfma_f32_16x16x16_bf16`), or
-    /// `None` for the forms not implemented (xf32, gfx950's scaled and f8f6f4 forms and four-register
-    /// shapes), and the gfx94x `v_smfmac_*` (sparse A).
+    /// `None` for the forms not implemented (xf32, gfx950's scaled and f8f6f4 forms and its SMFMAC with four
+    /// registers of A), and the gfx94x `v_smfmac_*` (sparse A).
     pub(crate) fn parse(mnemonic: &str) -> Option<Self> {
         let (sparse, r) = match mnemonic.strip_prefix("v_smfmac_") {
             Some(r) => (true, r),
@@ -394,17 +394,21 @@ impl Mfma {
             _ => "f32",
         };
         let lanes = usize::from(m) * usize::from(blocks) * usize::from(k) / usize::from(kpl);
-        // gfx950's new shapes hold four registers of A per lane (`v_mfma_f32_16x16x32_f16`); AMD's calculator
-        // does not cover them yet, so they stay unimplemented rather than run on an unchecked layout.
-        // SMFMAC lanes hold half of their `kpl` values of A.
+        // SMFMAC lanes hold half of their `kpl` values of A. gfx950's dense single-block f16/bf16/i8 shapes
+        // hold four registers of A per lane (`v_mfma_f32_16x16x32_f16`, `_32x32x16_bf16`, `v_mfma_i32_16x16x64_i8`,
+        // `_32x32x32_i8`): the same layout with `kpl` = K/4 (16 rows) or K/2 (32 rows) consecutive k per lane
+        // (IREE's MFMA layouts, `getSingleSubgroupLayout` in `IREEGPUAttrs.cpp`; AMD's calculator has no
+        // CDNA4). Other four-register forms (gfx950's SMFMAC 16x16x64/32x32x32) stay unimplemented.
         let a_regs = (usize::from(kpl) * ty.bits() / if sparse { 2 } else { 1 }).div_ceil(32);
+        let gfx950_shape =
+            a_regs == 4 && !sparse && blocks == 1 && matches!(ty, MfmaTy::F16 | MfmaTy::Bf16 | MfmaTy::I8);
         if out != expect_out
             || (sparse && (blocks != 1 || kpl % 4 != 0 || ty == MfmaTy::F64 || ty == MfmaTy::F32))
             || kpl == 0
             || k % kpl != 0
             || lanes != 64
             || !matches!(blocks, 1 | 2 | 4 | 16)
-            || a_regs > 2
+            || (a_regs > 2 && !gfx950_shape)
         {
             return None;
         }

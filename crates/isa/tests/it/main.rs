@@ -21,6 +21,7 @@ mod llvm;
 mod mfma;
 mod mfma_blocks;
 mod mfma_fp8;
+mod mfma_gfx950;
 mod mfma_timing;
 mod pk_f32_consts;
 mod salu_gfx12;
