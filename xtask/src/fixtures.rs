@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{bail, Context, Result};
+use rocprof_launch::names;
 
 use crate::{root, status};
 
@@ -352,7 +353,7 @@ struct Toolchains {
 impl Toolchains {
     fn discover() -> Self {
         let mut candidates = Vec::new();
-        if let (Ok(clang), Ok(lld)) = (env::var("ROCPROF_RS_CLANG"), env::var("ROCPROF_RS_LLD")) {
+        if let (Ok(clang), Ok(lld)) = (env::var(names::CLANG), env::var(names::LLD)) {
             candidates.push(Toolchain { label: format!("{clang} + {lld}"), clang: vec![clang], lld: vec![lld] });
         }
         for version in 19..=22 {
@@ -366,7 +367,7 @@ impl Toolchains {
                 });
             }
         }
-        let zig = env::var("ROCPROF_RS_ZIG").ok().map(PathBuf::from).or_else(|| which("zig")).or_else(pypi_zig);
+        let zig = env::var(names::ZIG).ok().map(PathBuf::from).or_else(|| which("zig")).or_else(pypi_zig);
         if let Some(zig) = zig {
             let zig = zig.display().to_string();
             candidates.push(Toolchain {

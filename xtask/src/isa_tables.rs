@@ -39,7 +39,10 @@ const DEFAULT_SID_ROOT: &str = "/var/cache/rocprof-rs/sid";
 /// hipcc 7 (clang-21) assembles with, knows gfx950, and corrects LLVM 19's decoding of a few opcodes
 /// (gfx942 `buffer_wbinvl1`, gfx11 `buffer_load_lds_*`, gfx12 named barriers are not those targets').
 fn default_llvm_mc() -> Result<Vec<String>> {
-    let root = std::env::var("ROCPROF_RS_SID_ROOT").ok().filter(|v| !v.is_empty()).unwrap_or(DEFAULT_SID_ROOT.into());
+    let root = std::env::var(rocprof_launch::names::SID_ROOT)
+        .ok()
+        .filter(|v| !v.is_empty())
+        .unwrap_or(DEFAULT_SID_ROOT.into());
     let mc = format!("{root}/usr/lib/llvm-21/bin/llvm-mc");
     if !std::path::Path::new(&mc).is_file() {
         bail!("{mc} not found: build the sid chroot (`cargo xtask sid`, or set ROCPROF_RS_SID_ROOT) or pass --llvm-mc CMD");

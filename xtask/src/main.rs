@@ -118,7 +118,7 @@ fn test(rest: &[String]) -> Result<()> {
     sid::for_test(rocprof_test_inputs::on_ci())?;
     let stage = stage::build()?;
     let mut cmd = cargo();
-    cmd.args(["test", "--release", "--workspace"]).args(rest).env("ROCPROF_RS_STAGE", &stage);
+    cmd.args(["test", "--release", "--workspace"]).args(rest).env(rocprof_launch::names::STAGE, &stage);
     status(cmd)
 }
 
@@ -186,7 +186,7 @@ fn bench(rest: &[String]) -> Result<()> {
         let mut cmd = cargo();
         cmd.args(["run", "--release", "--package", package, &format!("--{kind}"), name, "--"])
             .args(rest)
-            .env("ROCPROF_RS_STAGE", &stage);
+            .env(rocprof_launch::names::STAGE, &stage);
         status(cmd)?;
     }
     Ok(())

@@ -106,7 +106,7 @@ fn ensure(root: &Path) -> Result<()> {
     if !is_root() {
         bail!("building the sid chroot {} needs root (debootstrap, chroot)", root.display());
     }
-    let mirror = std::env::var("ROCPROF_RS_SID_MIRROR").unwrap_or_else(|_| DEFAULT_MIRROR.into());
+    let mirror = std::env::var(rocprof_launch::names::SID_MIRROR).unwrap_or_else(|_| DEFAULT_MIRROR.into());
     let started = Instant::now();
     let _ = fs::remove_file(root.join(chroot::STAMP));
     if !root.join("usr/bin/apt-get").exists() {

@@ -17,6 +17,9 @@ pub enum Role {
     SimulatorKnob,
     /// A test process sets it for a child process of the same test.
     TestChild,
+    /// The test harness and `cargo xtask` read it (where the staged tools, the sid chroot, the
+    /// conformance inputs and the fixture toolchain are).
+    Harness,
 }
 
 /// One variable.
@@ -135,6 +138,30 @@ vars! {
     TEST_HIP_NESTING_CHILD = "ROCPROF_RS_TEST_HIP_NESTING_CHILD", TestChild, "HIP 5 nesting test child";
     /// The HIP 6 tracer test's child process.
     TEST_HIP6_CHILD = "ROCPROF_RS_TEST_HIP6_CHILD", TestChild, "HIP 6 tracer test child";
+    /// The staged tools (`target/stage`) the end-to-end tests run.
+    STAGE = "ROCPROF_RS_STAGE", Harness, "staged tools directory";
+    /// The Debian sid chroot with ROCm 6.4.
+    SID_ROOT = "ROCPROF_RS_SID_ROOT", Harness, "sid chroot";
+    /// The Debian mirror `cargo xtask sid` builds the chroot from.
+    SID_MIRROR = "ROCPROF_RS_SID_MIRROR", Harness, "Debian mirror";
+    /// The clang `cargo xtask fixtures` compiles kernels with (with [`LLD`]).
+    CLANG = "ROCPROF_RS_CLANG", Harness, "fixture clang";
+    /// The lld `cargo xtask fixtures` links kernels with (with [`CLANG`]).
+    LLD = "ROCPROF_RS_LLD", Harness, "fixture lld";
+    /// The zig `cargo xtask fixtures` cross-compiles the C fixtures with.
+    ZIG = "ROCPROF_RS_ZIG", Harness, "fixture zig";
+    /// A thread-trace corpus directory instead of `../shared/conformance/sqtt`.
+    SQTT_CORPUS = "ROCPROF_RS_SQTT_CORPUS", Harness, "SQTT corpus";
+    /// Set: the SQTT conformance test prints every comparison.
+    SQTT_VERBOSE = "ROCPROF_RS_SQTT_VERBOSE", Harness, "verbose SQTT conformance";
+    /// Where the SQTT conformance test writes its decoded outputs.
+    SQTT_OUT = "ROCPROF_RS_SQTT_OUT", Harness, "SQTT conformance outputs";
+    /// Megabytes of trace the SQTT decode benchmark decodes.
+    SQTT_BENCH_MB = "ROCPROF_RS_SQTT_BENCH_MB", Harness, "SQTT benchmark size";
+    /// A PM4 goldens directory instead of `../shared/conformance/pm4`.
+    PM4_GOLDENS = "ROCPROF_RS_PM4_GOLDENS", Harness, "PM4 goldens";
+    /// Where the PM4 conformance test writes the streams it builds.
+    PM4_OUT = "ROCPROF_RS_PM4_OUT", Harness, "PM4 conformance outputs";
 }
 
 /// The common prefix.

@@ -17,41 +17,94 @@ fn every_name_is_listed_once_with_the_prefix() {
     }
 }
 
-/// The one list is the only place of the CLI, the library and the record model that spells a
-/// `ROCPROF_RS_` name (build-time `env!` values of the CLI's build script aside: they never reach
-/// a process's environment).
-#[test]
-fn no_launch_name_is_spelled_outside_the_list() {
-    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let mut found = Vec::new();
-    let mut stack: Vec<_> = ["cli/src", "intercept/src", "model/src", "launch/src", "sim-hsa/src", "device/src"]
-        .iter()
-        .map(|d| crates.join(d))
-        .collect();
+/// The Rust sources under `dirs` (relative to the workspace root), with their text.
+fn sources(dirs: &[&str]) -> Vec<(std::path::PathBuf, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut stack: Vec<_> = dirs.iter().map(|d| root.join(d)).collect();
+    let mut out = Vec::new();
     while let Some(dir) = stack.pop() {
         for e in std::fs::read_dir(&dir).unwrap() {
             let p = e.unwrap().path();
             if p.is_dir() {
                 stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") && !p.ends_with("launch/src/names.rs") {
+            } else if p.extension().is_some_and(|x| x == "rs") {
                 let text = std::fs::read_to_string(&p).unwrap();
-                for (i, line) in text.lines().enumerate() {
-                    let code = line.trim_start();
-                    // A test's expected message may quote a name (its oracle is the text users read).
-                    if code.starts_with("//")
-                        || code.starts_with("assert")
-                        || line.contains(&format!("env!(\"{}", names::PREFIX))
-                    {
-                        continue;
-                    }
-                    if line.contains(&format!("\"{}", names::PREFIX)) {
-                        found.push(format!("{}:{}: {}", p.display(), i + 1, line.trim()));
-                    }
-                }
+                out.push((p, text));
+            }
+        }
+    }
+    out
+}
+
+/// The `ROCPROF_RS_` names spelled in string literals of `line` (a literal that starts with the
+/// prefix), unless the line is a comment or a build-time `env!` value.
+fn spelled(line: &str) -> Vec<&str> {
+    if line.trim_start().starts_with("//") || line.contains(&format!("env!(\"{}", names::PREFIX)) {
+        return Vec::new();
+    }
+    let quoted = format!("\"{}", names::PREFIX);
+    line.match_indices(&quoted)
+        .map(|(at, _)| {
+            let rest = &line[at + 1..];
+            let end =
+                rest.find(|c: char| !(c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')).unwrap_or(rest.len());
+            &rest[..end]
+        })
+        .collect()
+}
+
+/// The one list is the only place of the CLI, the library, the record model, hsa-sim, the device
+/// model, the test-input helpers and `cargo xtask` that spells a `ROCPROF_RS_` name (build-time `env!` values of the
+/// CLI's build script aside: they never reach a process's environment).
+#[test]
+fn no_launch_name_is_spelled_outside_the_list() {
+    let dirs = [
+        "crates/cli/src",
+        "crates/intercept/src",
+        "crates/model/src",
+        "crates/launch/src",
+        "crates/sim-hsa/src",
+        "crates/device/src",
+        "crates/test-inputs/src",
+        "xtask/src",
+    ];
+    let mut found = Vec::new();
+    for (p, text) in sources(&dirs) {
+        if p.ends_with("launch/src/names.rs") || p.ends_with("launch/src/tests.rs") {
+            continue;
+        }
+        for (i, line) in text.lines().enumerate() {
+            // A test's expected message may quote a name (its oracle is the text users read).
+            if !line.trim_start().starts_with("assert") && !spelled(line).is_empty() {
+                found.push(format!("{}:{}: {}", p.display(), i + 1, line.trim()));
             }
         }
     }
     assert!(found.is_empty(), "{}* names spelled outside names.rs:\n{}", names::PREFIX, found.join("\n"));
+}
+
+/// Wherever else a `ROCPROF_RS_` name is still spelled (tests, examples), it is one of the list, so a
+/// misspelt or unlisted variable fails here.
+#[test]
+fn every_spelled_launch_name_is_a_listed_name() {
+    let listed: std::collections::HashSet<&str> = names::ALL.iter().map(|v| v.name).collect();
+    let mut unknown = Vec::new();
+    let mut seen = 0;
+    for (p, text) in sources(&["crates", "tests", "xtask"]) {
+        if p.ends_with("launch/src/names.rs") || p.ends_with("launch/src/tests.rs") {
+            continue;
+        }
+        for (i, line) in text.lines().enumerate() {
+            for name in spelled(line) {
+                seen += 1;
+                if !listed.contains(name) {
+                    unknown.push(format!("{}:{}: {name}", p.display(), i + 1));
+                }
+            }
+        }
+    }
+    assert!(seen > 50, "the scan found only {seen} names");
+    assert!(unknown.is_empty(), "names missing from launch/src/names.rs:\n{}", unknown.join("\n"));
 }
 
 #[test]

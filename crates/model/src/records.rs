@@ -354,6 +354,63 @@ pub struct Agent {
     pub model_name: StringId,
 }
 
+impl Agent {
+    /// Every plain number of the agent under its rocprofiler-sdk name (`rocprofiler_agent_t`'s
+    /// fields, which are KFD's node properties), in field order: the one map from names to fields
+    /// that the JSON and rocpd agent objects and the counter database's agent properties read. The
+    /// bit-field words (`fw_version`, `sdma_fw_version`, `capability`), the maximum dimensions and
+    /// the names are not plain numbers and are left to each output.
+    pub fn kfd_properties(&self) -> [(&'static str, u64); 40] {
+        [
+            ("node_id", u64::from(self.node_id)),
+            ("logical_node_id", u64::from(self.logical_node_id)),
+            ("logical_node_type_id", u64::from(self.logical_node_type_id)),
+            ("cpu_cores_count", u64::from(self.cpu_cores_count)),
+            ("simd_count", u64::from(self.simd_count)),
+            ("cpu_core_id_base", u64::from(self.cpu_core_id_base)),
+            ("simd_id_base", u64::from(self.simd_id_base)),
+            ("max_waves_per_simd", u64::from(self.max_waves_per_simd)),
+            ("lds_size_in_kb", u64::from(self.lds_size_in_kb)),
+            ("gds_size_in_kb", u64::from(self.gds_size_in_kb)),
+            ("num_gws", u64::from(self.num_gws)),
+            ("wave_front_size", u64::from(self.wave_front_size)),
+            ("num_xcc", u64::from(self.num_xcc)),
+            ("cu_count", u64::from(self.cu_count)),
+            ("array_count", u64::from(self.array_count)),
+            ("num_shader_banks", u64::from(self.num_shader_banks)),
+            ("simd_arrays_per_engine", u64::from(self.simd_arrays_per_engine)),
+            ("cu_per_simd_array", u64::from(self.cu_per_simd_array)),
+            ("simd_per_cu", u64::from(self.simd_per_cu)),
+            ("max_slots_scratch_cu", u64::from(self.max_slots_scratch_cu)),
+            ("gfx_target_version", u64::from(self.gfx_target_version)),
+            ("vendor_id", u64::from(self.vendor_id)),
+            ("device_id", u64::from(self.device_id)),
+            ("location_id", u64::from(self.location_id)),
+            ("domain", u64::from(self.domain)),
+            ("drm_render_minor", u64::from(self.drm_render_minor)),
+            ("num_sdma_engines", u64::from(self.num_sdma_engines)),
+            ("num_sdma_xgmi_engines", u64::from(self.num_sdma_xgmi_engines)),
+            ("num_sdma_queues_per_engine", u64::from(self.num_sdma_queues_per_engine)),
+            ("num_cp_queues", u64::from(self.num_cp_queues)),
+            ("max_engine_clk_ccompute", u64::from(self.max_engine_clk_ccompute)),
+            ("max_engine_clk_fcompute", u64::from(self.max_engine_clk_fcompute)),
+            ("cu_per_engine", u64::from(self.cu_per_engine)),
+            ("max_waves_per_cu", u64::from(self.max_waves_per_cu)),
+            ("family_id", u64::from(self.family_id)),
+            ("workgroup_max_size", u64::from(self.workgroup_max_size)),
+            ("grid_max_size", self.grid_max_size),
+            ("local_mem_size", self.local_mem_size),
+            ("hive_id", self.hive_id),
+            ("gpu_id", self.gpu_id),
+        ]
+    }
+
+    /// One of [`Agent::kfd_properties`] by name.
+    pub fn kfd_property(&self, name: &str) -> Option<u64> {
+        self.kfd_properties().into_iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+}
+
 /// Three dimensions (grid, work-group, maximum sizes), x first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Dim3 {

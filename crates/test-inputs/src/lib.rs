@@ -108,14 +108,15 @@ pub fn shared_or_env(test: &str, var: &str, rel: &str) -> Option<PathBuf> {
 /// `rocprof-rs`; otherwise [`skip_or_fail`] and `None`.
 #[track_caller]
 pub fn stage(test: &str) -> Option<PathBuf> {
-    match std::env::var_os("ROCPROF_RS_STAGE") {
+    match std::env::var_os(rocprof_launch::names::STAGE) {
         Some(dir) if Path::new(&dir).join("rocprof-rs").is_file() => Some(PathBuf::from(dir)),
         Some(dir) => {
             skip_or_fail(test, format_args!("{} has no rocprof-rs; run `cargo xtask test`", Path::new(&dir).display()));
             None
         }
         None => {
-            skip_or_fail(test, "ROCPROF_RS_STAGE is not set; run `cargo xtask test` to build and stage the tools");
+            let stage = rocprof_launch::names::STAGE;
+            skip_or_fail(test, format_args!("{stage} is not set; run `cargo xtask test` to build and stage the tools"));
             None
         }
     }

@@ -29,7 +29,10 @@ pub const STAMP: &str = "etc/rocprof-rs-sid.stamp";
 
 /// The chroot directory: `$ROCPROF_RS_SID_ROOT` when set and non-empty, else [`DEFAULT_ROOT`].
 pub fn root() -> PathBuf {
-    std::env::var_os("ROCPROF_RS_SID_ROOT").filter(|v| !v.is_empty()).map(PathBuf::from).unwrap_or(DEFAULT_ROOT.into())
+    std::env::var_os(rocprof_launch::names::SID_ROOT)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or(DEFAULT_ROOT.into())
 }
 
 /// True when `root` holds a complete chroot (its stamp exists).

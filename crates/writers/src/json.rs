@@ -16,11 +16,10 @@ use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
 
 use rocprof_model::counters::{CounterCollection, CounterInfo};
-use rocprof_model::{
-    Agent, AgentType, CodeObject, HostFunction, KernelDispatch, KernelId, KernelSymbol, Record, SessionMeta,
-};
+use rocprof_model::{CodeObject, HostFunction, KernelDispatch, KernelId, KernelSymbol, Record, SessionMeta};
 use serde_json::{json, Value};
 
+use crate::agent_object::{agent_object, AgentForm};
 use crate::host::NodeInfo;
 use crate::kinds;
 use crate::stats::{AllStats, DomainStats, NameStats};
@@ -167,110 +166,6 @@ struct State {
     process: Option<ProcessJson>,
     processes: u64,
     node: Value,
-}
-
-/// `HSA_ENGINE_ID` (the agent's `fw_version`): bit-field names and widths, low bits first.
-const FW_VERSION_BITS: [(&str, u32); 4] = [("uCode", 10), ("Major", 6), ("Minor", 8), ("Stepping", 8)];
-/// `HSA_ENGINE_VERSION` (`sdma_fw_version`).
-const SDMA_FW_VERSION_BITS: [(&str, u32); 2] = [("uCodeSDMA", 10), ("uCodeRes", 10)];
-/// `HSA_CAPABILITY` (`capability`), as rocprofiler-sdk serialises it.
-const CAPABILITY_BITS: [(&str, u32); 24] = [
-    ("HotPluggable", 1),
-    ("HSAMMUPresent", 1),
-    ("SharedWithGraphics", 1),
-    ("QueueSizePowerOfTwo", 1),
-    ("QueueSize32bit", 1),
-    ("QueueIdleEvent", 1),
-    ("VALimit", 1),
-    ("WatchPointsSupported", 1),
-    ("WatchPointsTotalBits", 4),
-    ("DoorbellType", 2),
-    ("AQLQueueDoubleMap", 1),
-    ("DebugTrapSupported", 1),
-    ("WaveLaunchTrapOverrideSupported", 1),
-    ("WaveLaunchModeSupported", 1),
-    ("PreciseMemoryOperationsSupported", 1),
-    ("DEPRECATED_SRAM_EDCSupport", 1),
-    ("Mem_EDCSupport", 1),
-    ("RASEventNotify", 1),
-    ("ASICRevision", 4),
-    ("SRAM_EDCSupport", 1),
-    ("SVMAPISupported", 1),
-    ("CoherentHostAccess", 1),
-    ("DebugSupportedFirmware", 1),
-    ("Reserved", 2),
-];
-
-/// A KFD bit-field union as rocprofiler-sdk writes it: one key per field.
-fn bitfields(value: u32, fields: &[(&str, u32)]) -> Value {
-    let mut shift = 0;
-    let mut m = serde_json::Map::new();
-    for &(name, width) in fields {
-        m.insert(name.to_string(), Value::from((value >> shift) & ((1u32 << width) - 1)));
-        shift += width;
-    }
-    Value::Object(m)
-}
-
-fn agent_json(session: &Session<'_>, a: &Agent) -> Value {
-    let s = |id| session.strings.resolve(id);
-    json!({
-        "size": 0,
-        "id": { "handle": a.id.0 },
-        "type": match a.agent_type { AgentType::Cpu => 1, AgentType::Gpu => 2, AgentType::Unknown => 0 },
-        "cpu_cores_count": a.cpu_cores_count,
-        "simd_count": a.simd_count,
-        "mem_banks_count": 0,
-        "caches_count": 0,
-        "io_links_count": 0,
-        "cpu_core_id_base": a.cpu_core_id_base,
-        "simd_id_base": a.simd_id_base,
-        "max_waves_per_simd": a.max_waves_per_simd,
-        "lds_size_in_kb": a.lds_size_in_kb,
-        "gds_size_in_kb": a.gds_size_in_kb,
-        "num_gws": a.num_gws,
-        "wave_front_size": a.wave_front_size,
-        "num_xcc": a.num_xcc,
-        "cu_count": a.cu_count,
-        "array_count": a.array_count,
-        "num_shader_banks": a.num_shader_banks,
-        "simd_arrays_per_engine": a.simd_arrays_per_engine,
-        "cu_per_simd_array": a.cu_per_simd_array,
-        "simd_per_cu": a.simd_per_cu,
-        "max_slots_scratch_cu": a.max_slots_scratch_cu,
-        "gfx_target_version": a.gfx_target_version,
-        "vendor_id": a.vendor_id,
-        "device_id": a.device_id,
-        "location_id": a.location_id,
-        "domain": a.domain,
-        "drm_render_minor": a.drm_render_minor,
-        "num_sdma_engines": a.num_sdma_engines,
-        "num_sdma_xgmi_engines": a.num_sdma_xgmi_engines,
-        "num_sdma_queues_per_engine": a.num_sdma_queues_per_engine,
-        "num_cp_queues": a.num_cp_queues,
-        "max_engine_clk_ccompute": a.max_engine_clk_ccompute,
-        "max_engine_clk_fcompute": a.max_engine_clk_fcompute,
-        "sdma_fw_version": bitfields(a.sdma_fw_version, &SDMA_FW_VERSION_BITS),
-        "fw_version": bitfields(a.fw_version, &FW_VERSION_BITS),
-        "capability": bitfields(a.capability, &CAPABILITY_BITS),
-        "cu_per_engine": a.cu_per_engine,
-        "max_waves_per_cu": a.max_waves_per_cu,
-        "family_id": a.family_id,
-        "workgroup_max_size": a.workgroup_max_size,
-        "grid_max_size": a.grid_max_size,
-        "local_mem_size": a.local_mem_size,
-        "hive_id": a.hive_id,
-        "gpu_id": a.gpu_id,
-        "workgroup_max_dim": { "x": a.workgroup_max_dim.x, "y": a.workgroup_max_dim.y, "z": a.workgroup_max_dim.z },
-        "grid_max_dim": { "x": a.grid_max_dim.x, "y": a.grid_max_dim.y, "z": a.grid_max_dim.z },
-        "name": s(a.name),
-        "vendor_name": s(a.vendor_name),
-        "product_name": s(a.product_name),
-        "model_name": s(a.model_name),
-        "node_id": a.node_id,
-        "logical_node_id": a.logical_node_id,
-        "logical_node_type_id": a.logical_node_type_id,
-    })
 }
 
 /// rocprofv3's `code_objects` / `kernel_symbols` arrays: one element per id from 0 to the largest,
@@ -699,7 +594,7 @@ impl Writer for JsonWriter {
         }
         let Some(p) = st.process.as_mut() else { return Ok(()) };
         match record {
-            Record::Agent(a) => p.agents.push(agent_json(session, a)),
+            Record::Agent(a) => p.agents.push(agent_object(session.strings, a, AgentForm::Json)),
             Record::CodeObject(c) => {
                 p.code_objects.insert(c.id.0, code_object_json(session, c));
             }

@@ -31,6 +31,7 @@
 #![recursion_limit = "256"]
 #![warn(missing_docs)]
 
+mod agent_object;
 pub mod counter_stats;
 pub mod csv;
 mod host;

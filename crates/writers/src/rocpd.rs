@@ -27,6 +27,7 @@ use rocprof_model::{
 use rusqlite::{params, CachedStatement, Connection};
 use serde_json::json;
 
+use crate::agent_object::{agent_object, AgentForm};
 use crate::host::NodeInfo;
 use crate::schema::{self, render};
 use crate::{Error, OutputLocation, PartialPath, Result, Session, Writer};
@@ -252,68 +253,7 @@ impl State {
 
     fn agent(&mut self, session: &Session<'_>, a: &Agent) -> Result<()> {
         let s = |id| session.strings.resolve(id);
-        let type_code = match a.agent_type {
-            AgentType::Cpu => 1,
-            AgentType::Gpu => 2,
-            AgentType::Unknown => 0,
-        };
-        let extdata = json!({
-            "size": 0,
-            "id": { "handle": a.handle },
-            "type": type_code,
-            "cpu_cores_count": a.cpu_cores_count,
-            "simd_count": a.simd_count,
-            "mem_banks_count": 0,
-            "caches_count": 0,
-            "io_links_count": 0,
-            "cpu_core_id_base": a.cpu_core_id_base,
-            "simd_id_base": a.simd_id_base,
-            "max_waves_per_simd": a.max_waves_per_simd,
-            "lds_size_in_kb": a.lds_size_in_kb,
-            "gds_size_in_kb": a.gds_size_in_kb,
-            "num_gws": a.num_gws,
-            "wave_front_size": a.wave_front_size,
-            "num_xcc": a.num_xcc,
-            "cu_count": a.cu_count,
-            "array_count": a.array_count,
-            "num_shader_banks": a.num_shader_banks,
-            "simd_arrays_per_engine": a.simd_arrays_per_engine,
-            "cu_per_simd_array": a.cu_per_simd_array,
-            "simd_per_cu": a.simd_per_cu,
-            "max_slots_scratch_cu": a.max_slots_scratch_cu,
-            "gfx_target_version": a.gfx_target_version,
-            "vendor_id": a.vendor_id,
-            "device_id": a.device_id,
-            "location_id": a.location_id,
-            "domain": a.domain,
-            "drm_render_minor": a.drm_render_minor,
-            "num_sdma_engines": a.num_sdma_engines,
-            "num_sdma_xgmi_engines": a.num_sdma_xgmi_engines,
-            "num_sdma_queues_per_engine": a.num_sdma_queues_per_engine,
-            "num_cp_queues": a.num_cp_queues,
-            "max_engine_clk_ccompute": a.max_engine_clk_ccompute,
-            "max_engine_clk_fcompute": a.max_engine_clk_fcompute,
-            "sdma_fw_version": { "uCodeSDMA": a.sdma_fw_version },
-            "fw_version": { "uCode": a.fw_version },
-            "capability": { "Value": a.capability },
-            "cu_per_engine": a.cu_per_engine,
-            "max_waves_per_cu": a.max_waves_per_cu,
-            "family_id": a.family_id,
-            "workgroup_max_size": a.workgroup_max_size,
-            "grid_max_size": a.grid_max_size,
-            "local_mem_size": a.local_mem_size,
-            "hive_id": a.hive_id,
-            "gpu_id": a.gpu_id,
-            "workgroup_max_dim": { "x": a.workgroup_max_dim.x, "y": a.workgroup_max_dim.y, "z": a.workgroup_max_dim.z },
-            "grid_max_dim": { "x": a.grid_max_dim.x, "y": a.grid_max_dim.y, "z": a.grid_max_dim.z },
-            "name": s(a.name),
-            "vendor_name": s(a.vendor_name),
-            "product_name": s(a.product_name),
-            "model_name": s(a.model_name),
-            "node_id": a.node_id,
-            "logical_node_id": a.logical_node_id,
-            "logical_node_type_id": a.logical_node_type_id,
-        });
+        let extdata = agent_object(session.strings, a, AgentForm::Rocpd);
         let type_text = match a.agent_type {
             AgentType::Cpu => Some("CPU"),
             AgentType::Gpu => Some("GPU"),

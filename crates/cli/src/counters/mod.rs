@@ -64,29 +64,35 @@ fn simulated_agent(target: &str) -> Result<Agent> {
     Agent::reference(target).map_err(|e| anyhow!("{e}"))
 }
 
+/// The agent properties (`rocprof_model::Agent::kfd_properties` names) the counter database takes
+/// from the capture; the others it derives from the agent's geometry.
+const CAPTURED_PROPERTIES: [&str; 17] = [
+    "max_waves_per_simd",
+    "lds_size_in_kb",
+    "gds_size_in_kb",
+    "num_gws",
+    "cu_per_simd_array",
+    "max_slots_scratch_cu",
+    "gfx_target_version",
+    "vendor_id",
+    "device_id",
+    "location_id",
+    "domain",
+    "drm_render_minor",
+    "num_sdma_engines",
+    "num_sdma_xgmi_engines",
+    "num_sdma_queues_per_engine",
+    "num_cp_queues",
+    "max_engine_clk_ccompute",
+];
+
 /// The counter-database view of a captured agent.
 pub(crate) fn agent_of(a: &rocprof_model::Agent, name: &str) -> Agent {
     let mut extra = std::collections::BTreeMap::new();
-    for (k, v) in [
-        ("max_waves_per_simd", a.max_waves_per_simd),
-        ("lds_size_in_kb", a.lds_size_in_kb),
-        ("gds_size_in_kb", a.gds_size_in_kb),
-        ("num_gws", a.num_gws),
-        ("cu_per_simd_array", a.cu_per_simd_array),
-        ("max_slots_scratch_cu", a.max_slots_scratch_cu),
-        ("gfx_target_version", a.gfx_target_version),
-        ("vendor_id", a.vendor_id),
-        ("device_id", a.device_id),
-        ("location_id", a.location_id),
-        ("domain", a.domain),
-        ("drm_render_minor", a.drm_render_minor),
-        ("num_sdma_engines", a.num_sdma_engines),
-        ("num_sdma_xgmi_engines", a.num_sdma_xgmi_engines),
-        ("num_sdma_queues_per_engine", a.num_sdma_queues_per_engine),
-        ("num_cp_queues", a.num_cp_queues),
-        ("max_engine_clk_ccompute", a.max_engine_clk_ccompute),
-    ] {
-        extra.insert(k.to_string(), f64::from(v));
+    for k in CAPTURED_PROPERTIES {
+        if let Some(v) = a.kfd_property(k) {
+            extra.insert(k.to_string(), v as f64);
+        }
     }
     // Properties the simulator does not report (0) come from the reference board when it matches.
     let reference = Agent::reference(name).ok();
@@ -341,6 +347,16 @@ mod tests {
             extra_counters: None,
             no_replay: false,
         }
+    }
+
+    #[test]
+    fn captured_properties_are_the_agents_properties_by_name() {
+        let a = rocprof_model::Agent { num_cp_queues: 24, domain: 3, ..Default::default() };
+        let db = agent_of(&a, "not-a-target");
+        for k in CAPTURED_PROPERTIES {
+            assert!(a.kfd_property(k).is_some(), "{k} is not an agent property");
+        }
+        assert_eq!((db.extra["num_cp_queues"], db.extra["domain"], db.extra.len()), (24.0, 3.0, 17));
     }
 
     #[test]
