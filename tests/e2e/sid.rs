@@ -180,6 +180,27 @@ fn hip6_programs_under_sys_trace_on_gfx942_write_csv_rocpd_and_pftrace() {
     }
 }
 
+/// `rocprof-rs --simulate gfx90a -L` without an application inside the chroot, where the probe is
+/// sid's rocminfo 7.2: its driver pre-flight reads `/sys/module/amdgpu/initstate` (not `lsmod`, as
+/// Debian 12's rocminfo 5.2 does), so the probe must pass it. The listing then heads the GPU's
+/// counters as rocprofv3-avail `info --pmc` does ("GPU:0", "Name:gfx90a"), which AMD's
+/// list_metrics std-out test matches.
+#[test]
+fn list_avail_alone_probes_with_sid_rocminfo_7() {
+    let test = "list_avail_alone_probes_with_sid_rocminfo_7";
+    let Some(stage) = rocprof_e2e::stage(test) else { return };
+    let Some(root) = sid_root(test) else { return };
+    let out = scratch("sid-list");
+    let _cleanup = ScratchGuard(out.clone());
+    let mut cmd = sid_command(&stage, &root, &stage.cli());
+    cmd.args(["--simulate", "gfx90a", "-L", "-d"]).arg(&out);
+    let r = run_command(cmd);
+    assert!(r.status.success(), "-L in the chroot:\n{}", r.transcript());
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    let gpu = lines.iter().position(|l| *l == "GPU:0").unwrap_or_else(|| panic!("no GPU:0 line:\n{}", r.stdout));
+    assert_eq!(lines[gpu + 1], "Name:gfx90a", "{}", r.stdout);
+}
+
 /// sid's `rocminfo` 7.2 on hsa-sim inside the chroot lists the CPU and every simulated GPU with the
 /// marketing name and compute units of `../shared/reference/sim-agents.md`. `HSA_ENABLE_DTIF=1` is
 /// rocminfo's own switch that skips its driver pre-flight (`/sys/module/amdgpu`, `/dev/kfd`).

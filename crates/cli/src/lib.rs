@@ -553,7 +553,9 @@ fn convert_kept_captures(cfg: &Config, dir: &Path) -> Result<u8> {
 /// `-L` without an application: runs `rocminfo` (or `ROCPROF_RS_PROBE`) under the tool and
 /// lists the agents its capture header records. Debian's rocminfo refuses to start without the
 /// amdgpu module and `/dev/kfd`; on hsa-sim the staged shims of `fixtures/rocminfo/` (an `lsmod`
-/// script and an `open("/dev/kfd")` redirect) are used when they are found.
+/// script and an `open("/dev/kfd")` redirect) are used when they are found. rocminfo 6 and later
+/// read `/sys/module/amdgpu/initstate` instead of `lsmod`; their own `HSA_ENABLE_DTIF=1` skips that
+/// pre-flight (and a few lines of their output, which the probe discards).
 fn list_agents_with_probe(cfg: &Config, mut env: Vec<(String, OsString)>, capture_dir: &Path) -> Result<u8> {
     let probe =
         std::env::var_os(rocprof_launch::names::PROBE).filter(|p| !p.is_empty()).unwrap_or_else(|| "rocminfo".into());
@@ -574,6 +576,7 @@ fn list_agents_with_probe(cfg: &Config, mut env: Vec<(String, OsString)>, captur
             }
             env.push(("PATH".into(), path));
         }
+        env.push(("HSA_ENABLE_DTIF".into(), "1".into()));
     }
     let status = std::process::Command::new(&probe)
         .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_os_str())))

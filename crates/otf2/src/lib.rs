@@ -21,15 +21,16 @@ use std::collections::HashMap;
 use std::ffi::{c_char, c_void, CString};
 use std::path::Path;
 
-/// File names tried, in order: Debian's, then upstream's.
-pub const LIBRARY_NAMES: [&str; 2] = ["libopen-trace-format2.so.10", "libotf2.so.10"];
+/// File names tried, in order: Debian 12's, Debian 13's and later (package
+/// `libopen-trace-format2-10u`, OTF2 3.1+, same soname major), then upstream's.
+pub const LIBRARY_NAMES: [&str; 3] = ["libopen-trace-format2.so.10", "libopen_trace_format2.so.10", "libotf2.so.10"];
 
 /// Errors of this crate.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// The library could not be loaded.
-    #[error("-f otf2 needs the OTF2 library ({}), which could not be loaded; on Debian: apt-get install libopen-trace-format2-10", LIBRARY_NAMES.join(" or "))]
+    #[error("-f otf2 needs the OTF2 library ({}), which could not be loaded; on Debian: apt-get install libopen-trace-format2-10 (or -10u)", LIBRARY_NAMES.join(" or "))]
     NotInstalled,
     /// A function is missing from the library.
     #[error("the OTF2 library lacks {0}")]
