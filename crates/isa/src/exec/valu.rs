@@ -8,7 +8,7 @@ use super::float::*;
 #[cfg(target_arch = "x86_64")]
 use super::lanes::Avx2Fma;
 use super::lanes::{Base, Chosen, Isa};
-use super::{Ctx, Flow, Handler, Stop};
+use super::{Ctx, Flow, Go, Handler, Stop};
 use crate::decode::{Inst, NONE, VGPR0};
 use crate::op::VOp;
 use crate::wave::{Lanes32, Lanes64, Ty, Wave, MAX_LANES, SCRATCH_ROW};
@@ -773,7 +773,7 @@ macro_rules! valu_handlers {
         fn handler_base(op: VOp) -> Handler {
             match op {
                 $(VOp::$name => {
-                    fn h(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Flow {
+                    fn h(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
                         cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
                         let r = exec_op::<Base>(w, i, VOp::$name);
                         super::done(cx, r)
@@ -791,7 +791,7 @@ macro_rules! valu_handlers {
                     /// # Safety
                     /// The host must support AVX2 and FMA (only installed for [`Chosen::Avx2Fma`]).
                     #[target_feature(enable = "avx2,fma")]
-                    unsafe fn h(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Flow {
+                    unsafe fn h(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
                         cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
                         let r = exec_op::<Avx2Fma>(w, i, VOp::$name);
                         super::done(cx, r)
