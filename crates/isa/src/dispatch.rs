@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use crate::decode::{decode, Inst};
-use crate::exec::{handler, Chosen, Ctx, Flow, Handler, LaneKernels, Stop};
+use crate::exec::{handler, Chosen, Ctx, Flow, Go, Handler, LaneKernels, Stop};
 use crate::gws::{Gws, Wait, Workers};
 use crate::memory::{Fault, Memory, PRIVATE_BUFFER_BASE};
 use crate::stats::{Costs, InstClass, Step, WaveRecord, WaveStats, WorkgroupRecord};
@@ -709,7 +709,7 @@ impl<'a> Worker<'a> {
             Ok(i) => i,
             Err(e) => return Err(fail(w, e)),
         };
-        let mut cx = Ctx { mem, lds: &mut self.lds, clock: 0, stats, gws: self.gws, stop: None };
+        let mut cx = Ctx { mem, lds: &mut self.lds, clock: 0, stats, gws: self.gws, stop: None, flow: Flow::Next };
         // The time slice and the hang limit in one bound (a wave past `max_wave_instructions` hangs).
         let mut n = *executed;
         let limit = n.saturating_add(budget).min(opts.max_wave_instructions.saturating_add(1));
@@ -773,8 +773,25 @@ impl<'a> Worker<'a> {
             // SAFETY: the handler was chosen by `handler` for `program.lanes`, a `Chosen` made by
             // `Chosen::new` after checking that the host has the instruction-set extensions it needs.
             #[allow(unsafe_code)]
-            let flow = unsafe { (h.run)(w, &mut cx, inst) };
+            let go = unsafe { (h.run)(w, &mut cx, inst) };
             n += 1;
+            // The common case first: the next instruction or a taken branch, already linked.
+            if !DETAIL {
+                let link = match go {
+                    Go::Next => h.next,
+                    Go::Taken => h.taken,
+                    Go::Other => UNRESOLVED,
+                };
+                if link != UNRESOLVED {
+                    idx = link as usize;
+                    continue;
+                }
+            }
+            let flow = match go {
+                Go::Next => Flow::Next,
+                Go::Taken => Flow::Taken,
+                Go::Other => std::mem::replace(&mut cx.flow, Flow::Next),
+            };
             if DETAIL {
                 if let Some(steps) = steps {
                     if opts.decimate_detail && steps.len() >= opts.max_detail_steps.max(2) {

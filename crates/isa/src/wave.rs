@@ -10,6 +10,9 @@ use crate::target::Family;
 pub(crate) const MAX_LANES: usize = 64;
 /// VGPR rows a wave can name: 256 VGPRs, 256 AGPRs, plus slack so a 4-dword access at v255 stays in range.
 pub(crate) const ROWS: usize = 516;
+/// The first of three rows after the architectural ones that the VALU's full-EXEC path fills with a
+/// constant operand, so that it computes every operand combination as row op row (see `exec::valu`).
+pub(crate) const SCRATCH_ROW: usize = ROWS;
 
 /// Largest private memory one wave may have (scratch per work-item times lanes); a kernel that accesses
 /// scratch under a larger private segment is reported instead of allocating it.
@@ -40,7 +43,8 @@ pub(crate) type Lanes64 = [u64; MAX_LANES];
 pub struct Wave {
     /// Scalar operand codes 0..127: SGPRs, VCC, TTMPs, M0, NULL, EXEC.
     pub(crate) s: [u32; 128],
-    /// VGPRs (rows 0..255) and AGPRs (rows 256..511), `MAX_LANES` values per row.
+    /// VGPRs (rows 0..255) and AGPRs (rows 256..511), `MAX_LANES` values per row, then the scratch rows
+    /// ([`SCRATCH_ROW`]).
     pub(crate) v: Vec<u32>,
     /// Program counter (absolute address).
     pub pc: u64,
@@ -73,7 +77,7 @@ impl Wave {
     pub(crate) fn new(family: Family, lanes: usize, private_bytes: u32) -> Self {
         Wave {
             s: [0; 128],
-            v: vec![0; ROWS * MAX_LANES],
+            v: vec![0; (SCRATCH_ROW + 3) * MAX_LANES],
             pc: 0,
             scc: false,
             lanes,

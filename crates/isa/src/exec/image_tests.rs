@@ -57,7 +57,7 @@ fn run(target: &str, bytes: &[u8], mem: &VecMemory, t: &[u32; 8], s: &[u32; 4], 
     let mut lds = [0u8; 0];
     let mut stats = WaveStats::default();
     let gws = crate::gws::Gws::new();
-    let mut cx = Ctx { mem, lds: &mut lds, clock: 0, stats: &mut stats, gws: &gws, stop: None };
+    let mut cx = Ctx { mem, lds: &mut lds, clock: 0, stats: &mut stats, gws: &gws, stop: None, flow: Flow::Next };
     let Op::Image(op) = i.op else { panic!("not an image op") };
     exec(&mut w, &mut cx, &i, op).unwrap();
     w

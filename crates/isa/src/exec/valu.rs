@@ -8,10 +8,10 @@ use super::float::*;
 #[cfg(target_arch = "x86_64")]
 use super::lanes::Avx2Fma;
 use super::lanes::{Base, Chosen, Isa};
-use super::{Ctx, Flow, Handler, Stop};
+use super::{Ctx, Flow, Go, Handler, Stop};
 use crate::decode::{Inst, NONE, VGPR0};
 use crate::op::VOp;
-use crate::wave::{Lanes32, Lanes64, Ty, Wave, MAX_LANES};
+use crate::wave::{Lanes32, Lanes64, Ty, Wave, MAX_LANES, SCRATCH_ROW};
 
 type L32 = Lanes32;
 type L64 = Lanes64;
@@ -114,6 +114,91 @@ fn row<const N: usize>(v: &[u32], off: usize) -> &[u32; N] {
     (&v[off..off + N]).try_into().expect("a row")
 }
 
+/// The row the full-EXEC path reads operand `o` from: a VGPR's own row, or scratch row `k` filled with
+/// the constant over the wave's `N` lanes.
+#[inline(always)]
+fn row_of<const N: usize>(rows: &mut [[u32; MAX_LANES]], o: Opnd, k: usize) -> usize {
+    match o {
+        Opnd::Row(off) => off / MAX_LANES,
+        Opnd::Imm(x) => {
+            rows[SCRATCH_ROW + k][..N].fill(x);
+            SCRATCH_ROW + k
+        }
+    }
+}
+
+/// The register file as rows.
+#[inline(always)]
+fn rows_mut(w: &mut Wave) -> &mut [[u32; MAX_LANES]] {
+    w.v.as_chunks_mut::<MAX_LANES>().0
+}
+
+/// Lanes `k..k + 8` of row `r`.
+#[inline(always)]
+fn chunk(rows: &[[u32; MAX_LANES]], r: usize, k: usize) -> [u32; 8] {
+    rows[r][k..k + 8].try_into().expect("8 lanes")
+}
+
+// The full-EXEC paths below compute straight into the destination row, 8 lanes at a time: the chunk's
+// sources are read before its lanes are written and lanes are independent, so a destination that is also a
+// source is safe. Chunks of 8 (one AVX2 register) with every operand a row keep one loop body the compiler
+// turns into vector code for 32 and 64 lanes alike (a 32-trip lane loop is unrolled before the loop
+// vectoriser runs, and the SLP vectoriser then left it scalar: `perf` showed gfx1030's FMAs as `vfmadd..ss`).
+
+/// `d = f(a)` under a full EXEC.
+#[inline(always)]
+fn full1<const N: usize>(w: &mut Wave, dst: u16, a: Opnd, f: &impl Fn(u32) -> u32) {
+    let o = usize::from(dst - VGPR0);
+    let rows = rows_mut(w);
+    let a = row_of::<N>(rows, a, 0);
+    let _ = (&rows[a], &rows[o]);
+    for c in 0..N / 8 {
+        let k = 8 * c;
+        let x = chunk(rows, a, k);
+        let mut d = [0u32; 8];
+        for l in 0..8 {
+            d[l] = f(x[l]);
+        }
+        rows[o][k..k + 8].copy_from_slice(&d);
+    }
+}
+
+/// `d = f(a, b)` under a full EXEC.
+#[inline(always)]
+fn full2<const N: usize>(w: &mut Wave, dst: u16, a: Opnd, b: Opnd, f: &impl Fn(u32, u32) -> u32) {
+    let o = usize::from(dst - VGPR0);
+    let rows = rows_mut(w);
+    let (a, b) = (row_of::<N>(rows, a, 0), row_of::<N>(rows, b, 1));
+    let _ = (&rows[a], &rows[b], &rows[o]);
+    for c in 0..N / 8 {
+        let k = 8 * c;
+        let (x, y) = (chunk(rows, a, k), chunk(rows, b, k));
+        let mut d = [0u32; 8];
+        for l in 0..8 {
+            d[l] = f(x[l], y[l]);
+        }
+        rows[o][k..k + 8].copy_from_slice(&d);
+    }
+}
+
+/// `d = f(a, b, c)` under a full EXEC.
+#[inline(always)]
+fn full3<const N: usize>(w: &mut Wave, dst: u16, a: Opnd, b: Opnd, c: Opnd, f: &impl Fn(u32, u32, u32) -> u32) {
+    let o = usize::from(dst - VGPR0);
+    let rows = rows_mut(w);
+    let (a, b, c) = (row_of::<N>(rows, a, 0), row_of::<N>(rows, b, 1), row_of::<N>(rows, c, 2));
+    let _ = (&rows[a], &rows[b], &rows[c], &rows[o]);
+    for q in 0..N / 8 {
+        let k = 8 * q;
+        let (x, y, z) = (chunk(rows, a, k), chunk(rows, b, k), chunk(rows, c, k));
+        let mut d = [0u32; 8];
+        for l in 0..8 {
+            d[l] = f(x[l], y[l], z[l]);
+        }
+        rows[o][k..k + 8].copy_from_slice(&d);
+    }
+}
+
 /// Runs `$body` with `N` the wave's lane count as a constant (32 or 64), so the per-lane loops of the fast
 /// paths have a fixed trip count and a wave32 computes 32 lanes, not 64.
 macro_rules! by_lanes {
@@ -134,8 +219,12 @@ fn fast1(w: &mut Wave, i: &Inst, ty: Ty, f: impl Fn(u32) -> u32) {
 
 #[inline(always)]
 fn fast1n<const N: usize>(w: &mut Wave, i: &Inst, ty: Ty, f: &impl Fn(u32) -> u32) {
+    let a = opnd(w, i.src[0], i.lit, ty);
+    if w.exec() == w.full() {
+        return full1::<N>(w, i.dst, a, f);
+    }
     let mut d = [0u32; N];
-    match opnd(w, i.src[0], i.lit, ty) {
+    match a {
         Opnd::Row(a) => {
             let a = row::<N>(&w.v, a);
             for l in 0..N {
@@ -155,8 +244,12 @@ fn fast2(w: &mut Wave, i: &Inst, ty: Ty, f: impl Fn(u32, u32) -> u32) {
 
 #[inline(always)]
 fn fast2n<const N: usize>(w: &mut Wave, i: &Inst, ty: Ty, f: &impl Fn(u32, u32) -> u32) {
+    let (a, b) = (opnd(w, i.src[0], i.lit, ty), opnd(w, i.src[1], i.lit, ty));
+    if w.exec() == w.full() {
+        return full2::<N>(w, i.dst, a, b, f);
+    }
     let mut d = [0u32; N];
-    match (opnd(w, i.src[0], i.lit, ty), opnd(w, i.src[1], i.lit, ty)) {
+    match (a, b) {
         (Opnd::Row(a), Opnd::Row(b)) => {
             let (a, b) = (row::<N>(&w.v, a), row::<N>(&w.v, b));
             for l in 0..N {
@@ -195,6 +288,9 @@ fn fast3n<const N: usize>(w: &mut Wave, i: &Inst, ty: Ty, acc: bool, f: &impl Fn
         Opnd::Imm(x) => x,
     };
     let (a, b) = (opnd(w, i.src[0], i.lit, ty), opnd(w, i.src[1], i.lit, ty));
+    if w.exec() == w.full() {
+        return full3::<N>(w, i.dst, a, b, c, f);
+    }
     match (a, b, c) {
         (Opnd::Row(a), Opnd::Row(b), Opnd::Row(c)) => {
             let (a, b, c) = (row::<N>(&w.v, a), row::<N>(&w.v, b), row::<N>(&w.v, c));
@@ -677,7 +773,7 @@ macro_rules! valu_handlers {
         fn handler_base(op: VOp) -> Handler {
             match op {
                 $(VOp::$name => {
-                    fn h(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Flow {
+                    fn h(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
                         cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
                         let r = exec_op::<Base>(w, i, VOp::$name);
                         super::done(cx, r)
@@ -695,7 +791,7 @@ macro_rules! valu_handlers {
                     /// # Safety
                     /// The host must support AVX2 and FMA (only installed for [`Chosen::Avx2Fma`]).
                     #[target_feature(enable = "avx2,fma")]
-                    unsafe fn h(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Flow {
+                    unsafe fn h(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
                         cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
                         let r = exec_op::<Avx2Fma>(w, i, VOp::$name);
                         super::done(cx, r)
