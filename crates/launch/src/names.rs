@@ -1,5 +1,5 @@
 //! Every `ROCPROF_RS_*` environment variable of the launch contract, in one list. Nothing outside
-//! this file spells such a name in `cli`, `intercept`, `model`, `sim-hsa` or `device` (the test
+//! this file spells such a name in `cli`, `intercept`, `model`, `sim-hsa`, `device`, `test-inputs` or `xtask` (the test
 //! `no_launch_name_is_spelled_outside_the_list` checks it).
 
 /// Who sets a variable and who reads it.
@@ -122,6 +122,8 @@ vars! {
     SIM_KERNEL_SCALE = "ROCPROF_RS_SIM_KERNEL_SCALE", SimulatorKnob, "per-kernel duration factors";
     /// Relative noise on kernel durations.
     SIM_JITTER = "ROCPROF_RS_SIM_JITTER", SimulatorKnob, "kernel duration noise";
+    /// `baseline`: the interpreter's lane kernels use no host vector extensions (AVX2/FMA).
+    SIM_LANES = "ROCPROF_RS_SIM_LANES", SimulatorKnob, "interpreter lane kernels";
     /// Seed of the duration noise.
     SIM_SEED = "ROCPROF_RS_SIM_SEED", SimulatorKnob, "noise seed";
     /// Where hsa-sim logs every AQL packet it receives.

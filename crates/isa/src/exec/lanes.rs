@@ -58,7 +58,9 @@ pub(crate) enum Chosen {
 impl Chosen {
     /// Decides once (per program) what `want` means on this host.
     pub(crate) fn new(want: LaneKernels) -> Chosen {
-        if want == LaneKernels::Baseline || std::env::var_os("ROCPROF_RS_SIM_LANES").is_some_and(|v| v == "baseline") {
+        if want == LaneKernels::Baseline
+            || std::env::var_os(rocprof_launch::names::SIM_LANES).is_some_and(|v| v == "baseline")
+        {
             return Chosen::Base;
         }
         #[cfg(target_arch = "x86_64")]
