@@ -44,6 +44,16 @@ pub(crate) struct KernelInfo {
 /// Kernel descriptor address -> kernel properties, for every loaded kernel.
 static KERNELS: RwLock<Option<HashMap<u64, KernelInfo>>> = RwLock::new(None);
 
+/// What destroying an executable also forgets of each of its kernels (the elision entries and their
+/// argument layouts). Set by the elision code before it remembers its first kernel: code objects sit
+/// below elision and do not name it.
+static KERNEL_DESTROYED: std::sync::OnceLock<fn(u64)> = std::sync::OnceLock::new();
+
+/// Sets what destroying a kernel also forgets (once per process; later calls keep the first).
+pub(crate) fn on_kernel_destroyed(f: fn(u64)) {
+    let _ = KERNEL_DESTROYED.set(f);
+}
+
 /// `[base, base + size)` of every loaded code object (kernels may read constants next to their code).
 pub(crate) fn loaded_ranges() -> Vec<(u64, u64)> {
     all_loaded().iter().map(|(_, l)| (l.load_base, l.load_base + l.load_size)).collect()
@@ -464,7 +474,9 @@ pub(crate) unsafe extern "C" fn hsa_executable_destroy(executable: hsa_executabl
         }
         for s in st.symbols.iter().filter(|s| s.kernel.is_some()) {
             // What is kept of the kernel: its elision entries and its walked code.
-            crate::elide::forget_kernel(s.address);
+            if let Some(forget) = KERNEL_DESTROYED.get() {
+                forget(s.address);
+            }
             rocprof_device::run::forget_kernel(s.address);
         }
         // Released as ROCr releases them: the symbols, the loaded code objects' ELF copies and their

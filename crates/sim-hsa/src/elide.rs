@@ -323,6 +323,8 @@ fn cache() -> MutexGuard<'static, Vec<Slot>> {
 /// The entry of `key` (created empty, with a kernarg copy of `kernarg_size` rounded up to 64 plus the
 /// slack, and the kernel's declared argument ranges), most recently used.
 pub(crate) fn entry(key: &Key, kernarg_size: u32) -> Arc<Mutex<Entry>> {
+    // Before anything of a kernel is remembered: destroying its executable forgets it.
+    crate::code_object::on_kernel_destroyed(forget_kernel);
     let most_recent = |c: &mut Vec<Slot>| {
         let i = c.iter().position(|(k, _)| k == key)?;
         let slot = c.remove(i);
@@ -356,10 +358,17 @@ pub(crate) fn entry(key: &Key, kernarg_size: u32) -> Arc<Mutex<Entry>> {
     e
 }
 
-/// Forgets every entry of `kernel_object` (its executable is destroyed: another kernel may load there).
+/// Forgets every entry of `kernel_object` (its executable is destroyed: another kernel may load there;
+/// `code_object` calls it through [`crate::code_object::on_kernel_destroyed`]).
 pub(crate) fn forget_kernel(kernel_object: u64) {
     cache().retain(|(k, _)| k.kernel_object != kernel_object);
     crate::kernel_args::forget(kernel_object);
+}
+
+/// Whether anything of `kernel_object` is remembered: an elision entry or its argument layout.
+#[cfg(test)]
+pub(crate) fn remembers(kernel_object: u64) -> bool {
+    cache().iter().any(|(k, _)| k.kernel_object == kernel_object) || crate::kernel_args::remembers(kernel_object)
 }
 
 /// Bytes per piece hashed by one thread at a time.

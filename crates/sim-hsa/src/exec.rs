@@ -407,6 +407,12 @@ mod runtime_tests {
 
     /// Loads code-object `bytes` on `gpu`; returns the kernel object of `kernel`.
     pub(super) fn load(gpu: hsa_agent_t, bytes: Vec<u8>, kernel: &str) -> u64 {
+        load_executable(gpu, bytes, kernel).1
+    }
+
+    /// Loads code-object `bytes` on `gpu` into a new executable; returns it and the kernel object of
+    /// `kernel`.
+    pub(super) fn load_executable(gpu: hsa_agent_t, bytes: Vec<u8>, kernel: &str) -> (hsa_executable_t, u64) {
         let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
         let mut reader = hsa_code_object_reader_t { handle: 0 };
         let mut exe = hsa_executable_t { handle: 0 };
@@ -440,7 +446,7 @@ mod runtime_tests {
                 HSA_STATUS_SUCCESS
             );
         }
-        kernel_object
+        (exe, kernel_object)
     }
 
     /// A kernel-dispatch packet: a 1-D grid of `n` work-items in workgroups of 64, system-scope

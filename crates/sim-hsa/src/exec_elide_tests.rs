@@ -1,7 +1,7 @@
 //! Dispatch elision (`elide.rs`) through the real queue path: what is elided, what must execute again,
 //! each result checked against a host computation.
 
-use super::runtime_tests::{alloc, load, packet};
+use super::runtime_tests::{alloc, load, load_executable, packet};
 use super::*;
 use crate::queue::{hsa_queue_create, hsa_queue_destroy};
 use crate::signal::hsa_signal_wait_scacquire;
@@ -169,6 +169,31 @@ fn repeated_launches_are_elided_until_an_input_or_the_output_changes() {
     check("after a host write to c");
     assert!(go());
     check("elided at the end");
+    // SAFETY: a live queue.
+    unsafe { hsa_queue_destroy(q) };
+    shut_down();
+}
+
+/// Destroying an executable forgets its kernels' elision entries and argument layouts (code objects
+/// reach the elision code through the hook it sets): a kernel loaded later at the same address must
+/// execute, never reuse another kernel's results.
+#[test]
+fn destroying_an_executable_forgets_its_elision_entries() {
+    let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let _on = ElideOn::new();
+    let gpu = init_gpu();
+    let (exe, add) = load_executable(gpu, fixture("vector_add"), "vector_add");
+    let n = 256u32;
+    let nu = n as usize;
+    let (a, b, c) = (floats(gpu, &vec![1.5; nu]), floats(gpu, &vec![2.0; nu]), floats(gpu, &vec![0.0; nu]));
+    let q = queue(gpu);
+    assert!(!launch(gpu, q, add, &args(&[a, b, c], n), n));
+    assert!(launch(gpu, q, add, &args(&[a, b, c], n), n), "the repeat is elided");
+    assert!(view(c, nu).iter().all(|&v| v == 3.5));
+    assert!(elide::remembers(add), "an elided kernel is remembered");
+    // SAFETY: a live executable, no dispatch of it in flight.
+    assert_eq!(unsafe { crate::code_object::hsa_executable_destroy(exe) }, HSA_STATUS_SUCCESS);
+    assert!(!elide::remembers(add), "its executable destroyed, nothing of the kernel is remembered");
     // SAFETY: a live queue.
     unsafe { hsa_queue_destroy(q) };
     shut_down();

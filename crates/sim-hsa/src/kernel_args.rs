@@ -284,6 +284,12 @@ pub(crate) fn forget(kernel_object: u64) {
     }
 }
 
+/// Whether the layout of `kernel_object` is remembered.
+#[cfg(test)]
+pub(crate) fn remembers(kernel_object: u64) -> bool {
+    declared_map().as_ref().is_some_and(|m| m.contains_key(&kernel_object))
+}
+
 #[cfg(test)]
 #[path = "kernel_args_tests.rs"]
 mod tests;

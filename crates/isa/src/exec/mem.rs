@@ -390,7 +390,8 @@ pub(super) fn vmem(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, seg: Seg, a: Access
     }
     let bytes = match a {
         Access::Load { bytes, .. } | Access::Store { bytes, .. } | Access::Atomic { bytes, .. } => bytes,
-        Access::Format { store, comps, d16, hi } => return super::buffer_format::exec(w, cx, i, store, comps, d16, hi),
+        // Executed by `buffer_format` (the interpreter's dispatch sends it there); with LDS: not implemented.
+        Access::Format { .. } => return Err(Stop::Unimplemented),
     };
     let exec = w.exec();
     if let Some(r) = runs(w, i, seg, exec, u64::from(bytes)) {
@@ -467,7 +468,7 @@ pub(super) fn vmem(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, seg: Seg, a: Access
                 }
             }
         }
-        // Executed by `buffer_format` (returned above).
+        // Returned above: `buffer_format` executes it.
         Access::Format { .. } => {}
     }
     Ok(Flow::Next)

@@ -15,7 +15,7 @@ mod vcmp;
 
 use crate::decode::{DecodeError, Inst};
 use crate::memory::{Fault, Memory};
-use crate::op::{BranchCond, DsOp, Op, SOp};
+use crate::op::{Access, BranchCond, DsOp, Op, SOp};
 use crate::stats::WaveStats;
 use crate::wave::Wave;
 
@@ -253,6 +253,9 @@ pub(crate) fn execute(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Result<Flow, 
         }
         Op::Ds(DsOp::Gws(op)) => gws::exec(w, cx, i, op)?,
         Op::Ds(op) => mem::ds(w, cx, i, op)?,
+        Op::Vmem(_, Access::Format { store, comps, d16, hi }) if i.flags & crate::decode::flags::LDS == 0 => {
+            buffer_format::exec(w, cx, i, store, comps, d16, hi)?
+        }
         Op::Vmem(seg, a) => mem::vmem(w, cx, i, seg, a)?,
         Op::Image(op) => image::exec(w, cx, i, op)?,
         Op::Unimplemented => return Err(Stop::Unimplemented),
