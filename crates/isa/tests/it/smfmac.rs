@@ -15,8 +15,8 @@
 use crate::classes::run_body_assembled_as;
 
 /// The bits of the small integer `v` in a float format of `ebits` exponent and `mbits` mantissa bits
-/// with exponent bias `bias` (exact: |v| small).
-fn small_float(v: i64, ebits: u32, mbits: u32, bias: i64) -> u32 {
+/// with exponent bias `bias` (exact: |v| small). Also the WMMA/SWMMAC tests' encoder.
+pub(crate) fn small_float(v: i64, ebits: u32, mbits: u32, bias: i64) -> u32 {
     if v == 0 {
         return 0;
     }

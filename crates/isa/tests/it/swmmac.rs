@@ -8,6 +8,7 @@
 //! matrices are not symmetric, so a transposed layout fails. Assembled with `llvm-mc-19`.
 
 use crate::classes::run_body;
+use crate::smfmac::small_float;
 
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Ty {
@@ -33,25 +34,14 @@ impl Ty {
     /// The bits of the small integer `v`.
     fn enc(self, v: i64) -> u32 {
         match self {
-            Ty::F16 => float_bits(v, 5, 10, 15),
+            Ty::F16 => small_float(v, 5, 10, 15),
             Ty::Bf16 => (v as f32).to_bits() >> 16,
-            Ty::Fp8 => float_bits(v, 4, 3, 7),
-            Ty::Bf8 => float_bits(v, 5, 2, 15),
+            Ty::Fp8 => small_float(v, 4, 3, 7),
+            Ty::Bf8 => small_float(v, 5, 2, 15),
             Ty::I8 => (v as u32) & 0xff,
             Ty::I4 => (v as u32) & 0xf,
         }
     }
-}
-
-fn float_bits(v: i64, ebits: u32, mbits: u32, bias: i64) -> u32 {
-    if v == 0 {
-        return 0;
-    }
-    let a = v.unsigned_abs();
-    let e = 63 - i64::from(a.leading_zeros());
-    assert!(((a << mbits) >> e) << e == a << mbits && e + bias < (1 << ebits) - 1, "{v} not exact");
-    let mant = ((a << mbits) >> e) & ((1 << mbits) - 1);
-    (u32::from(v < 0) << (ebits + mbits)) | (((e + bias) as u32) << mbits) | mant as u32
 }
 
 /// One form: mnemonic, A and B types, K, 16-bit output.
@@ -819,7 +809,7 @@ impl Run<'_> {
                 let (bits, width) = match (f.a.int(), f.out16, f.a) {
                     (true, _, _) => (v as i32 as u32, 32),
                     (false, false, _) => ((v as f32).to_bits(), 32),
-                    (false, true, Ty::F16) => (float_bits(v, 5, 10, 15), 16),
+                    (false, true, Ty::F16) => (small_float(v, 5, 10, 15), 16),
                     (false, true, _) => ((v as f32).to_bits() >> 16, 16),
                 };
                 self.put(ar + br + r, lane, bit, width, bits);

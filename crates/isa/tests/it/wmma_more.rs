@@ -11,6 +11,7 @@
 use rocprof_isa::{run, Costs, KernelDescriptor, RunOptions, Target, CLASS_COUNT};
 
 use crate::classes::{assemble_with, gfx90a_dispatch, run_body};
+use crate::smfmac::small_float;
 
 /// (register, lane, bit offset) of `A[i][k]` (or `B[k][j]` with `j` for `i`).
 type InAt = fn(usize, usize) -> (usize, usize, usize);
@@ -52,17 +53,6 @@ impl Ty {
             _ => (-8, 17),
         }
     }
-}
-
-fn small_float(v: i64, ebits: u32, mbits: u32, bias: i64) -> u32 {
-    if v == 0 {
-        return 0;
-    }
-    let a = v.unsigned_abs();
-    let e = 63 - i64::from(a.leading_zeros());
-    assert!(((a << mbits) >> e) << e == a << mbits && e + bias < (1 << ebits) - 1, "{v} not exact");
-    let mant = ((a << mbits) >> e) & ((1 << mbits) - 1);
-    (u32::from(v < 0) << (ebits + mbits)) | (((e + bias) as u32) << mbits) | mant as u32
 }
 
 struct Case {
