@@ -77,17 +77,13 @@
 //! protection is unavailable or says "written", the extent is hashed as before (and protected again).
 
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use rocprof_device::run::STATS;
 use rocprof_isa::{Costs, DispatchRecord};
 
 use crate::write_watch;
-
-/// Bytes hashed to check or remember extents (`elision_hashed_bytes` in the statistics file).
-pub(crate) static HASHED_BYTES: &AtomicU64 = &rocprof_device::run::STATS.elision_hashed_bytes;
-/// Extent checks a write protection answered without hashing (`elision_extents_unwritten`).
-pub(crate) static EXTENTS_UNWRITTEN: &AtomicU64 = &rocprof_device::run::STATS.elision_extents_unwritten;
 
 /// At most this many keys are remembered (least recently used goes first).
 const MAX_ENTRIES: usize = 16;
@@ -249,14 +245,14 @@ impl Entry {
             if let Some(t) = x.watch.take() {
                 if write_watch::unchanged(x.lo, x.hi, t) {
                     x.watch = Some(t);
-                    EXTENTS_UNWRITTEN.fetch_add(1, Ordering::Relaxed);
+                    STATS.elision_extents_unwritten.fetch_add(1, Ordering::Relaxed);
                     continue;
                 }
             }
             if watch {
                 x.watch = write_watch::protect(x.lo, x.hi);
             }
-            HASHED_BYTES.fetch_add(x.hi - x.lo, Ordering::Relaxed);
+            STATS.elision_hashed_bytes.fetch_add(x.hi - x.lo, Ordering::Relaxed);
             // SAFETY: every extent lies in memory mapped for the dispatch (checked above).
             if unsafe { hash_ranges(&[(x.lo, x.hi)], threads) } != x.hash {
                 return Err(Miss::Memory);
@@ -295,7 +291,7 @@ impl Entry {
             .into_iter()
             .chain(writes)
             .map(|(lo, hi)| {
-                HASHED_BYTES.fetch_add(hi - lo, Ordering::Relaxed);
+                STATS.elision_hashed_bytes.fetch_add(hi - lo, Ordering::Relaxed);
                 // SAFETY: the extents are bytes this dispatch just accessed through its memory map,
                 // which is still mapped (nothing is unmapped while the queue's packet processor runs
                 // the dispatch).

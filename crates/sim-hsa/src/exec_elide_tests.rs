@@ -406,8 +406,8 @@ fn write_protected_repeats_skip_the_hash_and_still_see_every_write() {
         }
     };
     let go = || launch(gpu, q, add, &args(&[a, b, c], n), n);
-    let hashed = || elide::HASHED_BYTES.load(Ordering::Relaxed);
-    let unwritten = || elide::EXTENTS_UNWRITTEN.load(Ordering::Relaxed);
+    let hashed = || STATS.elision_hashed_bytes.load(Ordering::Relaxed);
+    let unwritten = || STATS.elision_extents_unwritten.load(Ordering::Relaxed);
     // Executes, then elided after hashing, then elided after protecting and hashing.
     let settle = |what: &str| {
         assert!(!go(), "{what}: executes");
