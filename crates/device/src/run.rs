@@ -93,10 +93,78 @@ pub enum Elision {
 
 /// One execution of a dispatch.
 pub struct Executed {
-    /// The record, or why the interpreter stopped.
-    pub result: Result<DispatchRecord, DispatchError>,
+    /// The record (shared with the runtime's elision entry, never copied), or why the interpreter
+    /// stopped.
+    pub result: Result<Arc<DispatchRecord>, DispatchError>,
     /// What elision did.
     pub elision: Elision,
+    /// The memo of this record's elision entry ([`Memo`]): [`run_dispatch`] fills it with the model it
+    /// builds from the record, and takes the model from it for an elided repeat instead.
+    pub memo: Option<Memo>,
+}
+
+/// What the device model made of a finished record: the dispatch's model and the counts the statistics
+/// take from the record, for the dispatch it was built for. The runtime keeps it with the record for
+/// the record's exact repeats (elision), which then need neither the record read again (its
+/// workgroups placed, summed and counted) nor the model built again: the model is a function of the
+/// dispatch's input, the record and the detail request, all three the same for a repeat that uses it.
+pub struct Finished {
+    input: InputKey,
+    req: DetailRequest,
+    model: DispatchModel,
+    counts: Counts,
+}
+
+/// Where the finished model of one record is kept, filled once by the first [`run_dispatch`] that
+/// builds it (an elision entry's, shared by all its repeats).
+pub type Memo = Arc<OnceLock<Finished>>;
+
+/// What identifies a dispatch's input, as a model was built for it: the target, the dimensions and
+/// segment sizes, and the walked kernel (by address: a kernel's walk is kept until its executable is
+/// destroyed, and the runtime forgets its elision entries, memos included, at that same moment).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct InputKey {
+    /// Address of the target's model.
+    target: usize,
+    grid: [u32; 3],
+    workgroup: [u32; 3],
+    wavefront_size: u32,
+    lds_bytes: u32,
+    scratch_bytes: u32,
+    /// Address of the walked kernel.
+    kernel: usize,
+}
+
+impl InputKey {
+    fn of(input: &DispatchInput<'_>) -> Self {
+        InputKey {
+            target: std::ptr::from_ref(input.target) as usize,
+            grid: input.grid,
+            workgroup: input.workgroup,
+            wavefront_size: input.wavefront_size,
+            lds_bytes: input.lds_bytes,
+            scratch_bytes: input.scratch_bytes,
+            kernel: std::ptr::from_ref(input.kernel) as usize,
+        }
+    }
+}
+
+/// What the statistics count of a record: waves, wave-instructions, and those by class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Counts {
+    waves: u64,
+    instructions: u64,
+    by_class: [u64; CLASS_COUNT],
+}
+
+impl Counts {
+    fn of(rec: &DispatchRecord) -> Self {
+        let mut by_class = [0; CLASS_COUNT];
+        for (c, n) in InstClass::ALL.iter().zip(&mut by_class) {
+            *n = rec.totals.count(*c);
+        }
+        Counts { waves: rec.wave_count(), instructions: rec.totals.instructions(), by_class }
+    }
 }
 
 /// The runtime's side of a dispatch: its memory and kernel, behind the interpreter.
@@ -201,16 +269,56 @@ pub fn run_dispatch(
     let Some(ran) = interp.execute(opts) else {
         return DispatchOutcome { model: walked(), report: None };
     };
-    match settle(ran, interp) {
-        (Some(rec), _) => DispatchOutcome { model: DispatchModel::from_execution(input, &rec, req), report: None },
-        (None, report) => DispatchOutcome { model: walked(), report },
-    }
+    count_elision(ran.elision);
+    let rec = match ran.result {
+        Ok(rec) => rec,
+        Err(e) => {
+            let report = fall_back(interp, &e);
+            write_stats();
+            return DispatchOutcome { model: walked(), report };
+        }
+    };
+    let key = InputKey::of(input);
+    let kept = ran.memo.as_deref().and_then(OnceLock::get).filter(|f| f.input == key && f.req == *req);
+    let model = match kept {
+        Some(f) => {
+            account(&f.counts);
+            f.model.clone()
+        }
+        None => {
+            let counts = Counts::of(&rec);
+            account(&counts);
+            let model = DispatchModel::from_execution(input, &rec, req);
+            if let Some(memo) = &ran.memo {
+                // Already set (for another input or request): that one stays, this model is not kept.
+                let _ = memo.set(Finished { input: key, req: *req, model: model.clone(), counts });
+            }
+            model
+        }
+    };
+    write_stats();
+    DispatchOutcome { model, report: None }
 }
 
 /// Counts one execution in the statistics and writes them: the record when the dispatch ran to the
-/// end (or was elided), else the first report of this kernel falling back for this reason.
-pub fn settle(ran: Executed, interp: &dyn Interpreter) -> (Option<DispatchRecord>, Option<String>) {
-    match ran.elision {
+/// end (or was elided), else the first report of this kernel falling back for this reason (for the
+/// runtime's tests, which look at records; [`run_dispatch`] counts the same).
+pub fn settle(ran: Executed, interp: &dyn Interpreter) -> (Option<Arc<DispatchRecord>>, Option<String>) {
+    count_elision(ran.elision);
+    let out = match ran.result {
+        Ok(rec) => {
+            account(&Counts::of(&rec));
+            (Some(rec), None)
+        }
+        Err(e) => (None, fall_back(interp, &e)),
+    };
+    write_stats();
+    out
+}
+
+/// Counts what elision did with one execution.
+fn count_elision(elision: Elision) {
+    match elision {
         Elision::NotTried => {}
         Elision::Reused => {
             STATS.elided.fetch_add(1, Ordering::Relaxed);
@@ -219,15 +327,6 @@ pub fn settle(ran: Executed, interp: &dyn Interpreter) -> (Option<DispatchRecord
             STATS.missed[miss as usize].fetch_add(1, Ordering::Relaxed);
         }
     }
-    let out = match ran.result {
-        Ok(rec) => {
-            account(&rec);
-            (Some(rec), None)
-        }
-        Err(e) => (None, fall_back(interp, &e)),
-    };
-    write_stats();
-    out
 }
 
 /// Execution statistics of the process.
@@ -348,12 +447,12 @@ fn write_stats() {
 }
 
 /// Counts a dispatch whose results were computed (executed or elided).
-fn account(rec: &DispatchRecord) {
+fn account(c: &Counts) {
     STATS.executed.fetch_add(1, Ordering::Relaxed);
-    STATS.waves.fetch_add(rec.wave_count(), Ordering::Relaxed);
-    STATS.wave_instructions.fetch_add(rec.totals.instructions(), Ordering::Relaxed);
-    for (c, n) in InstClass::ALL.iter().zip(&STATS.by_class) {
-        n.fetch_add(rec.totals.count(*c), Ordering::Relaxed);
+    STATS.waves.fetch_add(c.waves, Ordering::Relaxed);
+    STATS.wave_instructions.fetch_add(c.instructions, Ordering::Relaxed);
+    for (n, s) in c.by_class.iter().zip(&STATS.by_class) {
+        s.fetch_add(*n, Ordering::Relaxed);
     }
 }
 
@@ -461,7 +560,7 @@ mod tests {
                 workgroup: 0,
                 wave: 0,
             };
-            self.has_interpreter.then_some(Executed { result: Err(e), elision: Elision::NotTried })
+            self.has_interpreter.then_some(Executed { result: Err(e), elision: Elision::NotTried, memo: None })
         }
     }
 

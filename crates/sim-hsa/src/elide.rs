@@ -80,7 +80,7 @@ use std::borrow::Cow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use rocprof_device::run::STATS;
+use rocprof_device::run::{Memo, STATS};
 use rocprof_isa::{Costs, DispatchRecord};
 
 use crate::write_watch;
@@ -130,7 +130,10 @@ struct Extent {
 
 /// A finished repeatable run.
 struct Done {
-    rec: DispatchRecord,
+    rec: Arc<DispatchRecord>,
+    /// The device model's finished model of `rec`, once built (`rocprof_device::run::Memo`): its
+    /// repeats take the model from here.
+    memo: Memo,
     /// Its read extents, then its write extents.
     extents: Vec<Extent>,
     /// How often it was reused so far.
@@ -217,16 +220,16 @@ impl Entry {
         }
     }
 
-    /// The earlier run's record when this dispatch (`kernarg` bytes, `packet`) repeats it exactly (see
-    /// the module comment); `mapped` says whether `[start, end)` lies in the dispatch's memory map.
-    /// Leaves the copies holding this dispatch's kernarg and packet either way.
+    /// The earlier run's record and its memo when this dispatch (`kernarg` bytes, `packet`) repeats it
+    /// exactly (see the module comment); `mapped` says whether `[start, end)` lies in the dispatch's
+    /// memory map. Leaves the copies holding this dispatch's kernarg and packet either way.
     pub(crate) fn reuse(
         &mut self,
         kernarg: &[u8],
         packet: &[u8; 64],
         mapped: &dyn Fn(u64, u64) -> bool,
         threads: usize,
-    ) -> Result<DispatchRecord, Miss> {
+    ) -> Result<(Arc<DispatchRecord>, Memo), Miss> {
         let kernarg = self.declared_bytes(kernarg);
         let same_kernarg = *self.kernarg_bytes() == *kernarg;
         self.load(&kernarg, packet);
@@ -259,7 +262,7 @@ impl Entry {
             }
         }
         d.reused += 1;
-        Ok(d.rec.clone())
+        Ok((d.rec.clone(), d.memo.clone()))
     }
 
     /// Forgets the last run (a dispatch of this key stopped half-way).
@@ -269,23 +272,24 @@ impl Entry {
     }
 
     /// Records a run that ended normally: `repeatable` as the module comment defines it, given
-    /// the per-range extents read and written.
+    /// the per-range extents read and written. The memo where the device model keeps the model of
+    /// `rec` for its repeats, when the run is remembered.
     pub(crate) fn remember(
         &mut self,
-        rec: &DispatchRecord,
+        rec: &Arc<DispatchRecord>,
         repeatable: bool,
         reads: Vec<(u64, u64)>,
         writes: Vec<(u64, u64)>,
         threads: usize,
-    ) {
+    ) -> Option<Memo> {
         self.done = None;
         if !repeatable {
             self.last_miss = Miss::NotRepeatable;
-            return;
+            return None;
         }
         if overlap(&reads, &writes) {
             self.last_miss = Miss::InPlace;
-            return;
+            return None;
         }
         let extents = reads
             .into_iter()
@@ -299,7 +303,9 @@ impl Entry {
                 Extent { lo, hi, hash, watch: None }
             })
             .collect();
-        self.done = Some(Done { rec: rec.clone(), extents, reused: 0 });
+        let memo = Memo::default();
+        self.done = Some(Done { rec: rec.clone(), memo: memo.clone(), extents, reused: 0 });
+        Some(memo)
     }
 }
 
@@ -504,8 +510,9 @@ mod tests {
         let output = vec![0u8; 256];
         let span = |b: &[u8]| (b.as_ptr() as u64, b.as_ptr() as u64 + b.len() as u64);
         let mapped = |_: u64, _: u64| true;
-        let rec = DispatchRecord::default();
+        let rec = Arc::new(DispatchRecord::default());
         let (ka, pkt) = ([7u8; 128], [0u8; 64]);
+        let reuse = |e: &mut Entry, ka: &[u8]| e.reuse(ka, &pkt, &mapped, 1).map(|(r, _)| r);
         let mut e = Entry {
             kernarg: vec![0u128; 8].into_boxed_slice(),
             kernarg_len: 128,
@@ -514,21 +521,21 @@ mod tests {
             done: None,
             last_miss: Miss::First,
         };
-        assert_eq!(e.reuse(&ka, &pkt, &mapped, 1), Err(Miss::First));
+        assert_eq!(reuse(&mut e, &ka), Err(Miss::First));
         e.remember(&rec, false, vec![span(&input)], vec![span(&output)], 1);
-        assert_eq!(e.reuse(&ka, &pkt, &mapped, 1), Err(Miss::NotRepeatable));
+        assert_eq!(reuse(&mut e, &ka), Err(Miss::NotRepeatable));
         e.remember(&rec, true, vec![span(&input)], vec![span(&input[128..])], 1);
-        assert_eq!(e.reuse(&ka, &pkt, &mapped, 1), Err(Miss::InPlace));
+        assert_eq!(reuse(&mut e, &ka), Err(Miss::InPlace));
         e.remember(&rec, true, vec![span(&input)], vec![span(&output)], 1);
-        assert_eq!(e.reuse(&ka, &pkt, &mapped, 1), Ok(rec.clone()));
+        assert_eq!(reuse(&mut e, &ka), Ok(rec.clone()));
         let mut kb = ka;
         kb[100] = 8;
-        assert_eq!(e.reuse(&kb, &pkt, &mapped, 1), Err(Miss::Kernarg));
-        assert_eq!(e.reuse(&kb, &pkt, &mapped, 1), Ok(rec.clone()));
+        assert_eq!(reuse(&mut e, &kb), Err(Miss::Kernarg));
+        assert_eq!(reuse(&mut e, &kb), Ok(rec.clone()));
         input[3] = 9;
-        assert_eq!(e.reuse(&kb, &pkt, &mapped, 1), Err(Miss::Memory));
+        assert_eq!(reuse(&mut e, &kb), Err(Miss::Memory));
         e.clear();
-        assert_eq!(e.reuse(&kb, &pkt, &mapped, 1), Err(Miss::First));
+        assert_eq!(reuse(&mut e, &kb), Err(Miss::First));
     }
 
     /// Any single changed byte, at any offset of a buffer spanning several pieces and a ragged tail,
@@ -559,8 +566,9 @@ mod tests {
         let output = vec![0u8; 64];
         let span = |b: &[u8]| (b.as_ptr() as u64, b.as_ptr() as u64 + b.len() as u64);
         let mapped = |_: u64, _: u64| true;
-        let rec = DispatchRecord::default();
+        let rec = Arc::new(DispatchRecord::default());
         let pkt = [0u8; 64];
+        let reuse = |e: &mut Entry, ka: &[u8]| e.reuse(ka, &pkt, &mapped, 1).map(|(r, _)| r);
         let mut e = Entry {
             kernarg: vec![0u128; 8].into_boxed_slice(),
             kernarg_len: 128,
@@ -570,19 +578,19 @@ mod tests {
             last_miss: Miss::First,
         };
         let mut ka = [0xa5u8; 128];
-        assert_eq!(e.reuse(&ka, &pkt, &mapped, 1), Err(Miss::First));
+        assert_eq!(reuse(&mut e, &ka), Err(Miss::First));
         let copy = e.kernarg_bytes().to_vec();
         assert!(copy[..28].iter().chain(&copy[32..56]).chain(&copy[96..98]).all(|&b| b == 0xa5));
         assert!(copy[28..32].iter().chain(&copy[56..96]).chain(&copy[98..]).all(|&b| b == 0));
         e.remember(&rec, true, vec![span(&input)], vec![span(&output)], 1);
         for stale in [28, 31, 56, 60, 95, 98, 127] {
             ka[stale] ^= 0x3c;
-            assert_eq!(e.reuse(&ka, &pkt, &mapped, 1), Ok(rec.clone()), "padding byte {stale}");
+            assert_eq!(reuse(&mut e, &ka), Ok(rec.clone()), "padding byte {stale}");
         }
         for declared in [0, 27, 32, 55, 96, 97] {
             ka[declared] ^= 0x3c;
-            assert_eq!(e.reuse(&ka, &pkt, &mapped, 1), Err(Miss::Kernarg), "declared byte {declared}");
-            assert_eq!(e.reuse(&ka, &pkt, &mapped, 1), Ok(rec.clone()));
+            assert_eq!(reuse(&mut e, &ka), Err(Miss::Kernarg), "declared byte {declared}");
+            assert_eq!(reuse(&mut e, &ka), Ok(rec.clone()));
         }
     }
 

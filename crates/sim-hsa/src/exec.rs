@@ -12,6 +12,7 @@
 //! elided dispatches is printed at exit.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
 
 #[cfg(test)]
 use rocprof_device::run::STATS;
@@ -247,7 +248,7 @@ fn run(
     if let Some(report) = report {
         crate::diag!("{report}");
     }
-    rec
+    rec.map(std::sync::Arc::unwrap_or_clone)
 }
 
 /// Runs one kernel dispatch on the interpreter. `None` when the target has no interpreter.
@@ -302,7 +303,7 @@ fn execute(
     let mem = SimMemory::new(ranges);
     let result = rocprof_isa::run(&d, &mem, &opts);
     drop(packet);
-    Some(Executed { result, elision: Elision::NotTried })
+    Some(Executed { result: result.map(Arc::new), elision: Elision::NotTried, memo: None })
 }
 
 /// The device model's name of an elision miss.
@@ -366,13 +367,13 @@ fn run_elidable(
     let mapped = |s: u64, end: u64| probe.contains(s, end) || own.iter().any(|&(os, oe)| os <= s && end <= oe);
     let threads = opts.threads;
     let missed = match e.reuse(&kernarg, &packet, &mapped, threads) {
-        Ok(rec) => {
+        Ok((rec, memo)) => {
             static NOTE: std::sync::Once = std::sync::Once::new();
             // SAFETY: registers a plain `extern "C"` function without arguments.
             NOTE.call_once(|| unsafe {
                 libc::atexit(elided_note_at_exit);
             });
-            return Some(Executed { result: Ok(rec), elision: Elision::Reused });
+            return Some(Executed { result: Ok(rec), elision: Elision::Reused, memo: Some(memo) });
         }
         Err(m) => miss(m),
     };
@@ -382,15 +383,18 @@ fn run_elidable(
     ranges.extend(own);
     let mem = SimMemory::tracking(ranges);
     let gws_before = GWS.ops();
-    let result = rocprof_isa::run(d, &mem, opts);
-    match &result {
+    let result = rocprof_isa::run(d, &mem, opts).map(Arc::new);
+    let memo = match &result {
         Ok(rec) => {
             let repeatable = !mem.atomics.load(Ordering::Relaxed) && GWS.ops() == gws_before;
-            e.remember(rec, repeatable, mem.extents(false), mem.extents(true), threads);
+            e.remember(rec, repeatable, mem.extents(false), mem.extents(true), threads)
         }
-        Err(_) => e.clear(),
-    }
-    Some(Executed { result, elision: Elision::Missed(missed) })
+        Err(_) => {
+            e.clear();
+            None
+        }
+    };
+    Some(Executed { result, elision: Elision::Missed(missed), memo })
 }
 
 #[cfg(test)]

@@ -447,3 +447,109 @@ fn write_protected_repeats_skip_the_hash_and_still_see_every_write() {
     unsafe { hsa_queue_destroy(q) };
     shut_down();
 }
+
+/// The statistics a dispatch adds: dispatches computed, waves, wave-instructions and those by class.
+fn counted() -> Vec<u64> {
+    let s = &STATS;
+    [&s.executed, &s.waves, &s.wave_instructions]
+        .into_iter()
+        .chain(&s.by_class)
+        .map(|v| v.load(Ordering::Relaxed))
+        .collect()
+}
+
+/// An elided dispatch gives the device model exactly what executing it gives: the same model (the
+/// source of its counters, its thread trace and PC sampling waves, and its modelled duration) and the
+/// same statistics, whether the model is built from the reused record (its entry was remembered by a
+/// run whose model was never built) or taken from what the entry kept of an earlier build. Through
+/// the queue, an elided launch's kernel time (the profiling timestamps of its kernel trace row) is
+/// the executed one's. The oracle is the run with elision off; the output is the host's sum each time.
+#[test]
+fn an_elided_dispatch_gives_the_model_statistics_and_kernel_time_of_executing_it() {
+    let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let gpu = init_gpu();
+    let add = load(gpu, fixture("vector_add"), "vector_add");
+    let n = 64 * 300 + 17;
+    let nu = n as usize;
+    let a0: Vec<f32> = (0..n).map(|i| (i % 251) as f32 * 0.75).collect();
+    let (a, b, c) = (floats(gpu, &a0), floats(gpu, &vec![2.5; nu]), floats(gpu, &vec![0.0; nu]));
+    let hq = queue(gpu);
+    let q = crate::queue::lookup(hq).unwrap();
+    let m = q.agent.gpu().expect("a GPU agent");
+    let k = crate::code_object::kernel_info(add).expect("a loaded kernel");
+    let explicit = args(&[a, b, c], n);
+    let check = |what: &str| {
+        for (i, (&got, &a)) in view(c, nu).iter().zip(&a0).enumerate() {
+            assert_eq!(got, a + 2.5, "{what}: c[{i}]");
+        }
+    };
+    // The device model of one dispatch as the packet processor makes it, the statistics it added, and
+    // whether it was elided.
+    let model_of = |elide: u8, zero_output: bool| {
+        ELIDE_OVERRIDE.store(elide, Ordering::Relaxed);
+        if zero_output {
+            view(c, nu).fill(0.0);
+        }
+        let pkt = packet(add, kernarg(gpu, &explicit, n), n, signal(1));
+        let (before, elided) = (counted(), STATS.elided.load(Ordering::Relaxed));
+        let model = crate::packet::dispatch_model(q, m, &pkt, add, &k);
+        let added: Vec<u64> = counted().iter().zip(&before).map(|(a, b)| a - b).collect();
+        (model, added, STATS.elided.load(Ordering::Relaxed) > elided)
+    };
+    let (off, off_counts, e) = model_of(1, true);
+    assert!(!e);
+    check("executed, elision off");
+    assert_eq!(off.source, rocprof_device::wave::Source::Executed);
+    assert_eq!(off_counts[0], 1);
+    assert!(off.totals.waves > 0 && off.duration_ns > 0);
+    let mut elided = Vec::new();
+    let mut same = |(model, counts, e): (rocprof_device::wave::DispatchModel, Vec<u64>, bool), what: &str| {
+        check(what);
+        assert_eq!(counts, off_counts, "{what}: statistics");
+        assert!(model == off, "{what}: the model differs from the executed one's");
+        elided.push(e);
+    };
+    // Executed and remembered; its model is built and kept.
+    same(model_of(2, true), "executed, elision on");
+    // Elided: the kept model.
+    same(model_of(2, false), "elided after a built model");
+    // Remembered by a run whose model is never built (the record alone), then elided twice: the
+    // first builds the model from the reused record, the second takes the kept one.
+    view(c, nu).fill(0.0);
+    ELIDE_OVERRIDE.store(2, Ordering::Relaxed);
+    let pkt = packet(add, kernarg(gpu, &explicit, n), n, signal(1));
+    let rec = run(q, &pkt, add, m.name, RunOptions::default()).expect("runs");
+    check("executed through the record alone");
+    assert_eq!(rec.wave_count(), off.totals.waves);
+    same(model_of(2, false), "elided, model built from the reused record");
+    same(model_of(2, false), "elided again");
+    assert_eq!(elided, [false, true, true, true]);
+
+    // Through the queue with profiling on: the kernel time of an executed and of an elided launch.
+    // SAFETY: a live queue.
+    assert_eq!(unsafe { crate::profiling::hsa_amd_profiling_set_profiler_enabled(hq, 1) }, HSA_STATUS_SUCCESS);
+    let ticks = |elide: u8| {
+        ELIDE_OVERRIDE.store(elide, Ordering::Relaxed);
+        let done = signal(1);
+        let elided = STATS.elided.load(Ordering::Relaxed);
+        submit(hq, &packet(add, kernarg(gpu, &explicit, n), n, done));
+        // SAFETY: a live signal.
+        let v = unsafe {
+            hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 10_000_000_000, HSA_WAIT_STATE_BLOCKED)
+        };
+        assert_eq!(v, 0, "the dispatch completes");
+        let s = crate::signal::lookup(done).unwrap();
+        let t = s.end_ts.load(Ordering::Acquire) - s.start_ts.load(Ordering::Acquire);
+        (t, STATS.elided.load(Ordering::Relaxed) > elided)
+    };
+    let executed = ticks(1);
+    let repeat = ticks(2);
+    ELIDE_OVERRIDE.store(0, Ordering::Relaxed);
+    check("through the queue");
+    assert!(!executed.1 && repeat.1, "executed {executed:?}, then elided {repeat:?}");
+    assert!(executed.0 > 0);
+    assert_eq!(repeat.0, executed.0, "kernel time in GPU ticks");
+    // SAFETY: a live queue.
+    unsafe { hsa_queue_destroy(hq) };
+    shut_down();
+}

@@ -292,7 +292,7 @@ fn kernel_code(k: &code_object::KernelInfo) -> &'static [u8] {
 /// (`rocprof_device::run::run_dispatch`: executed on the interpreter over this queue's memory, or the
 /// static walk of the kernel's code when execution is off or the dispatch fell back). Running thread
 /// traces, else PC sampling, choose the waves recorded instruction by instruction.
-fn dispatch_model(
+pub(crate) fn dispatch_model(
     q: &'static Queue,
     m: &'static GpuModel,
     pkt: &[u8; 64],
