@@ -15,21 +15,21 @@
 //! * `external`: the external correlation id in force (ROCTx ranges with `--kernel-rename`);
 //! * `stream`: the HIP stream of the innermost runtime call that names one.
 //!
-//! (The context is part of the thread's [`crate::thread::Thread`]; the `_on` variants take it
+//! (The context is part of the thread's [`crate::thread::Thread`], a plain-data leaf
+//! ([`crate::thread::Ctx`]) whose fields this module changes; the `_on` variants take it
 //! from a caller that already looked it up, so a traced call makes one thread-local lookup.)
 //!
 //! A traced call brackets itself with [`enter`] and [`leave`]; records of GPU work and memory
 //! activity take their ids from [`issuer`]. Nothing here allocates, locks or makes a system
 //! call (the timestamps come from [`timer`]).
 
-use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rocprof_model::api::ApiDomain;
 use rocprof_model::capture::{ApiCallRecord, OperationNameRecord};
 
 use crate::padded::Padded;
-use crate::thread::{self, Thread};
+use crate::thread::{self, Ctx, Thread};
 use crate::{state, timer};
 
 static NEXT_CORRELATION: Padded<AtomicU64> = Padded(AtomicU64::new(1));
@@ -39,28 +39,6 @@ static NEXT_CORRELATION: Padded<AtomicU64> = Padded(AtomicU64::new(1));
 #[inline]
 pub fn next_correlation_id() -> u64 {
     NEXT_CORRELATION.fetch_add(1, Ordering::Relaxed)
-}
-
-/// This thread's correlation context (part of [`crate::thread::Thread`]).
-pub(crate) struct Ctx {
-    innermost: Cell<u64>,
-    parent: Cell<u64>,
-    runtime: Cell<u64>,
-    external: Cell<u64>,
-    stream: Cell<u64>,
-}
-
-impl Ctx {
-    /// A thread's context before its first call.
-    pub(crate) const fn new() -> Ctx {
-        Ctx {
-            innermost: Cell::new(0),
-            parent: Cell::new(0),
-            runtime: Cell::new(0),
-            external: Cell::new(0),
-            stream: Cell::new(0),
-        }
-    }
 }
 
 /// The calling thread's context.
@@ -80,20 +58,7 @@ pub enum Level {
     Runtime,
 }
 
-/// An API call in progress, from [`enter`] to [`leave`].
-#[derive(Debug, Clone, Copy)]
-pub struct Call {
-    /// Its correlation id.
-    pub id: u64,
-    /// The call that was running when it started (0: none).
-    pub ancestor: u64,
-    /// The external id in force when it started.
-    pub external: u64,
-    /// Entry time ([`timer::now`] units).
-    pub start: u64,
-    prev_parent: u64,
-    prev_runtime: u64,
-}
+pub use crate::thread::ctx::Call;
 
 /// Starts a traced call: takes an id, makes it the thread's innermost call, reads the clock.
 #[inline]

@@ -26,7 +26,6 @@
 //! async-signal-safe, and the space thread takes no lock and calls nothing but the kernel, so
 //! a producer's wait depends on nothing the producer might hold.
 
-use std::cell::Cell;
 use std::ffi::CString;
 use std::io;
 use std::os::unix::ffi::OsStrExt;
@@ -38,6 +37,8 @@ use std::time::Duration;
 
 use rocprof_model::capture::{self, header, FixedRecord, HeaderInfo, RecordKind, CHUNK_HEADER_SIZE, FRAME_SIZE};
 use rocprof_model::{BufferPolicy, LossReason};
+
+use crate::thread::ThreadSink;
 
 /// Bytes per chunk.
 pub const CHUNK_SIZE: usize = 256 * 1024;
@@ -68,37 +69,6 @@ const INITIAL_CHUNKS: u64 = 24;
 /// Full chunks waiting for the writer thread to release their pages, at most (beyond that a
 /// producer releases its chunk itself).
 const RELEASE_QUEUE: usize = 1024;
-
-/// This thread's part of the sink (in [`crate::thread::Thread`]).
-pub(crate) struct ThreadSink {
-    /// This thread's chunk (address, 0 = none) and write offset in it.
-    cursor: Cell<(usize, usize)>,
-    /// Cached `gettid()`.
-    tid: Cell<u32>,
-    /// This thread's waits for capture space not yet charged to a chunk header: (ns, count,
-    /// longest ns), and whether it is waiting right now.
-    stall: Cell<(u64, u64, u64, bool)>,
-}
-
-impl ThreadSink {
-    /// A thread's state before its first record.
-    pub(crate) const fn new() -> ThreadSink {
-        ThreadSink { cursor: Cell::new((0, 0)), tid: Cell::new(0), stall: Cell::new((0, 0, 0, false)) }
-    }
-
-    /// The thread's OS id (cached after the first call).
-    #[inline]
-    pub(crate) fn tid(&self) -> u32 {
-        let v = self.tid.get();
-        if v != 0 {
-            return v;
-        }
-        // SAFETY: gettid has no preconditions.
-        let v = unsafe { libc::syscall(libc::SYS_gettid) } as u32;
-        self.tid.set(v);
-        v
-    }
-}
 
 /// The calling thread's part of the sink.
 #[inline]

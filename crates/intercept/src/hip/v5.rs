@@ -19,56 +19,23 @@
 //! constructor runs after libamdhip64's) or at `OnLoad` for a HIP loaded later, never for a HIP
 //! that hands us its dispatch tables (ROCm 6.2+, [`super::install_tables`]).
 
-use std::cell::{Cell, UnsafeCell};
 use std::ffi::CStr;
 use std::sync::atomic::Ordering;
 
 use rocprof_hsa_sys::*;
 
 use super::{lookup, Operation};
-use crate::api::{self, Call, Level};
+use crate::api::{self, Level};
 use crate::diag::Level as DiagLevel;
 use crate::guard::callback_guard;
 use crate::thread;
-
-/// Deepest nesting of HIP calls traced on one thread; deeper calls run untraced and count as
-/// dropped records.
-pub const DEPTH: usize = 16;
+pub use crate::thread::hip5::DEPTH;
 
 /// Most HIP API ids we handle (HIP 5.2 has 333; later 5.x releases a few more).
 const MAX_IDS: usize = 512;
 
 /// What we know about each HIP API id (layouts index `HIP_PROF_FUNCTIONS_5_2`).
 static OPS: [Operation; MAX_IDS] = [const { Operation::new() }; MAX_IDS];
-
-/// One traced call in progress on this thread.
-#[repr(C, align(8))]
-struct Frame {
-    /// The `hip_api_data_t` HIP fills (correlation id, phase, arguments).
-    data: [u8; HIP_API_DATA_SIZE],
-    call: Option<Call>,
-    id: u32,
-    /// `api::set_stream`'s previous value, restored at the end (`u64::MAX`: not set).
-    prev_stream: u64,
-}
-
-/// This thread's frames and how many of them are in use (part of [`crate::thread::Thread`]: one
-/// thread-local lookup per callback).
-pub(crate) struct Frames {
-    frames: UnsafeCell<[Frame; DEPTH]>,
-    top: Cell<usize>,
-}
-
-impl Frames {
-    /// No call in progress.
-    pub(crate) const fn new() -> Frames {
-        Frames { frames: UnsafeCell::new([const { Frame::EMPTY }; DEPTH]), top: Cell::new(0) }
-    }
-}
-
-impl Frame {
-    const EMPTY: Frame = Frame { data: [0; HIP_API_DATA_SIZE], call: None, id: 0, prev_stream: u64::MAX };
-}
 
 /// Marks the exit call of the activity callback (HIP passes back what we registered).
 const EXIT_TAG: *mut c_void = std::ptr::dangling_mut::<c_void>();

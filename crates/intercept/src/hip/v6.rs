@@ -12,7 +12,7 @@
 //! `phase_exit(id, &trace)` when it returns. Any other question (HIP's `ACTIVITY_DOMAIN_HIP_OPS`
 //! probes for its own activity records: we take kernels and copies from HSA) gets -1: not wanted.
 //!
-//! Between the phases we keep the call's [`Call`] in a per-thread stack of [`DEPTH`] frames (HIP
+//! Between the phases we keep the call's [`api::Call`] in a per-thread stack of [`DEPTH`] frames (HIP
 //! calls nest when one API function calls another), the frame's index in `api_data.phase` (which
 //! HIP never reads in this protocol) and the stream to restore in `trace.phase_data`. The call is
 //! timed from the tracer callback to `phase_exit`; its argument words are read from the record at
@@ -25,21 +25,17 @@
 //! that exports `hipRegisterTracerCallback` but neither the 5.x hooks nor rocprofiler-register (a
 //! HIP linked with rocprofiler-register hands us its dispatch tables instead).
 
-use std::cell::{Cell, UnsafeCell};
 use std::ffi::CStr;
 use std::sync::atomic::Ordering;
 
 use rocprof_hsa_sys::*;
 
 use super::{lookup, Operation};
-use crate::api::{self, Call, Level};
+use crate::api::{self, Level};
 use crate::diag::Level as DiagLevel;
 use crate::guard::callback_guard;
 use crate::thread;
-
-/// Deepest nesting of HIP calls traced on one thread; deeper calls run untraced and are counted as
-/// `hip_nesting_too_deep`.
-pub const DEPTH: usize = 16;
+pub use crate::thread::hip6::DEPTH;
 
 /// Most HIP API ids we handle (HIP 6.4 has 418).
 const MAX_IDS: usize = 1024;
@@ -58,21 +54,6 @@ const NO_STREAM: u64 = u64::MAX;
 
 /// What we know about each HIP API id (layouts index `HIP_PROF_OPS_6_4`).
 static OPS: [Operation; MAX_IDS] = [const { Operation::new() }; MAX_IDS];
-
-/// This thread's calls in progress and how many of them there are (part of
-/// [`crate::thread::Thread`], which is constant initialised and without destructor: usable at
-/// exit, after the thread's other TLS is gone).
-pub(crate) struct Frames {
-    calls: UnsafeCell<[Option<Call>; DEPTH]>,
-    top: Cell<usize>,
-}
-
-impl Frames {
-    /// No call in progress.
-    pub(crate) const fn new() -> Frames {
-        Frames { calls: UnsafeCell::new([None; DEPTH]), top: Cell::new(0) }
-    }
-}
 
 /// The tracer callback HIP calls at the start of every API call (and with its activity probes).
 ///

@@ -7,13 +7,19 @@
 //! twice); with one [`Thread`] a traced HSA call, a ROCm 6 HIP table call and each HIP 5.x or 6.x
 //! callback make one lookup ([`current`]) and pass the reference on.
 //!
-//! Each part belongs to its module (its fields stay private there): the correlation context
-//! ([`crate::api::Ctx`]), the capture cursor ([`crate::sink::ThreadSink`]) and the HIP 5.x and 6.x
-//! frame stacks ([`crate::hip::v5::Frames`], [`crate::hip::v6::Frames`]).
+//! The parts are leaves of plain data, each changed by the module that owns its meaning: the
+//! correlation context and the call in progress ([`ctx`], used by [`crate::api`]), the capture
+//! cursor ([`sink`], used by [`crate::sink`]) and the HIP 5.x and 6.x frame stacks ([`hip5`],
+//! [`hip6`], used by [`crate::hip::v5`] and [`crate::hip::v6`]). They import nothing of the
+//! library: the modules that use them sit above this one.
 
-use crate::api::Ctx;
-use crate::hip::{v5, v6};
-use crate::sink::ThreadSink;
+pub(crate) mod ctx;
+pub(crate) mod hip5;
+pub(crate) mod hip6;
+pub(crate) mod sink;
+
+pub(crate) use ctx::Ctx;
+pub(crate) use sink::ThreadSink;
 
 /// This thread's state.
 pub(crate) struct Thread {
@@ -22,13 +28,13 @@ pub(crate) struct Thread {
     /// Capture chunk, offset, thread id, waits.
     pub(crate) sink: ThreadSink,
     /// HIP 5.x calls in progress.
-    pub(crate) hip5: v5::Frames,
+    pub(crate) hip5: hip5::Frames,
     /// HIP 6.x calls in progress.
-    pub(crate) hip6: v6::Frames,
+    pub(crate) hip6: hip6::Frames,
 }
 
 thread_local! {
-    static STATE: Thread = const { Thread { api: Ctx::new(), sink: ThreadSink::new(), hip5: v5::Frames::new(), hip6: v6::Frames::new() } };
+    static STATE: Thread = const { Thread { api: Ctx::new(), sink: ThreadSink::new(), hip5: hip5::Frames::new(), hip6: hip6::Frames::new() } };
 }
 
 // No destructor (checked): the thread-local is never torn down, so calls made from exit handlers
