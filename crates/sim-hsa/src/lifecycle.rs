@@ -132,7 +132,7 @@ fn shut_down() -> hsa_status_t {
     }
     tools::unload_tools();
     reset_tables();
-    crate::queue::shutdown_all();
+    crate::queue_api::shutdown_all();
     crate::dispatch_log::flush();
     REFCOUNT.store(0, Ordering::Release);
     tools::close_tools();
