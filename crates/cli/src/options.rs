@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 use rocprof_att::Backend;
-use rocprof_device::pc_sampling::{Method, Unit};
 use rocprof_launch::AttSettings;
+use rocprof_targets::pc_sampling::{Method, Unit};
 
 /// A target and the SQ events (with SIMD masks) of the streamed counters on it.
 pub(crate) type TargetEvents = (String, Vec<(u32, u32)>);

@@ -127,10 +127,10 @@ pub(crate) fn pc_sampling_listing(agents: &[rocprof_model::Agent], strings: &roc
 /// `interval pow2`), each configuration followed by two empty lines and the agent by one more. Empty for
 /// a GPU without configurations: rocprofv3-avail lists only the agents that have some. The
 /// configurations are the table hsa-sim answers `hsa_ven_amd_pcs_iterate_configuration` with
-/// (`rocprof_device::pc_sampling`), for the target the runtime reported.
+/// (`rocprof_targets::pc_sampling`), for the target the runtime reported.
 pub(crate) fn agent_configurations(index: usize, target: &str) -> String {
-    use rocprof_device::pc_sampling::Unit;
-    let configs = rocprof_device::pc_sampling::configurations(target);
+    use rocprof_targets::pc_sampling::Unit;
+    let configs = rocprof_targets::pc_sampling::configurations(target);
     if configs.is_empty() {
         return String::new();
     }

@@ -404,7 +404,7 @@ mod runtime_tests {
         hsa_code_object_reader_create_from_memory, hsa_executable_create_alt, hsa_executable_freeze,
         hsa_executable_get_symbol_by_name, hsa_executable_load_agent_code_object, hsa_executable_symbol_get_info,
     };
-    use crate::queue::{hsa_queue_create, hsa_queue_destroy};
+    use crate::queue_api::{hsa_queue_create, hsa_queue_destroy};
     use crate::signal::hsa_signal_wait_scacquire;
     use crate::testing::*;
     use rocprof_hsa_sys::*;

@@ -3,7 +3,7 @@
 
 use super::runtime_tests::{alloc, load, load_executable, packet};
 use super::*;
-use crate::queue::{hsa_queue_create, hsa_queue_destroy};
+use crate::queue_api::{hsa_queue_create, hsa_queue_destroy};
 use crate::signal::hsa_signal_wait_scacquire;
 use crate::testing::*;
 use rocprof_hsa_sys::*;

@@ -199,7 +199,7 @@ pub unsafe extern "C" fn hsa_queue_create(
     group_segment_size: u32,
     queue: *mut *mut hsa_queue_t,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_queue_create_fn).unwrap_or(crate::queue::hsa_queue_create);
+    let f = crate::table::slot!(core, hsa_queue_create_fn).unwrap_or(crate::queue_api::hsa_queue_create);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(agent, size, type_, callback, data, private_segment_size, group_segment_size, queue) }
 }
@@ -214,7 +214,7 @@ pub unsafe extern "C" fn hsa_soft_queue_create(
     doorbell_signal: hsa_signal_t,
     queue: *mut *mut hsa_queue_t,
 ) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_soft_queue_create_fn).unwrap_or(crate::queue::hsa_soft_queue_create);
+    let f = crate::table::slot!(core, hsa_soft_queue_create_fn).unwrap_or(crate::queue_api::hsa_soft_queue_create);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(region, size, type_, features, doorbell_signal, queue) }
 }
@@ -222,7 +222,7 @@ pub unsafe extern "C" fn hsa_soft_queue_create(
 /// `hsa_queue_destroy`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_destroy(queue: *mut hsa_queue_t) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_queue_destroy_fn).unwrap_or(crate::queue::hsa_queue_destroy);
+    let f = crate::table::slot!(core, hsa_queue_destroy_fn).unwrap_or(crate::queue_api::hsa_queue_destroy);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -230,7 +230,7 @@ pub unsafe extern "C" fn hsa_queue_destroy(queue: *mut hsa_queue_t) -> hsa_statu
 /// `hsa_queue_inactivate`.
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_inactivate(queue: *mut hsa_queue_t) -> hsa_status_t {
-    let f = crate::table::slot!(core, hsa_queue_inactivate_fn).unwrap_or(crate::queue::hsa_queue_inactivate);
+    let f = crate::table::slot!(core, hsa_queue_inactivate_fn).unwrap_or(crate::queue_api::hsa_queue_inactivate);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -239,7 +239,7 @@ pub unsafe extern "C" fn hsa_queue_inactivate(queue: *mut hsa_queue_t) -> hsa_st
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_load_read_index_scacquire(queue: *const hsa_queue_t) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_load_read_index_scacquire_fn)
-        .unwrap_or(crate::queue::hsa_queue_load_read_index_scacquire);
+        .unwrap_or(crate::queue_api::hsa_queue_load_read_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -248,7 +248,7 @@ pub unsafe extern "C" fn hsa_queue_load_read_index_scacquire(queue: *const hsa_q
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_load_read_index_acquire(queue: *const hsa_queue_t) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_load_read_index_scacquire_fn)
-        .unwrap_or(crate::queue::hsa_queue_load_read_index_scacquire);
+        .unwrap_or(crate::queue_api::hsa_queue_load_read_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -257,7 +257,7 @@ pub unsafe extern "C" fn hsa_queue_load_read_index_acquire(queue: *const hsa_que
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_load_read_index_relaxed(queue: *const hsa_queue_t) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_load_read_index_relaxed_fn)
-        .unwrap_or(crate::queue::hsa_queue_load_read_index_relaxed);
+        .unwrap_or(crate::queue_api::hsa_queue_load_read_index_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -266,7 +266,7 @@ pub unsafe extern "C" fn hsa_queue_load_read_index_relaxed(queue: *const hsa_que
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_load_write_index_scacquire(queue: *const hsa_queue_t) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_load_write_index_scacquire_fn)
-        .unwrap_or(crate::queue::hsa_queue_load_write_index_scacquire);
+        .unwrap_or(crate::queue_api::hsa_queue_load_write_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -275,7 +275,7 @@ pub unsafe extern "C" fn hsa_queue_load_write_index_scacquire(queue: *const hsa_
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_load_write_index_acquire(queue: *const hsa_queue_t) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_load_write_index_scacquire_fn)
-        .unwrap_or(crate::queue::hsa_queue_load_write_index_scacquire);
+        .unwrap_or(crate::queue_api::hsa_queue_load_write_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -284,7 +284,7 @@ pub unsafe extern "C" fn hsa_queue_load_write_index_acquire(queue: *const hsa_qu
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_load_write_index_relaxed(queue: *const hsa_queue_t) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_load_write_index_relaxed_fn)
-        .unwrap_or(crate::queue::hsa_queue_load_write_index_relaxed);
+        .unwrap_or(crate::queue_api::hsa_queue_load_write_index_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue) }
 }
@@ -293,7 +293,7 @@ pub unsafe extern "C" fn hsa_queue_load_write_index_relaxed(queue: *const hsa_qu
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_store_write_index_relaxed(queue: *const hsa_queue_t, value: u64) {
     let f = crate::table::slot!(core, hsa_queue_store_write_index_relaxed_fn)
-        .unwrap_or(crate::queue::hsa_queue_store_write_index_relaxed);
+        .unwrap_or(crate::queue_api::hsa_queue_store_write_index_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -302,7 +302,7 @@ pub unsafe extern "C" fn hsa_queue_store_write_index_relaxed(queue: *const hsa_q
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_store_write_index_screlease(queue: *const hsa_queue_t, value: u64) {
     let f = crate::table::slot!(core, hsa_queue_store_write_index_screlease_fn)
-        .unwrap_or(crate::queue::hsa_queue_store_write_index_screlease);
+        .unwrap_or(crate::queue_api::hsa_queue_store_write_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -311,7 +311,7 @@ pub unsafe extern "C" fn hsa_queue_store_write_index_screlease(queue: *const hsa
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_store_write_index_release(queue: *const hsa_queue_t, value: u64) {
     let f = crate::table::slot!(core, hsa_queue_store_write_index_screlease_fn)
-        .unwrap_or(crate::queue::hsa_queue_store_write_index_screlease);
+        .unwrap_or(crate::queue_api::hsa_queue_store_write_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -324,7 +324,7 @@ pub unsafe extern "C" fn hsa_queue_cas_write_index_scacq_screl(
     value: u64,
 ) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_cas_write_index_scacq_screl_fn)
-        .unwrap_or(crate::queue::hsa_queue_cas_write_index_scacq_screl);
+        .unwrap_or(crate::queue_api::hsa_queue_cas_write_index_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
@@ -337,7 +337,7 @@ pub unsafe extern "C" fn hsa_queue_cas_write_index_acq_rel(
     value: u64,
 ) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_cas_write_index_scacq_screl_fn)
-        .unwrap_or(crate::queue::hsa_queue_cas_write_index_scacq_screl);
+        .unwrap_or(crate::queue_api::hsa_queue_cas_write_index_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
@@ -350,7 +350,7 @@ pub unsafe extern "C" fn hsa_queue_cas_write_index_scacquire(
     value: u64,
 ) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_cas_write_index_scacquire_fn)
-        .unwrap_or(crate::queue::hsa_queue_cas_write_index_scacquire);
+        .unwrap_or(crate::queue_api::hsa_queue_cas_write_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
@@ -363,7 +363,7 @@ pub unsafe extern "C" fn hsa_queue_cas_write_index_acquire(
     value: u64,
 ) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_cas_write_index_scacquire_fn)
-        .unwrap_or(crate::queue::hsa_queue_cas_write_index_scacquire);
+        .unwrap_or(crate::queue_api::hsa_queue_cas_write_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
@@ -376,7 +376,7 @@ pub unsafe extern "C" fn hsa_queue_cas_write_index_relaxed(
     value: u64,
 ) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_cas_write_index_relaxed_fn)
-        .unwrap_or(crate::queue::hsa_queue_cas_write_index_relaxed);
+        .unwrap_or(crate::queue_api::hsa_queue_cas_write_index_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
@@ -389,7 +389,7 @@ pub unsafe extern "C" fn hsa_queue_cas_write_index_screlease(
     value: u64,
 ) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_cas_write_index_screlease_fn)
-        .unwrap_or(crate::queue::hsa_queue_cas_write_index_screlease);
+        .unwrap_or(crate::queue_api::hsa_queue_cas_write_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
@@ -402,7 +402,7 @@ pub unsafe extern "C" fn hsa_queue_cas_write_index_release(
     value: u64,
 ) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_cas_write_index_screlease_fn)
-        .unwrap_or(crate::queue::hsa_queue_cas_write_index_screlease);
+        .unwrap_or(crate::queue_api::hsa_queue_cas_write_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, expected, value) }
 }
@@ -411,7 +411,7 @@ pub unsafe extern "C" fn hsa_queue_cas_write_index_release(
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_scacq_screl(queue: *const hsa_queue_t, value: u64) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_add_write_index_scacq_screl_fn)
-        .unwrap_or(crate::queue::hsa_queue_add_write_index_scacq_screl);
+        .unwrap_or(crate::queue_api::hsa_queue_add_write_index_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -420,7 +420,7 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_scacq_screl(queue: *const hsa
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_acq_rel(queue: *const hsa_queue_t, value: u64) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_add_write_index_scacq_screl_fn)
-        .unwrap_or(crate::queue::hsa_queue_add_write_index_scacq_screl);
+        .unwrap_or(crate::queue_api::hsa_queue_add_write_index_scacq_screl);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -429,7 +429,7 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_acq_rel(queue: *const hsa_que
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_scacquire(queue: *const hsa_queue_t, value: u64) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_add_write_index_scacquire_fn)
-        .unwrap_or(crate::queue::hsa_queue_add_write_index_scacquire);
+        .unwrap_or(crate::queue_api::hsa_queue_add_write_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -438,7 +438,7 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_scacquire(queue: *const hsa_q
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_acquire(queue: *const hsa_queue_t, value: u64) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_add_write_index_scacquire_fn)
-        .unwrap_or(crate::queue::hsa_queue_add_write_index_scacquire);
+        .unwrap_or(crate::queue_api::hsa_queue_add_write_index_scacquire);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -447,7 +447,7 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_acquire(queue: *const hsa_que
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_relaxed(queue: *const hsa_queue_t, value: u64) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_add_write_index_relaxed_fn)
-        .unwrap_or(crate::queue::hsa_queue_add_write_index_relaxed);
+        .unwrap_or(crate::queue_api::hsa_queue_add_write_index_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -456,7 +456,7 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_relaxed(queue: *const hsa_que
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_screlease(queue: *const hsa_queue_t, value: u64) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_add_write_index_screlease_fn)
-        .unwrap_or(crate::queue::hsa_queue_add_write_index_screlease);
+        .unwrap_or(crate::queue_api::hsa_queue_add_write_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -465,7 +465,7 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_screlease(queue: *const hsa_q
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_add_write_index_release(queue: *const hsa_queue_t, value: u64) -> u64 {
     let f = crate::table::slot!(core, hsa_queue_add_write_index_screlease_fn)
-        .unwrap_or(crate::queue::hsa_queue_add_write_index_screlease);
+        .unwrap_or(crate::queue_api::hsa_queue_add_write_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -474,7 +474,7 @@ pub unsafe extern "C" fn hsa_queue_add_write_index_release(queue: *const hsa_que
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_store_read_index_relaxed(queue: *const hsa_queue_t, value: u64) {
     let f = crate::table::slot!(core, hsa_queue_store_read_index_relaxed_fn)
-        .unwrap_or(crate::queue::hsa_queue_store_read_index_relaxed);
+        .unwrap_or(crate::queue_api::hsa_queue_store_read_index_relaxed);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -483,7 +483,7 @@ pub unsafe extern "C" fn hsa_queue_store_read_index_relaxed(queue: *const hsa_qu
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_store_read_index_screlease(queue: *const hsa_queue_t, value: u64) {
     let f = crate::table::slot!(core, hsa_queue_store_read_index_screlease_fn)
-        .unwrap_or(crate::queue::hsa_queue_store_read_index_screlease);
+        .unwrap_or(crate::queue_api::hsa_queue_store_read_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -492,7 +492,7 @@ pub unsafe extern "C" fn hsa_queue_store_read_index_screlease(queue: *const hsa_
 #[no_mangle]
 pub unsafe extern "C" fn hsa_queue_store_read_index_release(queue: *const hsa_queue_t, value: u64) {
     let f = crate::table::slot!(core, hsa_queue_store_read_index_screlease_fn)
-        .unwrap_or(crate::queue::hsa_queue_store_read_index_screlease);
+        .unwrap_or(crate::queue_api::hsa_queue_store_read_index_screlease);
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, value) }
 }
@@ -2034,9 +2034,9 @@ pub unsafe extern "C" fn hsa_amd_queue_cu_set_mask(
     cu_mask: *const u32,
 ) -> hsa_status_t {
     let f = if crate::abi::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_queue_cu_set_mask_fn).unwrap_or(crate::queue::hsa_amd_queue_cu_set_mask)
+        crate::table::slot!(amd52, hsa_amd_queue_cu_set_mask_fn).unwrap_or(crate::queue_api::hsa_amd_queue_cu_set_mask)
     } else {
-        crate::table::slot!(amd, hsa_amd_queue_cu_set_mask_fn).unwrap_or(crate::queue::hsa_amd_queue_cu_set_mask)
+        crate::table::slot!(amd, hsa_amd_queue_cu_set_mask_fn).unwrap_or(crate::queue_api::hsa_amd_queue_cu_set_mask)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, num_cu_mask_count, cu_mask) }
@@ -2050,9 +2050,9 @@ pub unsafe extern "C" fn hsa_amd_queue_cu_get_mask(
     cu_mask: *mut u32,
 ) -> hsa_status_t {
     let f = if crate::abi::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_queue_cu_get_mask_fn).unwrap_or(crate::queue::hsa_amd_queue_cu_get_mask)
+        crate::table::slot!(amd52, hsa_amd_queue_cu_get_mask_fn).unwrap_or(crate::queue_api::hsa_amd_queue_cu_get_mask)
     } else {
-        crate::table::slot!(amd, hsa_amd_queue_cu_get_mask_fn).unwrap_or(crate::queue::hsa_amd_queue_cu_get_mask)
+        crate::table::slot!(amd, hsa_amd_queue_cu_get_mask_fn).unwrap_or(crate::queue_api::hsa_amd_queue_cu_get_mask)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, num_cu_mask_count, cu_mask) }
@@ -2838,9 +2838,10 @@ pub unsafe extern "C" fn hsa_amd_queue_set_priority(
     priority: hsa_amd_queue_priority_t,
 ) -> hsa_status_t {
     let f = if crate::abi::abi_is_5_2() {
-        crate::table::slot!(amd52, hsa_amd_queue_set_priority_fn).unwrap_or(crate::queue::hsa_amd_queue_set_priority)
+        crate::table::slot!(amd52, hsa_amd_queue_set_priority_fn)
+            .unwrap_or(crate::queue_api::hsa_amd_queue_set_priority)
     } else {
-        crate::table::slot!(amd, hsa_amd_queue_set_priority_fn).unwrap_or(crate::queue::hsa_amd_queue_set_priority)
+        crate::table::slot!(amd, hsa_amd_queue_set_priority_fn).unwrap_or(crate::queue_api::hsa_amd_queue_set_priority)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, priority) }
@@ -3354,9 +3355,9 @@ pub unsafe extern "C" fn hsa_amd_queue_get_info(
     value: *mut c_void,
 ) -> hsa_status_t {
     let f = if crate::abi::abi_is_5_2() {
-        crate::queue::hsa_amd_queue_get_info
+        crate::queue_api::hsa_amd_queue_get_info
     } else {
-        crate::table::slot!(amd, hsa_amd_queue_get_info_fn).unwrap_or(crate::queue::hsa_amd_queue_get_info)
+        crate::table::slot!(amd, hsa_amd_queue_get_info_fn).unwrap_or(crate::queue_api::hsa_amd_queue_get_info)
     };
     // SAFETY: the slot has the C function's exact type; the caller upholds its contract.
     unsafe { f(queue, attribute, value) }

@@ -44,6 +44,7 @@ use rocprof_hsa_sys::*;
 use crate::abi;
 use crate::ffi::{put, status, Status};
 use crate::queue::{self, ErrorCallback, Queue, QueueState};
+use crate::queue_api;
 use crate::runtime::system;
 
 type Handler = unsafe extern "C" fn(*const c_void, u64, u64, *mut c_void, hsa_amd_queue_intercept_packet_writer);
@@ -141,13 +142,13 @@ fn of(q: &'static Queue) -> Option<&'static Intercept> {
 }
 
 /// The hardware queue behind `q` (or `q` itself).
-pub(crate) fn hardware_of(q: &'static Queue) -> &'static Queue {
+fn hardware_of(q: &'static Queue) -> &'static Queue {
     of(q).map_or(q, |i| i.hw)
 }
 
 /// `hsa_queue_destroy` of `q` (already unpublished by the caller) when it is an intercept queue: see
 /// the module docs. Returns false when `q` is not one.
-pub(crate) fn destroy_if_intercept(q: &'static Queue) -> bool {
+fn destroy_if_intercept(q: &'static Queue) -> bool {
     let Some(ic) = of(q) else { return false };
     let me = ic as *const Intercept as usize;
     // (Not `std::thread::current()`: it is unavailable once the thread's locals are destroyed.)
@@ -175,7 +176,7 @@ pub(crate) fn destroy_if_intercept(q: &'static Queue) -> bool {
     // The hardware queue may have been destroyed on its own already (its address is handed to
     // marker callbacks); stopping it again only joins nothing.
     queue::unregister(ic.hw);
-    let joined = queue::stop(ic.hw);
+    let joined = queue_api::stop(ic.hw);
     if reusable && joined {
         ic.overflow.lock().unwrap_or_else(|e| e.into_inner()).clear();
         ic.handlers.lock().unwrap_or_else(|e| e.into_inner()).clear();
@@ -195,7 +196,7 @@ pub(crate) fn spare_count() -> usize {
 }
 
 /// Doorbell store on a proxy queue.
-pub(crate) fn doorbell_rung(proxy_addr: usize, _value: i64) {
+fn doorbell_rung(proxy_addr: usize, _value: i64) {
     // SAFETY: tagged doorbells only hold addresses of proxy queue blocks, which are never freed.
     let proxy = unsafe { &*(proxy_addr as *const Queue) };
     let Some(ic) = of(proxy) else { return };
@@ -494,7 +495,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_queue_intercept_create(
         if size < 3 {
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
-        let (a, size) = queue::check_create_args(agent_handle, size, type_, queue)?;
+        let (a, size) = queue_api::check_create_args(agent_handle, size, type_, queue)?;
         if crate::faults::fail("hsa_amd_queue_intercept_create") {
             return Err(crate::faults::REFUSED);
         }
@@ -509,10 +510,10 @@ pub(crate) unsafe extern "C" fn hsa_amd_queue_intercept_create(
         };
         ic.generation.fetch_add(1, Ordering::AcqRel);
         let id = queue::next_id();
-        let activated = queue::activate(ic.hw, type_, callback, data, id, true).and_then(|()| {
-            queue::activate(ic.proxy, type_, None, std::ptr::null_mut(), id, false).inspect_err(|_| {
+        let activated = queue_api::activate(ic.hw, type_, callback, data, id, true).and_then(|()| {
+            queue_api::activate(ic.proxy, type_, None, std::ptr::null_mut(), id, false).inspect_err(|_| {
                 queue::unregister(ic.hw);
-                queue::stop(ic.hw);
+                queue_api::stop(ic.hw);
             })
         });
         if let Err(e) = activated {
@@ -528,6 +529,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_queue_intercept_create(
 
 /// A new intercept (dead until activated) with its hardware and proxy queue blocks.
 fn new_intercept(agent: &'static crate::agent::Agent, size: u32) -> Result<&'static Intercept, Status> {
+    queue::on_intercept(queue::InterceptHooks { hardware_of, destroy_if_intercept, doorbell_rung });
     let hw = queue::new_block(agent, size, false)?;
     hw.internal.store(true, Ordering::Release);
     let proxy = queue::new_block(agent, size, true)?;
@@ -582,7 +584,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_runtime_queue_create_register(
 mod tests {
     use super::{hsa_amd_queue_intercept_create, hsa_amd_queue_intercept_register};
     use crate::events::hsa_amd_async_function;
-    use crate::queue::{
+    use crate::queue_api::{
         hsa_queue_add_write_index_scacq_screl, hsa_queue_create, hsa_queue_destroy, hsa_queue_load_read_index_scacquire,
     };
     use crate::signal::{hsa_signal_destroy, hsa_signal_store_screlease, hsa_signal_wait_scacquire};

@@ -41,6 +41,8 @@ mod pcs;
 mod pm4;
 mod profiling;
 mod queue;
+mod queue_api;
+mod queue_scratch;
 mod runtime;
 mod scratch;
 mod signal;

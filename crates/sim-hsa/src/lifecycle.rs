@@ -16,7 +16,7 @@ use rocprof_hsa_sys::*;
 use crate::abi;
 use crate::runtime::{Config, Knobs, System, KNOBS, REFCOUNT, SYSTEM, TIMING};
 use crate::table::LIVE;
-use crate::{table_default, tools, topology};
+use crate::{table, tools, topology};
 use rocprof_device::targets as model;
 
 static BOOTSTRAP: Mutex<()> = Mutex::new(());
@@ -132,7 +132,7 @@ fn shut_down() -> hsa_status_t {
     }
     tools::unload_tools();
     reset_tables();
-    crate::queue::shutdown_all();
+    crate::queue_api::shutdown_all();
     crate::dispatch_log::flush();
     REFCOUNT.store(0, Ordering::Release);
     tools::close_tools();
@@ -146,19 +146,23 @@ fn version(major: u32, size: usize, step: u32) -> ApiTableVersion {
 /// Restores every slot to the runtime's own functions and sets the version headers and root pointers of the
 /// active layout. Called under the bootstrap lock before tools load and after they unload.
 pub(crate) fn reset_tables() {
+    let Some(d) = table::defaults() else {
+        diag!("hsa-sim's default API tables were not registered when the library was loaded; tools see no table");
+        return;
+    };
     let t = LIVE.get();
     let five_two = abi::abi_is_5_2();
     // SAFETY: `t` points at the static tables; whole-field writes through the raw pointer follow the
     // `LiveTables` invariant (no references are created).
     unsafe {
-        ptr::write_volatile(ptr::addr_of_mut!((*t).core), table_default::core());
-        ptr::write_volatile(ptr::addr_of_mut!((*t).amd), table_default::amd());
-        ptr::write_volatile(ptr::addr_of_mut!((*t).amd52), table_default::amd52());
-        ptr::write_volatile(ptr::addr_of_mut!((*t).fin), table_default::fin());
-        ptr::write_volatile(ptr::addr_of_mut!((*t).image), table_default::image());
-        ptr::write_volatile(ptr::addr_of_mut!((*t).image52), table_default::image52());
-        ptr::write_volatile(ptr::addr_of_mut!((*t).tools), table_default::tools());
-        ptr::write_volatile(ptr::addr_of_mut!((*t).pcs), table_default::pcs());
+        ptr::write_volatile(ptr::addr_of_mut!((*t).core), d.core);
+        ptr::write_volatile(ptr::addr_of_mut!((*t).amd), d.amd);
+        ptr::write_volatile(ptr::addr_of_mut!((*t).amd52), d.amd52);
+        ptr::write_volatile(ptr::addr_of_mut!((*t).fin), d.fin);
+        ptr::write_volatile(ptr::addr_of_mut!((*t).image), d.image);
+        ptr::write_volatile(ptr::addr_of_mut!((*t).image52), d.image52);
+        ptr::write_volatile(ptr::addr_of_mut!((*t).tools), d.tools);
+        ptr::write_volatile(ptr::addr_of_mut!((*t).pcs), d.pcs);
         if five_two {
             (*t).core.version = version(1, size_of::<CoreApiTable>(), 0);
             (*t).fin.version = version(1, size_of::<FinalizerExtTable>(), 0);

@@ -444,7 +444,7 @@ mod runtime_tests {
         hsa_executable_get_symbol_by_name, hsa_executable_load_agent_code_object, hsa_executable_symbol_get_info,
     };
     use crate::profiling::{hsa_amd_profiling_get_dispatch_time, hsa_amd_profiling_set_profiler_enabled};
-    use crate::queue::{hsa_queue_create, hsa_queue_destroy};
+    use crate::queue_api::{hsa_queue_create, hsa_queue_destroy};
     use crate::signal::{hsa_signal_load_scacquire, hsa_signal_store_screlease, hsa_signal_wait_scacquire};
     use crate::testing::*;
     use rocprof_hsa_sys::*;

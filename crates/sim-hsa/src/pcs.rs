@@ -89,10 +89,10 @@ fn refresh_started(s: &[Session]) {
     ANY_STARTED.store(s.iter().any(|s| s.started), Ordering::Release);
 }
 
-/// The configurations of a GPU target, from the device model's table (`rocprof_device::pc_sampling`).
+/// The configurations of a GPU target, from the targets crate's table (`rocprof_targets::pc_sampling`).
 fn configurations(target: &str) -> Vec<hsa_ven_amd_pcs_configuration_t> {
-    use rocprof_device::pc_sampling::{Method, Unit};
-    rocprof_device::pc_sampling::configurations(target)
+    use rocprof_targets::pc_sampling::{Method, Unit};
+    rocprof_targets::pc_sampling::configurations(target)
         .iter()
         .map(|c| hsa_ven_amd_pcs_configuration_t {
             method: match c.method {

@@ -257,7 +257,7 @@ mod tests {
     }
 
     use crate::memory::hsa_amd_memory_pool_free;
-    use crate::queue::{hsa_queue_create, hsa_queue_destroy};
+    use crate::queue_api::{hsa_queue_create, hsa_queue_destroy};
     use crate::signal::hsa_signal_wait_scacquire;
     use crate::testing::*;
     use std::sync::atomic::AtomicU32;

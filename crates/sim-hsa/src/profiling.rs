@@ -22,7 +22,7 @@ pub(crate) unsafe extern "C" fn hsa_amd_profiling_set_profiler_enabled(
     status(|| {
         system()?;
         let q = queue::lookup(queue)?;
-        for target in [q, crate::intercept::hardware_of(q)] {
+        for target in [q, queue::hardware_of(q)] {
             if enable != 0 {
                 target.amd.queue_properties.fetch_or(AMD_QUEUE_PROPERTIES_ENABLE_PROFILING, Ordering::AcqRel);
             } else {

@@ -32,25 +32,13 @@
 use rocprof_hsa_sys::*;
 
 use crate::queue::Queue;
+use crate::queue_scratch::QueueScratch;
 use crate::table::slot;
 
 /// Scratch wave slots per CU (KFD `max_slots_scratch_cu`).
 pub(crate) const MAX_SLOTS_SCRATCH_CU: u64 = 32;
 /// ROCr's `DEFAULT_SCRATCH_SINGLE_LIMIT` (140 MiB).
 const DEFAULT_SINGLE_LIMIT: u64 = 140 << 20;
-
-/// A queue's scratch (main scratch only).
-#[derive(Debug, Default)]
-pub(crate) struct QueueScratch {
-    /// Bytes held (0: none).
-    size: u64,
-    /// Bytes per work-item the scratch was sized for.
-    per_thread: u64,
-    /// Lanes per wave it was sized for.
-    lanes: u64,
-    /// The scratch is for one dispatch only (freed when it ends).
-    use_once: bool,
-}
 
 /// `HSA_SCRATCH_SINGLE_LIMIT` (read once, like ROCr's flags).
 fn single_limit() -> u64 {

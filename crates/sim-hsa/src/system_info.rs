@@ -132,8 +132,8 @@ pub(crate) unsafe extern "C" fn hsa_system_get_major_extension_table(
             return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT);
         }
         if u32::from(extension) == HSA_EXTENSION_AMD_PC_SAMPLING && version_major == 1 {
-            // The PC-sampling table 1.00 (`hsa_ven_amd_pc_sampling_1_00_pfn_t`), through the live slots.
-            let t = pcs_table();
+            // The PC-sampling table 1.00 (`hsa_ven_amd_pc_sampling_1_00_pfn_t`): the exported trampolines.
+            let t = crate::table::defaults().ok_or(HSA_STATUS_ERROR_NOT_INITIALIZED)?.pcs_extension;
             let n = table_length.min(size_of::<hsa_ven_amd_pc_sampling_1_00_pfn_t>());
             // SAFETY: copies `n` bytes of a local POD table into the caller's buffer of `table_length >= n` bytes.
             unsafe {
@@ -146,8 +146,14 @@ pub(crate) unsafe extern "C" fn hsa_system_get_major_extension_table(
             return Ok(());
         }
         if u32::from(extension) == HSA_EXTENSION_IMAGES && version_major == 1 {
-            // SAFETY: `table` holds `table_length` bytes (checked non-null and non-empty above).
-            unsafe { copy_images_table(table, table_length) };
+            // The images table 1.01 (`hsa_ext_images_1_pfn_t`; a shorter buffer gets the 1.00 prefix): the
+            // exported trampolines.
+            let t = crate::table::defaults().ok_or(HSA_STATUS_ERROR_NOT_INITIALIZED)?.images_extension;
+            let n = table_length.min(size_of::<hsa_ext_images_1_pfn_t>());
+            // SAFETY: copies `n` bytes of a local POD table into the caller's buffer of `table_length >= n` bytes.
+            unsafe {
+                std::ptr::copy_nonoverlapping((&t as *const hsa_ext_images_1_pfn_t).cast::<u8>(), table.cast::<u8>(), n)
+            };
             return Ok(());
         }
         if u32::from(extension) != HSA_EXTENSION_AMD_LOADER || version_major != 1 {
@@ -209,45 +215,68 @@ pub(crate) unsafe extern "C" fn hsa_extension_get_name(extension: u16, name: *mu
     })
 }
 
-/// The extension's function table as `hsa_system_get_major_extension_table` hands it out: the exported
-/// trampolines, so a tool that rewrote a slot of the API table sees the calls made through it.
-fn pcs_table() -> hsa_ven_amd_pc_sampling_1_00_pfn_t {
-    hsa_ven_amd_pc_sampling_1_00_pfn_t {
-        hsa_ven_amd_pcs_iterate_configuration: Some(crate::exports::hsa_ven_amd_pcs_iterate_configuration),
-        hsa_ven_amd_pcs_create: Some(crate::exports::hsa_ven_amd_pcs_create),
-        hsa_ven_amd_pcs_create_from_id: Some(crate::exports::hsa_ven_amd_pcs_create_from_id),
-        hsa_ven_amd_pcs_destroy: Some(crate::exports::hsa_ven_amd_pcs_destroy),
-        hsa_ven_amd_pcs_start: Some(crate::exports::hsa_ven_amd_pcs_start),
-        hsa_ven_amd_pcs_stop: Some(crate::exports::hsa_ven_amd_pcs_stop),
-        hsa_ven_amd_pcs_flush: Some(crate::exports::hsa_ven_amd_pcs_flush),
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::hsa_system_get_major_extension_table;
+    use crate::testing::*;
+    use rocprof_hsa_sys::*;
+    use std::sync::atomic::{AtomicU32, Ordering};
 
-/// Copies the images extension's function table 1.01 (`hsa_ext_images_1_pfn_t`; a shorter buffer gets the
-/// 1.00 prefix) into `table`: the exported entry points, so calls go through the live API table as direct
-/// calls do.
-///
-/// # Safety
-/// `table` is valid for writes of `len` bytes.
-unsafe fn copy_images_table(table: *mut c_void, len: usize) {
-    use crate::exports as x;
-    let t = hsa_ext_images_1_pfn_t {
-        hsa_ext_image_get_capability: Some(x::hsa_ext_image_get_capability),
-        hsa_ext_image_data_get_info: Some(x::hsa_ext_image_data_get_info),
-        hsa_ext_image_create: Some(x::hsa_ext_image_create),
-        hsa_ext_image_destroy: Some(x::hsa_ext_image_destroy),
-        hsa_ext_image_copy: Some(x::hsa_ext_image_copy),
-        hsa_ext_image_import: Some(x::hsa_ext_image_import),
-        hsa_ext_image_export: Some(x::hsa_ext_image_export),
-        hsa_ext_image_clear: Some(x::hsa_ext_image_clear),
-        hsa_ext_sampler_create: Some(x::hsa_ext_sampler_create),
-        hsa_ext_sampler_destroy: Some(x::hsa_ext_sampler_destroy),
-        hsa_ext_image_get_capability_with_layout: Some(x::hsa_ext_image_get_capability_with_layout),
-        hsa_ext_image_data_get_info_with_layout: Some(x::hsa_ext_image_data_get_info_with_layout),
-        hsa_ext_image_create_with_layout: Some(x::hsa_ext_image_create_with_layout),
-        hsa_ext_sampler_create_v2: Some(x::hsa_ext_sampler_create_v2),
-    };
-    let n = len.min(size_of::<hsa_ext_images_1_pfn_t>());
-    // SAFETY: copies `n <= len` bytes of a local POD table into the caller's buffer.
-    unsafe { std::ptr::copy_nonoverlapping((&t as *const hsa_ext_images_1_pfn_t).cast::<u8>(), table.cast::<u8>(), n) };
+    static CALLS: AtomicU32 = AtomicU32::new(0);
+
+    unsafe extern "C" fn counting_sampler_destroy(_: hsa_agent_t, _: hsa_ext_sampler_t) -> hsa_status_t {
+        CALLS.fetch_add(1, Ordering::Relaxed);
+        HSA_STATUS_ERROR_INVALID_CODE_OBJECT
+    }
+
+    /// The images table handed out holds the exported entry points, as ROCr's does: after a tool rewrote a
+    /// slot of the live API table, a call made through the handed-out table reaches the tool's function; a
+    /// buffer of the 1.00 table's size (AMD's `hsa_ext_images_1_00_pfn_t`) gets only that prefix.
+    #[test]
+    fn the_images_table_handed_out_calls_through_the_live_api_table() {
+        let _g = TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = init_gpu();
+        // SAFETY: all-zero is a valid table of nullable function pointers.
+        let mut t: hsa_ext_images_1_pfn_t = unsafe { std::mem::zeroed() };
+        // SAFETY: `t` is writable for its size.
+        let rc = unsafe {
+            hsa_system_get_major_extension_table(
+                HSA_EXTENSION_IMAGES as u16,
+                1,
+                std::mem::size_of_val(&t),
+                (&mut t as *mut hsa_ext_images_1_pfn_t).cast(),
+            )
+        };
+        assert_eq!(rc, HSA_STATUS_SUCCESS);
+        let live = crate::table::LIVE.get();
+        // SAFETY: a whole-slot write into the live tables, as a tool makes it (the `LiveTables` invariant).
+        let saved = unsafe { std::ptr::addr_of!((*live).image.hsa_ext_sampler_destroy_fn).read_volatile() };
+        // SAFETY: as above.
+        unsafe {
+            std::ptr::addr_of_mut!((*live).image.hsa_ext_sampler_destroy_fn)
+                .write_volatile(Some(counting_sampler_destroy))
+        };
+        // SAFETY: the handed-out entry point with a live agent; the tool's function ignores the sampler.
+        let rc = unsafe { t.hsa_ext_sampler_destroy.unwrap()(gpu, hsa_ext_sampler_t { handle: 0 }) };
+        // SAFETY: as above.
+        unsafe { std::ptr::addr_of_mut!((*live).image.hsa_ext_sampler_destroy_fn).write_volatile(saved) };
+        assert_eq!((rc, CALLS.load(Ordering::Relaxed)), (HSA_STATUS_ERROR_INVALID_CODE_OBJECT, 1));
+        assert!(t.hsa_ext_sampler_create_v2.is_some());
+
+        // SAFETY: all-zero is a valid table of nullable function pointers.
+        let mut short: hsa_ext_images_1_pfn_t = unsafe { std::mem::zeroed() };
+        // SAFETY: `short` is writable for more than the 1.00 prefix's size.
+        let rc = unsafe {
+            hsa_system_get_major_extension_table(
+                HSA_EXTENSION_IMAGES as u16,
+                1,
+                std::mem::size_of::<hsa_ext_images_1_00_pfn_t>(),
+                (&mut short as *mut hsa_ext_images_1_pfn_t).cast(),
+            )
+        };
+        assert_eq!(rc, HSA_STATUS_SUCCESS);
+        assert!(short.hsa_ext_sampler_destroy.is_some());
+        assert!(short.hsa_ext_image_get_capability_with_layout.is_none(), "only the 1.00 prefix is copied");
+        shut_down();
+    }
 }

@@ -7,6 +7,7 @@
 
 use std::cell::UnsafeCell;
 use std::ptr;
+use std::sync::OnceLock;
 
 use rocprof_hsa_sys::*;
 
@@ -42,13 +43,42 @@ impl LiveTables {
     }
 }
 
-/// Zeroed until the first `hsa_init` resets it (`lifecycle::reset_tables`): every slot `None`, so an export
+/// Zeroed until the first `hsa_init` resets it to the `Defaults` (`lifecycle::reset_tables`): every slot `None`, so an export
 /// called before then falls back to the runtime's own implementation, which is what the reset puts there.
 pub(crate) static LIVE: LiveTables = LiveTables(UnsafeCell::new(
     // SAFETY: every field of every table is an integer, a raw pointer or an `Option` of a function
     // pointer, for all of which all-zero bytes are a valid value (0, null, `None`).
     unsafe { std::mem::zeroed() },
 ));
+
+/// The runtime's own tables (every slot its implementation) and the extension tables
+/// `hsa_system_get_major_extension_table` hands out (the exported trampolines): the face's
+/// `table_default.rs` (generated) hands them over when the library is loaded, so nothing below the
+/// face names an implementation or a trampoline to reset or hand out a table.
+pub(crate) struct Defaults {
+    pub(crate) core: CoreApiTable,
+    pub(crate) amd: AmdExtTable,
+    pub(crate) fin: FinalizerExtTable,
+    pub(crate) image: ImageExtTable,
+    pub(crate) pcs: PcSamplingExtTable,
+    pub(crate) amd52: rocm_5_2::AmdExtTable,
+    pub(crate) image52: rocm_5_2::ImageExtTable,
+    pub(crate) tools: ToolsApiTable,
+    pub(crate) pcs_extension: hsa_ven_amd_pc_sampling_1_00_pfn_t,
+    pub(crate) images_extension: hsa_ext_images_1_pfn_t,
+}
+
+static DEFAULTS: OnceLock<&'static Defaults> = OnceLock::new();
+
+/// Hands over the default tables (once, when the library is loaded).
+pub(crate) fn set_defaults(d: &'static Defaults) {
+    let _ = DEFAULTS.set(d);
+}
+
+/// The default tables (`None` only if the library's load-time registration did not run).
+pub(crate) fn defaults() -> Option<&'static Defaults> {
+    DEFAULTS.get().copied()
+}
 
 /// Reads one slot of the live tables: `slot!(core, hsa_init_fn)`.
 macro_rules! slot {

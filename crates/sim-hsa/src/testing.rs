@@ -5,7 +5,7 @@ use std::sync::Mutex;
 use rocprof_hsa_sys::*;
 
 use crate::lifecycle::{hsa_init, hsa_shut_down};
-use crate::queue::hsa_queue_add_write_index_scacq_screl;
+use crate::queue_api::hsa_queue_add_write_index_scacq_screl;
 use crate::signal::{hsa_signal_create, hsa_signal_store_screlease};
 
 /// Serializes unit tests that touch process-wide runtime state (ABI, refcount, environment).

@@ -11,6 +11,7 @@
 pub mod block;
 mod block_tables;
 mod model;
+pub mod pc_sampling;
 mod table;
 
 pub use block::{BlockInfo, CounterRegs};

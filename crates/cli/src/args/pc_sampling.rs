@@ -1,12 +1,12 @@
 //! `--pc-sampling-beta-enabled`, `--pc-sampling-method`, `--pc-sampling-unit`,
 //! `--pc-sampling-interval` (rocprofv3's names, choices and checks), plus what rocprofv3 can only find
 //! out inside the application: with `--simulate`, the method, unit and interval are checked against
-//! each simulated target's configurations (`rocprof_device::pc_sampling`, the table hsa-sim answers
+//! each simulated target's configurations (`rocprof_targets::pc_sampling`, the table hsa-sim answers
 //! `hsa_ven_amd_pcs_iterate_configuration` with) before the application starts.
 
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
-use rocprof_device::pc_sampling::{accepts, configurations, Method, Unit};
+use rocprof_targets::pc_sampling::{accepts, configurations, Method, Unit};
 
 use crate::options::PcSampling;
 
@@ -182,7 +182,7 @@ mod tests {
         assert!(parse(&["--pc-sampling-method", "bogus", "--", "a"]).is_err());
     }
 
-    /// Against the simulated targets' configurations (rocprof-device's table, which hsa-sim answers
+    /// Against the simulated targets' configurations (the targets crate's table, which hsa-sim answers
     /// with): host trap in µs 1..1e6 on gfx90a/gfx942; stochastic in power-of-two cycles on gfx942 only;
     /// nothing on gfx1030.
     #[test]

@@ -59,7 +59,7 @@ pub(crate) struct CounterSetup {
 }
 
 /// The counter-database view of a simulated target: the reference agent the database was built
-/// with, which has hsa-sim's geometry (checked by a test against the device model's table).
+/// with, which has hsa-sim's geometry (checked by a test against the targets crate's table).
 fn simulated_agent(target: &str) -> Result<Agent> {
     Agent::reference(target).map_err(|e| anyhow!("{e}"))
 }
@@ -361,7 +361,7 @@ mod tests {
 
     #[test]
     fn simulated_agents_have_the_device_models_geometry() {
-        for m in rocprof_device::targets::MODELS {
+        for m in rocprof_targets::MODELS {
             let a = simulated_agent(m.name).unwrap();
             assert_eq!(
                 (a.cu_num, a.se_num, a.shader_arrays_per_se, a.xcc_num, a.wave_front_size),
