@@ -8,6 +8,7 @@
 
 #![forbid(unsafe_code)]
 
+use rocprof_launch::names;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
@@ -55,10 +56,7 @@ impl Stage {
 
     /// Environment that makes a program run on hsa-sim without the profiler.
     pub fn sim_env(&self, agents: &str) -> Vec<(String, String)> {
-        vec![
-            ("LD_LIBRARY_PATH".into(), self.dir.display().to_string()),
-            ("ROCPROF_RS_SIM_AGENTS".into(), agents.into()),
-        ]
+        vec![("LD_LIBRARY_PATH".into(), self.dir.display().to_string()), (names::SIM_AGENTS.into(), agents.into())]
     }
 }
 

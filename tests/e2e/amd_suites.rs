@@ -14,6 +14,7 @@
 //! (`librocprim-tests`, `libhipcub-tests`: 0.7 and 0.5 GB to download, 3.7 GB installed) are left out of
 //! CI for their size (run them by hand in a chroot with those packages, the same way).
 
+use rocprof_launch::names;
 use std::path::Path;
 
 use rocprof_e2e::{run_command, scratch, ScratchGuard};
@@ -291,8 +292,8 @@ fn run_sample(test: &str, s: &Sample, gpu: &str) {
         cmd.arg("--data").arg(&subset);
     }
     cmd.arg(format!("--gtest_filter={}", s.filter))
-        .env("ROCPROF_RS_SIM_AGENTS", gpu)
-        .env("ROCPROF_RS_SIM_STATS", &stats)
+        .env(names::SIM_AGENTS, gpu)
+        .env(names::SIM_STATS, &stats)
         .env("GTEST_COLOR", "no");
     let r = run_command(cmd);
     let what = format!("{gpu}: {} {version} --gtest_filter={}", s.program, s.filter);

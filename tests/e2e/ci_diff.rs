@@ -4,6 +4,7 @@
 //! its own seed. Then `rocprof-rs diff` over the databases, as a pipeline runs it. Plus `summary`
 //! against `-S`, and the runs CI jobs make: a forking application and a 4-rank MPI launch.
 
+use rocprof_launch::names;
 use std::path::{Path, PathBuf};
 
 use rocprof_e2e::{db_kernels, find_files, profile, run, scratch, Run, ScratchGuard, Stage};
@@ -17,11 +18,11 @@ fn runs(stage: &Stage, app: &Path, dir: &Path, runs: u64, seed0: u64, scale: Opt
     (0..runs)
         .map(|i| {
             let mut env = vec![
-                ("ROCPROF_RS_SIM_JITTER".to_string(), "0.05".to_string()),
-                ("ROCPROF_RS_SIM_SEED".to_string(), (seed0 + i).to_string()),
+                (names::SIM_JITTER.to_string(), "0.05".to_string()),
+                (names::SIM_SEED.to_string(), (seed0 + i).to_string()),
             ];
             if let Some(s) = scale {
-                env.push(("ROCPROF_RS_SIM_KERNEL_SCALE".into(), s.into()));
+                env.push((names::SIM_KERNEL_SCALE.into(), s.into()));
             }
             let prefix = format!("run{i}");
             let r = profile(
@@ -160,7 +161,7 @@ fn summary_of_a_database_prints_the_table_dash_s_printed() {
     let dir = scratch("ci-summary");
     let _guard = ScratchGuard(dir.clone());
     let d = dir.display().to_string();
-    let env = [("ROCPROF_RS_SIM_JITTER".to_string(), "0.05".to_string())];
+    let env = [(names::SIM_JITTER.to_string(), "0.05".to_string())];
     let r = profile(&stage, &["--simulate", "gfx942", "--kernel-trace", "-S", "-d", &d, "-o", "s"], &app, &["7"], &env);
     assert!(r.status.success(), "{}", r.transcript());
     let table = |text: &str| -> String {
@@ -307,7 +308,7 @@ fn collection_period_keeps_only_dispatches_inside_its_windows() {
     let d = dir.display().to_string();
     // Kernels of about 9 ms (time scale 4000), 30 of them back to back: about 280 ms of GPU time,
     // of which the window 100..200 ms after the start of profiling sees about a third.
-    let env = [("ROCPROF_RS_SIM_TIME_SCALE".to_string(), "4000".to_string())];
+    let env = [(names::SIM_TIME_SCALE.to_string(), "4000".to_string())];
     let r = profile(
         &stage,
         &[
@@ -405,7 +406,7 @@ fn the_example_ci_script_passes_equal_builds_and_fails_a_slower_head() {
             ("SIMULATE", "gfx942".into()),
             ("RUNS", "3".into()),
             ("OUT", dir.join(out).display().to_string()),
-            ("ROCPROF_RS_SIM_JITTER", "0.05".into()),
+            (names::SIM_JITTER, "0.05".into()),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
@@ -414,7 +415,7 @@ fn the_example_ci_script_passes_equal_builds_and_fails_a_slower_head() {
     let r = run(Path::new("bash"), &[&script.display().to_string(), &app, &app, "20"], &base_env("same"));
     assert_eq!(r.status.code(), Some(0), "{}", r.transcript());
     let mut env = base_env("slower");
-    env.push(("HEAD_ENV".into(), "ROCPROF_RS_SIM_KERNEL_SCALE=saxpy=1.1".into()));
+    env.push(("HEAD_ENV".into(), format!("{}=saxpy=1.1", names::SIM_KERNEL_SCALE)));
     let r = run(Path::new("bash"), &[&script.display().to_string(), &app, &app, "20"], &env);
     assert_eq!(r.status.code(), Some(1), "{}", r.transcript());
     let md = std::fs::read_to_string(dir.join("slower/diff.md")).unwrap();

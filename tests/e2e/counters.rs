@@ -3,6 +3,7 @@
 //! by an application that would leave a marker file), and the PM4 the simulator executed against what
 //! `rocprof-packets` builds for the same request.
 
+use rocprof_launch::names as launch;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -325,7 +326,7 @@ fn the_pm4_the_simulator_executed_is_what_the_packets_crate_builds() {
         let out = out_dir("pm4");
         let log = out.dir.join("pm4.log");
         let d = out.dir.display().to_string();
-        let env = vec![("ROCPROF_RS_SIM_PM4_LOG".to_string(), log.display().to_string())];
+        let env = vec![(launch::SIM_PM4_LOG.to_string(), log.display().to_string())];
         let r =
             profile(&stage, &["--simulate", target, "--pmc", "SQ_WAVES", "GRBM_COUNT", "-d", &d], &app, &["2"], &env);
         assert!(r.status.success(), "{target}:\n{}", r.transcript());
@@ -402,7 +403,7 @@ fn thread_trace_and_counters_together() {
     let out = out_dir("att-pmc");
     let d = out.dir.display().to_string();
     let log = out.dir.join("pm4.log");
-    let env = vec![("ROCPROF_RS_SIM_PM4_LOG".to_string(), log.display().to_string())];
+    let env = vec![(launch::SIM_PM4_LOG.to_string(), log.display().to_string())];
     let common = ["--simulate", "gfx942", "--att", "--att-decoder", "native", "-f", "csv", "-d", &d];
     let mut args = common.to_vec();
     args.extend(["--kernel-trace", "--pmc", "SQ_WAVES", "GRBM_COUNT"]);
@@ -446,7 +447,7 @@ fn thread_trace_and_counters_together() {
     let out = out_dir("att-pmc-replay");
     let d = out.dir.display().to_string();
     let log = out.dir.join("pm4.log");
-    let env = vec![("ROCPROF_RS_SIM_PM4_LOG".to_string(), log.display().to_string())];
+    let env = vec![(launch::SIM_PM4_LOG.to_string(), log.display().to_string())];
     let names = [
         "SQ_WAVES",
         "SQ_INSTS_VALU",

@@ -1,6 +1,7 @@
 //! An application that dies (SIGSEGV, abort) after N waited dispatches still yields a database with
 //! exactly those N dispatches, and the CLI's exit status says it died from the signal.
 
+use rocprof_launch::names;
 use std::os::unix::process::ExitStatusExt;
 
 use rocprof_e2e::{db_health, db_kernels, find_one, stage};
@@ -17,7 +18,7 @@ fn crash_after_n_dispatches_keeps_all_n() {
     // Default: the waiting application thread writes the completion record; gated: the queue
     // holds the application's signal until the completion handler wrote it.
     for (gate, n) in [("0", 1u64), ("0", 7), ("0", 40), ("1", 7)] {
-        let env = vec![("ROCPROF_RS_GATE_COMPLETIONS".to_string(), gate.to_string())];
+        let env = vec![(names::GATE_COMPLETIONS.to_string(), gate.to_string())];
         let p = kernel_trace(&stage, "gfx942", &app, &[&n.to_string()], &env);
         assert!(
             !p.run.stderr.contains("still alive after writing through a null pointer"),

@@ -11,6 +11,7 @@
 //! Every dispatch must have executed (no timing-only fallback).
 
 use rocprof_e2e::{run, scratch, stage, ScratchGuard};
+use rocprof_launch::names;
 
 use crate::common::hip6_fixture;
 use crate::sid::run_checked;
@@ -77,7 +78,7 @@ fn hip_device_printf_check_fails_when_execution_is_off() {
     let Some(stage) = stage(test) else { return };
     let Some(app) = stage.hip_fixture("hip_printf", test) else { return };
     let mut env = stage.sim_env("gfx90a");
-    env.push(("ROCPROF_RS_SIM_EXEC".into(), "off".into()));
+    env.push((names::SIM_EXEC.into(), "off".into()));
     let r = run(&app, &["1"], &env);
     assert_eq!(r.status.code(), Some(1), "{}", r.transcript());
     assert_eq!(device_lines(&r.stdout), 0, "{}", r.transcript());

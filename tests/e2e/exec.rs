@@ -4,6 +4,7 @@
 //! the simulator's execution statistics count what ran; and profiling with `--simulate` writes the same
 //! kernel rows whether or not kernels execute.
 
+use rocprof_launch::names as launch;
 use std::collections::BTreeMap;
 
 use rocprof_e2e::{find_one, profile, read_csv, run, scratch, stage, ScratchGuard};
@@ -68,7 +69,7 @@ fn hip_programs_fail_their_checks_when_execution_is_off() {
     ] {
         let Some(app) = stage.hip_fixture(name, test) else { return };
         let mut env = stage.sim_env("gfx90a");
-        env.push(("ROCPROF_RS_SIM_EXEC".into(), "off".into()));
+        env.push((launch::SIM_EXEC.into(), "off".into()));
         let r = run(&app, args, &env);
         assert_eq!(r.status.code(), Some(1), "{name} without execution:\n{}", r.transcript());
         assert!(r.stderr.contains(&format!("{name}: FAILED")), "{name}:\n{}", r.transcript());
@@ -94,7 +95,7 @@ fn execution_statistics_count_what_ran() {
     let _g = ScratchGuard(dir.clone());
     let stats = dir.join("stats.txt");
     let mut env = stage.sim_env("gfx90a");
-    env.push(("ROCPROF_RS_SIM_STATS".into(), stats.display().to_string()));
+    env.push((launch::SIM_STATS.into(), stats.display().to_string()));
     let r = run(&app, &["2", "50000"], &env);
     assert!(r.status.success(), "{}", r.transcript());
     let s = read_stats(&stats);
@@ -105,8 +106,8 @@ fn execution_statistics_count_what_ran() {
     assert!(s["wave_instructions_executed"] > s["waves_executed"] * 10, "{s:?}");
 
     let mut env = stage.sim_env("gfx90a");
-    env.push(("ROCPROF_RS_SIM_STATS".into(), stats.display().to_string()));
-    env.push(("ROCPROF_RS_SIM_EXEC".into(), "off".into()));
+    env.push((launch::SIM_STATS.into(), stats.display().to_string()));
+    env.push((launch::SIM_EXEC.into(), "off".into()));
     let _ = std::fs::remove_file(&stats);
     let _ = run(&app, &["1", "1000"], &env);
     assert!(!stats.exists(), "no statistics are written when nothing executes");
@@ -130,7 +131,7 @@ fn fixture_programs_compute_correct_results_on_gfx942_and_gfx1100() {
         }
         if name == "vector_add" {
             let mut env = stage.sim_env("gfx942");
-            env.push(("ROCPROF_RS_SIM_EXEC".into(), "off".into()));
+            env.push((launch::SIM_EXEC.into(), "off".into()));
             let r = run(&app, args, &env);
             assert!(r.status.success(), "the timing-only mode skips the check:\n{}", r.transcript());
             assert!(r.stdout.contains("c = a + b holds for 0 of"), "{}", r.transcript());
@@ -171,7 +172,7 @@ fn simulated_kernel_traces_are_the_same_with_and_without_execution() {
         let app = if *hip { stage.hip_fixture(name, test) } else { stage.fixture(name, test) };
         let Some(app) = app else { return };
         let rows = |exec: &str| {
-            let env = vec![("ROCPROF_RS_SIM_EXEC".to_string(), exec.to_string())];
+            let env = vec![(launch::SIM_EXEC.to_string(), exec.to_string())];
             let p = kernel_trace(&stage, gpu, &app, args, &env);
             if exec == "on" {
                 assert_eq!(p.run.status.code(), Some(0), "{name} on {gpu}:\n{}", p.run.transcript());
@@ -227,9 +228,9 @@ fn counters_report_the_interpreters_instruction_counts() {
         ("SQ_INSTS_BRANCH", &["branch_taken", "branch_not_taken"]),
     ];
     let sums = |exec: &str| {
-        let mut env = vec![("ROCPROF_RS_SIM_EXEC_THREADS".to_string(), "1".to_string())];
-        env.push(("ROCPROF_RS_SIM_EXEC".into(), exec.into()));
-        env.push(("ROCPROF_RS_SIM_STATS".into(), stats.display().to_string()));
+        let mut env = vec![(launch::SIM_EXEC_THREADS.to_string(), "1".to_string())];
+        env.push((launch::SIM_EXEC.into(), exec.into()));
+        env.push((launch::SIM_STATS.into(), stats.display().to_string()));
         let _ = std::fs::remove_file(&stats);
         let _ = std::fs::remove_dir_all(&out);
         let mut args = vec!["--simulate", "gfx90a", "-f", "csv", "-d", &out, "--pmc", "SQ_WAVES"];
@@ -277,7 +278,7 @@ fn thread_traces_follow_the_executed_code_path() {
     let traced = |exec: &str| {
         let out = dir.join(exec);
         let d = out.display().to_string();
-        let env = vec![("ROCPROF_RS_SIM_EXEC".to_string(), exec.to_string())];
+        let env = vec![(launch::SIM_EXEC.to_string(), exec.to_string())];
         let r = profile(&stage, &["--simulate", "gfx90a", "--att", "-d", &d], &app, &["1", "50000"], &env);
         assert_eq!(r.status.success(), exec == "on", "exec={exec}:\n{}", r.transcript());
         let mut waves: BTreeMap<String, Vec<u64>> = BTreeMap::new();
@@ -336,7 +337,7 @@ fn an_unimplemented_instruction_is_reported_and_the_dispatches_fall_back() {
     elf[at..at + 8].copy_from_slice(&[0x00, 0x80, 0xbe, 0xd3, 0x00, 0x01, 0x02, 0x04]);
     std::fs::write(dir.join("kernels/vector_add-gfx942.co"), &elf).unwrap();
     let stats = dir.join("stats.txt");
-    let env = vec![("ROCPROF_RS_SIM_STATS".to_string(), stats.display().to_string())];
+    let env = vec![(launch::SIM_STATS.to_string(), stats.display().to_string())];
     let p = kernel_trace(&stage, "gfx942", &copy, &["3"], &env);
     let r = &p.run;
     assert_eq!(r.status.code(), Some(1), "the program's check fails:\n{}", r.transcript());

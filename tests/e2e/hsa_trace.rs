@@ -3,6 +3,7 @@
 //! correlation ids, kernel rows that carry the id of the doorbell store that issued them, the
 //! same calls as rocpd regions with their arguments, and the domain options honoured.
 
+use rocprof_launch::names as launch;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
@@ -17,7 +18,7 @@ fn traced(stage: &Stage, opts: &[&str], app: &Path, args: &[&str], abi: &str) ->
     let mut cli = vec!["--simulate", "gfx90a"];
     cli.extend_from_slice(opts);
     cli.extend_from_slice(&["-f", "csv", "rocpd", "-d", &out_s, "-o", "run"]);
-    let env = vec![("ROCPROF_RS_SIM_ABI".to_string(), abi.to_string())];
+    let env = vec![(launch::SIM_ABI.to_string(), abi.to_string())];
     let run = profile(stage, &cli, app, args, &env);
     assert!(run.status.success(), "{abi} {opts:?}:\n{}", run.transcript());
     (run, ScratchGuard(out))

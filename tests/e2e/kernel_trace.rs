@@ -3,6 +3,7 @@
 //! on every simulated target.
 
 use rocprof_e2e::{db_process_window, find_one, kernel_descriptor, read_csv, stage, TARGETS};
+use rocprof_launch::names;
 use rocprof_model::capture::{accum_vgpr_count, arch_vgpr_count, sgpr_count};
 
 use crate::common::{consistent_kernel_rows, kernel_trace, vector_add_sizes};
@@ -12,7 +13,7 @@ fn vector_add(test: &str, gpu: &str, abi: &str, n: u64) {
     let Some(app) = stage.fixture("vector_add", test) else {
         return;
     };
-    let env = vec![("ROCPROF_RS_SIM_ABI".to_string(), abi.to_string())];
+    let env = vec![(names::SIM_ABI.to_string(), abi.to_string())];
     let n_s = n.to_string();
     let p = kernel_trace(&stage, gpu, &app, &[&n_s], &env);
     assert!(p.run.status.success(), "{gpu} {abi}: vector_add under rocprof-rs failed:\n{}", p.run.transcript());

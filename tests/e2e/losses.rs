@@ -5,6 +5,7 @@
 //! before any of it runs, so the number of dispatches in flight (and hence the counts) is exact.
 
 use rocprof_e2e::{db_health, db_kernels, find_one, DbKernel};
+use rocprof_launch::names as launch;
 
 use crate::common::{kernel_trace, Profiled};
 
@@ -15,7 +16,7 @@ struct Filled {
 }
 
 fn fill(test: &str, limits: &str, fixture: &str, args: &[&str]) -> Option<Filled> {
-    traced(test, &[("ROCPROF_RS_LIMITS", limits)], fixture, args)
+    traced(test, &[(launch::LIMITS, limits)], fixture, args)
 }
 
 /// `fixture args` under `--kernel-trace` on gfx942 with `env`.
@@ -221,7 +222,7 @@ struct Reread {
 fn reread_spoiled_capture(test: &str, name: &str, spoil: impl FnOnce(&mut Vec<u8>, usize)) -> Option<Reread> {
     let stage = rocprof_e2e::stage(test)?;
     let app = stage.fixture("vector_add", test)?;
-    let keep = vec![("ROCPROF_RS_KEEP_CAPTURE".to_string(), "1".to_string())];
+    let keep = vec![(launch::KEEP_CAPTURE.to_string(), "1".to_string())];
     let p = kernel_trace(&stage, "gfx942", &app, &["20"], &keep);
     assert!(p.run.status.success(), "{}", p.run.transcript());
     let captures = rocprof_e2e::find_files(&p.out, ".rpcap");
@@ -323,8 +324,7 @@ fn an_empty_counter_buffer_pool_is_counted_and_those_dispatches_have_no_counter_
     // A buffer is held until its own output is copied and the next counted dispatch has passed its
     // serialising barrier, so batch 1 counts dispatches 1-4 (5 has no buffer) and leaves the 4th
     // buffer held by the last counted dispatch: batch 2 counts 6-8 (9 and 10 have none).
-    let Some(f) = counted(test, &["1", "1", "10", "0", "5", "--gate"], &[("ROCPROF_RS_LIMITS", "counter_buffers=4")])
-    else {
+    let Some(f) = counted(test, &["1", "1", "10", "0", "5", "--gate"], &[(launch::LIMITS, "counter_buffers=4")]) else {
         return;
     };
     let ids: Vec<u64> = f.rows.iter().map(|k| k.dispatch_id).collect();
@@ -360,9 +360,9 @@ fn an_empty_counter_buffer_pool_is_counted_and_those_dispatches_have_no_counter_
 /// (the runtime's async handler fails, its guard opens the gate) over the default (the recording
 /// by the waiting application thread or the writer thread's poll fails).
 fn failed_completion(test: &str, gated: bool) {
-    let mut env = vec![("ROCPROF_RS_INTERCEPT_FAULT", "completion@2")];
+    let mut env = vec![(launch::INTERCEPT_FAULT, "completion@2")];
     if gated {
-        env.push(("ROCPROF_RS_GATE_COMPLETIONS", "1"));
+        env.push((launch::GATE_COMPLETIONS, "1"));
     }
     // One queue, one batch of 5 dispatches queued behind a gate, each waited for in turn.
     let Some(f) = traced(test, &env, "soak", &["1", "1", "5", "0", "5", "--gate"]) else { return };
@@ -414,9 +414,9 @@ fn counters_not_read(test: &str, overlap: bool, gated: bool) {
     if overlap {
         args.push("--overlap");
     }
-    let mut env = vec![("ROCPROF_RS_SIM_FAIL", "pmc_read@3")];
+    let mut env = vec![(launch::SIM_FAIL, "pmc_read@3")];
     if gated {
-        env.push(("ROCPROF_RS_GATE_COMPLETIONS", "1"));
+        env.push((launch::GATE_COMPLETIONS, "1"));
     }
     let Some(f) = counted(test, &args, &env) else {
         return;
@@ -474,7 +474,7 @@ fn a_failed_copy_completion_handler_is_counted_and_the_application_sees_its_copy
     let Some(app) = stage.fixture("async_copy", test) else { return };
     let out = rocprof_e2e::scratch("out");
     let d = out.display().to_string();
-    let env = [("ROCPROF_RS_INTERCEPT_FAULT".to_string(), "completion@3".to_string())];
+    let env = [(launch::INTERCEPT_FAULT.to_string(), "completion@3".to_string())];
     let run = rocprof_e2e::profile(
         &stage,
         &["--simulate", "gfx942", "--memory-copy-trace", "-f", "rocpd", "-d", &d],
@@ -549,7 +549,7 @@ fn a_loss_is_reported_with_its_count_in_every_output_format() {
     let formats = ["-f", "rocpd", "csv", "json", "pftrace", "otf2"];
     let mut args = vec!["--simulate", "gfx942", "--kernel-trace", "-d", &dir, "-o", "run"];
     args.extend(formats);
-    let env = [("ROCPROF_RS_LIMITS".to_string(), "signals=3".to_string())];
+    let env = [(launch::LIMITS.to_string(), "signals=3".to_string())];
     let run = rocprof_e2e::profile(&stage, &args, &app, &["1", "2", "10", "0", "5", "--gate"], &env);
     assert!(run.status.success(), "{}", run.transcript());
     assert_eq!(db_kernels(&find_one(&out.0, ".db")).len(), 6, "{}", run.transcript());
@@ -592,7 +592,7 @@ fn dispatches_after_an_internal_error_are_counted_as_tool_disabled() {
     let test = "dispatches_after_an_internal_error_are_counted_as_tool_disabled";
     // One queue, three batches of 5, each batch queued behind a gate and waited for dispatch by
     // dispatch: every completion of batch 1 is recorded (or lost) before batch 2 is submitted.
-    let env = [("ROCPROF_RS_INTERCEPT_FAULT", "completion@2")];
+    let env = [(launch::INTERCEPT_FAULT, "completion@2")];
     let Some(f) = traced(test, &env, "soak", &["1", "1", "15", "0", "5", "--gate"]) else { return };
     assert!(f.p.run.stdout.contains("soak: dispatches=15 "), "{}", f.p.run.transcript());
     let ids: Vec<u64> = f.rows.iter().map(|k| k.dispatch_id).collect();

@@ -6,6 +6,7 @@
 //! behaviour, this run lost records (`writer_behind`) on the 2-core development machine.
 
 use rocprof_e2e::{find_files, find_one, profile, run, scratch, stage, Load, ScratchGuard, Stage};
+use rocprof_launch::names;
 use rocprof_model::LossReason;
 
 /// Calls per repetition (the fixture repeats the loop 3 times): about 70 MB of API records.
@@ -31,8 +32,8 @@ fn loaded_machine_in_process_records_every_hsa_call_and_reports_the_waits() {
     for (k, v) in [
         ("LD_PRELOAD", intercept.as_str()),
         ("HSA_TOOLS_LIB", intercept.as_str()),
-        ("ROCPROF_RS_CAPTURE_DIR", &cap.0.display().to_string()),
-        ("ROCPROF_RS_TRACE", "hsa_core,hsa_amd,hsa_image,hsa_finalizer"),
+        (names::CAPTURE_DIR, &cap.0.display().to_string()),
+        (names::TRACE, "hsa_core,hsa_amd,hsa_image,hsa_finalizer"),
         (rocprof_model::BufferPolicy::ENV, POLICY),
     ] {
         env.push((k.to_string(), v.to_string()));

@@ -4,6 +4,7 @@
 //! host GEMM (exact: small-integer inputs); the test also requires that no dispatch fell back to the
 //! timing-only model (a fallback leaves the output unwritten, which the program would report too).
 
+use rocprof_launch::names;
 use std::collections::HashMap;
 
 use rocprof_e2e::{find_one, read_csv, scratch, ScratchGuard};
@@ -294,7 +295,7 @@ fn pmc_mfma_counters_equal_the_disassemblys_mfma_count_with_execution_on_and_off
             .arg("--")
             .arg(&app)
             .arg("1")
-            .env("ROCPROF_RS_SIM_EXEC", exec);
+            .env(names::SIM_EXEC, exec);
         let r = rocprof_e2e::run_command(cmd);
         if exec == "on" {
             assert!(r.status.success() && r.stdout.contains("hip6_matrix_builtins: ok"), "{}", r.transcript());

@@ -1,5 +1,6 @@
 //! A multi-threaded, multi-queue application loses no records.
 
+use rocprof_launch::names;
 use std::collections::{HashMap, HashSet};
 
 use rocprof_e2e::stage;
@@ -40,8 +41,8 @@ fn kernels_on_two_queues_overlap_in_time_and_each_queue_stays_ordered() {
     let Some(stage) = stage(test) else { return };
     let Some(app) = stage.fixture("multi_queue", test) else { return };
     let env = [
-        ("ROCPROF_RS_SIM_EXEC".to_string(), "off".to_string()),
-        ("ROCPROF_RS_SIM_KERNEL_SCALE".to_string(), "vector_add=20000".to_string()),
+        (names::SIM_EXEC.to_string(), "off".to_string()),
+        (names::SIM_KERNEL_SCALE.to_string(), "vector_add=20000".to_string()),
     ];
     let p = kernel_trace(&stage, "gfx942", &app, &["2", "8"], &env);
     assert!(p.run.status.success(), "{}", p.run.transcript());

@@ -10,6 +10,7 @@
 //! host allocations move between runs), and the application's own results (printed) are the same.
 
 use rocprof_e2e::{read_dispatch_log, run, scratch, stage, LoggedPacket};
+use rocprof_launch::names;
 
 use crate::common::kernel_trace;
 
@@ -37,13 +38,13 @@ fn packets_unchanged(test: &str, gated: bool) {
     let traced_log = dir.join("traced.log");
 
     let mut env = stage.sim_env("gfx942");
-    env.push(("ROCPROF_RS_SIM_DISPATCH_LOG".into(), plain_log.display().to_string()));
+    env.push((names::SIM_DISPATCH_LOG.into(), plain_log.display().to_string()));
     let plain = run(&app, &["40"], &env);
     assert!(plain.status.success(), "{}", plain.transcript());
 
     let env = vec![
-        ("ROCPROF_RS_SIM_DISPATCH_LOG".to_string(), traced_log.display().to_string()),
-        ("ROCPROF_RS_GATE_COMPLETIONS".to_string(), if gated { "1" } else { "0" }.to_string()),
+        (names::SIM_DISPATCH_LOG.to_string(), traced_log.display().to_string()),
+        (names::GATE_COMPLETIONS.to_string(), if gated { "1" } else { "0" }.to_string()),
     ];
     let traced = kernel_trace(&stage, "gfx942", &app, &["40"], &env);
     assert!(traced.run.status.success(), "{}", traced.run.transcript());

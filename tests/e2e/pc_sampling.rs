@@ -6,6 +6,7 @@
 //! `clang-offload-bundler` + `llvm-readelf`: every sampled PC lies inside the code of the kernel its
 //! dispatch ran), and the program's source (which lanes run the loop of `odd_lanes`).
 
+use rocprof_launch::names as launch;
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
@@ -17,7 +18,7 @@ use rocprof_model::{Record, RecordSource, StringTable};
 /// `hip_pc_sampling 1 ROUNDS` under PC sampling every `interval` µs, CSV and kept capture in `out`.
 fn sampled(stage: &rocprof_e2e::Stage, app: &Path, interval: &str, out: &Path) -> rocprof_e2e::Run {
     let out_s = out.display().to_string();
-    let keep = vec![("ROCPROF_RS_KEEP_CAPTURE".to_string(), "1".to_string())];
+    let keep = vec![(launch::KEEP_CAPTURE.to_string(), "1".to_string())];
     profile(
         stage,
         &[

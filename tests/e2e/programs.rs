@@ -2,6 +2,7 @@
 //! still verify, and the pool of profiling signals keeps up when completion gating is off.
 
 use rocprof_e2e::{find_one, read_csv, stage};
+use rocprof_launch::names as launch;
 
 use crate::common::{consistent_kernel_rows, kernel_trace};
 
@@ -44,7 +45,7 @@ fn ungated_completions_lose_nothing_when_completions_lag() {
     };
     // Without the gate the application runs ahead of the completion handlers, so more
     // dispatches are in flight than the first pool of signals holds.
-    let env = vec![("ROCPROF_RS_GATE_COMPLETIONS".to_string(), "0".to_string())];
+    let env = vec![(launch::GATE_COMPLETIONS.to_string(), "0".to_string())];
     let p = kernel_trace(&stage, "gfx942", &app, &["3000"], &env);
     let (_, db) = consistent_kernel_rows(&p);
     assert_eq!(db.len(), 3000, "{}", p.run.transcript());
@@ -67,7 +68,7 @@ fn every_hsa_init_cycle_is_traced() {
         return;
     };
     for abi in ["newest", "5.2"] {
-        let env = vec![("ROCPROF_RS_SIM_ABI".to_string(), abi.to_string())];
+        let env = vec![(launch::SIM_ABI.to_string(), abi.to_string())];
         let p = kernel_trace(&stage, "gfx942", &app, &["3"], &env);
         let (csv, db) = consistent_kernel_rows(&p);
         assert_eq!(db.len(), 3, "{abi}: one dispatch per init cycle:\n{}", p.run.transcript());

@@ -5,6 +5,7 @@
 //! `run_health` rows and named in the CLI's warning line.
 
 use rocprof_e2e::{db_health, find_one, profile, scratch, Run, ScratchGuard};
+use rocprof_launch::names;
 
 /// `rocprof-rs --simulate gfx942 <options> -f rocpd -d OUT -- <fixture> <args>` with
 /// `ROCPROF_RS_SIM_FAIL=<fail>` (and `extra` environment); `None` when the stage is missing.
@@ -23,7 +24,7 @@ fn refused(
     let mut cli = vec!["--simulate", "gfx942"];
     cli.extend_from_slice(options);
     cli.extend_from_slice(&["-f", "rocpd", "-d", &out_s]);
-    let mut env = vec![("ROCPROF_RS_SIM_FAIL".to_string(), fail.to_string())];
+    let mut env = vec![(names::SIM_FAIL.to_string(), fail.to_string())];
     env.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
     let run = profile(&stage, &cli, &app, args, &env);
     assert!(run.status.success(), "the application is not harmed by the refusal:\n{}", run.transcript());
@@ -118,7 +119,7 @@ fn refused_completion_handlers_of_gated_dispatches_do_not_hang_the_application()
         "multi_queue",
         &["2", "5"],
         "hsa_amd_signal_async_handler@3",
-        &[("ROCPROF_RS_GATE_COMPLETIONS", "1")],
+        &[(names::GATE_COMPLETIONS, "1")],
     ) else {
         return;
     };

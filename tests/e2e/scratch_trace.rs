@@ -5,6 +5,7 @@
 //! arithmetic gives for gfx90a (110 CUs, 8 shader engines, 32 scratch slots per CU: 3584 slots;
 //! wave64; per work-item sizes aligned to 1024 / 64 = 16 bytes).
 
+use rocprof_launch::names;
 use std::path::Path;
 
 use rocprof_e2e::{find_files, find_one, profile, read_csv, scratch, stage, Csv, ScratchGuard, Stage};
@@ -147,7 +148,7 @@ fn sys_trace_records_scratch_and_rocm_5_2_says_it_cannot() {
     let (r, out) = run(&stage, &app, &["--sys-trace"], &[]);
     assert!(!r.stderr.contains("no tools table"), "{}", r.stderr);
     assert_eq!(read_csv(&find_one(&out.0, "scratch_memory_trace.csv")).rows.len(), 4);
-    let (r, out) = run(&stage, &app, &["--sys-trace"], &[("ROCPROF_RS_SIM_ABI", "5.2")]);
+    let (r, out) = run(&stage, &app, &["--sys-trace"], &[(names::SIM_ABI, "5.2")]);
     assert!(find_files(&out.0, "scratch_memory_trace.csv").is_empty());
     assert!(
         r.stderr.contains("--scratch-memory-trace: this runtime's API table has no tools table (ROCm 5.2 layout)"),

@@ -5,6 +5,7 @@
 //! `ROCPROF_RS_SIM_STATS` counts them). rocminfo 7.2 from sid lists hsa-sim's agents. Each test
 //! skips where the chroot is missing (fails under `CI=true`).
 
+use rocprof_launch::names;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -42,7 +43,7 @@ pub(crate) fn run_checked(
     let mut cmd = match profiled {
         None => {
             let mut c = sid_command(stage, root, app);
-            c.env("ROCPROF_RS_SIM_AGENTS", gpu);
+            c.env(names::SIM_AGENTS, gpu);
             c
         }
         Some((cli, out)) => {
@@ -51,7 +52,7 @@ pub(crate) fn run_checked(
             c
         }
     };
-    cmd.args(args).env("ROCPROF_RS_SIM_STATS", &stats);
+    cmd.args(args).env(names::SIM_STATS, &stats);
     let r = run_command(cmd);
     let name = app.file_name().unwrap().to_string_lossy();
     let how = if profiled.is_some() { "under rocprof-rs" } else { "plainly" };
@@ -212,7 +213,7 @@ fn sid_rocminfo_7_lists_every_simulated_agent() {
     let Some(agents_md) = rocprof_test_inputs::shared(test, "reference/sim-agents.md") else { return };
     let table = std::fs::read_to_string(agents_md).unwrap();
     let mut cmd = sid_command(&stage, &root, Path::new("/usr/bin/rocminfo"));
-    cmd.env("ROCPROF_RS_SIM_AGENTS", GPUS.join(",")).env("HSA_ENABLE_DTIF", "1");
+    cmd.env(names::SIM_AGENTS, GPUS.join(",")).env("HSA_ENABLE_DTIF", "1");
     let r = run_command(cmd);
     assert!(r.status.success(), "rocminfo 7.2:\n{}", r.transcript());
     // Each agent section starts at `Agent N`; keep its `Name`, `Marketing Name` and `Compute Unit`.
@@ -249,7 +250,7 @@ fn hip6_on_gfx950_fails_in_hip_and_hsa_sim_says_it_is_hips_limit() {
     let Some(stage) = rocprof_e2e::stage(test) else { return };
     let Some((root, app)) = hip6_fixture(&stage, STREAMS.0, test) else { return };
     let mut cmd = sid_command(&stage, &root, &app);
-    cmd.args(["1", "100"]).env("ROCPROF_RS_SIM_AGENTS", "gfx950");
+    cmd.args(["1", "100"]).env(names::SIM_AGENTS, "gfx950");
     let r = run_command(cmd);
     assert!(!r.status.success(), "HIP 6.4 ran on gfx950:\n{}", r.transcript());
     assert!(r.stderr.contains("no ROCm-capable device"), "HIP's own error:\n{}", r.transcript());

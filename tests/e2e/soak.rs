@@ -5,6 +5,7 @@
 //! of any kind; and the application's memory does not grow with the number of dispatches (a run
 //! thirty times longer adds at most 16 B of anonymous memory per dispatch; RSS under 64 MiB).
 
+use rocprof_launch::names;
 use std::collections::HashMap;
 
 use rocprof_e2e::{db_health, db_kernels, find_one, profile, scratch, Run, ScratchGuard};
@@ -120,8 +121,8 @@ fn kernels_without_the_barrier_bit_overlap_in_the_kernel_trace() {
     let Some(stage) = rocprof_e2e::stage(test) else { return };
     let Some(app) = stage.fixture("soak", test) else { return };
     let env = vec![
-        ("ROCPROF_RS_SIM_EXEC".to_string(), "off".to_string()),
-        ("ROCPROF_RS_SIM_KERNEL_SCALE".to_string(), "vector_add=20000".to_string()),
+        (names::SIM_EXEC.to_string(), "off".to_string()),
+        (names::SIM_KERNEL_SCALE.to_string(), "vector_add=20000".to_string()),
     ];
     let out = ScratchGuard(scratch(test));
     let dir = out.0.display().to_string();

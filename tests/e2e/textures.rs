@@ -11,6 +11,7 @@
 //! no image support there and the program says so.
 
 use rocprof_e2e::{run, stage};
+use rocprof_launch::names;
 
 use crate::common::hip6_fixture;
 use crate::sid::run_checked;
@@ -35,7 +36,7 @@ fn hip6_texture_reports_no_image_support_on_gfx942() {
     let Some(stage) = stage(test) else { return };
     let Some((root, app)) = hip6_fixture(&stage, "hip6_texture", test) else { return };
     let mut cmd = crate::common::sid_command(&stage, &root, &app);
-    cmd.env("ROCPROF_RS_SIM_AGENTS", "gfx942");
+    cmd.env(names::SIM_AGENTS, "gfx942");
     let r = rocprof_e2e::run_command(cmd);
     assert!(r.status.success(), "{}", r.transcript());
     assert!(
@@ -65,7 +66,7 @@ fn hip_texture_check_fails_when_execution_is_off() {
     let Some(stage) = stage(test) else { return };
     let Some(app) = stage.hip_fixture("hip_texture", test) else { return };
     let mut env = stage.sim_env("gfx90a");
-    env.push(("ROCPROF_RS_SIM_EXEC".into(), "off".into()));
+    env.push((names::SIM_EXEC.into(), "off".into()));
     let r = run(&app, &["1"], &env);
     assert_eq!(r.status.code(), Some(1), "{}", r.transcript());
 }

@@ -22,6 +22,7 @@
 //! Arguments (all optional): `[scale] [kind] [target]`; `scale` multiplies the problem sizes (default 1),
 //! `kind`/`target` run one case only (for profiling).
 
+use rocprof_launch::names;
 use std::time::Instant;
 
 use rocprof_isa::{run, CodeObject, Dispatch, FlatMemory, KernelDescriptor, RunOptions, Target};
@@ -254,8 +255,8 @@ fn program(stage: &std::path::Path, name: &str, args: &[&str], exec: bool) -> Op
         let out = std::process::Command::new(&app)
             .args(args)
             .env("LD_LIBRARY_PATH", stage)
-            .env("ROCPROF_RS_SIM_AGENTS", "gfx90a")
-            .env("ROCPROF_RS_SIM_EXEC", if exec { "on" } else { "off" })
+            .env(names::SIM_AGENTS, "gfx90a")
+            .env(names::SIM_EXEC, if exec { "on" } else { "off" })
             .output()
             .expect("runs the fixture");
         best = best.min(t.elapsed().as_secs_f64());
@@ -321,7 +322,7 @@ fn main() {
     if args.len() > 2 {
         return;
     }
-    let Some(stage) = std::env::var_os("ROCPROF_RS_STAGE").map(std::path::PathBuf::from) else {
+    let Some(stage) = std::env::var_os(names::STAGE).map(std::path::PathBuf::from) else {
         println!("isa-bench programs: skipped (ROCPROF_RS_STAGE not set)");
         return;
     };

@@ -1,6 +1,6 @@
-//! Every `ROCPROF_RS_*` environment variable of the launch contract, in one list. Nothing outside
-//! this file spells such a name in `cli`, `intercept`, `model`, `sim-hsa`, `device`, `test-inputs` or `xtask` (the test
-//! `no_launch_name_is_spelled_outside_the_list` checks it).
+//! Every `ROCPROF_RS_*` environment variable of the launch contract, in one list. No other Rust source
+//! of the workspace (crates, their tests and examples, the end-to-end tests, `xtask`) spells such a name,
+//! but for a test's expected message (the test `no_launch_name_is_spelled_outside_the_list` checks it).
 
 /// Who sets a variable and who reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -53,24 +53,15 @@ fn spelled(line: &str) -> Vec<&str> {
         .collect()
 }
 
-/// The one list is the only place of the CLI, the library, the record model, hsa-sim, the device
-/// model, the test-input helpers and `cargo xtask` that spells a `ROCPROF_RS_` name (build-time `env!` values of the
-/// CLI's build script aside: they never reach a process's environment).
+/// The one list is the only Rust source of the workspace (every crate's sources, tests and examples,
+/// the end-to-end tests and the benchmark, `cargo xtask`) that spells a `ROCPROF_RS_` name (build-time
+/// `env!` values of the CLI's build script aside: they never reach a process's environment).
 #[test]
 fn no_launch_name_is_spelled_outside_the_list() {
-    let dirs = [
-        "crates/cli/src",
-        "crates/intercept/src",
-        "crates/model/src",
-        "crates/launch/src",
-        "crates/sim-hsa/src",
-        "crates/device/src",
-        "crates/isa/src",
-        "crates/test-inputs/src",
-        "xtask/src",
-    ];
+    let all = sources(&["crates", "tests", "xtask"]);
+    assert!(all.len() > 300, "the scan read only {} files", all.len());
     let mut found = Vec::new();
-    for (p, text) in sources(&dirs) {
+    for (p, text) in all {
         if p.ends_with("launch/src/names.rs") || p.ends_with("launch/src/tests.rs") {
             continue;
         }
@@ -84,7 +75,7 @@ fn no_launch_name_is_spelled_outside_the_list() {
     assert!(found.is_empty(), "{}* names spelled outside names.rs:\n{}", names::PREFIX, found.join("\n"));
 }
 
-/// Wherever else a `ROCPROF_RS_` name is still spelled (tests, examples), it is one of the list, so a
+/// Where a `ROCPROF_RS_` name is still spelled (a test's expected message), it is one of the list, so a
 /// misspelt or unlisted variable fails here.
 #[test]
 fn every_spelled_launch_name_is_a_listed_name() {
@@ -104,7 +95,8 @@ fn every_spelled_launch_name_is_a_listed_name() {
             }
         }
     }
-    assert!(seen > 50, "the scan found only {seen} names");
+    // device's knobs test quotes the messages users read.
+    assert!(seen > 0, "the scan found no name");
     assert!(unknown.is_empty(), "names missing from launch/src/names.rs:\n{}", unknown.join("\n"));
 }
 

@@ -11,12 +11,13 @@
 //! the speed ratio of the best rounds is printed. `--family gfx9|gfx11|gfx12` measures one
 //! family only (for example under callgrind).
 
+use rocprof_launch::names;
 use rocprof_sqtt::{CodeObject, Decoder, Family};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 fn corpus_root() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("ROCPROF_RS_SQTT_CORPUS") {
+    if let Some(p) = std::env::var_os(names::SQTT_CORPUS) {
         return Some(PathBuf::from(p));
     }
     let mut dir = Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf();
@@ -56,7 +57,7 @@ fn main() {
         "gfx12" => Family::Gfx12,
         _ => panic!("--family: expected gfx9, gfx11 or gfx12, got '{f}'"),
     });
-    let target_mb: f64 = std::env::var("ROCPROF_RS_SQTT_BENCH_MB").ok().and_then(|s| s.parse().ok()).unwrap_or(4.0);
+    let target_mb: f64 = std::env::var(names::SQTT_BENCH_MB).ok().and_then(|s| s.parse().ok()).unwrap_or(4.0);
     let rounds: usize = std::env::args()
         .skip_while(|a| a != "--rounds")
         .nth(1)

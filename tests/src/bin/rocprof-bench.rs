@@ -54,6 +54,7 @@
 #[path = "rocprof-bench/pcsamp.rs"]
 mod pcsamp;
 
+use rocprof_launch::names;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -126,7 +127,7 @@ fn main() -> Result<()> {
             // vector adds on the interpreter would add the same seconds to both sides and hide the
             // ratio (the interpreter's own rate is `isa-bench`'s figure).
             let mut env = stage.sim_env("gfx942");
-            env.push(("ROCPROF_RS_SIM_EXEC".into(), "off".into()));
+            env.push((names::SIM_EXEC.into(), "off".into()));
             let plain = best(runs, || {
                 let t = Instant::now();
                 let r = run(&app, &[&n], &env);
@@ -145,9 +146,9 @@ fn main() -> Result<()> {
                     env.extend(extra.iter().cloned());
                     env.push(("LD_PRELOAD".into(), intercept.clone()));
                     env.push(("HSA_TOOLS_LIB".into(), intercept.clone()));
-                    env.push(("ROCPROF_RS_CAPTURE_DIR".into(), cap.display().to_string()));
-                    env.push(("ROCPROF_RS_TRACE".into(), "kernel".into()));
-                    env.push(("ROCPROF_RS_GATE_COMPLETIONS".into(), gate.into()));
+                    env.push((names::CAPTURE_DIR.into(), cap.display().to_string()));
+                    env.push((names::TRACE.into(), "kernel".into()));
+                    env.push((names::GATE_COMPLETIONS.into(), gate.into()));
                     let t = Instant::now();
                     let r = run(&app, &[&n], &env);
                     let e = t.elapsed();
@@ -326,10 +327,10 @@ fn pmc_environment(stage: &Stage, app: &std::path::Path, counters: &[&str]) -> R
         .lines()
         .filter_map(|l| l.strip_prefix("rocprof-rs: env "))
         .filter_map(|kv| kv.split_once('='))
-        .filter(|(k, _)| k.starts_with("ROCPROF_RS_PMC") || *k == "ROCPROF_RS_KERNEL_NAMES")
+        .filter(|(k, _)| k.starts_with(names::PMC) || *k == names::KERNEL_NAMES)
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-    if !env.iter().any(|(k, _)| k == "ROCPROF_RS_PMC") {
+    if !env.iter().any(|(k, _)| k == names::PMC) {
         bail!("rocprof-rs --log-level env printed no ROCPROF_RS_PMC:\n{}", r.transcript());
     }
     Ok(env)
@@ -531,8 +532,8 @@ fn hsa_api_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64) -> Result
             if traced {
                 env.push(("LD_PRELOAD".into(), intercept.clone()));
                 env.push(("HSA_TOOLS_LIB".into(), intercept.clone()));
-                env.push(("ROCPROF_RS_CAPTURE_DIR".into(), cap.display().to_string()));
-                env.push(("ROCPROF_RS_TRACE".into(), "hsa_core,hsa_amd,hsa_image,hsa_finalizer".into()));
+                env.push((names::CAPTURE_DIR.into(), cap.display().to_string()));
+                env.push((names::TRACE.into(), "hsa_core,hsa_amd,hsa_image,hsa_finalizer".into()));
             }
             let r = run(&app, &[&n, "--api", api], &env);
             if !r.status.success() {
@@ -643,8 +644,8 @@ fn hip_loop_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64, hip: Hip
             if let Some(trace) = trace {
                 env.push(("LD_PRELOAD".into(), intercept.clone()));
                 env.push(("HSA_TOOLS_LIB".into(), intercept.clone()));
-                env.push(("ROCPROF_RS_CAPTURE_DIR".into(), cap.display().to_string()));
-                env.push(("ROCPROF_RS_TRACE".into(), trace.into()));
+                env.push((names::CAPTURE_DIR.into(), cap.display().to_string()));
+                env.push((names::TRACE.into(), trace.into()));
             }
             let r = match hip {
                 Hip::V5 => run(&app, &[&n], &env),

@@ -3,6 +3,7 @@
 //! The traced waves are checked against the device model the simulator ran: as many waves on the
 //! traced unit as it placed there, each running the kernel's code path.
 
+use rocprof_launch::names as launch;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -18,7 +19,7 @@ fn stage() -> Option<PathBuf> {
 
 fn staged_bin(stage: &Path) -> Command {
     let mut c = Command::new(stage.join("rocprof-rs"));
-    for v in ["ROCPROF_RS_INTERCEPT_LIB", "ROCPROF_RS_SIM_LIB", "ROCPROF_RS_PROBE", "ROCPROF_RS_KEEP_CAPTURE"] {
+    for v in [launch::INTERCEPT_LIB, launch::SIM_LIB, launch::PROBE, launch::KEEP_CAPTURE] {
         c.env_remove(v);
     }
     // The native decoder unless a test asks otherwise.
@@ -425,14 +426,7 @@ fn att_serialize_all_runs_dispatches_of_all_queues_one_at_a_time() {
     let run = |serialize: bool, scale: &str, per_thread: &str, traced: usize| {
         let out = scratch(&format!("att-serial-{serialize}-{per_thread}-{traced}"));
         let mut c = staged_bin(&stage);
-        c.env("ROCPROF_RS_SIM_TIME_SCALE", scale).args([
-            "--simulate",
-            "gfx942",
-            "--att",
-            "--kernel-trace",
-            "-f",
-            "csv",
-        ]);
+        c.env(launch::SIM_TIME_SCALE, scale).args(["--simulate", "gfx942", "--att", "--kernel-trace", "-f", "csv"]);
         if serialize {
             c.arg("--att-serialize-all");
         }

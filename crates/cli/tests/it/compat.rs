@@ -3,6 +3,7 @@
 //! checks the option's effect on the application (its environment, whether it runs, whether it
 //! outlives rocprof-rs) against rocprofv3.py's documented behaviour.
 
+use rocprof_launch::names;
 use std::path::Path;
 use std::process::Output;
 
@@ -121,7 +122,7 @@ fn sdk_soversion_and_version_resolve_a_versioned_library_name() {
     std::fs::write(&full, b"").unwrap();
     let run = |args: &[&str]| {
         bin_with_stand_in_libs(&dir)
-            .env("ROCPROF_RS_INTERCEPT_LIB", &plain)
+            .env(names::INTERCEPT_LIB, &plain)
             .env_remove("LD_PRELOAD")
             .args(["--simulate", "gfx942", "--kernel-trace", "-d"])
             .arg(&dir)
@@ -250,7 +251,7 @@ fn readlink_and_realpath_resolve_the_preloaded_library_path() {
     std::os::unix::fs::symlink("alias/libtool.so", dir.join("libtool.so")).unwrap();
     let run = |args: &[&str]| {
         let mut c = bin_with_stand_in_libs(&dir);
-        c.env("ROCPROF_RS_INTERCEPT_LIB", dir.join("libtool.so")).env_remove("LD_PRELOAD");
+        c.env(names::INTERCEPT_LIB, dir.join("libtool.so")).env_remove("LD_PRELOAD");
         c.args(["--simulate", "gfx942", "--kernel-trace", "-d"]).arg(&dir).args(args);
         let o = c.args(["--", "/bin/sh", "-c", "echo \"$LD_PRELOAD\""]).output().unwrap();
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

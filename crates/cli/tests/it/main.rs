@@ -11,6 +11,7 @@ mod rocpd_cmd;
 mod staged;
 mod subcommands;
 
+use rocprof_launch::names;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -18,7 +19,7 @@ use std::process::{Command, Output};
 pub(crate) fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_rocprof-rs"));
     // Keep the caller's overrides out of the tests' way.
-    for v in ["ROCPROF_RS_INTERCEPT_LIB", "ROCPROF_RS_SIM_LIB", "ROCPROF_RS_PROBE", "ROCPROF_RS_KEEP_CAPTURE"] {
+    for v in [names::INTERCEPT_LIB, names::SIM_LIB, names::PROBE, names::KEEP_CAPTURE] {
         c.env_remove(v);
     }
     c
@@ -30,7 +31,7 @@ pub(crate) fn bin_with_stand_in_libs(dir: &Path) -> Command {
     let fake = dir.join("libfake.so");
     std::fs::write(&fake, b"").expect("write stand-in library");
     let mut c = bin();
-    c.env("ROCPROF_RS_INTERCEPT_LIB", &fake).env("ROCPROF_RS_SIM_LIB", &fake);
+    c.env(names::INTERCEPT_LIB, &fake).env(names::SIM_LIB, &fake);
     c
 }
 

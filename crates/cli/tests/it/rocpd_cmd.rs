@@ -2,6 +2,7 @@
 //! staged run: every figure is checked against the run's own `kernel_trace.csv` (another writer,
 //! computed here on the host).
 
+use rocprof_launch::names;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -22,7 +23,7 @@ fn profiled(name: &str) -> Option<Run> {
     let stage = rocprof_test_inputs::stage("rocpd command test")?;
     let dir = scratch(name);
     let mut c = Command::new(stage.join("rocprof-rs"));
-    for v in ["ROCPROF_RS_INTERCEPT_LIB", "ROCPROF_RS_SIM_LIB", "ROCPROF_RS_PROBE", "ROCPROF_RS_KEEP_CAPTURE"] {
+    for v in [names::INTERCEPT_LIB, names::SIM_LIB, names::PROBE, names::KEEP_CAPTURE] {
         c.env_remove(v);
     }
     let o = c

@@ -1,5 +1,6 @@
 //! Runs on hsa-sim with the staged artifacts of `cargo xtask build` (`ROCPROF_RS_STAGE`).
 
+use rocprof_launch::names as launch;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -13,7 +14,7 @@ fn stage() -> Option<PathBuf> {
 
 fn staged_bin(stage: &Path) -> Command {
     let mut c = Command::new(stage.join("rocprof-rs"));
-    for v in ["ROCPROF_RS_INTERCEPT_LIB", "ROCPROF_RS_SIM_LIB", "ROCPROF_RS_PROBE", "ROCPROF_RS_KEEP_CAPTURE"] {
+    for v in [launch::INTERCEPT_LIB, launch::SIM_LIB, launch::PROBE, launch::KEEP_CAPTURE] {
         c.env_remove(v);
     }
     c
@@ -164,7 +165,7 @@ fn interrupt_mid_run_still_writes_what_was_captured() {
     // dispatches instead of guessing how long start-up takes on a loaded machine.
     let log = out.join("dispatch.log");
     let child = staged_bin(&stage)
-        .env("ROCPROF_RS_SIM_DISPATCH_LOG", &log)
+        .env(launch::SIM_DISPATCH_LOG, &log)
         .args(["--simulate", "gfx942", "--kernel-trace", "-f", "csv", "-d"])
         .arg(&out)
         .args(["-o", "int", "--"])
@@ -202,8 +203,8 @@ fn summary_to_a_closed_pipe_keeps_the_exit_status() {
     let Some(stage) = stage() else { return };
     let out = scratch("staged-closed-stdout");
     let mut child = crate::bin()
-        .env("ROCPROF_RS_INTERCEPT_LIB", stage.join("librocprof_intercept.so"))
-        .env("ROCPROF_RS_SIM_LIB", stage.join("libhsa-runtime64.so.1"))
+        .env(launch::INTERCEPT_LIB, stage.join("librocprof_intercept.so"))
+        .env(launch::SIM_LIB, stage.join("libhsa-runtime64.so.1"))
         .args(["--simulate", "gfx942", "--kernel-trace", "-S", "-f", "csv", "-d"])
         .arg(&out)
         .args(["-o", "run", "--", "/bin/sh", "-c"])
@@ -228,9 +229,9 @@ fn kept_captures_convert_to_the_same_outputs() {
     let out = scratch("staged-from-capture");
     let run = |c: &mut Command| c.output().unwrap();
     let o = run(crate::bin()
-        .env("ROCPROF_RS_INTERCEPT_LIB", stage.join("librocprof_intercept.so"))
-        .env("ROCPROF_RS_SIM_LIB", stage.join("libhsa-runtime64.so.1"))
-        .env("ROCPROF_RS_KEEP_CAPTURE", "1")
+        .env(launch::INTERCEPT_LIB, stage.join("librocprof_intercept.so"))
+        .env(launch::SIM_LIB, stage.join("libhsa-runtime64.so.1"))
+        .env(launch::KEEP_CAPTURE, "1")
         .args(["--simulate", "gfx942", "--kernel-trace", "-f", "csv", "-d"])
         .arg(out.join("run"))
         .args(["-o", "k", "--"])
@@ -241,7 +242,7 @@ fn kept_captures_convert_to_the_same_outputs() {
         .unwrap()
         .map(|e| e.unwrap().path())
         .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(".rocprof-rs-capture-")))
-        .expect("ROCPROF_RS_KEEP_CAPTURE=1 keeps the capture directory");
+        .unwrap_or_else(|| panic!("{}=1 keeps the capture directory", launch::KEEP_CAPTURE));
     let o = run(crate::bin()
         .args(["-f", "csv", "-d"])
         .arg(out.join("again"))

@@ -9,6 +9,7 @@
 //! suffix), size and destination register must be what [`rocprof_isa::decode`] says, for both halves of a
 //! VOPD instruction. Every entry must be confirmed by at least one shape.
 
+use rocprof_launch::names;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -24,7 +25,7 @@ const K: u32 = 0x3e80_0000;
 
 /// LLVM 21's llvm-mc, run with the chroot's own loader and libraries (no root needed).
 fn llvm_mc_21(test: &str) -> Option<Command> {
-    let root = std::env::var_os("ROCPROF_RS_SID_ROOT")
+    let root = std::env::var_os(names::SID_ROOT)
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("/var/cache/rocprof-rs/sid"));

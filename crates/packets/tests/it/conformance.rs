@@ -5,6 +5,7 @@
 //! sample order, allocations and failures. Input-only case files are generated
 //! (and written to `$ROCPROF_RS_PM4_OUT` when set) but not compared.
 
+use rocprof_launch::names;
 use std::path::{Path, PathBuf};
 
 use rocprof_packets::{Agent, BumpAllocator, Target};
@@ -276,11 +277,10 @@ fn has_answers(case: &Value) -> bool {
 
 #[test]
 fn pm4_conformance() {
-    let Some(dir) = rocprof_test_inputs::shared_or_env("pm4_conformance", "ROCPROF_RS_PM4_GOLDENS", "conformance/pm4")
-    else {
+    let Some(dir) = rocprof_test_inputs::shared_or_env("pm4_conformance", names::PM4_GOLDENS, "conformance/pm4") else {
         return;
     };
-    let out_dir = std::env::var_os("ROCPROF_RS_PM4_OUT").map(PathBuf::from);
+    let out_dir = std::env::var_os(names::PM4_OUT).map(PathBuf::from);
     let files = case_files(&dir);
     assert!(!files.is_empty(), "no case files under {}", dir.display());
     let (mut identical, mut compared, mut generated) = (0, 0, 0);

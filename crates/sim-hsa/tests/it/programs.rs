@@ -2,6 +2,7 @@
 //! did; several agents at once; the default configuration; a crash; and the dispatch log holds
 //! exactly the packets the application wrote.
 
+use rocprof_launch::names;
 use std::os::unix::process::ExitStatusExt;
 use std::time::Duration;
 
@@ -78,7 +79,7 @@ fn every_fixture_runs_under_the_rocm_5_2_abi() {
         ("bad_input", &[][..], "bad_input: 0 mismatches"),
     ] {
         let mut cmd = fixture(&stage, program, Some("gfx90a"));
-        cmd.args(args).env("ROCPROF_RS_SIM_ABI", "5.2");
+        cmd.args(args).env(names::SIM_ABI, "5.2");
         let out = run(cmd, TIMEOUT);
         out.assert_ok();
         assert!(out.stdout.contains(expect), "{program} under ABI 5.2:\n{}", out.stdout);
@@ -137,7 +138,7 @@ fn dispatch_log_records_every_packet_as_written() {
     let dir = temp_dir("dispatch-log");
     let log = dir.join("dispatch.log");
     let mut cmd = fixture(&stage, "vector_add", Some("gfx1100"));
-    cmd.arg("40").env("ROCPROF_RS_SIM_DISPATCH_LOG", &log);
+    cmd.arg("40").env(names::SIM_DISPATCH_LOG, &log);
     let out = run(cmd, TIMEOUT);
     out.assert_ok();
     let object = hex_after(&out.stdout, "object").expect("vector_add prints the kernel object");
@@ -188,7 +189,7 @@ fn dispatch_log_keeps_2d_grids_and_group_segments() {
     let dir = temp_dir("dispatch-log-mco");
     let log = dir.join("dispatch.log");
     let mut cmd = fixture(&stage, "multi_code_object", Some("gfx950"));
-    cmd.env("ROCPROF_RS_SIM_DISPATCH_LOG", &log);
+    cmd.env(names::SIM_DISPATCH_LOG, &log);
     run(cmd, TIMEOUT).assert_ok();
     let packets = read_dispatch_log(&log);
     assert_eq!(packets.len(), 4, "vector_add, saxpy, fill, block_sum");
@@ -213,7 +214,7 @@ fn svm_attributes_and_prefetch_behave_as_in_rocr() {
     let Some(stage) = stage("svm_attributes_and_prefetch_behave_as_in_rocr") else { return };
     for abi in ["newest", "5.2"] {
         let mut cmd = fixture(&stage, "svm", Some("gfx90a,gfx942"));
-        cmd.env("ROCPROF_RS_SIM_ABI", abi);
+        cmd.env(names::SIM_ABI, abi);
         let out = run(cmd, TIMEOUT);
         out.assert_ok();
         assert!(out.stdout.contains("svm: ok"), "ABI {abi}:\n{}", out.stdout);

@@ -2,6 +2,7 @@
 //! every configured agent must be printed with the properties of `../shared/reference/sim-agents.md`
 //! (marketing name, CUs, SEs, SAs per SE, SIMDs per CU, wavefront size, clock), its ISA and its pools.
 
+use rocprof_launch::names as launch;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
@@ -141,7 +142,7 @@ fn rocminfo(stage: &Path, agents: Option<&str>, abi: &str) -> Option<Run> {
     let mut cmd = Command::new(&rocminfo);
     sim_env(&mut cmd, stage, agents);
     let path = format!("{}:{}", shims.join("bin").display(), std::env::var("PATH").unwrap_or_default());
-    cmd.env("PATH", path).env("LD_PRELOAD", shims.join("libkfd_redirect.so")).env("ROCPROF_RS_SIM_ABI", abi);
+    cmd.env("PATH", path).env("LD_PRELOAD", shims.join("libkfd_redirect.so")).env(launch::SIM_ABI, abi);
     let out = run(cmd, Duration::from_secs(60));
     out.assert_ok();
     assert!(out.stdout.contains("*** Done ***"), "rocminfo did not finish its listing:\n{}", out.stdout);

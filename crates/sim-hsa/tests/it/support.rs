@@ -1,6 +1,7 @@
 //! Shared helpers: finding the stage and the repository, running a staged program against
 //! hsa-sim with a timeout and a clean environment, and parsing what the programs print.
 
+use rocprof_launch::names as launch;
 use std::collections::BTreeMap;
 use std::env;
 use std::io::Read;
@@ -95,9 +96,9 @@ pub(crate) fn sim_env(cmd: &mut Command, stage: &Path, agents: Option<&str>) {
     for var in [
         "HSA_TOOLS_LIB",
         "LD_PRELOAD",
-        "ROCPROF_RS_SIM_ABI",
-        "ROCPROF_RS_SIM_AGENTS",
-        "ROCPROF_RS_SIM_DISPATCH_LOG",
+        launch::SIM_ABI,
+        launch::SIM_AGENTS,
+        launch::SIM_DISPATCH_LOG,
         "COUNT_TOOL_INTERCEPT",
         "COUNT_TOOL_OUTPUT",
     ] {
@@ -105,7 +106,7 @@ pub(crate) fn sim_env(cmd: &mut Command, stage: &Path, agents: Option<&str>) {
     }
     cmd.env("LD_LIBRARY_PATH", stage);
     if let Some(agents) = agents {
-        cmd.env("ROCPROF_RS_SIM_AGENTS", agents);
+        cmd.env(launch::SIM_AGENTS, agents);
     }
 }
 

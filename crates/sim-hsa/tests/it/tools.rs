@@ -3,6 +3,7 @@
 //! application makes (compared with the application's own `api-calls:` line), failed tools are
 //! reported to it, and intercept-queue handlers see and rewrite every packet.
 
+use rocprof_launch::names;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
@@ -24,7 +25,7 @@ fn with_tool(
     let report = dir.join("report.txt");
     let mut cmd = fixture(stage, program, Some("gfx942"));
     cmd.args(args)
-        .env("ROCPROF_RS_SIM_ABI", abi)
+        .env(names::SIM_ABI, abi)
         .env("HSA_TOOLS_LIB", stage.join("fixtures").join("libcount_tool.so"))
         .env("COUNT_TOOL_OUTPUT", &report);
     for (k, v) in extra {
@@ -203,7 +204,7 @@ fn intercept_handlers_see_and_rewrite_every_packet() {
             abi,
             "vector_add",
             &["40"],
-            &[("COUNT_TOOL_INTERCEPT", "1"), ("ROCPROF_RS_SIM_DISPATCH_LOG", log_str.as_str())],
+            &[("COUNT_TOOL_INTERCEPT", "1"), (names::SIM_DISPATCH_LOG, log_str.as_str())],
         );
         assert_eq!(report.get("intercept_mode").map(String::as_str), Some("1"), "{abi}: {report:?}");
         assert_eq!(number(&report, "intercept_queues"), 1, "{abi}");

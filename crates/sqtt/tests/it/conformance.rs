@@ -5,6 +5,7 @@
 //! time) row by row, timelines per paired wave, occupancy as a multiset, other lists equal.
 
 use crate::corpus::{corpus_root, examples};
+use rocprof_launch::names;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 
@@ -146,8 +147,8 @@ fn compare_se(exp: &Value, cand: &Value, s: &mut Score, verbose: bool, name: &st
 #[test]
 fn sqtt_conformance() {
     let Some(root) = corpus_root("sqtt_conformance") else { return };
-    let verbose = std::env::var_os("ROCPROF_RS_SQTT_VERBOSE").is_some();
-    let out_root = std::env::var_os("ROCPROF_RS_SQTT_OUT").map(std::path::PathBuf::from);
+    let verbose = std::env::var_os(names::SQTT_VERBOSE).is_some();
+    let out_root = std::env::var_os(names::SQTT_OUT).map(std::path::PathBuf::from);
     let (mut identical, mut compared) = (0, 0);
     let mut failures = Vec::new();
     for ex in examples(&root) {
@@ -213,7 +214,7 @@ fn per_pc_aggregates_match_the_reference_rows() {
         examples(&root).into_iter().find(|e| e.name == "gfx1200/handwritten" && e.dir.join("expected.json").is_file())
     else {
         let why = format_args!("no gfx1200/handwritten example with an expected.json in {}", root.display());
-        if std::env::var_os("ROCPROF_RS_SQTT_CORPUS").is_some() {
+        if std::env::var_os(names::SQTT_CORPUS).is_some() {
             println!("aggregates: {why}, skipping (a corpus given by ROCPROF_RS_SQTT_CORPUS may hold back cases)");
         } else {
             rocprof_test_inputs::skip_or_fail("per_pc_aggregates_match_the_reference_rows", why);

@@ -1,5 +1,6 @@
 //! Locating and loading the SQTT conformance corpus (`../shared/conformance/sqtt` by default).
 
+use rocprof_launch::names;
 use rocprof_sqtt::{CodeObject, Decoder, Family, SeDecode};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -8,7 +9,7 @@ use std::path::{Path, PathBuf};
 /// `None` after printing why `test` skips (a failure under `CI=true`).
 #[track_caller]
 pub(crate) fn corpus_root(test: &str) -> Option<PathBuf> {
-    rocprof_test_inputs::shared_or_env(test, "ROCPROF_RS_SQTT_CORPUS", "conformance/sqtt")
+    rocprof_test_inputs::shared_or_env(test, names::SQTT_CORPUS, "conformance/sqtt")
 }
 
 /// One example directory: `<arch>/<example>/`.

@@ -8,6 +8,7 @@
 //! machine inflates less. The sample count is read back from the capture, which must hold every
 //! dispatch and no loss.
 
+use rocprof_launch::names;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
@@ -33,13 +34,13 @@ fn once(stage: &Stage, app: &std::path::Path, n: u64, sampling: Option<&str>) ->
     let intercept = stage.dir.join("librocprof_intercept.so").display().to_string();
     let cap = scratch("bench-pcs-capture");
     let mut env = stage.sim_env("gfx942");
-    env.push(("ROCPROF_RS_SIM_EXEC".into(), "off".into()));
+    env.push((names::SIM_EXEC.into(), "off".into()));
     env.push(("LD_PRELOAD".into(), intercept.clone()));
     env.push(("HSA_TOOLS_LIB".into(), intercept));
-    env.push(("ROCPROF_RS_CAPTURE_DIR".into(), cap.display().to_string()));
-    env.push(("ROCPROF_RS_TRACE".into(), "kernel".into()));
+    env.push((names::CAPTURE_DIR.into(), cap.display().to_string()));
+    env.push((names::TRACE.into(), "kernel".into()));
     if let Some(s) = sampling {
-        env.push(("ROCPROF_RS_PC_SAMPLING".into(), s.into()));
+        env.push((names::PC_SAMPLING.into(), s.into()));
     }
     let cpu = children_cpu_ticks();
     let t = Instant::now();
