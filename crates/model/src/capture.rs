@@ -209,9 +209,6 @@ pub enum RecordKind {
     HostFunction = 20,
     /// [`PmcSourcesRecord`].
     PmcSources = 21,
-    /// An API call without external id, return value or message: six header words
-    /// ([`ApiCallRecord::short_header_words`]) followed by `nargs` argument words.
-    ApiCallShort = 22,
 }
 
 impl RecordKind {
@@ -238,7 +235,6 @@ impl RecordKind {
             19 => Self::PcSampleDispatch,
             20 => Self::HostFunction,
             21 => Self::PmcSources,
-            22 => Self::ApiCallShort,
             _ => return None,
         })
     }

@@ -4,8 +4,7 @@
 //!
 //! API calls are the most frequent records, so their encoding is compact: an [`ApiCallRecord`]
 //! header followed by exactly `nargs` raw argument words (a variable-length record, like
-//! strings), and for the calls without external id, return value or message (almost all) a
-//! six-word header instead of nine ([`RecordKind::ApiCallShort`]). Timestamps of host-side records (API calls, allocations, scratch events) may be raw
+//! strings). Timestamps of host-side records (API calls, allocations, scratch events) may be raw
 //! CPU time-stamp-counter ticks ([`TIME_TSC`] in their flags): reading the counter costs a few
 //! nanoseconds where `clock_gettime` costs tens. [`ClockSyncRecord`]s, written when the tool
 //! loads and then periodically by the writer thread, pair counter values with the capture clock;
@@ -98,72 +97,14 @@ impl ApiCallRecord {
             pair(self.message, self.flags),
         ]
     }
-
-    /// The body size of the short form ([`RecordKind::ApiCallShort`]): six words.
-    pub const SHORT_BODY_SIZE: usize = 48;
-
-    /// The header words of the short form, for a call with no external id, return value or
-    /// message (most calls: every HIP call, every HSA call that returns `HSA_STATUS_SUCCESS`), or
-    /// `None`: correlation id, ancestor, start, end, (domain, operation), (tid, nargs in the low
-    /// and flags in the high 16 bits). A third less capture per call than [`Self::header_words`]:
-    /// every byte is a page of the capture file the kernel must allocate, zero and dirty.
-    #[inline(always)]
-    pub fn short_header_words(&self, nargs: usize) -> Option<[u64; 6]> {
-        if self.external_id | self.ret != 0 || self.message != 0 || self.flags > 0xFFFF || nargs > 0xFFFF {
-            return None;
-        }
-        let pair = |lo: u32, hi: u32| u64::from(lo) | u64::from(hi) << 32;
-        Some([
-            self.correlation_id,
-            self.ancestor_id,
-            self.start,
-            self.end,
-            pair(self.domain, self.operation),
-            pair(self.tid, nargs as u32 | self.flags << 16),
-        ])
-    }
-
-    /// Reads the header of a short-form body (external id, return value and message 0); the
-    /// argument words follow at [`Self::SHORT_BODY_SIZE`].
-    pub fn from_short(body: &[u8]) -> Option<ApiCallRecord> {
-        if body.len() < Self::SHORT_BODY_SIZE {
-            return None;
-        }
-        let word = |i: usize| <u64 as Field>::get(&body[8 * i..]);
-        let (op, tail) = (word(4), word(5));
-        Some(ApiCallRecord {
-            correlation_id: word(0),
-            ancestor_id: word(1),
-            start: word(2),
-            end: word(3),
-            domain: op as u32,
-            operation: (op >> 32) as u32,
-            tid: tail as u32,
-            nargs: (tail >> 32) as u32 & 0xFFFF,
-            flags: (tail >> 48) as u32,
-            ..Default::default()
-        })
-    }
 }
 
 /// Appends a whole API-call record (cold paths and tests; the interception library writes in
-/// place the same bytes), in the short form when the call has one
-/// ([`ApiCallRecord::short_header_words`]). `h.nargs` is set from `args`.
+/// place with [`ApiCallRecord::write_with_args`]). `h.nargs` is set from `args`.
 pub fn push_api_call(out: &mut Vec<u8>, h: &ApiCallRecord, args: &[u64]) {
     let args = &args[..args.len().min(MAX_API_ARGS)];
-    let start = out.len();
-    if let Some(head) = h.short_header_words(args.len()) {
-        let words: Vec<u64> = head.iter().chain(args).copied().collect();
-        let total = FRAME_SIZE + 8 * words.len();
-        out.resize(start + total, 0);
-        for (i, w) in words.iter().enumerate() {
-            let at = start + FRAME_SIZE + 8 * i;
-            out[at..at + 8].copy_from_slice(&w.to_le_bytes());
-        }
-        super::seal_record(&mut out[start..], super::record_header_word(RecordKind::ApiCallShort, total));
-        return;
-    }
     let total = ApiCallRecord::total_size(args.len());
+    let start = out.len();
     out.resize(start + total, 0);
     let h = ApiCallRecord { nargs: args.len() as u32, ..*h };
     h.write_with_args(args, &mut out[start + FRAME_SIZE..]);
@@ -377,11 +318,9 @@ impl ActivityDefs {
                 self.op_names.extend(fixed::<OperationNameRecord>(body));
                 false
             }
-            RecordKind::ApiCall
-            | RecordKind::ApiCallShort
-            | RecordKind::MemoryCopy
-            | RecordKind::MemoryAllocation
-            | RecordKind::ScratchMemory => true,
+            RecordKind::ApiCall | RecordKind::MemoryCopy | RecordKind::MemoryAllocation | RecordKind::ScratchMemory => {
+                true
+            }
             _ => false,
         }
     }
@@ -458,19 +397,16 @@ impl ActivityEvents {
     ) -> Option<Option<Record>> {
         let d = r.domain;
         match kind {
-            RecordKind::ApiCall | RecordKind::ApiCallShort => {
-                let (h, at) = if kind == RecordKind::ApiCall {
-                    (fixed::<ApiCallRecord>(body)?, ApiCallRecord::BODY_SIZE)
-                } else {
-                    (ApiCallRecord::from_short(body)?, ApiCallRecord::SHORT_BODY_SIZE)
-                };
-                let room = (body.len() - at) / 8;
+            RecordKind::ApiCall => {
+                let h = fixed::<ApiCallRecord>(body)?;
+                let room = (body.len() - ApiCallRecord::BODY_SIZE) / 8;
                 if h.nargs as usize > room {
                     return None;
                 }
                 let domain = u16::try_from(h.domain).ok().and_then(ApiDomain::from_u16)?;
                 let n = (h.nargs as usize).min(MAX_API_ARGS);
-                let args: Box<[u64]> = (0..n).map(|i| <u64 as Field>::get(&body[at + 8 * i..])).collect();
+                let args: Box<[u64]> =
+                    (0..n).map(|i| <u64 as Field>::get(&body[ApiCallRecord::BODY_SIZE + 8 * i..])).collect();
                 let name = *self.names.entry((domain.as_u16(), h.operation)).or_insert_with(|| {
                     match domain.operation_name(h.operation) {
                         Some(n) => strings.intern(n),
@@ -640,63 +576,5 @@ mod tests {
         let bad = ApiCallRecord { nargs: 4, ..h };
         bad.write_body(&mut body);
         assert!(ev.decode(RecordKind::ApiCall, &body, &mut strings, &r).is_none());
-    }
-
-    #[test]
-    fn a_call_without_external_id_return_value_or_message_is_written_short_and_reads_back_the_same() {
-        let r = Resolve { agent: &|_| None, string: &|_| StringId::EMPTY, domain: ClockDomain::Boottime };
-        let decode = |kind: RecordKind, body: &[u8]| {
-            let mut ev = ActivityEvents::default();
-            let mut strings = StringTable::new();
-            match ev.decode(kind, body, &mut strings, &r) {
-                Some(Some(Record::ApiCall(call))) => {
-                    let name = strings.resolve(call.name).to_owned();
-                    Some((call, name))
-                }
-                _ => None,
-            }
-        };
-        let base = ApiCallRecord {
-            correlation_id: u64::MAX - 3,
-            ancestor_id: 0x0102_0304_0506_0708,
-            start: 1_000,
-            end: 1_250,
-            domain: 1,
-            operation: 6,
-            tid: u32::MAX - 1,
-            flags: TIME_TSC,
-            ..Default::default()
-        };
-        for n in [0usize, 1, 3, MAX_API_ARGS] {
-            let args: Vec<u64> = (0..n as u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1).collect();
-            let mut rec = Vec::new();
-            push_api_call(&mut rec, &base, &args);
-            let word = u32::from_le_bytes(rec[..4].try_into().unwrap());
-            assert_eq!(word & 0xFFFF, RecordKind::ApiCallShort as u32, "{n} arguments: short form");
-            assert_eq!(rec.len(), FRAME_SIZE + ApiCallRecord::SHORT_BODY_SIZE + 8 * n);
-            // The oracle is the nine-word form of the same call.
-            let full = ApiCallRecord { nargs: n as u32, ..base };
-            let mut long = vec![0u8; ApiCallRecord::total_size(n) - FRAME_SIZE];
-            full.write_with_args(&args, &mut long);
-            let (a, b) = (decode(RecordKind::ApiCallShort, &rec[FRAME_SIZE..]), decode(RecordKind::ApiCall, &long));
-            assert!(a.is_some());
-            assert_eq!(format!("{a:?}"), format!("{b:?}"), "{n} arguments");
-            // A record claiming more arguments than it holds is undecodable.
-            if n > 0 {
-                assert!(decode(RecordKind::ApiCallShort, &rec[FRAME_SIZE..rec.len() - 8]).is_none());
-            }
-        }
-        // Anything the short form cannot carry keeps the long one.
-        for h in [
-            ApiCallRecord { external_id: 7, ..base },
-            ApiCallRecord { ret: 1, ..base },
-            ApiCallRecord { message: 3, ..base },
-            ApiCallRecord { flags: 0x1_0000, ..base },
-        ] {
-            let mut rec = Vec::new();
-            push_api_call(&mut rec, &h, &[5]);
-            assert_eq!(u32::from_le_bytes(rec[..4].try_into().unwrap()) & 0xFFFF, RecordKind::ApiCall as u32);
-            assert!(h.short_header_words(1).is_none());
-        }
     }
 }
