@@ -226,6 +226,23 @@ pub(super) fn places(w: &Wave, i: &Inst, seg: Seg, bytes: u64, out: &mut [Place;
             let records = u64::from(r[2]);
             let soff = u64::from(w.s32(i.soffset, 0, Ty::U));
             let private = (PRIVATE_BUFFER_BASE..PRIVATE_BUFFER_BASE + APERTURE_SIZE).contains(&base);
+            // The private segment buffer V# is swizzled (ROCr: 4-byte elements, index stride = the wave's
+            // lanes, ADD_TID): the offset from VADDR and the instruction is per lane, but the base and
+            // SOFFSET address the wave's scratch unswizzled (LLVM's stack and frame pointers in SOFFSET are
+            // wave-scaled: per-lane bytes times the wave's lanes). One wave-level step of `4 * lanes` bytes
+            // is 4 bytes of each lane; an offset that is not a whole number of steps would move data across
+            // lanes, which this per-lane model cannot hold, so it becomes an offset past every segment.
+            let wave_part = if private {
+                let w_off = (base - PRIVATE_BUFFER_BASE).wrapping_add(soff) & 0xffff_ffff;
+                let step = 4 * w.lanes as u64;
+                if w_off % step == 0 {
+                    w_off / w.lanes as u64
+                } else {
+                    u64::MAX >> 1
+                }
+            } else {
+                0
+            };
             let (idxen, offen) = (i.flags & flags::IDXEN != 0, i.flags & flags::OFFEN != 0);
             for l in 0..w.lanes {
                 if exec >> l & 1 == 0 {
@@ -236,7 +253,7 @@ pub(super) fn places(w: &Wave, i: &Inst, seg: Seg, bytes: u64, out: &mut [Place;
                 let o = voff.wrapping_add(off).wrapping_add(soff) & 0xffff_ffff;
                 out[l] = if private {
                     // The private segment buffer: a per-lane view of the wave's scratch.
-                    Place::Private((base - PRIVATE_BUFFER_BASE).wrapping_add(o) & 0xffff_ffff)
+                    Place::Private(wave_part.saturating_add(voff.wrapping_add(off) & 0xffff_ffff))
                 } else if stride == 0 {
                     if o + bytes > records {
                         Place::Nowhere
