@@ -156,6 +156,8 @@ pub struct Inst {
     /// A scheduling hint that never issues (`s_delay_alu`, `s_wait_alu`, `s_set_vgpr_msb`): executed as a
     /// no-op but neither counted nor recorded, as the hardware's counters and thread traces skip it.
     pub hint: bool,
+    /// The sources resolved for the fast paths (set by [`decode`]).
+    pub(crate) pre: crate::pre::Pre,
 }
 
 /// Why bytes did not decode.
@@ -253,6 +255,7 @@ pub(crate) fn base(op: Op, enc: Enc, size: u8, name: &'static str) -> Inst {
         y: None,
         class: crate::stats::class_of(&op, name),
         hint: matches!(name, "s_delay_alu" | "s_wait_alu" | "s_set_vgpr_msb"),
+        pre: crate::pre::Pre::default(),
     }
 }
 
@@ -261,10 +264,15 @@ pub fn decode(target: &Target, bytes: &[u8]) -> Result<Inst, DecodeError> {
     let table = crate::table::table(target.table).expect("every target names a table");
     let cx = Ctx { fam: target.family, table, unified_agprs: target.unified_agprs };
     let w = dword(bytes, 0)?;
-    match target.family {
+    let mut i = match target.family {
         Family::Gfx9 => decode_gfx9(&cx, w, bytes),
         _ => decode_rdna(&cx, w, bytes),
+    }?;
+    i.pre = crate::pre::Pre::of(&i);
+    if let Some(y) = &mut i.y {
+        y.pre = crate::pre::Pre::of(y);
     }
+    Ok(i)
 }
 
 /// The size of the instruction at the start of `bytes`, also for opcodes the target's table lacks.

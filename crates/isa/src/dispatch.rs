@@ -267,6 +267,8 @@ struct Program {
     hot: Vec<Hot>,
     /// The lane kernels, chosen once for the program.
     lanes: Chosen,
+    /// Lanes of the dispatch's waves (32 or 64).
+    wave_lanes: usize,
 }
 
 /// What the interpreter needs per executed instruction, packed together.
@@ -296,6 +298,9 @@ const MATRIX: u8 = 4;
 /// Bytes of code around the entry decoded through the direct-mapped table.
 const WINDOW: u64 = 1 << 20;
 
+/// The loop's local class counts have 16 entries.
+const _: () = assert!(crate::stats::CLASS_COUNT <= 16);
+
 /// A successor index not looked up yet.
 const UNRESOLVED: u32 = u32::MAX;
 
@@ -303,7 +308,7 @@ const UNRESOLVED: u32 = u32::MAX;
 type FetchError = (Stop, Vec<u32>);
 
 impl Program {
-    fn new(target: &'static Target, base: u64, lanes: LaneKernels) -> Self {
+    fn new(target: &'static Target, base: u64, lanes: LaneKernels, wave_lanes: usize) -> Self {
         Program {
             target,
             base,
@@ -313,6 +318,7 @@ impl Program {
             pcs: Vec::new(),
             hot: Vec::new(),
             lanes: Chosen::new(lanes),
+            wave_lanes,
         }
     }
 
@@ -409,7 +415,7 @@ impl Program {
         let words: Vec<u32> = buf[..n].chunks(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
         match decode(self.target, &buf[..n]) {
             Ok(inst) => {
-                let (run, general) = handler(&inst, self.lanes);
+                let (run, general) = handler(&inst, self.lanes, self.wave_lanes);
                 let mut flags = if general { GENERAL } else { 0 };
                 if inst.class == InstClass::Waitcnt {
                     flags |= WAITCNT;
@@ -494,7 +500,7 @@ impl<'a> Worker<'a> {
             opts,
             gws,
             workers,
-            program: Program::new(d.target, d.entry(), opts.lanes),
+            program: Program::new(d.target, d.entry(), opts.lanes, d.lanes()),
             lds: vec![0; d.group_segment_size as usize],
             slots: Vec::new(),
         }
@@ -714,6 +720,10 @@ impl<'a> Worker<'a> {
         let mut n = *executed;
         let limit = n.saturating_add(budget).min(opts.max_wave_instructions.saturating_add(1));
         let (mut cyc, mut pend, mut mfree) = (*cycle, *pending, *matrix_free);
+        // Class counts of this time slice, added to the wave's at the end: a local array (16 entries, so
+        // the class byte indexes it without a bounds check) instead of a counter behind the context that
+        // the loop reloaded and incremented in memory for every instruction.
+        let mut counts = [0u64; 16];
         let out = loop {
             if n >= limit {
                 w.pc = program.pcs[idx];
@@ -727,7 +737,7 @@ impl<'a> Worker<'a> {
             let h = program.hot[idx];
             let inst = &program.insts[idx];
             let class = h.class as usize;
-            cx.stats.counts[class] += 1;
+            counts[class & 15] += 1;
             let mut stall = 0u32;
             let issued_at = cyc;
             if TIMING {
@@ -856,6 +866,9 @@ impl<'a> Worker<'a> {
                 Err(e) => break Err(fail(w, e)),
             }
         };
+        for (total, &c) in cx.stats.counts.iter_mut().zip(&counts) {
+            *total += c;
+        }
         *executed = n;
         (*cycle, *pending, *matrix_free) = (cyc, pend, mfree);
         out

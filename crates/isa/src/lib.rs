@@ -15,6 +15,7 @@ pub mod image;
 mod matrix;
 pub mod memory;
 pub mod op;
+mod pre;
 pub mod stats;
 pub mod table;
 pub mod target;

@@ -235,6 +235,18 @@ impl Wave {
                     self.s[code as usize]
                 }
             }
+            251 => u32::from(self.vcc() == 0),
+            252 => u32::from(self.exec() == 0),
+            253 => u32::from(self.scc),
+            _ => Self::const32(code, lit, ty),
+        }
+    }
+
+    /// A 32-bit operand that is the same for every wave: inline constants, apertures, the literal (0 for
+    /// other codes; [`Self::s32`] reads registers and the wave's condition codes itself).
+    #[inline]
+    pub(crate) fn const32(code: u16, lit: u32, ty: Ty) -> u32 {
+        match code {
             128..=192 => u32::from(code - 128),
             193..=208 => (-(i32::from(code) - 192)) as u32,
             235 => (SHARED_APERTURE >> 32) as u32,
@@ -242,9 +254,6 @@ impl Wave {
             237 => (PRIVATE_APERTURE >> 32) as u32,
             238 => ((PRIVATE_APERTURE + APERTURE_SIZE - 1) >> 32) as u32,
             240..=248 => Self::inline_float(code, if ty == Ty::F16 { Ty::F16 } else { Ty::F32 }) as u32,
-            251 => u32::from(self.vcc() == 0),
-            252 => u32::from(self.exec() == 0),
-            253 => u32::from(self.scc),
             LITERAL => lit,
             _ => 0,
         }

@@ -93,19 +93,30 @@ pub use lanes::LaneKernels;
 /// than the next instruction or a taken branch is left in [`Ctx::flow`], an error in [`Ctx::stop`].
 pub(crate) type Handler = unsafe fn(&mut Wave, &mut Ctx<'_>, &Inst) -> Go;
 
-/// The handler of `i` for the lane kernels `k`, and whether it is the general executor: one per VALU
-/// operation (see `valu::handler`), [`execute`] for everything else. The general executor may read the
+/// The handler of `i` for the lane kernels `k` in a program of `lanes`-lane waves, and whether it is the
+/// general executor: one per VALU operation (see `valu::handler`; specialised for the lane count when the
+/// instruction is plain, see `valu::plain_handler`), [`execute`] for everything else. The general executor may read the
 /// wave's PC and [`Ctx::clock`]; the specialised handlers read neither, so the interpreter sets them only
 /// for the general one.
-pub(crate) fn handler(i: &Inst, k: Chosen) -> (Handler, bool) {
+pub(crate) fn handler(i: &Inst, k: Chosen, lanes: usize) -> (Handler, bool) {
     match i.op {
-        Op::Valu(op) if i.y.is_none() => (valu::handler(op, k), false),
+        Op::Valu(op) if i.y.is_none() => {
+            let plain = if i.pre.plain { valu::plain_handler(op, k, lanes) } else { None };
+            (plain.unwrap_or_else(|| valu::handler(op, k)), false)
+        }
         Op::Branch(c) => (branch(c), false),
         // The scalar ALU without the instructions that read the PC.
         Op::Salu(op) if !matches!(op, SOp::GetpcB64 | SOp::SetpcB64 | SOp::SwappcB64 | SOp::CallB64) => {
             (salu_handler, false)
         }
-        Op::Vcmp { .. } => (vcmp_handler, false),
+        Op::Vcmp { cond, ty, x, class } => (vcmp::handler(i, cond, ty, x, class).unwrap_or(vcmp_handler), false),
+        // No-ops (`s_waitcnt`, `s_nop`, `s_sendmsg`) and memory instructions: neither reads the PC or the
+        // clock (`s_memtime`/`s_memrealtime` read the clock and stay general).
+        Op::Nop | Op::Sendmsg => (nop_handler, false),
+        Op::Smem(op) if !matches!(op, crate::op::SmemOp::Time) => (smem_handler, false),
+        Op::Ds(op) if !matches!(op, DsOp::Gws(_)) => (ds_handler, false),
+        Op::Vmem(_, Access::Format { .. }) if i.flags & crate::decode::flags::LDS == 0 => (general, true),
+        Op::Vmem(..) => (vmem_handler, false),
         _ => (general, true),
     }
 }
@@ -153,6 +164,32 @@ fn vcmp_handler(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
     let Op::Vcmp { cond, ty, x, class } = i.op else { return stopped(cx, Stop::Unimplemented) };
     cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
     let r = vcmp::exec(w, i, cond, ty, x, class);
+    done(cx, r)
+}
+
+/// A no-op as a handler.
+fn nop_handler(_: &mut Wave, _: &mut Ctx<'_>, _: &Inst) -> Go {
+    Go::Next
+}
+
+/// A scalar memory instruction (not `s_memtime`) as a handler.
+fn smem_handler(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
+    let Op::Smem(op) = i.op else { return stopped(cx, Stop::Unimplemented) };
+    let r = mem::smem(w, cx, i, op);
+    done(cx, r)
+}
+
+/// An LDS instruction (not GWS) as a handler.
+fn ds_handler(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
+    let Op::Ds(op) = i.op else { return stopped(cx, Stop::Unimplemented) };
+    let r = mem::ds(w, cx, i, op);
+    done(cx, r)
+}
+
+/// A vector memory instruction (not a buffer format access) as a handler.
+fn vmem_handler(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
+    let Op::Vmem(seg, a) = i.op else { return stopped(cx, Stop::Unimplemented) };
+    let r = mem::vmem(w, cx, i, seg, a);
     done(cx, r)
 }
 

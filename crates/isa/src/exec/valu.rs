@@ -11,6 +11,7 @@ use super::lanes::{Base, Chosen, Isa};
 use super::{Ctx, Flow, Go, Handler, Stop};
 use crate::decode::{Inst, NONE, VGPR0};
 use crate::op::VOp;
+use crate::pre::Src;
 use crate::wave::{Lanes32, Lanes64, Ty, Wave, MAX_LANES, SCRATCH_ROW};
 
 type L32 = Lanes32;
@@ -89,6 +90,28 @@ fn plain(i: &Inst) -> bool {
         && i.mods.neg == 0
         && i.mods.omod == 0
         && !i.mods.clamp
+}
+
+/// The fast path applies. `M` is the handler's form: 0, the instruction may have modifiers and the wave
+/// either lane count (checked when it runs); 32 or 64, the handler was chosen at decode for a plain
+/// instruction ([`crate::pre::Pre::plain`]) of a program whose waves have `M` lanes.
+#[inline(always)]
+fn plain_m<const M: usize>(i: &Inst) -> bool {
+    M != 0 || plain(i)
+}
+
+/// Source `k` of `i` for the fast paths: from the operand codes (`M` = 0), or as resolved at decode.
+#[inline(always)]
+fn opnd_m<const M: usize>(w: &Wave, i: &Inst, k: usize, ty: Ty) -> Opnd {
+    if M == 0 {
+        return opnd(w, i.src[k], i.lit, ty);
+    }
+    match i.pre.src[k] {
+        Src::Row(r) => Opnd::Row(usize::from(r) * MAX_LANES),
+        Src::Sgpr(c) => Opnd::Imm(w.s[usize::from(c & 127)]),
+        Src::Const(v) => Opnd::Imm(v),
+        Src::Other(c) => Opnd::Imm(w.s32(c, i.lit, ty)),
+    }
 }
 
 /// Writes the `N` computed lanes (the wave's) to VGPR `dst` under EXEC.
@@ -201,25 +224,30 @@ fn full3<const N: usize>(w: &mut Wave, dst: u16, a: Opnd, b: Opnd, c: Opnd, f: &
 
 /// Runs `$body` with `N` the wave's lane count as a constant (32 or 64), so the per-lane loops of the fast
 /// paths have a fixed trip count and a wave32 computes 32 lanes, not 64.
+/// With `M` non-zero the lane count is `M`, known when the handler was chosen.
 macro_rules! by_lanes {
-    ($w:expr, $name:ident, $($arg:expr),*) => {
-        if $w.lanes == 32 {
-            $name::<32>($w, $($arg),*)
+    ($m:ident, $w:expr, $name:ident, $($arg:expr),*) => {
+        if $m == 32 {
+            $name::<$m, 32>($w, $($arg),*)
+        } else if $m == MAX_LANES {
+            $name::<$m, MAX_LANES>($w, $($arg),*)
+        } else if $w.lanes == 32 {
+            $name::<$m, 32>($w, $($arg),*)
         } else {
-            $name::<MAX_LANES>($w, $($arg),*)
+            $name::<$m, MAX_LANES>($w, $($arg),*)
         }
     };
 }
 
 /// `d = f(a)` over all lanes.
 #[inline(always)]
-fn fast1(w: &mut Wave, i: &Inst, ty: Ty, f: impl Fn(u32) -> u32) {
-    by_lanes!(w, fast1n, i, ty, &f)
+fn fast1<const M: usize>(w: &mut Wave, i: &Inst, ty: Ty, f: impl Fn(u32) -> u32) {
+    by_lanes!(M, w, fast1n, i, ty, &f)
 }
 
 #[inline(always)]
-fn fast1n<const N: usize>(w: &mut Wave, i: &Inst, ty: Ty, f: &impl Fn(u32) -> u32) {
-    let a = opnd(w, i.src[0], i.lit, ty);
+fn fast1n<const M: usize, const N: usize>(w: &mut Wave, i: &Inst, ty: Ty, f: &impl Fn(u32) -> u32) {
+    let a = opnd_m::<M>(w, i, 0, ty);
     if w.exec() == w.full() {
         return full1::<N>(w, i.dst, a, f);
     }
@@ -238,13 +266,13 @@ fn fast1n<const N: usize>(w: &mut Wave, i: &Inst, ty: Ty, f: &impl Fn(u32) -> u3
 
 /// `d = f(a, b)` over all lanes.
 #[inline(always)]
-fn fast2(w: &mut Wave, i: &Inst, ty: Ty, f: impl Fn(u32, u32) -> u32) {
-    by_lanes!(w, fast2n, i, ty, &f)
+fn fast2<const M: usize>(w: &mut Wave, i: &Inst, ty: Ty, f: impl Fn(u32, u32) -> u32) {
+    by_lanes!(M, w, fast2n, i, ty, &f)
 }
 
 #[inline(always)]
-fn fast2n<const N: usize>(w: &mut Wave, i: &Inst, ty: Ty, f: &impl Fn(u32, u32) -> u32) {
-    let (a, b) = (opnd(w, i.src[0], i.lit, ty), opnd(w, i.src[1], i.lit, ty));
+fn fast2n<const M: usize, const N: usize>(w: &mut Wave, i: &Inst, ty: Ty, f: &impl Fn(u32, u32) -> u32) {
+    let (a, b) = (opnd_m::<M>(w, i, 0, ty), opnd_m::<M>(w, i, 1, ty));
     if w.exec() == w.full() {
         return full2::<N>(w, i.dst, a, b, f);
     }
@@ -275,19 +303,25 @@ fn fast2n<const N: usize>(w: &mut Wave, i: &Inst, ty: Ty, f: &impl Fn(u32, u32) 
 
 /// `d = f(a, b, c)` over all lanes (`c` the destination itself when `acc`).
 #[inline(always)]
-fn fast3(w: &mut Wave, i: &Inst, ty: Ty, acc: bool, f: impl Fn(u32, u32, u32) -> u32) {
-    by_lanes!(w, fast3n, i, ty, acc, &f)
+fn fast3<const M: usize>(w: &mut Wave, i: &Inst, ty: Ty, acc: bool, f: impl Fn(u32, u32, u32) -> u32) {
+    by_lanes!(M, w, fast3n, i, ty, acc, &f)
 }
 
 #[inline(always)]
-fn fast3n<const N: usize>(w: &mut Wave, i: &Inst, ty: Ty, acc: bool, f: &impl Fn(u32, u32, u32) -> u32) {
+fn fast3n<const M: usize, const N: usize>(
+    w: &mut Wave,
+    i: &Inst,
+    ty: Ty,
+    acc: bool,
+    f: &impl Fn(u32, u32, u32) -> u32,
+) {
     let mut d = [0u32; N];
-    let c = if acc { Opnd::Row((i.dst - VGPR0) as usize * MAX_LANES) } else { opnd(w, i.src[2], i.lit, ty) };
+    let c = if acc { Opnd::Row((i.dst - VGPR0) as usize * MAX_LANES) } else { opnd_m::<M>(w, i, 2, ty) };
     let get = |v: &[u32], o: Opnd, l: usize| match o {
         Opnd::Row(r) => v[r + l],
         Opnd::Imm(x) => x,
     };
-    let (a, b) = (opnd(w, i.src[0], i.lit, ty), opnd(w, i.src[1], i.lit, ty));
+    let (a, b) = (opnd_m::<M>(w, i, 0, ty), opnd_m::<M>(w, i, 1, ty));
     if w.exec() == w.full() {
         return full3::<N>(w, i.dst, a, b, c, f);
     }
@@ -307,6 +341,36 @@ fn fast3n<const N: usize>(w: &mut Wave, i: &Inst, ty: Ty, acc: bool, f: &impl Fn
     put(w, i.dst, &d);
 }
 
+/// `v_cndmask_b32` without modifiers over the wave's `N` lanes: `d = sel ? b : a` per lane, straight
+/// into the destination row (a lane's sources are read before it is written).
+#[inline(always)]
+fn cndmask_n<const M: usize, const N: usize>(w: &mut Wave, i: &Inst) {
+    let sel = w.read_mask(i.src[2], i.lit);
+    let (a, b) = (opnd_m::<M>(w, i, 0, Ty::F32), opnd_m::<M>(w, i, 1, Ty::F32));
+    let exec = w.exec();
+    let o = usize::from(i.dst - VGPR0);
+    let rows = rows_mut(w);
+    let (a, b) = (row_of::<N>(rows, a, 0), row_of::<N>(rows, b, 1));
+    let _ = (&rows[a], &rows[b], &rows[o]);
+    if exec == (u64::MAX >> (64 - N)) {
+        for q in 0..N / 8 {
+            let k = 8 * q;
+            let (x, y) = (chunk(rows, a, k), chunk(rows, b, k));
+            let mut d = [0u32; 8];
+            for l in 0..8 {
+                d[l] = if sel >> (k + l) & 1 != 0 { y[l] } else { x[l] };
+            }
+            rows[o][k..k + 8].copy_from_slice(&d);
+        }
+    } else {
+        for l in 0..N {
+            if exec >> l & 1 != 0 {
+                rows[o][l] = if sel >> l & 1 != 0 { rows[b][l] } else { rows[a][l] };
+            }
+        }
+    }
+}
+
 /// Integer ops do not support clamp here; a clamped one is reported rather than computed wrongly.
 fn no_clamp(i: &Inst) -> Result<(), Stop> {
     if i.mods.clamp {
@@ -316,10 +380,12 @@ fn no_clamp(i: &Inst) -> Result<(), Stop> {
 }
 
 #[inline(always)]
-fn u1(w: &mut Wave, i: &Inst, f: impl Fn(u32) -> u32) -> Result<(), Stop> {
-    no_clamp(i)?;
-    if plain(i) {
-        fast1(w, i, Ty::U, f);
+fn u1<const M: usize>(w: &mut Wave, i: &Inst, f: impl Fn(u32) -> u32) -> Result<(), Stop> {
+    if M == 0 {
+        no_clamp(i)?;
+    }
+    if plain_m::<M>(i) {
+        fast1::<M>(w, i, Ty::U, f);
         return Ok(());
     }
     let mut a = z32();
@@ -333,27 +399,29 @@ fn u1(w: &mut Wave, i: &Inst, f: impl Fn(u32) -> u32) -> Result<(), Stop> {
 }
 
 #[inline(always)]
-fn u2(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32) -> u32) -> Result<(), Stop> {
-    no_clamp(i)?;
-    u2_any(w, i, f);
+fn u2<const M: usize>(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32) -> u32) -> Result<(), Stop> {
+    if M == 0 {
+        no_clamp(i)?;
+    }
+    u2_any::<M>(w, i, f);
     Ok(())
 }
 
 /// An add or subtract whose VOP3 clamp bit saturates the integer result (AMD's ISA guides: "clamp"
 /// on integer add/sub selects saturation instead of wrap-around): `wrap` without it, `sat` with it.
 #[inline(always)]
-fn u2_sat(w: &mut Wave, i: &Inst, wrap: impl Fn(u32, u32) -> u32, sat: impl Fn(u32, u32) -> u32) {
-    if i.mods.clamp {
-        u2_any(w, i, sat);
+fn u2_sat<const M: usize>(w: &mut Wave, i: &Inst, wrap: impl Fn(u32, u32) -> u32, sat: impl Fn(u32, u32) -> u32) {
+    if M == 0 && i.mods.clamp {
+        u2_any::<M>(w, i, sat);
     } else {
-        u2_any(w, i, wrap);
+        u2_any::<M>(w, i, wrap);
     }
 }
 
 #[inline(always)]
-fn u2_any(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32) -> u32) {
-    if plain(i) {
-        fast2(w, i, Ty::U, f);
+fn u2_any<const M: usize>(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32) -> u32) {
+    if plain_m::<M>(i) {
+        fast2::<M>(w, i, Ty::U, f);
         return;
     }
     let (mut a, mut b) = (z32(), z32());
@@ -367,10 +435,12 @@ fn u2_any(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32) -> u32) {
 }
 
 #[inline(always)]
-fn u3(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32, u32) -> u32) -> Result<(), Stop> {
-    no_clamp(i)?;
-    if plain(i) {
-        fast3(w, i, Ty::U, false, f);
+fn u3<const M: usize>(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32, u32) -> u32) -> Result<(), Stop> {
+    if M == 0 {
+        no_clamp(i)?;
+    }
+    if plain_m::<M>(i) {
+        fast3::<M>(w, i, Ty::U, false, f);
         return Ok(());
     }
     let (mut a, mut b, mut c) = (z32(), z32(), z32());
@@ -386,9 +456,9 @@ fn u3(w: &mut Wave, i: &Inst, f: impl Fn(u32, u32, u32) -> u32) -> Result<(), St
 }
 
 #[inline(always)]
-fn f1(w: &mut Wave, i: &Inst, f: impl Fn(f32) -> f32) {
-    if plain(i) {
-        fast1(w, i, Ty::F32, |a| f(f32::from_bits(a)).to_bits());
+fn f1<const M: usize>(w: &mut Wave, i: &Inst, f: impl Fn(f32) -> f32) {
+    if plain_m::<M>(i) {
+        fast1::<M>(w, i, Ty::F32, |a| f(f32::from_bits(a)).to_bits());
         return;
     }
     let mut a = z32();
@@ -401,9 +471,9 @@ fn f1(w: &mut Wave, i: &Inst, f: impl Fn(f32) -> f32) {
 }
 
 #[inline(always)]
-fn f2(w: &mut Wave, i: &Inst, f: impl Fn(f32, f32) -> f32) {
-    if plain(i) {
-        fast2(w, i, Ty::F32, |a, b| f(f32::from_bits(a), f32::from_bits(b)).to_bits());
+fn f2<const M: usize>(w: &mut Wave, i: &Inst, f: impl Fn(f32, f32) -> f32) {
+    if plain_m::<M>(i) {
+        fast2::<M>(w, i, Ty::F32, |a, b| f(f32::from_bits(a), f32::from_bits(b)).to_bits());
         return;
     }
     let (mut a, mut b) = (z32(), z32());
@@ -424,9 +494,9 @@ fn f2(w: &mut Wave, i: &Inst, f: impl Fn(f32, f32) -> f32) {
 
 /// Three float sources; `src2` of `fmac`-style ops is the destination itself (`acc`).
 #[inline(always)]
-fn f3(w: &mut Wave, i: &Inst, acc: bool, f: impl Fn(f32, f32, f32) -> f32) {
-    if plain(i) {
-        fast3(w, i, Ty::F32, acc, |a, b, c| f(f32::from_bits(a), f32::from_bits(b), f32::from_bits(c)).to_bits());
+fn f3<const M: usize>(w: &mut Wave, i: &Inst, acc: bool, f: impl Fn(f32, f32, f32) -> f32) {
+    if plain_m::<M>(i) {
+        fast3::<M>(w, i, Ty::F32, acc, |a, b, c| f(f32::from_bits(a), f32::from_bits(b), f32::from_bits(c)).to_bits());
         return;
     }
     let (mut a, mut b, mut c) = (z32(), z32(), z32());
@@ -534,6 +604,7 @@ impl Inst {
             y: None,
             class: self.class,
             hint: self.hint,
+            pre: self.pre,
         }
     }
 }
@@ -617,10 +688,17 @@ fn i16_2_any(w: &mut Wave, i: &Inst, f: impl Fn(u16, u16) -> u16) {
 
 /// Carry-out ops: `f(a, b, carry_in) -> (result, carry_out)`; the carry mask goes to `sdst`.
 #[inline(always)]
-fn carry(w: &mut Wave, i: &Inst, carry_in: bool, f: impl Fn(u32, u32, u32) -> (u32, bool)) -> Result<(), Stop> {
-    no_clamp(i)?;
-    if plain(i) {
-        by_lanes!(w, carry_n, i, carry_in, &f);
+fn carry<const M: usize>(
+    w: &mut Wave,
+    i: &Inst,
+    carry_in: bool,
+    f: impl Fn(u32, u32, u32) -> (u32, bool),
+) -> Result<(), Stop> {
+    if M == 0 {
+        no_clamp(i)?;
+    }
+    if plain_m::<M>(i) {
+        by_lanes!(M, w, carry_n, i, carry_in, &f);
         return Ok(());
     }
     let (mut a, mut b) = (z32(), z32());
@@ -644,11 +722,16 @@ fn carry(w: &mut Wave, i: &Inst, carry_in: bool, f: impl Fn(u32, u32, u32) -> (u
 
 /// The fast path of [`carry`] over the wave's `N` lanes.
 #[inline(always)]
-fn carry_n<const N: usize>(w: &mut Wave, i: &Inst, carry_in: bool, f: &impl Fn(u32, u32, u32) -> (u32, bool)) {
+fn carry_n<const M: usize, const N: usize>(
+    w: &mut Wave,
+    i: &Inst,
+    carry_in: bool,
+    f: &impl Fn(u32, u32, u32) -> (u32, bool),
+) {
     let cin = if carry_in { w.read_mask(i.src[2], i.lit) } else { 0 };
     let mut d = [0u32; N];
     let mut c = [false; N];
-    let (a, b) = (opnd(w, i.src[0], i.lit, Ty::U), opnd(w, i.src[1], i.lit, Ty::U));
+    let (a, b) = (opnd_m::<M>(w, i, 0, Ty::U), opnd_m::<M>(w, i, 1, Ty::U));
     let av = match a {
         Opnd::Row(r) => *row::<N>(&w.v, r),
         Opnd::Imm(x) => [x; N],
@@ -753,7 +836,7 @@ fn med3<T: Ord + Copy>(a: T, b: T, c: T) -> T {
 
 /// Executes one vector ALU instruction (the baseline lane kernels; VOPD halves).
 pub(super) fn exec(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
-    exec_op::<Base>(w, i, op)
+    exec_op::<Base, 0>(w, i, op)
 }
 
 /// The handler of a VALU instruction (not VOPD): [`exec_op`] with the operation a constant, so the
@@ -775,7 +858,7 @@ macro_rules! valu_handlers {
                 $(VOp::$name => {
                     fn h(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
                         cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
-                        let r = exec_op::<Base>(w, i, VOp::$name);
+                        let r = exec_op::<Base, 0>(w, i, VOp::$name);
                         super::done(cx, r)
                     }
                     h
@@ -793,7 +876,7 @@ macro_rules! valu_handlers {
                     #[target_feature(enable = "avx2,fma")]
                     unsafe fn h(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
                         cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
-                        let r = exec_op::<Avx2Fma>(w, i, VOp::$name);
+                        let r = exec_op::<Avx2Fma, 0>(w, i, VOp::$name);
                         super::done(cx, r)
                     }
                     h
@@ -805,11 +888,74 @@ macro_rules! valu_handlers {
 
 crate::op::for_each_vop!(valu_handlers);
 
+/// The handler of a plain VALU instruction ([`crate::pre::Pre::plain`]) in a program of `lanes`-lane
+/// waves, specialised for both (no modifier checks, operands as resolved at decode, the lane count a
+/// constant): for the operations listed here, whose arms take the fast paths; `None` for the others.
+pub(super) fn plain_handler(op: VOp, k: Chosen, lanes: usize) -> Option<Handler> {
+    match k {
+        Chosen::Base => plain_base(op, lanes),
+        #[cfg(target_arch = "x86_64")]
+        Chosen::Avx2Fma => plain_avx2(op, lanes),
+    }
+}
+
+macro_rules! plain_handlers {
+    ($($name:ident),* $(,)?) => {
+        fn plain_base(op: VOp, lanes: usize) -> Option<Handler> {
+            match op {
+                $(VOp::$name => {
+                    fn h<const M: usize>(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
+                        debug_assert!(w.lanes == M && i.pre.plain);
+                        cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
+                        let r = exec_op::<Base, M>(w, i, VOp::$name);
+                        super::done(cx, r)
+                    }
+                    Some(if lanes == 32 { h::<32> } else { h::<MAX_LANES> })
+                })*
+                _ => None,
+            }
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[allow(unsafe_code)]
+        fn plain_avx2(op: VOp, lanes: usize) -> Option<Handler> {
+            match op {
+                $(VOp::$name => {
+                    /// # Safety
+                    /// The host must support AVX2 and FMA (only installed for [`Chosen::Avx2Fma`]).
+                    #[target_feature(enable = "avx2,fma")]
+                    unsafe fn h<const M: usize>(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
+                        debug_assert!(w.lanes == M && i.pre.plain);
+                        cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
+                        let r = exec_op::<Avx2Fma, M>(w, i, VOp::$name);
+                        super::done(cx, r)
+                    }
+                    Some(if lanes == 32 { h::<32> } else { h::<MAX_LANES> })
+                })*
+                _ => None,
+            }
+        }
+    };
+}
+
+// The operations whose arms go through the fast paths (`u1`..`f3`, `carry`, `cvt_*`, `MovB32`,
+// `CndmaskB32`) with the instruction itself: the common 32-bit integer and f32 ops.
+plain_handlers! {
+    MovB32, CndmaskB32, AddU32, SubU32, SubrevU32, AddI32, SubI32, AddCoU32, SubCoU32, SubrevCoU32, AddcCoU32,
+    SubbCoU32, SubbrevCoU32, MulLoU32, MulHiU32, MulHiI32, MulU32U24, MulI32I24, MinU32, MaxU32, MinI32, MaxI32,
+    AndB32, OrB32, XorB32, XnorB32, NotB32, LshlrevB32, LshrrevB32, AshrrevI32, Add3U32, LshlAddU32, AddLshlU32,
+    LshlOrB32, AndOrB32, Or3B32, Xor3B32, XadU32, BfeU32, BfeI32, BfiB32, MadU32U24, MadI32I24, Min3U32, Max3U32,
+    Min3I32, Max3I32, AddF32, SubF32, SubrevF32, MulF32, MinF32, MaxF32, FmaF32, FmacF32, MadF32, MacF32,
+    CvtF32I32, CvtF32U32, CvtI32F32, CvtU32F32,
+}
+
 #[inline(always)]
-fn exec_op<K: Isa>(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
+fn exec_op<K: Isa, const M: usize>(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
     use VOp::*;
     match op {
         Nop => {}
+        MovB32 if plain_m::<M>(i) => fast1::<M>(w, i, Ty::F32, |a| a),
+        CndmaskB32 if plain_m::<M>(i) => by_lanes!(M, w, cndmask_n, i),
         MovB32 => {
             let mut a = z32();
             w.src32(i, 0, Ty::F32, &mut a);
@@ -879,54 +1025,54 @@ fn exec_op<K: Isa>(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
             w.write_result32(&src, &mut a);
         }
         PermlaneX16 | Permlane16 => return Err(Stop::Unimplemented),
-        AddU32 => u2_sat(w, i, u32::wrapping_add, u32::saturating_add),
-        SubU32 => u2_sat(w, i, u32::wrapping_sub, u32::saturating_sub),
-        SubrevU32 => u2_sat(w, i, |a, b| b.wrapping_sub(a), |a, b| b.saturating_sub(a)),
-        AddI32 => u2_sat(w, i, u32::wrapping_add, |a, b| (a as i32).saturating_add(b as i32) as u32),
-        SubI32 => u2_sat(w, i, u32::wrapping_sub, |a, b| (a as i32).saturating_sub(b as i32) as u32),
-        AddCoU32 => carry(w, i, false, |a, b, _| {
+        AddU32 => u2_sat::<M>(w, i, u32::wrapping_add, u32::saturating_add),
+        SubU32 => u2_sat::<M>(w, i, u32::wrapping_sub, u32::saturating_sub),
+        SubrevU32 => u2_sat::<M>(w, i, |a, b| b.wrapping_sub(a), |a, b| b.saturating_sub(a)),
+        AddI32 => u2_sat::<M>(w, i, u32::wrapping_add, |a, b| (a as i32).saturating_add(b as i32) as u32),
+        SubI32 => u2_sat::<M>(w, i, u32::wrapping_sub, |a, b| (a as i32).saturating_sub(b as i32) as u32),
+        AddCoU32 => carry::<M>(w, i, false, |a, b, _| {
             let (r, c) = a.overflowing_add(b);
             (r, c)
         })?,
-        SubCoU32 => carry(w, i, false, |a, b, _| (a.wrapping_sub(b), b > a))?,
-        SubrevCoU32 => carry(w, i, false, |a, b, _| (b.wrapping_sub(a), a > b))?,
-        AddcCoU32 => carry(w, i, true, |a, b, c| {
+        SubCoU32 => carry::<M>(w, i, false, |a, b, _| (a.wrapping_sub(b), b > a))?,
+        SubrevCoU32 => carry::<M>(w, i, false, |a, b, _| (b.wrapping_sub(a), a > b))?,
+        AddcCoU32 => carry::<M>(w, i, true, |a, b, c| {
             let t = u64::from(a) + u64::from(b) + u64::from(c);
             (t as u32, t >> 32 != 0)
         })?,
-        SubbCoU32 => carry(w, i, true, |a, b, c| {
+        SubbCoU32 => carry::<M>(w, i, true, |a, b, c| {
             (a.wrapping_sub(b).wrapping_sub(c), u64::from(b) + u64::from(c) > u64::from(a))
         })?,
-        SubbrevCoU32 => carry(w, i, true, |a, b, c| {
+        SubbrevCoU32 => carry::<M>(w, i, true, |a, b, c| {
             (b.wrapping_sub(a).wrapping_sub(c), u64::from(a) + u64::from(c) > u64::from(b))
         })?,
-        MulLoU32 => u2(w, i, u32::wrapping_mul)?,
-        MulHiU32 => u2(w, i, |a, b| ((u64::from(a) * u64::from(b)) >> 32) as u32)?,
-        MulHiI32 => u2(w, i, |a, b| ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32)?,
-        MulU32U24 => u2(w, i, |a, b| (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff))?,
-        MulHiU32U24 => u2(w, i, |a, b| ((u64::from(a & 0xff_ffff) * u64::from(b & 0xff_ffff)) >> 32) as u32)?,
-        MulI32I24 => u2(w, i, |a, b| (i24(a) * i24(b)) as u32)?,
-        MulHiI32I24 => u2(w, i, |a, b| ((i24(a) * i24(b)) >> 32) as u32)?,
-        MinU32 => u2(w, i, u32::min)?,
-        MaxU32 => u2(w, i, u32::max)?,
-        MinI32 => u2(w, i, |a, b| (a as i32).min(b as i32) as u32)?,
-        MaxI32 => u2(w, i, |a, b| (a as i32).max(b as i32) as u32)?,
-        AndB32 => u2(w, i, |a, b| a & b)?,
-        OrB32 => u2(w, i, |a, b| a | b)?,
-        XorB32 => u2(w, i, |a, b| a ^ b)?,
-        XnorB32 => u2(w, i, |a, b| !(a ^ b))?,
-        NotB32 => u1(w, i, |a| !a)?,
-        LshlrevB32 => u2(w, i, |a, b| b << (a & 31))?,
-        LshrrevB32 => u2(w, i, |a, b| b >> (a & 31))?,
-        AshrrevI32 => u2(w, i, |a, b| ((b as i32) >> (a & 31)) as u32)?,
-        BfmB32 => u2(w, i, |a, b| ((1u64 << (a & 31)) as u32).wrapping_sub(1) << (b & 31))?,
-        BcntU32B32 => u2(w, i, |a, b| a.count_ones().wrapping_add(b))?,
+        MulLoU32 => u2::<M>(w, i, u32::wrapping_mul)?,
+        MulHiU32 => u2::<M>(w, i, |a, b| ((u64::from(a) * u64::from(b)) >> 32) as u32)?,
+        MulHiI32 => u2::<M>(w, i, |a, b| ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32)?,
+        MulU32U24 => u2::<M>(w, i, |a, b| (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff))?,
+        MulHiU32U24 => u2::<M>(w, i, |a, b| ((u64::from(a & 0xff_ffff) * u64::from(b & 0xff_ffff)) >> 32) as u32)?,
+        MulI32I24 => u2::<M>(w, i, |a, b| (i24(a) * i24(b)) as u32)?,
+        MulHiI32I24 => u2::<M>(w, i, |a, b| ((i24(a) * i24(b)) >> 32) as u32)?,
+        MinU32 => u2::<M>(w, i, u32::min)?,
+        MaxU32 => u2::<M>(w, i, u32::max)?,
+        MinI32 => u2::<M>(w, i, |a, b| (a as i32).min(b as i32) as u32)?,
+        MaxI32 => u2::<M>(w, i, |a, b| (a as i32).max(b as i32) as u32)?,
+        AndB32 => u2::<M>(w, i, |a, b| a & b)?,
+        OrB32 => u2::<M>(w, i, |a, b| a | b)?,
+        XorB32 => u2::<M>(w, i, |a, b| a ^ b)?,
+        XnorB32 => u2::<M>(w, i, |a, b| !(a ^ b))?,
+        NotB32 => u1::<M>(w, i, |a| !a)?,
+        LshlrevB32 => u2::<M>(w, i, |a, b| b << (a & 31))?,
+        LshrrevB32 => u2::<M>(w, i, |a, b| b >> (a & 31))?,
+        AshrrevI32 => u2::<M>(w, i, |a, b| ((b as i32) >> (a & 31)) as u32)?,
+        BfmB32 => u2::<M>(w, i, |a, b| ((1u64 << (a & 31)) as u32).wrapping_sub(1) << (b & 31))?,
+        BcntU32B32 => u2::<M>(w, i, |a, b| a.count_ones().wrapping_add(b))?,
         MbcntLoU32B32 => mbcnt(w, i, false)?,
         MbcntHiU32B32 => mbcnt(w, i, true)?,
-        BfrevB32 => u1(w, i, u32::reverse_bits)?,
-        FfbhU32 => u1(w, i, |a| if a == 0 { u32::MAX } else { a.leading_zeros() })?,
-        FfblB32 => u1(w, i, |a| if a == 0 { u32::MAX } else { a.trailing_zeros() })?,
-        FfbhI32 => u1(w, i, |a| {
+        BfrevB32 => u1::<M>(w, i, u32::reverse_bits)?,
+        FfbhU32 => u1::<M>(w, i, |a| if a == 0 { u32::MAX } else { a.leading_zeros() })?,
+        FfblB32 => u1::<M>(w, i, |a| if a == 0 { u32::MAX } else { a.trailing_zeros() })?,
+        FfbhI32 => u1::<M>(w, i, |a| {
             let x = if (a as i32) < 0 { !a } else { a };
             if x == 0 {
                 u32::MAX
@@ -934,32 +1080,32 @@ fn exec_op<K: Isa>(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
                 x.leading_zeros() - 1
             }
         })?,
-        Add3U32 => u3(w, i, |a, b, c| a.wrapping_add(b).wrapping_add(c))?,
-        LshlAddU32 => u3(w, i, |a, b, c| (a << (b & 31)).wrapping_add(c))?,
-        AddLshlU32 => u3(w, i, |a, b, c| a.wrapping_add(b) << (c & 31))?,
-        LshlOrB32 => u3(w, i, |a, b, c| (a << (b & 31)) | c)?,
-        AndOrB32 => u3(w, i, |a, b, c| (a & b) | c)?,
-        Or3B32 => u3(w, i, |a, b, c| a | b | c)?,
-        Xor3B32 => u3(w, i, |a, b, c| a ^ b ^ c)?,
-        XadU32 => u3(w, i, |a, b, c| (a ^ b).wrapping_add(c))?,
-        BfeU32 => u3(w, i, |a, b, c| bfe(a, b, c, false))?,
-        BfeI32 => u3(w, i, |a, b, c| bfe(a, b, c, true))?,
-        BfiB32 => u3(w, i, |a, b, c| (a & b) | (!a & c))?,
-        AlignbitB32 => u3(w, i, |a, b, c| (((u64::from(a) << 32) | u64::from(b)) >> (c & 31)) as u32)?,
-        AlignbyteB32 => u3(w, i, |a, b, c| (((u64::from(a) << 32) | u64::from(b)) >> (8 * (c & 3))) as u32)?,
-        PermB32 => u3(w, i, |a, b, c| {
+        Add3U32 => u3::<M>(w, i, |a, b, c| a.wrapping_add(b).wrapping_add(c))?,
+        LshlAddU32 => u3::<M>(w, i, |a, b, c| (a << (b & 31)).wrapping_add(c))?,
+        AddLshlU32 => u3::<M>(w, i, |a, b, c| a.wrapping_add(b) << (c & 31))?,
+        LshlOrB32 => u3::<M>(w, i, |a, b, c| (a << (b & 31)) | c)?,
+        AndOrB32 => u3::<M>(w, i, |a, b, c| (a & b) | c)?,
+        Or3B32 => u3::<M>(w, i, |a, b, c| a | b | c)?,
+        Xor3B32 => u3::<M>(w, i, |a, b, c| a ^ b ^ c)?,
+        XadU32 => u3::<M>(w, i, |a, b, c| (a ^ b).wrapping_add(c))?,
+        BfeU32 => u3::<M>(w, i, |a, b, c| bfe(a, b, c, false))?,
+        BfeI32 => u3::<M>(w, i, |a, b, c| bfe(a, b, c, true))?,
+        BfiB32 => u3::<M>(w, i, |a, b, c| (a & b) | (!a & c))?,
+        AlignbitB32 => u3::<M>(w, i, |a, b, c| (((u64::from(a) << 32) | u64::from(b)) >> (c & 31)) as u32)?,
+        AlignbyteB32 => u3::<M>(w, i, |a, b, c| (((u64::from(a) << 32) | u64::from(b)) >> (8 * (c & 3))) as u32)?,
+        PermB32 => u3::<M>(w, i, |a, b, c| {
             let data = (u64::from(a) << 32) | u64::from(b);
             (0..4).map(|k| perm_byte(data, (c >> (8 * k)) & 0xff) << (8 * k)).fold(0, |x, y| x | y)
         })?,
-        MadU32U24 => u3(w, i, |a, b, c| (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff).wrapping_add(c))?,
-        MadI32I24 => u3(w, i, |a, b, c| ((i24(a) * i24(b)) as u32).wrapping_add(c))?,
-        Min3I32 => u3(w, i, |a, b, c| (a as i32).min(b as i32).min(c as i32) as u32)?,
-        Max3I32 => u3(w, i, |a, b, c| (a as i32).max(b as i32).max(c as i32) as u32)?,
-        Med3I32 => u3(w, i, |a, b, c| med3(a as i32, b as i32, c as i32) as u32)?,
-        Min3U32 => u3(w, i, |a, b, c| a.min(b).min(c))?,
-        Max3U32 => u3(w, i, |a, b, c| a.max(b).max(c))?,
-        Med3U32 => u3(w, i, med3)?,
-        SadU32 => u3(w, i, |a, b, c| a.abs_diff(b).wrapping_add(c))?,
+        MadU32U24 => u3::<M>(w, i, |a, b, c| (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff).wrapping_add(c))?,
+        MadI32I24 => u3::<M>(w, i, |a, b, c| ((i24(a) * i24(b)) as u32).wrapping_add(c))?,
+        Min3I32 => u3::<M>(w, i, |a, b, c| (a as i32).min(b as i32).min(c as i32) as u32)?,
+        Max3I32 => u3::<M>(w, i, |a, b, c| (a as i32).max(b as i32).max(c as i32) as u32)?,
+        Med3I32 => u3::<M>(w, i, |a, b, c| med3(a as i32, b as i32, c as i32) as u32)?,
+        Min3U32 => u3::<M>(w, i, |a, b, c| a.min(b).min(c))?,
+        Max3U32 => u3::<M>(w, i, |a, b, c| a.max(b).max(c))?,
+        Med3U32 => u3::<M>(w, i, med3)?,
+        SadU32 => u3::<M>(w, i, |a, b, c| a.abs_diff(b).wrapping_add(c))?,
         MadU64U32 | MadI64I32 => {
             no_clamp(i)?;
             let (mut a, mut b, mut c) = (z32(), z32(), z64());
@@ -1067,14 +1213,14 @@ fn exec_op<K: Isa>(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
         MinU16 => i16_2(w, i, u16::min)?,
         MaxI16 => i16_2(w, i, |a, b| (a as i16).max(b as i16) as u16)?,
         MinI16 => i16_2(w, i, |a, b| (a as i16).min(b as i16) as u16)?,
-        AddF32 => f2(w, i, |a, b| a + b),
-        SubF32 => f2(w, i, |a, b| a - b),
-        SubrevF32 => f2(w, i, |a, b| b - a),
-        MulF32 => f2(w, i, |a, b| a * b),
-        MulLegacyF32 => f2(w, i, |a, b| if a == 0.0 || b == 0.0 { 0.0 } else { a * b }),
-        FmacLegacyF32 => f3(w, i, true, |a, b, c| if a == 0.0 || b == 0.0 { c } else { a.mul_add(b, c) }),
-        MinF32 => f2(w, i, fmin32),
-        MaxF32 => f2(w, i, fmax32),
+        AddF32 => f2::<M>(w, i, |a, b| a + b),
+        SubF32 => f2::<M>(w, i, |a, b| a - b),
+        SubrevF32 => f2::<M>(w, i, |a, b| b - a),
+        MulF32 => f2::<M>(w, i, |a, b| a * b),
+        MulLegacyF32 => f2::<M>(w, i, |a, b| if a == 0.0 || b == 0.0 { 0.0 } else { a * b }),
+        FmacLegacyF32 => f3::<M>(w, i, true, |a, b, c| if a == 0.0 || b == 0.0 { c } else { a.mul_add(b, c) }),
+        MinF32 => f2::<M>(w, i, fmin32),
+        MaxF32 => f2::<M>(w, i, fmax32),
         LdexpF32 => {
             let (mut a, mut b) = (z32(), z32());
             w.src32(i, 0, Ty::F32, &mut a);
@@ -1085,10 +1231,10 @@ fn exec_op<K: Isa>(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
             }
             w.write_result32(i, &mut d);
         }
-        FmaF32 => f3(w, i, false, K::fma32),
-        FmacF32 => f3(w, i, true, K::fma32),
-        MadF32 => f3(w, i, false, |a, b, c| a * b + c),
-        MacF32 => f3(w, i, true, |a, b, c| a * b + c),
+        FmaF32 => f3::<M>(w, i, false, K::fma32),
+        FmacF32 => f3::<M>(w, i, true, K::fma32),
+        MadF32 => f3::<M>(w, i, false, |a, b, c| a * b + c),
+        MacF32 => f3::<M>(w, i, true, |a, b, c| a * b + c),
         FmamkF32 | MadmkF32 | FmaakF32 | MadakF32 => {
             let k = f32::from_bits(i.lit);
             let fused = matches!(op, FmamkF32 | FmaakF32);
@@ -1096,7 +1242,7 @@ fn exec_op<K: Isa>(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
             // VOPD halves have only src0/vsrc1; their addend for fmaak/fmamk is the same as VOP2's.
             let mut j = i.clone_without_y();
             j.src[2] = NONE;
-            f2(w, &j, |a, b| {
+            f2::<0>(w, &j, |a, b| {
                 let (m, add) = if mk { (k, b) } else { (b, k) };
                 if fused {
                     K::fma32(a, m, add)
@@ -1105,24 +1251,24 @@ fn exec_op<K: Isa>(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
                 }
             });
         }
-        Min3F32 => f3(w, i, false, |a, b, c| fmin32(fmin32(a, b), c)),
-        Max3F32 => f3(w, i, false, |a, b, c| fmax32(fmax32(a, b), c)),
-        Med3F32 => f3(w, i, false, med3_32),
-        RcpF32 | RcpIflagF32 => f1(w, i, |a| 1.0 / a),
-        RsqF32 => f1(w, i, |a| 1.0 / a.sqrt()),
-        SqrtF32 => f1(w, i, f32::sqrt),
-        LogF32 => f1(w, i, f32::log2),
-        ExpF32 => f1(w, i, f32::exp2),
-        SinF32 => f1(w, i, |a| (f64::from(a) * std::f64::consts::TAU).sin() as f32),
-        CosF32 => f1(w, i, |a| (f64::from(a) * std::f64::consts::TAU).cos() as f32),
-        FloorF32 => f1(w, i, f32::floor),
-        CeilF32 => f1(w, i, f32::ceil),
-        TruncF32 => f1(w, i, f32::trunc),
-        RndneF32 => f1(w, i, f32::round_ties_even),
+        Min3F32 => f3::<M>(w, i, false, |a, b, c| fmin32(fmin32(a, b), c)),
+        Max3F32 => f3::<M>(w, i, false, |a, b, c| fmax32(fmax32(a, b), c)),
+        Med3F32 => f3::<M>(w, i, false, med3_32),
+        RcpF32 | RcpIflagF32 => f1::<M>(w, i, |a| 1.0 / a),
+        RsqF32 => f1::<M>(w, i, |a| 1.0 / a.sqrt()),
+        SqrtF32 => f1::<M>(w, i, f32::sqrt),
+        LogF32 => f1::<M>(w, i, f32::log2),
+        ExpF32 => f1::<M>(w, i, f32::exp2),
+        SinF32 => f1::<M>(w, i, |a| (f64::from(a) * std::f64::consts::TAU).sin() as f32),
+        CosF32 => f1::<M>(w, i, |a| (f64::from(a) * std::f64::consts::TAU).cos() as f32),
+        FloorF32 => f1::<M>(w, i, f32::floor),
+        CeilF32 => f1::<M>(w, i, f32::ceil),
+        TruncF32 => f1::<M>(w, i, f32::trunc),
+        RndneF32 => f1::<M>(w, i, f32::round_ties_even),
         FractF32 => {
-            f1(w, i, |a| if a.is_infinite() { f32::NAN } else { (a - a.floor()).min(f32::from_bits(0x3f7f_ffff)) })
+            f1::<M>(w, i, |a| if a.is_infinite() { f32::NAN } else { (a - a.floor()).min(f32::from_bits(0x3f7f_ffff)) })
         }
-        FrexpMantF32 => f1(w, i, |a| frexp_mant64(f64::from(a)) as f32),
+        FrexpMantF32 => f1::<M>(w, i, |a| frexp_mant64(f64::from(a)) as f32),
         FrexpExpI32F32 => {
             let mut a = z32();
             w.src32(i, 0, Ty::F32, &mut a);
@@ -1197,18 +1343,18 @@ fn exec_op<K: Isa>(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
             let m = w.vmask(i);
             w.write64(i.dst, m, &d);
         }
-        DivFixupF32 => f3(w, i, false, div_fixup32),
+        DivFixupF32 => f3::<M>(w, i, false, div_fixup32),
         DivFixupF64 => d3(w, i, false, div_fixup64),
-        CvtF32I32 => cvt_from_u32(w, i, |a| a as i32 as f32),
-        CvtF32U32 => cvt_from_u32(w, i, |a| a as f32),
-        CvtI32F32 => cvt_to_u32(w, i, |a| a as i32 as u32),
-        CvtU32F32 => cvt_to_u32(w, i, |a| a as u32),
-        CvtRpiI32F32 => cvt_to_u32(w, i, |a| (a + 0.5).floor() as i32 as u32),
-        CvtFlrI32F32 => cvt_to_u32(w, i, |a| a.floor() as i32 as u32),
-        CvtF32Ubyte0 => cvt_from_u32(w, i, |a| (a & 0xff) as f32),
-        CvtF32Ubyte1 => cvt_from_u32(w, i, |a| ((a >> 8) & 0xff) as f32),
-        CvtF32Ubyte2 => cvt_from_u32(w, i, |a| ((a >> 16) & 0xff) as f32),
-        CvtF32Ubyte3 => cvt_from_u32(w, i, |a| (a >> 24) as f32),
+        CvtF32I32 => cvt_from_u32::<M>(w, i, |a| a as i32 as f32),
+        CvtF32U32 => cvt_from_u32::<M>(w, i, |a| a as f32),
+        CvtI32F32 => cvt_to_u32::<M>(w, i, |a| a as i32 as u32),
+        CvtU32F32 => cvt_to_u32::<M>(w, i, |a| a as u32),
+        CvtRpiI32F32 => cvt_to_u32::<M>(w, i, |a| (a + 0.5).floor() as i32 as u32),
+        CvtFlrI32F32 => cvt_to_u32::<M>(w, i, |a| a.floor() as i32 as u32),
+        CvtF32Ubyte0 => cvt_from_u32::<M>(w, i, |a| (a & 0xff) as f32),
+        CvtF32Ubyte1 => cvt_from_u32::<M>(w, i, |a| ((a >> 8) & 0xff) as f32),
+        CvtF32Ubyte2 => cvt_from_u32::<M>(w, i, |a| ((a >> 16) & 0xff) as f32),
+        CvtF32Ubyte3 => cvt_from_u32::<M>(w, i, |a| (a >> 24) as f32),
         CvtPkrtzF16F32 => {
             let (mut a, mut b) = (z32(), z32());
             w.src32(i, 0, Ty::F32, &mut a);
@@ -1413,7 +1559,10 @@ fn exec_op<K: Isa>(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
     Ok(Flow::Next)
 }
 
-fn cvt_from_u32(w: &mut Wave, i: &Inst, f: impl Fn(u32) -> f32) {
+fn cvt_from_u32<const M: usize>(w: &mut Wave, i: &Inst, f: impl Fn(u32) -> f32) {
+    if plain_m::<M>(i) {
+        return fast1::<M>(w, i, Ty::U, |a| f(a).to_bits());
+    }
     let mut a = z32();
     w.src32(i, 0, Ty::U, &mut a);
     let mut d = z32();
@@ -1423,7 +1572,10 @@ fn cvt_from_u32(w: &mut Wave, i: &Inst, f: impl Fn(u32) -> f32) {
     w.write_result32(i, &mut d);
 }
 
-fn cvt_to_u32(w: &mut Wave, i: &Inst, f: impl Fn(f32) -> u32) {
+fn cvt_to_u32<const M: usize>(w: &mut Wave, i: &Inst, f: impl Fn(f32) -> u32) {
+    if plain_m::<M>(i) {
+        return fast1::<M>(w, i, Ty::F32, |a| f(f32::from_bits(a)));
+    }
     let mut a = z32();
     w.src32(i, 0, Ty::F32, &mut a);
     let mut d = z32();

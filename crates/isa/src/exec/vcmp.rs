@@ -3,9 +3,10 @@
 
 use super::float::{class16, class32, class_f64, f16_to_f32};
 use super::valu::src16;
-use super::{Flow, Stop};
+use super::{Ctx, Flow, Go, Handler, Stop};
 use crate::decode::Inst;
 use crate::op::{CmpTy, Cond};
+use crate::pre::Src;
 use crate::target::Family;
 use crate::wave::{Ty, Wave, MAX_LANES};
 
@@ -176,6 +177,108 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, cond: Cond, ty: CmpTy, x: bool, class
     }
     finish(w, i, x, bits);
     Ok(Flow::Next)
+}
+
+/// The conditions in the order of the handlers' `C` parameter.
+const CONDS: [Cond; 16] = [
+    Cond::F,
+    Cond::Lt,
+    Cond::Eq,
+    Cond::Le,
+    Cond::Gt,
+    Cond::Lg,
+    Cond::Ge,
+    Cond::O,
+    Cond::U,
+    Cond::Nge,
+    Cond::Nlg,
+    Cond::Ngt,
+    Cond::Nle,
+    Cond::Neq,
+    Cond::Nlt,
+    Cond::T,
+];
+
+/// The handler of a compare of `u32`/`i32`/`f32` operands without modifiers (a plain instruction, see
+/// [`crate::pre::Pre`]; not a class test), with the type, the condition and `v_cmpx` constants of the
+/// handler; `None` for the other compares (they run through [`exec`]).
+pub(super) fn handler(i: &Inst, cond: Cond, ty: CmpTy, x: bool, class: bool) -> Option<Handler> {
+    if class || !i.pre.plain {
+        return None;
+    }
+    let c = CONDS.iter().position(|&k| k == cond)?;
+    macro_rules! pick {
+        ($t:literal, $x:literal) => {
+            match c {
+                0 => h::<$t, 0, $x>,
+                1 => h::<$t, 1, $x>,
+                2 => h::<$t, 2, $x>,
+                3 => h::<$t, 3, $x>,
+                4 => h::<$t, 4, $x>,
+                5 => h::<$t, 5, $x>,
+                6 => h::<$t, 6, $x>,
+                7 => h::<$t, 7, $x>,
+                8 => h::<$t, 8, $x>,
+                9 => h::<$t, 9, $x>,
+                10 => h::<$t, 10, $x>,
+                11 => h::<$t, 11, $x>,
+                12 => h::<$t, 12, $x>,
+                13 => h::<$t, 13, $x>,
+                14 => h::<$t, 14, $x>,
+                _ => h::<$t, 15, $x>,
+            }
+        };
+    }
+    Some(match (ty, x) {
+        (CmpTy::U32, false) => pick!(0, false),
+        (CmpTy::U32, true) => pick!(0, true),
+        (CmpTy::I32, false) => pick!(1, false),
+        (CmpTy::I32, true) => pick!(1, true),
+        (CmpTy::F32, false) => pick!(2, false),
+        (CmpTy::F32, true) => pick!(2, true),
+        _ => return None,
+    })
+}
+
+/// Source `k` of a plain compare over all lanes, as resolved at decode.
+#[inline(always)]
+fn lanes_of(w: &Wave, i: &Inst, k: usize) -> [u32; MAX_LANES] {
+    match i.pre.src[k] {
+        Src::Row(r) => {
+            let o = usize::from(r) * MAX_LANES;
+            w.v[o..o + MAX_LANES].try_into().expect("a row")
+        }
+        Src::Sgpr(c) => [w.s[usize::from(c & 127)]; MAX_LANES],
+        Src::Const(v) => [v; MAX_LANES],
+        Src::Other(c) => [w.s32(c, i.lit, Ty::U); MAX_LANES],
+    }
+}
+
+/// A plain 32-bit compare: `T` 0 `u32`, 1 `i32`, 2 `f32`; `C` the index of its condition in [`CONDS`];
+/// `X` a `v_cmpx`. 8 lanes at a time so the compare loop is vector code.
+fn h<const T: u8, const C: usize, const X: bool>(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
+    let exec = w.exec();
+    cx.stats.valu_active_lanes += u64::from(exec.count_ones());
+    let cond = CONDS[C];
+    let (a, b) = (lanes_of(w, i, 0), lanes_of(w, i, 1));
+    let mut bits = 0u64;
+    for q in 0..MAX_LANES / 8 {
+        let k = 8 * q;
+        let mut r = [false; 8];
+        for l in 0..8 {
+            let (x, y) = (a[k + l], b[k + l]);
+            r[l] = match T {
+                0 => icmp(cond, x, y),
+                1 => icmp(cond, x as i32, y as i32),
+                _ => fcmp(cond, f64::from(f32::from_bits(x)), f64::from(f32::from_bits(y))),
+            };
+        }
+        for l in 0..8 {
+            bits |= u64::from(r[l]) << (k + l);
+        }
+    }
+    finish(w, i, X, bits & exec);
+    Go::Next
 }
 
 fn finish(w: &mut Wave, i: &Inst, x: bool, bits: u64) {
