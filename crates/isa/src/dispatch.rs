@@ -523,6 +523,7 @@ impl<'a> Worker<'a> {
         while self.slots.len() < waves {
             let mut wave = Wave::new(d.target.family, lanes, private);
             wave.fp8_fnuz = d.target.fp8_fnuz;
+            wave.matrix_ignores_exec = d.target.name == "gfx950";
             self.slots.push(Slot {
                 wave,
                 stats: WaveStats::default(),

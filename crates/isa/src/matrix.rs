@@ -4,7 +4,8 @@
 //! Every gfx9 `v_mfma_*` is described by its mnemonic: output type, `MxNxK` of one block, the block count
 //! (`_2b`/`_4b`/`_16b` in the gfx94x names; implied by the type in the gfx908/gfx90a names) and the input
 //! type. From these follow the operand layouts of AMD's matrix instruction calculator (see
-//! [`Mfma::a_position`], [`Mfma::acc_position`]).
+//! [`Mfma::a_position`], [`Mfma::acc_position`]), and for gfx950's additions from AMD's CDNA4 ISA guide
+//! (chapter 7: the four-register SMFMACs, the f8f6f4 formats and layouts).
 
 /// A CDNA matrix instruction: `D = A * B + C` for each of `blocks` independent blocks, A `m x k`,
 /// B `k x n`, C and D `m x n` per block.
@@ -32,6 +33,13 @@ pub struct Mfma {
     /// `k` values of its row ([`Mfma::sparse_a_position`]) and `SRC2` holds their 2-bit positions; `C`
     /// is `D` (the instruction accumulates into its destination).
     pub sparse: bool,
+    /// SMFMAC: 2 for gfx950's forms with four registers of A (`v_smfmac_f32_16x16x64_f16`, ...), which are
+    /// two halves of the gfx94x layout: half `h` covers dense `k` in `h*K/2 .. (h+1)*K/2` with A's
+    /// registers `2h, 2h+1` and B's `4h .. 4h+3` (CDNA4 ISA guide, 7.5.1.3); `kpl` is per half. Else 1.
+    pub halves: u8,
+    /// gfx950's `v_mfma_f32_{16x16x128,32x32x64}_f8f6f4`: A's and B's formats come from CBSZ and BLGP
+    /// ([`F8f6f4`]), `ty`/`b_ty` are only the counters' `F8`.
+    pub f8f6f4: bool,
 }
 
 /// An RDNA WMMA instruction: `16x16xK`, A of `input` and B of `b_input` type (they differ only in the
@@ -253,6 +261,86 @@ impl Wmma {
     }
 }
 
+/// The operand formats of gfx950's `v_mfma_*_f8f6f4`, CBSZ choosing A's and BLGP B's (CDNA4 ISA guide,
+/// 7.1.5 and table 30): 8-bit E4M3 and E5M2 (the OCP formats), 6-bit E2M3 and E3M2 and 4-bit E2M1, the
+/// small ones without infinities or NaNs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum F8f6f4 {
+    /// `0`: E4M3 (fp8).
+    E4m3,
+    /// `1`: E5M2 (bf8).
+    E5m2,
+    /// `2`: E2M3 (fp6), bias 1.
+    E2m3,
+    /// `3`: E3M2 (bf6), bias 3.
+    E3m2,
+    /// `4`: E2M1 (fp4), bias 1.
+    E2m1,
+}
+
+impl F8f6f4 {
+    /// The format a CBSZ or BLGP value names (5..7 name none).
+    pub fn from_code(code: u8) -> Option<Self> {
+        Some(match code {
+            0 => F8f6f4::E4m3,
+            1 => F8f6f4::E5m2,
+            2 => F8f6f4::E2m3,
+            3 => F8f6f4::E3m2,
+            4 => F8f6f4::E2m1,
+            _ => return None,
+        })
+    }
+
+    /// Bits of one element.
+    pub fn bits(self) -> usize {
+        match self {
+            F8f6f4::E4m3 | F8f6f4::E5m2 => 8,
+            F8f6f4::E2m3 | F8f6f4::E3m2 => 6,
+            F8f6f4::E2m1 => 4,
+        }
+    }
+
+    /// Registers per lane: the 32 values a lane holds, densely packed (8, 6 or 4).
+    pub fn regs(self) -> usize {
+        32 * self.bits() / 32
+    }
+
+    /// Where `k` of row (A) or column (B) `idx` of an `m`-row instruction with `k_total` columns lives:
+    /// (lane, bit offset in the lane's registers taken as one little-endian number). CDNA4 ISA guide
+    /// 7.1.5.1: the 4- and 6-bit formats hold 32 consecutive `k` per lane (lane group `k/32`); the 8-bit
+    /// ones two halves of `K/2`, 16 consecutive `k` of each per lane (registers 0..3 the first half,
+    /// 4..7 the second).
+    pub fn position(self, m: usize, k_total: usize, idx: usize, k: usize) -> (usize, usize) {
+        let bits = self.bits();
+        if bits == 8 {
+            let (h, kk) = (k / (k_total / 2), k % (k_total / 2));
+            (idx + m * (kk / 16), (16 * h + kk % 16) * bits)
+        } else {
+            (idx + m * (k / 32), (k % 32) * bits)
+        }
+    }
+
+    /// The element `code` (the low `bits` bits) as f32, exactly.
+    pub fn to_f32(self, code: u32) -> f32 {
+        let (ebits, mbits, bias) = match self {
+            F8f6f4::E4m3 => return MfmaTy::Fp8.f8_to_f32(code as u8, false),
+            F8f6f4::E5m2 => return MfmaTy::Bf8.f8_to_f32(code as u8, false),
+            F8f6f4::E2m3 => (2, 3, 1),
+            F8f6f4::E3m2 => (3, 2, 3),
+            F8f6f4::E2m1 => (2, 1, 1),
+        };
+        let sign = if code >> (ebits + mbits) & 1 != 0 { -1.0f32 } else { 1.0 };
+        let e = ((code >> mbits) & ((1 << ebits) - 1)) as i32;
+        let mant = (code & ((1 << mbits) - 1)) as f32;
+        let scale = 2f32.powi(-mbits);
+        if e == 0 {
+            sign * mant * scale * 2f32.powi(1 - bias)
+        } else {
+            sign * (1.0 + mant * scale) * 2f32.powi(e - bias)
+        }
+    }
+}
+
 /// Element type of a matrix instruction's inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MfmaTy {
@@ -337,6 +425,30 @@ impl Mfma {
     /// `None` for the forms not implemented (xf32, gfx950's scaled and f8f6f4 forms and its SMFMAC with four
     /// registers of A), and the gfx94x `v_smfmac_*` (sparse A).
     pub(crate) fn parse(mnemonic: &str) -> Option<Self> {
+        if let Some(shape) = mnemonic.strip_prefix("v_mfma_f32_").and_then(|r| r.strip_suffix("_f8f6f4")) {
+            let (m, k) = match shape {
+                "16x16x128" => (16, 128),
+                "32x32x64" => (32, 64),
+                _ => return None,
+            };
+            // CDNA4 ISA guide, table 28: 16 or 32 cycles (16x16x128), 32 or 64 (32x32x64), the larger when
+            // A or B is an 8-bit format; charged here as the larger (the formats are operands).
+            let cycles = if m == 16 { 32 } else { 64 };
+            let ty = MfmaTy::Fp8;
+            return Some(Self {
+                m,
+                n: m,
+                k,
+                blocks: 1,
+                ty,
+                b_ty: ty,
+                kpl: 32,
+                cycles,
+                sparse: false,
+                halves: 1,
+                f8f6f4: true,
+            });
+        }
         let (sparse, r) = match mnemonic.strip_prefix("v_smfmac_") {
             Some(r) => (true, r),
             None => (false, mnemonic.strip_prefix("v_mfma_")?),
@@ -393,19 +505,22 @@ impl Mfma {
             MfmaTy::I8 => "i32",
             _ => "f32",
         };
-        let lanes = usize::from(m) * usize::from(blocks) * usize::from(k) / usize::from(kpl);
+        // gfx950's SMFMACs with four registers of A: two halves of the gfx94x layout, `kpl` per half.
+        let halves: u8 = if sparse && usize::from(kpl) * ty.bits() / 2 > 64 { 2 } else { 1 };
+        let kpl = kpl / halves;
+        let lanes = usize::from(m) * usize::from(blocks) * usize::from(k / halves) / usize::from(kpl);
         // SMFMAC lanes hold half of their `kpl` values of A. gfx950's dense single-block f16/bf16/i8 shapes
         // hold four registers of A per lane (`v_mfma_f32_16x16x32_f16`, `_32x32x16_bf16`, `v_mfma_i32_16x16x64_i8`,
         // `_32x32x32_i8`): the same layout with `kpl` = K/4 (16 rows) or K/2 (32 rows) consecutive k per lane
         // (IREE's MFMA layouts, `getSingleSubgroupLayout` in `IREEGPUAttrs.cpp`; AMD's calculator has no
-        // CDNA4). Other four-register forms (gfx950's SMFMAC 16x16x64/32x32x32) stay unimplemented.
+        // CDNA4).
         let a_regs = (usize::from(kpl) * ty.bits() / if sparse { 2 } else { 1 }).div_ceil(32);
         let gfx950_shape =
             a_regs == 4 && !sparse && blocks == 1 && matches!(ty, MfmaTy::F16 | MfmaTy::Bf16 | MfmaTy::I8);
         if out != expect_out
-            || (sparse && (blocks != 1 || kpl % 4 != 0 || ty == MfmaTy::F64 || ty == MfmaTy::F32))
+            || (sparse && (blocks != 1 || !kpl.is_multiple_of(4) || ty == MfmaTy::F64 || ty == MfmaTy::F32))
             || kpl == 0
-            || k % kpl != 0
+            || !(k / halves).is_multiple_of(kpl)
             || lanes != 64
             || !matches!(blocks, 1 | 2 | 4 | 16)
             || (a_regs > 2 && !gfx950_shape)
@@ -423,7 +538,7 @@ impl Mfma {
         let halved =
             gfx94x && blocks == 1 && matches!(ty, MfmaTy::F16 | MfmaTy::Bf16 | MfmaTy::I8 | MfmaTy::Fp8 | MfmaTy::Bf8);
         let cycles = if halved { base / 2 } else { base };
-        Some(Self { m, n, k, blocks, ty, b_ty, kpl, cycles, sparse })
+        Some(Self { m, n, k, blocks, ty, b_ty, kpl, cycles, sparse, halves, f8f6f4: false })
     }
 
     /// Multiply and add operations of one instruction: `2*M*N*K` per block.
@@ -440,15 +555,15 @@ impl Mfma {
         }
     }
 
-    /// Registers per lane of A (half of B's for SMFMAC).
+    /// Registers per lane of A (half of B's for SMFMAC). f8f6f4: those of an 8-bit A (the most).
     pub fn a_regs(self) -> usize {
-        let bits = usize::from(self.kpl) * self.ty.bits();
+        let bits = usize::from(self.kpl) * self.ty.bits() * usize::from(self.halves);
         (if self.sparse { bits / 2 } else { bits }).div_ceil(32)
     }
 
-    /// Registers per lane of B.
+    /// Registers per lane of B. f8f6f4: those of an 8-bit B (the most).
     pub fn b_regs(self) -> usize {
-        (usize::from(self.kpl) * self.b_ty.bits()).div_ceil(32)
+        (usize::from(self.kpl) * self.b_ty.bits() * usize::from(self.halves)).div_ceil(32)
     }
 
     /// Registers per lane of C and D (`blocks * m * n / 64` elements, two registers each for f64).
@@ -481,14 +596,35 @@ impl Mfma {
         in_position(self.ty, usize::from(self.m), usize::from(self.blocks), usize::from(self.kpl), blk, i, kk)
     }
 
-    /// SMFMAC: where stored value `slot` (of `kpl/2`) of row `i`'s lane group `q` (the dense `k` values
-    /// `q*kpl .. (q+1)*kpl`) lives: (register offset, lane `i + m*q`, bit offset), packed low to high, two
-    /// per group of four `k` values (AMD's calculator, CDNA3 `v_smfmac_*`, `-A`). Its position in its
-    /// group of four is the 2-bit field `2*slot` of the index register's lane (plus the set CBSZ/ABID
-    /// choose).
+    /// SMFMAC: where stored value `slot` (of `kpl/2` per half, `slot` counting over both halves) of row
+    /// `i`'s lane group `q` (the dense `k` values `q*kpl .. (q+1)*kpl` of each half) lives: (register
+    /// offset, lane `i + m*q`, bit offset), packed low to high, two per group of four `k` values (AMD's
+    /// calculator, CDNA3 `v_smfmac_*`, `-A`; CDNA4 ISA guide 7.5.1.3 for gfx950's four registers). Its
+    /// position in its group of four is the 2-bit field `2*slot` of the index register's lane (plus the
+    /// set CBSZ/ABID choose).
     pub fn sparse_a_position(self, i: usize, q: usize, slot: usize) -> (usize, usize, usize) {
         let bit = slot * self.ty.bits();
         (bit / 32, i + usize::from(self.m) * q, bit % 32)
+    }
+
+    /// SMFMAC: the dense `k` of stored value `slot` of lane group `q` whose index field is `pos`.
+    pub fn sparse_k(self, q: usize, slot: usize, pos: usize) -> usize {
+        let per_half = usize::from(self.kpl) / 2;
+        let (h, s) = (slot / per_half, slot % per_half);
+        h * self.half_k() + q * usize::from(self.kpl) + 4 * (s / 2) + pos
+    }
+
+    /// Dense `k` values of one SMFMAC half (all of `K` except for gfx950's four-register forms).
+    fn half_k(self) -> usize {
+        usize::from(self.k) / usize::from(self.halves)
+    }
+
+    /// SMFMAC: where `B[kk][j]` lives: the dense layout within each half, half `h` in B's registers
+    /// `h*b_regs/2 ..` (CDNA4 ISA guide, 7.5.1.3, "Layout for Matrix B").
+    pub fn sparse_b_position(self, kk: usize, j: usize) -> (usize, usize, usize) {
+        let (h, k) = (kk / self.half_k(), kk % self.half_k());
+        let (r, lane, bit) = self.b_position(0, k, j);
+        (r + h * self.b_regs() / usize::from(self.halves), lane, bit)
     }
 
     /// Where `B[kk][j]` of block `blk` lives: as for A with `j` for `i` and `n` for `m`.

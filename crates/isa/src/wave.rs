@@ -56,6 +56,10 @@ pub struct Wave {
     /// Matrix instructions read 8-bit floats in AMD's FNUZ formats (the target's
     /// [`crate::Target::fp8_fnuz`]), else in the OCP formats.
     pub(crate) fp8_fnuz: bool,
+    /// Matrix instructions run on all 64 lanes whatever EXEC says (gfx950: AMD's CDNA4 ISA guide, 7.1.2,
+    /// 7.1.5 and 7.5, "Execution Mask: ignores exec mask ... and forces it to 1 for all threads"); on the
+    /// other CDNA targets a partial EXEC is reported (no source I had documents it there).
+    pub(crate) matrix_ignores_exec: bool,
     /// `MODE` hardware register (rounding, denormals).
     pub(crate) mode: u32,
     /// `TRAPSTS`.
@@ -83,6 +87,7 @@ impl Wave {
             lanes,
             family,
             fp8_fnuz: false,
+            matrix_ignores_exec: false,
             mode: 0,
             trapsts: 0,
             flat_scratch: 0,

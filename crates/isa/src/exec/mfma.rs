@@ -6,15 +6,17 @@
 //! the `CBSZ`/`ABID` block broadcast of A and the `BLGP` lane patterns of B. The accumulation order of
 //! the hardware is not documented; each element is `C` followed by the `k` products added with fused
 //! multiply-adds in `k` order, which is exact whenever the products and sums are (the tests use such
-//! values); i8 products accumulate in i32 with wrap-around. EXEC must be all ones (the hardware ignores
-//! EXEC for these; a kernel that clears lanes first is reported rather than guessed), and an f64 form
+//! values); i8 products accumulate in i32 with wrap-around. On gfx950 EXEC is ignored (all 64 lanes read
+//! and write, as AMD's CDNA4 ISA guide says); elsewhere EXEC must be all ones (a kernel that clears lanes
+//! first is reported rather than guessed: no guide I had says it for CDNA1-3), and an f64 form
 //! with BLGP set (gfx94x reuse the field as negate bits) is reported. The gfx94x `v_smfmac_*` (4:2
-//! sparse A with an index register) run too ([`sparse`]), and so do gfx12's `v_swmmac_*` ([`swmmac`]).
+//! sparse A with an index register) run too ([`sparse`]), with gfx950's four-register forms, and so do
+//! gfx950's `v_mfma_*_f8f6f4` without block scales ([`f8f6f4`]) and gfx12's `v_swmmac_*` ([`swmmac`]).
 
 use super::float::{f16_to_f32, f32_to_f16};
 use super::{Flow, Stop};
 use crate::decode::{Inst, VGPR0};
-use crate::op::{Mfma, MfmaTy, Wmma};
+use crate::op::{F8f6f4, Mfma, MfmaTy, Wmma};
 use crate::wave::{Lanes32, Wave, ROWS};
 
 /// The register row of a VGPR/AGPR operand code.
@@ -65,8 +67,12 @@ fn read(w: &Wave, base: usize, (r, lane, bit): (usize, usize, usize), ty: MfmaTy
 }
 
 pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
-    if w.lanes != 64 || w.exec() != u64::MAX {
-        return Err(Stop::Invalid(format!("{} with EXEC {:#x} (only all 64 lanes are supported)", i.name, w.exec())));
+    if w.lanes != 64 || (w.exec() != u64::MAX && !w.matrix_ignores_exec) {
+        return Err(Stop::Invalid(format!(
+            "{} with EXEC {:#x} (all 64 lanes run only on gfx950, where the CDNA4 ISA guide says EXEC is ignored)",
+            i.name,
+            w.exec()
+        )));
     }
     // CBSZ (bits 10:8) sits where VOP3P's neg_hi is, ABID (14:11) where op_sel and op_sel_hi[2] are,
     // BLGP (63:61) where neg is.
@@ -75,6 +81,9 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
     let blgp = i.mods.neg & 7;
     if m.sparse {
         return sparse(w, i, m, cbsz, abid, blgp);
+    }
+    if m.f8f6f4 {
+        return f8f6f4(w, i, m, cbsz, abid, blgp);
     }
     if (cbsz != 0 || abid != 0) && (1usize << cbsz > usize::from(m.blocks) || usize::from(abid) >= 1 << cbsz) {
         return Err(Stop::Invalid(format!("{} with CBSZ {cbsz} ABID {abid} for {} blocks", i.name, m.blocks)));
@@ -178,16 +187,20 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
     Ok(Flow::Next)
 }
 
-/// `v_smfmac_*` (gfx94x): `D += A * B` with A 4:2 sparse. Each lane of A holds two values of every group
-/// of four consecutive `k` ([`Mfma::sparse_a_position`]); the index register (`SRC2`) holds for each
-/// stored value its 2-bit position in its group, the fields in the stored values' order from the low
-/// bits. With CBSZ 0, ABID picks which set of fields (`kpl` bits each: 8 for 16-bit, 16 for 8-bit
-/// inputs) is read; with CBSZ set, ABID is ignored and the first set is read (AMD's calculator). Each
-/// stored value is multiplied by the row of B its index names, in stored order; BLGP is not supported.
+/// `v_smfmac_*` (gfx94x, gfx950): `D += A * B` with A 4:2 sparse. Each lane of A holds two values of every
+/// group of four consecutive `k` ([`Mfma::sparse_a_position`], [`Mfma::sparse_k`]); the index register
+/// (`SRC2`) holds for each stored value its 2-bit position in its group, the fields in the stored values'
+/// order from the low bits. A set of fields has 2 bits per stored value of a lane (8 for 16-bit, 16 for
+/// 8-bit inputs; 16 and 32 for gfx950's four-register forms), so a register holds `32 / set` sets: with
+/// CBSZ 0, ABID picks one (its low bits: ABID[1:0] of four sets, ABID[0] of two, none of one), with
+/// CBSZ set the first is read (AMD's calculator; CDNA4 ISA guide, 7.5). Each stored value is multiplied
+/// by the row of B its index names ([`Mfma::sparse_b_position`]), in stored order; BLGP is not supported.
 fn sparse(w: &mut Wave, i: &Inst, m: Mfma, cbsz: u8, abid: u8, blgp: u8) -> Result<Flow, Stop> {
     let kpl = usize::from(m.kpl);
-    let set = if cbsz == 0 { usize::from(abid) } else { 0 };
-    if blgp != 0 || cbsz > 3 || (set + 1) * kpl > 32 {
+    let stored = kpl / 2 * usize::from(m.halves);
+    let sets = 32 / (2 * stored);
+    let set = if cbsz == 0 { usize::from(abid) % sets } else { 0 };
+    if blgp != 0 || cbsz > 3 {
         return Err(Stop::Invalid(format!("{} with CBSZ {cbsz} ABID {abid} BLGP {blgp} (not supported)", i.name)));
     }
     let (Some(a), Some(b), Some(d), Some(x)) = (row(i.src[0]), row(i.src[1]), row(i.dst), row(i.src[2])) else {
@@ -198,23 +211,23 @@ fn sparse(w: &mut Wave, i: &Inst, m: Mfma, cbsz: u8, abid: u8, blgp: u8) -> Resu
         return Err(Stop::Invalid(format!("{}: operands past the register file", i.name)));
     }
     let (mm, nn, kk) = (usize::from(m.m), usize::from(m.n), usize::from(m.k));
-    let stored = kpl / 2;
+    let groups = kk / usize::from(m.halves) / kpl;
     // Per row of A: (dense k, value) of every stored value, in stored order.
     let mut av = Vec::with_capacity(mm * kk / 2);
     for ii in 0..mm {
-        for q in 0..kk / kpl {
+        for q in 0..groups {
             let lane = ii + mm * q;
-            let idx = w.vr(x, lane) >> (set * kpl);
+            let idx = w.vr(x, lane) >> (set * 2 * stored);
             for slot in 0..stored {
                 let pos = ((idx >> (2 * slot)) & 3) as usize;
-                av.push((q * kpl + 4 * (slot / 2) + pos, read(w, a, m.sparse_a_position(ii, q, slot), m.ty)));
+                av.push((m.sparse_k(q, slot, pos), read(w, a, m.sparse_a_position(ii, q, slot), m.ty)));
             }
         }
     }
     let mut bv = Vec::with_capacity(nn * kk);
     for j in 0..nn {
         for k in 0..kk {
-            bv.push(read(w, b, m.b_position(0, k, j), m.b_ty));
+            bv.push(read(w, b, m.sparse_b_position(k, j), m.b_ty));
         }
     }
     let mut out = vec![[0u32; 64]; regs];
@@ -241,6 +254,69 @@ fn sparse(w: &mut Wave, i: &Inst, m: Mfma, cbsz: u8, abid: u8, blgp: u8) -> Resu
                 }
                 acc.to_bits()
             };
+        }
+    }
+    for (r, vals) in out.iter().enumerate() {
+        w.set_vrow(d + r, vals);
+    }
+    Ok(Flow::Next)
+}
+
+/// gfx950's `v_mfma_f32_{16x16x128,32x32x64}_f8f6f4`: `D = A * B + C` with A in the format CBSZ names
+/// and B in the one BLGP names ([`F8f6f4`]: no broadcast here), laid out as [`F8f6f4::position`] says.
+/// ABID[0] set asks for the block scales of a preceding `v_mfma_ld_scale_b32` (the `v_mfma_scale_*`
+/// pair), which are not executed: reported. Every element is C plus its `k` products in `k` order with
+/// fused multiply-adds (the small formats' products are exact in f32). CDNA4 ISA guide, 7.1.5.
+fn f8f6f4(w: &mut Wave, i: &Inst, m: Mfma, cbsz: u8, abid: u8, blgp: u8) -> Result<Flow, Stop> {
+    let (Some(fa), Some(fb)) = (F8f6f4::from_code(cbsz), F8f6f4::from_code(blgp)) else {
+        return Err(Stop::Invalid(format!("{} with CBSZ {cbsz} BLGP {blgp} (no such format)", i.name)));
+    };
+    if abid != 0 {
+        return Err(Stop::Invalid(format!(
+            "{} with ABID {abid} (block scales from v_mfma_ld_scale_b32 are not supported)",
+            i.name
+        )));
+    }
+    let (Some(a), Some(b), Some(d)) = (row(i.src[0]), row(i.src[1]), row(i.dst)) else {
+        return Err(Stop::Invalid(format!("{} with a constant A or B operand (not supported)", i.name)));
+    };
+    let regs = m.acc_regs();
+    let c_row = row(i.src[2]);
+    if d + regs > ROWS || a + fa.regs() > ROWS || b + fb.regs() > ROWS || c_row.is_some_and(|c| c + regs > ROWS) {
+        return Err(Stop::Invalid(format!("{}: operands past the register file", i.name)));
+    }
+    let c_const = c_row.is_none().then(|| f32::from_bits(w.s32(i.src[2], i.lit, crate::wave::Ty::F32)));
+    let (mm, kk) = (usize::from(m.m), usize::from(m.k));
+    // One element: `bits` bits at `bit` of the lane's registers taken as one number (6-bit values cross
+    // register boundaries).
+    let elem = |w: &Wave, base: usize, f: F8f6f4, (lane, bit): (usize, usize)| {
+        let lo = u64::from(w.vr(base + bit / 32, lane));
+        let hi = if bit % 32 + f.bits() > 32 { u64::from(w.vr(base + bit / 32 + 1, lane)) << 32 } else { 0 };
+        f.to_f32((((lo | hi) >> (bit % 32)) & ((1 << f.bits()) - 1)) as u32)
+    };
+    let mut av = Vec::with_capacity(mm * kk);
+    let mut bv = Vec::with_capacity(mm * kk);
+    for idx in 0..mm {
+        for k in 0..kk {
+            av.push(elem(w, a, fa, fa.position(mm, kk, idx, k)));
+            bv.push(elem(w, b, fb, fb.position(mm, kk, idx, k)));
+        }
+    }
+    let mut out = vec![[0u32; 64]; regs];
+    for ii in 0..mm {
+        let arow = &av[ii * kk..][..kk];
+        for j in 0..mm {
+            let bcol = &bv[j * kk..][..kk];
+            let (r, lane) = m.acc_position(0, ii, j);
+            let mut acc = match (c_const, c_row) {
+                (Some(c), _) => c,
+                (None, Some(c)) => f32::from_bits(w.vr(c + r, lane)),
+                (None, None) => unreachable!("C is a constant or a register"),
+            };
+            for (x, y) in arow.iter().zip(bcol) {
+                acc = x.mul_add(*y, acc);
+            }
+            out[r][lane] = acc.to_bits();
         }
     }
     for (r, vals) in out.iter().enumerate() {

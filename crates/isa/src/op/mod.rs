@@ -8,7 +8,7 @@
 
 mod mnemonic;
 
-pub use crate::matrix::{Mfma, MfmaTy, Wmma};
+pub use crate::matrix::{F8f6f4, Mfma, MfmaTy, Wmma};
 
 /// Comparison of a `v_cmp*` / `s_cmp*`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -129,7 +129,39 @@ fn lcg(x: &mut u32, lo: i64, span: u32) -> i64 {
 #[test]
 fn gfx950_four_register_mfma_shapes_match_a_host_gemm() {
     for (n, f) in FORMS.iter().enumerate() {
-        let mut x = 17 + n as u32;
+        check(f, 17 + n as u32, None);
+    }
+}
+
+/// AMD's CDNA4 ISA guide (7.1.2, "Execution Mask: ignores exec mask ... and forces it to 1 for all
+/// threads"): with only some lanes in EXEC, the MFMA still reads A, B and C from, and writes D to, all 64
+/// lanes; the host GEMM is checked on every element.
+#[test]
+fn gfx950_mfma_ignores_a_partial_exec_and_computes_every_lane() {
+    for (n, f) in FORMS.iter().enumerate().filter(|(n, _)| n % 2 == 0) {
+        check(f, 90 + n as u32, Some(0x0000_ff00_0000_0001));
+    }
+}
+
+/// On gfx942 no source I had says what a partial EXEC does to an MFMA: the dispatch stops with a
+/// message naming the instruction and the EXEC value instead of guessing.
+#[test]
+fn gfx942_mfma_under_a_partial_exec_is_reported_not_guessed() {
+    let body = "s_mov_b64 exec, 0xff\nv_mfma_f32_16x16x16_f16 v[40:43], v[10:11], v[20:21], v[30:33]\ns_nop 7\ns_mov_b64 exec, -1\nv_mov_b32 v1, v40\n";
+    let got = std::panic::catch_unwind(|| run_body_assembled_as("gfx942", "gfx942", 64, body, 1, &[]));
+    match got {
+        Ok(None) => {}
+        Ok(Some(_)) => panic!("a partial-EXEC MFMA ran on gfx942"),
+        Err(e) => {
+            let text = e.downcast_ref::<String>().cloned().unwrap_or_default();
+            assert!(text.contains("v_mfma_f32_16x16x16_f16 with EXEC 0xff"), "{text}");
+        }
+    }
+}
+
+fn check(f: &Form, seed: u32, exec: Option<u64>) {
+    {
+        let mut x = seed;
         let (m, k) = (f.m, f.k);
         let range = if f.ty == Ty::I8 { (-100, 201) } else { (-8, 17) };
         let a: Vec<Vec<i64>> = (0..m).map(|_| (0..k).map(|_| lcg(&mut x, range.0, range.1)).collect()).collect();
@@ -170,8 +202,12 @@ fn gfx950_four_register_mfma_shapes_match_a_host_gemm() {
             ));
         }
         let bytes: Vec<String> = f.bytes.iter().map(|b| format!("{b:#04x}")).collect();
+        body.push_str("s_waitcnt vmcnt(0)\n");
+        if let Some(mask) = exec {
+            body.push_str(&format!("s_mov_b32 exec_lo, {:#x}\ns_mov_b32 exec_hi, {:#x}\n", mask as u32, mask >> 32));
+        }
         body.push_str(&format!(
-            "s_waitcnt vmcnt(0)\n.byte {} // {}\ns_nop 7\ns_nop 7\ns_nop 7\n",
+            ".byte {} // {}\ns_nop 7\ns_nop 7\ns_nop 7\ns_mov_b64 exec, -1\n",
             bytes.join(","),
             f.name
         ));
