@@ -18,6 +18,8 @@ pub mod op;
 pub mod stats;
 pub mod table;
 pub mod target;
+mod uniform;
+pub use uniform::workgroups_alike;
 mod wave;
 
 pub use codeobject::CodeObject;

@@ -32,6 +32,7 @@ mod smfmac;
 mod swmmac;
 mod tables;
 mod true16;
+mod uniform;
 mod vopd;
 mod wmma;
 mod wmma_layouts;
