@@ -992,6 +992,12 @@ pub fn run(d: &Dispatch, mem: &dyn Memory, opts: &RunOptions<'_>) -> Result<Disp
             wave: 0,
         });
     }
+    // Workgroups that provably run alike: workgroup 0 runs (every wave detailed when any is asked for) and
+    // its record stands for the others (`uniform`).
+    let alike = total > 1 && !opts.co_resident && crate::uniform::workgroups_alike(d, mem);
+    let all_waves = |_: u64, _: u32| true;
+    let one = RunOptions { detail: opts.detail.map(|_| &all_waves as DetailFilter<'_>), ..*opts };
+    let (opts, wanted, total) = if alike { (&one, opts.detail, 1) } else { (opts, None, total) };
     let threads = if opts.co_resident { total as usize } else { opts.threads.clamp(1, 64).min(total as usize) };
     let next = AtomicU64::new(0);
     let failed = AtomicBool::new(false);
@@ -1058,6 +1064,9 @@ pub fn run(d: &Dispatch, mem: &dyn Memory, opts: &RunOptions<'_>) -> Result<Disp
     for (groups, detailed) in results {
         rec.workgroups.extend(groups);
         rec.detailed.extend(detailed);
+    }
+    if alike {
+        crate::uniform::replicate(&mut rec, d.workgroups().iter().product(), wanted);
     }
     // Each thread's lists are in its own order; the record's is the dispatch's, whatever the threads did.
     rec.workgroups.sort_unstable_by_key(|g| g.workgroup);

@@ -19,6 +19,8 @@ mod pre;
 pub mod stats;
 pub mod table;
 pub mod target;
+mod uniform;
+pub use uniform::workgroups_alike;
 mod wave;
 
 pub use codeobject::CodeObject;

@@ -34,6 +34,7 @@ mod smfmac_gfx950;
 mod swmmac;
 mod tables;
 mod true16;
+mod uniform;
 mod vopd;
 mod wmma;
 mod wmma_layouts;

@@ -108,8 +108,13 @@ pub(crate) fn overhead(stage: &Stage, runs: u64, n: u64) -> Result<()> {
     for (method, quiet_req, quiet_text, dense_req, dense_text) in methods {
         let (on, quiet, on_cpu) = best(Some(quiet_req))?;
         let (dense, samples, dense_cpu) = best(Some(dense_req))?;
+        // Ratios to the kernel trace of the same run (wall, CPU).
+        let ratio = |wall: Duration, cpu: u64| {
+            (wall.as_secs_f64() / traced.as_secs_f64().max(1e-9), cpu as f64 / (traced_cpu as f64).max(1.0))
+        };
+        let (on_wall_x, on_cpu_x) = ratio(on, on_cpu);
         println!(
-            "  {:<52} {:>9.1} ms  CPU {:>8.1} ms  {:+.2} us per dispatch wall, {:+.2} us CPU ({quiet} samples)",
+            "  {:<52} {:>9.1} ms  CPU {:>8.1} ms  ratio {on_wall_x:.3}x wall {on_cpu_x:.3}x CPU  {:+.2} us per dispatch wall, {:+.2} us CPU ({quiet} samples)",
             format!("+ {method} {quiet_text} (sampling on, no tick)"),
             ms(on),
             cpu_us(on_cpu) / 1e3,
@@ -117,8 +122,9 @@ pub(crate) fn overhead(stage: &Stage, runs: u64, n: u64) -> Result<()> {
             (cpu_us(on_cpu) - cpu_us(traced_cpu)) / n as f64
         );
         let per = |a: f64, b: f64| if samples > 0 { (a - b) / samples as f64 } else { 0.0 };
+        let (dense_wall_x, dense_cpu_x) = ratio(dense, dense_cpu);
         println!(
-            "  {:<52} {:>9.1} ms  CPU {:>8.1} ms  {samples} samples, {:+.2} us per sample wall, {:+.2} us CPU",
+            "  {:<52} {:>9.1} ms  CPU {:>8.1} ms  ratio {dense_wall_x:.3}x wall {dense_cpu_x:.3}x CPU  {samples} samples, {:+.2} us per sample wall, {:+.2} us CPU",
             format!("+ {method} {dense_text}"),
             ms(dense),
             cpu_us(dense_cpu) / 1e3,
