@@ -32,11 +32,17 @@ impl Traced {
 }
 
 fn trace(stage: &Stage, options: &[&str], app: &Path, args: &[&str]) -> Traced {
+    trace_as(stage, options, &["csv", "rocpd"], app, args)
+}
+
+fn trace_as(stage: &Stage, options: &[&str], formats: &[&str], app: &Path, args: &[&str]) -> Traced {
     let out = scratch("hip-trace");
     let out_s = out.display().to_string();
     let mut cli: Vec<&str> = vec!["--simulate", "gfx90a"];
     cli.extend_from_slice(options);
-    cli.extend_from_slice(&["-f", "csv", "rocpd", "-d", &out_s]);
+    cli.push("-f");
+    cli.extend_from_slice(formats);
+    cli.extend_from_slice(&["-d", &out_s]);
     let run = profile(stage, &cli, app, args, &[]);
     assert!(run.status.success(), "rocprof-rs {options:?} -- {} {args:?} failed:\n{}", app.display(), run.transcript());
     Traced { run, _cleanup: ScratchGuard(out.clone()), out }
@@ -288,19 +294,56 @@ fn selected_regions_leave_out_exactly_the_paused_iterations() {
     }
 }
 
+/// `--kernel-rename` as rocprofv3's tool does it (`kernel_rename_callback` in
+/// rocprofiler-sdk-tool/tool.cpp): a push and a mark each push their message onto the thread's
+/// rename stack, a pop takes off the top, and a dispatch is named after the top. Each iteration
+/// pushes "iteration", marks "launch", pushes "vadd_step" (the launch), pops "vadd_step" and pops
+/// "launch": one "iteration" per iteration stays, so the device-to-device copy kernel HIP 5.2 runs
+/// after the loop is named "iteration"; hipMemset's fill kernel, before it, "hip_trace_app".
+/// The JSON is checked as AMD's kernel-rename and summary validators read it (`test_kernel_trace`):
+/// every dispatch keeps its own kernel symbol and carries an external correlation id whose
+/// `strings.correlation_id.external` entry is the new name, also without `--marker-trace`.
 #[test]
-fn kernel_rename_names_kernels_after_their_innermost_range() {
-    let test = "kernel_rename_names_kernels_after_their_innermost_range";
+fn kernel_rename_names_kernels_after_rocprofv3s_rename_stack_in_csv_and_json() {
+    let test = "kernel_rename_names_kernels_after_rocprofv3s_rename_stack_in_csv_and_json";
     let Some(stage) = stage(test) else { return };
     let Some(app) = stage.hip_fixture("hip_trace_app", test) else { return };
-    let t = trace(&stage, &["--kernel-trace", "--kernel-rename"], &app, &["3"]);
+    // -M as in AMD's kernel-rename command line: the renamed kernels keep their ranges' names.
+    let t = trace_as(&stage, &["--kernel-trace", "--kernel-rename", "-M"], &["csv", "json"], &app, &["3"]);
     let kernels = t.csv("kernel_trace.csv");
     let names: Vec<&str> = kernels.rows.iter().map(|r| r["Kernel_Name"].as_str()).collect();
     assert_eq!(names.iter().filter(|n| **n == "vadd_step").count(), 3, "{names:?}");
     assert!(!names.contains(&VADD), "every vadd launch is inside a range: {names:?}");
-    // hipMemset's fill kernel and the device-to-device copy kernel run inside the outer range.
-    assert_eq!(names.iter().filter(|n| **n == "hip_trace_app").count(), 2, "{names:?}");
+    assert_eq!(names.iter().filter(|n| **n == "hip_trace_app").count(), 1, "{names:?}");
+    assert_eq!(names.iter().filter(|n| **n == "iteration").count(), 1, "{names:?}");
+    assert_eq!(names.len(), 5, "{names:?}");
     assert!(find_one_opt(&t.out, "marker_api_trace.csv").is_none(), "no marker output without --marker-trace");
+
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(find_one(&t.out, "_results.json")).unwrap()).unwrap();
+    let p = &doc["rocprofiler-sdk-tool"][0];
+    let renamed: HashMap<u64, &str> = p["strings"]["correlation_id"]["external"]
+        .as_array()
+        .expect("strings.correlation_id.external")
+        .iter()
+        .map(|e| (e["key"].as_u64().unwrap(), e["value"].as_str().unwrap()))
+        .collect();
+    let by_dispatch: HashMap<u64, &str> =
+        kernels.rows.iter().map(|r| (num(r, "Dispatch_Id"), r["Kernel_Name"].as_str())).collect();
+    let dispatches = p["buffer_records"]["kernel_dispatch"].as_array().unwrap();
+    assert_eq!(dispatches.len(), 5);
+    for d in dispatches {
+        let external = d["correlation_id"]["external"].as_u64().unwrap();
+        assert!(external > 0, "{d}");
+        let info = &d["dispatch_info"];
+        let symbol = p["kernel_symbols"][info["kernel_id"].as_u64().unwrap() as usize]["formatted_kernel_name"]
+            .as_str()
+            .unwrap();
+        let new_name = renamed.get(&external).copied().unwrap_or_else(|| panic!("no name for {external}: {d}"));
+        assert_eq!(new_name, by_dispatch[&info["dispatch_id"].as_u64().unwrap()], "{d}");
+        assert_ne!(symbol, new_name, "the dispatch keeps its own symbol: {d}");
+        assert!(!["hip_trace_app", "iteration", "launch", "vadd_step"].contains(&symbol), "{symbol}");
+    }
 }
 
 #[test]

@@ -187,3 +187,41 @@ fn stochastic_samples_follow_gpu_time_and_report_waitcnt_stalls_as_gfx9_snapshot
     let loads = stats.rows.iter().find(|r| r["Name"].starts_with("loads")).expect("loads' row");
     assert_eq!(loads["Top_Stall_Reason"], format!("{REASON}WAITCNT"));
 }
+
+/// `--simulate gfx942,gfx90a` with stochastic sampling, which only gfx942 lists: rocprofv3's tool
+/// (`configure_pc_sampling_on_all_agents`) configures the service on each agent whose
+/// configurations match and fails only when none does. The run goes on, says that gfx90a is left
+/// out, and samples the program's dispatches on gfx942 (one PC-sample track, gfx942's).
+#[test]
+fn stochastic_sampling_on_a_mixed_target_set_samples_the_able_agent_and_names_the_skipped_one() {
+    let test = "stochastic_sampling_on_a_mixed_target_set_samples_the_able_agent_and_names_the_skipped_one";
+    let Some(stage) = rocprof_e2e::stage(test) else { return };
+    let Some((root, app)) = hip6_fixture(&stage, "hip6_pc_sampling", test) else { return };
+    let out = scratch("pc-sampling-mixed");
+    let _guard = ScratchGuard(out.clone());
+    let mut cmd = sid_command(&stage, &root, &stage.cli());
+    cmd.args(["--simulate", "gfx942,gfx90a", "--kernel-trace", "--pc-sampling-beta-enabled"])
+        .args(["--pc-sampling-method", "stochastic", "--pc-sampling-unit", "cycles"])
+        .args(["--pc-sampling-interval", "1024", "-f", "csv", "pftrace", "-d"])
+        .arg(&out)
+        .arg("--")
+        .arg(&app)
+        .args(["1", "200"]);
+    let run = run_command(cmd);
+    assert!(run.status.success(), "{}", run.transcript());
+    assert!(run.stdout.contains("hip_pc_sampling: ok"), "{}", run.transcript());
+    assert!(
+        run.stderr.contains("PC sampling skips a simulated target: gfx90a does not support method stochastic"),
+        "{}",
+        run.transcript()
+    );
+    let trace = read_csv(&find_one(&out, "kernel_trace.csv"));
+    let samples = read_csv(&find_one(&out, "pc_sampling_stochastic.csv"));
+    assert!(!samples.rows.is_empty(), "{}", run.transcript());
+    let dispatches: std::collections::HashSet<&str> = trace.rows.iter().map(|r| r["Dispatch_Id"].as_str()).collect();
+    assert!(samples.rows.iter().all(|s| dispatches.contains(s["Dispatch_Id"].as_str())));
+    let tracks = pc_sample_tracks(&find_one(&out, ".pftrace"));
+    let names: Vec<&String> = tracks.keys().collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    assert!(names[0].starts_with("PC samples (stochastic) gfx942"), "{names:?}");
+}

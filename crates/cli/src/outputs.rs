@@ -291,10 +291,12 @@ impl RecordSource for KernelNames<'_> {
     fn next_record(&mut self, strings: &mut StringTable) -> Result<Option<Record>, SourceError> {
         let mut r = self.inner.next_record(strings)?;
         if let Some(Record::KernelSymbol(k)) = &mut r {
-            // rocprofv3: -T wins over -M (truncation always demangles first).
-            if self.truncate {
+            // rocprofv3: -T wins over -M (truncation always demangles first). A `--kernel-rename`
+            // copy keeps its range's name (AMD's kernel-rename test passes -M).
+            let renamed = k.renamed_from.0 != 0;
+            if self.truncate && !renamed {
                 k.formatted_name = k.truncated_name;
-            } else if self.mangled {
+            } else if self.mangled && !renamed {
                 k.formatted_name = k.name;
             }
         }

@@ -20,9 +20,9 @@
 //!   `roctxNameHipStream` 3.
 //!
 //! The message is copied into the capture as a string record (no allocation). With
-//! `--kernel-rename`, a push makes its correlation id the thread's external correlation id until
-//! the matching pop, so the dispatches issued inside carry it and the reader names them after the
-//! innermost range.
+//! `--kernel-rename`, a push (or a mark, as rocprofv3 does) makes its correlation id the thread's
+//! external correlation id until the next pop, so the dispatches issued inside carry it and the
+//! reader names them after the innermost range or the last mark.
 
 use std::cell::Cell;
 use std::ffi::CStr;
@@ -173,7 +173,7 @@ fn traced(domain: ApiDomain, op: u32, message: *const c_char, args: &[u64], body
 
 pub(crate) unsafe extern "C" fn mark(message: *const c_char) {
     callback_guard("roctxMarkA", (), || {
-        traced(ApiDomain::MarkerCore, CORE_MARK, message, &[], || {
+        let (_, id) = traced(ApiDomain::MarkerCore, CORE_MARK, message, &[], || {
             // SAFETY: the saved entry has this type; the caller's argument passes through.
             if let Some(f) = unsafe { orig::<roctxMarkA_fn_t>(&ORIG.mark) } {
                 // SAFETY: the library's own function with the caller's argument.
@@ -181,7 +181,28 @@ pub(crate) unsafe extern "C" fn mark(message: *const c_char) {
             }
             0
         });
+        // rocprofv3's kernel rename pushes a mark's message onto the thread's rename stack and
+        // never pops it on its own (the next pop does): later dispatches carry the mark's id.
+        rename_push(id);
     })
+}
+
+/// `--kernel-rename`: makes `id` the thread's external correlation id, keeping the previous one
+/// for the next pop (a push or a mark).
+fn rename_push(id: u64) {
+    if !KERNEL_RENAME.load(Ordering::Relaxed) {
+        return;
+    }
+    // A range that was not recorded (collection paused) renames nothing: external id 0.
+    let prev = api::set_external(id);
+    let _ = RENAME.try_with(|r| {
+        let (mut stack, mut n) = r.get();
+        if n < RENAME_DEPTH {
+            stack[n] = prev;
+        }
+        n += 1;
+        r.set((stack, n));
+    });
 }
 
 pub(crate) unsafe extern "C" fn push(message: *const c_char) -> c_int {
@@ -190,18 +211,7 @@ pub(crate) unsafe extern "C" fn push(message: *const c_char) -> c_int {
             // SAFETY: as in `mark`.
             unsafe { orig::<roctxRangePushA_fn_t>(&ORIG.push) }.map_or(0, |f| unsafe { f(message) }) as i64 as u64
         });
-        if KERNEL_RENAME.load(Ordering::Relaxed) {
-            // A range that was not recorded (collection paused) renames nothing: external id 0.
-            let prev = api::set_external(id);
-            let _ = RENAME.try_with(|r| {
-                let (mut stack, mut n) = r.get();
-                if n < RENAME_DEPTH {
-                    stack[n] = prev;
-                }
-                n += 1;
-                r.set((stack, n));
-            });
-        }
+        rename_push(id);
         level as c_int
     })
 }

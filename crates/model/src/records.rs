@@ -547,6 +547,10 @@ pub struct KernelSymbol {
     pub kernel_code_entry_byte_offset: i64,
     /// Address of the first instruction (kernel_object + entry offset).
     pub kernel_address: u64,
+    /// With `--kernel-rename`: the symbol this one is a copy of, named after a ROCTx range or
+    /// mark (`KernelId(0)`: an original symbol). rocprofv3's JSON keeps the original's id on the
+    /// dispatch and gives the name through its external correlation id.
+    pub renamed_from: KernelId,
 }
 
 impl KernelSymbol {

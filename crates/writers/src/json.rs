@@ -132,6 +132,8 @@ struct ProcessJson {
     /// (entry 0 and any unused id a blank entry), which AMD's validators index directly.
     code_objects: BTreeMap<u64, Value>,
     kernel_symbols: BTreeMap<u64, Value>,
+    /// `--kernel-rename`'s symbol copies: renamed id -> (original id, range name).
+    renamed: HashMap<KernelId, (KernelId, String)>,
     host_functions: BTreeMap<u64, Value>,
     /// Register counts by kernel (`arch_vgpr_count`, `accum_vgpr_count`, `sgpr_count`), which
     /// counter records repeat.
@@ -153,6 +155,19 @@ struct ProcessJson {
 }
 
 impl ProcessJson {
+    /// A dispatch as rocprofv3's JSON has it: under its original kernel symbol when
+    /// `--kernel-rename` renamed it; its external correlation id is noted for `strings`, with the
+    /// range's (or mark's) name.
+    fn original_dispatch(&mut self, d: &KernelDispatch) -> KernelDispatch {
+        let mut d = *d;
+        if let Some((original, name)) = self.renamed.get(&d.kernel) {
+            self.host_strings.name_external(d.external_id, name);
+            d.kernel = *original;
+        }
+        self.host_strings.external(d.external_id);
+        d
+    }
+
     /// Appends the formatted record in `line` to array `name`.
     fn push_line(&mut self, name: &str) -> Result<()> {
         self.arrays.get_mut(name).expect("every buffer_records array has a spill file").push_raw(&self.line)
@@ -298,12 +313,13 @@ fn write_kernel_dispatch(out: &mut String, d: &KernelDispatch) {
     use std::fmt::Write as _;
     let _ = write!(
         out,
-        "{{\"size\":{},\"kind\":{},\"operation\":{},\"thread_id\":{},\"correlation_id\":{{\"internal\":{},\"external\":0,\"ancestor\":0}},\"start_timestamp\":{},\"end_timestamp\":{},\"dispatch_info\":{{\"size\":{},\"agent_id\":{{\"handle\":{}}},\"queue_id\":{{\"handle\":{}}},\"kernel_id\":{},\"dispatch_id\":{},\"private_segment_size\":{},\"group_segment_size\":{},\"workgroup_size\":{{\"x\":{},\"y\":{},\"z\":{}}},\"grid_size\":{{\"x\":{},\"y\":{},\"z\":{}}}}},\"stream_id\":{{\"handle\":{}}}}}",
+        "{{\"size\":{},\"kind\":{},\"operation\":{},\"thread_id\":{},\"correlation_id\":{{\"internal\":{},\"external\":{},\"ancestor\":0}},\"start_timestamp\":{},\"end_timestamp\":{},\"dispatch_info\":{{\"size\":{},\"agent_id\":{{\"handle\":{}}},\"queue_id\":{{\"handle\":{}}},\"kernel_id\":{},\"dispatch_id\":{},\"private_segment_size\":{},\"group_segment_size\":{},\"workgroup_size\":{{\"x\":{},\"y\":{},\"z\":{}}},\"grid_size\":{{\"x\":{},\"y\":{},\"z\":{}}}}},\"stream_id\":{{\"handle\":{}}}}}",
         KERNEL_DISPATCH_RECORD_SIZE,
         kinds::KERNEL_DISPATCH,
         kinds::KERNEL_DISPATCH_COMPLETE,
         d.thread.0,
         d.correlation_id.0,
+        d.external_id,
         d.start.ns,
         d.end.ns,
         KERNEL_DISPATCH_INFO_SIZE,
@@ -354,16 +370,16 @@ fn counter_json(session: &Session<'_>, c: &CounterInfo) -> (Value, Vec<(u64, &'s
 /// A `callback_records.counter_collection` entry: rocprofv3's keys (`thread_id`,
 /// `dispatch_data`, `records`, `stream_id`) and the register and LDS fields its schema also
 /// lists. `regs` are the kernel's register counts (else the dispatch's).
-fn write_counter_collection(out: &mut String, c: &CounterCollection, regs: Option<[u32; 3]>) {
+fn write_counter_collection(out: &mut String, c: &CounterCollection, d: &KernelDispatch, regs: Option<[u32; 3]>) {
     use std::fmt::Write as _;
-    let d = &c.dispatch;
     let [arch, accum, sgpr] = regs.unwrap_or([d.arch_vgpr_count, d.accum_vgpr_count, d.sgpr_count]);
     let _ = write!(
         out,
-        "{{\"thread_id\":{},\"dispatch_data\":{{\"size\":{},\"correlation_id\":{{\"internal\":{},\"external\":0}},\"dispatch_info\":{{\"size\":{},\"agent_id\":{{\"handle\":{}}},\"queue_id\":{{\"handle\":{}}},\"kernel_id\":{},\"dispatch_id\":{},\"private_segment_size\":{},\"group_segment_size\":{},\"workgroup_size\":{{\"x\":{},\"y\":{},\"z\":{}}},\"grid_size\":{{\"x\":{},\"y\":{},\"z\":{}}}}},\"start_timestamp\":{},\"end_timestamp\":{}}},\"records\":[",
+        "{{\"thread_id\":{},\"dispatch_data\":{{\"size\":{},\"correlation_id\":{{\"internal\":{},\"external\":{}}},\"dispatch_info\":{{\"size\":{},\"agent_id\":{{\"handle\":{}}},\"queue_id\":{{\"handle\":{}}},\"kernel_id\":{},\"dispatch_id\":{},\"private_segment_size\":{},\"group_segment_size\":{},\"workgroup_size\":{{\"x\":{},\"y\":{},\"z\":{}}},\"grid_size\":{{\"x\":{},\"y\":{},\"z\":{}}}}},\"start_timestamp\":{},\"end_timestamp\":{}}},\"records\":[",
         d.thread.0,
         COUNTING_SERVICE_DATA_SIZE,
         d.correlation_id.0,
+        d.external_id,
         KERNEL_DISPATCH_INFO_SIZE,
         d.agent.0,
         d.queue.0,
@@ -401,7 +417,7 @@ fn kernel_dispatch_json(d: &KernelDispatch) -> Value {
         "kind": kinds::KERNEL_DISPATCH,
         "operation": kinds::KERNEL_DISPATCH_COMPLETE,
         "thread_id": d.thread.0,
-        "correlation_id": { "internal": d.correlation_id.0, "external": 0, "ancestor": 0 },
+        "correlation_id": { "internal": d.correlation_id.0, "external": d.external_id, "ancestor": 0 },
         "start_timestamp": d.start.ns,
         "end_timestamp": d.end.ns,
         "dispatch_info": {
@@ -481,6 +497,7 @@ impl State {
             agents: Vec::new(),
             code_objects: BTreeMap::new(),
             kernel_symbols: BTreeMap::new(),
+            renamed: HashMap::new(),
             host_functions: BTreeMap::new(),
             kernel_regs: HashMap::new(),
             counters: Vec::new(),
@@ -599,7 +616,14 @@ impl Writer for JsonWriter {
                 p.code_objects.insert(c.id.0, code_object_json(session, c));
             }
             Record::KernelSymbol(k) => {
-                p.kernel_symbols.insert(k.id.0, kernel_symbol_json(session, k));
+                if k.renamed_from.0 == 0 {
+                    p.kernel_symbols.insert(k.id.0, kernel_symbol_json(session, k));
+                } else {
+                    // `--kernel-rename`: rocprofv3 keeps the original symbol on the dispatch and
+                    // names the range through `strings.correlation_id.external`.
+                    let name = session.strings.resolve(k.formatted_name).to_string();
+                    p.renamed.insert(k.id, (k.renamed_from, name));
+                }
                 p.kernel_regs.insert(k.id, [k.arch_vgpr_count, k.accum_vgpr_count, k.sgpr_count]);
             }
             Record::HostFunction(h) => {
@@ -616,7 +640,8 @@ impl Writer for JsonWriter {
             Record::CounterCollection(c) => {
                 p.line.clear();
                 let regs = p.kernel_regs.get(&c.dispatch.kernel).copied();
-                write_counter_collection(&mut p.line, c, regs);
+                let d = p.original_dispatch(&c.dispatch);
+                write_counter_collection(&mut p.line, c, &d, regs);
                 p.push_line("counter_collection")?;
             }
             Record::RunHealth(h) => {
@@ -624,7 +649,8 @@ impl Writer for JsonWriter {
             }
             Record::KernelDispatch(d) => {
                 p.line.clear();
-                write_kernel_dispatch(&mut p.line, d);
+                let d = p.original_dispatch(d);
+                write_kernel_dispatch(&mut p.line, &d);
                 p.push_line("kernel_dispatch")?;
             }
             Record::ApiCall(a) => {

@@ -277,7 +277,7 @@ fn summary_groups_and_output_config_on_a_run() {
     let app = stage.join("fixtures/async_copy");
     let o = staged_bin(&stage)
         .args(["--simulate", "gfx942", "--hsa-core-trace", "--memory-copy-trace", "-D", "--output-config"])
-        .args(["--summary-groups", "HSA_.*|MEMORY_COPY", "-f", "json", "-o", "run", "-d"])
+        .args(["--summary-groups", "HSA_.*|MEMORY_COPY", "--disable-signal-handlers", "-f", "json", "-o", "run", "-d"])
         .arg(&out)
         .arg("--")
         .arg(&app)
@@ -307,6 +307,9 @@ fn summary_groups_and_output_config_on_a_run() {
     assert_eq!(meta["command"], serde_json::json!([app.display().to_string()]), "{meta}");
     assert_eq!(meta["config"]["memory_copy_trace"], true, "{meta}");
     assert_eq!(meta["config"]["summary_groups"], serde_json::json!(["HSA_.*|MEMORY_COPY"]), "{meta}");
+    // --disable-signal-handlers: rocprofv3.py sets ROCPROF_SIGNAL_HANDLERS to its negation, which
+    // the tool's config serializes as `enable_signal_handlers` (config.hpp).
+    assert_eq!(meta["config"]["enable_signal_handlers"], false, "{meta}");
     // The JSON output's metadata.config is rocprofv3's output_config part.
     let results = find(&out, "run_results.json");
     let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&results[0]).unwrap()).unwrap();

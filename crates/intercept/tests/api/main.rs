@@ -234,9 +234,11 @@ fn hip_and_roctx_tables_are_wrapped_by_their_sizes_and_record_every_call() {
     // GPU work issued inside hipLaunchKernel belongs to it and to its stream.
     assert_eq!(LAUNCH_ISSUER.load(Ordering::Relaxed), l.correlation.internal.0);
     assert_eq!(LAUNCH_STREAM.load(Ordering::Relaxed), 0x5100);
-    // --kernel-rename: inside the range, the range's id is the external correlation id.
+    // --kernel-rename: rocprofv3's rename stack (tool.cpp kernel_rename_callback) has the range,
+    // then the mark inside it on top: the launch carries the mark's id as its external id.
     let range = by_name("roctxThreadRangeA");
-    assert_eq!(l.correlation.external, range.correlation.internal.0);
+    assert_eq!(l.correlation.external, by_name("roctxMarkA").correlation.internal.0);
+    assert_ne!(l.correlation.external, range.correlation.internal.0);
     assert!(range.start.ns <= m.start.ns && l.end.ns <= range.end.ns, "the range spans the calls inside it");
     assert_eq!(t.health.lost.total(), 0);
     let _ = std::fs::remove_dir_all(&dir);

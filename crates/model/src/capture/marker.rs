@@ -13,8 +13,8 @@
 //!   control and naming calls stay as they are.
 //!
 //! With `--kernel-rename` ([`Markers::rename`]), a dispatch whose external correlation id is a
-//! range's id (the interception library makes the innermost open range's id the thread's external
-//! id) is named after that range.
+//! range's or a mark's id (the interception library makes the innermost open range's id, or the
+//! last mark's until the next pop, the thread's external id) is named after its message.
 
 use std::collections::HashMap;
 
@@ -42,7 +42,7 @@ pub struct Markers {
     /// Stops read before the start of their range (another thread's records may come later in
     /// the capture than the stop), by range id.
     early_stops: HashMap<u64, ApiCall>,
-    /// Range correlation id -> message, for `--kernel-rename`.
+    /// Range (and mark) correlation id -> message, for `--kernel-rename`.
     messages: HashMap<u64, StringId>,
     thread_range: StringId,
     process_range: StringId,
@@ -78,8 +78,12 @@ impl Markers {
                 self.threads.entry(call.thread.0).or_default().push(call);
                 None
             }
-            // A mark is an instant: rocprofv3 reports it with start = end.
-            CORE_MARK => Some(ApiCall { end: call.start, ..call }),
+            // A mark is an instant: rocprofv3 reports it with start = end. With `--kernel-rename`
+            // it names the thread's later dispatches too (until the next pop).
+            CORE_MARK => {
+                self.messages.insert(call.correlation.internal.0, call.message);
+                Some(ApiCall { end: call.start, ..call })
+            }
             CORE_POP => match self.threads.get_mut(&call.thread.0).and_then(Vec::pop) {
                 Some(push) => Some(self.thread_range(push, call.end, strings)),
                 None => Some(call),

@@ -956,8 +956,13 @@ impl Events {
         let Some(original) = self.symbol_records.get(&d.kernel_id) else { return d.kernel_id };
         self.max_kernel += 1;
         let id = self.max_kernel;
-        let sym =
-            KernelSymbol { id: KernelId(id), formatted_name: message, truncated_name: message, ..original.clone() };
+        let sym = KernelSymbol {
+            id: KernelId(id),
+            formatted_name: message,
+            truncated_name: message,
+            renamed_from: original.id,
+            ..original.clone()
+        };
         self.new_symbols.push(sym);
         self.renamed.insert((d.kernel_id, message), id);
         id

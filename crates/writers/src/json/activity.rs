@@ -255,6 +255,9 @@ pub(super) struct HostStrings {
     markers: Vec<(u64, String)>,
     /// External ids carried by any record.
     external: BTreeSet<u64>,
+    /// Names of external ids that `--kernel-rename` gave dispatches (also without
+    /// `--marker-trace`, whose messages `markers` holds).
+    external_names: HashMap<u64, String>,
 }
 
 impl HostStrings {
@@ -282,6 +285,13 @@ impl HostStrings {
         }
     }
 
+    /// Names external id `id` (a ROCTx range or mark that renamed a dispatch).
+    pub(super) fn name_external(&mut self, id: u64, name: &str) {
+        if id != 0 && !self.external_names.contains_key(&id) {
+            self.external_names.insert(id, name.to_string());
+        }
+    }
+
     /// `strings.marker_api`.
     pub(super) fn marker_api(&self) -> Value {
         Value::Array(self.markers.iter().map(|(k, v)| json!({ "key": k, "value": v })).collect())
@@ -290,7 +300,10 @@ impl HostStrings {
     /// `strings.correlation_id.external`: each external id with the message of the ROCTx range
     /// whose id it is (rocprofv3 names them so with `--kernel-rename`).
     pub(super) fn external_ids(&self) -> Value {
-        let messages: HashMap<u64, &str> = self.markers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let mut messages: HashMap<u64, &str> = self.markers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        for (k, v) in &self.external_names {
+            messages.entry(*k).or_insert(v.as_str());
+        }
         Value::Array(
             self.external.iter().filter_map(|id| messages.get(id).map(|m| json!({ "key": id, "value": m }))).collect(),
         )
