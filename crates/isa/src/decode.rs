@@ -12,27 +12,11 @@
 
 use crate::image;
 use crate::op::{DsOp, GwsOp, Op};
+use crate::pre::{Pre, Src};
 use crate::table::{Enc, Entry, OpTable};
 use crate::target::{Family, Target};
 
-/// `vcc_lo`.
-pub const VCC_LO: u16 = 106;
-/// `m0` (gfx9/gfx10 numbering).
-pub const M0: u16 = 124;
-/// `null` (gfx10 numbering; reads 0, writes are dropped).
-pub const NULL: u16 = 125;
-/// `exec_lo`.
-pub const EXEC_LO: u16 = 126;
-/// `exec_hi`.
-pub const EXEC_HI: u16 = 127;
-/// A 32-bit literal follows the instruction.
-pub const LITERAL: u16 = 255;
-/// First VGPR operand code.
-pub const VGPR0: u16 = 256;
-/// First AGPR operand code.
-pub const AGPR0: u16 = 512;
-/// "No operand".
-pub const NONE: u16 = u16::MAX;
+pub use crate::operand::{AGPR0, EXEC_HI, EXEC_LO, LITERAL, M0, NONE, NULL, VCC_LO, VGPR0};
 
 /// Flag bits of [`Inst::flags`].
 pub mod flags {
@@ -157,7 +141,7 @@ pub struct Inst {
     /// no-op but neither counted nor recorded, as the hardware's counters and thread traces skip it.
     pub hint: bool,
     /// The sources resolved for the fast paths (set by [`decode`]).
-    pub(crate) pre: crate::pre::Pre,
+    pub(crate) pre: Pre,
 }
 
 /// Why bytes did not decode.
@@ -255,7 +239,7 @@ pub(crate) fn base(op: Op, enc: Enc, size: u8, name: &'static str) -> Inst {
         y: None,
         class: crate::stats::class_of(&op, name),
         hint: matches!(name, "s_delay_alu" | "s_wait_alu" | "s_set_vgpr_msb"),
-        pre: crate::pre::Pre::default(),
+        pre: Pre::default(),
     }
 }
 
@@ -268,9 +252,9 @@ pub fn decode(target: &Target, bytes: &[u8]) -> Result<Inst, DecodeError> {
         Family::Gfx9 => decode_gfx9(&cx, w, bytes),
         _ => decode_rdna(&cx, w, bytes),
     }?;
-    i.pre = crate::pre::Pre::of(&i);
+    i.pre = pre_of(&i);
     if let Some(y) = &mut i.y {
-        y.pre = crate::pre::Pre::of(y);
+        y.pre = pre_of(y);
     }
     Ok(i)
 }
@@ -964,4 +948,20 @@ pub(crate) fn decode_vimage(w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
     // VADDR1..3 in the NSA list's first three bytes ([`image_address`]).
     i.lit = d2 >> 8;
     Ok(i)
+}
+
+/// Resolves the sources of `i` as 32-bit integer or f32 operands (16-bit inline floats are not
+/// resolved: the fast paths read 32-bit operands only).
+fn pre_of(i: &Inst) -> Pre {
+    let src = i.src.map(|code| match code {
+        c if c >= VGPR0 && c != NONE => Src::Row(c - VGPR0),
+        NULL => Src::Const(0),
+        0..=127 => Src::Sgpr(code as u8),
+        251..=253 => Src::Other(code),
+        c if c < VGPR0 => Src::Const(crate::operand::const32(c, i.lit, crate::operand::Ty::F32)),
+        c => Src::Other(c),
+    });
+    let plain =
+        matches!(i.extra, Extra::None) && i.mods.abs == 0 && i.mods.neg == 0 && i.mods.omod == 0 && !i.mods.clamp;
+    Pre { src, plain }
 }

@@ -960,6 +960,35 @@ fn words_of(inst: &Inst, mem: &dyn Memory, pc: u64) -> Vec<u32> {
     b.chunks(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect()
 }
 
+/// Whether every workgroup of `d` provably runs exactly as workgroup 0 does, so that workgroup 0's
+/// record stands for all of them (the proof and its conditions: `uniform`).
+pub fn workgroups_alike(d: &Dispatch, mem: &dyn Memory) -> bool {
+    let shape = crate::uniform::Shape {
+        target: d.target,
+        entry: d.entry(),
+        rsrc2: d.descriptor.rsrc2,
+        grid: d.grid,
+        workgroup: d.workgroup,
+    };
+    crate::uniform::alike(&shape, mem)
+}
+
+/// Turns the record of workgroup 0 alone (every wave detailed when `wanted` is given) into the record of
+/// all `total` workgroups: each a copy with its own index, and a copy of each detailed wave `wanted` asks
+/// for.
+fn replicate(rec: &mut DispatchRecord, total: u64, wanted: Option<DetailFilter<'_>>) {
+    let Some(&g0) = rec.workgroups.first() else { return };
+    let waves = std::mem::take(&mut rec.detailed);
+    rec.workgroups = (0..total).map(|g| WorkgroupRecord { workgroup: g, ..g0 }).collect();
+    if let Some(f) = wanted {
+        for g in 0..total {
+            for w in waves.iter().filter(|w| f(g, w.wave)) {
+                rec.detailed.push(WaveRecord { workgroup: g, ..w.clone() });
+            }
+        }
+    }
+}
+
 /// Runs `d` to completion on `mem`. On an error, no further workgroups start; the error reported is the
 /// one of the lowest workgroup index that failed (the same with any thread count).
 pub fn run(d: &Dispatch, mem: &dyn Memory, opts: &RunOptions<'_>) -> Result<DispatchRecord, DispatchError> {
@@ -994,7 +1023,7 @@ pub fn run(d: &Dispatch, mem: &dyn Memory, opts: &RunOptions<'_>) -> Result<Disp
     }
     // Workgroups that provably run alike: workgroup 0 runs (every wave detailed when any is asked for) and
     // its record stands for the others (`uniform`).
-    let alike = total > 1 && !opts.co_resident && crate::uniform::workgroups_alike(d, mem);
+    let alike = total > 1 && !opts.co_resident && workgroups_alike(d, mem);
     let all_waves = |_: u64, _: u32| true;
     let one = RunOptions { detail: opts.detail.map(|_| &all_waves as DetailFilter<'_>), ..*opts };
     let (opts, wanted, total) = if alike { (&one, opts.detail, 1) } else { (opts, None, total) };
@@ -1066,7 +1095,7 @@ pub fn run(d: &Dispatch, mem: &dyn Memory, opts: &RunOptions<'_>) -> Result<Disp
         rec.detailed.extend(detailed);
     }
     if alike {
-        crate::uniform::replicate(&mut rec, d.workgroups().iter().product(), wanted);
+        replicate(&mut rec, d.workgroups().iter().product(), wanted);
     }
     // Each thread's lists are in its own order; the record's is the dispatch's, whatever the threads did.
     rec.workgroups.sort_unstable_by_key(|g| g.workgroup);

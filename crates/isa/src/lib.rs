@@ -15,19 +15,19 @@ pub mod image;
 mod matrix;
 pub mod memory;
 pub mod op;
+mod operand;
 mod pre;
 pub mod stats;
 pub mod table;
 pub mod target;
 mod uniform;
-pub use uniform::workgroups_alike;
 mod wave;
 
 pub use codeobject::CodeObject;
 pub use decode::{decode, size_of, DecodeError, Inst};
 pub use dispatch::{
-    run, DetailFilter, Dispatch, DispatchError, DispatchRecord, ErrorKind, KernelDescriptor, RunOptions,
-    MAX_CO_RESIDENT_WORKGROUPS,
+    run, workgroups_alike, DetailFilter, Dispatch, DispatchError, DispatchRecord, ErrorKind, KernelDescriptor,
+    RunOptions, MAX_CO_RESIDENT_WORKGROUPS,
 };
 pub use exec::{class_of, LaneKernels};
 pub use gws::{Gws, GWS_RESOURCES};

@@ -1,5 +1,5 @@
 //! Dispatches whose workgroups provably run alike: every workgroup starts from the same state and none
-//! can see another's effects, so one workgroup's record stands for all of them ([`workgroups_alike`]).
+//! can see another's effects, so one workgroup's record stands for all of them ([`alike`]).
 //!
 //! The interpreter starts every workgroup from the same registers except its workgroup id (the system
 //! SGPRs after `USER_SGPR_COUNT`, and ttmp7/ttmp9 on gfx12), the work-item ids of a partial workgroup at
@@ -11,12 +11,11 @@
 //! it cannot follow (indirect jumps, calls, an undecodable word) leaves the dispatch to run in full.
 
 use crate::decode::{decode, Inst};
-use crate::dispatch::{DetailFilter, Dispatch, DispatchRecord};
 use crate::memory::Memory;
 use crate::op::Op;
 use crate::stats::InstClass;
-use crate::stats::{WaveRecord, WorkgroupRecord};
 use crate::table::Enc;
+use crate::target::Target;
 
 /// Most instructions the proof walks before it gives up (the dispatch then runs every workgroup).
 const MAX_WALK: usize = 1 << 16;
@@ -24,14 +23,24 @@ const MAX_WALK: usize = 1 << 16;
 /// The first TTMP operand code and the last.
 const TTMP: std::ops::RangeInclusive<u16> = 108..=123;
 
+/// What the proof needs of a dispatch: its target, the kernel's entry, the descriptor's
+/// COMPUTE_PGM_RSRC2 and the grid and workgroup sizes (`dispatch::workgroups_alike` fills it in).
+pub(crate) struct Shape {
+    pub(crate) target: &'static Target,
+    pub(crate) entry: u64,
+    pub(crate) rsrc2: u32,
+    pub(crate) grid: [u32; 3],
+    pub(crate) workgroup: [u32; 3],
+}
+
 /// Whether every workgroup of `d` runs exactly as workgroup 0 does (see the module's comment): all
 /// workgroups are full, and the kernel's reachable code reads no workgroup id before it overwrites
 /// it and touches no memory a workgroup could change.
-pub fn workgroups_alike(d: &Dispatch, mem: &dyn Memory) -> bool {
-    if (0..3).any(|i| d.workgroup[i] == 0 || !d.grid[i].is_multiple_of(d.workgroup[i])) {
+pub(crate) fn alike(shape: &Shape, mem: &dyn Memory) -> bool {
+    if (0..3).any(|i| shape.workgroup[i] == 0 || !shape.grid[i].is_multiple_of(shape.workgroup[i])) {
         return false;
     }
-    let rsrc2 = d.descriptor.rsrc2;
+    let rsrc2 = shape.rsrc2;
     let first = (rsrc2 >> 1) & 0x1f;
     // The system SGPRs (workgroup id x/y/z, workgroup info, private segment wave offset), the TTMPs
     // (gfx12's workgroup ids) and codes 102..105 (flat_scratch and xnack_mask on gfx9, per-wave state;
@@ -45,7 +54,7 @@ pub fn workgroups_alike(d: &Dispatch, mem: &dyn Memory) -> bool {
     // Forward over every reachable instruction: where a first value may still be live when read, the
     // workgroups may differ.
     let mut at: std::collections::HashMap<u64, Live> = std::collections::HashMap::new();
-    let mut todo = vec![(d.entry(), start)];
+    let mut todo = vec![(shape.entry, start)];
     let mut steps = 0usize;
     while let Some((pc, live)) = todo.pop() {
         let before = at.get(&pc).copied();
@@ -58,7 +67,7 @@ pub fn workgroups_alike(d: &Dispatch, mem: &dyn Memory) -> bool {
         if steps > MAX_WALK {
             return false;
         }
-        let Some(inst) = fetch(d, mem, pc) else { return false };
+        let Some(inst) = fetch(shape.target, mem, pc) else { return false };
         if !allowed(&inst) || reads_live(&inst, live) {
             return false;
         }
@@ -97,7 +106,7 @@ fn written(i: &Inst) -> Live {
     }
 }
 
-fn fetch(d: &Dispatch, mem: &dyn Memory, pc: u64) -> Option<Inst> {
+fn fetch(target: &Target, mem: &dyn Memory, pc: u64) -> Option<Inst> {
     let mut buf = [0u8; 16];
     let mut n = 16;
     while n > 4 && mem.read(pc, &mut buf[..n]).is_err() {
@@ -106,7 +115,7 @@ fn fetch(d: &Dispatch, mem: &dyn Memory, pc: u64) -> Option<Inst> {
     if n == 4 {
         mem.read(pc, &mut buf[..4]).ok()?;
     }
-    decode(d.target, &buf[..n]).ok()
+    decode(target, &buf[..n]).ok()
 }
 
 /// Instructions whose effect or result can differ between workgroups that start alike, or that the walk
@@ -188,20 +197,4 @@ fn reads_live(i: &Inst, live: Live) -> bool {
     }
     let rmw = ["s_addk", "s_mulk", "s_cmpk", "s_cmovk"].iter().any(|p| i.name.starts_with(p));
     rmw && sgpr(i.dst) && forbidden(i.dst, 1)
-}
-
-/// Turns the record of workgroup 0 alone (every wave detailed when `wanted` is given) into the record of
-/// all `total` workgroups: each a copy with its own index, and a copy of each detailed wave `wanted` asks
-/// for.
-pub(crate) fn replicate(rec: &mut DispatchRecord, total: u64, wanted: Option<DetailFilter<'_>>) {
-    let Some(&g0) = rec.workgroups.first() else { return };
-    let waves = std::mem::take(&mut rec.detailed);
-    rec.workgroups = (0..total).map(|g| WorkgroupRecord { workgroup: g, ..g0 }).collect();
-    if let Some(f) = wanted {
-        for g in 0..total {
-            for w in waves.iter().filter(|w| f(g, w.wave)) {
-                rec.detailed.push(WaveRecord { workgroup: g, ..w.clone() });
-            }
-        }
-    }
 }

@@ -18,20 +18,7 @@ pub(crate) const SCRATCH_ROW: usize = ROWS;
 /// scratch under a larger private segment is reported instead of allocating it.
 const MAX_PRIVATE_BYTES: u64 = 64 << 20;
 
-/// Operand type, for constants, literals and modifiers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Ty {
-    /// Unsigned/bitwise integer.
-    U,
-    /// Signed integer (64-bit literals sign-extend).
-    I,
-    /// 16-bit float.
-    F16,
-    /// 32-bit float.
-    F32,
-    /// 64-bit float.
-    F64,
-}
+pub(crate) use crate::operand::Ty;
 
 /// A 32-bit source operand of a VALU instruction, materialised per lane.
 pub(crate) type Lanes32 = [u32; MAX_LANES];
@@ -197,36 +184,7 @@ impl Wave {
     }
 
     fn inline_float(code: u16, ty: Ty) -> u64 {
-        // 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0, 1/(2*pi)
-        const F16: [u64; 9] = [0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118];
-        const F32: [u64; 9] = [
-            0x3f00_0000,
-            0xbf00_0000,
-            0x3f80_0000,
-            0xbf80_0000,
-            0x4000_0000,
-            0xc000_0000,
-            0x4080_0000,
-            0xc080_0000,
-            0x3e22_f983,
-        ];
-        const F64: [u64; 9] = [
-            0x3fe0_0000_0000_0000,
-            0xbfe0_0000_0000_0000,
-            0x3ff0_0000_0000_0000,
-            0xbff0_0000_0000_0000,
-            0x4000_0000_0000_0000,
-            0xc000_0000_0000_0000,
-            0x4010_0000_0000_0000,
-            0xc010_0000_0000_0000,
-            0x3fc4_5f30_6dc9_c882,
-        ];
-        let i = (code - 240) as usize;
-        match ty {
-            Ty::F16 => F16[i],
-            Ty::F64 => F64[i],
-            _ => F32[i],
-        }
+        crate::operand::inline_float(code, ty)
     }
 
     /// A 32-bit scalar source (register, constant, special or literal).
@@ -251,17 +209,7 @@ impl Wave {
     /// other codes; [`Self::s32`] reads registers and the wave's condition codes itself).
     #[inline]
     pub(crate) fn const32(code: u16, lit: u32, ty: Ty) -> u32 {
-        match code {
-            128..=192 => u32::from(code - 128),
-            193..=208 => (-(i32::from(code) - 192)) as u32,
-            235 => (SHARED_APERTURE >> 32) as u32,
-            236 => ((SHARED_APERTURE + APERTURE_SIZE - 1) >> 32) as u32,
-            237 => (PRIVATE_APERTURE >> 32) as u32,
-            238 => ((PRIVATE_APERTURE + APERTURE_SIZE - 1) >> 32) as u32,
-            240..=248 => Self::inline_float(code, if ty == Ty::F16 { Ty::F16 } else { Ty::F32 }) as u32,
-            LITERAL => lit,
-            _ => 0,
-        }
+        crate::operand::const32(code, lit, ty)
     }
 
     /// A 64-bit scalar source.

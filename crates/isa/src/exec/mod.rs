@@ -11,6 +11,7 @@ mod mfma;
 mod packed;
 mod salu;
 mod valu;
+mod valu_operand;
 mod vcmp;
 
 use crate::decode::{DecodeError, Inst};

@@ -1,0 +1,155 @@
+//! The operand plumbing the VALU semantics in `valu.rs` share: lane arrays, output modifiers, the fast
+//! paths' source operands (as resolved at decode or read from the operand codes), exec-masked row writes
+//! and the register file seen as rows.
+
+use crate::decode::{Inst, VGPR0};
+use crate::pre::Src;
+use crate::wave::{Lanes32, Lanes64, Ty, Wave, MAX_LANES, SCRATCH_ROW};
+
+pub(super) type L32 = Lanes32;
+pub(super) type L64 = Lanes64;
+
+#[inline]
+pub(super) fn z32() -> L32 {
+    [0; MAX_LANES]
+}
+
+#[inline]
+pub(super) fn z64() -> L64 {
+    [0; MAX_LANES]
+}
+
+#[inline(always)]
+pub(super) fn out_mod32(i: &Inst, v: f32) -> f32 {
+    let v = match i.mods.omod {
+        1 => v * 2.0,
+        2 => v * 4.0,
+        3 => v * 0.5,
+        _ => v,
+    };
+    if i.mods.clamp {
+        if v.is_nan() {
+            0.0
+        } else {
+            v.clamp(0.0, 1.0)
+        }
+    } else {
+        v
+    }
+}
+
+#[inline(always)]
+pub(super) fn out_mod64(i: &Inst, v: f64) -> f64 {
+    let v = match i.mods.omod {
+        1 => v * 2.0,
+        2 => v * 4.0,
+        3 => v * 0.5,
+        _ => v,
+    };
+    if i.mods.clamp {
+        if v.is_nan() {
+            0.0
+        } else {
+            v.clamp(0.0, 1.0)
+        }
+    } else {
+        v
+    }
+}
+
+/// A source operand of the fast paths: a VGPR row (offset into the register file) or one value for all
+/// lanes.
+#[derive(Clone, Copy)]
+pub(super) enum Opnd {
+    Row(usize),
+    Imm(u32),
+}
+
+#[inline(always)]
+pub(super) fn opnd(w: &Wave, code: u16, lit: u32, ty: Ty) -> Opnd {
+    if code >= VGPR0 {
+        Opnd::Row((code - VGPR0) as usize * MAX_LANES)
+    } else {
+        Opnd::Imm(w.s32(code, lit, ty))
+    }
+}
+
+/// The fast path applies: no SDWA/DPP, no input or output modifiers.
+#[inline(always)]
+pub(super) fn plain(i: &Inst) -> bool {
+    matches!(i.extra, crate::decode::Extra::None)
+        && i.mods.abs == 0
+        && i.mods.neg == 0
+        && i.mods.omod == 0
+        && !i.mods.clamp
+}
+
+/// The fast path applies. `M` is the handler's form: 0, the instruction may have modifiers and the wave
+/// either lane count (checked when it runs); 32 or 64, the handler was chosen at decode for a plain
+/// instruction ([`crate::pre::Pre::plain`]) of a program whose waves have `M` lanes.
+#[inline(always)]
+pub(super) fn plain_m<const M: usize>(i: &Inst) -> bool {
+    M != 0 || plain(i)
+}
+
+/// Source `k` of `i` for the fast paths: from the operand codes (`M` = 0), or as resolved at decode.
+#[inline(always)]
+pub(super) fn opnd_m<const M: usize>(w: &Wave, i: &Inst, k: usize, ty: Ty) -> Opnd {
+    if M == 0 {
+        return opnd(w, i.src[k], i.lit, ty);
+    }
+    match i.pre.src[k] {
+        Src::Row(r) => Opnd::Row(usize::from(r) * MAX_LANES),
+        Src::Sgpr(c) => Opnd::Imm(w.s[usize::from(c & 127)]),
+        Src::Const(v) => Opnd::Imm(v),
+        Src::Other(c) => Opnd::Imm(w.s32(c, i.lit, ty)),
+    }
+}
+
+/// Writes the `N` computed lanes (the wave's) to VGPR `dst` under EXEC.
+#[inline(always)]
+pub(super) fn put<const N: usize>(w: &mut Wave, dst: u16, d: &[u32; N]) {
+    let exec = w.exec();
+    let full = exec == w.full();
+    let off = (dst - VGPR0) as usize * MAX_LANES;
+    let row: &mut [u32; N] = (&mut w.v[off..off + N]).try_into().expect("a row");
+    if full {
+        *row = *d;
+    } else {
+        for l in 0..N {
+            if exec >> l & 1 != 0 {
+                row[l] = d[l];
+            }
+        }
+    }
+}
+
+#[inline(always)]
+pub(super) fn row<const N: usize>(v: &[u32], off: usize) -> &[u32; N] {
+    (&v[off..off + N]).try_into().expect("a row")
+}
+
+/// The row the full-EXEC path reads operand `o` from: a VGPR's own row, or scratch row `k` filled with
+/// the constant over the wave's `N` lanes.
+#[inline(always)]
+pub(super) fn row_of<const N: usize>(rows: &mut [[u32; MAX_LANES]], o: Opnd, k: usize) -> usize {
+    match o {
+        Opnd::Row(off) => off / MAX_LANES,
+        Opnd::Imm(x) => {
+            rows[SCRATCH_ROW + k][..N].fill(x);
+            SCRATCH_ROW + k
+        }
+    }
+}
+
+/// The register file as rows.
+#[inline(always)]
+pub(super) fn rows_mut(w: &mut Wave) -> &mut [[u32; MAX_LANES]] {
+    w.v.as_chunks_mut::<MAX_LANES>().0
+}
+
+/// Lanes `k..k + 8` of row `r`.
+#[inline(always)]
+pub(super) fn chunk(rows: &[[u32; MAX_LANES]], r: usize, k: usize) -> [u32; 8] {
+    rows[r][k..k + 8].try_into().expect("8 lanes")
+}
