@@ -533,7 +533,9 @@ fn vop3p(cx: &Ctx, w: u32, bytes: &[u8], opcode: u32) -> Result<Inst, DecodeErro
         omod: 0,
         abs: 0,
     };
-    if cx.fam == Family::Gfx9 && (e.name.starts_with("v_mfma") || e.name.starts_with("v_smfmac")) {
+    // gfx950's `v_mfma_ld_scale_b32` is not MAI: its bits 60:59 are OP_SEL_HI (CDNA4 ISA guide, 7.2.1).
+    let mai = (e.name.starts_with("v_mfma") && !matches!(e.op, Op::MfmaLdScale)) || e.name.starts_with("v_smfmac");
+    if cx.fam == Family::Gfx9 && mai {
         mai_operands(cx, &mut i, w, d1);
     }
     acc_operands(&mut i);

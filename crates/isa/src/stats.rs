@@ -64,7 +64,7 @@ pub fn class_of(op: &Op, name: &str) -> InstClass {
         Op::Salu(_) if name.starts_with("v_") => InstClass::Valu,
         Op::Salu(_) => InstClass::Salu,
         Op::Smem(_) => InstClass::Smem,
-        Op::Valu(_) | Op::Vcmp { .. } | Op::Mfma(_) | Op::Wmma(_) => InstClass::Valu,
+        Op::Valu(_) | Op::Vcmp { .. } | Op::Mfma(_) | Op::Wmma(_) | Op::MfmaLdScale => InstClass::Valu,
         Op::Vmem(seg, a) => {
             let load = match a {
                 Access::Load { .. } => true,

@@ -47,6 +47,9 @@ pub struct Wave {
     /// 7.1.5 and 7.5, "Execution Mask: ignores exec mask ... and forces it to 1 for all threads"); on the
     /// other CDNA targets a partial EXEC is reported (no source I had documents it there).
     pub(crate) matrix_ignores_exec: bool,
+    /// The E8M0 scale bytes of A and B per lane that gfx950's `v_mfma_ld_scale_b32` picked for the
+    /// MFMA that follows it (the `v_mfma_scale_*` pair); every MFMA takes it.
+    pub(crate) mfma_scale: Option<Box<[[u8; 64]; 2]>>,
     /// `MODE` hardware register (rounding, denormals).
     pub(crate) mode: u32,
     /// `TRAPSTS`.
@@ -75,6 +78,7 @@ impl Wave {
             family,
             fp8_fnuz: false,
             matrix_ignores_exec: false,
+            mfma_scale: None,
             mode: 0,
             trapsts: 0,
             flat_scratch: 0,

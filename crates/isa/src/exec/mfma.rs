@@ -11,7 +11,7 @@
 //! first is reported rather than guessed: no guide I had says it for CDNA1-3), and an f64 form
 //! with BLGP set (gfx94x reuse the field as negate bits) is reported. The gfx94x `v_smfmac_*` (4:2
 //! sparse A with an index register) run too ([`sparse`]), with gfx950's four-register forms, and so do
-//! gfx950's `v_mfma_*_f8f6f4` without block scales ([`f8f6f4`]) and gfx12's `v_swmmac_*` ([`swmmac`]).
+//! gfx950's `v_mfma_*_f8f6f4` with and without block scales ([`f8f6f4`], [`ld_scale`]) and gfx12's `v_swmmac_*` ([`swmmac`]).
 
 use super::float::{f16_to_f32, f32_to_f16};
 use super::{Flow, Stop};
@@ -67,6 +67,9 @@ fn read(w: &Wave, base: usize, (r, lane, bit): (usize, usize, usize), ty: MfmaTy
 }
 
 pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
+    // The scales of a preceding `v_mfma_ld_scale_b32` belong to this instruction only (CDNA4 ISA guide,
+    // 7.2.1: "used just for one instruction and does not carry forward into non-scale MFMA ops").
+    let scale = w.mfma_scale.take();
     if w.lanes != 64 || (w.exec() != u64::MAX && !w.matrix_ignores_exec) {
         return Err(Stop::Invalid(format!(
             "{} with EXEC {:#x} (all 64 lanes run only on gfx950, where the CDNA4 ISA guide says EXEC is ignored)",
@@ -83,7 +86,7 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
         return sparse(w, i, m, cbsz, abid, blgp);
     }
     if m.f8f6f4 {
-        return f8f6f4(w, i, m, cbsz, abid, blgp);
+        return f8f6f4(w, i, m, cbsz, abid, blgp, scale.as_deref());
     }
     if (cbsz != 0 || abid != 0) && (1usize << cbsz > usize::from(m.blocks) || usize::from(abid) >= 1 << cbsz) {
         return Err(Stop::Invalid(format!("{} with CBSZ {cbsz} ABID {abid} for {} blocks", i.name, m.blocks)));
@@ -264,19 +267,37 @@ fn sparse(w: &mut Wave, i: &Inst, m: Mfma, cbsz: u8, abid: u8, blgp: u8) -> Resu
 
 /// gfx950's `v_mfma_f32_{16x16x128,32x32x64}_f8f6f4`: `D = A * B + C` with A in the format CBSZ names
 /// and B in the one BLGP names ([`F8f6f4`]: no broadcast here), laid out as [`F8f6f4::position`] says.
-/// ABID[0] set asks for the block scales of a preceding `v_mfma_ld_scale_b32` (the `v_mfma_scale_*`
-/// pair), which are not executed: reported. Every element is C plus its `k` products in `k` order with
-/// fused multiply-adds (the small formats' products are exact in f32). CDNA4 ISA guide, 7.1.5.
-fn f8f6f4(w: &mut Wave, i: &Inst, m: Mfma, cbsz: u8, abid: u8, blgp: u8) -> Result<Flow, Stop> {
+/// ABID[0] set (the second half of a `v_mfma_scale_*` pair) multiplies the dot product of each block of
+/// 32 `k` by the E8M0 scales [`ld_scale`] picked: A's for row `i` and block `kb` in lane `i + M*kb`,
+/// B's for column `j` in lane `j + M*kb` (CDNA4 ISA guide, 7.2 and 7.2.1: "the scales are applied after
+/// the normal dot product prior to output/accumulation"). Every element is C plus its `k` products in `k`
+/// order with fused multiply-adds (the small formats' products are exact in f32), per block when scaled,
+/// each scaled block then added to the accumulator in block order. CDNA4 ISA guide, 7.1.5.
+fn f8f6f4(
+    w: &mut Wave,
+    i: &Inst,
+    m: Mfma,
+    cbsz: u8,
+    abid: u8,
+    blgp: u8,
+    scale: Option<&[[u8; 64]; 2]>,
+) -> Result<Flow, Stop> {
     let (Some(fa), Some(fb)) = (F8f6f4::from_code(cbsz), F8f6f4::from_code(blgp)) else {
         return Err(Stop::Invalid(format!("{} with CBSZ {cbsz} BLGP {blgp} (no such format)", i.name)));
     };
-    if abid != 0 {
-        return Err(Stop::Invalid(format!(
-            "{} with ABID {abid} (block scales from v_mfma_ld_scale_b32 are not supported)",
-            i.name
-        )));
+    if abid > 1 {
+        return Err(Stop::Invalid(format!("{} with ABID {abid} (only ABID[0], block scales, is defined)", i.name)));
     }
+    let scale = match (abid, scale) {
+        (0, _) => None,
+        (_, Some(s)) => Some(s),
+        (_, None) => {
+            return Err(Stop::Invalid(format!(
+                "{} with ABID[0] (block scales) not right after a v_mfma_ld_scale_b32",
+                i.name
+            )))
+        }
+    };
     let (Some(a), Some(b), Some(d)) = (row(i.src[0]), row(i.src[1]), row(i.dst)) else {
         return Err(Stop::Invalid(format!("{} with a constant A or B operand (not supported)", i.name)));
     };
@@ -313,8 +334,18 @@ fn f8f6f4(w: &mut Wave, i: &Inst, m: Mfma, cbsz: u8, abid: u8, blgp: u8) -> Resu
                 (None, Some(c)) => f32::from_bits(w.vr(c + r, lane)),
                 (None, None) => unreachable!("C is a constant or a register"),
             };
-            for (x, y) in arow.iter().zip(bcol) {
-                acc = x.mul_add(*y, acc);
+            match scale {
+                None => {
+                    for (x, y) in arow.iter().zip(bcol) {
+                        acc = x.mul_add(*y, acc);
+                    }
+                }
+                Some([sa, sb]) => {
+                    for (kb, (xs, ys)) in arow.chunks(32).zip(bcol.chunks(32)).enumerate() {
+                        let dot = xs.iter().zip(ys).fold(0f32, |d, (x, y)| x.mul_add(*y, d));
+                        acc += e8m0_scaled(dot, sa[ii + mm * kb], sb[j + mm * kb]);
+                    }
+                }
             }
             out[r][lane] = acc.to_bits();
         }
@@ -322,6 +353,38 @@ fn f8f6f4(w: &mut Wave, i: &Inst, m: Mfma, cbsz: u8, abid: u8, blgp: u8) -> Resu
     for (r, vals) in out.iter().enumerate() {
         w.set_vrow(d + r, vals);
     }
+    Ok(Flow::Next)
+}
+
+/// `x * 2^(ea-127) * 2^(eb-127)` for two E8M0 scales (bias 127, 0xFF is NaN: CDNA4 ISA guide, 7.2),
+/// rounded once to f32.
+fn e8m0_scaled(x: f32, ea: u8, eb: u8) -> f32 {
+    if ea == 0xff || eb == 0xff {
+        return f32::NAN;
+    }
+    (f64::from(x) * 2f64.powi(i32::from(ea) + i32::from(eb) - 254)) as f32
+}
+
+/// gfx950's `v_mfma_ld_scale_b32`, the first two dwords of a `v_mfma_scale_*` pair: per lane, the byte
+/// `{OP_SEL_HI[0], OP_SEL[0]}` of SRC0 is A's scale and the byte `{OP_SEL_HI[1], OP_SEL[1]}` of SRC1 is
+/// B's (CDNA4 ISA guide, 7.2.1), kept for the matrix instruction that follows ([`exec`] takes them). The
+/// guide also allows inline float constants ("using only the exponent portion"); which byte of those the
+/// select picks is not said, so a constant or SGPR scale is reported.
+pub(super) fn ld_scale(w: &mut Wave, i: &Inst) -> Result<Flow, Stop> {
+    let (Some(a), Some(b)) = (row(i.src[0]), row(i.src[1])) else {
+        return Err(Stop::Invalid(format!("{} with a constant or SGPR scale (not supported)", i.name)));
+    };
+    if w.lanes != 64 || a >= ROWS || b >= ROWS {
+        return Err(Stop::Invalid(format!("{}: 64 lanes of VGPRs expected", i.name)));
+    }
+    let byte = |n: u8| u32::from((i.mods.opsel >> n) & 1 | ((i.mods.opsel_hi >> n) & 1) << 1) * 8;
+    let (sa, sb) = (byte(0), byte(1));
+    let mut s = Box::new([[0u8; 64]; 2]);
+    for lane in 0..64 {
+        s[0][lane] = (w.vr(a, lane) >> sa) as u8;
+        s[1][lane] = (w.vr(b, lane) >> sb) as u8;
+    }
+    w.mfma_scale = Some(s);
     Ok(Flow::Next)
 }
 

@@ -285,6 +285,10 @@ pub(crate) fn execute(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Result<Flow, 
             cx.stats.matrix.record(m);
             f
         }
+        Op::MfmaLdScale => {
+            cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
+            mfma::ld_scale(w, i)?
+        }
         Op::Wmma(x) => {
             cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
             mfma::wmma(w, i, x)?

@@ -767,6 +767,9 @@ impl Op {
         if m.starts_with("s_") {
             return salu(m).map_or(Op::Unimplemented, Op::Salu);
         }
+        if m == "v_mfma_ld_scale_b32" {
+            return Op::MfmaLdScale;
+        }
         if let Some(x) = Mfma::parse(m) {
             return Op::Mfma(x);
         }

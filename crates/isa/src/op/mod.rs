@@ -673,6 +673,9 @@ pub enum Op {
     Mfma(Mfma),
     /// RDNA wave matrix multiply-accumulate `v_wmma_*_16x16x16_*`.
     Wmma(Wmma),
+    /// gfx950's `v_mfma_ld_scale_b32`: the first half of a block-scaled `v_mfma_scale_*` pair, the E8M0
+    /// scales of A and B for the f8f6f4 MFMA that follows.
+    MfmaLdScale,
     /// Image load, store, sample or query (MIMG, [`crate::image`]).
     Image(crate::image::ImageOp),
     /// Known to the tables, not implemented by the interpreter.

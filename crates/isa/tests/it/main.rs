@@ -23,6 +23,7 @@ mod mfma_blocks;
 mod mfma_f8f6f4;
 mod mfma_fp8;
 mod mfma_gfx950;
+mod mfma_scale;
 mod mfma_timing;
 mod pk_f32_consts;
 mod salu_gfx12;

@@ -91,14 +91,14 @@ fn decode(code: u8, v: u32) -> f64 {
 }
 
 /// The encoding of `x` in format `code` (found by search; `x` must be exact in it).
-fn encode(code: u8, x: f64) -> u32 {
+pub(super) fn encode(code: u8, x: f64) -> u32 {
     (0..1u32 << bits(code))
         .find(|&v| decode(code, v) == x && (x != 0.0 || v == 0))
         .unwrap_or_else(|| panic!("{x} in format {code}"))
 }
 
 /// Where `k` of row/column `idx` is: (lane, bit in the lane's registers as one number).
-fn at(code: u8, m: usize, k_total: usize, idx: usize, k: usize) -> (usize, usize) {
+pub(super) fn at(code: u8, m: usize, k_total: usize, idx: usize, k: usize) -> (usize, usize) {
     let b = bits(code);
     if b == 8 {
         let half = k_total / 2;
@@ -172,9 +172,9 @@ fn run(m: usize, ca: u8, cb: u8, a: &[Vec<f64>], b: &[Vec<f64>], c: &[Vec<f64>])
 }
 
 /// Values exact in every format (E2M1's: 0, 0.5, 1, 1.5, 2, 3, 4, 6).
-const VALUES: [f64; 15] = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, -0.5, -1.0, -1.5, -2.0, -3.0, -4.0, -6.0];
+pub(super) const VALUES: [f64; 15] = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, -0.5, -1.0, -1.5, -2.0, -3.0, -4.0, -6.0];
 
-fn lcg(x: &mut u32) -> u32 {
+pub(super) fn lcg(x: &mut u32) -> u32 {
     *x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
     *x >> 16
 }
