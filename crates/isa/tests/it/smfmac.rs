@@ -59,11 +59,7 @@ impl Form {
         self.m * self.m / 64
     }
     fn d_at(&self, i: usize, j: usize) -> (usize, usize) {
-        if self.m == 16 {
-            (i % 4, 16 * (i / 4) + j)
-        } else {
-            (4 * (i / 8) + i % 4, (32 * (i / 4)) % 64 + j)
-        }
+        d_at(self.m, i, j)
     }
 }
 
@@ -191,34 +187,46 @@ fn run(
         }
     }
     let out = run_body_assembled_as("gfx942", "gfx942", 64, &body, acc, &data)?;
-    Some(
-        (0..f.m)
-            .map(|i| {
-                (0..f.m)
-                    .map(|j| {
-                        let (r, lane) = f.d_at(i, j);
-                        let v = out[r][lane];
-                        if int {
-                            f64::from(v as i32)
-                        } else {
-                            f64::from(f32::from_bits(v))
-                        }
-                    })
-                    .collect()
-            })
-            .collect(),
-    )
+    Some(read_d(f.m, &out, int))
 }
 
-struct Rng(u32);
+/// Where D[i][j] of an `m` x `m` accumulator lives on CDNA3/CDNA4: (register, lane).
+pub(crate) fn d_at(m: usize, i: usize, j: usize) -> (usize, usize) {
+    if m == 16 {
+        (i % 4, 16 * (i / 4) + j)
+    } else {
+        (4 * (i / 8) + i % 4, (32 * (i / 4)) % 64 + j)
+    }
+}
+
+/// The `m` x `m` result read back from the registers `out` (i32 when `int`, else f32), as f64.
+pub(crate) fn read_d(m: usize, out: &[Vec<u32>], int: bool) -> Vec<Vec<f64>> {
+    (0..m)
+        .map(|i| {
+            (0..m)
+                .map(|j| {
+                    let (r, lane) = d_at(m, i, j);
+                    let v = out[r][lane];
+                    if int {
+                        f64::from(v as i32)
+                    } else {
+                        f64::from(f32::from_bits(v))
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+pub(crate) struct Rng(pub(crate) u32);
 
 impl Rng {
-    fn next(&mut self, n: u32) -> u32 {
+    pub(crate) fn next(&mut self, n: u32) -> u32 {
         self.0 = self.0.wrapping_mul(1_103_515_245).wrapping_add(12345);
         (self.0 >> 16) % n
     }
     /// A small integer in -8..=8 (exact in every input type, products and sums exact in f32).
-    fn small(&mut self) -> i64 {
+    pub(crate) fn small(&mut self) -> i64 {
         i64::from(self.next(17)) - 8
     }
 }
@@ -239,7 +247,7 @@ fn random_sparse(m: usize, k: usize, rng: &mut Rng) -> Sparse {
     }
 }
 
-fn random(rows: usize, cols: usize, rng: &mut Rng) -> Vec<Vec<i64>> {
+pub(crate) fn random(rows: usize, cols: usize, rng: &mut Rng) -> Vec<Vec<i64>> {
     (0..rows).map(|_| (0..cols).map(|_| rng.small()).collect()).collect()
 }
 

@@ -14,7 +14,7 @@
 //! when CBSZ is 0), all 32 for 8-bit ones (one set, CBSZ/ABID ignored). D as for the dense MFMAs.
 
 use crate::classes::run_body_assembled_as;
-use crate::smfmac::small_float;
+use crate::smfmac::{d_at, random, read_d, small_float, Rng};
 
 /// (mnemonic, CBSZ, ABID, D in AGPRs, encoding): A v[10:13], B v[20:27], index v16, D v[40:..] or a[0:..].
 const ENCODINGS: [(&str, u8, u8, bool, [u8; 8]); 56] = [
@@ -111,11 +111,7 @@ impl Form {
         self.m * self.m / 64
     }
     fn d_at(&self, i: usize, j: usize) -> (usize, usize) {
-        if self.m == 16 {
-            (i % 4, 16 * (i / 4) + j)
-        } else {
-            (4 * (i / 8) + i % 4, (32 * (i / 4)) % 64 + j)
-        }
+        d_at(self.m, i, j)
     }
     /// Where dense group `g` (of four `k`) of row `i` is stored: (lane, index of its first stored value).
     fn group_at(&self, i: usize, g: usize) -> (usize, usize) {
@@ -245,36 +241,7 @@ fn run(
         }
     }
     let out = run_body_assembled_as("gfx950", "gfx942", 64, &body, acc, &data)?;
-    Some(
-        (0..f.m)
-            .map(|i| {
-                (0..f.m)
-                    .map(|j| {
-                        let (r, lane) = f.d_at(i, j);
-                        let v = out[r][lane];
-                        if int {
-                            f64::from(v as i32)
-                        } else {
-                            f64::from(f32::from_bits(v))
-                        }
-                    })
-                    .collect()
-            })
-            .collect(),
-    )
-}
-
-struct Rng(u32);
-
-impl Rng {
-    fn next(&mut self, n: u32) -> u32 {
-        self.0 = self.0.wrapping_mul(1_103_515_245).wrapping_add(12345);
-        (self.0 >> 16) % n
-    }
-    /// A small integer in -8..=8 (exact in every input type, products and sums exact in f32).
-    fn small(&mut self) -> i64 {
-        i64::from(self.next(17)) - 8
-    }
+    Some(read_d(f.m, &out, int))
 }
 
 fn random_sparse(m: usize, k: usize, rng: &mut Rng) -> Sparse {
@@ -289,10 +256,6 @@ fn random_sparse(m: usize, k: usize, rng: &mut Rng) -> Sparse {
                 .collect()
         })
         .collect()
-}
-
-fn random(rows: usize, cols: usize, rng: &mut Rng) -> Vec<Vec<i64>> {
-    (0..rows).map(|_| (0..cols).map(|_| rng.small()).collect()).collect()
 }
 
 fn check_gemm(f: &Form, cbsz: u8, abid: u8, set: usize, seed: u32, agpr: bool) {
