@@ -609,13 +609,22 @@ impl Sink {
         self.write_api_call_on(local(), h, args)
     }
 
-    /// [`Self::write_api_call`] with the calling thread's state already at hand.
+    /// [`Self::write_api_call`] with the calling thread's state already at hand. A call without
+    /// external id, return value or message (almost every one) takes the six-word short form.
     #[inline]
     pub(crate) fn write_api_call_on(&self, t: Option<&ThreadSink>, h: &capture::ApiCallRecord, args: &[u64]) -> bool {
-        // The body is built as whole words in registers, checksummed from there and stored with
-        // whole-word stores (see `capture::record_checksum_words`).
         let args = &args[..args.len().min(rocprof_model::api::MAX_API_ARGS)];
-        let head = h.header_words(args.len());
+        match h.short_header_words(args.len()) {
+            Some(head) => self.write_words_on(t, RecordKind::ApiCallShort, &head, args),
+            None => self.write_words_on(t, RecordKind::ApiCall, &h.header_words(args.len()), args),
+        }
+    }
+
+    /// Appends a record of kind `kind` whose body is `head` then `args`. The body is built as
+    /// whole words in registers, checksummed from there and stored with whole-word stores (see
+    /// `capture::record_checksum_words`).
+    #[inline(always)]
+    fn write_words_on(&self, t: Option<&ThreadSink>, kind: RecordKind, head: &[u64], args: &[u64]) -> bool {
         let total = FRAME_SIZE + 8 * (head.len() + args.len());
         let Some(addr) = self.reserve_on(t, total) else {
             self.count_drop();
@@ -632,7 +641,7 @@ impl Sink {
         }
         // SAFETY: the checksum word sits at `addr + 4`, inside the frame.
         unsafe { ((addr + 4) as *mut u32).write(sum.to_le()) };
-        Self::publish(addr, capture::record_header_word(RecordKind::ApiCall, total));
+        Self::publish(addr, capture::record_header_word(kind, total));
         true
     }
 

@@ -209,6 +209,9 @@ pub enum RecordKind {
     HostFunction = 20,
     /// [`PmcSourcesRecord`].
     PmcSources = 21,
+    /// An API call without external id, return value or message: four header words
+    /// ([`ApiCallRecord::short_header_words`]) followed by `nargs` argument words.
+    ApiCallShort = 22,
 }
 
 impl RecordKind {
@@ -235,6 +238,7 @@ impl RecordKind {
             19 => Self::PcSampleDispatch,
             20 => Self::HostFunction,
             21 => Self::PmcSources,
+            22 => Self::ApiCallShort,
             _ => return None,
         })
     }

@@ -4,8 +4,9 @@
 //!
 //! API calls are the most frequent records, so their encoding is compact: an [`ApiCallRecord`]
 //! header followed by exactly `nargs` raw argument words (a variable-length record, like
-//! strings). Timestamps of host-side records (API calls, allocations, scratch events) may be raw
-//! CPU time-stamp-counter ticks ([`TIME_TSC`] in their flags): reading the counter costs a few
+//! strings), and for the calls without external id, return value or message (almost all) a
+//! four-word header instead of nine ([`RecordKind::ApiCallShort`]). Timestamps of host-side
+//! records (API calls, allocations, scratch events) may be raw CPU time-stamp-counter ticks ([`TIME_TSC`] in their flags): reading the counter costs a few
 //! nanoseconds where `clock_gettime` costs tens. [`ClockSyncRecord`]s, written when the tool
 //! loads and then periodically by the writer thread, pair counter values with the capture clock;
 //! the reader converts ticks by interpolating between them ([`ClockMap`]).
@@ -97,14 +98,92 @@ impl ApiCallRecord {
             pair(self.message, self.flags),
         ]
     }
+
+    /// The body size of the short form ([`RecordKind::ApiCallShort`]): four words.
+    pub const SHORT_BODY_SIZE: usize = 32;
+
+    /// Ancestors at most this far below the call's own id fit the short form.
+    const SHORT_ANCESTOR_MAX: u64 = (1 << 24) - 1;
+
+    /// The header words of the short form, or `None` for a call it cannot carry. A call fits
+    /// when it has no external id, return value or message, its duration fits 32 bits, its
+    /// ancestor (if any) is at most 2^24 - 1 ids below its own, and domain, operation, argument
+    /// count and flags fit 8, 16, 8 and 8 bits (most calls: every HIP call, every HSA call that
+    /// returns `HSA_STATUS_SUCCESS`). The words: correlation id; start; (end - start, tid);
+    /// (operation, domain << 16, nargs << 24, flags << 32, (id - ancestor or 0) << 40). Half the
+    /// capture per call of [`Self::header_words`] for a one-argument call (48 bytes instead of 88):
+    /// every byte is a page of the capture file the kernel must allocate, zero and dirty.
+    #[inline(always)]
+    pub fn short_header_words(&self, nargs: usize) -> Option<[u64; 4]> {
+        let id = self.correlation_id;
+        let duration = self.end.wrapping_sub(self.start);
+        let back = if self.ancestor_id == 0 { 0 } else { id.wrapping_sub(self.ancestor_id) };
+        let fits = self.external_id | self.ret == 0
+            && self.message == 0
+            && self.flags <= 0xFF
+            && nargs <= 0xFF
+            && self.domain <= 0xFF
+            && self.operation <= 0xFFFF
+            && self.end >= self.start
+            && duration <= u64::from(u32::MAX)
+            && (self.ancestor_id == 0 || (self.ancestor_id < id && back <= Self::SHORT_ANCESTOR_MAX));
+        if !fits {
+            return None;
+        }
+        Some([
+            id,
+            self.start,
+            duration | u64::from(self.tid) << 32,
+            u64::from(self.operation)
+                | u64::from(self.domain) << 16
+                | (nargs as u64) << 24
+                | u64::from(self.flags) << 32
+                | back << 40,
+        ])
+    }
+
+    /// Reads the header of a short-form body (external id, return value and message 0); the
+    /// argument words follow at [`Self::SHORT_BODY_SIZE`].
+    pub fn from_short(body: &[u8]) -> Option<ApiCallRecord> {
+        if body.len() < Self::SHORT_BODY_SIZE {
+            return None;
+        }
+        let word = |i: usize| <u64 as Field>::get(&body[8 * i..]);
+        let (id, start, span, what) = (word(0), word(1), word(2), word(3));
+        let back = what >> 40;
+        Some(ApiCallRecord {
+            correlation_id: id,
+            ancestor_id: if back == 0 { 0 } else { id.wrapping_sub(back) },
+            start,
+            end: start.wrapping_add(span & 0xFFFF_FFFF),
+            domain: ((what >> 16) & 0xFF) as u32,
+            operation: (what & 0xFFFF) as u32,
+            tid: (span >> 32) as u32,
+            nargs: ((what >> 24) & 0xFF) as u32,
+            flags: ((what >> 32) & 0xFF) as u32,
+            ..Default::default()
+        })
+    }
 }
 
 /// Appends a whole API-call record (cold paths and tests; the interception library writes in
-/// place with [`ApiCallRecord::write_with_args`]). `h.nargs` is set from `args`.
+/// place the same bytes), in the short form when the call has one
+/// ([`ApiCallRecord::short_header_words`]). `h.nargs` is set from `args`.
 pub fn push_api_call(out: &mut Vec<u8>, h: &ApiCallRecord, args: &[u64]) {
     let args = &args[..args.len().min(MAX_API_ARGS)];
-    let total = ApiCallRecord::total_size(args.len());
     let start = out.len();
+    if let Some(head) = h.short_header_words(args.len()) {
+        let words: Vec<u64> = head.iter().chain(args).copied().collect();
+        let total = FRAME_SIZE + 8 * words.len();
+        out.resize(start + total, 0);
+        for (i, w) in words.iter().enumerate() {
+            let at = start + FRAME_SIZE + 8 * i;
+            out[at..at + 8].copy_from_slice(&w.to_le_bytes());
+        }
+        super::seal_record(&mut out[start..], super::record_header_word(RecordKind::ApiCallShort, total));
+        return;
+    }
+    let total = ApiCallRecord::total_size(args.len());
     out.resize(start + total, 0);
     let h = ApiCallRecord { nargs: args.len() as u32, ..*h };
     h.write_with_args(args, &mut out[start + FRAME_SIZE..]);
@@ -318,9 +397,11 @@ impl ActivityDefs {
                 self.op_names.extend(fixed::<OperationNameRecord>(body));
                 false
             }
-            RecordKind::ApiCall | RecordKind::MemoryCopy | RecordKind::MemoryAllocation | RecordKind::ScratchMemory => {
-                true
-            }
+            RecordKind::ApiCall
+            | RecordKind::ApiCallShort
+            | RecordKind::MemoryCopy
+            | RecordKind::MemoryAllocation
+            | RecordKind::ScratchMemory => true,
             _ => false,
         }
     }
@@ -397,16 +478,19 @@ impl ActivityEvents {
     ) -> Option<Option<Record>> {
         let d = r.domain;
         match kind {
-            RecordKind::ApiCall => {
-                let h = fixed::<ApiCallRecord>(body)?;
-                let room = (body.len() - ApiCallRecord::BODY_SIZE) / 8;
+            RecordKind::ApiCall | RecordKind::ApiCallShort => {
+                let (h, at) = if kind == RecordKind::ApiCall {
+                    (fixed::<ApiCallRecord>(body)?, ApiCallRecord::BODY_SIZE)
+                } else {
+                    (ApiCallRecord::from_short(body)?, ApiCallRecord::SHORT_BODY_SIZE)
+                };
+                let room = (body.len() - at) / 8;
                 if h.nargs as usize > room {
                     return None;
                 }
                 let domain = u16::try_from(h.domain).ok().and_then(ApiDomain::from_u16)?;
                 let n = (h.nargs as usize).min(MAX_API_ARGS);
-                let args: Box<[u64]> =
-                    (0..n).map(|i| <u64 as Field>::get(&body[ApiCallRecord::BODY_SIZE + 8 * i..])).collect();
+                let args: Box<[u64]> = (0..n).map(|i| <u64 as Field>::get(&body[at + 8 * i..])).collect();
                 let name = *self.names.entry((domain.as_u16(), h.operation)).or_insert_with(|| {
                     match domain.operation_name(h.operation) {
                         Some(n) => strings.intern(n),
@@ -576,5 +660,79 @@ mod tests {
         let bad = ApiCallRecord { nargs: 4, ..h };
         bad.write_body(&mut body);
         assert!(ev.decode(RecordKind::ApiCall, &body, &mut strings, &r).is_none());
+    }
+
+    #[test]
+    fn a_call_without_external_id_return_value_or_message_is_written_short_and_reads_back_the_same() {
+        let r = Resolve { agent: &|_| None, string: &|_| StringId::EMPTY, domain: ClockDomain::Boottime };
+        let decode = |kind: RecordKind, body: &[u8]| {
+            let mut ev = ActivityEvents::default();
+            let mut strings = StringTable::new();
+            match ev.decode(kind, body, &mut strings, &r) {
+                Some(Some(Record::ApiCall(call))) => {
+                    let name = strings.resolve(call.name).to_owned();
+                    Some((call, name))
+                }
+                _ => None,
+            }
+        };
+        let id = u64::MAX - 3;
+        let base = ApiCallRecord {
+            correlation_id: id,
+            ancestor_id: 0,
+            start: 1_000,
+            end: 1_250,
+            domain: 1,
+            operation: 6,
+            tid: u32::MAX - 1,
+            flags: TIME_TSC,
+            ..Default::default()
+        };
+        let furthest = id - ((1 << 24) - 1);
+        let longest = 1_000 + u64::from(u32::MAX);
+        for h in [
+            base,
+            ApiCallRecord { ancestor_id: id - 1, ..base },
+            ApiCallRecord { ancestor_id: furthest, end: longest, operation: 0xFFFF, ..base },
+        ] {
+            for n in [0usize, 1, 3, MAX_API_ARGS] {
+                let args: Vec<u64> = (0..n as u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1).collect();
+                let mut rec = Vec::new();
+                push_api_call(&mut rec, &h, &args);
+                let word = u32::from_le_bytes(rec[..4].try_into().unwrap());
+                assert_eq!(word & 0xFFFF, RecordKind::ApiCallShort as u32, "{h:?}, {n} arguments: short form");
+                assert_eq!(rec.len(), FRAME_SIZE + ApiCallRecord::SHORT_BODY_SIZE + 8 * n);
+                // The oracle is the nine-word form of the same call.
+                let full = ApiCallRecord { nargs: n as u32, ..h };
+                let mut long = vec![0u8; ApiCallRecord::total_size(n) - FRAME_SIZE];
+                full.write_with_args(&args, &mut long);
+                let (a, b) = (decode(RecordKind::ApiCallShort, &rec[FRAME_SIZE..]), decode(RecordKind::ApiCall, &long));
+                assert!(a.is_some());
+                assert_eq!(format!("{a:?}"), format!("{b:?}"), "{h:?}, {n} arguments");
+                // A record claiming more arguments than it holds is undecodable.
+                if n > 0 {
+                    assert!(decode(RecordKind::ApiCallShort, &rec[FRAME_SIZE..rec.len() - 8]).is_none());
+                }
+            }
+        }
+        // Anything the short form cannot carry keeps the long one.
+        for h in [
+            ApiCallRecord { external_id: 7, ..base },
+            ApiCallRecord { ret: 1, ..base },
+            ApiCallRecord { message: 3, ..base },
+            ApiCallRecord { flags: 0x100, ..base },
+            ApiCallRecord { domain: 0x100, ..base },
+            ApiCallRecord { operation: 0x1_0000, ..base },
+            ApiCallRecord { end: longest + 1, ..base },
+            ApiCallRecord { end: base.start - 1, ..base },
+            ApiCallRecord { ancestor_id: furthest - 1, ..base },
+            ApiCallRecord { ancestor_id: id + 1, ..base },
+            ApiCallRecord { correlation_id: 0, ancestor_id: 5, ..base },
+        ] {
+            let mut rec = Vec::new();
+            push_api_call(&mut rec, &h, &[5]);
+            assert_eq!(u32::from_le_bytes(rec[..4].try_into().unwrap()) & 0xFFFF, RecordKind::ApiCall as u32);
+            assert!(h.short_header_words(1).is_none(), "{h:?}");
+        }
     }
 }

@@ -229,6 +229,10 @@ fn body_size_is_plausible(kind: u16, body: usize) -> bool {
         Some(RecordKind::ApiCall) => {
             body >= ApiCallRecord::BODY_SIZE && body <= padded(ApiCallRecord::BODY_SIZE + 8 * crate::api::MAX_API_ARGS)
         }
+        Some(RecordKind::ApiCallShort) => {
+            body >= ApiCallRecord::SHORT_BODY_SIZE
+                && body <= padded(ApiCallRecord::SHORT_BODY_SIZE + 8 * crate::api::MAX_API_ARGS)
+        }
         Some(RecordKind::OperationName) => body == padded(OperationNameRecord::BODY_SIZE),
         Some(RecordKind::MemoryCopy) => body == padded(MemoryCopyRecord::BODY_SIZE),
         Some(RecordKind::MemoryAllocation) => body == padded(MemoryAllocationRecord::BODY_SIZE),
@@ -371,6 +375,7 @@ impl Definitions {
             Some(k @ (RecordKind::PcSample | RecordKind::PcSampleDispatch)) => return self.pc.decode(k, body),
             Some(
                 k @ (RecordKind::ApiCall
+                | RecordKind::ApiCallShort
                 | RecordKind::OperationName
                 | RecordKind::MemoryCopy
                 | RecordKind::MemoryAllocation
@@ -870,6 +875,7 @@ impl<R: ReadAt> CaptureReader<R> {
                 Some(RecordKind::PcSample | RecordKind::PcSampleDispatch) => Some(()),
                 Some(
                     k @ (RecordKind::ApiCall
+                    | RecordKind::ApiCallShort
                     | RecordKind::MemoryCopy
                     | RecordKind::MemoryAllocation
                     | RecordKind::ScratchMemory),
