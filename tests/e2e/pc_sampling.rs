@@ -4,7 +4,8 @@
 //! Oracles: the kernel trace's GPU times (each kernel's share of the samples follows its share of GPU
 //! time), LLVM's own symbol table of the program's gfx90a code object (`llvm-objcopy` +
 //! `clang-offload-bundler` + `llvm-readelf`: every sampled PC lies inside the code of the kernel its
-//! dispatch ran), and the program's source (which lanes run the loop of `odd_lanes`).
+//! dispatch ran), LLVM's line table and symbolizer of that code object (each sample's source line
+//! and inlined call sites), and the program's source (which lanes run the loop of `odd_lanes`).
 
 use rocprof_launch::names as launch;
 use std::collections::HashMap;
@@ -172,6 +173,8 @@ fn pc_samples_fall_in_the_code_of_their_dispatch_in_proportion_to_gpu_time_with_
     let pcs = reader.pc_samples();
     assert_eq!(pcs.samples.len(), samples.rows.len());
     let lines = source_lines(&out.join("gfx90a.co"));
+    // Comment of each sampled line row (its address in the code object).
+    let mut comments = std::collections::BTreeMap::<u64, String>::new();
     // Waves of every shader engine are sampled (8 workgroups on gfx90a's 8 engines), and a workgroup is
     // always on the same engine and CU (`HW_ID`: CU 11:8, shader engine 15:13).
     let mut place_of_group: HashMap<(u64, u32), (u32, u32)> = HashMap::new();
@@ -190,12 +193,42 @@ fn pc_samples_fall_in_the_code_of_their_dispatch_in_proportion_to_gpu_time_with_
         assert!((lo..hi).contains(&(s.pc - base)), "PC offset {:#x} outside {symbol} [{lo:#x}, {hi:#x})", s.pc - base);
         // The source line: the last row of LLVM's line table with a line at or before the PC's offset.
         if let Some(lines) = &lines {
+            // Inlined code adds its call sites after it (` -> file:line`, innermost first).
             let want = lines.range(..=(s.pc - base)).next_back().map(|(_, l)| l.as_str()).unwrap_or_default();
-            assert_eq!(row["Instruction_Comment"], want, "PC offset {:#x} in {symbol}", s.pc - base);
+            let innermost = row["Instruction_Comment"].split(" -> ").next().unwrap_or_default();
+            assert_eq!(innermost, want, "PC offset {:#x} in {symbol}", s.pc - base);
+            if let Some((&row_address, _)) = lines.range(..=(s.pc - base)).next_back() {
+                comments.insert(row_address, row["Instruction_Comment"].clone());
+            }
         }
     }
     if let Some(lines) = &lines {
         assert!(lines.values().any(|l| l.contains("hip_pc_sampling.cpp:")), "{lines:?}");
+        // The kernels call inlined functions: their samples name the call sites, as LLVM's symbolizer
+        // lists the frames at the line row's address (rocprofiler-sdk takes them there).
+        assert!(comments.values().any(|c| c.contains(" -> ")), "no sample inside inlined code: {comments:?}");
+        if let Some(symbolizer) = rocprof_test_inputs::program(test, "llvm-symbolizer-19", "llvm-19") {
+            let addresses: Vec<u64> = comments.keys().copied().collect();
+            let input: String = addresses.iter().map(|a| format!("{a:#x}\n")).collect();
+            let mut child = Command::new(symbolizer)
+                .args(["--inlining", "--functions=none"])
+                .arg(format!("--obj={}", out.join("gfx90a.co").display()))
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
+            let text = String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned();
+            let frames: Vec<String> = text
+                .split("\n\n")
+                .filter(|b| !b.trim().is_empty())
+                .map(|b| b.lines().map(|l| l.rsplit_once(':').map_or(l, |x| x.0)).collect::<Vec<_>>().join(" -> "))
+                .collect();
+            assert_eq!(frames.len(), addresses.len(), "{text}");
+            for (a, want) in addresses.iter().zip(&frames) {
+                assert_eq!(&comments[a], want, "line row at {a:#x}");
+            }
+        }
     }
 }
 

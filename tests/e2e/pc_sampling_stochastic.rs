@@ -215,6 +215,10 @@ fn stochastic_sampling_on_a_mixed_target_set_samples_the_able_agent_and_names_th
         "{}",
         run.transcript()
     );
+    // The CLI's line is the only word on the skipped target: the library asks the agent's
+    // configurations before creating a session and reports nothing wrong.
+    assert!(!run.stderr.contains("hsa_ven_amd_pcs_create"), "{}", run.transcript());
+    assert!(!run.stderr.contains("not sampled"), "{}", run.transcript());
     let trace = read_csv(&find_one(&out, "kernel_trace.csv"));
     let samples = read_csv(&find_one(&out, "pc_sampling_stochastic.csv"));
     assert!(!samples.rows.is_empty(), "{}", run.transcript());

@@ -196,8 +196,8 @@ fn code_object_image(pid: u32, id: u64, uri: &str) -> Option<Vec<u8>> {
 }
 
 impl Lines {
-    /// `path:line` of `pc` (empty when its code object has no line table), as rocprofv3's
-    /// `Instruction_Comment`.
+    /// `path:line` of `pc` (empty when its code object has no line table), then ` -> file:line` for
+    /// each inlined call it lies in, innermost first, as rocprofv3's `Instruction_Comment`.
     fn comment(&mut self, c: &Collector, pc: u64) -> String {
         let Some((id, _)) = code_object_of(c, pc) else { return String::new() };
         let (uri, delta) = c.code_object_uris.get(&id).cloned().unwrap_or_default();
@@ -205,7 +205,14 @@ impl Lines {
         let table = self.tables.entry(id).or_insert_with(|| {
             let image = code_object_image(pid, id, &uri)?;
             match rocprof_isa::dwarf_line::LineTable::of_elf(&image) {
-                Ok(t) => Some(t),
+                Ok(mut t) => {
+                    // Rows inside inlined code name their call stack (` -> file:line`, innermost first).
+                    match rocprof_isa::dwarf_info::inlined_calls(&image) {
+                        Ok(calls) => t.add_inlined_calls(&calls),
+                        Err(e) => eprintln!("rocprof-rs: warning: code object {id} ({uri}): its inlined calls (.debug_info) cannot be read ({e}); its PC samples name the innermost source line only"),
+                    }
+                    Some(t)
+                }
                 Err(e) => {
                     eprintln!("rocprof-rs: warning: code object {id} ({uri}): its DWARF line table cannot be read ({e}); its PC samples have no source lines");
                     None

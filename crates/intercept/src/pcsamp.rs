@@ -62,7 +62,20 @@ impl Request {
         };
         Request { method, units, interval: s.interval as usize }
     }
+
+    /// Whether configuration `c` takes this request.
+    pub fn fits(&self, c: &hsa_ven_amd_pcs_configuration_t) -> bool {
+        let pow2 = c.flags & u64::from(HSA_VEN_AMD_PCS_CONFIGURATION_FLAGS_INTERVAL_POWER_OF_2) != 0;
+        c.method == self.method
+            && c.units == self.units
+            && (c.min_interval..=c.max_interval).contains(&self.interval)
+            && (!pow2 || self.interval.is_power_of_two())
+    }
 }
+
+/// `hsa_ven_amd_pcs_iterate_configuration`.
+type PfnIterateConfiguration =
+    unsafe extern "C" fn(hsa_agent_t, hsa_ven_amd_pcs_iterate_configuration_callback_t, *mut c_void) -> hsa_status_t;
 
 /// One agent's session.
 struct Session {
@@ -129,6 +142,29 @@ fn pcs_table(o: &Originals) -> Option<hsa_ven_amd_pc_sampling_1_00_pfn_t> {
     (rc == HSA_STATUS_SUCCESS).then_some(t)
 }
 
+/// Whether one of `agent`'s configurations (`hsa_ven_amd_pcs_iterate_configuration`) takes `req`: its
+/// method and unit, the interval in its range, a power of two where the configuration says so.
+fn offers(iterate: PfnIterateConfiguration, agent: u64, req: &Request) -> bool {
+    unsafe extern "C" fn take(c: *const hsa_ven_amd_pcs_configuration_t, data: *mut c_void) -> hsa_status_t {
+        // SAFETY: `data` is the `(Request, bool)` of [`offers`], alive for the iteration; `c` is the runtime's
+        // configuration, valid for the call (checked for null).
+        let (req, found) = unsafe { &mut *data.cast::<(Request, bool)>() };
+        // SAFETY: as above.
+        let Some(c) = (unsafe { c.as_ref() }) else { return HSA_STATUS_SUCCESS };
+        *found = req.fits(c);
+        if *found {
+            HSA_STATUS_INFO_BREAK
+        } else {
+            HSA_STATUS_SUCCESS
+        }
+    }
+    let mut data = (*req, false);
+    // SAFETY: a GPU agent of this runtime, a callback and its data valid for the call.
+    let rc = unsafe { iterate(hsa_agent_t { handle: agent }, Some(take), (&mut data as *mut (Request, bool)).cast()) };
+    // An iteration that fails says nothing about the agent: create decides (and reports).
+    data.1 || (rc != HSA_STATUS_SUCCESS && rc != HSA_STATUS_INFO_BREAK)
+}
+
 /// Starts sampling on every GPU of `gpus` when the PC-sampling setting asks for it (once per process,
 /// when the runtime is first seen; `OnLoad` context).
 pub fn init(o: &Originals, gpus: &[u64], capture_dir: Option<&std::path::Path>) {
@@ -153,6 +189,14 @@ pub fn init(o: &Originals, gpus: &[u64], capture_dir: Option<&std::path::Path>) 
     };
     let mut sessions = Vec::new();
     for &agent in gpus.iter().take(MAX_SESSIONS) {
+        // As rocprofiler-sdk configures sampling on every agent: an agent none of whose configurations
+        // takes the request is skipped (the CLI said so before launch), not a failure.
+        if let Some(iterate) = table.hsa_ven_amd_pcs_iterate_configuration {
+            if !offers(iterate, agent, &req) {
+                diag!(Level::Info, "agent {agent:#x} offers no PC-sampling configuration for {text}; not sampled");
+                continue;
+            }
+        }
         let mut handle = hsa_ven_amd_pcs_t { handle: 0 };
         // The session index is the callback's data (the session list is final before any start).
         let index = sessions.len();
@@ -395,4 +439,34 @@ pub unsafe extern "C" fn pc_sampling_marker(
 ) {
     // SAFETY: forwarded contract.
     crate::guard::callback_guard("PC-sampling marker", (), || unsafe { on_marker(packet, queue, packet_id) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(method: u32, units: u32, min: usize, max: usize, pow2: bool) -> hsa_ven_amd_pcs_configuration_t {
+        let flags = if pow2 { u64::from(HSA_VEN_AMD_PCS_CONFIGURATION_FLAGS_INTERVAL_POWER_OF_2) } else { 0 };
+        hsa_ven_amd_pcs_configuration_t { method, units, min_interval: min, max_interval: max, flags }
+    }
+
+    /// `hsa_ven_amd_pc_sampling.h`: a configuration takes a request of its method and units whose
+    /// interval lies in `[min_interval, max_interval]`, a power of two when its flags say so.
+    #[test]
+    fn a_request_fits_a_configuration_of_its_method_unit_and_interval_range() {
+        let (ht, st) = (HSA_VEN_AMD_PCS_METHOD_HOSTTRAP_V1, HSA_VEN_AMD_PCS_METHOD_STOCHASTIC_V1);
+        let (us, cyc) = (HSA_VEN_AMD_PCS_INTERVAL_UNITS_MICRO_SECONDS, HSA_VEN_AMD_PCS_INTERVAL_UNITS_CLOCK_CYCLES);
+        let host = config(ht, us, 1, 1_000_000, false);
+        let stoch = config(st, cyc, 256, 1 << 31, true);
+        let req = |method, units, interval| Request { method, units, interval };
+        assert!(req(ht, us, 1).fits(&host));
+        assert!(req(ht, us, 1_000_000).fits(&host));
+        assert!(!req(ht, us, 0).fits(&host));
+        assert!(!req(ht, us, 1_000_001).fits(&host));
+        assert!(!req(ht, cyc, 10).fits(&host));
+        assert!(!req(st, cyc, 1024).fits(&host));
+        assert!(req(st, cyc, 1024).fits(&stoch));
+        assert!(!req(st, cyc, 1000).fits(&stoch), "not a power of two");
+        assert!(!req(st, cyc, 128).fits(&stoch), "below the range");
+    }
 }

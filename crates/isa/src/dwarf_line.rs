@@ -72,29 +72,29 @@ pub fn section<'a>(elf: &'a [u8], name: &str) -> Option<&'a [u8]> {
 }
 
 /// A cursor over a section.
-struct Cur<'a> {
-    b: &'a [u8],
-    at: usize,
+pub(crate) struct Cur<'a> {
+    pub(crate) b: &'a [u8],
+    pub(crate) at: usize,
 }
 
 impl<'a> Cur<'a> {
-    fn bytes(&mut self, n: usize) -> Result<&'a [u8], Error> {
+    pub(crate) fn bytes(&mut self, n: usize) -> Result<&'a [u8], Error> {
         let end = self.at.checked_add(n).filter(|&e| e <= self.b.len()).ok_or_else(|| Error("truncated".into()))?;
         let s = &self.b[self.at..end];
         self.at = end;
         Ok(s)
     }
-    fn u8(&mut self) -> Result<u8, Error> {
+    pub(crate) fn u8(&mut self) -> Result<u8, Error> {
         Ok(self.bytes(1)?[0])
     }
-    fn uint(&mut self, n: usize) -> Result<u64, Error> {
+    pub(crate) fn uint(&mut self, n: usize) -> Result<u64, Error> {
         let mut v = 0u64;
         for (i, &b) in self.bytes(n)?.iter().enumerate().take(8) {
             v |= u64::from(b) << (8 * i);
         }
         Ok(v)
     }
-    fn uleb(&mut self) -> Result<u64, Error> {
+    pub(crate) fn uleb(&mut self) -> Result<u64, Error> {
         let (mut v, mut shift) = (0u64, 0u32);
         loop {
             let b = self.u8()?;
@@ -107,7 +107,7 @@ impl<'a> Cur<'a> {
             }
         }
     }
-    fn sleb(&mut self) -> Result<i64, Error> {
+    pub(crate) fn sleb(&mut self) -> Result<i64, Error> {
         let (mut v, mut shift) = (0i64, 0u32);
         loop {
             let b = self.u8()?;
@@ -123,7 +123,7 @@ impl<'a> Cur<'a> {
             }
         }
     }
-    fn cstr(&mut self) -> Result<String, Error> {
+    pub(crate) fn cstr(&mut self) -> Result<String, Error> {
         let s = &self.b[self.at.min(self.b.len())..];
         let end = s.iter().position(|&c| c == 0).ok_or_else(|| Error("unterminated string".into()))?;
         self.at += end + 1;
@@ -213,13 +213,33 @@ pub fn rows(elf: &[u8]) -> Result<Vec<Row>, Error> {
     let mut out = Vec::new();
     let mut at = 0;
     while at < lines.len() {
-        at = unit(lines, at, &s, &mut out)?;
+        at = unit(lines, at, &s, &mut out)?.0;
     }
     Ok(out)
 }
 
-/// Decodes the unit at `start`; returns where the next one starts.
-fn unit(sec: &[u8], start: usize, s: &Strings<'_>, out: &mut Vec<Row>) -> Result<usize, Error> {
+/// The file paths of every line program in `.debug_line` (by the offset of its unit, what a unit's
+/// `DW_AT_stmt_list` names), indexed as the unit numbers its files (directory joined, as [`Row::path`]).
+pub fn file_paths(elf: &[u8]) -> Result<std::collections::HashMap<u64, Vec<String>>, Error> {
+    let mut out = std::collections::HashMap::new();
+    let Some(lines) = section(elf, ".debug_line") else { return Ok(out) };
+    let s = Strings {
+        line_str: section(elf, ".debug_line_str").unwrap_or_default(),
+        str: section(elf, ".debug_str").unwrap_or_default(),
+    };
+    let mut at = 0;
+    let mut rows = Vec::new();
+    while at < lines.len() {
+        let (next, paths) = unit(lines, at, &s, &mut rows)?;
+        out.insert(at as u64, paths);
+        rows.clear();
+        at = next;
+    }
+    Ok(out)
+}
+
+/// Decodes the unit at `start`; returns where the next one starts and its files' paths.
+fn unit(sec: &[u8], start: usize, s: &Strings<'_>, out: &mut Vec<Row>) -> Result<(usize, Vec<String>), Error> {
     let mut c = Cur { b: sec, at: start };
     let (mut length, mut offset_size) = (c.uint(4)?, 4);
     if length == 0xffff_ffff {
@@ -353,7 +373,7 @@ fn unit(sec: &[u8], start: usize, s: &Strings<'_>, out: &mut Vec<Row>) -> Result
             }
         }
     }
-    Ok(end)
+    Ok((end, (0..files.len() as u32).map(|k| path_of(&files, k)).collect()))
 }
 
 /// Address -> `path:line`, as rocprofiler-sdk's code-object decoder names an instruction's source.
@@ -369,6 +389,28 @@ impl LineTable {
     /// The table of an ELF code object; empty when it has no line table.
     pub fn of_elf(elf: &[u8]) -> Result<LineTable, Error> {
         Ok(LineTable::from_rows(&rows(elf)?, elf.len() as u64))
+    }
+
+    /// Names the call stack of rows inside inlined code as rocprofiler-sdk does: appends to each
+    /// entry ` -> file:line` for each of `calls` ([`crate::dwarf_info::inlined_calls`], in
+    /// `.debug_info` order, outer before inner) covering its start address, innermost first.
+    pub fn add_inlined_calls(&mut self, calls: &[crate::dwarf_info::InlinedCall]) {
+        let mut frames: BTreeMap<u64, Vec<&crate::dwarf_info::InlinedCall>> = BTreeMap::new();
+        for call in calls {
+            for &(lo, hi) in &call.ranges {
+                for (&a, _) in self.starts.range(lo..hi.max(lo)) {
+                    frames.entry(a).or_default().push(call);
+                }
+            }
+        }
+        for (a, mut calls) in frames {
+            calls.dedup_by(|x, y| std::ptr::eq(*x, *y));
+            if let Some(text) = self.starts.get_mut(&a) {
+                for call in calls.iter().rev() {
+                    text.push_str(&format!(" -> {}:{}", call.call_file, call.call_line));
+                }
+            }
+        }
     }
 
     /// The table of `rows` (of a code object of `size` bytes).

@@ -8,6 +8,7 @@
 pub mod codeobject;
 pub mod decode;
 mod dispatch;
+pub mod dwarf_info;
 pub mod dwarf_line;
 mod exec;
 mod gws;

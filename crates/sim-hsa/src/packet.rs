@@ -71,15 +71,17 @@ impl Running {
             &self.model,
             &crate::pcs::Ran {
                 agent: q.agent.handle().handle,
-                start: self.start,
-                end: self.end,
+                dispatch: rocprof_device::pc_sampling::Ran {
+                    start: self.start,
+                    end: self.end,
+                    entry: self.code_addr,
+                    code: self.code,
+                    index: self.index,
+                    queue_size: u64::from(q.size),
+                    doorbell: q.doorbell.value.as_ptr() as u64,
+                },
                 ticks_of_ns: &|ns| clock::ns_to_ticks(ns, 0),
                 ns_of_ticks: &|t| clock::ticks_to_ns(t, offset),
-                entry: self.code_addr,
-                code: self.code,
-                index: self.index,
-                queue_size: u64::from(q.size),
-                doorbell: q.doorbell.value.as_ptr() as u64,
             },
         );
         // Performance counters count the dispatch if a PM4 stream started them on this agent; running
@@ -301,7 +303,7 @@ pub(crate) fn dispatch_model(
 ) -> DispatchModel {
     let profile = rocprof_device::run::kernel_profile(m, kernel_object, kernel_code(k));
     let input = dispatch_input(m, pkt, k, &profile);
-    let pick: rocprof_device::run::PickWaves<'_> = &crate::pcs::sampled_waves;
+    let pick: rocprof_device::run::PickWaves<'_> = &rocprof_device::pc_sampling::sampled_waves;
     let consumers = rocprof_device::run::Consumers {
         pm4: q.agent.pm4.get(),
         sampling: crate::pcs::detail_request(q.agent.handle().handle).map(|r| (r, pick)),

@@ -131,3 +131,108 @@ fn line_rows_match_llvm_dwarfdump_for_dwarf4_and_dwarf5_code_objects() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+const NESTED_HEADER: &str = "static inline __attribute__((always_inline)) float twice(float x) {\n\
+  return x * 2.0f;\n\
+}\n\
+static inline __attribute__((always_inline)) float step(float x) {\n\
+  return twice(x) + 1.0f;\n\
+}\n";
+const NESTED_KERNEL: &str = "#include \"nested.h\"\n\
+__kernel void chain(__global float *a, int n) {\n\
+  float x = a[0];\n\
+  for (int i = 0; i < n; i++) {\n\
+    x = step(x);\n\
+    if (x > 100.0f)\n\
+      x = twice(x) - a[i];\n\
+  }\n\
+  a[1] = x;\n\
+}\n";
+
+/// `llvm-symbolizer --inlining` frames of each address (innermost first) as `path:line`.
+fn symbolize(symbolizer: &Path, co: &Path, addresses: &[u64]) -> Vec<Vec<String>> {
+    use std::io::Write;
+    let mut child = Command::new(symbolizer)
+        .args(["--inlining", "--functions=none"])
+        .arg(format!("--obj={}", co.display()))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input: String = addresses.iter().map(|a| format!("{a:#x}\n")).collect();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let frames: Vec<Vec<String>> = text
+        .split("\n\n")
+        .filter(|b| !b.trim().is_empty())
+        .map(|b| {
+            // path:line:column -> path:line
+            b.lines().map(|l| l.rsplit_once(':').map_or(l, |x| x.0).to_string()).collect()
+        })
+        .collect();
+    assert_eq!(frames.len(), addresses.len(), "{text}");
+    frames
+}
+
+/// Inlined call stacks (`DW_TAG_inlined_subroutine`, nested two deep) against LLVM's symbolizer: at
+/// every line row's address the comment is the row's `path:line` then ` -> file:line` for each
+/// inlined call covering it, innermost first (rocprofiler-sdk's `code_printing.hpp`), which is
+/// `llvm-symbolizer --inlining`'s frame list (its outer frames are the call sites). DWARF 5 and 4;
+/// DWARF 4 relative paths compared by file name.
+#[test]
+fn inlined_call_stacks_match_llvm_symbolizer_frames() {
+    let dir = std::env::temp_dir().join(format!("rocprof-isa-inline-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("nested.h"), NESTED_HEADER).unwrap();
+    std::fs::write(dir.join("chain.cl"), NESTED_KERNEL).unwrap();
+    for dwarf in ["dwarf-5", "dwarf-4"] {
+        let co = dir.join(format!("chain-{dwarf}.hsaco"));
+        let out = match Command::new("clang-19")
+            .args(["-x", "cl", "-Xclang", "-finclude-default-header", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx90a"])
+            .args(["-nogpulib", "-O1", &format!("-g{dwarf}"), "-o"])
+            .arg(&co)
+            .arg(dir.join("chain.cl"))
+            .output()
+        {
+            Ok(o) => o,
+            Err(_) => {
+                rocprof_test_inputs::skip_or_fail(
+                    "inlined calls",
+                    "clang-19 not found (Debian packages clang-19 lld-19)",
+                );
+                return;
+            }
+        };
+        assert!(out.status.success(), "clang-19 failed: {}", String::from_utf8_lossy(&out.stderr));
+        let Some(symbolizer) = rocprof_test_inputs::program("inlined calls", "llvm-symbolizer-19", "llvm-19") else {
+            return;
+        };
+        let elf = std::fs::read(&co).unwrap();
+        let mut table = LineTable::of_elf(&elf).unwrap();
+        table.add_inlined_calls(&rocprof_isa::dwarf_info::inlined_calls(&elf).unwrap());
+        let starts: Vec<u64> = {
+            let mut v: Vec<u64> =
+                rows(&elf).unwrap().iter().filter(|r| r.line != 0 && !r.end_sequence).map(|r| r.address).collect();
+            v.dedup();
+            v
+        };
+        let frames = symbolize(Path::new(&symbolizer), &co, &starts);
+        let norm = |s: &str| -> String {
+            if dwarf == "dwarf-4" {
+                s.split(" -> ").map(|f| f.rsplit('/').next().unwrap()).collect::<Vec<_>>().join(" -> ")
+            } else {
+                s.to_string()
+            }
+        };
+        let mut deepest = 0;
+        for (a, f) in starts.iter().zip(&frames) {
+            deepest = deepest.max(f.len());
+            let want = norm(&f.join(" -> "));
+            assert_eq!(table.lookup(*a).map(norm), Some(want), "{dwarf}: address {a:#x}");
+        }
+        assert!(deepest >= 3, "{dwarf}: no address is two inlined calls deep");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
