@@ -1,50 +1,90 @@
 //! The trace walker's view of AMDGPU code: byte size, AMD's issue category, branch offset and a few
 //! mnemonic facts per instruction, over a kernel's `.text`.
 //!
-//! The decode is `rocprof-isa`'s (one decoder for the interpreter, the static walk and the trace
-//! decoder); [`category`] maps its instructions to the categories AMD's decoder derives from the
-//! mnemonic text (`source/trie.cpp`: prefix table, `v_*` is VALU, any other `s_*` is SALU), with that
-//! lookup's quirks (for example `s_gl1_inv` and `s_code_end` are SALU).
+//! The decode and the instruction class are `rocprof-isa`'s (one decoder and one classifier for the
+//! interpreter, the static walk and the trace decoder); [`category`] maps its classes to the categories
+//! AMD's decoder derives from the mnemonic text (`source/trie.cpp`: prefix table, `v_*` is VALU, any
+//! other `s_*` is SALU), with that lookup's quirks (for example `s_gl1_inv` and `s_code_end` are SALU).
 
 pub mod category;
 
 use crate::family::Family;
 
-/// What kind of trace token an instruction pairs with, numbered like AMD's `InstCategory`
-/// (the numeric order matters: "skippable" is `class != Salu && class <= Immed`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum LineClass {
-    /// Never traced (`s_delay_alu`, `s_wait_alu`, `s_set_vgpr_msb`, ...); stepped over.
-    Skip = 0,
+/// AMD's category of an instruction (its `InstCategory` number): what kind of trace token it pairs
+/// with. Not an instruction class of its own: which instruction has which category is the mapping over
+/// `rocprof-isa`'s classes in [`category`]; the numbers and names are AMD's ([`LineClass::NAMES`]).
+/// The numeric order matters: "skippable" is `class != Salu && class <= Immed`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LineClass(u8);
+
+// AMD's category names, spelled as the walker has always used them.
+#[allow(non_upper_case_globals)]
+impl LineClass {
+    /// Never traced (`s_delay_alu`, `s_wait_alu`, `s_set_vgpr_msb`); stepped over.
+    pub const Skip: LineClass = LineClass(0);
     /// Scalar memory.
-    Smem = 1,
+    pub const Smem: LineClass = LineClass(1);
     /// Scalar ALU.
-    Salu = 2,
+    pub const Salu: LineClass = LineClass(2);
     /// Vector memory (including global and scratch).
-    Vmem = 3,
+    pub const Vmem: LineClass = LineClass(3);
     /// Flat memory.
-    Flat = 4,
+    pub const Flat: LineClass = LineClass(4);
     /// LDS.
-    Lds = 5,
+    pub const Lds: LineClass = LineClass(5);
     /// Vector ALU.
-    Valu = 6,
+    pub const Valu: LineClass = LineClass(6);
     /// No-pipe instruction.
-    Immed = 9,
+    pub const Immed: LineClass = LineClass(9);
     /// Ray tracing.
-    Bvh = 12,
+    pub const Bvh: LineClass = LineClass(12);
     /// Unknown mnemonic.
-    DontKnow = 20,
+    pub const DontKnow: LineClass = LineClass(20);
     /// Any branch (`s_branch`, `s_cbranch_*`).
-    Branch = 21,
+    pub const Branch: LineClass = LineClass(21);
     /// gfx12 `s_barrier_wait` that the trace omitted (set while walking).
-    BarrierWaitExcluded = 22,
+    pub const BarrierWaitExcluded: LineClass = LineClass(22);
     /// gfx9 `v_mfma_scale_*`.
-    MfmaScale = 23,
+    pub const MfmaScale: LineClass = LineClass(23);
     /// gfx9 `s_barrier`.
-    Gfx9Barrier = 24,
+    pub const Gfx9Barrier: LineClass = LineClass(24);
     /// gfx12 `v_mov_b64`.
-    VMovB64 = 25,
+    pub const VMovB64: LineClass = LineClass(25);
+
+    /// Every category the walker uses, with its name.
+    pub const NAMES: [(LineClass, &'static str); 15] = [
+        (Self::Skip, "Skip"),
+        (Self::Smem, "Smem"),
+        (Self::Salu, "Salu"),
+        (Self::Vmem, "Vmem"),
+        (Self::Flat, "Flat"),
+        (Self::Lds, "Lds"),
+        (Self::Valu, "Valu"),
+        (Self::Immed, "Immed"),
+        (Self::Bvh, "Bvh"),
+        (Self::DontKnow, "DontKnow"),
+        (Self::Branch, "Branch"),
+        (Self::BarrierWaitExcluded, "BarrierWaitExcluded"),
+        (Self::MfmaScale, "MfmaScale"),
+        (Self::Gfx9Barrier, "Gfx9Barrier"),
+        (Self::VMovB64, "VMovB64"),
+    ];
+
+    /// AMD's `InstCategory` number.
+    pub const fn number(self) -> u8 {
+        self.0
+    }
+
+    /// AMD's name of the category.
+    pub fn name(self) -> &'static str {
+        Self::NAMES.iter().find(|(c, _)| *c == self).map_or("?", |(_, n)| n)
+    }
+}
+
+impl std::fmt::Debug for LineClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// Mnemonic facts the walker needs beyond the class.
@@ -115,6 +155,7 @@ pub fn class_text(info: &InstInfo) -> String {
         LineClass::MfmaScale => "v_mfma_scale_f32_16x16x128_f8f6f4",
         LineClass::Gfx9Barrier => "s_barrier",
         LineClass::VMovB64 => "v_mov_b64",
+        _ => "exp",
     };
     text.to_string()
 }
@@ -287,6 +328,16 @@ impl Program {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_category_has_its_own_number_and_name() {
+        let mut numbers: Vec<u8> = LineClass::NAMES.iter().map(|(c, _)| c.number()).collect();
+        numbers.sort();
+        numbers.dedup();
+        assert_eq!(numbers.len(), LineClass::NAMES.len());
+        assert_eq!(format!("{:?}", LineClass::Gfx9Barrier), "Gfx9Barrier");
+        assert_eq!((LineClass::Immed.number(), LineClass::Branch.number()), (9, 21), "AMD's InstCategory numbers");
+    }
 
     #[test]
     fn class_texts_keep_the_branch_offset() {
