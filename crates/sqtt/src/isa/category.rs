@@ -1,4 +1,5 @@
-//! AMD's instruction categories as a mapping over `rocprof-isa`'s instruction classes.
+//! AMD's instruction categories ([`LineClass`]: AMD's numbers and names) as a mapping over
+//! `rocprof-isa`'s instruction classes.
 //!
 //! AMD's trace decoder classifies an instruction from the mnemonic text its ISA callback returns
 //! (`source/trie.cpp`: a prefix table, `v_*` is VALU, any other `s_*` is SALU). Here the decode and the
@@ -15,7 +16,155 @@ use rocprof_isa::op::{Access, DsOp, Seg, SmemOp};
 use rocprof_isa::table::Enc;
 use rocprof_isa::{Family, Inst, InstClass, Op, CLASS_COUNT};
 
-use super::{flags, InstInfo, LineClass};
+/// AMD's category of an instruction (its `InstCategory` number): what kind of trace token it pairs
+/// with. Not an instruction class of its own: which instruction has which category is the mapping over
+/// `rocprof-isa`'s classes in [`category`]; the numbers and names are AMD's ([`LineClass::NAMES`]).
+/// The numeric order matters: "skippable" is `class != Salu && class <= Immed`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LineClass(u8);
+
+// AMD's category names, spelled as the walker has always used them.
+#[allow(non_upper_case_globals)]
+impl LineClass {
+    /// Never traced (`s_delay_alu`, `s_wait_alu`, `s_set_vgpr_msb`); stepped over.
+    pub const Skip: LineClass = LineClass(0);
+    /// Scalar memory.
+    pub const Smem: LineClass = LineClass(1);
+    /// Scalar ALU.
+    pub const Salu: LineClass = LineClass(2);
+    /// Vector memory (including global and scratch).
+    pub const Vmem: LineClass = LineClass(3);
+    /// Flat memory.
+    pub const Flat: LineClass = LineClass(4);
+    /// LDS.
+    pub const Lds: LineClass = LineClass(5);
+    /// Vector ALU.
+    pub const Valu: LineClass = LineClass(6);
+    /// No-pipe instruction.
+    pub const Immed: LineClass = LineClass(9);
+    /// Ray tracing.
+    pub const Bvh: LineClass = LineClass(12);
+    /// Unknown mnemonic.
+    pub const DontKnow: LineClass = LineClass(20);
+    /// Any branch (`s_branch`, `s_cbranch_*`).
+    pub const Branch: LineClass = LineClass(21);
+    /// gfx12 `s_barrier_wait` that the trace omitted (set while walking).
+    pub const BarrierWaitExcluded: LineClass = LineClass(22);
+    /// gfx9 `v_mfma_scale_*`.
+    pub const MfmaScale: LineClass = LineClass(23);
+    /// gfx9 `s_barrier`.
+    pub const Gfx9Barrier: LineClass = LineClass(24);
+    /// gfx12 `v_mov_b64`.
+    pub const VMovB64: LineClass = LineClass(25);
+
+    /// Every category the walker uses, with its name.
+    pub const NAMES: [(LineClass, &'static str); 15] = [
+        (Self::Skip, "Skip"),
+        (Self::Smem, "Smem"),
+        (Self::Salu, "Salu"),
+        (Self::Vmem, "Vmem"),
+        (Self::Flat, "Flat"),
+        (Self::Lds, "Lds"),
+        (Self::Valu, "Valu"),
+        (Self::Immed, "Immed"),
+        (Self::Bvh, "Bvh"),
+        (Self::DontKnow, "DontKnow"),
+        (Self::Branch, "Branch"),
+        (Self::BarrierWaitExcluded, "BarrierWaitExcluded"),
+        (Self::MfmaScale, "MfmaScale"),
+        (Self::Gfx9Barrier, "Gfx9Barrier"),
+        (Self::VMovB64, "VMovB64"),
+    ];
+
+    /// AMD's `InstCategory` number.
+    pub const fn number(self) -> u8 {
+        self.0
+    }
+
+    /// AMD's name of the category.
+    pub fn name(self) -> &'static str {
+        Self::NAMES.iter().find(|(c, _)| *c == self).map_or("?", |(_, n)| n)
+    }
+}
+
+impl std::fmt::Debug for LineClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Mnemonic facts the walker needs beyond the class.
+pub mod flags {
+    /// Mnemonic starts with `s_waitcnt`.
+    pub const WAITCNT: u8 = 1;
+    /// Mnemonic contains `_load_`.
+    pub const LOAD: u8 = 2;
+    /// Mnemonic contains `scratch_`.
+    pub const SCRATCH: u8 = 4;
+    /// gfx12 `s_barrier_wait`.
+    pub const BARRIER_WAIT: u8 = 8;
+    /// `s_endpgm`.
+    pub const ENDPGM: u8 = 16;
+}
+
+/// Decoded facts about one instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct InstInfo {
+    /// Size in bytes (4 to 16).
+    pub size: u8,
+    /// Issue class.
+    pub class: LineClass,
+    /// Branch offset in dwords (`simm16`) for [`LineClass::Branch`].
+    pub simm16: i16,
+    /// [`flags`] bits.
+    pub flags: u8,
+}
+
+impl InstInfo {
+    pub(crate) const fn new(size: u8, class: LineClass) -> Self {
+        Self { size, class, simm16: 0, flags: 0 }
+    }
+    pub(crate) const fn with_flags(mut self, flags: u8) -> Self {
+        self.flags |= flags;
+        self
+    }
+}
+
+/// A mnemonic-level stand-in for the instruction's text: a representative LLVM mnemonic (and,
+/// for branches, the decimal offset operand) that AMD's decoder classifies exactly like the
+/// instruction itself. This is what the AMD backend's ISA callback answers with; it is not a
+/// full disassembly (operands are omitted).
+pub fn class_text(info: &InstInfo) -> String {
+    let f = info.flags;
+    let text = match info.class {
+        LineClass::Skip => "s_delay_alu",
+        LineClass::Smem if f & flags::LOAD != 0 => "s_load_b32",
+        LineClass::Smem => "s_dcache_inv",
+        LineClass::Salu => "s_mov_b32",
+        LineClass::Vmem if f & flags::SCRATCH != 0 && f & flags::LOAD != 0 => "scratch_load_b32",
+        LineClass::Vmem if f & flags::SCRATCH != 0 => "scratch_store_b32",
+        LineClass::Vmem if f & flags::LOAD != 0 => "global_load_b32",
+        LineClass::Vmem => "global_store_b32",
+        LineClass::Flat if f & flags::LOAD != 0 => "flat_load_b32",
+        LineClass::Flat => "flat_store_b32",
+        LineClass::Lds if f & flags::LOAD != 0 => "ds_load_b32",
+        LineClass::Lds => "ds_store_b32",
+        LineClass::Valu => "v_mov_b32",
+        LineClass::Immed if f & flags::ENDPGM != 0 => "s_endpgm",
+        LineClass::Immed if f & flags::WAITCNT != 0 => "s_waitcnt 0",
+        LineClass::Immed if f & flags::BARRIER_WAIT != 0 => "s_barrier_wait 0xffff",
+        LineClass::Immed => "s_nop 0",
+        LineClass::Bvh => "image_bvh_intersect_ray",
+        LineClass::DontKnow => "exp",
+        LineClass::Branch => return format!("s_cbranch_scc0 {}", info.simm16 as u16),
+        LineClass::BarrierWaitExcluded => "s_barrier_wait 0xffff",
+        LineClass::MfmaScale => "v_mfma_scale_f32_16x16x128_f8f6f4",
+        LineClass::Gfx9Barrier => "s_barrier",
+        LineClass::VMovB64 => "v_mov_b64",
+        _ => "exp",
+    };
+    text.to_string()
+}
 
 /// AMD's category of each of `rocprof-isa`'s instruction classes, in [`InstClass::ALL`] order: what
 /// AMD's lookup names an instruction of that class unless [`EXCEPTIONS`] says otherwise. `None`
