@@ -952,46 +952,15 @@ mod tests {
     /// One cycle as an application runs it: reader, executable, load, freeze, look the kernel up, then
     /// destroy both. Returns (executable, symbol, loaded code object, kernel object).
     fn load_cycle(gpu: hsa_agent_t, bytes: &[u8]) -> (hsa_executable_t, hsa_executable_symbol_t, u64, u64) {
-        let mut reader = hsa_code_object_reader_t { handle: 0 };
-        let mut exe = hsa_executable_t { handle: 0 };
-        let mut sym = hsa_executable_symbol_t { handle: 0 };
-        let mut lco = hsa_loaded_code_object_t { handle: 0 };
-        let mut kernel_object = 0u64;
-        // SAFETY: valid buffers and out-pointers; `bytes` outlives the reader.
+        let k = crate::testing::load_kernel(gpu, bytes, "fill");
+        assert!(kernel_info(k.kernel_object).is_some());
+        assert_eq!(kernel_name(k.kernel_object).as_deref(), Some("fill"));
+        // SAFETY: live handles made above; `bytes` outlives the reader.
         unsafe {
-            assert_eq!(
-                hsa_code_object_reader_create_from_memory(bytes.as_ptr().cast(), bytes.len(), &mut reader),
-                HSA_STATUS_SUCCESS
-            );
-            assert_eq!(
-                hsa_executable_create_alt(
-                    HSA_PROFILE_FULL,
-                    HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
-                    std::ptr::null(),
-                    &mut exe
-                ),
-                HSA_STATUS_SUCCESS
-            );
-            assert_eq!(
-                hsa_executable_load_agent_code_object(exe, gpu, reader, std::ptr::null(), &mut lco),
-                HSA_STATUS_SUCCESS
-            );
-            assert_eq!(hsa_executable_freeze(exe, std::ptr::null()), HSA_STATUS_SUCCESS);
-            assert_eq!(hsa_executable_get_symbol_by_name(exe, c"fill.kd".as_ptr(), &gpu, &mut sym), HSA_STATUS_SUCCESS);
-            assert_eq!(
-                hsa_executable_symbol_get_info(
-                    sym,
-                    HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
-                    (&mut kernel_object as *mut u64).cast()
-                ),
-                HSA_STATUS_SUCCESS
-            );
-            assert!(kernel_info(kernel_object).is_some());
-            assert_eq!(kernel_name(kernel_object).as_deref(), Some("fill"));
-            assert_eq!(hsa_executable_destroy(exe), HSA_STATUS_SUCCESS);
-            assert_eq!(hsa_code_object_reader_destroy(reader), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_executable_destroy(k.exe), HSA_STATUS_SUCCESS);
+            assert_eq!(hsa_code_object_reader_destroy(k.reader), HSA_STATUS_SUCCESS);
         }
-        (exe, sym, lco.handle, kernel_object)
+        (k.exe, k.sym, k.lco.handle, k.kernel_object)
     }
 
     /// Issue 14: a destroyed executable is released as on ROCr (its handle, its symbols' and loaded code

@@ -400,10 +400,6 @@ fn run_elidable(
 #[cfg(test)]
 mod runtime_tests {
     use super::*;
-    use crate::code_object::{
-        hsa_code_object_reader_create_from_memory, hsa_executable_create_alt, hsa_executable_freeze,
-        hsa_executable_get_symbol_by_name, hsa_executable_load_agent_code_object, hsa_executable_symbol_get_info,
-    };
     use crate::queue_api::{hsa_queue_create, hsa_queue_destroy};
     use crate::signal::hsa_signal_wait_scacquire;
     use crate::testing::*;
@@ -417,40 +413,8 @@ mod runtime_tests {
     /// Loads code-object `bytes` on `gpu` into a new executable; returns it and the kernel object of
     /// `kernel`.
     pub(super) fn load_executable(gpu: hsa_agent_t, bytes: Vec<u8>, kernel: &str) -> (hsa_executable_t, u64) {
-        let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
-        let mut reader = hsa_code_object_reader_t { handle: 0 };
-        let mut exe = hsa_executable_t { handle: 0 };
-        let mut sym = hsa_executable_symbol_t { handle: 0 };
-        let mut kernel_object = 0u64;
-        let name = std::ffi::CString::new(format!("{kernel}.kd")).unwrap();
-        // SAFETY: valid buffers and out-pointers; the bytes are leaked.
-        unsafe {
-            assert_eq!(
-                hsa_code_object_reader_create_from_memory(bytes.as_ptr().cast(), bytes.len(), &mut reader),
-                HSA_STATUS_SUCCESS
-            );
-            assert_eq!(
-                hsa_executable_create_alt(
-                    HSA_PROFILE_FULL,
-                    HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
-                    std::ptr::null(),
-                    &mut exe
-                ),
-                HSA_STATUS_SUCCESS
-            );
-            assert_eq!(
-                hsa_executable_load_agent_code_object(exe, gpu, reader, std::ptr::null(), std::ptr::null_mut()),
-                HSA_STATUS_SUCCESS
-            );
-            assert_eq!(hsa_executable_freeze(exe, std::ptr::null()), HSA_STATUS_SUCCESS);
-            assert_eq!(hsa_executable_get_symbol_by_name(exe, name.as_ptr(), &gpu, &mut sym), HSA_STATUS_SUCCESS);
-            let ko: *mut u64 = &mut kernel_object;
-            assert_eq!(
-                hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, ko.cast()),
-                HSA_STATUS_SUCCESS
-            );
-        }
-        (exe, kernel_object)
+        let k = load_kernel(gpu, Box::leak(bytes.into_boxed_slice()), kernel);
+        (k.exe, k.kernel_object)
     }
 
     /// A kernel-dispatch packet: a 1-D grid of `n` work-items in workgroups of 64, system-scope

@@ -441,10 +441,6 @@ fn vendor(q: &'static Queue, index: u64, pkt: &[u8; 64]) -> Result<bool, Status>
 
 #[cfg(test)]
 mod runtime_tests {
-    use crate::code_object::{
-        hsa_code_object_reader_create_from_memory, hsa_executable_create_alt, hsa_executable_freeze,
-        hsa_executable_get_symbol_by_name, hsa_executable_load_agent_code_object, hsa_executable_symbol_get_info,
-    };
     use crate::profiling::{hsa_amd_profiling_get_dispatch_time, hsa_amd_profiling_set_profiler_enabled};
     use crate::queue_api::{hsa_queue_create, hsa_queue_destroy};
     use crate::signal::{hsa_signal_load_scacquire, hsa_signal_store_screlease, hsa_signal_wait_scacquire};
@@ -639,44 +635,8 @@ mod runtime_tests {
     fn load_fill_kernel(gpu: hsa_agent_t) -> (u64, u32) {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/kernels/fill-gfx942.co");
         let bytes = std::fs::read(&root).unwrap();
-        let mut reader = hsa_code_object_reader_t { handle: 0 };
-        let mut exe = hsa_executable_t { handle: 0 };
-        let mut sym = hsa_executable_symbol_t { handle: 0 };
-        let (mut kernel_object, mut group) = (0u64, 0u32);
-        // SAFETY: valid buffers and out-pointers; the bytes outlive the reader (leaked below).
-        unsafe {
-            let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
-            assert_eq!(
-                hsa_code_object_reader_create_from_memory(bytes.as_ptr().cast(), bytes.len(), &mut reader),
-                HSA_STATUS_SUCCESS
-            );
-            assert_eq!(
-                hsa_executable_create_alt(
-                    HSA_PROFILE_FULL,
-                    HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
-                    std::ptr::null(),
-                    &mut exe
-                ),
-                HSA_STATUS_SUCCESS
-            );
-            assert_eq!(
-                hsa_executable_load_agent_code_object(exe, gpu, reader, std::ptr::null(), std::ptr::null_mut()),
-                HSA_STATUS_SUCCESS
-            );
-            assert_eq!(hsa_executable_freeze(exe, std::ptr::null()), HSA_STATUS_SUCCESS);
-            assert_eq!(hsa_executable_get_symbol_by_name(exe, c"fill.kd".as_ptr(), &gpu, &mut sym), HSA_STATUS_SUCCESS);
-            let ko: *mut u64 = &mut kernel_object;
-            let gs: *mut u32 = &mut group;
-            assert_eq!(
-                hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, ko.cast()),
-                HSA_STATUS_SUCCESS
-            );
-            assert_eq!(
-                hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, gs.cast()),
-                HSA_STATUS_SUCCESS
-            );
-        }
-        (kernel_object, group)
+        let k = crate::testing::load_kernel(gpu, Box::leak(bytes.into_boxed_slice()), "fill");
+        (k.kernel_object, k.group_segment_size)
     }
 
     /// A 1-D dispatch of 64 work-items of `kernel_object` with `group` bytes of LDS and a dummy kernarg.

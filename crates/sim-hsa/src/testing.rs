@@ -4,6 +4,10 @@ use std::sync::Mutex;
 
 use rocprof_hsa_sys::*;
 
+use crate::code_object::{
+    hsa_code_object_reader_create_from_memory, hsa_executable_create_alt, hsa_executable_freeze,
+    hsa_executable_get_symbol_by_name, hsa_executable_load_agent_code_object, hsa_executable_symbol_get_info,
+};
 use crate::lifecycle::{hsa_init, hsa_shut_down};
 use crate::queue_api::hsa_queue_add_write_index_scacq_screl;
 use crate::signal::{hsa_signal_create, hsa_signal_store_screlease};
@@ -60,4 +64,62 @@ pub(crate) fn signal(initial: i64) -> hsa_signal_t {
     // SAFETY: valid out-pointer.
     assert_eq!(unsafe { hsa_signal_create(initial, 0, std::ptr::null(), &mut s) }, HSA_STATUS_SUCCESS);
     s
+}
+
+/// A kernel loaded the way an application loads one: a reader over the code object, a new executable,
+/// the code object loaded on the GPU, frozen, the kernel's symbol looked up.
+pub(crate) struct LoadedKernel {
+    pub(crate) reader: hsa_code_object_reader_t,
+    pub(crate) exe: hsa_executable_t,
+    pub(crate) sym: hsa_executable_symbol_t,
+    pub(crate) lco: hsa_loaded_code_object_t,
+    pub(crate) kernel_object: u64,
+    pub(crate) group_segment_size: u32,
+}
+
+/// Loads code-object `bytes` on `gpu` through the runtime's entry points and looks up `kernel` (its
+/// name without `.kd`). `bytes` must outlive the reader: destroy the reader first or leak the bytes.
+pub(crate) fn load_kernel(gpu: hsa_agent_t, bytes: &[u8], kernel: &str) -> LoadedKernel {
+    let mut k = LoadedKernel {
+        reader: hsa_code_object_reader_t { handle: 0 },
+        exe: hsa_executable_t { handle: 0 },
+        sym: hsa_executable_symbol_t { handle: 0 },
+        lco: hsa_loaded_code_object_t { handle: 0 },
+        kernel_object: 0,
+        group_segment_size: 0,
+    };
+    let name = std::ffi::CString::new(format!("{kernel}.kd")).unwrap();
+    // SAFETY: valid buffers and out-pointers; the caller keeps `bytes` alive as long as the reader.
+    unsafe {
+        assert_eq!(
+            hsa_code_object_reader_create_from_memory(bytes.as_ptr().cast(), bytes.len(), &mut k.reader),
+            HSA_STATUS_SUCCESS
+        );
+        assert_eq!(
+            hsa_executable_create_alt(
+                HSA_PROFILE_FULL,
+                HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
+                std::ptr::null(),
+                &mut k.exe
+            ),
+            HSA_STATUS_SUCCESS
+        );
+        assert_eq!(
+            hsa_executable_load_agent_code_object(k.exe, gpu, k.reader, std::ptr::null(), &mut k.lco),
+            HSA_STATUS_SUCCESS
+        );
+        assert_eq!(hsa_executable_freeze(k.exe, std::ptr::null()), HSA_STATUS_SUCCESS);
+        assert_eq!(hsa_executable_get_symbol_by_name(k.exe, name.as_ptr(), &gpu, &mut k.sym), HSA_STATUS_SUCCESS);
+        let ko: *mut u64 = &mut k.kernel_object;
+        assert_eq!(
+            hsa_executable_symbol_get_info(k.sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, ko.cast()),
+            HSA_STATUS_SUCCESS
+        );
+        let gs: *mut u32 = &mut k.group_segment_size;
+        assert_eq!(
+            hsa_executable_symbol_get_info(k.sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, gs.cast()),
+            HSA_STATUS_SUCCESS
+        );
+    }
+    k
 }

@@ -1,7 +1,7 @@
 //! The C boundary: AMD's record layouts (`include/trace_decoder_types.h` of rocprof-trace-decoder
 //! 0.1.6, MIT), the three callbacks and the library handle. All `unsafe` of the crate lives here.
 
-use crate::Error;
+use crate::error::Error;
 use rocprof_sqtt::isa::class_text;
 use rocprof_sqtt::{
     Category, CodeObject, Info, Instruction, Occupancy, OtherSimd, PerfEvent, Realtime, SeDecode, ShaderData, Wave,

@@ -197,5 +197,5 @@ pub struct SeDecode {
     /// The first damaged token (unknown type bits, or cut off by the end of the buffer), if
     /// any: the decode skipped it and went on, but the stream is not intact there. A capture's
     /// last token is often cut off by the end of the buffer, so a cut at the very end is normal.
-    pub damage: Option<crate::DecodeError>,
+    pub damage: Option<crate::error::DecodeError>,
 }

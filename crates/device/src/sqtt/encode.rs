@@ -635,7 +635,7 @@ impl SeEncoder {
                     LineClass::Immed if i.endpgm => Some(15),
                     LineClass::Immed | LineClass::Gfx9Barrier | LineClass::BarrierWaitExcluded => None,
                     LineClass::Bvh => Some(2),
-                    LineClass::Skip | LineClass::DontKnow => return,
+                    _ => return, // Skip, DontKnow
                 };
                 let d = self.advance(t, 1);
                 let status: u64 = if op.is_some() { 2 } else { 3 };

@@ -2,8 +2,8 @@
 //! kernel's code runs exactly once, in address order (the `Static` source of a [`DispatchModel`]).
 //!
 //! Instructions are decoded by `rocprof-isa` with the target's own opcode table; their issue class is
-//! AMD's category of the mnemonic (the trace decoder's mapping, `rocprof_sqtt::isa::info_or_unknown`)
-//! turned into the statistics class. Access widths (bytes per lane of a vector load/store, bytes of a
+//! `rocprof-isa`'s (the class the executing path counts, [`rocprof_isa::class_of`]), and its scheduling
+//! hints that never issue (`s_delay_alu`, ...) are left out. Access widths (bytes per lane of a vector load/store, bytes of a
 //! scalar load) are the decoded operation's for the FLAT/GLOBAL/SCRATCH and SMEM forms; other memory
 //! instructions count 4 bytes per lane (documented in the README). Branches are not followed: a
 //! conditional branch counts as not taken, `s_branch` as taken, and the code after both is still counted
@@ -11,10 +11,9 @@
 //!
 //! [`DispatchModel`]: crate::wave::DispatchModel
 
-use rocprof_isa::op::{Access, SmemOp};
+use rocprof_isa::op::{Access, BranchCond, DsOp, Seg, SmemOp};
 use rocprof_isa::table::Enc;
-use rocprof_isa::{Inst, Op};
-use rocprof_sqtt::isa::{self, flags, InstInfo, LineClass};
+use rocprof_isa::{DecodeError, Inst, Op};
 
 use crate::targets::{Generation, GpuModel};
 use crate::timing::CostModel;
@@ -80,59 +79,67 @@ pub struct WaveTimeline {
     pub cycles: u64,
 }
 
-/// One decoded instruction: AMD's category (with the walker's facts), the statistics class, access
-/// bytes, scratch, and `rocprof-isa`'s decode when it knows the instruction. `None` if fewer than 4
-/// bytes remain; an instruction running past the end is decoded as if zeros followed.
-fn classify(target: &rocprof_isa::Target, bytes: &[u8]) -> Option<(InstInfo, InstClass, u16, bool, Option<Inst>)> {
+/// One decoded instruction as the walk counts it.
+struct Walked {
+    /// Size in bytes (at least 4).
+    size: u8,
+    /// A scheduling hint that never issues.
+    hint: bool,
+    /// Statistics class (`rocprof-isa`'s; `s_branch` taken).
+    class: InstClass,
+    /// Bytes per lane (vector memory, LDS) or per wave (scalar loads).
+    access: u16,
+    /// An LDS read (as opposed to a write).
+    lds_read: bool,
+    /// A scratch access.
+    scratch: bool,
+    /// `rocprof-isa`'s decode, when it knows the instruction.
+    inst: Option<Inst>,
+}
+
+/// Decodes the instruction at the start of `bytes` with `rocprof-isa` and takes its class. `None` if
+/// fewer than 4 bytes remain; an instruction running past the end is decoded as if zeros followed; a
+/// word no table decodes is one dword of class `Other` (an opcode unknown to the table keeps the size
+/// its encoding gives it).
+fn classify(target: &rocprof_isa::Target, bytes: &[u8]) -> Option<Walked> {
     if bytes.len() < 4 {
         return None;
     }
     let mut buf = [0u8; 16];
     let n = bytes.len().min(16);
     buf[..n].copy_from_slice(&bytes[..n]);
-    let r = rocprof_isa::decode(target, &buf);
-    let info = isa::info_or_unknown(target.family, &r);
-    let inst = r.ok();
-    let name = inst.as_ref().map_or("", |i| i.name);
-    let load = info.flags & flags::LOAD != 0;
-    let scratch = info.flags & flags::SCRATCH != 0;
-    let class = match info.class {
-        LineClass::Skip => return Some((info, InstClass::Other, 0, false, inst)),
-        LineClass::Smem => InstClass::Smem,
-        LineClass::Salu => InstClass::Salu,
-        LineClass::Vmem | LineClass::Bvh if load => InstClass::VmemLoad,
-        LineClass::Vmem | LineClass::Bvh => InstClass::VmemStore,
-        LineClass::Flat if load => InstClass::FlatLoad,
-        LineClass::Flat => InstClass::FlatStore,
-        LineClass::Lds => InstClass::Lds,
-        LineClass::Valu | LineClass::VMovB64 | LineClass::MfmaScale => InstClass::Valu,
-        LineClass::Branch if name == "s_branch" => InstClass::BranchTaken,
-        LineClass::Branch => InstClass::BranchNotTaken,
-        LineClass::Gfx9Barrier | LineClass::BarrierWaitExcluded => InstClass::Barrier,
-        LineClass::Immed if info.flags & flags::BARRIER_WAIT != 0 || name == "s_barrier" => InstClass::Barrier,
-        LineClass::Immed if info.flags & flags::WAITCNT != 0 => InstClass::Waitcnt,
-        LineClass::Immed | LineClass::DontKnow => InstClass::Other,
-    };
-    let access = match (class, &inst) {
-        (InstClass::Smem, Some(i)) if load => match i.op {
-            Op::Smem(SmemOp::Load(dwords) | SmemOp::BufferLoad(dwords)) => 4 * u16::from(dwords),
-            Op::Smem(SmemOp::LoadSub { bytes, .. }) => u16::from(bytes),
-            _ => 4,
-        },
-        (InstClass::VmemLoad | InstClass::VmemStore | InstClass::FlatLoad | InstClass::FlatStore, Some(i)) => {
-            match (i.enc, i.op) {
-                (
-                    Enc::Flat | Enc::Global | Enc::Scratch,
-                    Op::Vmem(_, Access::Load { bytes, .. } | Access::Store { bytes, .. }),
-                ) => u16::from(bytes),
+    let inst = match rocprof_isa::decode(target, &buf) {
+        Ok(inst) => inst,
+        Err(e) => {
+            let size = match e {
+                DecodeError::UnknownOpcode { size, .. } => size.max(4),
                 _ => 4,
-            }
+            };
+            let (hint, class, access, lds_read, scratch) = (false, InstClass::Other, 0, false, false);
+            return Some(Walked { size, hint, class, access, lds_read, scratch, inst: None });
         }
-        (InstClass::VmemLoad | InstClass::VmemStore | InstClass::FlatLoad | InstClass::FlatStore, None) => 4,
-        (InstClass::Lds, _) => 4,
+    };
+    let class = match inst.op {
+        Op::Branch(BranchCond::Always) => InstClass::BranchTaken,
+        _ => inst.class,
+    };
+    let access = match (class, inst.enc, inst.op) {
+        (InstClass::Smem, _, Op::Smem(SmemOp::Load(dwords) | SmemOp::BufferLoad(dwords))) => 4 * u16::from(dwords),
+        (InstClass::Smem, _, Op::Smem(SmemOp::LoadSub { bytes, .. })) => u16::from(bytes),
+        (
+            InstClass::VmemLoad | InstClass::VmemStore | InstClass::FlatLoad | InstClass::FlatStore,
+            Enc::Flat | Enc::Global | Enc::Scratch,
+            Op::Vmem(_, Access::Load { bytes, .. } | Access::Store { bytes, .. }),
+        ) => u16::from(bytes),
+        (
+            InstClass::VmemLoad | InstClass::VmemStore | InstClass::FlatLoad | InstClass::FlatStore | InstClass::Lds,
+            ..,
+        ) => 4,
         _ => 0,
     };
-    Some((info, class, access, scratch, inst))
+    let lds_read = matches!(inst.op, Op::Ds(DsOp::Access(Access::Load { .. }) | DsOp::Read2 { .. }));
+    let scratch = matches!(inst.op, Op::Vmem(Seg::Scratch, _));
+    Some(Walked { size: inst.size.max(4), hint: inst.hint, class, access, lds_read, scratch, inst: Some(inst) })
 }
 
 impl KernelProfile {
@@ -156,15 +163,17 @@ impl KernelProfile {
         let Some(isa_target) = rocprof_isa::Target::find(target.name) else { return p };
         let mut off = 0usize;
         while off + 4 <= code.len() {
-            let Some((info, class, access, scratch, inst)) = classify(isa_target, &code[off..]) else { break };
-            let size = info.size.max(4);
-            if info.class != LineClass::Skip {
+            let Some(Walked { size, hint, class, access, lds_read, scratch, inst }) =
+                classify(isa_target, &code[off..])
+            else {
+                break;
+            };
+            if !hint {
                 p.counts.add(class, 1);
                 let b = u64::from(access);
-                let load = info.flags & flags::LOAD != 0;
                 match class {
                     InstClass::Smem => p.scalar_read_bytes += b,
-                    InstClass::Lds if load => p.lds_read_bytes_per_lane += b,
+                    InstClass::Lds if lds_read => p.lds_read_bytes_per_lane += b,
                     InstClass::Lds => p.lds_write_bytes_per_lane += b,
                     InstClass::VmemLoad | InstClass::FlatLoad if scratch => p.scratch_read_bytes_per_lane += b,
                     InstClass::VmemStore | InstClass::FlatStore if scratch => p.scratch_write_bytes_per_lane += b,
@@ -300,6 +309,34 @@ mod tests {
         assert_eq!(p.counts.get(InstClass::Waitcnt), 1);
         assert_eq!(p.counts.get(InstClass::Other), 1, "s_endpgm");
         assert_eq!((p.scalar_read_bytes, p.global_read_bytes_per_lane), (16, 4));
+    }
+
+    /// gfx12 spells its waits `s_wait_kmcnt`, `s_wait_loadcnt`, ... (LLVM 19's gfx1201 encodings below): the
+    /// walk counts them as waits, as the executing path does, and they wait for the access before them.
+    #[test]
+    fn gfx12_waits_are_waits_that_stall_for_the_access_before_them() {
+        let code = [
+            0x80, 0x00, 0x00, 0xf4, 0x2c, 0x00, 0x00, 0xf8, // s_load_b32 s2, s[0:1], 0x2c
+            0x00, 0x00, 0xc7, 0xbf, // s_wait_kmcnt 0x0
+            0x00, 0x00, 0x05, 0xee, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+            0x00, // global_load_b32 v1, v0, s[0:1]
+            0x00, 0x00, 0xc0, 0xbf, // s_wait_loadcnt 0x0
+            0x01, 0x03, 0x02, 0x4a, // v_add_nc_u32_e32 v1, v1, v1
+            0x00, 0x00, 0xb0, 0xbf, // s_endpgm
+        ];
+        let t = find("gfx1201").unwrap();
+        let p = KernelProfile::from_code(t, &code);
+        assert_eq!(p.counts.get(InstClass::Waitcnt), 2);
+        assert_eq!((p.counts.get(InstClass::Smem), p.counts.get(InstClass::VmemLoad)), (1, 1));
+        assert_eq!((p.counts.get(InstClass::Valu), p.counts.get(InstClass::Other)), (1, 1));
+        let costs = CostModel::new(t, 32);
+        let (smem, load) = (u64::from(costs.latency(InstClass::Smem)), u64::from(costs.latency(InstClass::VmemLoad)));
+        assert!(smem > 0 && load > 0);
+        let tl = p.timeline(&costs);
+        assert_eq!(tl.issue[1].0, smem, "s_wait_kmcnt issues when the scalar load is back");
+        let load_at = tl.issue[2].0;
+        assert_eq!(tl.issue[3].0, load_at + load, "s_wait_loadcnt issues when the vector load is back");
+        assert!(tl.stall_cycles > 0);
     }
 
     /// MFMAs in the static walk: counted by type and operations, and timed by their pass cycles (AMD's

@@ -19,43 +19,33 @@ pub(super) fn z64() -> L64 {
     [0; MAX_LANES]
 }
 
-#[inline(always)]
-pub(super) fn out_mod32(i: &Inst, v: f32) -> f32 {
-    let v = match i.mods.omod {
-        1 => v * 2.0,
-        2 => v * 4.0,
-        3 => v * 0.5,
-        _ => v,
-    };
-    if i.mods.clamp {
-        if v.is_nan() {
-            0.0
-        } else {
-            v.clamp(0.0, 1.0)
+/// The VOP3 output modifier, one rule for f32 and f64 results: `omod` scales by 2, 4 or 0.5, then
+/// `clamp` limits the value to [0, 1] (a NaN becomes 0).
+macro_rules! out_mod {
+    ($name:ident, $t:ty) => {
+        #[inline(always)]
+        pub(super) fn $name(i: &Inst, v: $t) -> $t {
+            let v = match i.mods.omod {
+                1 => v * 2.0,
+                2 => v * 4.0,
+                3 => v * 0.5,
+                _ => v,
+            };
+            if i.mods.clamp {
+                if v.is_nan() {
+                    0.0
+                } else {
+                    v.clamp(0.0, 1.0)
+                }
+            } else {
+                v
+            }
         }
-    } else {
-        v
-    }
+    };
 }
 
-#[inline(always)]
-pub(super) fn out_mod64(i: &Inst, v: f64) -> f64 {
-    let v = match i.mods.omod {
-        1 => v * 2.0,
-        2 => v * 4.0,
-        3 => v * 0.5,
-        _ => v,
-    };
-    if i.mods.clamp {
-        if v.is_nan() {
-            0.0
-        } else {
-            v.clamp(0.0, 1.0)
-        }
-    } else {
-        v
-    }
-}
+out_mod!(out_mod32, f32);
+out_mod!(out_mod64, f64);
 
 /// A source operand of the fast paths: a VGPR row (offset into the register file) or one value for all
 /// lanes.

@@ -522,7 +522,7 @@ mod tests {
         data.extend_from_slice(&(5u16 << 4).to_le_bytes());
         let perf: u64 = 14 | (2 << 6) | (1 << 10) | (1 << 12) | (2 << 25) | (3 << 38) | (4 << 51);
         data.extend_from_slice(&perf.to_le_bytes());
-        let prog = Program::new(crate::Family::Gfx9, 0, &[]);
+        let prog = Program::new(crate::family::Family::Gfx9, 0, &[]);
         let d = decode(&data, &prog, &mut Gfx9State::default()).unwrap();
         assert_eq!(
             d.shaderdata,
@@ -533,7 +533,7 @@ mod tests {
 
     #[test]
     fn rejects_bad_headers() {
-        let prog = Program::new(crate::Family::Gfx9, 0, &[]);
+        let prog = Program::new(crate::family::Family::Gfx9, 0, &[]);
         let mut st = Gfx9State::default();
         assert_eq!(decode(&[0; 4], &prog, &mut st).unwrap_err().kind, DecodeErrorKind::TruncatedHeader);
         assert_eq!(decode(&[0; 16], &prog, &mut st).unwrap_err().kind, DecodeErrorKind::BadGfx9Header(0));

@@ -40,11 +40,11 @@ fn same(wave: Category, line: LineClass) -> bool {
             | LineClass::Valu
             | LineClass::Immed
             | LineClass::Bvh
-    ) && wave as u8 == line as u8
+    ) && wave as u8 == line.number()
 }
 
 fn skippable(line: LineClass) -> bool {
-    line != LineClass::Salu && (line as u8) <= LineClass::Immed as u8
+    line != LineClass::Salu && line <= LineClass::Immed
 }
 
 fn trivial_match(wave: Category, line: LineClass) -> bool {
@@ -276,7 +276,7 @@ pub(crate) fn stitch(prog: &Program, st: &mut LineState, gfxip: u8, w: &mut Wave
 
 /// AMD compares the raw enum values of a record category and a line class here.
 fn same_class(wave: Category, line: LineClass) -> bool {
-    wave as u8 == line as u8
+    wave as u8 == line.number()
 }
 
 /// Inserts rows for gfx12 `s_barrier_wait` lines whose tokens the capture excluded: each sits

@@ -1,123 +1,16 @@
 //! The trace walker's view of AMDGPU code: byte size, AMD's issue category, branch offset and a few
 //! mnemonic facts per instruction, over a kernel's `.text`.
 //!
-//! The decode is `rocprof-isa`'s (one decoder for the interpreter, the static walk and the trace
-//! decoder); [`category`] maps its instructions to the categories AMD's decoder derives from the
-//! mnemonic text (`source/trie.cpp`: prefix table, `v_*` is VALU, any other `s_*` is SALU), with that
-//! lookup's quirks (for example `s_gl1_inv` and `s_code_end` are SALU).
+//! The decode and the instruction class are `rocprof-isa`'s (one decoder and one classifier for the
+//! interpreter, the static walk and the trace decoder); [`category`] maps its classes to the categories
+//! AMD's decoder derives from the mnemonic text (`source/trie.cpp`: prefix table, `v_*` is VALU, any
+//! other `s_*` is SALU), with that lookup's quirks (for example `s_gl1_inv` and `s_code_end` are SALU).
 
 pub mod category;
 
+pub use category::{class_text, flags, InstInfo, LineClass};
+
 use crate::family::Family;
-
-/// What kind of trace token an instruction pairs with, numbered like AMD's `InstCategory`
-/// (the numeric order matters: "skippable" is `class != Salu && class <= Immed`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum LineClass {
-    /// Never traced (`s_delay_alu`, `s_wait_alu`, `s_set_vgpr_msb`, ...); stepped over.
-    Skip = 0,
-    /// Scalar memory.
-    Smem = 1,
-    /// Scalar ALU.
-    Salu = 2,
-    /// Vector memory (including global and scratch).
-    Vmem = 3,
-    /// Flat memory.
-    Flat = 4,
-    /// LDS.
-    Lds = 5,
-    /// Vector ALU.
-    Valu = 6,
-    /// No-pipe instruction.
-    Immed = 9,
-    /// Ray tracing.
-    Bvh = 12,
-    /// Unknown mnemonic.
-    DontKnow = 20,
-    /// Any branch (`s_branch`, `s_cbranch_*`).
-    Branch = 21,
-    /// gfx12 `s_barrier_wait` that the trace omitted (set while walking).
-    BarrierWaitExcluded = 22,
-    /// gfx9 `v_mfma_scale_*`.
-    MfmaScale = 23,
-    /// gfx9 `s_barrier`.
-    Gfx9Barrier = 24,
-    /// gfx12 `v_mov_b64`.
-    VMovB64 = 25,
-}
-
-/// Mnemonic facts the walker needs beyond the class.
-pub mod flags {
-    /// Mnemonic starts with `s_waitcnt`.
-    pub const WAITCNT: u8 = 1;
-    /// Mnemonic contains `_load_`.
-    pub const LOAD: u8 = 2;
-    /// Mnemonic contains `scratch_`.
-    pub const SCRATCH: u8 = 4;
-    /// gfx12 `s_barrier_wait`.
-    pub const BARRIER_WAIT: u8 = 8;
-    /// `s_endpgm`.
-    pub const ENDPGM: u8 = 16;
-}
-
-/// Decoded facts about one instruction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct InstInfo {
-    /// Size in bytes (4 to 16).
-    pub size: u8,
-    /// Issue class.
-    pub class: LineClass,
-    /// Branch offset in dwords (`simm16`) for [`LineClass::Branch`].
-    pub simm16: i16,
-    /// [`flags`] bits.
-    pub flags: u8,
-}
-
-impl InstInfo {
-    pub(crate) const fn new(size: u8, class: LineClass) -> Self {
-        Self { size, class, simm16: 0, flags: 0 }
-    }
-    pub(crate) const fn with_flags(mut self, flags: u8) -> Self {
-        self.flags |= flags;
-        self
-    }
-}
-
-/// A mnemonic-level stand-in for the instruction's text: a representative LLVM mnemonic (and,
-/// for branches, the decimal offset operand) that AMD's decoder classifies exactly like the
-/// instruction itself. This is what the AMD backend's ISA callback answers with; it is not a
-/// full disassembly (operands are omitted).
-pub fn class_text(info: &InstInfo) -> String {
-    let f = info.flags;
-    let text = match info.class {
-        LineClass::Skip => "s_delay_alu",
-        LineClass::Smem if f & flags::LOAD != 0 => "s_load_b32",
-        LineClass::Smem => "s_dcache_inv",
-        LineClass::Salu => "s_mov_b32",
-        LineClass::Vmem if f & flags::SCRATCH != 0 && f & flags::LOAD != 0 => "scratch_load_b32",
-        LineClass::Vmem if f & flags::SCRATCH != 0 => "scratch_store_b32",
-        LineClass::Vmem if f & flags::LOAD != 0 => "global_load_b32",
-        LineClass::Vmem => "global_store_b32",
-        LineClass::Flat if f & flags::LOAD != 0 => "flat_load_b32",
-        LineClass::Flat => "flat_store_b32",
-        LineClass::Lds if f & flags::LOAD != 0 => "ds_load_b32",
-        LineClass::Lds => "ds_store_b32",
-        LineClass::Valu => "v_mov_b32",
-        LineClass::Immed if f & flags::ENDPGM != 0 => "s_endpgm",
-        LineClass::Immed if f & flags::WAITCNT != 0 => "s_waitcnt 0",
-        LineClass::Immed if f & flags::BARRIER_WAIT != 0 => "s_barrier_wait 0xffff",
-        LineClass::Immed => "s_nop 0",
-        LineClass::Bvh => "image_bvh_intersect_ray",
-        LineClass::DontKnow => "exp",
-        LineClass::Branch => return format!("s_cbranch_scc0 {}", info.simm16 as u16),
-        LineClass::BarrierWaitExcluded => "s_barrier_wait 0xffff",
-        LineClass::MfmaScale => "v_mfma_scale_f32_16x16x128_f8f6f4",
-        LineClass::Gfx9Barrier => "s_barrier",
-        LineClass::VMovB64 => "v_mov_b64",
-    };
-    text.to_string()
-}
 
 /// The `rocprof-isa` targets whose opcode tables decode `family`'s instructions, tried in order: the
 /// family's newest target in LLVM 19 (whose sizes AMD's decoder saw in LLVM's disassembly), then for
@@ -287,6 +180,16 @@ impl Program {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_category_has_its_own_number_and_name() {
+        let mut numbers: Vec<u8> = LineClass::NAMES.iter().map(|(c, _)| c.number()).collect();
+        numbers.sort();
+        numbers.dedup();
+        assert_eq!(numbers.len(), LineClass::NAMES.len());
+        assert_eq!(format!("{:?}", LineClass::Gfx9Barrier), "Gfx9Barrier");
+        assert_eq!((LineClass::Immed.number(), LineClass::Branch.number()), (9, 21), "AMD's InstCategory numbers");
+    }
 
     #[test]
     fn class_texts_keep_the_branch_offset() {
