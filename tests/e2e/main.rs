@@ -29,6 +29,7 @@ mod pc_sampling_stochastic;
 mod pftrace_sys;
 mod programs;
 mod refusals;
+mod rocm_examples;
 mod rocpd_amd;
 mod rocprofv3_semantics;
 mod scratch_trace;

@@ -363,6 +363,35 @@ pub struct Stats {
     pub elision_extents_unwritten: AtomicU64,
 }
 
+impl Stats {
+    /// All counters zero.
+    pub const fn new() -> Self {
+        Stats {
+            executed: AtomicU64::new(0),
+            elided: AtomicU64::new(0),
+            missed: [const { AtomicU64::new(0) }; 5],
+            fallback: AtomicU64::new(0),
+            unimplemented: AtomicU64::new(0),
+            fault: AtomicU64::new(0),
+            unsupported: AtomicU64::new(0),
+            trap: AtomicU64::new(0),
+            decode: AtomicU64::new(0),
+            hang: AtomicU64::new(0),
+            waves: AtomicU64::new(0),
+            wave_instructions: AtomicU64::new(0),
+            by_class: [const { AtomicU64::new(0) }; CLASS_COUNT],
+            elision_hashed_bytes: AtomicU64::new(0),
+            elision_extents_unwritten: AtomicU64::new(0),
+        }
+    }
+}
+
+impl Default for Stats {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// The statistics' names of the instruction classes, in [`InstClass`] order: `instructions_<name>`.
 const CLASS_NAMES: [&str; CLASS_COUNT] = [
     "salu",
@@ -381,23 +410,7 @@ const CLASS_NAMES: [&str; CLASS_COUNT] = [
 ];
 
 /// The process's execution statistics.
-pub static STATS: Stats = Stats {
-    executed: AtomicU64::new(0),
-    elided: AtomicU64::new(0),
-    missed: [const { AtomicU64::new(0) }; 5],
-    fallback: AtomicU64::new(0),
-    unimplemented: AtomicU64::new(0),
-    fault: AtomicU64::new(0),
-    unsupported: AtomicU64::new(0),
-    trap: AtomicU64::new(0),
-    decode: AtomicU64::new(0),
-    hang: AtomicU64::new(0),
-    waves: AtomicU64::new(0),
-    wave_instructions: AtomicU64::new(0),
-    by_class: [const { AtomicU64::new(0) }; CLASS_COUNT],
-    elision_hashed_bytes: AtomicU64::new(0),
-    elision_extents_unwritten: AtomicU64::new(0),
-};
+pub static STATS: Stats = Stats::new();
 
 /// How many dispatches were elided, for the end of the process.
 pub fn elided_note() -> String {
@@ -409,8 +422,19 @@ pub fn elided_note() -> String {
 }
 
 fn write_stats() {
-    let Some(path) = &settings().stats_file else { return };
-    let s = &STATS;
+    if let Some(path) = &settings().stats_file {
+        write_stats_to(&STATS, path);
+    }
+}
+
+/// Held while the statistics file is written, so concurrent queues never interleave lines.
+static STATS_FILE_LOCK: Mutex<()> = Mutex::new(());
+
+/// Writes `s` to `path` whole. The counters are read under the lock, not before it: dispatches on
+/// several queues finish concurrently, and a writer holding an older reading must not replace the file
+/// after a newer one (the file written last then missed a dispatch that had been counted).
+fn write_stats_to(s: &Stats, path: &std::path::Path) {
+    let _g = STATS_FILE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let text = [
         ("dispatches_executed", &s.executed),
         ("dispatches_elided", &s.elided),
@@ -437,9 +461,6 @@ fn write_stats() {
         CLASS_NAMES.iter().zip(&s.by_class).map(|(k, v)| format!("instructions_{k} {}\n", v.load(Ordering::Relaxed))),
     )
     .collect::<String>();
-    // Written whole under a lock so concurrent queues never interleave lines.
-    static LOCK: Mutex<()> = Mutex::new(());
-    let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let tmp = path.with_extension("partial");
     if std::fs::write(&tmp, text).is_ok() {
         let _ = std::fs::rename(&tmp, path);
@@ -602,5 +623,35 @@ mod tests {
         let mut none = Stops { kernel_object: 0xbeef_0000, has_interpreter: false, ran: 0 };
         let out = run_dispatch(&input, &consumers, &mut none);
         assert_eq!((out.model, out.report), (walked, None));
+    }
+    /// Two queues finish dispatches at once: the writer that waited for the file's lock must write
+    /// the counts as they are when it gets the lock, including the dispatch the other queue counted
+    /// meanwhile (gfx942 `streams` under rocprof-rs: the file said 5 dispatches, the program made 6).
+    #[test]
+    fn the_statistics_file_written_last_counts_every_dispatch_counted_before_it() {
+        let dir = std::env::temp_dir().join(format!("rocprof-device-stats-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("stats");
+        let stats = Arc::new(Stats::new());
+        stats.executed.fetch_add(1, Ordering::Relaxed);
+        // This thread is the other queue, in the middle of writing the file.
+        let held = STATS_FILE_LOCK.lock().unwrap();
+        let writer = {
+            let (stats, path) = (stats.clone(), path.clone());
+            std::thread::spawn(move || write_stats_to(&stats, &path))
+        };
+        // Let the writer reach the lock (the result does not depend on how long this takes).
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        stats.executed.fetch_add(1, Ordering::Relaxed);
+        stats.waves.fetch_add(8, Ordering::Relaxed);
+        drop(held);
+        writer.join().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let value = |key: &str| {
+            text.lines().find_map(|l| l.strip_prefix(key)?.strip_prefix(' ')).map(|v| v.parse::<u64>().unwrap())
+        };
+        assert_eq!(value("dispatches_executed"), Some(2), "{text}");
+        assert_eq!(value("waves_executed"), Some(8), "{text}");
     }
 }

@@ -144,6 +144,8 @@ vars! {
     STAGE = "ROCPROF_RS_STAGE", Harness, "staged tools directory";
     /// The Debian sid chroot with ROCm 6.4.
     SID_ROOT = "ROCPROF_RS_SID_ROOT", Harness, "sid chroot";
+    /// A directory of AMD's rocm-examples programs built with sid's hipcc (their end-to-end test).
+    ROCM_EXAMPLES = "ROCPROF_RS_ROCM_EXAMPLES", Harness, "rocm-examples programs";
     /// The Debian mirror `cargo xtask sid` builds the chroot from.
     SID_MIRROR = "ROCPROF_RS_SID_MIRROR", Harness, "Debian mirror";
     /// The clang `cargo xtask fixtures` compiles kernels with (with [`LLD`]).
