@@ -501,6 +501,60 @@ impl Program {
     }
 }
 
+/// The interpreter loop without detail or cycle accounting, in a function of its own so that its state
+/// stays in registers: runs instructions from `*idx` while their handlers go to the next instruction of a
+/// run or to a linked successor whose run is summed (adding that run's counts to `counts`), and updates
+/// `*idx` and `*n` (instructions executed). Returns `None` when `*n` reached `limit` (`*idx` not run yet),
+/// or the result of the handler of `*idx` when the caller must look at it (`*n` counts it).
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn plain_run(
+    program: &Program,
+    w: &mut Wave,
+    cx: &mut Ctx<'_>,
+    idx: &mut usize,
+    n: &mut u64,
+    limit: u64,
+    cycle: u64,
+    counts: &mut [u64; 16],
+) -> Option<Go> {
+    let (hot, insts, pcs, sums) = (&program.hot[..], &program.insts[..], &program.pcs[..], &program.sums[..]);
+    let (mut i, mut k) = (*idx, *n);
+    let out = loop {
+        if k >= limit {
+            break None;
+        }
+        let h = hot[i];
+        if h.flags & GENERAL != 0 {
+            w.pc = pcs[i];
+            cx.clock = cycle.max(k * 4);
+        }
+        // SAFETY: the handler was chosen by `handler` for `program.lanes`, a `Chosen` made by
+        // `Chosen::new` after checking that the host has the instruction-set extensions it needs.
+        #[allow(unsafe_code)]
+        let go = unsafe { (h.run)(w, cx, &insts[i]) };
+        k += 1;
+        let link = match go {
+            Go::Next if h.flags & IN_RUN != 0 => {
+                i = h.next as usize;
+                continue;
+            }
+            Go::Next => h.next,
+            Go::Taken => h.taken,
+            Go::Other => break Some(go),
+        };
+        match hot.get(link as usize) {
+            Some(t) if t.flags & SUMMED != 0 => {
+                i = link as usize;
+                add_run(counts, &sums[i]);
+            }
+            _ => break Some(go),
+        }
+    };
+    (*idx, *n) = (i, k);
+    out
+}
+
 /// Adds a run's class counts to the loop's.
 #[inline(always)]
 fn add_run(counts: &mut [u64; 16], run: &RunCounts) {
@@ -815,71 +869,85 @@ impl<'a> Worker<'a> {
             add_run(&mut counts, program.run_counts(mem, idx));
         }
         let out = loop {
-            if n >= limit {
-                if !DETAIL {
-                    sub_run(&mut counts, &program.sums[idx]);
+            // Without detail or cycle accounting the common path is `plain_run`'s own small loop (its state
+            // stays in registers); it comes back at the slice bound or with a handler's result it does not
+            // follow itself, which the code below then handles as for any instruction.
+            let plain = if !DETAIL && !TIMING && n < limit {
+                plain_run(program, w, &mut cx, &mut idx, &mut n, limit, cyc, &mut counts)
+            } else {
+                None
+            };
+            let (h, go, stall, issued_at, exec_before) = if let Some(go) = plain {
+                (program.hot[idx], go, 0, cyc, 0)
+            } else {
+                if n >= limit {
+                    if !DETAIL {
+                        sub_run(&mut counts, &program.sums[idx]);
+                    }
+                    w.pc = program.pcs[idx];
+                    if n > opts.max_wave_instructions {
+                        let mut e = error_at(d, w, Stop::Invalid(String::new()), None, Vec::new(), wg, k as u32);
+                        e.kind = ErrorKind::Hang;
+                        break Err(e);
+                    }
+                    break Ok(());
                 }
-                w.pc = program.pcs[idx];
-                if n > opts.max_wave_instructions {
-                    let mut e = error_at(d, w, Stop::Invalid(String::new()), None, Vec::new(), wg, k as u32);
-                    e.kind = ErrorKind::Hang;
-                    break Err(e);
+                let h = program.hot[idx];
+                let inst = &program.insts[idx];
+                let class = h.class as usize;
+                if DETAIL {
+                    counts[class & 15] += 1;
                 }
-                break Ok(());
-            }
-            let h = program.hot[idx];
-            let inst = &program.insts[idx];
-            let class = h.class as usize;
-            if DETAIL {
-                counts[class & 15] += 1;
-            }
-            let mut stall = 0u32;
-            let issued_at = cyc;
-            if TIMING {
-                if h.flags & WAITCNT != 0 && pend > cyc {
-                    stall = (pend - cyc).min(u64::from(u32::MAX)) as u32;
-                    cyc = pend;
-                    cx.stats.stall_cycles += u64::from(stall);
-                }
-                // A matrix instruction waits until the previous one has left the matrix core (AMD's matrix
-                // instruction calculator: one instruction per "execution cycles"), then holds it as long.
-                if h.flags & MATRIX != 0 {
-                    let passes = match inst.op {
-                        crate::op::Op::Mfma(m) => u64::from(m.cycles),
-                        crate::op::Op::Wmma(x) => u64::from(x.cycles(w.family >= crate::target::Family::Gfx12)),
-                        _ => 0,
-                    };
-                    if passes > 0 {
-                        if mfree > cyc {
-                            let wait = mfree - cyc;
-                            stall = stall.saturating_add(wait.min(u64::from(u32::MAX)) as u32);
-                            cx.stats.stall_cycles += wait;
-                            cyc = mfree;
+                let mut stall = 0u32;
+                let issued_at = cyc;
+                if TIMING {
+                    if h.flags & WAITCNT != 0 && pend > cyc {
+                        stall = (pend - cyc).min(u64::from(u32::MAX)) as u32;
+                        cyc = pend;
+                        cx.stats.stall_cycles += u64::from(stall);
+                    }
+                    // A matrix instruction waits until the previous one has left the matrix core (AMD's matrix
+                    // instruction calculator: one instruction per "execution cycles"), then holds it as long.
+                    if h.flags & MATRIX != 0 {
+                        let passes = match inst.op {
+                            crate::op::Op::Mfma(m) => u64::from(m.cycles),
+                            crate::op::Op::Wmma(x) => u64::from(x.cycles(w.family >= crate::target::Family::Gfx12)),
+                            _ => 0,
+                        };
+                        if passes > 0 {
+                            if mfree > cyc {
+                                let wait = mfree - cyc;
+                                stall = stall.saturating_add(wait.min(u64::from(u32::MAX)) as u32);
+                                cx.stats.stall_cycles += wait;
+                                cyc = mfree;
+                            }
+                            mfree = cyc + passes;
                         }
-                        mfree = cyc + passes;
                     }
                 }
-            }
-            let issued_at = if TIMING { cyc } else { issued_at };
-            if TIMING {
-                let latency = u64::from(costs.latency[class]);
-                if latency > 0 {
-                    pend = pend.max(cyc + latency);
+                let issued_at = if TIMING { cyc } else { issued_at };
+                if TIMING {
+                    let latency = u64::from(costs.latency[class]);
+                    if latency > 0 {
+                        pend = pend.max(cyc + latency);
+                    }
+                    let issue = u64::from(costs.issue[class]);
+                    cyc += issue;
+                    cx.stats.issue_cycles += issue;
                 }
-                let issue = u64::from(costs.issue[class]);
-                cyc += issue;
-                cx.stats.issue_cycles += issue;
-            }
-            if h.flags & GENERAL != 0 {
-                w.pc = program.pcs[idx];
-                cx.clock = cyc.max(n * 4);
-            }
-            let exec_before = if DETAIL { w.exec() } else { 0 };
-            // SAFETY: the handler was chosen by `handler` for `program.lanes`, a `Chosen` made by
-            // `Chosen::new` after checking that the host has the instruction-set extensions it needs.
-            #[allow(unsafe_code)]
-            let go = unsafe { (h.run)(w, &mut cx, inst) };
-            n += 1;
+                if h.flags & GENERAL != 0 {
+                    w.pc = program.pcs[idx];
+                    cx.clock = cyc.max(n * 4);
+                }
+                let exec_before = if DETAIL { w.exec() } else { 0 };
+                // SAFETY: the handler was chosen by `handler` for `program.lanes`, a `Chosen` made by
+                // `Chosen::new` after checking that the host has the instruction-set extensions it needs.
+                #[allow(unsafe_code)]
+                let go = unsafe { (h.run)(w, &mut cx, inst) };
+                n += 1;
+                (h, go, stall, issued_at, exec_before)
+            };
+            let inst = &program.insts[idx];
             // The common case first: the next instruction or a taken branch, already linked.
             if !DETAIL {
                 // Inside a run: its counts were added when the loop entered it.
