@@ -265,6 +265,10 @@ struct Program {
     pcs: Vec<u64>,
     /// Per instruction: what the interpreter's loop reads each time it runs it (16 bytes, one load).
     hot: Vec<Hot>,
+    /// Per instruction ([`SUMMED`] once set): the class counts of its run, see [`Program::run_counts`].
+    sums: Vec<RunCounts>,
+    /// The instructions of the run [`Program::sum_run`] walks (kept to reuse its allocation).
+    walk: Vec<u32>,
     /// The lane kernels, chosen once for the program.
     lanes: Chosen,
     /// Lanes of the dispatch's waves (32 or 64).
@@ -283,9 +287,12 @@ struct Hot {
     taken: u32,
     /// Its [`InstClass`].
     class: u8,
-    /// [`GENERAL`], [`WAITCNT`], [`MATRIX`].
+    /// [`GENERAL`], [`WAITCNT`], [`MATRIX`], [`RUN_END`], [`SUMMED`], [`IN_RUN`].
     flags: u8,
 }
+
+/// Instructions of a run by class ([`Program::run_counts`]).
+type RunCounts = [u32; 16];
 
 /// The handler is the general executor: it may read the wave's PC and [`Ctx::clock`], which the loop
 /// then sets before calling it (the specialised handlers read neither).
@@ -294,6 +301,13 @@ const GENERAL: u8 = 1;
 const WAITCNT: u8 = 2;
 /// A matrix instruction (holds the matrix core under cycle accounting).
 const MATRIX: u8 = 4;
+/// A run ends here ([`Program::run_counts`]): a branch or an instruction for the general executor (the
+/// instructions that may go elsewhere than the next one without an error).
+const RUN_END: u8 = 8;
+/// Its [`Program::sums`] entry is set.
+const SUMMED: u8 = 16;
+/// Summed and not the last of its run: its `next` is linked and summed too.
+const IN_RUN: u8 = 32;
 
 /// Bytes of code around the entry decoded through the direct-mapped table.
 const WINDOW: u64 = 1 << 20;
@@ -317,6 +331,8 @@ impl Program {
             insts: Vec::new(),
             pcs: Vec::new(),
             hot: Vec::new(),
+            sums: Vec::new(),
+            walk: Vec::new(),
             lanes: Chosen::new(lanes),
             wave_lanes,
         }
@@ -402,6 +418,54 @@ impl Program {
         Ok(n)
     }
 
+    /// The class counts of the run that starts at instruction `i`: `i` and the instructions after it in
+    /// program order up to and including the first [`RUN_END`] one (straight-line code runs through or not
+    /// at all, short of an error). The interpreter adds these when it enters a run instead of counting
+    /// every instruction, and takes back the rest of a run it leaves early. Decodes ahead on first use; a
+    /// run also ends before code that cannot be fetched (the error is reported when that code is reached).
+    #[inline(always)]
+    fn run_counts(&mut self, mem: &dyn Memory, i: usize) -> &RunCounts {
+        if self.hot[i].flags & SUMMED == 0 {
+            self.sum_run(mem, i);
+        }
+        &self.sums[i]
+    }
+
+    /// Sets [`Program::sums`] for the run from `i` (once per instruction and program).
+    #[cold]
+    #[inline(never)]
+    fn sum_run(&mut self, mem: &dyn Memory, i: usize) {
+        let mut walk = std::mem::take(&mut self.walk);
+        walk.clear();
+        let mut acc: RunCounts = [0; 16];
+        let mut j = i;
+        loop {
+            let flags = self.hot[j].flags;
+            if flags & SUMMED != 0 {
+                acc = self.sums[j];
+                break;
+            }
+            walk.push(j as u32);
+            if flags & RUN_END != 0 {
+                break;
+            }
+            match self.next_of(mem, j) {
+                Ok(n) => {
+                    self.hot[j].flags |= IN_RUN;
+                    j = n;
+                }
+                Err(_) => break,
+            }
+        }
+        for &j in walk.iter().rev() {
+            let j = j as usize;
+            acc[usize::from(self.hot[j].class & 15)] += 1;
+            self.sums[j] = acc;
+            self.hot[j].flags |= SUMMED;
+        }
+        self.walk = walk;
+    }
+
     fn decode_at(&mut self, mem: &dyn Memory, pc: u64) -> Result<usize, FetchError> {
         let mut buf = [0u8; 16];
         // The last instruction of a code object may sit close to the end of its mapping.
@@ -423,6 +487,10 @@ impl Program {
                 if matches!(inst.op, crate::op::Op::Mfma(_) | crate::op::Op::Wmma(_)) {
                     flags |= MATRIX;
                 }
+                if general || matches!(inst.op, crate::op::Op::Branch(_)) {
+                    flags |= RUN_END;
+                }
+                self.sums.push([0; 16]);
                 self.hot.push(Hot { run, next: UNRESOLVED, taken: UNRESOLVED, class: inst.class as u8, flags });
                 self.insts.push(inst);
                 self.pcs.push(pc);
@@ -430,6 +498,76 @@ impl Program {
             }
             Err(e) => Err((Stop::Decode(e), words)),
         }
+    }
+}
+
+/// The interpreter loop without detail or cycle accounting, in a function of its own so that its state
+/// stays in registers: runs instructions from `*idx` while their handlers go to the next instruction of a
+/// run or to a linked successor whose run is summed (adding that run's counts to `counts`), and updates
+/// `*idx` and `*n` (instructions executed). Returns `None` when `*n` reached `limit` (`*idx` not run yet),
+/// or the result of the handler of `*idx` when the caller must look at it (`*n` counts it).
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn plain_run(
+    program: &Program,
+    w: &mut Wave,
+    cx: &mut Ctx<'_>,
+    idx: &mut usize,
+    n: &mut u64,
+    limit: u64,
+    cycle: u64,
+    counts: &mut [u64; 16],
+) -> Option<Go> {
+    let (hot, insts, pcs, sums) = (&program.hot[..], &program.insts[..], &program.pcs[..], &program.sums[..]);
+    let (mut i, mut k) = (*idx, *n);
+    let out = loop {
+        if k >= limit {
+            break None;
+        }
+        let h = hot[i];
+        if h.flags & GENERAL != 0 {
+            w.pc = pcs[i];
+            cx.clock = cycle.max(k * 4);
+        }
+        // SAFETY: the handler was chosen by `handler` for `program.lanes`, a `Chosen` made by
+        // `Chosen::new` after checking that the host has the instruction-set extensions it needs.
+        #[allow(unsafe_code)]
+        let go = unsafe { (h.run)(w, cx, &insts[i]) };
+        k += 1;
+        let link = match go {
+            Go::Next if h.flags & IN_RUN != 0 => {
+                i = h.next as usize;
+                continue;
+            }
+            Go::Next => h.next,
+            Go::Taken => h.taken,
+            Go::Other => break Some(go),
+        };
+        match hot.get(link as usize) {
+            Some(t) if t.flags & SUMMED != 0 => {
+                i = link as usize;
+                add_run(counts, &sums[i]);
+            }
+            _ => break Some(go),
+        }
+    };
+    (*idx, *n) = (i, k);
+    out
+}
+
+/// Adds a run's class counts to the loop's.
+#[inline(always)]
+fn add_run(counts: &mut [u64; 16], run: &RunCounts) {
+    for (c, &r) in counts.iter_mut().zip(run) {
+        *c = c.wrapping_add(u64::from(r));
+    }
+}
+
+/// Takes the class counts of a run's part not executed back from the loop's.
+#[inline(always)]
+fn sub_run(counts: &mut [u64; 16], run: &RunCounts) {
+    for (c, &r) in counts.iter_mut().zip(run) {
+        *c = c.wrapping_sub(u64::from(r));
     }
 }
 
@@ -724,70 +862,99 @@ impl<'a> Worker<'a> {
         // Class counts of this time slice, added to the wave's at the end: a local array (16 entries, so
         // the class byte indexes it without a bounds check) instead of a counter behind the context that
         // the loop reloaded and incremented in memory for every instruction.
+        // Without detail the counts go by runs (`Program::run_counts`): added when the loop enters a run, the
+        // part not executed taken back when it leaves one early (wrapping, as a run's counts are added first).
         let mut counts = [0u64; 16];
+        if !DETAIL {
+            add_run(&mut counts, program.run_counts(mem, idx));
+        }
         let out = loop {
-            if n >= limit {
-                w.pc = program.pcs[idx];
-                if n > opts.max_wave_instructions {
-                    let mut e = error_at(d, w, Stop::Invalid(String::new()), None, Vec::new(), wg, k as u32);
-                    e.kind = ErrorKind::Hang;
-                    break Err(e);
+            // Without detail or cycle accounting the common path is `plain_run`'s own small loop (its state
+            // stays in registers); it comes back at the slice bound or with a handler's result it does not
+            // follow itself, which the code below then handles as for any instruction.
+            let plain = if !DETAIL && !TIMING && n < limit {
+                plain_run(program, w, &mut cx, &mut idx, &mut n, limit, cyc, &mut counts)
+            } else {
+                None
+            };
+            let (h, go, stall, issued_at, exec_before) = if let Some(go) = plain {
+                (program.hot[idx], go, 0, cyc, 0)
+            } else {
+                if n >= limit {
+                    if !DETAIL {
+                        sub_run(&mut counts, &program.sums[idx]);
+                    }
+                    w.pc = program.pcs[idx];
+                    if n > opts.max_wave_instructions {
+                        let mut e = error_at(d, w, Stop::Invalid(String::new()), None, Vec::new(), wg, k as u32);
+                        e.kind = ErrorKind::Hang;
+                        break Err(e);
+                    }
+                    break Ok(());
                 }
-                break Ok(());
-            }
-            let h = program.hot[idx];
-            let inst = &program.insts[idx];
-            let class = h.class as usize;
-            counts[class & 15] += 1;
-            let mut stall = 0u32;
-            let issued_at = cyc;
-            if TIMING {
-                if h.flags & WAITCNT != 0 && pend > cyc {
-                    stall = (pend - cyc).min(u64::from(u32::MAX)) as u32;
-                    cyc = pend;
-                    cx.stats.stall_cycles += u64::from(stall);
+                let h = program.hot[idx];
+                let inst = &program.insts[idx];
+                let class = h.class as usize;
+                if DETAIL {
+                    counts[class & 15] += 1;
                 }
-                // A matrix instruction waits until the previous one has left the matrix core (AMD's matrix
-                // instruction calculator: one instruction per "execution cycles"), then holds it as long.
-                if h.flags & MATRIX != 0 {
-                    let passes = match inst.op {
-                        crate::op::Op::Mfma(m) => u64::from(m.cycles),
-                        crate::op::Op::Wmma(x) => u64::from(x.cycles(w.family >= crate::target::Family::Gfx12)),
-                        _ => 0,
-                    };
-                    if passes > 0 {
-                        if mfree > cyc {
-                            let wait = mfree - cyc;
-                            stall = stall.saturating_add(wait.min(u64::from(u32::MAX)) as u32);
-                            cx.stats.stall_cycles += wait;
-                            cyc = mfree;
+                let mut stall = 0u32;
+                let issued_at = cyc;
+                if TIMING {
+                    if h.flags & WAITCNT != 0 && pend > cyc {
+                        stall = (pend - cyc).min(u64::from(u32::MAX)) as u32;
+                        cyc = pend;
+                        cx.stats.stall_cycles += u64::from(stall);
+                    }
+                    // A matrix instruction waits until the previous one has left the matrix core (AMD's matrix
+                    // instruction calculator: one instruction per "execution cycles"), then holds it as long.
+                    if h.flags & MATRIX != 0 {
+                        let passes = match inst.op {
+                            crate::op::Op::Mfma(m) => u64::from(m.cycles),
+                            crate::op::Op::Wmma(x) => u64::from(x.cycles(w.family >= crate::target::Family::Gfx12)),
+                            _ => 0,
+                        };
+                        if passes > 0 {
+                            if mfree > cyc {
+                                let wait = mfree - cyc;
+                                stall = stall.saturating_add(wait.min(u64::from(u32::MAX)) as u32);
+                                cx.stats.stall_cycles += wait;
+                                cyc = mfree;
+                            }
+                            mfree = cyc + passes;
                         }
-                        mfree = cyc + passes;
                     }
                 }
-            }
-            let issued_at = if TIMING { cyc } else { issued_at };
-            if TIMING {
-                let latency = u64::from(costs.latency[class]);
-                if latency > 0 {
-                    pend = pend.max(cyc + latency);
+                let issued_at = if TIMING { cyc } else { issued_at };
+                if TIMING {
+                    let latency = u64::from(costs.latency[class]);
+                    if latency > 0 {
+                        pend = pend.max(cyc + latency);
+                    }
+                    let issue = u64::from(costs.issue[class]);
+                    cyc += issue;
+                    cx.stats.issue_cycles += issue;
                 }
-                let issue = u64::from(costs.issue[class]);
-                cyc += issue;
-                cx.stats.issue_cycles += issue;
-            }
-            if h.flags & GENERAL != 0 {
-                w.pc = program.pcs[idx];
-                cx.clock = cyc.max(n * 4);
-            }
-            let exec_before = if DETAIL { w.exec() } else { 0 };
-            // SAFETY: the handler was chosen by `handler` for `program.lanes`, a `Chosen` made by
-            // `Chosen::new` after checking that the host has the instruction-set extensions it needs.
-            #[allow(unsafe_code)]
-            let go = unsafe { (h.run)(w, &mut cx, inst) };
-            n += 1;
+                if h.flags & GENERAL != 0 {
+                    w.pc = program.pcs[idx];
+                    cx.clock = cyc.max(n * 4);
+                }
+                let exec_before = if DETAIL { w.exec() } else { 0 };
+                // SAFETY: the handler was chosen by `handler` for `program.lanes`, a `Chosen` made by
+                // `Chosen::new` after checking that the host has the instruction-set extensions it needs.
+                #[allow(unsafe_code)]
+                let go = unsafe { (h.run)(w, &mut cx, inst) };
+                n += 1;
+                (h, go, stall, issued_at, exec_before)
+            };
+            let inst = &program.insts[idx];
             // The common case first: the next instruction or a taken branch, already linked.
             if !DETAIL {
+                // Inside a run: its counts were added when the loop entered it.
+                if go == Go::Next && h.flags & IN_RUN != 0 {
+                    idx = h.next as usize;
+                    continue;
+                }
                 let link = match go {
                     Go::Next => h.next,
                     Go::Taken => h.taken,
@@ -795,7 +962,12 @@ impl<'a> Worker<'a> {
                 };
                 if link != UNRESOLVED {
                     idx = link as usize;
+                    add_run(&mut counts, program.run_counts(mem, idx));
                     continue;
+                }
+                // Leaving the run before its end: the rest of it did not run.
+                if h.flags & IN_RUN != 0 {
+                    sub_run(&mut counts, &program.sums[h.next as usize]);
                 }
             }
             let flow = match go {
@@ -863,7 +1035,12 @@ impl<'a> Worker<'a> {
                 }
             };
             match link {
-                Ok(i) => idx = i,
+                Ok(i) => {
+                    idx = i;
+                    if !DETAIL {
+                        add_run(&mut counts, program.run_counts(mem, idx));
+                    }
+                }
                 Err(e) => break Err(fail(w, e)),
             }
         };

@@ -47,7 +47,8 @@ pub enum LaneKernels {
 }
 
 /// The lane kernels a program uses: only constructed by [`Chosen::new`], which checks the host's features,
-/// so holding `Chosen::Avx2Fma` proves the host runs AVX2 and FMA instructions.
+/// so holding `Chosen::Avx2Fma` proves the host runs AVX2, FMA and POPCNT instructions (POPCNT for the
+/// active-lane count every VALU handler adds).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Chosen {
     Base,
@@ -64,7 +65,10 @@ impl Chosen {
             return Chosen::Base;
         }
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("fma")
+            && std::arch::is_x86_feature_detected!("popcnt")
+        {
             return Chosen::Avx2Fma;
         }
         Chosen::Base

@@ -25,11 +25,11 @@ use crate::wave::{Ty, Wave, MAX_LANES};
 fn full1<const N: usize>(w: &mut Wave, dst: u16, a: Opnd, f: &impl Fn(u32) -> u32) {
     let o = usize::from(dst - VGPR0);
     let rows = rows_mut(w);
-    let a = row_of::<N>(rows, a, 0);
-    let _ = (&rows[a], &rows[o]);
+    let a = src8(rows, a, 0);
+    let _ = &rows[o];
     for c in 0..N / 8 {
         let k = 8 * c;
-        let x = chunk(rows, a, k);
+        let x = chunk8(rows, a, k);
         let mut d = [0u32; 8];
         for l in 0..8 {
             d[l] = f(x[l]);
@@ -43,11 +43,11 @@ fn full1<const N: usize>(w: &mut Wave, dst: u16, a: Opnd, f: &impl Fn(u32) -> u3
 fn full2<const N: usize>(w: &mut Wave, dst: u16, a: Opnd, b: Opnd, f: &impl Fn(u32, u32) -> u32) {
     let o = usize::from(dst - VGPR0);
     let rows = rows_mut(w);
-    let (a, b) = (row_of::<N>(rows, a, 0), row_of::<N>(rows, b, 1));
-    let _ = (&rows[a], &rows[b], &rows[o]);
+    let (a, b) = (src8(rows, a, 0), src8(rows, b, 1));
+    let _ = &rows[o];
     for c in 0..N / 8 {
         let k = 8 * c;
-        let (x, y) = (chunk(rows, a, k), chunk(rows, b, k));
+        let (x, y) = (chunk8(rows, a, k), chunk8(rows, b, k));
         let mut d = [0u32; 8];
         for l in 0..8 {
             d[l] = f(x[l], y[l]);
@@ -61,11 +61,11 @@ fn full2<const N: usize>(w: &mut Wave, dst: u16, a: Opnd, b: Opnd, f: &impl Fn(u
 fn full3<const N: usize>(w: &mut Wave, dst: u16, a: Opnd, b: Opnd, c: Opnd, f: &impl Fn(u32, u32, u32) -> u32) {
     let o = usize::from(dst - VGPR0);
     let rows = rows_mut(w);
-    let (a, b, c) = (row_of::<N>(rows, a, 0), row_of::<N>(rows, b, 1), row_of::<N>(rows, c, 2));
-    let _ = (&rows[a], &rows[b], &rows[c], &rows[o]);
+    let (a, b, c) = (src8(rows, a, 0), src8(rows, b, 1), src8(rows, c, 2));
+    let _ = &rows[o];
     for q in 0..N / 8 {
         let k = 8 * q;
-        let (x, y, z) = (chunk(rows, a, k), chunk(rows, b, k), chunk(rows, c, k));
+        let (x, y, z) = (chunk8(rows, a, k), chunk8(rows, b, k), chunk8(rows, c, k));
         let mut d = [0u32; 8];
         for l in 0..8 {
             d[l] = f(x[l], y[l], z[l]);
@@ -167,7 +167,6 @@ fn fast3n<const M: usize, const N: usize>(
     acc: bool,
     f: &impl Fn(u32, u32, u32) -> u32,
 ) {
-    let mut d = [0u32; N];
     let c = if acc { Opnd::Row((i.dst - VGPR0) as usize * MAX_LANES) } else { opnd_m::<M>(w, i, 2, ty) };
     let get = |v: &[u32], o: Opnd, l: usize| match o {
         Opnd::Row(r) => v[r + l],
@@ -177,6 +176,8 @@ fn fast3n<const M: usize, const N: usize>(
     if w.exec() == w.full() {
         return full3::<N>(w, i.dst, a, b, c, f);
     }
+    // Zeroed only here: before the full-EXEC return above, `perf` showed its 8 stores in every FMA.
+    let mut d = [0u32; N];
     match (a, b, c) {
         (Opnd::Row(a), Opnd::Row(b), Opnd::Row(c)) => {
             let (a, b, c) = (row::<N>(&w.v, a), row::<N>(&w.v, b), row::<N>(&w.v, c));
@@ -724,8 +725,8 @@ macro_rules! valu_handlers {
             match op {
                 $(VOp::$name => {
                     /// # Safety
-                    /// The host must support AVX2 and FMA (only installed for [`Chosen::Avx2Fma`]).
-                    #[target_feature(enable = "avx2,fma")]
+                    /// The host must support AVX2, FMA and POPCNT (only installed for [`Chosen::Avx2Fma`]).
+                    #[target_feature(enable = "avx2,fma,popcnt")]
                     unsafe fn h(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
                         cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
                         let r = exec_op::<Avx2Fma, 0>(w, i, VOp::$name);
@@ -774,8 +775,8 @@ macro_rules! plain_handlers {
             match op {
                 $(VOp::$name => {
                     /// # Safety
-                    /// The host must support AVX2 and FMA (only installed for [`Chosen::Avx2Fma`]).
-                    #[target_feature(enable = "avx2,fma")]
+                    /// The host must support AVX2, FMA and POPCNT (only installed for [`Chosen::Avx2Fma`]).
+                    #[target_feature(enable = "avx2,fma,popcnt")]
                     unsafe fn h<const M: usize>(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
                         debug_assert!(w.lanes == M && i.pre.plain);
                         cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());

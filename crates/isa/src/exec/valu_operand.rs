@@ -132,6 +132,35 @@ pub(super) fn row_of<const N: usize>(rows: &mut [[u32; MAX_LANES]], o: Opnd, k: 
     }
 }
 
+/// An operand of the full-EXEC paths, read 8 lanes at a time: lanes `k & mask ..` of `row`. A VGPR is its
+/// own row (`mask` 56 keeps every chunk); a constant is broadcast into the first 8 lanes of scratch row
+/// `k` once and read there for every chunk (`mask` 0): one 32-byte store instead of filling a whole row,
+/// and still one loop body for every mix of rows and constants.
+#[derive(Clone, Copy)]
+pub(super) struct Src8 {
+    row: usize,
+    mask: usize,
+}
+
+/// Operand `o` (the `k`-th source) as a [`Src8`].
+#[inline(always)]
+pub(super) fn src8(rows: &mut [[u32; MAX_LANES]], o: Opnd, k: usize) -> Src8 {
+    match o {
+        Opnd::Row(off) => Src8 { row: off / MAX_LANES, mask: 56 },
+        Opnd::Imm(x) => {
+            rows[SCRATCH_ROW + k][..8].fill(x);
+            Src8 { row: SCRATCH_ROW + k, mask: 0 }
+        }
+    }
+}
+
+/// Lanes `k..k + 8` of operand `s` (`k` a multiple of 8).
+#[inline(always)]
+pub(super) fn chunk8(rows: &[[u32; MAX_LANES]], s: Src8, k: usize) -> [u32; 8] {
+    let at = k & s.mask & 56;
+    rows[s.row][at..at + 8].try_into().expect("8 lanes")
+}
+
 /// The register file as rows.
 #[inline(always)]
 pub(super) fn rows_mut(w: &mut Wave) -> &mut [[u32; MAX_LANES]] {
