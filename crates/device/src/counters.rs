@@ -177,7 +177,7 @@ fn unit_totals(model: &DispatchModel, unit: &Unit) -> (Totals, u64) {
 }
 
 /// `SQ_INSTS_VALU_MFMA_<TY>` (instructions) or `SQ_INSTS_VALU_MFMA_MOPS_<TY>` (operations / 512) of
-/// `m`; 0 for the types the interpreter does not execute (XF32, F6F4).
+/// `m`; 0 for F6F4 (gfx950's f8f6f4 forms are counted under F8).
 fn matrix_event(m: &rocprof_isa::MatrixStats, rest: &str) -> u64 {
     let (mops, ty) = match rest.strip_prefix("MOPS_") {
         Some(ty) => (true, ty),
@@ -190,6 +190,7 @@ fn matrix_event(m: &rocprof_isa::MatrixStats, rest: &str) -> u64 {
         "F64" => rocprof_isa::op::MfmaTy::F64,
         "I8" => rocprof_isa::op::MfmaTy::I8,
         "F8" => rocprof_isa::op::MfmaTy::Fp8,
+        "XF32" => rocprof_isa::op::MfmaTy::Xf32,
         _ => return 0,
     };
     let Some(k) = rocprof_isa::MATRIX_TYPES.iter().position(|&t| t == ty) else { return 0 };

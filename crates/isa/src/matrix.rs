@@ -346,6 +346,9 @@ impl F8f6f4 {
 pub enum MfmaTy {
     /// f32 in, f32 accumulate.
     F32,
+    /// gfx942's xf32: f32 registers of which the matrix core uses sign, exponent and the top 10 mantissa
+    /// bits (the low 13 bits dropped, [`MfmaTy::xf32`]), f32 accumulate.
+    Xf32,
     /// f64 in, f64 accumulate (register pairs).
     F64,
     /// f16 in, f32 accumulate.
@@ -369,7 +372,7 @@ impl MfmaTy {
     pub fn bits(self) -> usize {
         match self {
             MfmaTy::F64 => 64,
-            MfmaTy::F32 => 32,
+            MfmaTy::F32 | MfmaTy::Xf32 => 32,
             MfmaTy::F16 | MfmaTy::Bf16 => 16,
             MfmaTy::I8 | MfmaTy::Fp8 | MfmaTy::Bf8 => 8,
             MfmaTy::I4 => 4,
@@ -379,6 +382,7 @@ impl MfmaTy {
     fn parse(s: &str) -> Option<Self> {
         Some(match s {
             "f32" => MfmaTy::F32,
+            "xf32" => MfmaTy::Xf32,
             "f64" => MfmaTy::F64,
             "f16" => MfmaTy::F16,
             "bf16" => MfmaTy::Bf16,
@@ -387,6 +391,17 @@ impl MfmaTy {
             "bf8" => MfmaTy::Bf8,
             _ => return None,
         })
+    }
+
+    /// The value an xf32 MFMA multiplies for the f32 register `bits`: the low 13 mantissa bits cleared
+    /// (truncation toward zero, subnormals included; a NaN with payload only in those bits becomes an
+    /// infinity, as in the reference below). AMD documents no rounding for the format (the CDNA3 guide was not available to us); this is AMD's
+    /// own host model of the xf32 GEMM, the single-argument `rocblas_xfloat32(float)` /
+    /// `hipblasLtXfloat32(float)` conversion (`truncate_float_to_xfloat32`, mask `0xffffe000`) that the
+    /// rocBLAS and hipBLASLt clients apply to A and B before their reference GEMM when the xf32 math mode
+    /// is on.
+    pub fn xf32(bits: u32) -> f32 {
+        f32::from_bits(bits & 0xffff_e000)
     }
 
     /// The 8-bit float `byte` of this type (Fp8 or Bf8) as f32 (exact): FNUZ (`fnuz`) or OCP encoding.
@@ -422,8 +437,7 @@ impl MfmaTy {
 impl Mfma {
     /// A `v_mfma_*` mnemonic in either LLVM spelling (gfx908/gfx90a `v_mfma_f32_32x32x1f32`,
     /// `v_mfma_f32_16x16x16bf16_1k`; gfx94x `v_mfma_f32_32x32x1_2b_f32`, `v_mfma_f32_16x16x16_bf16`), or
-    /// `None` for the forms not implemented (xf32, gfx950's scaled and f8f6f4 forms and its SMFMAC with four
-    /// registers of A), and the gfx94x `v_smfmac_*` (sparse A).
+    /// `None` for a name that is no MFMA, and the gfx94x `v_smfmac_*` (sparse A).
     pub(crate) fn parse(mnemonic: &str) -> Option<Self> {
         if let Some(shape) = mnemonic.strip_prefix("v_mfma_f32_").and_then(|r| r.strip_suffix("_f8f6f4")) {
             let (m, k) = match shape {
@@ -535,8 +549,10 @@ impl Mfma {
             _ => 64,
         };
         let gfx94x = rest_is_gfx94x;
-        let halved =
-            gfx94x && blocks == 1 && matches!(ty, MfmaTy::F16 | MfmaTy::Bf16 | MfmaTy::I8 | MfmaTy::Fp8 | MfmaTy::Bf8);
+        // AMD's calculator (CDNA3): 16 and 32 cycles for the xf32 shapes too.
+        let halved = gfx94x
+            && blocks == 1
+            && matches!(ty, MfmaTy::F16 | MfmaTy::Bf16 | MfmaTy::I8 | MfmaTy::Fp8 | MfmaTy::Bf8 | MfmaTy::Xf32);
         let cycles = if halved { base / 2 } else { base };
         Some(Self { m, n, k, blocks, ty, b_ty, kpl, cycles, sparse, halves, f8f6f4: false })
     }
@@ -648,7 +664,8 @@ fn in_position(
 
 /// Input types the counters tell apart (`SQ_INSTS_VALU_MFMA_<type>`, `SQ_INSTS_VALU_MFMA_MOPS_<type>`;
 /// `Fp8` stands for the counters' `F8`, which count fp8 and bf8 inputs alike).
-pub const MATRIX_TYPES: [MfmaTy; 6] = [MfmaTy::F16, MfmaTy::Bf16, MfmaTy::F32, MfmaTy::F64, MfmaTy::I8, MfmaTy::Fp8];
+pub const MATRIX_TYPES: [MfmaTy; 7] =
+    [MfmaTy::F16, MfmaTy::Bf16, MfmaTy::F32, MfmaTy::F64, MfmaTy::I8, MfmaTy::Fp8, MfmaTy::Xf32];
 
 /// What a wave's MFMA instructions did, for the counters: instructions and operations (`2*M*N*K` per
 /// block, multiply and add counted apart) per input type in [`MATRIX_TYPES`] order, and the matrix
@@ -656,9 +673,9 @@ pub const MATRIX_TYPES: [MfmaTy; 6] = [MfmaTy::F16, MfmaTy::Bf16, MfmaTy::F32, M
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct MatrixStats {
     /// Instructions per type.
-    pub insts: [u64; 6],
+    pub insts: [u64; MATRIX_TYPES.len()],
     /// Operations per type.
-    pub ops: [u64; 6],
+    pub ops: [u64; MATRIX_TYPES.len()],
     /// Sum of the instructions' pass cycles.
     pub busy_cycles: u64,
 }

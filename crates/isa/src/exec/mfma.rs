@@ -2,7 +2,8 @@
 //! AMD's matrix instruction calculator ([`Mfma::acc_position`], [`Mfma::a_position`], [`Mfma::b_position`]).
 //!
 //! Implemented: every gfx908/gfx90a/gfx94x `v_mfma_*` with f32, f16, bf16 (both the two-per-register
-//! forms and `_1k`), i8, f64 and (gfx94x, gfx950) fp8/bf8 inputs in the target's 8-bit float formats, single- and multi-block (`4x4`, `16x16x1`, `32x32x1`, ...), with
+//! forms and `_1k`), i8, f64, (gfx942) xf32 (inputs truncated to 10 mantissa bits, [`MfmaTy::xf32`]) and
+//! (gfx94x, gfx950) fp8/bf8 inputs in the target's 8-bit float formats, single- and multi-block (`4x4`, `16x16x1`, `32x32x1`, ...), with
 //! the `CBSZ`/`ABID` block broadcast of A and the `BLGP` lane patterns of B. The accumulation order of
 //! the hardware is not documented; each element is `C` followed by the `k` products added with fused
 //! multiply-adds in `k` order, which is exact whenever the products and sums are (the tests use such
@@ -55,6 +56,8 @@ fn read(w: &Wave, base: usize, (r, lane, bit): (usize, usize, usize), ty: MfmaTy
     let v = w.vr(base + r, lane) >> bit;
     match ty {
         MfmaTy::F32 => Val::F(f32::from_bits(v)),
+        // Products of two 11-bit significands are exact in f32.
+        MfmaTy::Xf32 => Val::F(MfmaTy::xf32(v)),
         MfmaTy::F16 => Val::F(f16_to_f32(v as u16)),
         // bf16 is the high half of an f32.
         MfmaTy::Bf16 => Val::F(f32::from_bits((v & 0xffff) << 16)),
@@ -91,9 +94,9 @@ pub(super) fn exec(w: &mut Wave, i: &Inst, m: Mfma) -> Result<Flow, Stop> {
     if (cbsz != 0 || abid != 0) && (1usize << cbsz > usize::from(m.blocks) || usize::from(abid) >= 1 << cbsz) {
         return Err(Stop::Invalid(format!("{} with CBSZ {cbsz} ABID {abid} for {} blocks", i.name, m.blocks)));
     }
-    // AMD's calculator (CDNA3): the fp8/bf8 forms support neither CBSZ/ABID nor BLGP.
-    let f8 = matches!(m.ty, MfmaTy::Fp8 | MfmaTy::Bf8);
-    if f8 && (cbsz | abid | blgp) != 0 {
+    // AMD's calculator (CDNA3): the fp8/bf8 and xf32 forms support neither CBSZ/ABID nor BLGP.
+    let no_mods = matches!(m.ty, MfmaTy::Fp8 | MfmaTy::Bf8 | MfmaTy::Xf32);
+    if no_mods && (cbsz | abid | blgp) != 0 {
         return Err(Stop::Invalid(format!("{} with CBSZ {cbsz} ABID {abid} BLGP {blgp} (not supported)", i.name)));
     }
     if blgp != 0 && m.ty == MfmaTy::F64 {

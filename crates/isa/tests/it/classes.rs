@@ -502,8 +502,7 @@ fn memory_global_lds_scratch_and_atomics() {
 #[test]
 fn an_unimplemented_instruction_stops_the_dispatch_with_its_name_and_pc() {
     // xf32 (gfx942) is not implemented.
-    let Some(code) = assemble("gfx942", "s_nop 0\nv_mfma_f32_16x16x8_xf32 a[0:3], v[0:1], v[0:1], a[0:3]\ns_endpgm\n")
-    else {
+    let Some(code) = assemble("gfx942", "s_nop 0\nv_cvt_sr_fp8_f32 v1, v2, v3\ns_endpgm\n") else {
         return;
     };
     let mut kd = [0u8; 64];
@@ -528,9 +527,9 @@ fn an_unimplemented_instruction_stops_the_dispatch_with_its_name_and_pc() {
     };
     let e = run(&d, &mem, &RunOptions::default()).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Unimplemented);
-    assert_eq!(e.mnemonic, Some("v_mfma_f32_16x16x8_xf32"));
+    assert_eq!(e.mnemonic, Some("v_cvt_sr_fp8_f32"));
     assert_eq!((e.pc, e.pc_offset), (CODE + 68, 4));
     let text = e.to_string();
-    assert!(text.starts_with("unimplemented instruction `v_mfma_f32_16x16x8_xf32` ["), "{text}");
+    assert!(text.starts_with("unimplemented instruction `v_cvt_sr_fp8_f32` ["), "{text}");
     assert!(text.contains("(entry+0x4), workgroup 0 wave 0"), "{text}");
 }

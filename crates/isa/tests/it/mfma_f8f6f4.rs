@@ -91,14 +91,14 @@ fn decode(code: u8, v: u32) -> f64 {
 }
 
 /// The encoding of `x` in format `code` (found by search; `x` must be exact in it).
-pub(super) fn encode(code: u8, x: f64) -> u32 {
+fn encode(code: u8, x: f64) -> u32 {
     (0..1u32 << bits(code))
         .find(|&v| decode(code, v) == x && (x != 0.0 || v == 0))
         .unwrap_or_else(|| panic!("{x} in format {code}"))
 }
 
 /// Where `k` of row/column `idx` is: (lane, bit in the lane's registers as one number).
-pub(super) fn at(code: u8, m: usize, k_total: usize, idx: usize, k: usize) -> (usize, usize) {
+fn at(code: u8, m: usize, k_total: usize, idx: usize, k: usize) -> (usize, usize) {
     let b = bits(code);
     if b == 8 {
         let half = k_total / 2;
@@ -110,9 +110,22 @@ pub(super) fn at(code: u8, m: usize, k_total: usize, idx: usize, k: usize) -> (u
 
 /// D = A * B + C with A in format `ca`, B in `cb` (values exact in both), as f64 per element.
 fn run(m: usize, ca: u8, cb: u8, a: &[Vec<f64>], b: &[Vec<f64>], c: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
+    let bytes = ENCODINGS.iter().find(|e| e.0 == m && e.1 == ca && e.2 == cb).unwrap().3;
+    run_encoding((m, ca, cb), [a, b, c], &[], &bytes)
+}
+
+/// Runs the gfx950 instruction bytes `encoding` (an f8f6f4 MFMA, alone or after `v_mfma_ld_scale_b32`)
+/// with A (M x K, format `ca`) in v[10:17], B (K x M, format `cb`) in v[20:27], f32 C in v[60..] and the
+/// `extra` registers in v30, v31, ...; returns D (written to v[40..]) as f64 per element.
+pub(super) fn run_encoding(
+    (m, ca, cb): (usize, u8, u8),
+    [a, b, c]: [&[Vec<f64>]; 3],
+    extra: &[[u32; 64]],
+    encoding: &[u8],
+) -> Option<Vec<Vec<f64>>> {
     let k_total = if m == 16 { 128 } else { 64 };
     let acc = m * m / 64;
-    // Per lane: A's 8 registers, B's 8, C's `acc`.
+    // Per lane: A's 8 registers, B's 8, C's `acc`, then the extra ones.
     let mut regs = vec![[0u32; 64]; 16 + acc];
     let mut put = |base: usize, code: u8, (lane, bit): (usize, usize), x: f64| {
         let v = u64::from(encode(code, x)) << (bit % 32);
@@ -140,19 +153,22 @@ fn run(m: usize, ca: u8, cb: u8, a: &[Vec<f64>], b: &[Vec<f64>], c: &[Vec<f64>])
             regs[16 + r][lane] = (c[i][j] as f32).to_bits();
         }
     }
+    regs.extend_from_slice(extra);
     let data: Vec<u8> = regs.iter().flat_map(|r| r.iter().flat_map(|v| v.to_le_bytes())).collect();
     let mut body = String::new();
-    let loads =
-        (0..8).map(|r| (r, 10 + r)).chain((0..8).map(|r| (8 + r, 20 + r))).chain((0..acc).map(|r| (16 + r, 60 + r)));
+    let loads = (0..8)
+        .map(|r| (r, 10 + r))
+        .chain((0..8).map(|r| (8 + r, 20 + r)))
+        .chain((0..acc).map(|r| (16 + r, 60 + r)))
+        .chain((0..extra.len()).map(|e| (16 + acc + e, 30 + e)));
     for (region, reg) in loads {
         body.push_str(&format!(
             "v_add_u32 v101, {:#x}, v100\nglobal_load_dword v{reg}, v101, s[6:7]\n",
             0x100 * region
         ));
     }
-    let bytes = ENCODINGS.iter().find(|e| e.0 == m && e.1 == ca && e.2 == cb).unwrap().3;
-    let bytes: Vec<String> = bytes.iter().map(|b| format!("{b:#04x}")).collect();
-    body.push_str(&format!("s_waitcnt vmcnt(0)\n.byte {} // f8f6f4\ns_nop 7\ns_nop 7\ns_nop 7\n", bytes.join(",")));
+    let bytes: Vec<String> = encoding.iter().map(|b| format!("{b:#04x}")).collect();
+    body.push_str(&format!("s_waitcnt vmcnt(0)\n.byte {}\ns_nop 7\ns_nop 7\ns_nop 7\n", bytes.join(",")));
     for r in 0..acc {
         body.push_str(&format!("v_mov_b32 v{}, v{}\n", 1 + r, 40 + r));
     }

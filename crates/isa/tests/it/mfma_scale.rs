@@ -10,8 +10,7 @@
 //! the accumulation. Every scale byte differs per lane and the bytes not selected hold other values (some
 //! 0xFF), so a wrong lane or byte gives a wrong (or NaN) result.
 
-use crate::classes::run_body_assembled_as;
-use crate::mfma_f8f6f4::{at, encode, lcg, VALUES};
+use crate::mfma_f8f6f4::{lcg, run_encoding, VALUES};
 
 /// (M, CBSZ, BLGP, A's byte select, B's byte select, encoding of the pair).
 type Case = (usize, u8, u8, u32, u32, [u8; 16]);
@@ -33,7 +32,7 @@ const CASES: [Case; 13] = [
 ];
 
 /// D of the scaled pair `case` with A (M x K) in format CBSZ, B (K x M) in format BLGP, C, and the
-/// scale registers `sa`, `sb` (one u32 per lane), as f64 per element.
+/// scale registers `sa`, `sb` (one u32 per lane, in v30 and v31), as f64 per element.
 fn run(
     case: &Case,
     a: &[Vec<f64>],
@@ -43,69 +42,7 @@ fn run(
     sb: &[u32; 64],
 ) -> Option<Vec<Vec<f64>>> {
     let &(m, ca, cb, _, _, enc) = case;
-    let k_total = if m == 16 { 128 } else { 64 };
-    let acc = m * m / 64;
-    // Per lane: A's 8 registers, B's 8, C's `acc`, then A's and B's scales.
-    let mut regs = vec![[0u32; 64]; 18 + acc];
-    let mut put = |base: usize, code: u8, (lane, bit): (usize, usize), x: f64| {
-        let v = u64::from(encode(code, x)) << (bit % 32);
-        regs[base + bit / 32][lane] |= v as u32;
-        if v >> 32 != 0 {
-            regs[base + bit / 32 + 1][lane] |= (v >> 32) as u32;
-        }
-    };
-    for i in 0..m {
-        for k in 0..k_total {
-            put(0, ca, at(ca, m, k_total, i, k), a[i][k]);
-            put(8, cb, at(cb, m, k_total, i, k), b[k][i]);
-        }
-    }
-    let d_at = |i: usize, j: usize| {
-        if m == 16 {
-            (i % 4, 16 * (i / 4) + j)
-        } else {
-            (4 * (i / 8) + i % 4, 32 * ((i / 4) % 2) + j)
-        }
-    };
-    for i in 0..m {
-        for j in 0..m {
-            let (r, lane) = d_at(i, j);
-            regs[16 + r][lane] = (c[i][j] as f32).to_bits();
-        }
-    }
-    regs[16 + acc] = *sa;
-    regs[17 + acc] = *sb;
-    let data: Vec<u8> = regs.iter().flat_map(|r| r.iter().flat_map(|v| v.to_le_bytes())).collect();
-    let mut body = String::new();
-    let loads = (0..8)
-        .map(|r| (r, 10 + r))
-        .chain((0..8).map(|r| (8 + r, 20 + r)))
-        .chain((0..acc).map(|r| (16 + r, 60 + r)))
-        .chain([(16 + acc, 30), (17 + acc, 31)]);
-    for (region, reg) in loads {
-        body.push_str(&format!(
-            "v_add_u32 v101, {:#x}, v100\nglobal_load_dword v{reg}, v101, s[6:7]\n",
-            0x100 * region
-        ));
-    }
-    let bytes: Vec<String> = enc.iter().map(|b| format!("{b:#04x}")).collect();
-    body.push_str(&format!("s_waitcnt vmcnt(0)\n.byte {} // scale pair\ns_nop 7\ns_nop 7\ns_nop 7\n", bytes.join(",")));
-    for r in 0..acc {
-        body.push_str(&format!("v_mov_b32 v{}, v{}\n", 1 + r, 40 + r));
-    }
-    let out = run_body_assembled_as("gfx950", "gfx942", 64, &body, acc, &data)?;
-    Some(
-        (0..m)
-            .map(|i| {
-                (0..m)
-                    .map(|j| {
-                        let (r, lane) = d_at(i, j);
-                        f64::from(f32::from_bits(out[r][lane]))
-                    })
-                    .collect()
-            })
-            .collect(),
-    )
+    run_encoding((m, ca, cb), [a, b, c], &[*sa, *sb], &enc)
 }
 
 /// A scale register per lane: byte `sel` is an exponent near the bias (125..=129, so every sum stays

@@ -81,27 +81,23 @@ fn forms() -> Vec<Form> {
     v
 }
 
-/// A sparse A: for each row and group of four `k`, the two kept positions (ascending) and values.
-struct Sparse {
-    /// `[i][group] = [(pos, value); 2]`.
-    kept: Vec<Vec<[(usize, i64); 2]>>,
-}
+/// A sparse A: for each row and group of four `k`, the two kept positions (ascending) and values,
+/// `[i][group] = [(pos, value); 2]`.
+pub(crate) type Sparse = Vec<Vec<[(usize, i64); 2]>>;
 
-impl Sparse {
-    fn dense(&self, k: usize) -> Vec<Vec<i64>> {
-        self.kept
-            .iter()
-            .map(|groups| {
-                let mut row = vec![0; k];
-                for (g, pair) in groups.iter().enumerate() {
-                    for &(p, v) in pair {
-                        row[4 * g + p] += v;
-                    }
+/// The dense `m x k` matrix of a sparse A.
+pub(crate) fn dense(a: &Sparse, k: usize) -> Vec<Vec<i64>> {
+    a.iter()
+        .map(|groups| {
+            let mut row = vec![0; k];
+            for (g, pair) in groups.iter().enumerate() {
+                for &(p, v) in pair {
+                    row[4 * g + p] += v;
                 }
-                row
-            })
-            .collect()
-    }
+            }
+            row
+        })
+        .collect()
 }
 
 /// Runs `f` with sparse A, dense B (`b[k][j]`, small integers) and C; the index register holds the
@@ -133,7 +129,7 @@ fn run(
     for lane in 0..64 {
         put(6, lane, 0, 32, 0xb1e4_27d8u32.rotate_left(lane as u32));
     }
-    for (i, groups) in a.kept.iter().enumerate() {
+    for (i, groups) in a.iter().enumerate() {
         for (g, pair) in groups.iter().enumerate() {
             let (q, gl) = (g * 4 / kpl, g % (kpl / 4));
             let lane = i + f.m * q;
@@ -231,38 +227,48 @@ impl Rng {
     }
 }
 
-fn random_sparse(m: usize, k: usize, rng: &mut Rng) -> Sparse {
+pub(crate) fn random_sparse(m: usize, k: usize, rng: &mut Rng) -> Sparse {
     let pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)];
-    Sparse {
-        kept: (0..m)
-            .map(|_| {
-                (0..k / 4)
-                    .map(|_| {
-                        let (p0, p1) = pairs[rng.next(6) as usize];
-                        [(p0, rng.small()), (p1, rng.small())]
-                    })
-                    .collect()
-            })
-            .collect(),
-    }
+    (0..m)
+        .map(|_| {
+            (0..k / 4)
+                .map(|_| {
+                    let (p0, p1) = pairs[rng.next(6) as usize];
+                    [(p0, rng.small()), (p1, rng.small())]
+                })
+                .collect()
+        })
+        .collect()
 }
 
 pub(crate) fn random(rows: usize, cols: usize, rng: &mut Rng) -> Vec<Vec<i64>> {
     (0..rows).map(|_| (0..cols).map(|_| rng.small()).collect()).collect()
 }
 
-fn check_gemm(f: &Form, cbsz: u8, abid: u8, set: usize, seed: u32, agpr: bool) {
+/// One SMFMAC run against a host GEMM: a sparse A (`m x k`), B (`k x m`) and C drawn from `seed`, `run`
+/// gives D; every element must be C plus the densified A times B (`label` names the case).
+pub(crate) fn check_sparse_gemm(
+    (m, k): (usize, usize),
+    seed: u32,
+    label: &str,
+    run: impl FnOnce(&Sparse, &[Vec<i64>], &[Vec<i64>]) -> Option<Vec<Vec<f64>>>,
+) {
     let mut rng = Rng(seed);
-    let a = random_sparse(f.m, f.k, &mut rng);
-    let (b, c) = (random(f.k, f.m, &mut rng), random(f.m, f.m, &mut rng));
-    let Some(d) = run(f, &a, &b, &c, cbsz, abid, set, agpr) else { return };
-    let dense = a.dense(f.k);
-    for i in 0..f.m {
-        for j in 0..f.m {
-            let want = c[i][j] + (0..f.k).map(|k| dense[i][k] * b[k][j]).sum::<i64>();
-            assert_eq!(d[i][j], want as f64, "{} cbsz {cbsz} abid {abid}: D[{i}][{j}]", f.name);
+    let a = random_sparse(m, k, &mut rng);
+    let (b, c) = (random(k, m, &mut rng), random(m, m, &mut rng));
+    let Some(d) = run(&a, &b, &c) else { return };
+    let dense = dense(&a, k);
+    for i in 0..m {
+        for j in 0..m {
+            let want = c[i][j] + (0..k).map(|kk| dense[i][kk] * b[kk][j]).sum::<i64>();
+            assert_eq!(d[i][j], want as f64, "{label}: D[{i}][{j}]");
         }
     }
+}
+
+fn check_gemm(f: &Form, cbsz: u8, abid: u8, set: usize, seed: u32, agpr: bool) {
+    let label = format!("{} cbsz {cbsz} abid {abid}", f.name);
+    check_sparse_gemm((f.m, f.k), seed, &label, |a, b, c| run(f, a, b, c, cbsz, abid, set, agpr));
 }
 
 #[test]
@@ -308,7 +314,7 @@ fn smfmac_operands_sit_where_amds_calculator_puts_them() {
         ] {
             let mut rng = Rng(1);
             let mut a = random_sparse(f.m, f.k, &mut rng);
-            for groups in &mut a.kept {
+            for groups in &mut a {
                 for pair in groups.iter_mut() {
                     *pair = [(0, 0), (1, 0)];
                 }
@@ -316,7 +322,7 @@ fn smfmac_operands_sit_where_amds_calculator_puts_them() {
             // The nonzero is the first or second kept value of its group (positions ascending).
             let (g, p) = (k / 4, k % 4);
             let first = p == 0 || (p != 3 && !other_first);
-            a.kept[i][g] = if first { [(p, 1), (p + 1 + (i + j) % (3 - p), 0)] } else { [((i + j) % p, 0), (p, 1)] };
+            a[i][g] = if first { [(p, 1), (p + 1 + (i + j) % (3 - p), 0)] } else { [((i + j) % p, 0), (p, 1)] };
             let mut b = vec![vec![0; f.m]; f.k];
             b[k][j] = 1;
             let c = vec![vec![0; f.m]; f.m];

@@ -14,7 +14,7 @@
 //! when CBSZ is 0), all 32 for 8-bit ones (one set, CBSZ/ABID ignored). D as for the dense MFMAs.
 
 use crate::classes::run_body_assembled_as;
-use crate::smfmac::{d_at, random, read_d, small_float, Rng};
+use crate::smfmac::{check_sparse_gemm, d_at, read_d, small_float, Sparse};
 
 /// (mnemonic, CBSZ, ABID, D in AGPRs, encoding): A v[10:13], B v[20:27], index v16, D v[40:..] or a[0:..].
 const ENCODINGS: [(&str, u8, u8, bool, [u8; 8]); 56] = [
@@ -150,23 +150,6 @@ fn forms() -> Vec<Form> {
     v
 }
 
-/// `[i][group] = [(pos, value); 2]`, positions ascending.
-type Sparse = Vec<Vec<[(usize, i64); 2]>>;
-
-fn dense(a: &Sparse, k: usize) -> Vec<Vec<i64>> {
-    a.iter()
-        .map(|groups| {
-            let mut row = vec![0; k];
-            for (g, pair) in groups.iter().enumerate() {
-                for &(p, v) in pair {
-                    row[4 * g + p] += v;
-                }
-            }
-            row
-        })
-        .collect()
-}
-
 /// D = C + densified(A) * B on gfx950, the index written into set `set` (garbage in the other set).
 #[allow(clippy::too_many_arguments)]
 fn run(
@@ -244,32 +227,9 @@ fn run(
     Some(read_d(f.m, &out, int))
 }
 
-fn random_sparse(m: usize, k: usize, rng: &mut Rng) -> Sparse {
-    let pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)];
-    (0..m)
-        .map(|_| {
-            (0..k / 4)
-                .map(|_| {
-                    let (p0, p1) = pairs[rng.next(6) as usize];
-                    [(p0, rng.small()), (p1, rng.small())]
-                })
-                .collect()
-        })
-        .collect()
-}
-
 fn check_gemm(f: &Form, cbsz: u8, abid: u8, set: usize, seed: u32, agpr: bool) {
-    let mut rng = Rng(seed);
-    let a = random_sparse(f.m, f.k, &mut rng);
-    let (b, c) = (random(f.k, f.m, &mut rng), random(f.m, f.m, &mut rng));
-    let Some(d) = run(f, &a, &b, &c, cbsz, abid, set, agpr) else { return };
-    let dense = dense(&a, f.k);
-    for i in 0..f.m {
-        for j in 0..f.m {
-            let want = c[i][j] + (0..f.k).map(|k| dense[i][k] * b[k][j]).sum::<i64>();
-            assert_eq!(d[i][j], want as f64, "{} cbsz {cbsz} abid {abid} agpr {agpr}: D[{i}][{j}]", f.name);
-        }
-    }
+    let label = format!("{} cbsz {cbsz} abid {abid} agpr {agpr}", f.name);
+    check_sparse_gemm((f.m, f.k), seed, &label, |a, b, c| run(f, a, b, c, cbsz, abid, set, agpr));
 }
 
 #[test]
