@@ -797,6 +797,10 @@ impl Op {
         if let Some(r) = m.strip_prefix("ds_") {
             return ds_access(r).map_or(Op::Unimplemented, Op::Ds);
         }
+        // Typed buffer accesses: a format access whose format the instruction names.
+        if let Some(r) = m.strip_prefix("tbuffer_") {
+            return format_access(r).map_or(Op::Unimplemented, |a| Op::Vmem(Seg::Buffer, a));
+        }
         for (prefix, seg) in
             [("global_", Seg::Global), ("flat_", Seg::Flat), ("scratch_", Seg::Scratch), ("buffer_", Seg::Buffer)]
         {

@@ -34,6 +34,7 @@ mod smfmac;
 mod smfmac_gfx950;
 mod swmmac;
 mod tables;
+mod tbuffer;
 mod true16;
 mod uniform;
 mod vopd;

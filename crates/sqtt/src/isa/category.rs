@@ -65,7 +65,7 @@ fn other(family: Family, inst: &Inst) -> (LineClass, u8) {
             let l = matches!(inst.op, Op::Ds(DsOp::Access(Access::Load { .. }) | DsOp::Read2 { .. }));
             (LineClass::Lds, load(l))
         }
-        Enc::Flat | Enc::Global | Enc::Scratch | Enc::Mubuf => {
+        Enc::Flat | Enc::Global | Enc::Scratch | Enc::Mubuf | Enc::Mtbuf => {
             let (seg, l) = match inst.op {
                 Op::Vmem(seg, a) => (Some(seg), matches!(a, Access::Load { .. })),
                 _ => (None, n.contains("_load_")),
