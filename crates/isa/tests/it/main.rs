@@ -9,6 +9,7 @@ mod classes;
 mod co_resident;
 mod counts;
 mod d16_sramecc;
+mod dot4;
 mod ds_cmpstore;
 mod dwarf_line;
 mod fixtures;
