@@ -12,7 +12,8 @@
 //! minutes on a loaded machine; the tests hand them a subset of it with only the `quick` records of the
 //! sampled functions (`--data`), so they start in seconds. rocPRIM's and hipCUB's suites
 //! (`librocprim-tests`, `libhipcub-tests`: 0.7 and 0.5 GB to download, 3.7 GB installed) are left out of
-//! CI for their size (run them by hand in a chroot with those packages, the same way).
+//! CI for their size (run them by hand in a chroot with those packages, the same way), as are rocThrust's
+//! (0.8 GB) and rocSOLVER's (`librocsolver0-tests` pulls the 0.5 GB library).
 
 use rocprof_launch::names;
 use std::path::Path;
@@ -204,6 +205,17 @@ const ROCSPARSE_BSRGEMM: Sample = Sample {
     data: Some((&ROCSPARSE_DATA, &["bsrgemm"])),
 };
 
+/// rocSPARSE's preconditioners and format conversions: incomplete Cholesky (csric0) and LU (csrilu0, n = 50,
+/// with and without a numeric boost), the CSR transpose csr2csc and CSR to 37x37-block BSR (csr2bsr), all f32.
+const ROCSPARSE_PRECOND_CONVERSION: Sample = Sample {
+    package: "librocsparse1-tests",
+    program: "/usr/libexec/rocm/librocsparse1-tests/rocsparse-test",
+    filter: "quick/csric0.precond/f32_r_*:quick/csr2csc.conversion/f32_r_*:quick/csrilu0.precond/f32_r_50_NT_0_1_0_*:\
+             quick/csr2bsr.conversion/f32_r_*_37_0b_rand:-*zero*",
+    at_least: 30,
+    data: Some((&ROCSPARSE_DATA, &["csric0", "csrilu0", "csr2csc", "csr2bsr"])),
+};
+
 /// rocBLAS half-precision axpy at the `quick` sizes: on gfx1100 Debian's rocBLAS is compiled for
 /// real true16 (16-bit operands in the high halves of VGPRs).
 const ROCBLAS_AXPY_F16: Sample = Sample {
@@ -212,6 +224,19 @@ const ROCBLAS_AXPY_F16: Sample = Sample {
     filter: "_/axpy.*f16_r*",
     at_least: 300,
     data: Some((&ROCBLAS_DATA, &["axpy"])),
+};
+
+/// rocBLAS levels 1 and 2 at the `quick` sizes: dot (f32, n = 1025: a reduction across workgroups), scal
+/// (f32 with alpha, n = 64), swap (f64, negative increments included), nrm2 (f32), gemv (f32 transposed, the
+/// small sizes) and her (complex f32 rank-1 update, 33x33, both triangles).
+const ROCBLAS_LEVEL12: Sample = Sample {
+    package: "librocblas4-tests",
+    program: "/usr/libexec/rocm/librocblas4-tests/rocblas-test",
+    filter: "_/dot.*quick_blas1_f32_r_1025_*:_/scal.*quick_scal_blas1_with_alpha_f32_r_64_*:\
+             _/swap.*quick_blas1_f64_r_*:_/nrm2.*quick_blas1_f32_r_1*:_/gemv.*quick_gemv_small_f32_r_T_*:\
+             _/her.*quick_her_small_f32_c_?_33_33_*",
+    at_least: 150,
+    data: Some((&ROCBLAS_DATA, &["dot", "scal", "swap", "nrm2", "gemv", "her"])),
 };
 
 /// rocBLAS level 3: gemm (f32, f64; all four transposes, the Fortran-interface sizes) and symm (f32).
@@ -392,6 +417,22 @@ fn rocsparse_bsrgemm_passes_amds_quick_suite_on_gfx1100_and_gfx90a() {
 #[test]
 fn rocblas_half_precision_axpy_passes_amds_quick_suite_on_gfx1100() {
     run_sample("rocblas_half_precision_axpy_passes_amds_quick_suite_on_gfx1100", &ROCBLAS_AXPY_F16, "gfx1100");
+}
+
+#[test]
+fn rocsparse_preconditioners_and_conversions_pass_amds_quick_suite_on_gfx1100_and_gfx90a() {
+    let test = "rocsparse_preconditioners_and_conversions_pass_amds_quick_suite_on_gfx1100_and_gfx90a";
+    for gpu in ["gfx1100", "gfx90a"] {
+        run_sample(test, &ROCSPARSE_PRECOND_CONVERSION, gpu);
+    }
+}
+
+#[test]
+fn rocblas_level1_and_level2_pass_amds_quick_suite_on_gfx1100_and_gfx90a() {
+    let test = "rocblas_level1_and_level2_pass_amds_quick_suite_on_gfx1100_and_gfx90a";
+    for gpu in ["gfx1100", "gfx90a"] {
+        run_sample(test, &ROCBLAS_LEVEL12, gpu);
+    }
 }
 
 #[test]

@@ -15,9 +15,9 @@
 //! re-encoded first dword carries the candidate's encoding and opcode bits (an invalid candidate makes
 //! LLVM skip a dword and decode the rest as something else).
 //!
-//! Encodings not swept (no table, the decoder reports them undecodable): MIMG/VIMAGE/VSAMPLE, MTBUF,
-//! EXP, VINTERP, LDSDIR, and the gfx12 VBUFFER format loads; compute kernels of the simulated targets
-//! do not use them.
+//! Encodings not swept (no table, the decoder reports them undecodable): MIMG/VIMAGE/VSAMPLE, EXP,
+//! VINTERP, LDSDIR; compute kernels of the simulated targets do not use them (images are decoded by
+//! `rocprof_isa::image`). gfx12's typed buffer accesses (`tbuffer_*`) share VBUFFER with MUBUF.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -123,6 +123,8 @@ fn encodings(fam: u32) -> Vec<Enc> {
             Enc { name: "scratch", ops: 128, make: |op| vec![0xdc00_4000 | (op << 18), 0x7f << 16], mask: 0xfdfc_c000 },
             Enc { name: "global", ops: 128, make: |op| vec![0xdc00_8000 | (op << 18), 0x7f << 16], mask: 0xfdfc_c000 },
             Enc { name: "mubuf", ops: 128, make: |op| vec![0xe000_0000 | (op << 18), 0], mask: 0xfdfc_0000 },
+            // MTBUF with DFMT 1 (8) and NFMT 0 (UNORM), a valid format.
+            Enc { name: "mtbuf", ops: 16, make: |op| vec![0xe808_0000 | (op << 15), 0], mask: 0xfc07_8000 },
         ]),
         10 | 11 => {
             // gfx10's null SGPR is 125, gfx11's is 124 (m0 moved to 125).
@@ -218,6 +220,17 @@ fn encodings(fam: u32) -> Vec<Enc> {
                 scratch,
                 global,
                 Enc { name: "mubuf", ops: 256, make: |op| vec![0xe000_0000 | (op << 18), 0], mask: 0xfffc_0000 },
+                // MTBUF with FORMAT 1 (8_UNORM). gfx10 splits the opcode: bits 0..2 at 16, bit 3 in dword 1 at 21.
+                if fam == 10 {
+                    Enc {
+                        name: "mtbuf",
+                        ops: 16,
+                        make: |op| vec![0xe808_0000 | ((op & 7) << 16), ((op >> 3) & 1) << 21],
+                        mask: 0xfc07_0000,
+                    }
+                } else {
+                    Enc { name: "mtbuf", ops: 16, make: |op| vec![0xe808_0000 | (op << 15), 0], mask: 0xfc07_8000 }
+                },
             ]);
             if fam == 11 {
                 v.push(Enc {

@@ -32,6 +32,9 @@ pub mod flags {
     pub const IMPLICIT_VCC: u8 = 16;
     /// MUBUF LDS-direct load (not supported).
     pub const LDS: u8 = 32;
+    /// MTBUF (`tbuffer_*`): the texel format is the instruction's (in [`super::Inst::imm1`], as the V#'s
+    /// word 3 holds it from bit 12), not the buffer resource's.
+    pub const TFMT: u8 = 64;
 }
 
 /// Per-operand modifiers of VOP3/VOP3P (and the SDWA/DPP forms), bit `i` for source `i`.
@@ -123,7 +126,7 @@ pub struct Inst {
     pub lit: u32,
     /// SOPK/SOPP `simm16` (sign-extended); memory offsets (SMEM, FLAT, MUBUF, DS offset0).
     pub imm: i32,
-    /// DS `offset1`.
+    /// DS `offset1`; MTBUF: the format (see [`flags::TFMT`]).
     pub imm1: u8,
     /// SMEM/MUBUF `soffset` operand code ([`NULL`] when absent).
     pub soffset: u16,
@@ -705,6 +708,42 @@ fn mubuf(cx: &Ctx, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
     Ok(i)
 }
 
+/// MTBUF (gfx9, gfx10, gfx11): MUBUF's operands with the texel format in the instruction. Field positions
+/// from the ISA guides' "MTBUF" microcode format, checked against llvm-mc-21's encodings:
+/// - gfx9: OP 4 bits at 15, DFMT 4 bits at 19, NFMT 3 bits at 23; OFFEN, IDXEN, GLC at 12, 13, 14; ACC at
+///   dword 1 bit 23;
+/// - gfx10: OP bits 0..2 at 16 and bit 3 at dword 1 bit 21, FORMAT 7 bits at 19; OFFEN, IDXEN, GLC as gfx9;
+/// - gfx11: OP 4 bits at 15, FORMAT 7 bits at 19, GLC at 14; OFFEN and IDXEN at dword 1 bits 22 and 23.
+///
+/// Dword 1 is MUBUF's: VADDR, VDATA, SRSRC (in 4-register units) at 16, SOFFSET at 24.
+fn mtbuf(cx: &Ctx, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
+    let d1 = dword(bytes, 1)?;
+    let opcode = match cx.fam {
+        Family::Gfx10 => ((w >> 16) & 7) | (((d1 >> 21) & 1) << 3),
+        _ => (w >> 15) & 0xf,
+    };
+    let e = cx.entry(Enc::Mtbuf, opcode, 8)?;
+    let mut i = base(e.op, Enc::Mtbuf, 8, e.name);
+    let (offen, idxen, acc) = match cx.fam {
+        Family::Gfx9 => (w & (1 << 12) != 0, w & (1 << 13) != 0, d1 & (1 << 23) != 0),
+        Family::Gfx10 => (w & (1 << 12) != 0, w & (1 << 13) != 0, false),
+        _ => (d1 & (1 << 22) != 0, d1 & (1 << 23) != 0, false),
+    };
+    // As V# word 3 holds it from bit 12: gfx9 NUM_FORMAT (3 bits) below DATA_FORMAT (4 bits), gfx10+ FORMAT.
+    i.imm1 = match cx.fam {
+        Family::Gfx9 => ((((w >> 19) & 0xf) << 3) | ((w >> 23) & 7)) as u8,
+        _ => ((w >> 19) & 0x7f) as u8,
+    };
+    let vreg = if acc { AGPR0 } else { VGPR0 };
+    i.imm = (w & 0xfff) as i32;
+    i.dst = vreg + ((d1 >> 8) & 0xff) as u16;
+    i.src = [VGPR0 + (d1 & 0xff) as u16, vreg + ((d1 >> 8) & 0xff) as u16, (((d1 >> 16) & 0x1f) << 2) as u16];
+    i.soffset = cx.src9(d1 >> 24);
+    i.flags |= (flags::OFFEN * u8::from(offen)) | (flags::IDXEN * u8::from(idxen)) | flags::TFMT;
+    i.flags |= flags::GLC * u8::from(w & (1 << 14) != 0);
+    Ok(i)
+}
+
 fn decode_gfx9(cx: &Ctx, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
     if let Some(r) = scalar_formats(cx, w, bytes) {
         return r;
@@ -721,6 +760,7 @@ fn decode_gfx9(cx: &Ctx, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
         0b11_0110 => ds(cx, w, bytes, (w >> 17) & 0xff, w & (1 << 25) != 0),
         0b11_0111 => flat(cx, w, bytes),
         0b11_1000 => mubuf(cx, w, bytes),
+        0b11_1010 => mtbuf(cx, w, bytes),
         0b11_1100 => decode_mimg(cx.fam, cx.unified_agprs, w, bytes),
         _ if w >> 31 == 0 => vop_short(cx, w, bytes),
         _ => Err(DecodeError::UnknownEncoding(w)),
@@ -788,6 +828,11 @@ fn decode_gfx12_mem(cx: &Ctx, w: u32, bytes: &[u8]) -> Option<Result<Inst, Decod
             i.src = [VGPR0 + (d2 & 0xff) as u16, VGPR0 + (d1 & 0xff) as u16, ((d1 >> 9) & 0x7f) as u16];
             i.soffset = cx.scalar(w & 0x7f);
             i.flags |= (flags::OFFEN * u8::from(d1 & (1 << 30) != 0)) | (flags::IDXEN * u8::from(d1 & (1 << 31) != 0));
+            // `tbuffer_*` (VBUFFER opcodes 0x80..0x8f): FORMAT, 7 bits at dword 1 bit 23.
+            if e.name.starts_with("tbuffer_") {
+                i.flags |= flags::TFMT;
+                i.imm1 = ((d1 >> 23) & 0x7f) as u8;
+            }
         } else {
             let saddr = w & 0x7f;
             i.src = [
@@ -824,6 +869,7 @@ fn decode_rdna(cx: &Ctx, w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
         0b11_0110 => ds(cx, w, bytes, (w >> 18) & 0xff, false),
         0b11_0111 if cx.fam <= Family::Gfx11 => flat(cx, w, bytes),
         0b11_1000 if cx.fam <= Family::Gfx11 => mubuf(cx, w, bytes),
+        0b11_1010 if cx.fam <= Family::Gfx11 => mtbuf(cx, w, bytes),
         0b11_1100 if cx.fam <= Family::Gfx11 => decode_mimg(cx.fam, false, w, bytes),
         0b11_0100 | 0b11_1001 if cx.fam == Family::Gfx12 => decode_vimage(w, bytes),
         _ if w >> 31 == 0 => vop_short(cx, w, bytes),

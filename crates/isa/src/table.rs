@@ -26,6 +26,8 @@ pub enum Enc {
     Scratch,
     Global,
     Mubuf,
+    /// Typed buffer access (`tbuffer_*`) of gfx9, gfx10 and gfx11; gfx12 encodes them as [`Enc::Mubuf`].
+    Mtbuf,
     /// The X half of an RDNA3+ VOPD dual instruction.
     VopdX,
     /// The Y half.
@@ -35,7 +37,7 @@ pub enum Enc {
 }
 
 impl Enc {
-    const ALL: [Enc; 19] = [
+    const ALL: [Enc; 20] = [
         Enc::Sop2,
         Enc::Sopk,
         Enc::Sop1,
@@ -52,6 +54,7 @@ impl Enc {
         Enc::Scratch,
         Enc::Global,
         Enc::Mubuf,
+        Enc::Mtbuf,
         Enc::VopdX,
         Enc::VopdY,
         Enc::Mimg,
@@ -76,6 +79,7 @@ impl Enc {
             Enc::Scratch => "scratch",
             Enc::Global => "global",
             Enc::Mubuf => "mubuf",
+            Enc::Mtbuf => "mtbuf",
             Enc::VopdX => "vopdx",
             Enc::VopdY => "vopdy",
             Enc::Mimg => "mimg",

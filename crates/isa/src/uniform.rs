@@ -176,7 +176,7 @@ fn reads_live(i: &Inst, live: Live) -> bool {
     let sgpr = |c: u16| c < 128;
     let scalar = if i.name.contains("64") || i.name.contains("x2") { 2 } else { 1 };
     let width = |k: usize| match i.enc {
-        Enc::Mubuf if k == 2 => 4,
+        Enc::Mubuf | Enc::Mtbuf if k == 2 => 4,
         Enc::Smem if k == 0 => {
             if i.name.contains("buffer") {
                 4

@@ -1,5 +1,6 @@
 //! `buffer_load_format_*` and `buffer_store_format_*`: MUBUF accesses of one texel per lane in the format
-//! the buffer resource names ([`crate::image::buffer`]). Addresses are a MUBUF's (index, offsets, range
+//! the buffer resource names ([`crate::image::buffer`]); `tbuffer_*` (MTBUF) in the format the
+//! instruction names. Addresses are a MUBUF's (index, offsets, range
 //! check: [`super::mem`]); the texel is converted as the texture unit converts an image's
 //! ([`crate::image::unpack_texel`]), channels the format lacks read as 0 (X, Y, Z) or 1 (W), and a load's
 //! results pass through the V#'s `DST_SEL`. A store writes the first `comps` channels of the texel and
@@ -7,7 +8,7 @@
 
 use super::mem::{places, read_place, write_place, Place};
 use super::{Ctx, Flow, Stop};
-use crate::decode::{Inst, VGPR0};
+use crate::decode::{flags, Inst, VGPR0};
 use crate::exec::float::{f16_to_f32, f32_to_f16};
 use crate::image::buffer::{missing_channel, BufRsrc};
 use crate::image::{layout, nfmt, pack_texel, unpack_texel};
@@ -47,7 +48,16 @@ pub(super) fn exec(
     d16: bool,
     hi: bool,
 ) -> Result<Flow, Stop> {
-    let v = [0, 1, 2, 3].map(|k| w.sgpr(i.src[2] + k));
+    let mut v = [0, 1, 2, 3].map(|k| w.sgpr(i.src[2] + k));
+    if i.flags & flags::TFMT != 0 {
+        // MTBUF: the instruction's format replaces the V#'s (gfx11/gfx12 V#s hold 6 bits of it).
+        let bits = if w.family >= Family::Gfx11 { 6 } else { 7 };
+        if u32::from(i.imm1) >> bits != 0 {
+            return Err(Stop::Invalid(format!("tbuffer format {} does not exist on this target", i.imm1)));
+        }
+        let mask = ((1u32 << bits) - 1) << 12;
+        v[3] = (v[3] & !mask) | (u32::from(i.imm1) << 12);
+    }
     let Some(r) = BufRsrc::decode(w.family, &v) else {
         return Err(Stop::Invalid(format!(
             "buffer format access with a V# format the simulator does not convert ({:#x})",

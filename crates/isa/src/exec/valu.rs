@@ -1403,6 +1403,34 @@ fn exec_op<K: Isa, const M: usize>(w: &mut Wave, i: &Inst, op: VOp) -> Result<Fl
             }
             w.write_result32(i, &mut d);
         }
+        // D = S2 + the sum of the four byte products of S0 and S1 (unsigned or signed bytes); with clamp the
+        // sum saturates to the result type instead of wrapping (VOP3P, CDNA/RDNA ISA "V_DOT4_*").
+        Dot4U32U8 | Dot4I32I8 => {
+            let (mut a, mut b, mut c) = (z32(), z32(), z32());
+            w.src32(i, 0, Ty::U, &mut a);
+            w.src32(i, 1, Ty::U, &mut b);
+            w.src32(i, 2, Ty::U, &mut c);
+            let signed = op == Dot4I32I8;
+            let mut d = z32();
+            for l in 0..w.lanes {
+                let byte = |x: u32, k: u32| {
+                    let v = (x >> (8 * k)) as u8;
+                    if signed {
+                        i64::from(v as i8)
+                    } else {
+                        i64::from(v)
+                    }
+                };
+                let acc = if signed { i64::from(c[l] as i32) } else { i64::from(c[l]) };
+                let sum = (0..4).fold(acc, |s, k| s + byte(a[l], k) * byte(b[l], k));
+                d[l] = match (i.mods.clamp, signed) {
+                    (true, true) => sum.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as u32,
+                    (true, false) => sum.min(i64::from(u32::MAX)) as u32,
+                    (false, _) => sum as u32,
+                };
+            }
+            w.write_result32(i, &mut d);
+        }
         FmaMixF32 | FmaMixloF16 | FmaMixhiF16 | PkAddF16 | PkMulF16 | PkFmaF16 | PkMinF16 | PkMaxF16 | PkAddU16
         | PkSubU16 | PkAddI16 | PkSubI16 | PkMulLoU16 | PkLshlrevB16 | PkLshrrevB16 | PkAshrrevI16 | PkMaxU16
         | PkMinU16 | PkMaxI16 | PkMinI16 | PkMadU16 | PkMovB32 | PkFmaF32 | PkMulF32 | PkAddF32 => {

@@ -657,6 +657,8 @@ fn valu(m: &str) -> Option<VOp> {
         "fma_mixlo_f16" => FmaMixloF16,
         "fma_mixhi_f16" => FmaMixhiF16,
         "dot2c_f32_f16" | "dot2acc_f32_f16" => Dot2cF32F16,
+        "dot4_u32_u8" => Dot4U32U8,
+        "dot4_i32_i8" => Dot4I32I8,
         "fmac_legacy_f32" | "fmac_dx9_zero_f32" => FmacLegacyF32,
         "add_f64" | "add_f64_e64" => AddF64,
         "mul_f64" => MulF64,
@@ -796,6 +798,10 @@ impl Op {
         }
         if let Some(r) = m.strip_prefix("ds_") {
             return ds_access(r).map_or(Op::Unimplemented, Op::Ds);
+        }
+        // Typed buffer accesses: a format access whose format the instruction names.
+        if let Some(r) = m.strip_prefix("tbuffer_") {
+            return format_access(r).map_or(Op::Unimplemented, |a| Op::Vmem(Seg::Buffer, a));
         }
         for (prefix, seg) in
             [("global_", Seg::Global), ("flat_", Seg::Flat), ("scratch_", Seg::Scratch), ("buffer_", Seg::Buffer)]

@@ -410,6 +410,8 @@ vops! {
     FrexpMantF32, FrexpExpI32F32, DivScaleF32, DivFmasF32, DivFixupF32, CvtF32I32, CvtF32U32,
     CvtI32F32, CvtU32F32, CvtRpiI32F32, CvtFlrI32F32, CvtF32Ubyte0, CvtF32Ubyte1, CvtF32Ubyte2,
     CvtF32Ubyte3, CvtPkrtzF16F32, FmaMixF32, FmaMixloF16, FmaMixhiF16, Dot2cF32F16, FmacLegacyF32,
+    // integer dot products
+    Dot4U32U8, Dot4I32I8,
     // f64
     AddF64, MulF64, FmaF64, FmacF64, MinF64, MaxF64, LdexpF64, DivScaleF64, DivFmasF64, DivFixupF64,
     RcpF64, RsqF64, SqrtF64, FractF64, FloorF64, CeilF64, TruncF64, RndneF64, FrexpMantF64,

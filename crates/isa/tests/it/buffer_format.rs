@@ -10,24 +10,24 @@ use crate::classes::run_body;
 
 /// A format as (gfx9 DATA_FORMAT, gfx9 NUM_FORMAT, gfx10 BUF_FMT, gfx11/gfx12 BUF_FMT).
 #[derive(Clone, Copy)]
-struct Fmt(u32, u32, u32, u32);
+pub(crate) struct Fmt(pub u32, pub u32, pub u32, pub u32);
 
-const RGBA8_UNORM: Fmt = Fmt(10, 0, 56, 42);
-const RGBA8_UINT: Fmt = Fmt(10, 4, 60, 46);
+pub(crate) const RGBA8_UNORM: Fmt = Fmt(10, 0, 56, 42);
+pub(crate) const RGBA8_UINT: Fmt = Fmt(10, 4, 60, 46);
 const R8_SNORM: Fmt = Fmt(1, 1, 2, 2);
 const R16_FLOAT: Fmt = Fmt(2, 7, 13, 13);
 const RG16_FLOAT: Fmt = Fmt(5, 7, 29, 29);
 const R32_FLOAT: Fmt = Fmt(4, 7, 22, 22);
 const R16_UINT: Fmt = Fmt(2, 4, 11, 11);
 const R16_SINT: Fmt = Fmt(2, 5, 12, 12);
-const RGBA32_UINT: Fmt = Fmt(14, 4, 75, 61);
+pub(crate) const RGBA32_UINT: Fmt = Fmt(14, 4, 75, 61);
 const RG8_USCALED: Fmt = Fmt(3, 2, 16, 16);
 const RG8_SSCALED: Fmt = Fmt(3, 3, 17, 17);
 
-const XYZW: [u32; 4] = [4, 5, 6, 7];
+pub(crate) const XYZW: [u32; 4] = [4, 5, 6, 7];
 
 /// V# word 3 of `f` on `mcpu` with DST_SEL `sel`.
-fn word3(mcpu: &str, f: Fmt, sel: [u32; 4]) -> u32 {
+pub(crate) fn word3(mcpu: &str, f: Fmt, sel: [u32; 4]) -> u32 {
     let sel = sel[0] | (sel[1] << 3) | (sel[2] << 6) | (sel[3] << 9);
     if mcpu.starts_with("gfx9") {
         sel | (f.1 << 12) | (f.0 << 15)
@@ -40,11 +40,19 @@ fn word3(mcpu: &str, f: Fmt, sel: [u32; 4]) -> u32 {
 }
 
 /// The targets and their wave sizes.
-const TARGETS: [(&str, u32); 4] = [("gfx90a", 64), ("gfx1030", 32), ("gfx1100", 32), ("gfx1201", 32)];
+pub(crate) const TARGETS: [(&str, u32); 4] = [("gfx90a", 64), ("gfx1030", 32), ("gfx1100", 32), ("gfx1201", 32)];
 
 /// Runs `insn` (its `{d}` = v[10:13], `{s}` = soffset spelling) against a V# over the data (`stride`
 /// bytes a record, `records` records, word 3 `w3`) with lane l at index l; returns v10..v13 per lane.
-fn run(mcpu: &str, lanes: u32, w3: u32, stride: u32, records: u32, insn: &str, data: &[u8]) -> Vec<Vec<u32>> {
+pub(crate) fn run(
+    mcpu: &str,
+    lanes: u32,
+    w3: u32,
+    stride: u32,
+    records: u32,
+    insn: &str,
+    data: &[u8],
+) -> Vec<Vec<u32>> {
     let soff = if mcpu.starts_with("gfx12") { "null" } else { "0" };
     let body = format!(
         "s_mov_b32 s8, s6
@@ -68,7 +76,7 @@ fn run(mcpu: &str, lanes: u32, w3: u32, stride: u32, records: u32, insn: &str, d
     run_body(mcpu, lanes, &body, 4, data).unwrap_or_default()
 }
 
-fn f16(h: u16) -> f32 {
+pub(crate) fn f16(h: u16) -> f32 {
     let (s, e, m) = (h >> 15, (h >> 10) & 0x1f, f32::from(h & 0x3ff));
     assert!(e != 31, "test data without infinities and NaNs");
     let mag = match e {
@@ -83,21 +91,21 @@ fn f16(h: u16) -> f32 {
 }
 
 /// Bytes `k` of texel `l`: distinct, covering negative and large values.
-fn byte(l: usize, k: usize) -> u8 {
+pub(crate) fn byte(l: usize, k: usize) -> u8 {
     (l * 37 + k * 101 + 3) as u8
 }
 
-fn texels(bytes: usize, n: usize) -> Vec<u8> {
+pub(crate) fn texels(bytes: usize, n: usize) -> Vec<u8> {
     (0..n).flat_map(|l| (0..bytes).map(move |k| byte(l, k))).collect()
 }
 
 /// Texels of f16 channels without infinities and NaNs (exponent bit 14 clear), whose conversions are
 /// exact both ways.
-fn half_texels(bytes: usize, n: usize) -> Vec<u8> {
+pub(crate) fn half_texels(bytes: usize, n: usize) -> Vec<u8> {
     (0..n).flat_map(|l| (0..bytes).map(move |k| half_byte(l, k))).collect()
 }
 
-fn half_byte(l: usize, k: usize) -> u8 {
+pub(crate) fn half_byte(l: usize, k: usize) -> u8 {
     byte(l, k) & if k % 2 == 1 { 0xbf } else { 0xff }
 }
 
@@ -105,7 +113,14 @@ fn one() -> u32 {
     1.0f32.to_bits()
 }
 
-fn check(what: &str, mcpu: &str, lanes: u32, got: &[Vec<u32>], want: impl Fn(usize) -> [u32; 4], comps: usize) {
+pub(crate) fn check(
+    what: &str,
+    mcpu: &str,
+    lanes: u32,
+    got: &[Vec<u32>],
+    want: impl Fn(usize) -> [u32; 4],
+    comps: usize,
+) {
     if got.is_empty() {
         return;
     }

@@ -163,6 +163,25 @@ fn shapes(fam: Family, enc: Enc, op: u32, lit: bool) -> Vec<Vec<u32>> {
                 vec![vec![w | 0x10, (0x80 << 24) | (1 << 22) | (1 << 16) | (4 << 8) | 2], vec![w, 0]]
             }
         },
+        // vaddr v2, vdata v4, s[4:7], soffset 0 with offen and offset 16; and everything 0. Format 32 FLOAT
+        // (gfx9 DFMT 4 NFMT 7, gfx10/gfx11 FORMAT 22).
+        Enc::Mtbuf => {
+            let d1 = (0x80 << 24) | (1 << 16) | (4 << 8) | 2;
+            match fam {
+                Family::Gfx9 => {
+                    let w = 0xe800_0000 | (op << 15) | (4 << 19) | (7 << 23);
+                    vec![vec![w | (1 << 12) | 0x10, d1], vec![w, 0]]
+                }
+                Family::Gfx10 => {
+                    let (w, hi) = (0xe800_0000 | ((op & 7) << 16) | (22 << 19), ((op >> 3) & 1) << 21);
+                    vec![vec![w | (1 << 12) | 0x10, d1 | hi], vec![w, hi]]
+                }
+                _ => {
+                    let w = 0xe800_0000 | (op << 15) | (22 << 19);
+                    vec![vec![w | 0x10, d1 | (1 << 22)], vec![w, 0]]
+                }
+            }
+        }
         Enc::VopdX | Enc::VopdY => {
             let (x, y) = if enc == Enc::VopdX { (op, 8) } else { (8, op) };
             let w = 0xc800_0000 | (x << 22) | (y << 17);
@@ -231,6 +250,7 @@ fn dst_is_first_operand(enc: Enc, op: &Op, fam: Family) -> bool {
         Enc::VopdX | Enc::VopdY => true,
         Enc::Ds => matches!(op, Op::Ds(DsOp::Access(Access::Load { .. }))),
         Enc::Flat | Enc::Global | Enc::Scratch | Enc::Mubuf => matches!(op, Op::Vmem(_, Access::Load { .. })),
+        Enc::Mtbuf => matches!(op, Op::Vmem(_, Access::Format { store: false, .. })),
         _ => false,
     }
 }

@@ -249,7 +249,7 @@ pub fn by_encoding(enc: Enc, name: &str) -> LineClass {
         Enc::Smem => LineClass::Smem,
         Enc::Ds => LineClass::Lds,
         Enc::Flat => LineClass::Flat,
-        Enc::Global | Enc::Scratch | Enc::Mubuf | Enc::Mimg => LineClass::Vmem,
+        Enc::Global | Enc::Scratch | Enc::Mubuf | Enc::Mtbuf | Enc::Mimg => LineClass::Vmem,
         _ if name.starts_with("v_") => LineClass::Valu,
         _ if name.starts_with("ds_") || name.starts_with("lds_") => LineClass::Lds,
         _ if name.starts_with("s_") => LineClass::Salu,
@@ -272,8 +272,8 @@ fn facts(enc: Enc, n: &str, op: &Op) -> u8 {
     let load = match (enc, op) {
         (Enc::Smem, Op::Smem(SmemOp::Load(_) | SmemOp::BufferLoad(_) | SmemOp::LoadSub { .. })) => true,
         (Enc::Ds, Op::Ds(DsOp::Access(Access::Load { .. }) | DsOp::Read2 { .. })) => true,
-        (Enc::Flat | Enc::Global | Enc::Scratch | Enc::Mubuf, Op::Vmem(_, a)) => matches!(a, Access::Load { .. }),
-        (Enc::Flat | Enc::Global | Enc::Scratch | Enc::Mubuf, _) => n.contains("_load_"),
+        (Enc::Flat | Enc::Global | Enc::Scratch | Enc::Mubuf | Enc::Mtbuf, Op::Vmem(_, a)) => matches!(a, Access::Load { .. }),
+        (Enc::Flat | Enc::Global | Enc::Scratch | Enc::Mubuf | Enc::Mtbuf, _) => n.contains("_load_"),
         _ => false,
     };
     if load {
@@ -281,7 +281,7 @@ fn facts(enc: Enc, n: &str, op: &Op) -> u8 {
     }
     let scratch = match (enc, op) {
         (Enc::Flat, _) | (_, Op::Vmem(Seg::Flat, _)) => false,
-        (Enc::Scratch, _) | (Enc::Global | Enc::Mubuf, Op::Vmem(Seg::Scratch, _)) => true,
+        (Enc::Scratch, _) | (Enc::Global | Enc::Mubuf | Enc::Mtbuf, Op::Vmem(Seg::Scratch, _)) => true,
         _ => false,
     };
     if scratch {
