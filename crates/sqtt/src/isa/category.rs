@@ -272,7 +272,9 @@ fn facts(enc: Enc, n: &str, op: &Op) -> u8 {
     let load = match (enc, op) {
         (Enc::Smem, Op::Smem(SmemOp::Load(_) | SmemOp::BufferLoad(_) | SmemOp::LoadSub { .. })) => true,
         (Enc::Ds, Op::Ds(DsOp::Access(Access::Load { .. }) | DsOp::Read2 { .. })) => true,
-        (Enc::Flat | Enc::Global | Enc::Scratch | Enc::Mubuf | Enc::Mtbuf, Op::Vmem(_, a)) => matches!(a, Access::Load { .. }),
+        (Enc::Flat | Enc::Global | Enc::Scratch | Enc::Mubuf | Enc::Mtbuf, Op::Vmem(_, a)) => {
+            matches!(a, Access::Load { .. })
+        }
         (Enc::Flat | Enc::Global | Enc::Scratch | Enc::Mubuf | Enc::Mtbuf, _) => n.contains("_load_"),
         _ => false,
     };
