@@ -9,6 +9,7 @@
 
 mod args;
 mod att;
+mod capture_dir;
 mod cmd;
 mod config;
 mod console;
@@ -18,6 +19,7 @@ mod options;
 mod outputs;
 mod pcsamp;
 mod placeholders;
+mod probe;
 mod progress;
 mod version;
 mod yaml;
@@ -29,6 +31,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context as _, Result};
 use clap::Parser;
 
+use crate::capture_dir::CaptureDir;
 use crate::config::Config;
 use crate::launch::AppExit;
 
@@ -217,7 +220,7 @@ struct Prepared {
 fn prepare(cfg: &Config) -> Result<Prepared> {
     let counters = match &cfg.pmc {
         Some(req) if !cfg.app.is_empty() => {
-            let agents = counters::target_agents(cfg, || probe_gpu_agents(cfg))?;
+            let agents = counters::target_agents(cfg, || probe::probe_gpu_agents(cfg))?;
             Some(counters::plan(req, &agents)?)
         }
         _ => None,
@@ -225,62 +228,8 @@ fn prepare(cfg: &Config) -> Result<Prepared> {
     Ok(Prepared { counters })
 }
 
-/// The GPU agents of this machine, by running the agent probe (`ROCPROF_RS_PROBE`, default
-/// `rocminfo`) under the interception library before the application (real ROCm only).
-pub(crate) fn probe_gpu_agents(cfg: &Config) -> Result<Vec<(rocprof_model::Agent, String)>> {
-    launch::check_real_rocr(cfg.compat.rocm_root.as_deref())?;
-    let dir = std::env::temp_dir().join(format!("rocprof-rs-agents-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    let _cleanup = CaptureDir { path: dir.clone(), keep: false };
-    let intercept = launch::find_intercept(&cfg.compat)?;
-    let mut probe_cfg = cfg.clone();
-    probe_cfg.pmc = None;
-    let env = launch::launch_env(&probe_cfg, &intercept, None, &dir);
-    let probe =
-        std::env::var_os(rocprof_launch::names::PROBE).filter(|p| !p.is_empty()).unwrap_or_else(|| "rocminfo".into());
-    let status = std::process::Command::new(&probe)
-        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_os_str())))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status();
-    if let Err(e) = status {
-        bail!(
-            "checking counters before the run needs the GPU agents, which rocprof-rs queries with {} ({e}); install rocminfo or set ROCPROF_RS_PROBE",
-            probe.to_string_lossy()
-        );
-    }
-    let files = outputs::capture_files(&dir)?;
-    let Some(file) = files.first() else {
-        bail!("the agent query ({}) did not start the HSA runtime; set ROCPROF_RS_PROBE", probe.to_string_lossy());
-    };
-    let mut capture = rocprof_model::capture::CaptureReader::open(file)?;
-    let (agents, strings) = outputs::capture_agents(&mut capture)?;
-    Ok(agents
-        .into_iter()
-        .filter(|a| a.agent_type == rocprof_model::AgentType::Gpu)
-        .map(|a| {
-            let name = strings.resolve(a.name).to_string();
-            (a, name)
-        })
-        .collect())
-}
-
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
-}
-
-/// Removes the private capture directory when dropped, unless asked to keep it.
-struct CaptureDir {
-    path: PathBuf,
-    keep: bool,
-}
-
-impl Drop for CaptureDir {
-    fn drop(&mut self) {
-        if !self.keep {
-            let _ = std::fs::remove_dir_all(&self.path);
-        }
-    }
 }
 
 /// Creates the output directory (to fail before running the application, not after) and a

@@ -319,7 +319,7 @@ fn reduce(v: Values, op: ReduceOp, dims: &[Dimension]) -> Values {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Database;
+    use crate::db::Database;
 
     fn d(dim: Dimension, n: usize) -> DimExtent {
         DimExtent::new(dim, n)

@@ -1,9 +1,8 @@
 //! How many instances a block reports on an agent and the dimensions of its counters' values
 //! (aqlprofile's `EventAttribDimension` in `projects/aqlprofile/src/core/counter_dimensions.hpp`).
 
-use crate::db::{Block, Family};
+use crate::db::{Agent, Block, Family};
 use crate::dims::{DimExtent, Dimension};
-use crate::Agent;
 
 /// Block attribute bits (aqlprofile `CounterBlockAttr`, `src/def/gpu_block_info.h`): the targets
 /// crate's.

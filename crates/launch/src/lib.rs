@@ -12,40 +12,15 @@
 
 pub mod names;
 mod pmc;
+mod setting;
 mod settings;
 
 pub use pmc::{CounterGroup, CounterPlan, EventSource, PmcEvent};
+pub use setting::{process_env, Setting};
 pub use settings::{
     AttSettings, BufferPolicy, CaptureDir, CollectionPeriods, GateCompletions, KernelNames, LogLevel, PcSampling,
     PcsMethod, PcsUnit, Trace, TraceWord,
 };
-
-/// A setting carried in one environment variable.
-pub trait Setting: Sized {
-    /// The variable (one of [`names`]).
-    const NAME: &'static str;
-
-    /// The variable's value.
-    fn encode(&self) -> String;
-
-    /// Reads a value of [`Setting::encode`]'s form; the error says what is wrong, on one line.
-    fn decode(text: &str) -> Result<Self, String>;
-
-    /// `(name, value)` for the launch environment.
-    fn to_env(&self) -> (&'static str, String) {
-        (Self::NAME, self.encode())
-    }
-
-    /// Decodes the variable from `get` (normally [`process_env`]); `None` when it is not set.
-    fn from_env(get: impl Fn(&str) -> Option<String>) -> Option<Result<Self, String>> {
-        get(Self::NAME).map(|text| Self::decode(&text))
-    }
-}
-
-/// Reads a variable of this process's environment (unset or not UTF-8: `None`).
-pub fn process_env(name: &str) -> Option<String> {
-    std::env::var(name).ok()
-}
 
 #[cfg(test)]
 mod tests;

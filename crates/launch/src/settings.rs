@@ -3,7 +3,8 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use crate::{names, Setting};
+use crate::names;
+use crate::setting::{process_env, Setting};
 
 /// Where the capture goes ([`names::CAPTURE_DIR`]); a path, so carried as an `OsString`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -139,7 +140,7 @@ impl Trace {
 
     /// The process's setting, [`Trace::UNSET`] when the variable is not set.
     pub fn from_process_env() -> Trace {
-        Trace::from_env(crate::process_env).map_or(Trace::UNSET, |t| t.unwrap_or(Trace::UNSET))
+        Trace::from_env(process_env).map_or(Trace::UNSET, |t| t.unwrap_or(Trace::UNSET))
     }
 }
 

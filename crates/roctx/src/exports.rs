@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 
 use rocprof_hsa_sys::*;
 
-use crate::{control, core, name, TRACER, VERSION_MAJOR, VERSION_MINOR};
+use crate::tables::{control, core, name, TRACER, VERSION_MAJOR, VERSION_MINOR};
 
 /// Calls a table entry; an entry a tool cleared (NULL) behaves like the no-op default.
 macro_rules! call {
@@ -30,12 +30,6 @@ pub extern "C" fn roctx_version_major() -> u32 {
 #[no_mangle]
 pub extern "C" fn roctx_version_minor() -> u32 {
     VERSION_MINOR
-}
-
-/// rocprofiler-register's import function for the "roctx" library: returns the version.
-#[no_mangle]
-pub extern "C" fn rocprofiler_register_import_roctx() -> u32 {
-    crate::REGISTER_VERSION
 }
 
 /// `roctxMarkA`.

@@ -2,7 +2,7 @@
 //! HSA agent properties, and the shader-engine / CU topology the wave placement and the counter model
 //! use.
 
-use crate::Family;
+use crate::family::Family;
 
 /// Everything the simulator needs to know about one GPU target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

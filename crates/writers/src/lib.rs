@@ -1,7 +1,7 @@
-//! rocprof-writers: turns a [`Trace`] into the files rocprofv3 users read.
+//! rocprof-writers: turns a [`Trace`](rocprof_model::Trace) into the files rocprofv3 users read.
 //!
 //! One module per format, all behind one streaming trait, [`Writer`]: `begin` once, `write`
-//! once per [`Record`] of a record stream ([`rocprof_model::stream`]: process sections, parents
+//! once per [`Record`](rocprof_model::Record) of a record stream ([`rocprof_model::stream`]: process sections, parents
 //! before children), `finish` once. [`write_stream`] runs several writers over one pass of a
 //! [`rocprof_model::RecordSource`] in bounded memory; no writer holds the whole trace. Writers only format; derived values (durations, formatted names, LDS rounding) come
 //! from `rocprof-model`. Table and column names come from `schemas/` (see [`schema`]).
@@ -42,7 +42,7 @@ pub mod otf2;
 pub mod perfetto;
 mod pipeline;
 pub use host::hostname;
-pub use pipeline::{write_stream, Outcome, Progress, StreamOptions, WriterResult};
+pub use pipeline::{write_stream, write_trace, Outcome, Progress, StreamOptions, WriterResult};
 mod numfmt;
 pub mod rocpd;
 pub mod rocpd_source;
@@ -50,50 +50,12 @@ pub mod schema;
 pub mod stats;
 pub mod stats_files;
 pub mod synthetic;
+mod writer;
+pub use writer::{Error, Result, Session, Writer};
 
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
-
-use rocprof_model::{Record, StringTable, Trace};
-
-/// Errors of this crate.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// A file or directory could not be created or written.
-    #[error("cannot write {}", path.display())]
-    Io {
-        /// The path involved.
-        path: PathBuf,
-        /// The OS error.
-        #[source]
-        source: std::io::Error,
-    },
-    /// SQLite rejected a statement while writing a database.
-    #[error("sqlite error while {what} in {}", path.display())]
-    Sqlite {
-        /// The database file.
-        path: PathBuf,
-        /// What the writer was doing.
-        what: &'static str,
-        /// SQLite's error.
-        #[source]
-        source: rusqlite::Error,
-    },
-    /// A schema file in `schemas/` is inconsistent (missing statement, wrong column count).
-    #[error("schema error: {0}")]
-    Schema(String),
-    /// The record source failed (reading a capture or a database).
-    #[error("reading the records")]
-    Source(#[source] rocprof_model::SourceError),
-    /// A writer got records it cannot write (e.g. a second process into one database).
-    #[error("{0}")]
-    Unsupported(String),
-}
-
-/// `Result` with this crate's [`Error`].
-pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Where output files go: `<dir>/<prefix>_<name>`, as rocprofv3 composes them. The prefix may
 /// contain `/` (the default is `<hostname>/<pid>`); missing directories are created.
@@ -233,44 +195,6 @@ impl OutputFile {
         self.file.flush().map_err(|source| self.partial.io_error(source))?;
         self.partial.commit()
     }
-}
-
-/// What every writer may consult while writing: the string table that the records'
-/// [`rocprof_model::StringId`]s point into. Process facts arrive as [`Record::Process`].
-#[derive(Debug, Clone, Copy)]
-pub struct Session<'a> {
-    /// Strings referenced by the records delivered so far (it grows as the stream goes on).
-    pub strings: &'a StringTable,
-}
-
-/// A streaming output format. Configuration happens in each writer's constructor and is
-/// frozen afterwards. Writers are `Send` so that [`write_stream`] can run them side by side.
-///
-/// Each writer ignores record kinds it does not write (`_ => Ok(())`), so adding a kind to the
-/// model never breaks a writer; writing it is one match arm.
-pub trait Writer: Send {
-    /// Short name for progress and error messages (`rocpd`, `csv`, ...).
-    fn name(&self) -> &'static str;
-    /// Called once before any record.
-    fn begin(&mut self, session: &Session<'_>) -> Result<()>;
-    /// Called once per record, in stream order ([`rocprof_model::stream`]).
-    fn write(&mut self, session: &Session<'_>, record: &Record) -> Result<()>;
-    /// Called once at the end of a complete stream; returns the files written (none when there
-    /// was no data). Files appear under their final names only here.
-    fn finish(&mut self, session: &Session<'_>) -> Result<Vec<PathBuf>>;
-    /// Called instead of [`Writer::finish`] when the stream is abandoned (the source failed, or
-    /// there was nothing to write): drops partial files. Writers that keep files open between
-    /// `begin` and `finish` must release them here.
-    fn abandon(&mut self) {}
-}
-
-/// Streams every record of `trace` through every writer and returns the files they wrote; the
-/// first writer error is returned (after every writer ran). For tests and small traces; the CLI
-/// streams from the capture with [`write_stream`].
-pub fn write_trace(trace: &Trace, writers: &mut [Box<dyn Writer>], progress: Progress) -> Result<Vec<PathBuf>> {
-    let mut refs: Vec<&mut dyn Writer> = writers.iter_mut().map(|w| &mut **w as &mut dyn Writer).collect();
-    let options = StreamOptions { progress, ..StreamOptions::default() };
-    write_stream(&mut trace.source(), &mut refs, &options)?.into_result()
 }
 
 #[cfg(test)]

@@ -17,9 +17,9 @@ use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::Arc;
 
-use rocprof_model::{Record, RecordSource, StringTable};
+use rocprof_model::{Record, RecordSource, StringTable, Trace};
 
-use crate::{Error, Result, Session, Writer};
+use crate::writer::{Error, Result, Session, Writer};
 
 /// Records per batch handed to the writer threads.
 pub(crate) const BATCH_RECORDS: usize = 4096;
@@ -253,6 +253,15 @@ pub fn write_stream(
             None => Ok(outcome),
         }
     })
+}
+
+/// Streams every record of `trace` through every writer and returns the files they wrote; the
+/// first writer error is returned (after every writer ran). For tests and small traces; the CLI
+/// streams from the capture with [`write_stream`].
+pub fn write_trace(trace: &Trace, writers: &mut [Box<dyn Writer>], progress: Progress) -> Result<Vec<PathBuf>> {
+    let mut refs: Vec<&mut dyn Writer> = writers.iter_mut().map(|w| &mut **w as &mut dyn Writer).collect();
+    let options = StreamOptions { progress, ..StreamOptions::default() };
+    write_stream(&mut trace.source(), &mut refs, &options)?.into_result()
 }
 
 #[cfg(test)]

@@ -77,7 +77,7 @@ fn agents(args: &AvailArgs) -> anyhow::Result<Vec<Agent>> {
     let cfg = crate::args::Args::try_parse_from(argv)
         .map_err(|e| anyhow::anyhow!("{}", e.to_string().lines().next().unwrap_or("")))?
         .into_config()?;
-    let all = counters::target_agents(&cfg, || crate::probe_gpu_agents(&cfg))?;
+    let all = counters::target_agents(&cfg, || crate::probe::probe_gpu_agents(&cfg))?;
     Ok(match args.device {
         Some(d) => all.into_iter().nth(d).map(|a| vec![a]).unwrap_or_default(),
         None => all,
