@@ -255,7 +255,7 @@ pub fn unpack_texel(df: u8, nf: u8, bytes: &[u8]) -> [u32; 4] {
             nfmt::SSCALED => (signed as f32).to_bits(),
             nfmt::UINT => raw,
             nfmt::SINT => signed as u32,
-            _ if b == 16 => crate::exec::float::f16_to_f32(raw as u16).to_bits(),
+            _ if b == 16 => crate::half::f16_to_f32(raw as u16).to_bits(),
             _ => raw,
         };
     }
@@ -281,7 +281,7 @@ pub fn pack_texel(df: u8, nf: u8, vals: &[u32; 4], out: &mut [u8]) {
             }
             nfmt::USCALED => f.max(0.0) as u32,
             nfmt::SSCALED => f as i32 as u32,
-            nfmt::FLOAT if b == 16 => u32::from(crate::exec::float::f32_to_f16(f)),
+            nfmt::FLOAT if b == 16 => u32::from(crate::half::f32_to_f16(f)),
             _ => v,
         };
         for k in 0..n {

@@ -12,6 +12,7 @@ pub mod dwarf_info;
 pub mod dwarf_line;
 mod exec;
 mod gws;
+mod half;
 pub mod image;
 mod matrix;
 pub mod memory;
