@@ -15,7 +15,7 @@ pub mod pc_sampling;
 mod table;
 
 pub use block::{BlockInfo, CounterRegs};
-pub use model::GpuModel;
+pub use model::{GenericIsa, GpuModel, GENERIC_ISAS};
 pub use table::{MODELS, TARGETS};
 
 /// An instruction-set (GFX IP) family. Encodings, opcode numbers, register maps and the packet
