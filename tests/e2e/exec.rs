@@ -352,3 +352,54 @@ fn an_unimplemented_instruction_is_reported_and_the_dispatches_fall_back() {
     let csv = read_csv(&find_one(&p.out, "kernel_trace.csv"));
     assert_eq!(csv.rows.iter().filter(|r| r["Kernel_Name"] == "vector_add").count(), 3, "every dispatch is traced");
 }
+
+/// A generic code object (clang-19 `-mcpu=gfx11-generic`, code object v6, as Debian's rocSOLVER ships for
+/// RDNA3) loads on a gfx1100 agent as on ROCr, and its kernel computes vector_add's c = a + b (checked by
+/// the program on the host); one built for gfx12-generic is refused with the reason on stderr, and the
+/// program sees the load fail.
+#[test]
+fn generic_code_objects_run_on_their_family_and_others_are_refused() {
+    let test = "generic_code_objects_run_on_their_family_and_others_are_refused";
+    let Some(stage) = stage(test) else { return };
+    let Some(app) = stage.fixture("vector_add", test) else { return };
+    let Some(clang) = rocprof_test_inputs::program(test, "clang-19", "clang-19") else { return };
+    let Some(lld) = rocprof_test_inputs::program(test, "ld.lld-19", "lld-19") else { return };
+    let dir = scratch("exec-generic");
+    let _g = ScratchGuard(dir.clone());
+    std::fs::create_dir_all(dir.join("kernels")).unwrap();
+    let copy = dir.join("vector_add");
+    std::fs::copy(&app, &copy).unwrap();
+    let source = rocprof_test_inputs::workspace_root().join("fixtures/kernels/vector_add.cl");
+    let build = |cpu: &str| {
+        let object = dir.join(format!("{cpu}.o"));
+        let out = std::process::Command::new(&clang)
+            .args(["-x", "cl", "-cl-std=CL2.0", "-cl-no-stdinc", "--target=amdgcn-amd-amdhsa", "-nogpulib", "-O2"])
+            .arg(format!("-mcpu={cpu}"))
+            .args(["-mcode-object-version=6", "-c"])
+            .arg(&source)
+            .arg("-o")
+            .arg(&object)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "clang-19 {cpu}: {}", String::from_utf8_lossy(&out.stderr));
+        let co = dir.join("kernels/vector_add-gfx1100.co");
+        let out = std::process::Command::new(&lld).arg("-shared").arg(&object).arg("-o").arg(&co).output().unwrap();
+        assert!(out.status.success(), "ld.lld-19 {cpu}: {}", String::from_utf8_lossy(&out.stderr));
+        let elf = std::fs::read(&co).unwrap();
+        u32::from_le_bytes(elf[48..52].try_into().unwrap())
+    };
+
+    // LLVM's EF_AMDGPU_MACH_AMDGCN_GFX11_GENERIC with generic version 1 (EF_AMDGPU_GENERIC_VERSION).
+    assert_eq!(build("gfx11-generic"), 0x0100_0054);
+    let r = run(&copy, &["3"], &stage.sim_env("gfx1100"));
+    assert!(r.status.success(), "{}", r.transcript());
+    assert!(r.stdout.contains("vector_add: ok"), "{}", r.transcript());
+    assert!(!r.stderr.contains("falls back"), "a dispatch fell back:\n{}", r.transcript());
+
+    assert_eq!(build("gfx12-generic"), 0x0100_0059);
+    let r = run(&copy, &["3"], &stage.sim_env("gfx1100"));
+    assert!(!r.status.success(), "a gfx12-generic object must not load on gfx1100:\n{}", r.transcript());
+    assert!(!r.stdout.contains("vector_add: ok"), "{}", r.transcript());
+    let want = "not loaded on gfx1100: built for gfx12-generic, which does not cover gfx1100";
+    assert!(r.stderr.contains(want), "stderr lacks {want:?}:\n{}", r.transcript());
+}

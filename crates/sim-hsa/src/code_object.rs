@@ -517,7 +517,9 @@ fn load(e: &Executable, exe_handle: u64, a: &'static Agent, r: &Reader) -> Resul
         crate::diag!("code object {} rejected: {:?} at offset {:#x}", r.uri, err.kind, err.offset);
         HSA_STATUS_ERROR_INVALID_CODE_OBJECT
     })?;
-    if !m.accepts_elf_flags(co.flags_v4()) {
+    if let Err(why) = m.check_elf_flags(co.flags_v4()) {
+        // ROCr refuses with the same status and no message; the reason is the user's only clue.
+        crate::diag!("code object {} not loaded on {}: {why}", r.uri, m.name);
         return Err(HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS);
     }
     let mut st = e.state.lock().unwrap_or_else(|e| e.into_inner());

@@ -17,7 +17,7 @@ mod table;
 
 pub use block::{BlockInfo, CounterRegs};
 pub use family::Family;
-pub use model::GpuModel;
+pub use model::{GenericIsa, GpuModel, GENERIC_ISAS};
 pub use table::{Target, MODELS, TARGETS};
 
 #[cfg(test)]
