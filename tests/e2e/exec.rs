@@ -312,8 +312,8 @@ fn thread_traces_follow_the_executed_code_path() {
 }
 
 /// A kernel with an instruction the interpreter does not implement, as a user meets it: `vector_add`
-/// copied next to a hand-patched `kernels/vector_add-gfx942.co` (an MFMA over the kernel's first
-/// instruction), profiled with `--simulate gfx942 --kernel-trace`. Every dispatch falls back to the
+/// copied next to a hand-patched `kernels/vector_add-gfx942.co` (an fp8 stochastic-rounding conversion
+/// over the kernel's first instruction), profiled with `--simulate gfx942 --kernel-trace`. Every dispatch falls back to the
 /// timing-only model and is counted; the report (once per kernel) names the instruction, its PC and the
 /// kernel; the kernel trace still has every dispatch; the program sees uncomputed results and fails its
 /// check rather than getting silently wrong ones.
@@ -332,9 +332,9 @@ fn an_unimplemented_instruction_is_reported_and_the_dispatches_fall_back() {
     let obj = rocprof_isa::CodeObject::parse(&elf).unwrap();
     let entry = obj.symbols.iter().find(|s| s.name == "vector_add").unwrap().value;
     let at = (entry - obj.text.0 + obj.text_offset) as usize;
-    // v_mfma_f32_16x16x8_xf32 a[0:3], v[0:1], v[0:1], a[0:3] (llvm-mc-21 -mcpu=gfx942; xf32 is not
-    // implemented yet)
-    elf[at..at + 8].copy_from_slice(&[0x00, 0x80, 0xbe, 0xd3, 0x00, 0x01, 0x02, 0x04]);
+    // v_cvt_sr_fp8_f32 v1, v2, v3 (llvm-mc-19 -mcpu=gfx942; stochastic-rounding conversions are
+    // not implemented)
+    elf[at..at + 8].copy_from_slice(&[0x01, 0x00, 0xa4, 0xd2, 0x02, 0x07, 0x02, 0x00]);
     std::fs::write(dir.join("kernels/vector_add-gfx942.co"), &elf).unwrap();
     let stats = dir.join("stats.txt");
     let env = vec![(launch::SIM_STATS.to_string(), stats.display().to_string())];
@@ -344,7 +344,7 @@ fn an_unimplemented_instruction_is_reported_and_the_dispatches_fall_back() {
     assert!(r.stdout.contains("c = a + b holds for 0 of"), "{}", r.transcript());
     let reports: Vec<&str> = r.stderr.lines().filter(|l| l.contains("falls back")).collect();
     assert_eq!(reports.len(), 1, "one report per kernel and reason:\n{}", r.stderr);
-    for want in ["kernel vector_add", "unimplemented instruction `v_mfma_f32_16x16x8_xf32`", "(entry+0x0)"] {
+    for want in ["kernel vector_add", "unimplemented instruction `v_cvt_sr_fp8_f32`", "(entry+0x0)"] {
         assert!(reports[0].contains(want), "report lacks {want:?}: {}", reports[0]);
     }
     let s = read_stats(&stats);

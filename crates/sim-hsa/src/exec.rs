@@ -499,13 +499,13 @@ mod runtime_tests {
         assert!(out.iter().all(|&v| v == 0x1234_5678), "fill wrote {:x?}", &out[..8]);
         assert_eq!(STATS.executed.load(Ordering::Relaxed), executed + 1);
 
-        // v_mfma_f32_16x16x8_xf32 a[0:3], v[0:1], v[0:1], a[0:3] (llvm-mc-21 -mcpu=gfx942; xf32 is not
-        // implemented yet) over the kernel's first 8 bytes.
+        // v_cvt_sr_fp8_f32 v1, v2, v3 (llvm-mc-19 -mcpu=gfx942; stochastic-rounding conversions are
+        // not implemented) over the kernel's first 8 bytes.
         let obj = rocprof_isa::CodeObject::parse(&elf).unwrap();
         let entry = obj.symbols.iter().find(|s| s.name == "fill").unwrap().value;
         let file_off = (entry - obj.text.0 + obj.text_offset) as usize;
         let mut patched = elf;
-        patched[file_off..file_off + 8].copy_from_slice(&[0x00, 0x80, 0xbe, 0xd3, 0x00, 0x01, 0x02, 0x04]);
+        patched[file_off..file_off + 8].copy_from_slice(&[0x01, 0x00, 0xa4, 0xd2, 0x02, 0x07, 0x02, 0x00]);
         let bad = load(gpu, patched, "fill");
         let unimplemented = STATS.unimplemented.load(Ordering::Relaxed);
         let fallback = STATS.fallback.load(Ordering::Relaxed);
@@ -516,8 +516,8 @@ mod runtime_tests {
         let report = rocprof_device::run::last_report();
         for want in [
             "kernel fill",
-            "unimplemented instruction `v_mfma_f32_16x16x8_xf32`",
-            "d3be8000 04020100",
+            "unimplemented instruction `v_cvt_sr_fp8_f32`",
+            "d2a40001 00020702",
             "(entry+0x0)",
             "workgroup 0 wave 0",
             "timing-only model",
