@@ -12,7 +12,8 @@
 //! indexed addresses go through `.debug_addr` and `DW_AT_addr_base`. A call file is the unit's line
 //! table's file of that index, its directory joined ([`crate::dwarf_line::file_paths`]).
 
-use crate::dwarf_line::{section, Cur, Error};
+use crate::dwarf_line::{section, Cur, Error, LineTable};
+use std::collections::BTreeMap;
 
 /// One inlined call: the addresses its code covers and where it was called from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -347,4 +348,28 @@ pub fn inlined_calls(elf: &[u8]) -> Result<Vec<InlinedCall>, Error> {
         }
     }
     Ok(out)
+}
+
+impl LineTable {
+    /// Names the call stack of rows inside inlined code as rocprofiler-sdk does: appends to each
+    /// entry ` -> file:line` for each of `calls` ([`inlined_calls`], in
+    /// `.debug_info` order, outer before inner) covering its start address, innermost first.
+    pub fn add_inlined_calls(&mut self, calls: &[InlinedCall]) {
+        let mut frames: BTreeMap<u64, Vec<&InlinedCall>> = BTreeMap::new();
+        for call in calls {
+            for &(lo, hi) in &call.ranges {
+                for (&a, _) in self.starts.range(lo..hi.max(lo)) {
+                    frames.entry(a).or_default().push(call);
+                }
+            }
+        }
+        for (a, mut calls) in frames {
+            calls.dedup_by(|x, y| std::ptr::eq(*x, *y));
+            if let Some(text) = self.starts.get_mut(&a) {
+                for call in calls.iter().rev() {
+                    text.push_str(&format!(" -> {}:{}", call.call_file, call.call_line));
+                }
+            }
+        }
+    }
 }

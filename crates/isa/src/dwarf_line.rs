@@ -379,8 +379,9 @@ fn unit(sec: &[u8], start: usize, s: &Strings<'_>, out: &mut Vec<Row>) -> Result
 /// Address -> `path:line`, as rocprofiler-sdk's code-object decoder names an instruction's source.
 #[derive(Clone, Debug, Default)]
 pub struct LineTable {
-    /// Start address -> `path:line` (to the next start, the last to the end of the code object).
-    starts: BTreeMap<u64, String>,
+    /// Start address -> `path:line` (to the next start, the last to the end of the code object);
+    /// `dwarf_info` appends inlined call sites to these texts.
+    pub(crate) starts: BTreeMap<u64, String>,
     /// Size of the code object (the last entry's end).
     end: u64,
 }
@@ -389,28 +390,6 @@ impl LineTable {
     /// The table of an ELF code object; empty when it has no line table.
     pub fn of_elf(elf: &[u8]) -> Result<LineTable, Error> {
         Ok(LineTable::from_rows(&rows(elf)?, elf.len() as u64))
-    }
-
-    /// Names the call stack of rows inside inlined code as rocprofiler-sdk does: appends to each
-    /// entry ` -> file:line` for each of `calls` ([`crate::dwarf_info::inlined_calls`], in
-    /// `.debug_info` order, outer before inner) covering its start address, innermost first.
-    pub fn add_inlined_calls(&mut self, calls: &[crate::dwarf_info::InlinedCall]) {
-        let mut frames: BTreeMap<u64, Vec<&crate::dwarf_info::InlinedCall>> = BTreeMap::new();
-        for call in calls {
-            for &(lo, hi) in &call.ranges {
-                for (&a, _) in self.starts.range(lo..hi.max(lo)) {
-                    frames.entry(a).or_default().push(call);
-                }
-            }
-        }
-        for (a, mut calls) in frames {
-            calls.dedup_by(|x, y| std::ptr::eq(*x, *y));
-            if let Some(text) = self.starts.get_mut(&a) {
-                for call in calls.iter().rev() {
-                    text.push_str(&format!(" -> {}:{}", call.call_file, call.call_line));
-                }
-            }
-        }
     }
 
     /// The table of `rows` (of a code object of `size` bytes).

@@ -10,14 +10,16 @@
 
 pub mod block;
 mod block_tables;
+mod code_object;
 mod family;
 mod model;
 pub mod pc_sampling;
 mod table;
 
 pub use block::{BlockInfo, CounterRegs};
+pub use code_object::{GenericIsa, GENERIC_ISAS};
 pub use family::Family;
-pub use model::{GenericIsa, GpuModel, GENERIC_ISAS};
+pub use model::GpuModel;
 pub use table::{Target, MODELS, TARGETS};
 
 #[cfg(test)]
