@@ -183,7 +183,10 @@ impl WaveStats {
     /// Moves the last counted branch from not-taken to taken.
     pub(crate) fn branch_taken(&mut self) {
         self.counts[InstClass::BranchTaken as usize] += 1;
-        self.counts[InstClass::BranchNotTaken as usize] -= 1;
+        // With per-run counting the branch's run (which counts it as not taken) may be added after this
+        // call, so the count can dip below zero for a moment; it wraps back when the run's counts land.
+        let not_taken = &mut self.counts[InstClass::BranchNotTaken as usize];
+        *not_taken = not_taken.wrapping_sub(1);
     }
 }
 
