@@ -2,7 +2,7 @@
 //! descriptors are `<kernel>.kd`) and the `.text` section. Enough to run a kernel from a `.co` file in
 //! tests, benchmarks and tools; loaders that relocate (hsa-sim) have their own.
 
-use crate::target::Target;
+use crate::target::{GenericIsa, Target};
 
 /// A symbol.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,8 +18,15 @@ pub struct Symbol {
 /// A parsed code object.
 #[derive(Clone, Debug)]
 pub struct CodeObject {
-    /// The target named by `e_flags`.
+    /// The target whose tables decode and run the code: the processor `e_flags` names or, for a
+    /// generic code object ([`CodeObject::generic`]), the first of our targets that processor covers
+    /// (gfx11-generic: gfx1100; gfx9-4-generic: gfx942), whose decoder reads every instruction
+    /// generic code may hold. `None` for any other processor (gfx9-generic and gfx10-1-generic cover
+    /// none of ours). Tools that disassemble a captured code object (ATT, PC sampling) use the
+    /// agent's target instead, which also runs a generic object.
     pub target: Option<&'static Target>,
+    /// The generic processor `e_flags` names (`-mcpu=gfx11-generic`, code object v6), if any.
+    pub generic: Option<&'static GenericIsa>,
     /// The loaded image: every `PT_LOAD` segment at its virtual address (zero-filled gaps and bss).
     pub image: Vec<u8>,
     /// Symbols of `.symtab` (or `.dynsym`).
@@ -47,7 +54,8 @@ impl CodeObject {
             return None;
         }
         let flags = u32_at(elf, 48)?;
-        let target = Target::from_elf_mach(flags & 0xff);
+        let generic = GenericIsa::from_elf_mach(flags & 0xff);
+        let target = Target::from_elf_mach(flags & 0xff).or_else(|| generic?.targets().next());
         let (phoff, shoff) = (u64_at(elf, 32)? as usize, u64_at(elf, 40)? as usize);
         let (phentsize, phnum) = (u16_at(elf, 54)? as usize, u16_at(elf, 56)? as usize);
         let (shentsize, shnum, shstrndx) =
@@ -108,7 +116,7 @@ impl CodeObject {
                 symbols.push(Symbol { name, value: u64_at(elf, e + 8)?, size: u64_at(elf, e + 16)? });
             }
         }
-        Some(CodeObject { target, image, symbols, text, text_offset })
+        Some(CodeObject { target, generic, image, symbols, text, text_offset })
     }
 
     /// The address (in the image) of `<kernel>.kd`.

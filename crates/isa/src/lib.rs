@@ -40,5 +40,5 @@ pub use stats::{
     decimate, grid_point, step_begin, Costs, InstClass, MemBytes, Step, WaveRecord, WaveStats, WorkgroupRecord,
     CLASS_COUNT,
 };
-pub use target::{Family, Target, TARGETS};
+pub use target::{Family, GenericIsa, Target, TARGETS};
 pub use wave::Wave;

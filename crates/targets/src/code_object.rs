@@ -3,7 +3,7 @@
 //! on every processor of their family.
 
 use crate::model::GpuModel;
-use crate::table::MODELS;
+use crate::table::{Target, MODELS, TARGETS};
 
 impl GpuModel {
     /// The [`GenericIsa`] whose code objects this target runs, if any.
@@ -50,7 +50,7 @@ impl GpuModel {
         if mach == self.elf_mach {
             return Ok(());
         }
-        let Some(generic) = GENERIC_ISAS.iter().find(|g| g.elf_mach == mach) else {
+        let Some(generic) = GenericIsa::from_elf_mach(mach) else {
             return Err(format!("built for {built_for}, not {}", self.name));
         };
         if self.generic != Some(generic.name) {
@@ -81,6 +81,18 @@ pub struct GenericIsa {
     pub min_version: u32,
 }
 
+impl GenericIsa {
+    /// The generic processor an `EF_AMDGPU_MACH` value (`e_flags & 0xff`) names.
+    pub fn from_elf_mach(mach: u32) -> Option<&'static GenericIsa> {
+        GENERIC_ISAS.iter().find(|g| g.elf_mach == mach)
+    }
+
+    /// The targets whose generic processor this is (they run its code), in [`TARGETS`] order.
+    pub fn targets(&self) -> impl Iterator<Item = &'static Target> + '_ {
+        TARGETS.iter().filter(move |t| t.model.generic == Some(self.name))
+    }
+}
+
 /// The generic processors ROCr knows. gfx9-generic covers gfx900/902/904/906/909/90c, none of the
 /// targets here; gfx10-1-generic covers gfx1010-gfx1013.
 pub const GENERIC_ISAS: [GenericIsa; 6] = [
@@ -98,7 +110,7 @@ fn processor_of_mach(mach: u32) -> String {
     if let Some(m) = MODELS.iter().find(|m| m.elf_mach == mach) {
         return m.name.to_string();
     }
-    match GENERIC_ISAS.iter().find(|g| g.elf_mach == mach) {
+    match GenericIsa::from_elf_mach(mach) {
         Some(g) => g.name.to_string(),
         None => format!("EF_AMDGPU_MACH {mach:#05x}"),
     }
@@ -112,7 +124,6 @@ fn feature_ok(bits: u32, agent: Option<bool>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Target;
 
     fn model(name: &str) -> &'static GpuModel {
         &Target::find(name).expect("a known target").model
@@ -133,6 +144,20 @@ mod tests {
             assert_eq!(model(target).generic, generic, "{target}");
             assert_eq!(model(target).generic_isa().map(|g| g.name), generic, "{target}");
         }
+        // Which of our targets each generic covers (the inverse of the table above).
+        for (generic, targets) in [
+            ("gfx9-generic", &[][..]),
+            ("gfx9-4-generic", &["gfx942", "gfx950"]),
+            ("gfx10-1-generic", &[]),
+            ("gfx10-3-generic", &["gfx1030"]),
+            ("gfx11-generic", &["gfx1100"]),
+            ("gfx12-generic", &["gfx1201"]),
+        ] {
+            let g = GENERIC_ISAS.iter().find(|g| g.name == generic).expect(generic);
+            assert_eq!(GenericIsa::from_elf_mach(g.elf_mach), Some(g));
+            assert_eq!(g.targets().map(|t| t.name).collect::<Vec<_>>(), targets, "{generic}");
+        }
+        assert_eq!(GenericIsa::from_elf_mach(0x041), None, "gfx1100 is not generic");
         // ROCr's ISA table names the generic of `gfx942:sramecc+:xnack-` `gfx9-4-generic:sramecc+:xnack-`.
         for (target, name) in [
             ("gfx90a", None),
