@@ -27,6 +27,7 @@ mod mfma_gfx950;
 mod mfma_scale;
 mod mfma_timing;
 mod mfma_xf32;
+mod packed_formats;
 mod pk_f32_consts;
 mod salu_gfx12;
 mod scratch_buffer;
