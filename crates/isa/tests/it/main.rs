@@ -8,6 +8,7 @@ mod buffer_format;
 mod classes;
 mod co_resident;
 mod counts;
+mod d16_bytes;
 mod d16_sramecc;
 mod dot4;
 mod ds_cmpstore;
