@@ -419,6 +419,12 @@ fn rocblas_half_precision_axpy_passes_amds_quick_suite_on_gfx1100() {
     run_sample("rocblas_half_precision_axpy_passes_amds_quick_suite_on_gfx1100", &ROCBLAS_AXPY_F16, "gfx1100");
 }
 
+/// The same on CDNA2, where f16 lives in SDWA/VOP3 forms and packed math instead of true16 halves.
+#[test]
+fn rocblas_half_precision_axpy_passes_amds_quick_suite_on_gfx90a() {
+    run_sample("rocblas_half_precision_axpy_passes_amds_quick_suite_on_gfx90a", &ROCBLAS_AXPY_F16, "gfx90a");
+}
+
 #[test]
 fn rocsparse_preconditioners_and_conversions_pass_amds_quick_suite_on_gfx1100_and_gfx90a() {
     let test = "rocsparse_preconditioners_and_conversions_pass_amds_quick_suite_on_gfx1100_and_gfx90a";

@@ -18,6 +18,7 @@
 use crate::target::Family;
 
 pub mod buffer;
+pub mod small_float;
 
 /// What an image instruction does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -100,6 +101,14 @@ pub mod dfmt {
     pub const F32: u8 = 4;
     /// Two 16-bit channels.
     pub const F16_16: u8 = 5;
+    /// Packed X 11, Y 11, Z 10 bits from bit 0 (names list the channels from the top bit down).
+    pub const F10_11_11: u8 = 6;
+    /// Packed X 10, Y 11, Z 11 bits.
+    pub const F11_11_10: u8 = 7;
+    /// Packed X 2, Y 10, Z 10, W 10 bits.
+    pub const F10_10_10_2: u8 = 8;
+    /// Packed X 10, Y 10, Z 10, W 2 bits.
+    pub const F2_10_10_10: u8 = 9;
     /// Four 8-bit channels.
     pub const F8_8_8_8: u8 = 10;
     /// Two 32-bit channels.
@@ -130,26 +139,51 @@ pub mod nfmt {
     pub const FLOAT: u8 = 7;
 }
 
-/// (channels, bits per channel) of a data format the simulator supports.
-pub fn layout(dfmt: u8) -> Option<(u8, u8)> {
+/// Bits of channels X, Y, Z, W of a data format the simulator supports, X from bit 0 of the texel
+/// (0: the format lacks the channel). The packed formats' widths are ROCr's address library's
+/// (`addrelemlib.cpp`, `GetCompBits`), which counts from the low bit as the ISA guides' buffer format
+/// tables do: `2_10_10_10` is X in bits 0..9 and W in bits 30..31.
+pub fn channel_bits(dfmt: u8) -> Option<[u8; 4]> {
     Some(match dfmt {
-        dfmt::F8 => (1, 8),
-        dfmt::F16 => (1, 16),
-        dfmt::F8_8 => (2, 8),
-        dfmt::F32 => (1, 32),
-        dfmt::F16_16 => (2, 16),
-        dfmt::F8_8_8_8 => (4, 8),
-        dfmt::F32_32 => (2, 32),
-        dfmt::F16_16_16_16 => (4, 16),
-        dfmt::F32_32_32 => (3, 32),
-        dfmt::F32_32_32_32 => (4, 32),
+        dfmt::F8 => [8, 0, 0, 0],
+        dfmt::F16 => [16, 0, 0, 0],
+        dfmt::F8_8 => [8, 8, 0, 0],
+        dfmt::F32 => [32, 0, 0, 0],
+        dfmt::F16_16 => [16, 16, 0, 0],
+        dfmt::F10_11_11 => [11, 11, 10, 0],
+        dfmt::F11_11_10 => [10, 11, 11, 0],
+        dfmt::F10_10_10_2 => [2, 10, 10, 10],
+        dfmt::F2_10_10_10 => [10, 10, 10, 2],
+        dfmt::F8_8_8_8 => [8, 8, 8, 8],
+        dfmt::F32_32 => [32, 32, 0, 0],
+        dfmt::F16_16_16_16 => [16, 16, 16, 16],
+        dfmt::F32_32_32 => [32, 32, 32, 0],
+        dfmt::F32_32_32_32 => [32, 32, 32, 32],
         _ => return None,
     })
 }
 
+/// (channels, bits of the texel) of a data format the simulator supports.
+pub fn layout(dfmt: u8) -> Option<(u8, u8)> {
+    let b = channel_bits(dfmt)?;
+    Some((b.iter().filter(|&&w| w != 0).count() as u8, b.iter().sum()))
+}
+
+/// Whether the simulator converts numeric format `nf` of data format `df`: the packed 10/11-bit formats
+/// as small floats, the other FLOAT formats with 16-bit channels as f16 and 32-bit ones as they are; the
+/// 2-bit formats have no FLOAT.
+pub fn converts(df: u8, nf: u8) -> bool {
+    channel_bits(df).is_some()
+        && match nf {
+            nfmt::UNORM..=nfmt::SINT => true,
+            nfmt::FLOAT => !matches!(df, dfmt::F10_10_10_2 | dfmt::F2_10_10_10),
+            _ => false,
+        }
+}
+
 /// Bytes of one texel of `dfmt`.
 pub fn texel_bytes(dfmt: u8) -> Option<u32> {
-    layout(dfmt).map(|(c, b)| u32::from(c) * u32::from(b) / 8)
+    layout(dfmt).map(|(_, b)| u32::from(b) / 8)
 }
 
 /// gfx10, gfx11 and gfx12 name a (data format, numeric format) pair with one combined `FORMAT` number
@@ -216,15 +250,47 @@ fn combined_offset(bits: u8, nf: u8) -> Option<u32> {
     }
 }
 
+/// The combined number of a packed format (`resource_nv.h`/`resource_gfx11.h` `CFMT_*`, LLVM's
+/// `UfmtGFX10`/`UfmtGFX11`): gfx10 gives 10_11_11 and 11_11_10 every numeric format (FLOAT last) and the
+/// 2-bit formats UNORM to SINT; gfx11 keeps only the FLOAT 10/11-bit formats and drops the scaled forms of
+/// 10_10_10_2.
+fn combined_packed(fam: Family, df: u8, nf: u8) -> Option<u32> {
+    let n = u32::from(nf);
+    if fam == Family::Gfx10 {
+        let base = match df {
+            dfmt::F10_11_11 => 30,
+            dfmt::F11_11_10 => 37,
+            dfmt::F10_10_10_2 => 44,
+            _ => 50,
+        };
+        return match nf {
+            nfmt::FLOAT if df <= dfmt::F11_11_10 => Some(base + 6),
+            nfmt::UNORM..=nfmt::SINT => Some(base + n),
+            _ => None,
+        };
+    }
+    match (df, nf) {
+        (dfmt::F10_11_11, nfmt::FLOAT) => Some(30),
+        (dfmt::F11_11_10, nfmt::FLOAT) => Some(31),
+        (dfmt::F10_10_10_2, nfmt::UNORM | nfmt::SNORM) => Some(32 + n),
+        (dfmt::F10_10_10_2, nfmt::UINT | nfmt::SINT) => Some(34 + n - u32::from(nfmt::UINT)),
+        (dfmt::F2_10_10_10, nfmt::UNORM..=nfmt::SINT) => Some(36 + n),
+        _ => None,
+    }
+}
+
 /// The gfx10+ combined `FORMAT` of (`dfmt`, `nfmt`).
 pub fn combined(fam: Family, df: u8, nf: u8) -> Option<u32> {
-    let (_, bits) = layout(df)?;
+    if (dfmt::F10_11_11..=dfmt::F2_10_10_10).contains(&df) {
+        return combined_packed(fam, df, nf);
+    }
+    let bits = channel_bits(df)?[0];
     Some(combined_base(fam, df)? + combined_offset(bits, nf)?)
 }
 
 /// (data format, numeric format) of a gfx10+ combined `FORMAT`.
 pub fn split_combined(fam: Family, c: u32) -> Option<(u8, u8)> {
-    for df in [1u8, 2, 3, 4, 5, 10, 11, 12, 13, 14] {
+    for df in 1u8..=14 {
         for nf in [0u8, 1, 2, 3, 4, 5, 7] {
             if combined(fam, df, nf) == Some(c) {
                 return Some((df, nf));
@@ -236,17 +302,23 @@ pub fn split_combined(fam: Family, c: u32) -> Option<(u8, u8)> {
 
 /// The channels of the texel at `bytes` (data format `df`, numeric format `nf`) in register form: f32 bits
 /// for UNORM, SNORM, USCALED, SSCALED and FLOAT, the integer for UINT and SINT (conversion rules in
-/// the interpreter's image module).
+/// the interpreter's image module). Channel `c` is the `channel_bits(df)[c]` bits above the channels
+/// before it, in the little-endian texel.
 pub fn unpack_texel(df: u8, nf: u8, bytes: &[u8]) -> [u32; 4] {
-    let (ch, b) = layout(df).unwrap_or((0, 0));
+    let widths = channel_bits(df).unwrap_or([0; 4]);
+    let mut texel = [0u8; 16];
+    let n = bytes.len().min(16);
+    texel[..n].copy_from_slice(&bytes[..n]);
+    let texel = u128::from_le_bytes(texel);
     let mut out = [0u32; 4];
-    for (c, o) in out.iter_mut().enumerate().take(usize::from(ch)) {
-        let n = usize::from(b / 8);
-        let mut raw = 0u32;
-        for k in 0..n {
-            raw |= u32::from(bytes[c * n + k]) << (8 * k);
+    let mut at = 0;
+    for (o, &b) in out.iter_mut().zip(&widths) {
+        if b == 0 {
+            continue;
         }
-        let max = if b == 32 { u32::MAX } else { (1u32 << b) - 1 };
+        let raw = (texel >> at) as u32 & low_bits(b);
+        at += u32::from(b);
+        let max = low_bits(b);
         let signed = if b == 32 { raw as i32 } else { ((raw << (32 - b)) as i32) >> (32 - b) };
         *o = match nf {
             nfmt::UNORM => (raw as f32 / max as f32).to_bits(),
@@ -255,21 +327,36 @@ pub fn unpack_texel(df: u8, nf: u8, bytes: &[u8]) -> [u32; 4] {
             nfmt::SSCALED => (signed as f32).to_bits(),
             nfmt::UINT => raw,
             nfmt::SINT => signed as u32,
-            _ if b == 16 => crate::half::f16_to_f32(raw as u16).to_bits(),
-            _ => raw,
+            _ => match b {
+                16 => crate::half::f16_to_f32(raw as u16).to_bits(),
+                11 | 10 => small_float::to_f32(raw, b - 5).to_bits(),
+                _ => raw,
+            },
         };
     }
     out
 }
 
+/// The low `b` bits set (`b` up to 32).
+fn low_bits(b: u8) -> u32 {
+    if b >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << b) - 1
+    }
+}
+
 /// Converts register values (as [`unpack_texel`] returns them) to the bytes of one texel.
 pub fn pack_texel(df: u8, nf: u8, vals: &[u32; 4], out: &mut [u8]) {
-    let (ch, b) = layout(df).unwrap_or((0, 0));
-    let n = usize::from(b / 8);
-    for c in 0..usize::from(ch) {
-        let v = vals[c];
+    let widths = channel_bits(df).unwrap_or([0; 4]);
+    let mut texel = 0u128;
+    let mut at = 0;
+    for (&v, &b) in vals.iter().zip(&widths) {
+        if b == 0 {
+            continue;
+        }
         let f = f32::from_bits(v);
-        let max = if b == 32 { u32::MAX } else { (1u32 << b) - 1 };
+        let max = low_bits(b);
         let raw = match nf {
             nfmt::UNORM => {
                 let x = if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) };
@@ -282,12 +369,14 @@ pub fn pack_texel(df: u8, nf: u8, vals: &[u32; 4], out: &mut [u8]) {
             nfmt::USCALED => f.max(0.0) as u32,
             nfmt::SSCALED => f as i32 as u32,
             nfmt::FLOAT if b == 16 => u32::from(crate::half::f32_to_f16(f)),
+            nfmt::FLOAT if b == 11 || b == 10 => small_float::from_f32(f, b - 5),
             _ => v,
         };
-        for k in 0..n {
-            out[c * n + k] = (raw >> (8 * k)) as u8;
-        }
+        texel |= u128::from(raw & max) << at;
+        at += u32::from(b);
     }
+    let n = out.len().min(16);
+    out[..n].copy_from_slice(&texel.to_le_bytes()[..n]);
 }
 
 /// `SQ_RSRC_IMG_*` resource types (T# `TYPE`): DIM + 8.

@@ -65,7 +65,7 @@ pub(super) fn exec(
         )));
     };
     let (channels, bits) = layout(r.dfmt).unwrap_or((0, 0));
-    let bytes = usize::from(channels) * usize::from(bits) / 8;
+    let bytes = usize::from(bits) / 8;
     let mut pl = [Place::Nowhere; MAX_LANES];
     places(w, i, Seg::Buffer, bytes as u64, &mut pl);
     let exec = w.exec();

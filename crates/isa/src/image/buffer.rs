@@ -16,7 +16,7 @@
 
 #[cfg(doc)]
 use super::dfmt;
-use super::{combined, field, layout, nfmt, put, split_combined};
+use super::{combined, converts, field, nfmt, put, split_combined};
 use crate::target::Family;
 
 /// The fields of a buffer resource a format access uses.
@@ -37,15 +37,14 @@ pub struct BufRsrc {
 }
 
 /// (data format, numeric format) of V# word 3 on `fam`; `None` for a format the simulator does not
-/// convert (packed 10/11-bit formats, invalid numbers).
+/// convert (invalid numbers, FLOAT of the 2-bit formats).
 pub fn format_of(fam: Family, w3: u32) -> Option<(u8, u8)> {
     let (df, nf) = match fam {
         Family::Gfx9 => (field(w3, 15, 4) as u8, field(w3, 12, 3) as u8),
         Family::Gfx10 => split_combined(fam, field(w3, 12, 7))?,
         _ => split_combined(fam, field(w3, 12, 6))?,
     };
-    layout(df)?;
-    matches!(nf, nfmt::UNORM..=nfmt::SINT | nfmt::FLOAT).then_some((df, nf))
+    converts(df, nf).then_some((df, nf))
 }
 
 impl BufRsrc {

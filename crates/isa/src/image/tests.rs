@@ -214,3 +214,124 @@ fn gfx12_vimage_and_vsample_fields_decode_as_llvm_encodes_them() {
         decode(target("gfx1201"), &[0x01, 0xc0, 0xc6, 0xe7, 0x00, 0x11, 0x00, 0x08, 0x04, 0x05, 0x00, 0x00]).is_err()
     );
 }
+
+/// The OpenGL/Vulkan definition of an unsigned small float (5-bit exponent, bias 15, `mb` mantissa bits),
+/// written out in f64.
+fn small_float_value(code: u32, mb: u32) -> f64 {
+    let (e, m) = (code >> mb, f64::from(code & ((1 << mb) - 1)));
+    let frac = m / f64::from(1u32 << mb);
+    if e == 0 {
+        frac * 2f64.powi(-14)
+    } else {
+        (1.0 + frac) * 2f64.powi(e as i32 - 15)
+    }
+}
+
+#[test]
+fn small_floats_decode_as_the_formula_says_and_encode_toward_zero() {
+    for mb in [6u8, 5] {
+        let m = u32::from(mb);
+        let inf = 31 << m;
+        for code in 0..inf {
+            let v = small_float::to_f32(code, mb);
+            assert_eq!(f64::from(v), small_float_value(code, m), "mb {mb} code {code:#x}");
+            assert_eq!(small_float::from_f32(v, mb), code, "mb {mb} code {code:#x} round trip");
+            if code + 1 < inf {
+                // Halfway (and just below the next code) rounds toward zero.
+                let mid = (small_float_value(code, m) + small_float_value(code + 1, m)) / 2.0;
+                assert_eq!(small_float::from_f32(mid as f32, mb), code, "mb {mb} midpoint above {code:#x}");
+            }
+        }
+        assert_eq!(small_float::to_f32(inf, mb), f32::INFINITY);
+        assert!(small_float::to_f32(inf | 1, mb).is_nan());
+        assert_eq!(small_float::from_f32(f32::INFINITY, mb), inf);
+        assert_eq!(small_float::from_f32(f32::NEG_INFINITY, mb), 0);
+        assert_eq!(small_float::from_f32(-2.5, mb), 0, "no sign: negatives become 0");
+        assert_eq!(small_float::from_f32(-0.0, mb), 0);
+        assert_eq!(small_float::from_f32(1e30, mb), inf - 1, "finite overflow saturates");
+        let nan = small_float::from_f32(f32::NAN, mb);
+        assert!(nan > inf && nan < 32 << m, "NaN stays NaN: {nan:#x}");
+    }
+    // The largest finite values the GL specification gives: 65024 (11-bit), 64512 (10-bit).
+    assert_eq!(small_float::to_f32(0x7bf, 6), 65024.0);
+    assert_eq!(small_float::to_f32(0x3df, 5), 64512.0);
+    assert_eq!(small_float::to_f32(15 << 6, 6), 1.0);
+}
+
+#[test]
+fn packed_formats_place_x_in_the_low_bits() {
+    let le = |w: u32| w.to_le_bytes();
+    // 2_10_10_10: X bits 0..9, Y 10..19, Z 20..29, W 30..31.
+    let t = le(0x3ff | (5 << 10) | (0x200 << 20) | (2 << 30));
+    assert_eq!(unpack_texel(dfmt::F2_10_10_10, nfmt::UINT, &t), [0x3ff, 5, 0x200, 2]);
+    assert_eq!(unpack_texel(dfmt::F2_10_10_10, nfmt::SINT, &t), [-1i32 as u32, 5, -512i32 as u32, -2i32 as u32]);
+    let u = unpack_texel(dfmt::F2_10_10_10, nfmt::UNORM, &t).map(f32::from_bits);
+    assert_eq!(u, [1.0, 5.0 / 1023.0, 512.0 / 1023.0, 2.0 / 3.0]);
+    let s = unpack_texel(dfmt::F2_10_10_10, nfmt::SNORM, &t).map(f32::from_bits);
+    assert_eq!(s, [-1.0 / 511.0, 5.0 / 511.0, -1.0, -1.0], "-512 and W = -2 clamp to -1");
+    // 10_10_10_2: X bits 0..1, then three 10-bit channels.
+    let t = le(3 | (7 << 2) | (0x155 << 12) | (0x3fe << 22));
+    assert_eq!(unpack_texel(dfmt::F10_10_10_2, nfmt::UINT, &t), [3, 7, 0x155, 0x3fe]);
+    // 10_11_11 FLOAT: X 11 bits, Y 11 bits, Z 10 bits; 11_11_10: X 10, Y 11, Z 11.
+    let (one11, two11, half10) = (15 << 6, 16 << 6, 14 << 5);
+    let t = le(one11 | (two11 << 11) | (half10 << 22));
+    assert_eq!(unpack_texel(dfmt::F10_11_11, nfmt::FLOAT, &t).map(f32::from_bits), [1.0, 2.0, 0.5, 0.0]);
+    let t = le(half10 | (one11 << 10) | (two11 << 21));
+    assert_eq!(unpack_texel(dfmt::F11_11_10, nfmt::FLOAT, &t).map(f32::from_bits), [0.5, 1.0, 2.0, 0.0]);
+    // Packing is the inverse.
+    for (df, nf) in [
+        (dfmt::F2_10_10_10, nfmt::UINT),
+        (dfmt::F2_10_10_10, nfmt::SNORM),
+        (dfmt::F10_10_10_2, nfmt::UNORM),
+        (dfmt::F10_11_11, nfmt::FLOAT),
+        (dfmt::F11_11_10, nfmt::FLOAT),
+    ] {
+        for w in [0x1234_5678u32, 0x8765_4321, 0x3bff_7bff] {
+            let vals = unpack_texel(df, nf, &le(w));
+            let mut back = [0u8; 4];
+            pack_texel(df, nf, &vals, &mut back);
+            let again = unpack_texel(df, nf, &back);
+            assert_eq!(again, vals, "df {df} nf {nf} {w:#x}");
+        }
+    }
+    assert_eq!(texel_bytes(dfmt::F10_11_11), Some(4));
+    assert_eq!(layout(dfmt::F2_10_10_10), Some((4, 32)));
+}
+
+/// The packed formats' combined numbers as `llvm-mc-21 -show-encoding` encodes `format:[BUF_FMT_*]` for
+/// gfx1030 and gfx1100/gfx1201 (the same as ROCr's `CFMT_*` where ROCr lists them).
+#[test]
+fn packed_combined_formats_are_llvms_numbers() {
+    use nfmt::*;
+    let g10 = |d, n| combined(Family::Gfx10, d, n);
+    assert_eq!(
+        [UNORM, SNORM, USCALED, SSCALED, UINT, SINT, FLOAT].map(|n| g10(dfmt::F10_11_11, n)),
+        [30, 31, 32, 33, 34, 35, 36].map(Some)
+    );
+    assert_eq!(g10(dfmt::F11_11_10, UNORM), Some(37));
+    assert_eq!(g10(dfmt::F11_11_10, FLOAT), Some(43));
+    assert_eq!(
+        [UNORM, SNORM, USCALED, SSCALED, UINT, SINT].map(|n| g10(dfmt::F10_10_10_2, n)),
+        [44, 45, 46, 47, 48, 49].map(Some)
+    );
+    assert_eq!(
+        [UNORM, SNORM, USCALED, SSCALED, UINT, SINT].map(|n| g10(dfmt::F2_10_10_10, n)),
+        [50, 51, 52, 53, 54, 55].map(Some)
+    );
+    assert_eq!(g10(dfmt::F2_10_10_10, FLOAT), None);
+    for fam in [Family::Gfx11, Family::Gfx12] {
+        let g = |d, n| combined(fam, d, n);
+        assert_eq!(g(dfmt::F10_11_11, FLOAT), Some(30));
+        assert_eq!(g(dfmt::F11_11_10, FLOAT), Some(31));
+        assert_eq!(g(dfmt::F10_11_11, UNORM), None, "gfx11 has only the float 10/11-bit formats");
+        assert_eq!([UNORM, SNORM, UINT, SINT].map(|n| g(dfmt::F10_10_10_2, n)), [32, 33, 34, 35].map(Some));
+        assert_eq!(g(dfmt::F10_10_10_2, USCALED), None);
+        assert_eq!(
+            [UNORM, SNORM, USCALED, SSCALED, UINT, SINT].map(|n| g(dfmt::F2_10_10_10, n)),
+            [36, 37, 38, 39, 40, 41].map(Some)
+        );
+        assert_eq!(split_combined(fam, 41), Some((dfmt::F2_10_10_10, SINT)));
+        assert_eq!(split_combined(fam, 42), Some((dfmt::F8_8_8_8, UNORM)));
+    }
+    assert_eq!(split_combined(Family::Gfx10, 36), Some((dfmt::F10_11_11, FLOAT)));
+}

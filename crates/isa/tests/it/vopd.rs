@@ -259,3 +259,26 @@ fn vopd_fmac_and_dot2acc_accumulate_into_their_destination() {
         check(t, |n| matches!(n, "v_dual_fmac_f32" | "v_dual_dot2acc_f32_f16"));
     }
 }
+
+/// Constants in the source-0 slot of either half: the instruction's one literal (rocThrust's gfx1100
+/// partition kernel has `v_dual_mov_b32 v24, v1 :: v_dual_and_b32 v23, 0xffff, v2`) and inline constants,
+/// against host arithmetic on the lane's values.
+#[test]
+fn vopd_literal_and_inline_constants_reach_the_half_that_names_them() {
+    let body = "
+        v_mul_u32_u24 v82, 0x10203, v0
+        v_add_nc_u32 v85, 0xabcd1234, v0
+        v_dual_mov_b32 v1, v82 :: v_dual_and_b32 v2, 0xffff, v85
+        v_dual_mov_b32 v3, 0x12345 :: v_dual_add_nc_u32 v4, 5, v85
+        v_dual_mov_b32 v5, 0 :: v_dual_add_nc_u32 v6, 0x12345, v82";
+    for mcpu in ["gfx1100", "gfx1201"] {
+        let Some(r) = crate::classes::run_body(mcpu, 32, body, 6, &[]) else { return };
+        for l in 0..32u32 {
+            let (a, b) = (0x10203 * l, 0xabcd_1234u32.wrapping_add(l));
+            let want = [a, b & 0xffff, 0x12345, b.wrapping_add(5), 0, a.wrapping_add(0x12345)];
+            for (k, w) in want.iter().enumerate() {
+                assert_eq!(r[k][l as usize], *w, "{mcpu} lane {l} v{}", k + 1);
+            }
+        }
+    }
+}
