@@ -74,6 +74,10 @@ fn sys_trace_matches_the_csv(
     ] {
         assert_eq!(got(&format!("slices_{category}")), csv_rows(&out.0, csv), "{test}: {category} slices vs {csv}");
     }
+    // Every event has a category (AMD's perfetto_reader sorts slice.category; a NULL fails it):
+    // the process's run_health instant is in its own.
+    assert_eq!(got("slices_none"), 0, "{test}: slices without a category");
+    assert_eq!(got("slices_run_health"), 1, "{test}: the run_health instant");
     assert_eq!(got("api_kernel_flows"), kernels, "{test}: one flow from an API call to each kernel");
     assert_eq!(got("kernels_without_one_call"), 0, "{test}: each kernel has exactly one incoming call");
     assert_eq!(got("api_copy_flows"), copies, "{test}: one flow from an API call to each copy");

@@ -281,3 +281,31 @@ fn att_library_path_searches_only_the_named_places_not_the_environment() {
     let o = run(&[]);
     assert_one_line_error(&o, 2, "tried /nonexistent/env-dir");
 }
+
+#[test]
+fn pc_sampling_needs_the_beta_switch_or_rocprofv3s_environment_variable() {
+    // rocprofv3.py: PC sampling options are refused unless --pc-sampling-beta-enabled or
+    // ROCPROFILER_PC_SAMPLING_BETA_ENABLED is set in the environment.
+    let dir = scratch("compat-pcs-beta");
+    let marker = dir.join("ran");
+    let run = |args: &[&str], env: Option<&str>| {
+        let mut c = bin_with_stand_in_libs(&dir);
+        c.args(["--simulate", "gfx942", "-d"]).arg(&dir);
+        c.args(["--pc-sampling-unit", "time", "--pc-sampling-method", "host_trap", "--pc-sampling-interval", "1"]);
+        c.args(args).args(["--", "/bin/sh", "-c"]).arg(format!("touch {}", marker.display()));
+        c.env_remove("ROCPROFILER_PC_SAMPLING_BETA_ENABLED").env_remove("LD_PRELOAD");
+        if let Some(v) = env {
+            c.env("ROCPROFILER_PC_SAMPLING_BETA_ENABLED", v);
+        }
+        c.output().unwrap()
+    };
+    let o = run(&[], None);
+    assert_one_line_error(&o, 2, "PC sampling unavailable. The feature is implicitly disabled");
+    assert!(!marker.exists(), "refused before the application starts");
+    for (args, env) in [(&["--pc-sampling-beta-enabled"][..], None), (&[][..], Some("ON"))] {
+        let o = run(args, env);
+        assert_eq!(o.status.code(), Some(0), "{args:?} {env:?}: {}", stderr(&o));
+        assert!(marker.exists(), "{args:?} {env:?}: the application ran");
+        std::fs::remove_file(&marker).unwrap();
+    }
+}

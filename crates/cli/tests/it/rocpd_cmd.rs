@@ -294,3 +294,163 @@ fn rocpd_query_clipboard_hands_the_indexed_table_to_xclip() {
         assert_eq!(l, &[i.to_string(), k.1.to_string(), k.2.to_string()]);
     }
 }
+
+/// A staged run of `roctx_threads 2 3` (ROCTx ranges, marks and thread names on 3 threads) with
+/// marker, kernel and HSA tracing: its database and the rows of its own CSV traces.
+struct MarkedRun {
+    dir: PathBuf,
+    db: String,
+    /// (Function, Start_Timestamp, End_Timestamp) of every marker_api_trace.csv row.
+    markers: Vec<(String, u64, u64)>,
+    /// (Start_Timestamp, End_Timestamp) of every kernel_trace.csv row.
+    kernels: Vec<(u64, u64)>,
+    /// Function of every hsa_api_trace.csv row.
+    hsa: Vec<String>,
+}
+
+fn marked(name: &str) -> Option<MarkedRun> {
+    let stage = rocprof_test_inputs::stage("rocpd command test")?;
+    let dir = scratch(name);
+    let mut c = Command::new(stage.join("rocprof-rs"));
+    for v in [names::INTERCEPT_LIB, names::SIM_LIB, names::PROBE, names::KEEP_CAPTURE] {
+        c.env_remove(v);
+    }
+    let o = c
+        .args(["--simulate", "gfx90a", "--marker-trace", "--kernel-trace", "--hsa-core-trace"])
+        .args(["-f", "rocpd", "csv", "-o", "run", "-d"])
+        .arg(dir.join("run"))
+        .arg("--")
+        .arg(stage.join("fixtures/roctx_threads"))
+        .args(["2", "3"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let times = |r: &HashMap<String, String>| -> (u64, u64) {
+        (r["Start_Timestamp"].parse().unwrap(), r["End_Timestamp"].parse().unwrap())
+    };
+    let run = dir.join("run");
+    let markers = rows(&run.join("run_marker_api_trace.csv"))
+        .iter()
+        .map(|r| {
+            let (s, e) = times(r);
+            (r["Function"].clone(), s, e)
+        })
+        .collect();
+    let kernels = rows(&run.join("run_kernel_trace.csv")).iter().map(times).collect();
+    let hsa = rows(&run.join("run_hsa_api_trace.csv")).iter().map(|r| r["Function"].clone()).collect();
+    Some(MarkedRun { db: run.join("run_results.db").to_string_lossy().into_owned(), dir, markers, kernels, hsa })
+}
+
+/// Rows of a CSV file, or none when the file was not written (nothing to write).
+fn rows_or_none(path: &Path) -> Vec<HashMap<String, String>> {
+    if path.exists() {
+        rows(path)
+    } else {
+        Vec::new()
+    }
+}
+
+#[test]
+fn rocpd_convert_marker_window_runs_from_a_named_roctx_range_to_a_named_mark() {
+    let Some(run) = marked("rocpd-marker-window") else { return };
+    // AMD's time_window: the window runs from the start of the one marker named by
+    // --start-marker to the start of the one named by --end-marker. "workers" is a process range
+    // (a region), "started" a roctxMarkA (a sample), each made once by the main thread.
+    let start_of = |name: &str| {
+        let m: Vec<&(String, u64, u64)> = run.markers.iter().filter(|m| m.0 == name).collect();
+        assert_eq!(m.len(), 1, "{name}: {:?}", run.markers);
+        m[0].1
+    };
+    let (b, e) = (start_of("workers"), start_of("started"));
+    assert!(b < e, "the range starts before the mark");
+    let c = run.dir.join("c");
+    let o = rocpd(&[
+        "convert",
+        "-i",
+        &run.db,
+        "-f",
+        "csv",
+        "-d",
+        &c.to_string_lossy(),
+        "--start-marker",
+        "workers",
+        "--end-marker",
+        "started",
+    ]);
+    assert!(stderr(&o).contains(&format!("time window {b}..{e} ns")), "{}", stderr(&o));
+    // Inclusive (AMD's default): what lies entirely inside [b, e], from the run's own CSVs.
+    let mut want_k: Vec<(u64, u64)> = run.kernels.iter().filter(|k| k.0 >= b && k.1 <= e).copied().collect();
+    let mut got_k: Vec<(u64, u64)> = rows_or_none(&c.join("out_kernel_trace.csv"))
+        .iter()
+        .map(|r| (r["Start_Timestamp"].parse().unwrap(), r["End_Timestamp"].parse().unwrap()))
+        .collect();
+    want_k.sort_unstable();
+    got_k.sort_unstable();
+    assert_eq!(got_k, want_k);
+    let mut want_m: Vec<(String, u64, u64)> = run.markers.iter().filter(|m| m.1 >= b && m.2 <= e).cloned().collect();
+    let mut got_m: Vec<(String, u64, u64)> = rows_or_none(&c.join("out_marker_api_trace.csv"))
+        .iter()
+        .map(|r| (r["Function"].clone(), r["Start_Timestamp"].parse().unwrap(), r["End_Timestamp"].parse().unwrap()))
+        .collect();
+    want_m.sort();
+    got_m.sort();
+    assert!(want_m.iter().any(|m| m.0 == "started"), "the end mark itself is inside: {want_m:?}");
+    assert_eq!(got_m, want_m);
+    // A name made more than once, and one never made, are refused with AMD's reasons.
+    let refused = |start: &str, end: &str| {
+        bin()
+            .args(["rocpd", "convert", "-f", "csv", "-d"])
+            .arg(run.dir.join("refused"))
+            .args(["--start-marker", start, "--end-marker", end, "-i", &run.db])
+            .output()
+            .unwrap()
+    };
+    let o = refused("dispatch", "started");
+    crate::assert_one_line_error(&o, 1, "multiple start markers found with name \"dispatch\"");
+    let o = refused("workers", "never-made");
+    crate::assert_one_line_error(&o, 1, "end marker \"never-made\" not found");
+}
+
+/// `Name -> Calls` of a summary written with `-f md`.
+fn md_calls(path: &Path) -> HashMap<String, u64> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let cells = |l: &str| l.trim_matches('|').split('|').map(|c| c.trim().to_string()).collect::<Vec<String>>();
+    let mut lines = text.lines();
+    let head = cells(lines.next().unwrap());
+    let (name, calls) =
+        (head.iter().position(|h| h == "Name").unwrap(), head.iter().position(|h| h == "Calls").unwrap());
+    lines.skip(1).map(cells).map(|c| (c[name].clone(), c[calls].parse().unwrap())).collect()
+}
+
+#[test]
+fn rocpd_summary_region_categories_choose_the_tables_and_count_every_call() {
+    let Some(run) = marked("rocpd-region-categories") else { return };
+    let count = |names: &mut dyn Iterator<Item = &String>| {
+        let mut m: HashMap<String, u64> = HashMap::new();
+        for n in names {
+            *m.entry(n.clone()).or_default() += 1;
+        }
+        m
+    };
+    // No --region-categories: every region category gets its table.
+    let all = run.dir.join("all");
+    rocpd(&["summary", "-i", &run.db, "-f", "md", "-d", &all.to_string_lossy()]);
+    assert_eq!(md_calls(&all.join("hsa_summary.md")), count(&mut run.hsa.iter()));
+    assert!(all.join("markers_summary.md").exists());
+    // MARKER only: the marker table (named by each call's message), no HSA table.
+    let only = run.dir.join("markers");
+    rocpd(&["summary", "-i", &run.db, "-f", "md", "--region-categories", "MARKER", "-d", &only.to_string_lossy()]);
+    assert!(!only.join("hsa_summary.md").exists(), "HSA was not asked for");
+    let got = md_calls(&only.join("markers_summary.md"));
+    // Ranges and marks carry their message as Function in the CSV. "main" is also the main
+    // thread's roctxNameOsThread message (its CSV Function is roctxNameOsThread), so it is left out.
+    let ranges_and_marks = count(&mut run.markers.iter().map(|m| &m.0).filter(|f| *f != "roctxNameOsThread"));
+    assert!(ranges_and_marks.len() >= 6, "{ranges_and_marks:?}");
+    for (name, calls) in ranges_and_marks.iter().filter(|(n, _)| *n != "main") {
+        assert_eq!(got.get(name), Some(calls), "{name}: {got:?}");
+    }
+    // HSA only, as html: the HSA table, no marker table.
+    let hsa = run.dir.join("hsa");
+    rocpd(&["summary", "-i", &run.db, "-f", "html", "--region-categories", "HSA", "-d", &hsa.to_string_lossy()]);
+    assert!(hsa.join("hsa_summary.html").exists() && !hsa.join("markers_summary.html").exists());
+}

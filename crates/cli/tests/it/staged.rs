@@ -416,3 +416,85 @@ fn kokkos_trace_records_kokkos_regions_as_marker_ranges() {
     want.sort();
     assert_eq!(names, want, "one row per Kokkos region (begin/end paired), fence and event");
 }
+
+#[test]
+fn output_path_and_file_name_default_to_rocprofv3s_environment_variables() {
+    // rocprofv3.py: -d defaults to $ROCPROF_OUTPUT_PATH, -o to $ROCPROF_OUTPUT_FILE_NAME
+    // (placeholders allowed in both); the options win over the environment.
+    let Some(stage) = stage() else { return };
+    let out = scratch("staged-output-env");
+    let run = |args: &[&str]| {
+        let o = staged_bin(&stage)
+            .env("ROCPROF_OUTPUT_PATH", out.join("env_dir_%tag%"))
+            .env("ROCPROF_OUTPUT_FILE_NAME", "env_%arg1%")
+            .args(["--simulate", "gfx90a", "--kernel-trace", "-f", "csv"])
+            .args(args)
+            .arg("--")
+            .arg(stage.join("fixtures/vector_add"))
+            .arg("2")
+            .current_dir(&out)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    };
+    run(&[]);
+    let rows = |p: PathBuf| {
+        std::fs::read_to_string(&p)
+            .map(|t| t.lines().count() - 1)
+            .unwrap_or_else(|e| panic!("{}: {e}; written: {:?}", p.display(), find(&out, ".csv")))
+    };
+    assert_eq!(rows(out.join("env_dir_vector_add/env_2_kernel_trace.csv")), 2);
+    run(&["-d", "cli_dir", "-o", "cli"]);
+    assert_eq!(rows(out.join("cli_dir/cli_kernel_trace.csv")), 2);
+    assert_eq!(find(&out, "_kernel_trace.csv").len(), 2, "{:?}", find(&out, ".csv"));
+}
+
+/// The `SigCgt` mask (signals with a handler) of a Python process after it initialised the HSA
+/// runtime the library path names, printed by the process itself.
+const SIGNAL_MASK_AFTER_HSA_INIT: &str = r#"
+import ctypes
+hsa = ctypes.CDLL("libhsa-runtime64.so.1")
+assert hsa.hsa_init() == 0
+print([l.split()[1] for l in open("/proc/self/status") if l.startswith("SigCgt:")][0])
+assert hsa.hsa_shut_down() == 0
+"#;
+
+#[test]
+fn the_profiled_application_keeps_its_own_signal_handlers_with_or_without_disable_signal_handlers() {
+    // rocprofv3's tool installs crash handlers unless --disable-signal-handlers; rocprof-rs
+    // installs none (its capture survives a crash without one). Oracle: the same process on the
+    // same runtime without rocprof-rs.
+    let test = "the_profiled_application_keeps_its_own_signal_handlers_with_or_without_disable_signal_handlers";
+    let Some(stage) = stage() else { return };
+    let Some(python) = rocprof_test_inputs::program(test, "/usr/bin/python3", "python3") else { return };
+    // glibc keeps signals 32 and 33 (SIGCANCEL, SIGSETXID) for itself and installs their handlers
+    // when threads need them (sigaction refuses them to everyone else): they are left out.
+    const GLIBC_INTERNAL: u64 = 0b11 << 31;
+    let last_line = |o: &std::process::Output| {
+        assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(o));
+        let hex = stdout(o).lines().last().unwrap_or_default().to_string();
+        let mask = u64::from_str_radix(&hex, 16).unwrap_or_else(|e| panic!("{hex}: {e}"));
+        format!("{:#018x}", mask & !GLIBC_INTERNAL)
+    };
+    let plain = Command::new(&python)
+        .args(["-c", SIGNAL_MASK_AFTER_HSA_INIT])
+        .env("LD_LIBRARY_PATH", &stage)
+        .env_remove("LD_PRELOAD")
+        .output()
+        .unwrap();
+    let want = last_line(&plain);
+    for extra in [&[][..], &["--disable-signal-handlers"][..], &["--disable-signal-handlers", "false"][..]] {
+        let out = scratch("staged-signal-handlers");
+        let o = staged_bin(&stage)
+            .args(["--simulate", "gfx90a", "--hsa-core-trace", "-f", "csv", "-d"])
+            .arg(&out)
+            .args(extra)
+            .arg("--")
+            .arg(&python)
+            .args(["-c", SIGNAL_MASK_AFTER_HSA_INIT])
+            .output()
+            .unwrap();
+        assert_eq!(last_line(&o), want, "{extra:?}");
+        assert!(!find(&out, "_hsa_api_trace.csv").is_empty(), "the run was traced: {:?}", find(&out, ""));
+    }
+}

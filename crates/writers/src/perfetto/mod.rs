@@ -40,8 +40,9 @@ const SEQUENCE_ID: u64 = 1;
 const OUT_CHUNK: usize = 256 * 1024;
 
 /// Categories, interned with fixed ids (index + 1) in the first packet. Names are rocprofv3's
-/// Perfetto categories.
-const CATEGORIES: [&str; 10] = [
+/// Perfetto categories, plus `run_health` (ours, the process's health instant): every event has a
+/// category, as AMD's `perfetto_reader` sorts `slice.category` and fails on a NULL.
+const CATEGORIES: [&str; 11] = [
     "hsa_api",
     "hip_api",
     "marker_api",
@@ -52,6 +53,7 @@ const CATEGORIES: [&str; 10] = [
     "memory_copy",
     "memory_allocation",
     "scratch_memory",
+    "run_health",
 ];
 
 /// Debug annotation names, interned with fixed ids (index + 1) in the first packet. The names
@@ -567,9 +569,9 @@ impl State {
         self.close_event(open)
     }
 
-    /// Writes the process's health record as an instant event `run_health` on its process track,
-    /// one annotation per [`RunHealth::metadata`] entry (records written, losses by reason,
-    /// overhead), at the process's end.
+    /// Writes the process's health record as an instant event `run_health` (category `run_health`)
+    /// on its process track, one annotation per [`RunHealth::metadata`] entry (records written,
+    /// losses by reason, overhead), at the process's end.
     fn run_health(&mut self, h: &RunHealth) -> Result<()> {
         let Some(p) = self.process.as_ref() else { return Ok(()) };
         let (track, ts) = (p.uuid, p.end_ns);
@@ -577,6 +579,7 @@ impl State {
         self.ev.clear();
         proto::uint(&mut self.ev, event::TYPE, event::TYPE_INSTANT);
         proto::uint(&mut self.ev, event::TRACK_UUID, track);
+        proto::uint(&mut self.ev, event::CATEGORY_IIDS, category_iid("run_health"));
         proto::uint(&mut self.ev, event::NAME_IID, name_iid);
         for (k, v) in h.metadata() {
             self.small2.clear();

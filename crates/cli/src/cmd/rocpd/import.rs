@@ -125,10 +125,11 @@ impl Import {
     }
 
     /// The start of the one marker named `name` (a ROCTx mark or range: its function name or
-    /// message).
+    /// message). Ranges are regions, `roctxMarkA` marks are samples: AMD's `markers` view reads
+    /// `regions_and_samples`.
     fn marker_start(&self, name: &str, which: &str) -> Result<f64> {
         let mut st = self.conn.prepare(
-            "SELECT start FROM regions WHERE category LIKE 'MARKER_%' AND \
+            "SELECT start FROM regions_and_samples WHERE category LIKE 'MARKER_%' AND \
              (name = ?1 OR json_extract(extdata, '$.message') = ?1)",
         )?;
         let starts: Vec<i64> = st.query_map([name], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
