@@ -265,7 +265,7 @@ struct Program {
     pcs: Vec<u64>,
     /// Per instruction: what the interpreter's loop reads each time it runs it (16 bytes, one load).
     hot: Vec<Hot>,
-    /// Per instruction ([`SUMMED`] once set): the class counts of its run, see [`Program::run_counts`].
+    /// Per instruction ([`SUMMED`] once set): the class counts of its run, see [`Program::enter_run`].
     sums: Vec<RunCounts>,
     /// The instructions of the run [`Program::sum_run`] walks (kept to reuse its allocation).
     walk: Vec<u32>,
@@ -289,9 +289,42 @@ struct Hot {
     class: u8,
     /// [`GENERAL`], [`WAITCNT`], [`MATRIX`], [`RUN_END`], [`SUMMED`], [`IN_RUN`].
     flags: u8,
+    /// Once [`SUMMED`]: its run's class counts as up to 6 one-byte entries, class in the low and count in
+    /// the high nibble, ending at the first 0 byte (0 as a whole: the run does not fit, see `sums`), in two
+    /// parts (`pack_lo` the first two entries) so that `Hot` stays 24 bytes.
+    pack_lo: u16,
+    pack_hi: u32,
 }
 
-/// Instructions of a run by class ([`Program::run_counts`]).
+impl Hot {
+    /// The packed class counts of its run (see [`Hot::pack_lo`]).
+    #[inline(always)]
+    fn pack(&self) -> u64 {
+        u64::from(self.pack_lo) | (u64::from(self.pack_hi) << 16)
+    }
+}
+
+/// A run's class counts packed as in [`Hot::pack_lo`] (a class with more than 15 instructions takes more
+/// than one entry), or 0 when they need more than 6 entries.
+fn pack_counts(c: &RunCounts) -> u64 {
+    let mut p = 0u64;
+    let mut k = 0;
+    for (class, &n) in c.iter().enumerate() {
+        let mut n = u64::from(n);
+        while n > 0 {
+            if k == 6 {
+                return 0;
+            }
+            let part = n.min(15);
+            p |= ((class as u64) | (part << 4)) << (8 * k);
+            n -= part;
+            k += 1;
+        }
+    }
+    p
+}
+
+/// Instructions of a run by class ([`Program::enter_run`]).
 type RunCounts = [u32; 16];
 
 /// The handler is the general executor: it may read the wave's PC and [`Ctx::clock`], which the loop
@@ -301,8 +334,8 @@ const GENERAL: u8 = 1;
 const WAITCNT: u8 = 2;
 /// A matrix instruction (holds the matrix core under cycle accounting).
 const MATRIX: u8 = 4;
-/// A run ends here ([`Program::run_counts`]): a branch or an instruction for the general executor (the
-/// instructions that may go elsewhere than the next one without an error).
+/// A run ends here ([`Program::enter_run`]): a branch, a barrier or an instruction for the general executor
+/// (the instructions that may go elsewhere than the next one or end the time slice without an error).
 const RUN_END: u8 = 8;
 /// Its [`Program::sums`] entry is set.
 const SUMMED: u8 = 16;
@@ -418,17 +451,18 @@ impl Program {
         Ok(n)
     }
 
-    /// The class counts of the run that starts at instruction `i`: `i` and the instructions after it in
+    /// Adds to `counts` the class counts of the run that starts at instruction `i`: `i` and those after it in
     /// program order up to and including the first [`RUN_END`] one (straight-line code runs through or not
     /// at all, short of an error). The interpreter adds these when it enters a run instead of counting
     /// every instruction, and takes back the rest of a run it leaves early. Decodes ahead on first use; a
     /// run also ends before code that cannot be fetched (the error is reported when that code is reached).
+    /// The counts come from the packed form in [`Hot`] when they fit.
     #[inline(always)]
-    fn run_counts(&mut self, mem: &dyn Memory, i: usize) -> &RunCounts {
+    fn enter_run(&mut self, mem: &dyn Memory, i: usize, counts: &mut [u64; 16]) {
         if self.hot[i].flags & SUMMED == 0 {
             self.sum_run(mem, i);
         }
-        &self.sums[i]
+        add_run(counts, self.hot[i].pack(), &self.sums[i]);
     }
 
     /// Sets [`Program::sums`] for the run from `i` (once per instruction and program).
@@ -461,7 +495,10 @@ impl Program {
             let j = j as usize;
             acc[usize::from(self.hot[j].class & 15)] += 1;
             self.sums[j] = acc;
-            self.hot[j].flags |= SUMMED;
+            let p = pack_counts(&acc);
+            let h = &mut self.hot[j];
+            (h.pack_lo, h.pack_hi) = (p as u16, (p >> 16) as u32);
+            h.flags |= SUMMED;
         }
         self.walk = walk;
     }
@@ -487,11 +524,19 @@ impl Program {
                 if matches!(inst.op, crate::op::Op::Mfma(_) | crate::op::Op::Wmma(_)) {
                     flags |= MATRIX;
                 }
-                if general || matches!(inst.op, crate::op::Op::Branch(_)) {
+                if general || matches!(inst.op, crate::op::Op::Branch(_) | crate::op::Op::Barrier) {
                     flags |= RUN_END;
                 }
                 self.sums.push([0; 16]);
-                self.hot.push(Hot { run, next: UNRESOLVED, taken: UNRESOLVED, class: inst.class as u8, flags });
+                self.hot.push(Hot {
+                    run,
+                    next: UNRESOLVED,
+                    taken: UNRESOLVED,
+                    class: inst.class as u8,
+                    flags,
+                    pack_lo: 0,
+                    pack_hi: 0,
+                });
                 self.insts.push(inst);
                 self.pcs.push(pc);
                 Ok(self.insts.len() - 1)
@@ -546,7 +591,7 @@ fn plain_run(
         match hot.get(link as usize) {
             Some(t) if t.flags & SUMMED != 0 => {
                 i = link as usize;
-                add_run(counts, &sums[i]);
+                add_run(counts, t.pack(), &sums[i]);
             }
             _ => break Some(go),
         }
@@ -555,9 +600,26 @@ fn plain_run(
     out
 }
 
-/// Adds a run's class counts to the loop's.
+/// Adds a run's class counts to the loop's: from its packed form (`pack`, see [`Hot::pack_lo`]: one add
+/// per class present, the common case of short runs between barriers and branches) or, when it did not
+/// fit, from all 16 entries of `run`.
 #[inline(always)]
-fn add_run(counts: &mut [u64; 16], run: &RunCounts) {
+fn add_run(counts: &mut [u64; 16], pack: u64, run: &RunCounts) {
+    if pack == 0 {
+        add_all(counts, run);
+        return;
+    }
+    let mut p = pack;
+    while p != 0 {
+        let c = &mut counts[(p & 15) as usize];
+        *c = c.wrapping_add((p >> 4) & 15);
+        p >>= 8;
+    }
+}
+
+/// [`add_run`] for a run whose counts did not pack.
+#[inline(never)]
+fn add_all(counts: &mut [u64; 16], run: &RunCounts) {
     for (c, &r) in counts.iter_mut().zip(run) {
         *c = c.wrapping_add(u64::from(r));
     }
@@ -583,6 +645,9 @@ struct Slot {
     at_barrier: bool,
     /// Waiting in `ds_gws_barrier`/`ds_gws_sema_p`.
     gws_wait: Option<Wait>,
+    /// The program index of the instruction at the wave's PC when its last time slice ended at a barrier,
+    /// a GWS wait or the slice bound ([`UNRESOLVED`]: look the PC up).
+    resume: u32,
     executed: u64,
     /// Current cycle and the completion cycle of the latest outstanding access (cycle accounting).
     cycle: u64,
@@ -601,6 +666,8 @@ struct Worker<'a> {
     program: Program,
     lds: Vec<u8>,
     slots: Vec<Slot>,
+    /// The run has [`Costs`] (cycles are counted).
+    timing: bool,
 }
 
 fn error_at(
@@ -641,6 +708,7 @@ impl<'a> Worker<'a> {
             program: Program::new(d.target, d.entry(), opts.lanes, d.lanes()),
             lds: vec![0; d.group_segment_size as usize],
             slots: Vec::new(),
+            timing: opts.costs.issue.iter().chain(&opts.costs.latency).any(|&c| c != 0),
         }
     }
 
@@ -671,6 +739,7 @@ impl<'a> Worker<'a> {
                 lanes: 0,
                 at_barrier: false,
                 gws_wait: None,
+                resume: UNRESOLVED,
                 executed: 0,
                 cycle: 0,
                 pending: 0,
@@ -679,6 +748,9 @@ impl<'a> Worker<'a> {
         }
         self.slots.truncate(waves);
         self.lds.fill(0);
+        // The entry's index, looked up once for the workgroup's waves (an error is reported by the first
+        // wave that starts, which then looks the PC up itself).
+        let entry = self.program.fetch_issuing(self.mem, d.entry()).map_or(UNRESOLVED, |i| i as u32);
         let kd = &d.descriptor;
         let vgprs = kd.vgprs();
         // AGPRs in use: on gfx90a/gfx94x the unified file's rows above ACCUM_OFFSET ((rsrc3[5:0] + 1) * 4).
@@ -792,6 +864,7 @@ impl<'a> Worker<'a> {
             slot.stats = WaveStats::default();
             slot.at_barrier = false;
             slot.gws_wait = None;
+            slot.resume = entry;
             slot.executed = 0;
             slot.cycle = 0;
             slot.pending = 0;
@@ -807,9 +880,7 @@ impl<'a> Worker<'a> {
 
     /// Runs wave `k` until it ends, reaches a barrier or used its time slice.
     fn run_wave(&mut self, k: usize, wg: u64, budget: u64) -> Result<(), DispatchError> {
-        let costs = &self.opts.costs;
-        let timing = costs.issue.iter().chain(&costs.latency).any(|&c| c != 0);
-        match (self.slots[k].steps.is_some(), timing) {
+        match (self.slots[k].steps.is_some(), self.timing) {
             (false, false) => self.run_wave_as::<false, false>(k, wg, budget),
             (false, true) => self.run_wave_as::<false, true>(k, wg, budget),
             (true, false) => self.run_wave_as::<true, false>(k, wg, budget),
@@ -843,6 +914,7 @@ impl<'a> Worker<'a> {
             matrix_free,
             at_barrier,
             gws_wait,
+            resume,
             ..
         } = &mut self.slots[k];
         let program = &mut self.program;
@@ -850,9 +922,12 @@ impl<'a> Worker<'a> {
             w.pc = pc;
             error_at(d, w, stop, None, words, wg, k as u32)
         };
-        let mut idx = match program.fetch_issuing(mem, w.pc) {
-            Ok(i) => i,
-            Err(e) => return Err(fail(w, e)),
+        let mut idx = match std::mem::replace(resume, UNRESOLVED) {
+            UNRESOLVED => match program.fetch_issuing(mem, w.pc) {
+                Ok(i) => i,
+                Err(e) => return Err(fail(w, e)),
+            },
+            i => i as usize,
         };
         let mut cx = Ctx { mem, lds: &mut self.lds, clock: 0, stats, gws: self.gws, stop: None, flow: Flow::Next };
         // The time slice and the hang limit in one bound (a wave past `max_wave_instructions` hangs).
@@ -862,11 +937,11 @@ impl<'a> Worker<'a> {
         // Class counts of this time slice, added to the wave's at the end: a local array (16 entries, so
         // the class byte indexes it without a bounds check) instead of a counter behind the context that
         // the loop reloaded and incremented in memory for every instruction.
-        // Without detail the counts go by runs (`Program::run_counts`): added when the loop enters a run, the
+        // Without detail the counts go by runs (`Program::enter_run`): added when the loop enters a run, the
         // part not executed taken back when it leaves one early (wrapping, as a run's counts are added first).
         let mut counts = [0u64; 16];
         if !DETAIL {
-            add_run(&mut counts, program.run_counts(mem, idx));
+            program.enter_run(mem, idx, &mut counts);
         }
         let out = loop {
             // Without detail or cycle accounting the common path is `plain_run`'s own small loop (its state
@@ -885,6 +960,7 @@ impl<'a> Worker<'a> {
                         sub_run(&mut counts, &program.sums[idx]);
                     }
                     w.pc = program.pcs[idx];
+                    *resume = idx as u32;
                     if n > opts.max_wave_instructions {
                         let mut e = error_at(d, w, Stop::Invalid(String::new()), None, Vec::new(), wg, k as u32);
                         e.kind = ErrorKind::Hang;
@@ -962,7 +1038,7 @@ impl<'a> Worker<'a> {
                 };
                 if link != UNRESOLVED {
                     idx = link as usize;
-                    add_run(&mut counts, program.run_counts(mem, idx));
+                    program.enter_run(mem, idx, &mut counts);
                     continue;
                 }
                 // Leaving the run before its end: the rest of it did not run.
@@ -1019,11 +1095,15 @@ impl<'a> Worker<'a> {
                 }
                 Flow::Barrier => {
                     w.pc = program.pcs[idx] + u64::from(inst.size);
+                    // Linked here (a barrier ends its run, so the loop never follows its `next`); code that
+                    // cannot be fetched is reported when the wave goes on.
+                    *resume = program.next_of(mem, idx).map_or(UNRESOLVED, |n| n as u32);
                     *at_barrier = true;
                     break Ok(());
                 }
                 Flow::Gws(wait) => {
                     w.pc = program.pcs[idx] + u64::from(inst.size);
+                    *resume = program.next_of(mem, idx).map_or(UNRESOLVED, |n| n as u32);
                     *gws_wait = Some(wait);
                     break Ok(());
                 }
@@ -1038,7 +1118,7 @@ impl<'a> Worker<'a> {
                 Ok(i) => {
                     idx = i;
                     if !DETAIL {
-                        add_run(&mut counts, program.run_counts(mem, idx));
+                        program.enter_run(mem, idx, &mut counts);
                     }
                 }
                 Err(e) => break Err(fail(w, e)),

@@ -165,16 +165,19 @@ impl Memory for FlatMemory {
             out.copy_from_slice(&((w >> sh) as u32).to_le_bytes());
             return Ok(());
         }
-        // Whole words where the range is word-aligned, bytes at the unaligned ends.
-        let mut k = 0;
-        while k < out.len() {
-            let o = off + k as u64;
-            let word = words[(o / 8) as usize].load(Ordering::Relaxed).to_le_bytes();
-            let first = (o % 8) as usize;
-            let n = (8 - first).min(out.len() - k);
-            out[k..k + n].copy_from_slice(&word[first..first + n]);
-            k += n;
+        // Bytes up to the first word boundary, whole words (fixed-size copies, not a call each), the rest.
+        let len = out.len();
+        let head = (((8 - off % 8) % 8) as usize).min(len);
+        let (first, rest) = out.split_at_mut(head);
+        read_bytes(words, off, first);
+        let mut body = rest.chunks_exact_mut(8);
+        let at = ((off + head as u64) / 8) as usize;
+        for (c, w) in (&mut body).zip(&words[at..]) {
+            c.copy_from_slice(&w.load(Ordering::Relaxed).to_le_bytes());
         }
+        let tail = body.into_remainder();
+        let tail_at = off + (len - tail.len()) as u64;
+        read_bytes(words, tail_at, tail);
         Ok(())
     }
 
@@ -185,28 +188,17 @@ impl Memory for FlatMemory {
             words[(off / 8) as usize].store(u64::from_le_bytes(data.try_into().expect("8 bytes")), Ordering::Relaxed);
             return Ok(());
         }
-        // Sub-word stores merge into their word with a CAS so concurrent stores to neighbouring bytes of
-        // the same word (different lanes, different workgroups) never lose each other.
-        let mut k = 0;
-        while k < data.len() {
-            let o = off + k as u64;
-            let w = &words[(o / 8) as usize];
-            let first = (o % 8) as usize;
-            let n = (8 - first).min(data.len() - k);
-            if n == 8 {
-                w.store(u64::from_le_bytes(data[k..k + 8].try_into().expect("8 bytes")), Ordering::Relaxed);
-                k += 8;
-                continue;
-            }
-            let mut mask = 0u64;
-            let mut val = 0u64;
-            for j in 0..n {
-                mask |= 0xff << (8 * (first + j));
-                val |= u64::from(data[k + j]) << (8 * (first + j));
-            }
-            let _ = w.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| Some((old & !mask) | val));
-            k += n;
+        // Bytes up to the first word boundary, whole words, the rest.
+        let head = (((8 - off % 8) % 8) as usize).min(data.len());
+        let (first, rest) = data.split_at(head);
+        write_bytes(words, off, first);
+        let mut body = rest.chunks_exact(8);
+        let at = ((off + head as u64) / 8) as usize;
+        for (c, w) in (&mut body).zip(&words[at..]) {
+            w.store(u64::from_le_bytes(c.try_into().expect("8 bytes")), Ordering::Relaxed);
         }
+        let tail = body.remainder();
+        write_bytes(words, off + (data.len() - tail.len()) as u64, tail);
         Ok(())
     }
 
@@ -226,5 +218,44 @@ impl Memory for FlatMemory {
                 Err(v) => old = v,
             }
         }
+    }
+}
+
+/// Copies `out.len()` bytes at byte offset `off` of `words` (word by word, for the unaligned ends).
+fn read_bytes(words: &[AtomicU64], off: u64, out: &mut [u8]) {
+    let mut k = 0;
+    while k < out.len() {
+        let o = off + k as u64;
+        let word = words[(o / 8) as usize].load(Ordering::Relaxed).to_le_bytes();
+        let first = (o % 8) as usize;
+        let n = (8 - first).min(out.len() - k);
+        out[k..k + n].copy_from_slice(&word[first..first + n]);
+        k += n;
+    }
+}
+
+/// Stores `data` at byte offset `off` of `words`. Sub-word stores merge into their word with a CAS so
+/// concurrent stores to neighbouring bytes of the same word (different lanes, different workgroups)
+/// never lose each other.
+fn write_bytes(words: &[AtomicU64], off: u64, data: &[u8]) {
+    let mut k = 0;
+    while k < data.len() {
+        let o = off + k as u64;
+        let w = &words[(o / 8) as usize];
+        let first = (o % 8) as usize;
+        let n = (8 - first).min(data.len() - k);
+        if n == 8 {
+            w.store(u64::from_le_bytes(data[k..k + 8].try_into().expect("8 bytes")), Ordering::Relaxed);
+            k += 8;
+            continue;
+        }
+        let mut mask = 0u64;
+        let mut val = 0u64;
+        for j in 0..n {
+            mask |= 0xff << (8 * (first + j));
+            val |= u64::from(data[k + j]) << (8 * (first + j));
+        }
+        let _ = w.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| Some((old & !mask) | val));
+        k += n;
     }
 }

@@ -512,37 +512,39 @@ fn runs(w: &Wave, i: &Inst, seg: Seg, exec: u64, bytes: u64) -> Option<Runs> {
     }
     let off = i.imm as i64 as u64;
     let row = (i.src[0] - VGPR0) as usize * MAX_LANES;
+    let lanes = w.lanes;
     let lo: &[u32; MAX_LANES] = w.v[row..row + MAX_LANES].try_into().expect("a row");
-    let mut addr = [0u64; MAX_LANES];
-    if seg == Seg::Global && i.src[2] != NULL {
-        let b = w.s64(i.src[2], 0, Ty::U).wrapping_add(off);
-        for l in 0..MAX_LANES {
-            addr[l] = b.wrapping_add(u64::from(lo[l]));
-        }
-    } else {
-        let hi: &[u32; MAX_LANES] = w.v[row + MAX_LANES..row + 2 * MAX_LANES].try_into().expect("a row");
-        for l in 0..MAX_LANES {
-            addr[l] = (u64::from(lo[l]) | (u64::from(hi[l]) << 32)).wrapping_add(off);
-        }
-    }
-    // Where a run breaks: lane l does not follow lane l - 1 (one pass, no branches, so it vectorises).
+    // Where a run breaks: lane l does not follow lane l - 1, worked out on the 32-bit halves (one pass, no
+    // branches, four or eight lanes per vector instruction on the baseline; 64-bit compares are emulated
+    // there). The low halves must step by `bytes` without wrapping; with a 64-bit VGPR address the high
+    // halves must also be equal (a step across a 4 GiB line is taken as a break: more runs, same data).
+    let step = bytes as u32;
     let mut breaks = 0u64;
-    for l in 1..w.lanes {
-        breaks |= u64::from(addr[l] != addr[l - 1].wrapping_add(bytes)) << l;
+    let sbase = (seg == Seg::Global && i.src[2] != NULL).then(|| w.s64(i.src[2], 0, Ty::U).wrapping_add(off));
+    let hi: &[u32; MAX_LANES] =
+        if sbase.is_some() { lo } else { w.v[row + MAX_LANES..row + 2 * MAX_LANES].try_into().expect("a row") };
+    for l in 1..lanes {
+        let follows = lo[l] == lo[l - 1].wrapping_add(step) && lo[l] > lo[l - 1];
+        let same_hi = sbase.is_some() || hi[l] == hi[l - 1];
+        breaks |= u64::from(!(follows && same_hi)) << l;
     }
     if breaks.count_ones() as usize >= MAX_RUNS {
         return None;
     }
+    let addr = |l: usize| match sbase {
+        Some(b) => b.wrapping_add(u64::from(lo[l])),
+        None => (u64::from(lo[l]) | (u64::from(hi[l]) << 32)).wrapping_add(off),
+    };
     let mut r = Runs { count: 0, base: [0; MAX_RUNS], first: [0; MAX_RUNS + 1] };
     let mut starts = breaks | 1;
     while starts != 0 {
         let l = starts.trailing_zeros() as usize;
         starts &= starts - 1;
-        r.base[r.count] = addr[l];
+        r.base[r.count] = addr(l);
         r.first[r.count] = l;
         r.count += 1;
     }
-    r.first[r.count] = w.lanes;
+    r.first[r.count] = lanes;
     for k in 0..r.count {
         let (base, lanes) = (r.base[k], (r.first[k + 1] - r.first[k]) as u64);
         let end = base.wrapping_add(lanes * bytes - 1);
@@ -574,6 +576,19 @@ fn load_runs(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, r: &Runs, bytes: u8) -> R
         let r = &mut w.v[row * MAX_LANES..(row + 1) * MAX_LANES];
         for (x, c) in r.iter_mut().zip(buf[..n].chunks_exact(4)) {
             *x = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        }
+        return Ok(());
+    }
+    if dw == 2 {
+        // 64-bit loads (doubles, pointers): half the buffer of the general case, split into the two rows.
+        let mut buf = [0u8; MAX_LANES * 8];
+        read(cx, &mut buf[..n])?;
+        cx.stats.bytes.global_read += n as u64;
+        let rows = &mut w.v[row * MAX_LANES..(row + 2) * MAX_LANES];
+        let (lo, hi) = rows.split_at_mut(MAX_LANES);
+        for ((x, y), c) in lo.iter_mut().zip(hi.iter_mut()).zip(buf[..n].chunks_exact(8)) {
+            let q = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            (*x, *y) = (q as u32, (q >> 32) as u32);
         }
         return Ok(());
     }
@@ -613,6 +628,17 @@ fn store_runs(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, r: &Runs, bytes: u8) -> 
         cx.stats.bytes.global_write += n as u64;
         return Ok(());
     }
+    if dw == 2 {
+        let mut buf = [0u8; MAX_LANES * 8];
+        let rows = &w.v[row * MAX_LANES..(row + 2) * MAX_LANES];
+        let (lo, hi) = rows.split_at(MAX_LANES);
+        for ((&x, &y), c) in lo.iter().zip(hi).zip(buf[..n].chunks_exact_mut(8)) {
+            c.copy_from_slice(&(u64::from(x) | (u64::from(y) << 32)).to_le_bytes());
+        }
+        write(cx, &buf[..n])?;
+        cx.stats.bytes.global_write += n as u64;
+        return Ok(());
+    }
     let mut buf = [0u8; MAX_LANES * 16];
     {
         for k in 0..dw {
@@ -637,6 +663,62 @@ fn lds_atomic(lds: &mut [u8], addr: u64, op: AtomicOp, bytes: u8, src: u64, cmp:
     old
 }
 
+/// When the LDS addresses of a wave's lanes (VGPR `code`) step by 4 bytes from lane 0's and the dwords
+/// they address with offset `off` all lie inside the allocation (`len` bytes), the first one's byte
+/// offset: the lanes then access `lds[start + 4 * l]` as [`lds_at`] would, without a bounds check each.
+/// Inactive lanes' addresses take part too (kernels compute them for every lane).
+#[inline]
+fn lds_span(w: &Wave, code: u16, off: u64, len: usize) -> Option<usize> {
+    let row = (code - VGPR0) as usize * MAX_LANES;
+    let v = &w.v[row..row + w.lanes];
+    let v0 = v[0];
+    let mut differ = 0u32;
+    for (l, &x) in v.iter().enumerate() {
+        differ |= x ^ v0.wrapping_add(4 * l as u32);
+    }
+    let start = lds_at(u64::from(v0), off);
+    // Lane l's address is (v0 + 4l + off) mod 2^32 = start + 4l: the span ends below 2^32.
+    (differ == 0 && start + 4 * w.lanes as u64 <= len as u64).then_some(start as usize)
+}
+
+/// The active lanes of `exec` load the dwords from `lds[start..]` in lane order into `row`.
+#[inline]
+fn lds_load_span(row: &mut [u32], lds: &[u8], start: usize, exec: u64) {
+    let src = &lds[start..start + 4 * row.len()];
+    let full = exec == u64::MAX >> (64 - row.len());
+    let pairs = row.iter_mut().zip(src.chunks_exact(4));
+    if full {
+        for (x, c) in pairs {
+            *x = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        }
+        return;
+    }
+    for (l, (x, c)) in pairs.enumerate() {
+        if exec >> l & 1 != 0 {
+            *x = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        }
+    }
+}
+
+/// The active lanes of `exec` store `row` in lane order to `lds[start..]`.
+#[inline]
+fn lds_store_span(lds: &mut [u8], start: usize, row: &[u32], exec: u64) {
+    let dst = &mut lds[start..start + 4 * row.len()];
+    let full = exec == u64::MAX >> (64 - row.len());
+    let pairs = row.iter().zip(dst.chunks_exact_mut(4));
+    if full {
+        for (&x, c) in pairs {
+            c.copy_from_slice(&x.to_le_bytes());
+        }
+        return;
+    }
+    for (l, (&x, c)) in pairs.enumerate() {
+        if exec >> l & 1 != 0 {
+            c.copy_from_slice(&x.to_le_bytes());
+        }
+    }
+}
+
 /// An LDS address: the VGPR plus the instruction's offset in 32 bits, wrapping as the hardware's adder does
 /// (LLVM folds constants into the offset field of a base that may be negative: rocFFT's real-transform
 /// kernels address element N-k as `-8k` plus an offset of 8N).
@@ -655,19 +737,28 @@ pub(super) fn ds(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: DsOp) -> Result<F
         DsOp::Gws(_) | DsOp::Access(Access::Format { .. }) => return Err(Stop::Unimplemented),
         DsOp::Access(Access::Load { bytes: 4, ext: Ext::Zero | Ext::Sign }) => {
             let row = (i.dst - VGPR0) as usize;
-            for l in 0..w.lanes {
-                if exec >> l & 1 != 0 {
-                    let x = lds_read32(cx.lds, lds_at(addr(w, l), off16));
-                    w.set_vr(row, l, x);
+            if let Some(start) = lds_span(w, i.src[0], off16, cx.lds.len()) {
+                let lanes = w.lanes;
+                lds_load_span(&mut w.v[row * MAX_LANES..row * MAX_LANES + lanes], cx.lds, start, exec);
+            } else {
+                for l in 0..w.lanes {
+                    if exec >> l & 1 != 0 {
+                        let x = lds_read32(cx.lds, lds_at(addr(w, l), off16));
+                        w.set_vr(row, l, x);
+                    }
                 }
             }
             cx.stats.bytes.lds_read += 4 * u64::from(exec.count_ones());
         }
         DsOp::Access(Access::Store { bytes: 4, hi: false }) => {
             let row = (i.src[1] - VGPR0) as usize;
-            for l in 0..w.lanes {
-                if exec >> l & 1 != 0 {
-                    lds_write32(cx.lds, lds_at(addr(w, l), off16), w.vr(row, l));
+            if let Some(start) = lds_span(w, i.src[0], off16, cx.lds.len()) {
+                lds_store_span(cx.lds, start, &w.v[row * MAX_LANES..row * MAX_LANES + w.lanes], exec);
+            } else {
+                for l in 0..w.lanes {
+                    if exec >> l & 1 != 0 {
+                        lds_write32(cx.lds, lds_at(addr(w, l), off16), w.vr(row, l));
+                    }
                 }
             }
             cx.stats.bytes.lds_write += 4 * u64::from(exec.count_ones());
@@ -721,13 +812,25 @@ pub(super) fn ds(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: DsOp) -> Result<F
         DsOp::Read2 { bytes: 4, stride } => {
             let step = 4 * u64::from(stride);
             let row = (i.dst - VGPR0) as usize;
-            for l in 0..w.lanes {
-                if exec >> l & 1 != 0 {
-                    let a = addr(w, l);
-                    let x = lds_read32(cx.lds, lds_at(a, (i.imm as u64) * step));
-                    let y = lds_read32(cx.lds, lds_at(a, u64::from(i.imm1) * step));
-                    w.set_vr(row, l, x);
-                    w.set_vr(row + 1, l, y);
+            let (o0, o1) = ((i.imm as u64) * step, u64::from(i.imm1) * step);
+            let lanes = w.lanes;
+            match (lds_span(w, i.src[0], o0, cx.lds.len()), lds_span(w, i.src[0], o1, cx.lds.len())) {
+                (Some(s0), Some(s1)) => {
+                    let rows = &mut w.v[row * MAX_LANES..(row + 2) * MAX_LANES];
+                    let (r0, r1) = rows.split_at_mut(MAX_LANES);
+                    lds_load_span(&mut r0[..lanes], cx.lds, s0, exec);
+                    lds_load_span(&mut r1[..lanes], cx.lds, s1, exec);
+                }
+                _ => {
+                    for l in 0..lanes {
+                        if exec >> l & 1 != 0 {
+                            let a = addr(w, l);
+                            let x = lds_read32(cx.lds, lds_at(a, o0));
+                            let y = lds_read32(cx.lds, lds_at(a, o1));
+                            w.set_vr(row, l, x);
+                            w.set_vr(row + 1, l, y);
+                        }
+                    }
                 }
             }
             cx.stats.bytes.lds_read += 8 * u64::from(exec.count_ones());
@@ -735,11 +838,23 @@ pub(super) fn ds(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst, op: DsOp) -> Result<F
         DsOp::Write2 { bytes: 4, stride } => {
             let step = 4 * u64::from(stride);
             let (r0, r1) = ((i.src[1] - VGPR0) as usize, (i.src[2] - VGPR0) as usize);
-            for l in 0..w.lanes {
-                if exec >> l & 1 != 0 {
-                    let a = addr(w, l);
-                    lds_write32(cx.lds, lds_at(a, (i.imm as u64) * step), w.vr(r0, l));
-                    lds_write32(cx.lds, lds_at(a, u64::from(i.imm1) * step), w.vr(r1, l));
+            let (o0, o1) = ((i.imm as u64) * step, u64::from(i.imm1) * step);
+            let lanes = w.lanes;
+            match (lds_span(w, i.src[0], o0, cx.lds.len()), lds_span(w, i.src[0], o1, cx.lds.len())) {
+                // Span by span only when that is the lanes' order too: the spans are the same (each lane's
+                // second write wins) or do not overlap.
+                (Some(s0), Some(s1)) if s0 == s1 || s0.abs_diff(s1) >= 4 * lanes => {
+                    lds_store_span(cx.lds, s0, &w.v[r0 * MAX_LANES..r0 * MAX_LANES + lanes], exec);
+                    lds_store_span(cx.lds, s1, &w.v[r1 * MAX_LANES..r1 * MAX_LANES + lanes], exec);
+                }
+                _ => {
+                    for l in 0..lanes {
+                        if exec >> l & 1 != 0 {
+                            let a = addr(w, l);
+                            lds_write32(cx.lds, lds_at(a, o0), w.vr(r0, l));
+                            lds_write32(cx.lds, lds_at(a, o1), w.vr(r1, l));
+                        }
+                    }
                 }
             }
             cx.stats.bytes.lds_write += 8 * u64::from(exec.count_ones());

@@ -114,6 +114,7 @@ pub(crate) fn handler(i: &Inst, k: Chosen, lanes: usize) -> (Handler, bool) {
         // No-ops (`s_waitcnt`, `s_nop`, `s_sendmsg`) and memory instructions: neither reads the PC or the
         // clock (`s_memtime`/`s_memrealtime` read the clock and stay general).
         Op::Nop | Op::Sendmsg => (nop_handler, false),
+        Op::Barrier => (barrier_handler, false),
         Op::Smem(op) if !matches!(op, crate::op::SmemOp::Time) => (smem_handler, false),
         Op::Ds(op) if !matches!(op, DsOp::Gws(_)) => (ds_handler, false),
         Op::Vmem(_, Access::Format { .. }) if i.flags & crate::decode::flags::LDS == 0 => (general, true),
@@ -171,6 +172,12 @@ fn vcmp_handler(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
 /// A no-op as a handler.
 fn nop_handler(_: &mut Wave, _: &mut Ctx<'_>, _: &Inst) -> Go {
     Go::Next
+}
+
+/// `s_barrier` as a handler (ends the wave's time slice; the interpreter's loop sets the PC after it).
+fn barrier_handler(_: &mut Wave, cx: &mut Ctx<'_>, _: &Inst) -> Go {
+    cx.flow = Flow::Barrier;
+    Go::Other
 }
 
 /// A scalar memory instruction (not `s_memtime`) as a handler.

@@ -17,6 +17,7 @@ mod fixtures;
 mod gws;
 mod harness;
 mod lane_kernels;
+mod lds_spans;
 mod lds_wrap;
 mod legacy16;
 mod llvm;
