@@ -20,14 +20,14 @@ use crate::json::Json;
 pub(crate) const OUTPUT: &str = "schemas/counters/counters.txt";
 
 fn reference_dir() -> PathBuf {
-    crate::root().join("..").join("shared").join("reference")
+    crate::host::root().join("..").join("shared").join("reference")
 }
 
 /// Entry point of the `codegen-counters` task.
 pub(crate) fn codegen(rest: &[String]) -> Result<()> {
     let check = rest.iter().any(|a| a == "--check");
     let text = generate_from_reference()?;
-    let out = crate::root().join(OUTPUT);
+    let out = crate::host::root().join(OUTPUT);
     if check {
         let current = fs::read_to_string(&out).unwrap_or_default();
         if current != text {
@@ -231,7 +231,7 @@ mod tests {
             return;
         }
         let text = generate_from_reference().unwrap();
-        let current = fs::read_to_string(crate::root().join(OUTPUT)).unwrap_or_default();
+        let current = fs::read_to_string(crate::host::root().join(OUTPUT)).unwrap_or_default();
         assert!(current == text, "{OUTPUT} is stale; run `cargo xtask codegen-counters` and commit the result");
     }
 

@@ -14,7 +14,7 @@ use std::process::Command;
 use anyhow::{bail, Context, Result};
 use rocprof_launch::names;
 
-use crate::{root, status};
+use crate::host::{root, status};
 
 /// Targets every kernel is compiled for: every target of the targets crate (hsa-sim's agents).
 fn targets() -> impl Iterator<Item = &'static str> {
@@ -191,7 +191,7 @@ fn stage_hip_programs(stage: &Path, src: &Path, out: &Path) -> Result<usize> {
         eprintln!(
             "xtask: fixtures: hipcc not found, HIP fixtures ({}) not built (apt-get install {})",
             HIP_PROGRAMS.iter().map(|p| p.0).collect::<Vec<_>>().join(", "),
-            crate::stage::APT_PACKAGES.join(" ")
+            crate::host::APT_PACKAGES.join(" ")
         );
         return Ok(0);
     };

@@ -43,7 +43,7 @@ pub(crate) fn codegen(rest: &[String]) -> Result<()> {
     let check = rest.iter().any(|a| a == "--check");
     let (model, intercept) = generate_from_sources()?;
     for (rel, text) in [(MODEL_OUT, &model), (INTERCEPT_OUT, &intercept)] {
-        let path = crate::root().join(rel);
+        let path = crate::host::root().join(rel);
         if check {
             if fs::read_to_string(&path).unwrap_or_default() != *text {
                 bail!("{rel} is stale; run `cargo xtask codegen-hsa-api` and commit the result");
@@ -60,7 +60,7 @@ pub(crate) fn codegen(rest: &[String]) -> Result<()> {
 
 /// Both generated files, from the sources in the repository.
 pub(crate) fn generate_from_sources() -> Result<(String, String)> {
-    let root = crate::root();
+    let root = crate::host::root();
     let api_trace = read(&root.join(API_TRACE))?;
     let mut all = String::new();
     let mut files: Vec<_> = fs::read_dir(root.join(HSA_SYS_SRC))
@@ -549,7 +549,7 @@ mod tests {
     fn generated_hsa_api_tables_are_fresh() {
         let (model, intercept) = generate_from_sources().unwrap();
         for (rel, text) in [(MODEL_OUT, model), (INTERCEPT_OUT, intercept)] {
-            let current = fs::read_to_string(crate::root().join(rel)).unwrap_or_default();
+            let current = fs::read_to_string(crate::host::root().join(rel)).unwrap_or_default();
             assert!(current == text, "{rel} is stale; run `cargo xtask codegen-hsa-api` and commit the result");
         }
     }

@@ -14,7 +14,7 @@ const OUTPUTS: [&str; 3] = ["exports.rs", "table_default.rs", "unsupported.rs"];
 pub(crate) fn codegen(rest: &[String]) -> Result<()> {
     let check = rest.iter().any(|a| a == "--check");
     for (name, text) in generate()? {
-        let dest = crate::root().join("crates/sim-hsa/src").join(name);
+        let dest = crate::host::root().join("crates/sim-hsa/src").join(name);
         if check {
             if fs::read_to_string(&dest).unwrap_or_default() != text {
                 bail!("{} is stale; run `cargo xtask codegen-hsa-sim` and commit the result", dest.display());
@@ -30,7 +30,7 @@ pub(crate) fn codegen(rest: &[String]) -> Result<()> {
 
 /// Every generated file's name and text (the generator writes into a scratch directory).
 fn generate() -> Result<Vec<(&'static str, String)>> {
-    let root = crate::root();
+    let root = crate::host::root();
     let tmp = root.join("target").join(format!("xtask-codegen-hsa-sim-{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
@@ -62,7 +62,7 @@ mod tests {
     #[test]
     fn hsa_sim_generated_files_are_fresh() {
         for (name, text) in super::generate().unwrap() {
-            let committed = std::fs::read_to_string(crate::root().join("crates/sim-hsa/src").join(name)).unwrap();
+            let committed = std::fs::read_to_string(crate::host::root().join("crates/sim-hsa/src").join(name)).unwrap();
             assert!(committed == text, "crates/sim-hsa/src/{name} is stale; run `cargo xtask codegen-hsa-sim`");
         }
     }

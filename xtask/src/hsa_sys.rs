@@ -67,7 +67,7 @@ pub(crate) fn codegen(rest: &[String]) -> Result<()> {
         (None, Some(inc), Some(def)) => Rocr::Files { inc, def },
         _ => bail!("codegen-hsa-sys needs either --rocm-systems GIT_DIR or both --rocr-inc DIR and --def FILE"),
     };
-    let src = crate::root().join("crates/hsa-sys/src");
+    let src = crate::host::root().join("crates/hsa-sys/src");
     let mut stale = Vec::new();
     for (name, text) in generate(&rocr, &debian)? {
         let dest = src.join(name);
@@ -94,7 +94,7 @@ pub(crate) fn codegen(rest: &[String]) -> Result<()> {
 
 /// Every generated file's name and text (the generator writes into a scratch directory).
 fn generate(rocr: &Rocr, debian: &Path) -> Result<Vec<(&'static str, String)>> {
-    let root = crate::root();
+    let root = crate::host::root();
     let tmp = root.join("target").join(format!("xtask-codegen-hsa-sys-{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
     let out = tmp.join("src");

@@ -434,7 +434,7 @@ pub(crate) fn codegen(rest: &[String]) -> Result<()> {
     };
     let mc = LlvmMc { argv };
     let version = mc.version()?;
-    let dir = crate::root().join(OUTPUT_DIR);
+    let dir = crate::host::root().join(OUTPUT_DIR);
     fs::create_dir_all(&dir)?;
     let mut stale = Vec::new();
     // Every opcode table a target of the targets crate names.

@@ -2,13 +2,13 @@
 //! test suite, the benchmarks and the demo job. Only std and anyhow, so it builds in seconds.
 
 use std::env;
-use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use anyhow::{bail, Context, Result};
 
 mod counters;
 mod fixtures;
+mod host;
 mod hsa_api;
 mod hsa_sim;
 mod hsa_sys;
@@ -17,6 +17,8 @@ mod json;
 mod sid;
 mod stage;
 mod targets;
+
+use host::{cargo, root, status};
 
 /// One line of help per task, printed by `cargo xtask help`.
 const TASKS: &[(&str, &str)] = &[
@@ -73,26 +75,6 @@ fn run() -> Result<()> {
         }
         other => bail!("unknown task `{other}`; `cargo xtask help` lists the tasks"),
     }
-}
-
-/// The repository root (the parent of this crate's manifest directory).
-pub(crate) fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives one level below the root").to_path_buf()
-}
-
-pub(crate) fn cargo() -> Command {
-    let mut cmd = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    cmd.current_dir(root());
-    cmd
-}
-
-pub(crate) fn status(mut cmd: Command) -> Result<()> {
-    let shown = format!("{cmd:?}");
-    let st = cmd.status().with_context(|| format!("starting {shown}"))?;
-    if !st.success() {
-        bail!("{shown} failed with {st}");
-    }
-    Ok(())
 }
 
 fn demo(rest: &[String]) -> Result<()> {
@@ -190,9 +172,4 @@ fn bench(rest: &[String]) -> Result<()> {
         status(cmd)?;
     }
     Ok(())
-}
-
-/// Builds the C fixture programs into `stage/fixtures` (see `fixtures/README.md`).
-fn stage_fixtures(stage: &Path) -> Result<()> {
-    fixtures::stage_fixtures(stage)
 }

@@ -18,7 +18,7 @@ use std::time::{Instant, SystemTime};
 use anyhow::{bail, Context, Result};
 use rocprof_test_inputs::sid as chroot;
 
-use crate::{root, status};
+use crate::host::{root, status};
 
 /// The sid packages installed in the chroot (with their recommends, as a user would get them). The
 /// last four are AMD's test suites of rocSPARSE, rocRAND, hipRAND and rocBLAS that `tests/e2e/amd_suites.rs`

@@ -7,33 +7,7 @@ use std::process::Command;
 
 use anyhow::{Context, Result};
 
-use crate::{cargo, root, status};
-
-/// Debian packages the fixtures and the rocminfo test need: AMD's HSA headers (ROCm 5.2 in
-/// Debian 12), Debian's rocminfo, a C compiler, clang-19/lld-19 (the code-object rebuild test),
-/// llvm-19 (LLVM's AMDGPU disassembler: `rocprof-isa`'s decoder cross-check and `cargo xtask
-/// codegen-isa`; required under `CI=true`), and HIP 5.2 with rocRAND/hipRAND for the
-/// HIP fixtures (`fixtures/hip/`).
-pub(crate) const APT_PACKAGES: &[&str] = &[
-    "libhsa-runtime-dev",
-    "rocminfo",
-    "gcc",
-    "pkg-config",
-    "clang-19",
-    "lld-19",
-    "llvm-19",
-    "hipcc",
-    "libamdhip64-dev",
-    "rocm-device-libs",
-    "librocrand-dev",
-    "libhiprand-dev",
-    "librocsparse-dev",
-    "openmpi-bin",
-    // -f otf2 loads the OTF2 library at run time; otf2-check reads archives with the tools.
-    "libopen-trace-format2-10",
-    "otf2-tools",
-    "python3-otf2",
-];
+use crate::host::{cargo, root, status, APT_PACKAGES};
 
 /// Installs the Debian packages when they are missing and we are root; otherwise says what to run.
 pub(crate) fn setup() -> Result<()> {
@@ -86,7 +60,7 @@ pub(crate) fn build() -> Result<PathBuf> {
         symlink("libhsa-runtime64.so.1", &stage.join("libhsa-runtime64.so"))?;
     }
     stage_roctx(&release, &stage)?;
-    crate::stage_fixtures(&stage)?;
+    crate::fixtures::stage_fixtures(&stage)?;
     Ok(stage)
 }
 

@@ -20,7 +20,7 @@ pub(crate) const OUTPUT: &str = "crates/targets/src/block_tables.rs";
 pub(crate) fn codegen(rest: &[String]) -> Result<()> {
     let check = rest.iter().any(|a| a == "--check");
     let text = generate_from_reference()?;
-    let out = crate::root().join(OUTPUT);
+    let out = crate::host::root().join(OUTPUT);
     if check {
         let current = fs::read_to_string(&out).unwrap_or_default();
         if current != text {
@@ -35,7 +35,7 @@ pub(crate) fn codegen(rest: &[String]) -> Result<()> {
 }
 
 fn generate_from_reference() -> Result<String> {
-    let path = crate::root().join("..").join("shared").join("reference").join("pm4-block-tables.json");
+    let path = crate::host::root().join("..").join("shared").join("reference").join("pm4-block-tables.json");
     let json = fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
     rustfmt(&generate(&json)?)
 }
@@ -115,7 +115,7 @@ fn generate(json: &str) -> Result<String> {
 fn rustfmt(text: &str) -> Result<String> {
     let mut child = Command::new("rustfmt")
         .args(["--edition", "2021", "--config-path"])
-        .arg(crate::root().join("rustfmt.toml"))
+        .arg(crate::host::root().join("rustfmt.toml"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -139,7 +139,7 @@ mod tests {
             return;
         }
         let text = generate_from_reference().unwrap();
-        let current = fs::read_to_string(crate::root().join(OUTPUT)).unwrap_or_default();
+        let current = fs::read_to_string(crate::host::root().join(OUTPUT)).unwrap_or_default();
         assert!(current == text, "{OUTPUT} is stale; run `cargo xtask codegen-targets` and commit the result");
     }
 

@@ -365,7 +365,9 @@ fn run(cfg: &Config, prep: &Prepared) -> Result<u8> {
     if cfg.app.is_empty() {
         // -L alone: start the runtime under our library with a probe program and list the
         // agents its capture header records.
-        return list_agents_with_probe(cfg, env, &capture.path);
+        let first = probe::run_probe(cfg, env, &capture.path, probe::ProbeFor::AgentList)?;
+        outputs::print_agents(&first)?;
+        return Ok(0);
     }
 
     let started = std::time::Instant::now();
@@ -496,61 +498,5 @@ fn convert_kept_captures(cfg: &Config, dir: &Path) -> Result<u8> {
         }
         return Err(last);
     }
-    Ok(0)
-}
-
-/// `-L` without an application: runs `rocminfo` (or `ROCPROF_RS_PROBE`) under the tool and
-/// lists the agents its capture header records. Debian's rocminfo refuses to start without the
-/// amdgpu module and `/dev/kfd`; on hsa-sim the staged shims of `fixtures/rocminfo/` (an `lsmod`
-/// script and an `open("/dev/kfd")` redirect) are used when they are found. rocminfo 6 and later
-/// read `/sys/module/amdgpu/initstate` instead of `lsmod`; their own `HSA_ENABLE_DTIF=1` skips that
-/// pre-flight (and a few lines of their output, which the probe discards).
-fn list_agents_with_probe(cfg: &Config, mut env: Vec<(String, OsString)>, capture_dir: &Path) -> Result<u8> {
-    let probe =
-        std::env::var_os(rocprof_launch::names::PROBE).filter(|p| !p.is_empty()).unwrap_or_else(|| "rocminfo".into());
-    if cfg.simulate.is_some() {
-        if let Some(shims) = launch::find_rocminfo_shims() {
-            for (k, v) in env.iter_mut() {
-                if k == "LD_PRELOAD" {
-                    let mut nv = v.clone();
-                    nv.push(":");
-                    nv.push(&shims.kfd_redirect);
-                    *v = nv;
-                }
-            }
-            let mut path = OsString::from(&shims.bin_dir);
-            if let Some(prev) = std::env::var_os("PATH") {
-                path.push(":");
-                path.push(prev);
-            }
-            env.push(("PATH".into(), path));
-        }
-        env.push(("HSA_ENABLE_DTIF".into(), "1".into()));
-    }
-    let status = std::process::Command::new(&probe)
-        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_os_str())))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status();
-    if let Err(e) = status {
-        bail!(
-            "listing agents without an application needs a program that starts the HSA runtime ({} could not be run: {e}); install rocminfo, set ROCPROF_RS_PROBE, or pass an application after --",
-            probe.to_string_lossy()
-        );
-    }
-    let files = outputs::capture_files(capture_dir)?;
-    let (captures, mut failures) = outputs::open_captures(&files, false, true);
-    if captures.is_empty() {
-        if let Some(e) = failures.pop() {
-            return Err(e);
-        }
-    }
-    let Some(first) = files.iter().find(|f| captures.iter().any(|c| c.path() == f.as_path())) else {
-        bail!(
-            "the probe {} did not start the HSA runtime, so there are no agents to list; pass an application after -- (rocprof-rs -L [options] -- APP) or set ROCPROF_RS_PROBE",
-            probe.to_string_lossy()
-        );
-    };
-    outputs::print_agents(first)?;
     Ok(0)
 }

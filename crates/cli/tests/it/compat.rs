@@ -309,3 +309,20 @@ fn pc_sampling_needs_the_beta_switch_or_rocprofv3s_environment_variable() {
         std::fs::remove_file(&marker).unwrap();
     }
 }
+
+#[test]
+fn list_avail_alone_says_in_one_line_when_the_probe_cannot_list_agents() {
+    // rocprofv3 -L without an application runs rocprofv3-avail; rocprof-rs runs the agent probe
+    // (ROCPROF_RS_PROBE) under the tool instead. A probe that does not exist, or one that exits
+    // without starting the HSA runtime (true), leaves no agents: one error line naming it.
+    let dir = scratch("compat-list-probe");
+    let run = |probe: &str| {
+        let mut c = bin_with_stand_in_libs(&dir);
+        c.env(names::PROBE, probe).args(["--simulate", "gfx942", "-L", "-d"]).arg(&dir).output().unwrap()
+    };
+    let o = run("/nonexistent/rocprof-probe");
+    assert_one_line_error(&o, 1, "(/nonexistent/rocprof-probe could not be run:");
+    let o = run("true");
+    assert_one_line_error(&o, 1, "the probe true did not start the HSA runtime, so there are no agents to list");
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+}

@@ -13,7 +13,8 @@
 
 use std::collections::HashMap;
 
-use super::{Field, FixedRecord, RecordKind, FRAME_SIZE};
+use super::format::{fixed_record, record_header_word, seal_record, Field, FixedRecord, RecordKind, FRAME_SIZE};
+use super::marker::Markers;
 use crate::api::{ApiCall, ApiDomain, ApiFamily, Correlation, MAX_API_ARGS};
 use crate::memory::{
     MemoryAllocation, MemoryAllocationOp, MemoryCopy, MemoryCopyDirection, ScratchMemory, ScratchMemoryOp,
@@ -81,7 +82,7 @@ impl ApiCallRecord {
     /// The header's part of the record body as little-endian words, with `nargs` argument words
     /// to follow (the argument words come next in the body). The same bytes as
     /// [`ApiCallRecord::write_with_args`] writes, built in registers, so the writer can checksum
-    /// them ([`super::record_checksum_words`]) and store them without reading back narrower
+    /// them ([`record_checksum_words`](super::record_checksum_words)) and store them without reading back narrower
     /// stores.
     #[inline(always)]
     pub fn header_words(&self, nargs: usize) -> [u64; 9] {
@@ -180,14 +181,14 @@ pub fn push_api_call(out: &mut Vec<u8>, h: &ApiCallRecord, args: &[u64]) {
             let at = start + FRAME_SIZE + 8 * i;
             out[at..at + 8].copy_from_slice(&w.to_le_bytes());
         }
-        super::seal_record(&mut out[start..], super::record_header_word(RecordKind::ApiCallShort, total));
+        seal_record(&mut out[start..], record_header_word(RecordKind::ApiCallShort, total));
         return;
     }
     let total = ApiCallRecord::total_size(args.len());
     out.resize(start + total, 0);
     let h = ApiCallRecord { nargs: args.len() as u32, ..*h };
     h.write_with_args(args, &mut out[start + FRAME_SIZE..]);
-    super::seal_record(&mut out[start..], super::record_header_word(RecordKind::ApiCall, total));
+    seal_record(&mut out[start..], record_header_word(RecordKind::ApiCall, total));
 }
 
 fixed_record!(
@@ -425,7 +426,7 @@ pub(super) struct ActivityEvents {
     clock: ClockMap,
     names: HashMap<(u16, u32), StringId>,
     /// ROCTx push/pop and start/stop pairing.
-    pub(super) markers: super::marker::Markers,
+    pub(super) markers: Markers,
     /// HIP stream handles -> rocprofv3's small stream ids.
     pub(super) streams: StreamIds,
 }
@@ -615,7 +616,7 @@ mod tests {
             let body: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
             assert_eq!(&rec[FRAME_SIZE..], &body[..], "{n} arguments");
             let sum = u32::from_le_bytes(rec[4..8].try_into().unwrap());
-            assert_eq!(super::super::record_checksum_words(words.iter().copied()), sum);
+            assert_eq!(super::super::format::record_checksum_words(words.iter().copied()), sum);
         }
     }
 

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::{Field, FixedRecord, RecordKind};
+use super::format::{fixed_record, Field, FixedRecord, RecordKind};
 use crate::host_function::HostFunction;
 use crate::records::{KernelSymbol, StringId, StringTable};
 

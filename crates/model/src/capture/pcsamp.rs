@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::{Field, FixedRecord, RecordKind};
+use super::format::{fixed_record, Field, FixedRecord, RecordKind};
 
 /// Where the interception library keeps the image of code object `id` of process `pid` that was loaded
 /// from memory while PC sampling was on (under the capture directory), so that source lines can be

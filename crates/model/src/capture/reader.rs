@@ -19,9 +19,18 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::Path;
 
-use super::*;
+use super::activity::*;
+use super::format::*;
+use super::host_function::HostFunctionRecord;
+use super::{activity, demangle};
 use crate::counters::{PmcOutput, PmcStatus};
+use crate::health::{LossReason, RunHealth};
 use crate::records::StringId;
+use crate::records::{
+    Agent, AgentId, AgentType, ClockDomain, CodeObject, CodeObjectId, CodeObjectStorage, CorrelationId, Dim3,
+    DispatchId, KernelDispatch, KernelId, KernelSymbol, ProcessId, Queue, QueueId, SessionMeta, StreamId, StringTable,
+    ThreadId, Timestamp,
+};
 use crate::stream::{Record, RecordSource, SourceError};
 use crate::trace::Trace;
 

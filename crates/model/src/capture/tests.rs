@@ -1,6 +1,8 @@
 //! Unit tests of the capture format: encoding, checksums, headers and register counts.
 
 use super::*;
+use crate::health::LossReason;
+use crate::records::*;
 use crate::stream::{Record, RecordSource};
 use crate::Trace;
 use std::path::Path;
