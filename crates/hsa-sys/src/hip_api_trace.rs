@@ -10,7 +10,7 @@
 //!
 //! Tables only grow: a member exists iff its offset is below the table's `size` (the first member).
 
-use crate::*;
+use core::ffi::{c_int, c_void};
 
 /// `dim3`.
 #[repr(C)]

@@ -9,7 +9,7 @@
 //! Functions are listed by name (HIP's numeric ids differ between 5.x releases; `hipApiName`
 //! maps them at run time). `__val` members (HIP's own pointee copies) are left out.
 
-use crate::*;
+use core::ffi::{c_char, c_int, c_void};
 
 /// `sizeof(hip_api_data_t)`.
 pub const HIP_API_DATA_SIZE: usize = 832;

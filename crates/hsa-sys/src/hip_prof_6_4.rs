@@ -7,7 +7,7 @@
 //! `tests/e2e/hip6_trace.rs` re-runs the probe against the installed header and fails on any
 //! difference. Do not edit by hand.
 
-use crate::*;
+use crate::hip_prof::*;
 
 /// `sizeof(hip_api_data_t)` in HIP 6.4.
 pub const HIP_API_DATA_SIZE_6_4: usize = 1520;

@@ -9,7 +9,8 @@
 //! entry exists iff its offset is below `size`. The layout asserts at the bottom were measured with
 //! gcc on x86-64 against those headers.
 
-use crate::*;
+use crate::hsa::*;
+use core::ffi::{c_char, c_int, c_void};
 
 /// `roctx_range_id_t`.
 pub type roctx_range_id_t = u64;

@@ -3,6 +3,7 @@
 
 Usage: assemble.py <step-1 output dir (newest)> <step-1 output dir (5.2)> <crate src dir>"""
 import json, re, os, sys
+from imports import PLACEHOLDER
 
 NEW = sys.argv[1]
 DST = sys.argv[3]
@@ -81,7 +82,7 @@ for mod in ORDER:
     text = '//! %s\n//!\n//! Generated from the newest ROCr headers (`ROCm/rocm-systems` `projects/rocr-runtime/runtime/hsa-runtime/inc`)\n' \
            '//! by translating declarations one to one; names are the C names. Layouts are pinned in `layout.rs`.\n' \
            '//!\n//! %s\n\n' \
-           'use crate::*;\n\n%s\n// Function types.\n\n%s\n' % (HEADER_DOC[mod], MARK, body.strip() + '\n', '\n\n'.join(fl))
+           '%s\n\n%s\n// Function types.\n\n%s\n' % (HEADER_DOC[mod], MARK, PLACEHOLDER, body.strip() + '\n', '\n\n'.join(fl))
     open('%s/%s.rs' % (DST, mod), 'w').write(text)
 
 # layout asserts
@@ -89,7 +90,7 @@ la = ['//! Compile-time layout checks: every size, alignment and field offset be
       '//! a probe against AMD\'s newest ROCr headers with gcc on x86-64 (and the shared structs agree with Debian\'s',
       '//! ROCm 5.2 headers). A mismatch is a build error, so the Rust mirrors cannot drift from the C layout.',
       '//!', '//! ' + MARK,
-      '', 'use crate::*;', 'use core::mem::{align_of, offset_of, size_of};', '']
+      '', PLACEHOLDER, 'use core::mem::{align_of, offset_of, size_of};', '']
 for s, d in layout.items():
     if 'size' not in d:
         continue

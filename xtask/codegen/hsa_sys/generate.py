@@ -12,7 +12,8 @@ Needs gcc, rustfmt, Python's pycparser, the newest ROCr headers (`ROCm/rocm-syst
 (`apt-get install libhsa-runtime-dev`). Steps: gen.py translates declarations, chk.py measures every
 layout with a compiled C probe (newest and 5.2; differences in shared structs are printed),
 assemble.py writes one module per header plus layout.rs (const asserts), tables.py writes
-api_trace.rs (both table layouts) and exports.rs. lib.rs is hand-written and not touched.
+api_trace.rs (both table layouts) and exports.rs, imports.py gives each module the sibling imports it
+needs. lib.rs is hand-written and not touched.
 """
 import argparse
 import os
@@ -22,6 +23,12 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from imports import resolve  # noqa: E402
+
+# The generated modules whose imports `imports.py` resolves (exports.rs needs none).
+MODULES = ['hsa', 'hsa_ext_amd', 'hsa_ext_image', 'hsa_ext_finalize', 'hsa_ven_amd_loader', 'hsa_ven_amd_pc_sampling',
+           'hsa_amd_tool', 'amd_hsa_signal', 'amd_hsa_queue', 'amd_hsa_kernel_code', 'layout', 'api_trace']
 
 FAKE = {
     'stdint.h': 'typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;\n'
@@ -76,6 +83,7 @@ def main():
                 print('layout differs between 5.2 and newest:', k, '5.2 =', v, 'newest =', new[k])
         run(os.path.join(HERE, 'assemble.py'), out_new, out_52, a.out)
         run(os.path.join(HERE, 'tables.py'), out_new, newinc, a.debian_inc, a.defs, a.out)
+        resolve(a.out, [m + '.rs' for m in MODULES])
         subprocess.run(['rustfmt', '--edition', '2021', os.path.join(a.out, 'lib.rs')], check=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)

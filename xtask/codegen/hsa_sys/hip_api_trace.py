@@ -31,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 
+from imports import PLACEHOLDER, resolve
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..', '..'))
 CLR = os.environ.get('CLR_MIRROR', '/work/.mirror/ROCm+clr/repo')
@@ -258,7 +260,7 @@ def main():
          '//!',
          '//! Tables only grow: a member exists iff its offset is below the table\'s `size` (the first member).',
          '',
-         'use crate::*;',
+         PLACEHOLDER,
          '',
          '/// `dim3`.',
          '#[repr(C)]',
@@ -316,6 +318,7 @@ def main():
         R.append('const _: () = assert!(size_of::<%s>() == %d && core::mem::align_of::<%s>() == %d);'
                  % (name, size, name, align))
     open(os.path.join(ROOT, 'crates', 'hsa-sys', 'src', 'hip_api_trace.rs'), 'w').write('\n'.join(R) + '\n')
+    resolve(os.path.join(ROOT, 'crates', 'hsa-sys', 'src'), ['hip_api_trace.rs'])
 
     # The interception library's wrappers: one per typed member, recording through `super::traced`.
     W = ['//! One wrapper per typed member of HIP\'s ROCm 6.x dispatch tables: each records the call through',

@@ -32,6 +32,8 @@ import subprocess
 import sys
 import tempfile
 
+from imports import PLACEHOLDER, resolve
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 CRATE = os.path.join(HERE, '..', '..', '..', 'crates', 'hsa-sys')
 PROBES = os.path.join(CRATE, 'probes')
@@ -167,7 +169,7 @@ def main_6(tag):
         '//! `tests/e2e/hip6_trace.rs` re-runs the probe against the installed header and fails on any',
         '//! difference. Do not edit by hand.',
         '',
-        'use crate::*;',
+        PLACEHOLDER,
         '',
         '/// `sizeof(hip_api_data_t)` in HIP %s.' % dotted,
         'pub const HIP_API_DATA_SIZE_%s: usize = %s;' % (tag, head[1]),
@@ -211,6 +213,7 @@ def main_6(tag):
         R.append('    HipProfFunction { name: %s, args: &[%s] },' % (rust_str(fn), arg_items(by_fn.get(fn, []))))
     R.append('];')
     open(os.path.join(CRATE, 'src', 'hip_prof_%s.rs' % tag), 'w').write('\n'.join(R) + '\n')
+    resolve(os.path.join(CRATE, 'src'), ['hip_prof_%s.rs' % tag])
     print('hip_prof %s: %d operations, %d with parameters, hip_api_data_t %s bytes' % (tag, last, len(by_fn), head[1]))
 
 
@@ -247,7 +250,7 @@ def main():
         '//! Functions are listed by name (HIP\'s numeric ids differ between 5.x releases; `hipApiName`',
         '//! maps them at run time). `__val` members (HIP\'s own pointee copies) are left out.',
         '',
-        'use crate::*;',
+        PLACEHOLDER,
         '',
         '/// `sizeof(hip_api_data_t)`.',
         'pub const HIP_API_DATA_SIZE: usize = %s;' % head[1],
@@ -354,6 +357,7 @@ def main():
     R.append('')
     R.append('const _: () = assert!(core::mem::size_of::<hip_api_data_head_t>() <= HIP_API_DATA_ARGS_OFFSET);')
     open(os.path.join(CRATE, 'src', 'hip_prof.rs'), 'w').write('\n'.join(R) + '\n')
+    resolve(os.path.join(CRATE, 'src'), ['hip_prof.rs'])
     print('hip_prof: %d functions, %d parameters, hip_api_data_t %s bytes' % (len(names), len(rows) - 1, head[1]))
 
 
