@@ -12,6 +12,8 @@ mod packed;
 mod salu;
 mod valu;
 mod valu_operand;
+#[cfg(test)]
+mod valu_tests;
 mod vcmp;
 
 use crate::decode::{DecodeError, Inst};
