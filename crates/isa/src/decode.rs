@@ -1000,7 +1000,7 @@ pub(crate) fn decode_vimage(w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
 
 /// Resolves the sources of `i` as 32-bit integer or f32 operands (16-bit inline floats are not
 /// resolved: the fast paths read 32-bit operands only).
-fn pre_of(i: &Inst) -> Pre {
+pub(crate) fn pre_of(i: &Inst) -> Pre {
     let src = i.src.map(|code| match code {
         c if c >= VGPR0 && c != NONE => Src::Row(c - VGPR0),
         NULL => Src::Const(0),

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
-// Unsafe only where a lane kernel compiled for AVX2 + FMA is installed and called (`exec::lanes`).
+// Unsafe only where a lane kernel compiled for AVX2 + FMA or AVX-512 is installed and called (`exec::lanes`)
+// and where the register file's cache lines are seen as `u32`s (`wave::Regs`).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 // Lane loops index several per-lane arrays (sources, results, masks) with the same lane number.

@@ -20,6 +20,53 @@ const MAX_PRIVATE_BYTES: u64 = 64 << 20;
 
 pub(crate) use crate::operand::Ty;
 
+/// The register file's storage: `u32`s whose first one starts a 64-byte cache line, so that a row (256
+/// bytes) is four whole lines and the VALU's 32- and 64-byte vector loads and stores never straddle two (a
+/// `Vec<u32>` is only 16-byte aligned: every AVX-512 access of a row split across lines). Held as cache
+/// lines, seen as `u32`s.
+#[derive(Clone)]
+pub(crate) struct Regs(Vec<Line>);
+
+/// 16 registers, one cache line.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Line([u32; 16]);
+
+impl Regs {
+    /// `len` zeroed registers (`len` a multiple of 16).
+    pub(crate) fn new(len: usize) -> Self {
+        assert_eq!(len % 16, 0);
+        Regs(vec![Line([0; 16]); len / 16])
+    }
+}
+
+impl std::ops::Deref for Regs {
+    type Target = [u32];
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn deref(&self) -> &[u32] {
+        // SAFETY: `Line` is `repr(C)` around `[u32; 16]` with size 64 (no padding), so the vector's lines
+        // are `16 * len` initialised, contiguous `u32`s, borrowed for as long as `self` is.
+        unsafe { std::slice::from_raw_parts(self.0.as_ptr().cast::<u32>(), self.0.len() * 16) }
+    }
+}
+
+impl std::ops::DerefMut for Regs {
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn deref_mut(&mut self) -> &mut [u32] {
+        // SAFETY: as in `deref`, borrowed mutably for as long as `self` is (any bit pattern is a valid `u32`
+        // and a valid `Line`).
+        unsafe { std::slice::from_raw_parts_mut(self.0.as_mut_ptr().cast::<u32>(), self.0.len() * 16) }
+    }
+}
+
+impl std::fmt::Debug for Regs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Regs").field("len", &self.len()).finish()
+    }
+}
+
 /// A 32-bit source operand of a VALU instruction, materialised per lane.
 pub(crate) type Lanes32 = [u32; MAX_LANES];
 /// A 64-bit source operand, per lane.
@@ -32,7 +79,7 @@ pub struct Wave {
     pub(crate) s: [u32; 128],
     /// VGPRs (rows 0..255) and AGPRs (rows 256..511), `MAX_LANES` values per row, then the scratch rows
     /// ([`SCRATCH_ROW`]).
-    pub(crate) v: Vec<u32>,
+    pub(crate) v: Regs,
     /// Program counter (absolute address).
     pub pc: u64,
     /// Scalar condition code.
@@ -71,7 +118,7 @@ impl Wave {
     pub(crate) fn new(family: Family, lanes: usize, private_bytes: u32) -> Self {
         Wave {
             s: [0; 128],
-            v: vec![0; (SCRATCH_ROW + 3) * MAX_LANES],
+            v: Regs::new((SCRATCH_ROW + 3) * MAX_LANES),
             pc: 0,
             scc: false,
             lanes,

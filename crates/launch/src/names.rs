@@ -122,7 +122,8 @@ vars! {
     SIM_KERNEL_SCALE = "ROCPROF_RS_SIM_KERNEL_SCALE", SimulatorKnob, "per-kernel duration factors";
     /// Relative noise on kernel durations.
     SIM_JITTER = "ROCPROF_RS_SIM_JITTER", SimulatorKnob, "kernel duration noise";
-    /// `baseline`: the interpreter's lane kernels use no host vector extensions (AVX2/FMA).
+    /// `baseline`: the interpreter's lane kernels use no host vector extensions (AVX2/FMA); `avx2`: at most
+    /// AVX2 + FMA (no AVX-512).
     SIM_LANES = "ROCPROF_RS_SIM_LANES", SimulatorKnob, "interpreter lane kernels";
     /// Seed of the duration noise.
     SIM_SEED = "ROCPROF_RS_SIM_SEED", SimulatorKnob, "noise seed";

@@ -12,6 +12,8 @@ mod packed;
 mod salu;
 mod valu;
 mod valu_operand;
+#[cfg(test)]
+mod valu_tests;
 mod vcmp;
 
 use crate::decode::{DecodeError, Inst};
@@ -108,7 +110,7 @@ pub(crate) fn handler(i: &Inst, k: Chosen, lanes: usize) -> (Handler, bool) {
         Op::Branch(c) => (branch(c), false),
         // The scalar ALU without the instructions that read the PC.
         Op::Salu(op) if !matches!(op, SOp::GetpcB64 | SOp::SetpcB64 | SOp::SwappcB64 | SOp::CallB64) => {
-            (salu_handler, false)
+            (salu::handler(op).unwrap_or(salu_handler), false)
         }
         Op::Vcmp { cond, ty, x, class } => (vcmp::handler(i, cond, ty, x, class).unwrap_or(vcmp_handler), false),
         // No-ops (`s_waitcnt`, `s_nop`, `s_sendmsg`) and memory instructions: neither reads the PC or the

@@ -3,7 +3,7 @@
 
 use super::float::{f16_to_f32, f32_to_f16, f32_to_f16_rtz, fmax32, fmin32};
 use super::vcmp::fcmp;
-use super::{Flow, Stop};
+use super::{Ctx, Flow, Go, Handler, Stop};
 use crate::decode::Inst;
 use crate::op::{CmpTy, Cond, FloatOp, Logic, SOp, TransOp};
 use crate::wave::{Ty, Wave};
@@ -121,6 +121,41 @@ fn quadmask(v: u64, bits: u32) -> u64 {
 
 /// Executes a scalar ALU instruction.
 pub(super) fn exec(w: &mut Wave, i: &Inst, op: SOp) -> Result<Flow, Stop> {
+    exec_op(w, i, op)
+}
+
+/// The handler of a common scalar ALU operation: [`exec_op`] with the operation a constant, so only its arm
+/// is compiled in (no `match` on the operation when it runs, as for the VALU); `None` for the others, which
+/// take the general scalar handler.
+pub(super) fn handler(op: SOp) -> Option<Handler> {
+    macro_rules! specialised {
+        ($($op:expr),* $(,)?) => {{
+            $(if op == $op {
+                fn h(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
+                    let r = exec_op(w, i, $op);
+                    super::done(cx, r)
+                }
+                return Some(h);
+            })*
+            None
+        }};
+    }
+    use CmpTy::{I32, U32, U64};
+    use Cond::{Eq, Ge, Gt, Le, Lg, Lt};
+    use SOp::*;
+    specialised! {
+        AddU32, SubU32, AddI32, SubI32, AddcU32, SubbU32, MinU32, MaxU32, MinI32, MaxI32, CselectB32, CselectB64,
+        AndB32, AndB64, OrB32, OrB64, XorB32, XorB64, Andn2B32, Andn2B64, LshlB32, LshrB32, AshrI32, LshlB64,
+        LshrB64, MulI32, BfeU32, Lshl1AddU32, Lshl2AddU32, Lshl3AddU32, Lshl4AddU32, AddNcU64, MovB32, MovB64,
+        NotB64, CmovB32, Cmp(Eq, U32), Cmp(Lg, U32), Cmp(Lt, U32), Cmp(Le, U32), Cmp(Gt, U32), Cmp(Ge, U32),
+        Cmp(Eq, I32), Cmp(Lg, I32), Cmp(Lt, I32), Cmp(Le, I32), Cmp(Gt, I32), Cmp(Ge, I32), Cmp(Eq, U64),
+        Cmp(Lg, U64), Cmpk(Eq, U32), Cmpk(Lg, U32), Cmpk(Lt, U32), Cmpk(Gt, U32), Cmpk(Lt, I32), Cmpk(Gt, I32),
+    }
+}
+
+/// [`exec`]'s body, inlined into the specialised handlers.
+#[inline(always)]
+fn exec_op(w: &mut Wave, i: &Inst, op: SOp) -> Result<Flow, Stop> {
     use SOp::*;
     let lit = i.lit;
     let a32 = |w: &Wave, ty| w.s32(i.src[0], lit, ty);

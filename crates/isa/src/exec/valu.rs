@@ -6,7 +6,7 @@
 
 use super::float::*;
 #[cfg(target_arch = "x86_64")]
-use super::lanes::Avx2Fma;
+use super::lanes::{Avx2Fma, Avx512};
 use super::lanes::{Base, Chosen, Isa};
 use super::valu_operand::*;
 use super::{Ctx, Flow, Go, Handler, Stop};
@@ -14,79 +14,126 @@ use crate::decode::{Inst, NONE, VGPR0};
 use crate::op::VOp;
 use crate::wave::{Ty, Wave, MAX_LANES};
 
-// The full-EXEC paths below compute straight into the destination row, 8 lanes at a time: the chunk's
-// sources are read before its lanes are written and lanes are independent, so a destination that is also a
-// source is safe. Chunks of 8 (one AVX2 register) with every operand a row keep one loop body the compiler
-// turns into vector code for 32 and 64 lanes alike (a 32-trip lane loop is unrolled before the loop
+// The full-EXEC paths below compute straight into the destination row, `W` lanes (8, or 16 in the AVX-512
+// handlers) at a time: the chunk's sources are read before its lanes are written and lanes are independent,
+// so a destination that is also a source is safe. Chunks of one host vector register (8 lanes for AVX2, 16
+// for AVX-512) with every operand a row keep one loop body the compiler turns into vector code for 32 and
+// 64 lanes alike (a 32-trip lane loop is unrolled before the loop
 // vectoriser runs, and the SLP vectoriser then left it scalar: `perf` showed gfx1030's FMAs as `vfmadd..ss`).
 
-/// `d = f(a)` under a full EXEC.
+/// Keeps the lanes of chunk `d` (lanes `k..k + W`) that `exec` leaves inactive as they were in row `o`
+/// (`MASKED`; nothing under a full EXEC). A select per lane, so the masked loops stay vector code.
 #[inline(always)]
-fn full1<const N: usize>(w: &mut Wave, dst: u16, a: Opnd, f: &impl Fn(u32) -> u32) {
+fn keep<const W: usize, const MASKED: bool>(
+    rows: &[[u32; MAX_LANES]],
+    o: usize,
+    k: usize,
+    exec: u64,
+    d: &mut [u32; W],
+) {
+    if MASKED {
+        let old = chunk::<W>(rows, o, k);
+        for l in 0..W {
+            if exec >> (k + l) & 1 == 0 {
+                d[l] = old[l];
+            }
+        }
+    }
+}
+
+/// `d = f(a)` on the lanes of `exec` (all `N` unless `MASKED`).
+#[inline(always)]
+fn full1<const N: usize, const W: usize, const MASKED: bool>(
+    w: &mut Wave,
+    dst: u16,
+    a: Opnd,
+    exec: u64,
+    f: &impl Fn(u32) -> u32,
+) {
     let o = usize::from(dst - VGPR0);
     let rows = rows_mut(w);
-    let a = src8(rows, a, 0);
+    let a = srcw::<W>(rows, a, 0);
     let _ = &rows[o];
-    for c in 0..N / 8 {
-        let k = 8 * c;
-        let x = chunk8(rows, a, k);
-        let mut d = [0u32; 8];
-        for l in 0..8 {
+    for c in 0..N / W {
+        let k = W * c;
+        let x = chunkw::<W>(rows, a, k);
+        let mut d = [0u32; W];
+        for l in 0..W {
             d[l] = f(x[l]);
         }
-        rows[o][k..k + 8].copy_from_slice(&d);
+        keep::<W, MASKED>(rows, o, k, exec, &mut d);
+        rows[o][k..k + W].copy_from_slice(&d);
     }
 }
 
-/// `d = f(a, b)` under a full EXEC.
+/// `d = f(a, b)` on the lanes of `exec` (all `N` unless `MASKED`).
 #[inline(always)]
-fn full2<const N: usize>(w: &mut Wave, dst: u16, a: Opnd, b: Opnd, f: &impl Fn(u32, u32) -> u32) {
+fn full2<const N: usize, const W: usize, const MASKED: bool>(
+    w: &mut Wave,
+    dst: u16,
+    (a, b): (Opnd, Opnd),
+    exec: u64,
+    f: &impl Fn(u32, u32) -> u32,
+) {
     let o = usize::from(dst - VGPR0);
     let rows = rows_mut(w);
-    let (a, b) = (src8(rows, a, 0), src8(rows, b, 1));
+    let (a, b) = (srcw::<W>(rows, a, 0), srcw::<W>(rows, b, 1));
     let _ = &rows[o];
-    for c in 0..N / 8 {
-        let k = 8 * c;
-        let (x, y) = (chunk8(rows, a, k), chunk8(rows, b, k));
-        let mut d = [0u32; 8];
-        for l in 0..8 {
+    for c in 0..N / W {
+        let k = W * c;
+        let (x, y) = (chunkw::<W>(rows, a, k), chunkw::<W>(rows, b, k));
+        let mut d = [0u32; W];
+        for l in 0..W {
             d[l] = f(x[l], y[l]);
         }
-        rows[o][k..k + 8].copy_from_slice(&d);
+        keep::<W, MASKED>(rows, o, k, exec, &mut d);
+        rows[o][k..k + W].copy_from_slice(&d);
     }
 }
 
-/// `d = f(a, b, c)` under a full EXEC.
+/// `d = f(a, b, c)` on the lanes of `exec` (all `N` unless `MASKED`).
 #[inline(always)]
-fn full3<const N: usize>(w: &mut Wave, dst: u16, a: Opnd, b: Opnd, c: Opnd, f: &impl Fn(u32, u32, u32) -> u32) {
+fn full3<const N: usize, const W: usize, const MASKED: bool>(
+    w: &mut Wave,
+    dst: u16,
+    (a, b, c): (Opnd, Opnd, Opnd),
+    exec: u64,
+    f: &impl Fn(u32, u32, u32) -> u32,
+) {
     let o = usize::from(dst - VGPR0);
     let rows = rows_mut(w);
-    let (a, b, c) = (src8(rows, a, 0), src8(rows, b, 1), src8(rows, c, 2));
+    let (a, b, c) = (srcw::<W>(rows, a, 0), srcw::<W>(rows, b, 1), srcw::<W>(rows, c, 2));
     let _ = &rows[o];
-    for q in 0..N / 8 {
-        let k = 8 * q;
-        let (x, y, z) = (chunk8(rows, a, k), chunk8(rows, b, k), chunk8(rows, c, k));
-        let mut d = [0u32; 8];
-        for l in 0..8 {
+    for q in 0..N / W {
+        let k = W * q;
+        let (x, y, z) = (chunkw::<W>(rows, a, k), chunkw::<W>(rows, b, k), chunkw::<W>(rows, c, k));
+        let mut d = [0u32; W];
+        for l in 0..W {
             d[l] = f(x[l], y[l], z[l]);
         }
-        rows[o][k..k + 8].copy_from_slice(&d);
+        keep::<W, MASKED>(rows, o, k, exec, &mut d);
+        rows[o][k..k + W].copy_from_slice(&d);
     }
 }
 
 /// Runs `$body` with `N` the wave's lane count as a constant (32 or 64), so the per-lane loops of the fast
-/// paths have a fixed trip count and a wave32 computes 32 lanes, not 64.
-/// With `M` non-zero the lane count is `M`, known when the handler was chosen.
+/// paths have a fixed trip count and a wave32 computes 32 lanes, not 64, and `W` the lanes of one step of
+/// the full-EXEC loops (16 when `M` has [`WIDE`], else 8). With `M` non-zero the lane count is
+/// `lanes_of(M)`, known when the handler was chosen.
 macro_rules! by_lanes {
     ($m:ident, $w:expr, $name:ident, $($arg:expr),*) => {
         if $m == 32 {
-            $name::<$m, 32>($w, $($arg),*)
+            $name::<$m, 32, 8>($w, $($arg),*)
         } else if $m == MAX_LANES {
-            $name::<$m, MAX_LANES>($w, $($arg),*)
+            $name::<$m, MAX_LANES, 8>($w, $($arg),*)
+        } else if $m == 32 | WIDE {
+            $name::<$m, 32, 16>($w, $($arg),*)
+        } else if $m == MAX_LANES | WIDE {
+            $name::<$m, MAX_LANES, 16>($w, $($arg),*)
         } else if $w.lanes == 32 {
-            $name::<$m, 32>($w, $($arg),*)
+            $name::<$m, 32, 8>($w, $($arg),*)
         } else {
-            $name::<$m, MAX_LANES>($w, $($arg),*)
+            $name::<$m, MAX_LANES, 8>($w, $($arg),*)
         }
     };
 }
@@ -98,22 +145,14 @@ fn fast1<const M: usize>(w: &mut Wave, i: &Inst, ty: Ty, f: impl Fn(u32) -> u32)
 }
 
 #[inline(always)]
-fn fast1n<const M: usize, const N: usize>(w: &mut Wave, i: &Inst, ty: Ty, f: &impl Fn(u32) -> u32) {
+fn fast1n<const M: usize, const N: usize, const W: usize>(w: &mut Wave, i: &Inst, ty: Ty, f: &impl Fn(u32) -> u32) {
     let a = opnd_m::<M>(w, i, 0, ty);
-    if w.exec() == w.full() {
-        return full1::<N>(w, i.dst, a, f);
+    let exec = w.exec();
+    if exec == w.full() {
+        full1::<N, W, false>(w, i.dst, a, exec, f)
+    } else {
+        full1::<N, W, true>(w, i.dst, a, exec, f)
     }
-    let mut d = [0u32; N];
-    match a {
-        Opnd::Row(a) => {
-            let a = row::<N>(&w.v, a);
-            for l in 0..N {
-                d[l] = f(a[l]);
-            }
-        }
-        Opnd::Imm(a) => d = [f(a); N],
-    }
-    put(w, i.dst, &d);
 }
 
 /// `d = f(a, b)` over all lanes.
@@ -123,34 +162,19 @@ fn fast2<const M: usize>(w: &mut Wave, i: &Inst, ty: Ty, f: impl Fn(u32, u32) ->
 }
 
 #[inline(always)]
-fn fast2n<const M: usize, const N: usize>(w: &mut Wave, i: &Inst, ty: Ty, f: &impl Fn(u32, u32) -> u32) {
-    let (a, b) = (opnd_m::<M>(w, i, 0, ty), opnd_m::<M>(w, i, 1, ty));
-    if w.exec() == w.full() {
-        return full2::<N>(w, i.dst, a, b, f);
+fn fast2n<const M: usize, const N: usize, const W: usize>(
+    w: &mut Wave,
+    i: &Inst,
+    ty: Ty,
+    f: &impl Fn(u32, u32) -> u32,
+) {
+    let ab = (opnd_m::<M>(w, i, 0, ty), opnd_m::<M>(w, i, 1, ty));
+    let exec = w.exec();
+    if exec == w.full() {
+        full2::<N, W, false>(w, i.dst, ab, exec, f)
+    } else {
+        full2::<N, W, true>(w, i.dst, ab, exec, f)
     }
-    let mut d = [0u32; N];
-    match (a, b) {
-        (Opnd::Row(a), Opnd::Row(b)) => {
-            let (a, b) = (row::<N>(&w.v, a), row::<N>(&w.v, b));
-            for l in 0..N {
-                d[l] = f(a[l], b[l]);
-            }
-        }
-        (Opnd::Imm(a), Opnd::Row(b)) => {
-            let b = row::<N>(&w.v, b);
-            for l in 0..N {
-                d[l] = f(a, b[l]);
-            }
-        }
-        (Opnd::Row(a), Opnd::Imm(b)) => {
-            let a = row::<N>(&w.v, a);
-            for l in 0..N {
-                d[l] = f(a[l], b);
-            }
-        }
-        (Opnd::Imm(a), Opnd::Imm(b)) => d = [f(a, b); N],
-    }
-    put(w, i.dst, &d);
 }
 
 /// `d = f(a, b, c)` over all lanes (`c` the destination itself when `acc`).
@@ -160,7 +184,7 @@ fn fast3<const M: usize>(w: &mut Wave, i: &Inst, ty: Ty, acc: bool, f: impl Fn(u
 }
 
 #[inline(always)]
-fn fast3n<const M: usize, const N: usize>(
+fn fast3n<const M: usize, const N: usize, const W: usize>(
     w: &mut Wave,
     i: &Inst,
     ty: Ty,
@@ -168,36 +192,19 @@ fn fast3n<const M: usize, const N: usize>(
     f: &impl Fn(u32, u32, u32) -> u32,
 ) {
     let c = if acc { Opnd::Row((i.dst - VGPR0) as usize * MAX_LANES) } else { opnd_m::<M>(w, i, 2, ty) };
-    let get = |v: &[u32], o: Opnd, l: usize| match o {
-        Opnd::Row(r) => v[r + l],
-        Opnd::Imm(x) => x,
-    };
-    let (a, b) = (opnd_m::<M>(w, i, 0, ty), opnd_m::<M>(w, i, 1, ty));
-    if w.exec() == w.full() {
-        return full3::<N>(w, i.dst, a, b, c, f);
+    let abc = (opnd_m::<M>(w, i, 0, ty), opnd_m::<M>(w, i, 1, ty), c);
+    let exec = w.exec();
+    if exec == w.full() {
+        full3::<N, W, false>(w, i.dst, abc, exec, f)
+    } else {
+        full3::<N, W, true>(w, i.dst, abc, exec, f)
     }
-    // Zeroed only here: before the full-EXEC return above, `perf` showed its 8 stores in every FMA.
-    let mut d = [0u32; N];
-    match (a, b, c) {
-        (Opnd::Row(a), Opnd::Row(b), Opnd::Row(c)) => {
-            let (a, b, c) = (row::<N>(&w.v, a), row::<N>(&w.v, b), row::<N>(&w.v, c));
-            for l in 0..N {
-                d[l] = f(a[l], b[l], c[l]);
-            }
-        }
-        _ => {
-            for l in 0..N {
-                d[l] = f(get(&w.v, a, l), get(&w.v, b, l), get(&w.v, c, l));
-            }
-        }
-    }
-    put(w, i.dst, &d);
 }
 
 /// `v_cndmask_b32` without modifiers over the wave's `N` lanes: `d = sel ? b : a` per lane, straight
 /// into the destination row (a lane's sources are read before it is written).
 #[inline(always)]
-fn cndmask_n<const M: usize, const N: usize>(w: &mut Wave, i: &Inst) {
+fn cndmask_n<const M: usize, const N: usize, const W: usize>(w: &mut Wave, i: &Inst) {
     let sel = w.read_mask(i.src[2], i.lit);
     let (a, b) = (opnd_m::<M>(w, i, 0, Ty::F32), opnd_m::<M>(w, i, 1, Ty::F32));
     let exec = w.exec();
@@ -206,14 +213,14 @@ fn cndmask_n<const M: usize, const N: usize>(w: &mut Wave, i: &Inst) {
     let (a, b) = (row_of::<N>(rows, a, 0), row_of::<N>(rows, b, 1));
     let _ = (&rows[a], &rows[b], &rows[o]);
     if exec == (u64::MAX >> (64 - N)) {
-        for q in 0..N / 8 {
-            let k = 8 * q;
-            let (x, y) = (chunk(rows, a, k), chunk(rows, b, k));
-            let mut d = [0u32; 8];
-            for l in 0..8 {
+        for q in 0..N / W {
+            let k = W * q;
+            let (x, y) = (chunk::<W>(rows, a, k), chunk::<W>(rows, b, k));
+            let mut d = [0u32; W];
+            for l in 0..W {
                 d[l] = if sel >> (k + l) & 1 != 0 { y[l] } else { x[l] };
             }
-            rows[o][k..k + 8].copy_from_slice(&d);
+            rows[o][k..k + W].copy_from_slice(&d);
         }
     } else {
         for l in 0..N {
@@ -575,7 +582,7 @@ fn carry<const M: usize>(
 
 /// The fast path of [`carry`] over the wave's `N` lanes.
 #[inline(always)]
-fn carry_n<const M: usize, const N: usize>(
+fn carry_n<const M: usize, const N: usize, const W: usize>(
     w: &mut Wave,
     i: &Inst,
     carry_in: bool,
@@ -700,7 +707,8 @@ pub(super) fn handler(op: VOp, k: Chosen) -> Handler {
     match k {
         Chosen::Base => handler_base(op),
         #[cfg(target_arch = "x86_64")]
-        Chosen::Avx2Fma => handler_avx2(op),
+        // The AVX-512 set adds plain handlers only: the others are the AVX2 ones (the host has AVX2).
+        Chosen::Avx2Fma | Chosen::Avx512 => handler_avx2(op),
     }
 }
 
@@ -749,16 +757,22 @@ pub(super) fn plain_handler(op: VOp, k: Chosen, lanes: usize) -> Option<Handler>
         Chosen::Base => plain_base(op, lanes),
         #[cfg(target_arch = "x86_64")]
         Chosen::Avx2Fma => plain_avx2(op, lanes),
+        #[cfg(target_arch = "x86_64")]
+        Chosen::Avx512 => plain_avx512(op, lanes),
     }
 }
 
 macro_rules! plain_handlers {
     ($($name:ident),* $(,)?) => {
+        /// The operations with plain handlers (for the tests).
+        #[cfg(test)]
+        pub(super) const PLAIN_OPS: &[VOp] = &[$(VOp::$name),*];
+
         fn plain_base(op: VOp, lanes: usize) -> Option<Handler> {
             match op {
                 $(VOp::$name => {
                     fn h<const M: usize>(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
-                        debug_assert!(w.lanes == M && i.pre.plain);
+                        debug_assert!(w.lanes == lanes_of(M) && i.pre.plain);
                         cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
                         let r = exec_op::<Base, M>(w, i, VOp::$name);
                         super::done(cx, r)
@@ -778,12 +792,33 @@ macro_rules! plain_handlers {
                     /// The host must support AVX2, FMA and POPCNT (only installed for [`Chosen::Avx2Fma`]).
                     #[target_feature(enable = "avx2,fma,popcnt")]
                     unsafe fn h<const M: usize>(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
-                        debug_assert!(w.lanes == M && i.pre.plain);
+                        debug_assert!(w.lanes == lanes_of(M) && i.pre.plain);
                         cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
                         let r = exec_op::<Avx2Fma, M>(w, i, VOp::$name);
                         super::done(cx, r)
                     }
                     Some(if lanes == 32 { h::<32> } else { h::<MAX_LANES> })
+                })*
+                _ => None,
+            }
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[allow(unsafe_code)]
+        fn plain_avx512(op: VOp, lanes: usize) -> Option<Handler> {
+            match op {
+                $(VOp::$name => {
+                    /// # Safety
+                    /// The host must support AVX-512F, AVX2, FMA and POPCNT (only installed for
+                    /// [`Chosen::Avx512`]).
+                    #[target_feature(enable = "avx512f,avx2,fma,popcnt")]
+                    unsafe fn h<const M: usize>(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
+                        debug_assert!(w.lanes == lanes_of(M) && i.pre.plain);
+                        cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
+                        let r = exec_op::<Avx512, M>(w, i, VOp::$name);
+                        super::done(cx, r)
+                    }
+                    Some(if lanes == 32 { h::<{ 32 | WIDE }> } else { h::<{ MAX_LANES | WIDE }> })
                 })*
                 _ => None,
             }

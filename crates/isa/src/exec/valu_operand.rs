@@ -76,10 +76,21 @@ pub(super) fn plain(i: &Inst) -> bool {
 
 /// The fast path applies. `M` is the handler's form: 0, the instruction may have modifiers and the wave
 /// either lane count (checked when it runs); 32 or 64, the handler was chosen at decode for a plain
-/// instruction ([`crate::pre::Pre::plain`]) of a program whose waves have `M` lanes.
+/// instruction ([`crate::pre::Pre::plain`]) of a program whose waves have `M` lanes (plus [`WIDE`] for
+/// 16-lane steps).
 #[inline(always)]
 pub(super) fn plain_m<const M: usize>(i: &Inst) -> bool {
     M != 0 || plain(i)
+}
+
+/// Added to a handler form `M` (32 or 64 lanes): the full-EXEC loops take 16 lanes per step (AVX-512
+/// handlers) instead of 8.
+pub(super) const WIDE: usize = 1 << 8;
+
+/// The lane count of handler form `M` (0 when it is decided at run time).
+#[inline(always)]
+pub(super) const fn lanes_of(m: usize) -> usize {
+    m & !WIDE
 }
 
 /// Source `k` of `i` for the fast paths: from the operand codes (`M` = 0), or as resolved at decode.
@@ -132,33 +143,34 @@ pub(super) fn row_of<const N: usize>(rows: &mut [[u32; MAX_LANES]], o: Opnd, k: 
     }
 }
 
-/// An operand of the full-EXEC paths, read 8 lanes at a time: lanes `k & mask ..` of `row`. A VGPR is its
-/// own row (`mask` 56 keeps every chunk); a constant is broadcast into the first 8 lanes of scratch row
-/// `k` once and read there for every chunk (`mask` 0): one 32-byte store instead of filling a whole row,
-/// and still one loop body for every mix of rows and constants.
+/// An operand of the full-EXEC paths, read `W` lanes (one host vector register: 8 for AVX2, 16 for
+/// AVX-512) at a time: lanes `k & mask ..` of `row`. A VGPR is its own row (`mask` keeps every chunk); a
+/// constant is broadcast into the first `W` lanes of scratch row `k` once and read there for every chunk
+/// (`mask` 0): one vector store instead of filling a whole row, and still one loop body for every mix of
+/// rows and constants.
 #[derive(Clone, Copy)]
-pub(super) struct Src8 {
+pub(super) struct SrcW {
     row: usize,
     mask: usize,
 }
 
-/// Operand `o` (the `k`-th source) as a [`Src8`].
+/// Operand `o` (the `k`-th source) as a [`SrcW`] read `W` lanes at a time.
 #[inline(always)]
-pub(super) fn src8(rows: &mut [[u32; MAX_LANES]], o: Opnd, k: usize) -> Src8 {
+pub(super) fn srcw<const W: usize>(rows: &mut [[u32; MAX_LANES]], o: Opnd, k: usize) -> SrcW {
     match o {
-        Opnd::Row(off) => Src8 { row: off / MAX_LANES, mask: 56 },
+        Opnd::Row(off) => SrcW { row: off / MAX_LANES, mask: MAX_LANES - W },
         Opnd::Imm(x) => {
-            rows[SCRATCH_ROW + k][..8].fill(x);
-            Src8 { row: SCRATCH_ROW + k, mask: 0 }
+            rows[SCRATCH_ROW + k][..W].fill(x);
+            SrcW { row: SCRATCH_ROW + k, mask: 0 }
         }
     }
 }
 
-/// Lanes `k..k + 8` of operand `s` (`k` a multiple of 8).
+/// Lanes `k..k + W` of operand `s` (`k` a multiple of `W`).
 #[inline(always)]
-pub(super) fn chunk8(rows: &[[u32; MAX_LANES]], s: Src8, k: usize) -> [u32; 8] {
-    let at = k & s.mask & 56;
-    rows[s.row][at..at + 8].try_into().expect("8 lanes")
+pub(super) fn chunkw<const W: usize>(rows: &[[u32; MAX_LANES]], s: SrcW, k: usize) -> [u32; W] {
+    let at = k & s.mask & (MAX_LANES - W);
+    rows[s.row][at..at + W].try_into().expect("W lanes")
 }
 
 /// The register file as rows.
@@ -167,8 +179,8 @@ pub(super) fn rows_mut(w: &mut Wave) -> &mut [[u32; MAX_LANES]] {
     w.v.as_chunks_mut::<MAX_LANES>().0
 }
 
-/// Lanes `k..k + 8` of row `r`.
+/// Lanes `k..k + W` of row `r`.
 #[inline(always)]
-pub(super) fn chunk(rows: &[[u32; MAX_LANES]], r: usize, k: usize) -> [u32; 8] {
-    rows[r][k..k + 8].try_into().expect("8 lanes")
+pub(super) fn chunk<const W: usize>(rows: &[[u32; MAX_LANES]], r: usize, k: usize) -> [u32; W] {
+    rows[r][k..k + W].try_into().expect("W lanes")
 }
