@@ -9,7 +9,7 @@ use rocprof_hsa_sys::*;
 use crate::ffi::{put, put_chars, status, status_code, Status};
 use crate::runtime::system;
 pub(crate) use crate::runtime::{lookup, lookup_gpu, lookup_pool};
-use crate::topology::{all_isas, pool_handle, AgentKind, Cache, Isa, MAX_QUEUE_PACKETS, MIN_QUEUE_PACKETS};
+use crate::topology::{isa_of, pool_handle, AgentKind, Cache, Isa, MAX_QUEUE_PACKETS, MIN_QUEUE_PACKETS};
 pub(crate) use crate::topology::{Agent, Pool};
 use crate::{abi, clock};
 
@@ -18,7 +18,11 @@ static WAVE64: u32 = 64;
 static WAVE32: u32 = 32;
 
 fn lookup_isa(h: hsa_isa_t) -> Result<&'static Isa, Status> {
-    all_isas().iter().copied().find(|i| *i as *const Isa as u64 == h.handle).ok_or(HSA_STATUS_ERROR_INVALID_ISA)
+    rocprof_device::targets::MODELS
+        .iter()
+        .map(isa_of)
+        .find(|i| *i as *const Isa as u64 == h.handle)
+        .ok_or(HSA_STATUS_ERROR_INVALID_ISA)
 }
 
 fn lookup_cache(h: hsa_cache_t) -> Result<&'static Cache, Status> {
@@ -368,30 +372,24 @@ pub(crate) unsafe extern "C" fn hsa_agent_iterate_isas(
     status_code(|| {
         let a = lookup(agent)?;
         let cb = callback.ok_or(HSA_STATUS_ERROR_INVALID_ARGUMENT)?;
-        // ROCr (`GpuAgent::supported_isas_`): the agent's ISA, then its generic ISA; stops at the
-        // first status other than SUCCESS and returns it.
-        for i in [a.isa, a.generic_isa].into_iter().flatten() {
+        if let Some(i) = a.isa {
             // SAFETY: application callback with its own data.
-            let st = unsafe { cb(hsa_isa_t { handle: i as *const Isa as u64 }, data) };
-            if st != HSA_STATUS_SUCCESS {
-                return Ok(st);
-            }
+            return Ok(unsafe { cb(hsa_isa_t { handle: i as *const Isa as u64 }, data) });
         }
         Ok(HSA_STATUS_SUCCESS)
     })
 }
 
-/// ROCr's `Isa::GetInfo`: every attribute but the name is the same for every GPU ISA, generic or not
-/// (the deprecated call-convention ones are constants there: 64 lanes, 40 waves per CU).
 unsafe fn isa_info(i: &Isa, attribute: u32, value: *mut c_void) -> Result<(), Status> {
+    let m = i.model;
     // SAFETY: the caller provides storage of the attribute's type (covers every arm below).
     unsafe {
         match attribute {
-            HSA_ISA_INFO_NAME_LENGTH => put(value, i.name.len() as u32 + 1),
-            HSA_ISA_INFO_NAME => put_chars(value, &i.name, i.name.len() + 1),
+            HSA_ISA_INFO_NAME_LENGTH => put(value, m.isa.len() as u32 + 1),
+            HSA_ISA_INFO_NAME => put_chars(value, m.isa, m.isa.len() + 1),
             HSA_ISA_INFO_CALL_CONVENTION_COUNT => put(value, 1u32),
-            HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE => put(value, 64u32),
-            HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT => put(value, 40u32),
+            HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE => put(value, m.wavefront_size),
+            HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT => put(value, m.max_waves_per_cu()),
             HSA_ISA_INFO_MACHINE_MODELS => put(value, [false, true]),
             HSA_ISA_INFO_PROFILES => put(value, [true, false]),
             HSA_ISA_INFO_DEFAULT_FLOAT_ROUNDING_MODES => put(value, [false, false, true]),
@@ -400,7 +398,7 @@ unsafe fn isa_info(i: &Isa, attribute: u32, value: *mut c_void) -> Result<(), St
             HSA_ISA_INFO_WORKGROUP_MAX_DIM => put(value, [1024u16; 3]),
             HSA_ISA_INFO_WORKGROUP_MAX_SIZE => put(value, 1024u32),
             HSA_ISA_INFO_GRID_MAX_DIM => put(value, hsa_dim3_t { x: i32::MAX as u32, y: 65535, z: 65535 }),
-            HSA_ISA_INFO_GRID_MAX_SIZE => put(value, u64::MAX),
+            HSA_ISA_INFO_GRID_MAX_SIZE => put(value, u64::from(u32::MAX)),
             HSA_ISA_INFO_FBARRIER_MAX_SIZE => put(value, 32u32),
             _ => return Err(HSA_STATUS_ERROR_INVALID_ARGUMENT),
         }
@@ -444,19 +442,6 @@ pub(crate) unsafe extern "C" fn hsa_isa_get_info(
     })
 }
 
-/// The ISA object of a full ISA name: exactly one of ours, else the one of the same processor (a
-/// target's or a generic's) with whatever features (ROCr has an object per feature combination; a
-/// simulated agent has one setting, so its object stands for all).
-fn isa_named(name: &str) -> Option<&'static Isa> {
-    let all = all_isas();
-    all.iter().copied().find(|i| i.name == name).or_else(|| {
-        let processor = name.strip_prefix("amdgcn-amd-amdhsa--")?.split(':').next()?;
-        all.iter()
-            .copied()
-            .find(|i| i.name.strip_prefix("amdgcn-amd-amdhsa--").and_then(|t| t.split(':').next()) == Some(processor))
-    })
-}
-
 pub(crate) unsafe extern "C" fn hsa_isa_from_name(name: *const std::ffi::c_char, isa: *mut hsa_isa_t) -> hsa_status_t {
     status(|| {
         system()?;
@@ -465,9 +450,14 @@ pub(crate) unsafe extern "C" fn hsa_isa_from_name(name: *const std::ffi::c_char,
         }
         // SAFETY: the caller passes a NUL-terminated string.
         let n = unsafe { std::ffi::CStr::from_ptr(name) }.to_string_lossy().into_owned();
-        let found = isa_named(&n).ok_or(HSA_STATUS_ERROR_INVALID_ISA_NAME)?;
+        let m = rocprof_device::targets::MODELS
+            .iter()
+            .find(|m| {
+                m.isa == n || n.strip_prefix("amdgcn-amd-amdhsa--").is_some_and(|t| t.split(':').next() == Some(m.name))
+            })
+            .ok_or(HSA_STATUS_ERROR_INVALID_ISA_NAME)?;
         // SAFETY: non-null out-pointer.
-        unsafe { put(isa.cast(), hsa_isa_t { handle: found as *const Isa as u64 }) };
+        unsafe { put(isa.cast(), hsa_isa_t { handle: isa_of(m) as *const Isa as u64 }) };
         Ok(())
     })
 }
@@ -688,130 +678,6 @@ mod tests {
         assert_eq!(agents[1].pools[2].segment, HSA_AMD_SEGMENT_GROUP);
         assert_ne!(agents[1].tick_offset, agents[2].tick_offset);
         assert_eq!(agents[2].caches.len(), 3);
-    }
-
-    unsafe extern "C" fn collect_isa(isa: hsa_isa_t, data: *mut c_void) -> hsa_status_t {
-        // SAFETY: `data` is the test's Vec.
-        unsafe { (*data.cast::<Vec<hsa_isa_t>>()).push(isa) };
-        HSA_STATUS_SUCCESS
-    }
-
-    unsafe extern "C" fn stop_at_first(_isa: hsa_isa_t, data: *mut c_void) -> hsa_status_t {
-        // SAFETY: `data` is the test's counter.
-        unsafe { *data.cast::<u32>() += 1 };
-        HSA_STATUS_INFO_BREAK
-    }
-
-    fn isa_name(isa: hsa_isa_t) -> String {
-        let mut len = 0u32;
-        // SAFETY: a uint32_t attribute.
-        let st = unsafe { hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME_LENGTH, (&mut len as *mut u32).cast()) };
-        assert_eq!(st, HSA_STATUS_SUCCESS);
-        // rocminfo allocates exactly NAME_LENGTH bytes: the name and its NUL.
-        let mut buf = vec![0xffu8; len as usize];
-        // SAFETY: NAME_LENGTH bytes of storage.
-        let st = unsafe { hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME, buf.as_mut_ptr().cast()) };
-        assert_eq!(st, HSA_STATUS_SUCCESS);
-        assert_eq!(buf.pop(), Some(0), "NAME_LENGTH counts the NUL");
-        String::from_utf8(buf).expect("ASCII name")
-    }
-
-    /// Agents' ISA lists as ROCr builds them (`GpuAgent::supported_isas_`: the agent's ISA, then its
-    /// generic ISA named as in `isa.cpp`'s table; gfx908 and gfx90a have none).
-    #[test]
-    fn each_gpu_lists_its_generic_isa_after_its_own_as_rocr_does() {
-        for (target, names) in [
-            ("gfx908", &["amdgcn-amd-amdhsa--gfx908:sramecc+:xnack-"][..]),
-            ("gfx90a", &["amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"]),
-            (
-                "gfx942",
-                &["amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-", "amdgcn-amd-amdhsa--gfx9-4-generic:sramecc+:xnack-"],
-            ),
-            (
-                "gfx950",
-                &["amdgcn-amd-amdhsa--gfx950:sramecc+:xnack-", "amdgcn-amd-amdhsa--gfx9-4-generic:sramecc+:xnack-"],
-            ),
-            ("gfx1030", &["amdgcn-amd-amdhsa--gfx1030", "amdgcn-amd-amdhsa--gfx10-3-generic"]),
-            ("gfx1100", &["amdgcn-amd-amdhsa--gfx1100", "amdgcn-amd-amdhsa--gfx11-generic"]),
-            ("gfx1201", &["amdgcn-amd-amdhsa--gfx1201", "amdgcn-amd-amdhsa--gfx12-generic"]),
-        ] {
-            let agents = crate::topology::build_agents(&[rocprof_device::targets::find(target).unwrap()]);
-            let listed: Vec<&str> =
-                [agents[1].isa, agents[1].generic_isa].into_iter().flatten().map(|i| i.name.as_str()).collect();
-            assert_eq!(listed, names, "{target}");
-            assert_eq!(agents[0].generic_isa.map(|i| &i.name), None, "the CPU has no ISA");
-        }
-        // gfx942 and gfx950 share one generic ISA object, as they share ROCr's registry entry.
-        let m = |t| rocprof_device::targets::find(t).unwrap();
-        let (a, b) = (crate::topology::generic_isa_of(m("gfx942")), crate::topology::generic_isa_of(m("gfx950")));
-        assert!(std::ptr::eq(a.unwrap(), b.unwrap()));
-    }
-
-    /// Through the API on the default agent (gfx942): `hsa_agent_iterate_isas` gives gfx942's ISA then
-    /// gfx9-4-generic's, stopping where the callback says; `hsa_isa_from_name` knows the generic name;
-    /// `hsa_isa_get_info_alt` gives ROCr's `Isa::GetInfo` values, the same for both but the name.
-    #[test]
-    fn the_generic_isa_is_iterated_named_and_described_like_rocrs() {
-        let _g = crate::testing::TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        let gpu = crate::testing::init_gpu();
-        let mut isas: Vec<hsa_isa_t> = Vec::new();
-        // SAFETY: the callback fills the Vec passed as data.
-        let st = unsafe { hsa_agent_iterate_isas(gpu, Some(collect_isa), (&mut isas as *mut Vec<hsa_isa_t>).cast()) };
-        assert_eq!(st, HSA_STATUS_SUCCESS);
-        let names: Vec<String> = isas.iter().map(|i| isa_name(*i)).collect();
-        assert_eq!(
-            names,
-            ["amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-", "amdgcn-amd-amdhsa--gfx9-4-generic:sramecc+:xnack-"]
-        );
-        let mut calls = 0u32;
-        // SAFETY: the callback counts into `calls`.
-        let st = unsafe { hsa_agent_iterate_isas(gpu, Some(stop_at_first), (&mut calls as *mut u32).cast()) };
-        assert_eq!((st, calls), (HSA_STATUS_INFO_BREAK, 1), "the callback's status ends the iteration");
-
-        let from_name = |name: &str| {
-            let c = std::ffi::CString::new(name).unwrap();
-            let mut isa = hsa_isa_t { handle: 0 };
-            // SAFETY: NUL-terminated name, valid out-pointer.
-            let st = unsafe { hsa_isa_from_name(c.as_ptr(), &mut isa) };
-            (st, isa.handle)
-        };
-        assert_eq!(from_name(&names[1]), (HSA_STATUS_SUCCESS, isas[1].handle));
-        assert_eq!(from_name("amdgcn-amd-amdhsa--gfx9-4-generic"), (HSA_STATUS_SUCCESS, isas[1].handle));
-        assert_eq!(from_name(&names[0]), (HSA_STATUS_SUCCESS, isas[0].handle));
-        let (st, gfx11) = from_name("amdgcn-amd-amdhsa--gfx11-generic");
-        assert_eq!(st, HSA_STATUS_SUCCESS, "a generic of another simulated target");
-        assert_eq!(isa_name(hsa_isa_t { handle: gfx11 }), "amdgcn-amd-amdhsa--gfx11-generic");
-        assert_eq!(from_name("amdgcn-amd-amdhsa--gfx13-generic").0, HSA_STATUS_ERROR_INVALID_ISA_NAME);
-
-        // ROCr's Isa::GetInfo for a GPU ISA of major version >= 8.
-        for isa in &isas {
-            let get = |attribute: hsa_isa_info_t, bytes: usize| {
-                let mut v = vec![0xa5u8; bytes];
-                // SAFETY: `bytes` of storage, the attribute's size.
-                let st = unsafe { hsa_isa_get_info_alt(*isa, attribute, v.as_mut_ptr().cast()) };
-                assert_eq!(st, HSA_STATUS_SUCCESS, "attribute {attribute}");
-                v
-            };
-            assert_eq!(get(HSA_ISA_INFO_MACHINE_MODELS, 2), [0, 1]);
-            assert_eq!(get(HSA_ISA_INFO_PROFILES, 2), [1, 0]);
-            assert_eq!(get(HSA_ISA_INFO_DEFAULT_FLOAT_ROUNDING_MODES, 3), [0, 0, 1]);
-            assert_eq!(get(HSA_ISA_INFO_BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES, 3), [0, 0, 1]);
-            assert_eq!(get(HSA_ISA_INFO_FAST_F16_OPERATION, 1), [1]);
-            let u32_of = |a| u32::from_le_bytes(get(a, 4).try_into().unwrap());
-            assert_eq!(u32_of(HSA_ISA_INFO_CALL_CONVENTION_COUNT), 1);
-            assert_eq!(u32_of(HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE), 64);
-            assert_eq!(u32_of(HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT), 40);
-            assert_eq!(u32_of(HSA_ISA_INFO_WORKGROUP_MAX_SIZE), 1024);
-            assert_eq!(u32_of(HSA_ISA_INFO_FBARRIER_MAX_SIZE), 32);
-            assert_eq!(get(HSA_ISA_INFO_WORKGROUP_MAX_DIM, 6), [0, 4, 0, 4, 0, 4]);
-            let dim: Vec<u32> = get(HSA_ISA_INFO_GRID_MAX_DIM, 12)
-                .chunks(4)
-                .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-                .collect();
-            assert_eq!(dim, [i32::MAX as u32, 65535, 65535]);
-            assert_eq!(u64::from_le_bytes(get(HSA_ISA_INFO_GRID_MAX_SIZE, 8).try_into().unwrap()), u64::MAX);
-        }
-        crate::testing::shut_down();
     }
 
     /// HIP (ROCclr's `checkAtomicSupport`) enables hostcall, and so device `printf`, only when the GPU's

@@ -40,15 +40,8 @@ pub(crate) struct Cache {
     pub(crate) size: u32,
 }
 
-/// An ISA agents report: a target's own (`amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-`) or its generic
-/// one (`amdgcn-amd-amdhsa--gfx9-4-generic:sramecc+:xnack-`), which ROCr lists second
-/// (`GpuAgent::supported_isas_`).
 #[derive(Debug)]
 pub(crate) struct Isa {
-    /// The full name (`HSA_ISA_INFO_NAME`).
-    pub(crate) name: String,
-    /// The target whose ISA this is; for a generic ISA the first target naming it: the targets of one
-    /// generic share its object, as they share ROCr's registry entry.
     pub(crate) model: &'static GpuModel,
 }
 
@@ -60,8 +53,6 @@ pub(crate) struct Agent {
     pub(crate) pools: Vec<&'static Pool>,
     pub(crate) caches: Vec<&'static Cache>,
     pub(crate) isa: Option<&'static Isa>,
-    /// A GPU's generic ISA, where its target has one (gfx908 and gfx90a have none).
-    pub(crate) generic_isa: Option<&'static Isa>,
     pub(crate) tick_offset: u64,
     /// PM4 register file and performance counters of a GPU (the device model's executor), made at the
     /// agent's first PM4-IB packet.
@@ -113,7 +104,6 @@ pub(crate) fn build_agents(gpus: &[&'static GpuModel]) -> Vec<&'static Agent> {
             leak(Cache { name: "L2", level: 2, size: 1 << 20 }),
         ],
         isa: None,
-        generic_isa: None,
         tick_offset: 0,
         pm4: std::sync::OnceLock::new(),
     }));
@@ -157,7 +147,6 @@ pub(crate) fn build_agents(gpus: &[&'static GpuModel]) -> Vec<&'static Agent> {
             ],
             caches,
             isa: Some(isa_of(m)),
-            generic_isa: generic_isa_of(m),
             tick_offset: clock::tick_offset(index),
             pm4: std::sync::OnceLock::new(),
         }));
@@ -165,34 +154,11 @@ pub(crate) fn build_agents(gpus: &[&'static GpuModel]) -> Vec<&'static Agent> {
     agents
 }
 
-/// Every ISA object: one per model (in `MODELS` order, shared by all agents of that target), then one
-/// per distinct generic ISA name of the models.
-pub(crate) fn all_isas() -> &'static [&'static Isa] {
-    static ISAS: std::sync::OnceLock<Vec<&'static Isa>> = std::sync::OnceLock::new();
-    ISAS.get_or_init(|| {
-        let models = rocprof_device::targets::MODELS;
-        let mut all: Vec<&'static Isa> =
-            models.iter().map(|m| leak(Isa { name: m.isa.to_string(), model: m })).collect();
-        for m in models {
-            if let Some(name) = m.generic_isa_name() {
-                if !all.iter().any(|i| i.name == name) {
-                    all.push(leak(Isa { name, model: m }));
-                }
-            }
-        }
-        all
-    })
-}
-
-/// The ISA object of a target.
+/// One ISA object per model, shared by all agents of that target.
 pub(crate) fn isa_of(m: &'static GpuModel) -> &'static Isa {
-    all_isas().iter().find(|i| i.name == m.isa).copied().expect("every model has an ISA")
-}
-
-/// The generic ISA object of a target, if it has one.
-pub(crate) fn generic_isa_of(m: &'static GpuModel) -> Option<&'static Isa> {
-    let name = m.generic_isa_name()?;
-    all_isas().iter().find(|i| i.name == name).copied()
+    static ISAS: std::sync::OnceLock<Vec<&'static Isa>> = std::sync::OnceLock::new();
+    let all = ISAS.get_or_init(|| rocprof_device::targets::MODELS.iter().map(|m| leak(Isa { model: m })).collect());
+    all.iter().find(|i| i.model.name == m.name).copied().expect("every model has an ISA")
 }
 
 impl Agent {
