@@ -11,6 +11,7 @@ mod mfma;
 mod packed;
 mod salu;
 mod valu;
+mod valu_bits;
 mod valu_operand;
 #[cfg(test)]
 mod valu_tests;

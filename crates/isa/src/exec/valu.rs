@@ -8,6 +8,7 @@ use super::float::*;
 #[cfg(target_arch = "x86_64")]
 use super::lanes::{Avx2Fma, Avx512};
 use super::lanes::{Base, Chosen, Isa};
+use super::valu_bits::{bfe, i24, med3, perm_byte};
 use super::valu_operand::*;
 use super::{Ctx, Flow, Go, Handler, Stop};
 use crate::decode::{Inst, NONE, VGPR0};
@@ -628,32 +629,6 @@ fn mbcnt(w: &mut Wave, i: &Inst, hi: bool) -> Result<(), Stop> {
     Ok(())
 }
 
-fn perm_byte(data: u64, sel: u32) -> u32 {
-    let byte = |k: u32| ((data >> (8 * k)) & 0xff) as u32;
-    match sel {
-        0..=7 => byte(sel),
-        8 => 0xff * (byte(1) >> 7),
-        9 => 0xff * (byte(3) >> 7),
-        10 => 0xff * (byte(5) >> 7),
-        11 => 0xff * (byte(7) >> 7),
-        12 => 0,
-        _ => 0xff,
-    }
-}
-
-fn bfe(v: u32, off: u32, width: u32, signed: bool) -> u32 {
-    let (off, width) = (off & 31, width & 31);
-    if width == 0 {
-        return 0;
-    }
-    let x = (v >> off) & ((1u32 << width) - 1);
-    if signed {
-        (((x << (32 - width)) as i32) >> (32 - width)) as u32
-    } else {
-        x
-    }
-}
-
 /// Three 16-bit sources (halves by `op_sel`) to a 16-bit result; `clamp` unsupported.
 fn i16_3(w: &mut Wave, i: &Inst, f: impl Fn(u16, u16, u16) -> u16) -> Result<(), Stop> {
     no_clamp(i)?;
@@ -684,14 +659,6 @@ fn mad32_16(w: &mut Wave, i: &Inst, signed: bool) -> Result<(), Stop> {
     }
     w.write_result32(i, &mut d);
     Ok(())
-}
-
-fn i24(v: u32) -> i64 {
-    i64::from(((v << 8) as i32) >> 8)
-}
-
-fn med3<T: Ord + Copy>(a: T, b: T, c: T) -> T {
-    a.max(b).min(a.min(b).max(c))
 }
 
 /// Executes one vector ALU instruction (the baseline lane kernels; VOPD halves).
