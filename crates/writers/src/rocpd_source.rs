@@ -53,8 +53,6 @@ pub struct RocpdSource {
     /// One page of events, merged in event-id order.
     page: Vec<(i64, i64, i64, Record)>,
     remaining: u64,
-    /// Name dispatches after their region (see [`Self::kernel_rename`]).
-    kernel_rename: bool,
 }
 
 fn sqlite_err<'p>(path: &'p Path, what: &'static str) -> impl Fn(rusqlite::Error) -> Error + 'p {
@@ -86,7 +84,6 @@ impl RocpdSource {
     /// (`renamed_from` the original, one copy per kernel and region). Off (the default), every
     /// dispatch is named after its kernel, as AMD's tools name dispatches without the option.
     pub fn kernel_rename(mut self, on: bool) -> Self {
-        self.kernel_rename = on;
         self.ctx.rename = on;
         self
     }
@@ -142,7 +139,6 @@ impl RocpdSource {
             out: VecDeque::new(),
             page: Vec::new(),
             remaining: remaining as u64 + 1,
-            kernel_rename: false,
         })
     }
 
@@ -298,7 +294,7 @@ impl RocpdSource {
                 ..KernelSymbol::default()
             }
             .with_names(strings, &raw, &demangled);
-            if self.kernel_rename {
+            if self.ctx.rename {
                 self.ctx.originals.insert(sym.id.0, sym.clone());
             }
             self.ctx.max_kernel = self.ctx.max_kernel.max(sym.id.0);

@@ -102,9 +102,9 @@ pub(super) struct Context {
 }
 
 impl Context {
-    /// The kernel a dispatch of `kernel` in `region` is reported under: with `rename` and a
-    /// region, a copy of its symbol named after the region, queued in `out` the first time
-    /// (ahead of the dispatch: same sort key, pushed first); else `kernel` itself.
+    /// With `rename` on (the caller checks), the kernel a dispatch of `kernel` in `region` is
+    /// reported under: with a region, a copy of its symbol named after the region, queued in `out`
+    /// the first time (ahead of the dispatch: same sort key, pushed first); else `kernel` itself.
     fn kernel_of(
         &mut self,
         strings: &mut StringTable,
@@ -113,7 +113,7 @@ impl Context {
         key: (i64, i64, i64),
         out: &mut Vec<(i64, i64, i64, Record)>,
     ) -> u64 {
-        if !self.rename || region.is_empty() {
+        if region.is_empty() {
             return kernel;
         }
         let Some(original) = self.originals.get(&kernel) else { return kernel };
@@ -276,7 +276,9 @@ pub(super) fn page(
         let (eid, rid) = (g(0)?, g(1)?);
         let kernel = g(4)? as u64;
         let sym = ctx.symbols.get(&kernel).copied().unwrap_or_default();
-        let kernel = ctx.kernel_of(strings, kernel, text(r, 20)?, (eid, DISPATCH, rid), out);
+        // The region's text is read only when renaming (no string per dispatch otherwise).
+        let kernel =
+            if ctx.rename { ctx.kernel_of(strings, kernel, text(r, 20)?, (eid, DISPATCH, rid), out) } else { kernel };
         let d = KernelDispatch {
             dispatch_id: DispatchId(g(5)? as u64),
             correlation_id: CorrelationId(g(18)? as u64),
