@@ -12,16 +12,6 @@ impl GpuModel {
         GENERIC_ISAS.iter().find(|g| g.name == name)
     }
 
-    /// The full name of this target's generic ISA as ROCr reports it (its ISA table, `isa.cpp`): the
-    /// agent's ISA name with the processor replaced by the generic one, features kept, e.g.
-    /// `amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-` -> `amdgcn-amd-amdhsa--gfx9-4-generic:sramecc+:xnack-`.
-    pub fn generic_isa_name(&self) -> Option<String> {
-        let generic = self.generic?;
-        let (prefix, rest) = self.isa.split_once("--")?;
-        let features = rest.strip_prefix(self.name)?;
-        Some(format!("{prefix}--{generic}{features}"))
-    }
-
     /// Whether a code object with these ELF `e_flags` (v4+ encoding) may run on this target; see
     /// [`GpuModel::check_elf_flags`].
     pub fn accepts_elf_flags(&self, e_flags: u32) -> bool {
@@ -158,17 +148,6 @@ mod tests {
             assert_eq!(g.targets().map(|t| t.name).collect::<Vec<_>>(), targets, "{generic}");
         }
         assert_eq!(GenericIsa::from_elf_mach(0x041), None, "gfx1100 is not generic");
-        // ROCr's ISA table names the generic of `gfx942:sramecc+:xnack-` `gfx9-4-generic:sramecc+:xnack-`.
-        for (target, name) in [
-            ("gfx90a", None),
-            ("gfx942", Some("amdgcn-amd-amdhsa--gfx9-4-generic:sramecc+:xnack-")),
-            ("gfx950", Some("amdgcn-amd-amdhsa--gfx9-4-generic:sramecc+:xnack-")),
-            ("gfx1030", Some("amdgcn-amd-amdhsa--gfx10-3-generic")),
-            ("gfx1100", Some("amdgcn-amd-amdhsa--gfx11-generic")),
-            ("gfx1201", Some("amdgcn-amd-amdhsa--gfx12-generic")),
-        ] {
-            assert_eq!(model(target).generic_isa_name().as_deref(), name, "{target}");
-        }
         // LLVM `BinaryFormat/ELF.h` EF_AMDGPU_MACH_AMDGCN_GFX*_GENERIC; ROCr's minimum version is 1 for all.
         for (name, mach) in [
             ("gfx9-generic", 0x051),
