@@ -42,6 +42,7 @@ const PROGRAMS: &[&str] = &[
     "scratch",
     "copy_variants",
     "fake_hip",
+    "kokkos_app",
 ];
 
 /// Programs of [`PROGRAMS`] linked with `-rdynamic`, so that `dlsym(RTLD_DEFAULT, ..)` finds the

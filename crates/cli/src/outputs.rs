@@ -223,6 +223,9 @@ pub(crate) struct WriterSettings {
     pub(crate) environment_json: Option<String>,
     /// `--group-by-queue`: Perfetto puts kernels and copies on HSA queue tracks, not HIP streams.
     pub(crate) group_by_queue: bool,
+    /// `rocpd convert --kernel-rename`: dispatches read from databases are named after their
+    /// ROCTx ranges (the profiling path renames while capturing).
+    pub(crate) kernel_rename: bool,
     /// `--att`: the process's thread-trace files, listed in the JSON output.
     pub(crate) att_files: crate::att::AttFiles,
 }
@@ -389,6 +392,8 @@ fn write_process(
         json_config: Some(cfg.output_config_json().to_string()),
         environment_json: Some(environment.to_string()),
         group_by_queue: cfg.tracing.group_by_queue,
+        // Renamed while capturing (the capture reader makes the copies).
+        kernel_rename: false,
         att_files: if cfg.att.is_some() { crate::att::files_of(pid, &out) } else { Default::default() },
     };
     if cfg.compat.output_config {

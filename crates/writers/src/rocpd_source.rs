@@ -53,6 +53,8 @@ pub struct RocpdSource {
     /// One page of events, merged in event-id order.
     page: Vec<(i64, i64, i64, Record)>,
     remaining: u64,
+    /// Name `--kernel-rename` copies of symbols after their ROCTx range (see [`Self::kernel_rename`]).
+    kernel_rename: bool,
 }
 
 fn sqlite_err<'p>(path: &'p Path, what: &'static str) -> impl Fn(rusqlite::Error) -> Error + 'p {
@@ -77,6 +79,17 @@ fn ext_dim(ext: &Value, key: &str) -> Dim3 {
 }
 
 impl RocpdSource {
+    /// `--kernel-rename` (AMD's `rocpd convert --kernel-rename`): a database of a run profiled
+    /// with `--kernel-rename` holds, per kernel and ROCTx range, a copy of the kernel's symbol whose
+    /// `display_name` is the range's name; with this on, such a copy is read as the profiler made
+    /// it (named after the range, `renamed_from` its original), so dispatches are named after their
+    /// ranges. Off (the default), every symbol is named after its kernel, as AMD's tools name
+    /// dispatches without the option.
+    pub fn kernel_rename(mut self, on: bool) -> Self {
+        self.kernel_rename = on;
+        self
+    }
+
     /// Opens `path` read-only and lists its processes.
     pub fn open(path: &Path) -> Result<Self> {
         let conn =
@@ -128,6 +141,7 @@ impl RocpdSource {
             out: VecDeque::new(),
             page: Vec::new(),
             remaining: remaining as u64 + 1,
+            kernel_rename: false,
         })
     }
 
@@ -249,10 +263,12 @@ impl RocpdSource {
         let mut st = self.conn.prepare(
             "SELECT id, code_object_id, kernel_name, kernel_object, kernarg_segment_size, \
                  kernarg_segment_alignment, group_segment_size, private_segment_size, sgpr_count, arch_vgpr_count, \
-                 accum_vgpr_count, extdata FROM rocpd_info_kernel_symbol WHERE pid = ?1 ORDER BY id",
+                 accum_vgpr_count, extdata, display_name FROM rocpd_info_kernel_symbol WHERE pid = ?1 ORDER BY id",
         )?;
         let mut rows = st.query([p.pid])?;
         self.ctx.symbols.clear();
+        // Originals by kernel object, for the `--kernel-rename` copies that follow them.
+        let mut originals: std::collections::HashMap<u64, KernelId> = std::collections::HashMap::new();
         while let Some(r) = rows.next()? {
             let raw: String = r.get::<_, Option<String>>(2)?.unwrap_or_default();
             let ext: Value =
@@ -280,6 +296,20 @@ impl RocpdSource {
                 ..KernelSymbol::default()
             }
             .with_names(strings, &raw, &demangled);
+            let display: String = r.get::<_, Option<String>>(12)?.unwrap_or_default();
+            let original = originals.get(&kernel_object).copied();
+            let sym = match original {
+                Some(from)
+                    if self.kernel_rename && !display.is_empty() && strings.resolve(sym.formatted_name) != display =>
+                {
+                    let name = strings.intern(&display);
+                    KernelSymbol { formatted_name: name, truncated_name: name, renamed_from: from, ..sym }
+                }
+                _ => {
+                    originals.entry(kernel_object).or_insert(sym.id);
+                    sym
+                }
+            };
             self.ctx.symbols.insert(
                 sym.id.0,
                 SymbolValues {

@@ -155,7 +155,7 @@ pub(crate) fn convert_databases(
             return ExitCode::from(1);
         }
         match RocpdSource::open(p) {
-            Ok(s) => sources.push(s),
+            Ok(s) => sources.push(s.kernel_rename(settings.kernel_rename)),
             Err(e) => {
                 let e = anyhow::Error::new(e).context(format!("reading {}", p.display()));
                 eprintln!("rocprof-rs: error: {}", super::one_line(&format!("{e:#}")));

@@ -7,6 +7,8 @@ mod compat;
 mod errors;
 mod exit_status;
 mod hostile_db;
+mod pftrace;
+mod rocpd_amd;
 mod rocpd_cmd;
 mod staged;
 mod subcommands;

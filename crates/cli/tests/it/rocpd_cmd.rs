@@ -9,17 +9,17 @@ use std::process::Command;
 
 use crate::{bin, scratch, stderr, stdout};
 
-const DISPATCHES: usize = 8;
+pub(crate) const DISPATCHES: usize = 8;
 
-struct Run {
-    dir: PathBuf,
-    db: PathBuf,
+pub(crate) struct Run {
+    pub(crate) dir: PathBuf,
+    pub(crate) db: PathBuf,
     /// (kernel name, start, end) of every kernel_trace.csv row.
-    kernels: Vec<(String, u64, u64)>,
+    pub(crate) kernels: Vec<(String, u64, u64)>,
 }
 
 /// `rocprof-rs --simulate gfx90a --kernel-trace -f rocpd csv -- vector_add 8`, staged.
-fn profiled(name: &str) -> Option<Run> {
+pub(crate) fn profiled(name: &str) -> Option<Run> {
     let stage = rocprof_test_inputs::stage("rocpd command test")?;
     let dir = scratch(name);
     let mut c = Command::new(stage.join("rocprof-rs"));
@@ -51,14 +51,14 @@ fn profiled(name: &str) -> Option<Run> {
     Some(Run { dir, db, kernels })
 }
 
-fn rocpd(args: &[&str]) -> std::process::Output {
+pub(crate) fn rocpd(args: &[&str]) -> std::process::Output {
     let o = bin().arg("rocpd").args(args).output().unwrap();
     assert!(o.status.success(), "rocprof-rs rocpd {args:?}: {}\n{}", stderr(&o), stdout(&o));
     o
 }
 
 /// Rows of a CSV file as maps.
-fn rows(path: &Path) -> Vec<HashMap<String, String>> {
+pub(crate) fn rows(path: &Path) -> Vec<HashMap<String, String>> {
     let mut r = csv::Reader::from_path(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let h = r.headers().unwrap().clone();
     r.records()
@@ -297,18 +297,18 @@ fn rocpd_query_clipboard_hands_the_indexed_table_to_xclip() {
 
 /// A staged run of `roctx_threads 2 3` (ROCTx ranges, marks and thread names on 3 threads) with
 /// marker, kernel and HSA tracing: its database and the rows of its own CSV traces.
-struct MarkedRun {
-    dir: PathBuf,
-    db: String,
+pub(crate) struct MarkedRun {
+    pub(crate) dir: PathBuf,
+    pub(crate) db: String,
     /// (Function, Start_Timestamp, End_Timestamp) of every marker_api_trace.csv row.
-    markers: Vec<(String, u64, u64)>,
+    pub(crate) markers: Vec<(String, u64, u64)>,
     /// (Start_Timestamp, End_Timestamp) of every kernel_trace.csv row.
-    kernels: Vec<(u64, u64)>,
+    pub(crate) kernels: Vec<(u64, u64)>,
     /// Function of every hsa_api_trace.csv row.
-    hsa: Vec<String>,
+    pub(crate) hsa: Vec<String>,
 }
 
-fn marked(name: &str) -> Option<MarkedRun> {
+pub(crate) fn marked(name: &str) -> Option<MarkedRun> {
     let stage = rocprof_test_inputs::stage("rocpd command test")?;
     let dir = scratch(name);
     let mut c = Command::new(stage.join("rocprof-rs"));

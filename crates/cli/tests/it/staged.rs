@@ -417,6 +417,49 @@ fn kokkos_trace_records_kokkos_regions_as_marker_ranges() {
     assert_eq!(names, want, "one row per Kokkos region (begin/end paired), fence and event");
 }
 
+/// Kernel names of the one `*_kernel_trace.csv` under `out`, in dispatch order.
+fn kernel_names(out: &Path) -> Vec<String> {
+    let files = find(out, "_kernel_trace.csv");
+    assert_eq!(files.len(), 1, "{:?}", find(out, ".csv"));
+    let mut r = csv::Reader::from_path(&files[0]).unwrap();
+    let h = r.headers().unwrap().clone();
+    let (name, id) =
+        (h.iter().position(|c| c == "Kernel_Name").unwrap(), h.iter().position(|c| c == "Dispatch_Id").unwrap());
+    let mut rows: Vec<(u64, String)> =
+        r.records().map(|x| x.unwrap()).map(|x| (x[id].parse().unwrap(), x[name].to_string())).collect();
+    rows.sort();
+    rows.into_iter().map(|r| r.1).collect()
+}
+
+#[test]
+fn kokkos_trace_implies_kernel_rename_after_the_kokkos_regions() {
+    // kokkos_app: init (a mark), region "solve" { for "axpy" {k1} for "axpy" {k2} reduce "norm" {k3} },
+    // k4 outside every region, finalize. rocprofv3.py: --kokkos-trace sets kernel_rename unless the
+    // command line says otherwise; its rename stack (tool.cpp kernel_rename_callback) pushes each
+    // range and each roctxMarkA (a mark is never popped), so k4 is named after the init mark.
+    let Some(stage) = stage() else { return };
+    let run = |args: &[&str]| {
+        let out = scratch("staged-kokkos-rename");
+        let o = staged_bin(&stage)
+            .args(["--simulate", "gfx90a", "--kernel-trace", "-f", "csv", "-d"])
+            .arg(&out)
+            .args(args)
+            .arg("--")
+            .arg(stage.join("fixtures/kokkos_app"))
+            .env_remove("KOKKOS_TOOLS_LIBS")
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+        assert!(stdout(&o).contains("kokkos_app: tools 1 dispatches 4") || args.is_empty(), "{}", stdout(&o));
+        kernel_names(&out)
+    };
+    let plain = run(&[]);
+    assert_eq!(plain, ["vector_add"; 4], "without --kokkos-trace nothing renames");
+    assert_eq!(run(&["--kokkos-trace"]), ["axpy", "axpy", "norm", "Kokkos::Initialization Complete"]);
+    // The implied setting yields to an explicit one, as rocprofv3's setattrifnone.
+    assert_eq!(run(&["--kokkos-trace", "--kernel-rename=false"]), plain);
+}
+
 #[test]
 fn output_path_and_file_name_default_to_rocprofv3s_environment_variables() {
     // rocprofv3.py: -d defaults to $ROCPROF_OUTPUT_PATH, -o to $ROCPROF_OUTPUT_FILE_NAME

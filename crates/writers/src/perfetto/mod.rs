@@ -695,7 +695,13 @@ impl State {
     }
 
     fn kernel_symbol(&mut self, session: &Session<'_>, k: &KernelSymbol) {
-        let name = slice_kernel_name(session.strings.resolve(k.name), session.strings.resolve(k.demangled_name));
+        // A `--kernel-rename` copy is named after its ROCTx range (AMD's perfetto writer names a
+        // renamed dispatch by its region).
+        let name = if k.renamed_from.0 != 0 {
+            session.strings.resolve(k.formatted_name).to_string()
+        } else {
+            slice_kernel_name(session.strings.resolve(k.name), session.strings.resolve(k.demangled_name))
+        };
         let name_iid = self.name_iid(&name);
         let info = KernelInfo {
             name_iid,

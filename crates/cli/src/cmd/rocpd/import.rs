@@ -27,7 +27,7 @@ pub(crate) struct WindowArgs {
     #[arg(long)]
     pub(crate) end_marker: Option<String>,
     /// True: keep events entirely inside the window; false: events that overlap it.
-    #[arg(long, value_parser = parse_truthy, default_value = "true")]
+    #[arg(long, value_parser = parse_truthy, default_value = "true", action = clap::ArgAction::Set, value_name = "BOOL")]
     pub(crate) inclusive: bool,
 }
 

@@ -346,6 +346,7 @@ pub(crate) fn run(args: Vec<OsString>) -> ExitCode {
                     AgentIndexArg::TypeRelative => AgentIndex::TypeRelative,
                 },
                 group_by_queue,
+                kernel_rename,
                 ..WriterSettings::default()
             };
             let out = OutputLocation::new(&output_path, output_file.as_str());
