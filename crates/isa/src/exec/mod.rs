@@ -12,6 +12,7 @@ mod packed;
 mod salu;
 mod valu;
 mod valu_bits;
+mod valu_f64;
 mod valu_operand;
 #[cfg(test)]
 mod valu_tests;

@@ -9,6 +9,7 @@ use super::float::*;
 use super::lanes::{Avx2Fma, Avx512};
 use super::lanes::{Base, Chosen, Isa};
 use super::valu_bits::{bfe, i24, med3, perm_byte};
+use super::valu_f64::fast64;
 use super::valu_operand::*;
 use super::{Ctx, Flow, Go, Handler, Stop};
 use crate::decode::{Inst, NONE, VGPR0};
@@ -801,7 +802,7 @@ plain_handlers! {
     AndB32, OrB32, XorB32, XnorB32, NotB32, LshlrevB32, LshrrevB32, AshrrevI32, Add3U32, LshlAddU32, AddLshlU32,
     LshlOrB32, AndOrB32, Or3B32, Xor3B32, XadU32, BfeU32, BfeI32, BfiB32, MadU32U24, MadI32I24, Min3U32, Max3U32,
     Min3I32, Max3I32, AddF32, SubF32, SubrevF32, MulF32, MinF32, MaxF32, FmaF32, FmacF32, MadF32, MacF32,
-    CvtF32I32, CvtF32U32, CvtI32F32, CvtU32F32,
+    CvtF32I32, CvtF32U32, CvtI32F32, CvtU32F32, AddF64, MulF64, MinF64, MaxF64, FmaF64, FmacF64,
 }
 
 #[inline(always)]
@@ -1221,6 +1222,13 @@ fn exec_op<K: Isa, const M: usize>(w: &mut Wave, i: &Inst, op: VOp) -> Result<Fl
             }
             w.write_result32(i, &mut d);
         }
+        // Plain f64 ops: joined, computed and split 8 lanes at a time (`valu_f64`).
+        AddF64 if plain_m::<M>(i) => fast64(w, i, 2, false, |a, b, _| a + b),
+        MulF64 if plain_m::<M>(i) => fast64(w, i, 2, false, |a, b, _| a * b),
+        MinF64 if plain_m::<M>(i) => fast64(w, i, 2, false, |a, b, _| fmin64(a, b)),
+        MaxF64 if plain_m::<M>(i) => fast64(w, i, 2, false, |a, b, _| fmax64(a, b)),
+        FmaF64 if plain_m::<M>(i) => fast64(w, i, 3, false, f64::mul_add),
+        FmacF64 if plain_m::<M>(i) => fast64(w, i, 3, true, f64::mul_add),
         AddF64 => d2(w, i, |a, b| a + b),
         MulF64 => d2(w, i, |a, b| a * b),
         MinF64 => d2(w, i, fmin64),

@@ -172,9 +172,27 @@ fn plain_valu_handlers_match_the_per_lane_reference_for_every_lane_kernel_set() 
                         // (lane_kernels.rs compares against the host the same way).
                         let float = i.name.contains("_f");
                         let nan = |v: u32| v & 0x7f80_0000 == 0x7f80_0000 && v & 0x007f_ffff != 0;
+                        // An f64 result: the destination pair compared as one 64-bit value each lane.
+                        let f64_op = matches!(
+                            op,
+                            VOp::AddF64 | VOp::MulF64 | VOp::MinF64 | VOp::MaxF64 | VOp::FmaF64 | VOp::FmacF64
+                        );
+                        let pair = f64_op.then_some((dst - VGPR0) as usize);
+                        let nan64 = |v: u64| v & 0x7ff0_0000_0000_0000 == 0x7ff0_0000_0000_0000 && v << 12 != 0;
+                        let v64 =
+                            |x: &Wave, r: usize, l: usize| u64::from(x.vr(r, l)) | u64::from(x.vr(r + 1, l)) << 32;
                         for r in 0..256 {
                             for l in 0..lanes {
-                                if float && nan(got.vr(r, l)) && nan(want.vr(r, l)) {
+                                if let Some(p) = pair.filter(|&p| r == p || r == p + 1) {
+                                    let (g, x) = (v64(&got, p, l), v64(&want, p, l));
+                                    assert!(
+                                        g == x || (nan64(g) && nan64(x)),
+                                        "{what}: v[{p}:{}] lane {l}: {g:#x}, the reference {x:#x}",
+                                        p + 1
+                                    );
+                                    continue;
+                                }
+                                if float && pair.is_none() && nan(got.vr(r, l)) && nan(want.vr(r, l)) {
                                     continue;
                                 }
                                 assert_eq!(
