@@ -7,6 +7,7 @@ mod compat;
 mod errors;
 mod exit_status;
 mod hostile_db;
+mod input_jobs;
 mod pftrace;
 mod rocpd_amd;
 mod rocpd_cmd;
