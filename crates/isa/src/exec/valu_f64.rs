@@ -120,7 +120,7 @@ mod tests {
     //! and wave32, full and partial EXEC (inactive lanes keep their old value).
 
     use super::super::lanes::{Chosen, LaneKernels};
-    use super::super::valu::plain_handler;
+    use super::super::valu_forms::plain_handler;
     use super::super::{Ctx, Flow, Go};
     use crate::decode::{decode, VGPR0};
     use crate::memory::VecMemory;
@@ -224,7 +224,7 @@ mod tests {
                                 stop: None,
                                 flow: Flow::Next,
                             };
-                            let h = plain_handler(op, k, lanes).expect("a plain handler");
+                            let h = plain_handler(op, k, lanes, i.pre.rows).expect("a plain handler");
                             // SAFETY: `k` comes from `Chosen::new`, which checked the host's features.
                             #[allow(unsafe_code)]
                             let go = unsafe { h(&mut w, &mut cx, &i) };
