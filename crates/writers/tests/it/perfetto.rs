@@ -639,3 +639,58 @@ fn tracks_of_records_near_the_end_of_time_close_without_wrapping() {
     assert!(bytes.iter().all(|p| p.0 >= first.saturating_sub(1_000_000)), "a point before the first record: {bytes:?}");
     assert!(bytes.iter().any(|p| p.0 >= late), "the late allocation is drawn: {bytes:?}");
 }
+
+/// AMD's `perfetto_reader.py` (rocprofv3's validators) gives every slice a process and thread
+/// through SQL joins: a thread track belongs to the process track whose id is its
+/// `thread_track.parent_id`, other tracks to their `process_track.upid`, and only processes with a
+/// pid > 0 count; a slice on any other track fails its `assert _track_id in self.track_ids`. The
+/// trace processor of AMD's era (Perfetto v44, what AMD's CMake downloads) fills `parent_id` from
+/// a descriptor's `parent_uuid` and the process from the parent chain, so the trace must say it
+/// in its descriptors: every track that carries a slice or an instant (API calls on thread
+/// tracks, kernels on queue tracks, copies on copy and stream tracks, ROCTx marks, the
+/// run_health instant on the process track) is the process's own track or names it as its
+/// parent, and a thread track's pid is that process's pid.
+#[test]
+fn every_slice_track_is_the_process_track_or_its_child_as_amd_reader_joins_them() {
+    use perfetto_protos::track_descriptor::TrackDescriptor;
+    let bytes = write(&host_trace(), "pftrace-amd-reader-joins");
+    let trace = PfTrace::parse_from_bytes(&bytes).expect("a Trace message under Perfetto's schema");
+    let mut tracks: HashMap<u64, TrackDescriptor> = HashMap::new();
+    let mut events: BTreeMap<u64, usize> = BTreeMap::new();
+    for p in &trace.packet {
+        if p.has_track_descriptor() {
+            let d = p.track_descriptor().clone();
+            assert!(tracks.insert(d.uuid(), d).is_none(), "a track uuid described twice");
+        }
+        if p.has_track_event()
+            && matches!(p.track_event().type_(), track_event::Type::TYPE_SLICE_BEGIN | track_event::Type::TYPE_INSTANT)
+        {
+            *events.entry(p.track_event().track_uuid()).or_default() += 1;
+        }
+    }
+    let process_pid = |uuid: u64| tracks.get(&uuid).and_then(|d| d.process.as_ref()).map(|p| p.pid());
+    let mut kinds = BTreeMap::new();
+    for (&uuid, &n) in &events {
+        let d = tracks.get(&uuid).unwrap_or_else(|| panic!("{n} events on undescribed track {uuid}"));
+        let kind = if let Some(pid) = process_pid(uuid) {
+            assert!(pid > 0, "process track with pid {pid}");
+            "process"
+        } else {
+            let pid = process_pid(d.parent_uuid()).unwrap_or_else(|| {
+                panic!("track {:?} carries {n} events but its parent is no process track", d.name())
+            });
+            assert!(pid > 0, "parent process with pid {pid}");
+            match d.thread.as_ref() {
+                Some(t) => {
+                    assert_eq!(t.pid(), pid, "thread track {} under another process", t.tid());
+                    "thread"
+                }
+                None => "process child",
+            }
+        };
+        *kinds.entry(kind).or_insert(0) += n;
+    }
+    // host_trace: 4 doorbells + hipMemcpy + ROCTx range + mark on threads; 4 kernels and 2 copies
+    // on process children; the run_health instant on the process track.
+    assert_eq!(kinds.into_iter().collect::<Vec<_>>(), [("process", 1), ("process child", 6), ("thread", 7)]);
+}
