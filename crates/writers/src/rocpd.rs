@@ -34,6 +34,9 @@ use crate::{Error, OutputLocation, PartialPath, Result, Session, Writer};
 
 mod activity;
 
+/// The rocpd id of `""` (the first string interned, see the module's documentation).
+const EMPTY_STRING_ID: i64 = 1;
+
 /// Category (rocprofiler buffer-tracing kind) of kernel dispatch events.
 const KERNEL_DISPATCH_CATEGORY: &str = "KERNEL_DISPATCH";
 
@@ -95,8 +98,8 @@ struct State {
     partial: PartialPath,
     /// Rendered INSERT statements by name.
     inserts: HashMap<&'static str, String>,
-    /// Dispatches waiting for the next batch insert.
-    pending: Vec<KernelDispatch>,
+    /// Dispatches waiting for the next batch insert, each with its `region_name_id`.
+    pending: Vec<(KernelDispatch, i64)>,
     /// What `finish` runs after the last row: the deferred columns (see
     /// [`schema::rocpd_deferred_ddl`]) and every view.
     views: String,
@@ -124,6 +127,10 @@ struct State {
     /// Memory copy rows so far (their ids are 1, 2, ...).
     copies: u64,
     kernels: HashSet<KernelId>,
+    /// `--kernel-rename` copies of symbols (no row of their own, as AMD writes them): the
+    /// original's id and the rocpd id of the range's name, which goes in the dispatch's
+    /// `region_name_id`.
+    renamed: HashMap<KernelId, (KernelId, i64)>,
     next_event_id: i64,
     dispatch_rows: u64,
     /// Kernel, thread and queue of the last dispatch (their rows exist).
@@ -313,6 +320,13 @@ impl State {
 
     fn kernel_symbol(&mut self, session: &Session<'_>, k: &KernelSymbol) -> Result<()> {
         let s = |id| session.strings.resolve(id);
+        if k.renamed_from.0 != 0 {
+            // rocprofv3 keeps one symbol per kernel and names a renamed dispatch through its
+            // region (reference/rocpd-schema.md, `rocpd_kernel_dispatch.region_name_id`).
+            let region = self.extra_string(s(k.formatted_name))?;
+            self.renamed.insert(k.id, (k.renamed_from, region));
+            return Ok(());
+        }
         let extdata = json!({
             "size": 0,
             "kernel_id": k.id.0,
@@ -357,6 +371,10 @@ impl State {
 
     /// Makes sure everything a dispatch refers to exists, then queues it for the next batch.
     fn dispatch(&mut self, d: &KernelDispatch) -> Result<()> {
+        let (d, region) = match self.renamed.get(&d.kernel) {
+            Some(&(original, region)) => (&KernelDispatch { kernel: original, ..*d }, region),
+            None => (d, EMPTY_STRING_ID),
+        };
         // Most dispatches repeat the previous one's kernel, thread and queue: no lookups then.
         let parents = (d.kernel, d.thread, d.queue);
         if self.last_parents != Some(parents) {
@@ -364,7 +382,7 @@ impl State {
             self.last_parents = Some(parents);
         }
         self.last_dispatch = Some((d.dispatch_id, self.next_event_id + self.pending.len() as i64));
-        self.pending.push(*d);
+        self.pending.push((*d, region));
         if self.pending.len() >= BATCH {
             self.flush_dispatches()?;
         }
@@ -464,7 +482,7 @@ impl State {
                     (&mut *short.0, &mut *short.1)
                 };
                 let mut i = 1;
-                for d in chunk {
+                for (d, _) in chunk {
                     for v in event_values(d) {
                         events.raw_bind_parameter(i, v).map_err(&err)?;
                         i += 1;
@@ -479,8 +497,8 @@ impl State {
                     )));
                 }
                 let mut i = 1;
-                for (e, d) in (event_id..).zip(chunk) {
-                    for v in dispatch_values(e, d) {
+                for (e, (d, region)) in (event_id..).zip(chunk) {
+                    for v in dispatch_values(e, d, *region) {
                         dispatches.raw_bind_parameter(i, v).map_err(&err)?;
                         i += 1;
                     }
@@ -580,8 +598,7 @@ fn event_values(d: &KernelDispatch) -> [i64; 1] {
 }
 
 /// The `kernel_dispatch` row (columns of `schemas/rocpd/inserts.sql`): the id is the dispatch
-/// id; node, process and the region name (`""`, string id 1: the smallest string, inserted
-/// first) are constants; values [`dispatch_values`].
+/// id; node and process are constants; values [`dispatch_values`].
 fn dispatch_template(nid: i64, pid: i64) -> [Slot; 21] {
     let v = Slot::Value;
     [
@@ -604,12 +621,14 @@ fn dispatch_template(nid: i64, pid: i64) -> [Slot; 21] {
         v(13),
         v(14),
         v(15),
-        Slot::Const(1),
+        v(17),
         v(16),
     ]
 }
 
-fn dispatch_values(event_id: i64, d: &KernelDispatch) -> [i64; 17] {
+/// A dispatch row's values; `region` is its `region_name_id`: the `--kernel-rename` range's
+/// name, else [`EMPTY_STRING_ID`].
+fn dispatch_values(event_id: i64, d: &KernelDispatch, region: i64) -> [i64; 18] {
     [
         to_i64(d.dispatch_id.0),
         i64::from(d.thread.0),
@@ -628,6 +647,7 @@ fn dispatch_values(event_id: i64, d: &KernelDispatch) -> [i64; 17] {
         i64::from(d.grid.y),
         i64::from(d.grid.z),
         event_id,
+        region,
     ]
 }
 
@@ -734,6 +754,7 @@ impl RocpdWriter {
             tracks: HashMap::new(),
             copies: 0,
             kernels: HashSet::new(),
+            renamed: HashMap::new(),
             next_event_id: 1,
             dispatch_rows: 0,
             last_dispatch: None,

@@ -53,7 +53,7 @@ pub struct RocpdSource {
     /// One page of events, merged in event-id order.
     page: Vec<(i64, i64, i64, Record)>,
     remaining: u64,
-    /// Name `--kernel-rename` copies of symbols after their ROCTx range (see [`Self::kernel_rename`]).
+    /// Name dispatches after their region (see [`Self::kernel_rename`]).
     kernel_rename: bool,
 }
 
@@ -80,13 +80,14 @@ fn ext_dim(ext: &Value, key: &str) -> Dim3 {
 
 impl RocpdSource {
     /// `--kernel-rename` (AMD's `rocpd convert --kernel-rename`): a database of a run profiled
-    /// with `--kernel-rename` holds, per kernel and ROCTx range, a copy of the kernel's symbol whose
-    /// `display_name` is the range's name; with this on, such a copy is read as the profiler made
-    /// it (named after the range, `renamed_from` its original), so dispatches are named after their
-    /// ranges. Off (the default), every symbol is named after its kernel, as AMD's tools name
-    /// dispatches without the option.
+    /// with `--kernel-rename` names each dispatch's ROCTx range in its `region_name_id` (one
+    /// symbol per kernel, as rocprofv3 writes it); with this on, a dispatch with a region is read
+    /// as the profiler reported it: under a copy of its kernel's symbol named after the region
+    /// (`renamed_from` the original, one copy per kernel and region). Off (the default), every
+    /// dispatch is named after its kernel, as AMD's tools name dispatches without the option.
     pub fn kernel_rename(mut self, on: bool) -> Self {
         self.kernel_rename = on;
+        self.ctx.rename = on;
         self
     }
 
@@ -267,8 +268,9 @@ impl RocpdSource {
         )?;
         let mut rows = st.query([p.pid])?;
         self.ctx.symbols.clear();
-        // Originals by kernel object, for the `--kernel-rename` copies that follow them.
-        let mut originals: std::collections::HashMap<u64, KernelId> = std::collections::HashMap::new();
+        self.ctx.originals.clear();
+        self.ctx.renamed.clear();
+        self.ctx.max_kernel = 0;
         while let Some(r) = rows.next()? {
             let raw: String = r.get::<_, Option<String>>(2)?.unwrap_or_default();
             let ext: Value =
@@ -296,20 +298,10 @@ impl RocpdSource {
                 ..KernelSymbol::default()
             }
             .with_names(strings, &raw, &demangled);
-            let display: String = r.get::<_, Option<String>>(12)?.unwrap_or_default();
-            let original = originals.get(&kernel_object).copied();
-            let sym = match original {
-                Some(from)
-                    if self.kernel_rename && !display.is_empty() && strings.resolve(sym.formatted_name) != display =>
-                {
-                    let name = strings.intern(&display);
-                    KernelSymbol { formatted_name: name, truncated_name: name, renamed_from: from, ..sym }
-                }
-                _ => {
-                    originals.entry(kernel_object).or_insert(sym.id);
-                    sym
-                }
-            };
+            if self.kernel_rename {
+                self.ctx.originals.insert(sym.id.0, sym.clone());
+            }
+            self.ctx.max_kernel = self.ctx.max_kernel.max(sym.id.0);
             self.ctx.symbols.insert(
                 sym.id.0,
                 SymbolValues {

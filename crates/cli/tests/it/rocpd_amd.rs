@@ -281,3 +281,50 @@ fn rocpd_summary_time_windows_summarise_only_what_the_window_holds() {
     let k = summary(&m.dir.join("markers/kernels_summary.csv"));
     assert_eq!(k.values().map(|v| v.0).sum::<u64>(), kernels_inside);
 }
+
+#[test]
+fn kernel_rename_run_stores_the_range_in_the_kernels_views_region_and_one_symbol_per_kernel() {
+    // kokkos_app (fixtures/programs/kokkos_app.c): region "solve" { for "axpy" {vector_add}
+    // for "axpy" {vector_add} reduce "norm" {vector_add} }, then one vector_add after the
+    // "Kokkos::Initialization Complete" mark. rocprofv3 (reference/rocpd-schema.md,
+    // rocpd_kernel_dispatch.region_name_id) keeps one symbol per kernel and names the range in
+    // the dispatch's region; AMD's `kernels` view reads it as `region`.
+    let Some(stage) = rocprof_test_inputs::stage("rocpd command test") else { return };
+    let dir = scratch("rocpd-rename-region");
+    let (db, _) = renamed_run(&stage, &dir);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let mut st = conn.prepare("SELECT name, region FROM kernels ORDER BY dispatch_id").unwrap();
+    let got: Vec<(String, String)> =
+        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect();
+    let want: Vec<(String, String)> = ["axpy", "axpy", "norm", "Kokkos::Initialization Complete"]
+        .iter()
+        .map(|r| ("vector_add".to_string(), r.to_string()))
+        .collect();
+    assert_eq!(got, want);
+    let symbols: Vec<String> = conn
+        .prepare("SELECT kernel_name FROM rocpd_info_kernel_symbol")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(symbols.iter().filter(|s| s.starts_with("vector_add")).count(), 1, "{symbols:?}");
+    assert!(symbols.iter().all(|s| !want.iter().any(|w| s == &w.1)), "no symbol named after a range: {symbols:?}");
+
+    // Read back: named after the kernel without --kernel-rename, after the range with it.
+    let db = db.to_string_lossy().into_owned();
+    let names = |out: &str, extra: &[&str]| {
+        let d = dir.join(out).to_string_lossy().into_owned();
+        let mut args = vec!["convert", "-i", &db, "-f", "csv", "-d", &d];
+        args.extend_from_slice(extra);
+        rocpd(&args);
+        let mut k: Vec<(u64, String)> = rows(&dir.join(out).join("out_kernel_trace.csv"))
+            .iter()
+            .map(|r| (r["Dispatch_Id"].parse().unwrap(), r["Kernel_Name"].clone()))
+            .collect();
+        k.sort();
+        k.into_iter().map(|x| x.1).collect::<Vec<_>>()
+    };
+    assert_eq!(names("plain", &[]), ["vector_add"; 4]);
+    assert_eq!(names("renamed", &["--kernel-rename"]), want.iter().map(|w| w.1.clone()).collect::<Vec<_>>());
+}

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use rocprof_model::api::{arg_info_named, hsa, marker, parse_arg};
 use rocprof_model::counters::{CounterCollection, CounterId, CounterValue, PmcStatus};
 use rocprof_model::{
-    AgentId, ApiCall, ApiDomain, Correlation, CorrelationId, Dim3, DispatchId, KernelDispatch, KernelId,
+    AgentId, ApiCall, ApiDomain, Correlation, CorrelationId, Dim3, DispatchId, KernelDispatch, KernelId, KernelSymbol,
     MemoryAllocation, MemoryAllocationOp, MemoryCopy, MemoryCopyDirection, QueueId, Record, ScratchMemory,
     ScratchMemoryOp, StreamId, StringId, StringTable, ThreadId, Timestamp,
 };
@@ -91,6 +91,52 @@ pub(super) struct Context {
     pub counters: HashMap<i64, StringId>,
     /// The agent of each queue with scratch rows (a scratch free's row names none).
     pub scratch_agents: HashMap<u64, AgentId>,
+    /// Name dispatches with a region after it ([`super::RocpdSource::kernel_rename`]).
+    pub rename: bool,
+    /// With `rename`: the process's symbols by id, to copy for a region.
+    pub originals: HashMap<u64, KernelSymbol>,
+    /// With `rename`: the copies made so far, by kernel id and region name.
+    pub renamed: HashMap<(u64, String), u64>,
+    /// The largest symbol id so far (copies take the next ones).
+    pub max_kernel: u64,
+}
+
+impl Context {
+    /// The kernel a dispatch of `kernel` in `region` is reported under: with `rename` and a
+    /// region, a copy of its symbol named after the region, queued in `out` the first time
+    /// (ahead of the dispatch: same sort key, pushed first); else `kernel` itself.
+    fn kernel_of(
+        &mut self,
+        strings: &mut StringTable,
+        kernel: u64,
+        region: String,
+        key: (i64, i64, i64),
+        out: &mut Vec<(i64, i64, i64, Record)>,
+    ) -> u64 {
+        if !self.rename || region.is_empty() {
+            return kernel;
+        }
+        let Some(original) = self.originals.get(&kernel) else { return kernel };
+        if strings.resolve(original.formatted_name) == region {
+            return kernel;
+        }
+        if let Some(&id) = self.renamed.get(&(kernel, region.clone())) {
+            return id;
+        }
+        self.max_kernel += 1;
+        let id = self.max_kernel;
+        let name = strings.intern(&region);
+        let copy = KernelSymbol {
+            id: KernelId(id),
+            formatted_name: name,
+            truncated_name: name,
+            renamed_from: original.id,
+            ..original.clone()
+        };
+        out.push((key.0, key.1, key.2, Record::KernelSymbol(copy)));
+        self.renamed.insert((kernel, region), id);
+        id
+    }
 }
 
 fn i(r: &rusqlite::Row<'_>, idx: usize) -> rusqlite::Result<i64> {
@@ -219,9 +265,9 @@ pub(super) fn page(
         r#"SELECT o.eid, o.rid, kd.tid, kd.agent_id, kd.kernel_id, kd.dispatch_id, kd.queue_id, kd.stream_id,
                kd.start, kd."end", kd.private_segment_size, kd.group_segment_size, kd.workgroup_size_x,
                kd.workgroup_size_y, kd.workgroup_size_z, kd.grid_size_x, kd.grid_size_y, kd.grid_size_z,
-               e.stack_id, e.correlation_id
+               e.stack_id, e.correlation_id, rs.string
            FROM temp.rocprof_rs_order o JOIN rocpd_kernel_dispatch kd ON kd.id = o.rid
-               LEFT JOIN rocpd_event e ON e.id = o.eid
+               LEFT JOIN rocpd_event e ON e.id = o.eid LEFT JOIN rocpd_string rs ON rs.id = kd.region_name_id
            WHERE o.eid > ?1 AND o.eid <= ?2 AND o.kind = 0"#,
     )?;
     let mut rows = st.query(range)?;
@@ -230,6 +276,7 @@ pub(super) fn page(
         let (eid, rid) = (g(0)?, g(1)?);
         let kernel = g(4)? as u64;
         let sym = ctx.symbols.get(&kernel).copied().unwrap_or_default();
+        let kernel = ctx.kernel_of(strings, kernel, text(r, 20)?, (eid, DISPATCH, rid), out);
         let d = KernelDispatch {
             dispatch_id: DispatchId(g(5)? as u64),
             correlation_id: CorrelationId(g(18)? as u64),
