@@ -59,12 +59,18 @@ shift
 exec chroot "$R" /bin/sh -c 'cd "$1" 2>/dev/null || cd /; shift; exec "$@"' sh "$PWD" "$@"
 "#;
 
+/// Where commands in the chroot keep comgr's cache (see [`command`]).
+pub const COMGR_CACHE: &str = "/tmp/rocprof-rs-sid-comgr-cache";
+
 /// A command that runs `program` (a path inside the chroot, or a host path under one of the bound
 /// directories) inside the chroot `root`, with the workspace, `/tmp` and `binds` visible at their
 /// host paths. Arguments and environment set on the returned command reach the program (`chroot`
 /// keeps the environment). Nothing stays mounted after it exits.
 pub fn command(root: &Path, binds: &[&Path], program: impl AsRef<OsStr>) -> Command {
     let mut cmd = Command::new("unshare");
+    // sid's comgr (7.x) caches compiled code under $HOME/.cache/comgr, i.e. the chroot's /root: keep the
+    // chroot unmodified by sending its cache to the host's /tmp (bound inside).
+    cmd.env("AMD_COMGR_CACHE_DIR", COMGR_CACHE);
     cmd.args(["-m", "--propagation", "private", "--", "sh", "-c", SCRIPT, "sh"]).arg(root);
     let workspace = crate::workspace_root();
     let mut seen: Vec<PathBuf> = Vec::new();
@@ -92,6 +98,12 @@ mod tests {
         let ws = crate::workspace_root().canonicalize().unwrap();
         let cmd = command(Path::new("/r"), &[&ws.join("target"), Path::new("/tmp/x"), Path::new("/opt")], "/bin/true");
         let args: Vec<String> = cmd.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
+        let cache = cmd.get_envs().find(|(k, _)| *k == OsStr::new("AMD_COMGR_CACHE_DIR")).and_then(|(_, v)| v);
+        assert_eq!(
+            cache,
+            Some(OsStr::new(COMGR_CACHE)),
+            "comgr's cache goes to the host's /tmp, not the chroot's /root"
+        );
         let tail = &args[args.iter().position(|a| a == "/r").unwrap() + 1..];
         // A workspace under /tmp (a CI clone there) is visible through the /tmp bind and is not bound again.
         let mut want = Vec::new();
