@@ -1011,5 +1011,7 @@ pub(crate) fn pre_of(i: &Inst) -> Pre {
     });
     let plain =
         matches!(i.extra, Extra::None) && i.mods.abs == 0 && i.mods.neg == 0 && i.mods.omod == 0 && !i.mods.clamp;
-    Pre { src, plain }
+    let row = src.map(|s| if let Src::Row(r) = s { r } else { 0 });
+    let rows = src.iter().all(|s| matches!(s, Src::Row(_) | Src::Other(NONE)));
+    Pre { src, plain, row, rows }
 }

@@ -23,10 +23,15 @@ pub(crate) struct Pre {
     pub(crate) src: [Src; 3],
     /// No SDWA/DPP, no abs/neg/omod/clamp.
     pub(crate) plain: bool,
+    /// The row of each [`Src::Row`] source (0 for the others), read without matching on the kind.
+    pub(crate) row: [u16; 3],
+    /// Every source present is a VGPR row (an absent one is `Src::Other(NONE)`): the handler may take the
+    /// all-row form, which reads `row` and compiles no constant or SGPR case.
+    pub(crate) rows: bool,
 }
 
 impl Default for Pre {
     fn default() -> Self {
-        Pre { src: [Src::Other(NONE); 3], plain: false }
+        Pre { src: [Src::Other(NONE); 3], plain: false, row: [0; 3], rows: false }
     }
 }

@@ -40,14 +40,22 @@ fn elide_enabled() -> bool {
 /// The simulator's memory as a kernel sees it: sorted, merged `[start, end)` ranges it may touch.
 struct SimMemory {
     ranges: Vec<(u64, u64)>,
-    /// Index of the range the last access hit: lanes and waves mostly touch the same buffer, so most
-    /// checks skip the binary search (a hint only; any value is safe).
-    last: AtomicUsize,
+    /// Index of the range the last read (`[0]`) and the last write or atomic (`[1]`) hit: lanes and waves
+    /// mostly read one buffer and write another, so most checks skip the binary search and, with one hint
+    /// per direction, do not store to the hint (a kernel reading `in` and writing `out` with one shared
+    /// hint rewrote it on every access, a cache line bounced between the workers). A hint only: any value
+    /// is safe. Each on a cache line of its own.
+    last: [Hint; 2],
     /// Per range, the extents read and written (for dispatch elision; empty when not tracked).
     extents: Vec<Extents>,
     /// An atomic access happened (tracked runs).
     atomics: AtomicBool,
 }
+
+/// A range index hint on a cache line of its own.
+#[repr(align(64))]
+#[derive(Default)]
+struct Hint(AtomicUsize);
 
 /// The lowest and highest byte addresses read and written in one range (`lo > hi`: none).
 struct Extents {
@@ -93,7 +101,12 @@ impl SimMemory {
                 _ => merged.push((s, e)),
             }
         }
-        SimMemory { ranges: merged, last: AtomicUsize::new(0), extents: Vec::new(), atomics: AtomicBool::new(false) }
+        SimMemory {
+            ranges: merged,
+            last: [Hint::default(), Hint::default()],
+            extents: Vec::new(),
+            atomics: AtomicBool::new(false),
+        }
     }
 
     /// A memory map that records the extents each range is read and written at.
@@ -118,14 +131,15 @@ impl SimMemory {
     fn check(&self, addr: u64, len: usize, write: bool) -> Result<(), Fault> {
         let fault = Fault { addr, len: len as u32, write };
         let end = addr.checked_add(len as u64).ok_or(fault)?;
-        let hint = self.last.load(Ordering::Relaxed);
+        let last = &self.last[usize::from(write)].0;
+        let hint = last.load(Ordering::Relaxed);
         let k = match self.ranges.get(hint) {
             Some(&(s, e)) if s <= addr && end <= e => hint,
             _ => {
                 let i = self.ranges.partition_point(|&(s, _)| s <= addr);
                 match i.checked_sub(1).map(|k| (k, self.ranges[k])) {
                     Some((k, (_, e))) if end <= e => {
-                        self.last.store(k, Ordering::Relaxed);
+                        last.store(k, Ordering::Relaxed);
                         k
                     }
                     _ => return Err(fault),
@@ -573,5 +587,31 @@ mod tests {
             assert!(m.read(u64::MAX - 1, &mut out).is_err(), "wraps around");
         }
         buf[0] = 1;
+    }
+
+    /// Reads and writes keep hints of their own: a kernel reading one range and writing another (both
+    /// hints then stay put) still faults on every access the ranges do not allow, in either direction, and
+    /// a write into the range only the read hint points at is checked against that range itself.
+    #[test]
+    fn read_and_write_hints_each_check_every_access() {
+        let mut buf = vec![0u8; 96];
+        let base = buf.as_mut_ptr() as u64;
+        let m = SimMemory::new(vec![(base + 64, base + 96), (base, base + 32)]);
+        let mut out = [0u8; 4];
+        for k in 0..3u8 {
+            m.read(base + 64, &mut out).unwrap();
+            m.write(base + 4, &[k; 4]).unwrap();
+            assert!(m.write(base + 30, &[0; 4]).is_err(), "write straddles the end of the first range");
+            assert!(m.read(base + 30, &mut out).is_err(), "read straddles the end of the first range");
+            assert!(m.write(base + 40, &[0; 4]).is_err(), "write in the gap");
+            assert!(m.write(base + 94, &[0; 4]).is_err(), "write straddles the end of the second range");
+            assert!(m.read(base + 62, &mut out).is_err(), "read straddles the start of the second range");
+            m.write(base + 92, &[k; 4]).unwrap();
+            m.read(base + 4, &mut out).unwrap();
+            assert_eq!(out, [k; 4]);
+            m.read(base + 92, &mut out).unwrap();
+            assert_eq!(out, [k; 4]);
+            assert!(m.atomic(base + 33, 4, &mut |v| v).is_err(), "atomic in the gap");
+        }
     }
 }

@@ -12,6 +12,8 @@ mod packed;
 mod salu;
 mod valu;
 mod valu_bits;
+mod valu_f64;
+mod valu_forms;
 mod valu_operand;
 #[cfg(test)]
 mod valu_tests;
@@ -105,7 +107,7 @@ pub(crate) type Handler = unsafe fn(&mut Wave, &mut Ctx<'_>, &Inst) -> Go;
 pub(crate) fn handler(i: &Inst, k: Chosen, lanes: usize) -> (Handler, bool) {
     match i.op {
         Op::Valu(op) if i.y.is_none() => {
-            let plain = if i.pre.plain { valu::plain_handler(op, k, lanes) } else { None };
+            let plain = if i.pre.plain { valu_forms::plain_handler(op, k, lanes, i.pre.rows) } else { None };
             (plain.unwrap_or_else(|| valu::handler(op, k)), false)
         }
         Op::Branch(c) => (branch(c), false),

@@ -6,9 +6,10 @@
 
 use super::float::*;
 #[cfg(target_arch = "x86_64")]
-use super::lanes::{Avx2Fma, Avx512};
+use super::lanes::Avx2Fma;
 use super::lanes::{Base, Chosen, Isa};
 use super::valu_bits::{bfe, i24, med3, perm_byte};
+use super::valu_f64::fast64;
 use super::valu_operand::*;
 use super::{Ctx, Flow, Go, Handler, Stop};
 use crate::decode::{Inst, NONE, VGPR0};
@@ -123,14 +124,18 @@ fn full3<const N: usize, const W: usize, const MASKED: bool>(
 /// `lanes_of(M)`, known when the handler was chosen.
 macro_rules! by_lanes {
     ($m:ident, $w:expr, $name:ident, $($arg:expr),*) => {
-        if $m == 32 {
-            $name::<$m, 32, 8>($w, $($arg),*)
-        } else if $m == MAX_LANES {
-            $name::<$m, MAX_LANES, 8>($w, $($arg),*)
-        } else if $m == 32 | WIDE {
-            $name::<$m, 32, 16>($w, $($arg),*)
-        } else if $m == MAX_LANES | WIDE {
-            $name::<$m, MAX_LANES, 16>($w, $($arg),*)
+        if lanes_of($m) == 32 {
+            if $m & WIDE != 0 {
+                $name::<$m, 32, 16>($w, $($arg),*)
+            } else {
+                $name::<$m, 32, 8>($w, $($arg),*)
+            }
+        } else if lanes_of($m) == MAX_LANES {
+            if $m & WIDE != 0 {
+                $name::<$m, MAX_LANES, 16>($w, $($arg),*)
+            } else {
+                $name::<$m, MAX_LANES, 8>($w, $($arg),*)
+            }
         } else if $w.lanes == 32 {
             $name::<$m, 32, 8>($w, $($arg),*)
         } else {
@@ -148,8 +153,8 @@ fn fast1<const M: usize>(w: &mut Wave, i: &Inst, ty: Ty, f: impl Fn(u32) -> u32)
 #[inline(always)]
 fn fast1n<const M: usize, const N: usize, const W: usize>(w: &mut Wave, i: &Inst, ty: Ty, f: &impl Fn(u32) -> u32) {
     let a = opnd_m::<M>(w, i, 0, ty);
-    let exec = w.exec();
-    if exec == w.full() {
+    let exec = exec_n::<N>(w);
+    if exec == u64::MAX >> (64 - N) {
         full1::<N, W, false>(w, i.dst, a, exec, f)
     } else {
         full1::<N, W, true>(w, i.dst, a, exec, f)
@@ -170,8 +175,8 @@ fn fast2n<const M: usize, const N: usize, const W: usize>(
     f: &impl Fn(u32, u32) -> u32,
 ) {
     let ab = (opnd_m::<M>(w, i, 0, ty), opnd_m::<M>(w, i, 1, ty));
-    let exec = w.exec();
-    if exec == w.full() {
+    let exec = exec_n::<N>(w);
+    if exec == u64::MAX >> (64 - N) {
         full2::<N, W, false>(w, i.dst, ab, exec, f)
     } else {
         full2::<N, W, true>(w, i.dst, ab, exec, f)
@@ -194,8 +199,8 @@ fn fast3n<const M: usize, const N: usize, const W: usize>(
 ) {
     let c = if acc { Opnd::Row((i.dst - VGPR0) as usize * MAX_LANES) } else { opnd_m::<M>(w, i, 2, ty) };
     let abc = (opnd_m::<M>(w, i, 0, ty), opnd_m::<M>(w, i, 1, ty), c);
-    let exec = w.exec();
-    if exec == w.full() {
+    let exec = exec_n::<N>(w);
+    if exec == u64::MAX >> (64 - N) {
         full3::<N, W, false>(w, i.dst, abc, exec, f)
     } else {
         full3::<N, W, true>(w, i.dst, abc, exec, f)
@@ -208,7 +213,7 @@ fn fast3n<const M: usize, const N: usize, const W: usize>(
 fn cndmask_n<const M: usize, const N: usize, const W: usize>(w: &mut Wave, i: &Inst) {
     let sel = w.read_mask(i.src[2], i.lit);
     let (a, b) = (opnd_m::<M>(w, i, 0, Ty::F32), opnd_m::<M>(w, i, 1, Ty::F32));
-    let exec = w.exec();
+    let exec = exec_n::<N>(w);
     let o = usize::from(i.dst - VGPR0);
     let rows = rows_mut(w);
     let (a, b) = (row_of::<N>(rows, a, 0), row_of::<N>(rows, b, 1));
@@ -610,7 +615,7 @@ fn carry_n<const M: usize, const N: usize, const W: usize>(
     for l in 0..N {
         cout |= u64::from(c[l]) << l;
     }
-    let mask = w.exec();
+    let mask = exec_n::<N>(w);
     put(w, i.dst, &d);
     w.write_mask(i.sdst, cout & mask);
 }
@@ -716,96 +721,8 @@ macro_rules! valu_handlers {
 
 crate::op::for_each_vop!(valu_handlers);
 
-/// The handler of a plain VALU instruction ([`crate::pre::Pre::plain`]) in a program of `lanes`-lane
-/// waves, specialised for both (no modifier checks, operands as resolved at decode, the lane count a
-/// constant): for the operations listed here, whose arms take the fast paths; `None` for the others.
-pub(super) fn plain_handler(op: VOp, k: Chosen, lanes: usize) -> Option<Handler> {
-    match k {
-        Chosen::Base => plain_base(op, lanes),
-        #[cfg(target_arch = "x86_64")]
-        Chosen::Avx2Fma => plain_avx2(op, lanes),
-        #[cfg(target_arch = "x86_64")]
-        Chosen::Avx512 => plain_avx512(op, lanes),
-    }
-}
-
-macro_rules! plain_handlers {
-    ($($name:ident),* $(,)?) => {
-        /// The operations with plain handlers (for the tests).
-        #[cfg(test)]
-        pub(super) const PLAIN_OPS: &[VOp] = &[$(VOp::$name),*];
-
-        fn plain_base(op: VOp, lanes: usize) -> Option<Handler> {
-            match op {
-                $(VOp::$name => {
-                    fn h<const M: usize>(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
-                        debug_assert!(w.lanes == lanes_of(M) && i.pre.plain);
-                        cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
-                        let r = exec_op::<Base, M>(w, i, VOp::$name);
-                        super::done(cx, r)
-                    }
-                    Some(if lanes == 32 { h::<32> } else { h::<MAX_LANES> })
-                })*
-                _ => None,
-            }
-        }
-
-        #[cfg(target_arch = "x86_64")]
-        #[allow(unsafe_code)]
-        fn plain_avx2(op: VOp, lanes: usize) -> Option<Handler> {
-            match op {
-                $(VOp::$name => {
-                    /// # Safety
-                    /// The host must support AVX2, FMA and POPCNT (only installed for [`Chosen::Avx2Fma`]).
-                    #[target_feature(enable = "avx2,fma,popcnt")]
-                    unsafe fn h<const M: usize>(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
-                        debug_assert!(w.lanes == lanes_of(M) && i.pre.plain);
-                        cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
-                        let r = exec_op::<Avx2Fma, M>(w, i, VOp::$name);
-                        super::done(cx, r)
-                    }
-                    Some(if lanes == 32 { h::<32> } else { h::<MAX_LANES> })
-                })*
-                _ => None,
-            }
-        }
-
-        #[cfg(target_arch = "x86_64")]
-        #[allow(unsafe_code)]
-        fn plain_avx512(op: VOp, lanes: usize) -> Option<Handler> {
-            match op {
-                $(VOp::$name => {
-                    /// # Safety
-                    /// The host must support AVX-512F, AVX2, FMA and POPCNT (only installed for
-                    /// [`Chosen::Avx512`]).
-                    #[target_feature(enable = "avx512f,avx2,fma,popcnt")]
-                    unsafe fn h<const M: usize>(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
-                        debug_assert!(w.lanes == lanes_of(M) && i.pre.plain);
-                        cx.stats.valu_active_lanes += u64::from(w.exec().count_ones());
-                        let r = exec_op::<Avx512, M>(w, i, VOp::$name);
-                        super::done(cx, r)
-                    }
-                    Some(if lanes == 32 { h::<{ 32 | WIDE }> } else { h::<{ MAX_LANES | WIDE }> })
-                })*
-                _ => None,
-            }
-        }
-    };
-}
-
-// The operations whose arms go through the fast paths (`u1`..`f3`, `carry`, `cvt_*`, `MovB32`,
-// `CndmaskB32`) with the instruction itself: the common 32-bit integer and f32 ops.
-plain_handlers! {
-    MovB32, CndmaskB32, AddU32, SubU32, SubrevU32, AddI32, SubI32, AddCoU32, SubCoU32, SubrevCoU32, AddcCoU32,
-    SubbCoU32, SubbrevCoU32, MulLoU32, MulHiU32, MulHiI32, MulU32U24, MulI32I24, MinU32, MaxU32, MinI32, MaxI32,
-    AndB32, OrB32, XorB32, XnorB32, NotB32, LshlrevB32, LshrrevB32, AshrrevI32, Add3U32, LshlAddU32, AddLshlU32,
-    LshlOrB32, AndOrB32, Or3B32, Xor3B32, XadU32, BfeU32, BfeI32, BfiB32, MadU32U24, MadI32I24, Min3U32, Max3U32,
-    Min3I32, Max3I32, AddF32, SubF32, SubrevF32, MulF32, MinF32, MaxF32, FmaF32, FmacF32, MadF32, MacF32,
-    CvtF32I32, CvtF32U32, CvtI32F32, CvtU32F32,
-}
-
 #[inline(always)]
-fn exec_op<K: Isa, const M: usize>(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
+pub(super) fn exec_op<K: Isa, const M: usize>(w: &mut Wave, i: &Inst, op: VOp) -> Result<Flow, Stop> {
     use VOp::*;
     match op {
         Nop => {}
@@ -1221,6 +1138,13 @@ fn exec_op<K: Isa, const M: usize>(w: &mut Wave, i: &Inst, op: VOp) -> Result<Fl
             }
             w.write_result32(i, &mut d);
         }
+        // Plain f64 ops: joined, computed and split 8 lanes at a time (`valu_f64`).
+        AddF64 if plain_m::<M>(i) => fast64(w, i, 2, false, |a, b, _| a + b),
+        MulF64 if plain_m::<M>(i) => fast64(w, i, 2, false, |a, b, _| a * b),
+        MinF64 if plain_m::<M>(i) => fast64(w, i, 2, false, |a, b, _| fmin64(a, b)),
+        MaxF64 if plain_m::<M>(i) => fast64(w, i, 2, false, |a, b, _| fmax64(a, b)),
+        FmaF64 if plain_m::<M>(i) => fast64(w, i, 3, false, f64::mul_add),
+        FmacF64 if plain_m::<M>(i) => fast64(w, i, 3, true, f64::mul_add),
         AddF64 => d2(w, i, |a, b| a + b),
         MulF64 => d2(w, i, |a, b| a * b),
         MinF64 => d2(w, i, fmin64),

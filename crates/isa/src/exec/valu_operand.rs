@@ -87,10 +87,37 @@ pub(super) fn plain_m<const M: usize>(i: &Inst) -> bool {
 /// handlers) instead of 8.
 pub(super) const WIDE: usize = 1 << 8;
 
+/// Added to a handler form `M` (32 or 64 lanes): every source of the instruction is a VGPR row
+/// ([`crate::pre::Pre::rows`], checked when the handler was chosen), so the sources are taken from
+/// [`crate::pre::Pre::row`] with no operand-kind branch and the full-EXEC loops address every chunk at a
+/// constant offset.
+pub(super) const ROWS: usize = 1 << 9;
+
 /// The lane count of handler form `M` (0 when it is decided at run time).
 #[inline(always)]
 pub(super) const fn lanes_of(m: usize) -> usize {
-    m & !WIDE
+    m & !(WIDE | ROWS)
+}
+
+/// EXEC of a wave of `N` lanes (32 or 64, the wave's lane count): no branch on the wave's lane count.
+#[inline(always)]
+pub(super) fn exec_n<const N: usize>(w: &Wave) -> u64 {
+    let lo = u64::from(w.s[crate::decode::EXEC_LO as usize]);
+    if N == 32 {
+        lo
+    } else {
+        lo | u64::from(w.s[crate::decode::EXEC_HI as usize]) << 32
+    }
+}
+
+/// EXEC of a wave in a handler of form `M` (the lane count a constant when `M` is not 0).
+#[inline(always)]
+pub(super) fn exec_m<const M: usize>(w: &Wave) -> u64 {
+    match lanes_of(M) {
+        32 => exec_n::<32>(w),
+        MAX_LANES => exec_n::<MAX_LANES>(w),
+        _ => w.exec(),
+    }
 }
 
 /// Source `k` of `i` for the fast paths: from the operand codes (`M` = 0), or as resolved at decode.
@@ -98,6 +125,9 @@ pub(super) const fn lanes_of(m: usize) -> usize {
 pub(super) fn opnd_m<const M: usize>(w: &Wave, i: &Inst, k: usize, ty: Ty) -> Opnd {
     if M == 0 {
         return opnd(w, i.src[k], i.lit, ty);
+    }
+    if M & ROWS != 0 {
+        return Opnd::Row(usize::from(i.pre.row[k]) * MAX_LANES);
     }
     match i.pre.src[k] {
         Src::Row(r) => Opnd::Row(usize::from(r) * MAX_LANES),
@@ -110,8 +140,8 @@ pub(super) fn opnd_m<const M: usize>(w: &Wave, i: &Inst, k: usize, ty: Ty) -> Op
 /// Writes the `N` computed lanes (the wave's) to VGPR `dst` under EXEC.
 #[inline(always)]
 pub(super) fn put<const N: usize>(w: &mut Wave, dst: u16, d: &[u32; N]) {
-    let exec = w.exec();
-    let full = exec == w.full();
+    let exec = exec_n::<N>(w);
+    let full = exec == u64::MAX >> (64 - N);
     let off = (dst - VGPR0) as usize * MAX_LANES;
     let row: &mut [u32; N] = (&mut w.v[off..off + N]).try_into().expect("a row");
     if full {

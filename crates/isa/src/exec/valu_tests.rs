@@ -1,13 +1,15 @@
-//! Every plain VALU handler (`valu::plain_handler`: the baseline, AVX2 and AVX-512 sets, whichever the host
+//! Every plain VALU handler (`valu_forms::plain_handler`: the baseline, AVX2 and AVX-512 sets, whichever the host
 //! runs) against the general executor's per-lane loop: random register contents (NaNs, infinities,
 //! denormals, signed zeros, small shift counts and random bits), operands as rows, the destination as a
 //! source, a literal, an SGPR and inline constants, full and partial EXEC masks, wave64 (gfx90a) and wave32
 //! (gfx1030). The reference runs the general handler (`M` = 0, operands read from the operand codes) twice,
 //! on the even and on the odd lanes of EXEC, so it never takes a full-EXEC vector path; the handlers under
-//! test must give the same VGPRs, SGPRs (carry-outs) and active-lane count, bit for bit.
+//! test, and where every source is a row their all-row forms, must give the same VGPRs, SGPRs (carry-outs)
+//! and active-lane count, bit for bit.
 
 use super::lanes::{Chosen, LaneKernels};
-use super::valu::{handler, plain_handler, PLAIN_OPS};
+use super::valu::handler;
+use super::valu_forms::{plain_handler, PLAIN_OPS};
 use super::{Ctx, Flow, Go};
 use crate::decode::{decode, Inst, VGPR0};
 use crate::memory::VecMemory;
@@ -122,6 +124,7 @@ fn plain_valu_handlers_match_the_per_lane_reference_for_every_lane_kernel_set() 
     }
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut checked = 0;
+    let mut all_rows = 0;
     for (target, lanes) in [("gfx90a", 64), ("gfx1030", 32)] {
         let family = TARGETS.iter().find(|t| t.name == target).unwrap().family;
         for &op in PLAIN_OPS {
@@ -159,12 +162,16 @@ fn plain_valu_handlers_match_the_per_lane_reference_for_every_lane_kernel_set() 
                         want.write_mask(VCC_LO, vcc_even | odd);
                     }
                     want.set_exec(exec);
-                    for &k in &sets {
-                        let h = plain_handler(op, k, lanes).unwrap();
+                    // Every set, in its general form and, when every source is a row, its all-row form.
+                    let forms = [false, true].into_iter().filter(|&rows| !rows || i.pre.rows);
+                    for (k, rows) in forms.flat_map(|rows| sets.iter().map(move |&k| (k, rows))) {
+                        let h = plain_handler(op, k, lanes, rows).unwrap();
+                        all_rows += usize::from(rows);
                         let mut got = w.clone();
                         got.set_exec(exec);
                         let lanes_got = run(h, &mut got, &i);
-                        let what = format!("{target} {} {k:?} dst {dst} src {src:?} exec {exec:#x}", i.name);
+                        let what =
+                            format!("{target} {} {k:?} rows {rows} dst {dst} src {src:?} exec {exec:#x}", i.name);
                         assert_eq!(lanes_got, lanes_want, "{what}: active lanes");
                         assert_eq!(got.s, want.s, "{what}: SGPRs");
                         // A float result may be any NaN where the reference has a NaN: the
@@ -172,9 +179,27 @@ fn plain_valu_handlers_match_the_per_lane_reference_for_every_lane_kernel_set() 
                         // (lane_kernels.rs compares against the host the same way).
                         let float = i.name.contains("_f");
                         let nan = |v: u32| v & 0x7f80_0000 == 0x7f80_0000 && v & 0x007f_ffff != 0;
+                        // An f64 result: the destination pair compared as one 64-bit value each lane.
+                        let f64_op = matches!(
+                            op,
+                            VOp::AddF64 | VOp::MulF64 | VOp::MinF64 | VOp::MaxF64 | VOp::FmaF64 | VOp::FmacF64
+                        );
+                        let pair = f64_op.then_some((dst - VGPR0) as usize);
+                        let nan64 = |v: u64| v & 0x7ff0_0000_0000_0000 == 0x7ff0_0000_0000_0000 && v << 12 != 0;
+                        let v64 =
+                            |x: &Wave, r: usize, l: usize| u64::from(x.vr(r, l)) | u64::from(x.vr(r + 1, l)) << 32;
                         for r in 0..256 {
                             for l in 0..lanes {
-                                if float && nan(got.vr(r, l)) && nan(want.vr(r, l)) {
+                                if let Some(p) = pair.filter(|&p| r == p || r == p + 1) {
+                                    let (g, x) = (v64(&got, p, l), v64(&want, p, l));
+                                    assert!(
+                                        g == x || (nan64(g) && nan64(x)),
+                                        "{what}: v[{p}:{}] lane {l}: {g:#x}, the reference {x:#x}",
+                                        p + 1
+                                    );
+                                    continue;
+                                }
+                                if float && pair.is_none() && nan(got.vr(r, l)) && nan(want.vr(r, l)) {
                                     continue;
                                 }
                                 assert_eq!(
@@ -192,4 +217,6 @@ fn plain_valu_handlers_match_the_per_lane_reference_for_every_lane_kernel_set() 
         }
     }
     assert!(checked >= 2 * PLAIN_OPS.len() * LAYOUTS.len() * 7);
+    // The two all-row layouts, for every operation without a carry-in or lane-select SGPR, both targets.
+    assert!(all_rows >= 2 * (PLAIN_OPS.len() - 4) * 2 * 7, "{all_rows} all-row checks");
 }
