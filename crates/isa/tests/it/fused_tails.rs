@@ -20,8 +20,11 @@ const N2: u64 = 1000;
 /// Iterations of the third loop.
 const N3: u64 = 7;
 
-/// The kernel as blocks of `(source line, bytes, class)`, each run `repeat` times in order.
-fn blocks() -> Vec<(Vec<(&'static str, u64, InstClass)>, u64)> {
+/// A source line, its size in bytes and its class.
+type Line = (&'static str, u64, InstClass);
+
+/// The kernel as blocks of lines, each run `repeat` times in order: `(lines, repeat)`.
+fn blocks() -> Vec<(Vec<Line>, u64)> {
     use InstClass::*;
     vec![
         (
