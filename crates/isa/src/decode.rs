@@ -145,6 +145,9 @@ pub struct Inst {
     pub hint: bool,
     /// The sources resolved for the fast paths (set by [`decode`]).
     pub(crate) pre: Pre,
+    /// A copy of the instruction after this one when the interpreter runs the two (and a branch after
+    /// them) as one handler (`exec::fused`); never set by [`decode`].
+    pub(crate) then: Option<Box<Inst>>,
 }
 
 /// Why bytes did not decode.
@@ -243,6 +246,7 @@ pub(crate) fn base(op: Op, enc: Enc, size: u8, name: &'static str) -> Inst {
         class: crate::stats::class_of(&op, name),
         hint: matches!(name, "s_delay_alu" | "s_wait_alu" | "s_set_vgpr_msb"),
         pre: Pre::default(),
+        then: None,
     }
 }
 

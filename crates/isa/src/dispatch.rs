@@ -275,19 +275,23 @@ struct Program {
     wave_lanes: usize,
 }
 
-/// What the interpreter needs per executed instruction, packed together.
+/// What the interpreter needs per executed instruction, packed together (32 bytes).
 #[derive(Clone, Copy)]
 struct Hot {
     /// Its handler (for the program's lane kernels).
     run: Handler,
+    /// The handler `plain_run` calls: [`Hot::run`], or for the first instruction of a fused group
+    /// ([`FUSED2`], [`FUSED3`]) the handler of the whole group.
+    fast: Handler,
     /// Index of the next issuing instruction in program order ([`UNRESOLVED`] until first needed; an
     /// instruction that cannot be decoded is reported when it is reached, not before).
     next: u32,
-    /// Index of the taken relative branch's target ([`UNRESOLVED`] until first needed).
+    /// Index of the taken relative branch's target ([`UNRESOLVED`] until first needed). For the first
+    /// instruction of a fused group (never a branch itself): the index of the branch that ends the group.
     taken: u32,
     /// Its [`InstClass`].
     class: u8,
-    /// [`GENERAL`], [`WAITCNT`], [`MATRIX`], [`RUN_END`], [`SUMMED`], [`IN_RUN`].
+    /// [`GENERAL`], [`WAITCNT`], [`MATRIX`], [`RUN_END`], [`SUMMED`], [`IN_RUN`], [`FUSED2`], [`FUSED3`].
     flags: u8,
     /// Once [`SUMMED`]: its run's class counts as up to 6 one-byte entries, class in the low and count in
     /// the high nibble, ending at the first 0 byte (0 as a whole: the run does not fit, see `sums`), in two
@@ -341,6 +345,17 @@ const RUN_END: u8 = 8;
 const SUMMED: u8 = 16;
 /// Summed and not the last of its run: its `next` is linked and summed too.
 const IN_RUN: u8 = 32;
+/// The first of two instructions `plain_run` runs with one handler ([`Hot::fast`], see `exec::fused`): a
+/// scalar compare and the conditional branch that ends its run ([`Hot::taken`] is the branch's index).
+const FUSED2: u8 = 64;
+/// The first of three instructions run with one handler: a scalar add or subtract, a compare and the
+/// branch ending the run.
+const FUSED3: u8 = 128;
+/// Either fused group; `flags >> 6` is the number of instructions the group has besides its first.
+const FUSED: u8 = FUSED2 | FUSED3;
+
+/// `Hot` stays two to a cache line.
+const _: () = assert!(std::mem::size_of::<Hot>() == 32);
 
 /// Bytes of code around the entry decoded through the direct-mapped table.
 const WINDOW: u64 = 1 << 20;
@@ -500,7 +515,36 @@ impl Program {
             (h.pack_lo, h.pack_hi) = (p as u16, (p >> 16) as u32);
             h.flags |= SUMMED;
         }
+        self.fuse_tail(&walk);
         self.walk = walk;
+    }
+
+    /// Fuses the end of the run `walk` (its instructions in order, just summed) when it is a scalar compare
+    /// and a conditional branch on SCC, with or without a scalar add or subtract before them
+    /// (`exec::fused`): the group's first instruction gets the group's handler as [`Hot::fast`], [`FUSED2`]
+    /// or [`FUSED3`], and the branch's index in [`Hot::taken`]. Every instruction keeps its own handler in
+    /// [`Hot::run`] for the loops that step one instruction at a time.
+    fn fuse_tail(&mut self, walk: &[u32]) {
+        let Some((&br, body)) = walk.split_last() else { return };
+        let br = br as usize;
+        if self.hot[br].flags & RUN_END == 0 {
+            return;
+        }
+        let Some(&c) = body.last() else { return };
+        let c = c as usize;
+        if let Some(h) = crate::exec::fused::pair(&self.insts[c], &self.insts[br]) {
+            let hc = &mut self.hot[c];
+            (hc.fast, hc.taken, hc.flags) = (h, br as u32, hc.flags | FUSED2);
+        } else {
+            return;
+        }
+        let Some(&a) = body.len().checked_sub(2).and_then(|k| body.get(k)) else { return };
+        let a = a as usize;
+        if let Some(h) = crate::exec::fused::triple(&self.insts[a], &self.insts[c], &self.insts[br]) {
+            self.insts[a].then = Some(Box::new(self.insts[c].clone()));
+            let ha = &mut self.hot[a];
+            (ha.fast, ha.taken, ha.flags) = (h, br as u32, ha.flags | FUSED3);
+        }
     }
 
     fn decode_at(&mut self, mem: &dyn Memory, pc: u64) -> Result<usize, FetchError> {
@@ -530,6 +574,7 @@ impl Program {
                 self.sums.push([0; 16]);
                 self.hot.push(Hot {
                     run,
+                    fast: run,
                     next: UNRESOLVED,
                     taken: UNRESOLVED,
                     class: inst.class as u8,
@@ -551,6 +596,12 @@ impl Program {
 /// run or to a linked successor whose run is summed (adding that run's counts to `counts`), and updates
 /// `*idx` and `*n` (instructions executed). Returns `None` when `*n` reached `limit` (`*idx` not run yet),
 /// or the result of the handler of `*idx` when the caller must look at it (`*n` counts it).
+///
+/// The common step (a handler inside a run returning [`Go::Next`]) touches one [`Hot`] entry and keeps six
+/// values across the call (wave, context, the two tables, the index and the instructions left before
+/// `limit`), so none is reloaded from the stack; the entry and the instruction are read without a bounds
+/// check (see the `SAFETY` comments), and everything else (setting the PC for the general executor, the
+/// links out of a run, adding a run's counts) is off that path.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn plain_run(
@@ -563,27 +614,49 @@ fn plain_run(
     cycle: u64,
     counts: &mut [u64; 16],
 ) -> Option<Go> {
-    let (hot, insts, pcs, sums) = (&program.hot[..], &program.insts[..], &program.pcs[..], &program.sums[..]);
-    let (mut i, mut k) = (*idx, *n);
+    let (hot, insts) = (&program.hot[..], &program.insts[..]);
+    // Every decoded instruction has its entry in both (`decode_at` pushes them together), and the loop only
+    // goes to `*idx` (checked here), to an `IN_RUN` entry's `next` (linked by `sum_run` to a decoded
+    // instruction before it sets `IN_RUN`) or to a link it checks against `hot`'s length.
+    assert!(insts.len() == hot.len() && *idx < hot.len(), "instruction index out of the program");
+    let mut i = *idx;
+    // Instructions left before `limit` (the caller only calls with `*n < limit`).
+    let (mut left, budget) = (limit.saturating_sub(*n), limit.saturating_sub(*n));
     let out = loop {
-        if k >= limit {
+        if left == 0 {
             break None;
         }
-        let h = hot[i];
-        if h.flags & GENERAL != 0 {
-            w.pc = pcs[i];
-            cx.clock = cycle.max(k * 4);
+        // SAFETY: `i < hot.len()`, see the assertion above.
+        #[allow(unsafe_code)]
+        let h = unsafe { hot.get_unchecked(i) };
+        if h.flags & (GENERAL | FUSED) != 0 {
+            if h.flags & GENERAL != 0 {
+                w.pc = program.pcs[i];
+                cx.clock = cycle.max((*n + budget - left) * 4);
+            } else if left <= u64::from(h.flags >> 6) {
+                // The fused group does not fit before `limit`: the caller steps its first instruction.
+                break None;
+            }
         }
         // SAFETY: the handler was chosen by `handler` for `program.lanes`, a `Chosen` made by
-        // `Chosen::new` after checking that the host has the instruction-set extensions it needs.
+        // `Chosen::new` after checking that the host has the instruction-set extensions it needs; `i` is
+        // inside `insts`, which is as long as `hot` (the assertion above).
         #[allow(unsafe_code)]
-        let go = unsafe { (h.run)(w, cx, &insts[i]) };
-        k += 1;
+        let go = unsafe { (h.fast)(w, cx, insts.get_unchecked(i)) };
+        left -= 1;
+        if go == Go::Next && h.flags & (IN_RUN | FUSED) == IN_RUN {
+            i = h.next as usize;
+            continue;
+        }
+        // After a fused group, go on as after its branch (the group's last instruction).
+        let h = if h.flags & FUSED != 0 {
+            left -= u64::from(h.flags >> 6);
+            i = h.taken as usize;
+            &hot[i]
+        } else {
+            h
+        };
         let link = match go {
-            Go::Next if h.flags & IN_RUN != 0 => {
-                i = h.next as usize;
-                continue;
-            }
             Go::Next => h.next,
             Go::Taken => h.taken,
             Go::Other => break Some(go),
@@ -591,12 +664,12 @@ fn plain_run(
         match hot.get(link as usize) {
             Some(t) if t.flags & SUMMED != 0 => {
                 i = link as usize;
-                add_run(counts, t.pack(), &sums[i]);
+                add_run(counts, t.pack(), &program.sums[i]);
             }
             _ => break Some(go),
         }
     };
-    (*idx, *n) = (i, k);
+    (*idx, *n) = (i, *n + (budget - left));
     out
 }
 

@@ -3,6 +3,7 @@
 
 mod buffer_format;
 pub(crate) mod float;
+pub(crate) mod fused;
 mod gws;
 mod image;
 mod lanes;

@@ -155,7 +155,7 @@ pub(super) fn handler(op: SOp) -> Option<Handler> {
 
 /// [`exec`]'s body, inlined into the specialised handlers.
 #[inline(always)]
-fn exec_op(w: &mut Wave, i: &Inst, op: SOp) -> Result<Flow, Stop> {
+pub(super) fn exec_op(w: &mut Wave, i: &Inst, op: SOp) -> Result<Flow, Stop> {
     use SOp::*;
     let lit = i.lit;
     let a32 = |w: &Wave, ty| w.s32(i.src[0], lit, ty);

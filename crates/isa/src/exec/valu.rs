@@ -471,6 +471,7 @@ impl Inst {
             class: self.class,
             hint: self.hint,
             pre: self.pre,
+            then: None,
         }
     }
 }

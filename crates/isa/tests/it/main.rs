@@ -14,6 +14,7 @@ mod dot4;
 mod ds_cmpstore;
 mod dwarf_line;
 mod fixtures;
+mod fused_tails;
 mod gws;
 mod harness;
 mod lane_kernels;
