@@ -47,12 +47,11 @@ fn keep<const W: usize, const MASKED: bool>(
 #[inline(always)]
 fn full1<const N: usize, const W: usize, const MASKED: bool>(
     w: &mut Wave,
-    dst: u16,
+    o: usize,
     a: Opnd,
     exec: u64,
     f: &impl Fn(u32) -> u32,
 ) {
-    let o = usize::from(dst - VGPR0);
     let rows = rows_mut(w);
     let a = srcw::<W>(rows, a, 0);
     let _ = &rows[o];
@@ -72,12 +71,11 @@ fn full1<const N: usize, const W: usize, const MASKED: bool>(
 #[inline(always)]
 fn full2<const N: usize, const W: usize, const MASKED: bool>(
     w: &mut Wave,
-    dst: u16,
+    o: usize,
     (a, b): (Opnd, Opnd),
     exec: u64,
     f: &impl Fn(u32, u32) -> u32,
 ) {
-    let o = usize::from(dst - VGPR0);
     let rows = rows_mut(w);
     let (a, b) = (srcw::<W>(rows, a, 0), srcw::<W>(rows, b, 1));
     let _ = &rows[o];
@@ -97,12 +95,11 @@ fn full2<const N: usize, const W: usize, const MASKED: bool>(
 #[inline(always)]
 fn full3<const N: usize, const W: usize, const MASKED: bool>(
     w: &mut Wave,
-    dst: u16,
+    o: usize,
     (a, b, c): (Opnd, Opnd, Opnd),
     exec: u64,
     f: &impl Fn(u32, u32, u32) -> u32,
 ) {
-    let o = usize::from(dst - VGPR0);
     let rows = rows_mut(w);
     let (a, b, c) = (srcw::<W>(rows, a, 0), srcw::<W>(rows, b, 1), srcw::<W>(rows, c, 2));
     let _ = &rows[o];
@@ -155,9 +152,9 @@ fn fast1n<const M: usize, const N: usize, const W: usize>(w: &mut Wave, i: &Inst
     let a = opnd_m::<M>(w, i, 0, ty);
     let exec = exec_n::<N>(w);
     if exec == u64::MAX >> (64 - N) {
-        full1::<N, W, false>(w, i.dst, a, exec, f)
+        full1::<N, W, false>(w, dst_row::<M>(i), a, exec, f)
     } else {
-        full1::<N, W, true>(w, i.dst, a, exec, f)
+        full1::<N, W, true>(w, dst_row::<M>(i), a, exec, f)
     }
 }
 
@@ -177,9 +174,9 @@ fn fast2n<const M: usize, const N: usize, const W: usize>(
     let ab = (opnd_m::<M>(w, i, 0, ty), opnd_m::<M>(w, i, 1, ty));
     let exec = exec_n::<N>(w);
     if exec == u64::MAX >> (64 - N) {
-        full2::<N, W, false>(w, i.dst, ab, exec, f)
+        full2::<N, W, false>(w, dst_row::<M>(i), ab, exec, f)
     } else {
-        full2::<N, W, true>(w, i.dst, ab, exec, f)
+        full2::<N, W, true>(w, dst_row::<M>(i), ab, exec, f)
     }
 }
 
@@ -197,13 +194,13 @@ fn fast3n<const M: usize, const N: usize, const W: usize>(
     acc: bool,
     f: &impl Fn(u32, u32, u32) -> u32,
 ) {
-    let c = if acc { Opnd::Row((i.dst - VGPR0) as usize * MAX_LANES) } else { opnd_m::<M>(w, i, 2, ty) };
+    let c = if acc { Opnd::Row(dst_row::<M>(i) * MAX_LANES) } else { opnd_m::<M>(w, i, 2, ty) };
     let abc = (opnd_m::<M>(w, i, 0, ty), opnd_m::<M>(w, i, 1, ty), c);
     let exec = exec_n::<N>(w);
     if exec == u64::MAX >> (64 - N) {
-        full3::<N, W, false>(w, i.dst, abc, exec, f)
+        full3::<N, W, false>(w, dst_row::<M>(i), abc, exec, f)
     } else {
-        full3::<N, W, true>(w, i.dst, abc, exec, f)
+        full3::<N, W, true>(w, dst_row::<M>(i), abc, exec, f)
     }
 }
 
@@ -214,7 +211,7 @@ fn cndmask_n<const M: usize, const N: usize, const W: usize>(w: &mut Wave, i: &I
     let sel = w.read_mask(i.src[2], i.lit);
     let (a, b) = (opnd_m::<M>(w, i, 0, Ty::F32), opnd_m::<M>(w, i, 1, Ty::F32));
     let exec = exec_n::<N>(w);
-    let o = usize::from(i.dst - VGPR0);
+    let o = dst_row::<M>(i);
     let rows = rows_mut(w);
     let (a, b) = (row_of::<N>(rows, a, 0), row_of::<N>(rows, b, 1));
     let _ = (&rows[a], &rows[b], &rows[o]);

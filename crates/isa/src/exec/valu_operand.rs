@@ -3,8 +3,8 @@
 //! and the register file seen as rows.
 
 use crate::decode::{Inst, VGPR0};
-use crate::pre::Src;
-use crate::wave::{Lanes32, Lanes64, Ty, Wave, MAX_LANES, SCRATCH_ROW};
+use crate::pre::{Src, ARCH_ROWS};
+use crate::wave::{Lanes32, Lanes64, Ty, Wave, MAX_LANES, REG_ROWS, SCRATCH_ROW};
 
 pub(super) type L32 = Lanes32;
 pub(super) type L64 = Lanes64;
@@ -93,10 +93,35 @@ pub(super) const WIDE: usize = 1 << 8;
 /// constant offset.
 pub(super) const ROWS: usize = 1 << 9;
 
+/// Added to a handler form `M` (32 or 64 lanes): source 0 is an SGPR or a constant and every other source
+/// is a VGPR row ([`crate::pre::Form::Scalar0`], checked when the handler was chosen), so source 0 is read
+/// as one value with no row case and the others as in [`ROWS`].
+pub(super) const SCALAR0: usize = 1 << 10;
+
 /// The lane count of handler form `M` (0 when it is decided at run time).
 #[inline(always)]
 pub(super) const fn lanes_of(m: usize) -> usize {
-    m & !(WIDE | ROWS)
+    m & !(WIDE | ROWS | SCALAR0)
+}
+
+/// Row `r` of the register file, for an index bounded at decode ([`crate::pre::ARCH_ROWS`]: a
+/// [`Src::Row`] or the destination of a [`ROWS`]/[`SCALAR0`] form): the mask keeps what decoding gave and
+/// lets the compiler drop the bounds check (the register file has more rows than that).
+#[inline(always)]
+pub(super) const fn ix(r: usize) -> usize {
+    const { assert!(ARCH_ROWS.is_power_of_two() && (ARCH_ROWS as usize) <= REG_ROWS) };
+    r & (ARCH_ROWS as usize - 1)
+}
+
+/// The destination row of `i` in handler form `M`: from [`crate::pre::Pre::dst`] (bounded at decode) in the
+/// [`ROWS`] and [`SCALAR0`] forms, else from the operand code.
+#[inline(always)]
+pub(super) fn dst_row<const M: usize>(i: &Inst) -> usize {
+    if M & (ROWS | SCALAR0) != 0 {
+        ix(usize::from(i.pre.dst))
+    } else {
+        usize::from(i.dst - VGPR0)
+    }
 }
 
 /// EXEC of a wave of `N` lanes (32 or 64, the wave's lane count): no branch on the wave's lane count.
@@ -126,8 +151,16 @@ pub(super) fn opnd_m<const M: usize>(w: &Wave, i: &Inst, k: usize, ty: Ty) -> Op
     if M == 0 {
         return opnd(w, i.src[k], i.lit, ty);
     }
-    if M & ROWS != 0 {
+    if M & ROWS != 0 || (M & SCALAR0 != 0 && k != 0) {
         return Opnd::Row(usize::from(i.pre.row[k]) * MAX_LANES);
+    }
+    if M & SCALAR0 != 0 {
+        return Opnd::Imm(match i.pre.src[0] {
+            Src::Sgpr(c) => w.s[usize::from(c & 127)],
+            Src::Const(v) => v,
+            // Not chosen for this form (`Form::Scalar0`); read as the operand code says.
+            _ => w.s32(i.src[0], i.lit, ty),
+        });
     }
     match i.pre.src[k] {
         Src::Row(r) => Opnd::Row(usize::from(r) * MAX_LANES),
@@ -165,7 +198,7 @@ pub(super) fn row<const N: usize>(v: &[u32], off: usize) -> &[u32; N] {
 #[inline(always)]
 pub(super) fn row_of<const N: usize>(rows: &mut [[u32; MAX_LANES]], o: Opnd, k: usize) -> usize {
     match o {
-        Opnd::Row(off) => off / MAX_LANES,
+        Opnd::Row(off) => ix(off / MAX_LANES),
         Opnd::Imm(x) => {
             rows[SCRATCH_ROW + k][..N].fill(x);
             SCRATCH_ROW + k
@@ -188,7 +221,7 @@ pub(super) struct SrcW {
 #[inline(always)]
 pub(super) fn srcw<const W: usize>(rows: &mut [[u32; MAX_LANES]], o: Opnd, k: usize) -> SrcW {
     match o {
-        Opnd::Row(off) => SrcW { row: off / MAX_LANES, mask: MAX_LANES - W },
+        Opnd::Row(off) => SrcW { row: ix(off / MAX_LANES), mask: MAX_LANES - W },
         Opnd::Imm(x) => {
             rows[SCRATCH_ROW + k][..W].fill(x);
             SrcW { row: SCRATCH_ROW + k, mask: 0 }
@@ -205,8 +238,8 @@ pub(super) fn chunkw<const W: usize>(rows: &[[u32; MAX_LANES]], s: SrcW, k: usiz
 
 /// The register file as rows.
 #[inline(always)]
-pub(super) fn rows_mut(w: &mut Wave) -> &mut [[u32; MAX_LANES]] {
-    w.v.as_chunks_mut::<MAX_LANES>().0
+pub(super) fn rows_mut(w: &mut Wave) -> &mut [[u32; MAX_LANES]; REG_ROWS] {
+    w.v.rows_mut()
 }
 
 /// Lanes `k..k + W` of row `r`.
