@@ -32,8 +32,8 @@ pub(crate) enum Form {
 }
 
 /// Rows of the register file an instruction can name: 256 VGPRs and 256 AGPRs (codes `VGPR0..VGPR0 +
-/// 512`). A [`Src::Row`] and [`Pre::dst`] under [`Form::Rows`]/[`Form::Scalar0`] are below it, which lets
-/// the handlers index the register file without a bounds check (`exec::valu_operand::ix`).
+/// 512`). A [`Src::Row`] and [`Pre::dst`] under [`Form::Rows`]/[`Form::Scalar0`] are below it (other codes
+/// are not rows), so a handler's row index is always inside the register file (`exec::valu_operand::ix`).
 pub(crate) const ARCH_ROWS: u16 = 512;
 
 /// What decoding resolved for one instruction (`decode::pre_of`).

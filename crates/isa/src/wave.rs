@@ -25,7 +25,7 @@ pub(crate) use crate::operand::Ty;
 /// `Vec<u32>` is only 16-byte aligned: every AVX-512 access of a row split across lines). Held as cache
 /// lines, seen as `u32`s.
 /// A fixed number of lines (every wave has the same register file), so every index into it is checked
-/// against a constant, and the VALU handlers' row indices, bounded at decode, against nothing.
+/// against a constant (no load of a length).
 #[derive(Clone)]
 pub(crate) struct Regs(Box<[Line; REG_LINES]>);
 

@@ -105,12 +105,15 @@ pub(super) const fn lanes_of(m: usize) -> usize {
 }
 
 /// Row `r` of the register file, for an index bounded at decode ([`crate::pre::ARCH_ROWS`]: a
-/// [`Src::Row`] or the destination of a [`ROWS`]/[`SCALAR0`] form): the mask keeps what decoding gave and
-/// lets the compiler drop the bounds check (the register file has more rows than that).
+/// [`Src::Row`] or the destination of a [`ROWS`]/[`SCALAR0`] form). The index stays checked against the
+/// register file's (constant) row count: masking it with `ARCH_ROWS - 1` removed the check, but then LLVM
+/// hoisted the partial-EXEC path's loads above the EXEC test in the wave32 handlers (15 scalar loads on
+/// every full-EXEC call; gfx1030's valu loop lost ~10%). Taking the partial path out of line is the way to
+/// drop the check (see the notes of speed11).
 #[inline(always)]
 pub(super) const fn ix(r: usize) -> usize {
-    const { assert!(ARCH_ROWS.is_power_of_two() && (ARCH_ROWS as usize) <= REG_ROWS) };
-    r & (ARCH_ROWS as usize - 1)
+    const { assert!(ARCH_ROWS as usize <= REG_ROWS) };
+    r
 }
 
 /// The destination row of `i` in handler form `M`: from [`crate::pre::Pre::dst`] (bounded at decode) in the
@@ -210,28 +213,36 @@ pub(super) fn row_of<const N: usize>(rows: &mut [[u32; MAX_LANES]], o: Opnd, k: 
 /// AVX-512) at a time: lanes `k & mask ..` of `row`. A VGPR is its own row (`mask` keeps every chunk); a
 /// constant is broadcast into the first `W` lanes of scratch row `k` once and read there for every chunk
 /// (`mask` 0): one vector store instead of filling a whole row, and still one loop body for every mix of
-/// rows and constants.
+/// rows and constants. In a form where the operand's kind is known when the handler is compiled
+/// ([`SCALAR0`]: `splat`), a constant is taken from `imm` as a register instead (no store, no reloads).
 #[derive(Clone, Copy)]
 pub(super) struct SrcW {
     row: usize,
     mask: usize,
+    imm: u32,
 }
 
-/// Operand `o` (the `k`-th source) as a [`SrcW`] read `W` lanes at a time.
+/// Operand `o` (the `k`-th source) as a [`SrcW`] read `W` lanes at a time; `splat`: the handler's form
+/// knows each operand's kind ([`SCALAR0`]), so a constant is not stored into a scratch row.
 #[inline(always)]
-pub(super) fn srcw<const W: usize>(rows: &mut [[u32; MAX_LANES]], o: Opnd, k: usize) -> SrcW {
+pub(super) fn srcw<const W: usize>(rows: &mut [[u32; MAX_LANES]], o: Opnd, k: usize, splat: bool) -> SrcW {
     match o {
-        Opnd::Row(off) => SrcW { row: ix(off / MAX_LANES), mask: MAX_LANES - W },
+        Opnd::Row(off) => SrcW { row: ix(off / MAX_LANES), mask: MAX_LANES - W, imm: 0 },
         Opnd::Imm(x) => {
-            rows[SCRATCH_ROW + k][..W].fill(x);
-            SrcW { row: SCRATCH_ROW + k, mask: 0 }
+            if !splat {
+                rows[SCRATCH_ROW + k][..W].fill(x);
+            }
+            SrcW { row: SCRATCH_ROW + k, mask: 0, imm: x }
         }
     }
 }
 
-/// Lanes `k..k + W` of operand `s` (`k` a multiple of `W`).
+/// Lanes `k..k + W` of operand `s` (`k` a multiple of `W`); `splat` as given to [`srcw`].
 #[inline(always)]
-pub(super) fn chunkw<const W: usize>(rows: &[[u32; MAX_LANES]], s: SrcW, k: usize) -> [u32; W] {
+pub(super) fn chunkw<const W: usize>(rows: &[[u32; MAX_LANES]], s: SrcW, k: usize, splat: bool) -> [u32; W] {
+    if splat && s.mask == 0 {
+        return [s.imm; W];
+    }
     let at = k & s.mask & (MAX_LANES - W);
     rows[s.row][at..at + W].try_into().expect("W lanes")
 }
