@@ -12,7 +12,7 @@
 
 use crate::image;
 use crate::op::{DsOp, GwsOp, Op};
-use crate::pre::{Pre, Src};
+use crate::pre::{Form, Pre, Src, ARCH_ROWS};
 use crate::table::{Enc, Entry, OpTable};
 use crate::target::{Family, Target};
 
@@ -1005,8 +1005,9 @@ pub(crate) fn decode_vimage(w: u32, bytes: &[u8]) -> Result<Inst, DecodeError> {
 /// Resolves the sources of `i` as 32-bit integer or f32 operands (16-bit inline floats are not
 /// resolved: the fast paths read 32-bit operands only).
 pub(crate) fn pre_of(i: &Inst) -> Pre {
+    let is_row = |c: u16| c >= VGPR0 && c - VGPR0 < ARCH_ROWS;
     let src = i.src.map(|code| match code {
-        c if c >= VGPR0 && c != NONE => Src::Row(c - VGPR0),
+        c if is_row(c) => Src::Row(c - VGPR0),
         NULL => Src::Const(0),
         0..=127 => Src::Sgpr(code as u8),
         251..=253 => Src::Other(code),
@@ -1016,6 +1017,13 @@ pub(crate) fn pre_of(i: &Inst) -> Pre {
     let plain =
         matches!(i.extra, Extra::None) && i.mods.abs == 0 && i.mods.neg == 0 && i.mods.omod == 0 && !i.mods.clamp;
     let row = src.map(|s| if let Src::Row(r) = s { r } else { 0 });
-    let rows = src.iter().all(|s| matches!(s, Src::Row(_) | Src::Other(NONE)));
-    Pre { src, plain, row, rows }
+    let dst = if is_row(i.dst) { i.dst - VGPR0 } else { 0 };
+    let rest_rows = src[1..].iter().all(|s| matches!(s, Src::Row(_) | Src::Other(NONE)));
+    let form = match src[0] {
+        _ if !is_row(i.dst) => Form::Any,
+        Src::Row(_) if rest_rows => Form::Rows,
+        Src::Sgpr(_) | Src::Const(_) if rest_rows => Form::Scalar0,
+        _ => Form::Any,
+    };
+    Pre { src, plain, row, dst, form }
 }

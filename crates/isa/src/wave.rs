@@ -24,8 +24,15 @@ pub(crate) use crate::operand::Ty;
 /// bytes) is four whole lines and the VALU's 32- and 64-byte vector loads and stores never straddle two (a
 /// `Vec<u32>` is only 16-byte aligned: every AVX-512 access of a row split across lines). Held as cache
 /// lines, seen as `u32`s.
+/// A fixed number of lines (every wave has the same register file), so every index into it is checked
+/// against a constant (no load of a length).
 #[derive(Clone)]
-pub(crate) struct Regs(Vec<Line>);
+pub(crate) struct Regs(Box<[Line; REG_LINES]>);
+
+/// The register file's rows: the architectural ones ([`ROWS`]) and the three scratch rows.
+pub(crate) const REG_ROWS: usize = SCRATCH_ROW + 3;
+/// The register file's cache lines.
+const REG_LINES: usize = REG_ROWS * MAX_LANES / 16;
 
 /// 16 registers, one cache line.
 #[derive(Clone, Copy)]
@@ -33,10 +40,18 @@ pub(crate) struct Regs(Vec<Line>);
 struct Line([u32; 16]);
 
 impl Regs {
-    /// `len` zeroed registers (`len` a multiple of 16).
-    pub(crate) fn new(len: usize) -> Self {
-        assert_eq!(len % 16, 0);
-        Regs(vec![Line([0; 16]); len / 16])
+    /// The zeroed register file ([`REG_ROWS`] rows).
+    pub(crate) fn zeroed() -> Self {
+        let lines = vec![Line([0; 16]); REG_LINES].into_boxed_slice();
+        Regs(lines.try_into().unwrap_or_else(|_| unreachable!("REG_LINES lines")))
+    }
+
+    /// The register file as [`REG_ROWS`] rows of [`MAX_LANES`] registers (the length a constant, so the
+    /// conversion's check folds away).
+    #[inline(always)]
+    pub(crate) fn rows_mut(&mut self) -> &mut [[u32; MAX_LANES]; REG_ROWS] {
+        let rows: &mut [[u32; MAX_LANES]] = (**self).as_chunks_mut::<MAX_LANES>().0;
+        rows.try_into().expect("REG_ROWS rows")
     }
 }
 
@@ -47,7 +62,7 @@ impl std::ops::Deref for Regs {
     fn deref(&self) -> &[u32] {
         // SAFETY: `Line` is `repr(C)` around `[u32; 16]` with size 64 (no padding), so the vector's lines
         // are `16 * len` initialised, contiguous `u32`s, borrowed for as long as `self` is.
-        unsafe { std::slice::from_raw_parts(self.0.as_ptr().cast::<u32>(), self.0.len() * 16) }
+        unsafe { std::slice::from_raw_parts(self.0.as_ptr().cast::<u32>(), REG_LINES * 16) }
     }
 }
 
@@ -57,7 +72,7 @@ impl std::ops::DerefMut for Regs {
     fn deref_mut(&mut self) -> &mut [u32] {
         // SAFETY: as in `deref`, borrowed mutably for as long as `self` is (any bit pattern is a valid `u32`
         // and a valid `Line`).
-        unsafe { std::slice::from_raw_parts_mut(self.0.as_mut_ptr().cast::<u32>(), self.0.len() * 16) }
+        unsafe { std::slice::from_raw_parts_mut(self.0.as_mut_ptr().cast::<u32>(), REG_LINES * 16) }
     }
 }
 
@@ -118,7 +133,7 @@ impl Wave {
     pub(crate) fn new(family: Family, lanes: usize, private_bytes: u32) -> Self {
         Wave {
             s: [0; 128],
-            v: Regs::new((SCRATCH_ROW + 3) * MAX_LANES),
+            v: Regs::zeroed(),
             pc: 0,
             scc: false,
             lanes,

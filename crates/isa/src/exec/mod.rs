@@ -108,7 +108,7 @@ pub(crate) type Handler = unsafe fn(&mut Wave, &mut Ctx<'_>, &Inst) -> Go;
 pub(crate) fn handler(i: &Inst, k: Chosen, lanes: usize) -> (Handler, bool) {
     match i.op {
         Op::Valu(op) if i.y.is_none() => {
-            let plain = if i.pre.plain { valu_forms::plain_handler(op, k, lanes, i.pre.rows) } else { None };
+            let plain = if i.pre.plain { valu_forms::plain_handler(op, k, lanes, i.pre.form) } else { None };
             (plain.unwrap_or_else(|| valu::handler(op, k)), false)
         }
         Op::Branch(c) => (branch(c), false),

@@ -45,20 +45,20 @@ fn keep<const W: usize, const MASKED: bool>(
 
 /// `d = f(a)` on the lanes of `exec` (all `N` unless `MASKED`).
 #[inline(always)]
-fn full1<const N: usize, const W: usize, const MASKED: bool>(
+fn full1<const M: usize, const N: usize, const W: usize, const MASKED: bool>(
     w: &mut Wave,
-    dst: u16,
+    o: usize,
     a: Opnd,
     exec: u64,
     f: &impl Fn(u32) -> u32,
 ) {
-    let o = usize::from(dst - VGPR0);
     let rows = rows_mut(w);
-    let a = srcw::<W>(rows, a, 0);
+    let splat = M & SCALAR0 != 0;
+    let a = srcw::<W>(rows, a, 0, splat);
     let _ = &rows[o];
     for c in 0..N / W {
         let k = W * c;
-        let x = chunkw::<W>(rows, a, k);
+        let x = chunkw::<W>(rows, a, k, splat);
         let mut d = [0u32; W];
         for l in 0..W {
             d[l] = f(x[l]);
@@ -70,20 +70,20 @@ fn full1<const N: usize, const W: usize, const MASKED: bool>(
 
 /// `d = f(a, b)` on the lanes of `exec` (all `N` unless `MASKED`).
 #[inline(always)]
-fn full2<const N: usize, const W: usize, const MASKED: bool>(
+fn full2<const M: usize, const N: usize, const W: usize, const MASKED: bool>(
     w: &mut Wave,
-    dst: u16,
+    o: usize,
     (a, b): (Opnd, Opnd),
     exec: u64,
     f: &impl Fn(u32, u32) -> u32,
 ) {
-    let o = usize::from(dst - VGPR0);
     let rows = rows_mut(w);
-    let (a, b) = (srcw::<W>(rows, a, 0), srcw::<W>(rows, b, 1));
+    let splat = M & SCALAR0 != 0;
+    let (a, b) = (srcw::<W>(rows, a, 0, splat), srcw::<W>(rows, b, 1, splat));
     let _ = &rows[o];
     for c in 0..N / W {
         let k = W * c;
-        let (x, y) = (chunkw::<W>(rows, a, k), chunkw::<W>(rows, b, k));
+        let (x, y) = (chunkw::<W>(rows, a, k, splat), chunkw::<W>(rows, b, k, splat));
         let mut d = [0u32; W];
         for l in 0..W {
             d[l] = f(x[l], y[l]);
@@ -95,20 +95,21 @@ fn full2<const N: usize, const W: usize, const MASKED: bool>(
 
 /// `d = f(a, b, c)` on the lanes of `exec` (all `N` unless `MASKED`).
 #[inline(always)]
-fn full3<const N: usize, const W: usize, const MASKED: bool>(
+fn full3<const M: usize, const N: usize, const W: usize, const MASKED: bool>(
     w: &mut Wave,
-    dst: u16,
+    o: usize,
     (a, b, c): (Opnd, Opnd, Opnd),
     exec: u64,
     f: &impl Fn(u32, u32, u32) -> u32,
 ) {
-    let o = usize::from(dst - VGPR0);
     let rows = rows_mut(w);
-    let (a, b, c) = (srcw::<W>(rows, a, 0), srcw::<W>(rows, b, 1), srcw::<W>(rows, c, 2));
+    let splat = M & SCALAR0 != 0;
+    let (a, b, c) = (srcw::<W>(rows, a, 0, splat), srcw::<W>(rows, b, 1, splat), srcw::<W>(rows, c, 2, splat));
     let _ = &rows[o];
     for q in 0..N / W {
         let k = W * q;
-        let (x, y, z) = (chunkw::<W>(rows, a, k), chunkw::<W>(rows, b, k), chunkw::<W>(rows, c, k));
+        let (x, y, z) =
+            (chunkw::<W>(rows, a, k, splat), chunkw::<W>(rows, b, k, splat), chunkw::<W>(rows, c, k, splat));
         let mut d = [0u32; W];
         for l in 0..W {
             d[l] = f(x[l], y[l], z[l]);
@@ -155,9 +156,9 @@ fn fast1n<const M: usize, const N: usize, const W: usize>(w: &mut Wave, i: &Inst
     let a = opnd_m::<M>(w, i, 0, ty);
     let exec = exec_n::<N>(w);
     if exec == u64::MAX >> (64 - N) {
-        full1::<N, W, false>(w, i.dst, a, exec, f)
+        full1::<M, N, W, false>(w, dst_row::<M>(i), a, exec, f)
     } else {
-        full1::<N, W, true>(w, i.dst, a, exec, f)
+        full1::<M, N, W, true>(w, dst_row::<M>(i), a, exec, f)
     }
 }
 
@@ -177,9 +178,9 @@ fn fast2n<const M: usize, const N: usize, const W: usize>(
     let ab = (opnd_m::<M>(w, i, 0, ty), opnd_m::<M>(w, i, 1, ty));
     let exec = exec_n::<N>(w);
     if exec == u64::MAX >> (64 - N) {
-        full2::<N, W, false>(w, i.dst, ab, exec, f)
+        full2::<M, N, W, false>(w, dst_row::<M>(i), ab, exec, f)
     } else {
-        full2::<N, W, true>(w, i.dst, ab, exec, f)
+        full2::<M, N, W, true>(w, dst_row::<M>(i), ab, exec, f)
     }
 }
 
@@ -197,13 +198,13 @@ fn fast3n<const M: usize, const N: usize, const W: usize>(
     acc: bool,
     f: &impl Fn(u32, u32, u32) -> u32,
 ) {
-    let c = if acc { Opnd::Row((i.dst - VGPR0) as usize * MAX_LANES) } else { opnd_m::<M>(w, i, 2, ty) };
+    let c = if acc { Opnd::Row(dst_row::<M>(i) * MAX_LANES) } else { opnd_m::<M>(w, i, 2, ty) };
     let abc = (opnd_m::<M>(w, i, 0, ty), opnd_m::<M>(w, i, 1, ty), c);
     let exec = exec_n::<N>(w);
     if exec == u64::MAX >> (64 - N) {
-        full3::<N, W, false>(w, i.dst, abc, exec, f)
+        full3::<M, N, W, false>(w, dst_row::<M>(i), abc, exec, f)
     } else {
-        full3::<N, W, true>(w, i.dst, abc, exec, f)
+        full3::<M, N, W, true>(w, dst_row::<M>(i), abc, exec, f)
     }
 }
 
@@ -214,7 +215,7 @@ fn cndmask_n<const M: usize, const N: usize, const W: usize>(w: &mut Wave, i: &I
     let sel = w.read_mask(i.src[2], i.lit);
     let (a, b) = (opnd_m::<M>(w, i, 0, Ty::F32), opnd_m::<M>(w, i, 1, Ty::F32));
     let exec = exec_n::<N>(w);
-    let o = usize::from(i.dst - VGPR0);
+    let o = dst_row::<M>(i);
     let rows = rows_mut(w);
     let (a, b) = (row_of::<N>(rows, a, 0), row_of::<N>(rows, b, 1));
     let _ = (&rows[a], &rows[b], &rows[o]);

@@ -224,7 +224,7 @@ mod tests {
                                 stop: None,
                                 flow: Flow::Next,
                             };
-                            let h = plain_handler(op, k, lanes, i.pre.rows).expect("a plain handler");
+                            let h = plain_handler(op, k, lanes, i.pre.form).expect("a plain handler");
                             // SAFETY: `k` comes from `Chosen::new`, which checked the host's features.
                             #[allow(unsafe_code)]
                             let go = unsafe { h(&mut w, &mut cx, &i) };

@@ -1,31 +1,39 @@
 //! The plain VALU handlers: one per operation of the list below, lane count and lane kernel set, chosen at
 //! decode for a plain instruction ([`crate::pre::Pre::plain`]); with AVX2 or AVX-512 also one per
-//! operation whose sources are all VGPR rows ([`crate::pre::Pre::rows`], the form [`ROWS`]). The
-//! semantics stay in [`exec_op`]'s arms; a form only fixes what the arm's operand plumbing may assume.
+//! operation whose sources are all VGPR rows ([`Form::Rows`], the form [`ROWS`]) and one per operation
+//! whose source 0 is an SGPR or a constant and the others rows ([`Form::Scalar0`], the form [`SCALAR0`]).
+//! The semantics stay in [`exec_op`]'s arms; a form only fixes what the arm's operand plumbing may assume.
 
 #[cfg(target_arch = "x86_64")]
 use super::lanes::{Avx2Fma, Avx512};
 use super::lanes::{Base, Chosen};
 use super::valu::exec_op;
-use super::valu_operand::{exec_m, lanes_of, ROWS, WIDE};
+use super::valu_operand::{exec_m, lanes_of, ROWS, SCALAR0, WIDE};
 use super::{Ctx, Go, Handler};
 use crate::decode::Inst;
 use crate::op::VOp;
+use crate::pre::Form;
 use crate::wave::{Wave, MAX_LANES};
 
 /// The handler of a plain VALU instruction ([`crate::pre::Pre::plain`]) in a program of `lanes`-lane
 /// waves, specialised for both (no modifier checks, operands as resolved at decode, the lane count a
 /// constant): for the operations listed here, whose arms take the fast paths; `None` for the others.
-/// `rows` ([`crate::pre::Pre::rows`]: every source a VGPR row) selects the all-row form in the AVX2 and
+/// `form` ([`crate::pre::Pre::form`]) selects the all-row or the scalar-source-0 form in the AVX2 and
 /// AVX-512 sets (the baseline set has one form).
-pub(super) fn plain_handler(op: VOp, k: Chosen, lanes: usize, rows: bool) -> Option<Handler> {
+pub(super) fn plain_handler(op: VOp, k: Chosen, lanes: usize, form: Form) -> Option<Handler> {
     match k {
         Chosen::Base => plain_base(op, lanes),
         #[cfg(target_arch = "x86_64")]
-        Chosen::Avx2Fma => plain_avx2(op, lanes, rows),
+        Chosen::Avx2Fma => plain_avx2(op, lanes, form),
         #[cfg(target_arch = "x86_64")]
-        Chosen::Avx512 => plain_avx512(op, lanes, rows),
+        Chosen::Avx512 => plain_avx512(op, lanes, form),
     }
+}
+
+/// Whether handler form `M` may run instruction `i` (its lane count aside).
+#[inline(always)]
+fn form_ok<const M: usize>(i: &Inst) -> bool {
+    i.pre.plain && (M & ROWS == 0 || i.pre.form == Form::Rows) && (M & SCALAR0 == 0 || i.pre.form == Form::Scalar0)
 }
 
 macro_rules! plain_handlers {
@@ -51,23 +59,25 @@ macro_rules! plain_handlers {
 
         #[cfg(target_arch = "x86_64")]
         #[allow(unsafe_code)]
-        fn plain_avx2(op: VOp, lanes: usize, rows: bool) -> Option<Handler> {
+        fn plain_avx2(op: VOp, lanes: usize, form: Form) -> Option<Handler> {
             match op {
                 $(VOp::$name => {
                     /// # Safety
                     /// The host must support AVX2, FMA and POPCNT (only installed for [`Chosen::Avx2Fma`]).
                     #[target_feature(enable = "avx2,fma,popcnt")]
                     unsafe fn h<const M: usize>(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
-                        debug_assert!(w.lanes == lanes_of(M) && i.pre.plain && (M & ROWS == 0 || i.pre.rows));
+                        debug_assert!(w.lanes == lanes_of(M) && form_ok::<M>(i));
                         cx.stats.valu_active_lanes += u64::from(exec_m::<M>(w).count_ones());
                         let r = exec_op::<Avx2Fma, M>(w, i, VOp::$name);
                         super::done(cx, r)
                     }
-                    Some(match (lanes == 32, rows) {
-                        (true, false) => h::<32>,
-                        (true, true) => h::<{ 32 | ROWS }>,
-                        (false, false) => h::<MAX_LANES>,
-                        (false, true) => h::<{ MAX_LANES | ROWS }>,
+                    Some(match (lanes == 32, form) {
+                        (true, Form::Any) => h::<32>,
+                        (true, Form::Rows) => h::<{ 32 | ROWS }>,
+                        (true, Form::Scalar0) => h::<{ 32 | SCALAR0 }>,
+                        (false, Form::Any) => h::<MAX_LANES>,
+                        (false, Form::Rows) => h::<{ MAX_LANES | ROWS }>,
+                        (false, Form::Scalar0) => h::<{ MAX_LANES | SCALAR0 }>,
                     })
                 })*
                 _ => None,
@@ -76,7 +86,7 @@ macro_rules! plain_handlers {
 
         #[cfg(target_arch = "x86_64")]
         #[allow(unsafe_code)]
-        fn plain_avx512(op: VOp, lanes: usize, rows: bool) -> Option<Handler> {
+        fn plain_avx512(op: VOp, lanes: usize, form: Form) -> Option<Handler> {
             match op {
                 $(VOp::$name => {
                     /// # Safety
@@ -84,16 +94,18 @@ macro_rules! plain_handlers {
                     /// [`Chosen::Avx512`]).
                     #[target_feature(enable = "avx512f,avx2,fma,popcnt")]
                     unsafe fn h<const M: usize>(w: &mut Wave, cx: &mut Ctx<'_>, i: &Inst) -> Go {
-                        debug_assert!(w.lanes == lanes_of(M) && i.pre.plain && (M & ROWS == 0 || i.pre.rows));
+                        debug_assert!(w.lanes == lanes_of(M) && form_ok::<M>(i));
                         cx.stats.valu_active_lanes += u64::from(exec_m::<M>(w).count_ones());
                         let r = exec_op::<Avx512, M>(w, i, VOp::$name);
                         super::done(cx, r)
                     }
-                    Some(match (lanes == 32, rows) {
-                        (true, false) => h::<{ 32 | WIDE }>,
-                        (true, true) => h::<{ 32 | WIDE | ROWS }>,
-                        (false, false) => h::<{ MAX_LANES | WIDE }>,
-                        (false, true) => h::<{ MAX_LANES | WIDE | ROWS }>,
+                    Some(match (lanes == 32, form) {
+                        (true, Form::Any) => h::<{ 32 | WIDE }>,
+                        (true, Form::Rows) => h::<{ 32 | WIDE | ROWS }>,
+                        (true, Form::Scalar0) => h::<{ 32 | WIDE | SCALAR0 }>,
+                        (false, Form::Any) => h::<{ MAX_LANES | WIDE }>,
+                        (false, Form::Rows) => h::<{ MAX_LANES | WIDE | ROWS }>,
+                        (false, Form::Scalar0) => h::<{ MAX_LANES | WIDE | SCALAR0 }>,
                     })
                 })*
                 _ => None,

@@ -3,8 +3,8 @@
 //! and the register file seen as rows.
 
 use crate::decode::{Inst, VGPR0};
-use crate::pre::Src;
-use crate::wave::{Lanes32, Lanes64, Ty, Wave, MAX_LANES, SCRATCH_ROW};
+use crate::pre::{Src, ARCH_ROWS};
+use crate::wave::{Lanes32, Lanes64, Ty, Wave, MAX_LANES, REG_ROWS, SCRATCH_ROW};
 
 pub(super) type L32 = Lanes32;
 pub(super) type L64 = Lanes64;
@@ -93,10 +93,38 @@ pub(super) const WIDE: usize = 1 << 8;
 /// constant offset.
 pub(super) const ROWS: usize = 1 << 9;
 
+/// Added to a handler form `M` (32 or 64 lanes): source 0 is an SGPR or a constant and every other source
+/// is a VGPR row ([`crate::pre::Form::Scalar0`], checked when the handler was chosen), so source 0 is read
+/// as one value with no row case and the others as in [`ROWS`].
+pub(super) const SCALAR0: usize = 1 << 10;
+
 /// The lane count of handler form `M` (0 when it is decided at run time).
 #[inline(always)]
 pub(super) const fn lanes_of(m: usize) -> usize {
-    m & !(WIDE | ROWS)
+    m & !(WIDE | ROWS | SCALAR0)
+}
+
+/// Row `r` of the register file, for an index bounded at decode ([`crate::pre::ARCH_ROWS`]: a
+/// [`Src::Row`] or the destination of a [`ROWS`]/[`SCALAR0`] form). The index stays checked against the
+/// register file's (constant) row count: masking it with `ARCH_ROWS - 1` removed the check, but then LLVM
+/// hoisted the partial-EXEC path's loads above the EXEC test in the wave32 handlers (15 scalar loads on
+/// every full-EXEC call; gfx1030's valu loop lost ~10%). Taking the partial path out of line is the way to
+/// drop the check (see the notes of speed11).
+#[inline(always)]
+pub(super) const fn ix(r: usize) -> usize {
+    const { assert!(ARCH_ROWS as usize <= REG_ROWS) };
+    r
+}
+
+/// The destination row of `i` in handler form `M`: from [`crate::pre::Pre::dst`] (bounded at decode) in the
+/// [`ROWS`] and [`SCALAR0`] forms, else from the operand code.
+#[inline(always)]
+pub(super) fn dst_row<const M: usize>(i: &Inst) -> usize {
+    if M & (ROWS | SCALAR0) != 0 {
+        ix(usize::from(i.pre.dst))
+    } else {
+        usize::from(i.dst - VGPR0)
+    }
 }
 
 /// EXEC of a wave of `N` lanes (32 or 64, the wave's lane count): no branch on the wave's lane count.
@@ -126,8 +154,16 @@ pub(super) fn opnd_m<const M: usize>(w: &Wave, i: &Inst, k: usize, ty: Ty) -> Op
     if M == 0 {
         return opnd(w, i.src[k], i.lit, ty);
     }
-    if M & ROWS != 0 {
+    if M & ROWS != 0 || (M & SCALAR0 != 0 && k != 0) {
         return Opnd::Row(usize::from(i.pre.row[k]) * MAX_LANES);
+    }
+    if M & SCALAR0 != 0 {
+        return Opnd::Imm(match i.pre.src[0] {
+            Src::Sgpr(c) => w.s[usize::from(c & 127)],
+            Src::Const(v) => v,
+            // Not chosen for this form (`Form::Scalar0`); read as the operand code says.
+            _ => w.s32(i.src[0], i.lit, ty),
+        });
     }
     match i.pre.src[k] {
         Src::Row(r) => Opnd::Row(usize::from(r) * MAX_LANES),
@@ -165,7 +201,7 @@ pub(super) fn row<const N: usize>(v: &[u32], off: usize) -> &[u32; N] {
 #[inline(always)]
 pub(super) fn row_of<const N: usize>(rows: &mut [[u32; MAX_LANES]], o: Opnd, k: usize) -> usize {
     match o {
-        Opnd::Row(off) => off / MAX_LANES,
+        Opnd::Row(off) => ix(off / MAX_LANES),
         Opnd::Imm(x) => {
             rows[SCRATCH_ROW + k][..N].fill(x);
             SCRATCH_ROW + k
@@ -177,36 +213,44 @@ pub(super) fn row_of<const N: usize>(rows: &mut [[u32; MAX_LANES]], o: Opnd, k: 
 /// AVX-512) at a time: lanes `k & mask ..` of `row`. A VGPR is its own row (`mask` keeps every chunk); a
 /// constant is broadcast into the first `W` lanes of scratch row `k` once and read there for every chunk
 /// (`mask` 0): one vector store instead of filling a whole row, and still one loop body for every mix of
-/// rows and constants.
+/// rows and constants. In a form where the operand's kind is known when the handler is compiled
+/// ([`SCALAR0`]: `splat`), a constant is taken from `imm` as a register instead (no store, no reloads).
 #[derive(Clone, Copy)]
 pub(super) struct SrcW {
     row: usize,
     mask: usize,
+    imm: u32,
 }
 
-/// Operand `o` (the `k`-th source) as a [`SrcW`] read `W` lanes at a time.
+/// Operand `o` (the `k`-th source) as a [`SrcW`] read `W` lanes at a time; `splat`: the handler's form
+/// knows each operand's kind ([`SCALAR0`]), so a constant is not stored into a scratch row.
 #[inline(always)]
-pub(super) fn srcw<const W: usize>(rows: &mut [[u32; MAX_LANES]], o: Opnd, k: usize) -> SrcW {
+pub(super) fn srcw<const W: usize>(rows: &mut [[u32; MAX_LANES]], o: Opnd, k: usize, splat: bool) -> SrcW {
     match o {
-        Opnd::Row(off) => SrcW { row: off / MAX_LANES, mask: MAX_LANES - W },
+        Opnd::Row(off) => SrcW { row: ix(off / MAX_LANES), mask: MAX_LANES - W, imm: 0 },
         Opnd::Imm(x) => {
-            rows[SCRATCH_ROW + k][..W].fill(x);
-            SrcW { row: SCRATCH_ROW + k, mask: 0 }
+            if !splat {
+                rows[SCRATCH_ROW + k][..W].fill(x);
+            }
+            SrcW { row: SCRATCH_ROW + k, mask: 0, imm: x }
         }
     }
 }
 
-/// Lanes `k..k + W` of operand `s` (`k` a multiple of `W`).
+/// Lanes `k..k + W` of operand `s` (`k` a multiple of `W`); `splat` as given to [`srcw`].
 #[inline(always)]
-pub(super) fn chunkw<const W: usize>(rows: &[[u32; MAX_LANES]], s: SrcW, k: usize) -> [u32; W] {
+pub(super) fn chunkw<const W: usize>(rows: &[[u32; MAX_LANES]], s: SrcW, k: usize, splat: bool) -> [u32; W] {
+    if splat && s.mask == 0 {
+        return [s.imm; W];
+    }
     let at = k & s.mask & (MAX_LANES - W);
     rows[s.row][at..at + W].try_into().expect("W lanes")
 }
 
 /// The register file as rows.
 #[inline(always)]
-pub(super) fn rows_mut(w: &mut Wave) -> &mut [[u32; MAX_LANES]] {
-    w.v.as_chunks_mut::<MAX_LANES>().0
+pub(super) fn rows_mut(w: &mut Wave) -> &mut [[u32; MAX_LANES]; REG_ROWS] {
+    w.v.rows_mut()
 }
 
 /// Lanes `k..k + W` of row `r`.

@@ -4,8 +4,8 @@
 //! source, a literal, an SGPR and inline constants, full and partial EXEC masks, wave64 (gfx90a) and wave32
 //! (gfx1030). The reference runs the general handler (`M` = 0, operands read from the operand codes) twice,
 //! on the even and on the odd lanes of EXEC, so it never takes a full-EXEC vector path; the handlers under
-//! test, and where every source is a row their all-row forms, must give the same VGPRs, SGPRs (carry-outs)
-//! and active-lane count, bit for bit.
+//! test, and their all-row or scalar-source-0 forms where the sources allow one, must give the same VGPRs,
+//! SGPRs (carry-outs) and active-lane count, bit for bit.
 
 use super::lanes::{Chosen, LaneKernels};
 use super::valu::handler;
@@ -15,6 +15,7 @@ use crate::decode::{decode, Inst, VGPR0};
 use crate::memory::VecMemory;
 use crate::op::{Op, VOp};
 use crate::operand::{LITERAL, VCC_LO};
+use crate::pre::Form;
 use crate::stats::WaveStats;
 use crate::target::{Family, TARGETS};
 use crate::wave::{Wave, MAX_LANES};
@@ -62,7 +63,7 @@ impl Rng {
 }
 
 /// `(dst, src0, src1, src2)` operand codes (src2 of carry-in ops and `v_cndmask` is replaced by `s[20:21]`).
-const LAYOUTS: [(u16, [u16; 3]); 5] = [
+const LAYOUTS: [(u16, [u16; 3]); 8] = [
     // Rows.
     (VGPR0 + 1, [VGPR0 + 10, VGPR0 + 11, VGPR0 + 12]),
     // The destination is a source.
@@ -73,6 +74,12 @@ const LAYOUTS: [(u16, [u16; 3]); 5] = [
     (VGPR0 + 12, [VGPR0 + 11, 242, 193]),
     // An SGPR and an inline integer, the same row twice.
     (VGPR0 + 3, [9, VGPR0 + 11, VGPR0 + 11]),
+    // A literal, then rows (the scalar-source-0 form: `v_xor_b32 v4, lit, v11`).
+    (VGPR0 + 4, [LITERAL, VGPR0 + 11, VGPR0 + 12]),
+    // An SGPR, then rows, the destination a source.
+    (VGPR0 + 11, [8, VGPR0 + 11, VGPR0 + 10]),
+    // An inline constant (0.5), then rows, the destination as src2 (`v_mul_f32 v12, 0.5, v12`).
+    (VGPR0 + 12, [240, VGPR0 + 12, VGPR0 + 12]),
 ];
 
 /// The EXEC masks tried on a wave of `lanes` lanes.
@@ -125,6 +132,7 @@ fn plain_valu_handlers_match_the_per_lane_reference_for_every_lane_kernel_set() 
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut checked = 0;
     let mut all_rows = 0;
+    let mut scalar0 = 0;
     for (target, lanes) in [("gfx90a", 64), ("gfx1030", 32)] {
         let family = TARGETS.iter().find(|t| t.name == target).unwrap().family;
         for &op in PLAIN_OPS {
@@ -162,16 +170,18 @@ fn plain_valu_handlers_match_the_per_lane_reference_for_every_lane_kernel_set() 
                         want.write_mask(VCC_LO, vcc_even | odd);
                     }
                     want.set_exec(exec);
-                    // Every set, in its general form and, when every source is a row, its all-row form.
-                    let forms = [false, true].into_iter().filter(|&rows| !rows || i.pre.rows);
-                    for (k, rows) in forms.flat_map(|rows| sets.iter().map(move |&k| (k, rows))) {
-                        let h = plain_handler(op, k, lanes, rows).unwrap();
-                        all_rows += usize::from(rows);
+                    // Every set, in its general form and in the form the sources allow (all rows, or source 0
+                    // a scalar and the others rows).
+                    let forms =
+                        [Form::Any, i.pre.form].into_iter().enumerate().filter(|&(n, f)| n == 0 || f != Form::Any);
+                    for (k, form) in forms.flat_map(|(_, f)| sets.iter().map(move |&k| (k, f))) {
+                        let h = plain_handler(op, k, lanes, form).unwrap();
+                        all_rows += usize::from(form == Form::Rows);
+                        scalar0 += usize::from(form == Form::Scalar0);
                         let mut got = w.clone();
                         got.set_exec(exec);
                         let lanes_got = run(h, &mut got, &i);
-                        let what =
-                            format!("{target} {} {k:?} rows {rows} dst {dst} src {src:?} exec {exec:#x}", i.name);
+                        let what = format!("{target} {} {k:?} {form:?} dst {dst} src {src:?} exec {exec:#x}", i.name);
                         assert_eq!(lanes_got, lanes_want, "{what}: active lanes");
                         assert_eq!(got.s, want.s, "{what}: SGPRs");
                         // A float result may be any NaN where the reference has a NaN: the
@@ -219,4 +229,6 @@ fn plain_valu_handlers_match_the_per_lane_reference_for_every_lane_kernel_set() 
     assert!(checked >= 2 * PLAIN_OPS.len() * LAYOUTS.len() * 7);
     // The two all-row layouts, for every operation without a carry-in or lane-select SGPR, both targets.
     assert!(all_rows >= 2 * (PLAIN_OPS.len() - 4) * 2 * 7, "{all_rows} all-row checks");
+    // The four layouts with a scalar source 0 and rows, for the same operations, both targets.
+    assert!(scalar0 >= 2 * (PLAIN_OPS.len() - 4) * 4 * 7, "{scalar0} scalar-source-0 checks");
 }
