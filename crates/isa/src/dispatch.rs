@@ -621,7 +621,8 @@ fn plain_run(
     assert!(insts.len() == hot.len() && *idx < hot.len(), "instruction index out of the program");
     let mut i = *idx;
     // Instructions left before `limit` (the caller only calls with `*n < limit`).
-    let (mut left, budget) = (limit.saturating_sub(*n), limit.saturating_sub(*n));
+    let budget = limit.saturating_sub(*n);
+    let mut left = budget;
     let out = loop {
         if left == 0 {
             break None;
