@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use crate::decode::{decode, Inst};
+use crate::exec::valu_block::{self, Block};
 use crate::exec::{handler, Chosen, Ctx, Flow, Go, Handler, LaneKernels, Stop};
 use crate::gws::{Gws, Wait, Workers};
 use crate::memory::{Fault, Memory, PRIVATE_BUFFER_BASE};
@@ -269,6 +270,11 @@ struct Program {
     sums: Vec<RunCounts>,
     /// The instructions of the run [`Program::sum_run`] walks (kept to reuse its allocation).
     walk: Vec<u32>,
+    /// The VALU blocks ([`BLOCK`]), by the index their first instruction keeps in [`Hot::taken`].
+    blocks: Vec<Block>,
+    /// Every instruction of a block but its first: its block and its position there (see
+    /// [`Program::split_block_at`]).
+    block_members: HashMap<u32, (u32, u32)>,
     /// The lane kernels, chosen once for the program.
     lanes: Chosen,
     /// Lanes of the dispatch's waves (32 or 64).
@@ -287,11 +293,13 @@ struct Hot {
     /// instruction that cannot be decoded is reported when it is reached, not before).
     next: u32,
     /// Index of the taken relative branch's target ([`UNRESOLVED`] until first needed). For the first
-    /// instruction of a fused group (never a branch itself): the index of the branch that ends the group.
+    /// instruction of a fused group (never a branch itself): the index of the branch that ends the group;
+    /// for the first of a VALU block: the block's index in [`Program::blocks`].
     taken: u32,
     /// Its [`InstClass`].
     class: u8,
-    /// [`GENERAL`], [`WAITCNT`], [`MATRIX`], [`RUN_END`], [`SUMMED`], [`IN_RUN`], [`FUSED2`], [`FUSED3`].
+    /// [`GENERAL`], [`WAITCNT`], [`MATRIX`], [`RUN_END`], [`SUMMED`], [`IN_RUN`], [`FUSED2`], [`FUSED3`],
+    /// [`BLOCK`].
     flags: u8,
     /// Once [`SUMMED`]: its run's class counts as up to 6 one-byte entries, class in the low and count in
     /// the high nibble, ending at the first 0 byte (0 as a whole: the run does not fit, see `sums`), in two
@@ -352,7 +360,12 @@ const FUSED2: u8 = 64;
 /// branch ending the run.
 const FUSED3: u8 = 128;
 /// Either fused group; `flags >> 6` is the number of instructions the group has besides its first.
+/// Both bits: [`BLOCK`].
 const FUSED: u8 = FUSED2 | FUSED3;
+/// The first instruction of a VALU block (`exec::valu_block`: two or more plain VALU instructions inside
+/// one run, not its last), [`Hot::taken`] the block's index in [`Program::blocks`]. `plain_run` runs the
+/// block with one call when EXEC is full and the block fits before its limit, else steps the instruction.
+const BLOCK: u8 = FUSED2 | FUSED3;
 
 /// `Hot` stays two to a cache line.
 const _: () = assert!(std::mem::size_of::<Hot>() == 32);
@@ -381,6 +394,8 @@ impl Program {
             hot: Vec::new(),
             sums: Vec::new(),
             walk: Vec::new(),
+            blocks: Vec::new(),
+            block_members: HashMap::new(),
             lanes: Chosen::new(lanes),
             wave_lanes,
         }
@@ -445,6 +460,7 @@ impl Program {
         let target = (self.pcs[i] as i64).wrapping_add(4).wrapping_add(4 * i64::from(self.insts[i].imm)) as u64;
         let n = self.fetch_issuing(mem, target)?;
         self.hot[i].taken = n as u32;
+        self.split_block_at(n);
         Ok(n)
     }
 
@@ -463,6 +479,7 @@ impl Program {
         if relative {
             self.hot[i].taken = n as u32;
         }
+        self.split_block_at(n);
         Ok(n)
     }
 
@@ -516,7 +533,43 @@ impl Program {
             h.flags |= SUMMED;
         }
         self.fuse_tail(&walk);
+        self.make_blocks(&walk);
         self.walk = walk;
+    }
+
+    /// Compiles the VALU blocks of the run `walk` (its instructions in order, just summed): the longest
+    /// sequences of [`valu_block::blockable`] instructions that are not the run's last one (so each has its
+    /// `next` linked and a block's last instruction goes on inside the run). Each block's first instruction
+    /// gets [`BLOCK`] and the block's index in [`Hot::taken`]; every instruction keeps its own handlers.
+    fn make_blocks(&mut self, walk: &[u32]) {
+        let inside = |p: &Program, j: usize| {
+            let f = p.hot[j].flags;
+            f & IN_RUN != 0 && f & (GENERAL | FUSED) == 0 && valu_block::blockable(&p.insts[j])
+        };
+        let mut k = 0;
+        while k < walk.len() {
+            let from = k;
+            while k < walk.len() && inside(self, walk[k] as usize) {
+                k += 1;
+            }
+            if k - from >= 2 {
+                let seq: Vec<&Inst> = walk[from..k].iter().map(|&j| &self.insts[j as usize]).collect();
+                let blocks = Block::build(&seq, self.lanes, self.wave_lanes);
+                for (at, mut b) in blocks {
+                    let first = walk[from + at] as usize;
+                    let last = walk[from + at + b.len() as usize - 1] as usize;
+                    b.next = self.hot[last].next;
+                    for p in 1..b.len() as usize {
+                        let j = walk[from + at + p];
+                        self.block_members.insert(j, (self.blocks.len() as u32, p as u32));
+                    }
+                    let h = &mut self.hot[first];
+                    (h.taken, h.flags) = (self.blocks.len() as u32, h.flags | BLOCK);
+                    self.blocks.push(b);
+                }
+            }
+            k += 1;
+        }
     }
 
     /// Fuses the end of the run `walk` (its instructions in order, just summed) when it is a scalar compare
@@ -544,6 +597,21 @@ impl Program {
             self.insts[a].then = Some(Box::new(self.insts[c].clone()));
             let ha = &mut self.hot[a];
             (ha.fast, ha.taken, ha.flags) = (h, br as u32, ha.flags | FUSED3);
+        }
+    }
+
+    /// A jump lands on instruction `t` (linked once per branch): when `t` is inside a block but not its
+    /// first instruction (a loop whose body continues straight-line code, so the body's VALU instructions
+    /// joined those before the loop), the rest of that block from `t` becomes a block of its own, so the
+    /// loop runs it with one call too. The block it came from is unchanged (its later instructions stay
+    /// its members, so a jump to one of them splits that block again).
+    #[cold]
+    fn split_block_at(&mut self, t: usize) {
+        let Some((b, p)) = self.block_members.remove(&(t as u32)) else { return };
+        if let Some(tail) = self.blocks[b as usize].suffix(p as usize) {
+            let h = &mut self.hot[t];
+            (h.taken, h.flags) = (self.blocks.len() as u32, h.flags | BLOCK);
+            self.blocks.push(tail);
         }
     }
 
@@ -617,7 +685,8 @@ fn plain_run(
     let (hot, insts) = (&program.hot[..], &program.insts[..]);
     // Every decoded instruction has its entry in both (`decode_at` pushes them together), and the loop only
     // goes to `*idx` (checked here), to an `IN_RUN` entry's `next` (linked by `sum_run` to a decoded
-    // instruction before it sets `IN_RUN`) or to a link it checks against `hot`'s length.
+    // instruction before it sets `IN_RUN`; a block's `next` is that of its last instruction, `IN_RUN`) or
+    // to a link it checks against `hot`'s length.
     assert!(insts.len() == hot.len() && *idx < hot.len(), "instruction index out of the program");
     let mut i = *idx;
     // Instructions left before `limit` (the caller only calls with `*n < limit`).
@@ -634,6 +703,25 @@ fn plain_run(
             if h.flags & GENERAL != 0 {
                 w.pc = program.pcs[i];
                 cx.clock = cycle.max((*n + budget - left) * 4);
+            } else if h.flags & FUSED == BLOCK {
+                // A VALU block: all of it in one call when it fits before `limit` and EXEC is full (the
+                // block checks), else this instruction alone (the rest are stepped one by one).
+                let b = &program.blocks[h.taken as usize];
+                if left >= b.len() && b.run(w, cx.stats) {
+                    left -= b.len();
+                    i = b.next as usize;
+                    continue;
+                }
+                // SAFETY: as for the call below.
+                #[allow(unsafe_code)]
+                let go = unsafe { (h.run)(w, cx, insts.get_unchecked(i)) };
+                left -= 1;
+                if go == Go::Next {
+                    // A block's instructions are inside a run (`IN_RUN`).
+                    i = h.next as usize;
+                    continue;
+                }
+                break Some(go);
             } else if left <= u64::from(h.flags >> 6) {
                 // The fused group does not fit before `limit`: the caller steps its first instruction.
                 break None;

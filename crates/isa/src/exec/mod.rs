@@ -13,8 +13,10 @@ mod packed;
 mod salu;
 mod valu;
 mod valu_bits;
+pub(crate) mod valu_block;
 mod valu_f64;
 mod valu_forms;
+mod valu_lane;
 mod valu_operand;
 #[cfg(test)]
 mod valu_tests;

@@ -8,8 +8,9 @@ use super::float::*;
 #[cfg(target_arch = "x86_64")]
 use super::lanes::Avx2Fma;
 use super::lanes::{Base, Chosen, Isa};
-use super::valu_bits::{bfe, i24, med3, perm_byte};
+use super::valu_bits::{i24, med3, perm_byte};
 use super::valu_f64::fast64;
+use super::valu_lane as lane;
 use super::valu_operand::*;
 use super::{Ctx, Flow, Go, Handler, Stop};
 use crate::decode::{Inst, NONE, VGPR0};
@@ -728,7 +729,7 @@ pub(super) fn exec_op<K: Isa, const M: usize>(w: &mut Wave, i: &Inst, op: VOp) -
     use VOp::*;
     match op {
         Nop => {}
-        MovB32 if plain_m::<M>(i) => fast1::<M>(w, i, Ty::F32, |a| a),
+        MovB32 if plain_m::<M>(i) => fast1::<M>(w, i, Ty::F32, lane::mov_b32),
         CndmaskB32 if plain_m::<M>(i) => by_lanes!(M, w, cndmask_n, i),
         MovB32 => {
             let mut a = z32();
@@ -799,11 +800,11 @@ pub(super) fn exec_op<K: Isa, const M: usize>(w: &mut Wave, i: &Inst, op: VOp) -
             w.write_result32(&src, &mut a);
         }
         PermlaneX16 | Permlane16 => return Err(Stop::Unimplemented),
-        AddU32 => u2_sat::<M>(w, i, u32::wrapping_add, u32::saturating_add),
-        SubU32 => u2_sat::<M>(w, i, u32::wrapping_sub, u32::saturating_sub),
-        SubrevU32 => u2_sat::<M>(w, i, |a, b| b.wrapping_sub(a), |a, b| b.saturating_sub(a)),
-        AddI32 => u2_sat::<M>(w, i, u32::wrapping_add, |a, b| (a as i32).saturating_add(b as i32) as u32),
-        SubI32 => u2_sat::<M>(w, i, u32::wrapping_sub, |a, b| (a as i32).saturating_sub(b as i32) as u32),
+        AddU32 => u2_sat::<M>(w, i, lane::add_u32, u32::saturating_add),
+        SubU32 => u2_sat::<M>(w, i, lane::sub_u32, u32::saturating_sub),
+        SubrevU32 => u2_sat::<M>(w, i, lane::subrev_u32, |a, b| b.saturating_sub(a)),
+        AddI32 => u2_sat::<M>(w, i, lane::add_u32, |a, b| (a as i32).saturating_add(b as i32) as u32),
+        SubI32 => u2_sat::<M>(w, i, lane::sub_u32, |a, b| (a as i32).saturating_sub(b as i32) as u32),
         AddCoU32 => carry::<M>(w, i, false, |a, b, _| {
             let (r, c) = a.overflowing_add(b);
             (r, c)
@@ -820,25 +821,25 @@ pub(super) fn exec_op<K: Isa, const M: usize>(w: &mut Wave, i: &Inst, op: VOp) -
         SubbrevCoU32 => carry::<M>(w, i, true, |a, b, c| {
             (b.wrapping_sub(a).wrapping_sub(c), u64::from(a) + u64::from(c) > u64::from(b))
         })?,
-        MulLoU32 => u2::<M>(w, i, u32::wrapping_mul)?,
-        MulHiU32 => u2::<M>(w, i, |a, b| ((u64::from(a) * u64::from(b)) >> 32) as u32)?,
-        MulHiI32 => u2::<M>(w, i, |a, b| ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32)?,
-        MulU32U24 => u2::<M>(w, i, |a, b| (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff))?,
+        MulLoU32 => u2::<M>(w, i, lane::mul_lo_u32)?,
+        MulHiU32 => u2::<M>(w, i, lane::mul_hi_u32)?,
+        MulHiI32 => u2::<M>(w, i, lane::mul_hi_i32)?,
+        MulU32U24 => u2::<M>(w, i, lane::mul_u32_u24)?,
         MulHiU32U24 => u2::<M>(w, i, |a, b| ((u64::from(a & 0xff_ffff) * u64::from(b & 0xff_ffff)) >> 32) as u32)?,
-        MulI32I24 => u2::<M>(w, i, |a, b| (i24(a) * i24(b)) as u32)?,
+        MulI32I24 => u2::<M>(w, i, lane::mul_i32_i24)?,
         MulHiI32I24 => u2::<M>(w, i, |a, b| ((i24(a) * i24(b)) >> 32) as u32)?,
-        MinU32 => u2::<M>(w, i, u32::min)?,
-        MaxU32 => u2::<M>(w, i, u32::max)?,
-        MinI32 => u2::<M>(w, i, |a, b| (a as i32).min(b as i32) as u32)?,
-        MaxI32 => u2::<M>(w, i, |a, b| (a as i32).max(b as i32) as u32)?,
-        AndB32 => u2::<M>(w, i, |a, b| a & b)?,
-        OrB32 => u2::<M>(w, i, |a, b| a | b)?,
-        XorB32 => u2::<M>(w, i, |a, b| a ^ b)?,
-        XnorB32 => u2::<M>(w, i, |a, b| !(a ^ b))?,
-        NotB32 => u1::<M>(w, i, |a| !a)?,
-        LshlrevB32 => u2::<M>(w, i, |a, b| b << (a & 31))?,
-        LshrrevB32 => u2::<M>(w, i, |a, b| b >> (a & 31))?,
-        AshrrevI32 => u2::<M>(w, i, |a, b| ((b as i32) >> (a & 31)) as u32)?,
+        MinU32 => u2::<M>(w, i, lane::min_u32)?,
+        MaxU32 => u2::<M>(w, i, lane::max_u32)?,
+        MinI32 => u2::<M>(w, i, lane::min_i32)?,
+        MaxI32 => u2::<M>(w, i, lane::max_i32)?,
+        AndB32 => u2::<M>(w, i, lane::and_b32)?,
+        OrB32 => u2::<M>(w, i, lane::or_b32)?,
+        XorB32 => u2::<M>(w, i, lane::xor_b32)?,
+        XnorB32 => u2::<M>(w, i, lane::xnor_b32)?,
+        NotB32 => u1::<M>(w, i, lane::not_b32)?,
+        LshlrevB32 => u2::<M>(w, i, lane::lshlrev_b32)?,
+        LshrrevB32 => u2::<M>(w, i, lane::lshrrev_b32)?,
+        AshrrevI32 => u2::<M>(w, i, lane::ashrrev_i32)?,
         BfmB32 => u2::<M>(w, i, |a, b| ((1u64 << (a & 31)) as u32).wrapping_sub(1) << (b & 31))?,
         BcntU32B32 => u2::<M>(w, i, |a, b| a.count_ones().wrapping_add(b))?,
         MbcntLoU32B32 => mbcnt(w, i, false)?,
@@ -854,30 +855,30 @@ pub(super) fn exec_op<K: Isa, const M: usize>(w: &mut Wave, i: &Inst, op: VOp) -
                 x.leading_zeros() - 1
             }
         })?,
-        Add3U32 => u3::<M>(w, i, |a, b, c| a.wrapping_add(b).wrapping_add(c))?,
-        LshlAddU32 => u3::<M>(w, i, |a, b, c| (a << (b & 31)).wrapping_add(c))?,
-        AddLshlU32 => u3::<M>(w, i, |a, b, c| a.wrapping_add(b) << (c & 31))?,
-        LshlOrB32 => u3::<M>(w, i, |a, b, c| (a << (b & 31)) | c)?,
-        AndOrB32 => u3::<M>(w, i, |a, b, c| (a & b) | c)?,
-        Or3B32 => u3::<M>(w, i, |a, b, c| a | b | c)?,
-        Xor3B32 => u3::<M>(w, i, |a, b, c| a ^ b ^ c)?,
-        XadU32 => u3::<M>(w, i, |a, b, c| (a ^ b).wrapping_add(c))?,
-        BfeU32 => u3::<M>(w, i, |a, b, c| bfe(a, b, c, false))?,
-        BfeI32 => u3::<M>(w, i, |a, b, c| bfe(a, b, c, true))?,
-        BfiB32 => u3::<M>(w, i, |a, b, c| (a & b) | (!a & c))?,
+        Add3U32 => u3::<M>(w, i, lane::add3_u32)?,
+        LshlAddU32 => u3::<M>(w, i, lane::lshl_add_u32)?,
+        AddLshlU32 => u3::<M>(w, i, lane::add_lshl_u32)?,
+        LshlOrB32 => u3::<M>(w, i, lane::lshl_or_b32)?,
+        AndOrB32 => u3::<M>(w, i, lane::and_or_b32)?,
+        Or3B32 => u3::<M>(w, i, lane::or3_b32)?,
+        Xor3B32 => u3::<M>(w, i, lane::xor3_b32)?,
+        XadU32 => u3::<M>(w, i, lane::xad_u32)?,
+        BfeU32 => u3::<M>(w, i, lane::bfe_u32)?,
+        BfeI32 => u3::<M>(w, i, lane::bfe_i32)?,
+        BfiB32 => u3::<M>(w, i, lane::bfi_b32)?,
         AlignbitB32 => u3::<M>(w, i, |a, b, c| (((u64::from(a) << 32) | u64::from(b)) >> (c & 31)) as u32)?,
         AlignbyteB32 => u3::<M>(w, i, |a, b, c| (((u64::from(a) << 32) | u64::from(b)) >> (8 * (c & 3))) as u32)?,
         PermB32 => u3::<M>(w, i, |a, b, c| {
             let data = (u64::from(a) << 32) | u64::from(b);
             (0..4).map(|k| perm_byte(data, (c >> (8 * k)) & 0xff) << (8 * k)).fold(0, |x, y| x | y)
         })?,
-        MadU32U24 => u3::<M>(w, i, |a, b, c| (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff).wrapping_add(c))?,
-        MadI32I24 => u3::<M>(w, i, |a, b, c| ((i24(a) * i24(b)) as u32).wrapping_add(c))?,
-        Min3I32 => u3::<M>(w, i, |a, b, c| (a as i32).min(b as i32).min(c as i32) as u32)?,
-        Max3I32 => u3::<M>(w, i, |a, b, c| (a as i32).max(b as i32).max(c as i32) as u32)?,
+        MadU32U24 => u3::<M>(w, i, lane::mad_u32_u24)?,
+        MadI32I24 => u3::<M>(w, i, lane::mad_i32_i24)?,
+        Min3I32 => u3::<M>(w, i, lane::min3_i32)?,
+        Max3I32 => u3::<M>(w, i, lane::max3_i32)?,
         Med3I32 => u3::<M>(w, i, |a, b, c| med3(a as i32, b as i32, c as i32) as u32)?,
-        Min3U32 => u3::<M>(w, i, |a, b, c| a.min(b).min(c))?,
-        Max3U32 => u3::<M>(w, i, |a, b, c| a.max(b).max(c))?,
+        Min3U32 => u3::<M>(w, i, lane::min3_u32)?,
+        Max3U32 => u3::<M>(w, i, lane::max3_u32)?,
         Med3U32 => u3::<M>(w, i, med3)?,
         SadU32 => u3::<M>(w, i, |a, b, c| a.abs_diff(b).wrapping_add(c))?,
         MadU64U32 | MadI64I32 => {
@@ -987,14 +988,14 @@ pub(super) fn exec_op<K: Isa, const M: usize>(w: &mut Wave, i: &Inst, op: VOp) -
         MinU16 => i16_2(w, i, u16::min)?,
         MaxI16 => i16_2(w, i, |a, b| (a as i16).max(b as i16) as u16)?,
         MinI16 => i16_2(w, i, |a, b| (a as i16).min(b as i16) as u16)?,
-        AddF32 => f2::<M>(w, i, |a, b| a + b),
-        SubF32 => f2::<M>(w, i, |a, b| a - b),
-        SubrevF32 => f2::<M>(w, i, |a, b| b - a),
-        MulF32 => f2::<M>(w, i, |a, b| a * b),
+        AddF32 => f2::<M>(w, i, lane::add_f32),
+        SubF32 => f2::<M>(w, i, lane::sub_f32),
+        SubrevF32 => f2::<M>(w, i, lane::subrev_f32),
+        MulF32 => f2::<M>(w, i, lane::mul_f32),
         MulLegacyF32 => f2::<M>(w, i, |a, b| if a == 0.0 || b == 0.0 { 0.0 } else { a * b }),
         FmacLegacyF32 => f3::<M>(w, i, true, |a, b, c| if a == 0.0 || b == 0.0 { c } else { a.mul_add(b, c) }),
-        MinF32 => f2::<M>(w, i, fmin32),
-        MaxF32 => f2::<M>(w, i, fmax32),
+        MinF32 => f2::<M>(w, i, lane::fmin32),
+        MaxF32 => f2::<M>(w, i, lane::fmax32),
         LdexpF32 => {
             let (mut a, mut b) = (z32(), z32());
             w.src32(i, 0, Ty::F32, &mut a);
@@ -1005,10 +1006,10 @@ pub(super) fn exec_op<K: Isa, const M: usize>(w: &mut Wave, i: &Inst, op: VOp) -
             }
             w.write_result32(i, &mut d);
         }
-        FmaF32 => f3::<M>(w, i, false, K::fma32),
-        FmacF32 => f3::<M>(w, i, true, K::fma32),
-        MadF32 => f3::<M>(w, i, false, |a, b, c| a * b + c),
-        MacF32 => f3::<M>(w, i, true, |a, b, c| a * b + c),
+        FmaF32 => f3::<M>(w, i, false, lane::fma_f32::<K>),
+        FmacF32 => f3::<M>(w, i, true, lane::fma_f32::<K>),
+        MadF32 => f3::<M>(w, i, false, lane::mad_f32),
+        MacF32 => f3::<M>(w, i, true, lane::mad_f32),
         FmamkF32 | MadmkF32 | FmaakF32 | MadakF32 => {
             let k = f32::from_bits(i.lit);
             let fused = matches!(op, FmamkF32 | FmaakF32);
@@ -1119,10 +1120,10 @@ pub(super) fn exec_op<K: Isa, const M: usize>(w: &mut Wave, i: &Inst, op: VOp) -
         }
         DivFixupF32 => f3::<M>(w, i, false, div_fixup32),
         DivFixupF64 => d3(w, i, false, div_fixup64),
-        CvtF32I32 => cvt_from_u32::<M>(w, i, |a| a as i32 as f32),
-        CvtF32U32 => cvt_from_u32::<M>(w, i, |a| a as f32),
-        CvtI32F32 => cvt_to_u32::<M>(w, i, |a| a as i32 as u32),
-        CvtU32F32 => cvt_to_u32::<M>(w, i, |a| a as u32),
+        CvtF32I32 => cvt_from_u32::<M>(w, i, lane::cvt_f32_i32),
+        CvtF32U32 => cvt_from_u32::<M>(w, i, lane::cvt_f32_u32),
+        CvtI32F32 => cvt_to_u32::<M>(w, i, lane::cvt_i32_f32),
+        CvtU32F32 => cvt_to_u32::<M>(w, i, lane::cvt_u32_f32),
         CvtRpiI32F32 => cvt_to_u32::<M>(w, i, |a| (a + 0.5).floor() as i32 as u32),
         CvtFlrI32F32 => cvt_to_u32::<M>(w, i, |a| a.floor() as i32 as u32),
         CvtF32Ubyte0 => cvt_from_u32::<M>(w, i, |a| (a & 0xff) as f32),

@@ -21,10 +21,10 @@ use crate::target::{Family, TARGETS};
 use crate::wave::{Wave, MAX_LANES};
 
 /// A xorshift generator.
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
@@ -33,7 +33,7 @@ impl Rng {
 
     /// A lane value: special floats, small integers (shift counts, bit-field widths), floats near 1 or
     /// raw bits.
-    fn value(&mut self) -> u32 {
+    pub(super) fn value(&mut self) -> u32 {
         const SPECIAL: [u32; 16] = [
             0,
             0x8000_0000,
@@ -63,7 +63,7 @@ impl Rng {
 }
 
 /// `(dst, src0, src1, src2)` operand codes (src2 of carry-in ops and `v_cndmask` is replaced by `s[20:21]`).
-const LAYOUTS: [(u16, [u16; 3]); 8] = [
+pub(super) const LAYOUTS: [(u16, [u16; 3]); 8] = [
     // Rows.
     (VGPR0 + 1, [VGPR0 + 10, VGPR0 + 11, VGPR0 + 12]),
     // The destination is a source.
@@ -83,12 +83,12 @@ const LAYOUTS: [(u16, [u16; 3]); 8] = [
 ];
 
 /// The EXEC masks tried on a wave of `lanes` lanes.
-fn masks(lanes: usize, rng: &mut Rng) -> Vec<u64> {
+pub(super) fn masks(lanes: usize, rng: &mut Rng) -> Vec<u64> {
     let full = u64::MAX >> (64 - lanes);
     vec![full, rng.next() & full, full & !1, 1 << (lanes - 1), 0, u64::from(u32::MAX) & full, (rng.next() | 1) & full]
 }
 
-fn run(h: super::Handler, w: &mut Wave, i: &Inst) -> u64 {
+pub(super) fn run(h: super::Handler, w: &mut Wave, i: &Inst) -> u64 {
     let mem = VecMemory::new();
     let mut lds = [0u8; 0];
     let mut stats = WaveStats::default();
@@ -102,7 +102,7 @@ fn run(h: super::Handler, w: &mut Wave, i: &Inst) -> u64 {
 }
 
 /// The instruction: a decoded VOP3 `v_fma_f32` with the operation and operands replaced.
-fn inst(target: &str, op: VOp, dst: u16, src: [u16; 3], lit: u32) -> Inst {
+pub(super) fn inst(target: &str, op: VOp, dst: u16, src: [u16; 3], lit: u32) -> Inst {
     let t = TARGETS.iter().find(|t| t.name == target).unwrap();
     let words: [u32; 2] =
         if t.family == Family::Gfx9 { [0xd1cb_0001, 0x042e_1501] } else { [0xd54b_0001, 0x042e_1501] };

@@ -43,6 +43,7 @@ mod tables;
 mod tbuffer;
 mod true16;
 mod uniform;
+mod valu_blocks;
 mod vopd;
 mod wmma;
 mod wmma_layouts;
