@@ -227,11 +227,17 @@ unsafe fn op3<const N: usize, const W: usize>(vb: *mut u32, cb: *const u32, o: &
 /// Most distinct SGPRs a block reads (one scratch row each).
 const MAX_SGPRS: usize = REG_ROWS - SCRATCH_ROW;
 
+/// A constant operand in every lane, aligned as the register file's rows are (a 32-byte load of it never
+/// spans two cache lines).
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct ConstRow([u32; MAX_LANES]);
+
 /// A compiled VALU block (see the module's documentation).
 pub(crate) struct Block {
     ops: Box<[BOp]>,
     /// One row per distinct constant operand, the value in every lane.
-    consts: Box<[[u32; MAX_LANES]]>,
+    consts: Box<[ConstRow]>,
     /// The SGPRs (operand codes) copied into scratch rows `SCRATCH_ROW..` when the block starts.
     sgprs: Box<[u8]>,
     /// The program index of the instruction after the block's last one (set by the interpreter).
@@ -312,7 +318,7 @@ impl Block {
                 end += 1;
             }
             if end - start >= 2 {
-                let consts: Box<[[u32; MAX_LANES]]> = consts.iter().map(|&v| [v; MAX_LANES]).collect();
+                let consts: Box<[ConstRow]> = consts.iter().map(|&v| ConstRow([v; MAX_LANES])).collect();
                 // The rows `run_op` may rely on: register-file rows below `REG_ROWS`, constant rows inside
                 // `consts`.
                 assert!(ops.iter().all(|o| {
