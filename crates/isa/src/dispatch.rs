@@ -16,61 +16,13 @@ use crate::decode::{decode, Inst};
 use crate::exec::valu_block::{self, Block};
 use crate::exec::{handler, Chosen, Ctx, Flow, Go, Handler, LaneKernels, Stop};
 use crate::gws::{Gws, Wait, Workers};
-use crate::memory::{Fault, Memory, PRIVATE_BUFFER_BASE};
+use crate::memory::{Memory, PRIVATE_BUFFER_BASE};
 use crate::stats::{Costs, InstClass, Step, WaveRecord, WaveStats, WorkgroupRecord};
 use crate::target::{Family, Target};
 use crate::wave::{Wave, MAX_LANES};
 
-/// The fields of an AMDHSA kernel descriptor (code object v3+, 64 bytes; `amd_hsa_kernel_descriptor.h`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KernelDescriptor {
-    /// LDS the kernel declares.
-    pub group_segment_fixed_size: u32,
-    /// Scratch per work-item the kernel declares.
-    pub private_segment_fixed_size: u32,
-    /// Kernel argument bytes.
-    pub kernarg_size: u32,
-    /// Entry point relative to the descriptor's address.
-    pub kernel_code_entry_byte_offset: i64,
-    /// `COMPUTE_PGM_RSRC3`.
-    pub rsrc3: u32,
-    /// `COMPUTE_PGM_RSRC1`.
-    pub rsrc1: u32,
-    /// `COMPUTE_PGM_RSRC2`.
-    pub rsrc2: u32,
-    /// `kernel_code_properties`.
-    pub properties: u16,
-    /// `kernarg_preload` (gfx940, gfx12).
-    pub kernarg_preload: u16,
-}
-
-impl KernelDescriptor {
-    /// Parses 64 descriptor bytes.
-    pub fn parse(b: &[u8; 64]) -> Self {
-        let u32_at = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().expect("4 bytes"));
-        KernelDescriptor {
-            group_segment_fixed_size: u32_at(0),
-            private_segment_fixed_size: u32_at(4),
-            kernarg_size: u32_at(8),
-            kernel_code_entry_byte_offset: i64::from_le_bytes(b[16..24].try_into().expect("8 bytes")),
-            rsrc3: u32_at(44),
-            rsrc1: u32_at(48),
-            rsrc2: u32_at(52),
-            properties: u16::from_le_bytes([b[56], b[57]]),
-            kernarg_preload: u16::from_le_bytes([b[58], b[59]]),
-        }
-    }
-
-    /// The kernel runs in wave32 (`ENABLE_WAVEFRONT_SIZE32`, gfx10+).
-    pub fn wave32(&self) -> bool {
-        self.properties & (1 << 10) != 0
-    }
-
-    /// VGPR rows the kernel may use (granulated count, generous; AGPRs separately).
-    fn vgprs(&self) -> usize {
-        (((self.rsrc1 & 0x3f) as usize + 1) * 8).min(256)
-    }
-}
+pub use crate::descriptor::KernelDescriptor;
+pub use crate::dispatch_error::{DispatchError, ErrorKind};
 
 /// One kernel dispatch, as the packet processor sees it.
 #[derive(Clone, Copy, Debug)]
@@ -170,66 +122,6 @@ impl Default for RunOptions<'_> {
         }
     }
 }
-
-/// Why a dispatch stopped.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ErrorKind {
-    /// An instruction without semantics here.
-    Unimplemented,
-    /// An operand combination not supported.
-    Unsupported(String),
-    /// Memory outside what the kernel may touch.
-    Fault(Fault),
-    /// `s_trap`.
-    Trap,
-    /// Not an instruction.
-    Decode(String),
-    /// More instructions than [`RunOptions::max_wave_instructions`].
-    Hang,
-}
-
-/// A dispatch that could not run to the end, with where it stopped.
-#[derive(Clone, Debug, PartialEq)]
-pub struct DispatchError {
-    /// What went wrong.
-    pub kind: ErrorKind,
-    /// Absolute PC of the instruction.
-    pub pc: u64,
-    /// PC relative to the kernel's entry.
-    pub pc_offset: i64,
-    /// LLVM mnemonic, when the bytes decoded.
-    pub mnemonic: Option<&'static str>,
-    /// The instruction's dwords.
-    pub words: Vec<u32>,
-    /// Workgroup index in dispatch order.
-    pub workgroup: u64,
-    /// Wave within the workgroup.
-    pub wave: u32,
-}
-
-impl std::fmt::Display for DispatchError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let words: Vec<String> = self.words.iter().map(|w| format!("{w:08x}")).collect();
-        let inst = match self.mnemonic {
-            Some(m) => format!("`{m}` [{}]", words.join(" ")),
-            None => format!("[{}]", words.join(" ")),
-        };
-        let at = format!(
-            "at pc {:#x} (entry{:+#x}), workgroup {} wave {}",
-            self.pc, self.pc_offset, self.workgroup, self.wave
-        );
-        match &self.kind {
-            ErrorKind::Unimplemented => write!(f, "unimplemented instruction {inst} {at}"),
-            ErrorKind::Unsupported(why) => write!(f, "unsupported: {why}: {inst} {at}"),
-            ErrorKind::Fault(fault) => write!(f, "memory fault: {fault}: {inst} {at}"),
-            ErrorKind::Trap => write!(f, "s_trap {at}"),
-            ErrorKind::Decode(e) => write!(f, "undecodable instruction ({e}) {inst} {at}"),
-            ErrorKind::Hang => write!(f, "wave exceeded the instruction limit (hung kernel?) {at}"),
-        }
-    }
-}
-
-impl std::error::Error for DispatchError {}
 
 /// The outcome of a dispatch that ran to the end. Per-wave records are kept only for the waves the run
 /// asked to detail ([`RunOptions::detail`]); every other wave is summed into its workgroup's record.

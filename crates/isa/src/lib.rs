@@ -8,7 +8,9 @@
 
 pub mod codeobject;
 pub mod decode;
+mod descriptor;
 mod dispatch;
+mod dispatch_error;
 pub mod dwarf_info;
 pub mod dwarf_line;
 mod exec;
