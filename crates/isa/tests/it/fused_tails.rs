@@ -6,11 +6,10 @@
 //! (SOP1/SOP2/SOPC/SOPK/SOPP/VOP1/VOP2: 4 bytes, 4 more for a literal; SMEM and global: 8) and are checked
 //! against what llvm-mc assembled.
 
-use rocprof_isa::{run, Dispatch, ErrorKind, FlatMemory, InstClass, RunOptions};
+use rocprof_isa::{run, ErrorKind, InstClass, RunOptions};
 
-use crate::classes::{assemble, gfx90a_dispatch};
-
-const OUT: u64 = 0x3000_0000;
+use crate::classes::assemble;
+use crate::loop_kernel::{dispatch_and_memory, size, source_and_trace, Line, OUT};
 
 /// Iterations of the first loop (5 instructions per iteration: the interpreter's time slices of 16,384
 /// instructions end at every position of its body in turn).
@@ -19,9 +18,6 @@ const N1: u64 = 10_000;
 const N2: u64 = 1000;
 /// Iterations of the third loop.
 const N3: u64 = 7;
-
-/// A source line, its size in bytes and its class.
-type Line = (&'static str, u64, InstClass);
 
 /// The kernel as blocks of lines, each run `repeat` times in order: `(lines, repeat)`.
 fn blocks() -> Vec<(Vec<Line>, u64)> {
@@ -84,59 +80,18 @@ fn blocks() -> Vec<(Vec<Line>, u64)> {
     ]
 }
 
-/// The source text (a label before each loop) and, per executed instruction in order, its offset and class
-/// (the last iteration's branch not taken).
-fn source_and_trace() -> (String, Vec<(i64, InstClass)>) {
-    let mut text = String::new();
-    let mut trace = Vec::new();
-    let mut offset = 0i64;
-    let mut label = 0;
-    for (lines, repeat) in blocks() {
-        if repeat > 1 {
-            label += 1;
-            text.push_str(&format!("loop{label}:\n"));
-        }
-        let mut offsets = Vec::new();
-        for &(line, size, class) in &lines {
-            text.push_str(&format!("    {line}\n"));
-            offsets.push((offset, class));
-            offset += size as i64;
-        }
-        for r in 0..repeat {
-            for &(o, class) in &offsets {
-                let class =
-                    if class == InstClass::BranchTaken && r == repeat - 1 { InstClass::BranchNotTaken } else { class };
-                trace.push((o, class));
-            }
-        }
-    }
-    (text, trace)
-}
-
-fn dispatch_and_memory(code: &[u8]) -> (Dispatch, FlatMemory) {
-    let mut kd = [0u8; 64];
-    kd[16..24].copy_from_slice(&256i64.to_le_bytes());
-    kd[48..52].copy_from_slice(&0x3fu32.to_le_bytes());
-    kd[52..56].copy_from_slice(&((2u32 << 1) | (1 << 7)).to_le_bytes()); // 2 user SGPRs, workgroup id x
-    kd[56..58].copy_from_slice(&8u16.to_le_bytes()); // kernarg pointer
-    let (d, mut mem) = gfx90a_dispatch(&kd, code, OUT, [64, 1, 1], [64, 1, 1], 0);
-    mem.map(OUT, &[0; 64 * 16]);
-    (d, mem)
-}
-
 #[test]
 fn fused_loop_tails_give_the_sources_values_counts_and_pcs() {
-    let (text, trace) = source_and_trace();
+    let (text, trace) = source_and_trace(&blocks());
     let Some(code) = assemble("gfx90a", &text) else { return };
-    let size: u64 = blocks().iter().flat_map(|b| b.0.iter()).map(|l| l.1).sum();
-    assert_eq!(code.len() as u64, size, "the sizes listed match llvm-mc's encoding");
+    assert_eq!(code.len() as u64, size(&blocks()), "the sizes listed match llvm-mc's encoding");
     let detail = |_: u64, _: u32| true;
     let cases: [(&str, RunOptions); 2] = [
         ("plain", RunOptions::default()),
         ("detail", RunOptions { detail: Some(&detail), max_detail_steps: 1 << 17, ..RunOptions::default() }),
     ];
     for (name, opts) in cases {
-        let (d, mem) = dispatch_and_memory(&code);
+        let (d, mem) = dispatch_and_memory(&code, 64);
         let rec = run(&d, &mem, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
         let out = mem.get(OUT, 64 * 16).unwrap();
         let word = |k: usize| u32::from_le_bytes(out[4 * k..4 * k + 4].try_into().unwrap());
@@ -162,7 +117,7 @@ fn fused_loop_tails_give_the_sources_values_counts_and_pcs() {
 
 #[test]
 fn the_instruction_limit_stops_inside_fused_loop_tails_at_the_right_instruction() {
-    let (text, trace) = source_and_trace();
+    let (text, trace) = source_and_trace(&blocks());
     let Some(code) = assemble("gfx90a", &text) else { return };
     // The first instruction of the third iteration of each loop, then every position of its body.
     let starts = [5 + 2 * 5, 5 + 5 * N1 as usize + 1 + 2 * 4, 5 + 5 * N1 as usize + 1 + 4 * N2 as usize + 1 + 2 * 4];
@@ -170,7 +125,7 @@ fn the_instruction_limit_stops_inside_fused_loop_tails_at_the_right_instruction(
     for start in starts {
         for limit in start..start + 6 {
             for detailed in [false, true] {
-                let (d, mem) = dispatch_and_memory(&code);
+                let (d, mem) = dispatch_and_memory(&code, 64);
                 let opts = RunOptions {
                     max_wave_instructions: limit as u64,
                     detail: if detailed { Some(&detail) } else { None },
@@ -184,11 +139,11 @@ fn the_instruction_limit_stops_inside_fused_loop_tails_at_the_right_instruction(
         }
     }
     // The kernel is `trace.len()` instructions: one short of them stops before `s_endpgm`, all of them run.
-    let (d, mem) = dispatch_and_memory(&code);
+    let (d, mem) = dispatch_and_memory(&code, 64);
     let opts = RunOptions { max_wave_instructions: trace.len() as u64 - 2, ..RunOptions::default() };
     let e = run(&d, &mem, &opts).expect_err("the limit stops the wave");
     assert_eq!((e.kind, e.pc_offset), (ErrorKind::Hang, trace[trace.len() - 1].0), "stopped before s_endpgm");
-    let (d, mem) = dispatch_and_memory(&code);
+    let (d, mem) = dispatch_and_memory(&code, 64);
     let opts = RunOptions { max_wave_instructions: trace.len() as u64, ..RunOptions::default() };
     run(&d, &mem, &opts).expect("the whole kernel fits the limit");
 }

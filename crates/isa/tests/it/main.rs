@@ -22,6 +22,7 @@ mod lds_spans;
 mod lds_wrap;
 mod legacy16;
 mod llvm;
+mod loop_kernel;
 mod mfma;
 mod mfma_blocks;
 mod mfma_f8f6f4;

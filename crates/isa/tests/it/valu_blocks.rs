@@ -7,11 +7,10 @@
 //! kernels, and where the instruction limit stops the wave when it falls on every instruction of the loop
 //! body (inside the block included). Sizes come from the encodings and are checked against llvm-mc.
 
-use rocprof_isa::{run, Costs, Dispatch, ErrorKind, FlatMemory, InstClass, LaneKernels, RunOptions};
+use rocprof_isa::{run, Costs, ErrorKind, InstClass, LaneKernels, RunOptions};
 
-use crate::classes::{assemble, gfx90a_dispatch};
-
-const OUT: u64 = 0x3000_0000;
+use crate::classes::assemble;
+use crate::loop_kernel::{dispatch_and_memory, size, source_and_trace, Line, OUT};
 
 /// Loop iterations (9 instructions each: the interpreter's time slices of 16,384 instructions end at
 /// several positions of the body).
@@ -21,61 +20,43 @@ const N: u64 = 10_000;
 const PROLOGUE: usize = 6;
 
 /// The kernel's lines with their sizes and classes: prologue, loop body (run `N` times), epilogue.
-fn parts() -> [Vec<(&'static str, u64, InstClass)>; 3] {
+fn parts() -> Vec<(Vec<Line>, u64)> {
     use InstClass::*;
-    [
-        vec![
-            ("s_load_dwordx2 s[2:3], s[0:1], 0x0", 8, Smem),
-            ("s_waitcnt lgkmcnt(0)", 4, Waitcnt),
-            ("s_mov_b32 s10, 10000", 8, Salu),
-            ("v_cvt_f32_u32 v2, v0", 4, Valu),
-            ("v_mov_b32 v3, 0", 4, Valu),
-            ("v_mov_b32 v4, v0", 4, Valu),
-        ],
-        vec![
-            ("v_fma_f32 v2, v2, 0.5, 1.0", 8, Valu),
-            ("v_add_f32 v3, v3, v2", 4, Valu),
-            ("v_add_u32 v4, v4, v0", 4, Valu),
-            ("v_xor_b32 v4, 0x5bd1e995, v4", 8, Valu),
-            ("v_lshrrev_b32 v5, 3, v4", 4, Valu),
-            ("v_add_u32 v4, v4, v5", 4, Valu),
-            ("s_sub_u32 s10, s10, 1", 4, Salu),
-            ("s_cmp_lg_u32 s10, 0", 4, Salu),
-            ("s_cbranch_scc1 loop", 4, BranchTaken),
-        ],
-        vec![
-            ("v_lshlrev_b32 v6, 4, v0", 4, Valu),
-            ("global_store_dwordx4 v6, v[2:5], s[2:3]", 8, VmemStore),
-            ("s_endpgm", 4, Other),
-        ],
+    vec![
+        (
+            vec![
+                ("s_load_dwordx2 s[2:3], s[0:1], 0x0", 8, Smem),
+                ("s_waitcnt lgkmcnt(0)", 4, Waitcnt),
+                ("s_mov_b32 s10, 10000", 8, Salu),
+                ("v_cvt_f32_u32 v2, v0", 4, Valu),
+                ("v_mov_b32 v3, 0", 4, Valu),
+                ("v_mov_b32 v4, v0", 4, Valu),
+            ],
+            1,
+        ),
+        (
+            vec![
+                ("v_fma_f32 v2, v2, 0.5, 1.0", 8, Valu),
+                ("v_add_f32 v3, v3, v2", 4, Valu),
+                ("v_add_u32 v4, v4, v0", 4, Valu),
+                ("v_xor_b32 v4, 0x5bd1e995, v4", 8, Valu),
+                ("v_lshrrev_b32 v5, 3, v4", 4, Valu),
+                ("v_add_u32 v4, v4, v5", 4, Valu),
+                ("s_sub_u32 s10, s10, 1", 4, Salu),
+                ("s_cmp_lg_u32 s10, 0", 4, Salu),
+                ("s_cbranch_scc1 loop1", 4, BranchTaken),
+            ],
+            N,
+        ),
+        (
+            vec![
+                ("v_lshlrev_b32 v6, 4, v0", 4, Valu),
+                ("global_store_dwordx4 v6, v[2:5], s[2:3]", 8, VmemStore),
+                ("s_endpgm", 4, Other),
+            ],
+            1,
+        ),
     ]
-}
-
-/// The source text and, per executed instruction in order, its offset and class.
-fn source_and_trace() -> (String, Vec<(i64, InstClass)>) {
-    let mut text = String::new();
-    let mut trace = Vec::new();
-    let mut offset = 0i64;
-    for (k, lines) in parts().iter().enumerate() {
-        if k == 1 {
-            text.push_str("loop:\n");
-        }
-        let mut offsets = Vec::new();
-        for &(line, size, class) in lines {
-            text.push_str(&format!("    {line}\n"));
-            offsets.push((offset, class));
-            offset += size as i64;
-        }
-        let repeat = if k == 1 { N } else { 1 };
-        for r in 0..repeat {
-            for &(o, class) in &offsets {
-                let class =
-                    if class == InstClass::BranchTaken && r == repeat - 1 { InstClass::BranchNotTaken } else { class };
-                trace.push((o, class));
-            }
-        }
-    }
-    (text, trace)
 }
 
 /// `v2..v5` of lane `l` after the loop, computed on the host.
@@ -91,24 +72,11 @@ fn expected(l: u32) -> [u32; 4] {
     [x.to_bits(), acc.to_bits(), h, s]
 }
 
-/// A one-workgroup dispatch of `items` work-items (one wave64: EXEC has `items` lanes).
-fn dispatch_and_memory(code: &[u8], items: u32) -> (Dispatch, FlatMemory) {
-    let mut kd = [0u8; 64];
-    kd[16..24].copy_from_slice(&256i64.to_le_bytes());
-    kd[48..52].copy_from_slice(&0x3fu32.to_le_bytes());
-    kd[52..56].copy_from_slice(&((2u32 << 1) | (1 << 7)).to_le_bytes()); // 2 user SGPRs, workgroup id x
-    kd[56..58].copy_from_slice(&8u16.to_le_bytes()); // kernarg pointer
-    let (d, mut mem) = gfx90a_dispatch(&kd, code, OUT, [items, 1, 1], [items, 1, 1], 0);
-    mem.map(OUT, &[0; 64 * 16]);
-    (d, mem)
-}
-
 #[test]
 fn valu_blocks_give_the_sources_values_counts_lanes_and_pcs() {
-    let (text, trace) = source_and_trace();
+    let (text, trace) = source_and_trace(&parts());
     let Some(code) = assemble("gfx90a", &text) else { return };
-    let size: u64 = parts().iter().flatten().map(|l| l.1).sum();
-    assert_eq!(code.len() as u64, size, "the sizes listed match llvm-mc's encoding");
+    assert_eq!(code.len() as u64, size(&parts()), "the sizes listed match llvm-mc's encoding");
     let want: Vec<[u32; 4]> = (0..64).map(expected).collect();
     let detail = |_: u64, _: u32| true;
     let costs = Costs { issue: [4; rocprof_isa::CLASS_COUNT], latency: [0; rocprof_isa::CLASS_COUNT] };
@@ -152,7 +120,7 @@ fn valu_blocks_give_the_sources_values_counts_lanes_and_pcs() {
 
 #[test]
 fn the_instruction_limit_stops_inside_valu_blocks_at_the_right_instruction() {
-    let (text, trace) = source_and_trace();
+    let (text, trace) = source_and_trace(&parts());
     let Some(code) = assemble("gfx90a", &text) else { return };
     let detail = |_: u64, _: u32| true;
     // Every position of the prologue and the first iteration (the first block spans both), and of the
