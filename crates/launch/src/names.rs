@@ -125,6 +125,9 @@ vars! {
     /// `baseline`: the interpreter's lane kernels use no host vector extensions (AVX2/FMA); `avx2`: at most
     /// AVX2 + FMA (no AVX-512).
     SIM_LANES = "ROCPROF_RS_SIM_LANES", SimulatorKnob, "interpreter lane kernels";
+    /// `off`: hsa-sim interprets VALU blocks instead of running host code compiled for them (x86-64 with
+    /// AVX2 and FMA).
+    SIM_JIT = "ROCPROF_RS_SIM_JIT", SimulatorKnob, "host code for VALU blocks";
     /// Seed of the duration noise.
     SIM_SEED = "ROCPROF_RS_SIM_SEED", SimulatorKnob, "noise seed";
     /// Where hsa-sim logs every AQL packet it receives.

@@ -16,11 +16,13 @@ mod valu_bits;
 pub(crate) mod valu_block;
 mod valu_f64;
 mod valu_forms;
+mod valu_jit;
 mod valu_lane;
 mod valu_operand;
 #[cfg(test)]
 mod valu_tests;
 mod vcmp;
+mod x86;
 
 use crate::decode::{DecodeError, Inst};
 use crate::memory::{Fault, Memory};

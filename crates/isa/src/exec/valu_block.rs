@@ -5,7 +5,9 @@
 //! destination row. Under a full EXEC the block runs every operation in one loop: a `match` on the kind,
 //! then the operation's lane loop over the wave's lanes (8 lanes per AVX2 vector, 16 per AVX-512 one),
 //! with no EXEC test, no active-lane count and no bounds check per instruction; under any other EXEC it
-//! runs nothing and the interpreter steps the instructions one by one through their own handlers.
+//! runs nothing and the interpreter steps the instructions one by one through their own handlers. With
+//! AVX2 and FMA lane kernels a block is also compiled into host code (`valu_jit`), which runs instead of
+//! the table when there is some.
 //!
 //! Only operations whose lane function is in [`block_ops`] (`valu_lane.rs`, the functions the executor's
 //! arms call too) and that write nothing but their VGPR destination can be in a block, so reading the SGPRs
@@ -15,6 +17,7 @@
 #[cfg(target_arch = "x86_64")]
 use super::lanes::{Avx2Fma, Avx512};
 use super::lanes::{Base, Chosen, Isa};
+use super::valu_jit::{self, JOp, JitCode, Loc};
 use super::valu_lane::*;
 use super::valu_operand::exec_n;
 use crate::decode::{Inst, VGPR0};
@@ -51,6 +54,8 @@ impl Shape {
 #[derive(Clone, Copy, Debug)]
 struct BOp {
     kind: Kind,
+    /// Sources the lane loop reads (`F3Acc`'s third is its destination's row, in `row[2]`).
+    n: u8,
     /// Bit `k`: source `k` is a row of [`Block::consts`], not of the register file.
     konst: u8,
     /// The destination's row in the register file.
@@ -93,7 +98,7 @@ macro_rules! kinds {
         /// An operation a block may run: one per entry of [`block_ops`].
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         #[repr(u8)]
-        enum Kind {
+        pub(super) enum Kind {
             $($name),*
         }
 
@@ -105,9 +110,15 @@ macro_rules! kinds {
             }
         }
 
+        /// The block kind of `op` (for the tests).
+        #[cfg(test)]
+        pub(super) fn kind_for_tests(op: VOp) -> Kind {
+            kind_of(op).expect("a block operation").0
+        }
+
         /// The operations a block may run (for the tests).
         #[cfg(test)]
-        pub(super) const BLOCK_OPS: &[VOp] = &[$(VOp::$name),*];
+        pub(crate) const BLOCK_OPS: &[VOp] = &[$(VOp::$name),*];
 
         /// Runs `o` on all `N` lanes, `W` at a time.
         ///
@@ -243,6 +254,35 @@ pub(crate) struct Block {
     /// The program index of the instruction after the block's last one (set by the interpreter).
     pub(crate) next: u32,
     run: BlockFn,
+    /// The block's host code (`valu_jit`), run instead of the table walker when there is some.
+    jit: Option<JitCode>,
+}
+
+/// Whether blocks get host code for lane kernels `k`: only with AVX2 and FMA (the code's instructions)
+/// and unless `ROCPROF_RS_SIM_JIT=off` asks for the table walker.
+fn jit_wanted(k: Chosen) -> bool {
+    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let off = *OFF.get_or_init(|| std::env::var_os(rocprof_launch::names::SIM_JIT).is_some_and(|v| v == "off"));
+    #[cfg(target_arch = "x86_64")]
+    let vector = matches!(k, Chosen::Avx2Fma | Chosen::Avx512);
+    #[cfg(not(target_arch = "x86_64"))]
+    let vector = {
+        let _ = k;
+        false
+    };
+    vector && !off
+}
+
+/// Host code for `ops` (constant rows' values in `consts`, which grows by what the code reads).
+fn jit_of(ops: &[BOp], consts: &mut Vec<u32>) -> Option<JitCode> {
+    let jops: Vec<JOp> = ops
+        .iter()
+        .map(|o| {
+            let loc = |k: usize| if o.konst >> k & 1 != 0 { Loc::C(o.row[k]) } else { Loc::V(o.row[k]) };
+            JOp { kind: o.kind, src: [loc(0), loc(1), loc(2)], n: usize::from(o.n), dst: o.dst }
+        })
+        .collect();
+    valu_jit::compile(&jops, consts)
 }
 
 /// A block's code for the program's lane kernels and lane count: `false` (nothing done) unless EXEC is
@@ -272,6 +312,12 @@ impl Block {
     /// as possible, a new block when one would read more SGPRs than there are scratch rows, none shorter
     /// than two instructions. [`Block::next`] is left for the caller.
     pub(crate) fn build(seq: &[&Inst], k: Chosen, lanes: usize) -> Vec<(usize, Block)> {
+        Block::build_with(seq, k, lanes, jit_wanted(k))
+    }
+
+    /// [`Block::build`], with host code for the blocks (`valu_jit`) when `jit` (and the host code can be
+    /// made), else the table walker.
+    pub(crate) fn build_with(seq: &[&Inst], k: Chosen, lanes: usize, jit: bool) -> Vec<(usize, Block)> {
         let mut out = Vec::new();
         let mut start = 0;
         while start < seq.len() {
@@ -298,7 +344,8 @@ impl Block {
                 }
                 sgprs = need;
                 let dst = i.dst - VGPR0;
-                let mut o = BOp { kind, konst: 0, dst, row: [dst; 3] };
+                let reads = if shape == Shape::F3Acc { 3 } else { n as u8 };
+                let mut o = BOp { kind, n: reads, konst: 0, dst, row: [dst; 3] };
                 for (s, src) in i.pre.src[..n].iter().enumerate() {
                     o.row[s] = match *src {
                         Src::Row(r) => r,
@@ -318,6 +365,7 @@ impl Block {
                 end += 1;
             }
             if end - start >= 2 {
+                let code = if jit { jit_of(&ops, &mut consts) } else { None };
                 let consts: Box<[ConstRow]> = consts.iter().map(|&v| ConstRow([v; MAX_LANES])).collect();
                 // The rows `run_op` may rely on: register-file rows below `REG_ROWS`, constant rows inside
                 // `consts`.
@@ -334,7 +382,14 @@ impl Block {
                 }));
                 out.push((
                     start,
-                    Block { ops: ops.into(), consts, sgprs: sgprs.into(), next: u32::MAX, run: runner(k, lanes) },
+                    Block {
+                        ops: ops.into(),
+                        consts,
+                        sgprs: sgprs.into(),
+                        next: u32::MAX,
+                        run: runner(k, lanes),
+                        jit: code,
+                    },
                 ));
             }
             start = end.max(start + 1);
@@ -345,13 +400,23 @@ impl Block {
     /// The block of this one's instructions from position `p` on (the same operands, constants and code),
     /// when that is at least two instructions.
     pub(crate) fn suffix(&self, p: usize) -> Option<Block> {
-        (p + 2 <= self.ops.len()).then(|| Block {
-            ops: self.ops[p..].into(),
-            consts: self.consts.clone(),
-            sgprs: self.sgprs.clone(),
-            next: self.next,
-            run: self.run,
+        (p + 2 <= self.ops.len()).then(|| {
+            let ops = &self.ops[p..];
+            let (mut consts, mut jit) = (self.consts.clone(), None);
+            if self.jit.is_some() {
+                // The constants the suffix's sequences read are among the block's (added for its code).
+                let mut values: Vec<u32> = self.consts.iter().map(|c| c.0[0]).collect();
+                jit = jit_of(ops, &mut values);
+                consts = values.iter().map(|&v| ConstRow([v; MAX_LANES])).collect();
+            }
+            Block { ops: ops.into(), consts, sgprs: self.sgprs.clone(), next: self.next, run: self.run, jit }
         })
+    }
+
+    /// Whether the block runs host code (`valu_jit`) rather than the table walker.
+    #[cfg(test)]
+    pub(crate) fn has_host_code(&self) -> bool {
+        self.jit.is_some()
     }
 
     /// Instructions in the block.
@@ -441,6 +506,18 @@ fn body<K: Isa, const N: usize, const W: usize>(b: &Block, w: &mut Wave, stats: 
     }
     let vb = rows.as_mut_ptr().cast::<u32>();
     let cb = b.consts.as_ptr().cast::<u32>();
+    if let Some(code) = &b.jit {
+        // SAFETY: code is only made for lane kernels that need AVX2 and FMA (`jit_wanted`), chosen after
+        // checking the host has them; `vb` is the wave's register file and `cb` the block's constant rows,
+        // holding every row the code names (checked by `Block::build`, the code's own constants added
+        // before the rows were made); `N / 8` chunks of 8 lanes are inside rows of `MAX_LANES >= N`.
+        #[allow(unsafe_code)]
+        unsafe {
+            code.run(vb, cb, (N / 8) as u64)
+        };
+        stats.valu_active_lanes += (N * b.ops.len()) as u64;
+        return true;
+    }
     for o in b.ops.iter() {
         // SAFETY: `vb` is the wave's register file ([`REG_ROWS`] rows), `cb` the block's constant rows, and
         // `Block::build` checked that each of the block's rows is inside the one it names.
