@@ -259,18 +259,25 @@ pub(crate) struct Block {
 }
 
 /// Whether blocks get host code for lane kernels `k`: only with AVX2 and FMA (the code's instructions)
-/// and unless `ROCPROF_RS_SIM_JIT=off` asks for the table walker.
-fn jit_wanted(k: Chosen) -> bool {
+/// and unless `ROCPROF_RS_SIM_JIT=off` (or `0`, `false`, `no`) asks for the table walker.
+pub(super) fn jit_wanted(k: Chosen) -> bool {
     static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    let off = *OFF.get_or_init(|| std::env::var_os(rocprof_launch::names::SIM_JIT).is_some_and(|v| v == "off"));
+    let off = *OFF.get_or_init(|| {
+        let v = std::env::var(rocprof_launch::names::SIM_JIT);
+        matches!(v.as_deref().map(str::trim), Ok("off" | "0" | "false" | "no"))
+    });
+    host_code_can_run(k) && !off
+}
+
+/// Whether lane kernels `k` were chosen for a host with AVX2 and FMA (what the host code needs).
+fn host_code_can_run(k: Chosen) -> bool {
     #[cfg(target_arch = "x86_64")]
-    let vector = matches!(k, Chosen::Avx2Fma | Chosen::Avx512);
+    return matches!(k, Chosen::Avx2Fma | Chosen::Avx512);
     #[cfg(not(target_arch = "x86_64"))]
-    let vector = {
+    {
         let _ = k;
         false
-    };
-    vector && !off
+    }
 }
 
 /// Host code for `ops` (constant rows' values in `consts`, which grows by what the code reads).
@@ -315,8 +322,8 @@ impl Block {
         Block::build_with(seq, k, lanes, jit_wanted(k))
     }
 
-    /// [`Block::build`], with host code for the blocks (`valu_jit`) when `jit` (and the host code can be
-    /// made), else the table walker.
+    /// [`Block::build`], with host code for the blocks (`valu_jit`) when `jit`, the lane kernels `k` need
+    /// AVX2 and FMA (so the host has them) and the code can be made; else the table walker.
     pub(crate) fn build_with(seq: &[&Inst], k: Chosen, lanes: usize, jit: bool) -> Vec<(usize, Block)> {
         let mut out = Vec::new();
         let mut start = 0;
@@ -365,7 +372,7 @@ impl Block {
                 end += 1;
             }
             if end - start >= 2 {
-                let code = if jit { jit_of(&ops, &mut consts) } else { None };
+                let code = if jit && host_code_can_run(k) { jit_of(&ops, &mut consts) } else { None };
                 let consts: Box<[ConstRow]> = consts.iter().map(|&v| ConstRow([v; MAX_LANES])).collect();
                 // The rows `run_op` may rely on: register-file rows below `REG_ROWS`, constant rows inside
                 // `consts`.
@@ -397,8 +404,9 @@ impl Block {
         out
     }
 
-    /// The block of this one's instructions from position `p` on (the same operands, constants and code),
-    /// when that is at least two instructions.
+    /// The block of this one's instructions from position `p` on (the same operands and constants; host
+    /// code compiled again for the shorter block when this one has some), when that is at least two
+    /// instructions.
     pub(crate) fn suffix(&self, p: usize) -> Option<Block> {
         (p + 2 <= self.ops.len()).then(|| {
             let ops = &self.ops[p..];
@@ -507,7 +515,7 @@ fn body<K: Isa, const N: usize, const W: usize>(b: &Block, w: &mut Wave, stats: 
     let vb = rows.as_mut_ptr().cast::<u32>();
     let cb = b.consts.as_ptr().cast::<u32>();
     if let Some(code) = &b.jit {
-        // SAFETY: code is only made for lane kernels that need AVX2 and FMA (`jit_wanted`), chosen after
+        // SAFETY: code is only made for lane kernels that need AVX2 and FMA (`host_code_can_run`), chosen after
         // checking the host has them; `vb` is the wave's register file and `cb` the block's constant rows,
         // holding every row the code names (checked by `Block::build`, the code's own constants added
         // before the rows were made); `N / 8` chunks of 8 lanes are inside rows of `MAX_LANES >= N`.

@@ -6,13 +6,14 @@
 //! SGPRs and active-lane count that the instructions' own plain handlers leave, and that the per-lane
 //! reference of `valu_tests` (the general handler on the even and then on the odd lanes, so never a
 //! full-EXEC path) leaves; under any other EXEC it must do nothing (the interpreter then steps the
-//! instructions).
+//! instructions). With AVX2/FMA lane kernels every block of operations that have a host-code sequence
+//! (`valu_jit`) runs as host code, so each such operation is checked there too.
 
 use super::super::lanes::{Chosen, LaneKernels};
 use super::super::valu::handler;
 use super::super::valu_forms::{plain_handler, PLAIN_OPS};
 use super::super::valu_tests::{inst, masks, run, Rng, LAYOUTS};
-use super::{blockable, kind_of, Block, Shape, BLOCK_OPS};
+use super::{blockable, jit_wanted, kind_of, Block, Shape, BLOCK_OPS};
 use crate::decode::{Inst, VGPR0};
 use crate::op::{Op, VOp};
 use crate::operand::VCC_LO;
@@ -29,6 +30,11 @@ fn sets() -> Vec<Chosen> {
         }
     }
     sets
+}
+
+/// Whether `op` has a host-code sequence (`valu_jit`).
+fn host_code(op: VOp) -> bool {
+    super::super::valu_jit::extra_consts(kind_of(op).unwrap().0).is_some()
 }
 
 /// Whether `op`'s result is a float (NaN payloads may differ between vectorised and scalar code).
@@ -118,13 +124,15 @@ fn valu_blocks_match_their_instructions_one_by_one_and_the_per_lane_reference() 
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let mut full = 0;
     let mut partial = 0;
+    let mut host_checked = 0;
     for (target, lanes) in [("gfx90a", 64), ("gfx1030", 32)] {
         let family = TARGETS.iter().find(|t| t.name == target).unwrap().family;
         for (n, &op) in BLOCK_OPS.iter().enumerate() {
-            // Another operation with the same result type, for the third instruction.
+            // Another operation with the same result type, for the third instruction, that has host code
+            // when `op` has (so the block runs as host code where the host can).
             let other = (1..BLOCK_OPS.len())
                 .map(|k| BLOCK_OPS[(n + k) % BLOCK_OPS.len()])
-                .find(|&o| float_result(o) == float_result(op))
+                .find(|&o| float_result(o) == float_result(op) && host_code(o) == host_code(op))
                 .unwrap();
             for (k, &(dst, src)) in LAYOUTS.iter().enumerate() {
                 let (dst2, src2) = LAYOUTS[(k + 3) % LAYOUTS.len()];
@@ -144,6 +152,11 @@ fn valu_blocks_match_their_instructions_one_by_one_and_the_per_lane_reference() 
                     assert_eq!(blocks.len(), 1, "{op:?}: one block");
                     let (at, ref b) = blocks[0];
                     assert_eq!((at, b.len()), (0, 3), "{op:?}: the block holds the three instructions");
+                    // Host code wherever it can run (under CI always: `ROCPROF_RS_SIM_JIT` is not set there).
+                    assert_eq!(b.has_host_code(), host_code(op) && jit_wanted(set), "{op:?} {set:?}: host code");
+                    if b.has_host_code() {
+                        host_checked += 1;
+                    }
                     for exec in masks(lanes, &mut rng) {
                         let w = random_wave(family, lanes, &mut rng);
                         let what = format!("{target} {op:?}+{other:?} {set:?} layout {k} exec {exec:#x}");
@@ -183,6 +196,14 @@ fn valu_blocks_match_their_instructions_one_by_one_and_the_per_lane_reference() 
     // Every operation, both targets, at least the six layouts without a carry SGPR, the baseline set.
     assert!(full >= 2 * BLOCK_OPS.len() * 6, "{full} full-EXEC checks");
     assert!(partial >= 2 * BLOCK_OPS.len() * 6 * 5, "{partial} partial-EXEC checks");
+    // Every operation with a sequence ran as host code (both targets, at least six layouts) where the
+    // lane kernels allow it.
+    let covered = BLOCK_OPS.iter().filter(|&&o| host_code(o)).count();
+    if sets.iter().any(|&k| jit_wanted(k)) {
+        assert!(host_checked >= 2 * covered * 6, "{host_checked} blocks ran as host code");
+    } else {
+        eprintln!("SKIP host code in valu_blocks_match_...: no AVX2/FMA lane kernels or ROCPROF_RS_SIM_JIT=off");
+    }
 }
 
 #[test]

@@ -21,7 +21,8 @@
 //! roundings, and `v_min_f32`/`v_max_f32` are [`fmin32`](super::float::fmin32)'s and
 //! [`fmax32`](super::float::fmax32)'s rules written with compares and blends. Operations without such a
 //! sequence here (`v_mul_hi`, the signed 24-bit multiplies, `v_bfe`, float-to-integer conversions) leave
-//! their block to the table walker. `valu_block_tests` runs every block operation through both.
+//! their block to the table walker. `valu_block_tests` runs every operation with a sequence through the
+//! host code against the instructions' handlers; `valu_jit_tests` runs long random blocks through both.
 
 use super::valu_block::Kind;
 use super::x86::{cmp, Asm, Base, Code, Rm, Ymm, V3};
@@ -38,7 +39,7 @@ const T2: Ymm = 14;
 const T3: Ymm = 15;
 
 /// Where an operand's lanes live: a row of the register file (`rdi`) or of the block's constants (`rsi`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Loc {
     V(u16),
     C(u16),
@@ -85,9 +86,11 @@ impl JitCode {
     ///
     /// # Safety
     /// The host has AVX2 and FMA; `file` and `consts` point to row files holding every row the block's
-    /// operations name (rows of [`MAX_LANES`] lanes), `chunks <= MAX_LANES / 8`.
+    /// operations name (rows of [`MAX_LANES`] lanes); `1 <= chunks <= MAX_LANES / 8` (the loop tests its
+    /// count after a chunk: 0 would run 2^32 chunks).
     #[allow(unsafe_code)]
     pub(super) unsafe fn run(&self, file: *mut u32, consts: *const u32, chunks: u64) {
+        debug_assert!((1..=(MAX_LANES / 8) as u64).contains(&chunks));
         // SAFETY: `code` holds a function of this signature, written by `compile` (System V ABI: it uses
         // only the argument registers, `rax`-free, and `ymm0..15`, all caller-saved, and ends with
         // `vzeroupper; ret`).
@@ -109,7 +112,7 @@ fn konst(consts: &mut Vec<u32>, v: u32) -> Loc {
 
 /// The extra constant operands `kind`'s sequence reads (after its own sources), `None` when there is no
 /// sequence for `kind`.
-fn extra_consts(kind: Kind) -> Option<&'static [u32]> {
+pub(super) fn extra_consts(kind: Kind) -> Option<&'static [u32]> {
     use Kind::*;
     Some(match kind {
         MovB32 | AddU32 | SubU32 | SubrevU32 | AddI32 | SubI32 | MulLoU32 | MinU32 | MaxU32 | MinI32 | MaxI32
@@ -309,16 +312,37 @@ enum Next {
     End,
 }
 
-fn next_use(ops: &[Full], l: Loc, i: usize) -> Next {
-    for (j, o) in ops.iter().enumerate().skip(i + 1) {
-        if o.src.contains(&l) {
-            return Next::Read(j);
+/// Per location, the operations that read or write it, in order: `(index, read)` (an operation that reads
+/// and writes a row counts as a read), so [`Uses::next`] is a binary search, not a scan of the block.
+struct Uses(std::collections::HashMap<Loc, Vec<(usize, bool)>>);
+
+impl Uses {
+    fn of(ops: &[Full]) -> Uses {
+        let mut m: std::collections::HashMap<Loc, Vec<(usize, bool)>> = std::collections::HashMap::new();
+        for (j, o) in ops.iter().enumerate() {
+            for &l in &o.src {
+                let v = m.entry(l).or_default();
+                if v.last() != Some(&(j, true)) {
+                    v.push((j, true));
+                }
+            }
+            let v = m.entry(o.dst).or_default();
+            if v.last().is_none_or(|e| e.0 != j) {
+                v.push((j, false));
+            }
         }
-        if o.dst == l {
-            return Next::Dead;
+        Uses(m)
+    }
+
+    /// What happens next to `l` after operation `i`.
+    fn next(&self, l: Loc, i: usize) -> Next {
+        let Some(v) = self.0.get(&l) else { return Next::End };
+        match v.get(v.partition_point(|e| e.0 <= i)) {
+            Some(&(j, true)) => Next::Read(j),
+            Some(&(_, false)) => Next::Dead,
+            None => Next::End,
         }
     }
-    Next::End
 }
 
 /// Compiles `ops` (a block's operations, constant operands in `consts`, which may grow by the constants
@@ -331,20 +355,21 @@ pub(super) fn compile(ops: &[JOp], consts: &mut Vec<u32>) -> Option<JitCode> {
         src.extend(extra.iter().map(|&v| konst(consts, v)));
         full.push(Full { kind: o.kind, src, dst: Loc::V(o.dst) });
     }
+    let uses = Uses::of(&full);
     let mut a = Asm::default();
     let mut regs = [Slot::default(); ROWS_IN_REGS];
     // Rows with one value in every lane (constants, SGPR copies) are the same in every chunk: the most
     // read ones (up to HOISTED) are loaded once, before the loop, into the top registers and stay there.
-    let mut uses: Vec<(Loc, usize)> = Vec::new();
+    let mut reads: Vec<(Loc, usize)> = Vec::new();
     for l in full.iter().flat_map(|o| o.src.iter().copied()).filter(|&l| invariant(l)) {
-        match uses.iter_mut().find(|u| u.0 == l) {
+        match reads.iter_mut().find(|u| u.0 == l) {
             Some(u) => u.1 += 1,
-            None => uses.push((l, 1)),
+            None => reads.push((l, 1)),
         }
     }
-    uses.sort_by_key(|u| std::cmp::Reverse(u.1));
-    let pool = ROWS_IN_REGS - uses.len().min(HOISTED);
-    for (k, &(l, _)) in uses.iter().take(HOISTED).enumerate() {
+    reads.sort_by_key(|u| std::cmp::Reverse(u.1));
+    let pool = ROWS_IN_REGS - reads.len().min(HOISTED);
+    for (k, &(l, _)) in reads.iter().take(HOISTED).enumerate() {
         a.load((pool + k) as Ymm, l.mem());
         regs[pool + k] = Slot { loc: Some(l), dirty: false };
     }
@@ -364,8 +389,8 @@ pub(super) fn compile(ops: &[JOp], consts: &mut Vec<u32>) -> Option<JitCode> {
             let r = match find(&regs, l) {
                 Some(r) => r,
                 None => {
-                    let r = victim(&full, &regs, &pinned, pool, i);
-                    spill(&mut a, &mut regs, r, &full, i);
+                    let r = victim(&uses, &regs, &pinned, pool, i);
+                    spill(&mut a, &mut regs, r, &uses, i);
                     a.load(r as Ymm, l.mem());
                     regs[r] = Slot { loc: Some(l), dirty: false };
                     r
@@ -381,12 +406,12 @@ pub(super) fn compile(ops: &[JOp], consts: &mut Vec<u32>) -> Option<JitCode> {
             None => {
                 let read_again = |r: usize| {
                     let l = regs[r].loc.expect("a source");
-                    matches!(next_use(&full, l, i), Next::Read(_))
+                    matches!(uses.next(l, i), Next::Read(_))
                 };
                 // (Never a hoisted register: the next chunk reads it again.)
                 let reuse = sregs.iter().map(|&r| usize::from(r)).find(|&r| r < pool && !read_again(r));
-                let r = reuse.unwrap_or_else(|| victim(&full, &regs, &pinned, pool, i));
-                spill(&mut a, &mut regs, r, &full, i);
+                let r = reuse.unwrap_or_else(|| victim(&uses, &regs, &pinned, pool, i));
+                spill(&mut a, &mut regs, r, &uses, i);
                 r
             }
         };
@@ -408,9 +433,9 @@ pub(super) fn compile(ops: &[JOp], consts: &mut Vec<u32>) -> Option<JitCode> {
 
 /// Stores register `r`'s row when it was written and its value is still wanted after operation `i` (read later or
 /// final), and frees it.
-fn spill(a: &mut Asm, regs: &mut [Slot; ROWS_IN_REGS], r: usize, ops: &[Full], i: usize) {
+fn spill(a: &mut Asm, regs: &mut [Slot; ROWS_IN_REGS], r: usize, uses: &Uses, i: usize) {
     if let (Some(l), true) = (regs[r].loc, regs[r].dirty) {
-        if next_use(ops, l, i) != Next::Dead {
+        if uses.next(l, i) != Next::Dead {
             // Never a constant: only destinations are dirty.
             a.store(l.mem(), r as Ymm);
         }
@@ -420,7 +445,7 @@ fn spill(a: &mut Asm, regs: &mut [Slot; ROWS_IN_REGS], r: usize, ops: &[Full], i
 
 /// The register to give a new row at operation `i` among the first `pool`: a free one, else the unpinned one whose row is read
 /// again the furthest ahead (dead or final rows first).
-fn victim(ops: &[Full], regs: &[Slot; ROWS_IN_REGS], pinned: &[bool; ROWS_IN_REGS], pool: usize, i: usize) -> usize {
+fn victim(uses: &Uses, regs: &[Slot; ROWS_IN_REGS], pinned: &[bool; ROWS_IN_REGS], pool: usize, i: usize) -> usize {
     if let Some(r) = (0..pool).find(|&r| regs[r].loc.is_none()) {
         return r;
     }
@@ -428,7 +453,7 @@ fn victim(ops: &[Full], regs: &[Slot; ROWS_IN_REGS], pinned: &[bool; ROWS_IN_REG
         .filter(|&r| !pinned[r])
         .max_by_key(|&r| {
             let l = regs[r].loc.expect("not free");
-            match next_use(ops, l, i) {
+            match uses.next(l, i) {
                 Next::Read(j) => (0, j),
                 // Dead rows cost nothing; final ones a store.
                 Next::Dead => (2, 0),
