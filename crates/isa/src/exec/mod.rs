@@ -17,6 +17,7 @@ pub(crate) mod valu_block;
 mod valu_f64;
 mod valu_forms;
 mod valu_jit;
+mod valu_kind;
 mod valu_lane;
 mod valu_operand;
 #[cfg(test)]

@@ -18,37 +18,16 @@
 use super::lanes::{Avx2Fma, Avx512};
 use super::lanes::{Base, Chosen, Isa};
 use super::valu_jit::{self, JOp, JitCode, Loc};
+#[cfg(test)]
+pub(super) use super::valu_kind::{kind_for_tests, BLOCK_OPS};
+use super::valu_kind::{kind_of, Kind, Shape};
 use super::valu_lane::*;
 use super::valu_operand::exec_n;
 use crate::decode::{Inst, VGPR0};
-use crate::op::{Op, VOp};
+use crate::op::Op;
 use crate::pre::{Src, ARCH_ROWS};
 use crate::stats::WaveStats;
 use crate::wave::{Wave, MAX_LANES, REG_ROWS, SCRATCH_ROW};
-
-/// How an operation reads and writes its lanes (see [`block_ops`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Shape {
-    U1,
-    U2,
-    U3,
-    F2,
-    F3,
-    F3Acc,
-    FromU,
-    ToU,
-}
-
-impl Shape {
-    /// Sources read from the instruction's operands (`F3Acc` reads its third from the destination).
-    fn sources(self) -> usize {
-        match self {
-            Shape::U1 | Shape::FromU | Shape::ToU => 1,
-            Shape::U2 | Shape::F2 | Shape::F3Acc => 2,
-            Shape::U3 | Shape::F3 => 3,
-        }
-    }
-}
 
 /// One instruction of a block.
 #[derive(Clone, Copy, Debug)]
@@ -93,33 +72,8 @@ macro_rules! shape_call {
     };
 }
 
-macro_rules! kinds {
+macro_rules! run_ops {
     ($($name:ident: $shape:ident = $f:path),* $(,)?) => {
-        /// An operation a block may run: one per entry of [`block_ops`].
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        #[repr(u8)]
-        pub(super) enum Kind {
-            $($name),*
-        }
-
-        /// The kind and shape of `op`, when a block may run it.
-        fn kind_of(op: VOp) -> Option<(Kind, Shape)> {
-            match op {
-                $(VOp::$name => Some((Kind::$name, Shape::$shape)),)*
-                _ => None,
-            }
-        }
-
-        /// The block kind of `op` (for the tests).
-        #[cfg(test)]
-        pub(super) fn kind_for_tests(op: VOp) -> Kind {
-            kind_of(op).expect("a block operation").0
-        }
-
-        /// The operations a block may run (for the tests).
-        #[cfg(test)]
-        pub(crate) const BLOCK_OPS: &[VOp] = &[$(VOp::$name),*];
-
         /// Runs `o` on all `N` lanes, `W` at a time.
         ///
         /// # Safety
@@ -138,7 +92,7 @@ macro_rules! kinds {
     };
 }
 
-block_ops!(kinds);
+block_ops!(run_ops);
 
 /// Source `k` of `o`: its row in the register file or in the block's constants.
 ///

@@ -24,7 +24,7 @@
 //! their block to the table walker. `valu_block_tests` runs every operation with a sequence through the
 //! host code against the instructions' handlers; `valu_jit_tests` runs long random blocks through both.
 
-use super::valu_block::Kind;
+use super::valu_kind::Kind;
 use super::x86::{cmp, Asm, Base, Code, Rm, Ymm, V3};
 use crate::wave::{MAX_LANES, SCRATCH_ROW};
 
