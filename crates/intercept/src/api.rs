@@ -177,7 +177,39 @@ pub(crate) fn record_on(
     message: u32,
 ) -> bool {
     let Some(g) = state::global() else { return false };
-    let h = ApiCallRecord {
+    g.sink.write_api_call_on(t.map(|t| &t.sink), &header(t, domain, operation, call, end, ret, message), args)
+}
+
+/// [`record_on`] for callers whose argument count is a constant (the HSA wrappers): the record's
+/// writer is the copy made for `N` words, with no choice left for run time.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub(crate) fn record_fixed_on<const N: usize>(
+    t: Option<&Thread>,
+    domain: ApiDomain,
+    operation: u32,
+    call: &Call,
+    end: u64,
+    ret: u64,
+    args: &[u64; N],
+    message: u32,
+) -> bool {
+    let Some(g) = state::global() else { return false };
+    g.sink.write_api_call_fixed(t.map(|t| &t.sink), &header(t, domain, operation, call, end, ret, message), args)
+}
+
+/// The record header of a finished call.
+#[inline(always)]
+fn header(
+    t: Option<&Thread>,
+    domain: ApiDomain,
+    operation: u32,
+    call: &Call,
+    end: u64,
+    ret: u64,
+    message: u32,
+) -> ApiCallRecord {
+    ApiCallRecord {
         correlation_id: call.id,
         ancestor_id: call.ancestor,
         external_id: call.external,
@@ -190,8 +222,7 @@ pub(crate) fn record_on(
         nargs: 0,
         message,
         flags: timer::flags(),
-    };
-    g.sink.write_api_call_on(t.map(|t| &t.sink), &h, args)
+    }
 }
 
 /// Names operation `operation` of `domain` in the capture, for domains whose names are not

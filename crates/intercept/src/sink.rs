@@ -610,34 +610,67 @@ impl Sink {
     }
 
     /// [`Self::write_api_call`] with the calling thread's state already at hand. A call without
-    /// external id, return value or message (almost every one) takes the six-word short form.
+    /// external id, return value or message (almost every one) takes the four-word short form.
+    /// The argument count picks the copy of the writer made for that count
+    /// ([`Self::write_api_call_fixed`]), so the checksum and the stores are straight-line code.
     #[inline]
     pub(crate) fn write_api_call_on(&self, t: Option<&ThreadSink>, h: &capture::ApiCallRecord, args: &[u64]) -> bool {
-        let args = &args[..args.len().min(rocprof_model::api::MAX_API_ARGS)];
-        match h.short_header_words(args.len()) {
-            Some(head) => self.write_words_on(t, RecordKind::ApiCallShort, &head, args),
-            None => self.write_words_on(t, RecordKind::ApiCall, &h.header_words(args.len()), args),
+        const MAX: usize = rocprof_model::api::MAX_API_ARGS;
+        macro_rules! by_count {
+            ($($n:literal)*) => {
+                match args.len().min(MAX) {
+                    $($n => args.first_chunk::<$n>().is_some_and(|a| self.write_api_call_fixed(t, h, a)),)*
+                    // `min(MAX)` leaves no other count (checked below).
+                    _ => false,
+                }
+            };
+        }
+        const _: () = assert!(MAX == 16, "one arm per argument count up to MAX_API_ARGS");
+        by_count!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+    }
+
+    /// [`Self::write_api_call_on`] for a call of `A` argument words.
+    #[inline]
+    pub(crate) fn write_api_call_fixed<const A: usize>(
+        &self,
+        t: Option<&ThreadSink>,
+        h: &capture::ApiCallRecord,
+        args: &[u64; A],
+    ) -> bool {
+        match h.short_header_words(A) {
+            Some(head) => self.write_words_fixed(t, RecordKind::ApiCallShort, &head, args),
+            None => self.write_words_fixed(t, RecordKind::ApiCall, &h.header_words(A), args),
         }
     }
 
     /// Appends a record of kind `kind` whose body is `head` then `args`. The body is built as
     /// whole words in registers, checksummed from there and stored with whole-word stores (see
-    /// `capture::record_checksum_words`).
+    /// `capture::record_checksum_split`); both counts are constants, so none of it loops.
     #[inline(always)]
-    fn write_words_on(&self, t: Option<&ThreadSink>, kind: RecordKind, head: &[u64], args: &[u64]) -> bool {
-        let total = FRAME_SIZE + 8 * (head.len() + args.len());
+    fn write_words_fixed<const H: usize, const A: usize>(
+        &self,
+        t: Option<&ThreadSink>,
+        kind: RecordKind,
+        head: &[u64; H],
+        args: &[u64; A],
+    ) -> bool {
+        let total = FRAME_SIZE + 8 * (H + A);
         let Some(addr) = self.reserve_on(t, total) else {
             self.count_drop();
             return false;
         };
-        let words = || head.iter().chain(args).copied();
-        let sum = capture::record_checksum_words(words());
+        let sum = capture::record_checksum_split(head, args);
         let body = (addr + FRAME_SIZE) as *mut u64;
-        for (i, w) in words().enumerate() {
+        // Two loops of constant counts (a chained iterator would keep its state at run time).
+        for (i, w) in head.iter().enumerate() {
             // SAFETY: `reserve` returned `total` bytes at the 8-aligned `addr`, owned by this
-            // thread: the frame, then `head.len() + args.len()` body words. Volatile: one 8-byte
-            // store per word, never turned into a call of `memcpy`.
+            // thread: the frame, then `H + A` body words. Volatile: one 8-byte store per word,
+            // never turned into a call of `memcpy`.
             unsafe { body.add(i).write_volatile(w.to_le()) };
+        }
+        for (i, w) in args.iter().enumerate() {
+            // SAFETY: as above; `H + i < H + A`.
+            unsafe { body.add(H + i).write_volatile(w.to_le()) };
         }
         // SAFETY: the checksum word sits at `addr + 4`, inside the frame.
         unsafe { ((addr + 4) as *mut u32).write(sum.to_le()) };
@@ -987,6 +1020,45 @@ mod tests {
         assert!(!cap.clean_exit, "the child's exit must not mark the parent's capture clean");
         sink.mark_clean(2);
         assert!(read_capture(&path).unwrap().clean_exit);
+    }
+
+    #[test]
+    fn api_calls_of_every_argument_count_read_back_in_the_short_and_the_long_form() {
+        use rocprof_model::api::{ApiDomain, MAX_API_ARGS};
+        let path = temp_path("api.rpcap");
+        let sink = Sink::create(&path, &HeaderInfo::default()).unwrap();
+        // Each argument count, once with a return value of 0 (the short form) and once with one
+        // (the long form); two more words than the record holds: the extra ones are not kept.
+        let mut made = Vec::new();
+        for n in 0..=MAX_API_ARGS + 2 {
+            for ret in [0u64, 0xDEAD_BEEF_0000_0001] {
+                let id = made.len() as u64 + 1;
+                let args: Vec<u64> =
+                    (0..n as u64).map(|i| id.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (i << 56 | i)).collect();
+                let h = capture::ApiCallRecord {
+                    correlation_id: id,
+                    start: 1000 * id,
+                    end: 1000 * id + 17 + n as u64,
+                    ret,
+                    domain: u32::from(ApiDomain::HsaCore.as_u16()),
+                    operation: n as u32,
+                    tid: 4242,
+                    ..Default::default()
+                };
+                assert!(sink.write_api_call(&h, &args));
+                made.push((id, ret, args));
+            }
+        }
+        Sink::reset_thread_cursor();
+        let cap = read_capture(&path).unwrap();
+        assert_eq!(cap.trace.health.lost.total(), 0, "every record intact (checksums match)");
+        assert_eq!(cap.trace.api_calls.len(), made.len());
+        for (call, (id, ret, args)) in cap.trace.api_calls.iter().zip(&made) {
+            assert_eq!(call.correlation.internal.0, *id);
+            assert_eq!((call.start.ns, call.end.ns), (1000 * id, 1000 * id + 17 + args.len() as u64));
+            assert_eq!(call.return_value, *ret);
+            assert_eq!(&call.args[..], &args[..args.len().min(MAX_API_ARGS)], "call {id}");
+        }
     }
 
     #[test]

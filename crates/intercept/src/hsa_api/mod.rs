@@ -213,9 +213,15 @@ impl Ret for bool {
 /// unwind through the runtime's frames), so it is caught: tracing stops, the call's result
 /// stands.
 #[inline(always)]
-fn finish<const SLOT: usize>(t: Option<&Thread>, call: &api::Call, end: u64, ret: u64, args: &[u64]) {
+fn finish<const SLOT: usize, const N: usize>(
+    t: Option<&Thread>,
+    call: &api::Call,
+    end: u64,
+    ret: u64,
+    args: &[u64; N],
+) {
     let (domain, op) = const { split(SLOT) };
-    if catch_unwind(AssertUnwindSafe(|| api::record_on(t, domain, op, call, end, ret, args, 0))).is_err() {
+    if catch_unwind(AssertUnwindSafe(|| api::record_fixed_on(t, domain, op, call, end, ret, args, 0))).is_err() {
         state::disable();
     }
 }
@@ -262,7 +268,7 @@ macro_rules! wrappers {
             // SAFETY: as above.
             let r = unsafe { f($($a),*) };
             let end = api::leave_on(t, &call);
-            finish::<SLOT>(t, &call, end, r.word(), &[$($a.word()),*]);
+            finish::<SLOT, _>(t, &call, end, r.word(), &[$($a.word()),*]);
             r
         }
 

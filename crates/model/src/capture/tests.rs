@@ -386,6 +386,23 @@ fn the_checksum_of_words_equals_the_checksum_of_their_bytes() {
     }
 }
 
+#[test]
+fn the_checksum_of_a_split_body_equals_the_checksum_of_its_bytes() {
+    // Every shape an API-call record takes: the short header (4 words) or the long one (9), then
+    // 0 ..= MAX_API_ARGS argument words.
+    fn check<const H: usize, const A: usize>() {
+        let head: [u64; H] = std::array::from_fn(|i| (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let args: [u64; A] = std::array::from_fn(|i| (i as u64 + 0x40).wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ 7);
+        let bytes: Vec<u8> = head.iter().chain(&args).flat_map(|w| w.to_le_bytes()).collect();
+        assert_eq!(record_checksum_split(&head, &args), record_checksum(&bytes), "{H} + {A} words");
+    }
+    macro_rules! shapes {
+        ($($a:literal)*) => {$( check::<4, $a>(); check::<9, $a>(); )*};
+    }
+    shapes!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
+    const _: () = assert!(crate::api::MAX_API_ARGS == 16, "cover every argument count");
+}
+
 fn u32_le(b: &[u8], off: usize) -> u32 {
     u32::from_le_bytes(b[off..off + 4].try_into().unwrap())
 }
