@@ -240,18 +240,32 @@ pub(crate) unsafe fn copy_args(f: &HipProfFunction, data: *const u8, len: usize,
         if off + size > len {
             break;
         }
-        let mut b = [0u8; 12];
-        if size <= b.len() {
-            // SAFETY: `off + size <= len` bytes of the record, initialised (caller's contract).
-            unsafe { std::ptr::copy_nonoverlapping(data.add(off), b.as_mut_ptr(), size) };
-        }
-        let word = |b: &[u8]| {
-            let mut w = [0u8; 8];
-            w[..b.len()].copy_from_slice(b);
-            u64::from_le_bytes(w)
+        // Inside the record (`off + size <= len`), so the same pointer as `data.add(off)`.
+        let p = data.wrapping_add(off);
+        // The parameter's bytes as a little-endian word, read at their own width (1, 2, 4 or 8
+        // bytes for almost every parameter): a copy of a run-time length was a `memcpy` call per
+        // argument, 2% of a traced HIP 5.2 call's profile.
+        // SAFETY: `p` starts `size <= len - off` initialised bytes of the record (caller's
+        // contract); every arm reads exactly `size` of them (unaligned reads), or none.
+        let raw = unsafe {
+            match size {
+                1 => u64::from(p.read()),
+                2 => u64::from(u16::from_le(p.cast::<u16>().read_unaligned())),
+                4 => u64::from(u32::from_le(p.cast::<u32>().read_unaligned())),
+                8 => u64::from_le(p.cast::<u64>().read_unaligned()),
+                3 | 5..=7 => {
+                    let mut w = [0u8; 8];
+                    std::ptr::copy_nonoverlapping(p, w.as_mut_ptr(), size);
+                    u64::from_le_bytes(w)
+                }
+                _ => 0,
+            }
         };
         *slot = match a.class {
             HipArgClass::Dim3 if size == 12 => {
+                let mut b = [0u8; 12];
+                // SAFETY: `p` starts `size` = 12 initialised bytes of the record (caller's contract).
+                unsafe { std::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), 12) };
                 let x = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
                 let y = u32::from_le_bytes([b[4], b[5], b[6], b[7]]);
                 let z = u32::from_le_bytes([b[8], b[9], b[10], b[11]]);
@@ -260,10 +274,9 @@ pub(crate) unsafe fn copy_args(f: &HipProfFunction, data: *const u8, len: usize,
             HipArgClass::Struct | HipArgClass::Dim3 => 0,
             HipArgClass::Signed | HipArgClass::Enum if (1..=8).contains(&size) => {
                 let shift = 64 - 8 * size as u32;
-                ((word(&b[..size]) << shift) as i64 >> shift) as u64
+                ((raw << shift) as i64 >> shift) as u64
             }
-            _ if size <= 8 => word(&b[..size]),
-            _ => 0,
+            _ => raw,
         };
         n += 1;
     }
@@ -425,6 +438,70 @@ pub unsafe fn install_tables(table: *mut c_void, compiler: bool) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn arguments_of_every_width_are_read_at_their_own_bytes_only() {
+        use rocprof_hsa_sys::{HipArgClass as C, HipProfArg, HipProfFunction};
+        let arg = |offset: u16, size: u16, class: C| HipProfArg { name: "a", ty: "t", offset, size, class };
+        static ARGS: std::sync::OnceLock<Vec<HipProfArg>> = std::sync::OnceLock::new();
+        let args = ARGS.get_or_init(|| {
+            vec![
+                arg(1, 1, C::Unsigned),
+                arg(2, 2, C::Unsigned),
+                arg(4, 4, C::Unsigned),
+                arg(8, 8, C::Pointer),
+                arg(16, 1, C::Signed),
+                arg(17, 2, C::Signed),
+                arg(20, 4, C::Enum),
+                arg(24, 8, C::Signed),
+                arg(33, 3, C::Unsigned),
+                arg(36, 6, C::Signed),
+                arg(44, 12, C::Dim3),
+                arg(56, 16, C::Struct),
+            ]
+        });
+        let f = HipProfFunction { name: "f", args };
+        // Each parameter's bytes, and 0xEE in every byte no parameter owns: a read wider than
+        // its parameter would show them.
+        let mut data = [0xEEu8; 80];
+        let mut put = |off: usize, bytes: &[u8]| data[off..off + bytes.len()].copy_from_slice(bytes);
+        put(1, &[0x81]);
+        put(2, &0x8182u16.to_le_bytes());
+        put(4, &0x8182_8384u32.to_le_bytes());
+        put(8, &0x0102_0304_0506_0708u64.to_le_bytes());
+        put(16, &[0xFE]);
+        put(17, &(-300i16).to_le_bytes());
+        put(20, &(-5i32).to_le_bytes());
+        put(24, &(-7i64).to_le_bytes());
+        put(33, &[1, 2, 3]);
+        put(36, &[0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]);
+        put(44, &[7, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0]);
+        put(56, &[0x11; 16]);
+        let mut out = [0u64; 16];
+        // SAFETY: `data` is 80 initialised bytes.
+        let n = unsafe { copy_args(&f, data.as_ptr(), data.len(), &mut out) };
+        assert_eq!(n, 12);
+        assert_eq!(
+            out[..12],
+            [
+                0x81,
+                0x8182,
+                0x8182_8384,
+                0x0102_0304_0506_0708,
+                -2i64 as u64,
+                -300i64 as u64,
+                -5i64 as u64,
+                -7i64 as u64,
+                0x03_0201,
+                -1i64 as u64,
+                pack_dim3(7, 3, 1),
+                0,
+            ]
+        );
+        // A record too short for a parameter ends the copy there.
+        // SAFETY: the first 20 bytes of `data`.
+        assert_eq!(unsafe { copy_args(&f, data.as_ptr(), 20, &mut out) }, 6);
+    }
 
     #[test]
     fn dim3_packs_into_one_word() {
