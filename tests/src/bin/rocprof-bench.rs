@@ -508,8 +508,9 @@ fn dir_bytes(dir: &std::path::Path) -> u64 {
         .sum()
 }
 
-/// Per-call cost of HSA API tracing, best of `runs` runs each, for two cheap functions: wall
-/// time per call, and the calling thread's CPU time per call (which other load on the machine
+/// Per-call cost of HSA API tracing, best of `runs` rounds (each round runs the loop without the
+/// tool, then traced, so a slow spell of a shared machine falls on both), for two cheap functions:
+/// wall time per call, and the calling thread's CPU time per call (which other load on the machine
 /// does not inflate); first on the machine as it is ("idle"), then loaded by the benchmark itself
 /// ([`rocprof_e2e::Load`]: two more busy threads than cores and a syncing disk writer), where the
 /// capture must still hold every call (lossless) and the waits for capture space are reported.
@@ -521,12 +522,16 @@ fn hsa_api_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64) -> Result
         stdout.lines().find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().parse().ok())
     };
     println!(
-        "HSA API tracing overhead: {calls} calls (x3) on hsa-sim gfx90a, best of {runs} runs each (wall / calling thread's CPU / all threads' CPU)"
+        "HSA API tracing overhead: {calls} calls (x3) on hsa-sim gfx90a, best of {runs} interleaved rounds (wall / calling thread's CPU / all threads' CPU)"
     );
-    // (wall, cpu, all threads' cpu, most stall ns of a run, longest single wait ns)
-    let measure = |api: &str, traced: bool| -> Result<(f64, f64, f64, u64, u64)> {
-        let (mut wall, mut cpu, mut proc, mut stall, mut longest) = (f64::MAX, f64::MAX, f64::MAX, 0u64, 0u64);
-        for _ in 0..runs {
+    // (wall, cpu, all threads' cpu, ns waited for capture space, longest single wait ns)
+    type Figures = (f64, f64, f64, u64, u64);
+    // The least a read of the time-stamp counter took in any run (the loop measures it too).
+    let tsc_read = std::cell::Cell::new(f64::MAX);
+    // One run's figures.
+    let measure = |api: &str, traced: bool| -> Result<Figures> {
+        let (mut stall, mut longest) = (0, 0);
+        {
             let cap = scratch("bench-hsa");
             let mut env = stage.sim_env("gfx90a");
             if traced {
@@ -554,15 +559,32 @@ fn hsa_api_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64) -> Result
                         c.trace.health.lost.total()
                     );
                 }
-                stall = stall.max(c.trace.health.stall_ns);
-                longest = longest.max(c.trace.health.stall_max_ns);
+                stall = c.trace.health.stall_ns;
+                longest = c.trace.health.stall_max_ns;
             }
             let _ = std::fs::remove_dir_all(&cap);
-            wall = wall.min(figure(&r.stdout, "ns-per-call: ").context("hsa_api_loop printed no ns-per-call")?);
-            cpu = cpu.min(figure(&r.stdout, "cpu-ns-per-call: ").context("hsa_api_loop printed no cpu-ns-per-call")?);
-            proc = proc.min(figure(&r.stdout, "process-cpu-ns-per-call: ").context("no process-cpu-ns-per-call")?);
+            if let Some(t) = figure(&r.stdout, "tsc-read-ns: ") {
+                tsc_read.set(tsc_read.get().min(t));
+            }
+            Ok((
+                figure(&r.stdout, "ns-per-call: ").context("hsa_api_loop printed no ns-per-call")?,
+                figure(&r.stdout, "cpu-ns-per-call: ").context("hsa_api_loop printed no cpu-ns-per-call")?,
+                figure(&r.stdout, "process-cpu-ns-per-call: ").context("no process-cpu-ns-per-call")?,
+                stall,
+                longest,
+            ))
         }
-        Ok((wall, cpu, proc, stall, longest))
+    };
+    // Best of `runs` rounds of (without the tool, traced); stalls: the most of any run.
+    let rounds = |api: &str| -> Result<[Figures; 2]> {
+        let mut best = [(f64::MAX, f64::MAX, f64::MAX, 0u64, 0u64); 2];
+        for _ in 0..runs {
+            for (b, traced) in best.iter_mut().zip([false, true]) {
+                let (wall, cpu, proc, stall, longest) = measure(api, traced)?;
+                *b = (b.0.min(wall), b.1.min(cpu), b.2.min(proc), b.3.max(stall), b.4.max(longest));
+            }
+        }
+        Ok(best)
     };
     for loaded in [false, true] {
         let _load = loaded.then(|| rocprof_e2e::Load::start(2));
@@ -571,8 +593,8 @@ fn hsa_api_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64) -> Result
             if loaded { "loaded (2 busy threads more than cores + a syncing disk writer):" } else { "idle:" }
         );
         for api in ["hsa_signal_load_relaxed", "hsa_agent_get_info"] {
-            let (plain, plain_cpu, plain_proc, _, _) = measure(api, false)?;
-            let (traced, traced_cpu, traced_proc, stall, longest) = measure(api, true)?;
+            let [(plain, plain_cpu, plain_proc, _, _), (traced, traced_cpu, traced_proc, stall, longest)] =
+                rounds(api)?;
             println!(
                 "    {api:<24} without the tool {plain:>6.1} / {plain_cpu:>6.1} / {plain_proc:>6.1} ns per call, HSA API tracing {traced:>6.1} / {traced_cpu:>6.1} / {traced_proc:>6.1} ns per call: ratio {:.1}x / {:.1}x / {:.1}x, added {:+.1} / {:+.1} / {:+.1} ns per call; every call recorded, waits for capture space at most {:.1} ms per run (longest {:.1} ms)",
                 traced / plain,
@@ -585,6 +607,12 @@ fn hsa_api_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64) -> Result
                 longest as f64 / 1e6
             );
         }
+    }
+    if tsc_read.get() < f64::MAX {
+        println!(
+            "  two reads of the time-stamp counter (a traced call's start and end) cost {:.1} ns on this host: the floor of what tracing adds",
+            2.0 * tsc_read.get()
+        );
     }
     Ok(())
 }
@@ -637,8 +665,7 @@ fn hip_loop_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64, hip: Hip
     };
     // (wall, calling thread's CPU, whole process's CPU) ns per call.
     let measure = |trace: Option<&str>| -> Result<(f64, f64, f64)> {
-        let (mut wall, mut cpu, mut proc) = (f64::MAX, f64::MAX, f64::MAX);
-        for _ in 0..runs {
+        {
             let cap = scratch("bench-hip");
             let mut env = stage.sim_env("gfx90a");
             if let Some(trace) = trace {
@@ -677,18 +704,26 @@ fn hip_loop_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64, hip: Hip
                 }
             }
             let _ = std::fs::remove_dir_all(&cap);
-            wall = wall.min(figure(&r.stdout, "ns-per-call: ").context("the HIP loop printed no ns-per-call")?);
-            cpu = cpu.min(figure(&r.stdout, "cpu-ns-per-call: ").context("the HIP loop printed no cpu-ns-per-call")?);
-            proc = proc.min(figure(&r.stdout, "process-cpu-ns-per-call: ").context("no process-cpu-ns-per-call")?);
+            Ok((
+                figure(&r.stdout, "ns-per-call: ").context("the HIP loop printed no ns-per-call")?,
+                figure(&r.stdout, "cpu-ns-per-call: ").context("the HIP loop printed no cpu-ns-per-call")?,
+                figure(&r.stdout, "process-cpu-ns-per-call: ").context("no process-cpu-ns-per-call")?,
+            ))
         }
-        Ok((wall, cpu, proc))
     };
-    let (plain, plain_cpu, plain_proc) = measure(None)?;
-    let paused = measure(Some("hip_runtime,hip_compiler,selected_regions"))?;
-    let traced = measure(Some("hip_runtime,hip_compiler"))?;
+    // Best of `runs` rounds, each round running the three variants in turn.
+    let variants = [None, Some("hip_runtime,hip_compiler,selected_regions"), Some("hip_runtime,hip_compiler")];
+    let mut best = [(f64::MAX, f64::MAX, f64::MAX); 3];
+    for _ in 0..runs {
+        for (b, trace) in best.iter_mut().zip(variants) {
+            let (wall, cpu, proc) = measure(trace)?;
+            *b = (b.0.min(wall), b.1.min(cpu), b.2.min(proc));
+        }
+    }
+    let [(plain, plain_cpu, plain_proc), paused, traced] = best;
     println!(
-        "HIP API tracing overhead, {label}: hipGetDevice x {calls} (x3) on hsa-sim gfx90a, best of {runs} runs each \
-         (wall / calling thread's CPU / all threads' CPU)"
+        "HIP API tracing overhead, {label}: hipGetDevice x {calls} (x3) on hsa-sim gfx90a, best of {runs} interleaved \
+         rounds (wall / calling thread's CPU / all threads' CPU)"
     );
     println!("  {:<40} {plain:>7.1} / {plain_cpu:>6.1} / {plain_proc:>6.1} ns per call", "without the tool");
     for (what, (wall, cpu, proc)) in
