@@ -613,7 +613,9 @@ impl Sink {
     /// external id, return value or message (almost every one) takes the four-word short form.
     /// The argument count picks the copy of the writer made for that count
     /// ([`Self::write_api_call_fixed`]), so the checksum and the stores are straight-line code.
-    #[inline]
+    /// Never inlined: its 17 x 2 writers are one copy for every caller (HIP, ROCTx), not one per
+    /// call site.
+    #[inline(never)]
     pub(crate) fn write_api_call_on(&self, t: Option<&ThreadSink>, h: &capture::ApiCallRecord, args: &[u64]) -> bool {
         const MAX: usize = rocprof_model::api::MAX_API_ARGS;
         macro_rules! by_count {
@@ -621,7 +623,10 @@ impl Sink {
                 match args.len().min(MAX) {
                     $($n => args.first_chunk::<$n>().is_some_and(|a| self.write_api_call_fixed(t, h, a)),)*
                     // `min(MAX)` leaves no other count (checked below).
-                    _ => false,
+                    _ => {
+                        self.count_drop();
+                        false
+                    }
                 }
             };
         }
@@ -637,6 +642,8 @@ impl Sink {
         h: &capture::ApiCallRecord,
         args: &[u64; A],
     ) -> bool {
+        // The reader refuses a record of more words (the slice path truncates to this).
+        const { assert!(A <= rocprof_model::api::MAX_API_ARGS, "an API-call record holds at most MAX_API_ARGS words") };
         match h.short_header_words(A) {
             Some(head) => self.write_words_fixed(t, RecordKind::ApiCallShort, &head, args),
             None => self.write_words_fixed(t, RecordKind::ApiCall, &h.header_words(A), args),
@@ -1045,7 +1052,14 @@ mod tests {
                     tid: 4242,
                     ..Default::default()
                 };
+                let before = local().map(|t| t.cursor.get()).unwrap();
                 assert!(sink.write_api_call(&h, &args));
+                let after = local().map(|t| t.cursor.get()).unwrap();
+                // The record's size says its form: four header words when it fits (no return
+                // value), nine otherwise; the words beyond MAX_API_ARGS are not written.
+                let from = if before.0 == after.0 { before.1 } else { CHUNK_HEADER_SIZE };
+                let head = if ret == 0 { 4 } else { 9 };
+                assert_eq!(after.1 - from, FRAME_SIZE + 8 * (head + n.min(MAX_API_ARGS)), "{n} args, ret {ret:#x}");
                 made.push((id, ret, args));
             }
         }

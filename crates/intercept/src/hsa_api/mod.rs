@@ -11,10 +11,11 @@
 //! ids by name in the generated list.
 //!
 //! Per call (the hot path): one relaxed load of the next function, one lifecycle check, one
-//! thread-local lookup ([`crate::thread`]), a correlation id (from the thread's block), two
-//! timestamp reads, the thread's correlation context, and one
-//! record of `8 * (10 + args)` bytes written in place into the capture (no formatting, no lock,
-//! no allocation, no system call). Arguments are copied as raw words ([`Arg`]).
+//! thread-local lookup ([`crate::thread`]), a correlation id (one process-wide atomic add), two
+//! timestamp reads, the thread's correlation context, and one record written in place into the
+//! capture: `8 * (5 + args)` bytes in the short form (a call returning 0, most of them),
+//! `8 * (10 + args)` otherwise, by the writer made for the entry's argument count (no formatting,
+//! no lock, no allocation, no system call). Arguments are copied as raw words ([`Arg`]).
 //!
 //! The next function of every wrapped entry is kept in [`NEXT`], indexed by a global slot
 //! number (domain base + operation id). It is whatever the table held when we wrapped it: the

@@ -82,8 +82,9 @@ impl ApiCallRecord {
     /// The header's part of the record body as little-endian words, with `nargs` argument words
     /// to follow (the argument words come next in the body). The same bytes as
     /// [`ApiCallRecord::write_with_args`] writes, built in registers, so the writer can checksum
-    /// them ([`record_checksum_words`](super::record_checksum_words)) and store them without reading back narrower
-    /// stores.
+    /// them ([`record_checksum_words`](super::record_checksum_words), or
+    /// [`record_checksum_split`](super::record_checksum_split) when the counts are constants) and
+    /// store them without reading back narrower stores.
     #[inline(always)]
     pub fn header_words(&self, nargs: usize) -> [u64; 9] {
         let pair = |lo: u32, hi: u32| u64::from(lo) | u64::from(hi) << 32;
