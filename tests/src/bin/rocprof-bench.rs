@@ -509,84 +509,72 @@ fn dir_bytes(dir: &std::path::Path) -> u64 {
 }
 
 /// Per-call cost of HSA API tracing, best of `runs` rounds (each round runs the loop without the
-/// tool, then traced, so a slow spell of a shared machine falls on both), for two cheap functions:
-/// wall time per call, and the calling thread's CPU time per call (which other load on the machine
-/// does not inflate); first on the machine as it is ("idle"), then loaded by the benchmark itself
+/// tool and traced, in turn, so a slow spell of a shared machine falls on both), for two cheap
+/// functions: wall time per call, the calling thread's CPU time per call (which other load on the
+/// machine does not inflate), all threads' CPU, and the calling thread's CPU in the loop's best
+/// batch of 10000 calls; first on the machine as it is ("idle"), then loaded by the benchmark itself
 /// ([`rocprof_e2e::Load`]: two more busy threads than cores and a syncing disk writer), where the
 /// capture must still hold every call (lossless) and the waits for capture space are reported.
 fn hsa_api_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64) -> Result<()> {
     let Some(app) = stage.fixture("hsa_api_loop", "rocprof-bench") else { bail!("hsa_api_loop is not staged") };
     let n = calls.to_string();
     let intercept = stage.dir.join("librocprof_intercept.so").display().to_string();
-    let figure = |stdout: &str, key: &str| -> Option<f64> {
-        stdout.lines().find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().parse().ok())
-    };
     println!(
-        "HSA API tracing overhead: {calls} calls (x3) on hsa-sim gfx90a, best of {runs} interleaved rounds (wall / calling thread's CPU / all threads' CPU)"
+        "HSA API tracing overhead: {calls} calls (x3) on hsa-sim gfx90a, best of {runs} interleaved rounds ({})",
+        PerCall::COLUMNS
     );
-    // (wall, cpu, all threads' cpu, ns waited for capture space, longest single wait ns)
-    type Figures = (f64, f64, f64, u64, u64);
     // The least a read of the time-stamp counter took in any run (the loop measures it too).
     let tsc_read = std::cell::Cell::new(f64::MAX);
-    // One run's figures.
-    let measure = |api: &str, traced: bool| -> Result<Figures> {
+    // One run's figures, the ns it waited for capture space and its longest single wait.
+    let measure = |api: &str, traced: bool| -> Result<(PerCall, u64, u64)> {
         let (mut stall, mut longest) = (0, 0);
-        {
-            let cap = scratch("bench-hsa");
-            let mut env = stage.sim_env("gfx90a");
-            if traced {
-                env.push(("LD_PRELOAD".into(), intercept.clone()));
-                env.push(("HSA_TOOLS_LIB".into(), intercept.clone()));
-                env.push((names::CAPTURE_DIR.into(), cap.display().to_string()));
-                env.push((names::TRACE.into(), "hsa_core,hsa_amd,hsa_image,hsa_finalizer".into()));
-            }
-            let r = run(&app, &[&n, "--api", api], &env);
-            if !r.status.success() {
-                bail!("hsa_api_loop failed:\n{}", r.transcript());
-            }
-            if traced {
-                let files = rocprof_e2e::find_files(&cap, ".rpcap");
-                let [file] = files.as_slice() else { bail!("expected one capture in {}", cap.display()) };
-                let c = rocprof_model::capture::read_capture(file)?;
-                let recorded =
-                    c.trace.api_calls.iter().filter(|a| a.domain.operation_name(a.operation) == Some(api)).count()
-                        as u64;
-                // At least: the fixture's setup makes a few calls of its own (hsa_agent_get_info).
-                if recorded < 3 * calls || c.trace.health.lost.total() != 0 {
-                    bail!(
-                        "capture has {recorded} {api} calls for {} made and {} lost records",
-                        3 * calls,
-                        c.trace.health.lost.total()
-                    );
-                }
-                stall = c.trace.health.stall_ns;
-                longest = c.trace.health.stall_max_ns;
-            }
-            let _ = std::fs::remove_dir_all(&cap);
-            if let Some(t) = figure(&r.stdout, "tsc-read-ns: ") {
-                tsc_read.set(tsc_read.get().min(t));
-            }
-            Ok((
-                figure(&r.stdout, "ns-per-call: ").context("hsa_api_loop printed no ns-per-call")?,
-                figure(&r.stdout, "cpu-ns-per-call: ").context("hsa_api_loop printed no cpu-ns-per-call")?,
-                figure(&r.stdout, "process-cpu-ns-per-call: ").context("no process-cpu-ns-per-call")?,
-                stall,
-                longest,
-            ))
+        let cap = scratch("bench-hsa");
+        let mut env = stage.sim_env("gfx90a");
+        if traced {
+            env.push(("LD_PRELOAD".into(), intercept.clone()));
+            env.push(("HSA_TOOLS_LIB".into(), intercept.clone()));
+            env.push((names::CAPTURE_DIR.into(), cap.display().to_string()));
+            env.push((names::TRACE.into(), "hsa_core,hsa_amd,hsa_image,hsa_finalizer".into()));
         }
+        let r = run(&app, &[&n, "--api", api], &env);
+        if !r.status.success() {
+            bail!("hsa_api_loop failed:\n{}", r.transcript());
+        }
+        if traced {
+            let files = rocprof_e2e::find_files(&cap, ".rpcap");
+            let [file] = files.as_slice() else { bail!("expected one capture in {}", cap.display()) };
+            let c = rocprof_model::capture::read_capture(file)?;
+            let recorded =
+                c.trace.api_calls.iter().filter(|a| a.domain.operation_name(a.operation) == Some(api)).count() as u64;
+            // At least: the fixture's setup makes a few calls of its own (hsa_agent_get_info).
+            if recorded < 3 * calls || c.trace.health.lost.total() != 0 {
+                bail!(
+                    "capture has {recorded} {api} calls for {} made and {} lost records",
+                    3 * calls,
+                    c.trace.health.lost.total()
+                );
+            }
+            stall = c.trace.health.stall_ns;
+            longest = c.trace.health.stall_max_ns;
+        }
+        let _ = std::fs::remove_dir_all(&cap);
+        if let Some(t) = PerCall::figure(&r.stdout, "tsc-read-ns: ") {
+            tsc_read.set(tsc_read.get().min(t));
+        }
+        Ok((PerCall::parse(&r.stdout, "hsa_api_loop")?, stall, longest))
     };
     // Best of `runs` rounds of (without the tool, traced), every other round in the other order
     // (no side always runs second); stalls: the most of any run.
-    let rounds = |api: &str| -> Result<[Figures; 2]> {
-        let mut best = [(f64::MAX, f64::MAX, f64::MAX, 0u64, 0u64); 2];
+    let rounds = |api: &str| -> Result<([PerCall; 2], u64, u64)> {
+        let (mut best, mut stall, mut longest) = ([PerCall::NONE; 2], 0, 0);
         for round in 0..runs {
             for traced in if round % 2 == 0 { [false, true] } else { [true, false] } {
-                let b = &mut best[usize::from(traced)];
-                let (wall, cpu, proc, stall, longest) = measure(api, traced)?;
-                *b = (b.0.min(wall), b.1.min(cpu), b.2.min(proc), b.3.max(stall), b.4.max(longest));
+                let (f, s, l) = measure(api, traced)?;
+                best[usize::from(traced)] = best[usize::from(traced)].min(f);
+                (stall, longest) = (stall.max(s), longest.max(l));
             }
         }
-        Ok(best)
+        Ok((best, stall, longest))
     };
     for loaded in [false, true] {
         let _load = loaded.then(|| rocprof_e2e::Load::start(2));
@@ -595,16 +583,13 @@ fn hsa_api_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64) -> Result
             if loaded { "loaded (2 busy threads more than cores + a syncing disk writer):" } else { "idle:" }
         );
         for api in ["hsa_signal_load_relaxed", "hsa_agent_get_info"] {
-            let [(plain, plain_cpu, plain_proc, _, _), (traced, traced_cpu, traced_proc, stall, longest)] =
-                rounds(api)?;
+            let ([plain, traced], stall, longest) = rounds(api)?;
             println!(
-                "    {api:<24} without the tool {plain:>6.1} / {plain_cpu:>6.1} / {plain_proc:>6.1} ns per call, HSA API tracing {traced:>6.1} / {traced_cpu:>6.1} / {traced_proc:>6.1} ns per call: ratio {:.1}x / {:.1}x / {:.1}x, added {:+.1} / {:+.1} / {:+.1} ns per call; every call recorded, waits for capture space at most {:.1} ms per run (longest {:.1} ms)",
-                traced / plain,
-                traced_cpu / plain_cpu,
-                traced_proc / plain_proc,
-                traced - plain,
-                traced_cpu - plain_cpu,
-                traced_proc - plain_proc,
+                "    {api:<24} without the tool {} ns per call, HSA API tracing {} ns per call: ratio {}, added {} ns per call; every call recorded, waits for capture space at most {:.1} ms per run (longest {:.1} ms)",
+                plain.values(),
+                traced.values(),
+                traced.ratios(&plain),
+                traced.added(&plain),
                 stall as f64 / 1e6,
                 longest as f64 / 1e6
             );
@@ -669,88 +654,143 @@ fn hip_loop_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64, hip: Hip
     }
     let n = calls.to_string();
     let intercept = stage.dir.join("librocprof_intercept.so").display().to_string();
-    let figure = |stdout: &str, key: &str| -> Option<f64> {
-        stdout.lines().find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().parse().ok())
-    };
-    // (wall, calling thread's CPU, whole process's CPU) ns per call.
-    let measure = |trace: Option<&str>| -> Result<(f64, f64, f64)> {
-        {
-            let cap = scratch("bench-hip");
-            let mut env = stage.sim_env("gfx90a");
-            if let Some(trace) = trace {
-                env.push(("LD_PRELOAD".into(), intercept.clone()));
-                env.push(("HSA_TOOLS_LIB".into(), intercept.clone()));
-                env.push((names::CAPTURE_DIR.into(), cap.display().to_string()));
-                env.push((names::TRACE.into(), trace.into()));
-            }
-            let r = match hip {
-                Hip::V5 => run(&app, &[&n], &env),
-                Hip::V6 => {
-                    // The environment through `env` inside the chroot, so that only the program
-                    // gets it: `LD_PRELOAD` on the command would load the library into `unshare`,
-                    // the shells and `chroot` too (a capture each). The stage first on
-                    // LD_LIBRARY_PATH (`sim_env`): HIP 6.4 loads hsa-sim.
-                    let mut cmd = sid::command(&root, &[&stage.dir], "/usr/bin/env");
-                    cmd.args(env.iter().map(|(k, v)| format!("{k}={v}"))).arg(&app).arg(&n);
-                    rocprof_e2e::run_command(cmd)
-                }
-            };
-            if !r.status.success() {
-                bail!("{} failed:\n{}", app.display(), r.transcript());
-            }
-            if trace.is_some_and(|t| !t.contains("selected_regions")) {
-                let files = rocprof_e2e::find_files(&cap, ".rpcap");
-                let [file] = files.as_slice() else { bail!("expected one capture in {}", cap.display()) };
-                let c = rocprof_model::capture::read_capture(file)?;
-                // Only HIP domains are traced here.
-                let traced = c.trace.api_calls.len() as u64;
-                if traced < 3 * calls || c.trace.health.lost.total() != 0 {
-                    bail!(
-                        "capture has {traced} HIP calls for {} made and {} lost records",
-                        3 * calls,
-                        c.trace.health.lost.total()
-                    );
-                }
-            }
-            let _ = std::fs::remove_dir_all(&cap);
-            Ok((
-                figure(&r.stdout, "ns-per-call: ").context("the HIP loop printed no ns-per-call")?,
-                figure(&r.stdout, "cpu-ns-per-call: ").context("the HIP loop printed no cpu-ns-per-call")?,
-                figure(&r.stdout, "process-cpu-ns-per-call: ").context("no process-cpu-ns-per-call")?,
-            ))
+    let measure = |trace: Option<&str>| -> Result<PerCall> {
+        let cap = scratch("bench-hip");
+        let mut env = stage.sim_env("gfx90a");
+        if let Some(trace) = trace {
+            env.push(("LD_PRELOAD".into(), intercept.clone()));
+            env.push(("HSA_TOOLS_LIB".into(), intercept.clone()));
+            env.push((names::CAPTURE_DIR.into(), cap.display().to_string()));
+            env.push((names::TRACE.into(), trace.into()));
         }
+        let r = match hip {
+            Hip::V5 => run(&app, &[&n], &env),
+            Hip::V6 => {
+                // The environment through `env` inside the chroot, so that only the program
+                // gets it: `LD_PRELOAD` on the command would load the library into `unshare`,
+                // the shells and `chroot` too (a capture each). The stage first on
+                // LD_LIBRARY_PATH (`sim_env`): HIP 6.4 loads hsa-sim.
+                let mut cmd = sid::command(&root, &[&stage.dir], "/usr/bin/env");
+                cmd.args(env.iter().map(|(k, v)| format!("{k}={v}"))).arg(&app).arg(&n);
+                rocprof_e2e::run_command(cmd)
+            }
+        };
+        if !r.status.success() {
+            bail!("{} failed:\n{}", app.display(), r.transcript());
+        }
+        if trace.is_some_and(|t| !t.contains("selected_regions")) {
+            let files = rocprof_e2e::find_files(&cap, ".rpcap");
+            let [file] = files.as_slice() else { bail!("expected one capture in {}", cap.display()) };
+            let c = rocprof_model::capture::read_capture(file)?;
+            // Only HIP domains are traced here.
+            let traced = c.trace.api_calls.len() as u64;
+            if traced < 3 * calls || c.trace.health.lost.total() != 0 {
+                bail!(
+                    "capture has {traced} HIP calls for {} made and {} lost records",
+                    3 * calls,
+                    c.trace.health.lost.total()
+                );
+            }
+        }
+        let _ = std::fs::remove_dir_all(&cap);
+        PerCall::parse(&r.stdout, "the HIP loop")
     };
     // Best of `runs` rounds, each round running the three variants in turn, every other round
     // in reverse order.
     let variants = [None, Some("hip_runtime,hip_compiler,selected_regions"), Some("hip_runtime,hip_compiler")];
-    let mut best = [(f64::MAX, f64::MAX, f64::MAX); 3];
+    let mut best = [PerCall::NONE; 3];
     for round in 0..runs {
         let order: [usize; 3] = if round % 2 == 0 { [0, 1, 2] } else { [2, 1, 0] };
         for i in order {
-            let (wall, cpu, proc) = measure(variants[i])?;
-            let b = &mut best[i];
-            *b = (b.0.min(wall), b.1.min(cpu), b.2.min(proc));
+            best[i] = best[i].min(measure(variants[i])?);
         }
     }
-    let [(plain, plain_cpu, plain_proc), paused, traced] = best;
+    let [plain, paused, traced] = best;
     println!(
         "HIP API tracing overhead, {label}: hipGetDevice x {calls} (x3) on hsa-sim gfx90a, best of {runs} interleaved \
-         rounds (wall / calling thread's CPU / all threads' CPU)"
+         rounds ({})",
+        PerCall::COLUMNS
     );
-    println!("  {:<40} {plain:>7.1} / {plain_cpu:>6.1} / {plain_proc:>6.1} ns per call", "without the tool");
-    for (what, (wall, cpu, proc)) in
+    println!("  {:<40} {} ns per call", "without the tool", plain.values());
+    for (what, f) in
         [("hooks registered, collection paused", paused), ("HIP API tracing (every call recorded)", traced)]
     {
         println!(
-            "  {what:<40} {wall:>7.1} / {cpu:>6.1} / {proc:>6.1} ns per call: ratio {:.2}x / {:.2}x / {:.2}x, \
-             added {:+.1} / {:+.1} / {:+.1} ns per call",
-            wall / plain,
-            cpu / plain_cpu,
-            proc / plain_proc,
-            wall - plain,
-            cpu - plain_cpu,
-            proc - plain_proc
+            "  {what:<40} {} ns per call: ratio {}, added {} ns per call",
+            f.values(),
+            f.ratios(&plain),
+            f.added(&plain)
         );
     }
     Ok(())
+}
+
+/// What an API loop fixture (`hsa_api_loop`, `hip_api_loop`) prints of one run: ns per call.
+#[derive(Clone, Copy)]
+struct PerCall {
+    /// Wall time, best repetition.
+    wall: f64,
+    /// The calling thread's CPU time, best repetition.
+    cpu: f64,
+    /// Every thread's CPU time (with tracing, the profiler's threads too), best repetition.
+    proc: f64,
+    /// The calling thread's CPU time in the best batch of 10000 calls.
+    batch: f64,
+}
+
+impl PerCall {
+    /// Nothing measured yet ([`Self::min`]'s identity).
+    const NONE: PerCall = PerCall { wall: f64::MAX, cpu: f64::MAX, proc: f64::MAX, batch: f64::MAX };
+    /// What the four figures of each line are.
+    const COLUMNS: &str =
+        "wall / calling thread's CPU / all threads' CPU / calling thread's CPU in the best batch of 10000 calls";
+
+    /// One `key: value` figure of a run's output.
+    fn figure(stdout: &str, key: &str) -> Option<f64> {
+        stdout.lines().find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().parse().ok())
+    }
+
+    fn parse(stdout: &str, program: &str) -> Result<PerCall> {
+        let get = |key: &str| Self::figure(stdout, key).with_context(|| format!("{program} printed no {key}"));
+        Ok(PerCall {
+            wall: get("ns-per-call: ")?,
+            cpu: get("cpu-ns-per-call: ")?,
+            proc: get("process-cpu-ns-per-call: ")?,
+            batch: get("batch-cpu-ns-per-call: ")?,
+        })
+    }
+
+    /// The best (least) of each figure.
+    fn min(self, o: PerCall) -> PerCall {
+        PerCall {
+            wall: self.wall.min(o.wall),
+            cpu: self.cpu.min(o.cpu),
+            proc: self.proc.min(o.proc),
+            batch: self.batch.min(o.batch),
+        }
+    }
+
+    fn values(&self) -> String {
+        format!("{:>6.1} / {:>6.1} / {:>6.1} / {:>6.1}", self.wall, self.cpu, self.proc, self.batch)
+    }
+
+    fn ratios(&self, base: &PerCall) -> String {
+        format!(
+            "{:.2}x / {:.2}x / {:.2}x / {:.2}x",
+            self.wall / base.wall,
+            self.cpu / base.cpu,
+            self.proc / base.proc,
+            self.batch / base.batch
+        )
+    }
+
+    fn added(&self, base: &PerCall) -> String {
+        format!(
+            "{:+.1} / {:+.1} / {:+.1} / {:+.1}",
+            self.wall - base.wall,
+            self.cpu - base.cpu,
+            self.proc - base.proc,
+            self.batch - base.batch
+        )
+    }
 }
