@@ -41,6 +41,13 @@
 //! the machine as it is and once loaded by the benchmark itself (issue 26: more busy threads than
 //! cores and a syncing disk writer), where every call must still be in the capture.
 //!
+//! Both API sections take the best of `--runs` interleaved rounds (every variant once per round,
+//! every other round in reverse order) and print four figures per line: wall, calling thread's CPU,
+//! all threads' CPU, and the calling thread's CPU in the loop's best batch of 10000 calls, the
+//! figure that escapes a shared host's slow spells of seconds. Where calls are stamped with the
+//! TSC, the HSA section also prints what two TSC reads cost on the host (the floor of any traced
+//! call's added time).
+//!
 //! PC sampling (issue 22): see `pcsamp.rs` (`--pc-sampling-only`: only those figures).
 //!
 //! Usage: `rocprof-bench [--dispatches N] [--runs R] [--rows M] [--hip-calls C] [--hsa-calls C]
