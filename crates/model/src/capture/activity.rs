@@ -82,9 +82,8 @@ impl ApiCallRecord {
     /// The header's part of the record body as little-endian words, with `nargs` argument words
     /// to follow (the argument words come next in the body). The same bytes as
     /// [`ApiCallRecord::write_with_args`] writes, built in registers, so the writer can checksum
-    /// them ([`record_checksum_words`](super::record_checksum_words), or
-    /// [`record_checksum_split`](super::record_checksum_split) when the counts are constants) and
-    /// store them without reading back narrower stores.
+    /// them ([`record_checksum_split`](super::record_checksum_split)) and store them without
+    /// reading back narrower stores.
     #[inline(always)]
     pub fn header_words(&self, nargs: usize) -> [u64; 9] {
         let pair = |lo: u32, hi: u32| u64::from(lo) | u64::from(hi) << 32;
@@ -617,7 +616,7 @@ mod tests {
             let body: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
             assert_eq!(&rec[FRAME_SIZE..], &body[..], "{n} arguments");
             let sum = u32::from_le_bytes(rec[4..8].try_into().unwrap());
-            assert_eq!(super::super::format::record_checksum_words(words.iter().copied()), sum);
+            assert_eq!(super::super::format::record_checksum(&body), sum);
         }
     }
 

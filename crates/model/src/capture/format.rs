@@ -229,30 +229,12 @@ pub fn record_checksum(body: &[u8]) -> u32 {
     checksum_finish(sum, body.len())
 }
 
-/// [`record_checksum`] of a body given as its little-endian 8-byte words (the same value as over
-/// their bytes). For writers that hold the body in registers: reading back bytes just written with
-/// narrower stores stalls the CPU (the stores cannot be forwarded to the wider loads), which cost a
-/// traced call about 10 ns.
-#[inline]
-pub fn record_checksum_words(words: impl IntoIterator<Item = u64>) -> u32 {
-    let mut it = words.into_iter();
-    let (mut sum, mut step, mut len) = (0u64, 0u64, 0usize);
-    while let Some(a) = it.next() {
-        let b = it.next();
-        sum = sum.wrapping_add(checksum_pair(a, b.unwrap_or(0), step));
-        step = step.wrapping_add(CHECKSUM_STEP);
-        len += if b.is_some() { 16 } else { 8 };
-        if b.is_none() {
-            break;
-        }
-    }
-    checksum_finish(sum, len)
-}
-
-/// [`record_checksum_words`] of a body of `H` header words then `A` argument words, both counts
-/// known at compile time: the pair loop unrolls into straight-line code (no iterator state, no
-/// branch per word), so the multiplies of one record all issue together. Same value as
-/// [`record_checksum_words`] over `head` then `args`.
+/// [`record_checksum`] of a body of `H` header words then `A` argument words, given as the words
+/// (the same value as over their little-endian bytes), both counts known at compile time. For
+/// writers that hold the body in registers: reading back bytes just written with narrower stores
+/// stalls the CPU (the stores cannot be forwarded to the wider loads), which cost a traced call
+/// about 10 ns; and with constant counts the pair loop unrolls into straight-line code (no
+/// iterator state, no branch per word), so the multiplies of one record all issue together.
 #[inline(always)]
 pub fn record_checksum_split<const H: usize, const A: usize>(head: &[u64; H], args: &[u64; A]) -> u32 {
     let len = H + A;

@@ -378,15 +378,6 @@ fn version_2_captures_are_read_with_their_own_checksum() {
 }
 
 #[test]
-fn the_checksum_of_words_equals_the_checksum_of_their_bytes() {
-    for n in 0..20usize {
-        let words: Vec<u64> = (0..n as u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x55).collect();
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        assert_eq!(record_checksum_words(words.iter().copied()), record_checksum(&bytes), "{n} words");
-    }
-}
-
-#[test]
 fn the_checksum_of_a_split_body_equals_the_checksum_of_its_bytes() {
     // Every shape an API-call record takes: the short header (4 words) or the long one (9), then
     // 0 ..= MAX_API_ARGS argument words.
