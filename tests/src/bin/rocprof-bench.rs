@@ -162,11 +162,7 @@ fn main() -> Result<()> {
                     if !r.status.success() {
                         bail!("vector_add with the interception library failed:\n{}", r.transcript());
                     }
-                    let files = rocprof_e2e::find_files(&cap, ".rpcap");
-                    let [file] = files.as_slice() else {
-                        bail!("expected one capture file in {}, found {files:?}", cap.display())
-                    };
-                    let c = rocprof_model::capture::read_capture(file)?;
+                    let c = rocprof_model::capture::read_capture(&one_capture(&cap)?)?;
                     let counted = c.trace.pmc_outputs.iter().filter(|o| o.status == PmcStatus::Ok).count() as u64;
                     if c.trace.dispatches.len() as u64 != dispatches
                         || c.trace.health.lost.nonzero().next().is_some()
@@ -548,19 +544,8 @@ fn hsa_api_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64) -> Result
             bail!("hsa_api_loop failed:\n{}", r.transcript());
         }
         if traced {
-            let files = rocprof_e2e::find_files(&cap, ".rpcap");
-            let [file] = files.as_slice() else { bail!("expected one capture in {}", cap.display()) };
-            let c = rocprof_model::capture::read_capture(file)?;
-            let recorded =
-                c.trace.api_calls.iter().filter(|a| a.domain.operation_name(a.operation) == Some(api)).count() as u64;
             // At least: the fixture's setup makes a few calls of its own (hsa_agent_get_info).
-            if recorded < 3 * calls || c.trace.health.lost.total() != 0 {
-                bail!(
-                    "capture has {recorded} {api} calls for {} made and {} lost records",
-                    3 * calls,
-                    c.trace.health.lost.total()
-                );
-            }
+            let c = lossless_capture(&cap, 3 * calls, api, |a| a.domain.operation_name(a.operation) == Some(api))?;
             stall = c.trace.health.stall_ns;
             longest = c.trace.health.stall_max_ns;
         }
@@ -686,18 +671,8 @@ fn hip_loop_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64, hip: Hip
             bail!("{} failed:\n{}", app.display(), r.transcript());
         }
         if trace.is_some_and(|t| !t.contains("selected_regions")) {
-            let files = rocprof_e2e::find_files(&cap, ".rpcap");
-            let [file] = files.as_slice() else { bail!("expected one capture in {}", cap.display()) };
-            let c = rocprof_model::capture::read_capture(file)?;
             // Only HIP domains are traced here.
-            let traced = c.trace.api_calls.len() as u64;
-            if traced < 3 * calls || c.trace.health.lost.total() != 0 {
-                bail!(
-                    "capture has {traced} HIP calls for {} made and {} lost records",
-                    3 * calls,
-                    c.trace.health.lost.total()
-                );
-            }
+            lossless_capture(&cap, 3 * calls, "HIP", |_| true)?;
         }
         let _ = std::fs::remove_dir_all(&cap);
         PerCall::parse(&r.stdout, "the HIP loop")
@@ -730,6 +705,29 @@ fn hip_loop_overhead(stage: &rocprof_e2e::Stage, runs: u64, calls: u64, hip: Hip
         );
     }
     Ok(())
+}
+
+/// The path of the one capture file a run left in `dir`.
+fn one_capture(dir: &std::path::Path) -> Result<std::path::PathBuf> {
+    let files = rocprof_e2e::find_files(dir, ".rpcap");
+    let [file] = files.as_slice() else { bail!("expected one capture in {}, found {files:?}", dir.display()) };
+    Ok(file.clone())
+}
+
+/// The one capture in `dir`, checked to hold at least `made` API calls that `counted` selects
+/// (`what` names them in the error) and to have lost nothing.
+fn lossless_capture(
+    dir: &std::path::Path,
+    made: u64,
+    what: &str,
+    counted: impl Fn(&rocprof_model::api::ApiCall) -> bool,
+) -> Result<rocprof_model::capture::Capture> {
+    let c = rocprof_model::capture::read_capture(&one_capture(dir)?)?;
+    let recorded = c.trace.api_calls.iter().filter(|a| counted(a)).count() as u64;
+    if recorded < made || c.trace.health.lost.total() != 0 {
+        bail!("capture has {recorded} {what} calls for {made} made and {} lost records", c.trace.health.lost.total());
+    }
+    Ok(c)
 }
 
 /// What an API loop fixture (`hsa_api_loop`, `hip_api_loop`) prints of one run: ns per call.

@@ -50,9 +50,7 @@ fn once(stage: &Stage, app: &std::path::Path, n: u64, sampling: Option<&str>) ->
     if !r.status.success() {
         bail!("vector_add under the interception library failed:\n{}", r.transcript());
     }
-    let files = rocprof_e2e::find_files(&cap, ".rpcap");
-    let [file] = files.as_slice() else { bail!("expected one capture in {}, found {files:?}", cap.display()) };
-    let mut reader = CaptureReader::open(file)?;
+    let mut reader = CaptureReader::open(&super::one_capture(&cap)?)?;
     let mut strings = StringTable::new();
     let mut dispatches = 0u64;
     while let Some(r) = reader.next_record(&mut strings).map_err(|e| anyhow::anyhow!("{e}"))? {
